@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom to top (arrows point down only; see ../shared/DESIGN.md):
+//   haapi (CLI) -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
+//   haapi (CLI) -> OIDCClient -> OAuthCore
+//   HaapiDevServer -> OAuthCore
+let package = Package(
+    name: "swift-haapi",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "OAuthCore", targets: ["OAuthCore"]),
+        .library(name: "HaapiDriver", targets: ["HaapiDriver"]),
+        .library(name: "HaapiSDK", targets: ["HaapiSDK"]),
+        .library(name: "HaapiUI", targets: ["HaapiUI"]),
+        .library(name: "OIDCClient", targets: ["OIDCClient"]),
+        .library(name: "HaapiDevServer", targets: ["HaapiDevServer"]),
+        .executable(name: "haapi", targets: ["haapi"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "OAuthCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
+        .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
+        .target(name: "HaapiUI", dependencies: ["HaapiSDK"]),
+        .target(name: "OIDCClient", dependencies: ["OAuthCore"]),
+        .target(name: "HaapiDevServer", dependencies: ["OAuthCore"]),
+        .executableTarget(
+            name: "haapi",
+            dependencies: [
+                "HaapiUI", "OIDCClient", "HaapiDevServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "OAuthCoreBenchmarks",
+            dependencies: ["OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "OAuthCoreTests",
+            dependencies: [
+                "OAuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            resources: [.copy("Vectors")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+/// A DPoP failure: no key, no proof, or a server that keeps refusing proofs.
+public struct DPoPError: IdsvrError, Hashable {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's text.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The key pair could not be created (or the key type is not available on this platform).
+        public static let keyCreationFailed = Code("dpop_key_creation_failed")
+        /// A proof could not be made (the key refused to sign).
+        public static let proofCreationFailed = Code("dpop_proof_creation_failed")
+        /// The server asked for a new nonce again after the one retry, or without sending one.
+        public static let nonceRetryExhausted = Code("dpop_nonce_retry_exhausted")
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What happened.
+    public let message: String
+    /// The HTTP status of the last response, for nonce failures.
+    public let statusCode: Int?
+    /// The underlying error, described.
+    public let underlying: String?
+
+    /// Makes an error.
+    public init(_ code: Code, _ message: String, statusCode: Int? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.statusCode = statusCode
+        self.underlying = underlying.map { String(describing: $0) }
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { message }
+    public var failureReason: String { underlying ?? message }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch code {
+        case .keyCreationFailed: return .nonRecoverable(action: .useAnotherConfiguration)
+        case .proofCreationFailed: return .retryable(condition: .whenInForeground)
+        default: return .retryable(condition: .later)
+        }
+    }
+}

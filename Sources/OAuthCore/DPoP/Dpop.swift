@@ -1,0 +1,176 @@
+import Crypto
+import Foundation
+
+/// A DPoP key holder (RFC 9449): one key pair, the proofs it signs, and the nonces servers gave it.
+///
+/// One `Dpop` is one proof-of-possession identity. Tokens bound to it (`cnf.jkt` equal to
+/// ``thumbprint``) can only be used with proofs from the same key, so keep it for as long as
+/// those tokens live (see ``JWSSigningKey/privateJWK`` to persist it).
+public final class Dpop: Sendable {
+    /// The key type.
+    public let keyType: CryptoKeyType
+    /// The private key that signs proofs.
+    public let signingKey: JWSSigningKey
+    /// The public key, as sent in every proof's `jwk` header.
+    public let publicJWK: JWK
+    /// The RFC 7638 thumbprint of the public key: the `jkt` servers bind tokens to.
+    public let thumbprint: String
+    /// The nonces servers have sent.
+    public let nonces: DPoPNonceCache
+    /// base64url of the proof header, which is the same for every proof of this key.
+    private let encodedHeader: String
+
+    /// A holder with a new key of `keyType` (P-256 unless told otherwise).
+    /// - Throws: ``DPoPError`` with ``DPoPError/Code/keyCreationFailed`` when the key type is not available here.
+    public convenience init(keyType: CryptoKeyType = .p256) throws {
+        let key: JWSSigningKey
+        switch keyType {
+        case .p256: key = .es256(P256.Signing.PrivateKey())
+        case .p384: key = .es384(P384.Signing.PrivateKey())
+        case .p521: key = .es512(P521.Signing.PrivateKey())
+        case .ed25519: key = .edDSA(Curve25519.Signing.PrivateKey())
+        case .secureEnclave:
+            throw DPoPError(
+                .keyCreationFailed,
+                "Secure Enclave keys are not available on this platform; use CryptoKeyType.p256")
+        }
+        try self.init(signingKey: key, keyType: keyType)
+    }
+
+    /// A holder for an existing key, for example one restored from storage.
+    /// - Throws: ``DPoPError`` with ``DPoPError/Code/keyCreationFailed`` for an HMAC or RSA key
+    ///   (DPoP needs an asymmetric key whose public half fits in the header).
+    public init(signingKey: JWSSigningKey, keyType: CryptoKeyType? = nil, nonces: DPoPNonceCache = DPoPNonceCache()) throws {
+        guard !signingKey.algorithm.isSymmetric, var jwk = signingKey.publicJWK else {
+            throw DPoPError(.keyCreationFailed, "a DPoP key must be an asymmetric key, not \(signingKey.algorithm.rawValue)")
+        }
+        // The header carries only the public key members: kid and alg do not belong in it.
+        jwk.kid = nil
+        jwk.alg = nil
+        self.keyType = keyType ?? CryptoKeyType.allCases.first { $0.algorithm == signingKey.algorithm } ?? .p256
+        self.signingKey = signingKey
+        self.publicJWK = jwk
+        self.nonces = nonces
+        do {
+            self.thumbprint = try jwk.thumbprint()
+        } catch {
+            throw DPoPError(.keyCreationFailed, "the DPoP public key has no thumbprint", underlying: error)
+        }
+        var header = JOSEHeader(algorithm: signingKey.algorithm, typ: "dpop+jwt", jwk: jwk)
+        header.kid = nil
+        self.encodedHeader = Base64URL.encode(header.serialized())
+    }
+
+    /// A restored holder from a private JWK.
+    public convenience init(privateJWK: JWK) throws {
+        do {
+            try self.init(signingKey: try JWSSigningKey(jwk: privateJWK))
+        } catch let error as DPoPError {
+            throw error
+        } catch {
+            throw DPoPError(.keyCreationFailed, "the stored DPoP key cannot be read", underlying: error)
+        }
+    }
+
+    /// Makes a proof for one request.
+    ///
+    /// - Parameters:
+    ///   - method: the request's method (`htm`).
+    ///   - url: the request's URL; `htu` keeps only scheme, host, port and path.
+    ///   - accessToken: the access token sent with the request, if any (`ath`).
+    ///   - nonce: the server nonce to include; by default the last one the URL's origin sent.
+    ///   - issuedAt: `iat`, now by default.
+    /// - Throws: ``DPoPError`` with ``DPoPError/Code/proofCreationFailed`` when signing fails.
+    public func proof(
+        method: String, url: URL, accessToken: String? = nil, nonce: String?? = .none, issuedAt: Date = Date()
+    ) throws -> String {
+        let nonce = nonce ?? nonces.nonce(for: url)
+        var payload = "{\"jti\":\"\(Self.newJTI())\",\"htm\":\(JSONText.quoted(method.uppercased()))"
+        payload += ",\"htu\":\(JSONText.quoted(url.dpopHTU)),\"iat\":\(Int(issuedAt.timeIntervalSince1970))"
+        if let accessToken {
+            payload += ",\"ath\":\"\(Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8))))\""
+        }
+        if let nonce { payload += ",\"nonce\":\(JSONText.quoted(nonce))" }
+        payload += "}"
+        let input = encodedHeader + "." + Base64URL.encode(Data(payload.utf8))
+        do {
+            return input + "." + Base64URL.encode(try signingKey.sign(Data(input.utf8)))
+        } catch {
+            throw DPoPError(.proofCreationFailed, "the DPoP proof could not be signed", underlying: error)
+        }
+    }
+
+    /// Sends a request with a fresh proof, learning the server's nonce from every response,
+    /// and retries exactly once when the server answers `use_dpop_nonce` with a new nonce.
+    ///
+    /// The request is made anew for the retry (by `makeRequest`), so single-use parts such
+    /// as a client assertion are not replayed.
+    /// - Throws: ``DPoPError`` with ``DPoPError/Code/nonceRetryExhausted`` when the server asks
+    ///   for a nonce again after the retry, or asks without giving one.
+    public func send(
+        using transport: any HTTPTransport, accessToken: String? = nil,
+        _ makeRequest: @Sendable () throws -> TransportRequest
+    ) async throws -> TransportResponse {
+        var retried = false
+        while true {
+            var request = try makeRequest()
+            let sentNonce = nonces.nonce(for: request.url)
+            request.headers["DPoP"] = try proof(
+                method: request.method, url: request.url, accessToken: accessToken, nonce: .some(sentNonce))
+            let response = try await transport.send(request)
+            let newNonce = nonces.learn(from: response)
+            guard Self.isNonceChallenge(response) else { return response }
+            guard !retried else {
+                throw DPoPError(
+                    .nonceRetryExhausted, "the server asked for a new DPoP nonce again after one retry",
+                    statusCode: response.status)
+            }
+            guard let newNonce, newNonce != sentNonce else {
+                throw DPoPError(
+                    .nonceRetryExhausted, "the server asked for a DPoP nonce (use_dpop_nonce) but sent no new one",
+                    statusCode: response.status)
+            }
+            retried = true
+        }
+    }
+
+    /// Whether a response asks for a (new) nonce: 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"`
+    /// from a resource server, or 400 `{"error":"use_dpop_nonce"}` from an authorization server.
+    static func isNonceChallenge(_ response: TransportResponse) -> Bool {
+        guard response.status == 400 || response.status == 401 else { return false }
+        if response.headers.values(for: "WWW-Authenticate").contains(where: { $0.contains("use_dpop_nonce") }) {
+            return true
+        }
+        return (try? JSONValue(parsing: response.body))?["error"]?.stringValue == "use_dpop_nonce"
+    }
+
+    private static func newJTI() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = generator.next() }
+        return Base64URL.encode(bytes)
+    }
+}
+
+/// An ``HTTPTransport`` middleware that adds a DPoP proof to every request.
+///
+/// When a request carries `Authorization: DPoP <token>`, the proof's `ath` binds that token.
+/// Nonces are learned and the one `use_dpop_nonce` retry is made as ``Dpop/send(using:accessToken:_:)`` describes.
+public struct DPoPTransport: HTTPTransport {
+    /// The transport underneath.
+    public let base: any HTTPTransport
+    /// The key holder that signs the proofs.
+    public let dpop: Dpop
+
+    /// Wraps `base` so that every request carries a proof from `dpop`.
+    public init(base: any HTTPTransport, dpop: Dpop) {
+        self.base = base
+        self.dpop = dpop
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let authorization = request.headers["Authorization"] ?? ""
+        let token = authorization.lowercased().hasPrefix("dpop ") ? String(authorization.dropFirst(5)) : nil
+        return try await dpop.send(using: base, accessToken: token) { request }
+    }
+}

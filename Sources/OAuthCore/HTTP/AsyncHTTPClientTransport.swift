@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// The default ``HTTPTransport``, on AsyncHTTPClient: works on Linux and Apple platforms,
+/// with connection pooling, mutual TLS and custom trust roots.
+///
+/// Redirects are never followed. Requests to a host with ``KeyPinning``s go through a
+/// one-connection client that checks the server key during the TLS handshake, because
+/// AsyncHTTPClient has no hook for that check.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// Settings of the transport.
+    public struct Configuration: Sendable, Hashable {
+        /// The longest one exchange may take when the request sets no timeout (default 30 s).
+        public var timeout: Duration
+        /// TLS settings: client certificate, trust roots, pins.
+        public var tls: TLSOptions
+        /// The largest response body accepted (default 4 MiB).
+        public var maximumResponseBytes: Int
+
+        /// Makes a configuration.
+        public init(timeout: Duration = .seconds(30), tls: TLSOptions = TLSOptions(), maximumResponseBytes: Int = 4 << 20) {
+            self.timeout = timeout
+            self.tls = tls
+            self.maximumResponseBytes = maximumResponseBytes
+        }
+    }
+
+    /// One client for the whole process: it lives as long as the process, so it never needs
+    /// an explicit shutdown. TLS settings are applied per request.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        // Without this, a refused connection or a TLS trust failure surfaces only after the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }()
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let tlsConfiguration: TLSConfiguration
+
+    /// Makes a transport.
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the TLS material is unusable.
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.tlsConfiguration = try configuration.tls.makeConfiguration()
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = request.url.host, !host.isEmpty
+        else {
+            throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(request.url)")
+        }
+        let timeout = request.timeout ?? configuration.timeout
+        let pins = configuration.tls.pins(for: host)
+        if scheme == "https", !pins.isEmpty {
+            return try await PinnedConnection(
+                request: request, tls: tlsConfiguration, pins: pins, timeout: timeout,
+                maximumResponseBytes: configuration.maximumResponseBytes
+            ).send()
+        }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if scheme == "https" { outgoing.tlsConfiguration = tlsConfiguration }
+        let target = "\(request.method) \(request.url.redacted)"
+        do {
+            let response = try await Self.client.execute(outgoing, timeout: TimeAmount(timeout))
+            let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
+            var headers = HeaderFields()
+            for field in response.headers { headers.add(name: field.name, value: field.value) }
+            return TransportResponse(
+                status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
+        } catch {
+            throw HTTPTransportError.classify(error, target: target)
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension URL {
+    /// The URL without query and fragment, for error messages and logs (queries can hold codes and tokens).
+    var redacted: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "<url>" }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.string ?? "<url>"
+    }
+}
+
+extension HTTPTransportError {
+    /// Maps the many error types of AsyncHTTPClient, NIO and NIOSSL to one typed error.
+    static func classify(_ error: any Error, target: String) -> HTTPTransportError {
+        if let error = error as? HTTPTransportError { return error }
+        if error is CancellationError { return HTTPTransportError(.cancelled, "\(target) was cancelled") }
+        if error is NIOTooManyBytesError {
+            return HTTPTransportError(.responseTooLarge, "the response to \(target) is too large", underlying: error)
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return HTTPTransportError(.cancelled, "\(target) was cancelled")
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+                return HTTPTransportError(.timedOut, "\(target) timed out", underlying: error)
+            case .remoteConnectionClosed:
+                return HTTPTransportError(.connectionClosed, "the server closed the connection during \(target)", underlying: error)
+            default: break
+            }
+        }
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
+            return HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed", underlying: error)
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return HTTPTransportError(.timedOut, "connecting for \(target) timed out", underlying: error)
+        }
+        let text = String(describing: error)
+        if text.contains("handshake") || text.contains("certificate") || text.contains("SSL") {
+            return HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed", underlying: error)
+        }
+        if error is NIOConnectionError || error is IOError || text.contains("connect") {
+            return HTTPTransportError(.connectionFailed, "\(target) could not connect", underlying: error)
+        }
+        return HTTPTransportError(.connectionClosed, "\(target) failed", underlying: error)
+    }
+}

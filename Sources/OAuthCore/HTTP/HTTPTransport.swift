@@ -1,0 +1,155 @@
+import Foundation
+
+/// Sends one HTTP request and returns its response, exactly as the server sent it.
+///
+/// The seam between the protocol code and the network: OAuth, DPoP and HAAPI code depends
+/// only on this protocol, so tests and apps can put any transport (or middleware, such as
+/// ``DPoPTransport``) behind it. Implementations must not follow redirects (the protocols
+/// need to see them), must honour ``TransportRequest/timeout`` and task cancellation, and
+/// must throw ``HTTPTransportError`` for failures below HTTP. Any HTTP status, 4xx and 5xx
+/// included, is a response, not an error.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response.
+    func send(_ request: TransportRequest) async throws -> TransportResponse
+}
+
+/// HTTP header fields: ordered, repeatable, compared without regard to case.
+public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in order, names as given.
+    public private(set) var fields: [(name: String, value: String)]
+
+    /// Empty header fields.
+    public init() { fields = [] }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of `name`; setting replaces every field of that name (`nil` removes them).
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        set {
+            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            if let newValue { fields.append((name: name, value: newValue)) }
+        }
+    }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// Adds a field, keeping any other of the same name.
+    public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
+
+    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
+
+    public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+}
+
+/// An HTTP request to send through an ``HTTPTransport``.
+public struct TransportRequest: Sendable, Hashable {
+    /// The method, upper case: `GET`, `POST`, ...
+    public var method: String
+    /// The absolute URL.
+    public var url: URL
+    /// The header fields.
+    public var headers: HeaderFields
+    /// The body, if any.
+    public var body: Data?
+    /// The longest the whole exchange may take; `nil` uses the transport's default.
+    public var timeout: Duration?
+
+    /// Makes a request.
+    public init(
+        method: String = "GET", url: URL, headers: HeaderFields = [:], body: Data? = nil, timeout: Duration? = nil
+    ) {
+        self.method = method.uppercased()
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// A POST of `application/x-www-form-urlencoded` parameters (RFC 6749 §4.1.3 and friends).
+    public static func form(
+        _ url: URL, parameters: [(String, String)], headers: HeaderFields = [:], timeout: Duration? = nil
+    ) -> TransportRequest {
+        var headers = headers
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        return TransportRequest(
+            method: "POST", url: url, headers: headers, body: Data(FormURLEncoding.encode(parameters).utf8),
+            timeout: timeout)
+    }
+}
+
+/// An HTTP response as received.
+public struct TransportResponse: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// The header fields.
+    public var headers: HeaderFields
+    /// The body (empty when there was none).
+    public var body: Data
+    /// The URL that was requested.
+    public var url: URL
+
+    /// Makes a response.
+    public init(status: Int, headers: HeaderFields = [:], body: Data = Data(), url: URL) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// The media type of `Content-Type`, lower case and without parameters (`application/json`).
+    public var mediaType: String? {
+        guard let value = headers["Content-Type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Whether the status is 2xx.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The body as UTF-8 text (invalid bytes replaced), for messages and logs.
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// `application/x-www-form-urlencoded` encoding, as HTML and OAuth define it.
+public enum FormURLEncoding {
+    private static let unreserved = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Encodes one name or value: unreserved characters stay, space becomes `+`, the rest is percent-encoded.
+    public static func escape(_ text: String) -> String {
+        (text.addingPercentEncoding(withAllowedCharacters: unreserved.union(CharacterSet(charactersIn: " "))) ?? "")
+            .replacingOccurrences(of: " ", with: "+")
+    }
+
+    /// Encodes parameters in order.
+    public static func encode(_ parameters: [(String, String)]) -> String {
+        parameters.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    /// Decodes a form body or query string; malformed percent escapes are kept as written.
+    public static func decode(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescape(_ part: Substring) -> String {
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// A failure below HTTP: no response was received.
+public struct HTTPTransportError: IdsvrError, Hashable {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's text.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The server could not be reached (refused, unreachable, DNS failure).
+        public static let connectionFailed = Code("connection_failed")
+        /// The connection broke before the whole response arrived.
+        public static let connectionClosed = Code("connection_closed")
+        /// No complete response within the timeout.
+        public static let timedOut = Code("timed_out")
+        /// The task was cancelled.
+        public static let cancelled = Code("cancelled")
+        /// The TLS handshake failed (untrusted certificate, wrong host name, client certificate refused).
+        public static let tlsFailure = Code("tls_failure")
+        /// The server's public key matches none of the pinned keys for its host.
+        public static let publicKeyPinMismatch = Code("public_key_pin_mismatch")
+        /// The request cannot be sent (unsupported URL scheme, no host, bad TLS material).
+        public static let invalidRequest = Code("invalid_request")
+        /// The response body is larger than the transport accepts.
+        public static let responseTooLarge = Code("response_too_large")
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What happened, naming the request.
+    public let message: String
+    /// The lower-level error, described.
+    public let underlying: String?
+
+    /// Makes an error.
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying.map { String(describing: $0) }
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { message }
+    public var failureReason: String { underlying ?? message }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch code {
+        case .connectionFailed, .connectionClosed: return .retryable(condition: .whenNetworkAvailable)
+        case .timedOut: return .retryable(condition: .later)
+        case .cancelled: return .retryable(condition: .immediately)
+        case .tlsFailure, .publicKeyPinMismatch, .responseTooLarge: return .nonRecoverable(action: .fixServerConfiguration)
+        default: return .nonRecoverable(action: .fixClientConfiguration)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Why a JOSE object (JWS, JWT, JWK) was refused or could not be made.
+///
+/// A struct around an extensible ``Code`` so that new reasons can be added without
+/// breaking callers that switch on them.
+public struct JOSEError: IdsvrError, Hashable {
+    /// The reason, as a stable code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's text, such as `invalid_signature`.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The input is not a compact JWS / JWT / JWK of the expected shape.
+        public static let malformed = Code("malformed")
+        /// A segment is not canonical base64url.
+        public static let invalidBase64URL = Code("invalid_base64url")
+        /// The input is larger than the configured limit.
+        public static let tooLarge = Code("too_large")
+        /// `alg: none`: unsecured JWS are never accepted.
+        public static let algorithmNone = Code("alg_none")
+        /// The algorithm is unknown or not supported here.
+        public static let unsupportedAlgorithm = Code("unsupported_algorithm")
+        /// The algorithm is not in the caller's allowed list.
+        public static let algorithmNotAllowed = Code("algorithm_not_allowed")
+        /// The algorithm does not fit the key (for example HS256 with an RSA or EC public key).
+        public static let algorithmKeyMismatch = Code("algorithm_key_mismatch")
+        /// The key is not a valid key of its declared type.
+        public static let invalidKey = Code("invalid_key")
+        /// The key type (`kty`) or curve is unknown or not supported.
+        public static let unsupportedKeyType = Code("unsupported_key_type")
+        /// No key matches the token's `kid`.
+        public static let unknownKey = Code("unknown_key")
+        /// The signature does not verify.
+        public static let invalidSignature = Code("invalid_signature")
+        /// Signing failed in the crypto library.
+        public static let signingFailed = Code("signing_failed")
+        /// The header names a critical extension (`crit`) this implementation does not understand.
+        public static let unsupportedCriticalHeader = Code("unsupported_crit")
+        /// A claim that must be present is missing.
+        public static let missingClaim = Code("missing_claim")
+        /// A claim has the wrong JSON type or an impossible value.
+        public static let invalidClaim = Code("invalid_claim")
+        /// `exp` is in the past (beyond the allowed clock skew).
+        public static let expired = Code("expired")
+        /// `nbf` is in the future (beyond the allowed clock skew).
+        public static let notYetValid = Code("not_yet_valid")
+        /// `iat` is in the future (beyond the allowed clock skew), or too old.
+        public static let invalidIssuedAt = Code("invalid_iat")
+        /// `iss` is not the expected issuer.
+        public static let issuerMismatch = Code("issuer_mismatch")
+        /// `aud` does not contain the expected audience.
+        public static let audienceMismatch = Code("audience_mismatch")
+    }
+
+    /// The reason.
+    public let code: Code
+    /// A human-readable explanation naming what was wrong.
+    public let message: String
+
+    /// Makes an error with a code and a message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { message }
+
+    public var failureReason: String {
+        switch code {
+        case .expired, .notYetValid, .invalidIssuedAt:
+            return "The token's time claims are outside the accepted window; check the device clock."
+        case .invalidSignature, .algorithmNone, .algorithmKeyMismatch, .algorithmNotAllowed, .unknownKey:
+            return "The token was not signed by a key and algorithm this client trusts."
+        case .issuerMismatch, .audienceMismatch:
+            return "The token was issued by or for another party."
+        default:
+            return "The JOSE input is invalid or unsupported."
+        }
+    }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch code {
+        case .expired, .notYetValid, .invalidIssuedAt:
+            return .newHaapiFlow
+        case .signingFailed:
+            return .retryable(condition: .whenInForeground)
+        case .unsupportedAlgorithm, .unsupportedKeyType, .invalidKey:
+            return .nonRecoverable(action: .fixClientConfiguration)
+        default:
+            return .nonRecoverable(action: .fixInput)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+
+/// A JSON Web Key (RFC 7517), public or private.
+///
+/// Only the members this package uses are typed; the key material stays base64url text
+/// exactly as received so that thumbprints are computed over the original values.
+public struct JWK: Sendable, Hashable, Codable {
+    /// Key type: `EC`, `RSA`, `oct` or `OKP`.
+    public var kty: String
+    /// Curve for `EC` and `OKP` keys: `P-256`, `P-384`, `P-521`, `Ed25519`.
+    public var crv: String?
+    /// EC / OKP public coordinate.
+    public var x: String?
+    /// EC public coordinate.
+    public var y: String?
+    /// RSA modulus.
+    public var n: String?
+    /// RSA public exponent.
+    public var e: String?
+    /// Private value: EC / OKP private key, or the RSA private exponent.
+    public var d: String?
+    /// RSA first prime factor.
+    public var p: String?
+    /// RSA second prime factor.
+    public var q: String?
+    /// RSA first factor CRT exponent.
+    public var dp: String?
+    /// RSA second factor CRT exponent.
+    public var dq: String?
+    /// RSA first CRT coefficient.
+    public var qi: String?
+    /// Symmetric key value.
+    public var k: String?
+    /// Key id.
+    public var kid: String?
+    /// Intended use: `sig` or `enc`.
+    public var use: String?
+    /// The algorithm the key is meant for, if the key says.
+    public var alg: String?
+
+    /// Makes a JWK from its members.
+    public init(
+        kty: String, crv: String? = nil, x: String? = nil, y: String? = nil, n: String? = nil, e: String? = nil,
+        d: String? = nil, k: String? = nil, kid: String? = nil, use: String? = nil, alg: String? = nil
+    ) {
+        self.kty = kty
+        self.crv = crv
+        self.x = x
+        self.y = y
+        self.n = n
+        self.e = e
+        self.d = d
+        self.k = k
+        self.kid = kid
+        self.use = use
+        self.alg = alg
+    }
+
+    /// Parses one JWK from JSON.
+    /// - Throws: ``JOSEError`` with ``JOSEError/Code/malformed`` when it is not a JWK object.
+    public init(json: Data) throws {
+        do {
+            self = try JSONDecoder().decode(JWK.self, from: json)
+        } catch {
+            throw JOSEError(.malformed, "not a JWK: \(error)")
+        }
+    }
+
+    /// Whether the key holds private (or secret) material.
+    public var isPrivate: Bool { d != nil || k != nil }
+
+    /// The key without its private members, safe to publish.
+    public var publicKey: JWK {
+        var key = JWK(kty: kty, crv: crv, x: x, y: y, n: n, e: e, kid: kid, use: use, alg: alg)
+        if kty == "oct" { key.k = nil }
+        return key
+    }
+
+    /// The RFC 7638 thumbprint input: the required public members in lexicographic order, no whitespace.
+    /// - Throws: ``JOSEError`` when the key type is unknown or a required member is missing.
+    public func thumbprintInput() throws -> Data {
+        func member(_ name: String, _ value: String?) throws -> String {
+            guard let value else { throw JOSEError(.invalidKey, "JWK of kty \(kty) lacks \"\(name)\"") }
+            return "\"\(name)\":\(JSONText.quoted(value))"
+        }
+        let members: [String]
+        switch kty {
+        case "EC": members = [try member("crv", crv), try member("kty", kty), try member("x", x), try member("y", y)]
+        case "RSA": members = [try member("e", e), try member("kty", kty), try member("n", n)]
+        case "oct": members = [try member("k", k), try member("kty", kty)]
+        case "OKP": members = [try member("crv", crv), try member("kty", kty), try member("x", x)]
+        default: throw JOSEError(.unsupportedKeyType, "no thumbprint rule for kty \"\(kty)\"")
+        }
+        return Data(("{" + members.joined(separator: ",") + "}").utf8)
+    }
+
+    /// The RFC 7638 JWK thumbprint with SHA-256, base64url: what DPoP's `jkt` and `cnf.jkt` carry.
+    public func thumbprint() throws -> String {
+        Base64URL.encode(SHA256.hash(data: try thumbprintInput()))
+    }
+
+    /// Decodes a base64url member, naming it in the error when it is missing or not base64url.
+    func bytes(_ name: String, _ value: String?) throws -> Data {
+        guard let value else { throw JOSEError(.invalidKey, "JWK of kty \(kty) lacks \"\(name)\"") }
+        guard let data = Base64URL.decode(value) else {
+            throw JOSEError(.invalidBase64URL, "JWK member \"\(name)\" is not base64url")
+        }
+        return data
+    }
+}
+
+/// Minimal JSON text helpers for the few places where JSON is written by hand for speed
+/// (DPoP proofs) or exactness (RFC 7638 thumbprints).
+enum JSONText {
+    /// A JSON string literal for `value`, escaped per RFC 8259.
+    static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,209 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// A private (or secret) key that signs JWS with one algorithm.
+///
+/// All cryptography comes from swift-crypto; this type only chooses the primitive,
+/// converts ECDSA signatures to the JOSE `r || s` form and exposes the public JWK.
+public struct JWSSigningKey: Sendable {
+    enum Material: Sendable {
+        case p256(P256.Signing.PrivateKey)
+        case p384(P384.Signing.PrivateKey)
+        case p521(P521.Signing.PrivateKey)
+        case rsa(_RSA.Signing.PrivateKey)
+        case hmac(SymmetricKey)
+        case ed25519(Curve25519.Signing.PrivateKey)
+    }
+
+    let material: Material
+    /// The algorithm this key signs with.
+    public let algorithm: JWSAlgorithm
+    /// The key id written into the JWS header, if any.
+    public var keyID: String?
+
+    init(_ material: Material, _ algorithm: JWSAlgorithm, keyID: String?) {
+        self.material = material
+        self.algorithm = algorithm
+        self.keyID = keyID
+    }
+
+    /// An ES256 key.
+    public static func es256(_ key: P256.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
+        JWSSigningKey(.p256(key), .es256, keyID: keyID)
+    }
+
+    /// An ES384 key.
+    public static func es384(_ key: P384.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
+        JWSSigningKey(.p384(key), .es384, keyID: keyID)
+    }
+
+    /// An ES512 key.
+    public static func es512(_ key: P521.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
+        JWSSigningKey(.p521(key), .es512, keyID: keyID)
+    }
+
+    /// An EdDSA (Ed25519) key.
+    public static func edDSA(_ key: Curve25519.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
+        JWSSigningKey(.ed25519(key), .edDSA, keyID: keyID)
+    }
+
+    /// An RSA key for RS256 or PS256.
+    /// - Throws: ``JOSEError`` when `algorithm` is not an RSA algorithm.
+    public static func rsa(
+        _ key: _RSA.Signing.PrivateKey, algorithm: JWSAlgorithm = .rs256, keyID: String? = nil
+    ) throws -> JWSSigningKey {
+        guard algorithm == .rs256 || algorithm == .ps256 else {
+            throw JOSEError(.algorithmKeyMismatch, "an RSA key cannot sign \(algorithm.rawValue)")
+        }
+        return JWSSigningKey(.rsa(key), algorithm, keyID: keyID)
+    }
+
+    /// An HS256 key from a shared secret.
+    ///
+    /// RFC 7518 §3.2 requires a secret at least as long as the hash output (32 bytes).
+    /// - Throws: ``JOSEError`` with ``JOSEError/Code/invalidKey`` for a shorter secret.
+    public static func hs256(secret: some DataProtocol, keyID: String? = nil) throws -> JWSSigningKey {
+        guard secret.count >= 32 else {
+            throw JOSEError(.invalidKey, "an HS256 secret must be at least 32 bytes, got \(secret.count)")
+        }
+        return JWSSigningKey(.hmac(SymmetricKey(data: Data(secret))), .hs256, keyID: keyID)
+    }
+
+    /// A signing key from a private JWK (or an `oct` JWK for HS256).
+    ///
+    /// - Parameter algorithm: the algorithm to sign with; when `nil`, the JWK's `alg`, or
+    ///   the natural algorithm of its key type (ES256 for P-256, RS256 for RSA, ...).
+    /// - Throws: ``JOSEError`` when the JWK has no private part, its members are invalid,
+    ///   or it does not fit the algorithm.
+    public init(jwk: JWK, algorithm: JWSAlgorithm? = nil) throws {
+        let verification = try JWSVerificationKey(jwk: jwk)
+        let chosen = try algorithm ?? jwk.alg.map(JWSAlgorithm.parse) ?? verification.defaultAlgorithm
+        guard verification.fits(chosen) else {
+            throw JOSEError(.algorithmKeyMismatch, "a \(jwk.kty) key cannot sign \(chosen.rawValue)")
+        }
+        do {
+            switch jwk.kty {
+            case "EC":
+                let d = try jwk.bytes("d", jwk.d)
+                switch jwk.crv {
+                case "P-256": material = .p256(try P256.Signing.PrivateKey(rawRepresentation: d))
+                case "P-384": material = .p384(try P384.Signing.PrivateKey(rawRepresentation: d))
+                default: material = .p521(try P521.Signing.PrivateKey(rawRepresentation: d))
+                }
+            case "OKP":
+                material = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: try jwk.bytes("d", jwk.d)))
+            case "RSA":
+                material = .rsa(
+                    try _RSA.Signing.PrivateKey(
+                        n: try jwk.bytes("n", jwk.n), e: try jwk.bytes("e", jwk.e), d: try jwk.bytes("d", jwk.d),
+                        p: try jwk.bytes("p", jwk.p), q: try jwk.bytes("q", jwk.q)))
+            default:
+                material = .hmac(SymmetricKey(data: try jwk.bytes("k", jwk.k)))
+            }
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.invalidKey, "the private \(jwk.kty) JWK is not a valid key: \(error)")
+        }
+        self.algorithm = chosen
+        self.keyID = jwk.kid
+        if case .p256(let key) = material, key.publicKey.rawRepresentation != verification.publicBytes {
+            throw JOSEError(.invalidKey, "the JWK's private key \"d\" does not match its public \"x\"/\"y\"")
+        }
+    }
+
+    /// A signing key from a PEM private key (PKCS#8, SEC1 EC or PKCS#1 RSA), as apps ship
+    /// for `private_key_jwt`.
+    /// - Throws: ``JOSEError`` with ``JOSEError/Code/invalidKey`` when the PEM is not a key of the algorithm's type.
+    public init(pem: String, algorithm: JWSAlgorithm, keyID: String? = nil) throws {
+        do {
+            switch algorithm {
+            case .es256: material = .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
+            case .es384: material = .p384(try P384.Signing.PrivateKey(pemRepresentation: pem))
+            case .es512: material = .p521(try P521.Signing.PrivateKey(pemRepresentation: pem))
+            case .rs256, .ps256: material = .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
+            case .edDSA: material = .ed25519(try Curve25519.Signing.PrivateKey(pemRepresentation: pem))
+            case .hs256: throw JOSEError(.algorithmKeyMismatch, "HS256 takes a shared secret, not a PEM key")
+            }
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.invalidKey, "the PEM is not a \(algorithm.rawValue) private key: \(error)")
+        }
+        self.algorithm = algorithm
+        self.keyID = keyID
+    }
+
+    /// The public half as a JWK (with `kid` and `alg`), or `nil` for an HMAC secret.
+    public var publicJWK: JWK? {
+        var jwk: JWK
+        switch material {
+        case .p256(let key): jwk = Self.ecJWK("P-256", key.publicKey.rawRepresentation)
+        case .p384(let key): jwk = Self.ecJWK("P-384", key.publicKey.rawRepresentation)
+        case .p521(let key): jwk = Self.ecJWK("P-521", key.publicKey.rawRepresentation)
+        case .ed25519(let key): jwk = JWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(key.publicKey.rawRepresentation))
+        case .rsa(let key):
+            guard let primitives = try? key.publicKey.getKeyPrimitives() else { return nil }
+            jwk = JWK(
+                kty: "RSA", n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
+        case .hmac: return nil
+        }
+        jwk.kid = keyID
+        jwk.alg = algorithm.rawValue
+        return jwk
+    }
+
+    /// The private key as a JWK, for keys that must outlive the process (for example a
+    /// DPoP key bound to a stored refresh token). `nil` for RSA keys.
+    public var privateJWK: JWK? {
+        var jwk = publicJWK
+        switch material {
+        case .p256(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
+        case .p384(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
+        case .p521(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
+        case .ed25519(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
+        case .hmac(let key):
+            jwk = JWK(kty: "oct", k: key.withUnsafeBytes { Base64URL.encode(Data($0)) }, kid: keyID, alg: algorithm.rawValue)
+        case .rsa: return nil
+        }
+        return jwk
+    }
+
+    /// Signs the JWS signing input and returns the signature in JOSE form.
+    /// - Throws: ``JOSEError`` with ``JOSEError/Code/signingFailed`` when the crypto library fails.
+    public func sign(_ input: some DataProtocol) throws -> Data {
+        do {
+            switch material {
+            case .p256(let key): return try key.signature(for: input).rawRepresentation
+            case .p384(let key): return try key.signature(for: input).rawRepresentation
+            case .p521(let key): return try key.signature(for: input).rawRepresentation
+            case .ed25519(let key): return try key.signature(for: Data(input))
+            case .hmac(let key): return Data(HMAC<SHA256>.authenticationCode(for: input, using: key))
+            case .rsa(let key):
+                let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
+                return try key.signature(for: SHA256.hash(data: input), padding: padding).rawRepresentation
+            }
+        } catch {
+            throw JOSEError(.signingFailed, "\(algorithm.rawValue) signing failed: \(error)")
+        }
+    }
+
+    private static func ecJWK(_ curve: String, _ raw: Data) -> JWK {
+        let half = raw.count / 2
+        return JWK(kty: "EC", crv: curve, x: Base64URL.encode(raw.prefix(half)), y: Base64URL.encode(raw.suffix(half)))
+    }
+}
+
+extension JWSAlgorithm {
+    /// Parses a header or JWK `alg` value, refusing `none` and unknown names with typed errors.
+    static func parse(_ name: String) throws -> JWSAlgorithm {
+        if name.lowercased() == "none" {
+            throw JOSEError(.algorithmNone, "unsecured JWS (alg \"\(name)\") are never accepted")
+        }
+        guard let algorithm = JWSAlgorithm(rawValue: name) else {
+            throw JOSEError(.unsupportedAlgorithm, "unsupported JWS algorithm \"\(name)\"")
+        }
+        return algorithm
+    }
+}

@@ -1,0 +1,170 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// A public key (or shared secret) that verifies JWS signatures.
+///
+/// Each key verifies only the algorithms of its own type: an RSA or EC public key is
+/// never used as an HMAC secret, which rules out algorithm-confusion attacks by construction.
+public struct JWSVerificationKey: Sendable {
+    enum Material: Sendable {
+        case p256(P256.Signing.PublicKey)
+        case p384(P384.Signing.PublicKey)
+        case p521(P521.Signing.PublicKey)
+        case rsa(_RSA.Signing.PublicKey)
+        case hmac(SymmetricKey)
+        case ed25519(Curve25519.Signing.PublicKey)
+    }
+
+    let material: Material
+    /// The algorithm the key is restricted to by its JWK `alg`, if it had one.
+    public let restrictedAlgorithm: JWSAlgorithm?
+    /// The key id, if known.
+    public let keyID: String?
+
+    /// A P-256 public key (ES256).
+    public init(_ key: P256.Signing.PublicKey, keyID: String? = nil) {
+        self.init(.p256(key), keyID: keyID)
+    }
+
+    /// An RSA public key (RS256, PS256).
+    public init(_ key: _RSA.Signing.PublicKey, keyID: String? = nil) {
+        self.init(.rsa(key), keyID: keyID)
+    }
+
+    /// An Ed25519 public key (EdDSA).
+    public init(_ key: Curve25519.Signing.PublicKey, keyID: String? = nil) {
+        self.init(.ed25519(key), keyID: keyID)
+    }
+
+    /// A shared secret for HS256.
+    public init(hmacSecret: some DataProtocol, keyID: String? = nil) {
+        self.init(.hmac(SymmetricKey(data: Data(hmacSecret))), keyID: keyID)
+    }
+
+    init(_ material: Material, keyID: String?, restrictedAlgorithm: JWSAlgorithm? = nil) {
+        self.material = material
+        self.keyID = keyID
+        self.restrictedAlgorithm = restrictedAlgorithm
+    }
+
+    /// A verification key from a JWK (private members, if present, are ignored except `k`).
+    /// - Throws: ``JOSEError`` for an unknown key type or curve, members that are missing,
+    ///   not base64url, or not a point on the curve, or an `alg` this package does not support.
+    public init(jwk: JWK) throws {
+        let restricted = try jwk.alg.map(JWSAlgorithm.parse)
+        let material: Material
+        do {
+            switch (jwk.kty, jwk.crv) {
+            case ("EC", "P-256"):
+                material = .p256(try P256.Signing.PublicKey(rawRepresentation: try Self.point(jwk, size: 32)))
+            case ("EC", "P-384"):
+                material = .p384(try P384.Signing.PublicKey(rawRepresentation: try Self.point(jwk, size: 48)))
+            case ("EC", "P-521"):
+                material = .p521(try P521.Signing.PublicKey(rawRepresentation: try Self.point(jwk, size: 66)))
+            case ("OKP", "Ed25519"):
+                material = .ed25519(try Curve25519.Signing.PublicKey(rawRepresentation: try jwk.bytes("x", jwk.x)))
+            case ("RSA", _):
+                material = .rsa(try _RSA.Signing.PublicKey(n: try jwk.bytes("n", jwk.n), e: try jwk.bytes("e", jwk.e)))
+            case ("oct", _):
+                material = .hmac(SymmetricKey(data: try jwk.bytes("k", jwk.k)))
+            default:
+                throw JOSEError(.unsupportedKeyType, "unsupported JWK kty \"\(jwk.kty)\" crv \"\(jwk.crv ?? "")\"")
+            }
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.invalidKey, "the \(jwk.kty) JWK is not a valid public key: \(error)")
+        }
+        self.init(material, keyID: jwk.kid, restrictedAlgorithm: restricted)
+        if let restricted, !fits(restricted) {
+            throw JOSEError(.algorithmKeyMismatch, "JWK of kty \(jwk.kty) declares alg \(restricted.rawValue)")
+        }
+    }
+
+    private static func point(_ jwk: JWK, size: Int) throws -> Data {
+        let x = try jwk.bytes("x", jwk.x)
+        let y = try jwk.bytes("y", jwk.y)
+        guard x.count == size, y.count == size else {
+            throw JOSEError(.invalidKey, "EC coordinates for \(jwk.crv ?? "") must be \(size) bytes each")
+        }
+        return x + y
+    }
+
+    /// Whether this key can verify signatures made with `algorithm`.
+    public func fits(_ algorithm: JWSAlgorithm) -> Bool {
+        if let restrictedAlgorithm, restrictedAlgorithm != algorithm { return false }
+        switch (material, algorithm) {
+        case (.p256, .es256), (.p384, .es384), (.p521, .es512), (.rsa, .rs256), (.rsa, .ps256),
+            (.hmac, .hs256), (.ed25519, .edDSA):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The algorithm a key of this type signs with when none is named.
+    var defaultAlgorithm: JWSAlgorithm {
+        if let restrictedAlgorithm { return restrictedAlgorithm }
+        switch material {
+        case .p256: return .es256
+        case .p384: return .es384
+        case .p521: return .es512
+        case .rsa: return .rs256
+        case .hmac: return .hs256
+        case .ed25519: return .edDSA
+        }
+    }
+
+    /// The raw public bytes of an EC key (x || y), used to check a private JWK's consistency.
+    var publicBytes: Data? {
+        if case .p256(let key) = material { return key.rawRepresentation }
+        return nil
+    }
+
+    /// Checks `signature` over `input` for `algorithm`.
+    /// - Throws: ``JOSEError`` with ``JOSEError/Code/algorithmKeyMismatch`` when the key does not fit
+    ///   the algorithm, or ``JOSEError/Code/invalidSignature`` when the signature is wrong.
+    public func verify(signature: Data, input: some DataProtocol, algorithm: JWSAlgorithm) throws {
+        guard fits(algorithm) else {
+            throw JOSEError(.algorithmKeyMismatch, "\(algorithm.rawValue) cannot be verified with a \(keyDescription)")
+        }
+        let valid: Bool
+        switch material {
+        case .p256(let key):
+            valid = (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map {
+                key.isValidSignature($0, for: input)
+            } ?? false
+        case .p384(let key):
+            valid = (try? P384.Signing.ECDSASignature(rawRepresentation: signature)).map {
+                key.isValidSignature($0, for: input)
+            } ?? false
+        case .p521(let key):
+            valid = (try? P521.Signing.ECDSASignature(rawRepresentation: signature)).map {
+                key.isValidSignature($0, for: input)
+            } ?? false
+        case .ed25519(let key):
+            valid = key.isValidSignature(signature, for: Data(input))
+        case .hmac(let key):
+            valid = HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+        case .rsa(let key):
+            let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
+            valid = key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input), padding: padding)
+        }
+        guard valid else {
+            throw JOSEError(.invalidSignature, "the \(algorithm.rawValue) signature does not verify")
+        }
+    }
+
+    private var keyDescription: String {
+        switch material {
+        case .p256: return "P-256 key"
+        case .p384: return "P-384 key"
+        case .p521: return "P-521 key"
+        case .rsa: return "RSA key"
+        case .hmac: return "shared secret"
+        case .ed25519: return "Ed25519 key"
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The package's logger, configured as the seeds describe.
+///
+/// - Nothing is logged until the app sets ``followUpTags``; then only lines of those tags are.
+/// - Four level switches: debug (on in debug builds), info, warning and error (on).
+/// - Sensitive values (tokens, codes, secrets, passwords, DPoP proofs, `Authorization`
+///   headers, client assertions) are masked unless ``isSensitiveValueMasked`` is turned off,
+///   which logs a loud warning, and marks every unmasked line.
+/// - Lines go to standard error (see ``isConsoleEnabled``) and to every sink added with
+///   ``appendLogSink(_:)``, such as ``SwiftLogSink``.
+public enum HaapiLogger {
+    struct State {
+        var followUpTags: [String: any FollowUpTag] = [:]
+        var isDebugEnabled = _isDebugAssertConfiguration()
+        var isInfoEnabled = true
+        var isWarningEnabled = true
+        var isErrorEnabled = true
+        var isSensitiveValueMasked = true
+        var isConsoleEnabled = true
+        var sinks: [any LogSink] = []
+    }
+
+    private static let state = NIOLockedValueBox(State())
+
+    /// What a masked value is printed as.
+    public static let maskText = "*****"
+
+    /// The tags whose lines are logged; empty (the default) logs nothing.
+    public static var followUpTags: [any FollowUpTag] {
+        get { state.withLockedValue { Array($0.followUpTags.values) } }
+        set { state.withLockedValue { $0.followUpTags = Dictionary(newValue.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) } }
+    }
+
+    /// Whether debug lines are logged; on in debug builds, off in release builds.
+    public static var isDebugEnabled: Bool {
+        get { state.withLockedValue { $0.isDebugEnabled } }
+        set { state.withLockedValue { $0.isDebugEnabled = newValue } }
+    }
+
+    /// Whether info lines are logged (default on).
+    public static var isInfoEnabled: Bool {
+        get { state.withLockedValue { $0.isInfoEnabled } }
+        set { state.withLockedValue { $0.isInfoEnabled = newValue } }
+    }
+
+    /// Whether warning lines are logged (default on).
+    public static var isWarningEnabled: Bool {
+        get { state.withLockedValue { $0.isWarningEnabled } }
+        set { state.withLockedValue { $0.isWarningEnabled = newValue } }
+    }
+
+    /// Whether error lines are logged (default on).
+    public static var isErrorEnabled: Bool {
+        get { state.withLockedValue { $0.isErrorEnabled } }
+        set { state.withLockedValue { $0.isErrorEnabled = newValue } }
+    }
+
+    /// Whether lines also go to standard error (default on). Sinks are unaffected.
+    public static var isConsoleEnabled: Bool {
+        get { state.withLockedValue { $0.isConsoleEnabled } }
+        set { state.withLockedValue { $0.isConsoleEnabled = newValue } }
+    }
+
+    /// Whether sensitive values are masked (default on). Turning it off logs a warning to
+    /// every destination, whatever the tags; only do it while debugging.
+    public static var isSensitiveValueMasked: Bool {
+        get { state.withLockedValue { $0.isSensitiveValueMasked } }
+        set {
+            let wasMasked = state.withLockedValue { state in
+                defer { state.isSensitiveValueMasked = newValue }
+                return state.isSensitiveValueMasked
+            }
+            if wasMasked && !newValue {
+                emitUnsecuredWarning("********** SENSITIVE VALUE IS UNMASKED **********")
+                emitUnsecuredWarning("********** HaapiLogger.isSensitiveValueMasked must be set to true in `release` mode. **********")
+            }
+        }
+    }
+
+    /// Adds a destination for log lines.
+    public static func appendLogSink(_ sink: any LogSink) {
+        state.withLockedValue { $0.sinks.append(sink) }
+    }
+
+    /// Removes every added sink.
+    public static func removeAllLogSinks() {
+        state.withLockedValue { $0.sinks.removeAll() }
+    }
+
+    /// Masks a value as the logger would: ``maskText`` while masking is on, the value otherwise.
+    public static func mask(_ value: String) -> String {
+        isSensitiveValueMasked ? maskText : value
+    }
+
+    /// Logs a debug line.
+    public static func debug(_ tag: some FollowUpTag, _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: Int = #line) {
+        log(.debug, tag, message, file: file, line: line)
+    }
+
+    /// Logs an info line.
+    public static func info(_ tag: some FollowUpTag, _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: Int = #line) {
+        log(.info, tag, message, file: file, line: line)
+    }
+
+    /// Logs a warning line.
+    public static func warning(_ tag: some FollowUpTag, _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: Int = #line) {
+        log(.warning, tag, message, file: file, line: line)
+    }
+
+    /// Logs an error line.
+    public static func error(_ tag: some FollowUpTag, _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: Int = #line) {
+        log(.error, tag, message, file: file, line: line)
+    }
+
+    /// Logs a line of any level. The message is only built when the line will be written.
+    public static func log(
+        _ type: LogType, _ tag: some FollowUpTag, _ message: () -> LogMessage, file: String = #fileID, line: Int = #line
+    ) {
+        let snapshot = state.withLockedValue { $0 }
+        guard snapshot.followUpTags[tag.name] != nil else { return }
+        switch type {
+        case .debug: guard snapshot.isDebugEnabled else { return }
+        case .info: guard snapshot.isInfoEnabled else { return }
+        case .warning: guard snapshot.isWarningEnabled else { return }
+        case .error: guard snapshot.isErrorEnabled else { return }
+        }
+        let built = message()
+        if !snapshot.isSensitiveValueMasked && built.hasSensitiveParts {
+            emitUnsecuredWarning("********** SENSITIVE VALUE IS UNMASKED **********", snapshot: snapshot)
+        }
+        let text = built.rendered(masked: snapshot.isSensitiveValueMasked)
+        if snapshot.isConsoleEnabled {
+            ConsoleLogSink().writeLog(logType: type, followUpTag: tag, message: text, file: file, line: line)
+        }
+        for sink in snapshot.sinks {
+            sink.writeLog(logType: type, followUpTag: tag, message: text, file: file, line: line)
+        }
+    }
+
+    private static func emitUnsecuredWarning(_ text: String, snapshot: State? = nil) {
+        let snapshot = snapshot ?? state.withLockedValue { $0 }
+        let tag = UnsecuredTag()
+        if snapshot.isConsoleEnabled {
+            ConsoleLogSink().writeLog(logType: .warning, followUpTag: tag, message: text, file: #fileID, line: #line)
+        }
+        for sink in snapshot.sinks {
+            sink.writeLog(logType: .warning, followUpTag: tag, message: text, file: #fileID, line: #line)
+        }
+    }
+}
+
+/// The tag of the masking warnings, which are written whatever ``HaapiLogger/followUpTags`` holds.
+public struct UnsecuredTag: FollowUpTag {
+    public var name: String { "UNSECURED" }
+    public init() {}
+}

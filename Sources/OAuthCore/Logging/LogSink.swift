@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+
+/// The level of a log line. HaapiLogger uses only these four.
+public enum LogType: String, Sendable, Hashable, CaseIterable {
+    case debug = "DEBUG"
+    case info = "INFO"
+    case warning = "WARNING"
+    case error = "ERROR"
+}
+
+/// A destination for log lines, added with ``HaapiLogger/appendLogSink(_:)``.
+///
+/// Sinks receive lines already filtered by tag and level, with sensitive values already
+/// masked (unless masking was turned off).
+public protocol LogSink: Sendable {
+    /// Writes one log line.
+    func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int)
+}
+
+/// A ``LogSink`` that forwards to swift-log, so server-side users get HAAPI logs in their
+/// usual logging backend. The tag is attached as the `followUpTag` metadata.
+public struct SwiftLogSink: LogSink {
+    /// The swift-log logger lines go to.
+    public let logger: Logger
+
+    /// Forwards to `logger`.
+    public init(logger: Logger) { self.logger = logger }
+
+    public func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
+        let level: Logger.Level
+        switch logType {
+        case .debug: level = .debug
+        case .info: level = .info
+        case .warning: level = .warning
+        case .error: level = .error
+        }
+        logger.log(
+            level: level, "\(message)", metadata: ["followUpTag": "\(followUpTag.name)"], source: "HAAPI",
+            file: file, function: "", line: UInt(line))
+    }
+}
+
+/// The built-in console sink: standard error, one line per entry, in the seeds' format
+/// `[TAG] [LEVEL] File.line : message`.
+struct ConsoleLogSink: LogSink {
+    func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
+        let fileName = (file as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "")
+        FileHandle.standardError.write(Data("[\(followUpTag.name)] [\(logType.rawValue)] \(fileName).\(line) : \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``Storage`` in a directory: one file per key, the directory `0700`, files `0600`.
+///
+/// A write goes to a new temporary file that is flushed to disk and then renamed over the
+/// old one, so a crash at any moment leaves either the old value or the new one. This is
+/// the store for Linux and macOS command-line use; Apple apps use ``KeychainStorage``.
+public struct FileStorage: Storage {
+    /// The directory holding the files.
+    public let directory: URL
+
+    /// Opens (and creates, `0700`) a storage directory.
+    /// - Throws: ``StorageError`` with ``StorageError/Code/unavailable`` when the directory cannot be
+    ///   created or is not a directory.
+    public init(directory: URL) throws {
+        self.directory = directory
+        let path = directory.path
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StorageError(.unavailable, "cannot create the storage directory \(path)", underlying: "\(error)")
+            }
+        } else if !isDirectory.boolValue {
+            throw StorageError(.unavailable, "\(path) exists and is not a directory")
+        }
+        // Tighten a directory that already existed with looser permissions.
+        _ = chmod(path, 0o700)
+    }
+
+    public func read(key: String) throws -> Data? {
+        let path = try filePath(for: key)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: Self.errnoText())
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc_read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: Self.errnoText())
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    public func write(key: String, data: Data) throws {
+        let path = try filePath(for: key)
+        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StorageError(.writeFailed, "cannot write the value of \"\(key)\"", underlying: Self.errnoText())
+        }
+        var failure: String?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc_write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = Self.errnoText()
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = Self.errnoText() }
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 { failure = Self.errnoText() }
+        if let failure {
+            unlink(temporary)
+            throw StorageError(.writeFailed, "cannot write the value of \"\(key)\"; the old value is kept", underlying: failure)
+        }
+        syncDirectory()
+    }
+
+    public func delete(key: String) throws {
+        let path = try filePath(for: key)
+        if unlink(path) != 0, errno != ENOENT {
+            throw StorageError(.deleteFailed, "cannot delete \"\(key)\"", underlying: Self.errnoText())
+        }
+        syncDirectory()
+    }
+
+    /// The file of a key. Plain keys keep their name; any other key is stored under `~` and
+    /// the base64url of its UTF-8 bytes, so no key can escape the directory or clash with a
+    /// temporary file (those start with a dot).
+    func filePath(for key: String) throws -> String {
+        guard !key.isEmpty, key.utf8.count <= 1024 else {
+            throw StorageError(.invalidKey, "a storage key must have 1 to 1024 bytes")
+        }
+        let plain = key.utf8.count <= 200 && key.first != "." && key.first != "~"
+            && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0) }
+        let name = plain ? key : "~" + Base64URL.encode(Data(key.utf8))
+        guard name.utf8.count <= 255 else { throw StorageError(.invalidKey, "the storage key is too long") }
+        return directory.appendingPathComponent(name).path
+    }
+
+    /// Makes a rename durable: fsync of the directory that holds the entry.
+    private func syncDirectory() {
+        let descriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+// `read` and `write` are also methods of FileStorage; these names reach the C functions.
+#if canImport(Glibc)
+private let Glibc_read = Glibc.read
+private let Glibc_write = Glibc.write
+#elseif canImport(Musl)
+private let Glibc_read = Musl.read
+private let Glibc_write = Musl.write
+#elseif canImport(Darwin)
+private let Glibc_read = Darwin.read
+private let Glibc_write = Darwin.write
+#endif

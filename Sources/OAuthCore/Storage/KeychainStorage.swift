@@ -1,0 +1,66 @@
+#if canImport(Security)
+import Foundation
+import Security
+
+/// A ``Storage`` in the Keychain (Apple platforms), one generic-password item per key.
+///
+/// A thin adapter: the behaviour it must have is that of ``FileStorage``, which is tested on
+/// every platform; this type only maps the three operations to `SecItem` calls.
+public struct KeychainStorage: Storage {
+    /// The `kSecAttrService` of the items.
+    public let service: String
+    /// The keychain access group to share items with app extensions, if any.
+    public let accessGroup: String?
+
+    /// Makes a Keychain storage for a service name.
+    public init(service: String, accessGroup: String? = nil) {
+        self.service = service
+        self.accessGroup = accessGroup
+    }
+
+    private func query(_ key: String) -> [String: Any] {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: service,
+            kSecAttrAccount as String: key,
+        ]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
+    }
+
+    public func read(key: String) throws -> Data? {
+        var query = query(key)
+        query[kSecReturnData as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess else {
+            throw StorageError(.readFailed, "Keychain read of \"\(key)\" failed", underlying: "OSStatus \(status)")
+        }
+        return result as? Data
+    }
+
+    public func write(key: String, data: Data) throws {
+        // SecItemUpdate replaces the value in one step, so a failure leaves the old value.
+        let attributes: [String: Any] = [kSecValueData as String: data]
+        var status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
+        if status == errSecItemNotFound {
+            var item = query(key)
+            item[kSecValueData as String] = data
+            item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            status = SecItemAdd(item as CFDictionary, nil)
+        }
+        guard status == errSecSuccess else {
+            throw StorageError(.writeFailed, "Keychain write of \"\(key)\" failed", underlying: "OSStatus \(status)")
+        }
+    }
+
+    public func delete(key: String) throws {
+        let status = SecItemDelete(query(key) as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else {
+            throw StorageError(.deleteFailed, "Keychain delete of \"\(key)\" failed", underlying: "OSStatus \(status)")
+        }
+    }
+}
+#endif

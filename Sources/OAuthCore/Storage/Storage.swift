@@ -1,0 +1,78 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Key-value storage for secrets and state the package must keep (the seeds' `Storage`):
+/// registered DCR clients, tokens, DPoP keys.
+///
+/// Implementations must make each write atomic: after a crash, a key holds its old value
+/// or its new one, never part of either.
+public protocol Storage: Sendable {
+    /// The data stored under `key`, or `nil` if there is none.
+    func read(key: String) throws -> Data?
+    /// Stores `data` under `key`, replacing what was there.
+    func write(key: String, data: Data) throws
+    /// Removes `key`; removing a key that is not there is not an error.
+    func delete(key: String) throws
+}
+
+/// Why a ``Storage`` operation failed (the seeds' `StorageError`).
+public struct StorageError: IdsvrError, Hashable {
+    /// The kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's text.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The key cannot be stored (empty, or too long).
+        public static let invalidKey = Code("invalid_key")
+        /// Reading failed.
+        public static let readFailed = Code("read_failed")
+        /// Writing failed; the previous value is unchanged.
+        public static let writeFailed = Code("write_failed")
+        /// Deleting failed.
+        public static let deleteFailed = Code("delete_failed")
+        /// The storage location cannot be used (missing, not a directory, unsafe permissions).
+        public static let unavailable = Code("storage_unavailable")
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What happened, naming the key or location.
+    public let message: String
+    /// The underlying error, described (errno text, OSStatus).
+    public let underlying: String?
+
+    /// Makes an error.
+    public init(_ code: Code, _ message: String, underlying: String? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { message }
+    public var failureReason: String { underlying ?? message }
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch code {
+        case .invalidKey: return .nonRecoverable(action: .fixInput)
+        case .unavailable: return .nonRecoverable(action: .fixClientConfiguration)
+        default: return .retryable(condition: .whenInForeground)
+        }
+    }
+}
+
+/// A ``Storage`` in memory: for tests, and for state that must not outlive the process.
+public final class InMemoryStorage: Storage {
+    private let values = NIOLockedValueBox<[String: Data]>([:])
+
+    /// Empty storage.
+    public init() {}
+
+    public func read(key: String) throws -> Data? { values.withLockedValue { $0[key] } }
+    public func write(key: String, data: Data) throws { values.withLockedValue { $0[key] = data } }
+    public func delete(key: String) throws { _ = values.withLockedValue { $0.removeValue(forKey: key) } }
+
+    /// The keys stored, sorted.
+    public var keys: [String] { values.withLockedValue { $0.keys.sorted() } }
+}

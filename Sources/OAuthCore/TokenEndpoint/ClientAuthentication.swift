@@ -1,0 +1,98 @@
+import Foundation
+
+/// How a client proves its identity at the token endpoint (RFC 6749 §2.3, RFC 7523, RFC 8705).
+public struct ClientAuthentication: Sendable {
+    enum Method: Sendable {
+        case none
+        case secretBasic(String)
+        case secretPost(String)
+        case jwt(JWSSigningKey)
+        case tlsClientAuth
+    }
+
+    /// The client id.
+    public let clientID: String
+    let method: Method
+    /// How long a client assertion is valid (default 60 s).
+    public var assertionLifetime: TimeInterval = 60
+
+    /// A public client: only `client_id` is sent.
+    public static func none(clientID: String) -> ClientAuthentication {
+        ClientAuthentication(clientID: clientID, method: .none)
+    }
+
+    /// `client_secret_basic`: id and secret in the `Authorization: Basic` header.
+    public static func clientSecretBasic(clientID: String, secret: String) -> ClientAuthentication {
+        ClientAuthentication(clientID: clientID, method: .secretBasic(secret))
+    }
+
+    /// `client_secret_post`: id and secret in the form body.
+    public static func clientSecretPost(clientID: String, secret: String) -> ClientAuthentication {
+        ClientAuthentication(clientID: clientID, method: .secretPost(secret))
+    }
+
+    /// `client_secret_jwt`: a client assertion signed with HS256 using the secret as key.
+    /// - Throws: ``JOSEError`` when the secret is shorter than the 32 bytes HS256 needs.
+    public static func clientSecretJWT(clientID: String, secret: String) throws -> ClientAuthentication {
+        ClientAuthentication(clientID: clientID, method: .jwt(try .hs256(secret: Data(secret.utf8))))
+    }
+
+    /// `private_key_jwt`: a client assertion signed with the client's private key (RS256, ES256, ...).
+    /// - Throws: ``JOSEError`` with ``JOSEError/Code/algorithmKeyMismatch`` for an HMAC key.
+    public static func privateKeyJWT(clientID: String, key: JWSSigningKey) throws -> ClientAuthentication {
+        guard !key.algorithm.isSymmetric else {
+            throw JOSEError(.algorithmKeyMismatch, "private_key_jwt needs an asymmetric key; use clientSecretJWT for HS256")
+        }
+        return ClientAuthentication(clientID: clientID, method: .jwt(key))
+    }
+
+    /// `tls_client_auth`: the client certificate of a mutual-TLS transport proves the client;
+    /// only `client_id` is sent. The transport must be configured with a ``ClientIdentity``.
+    public static func tlsClientAuth(clientID: String) -> ClientAuthentication {
+        ClientAuthentication(clientID: clientID, method: .tlsClientAuth)
+    }
+
+    /// The `token_endpoint_auth_method` name of this method.
+    public var methodName: String {
+        switch method {
+        case .none: return "none"
+        case .secretBasic: return "client_secret_basic"
+        case .secretPost: return "client_secret_post"
+        case .jwt(let key): return key.algorithm.isSymmetric ? "client_secret_jwt" : "private_key_jwt"
+        case .tlsClientAuth: return "tls_client_auth"
+        }
+    }
+
+    /// Adds the client's credentials to a token-endpoint request.
+    ///
+    /// - Parameter audience: the endpoint URL, which a client assertion's `aud` must name exactly.
+    public func apply(
+        to parameters: inout [(String, String)], headers: inout HeaderFields, audience: URL, now: Date = Date()
+    ) throws {
+        switch method {
+        case .none, .tlsClientAuth:
+            parameters.append(("client_id", clientID))
+        case .secretBasic(let secret):
+            // RFC 6749 §2.3.1: both parts are form-encoded before base64.
+            let pair = FormURLEncoding.escape(clientID) + ":" + FormURLEncoding.escape(secret)
+            headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
+        case .secretPost(let secret):
+            parameters.append(("client_id", clientID))
+            parameters.append(("client_secret", secret))
+        case .jwt(let key):
+            parameters.append(("client_id", clientID))
+            parameters.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
+            parameters.append(("client_assertion", try assertion(key: key, audience: audience.absoluteString, now: now)))
+        }
+    }
+
+    /// A client assertion (RFC 7523 §3): `iss` and `sub` the client id, `aud` the endpoint, a unique `jti`.
+    func assertion(key: JWSSigningKey, audience: String, now: Date) throws -> String {
+        let issued = Int(now.timeIntervalSince1970)
+        let claims: JSONValue = [
+            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
+            "jti": .string(UUID().uuidString), "iat": .integer(issued), "exp": .integer(issued + Int(assertionLifetime)),
+        ]
+        return try CompactJWS.sign(payload: claims.serialized(), header: JOSEHeader(algorithm: key.algorithm, typ: "JWT"), key: key)
+    }
+}

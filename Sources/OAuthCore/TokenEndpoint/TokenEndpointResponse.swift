@@ -1,0 +1,130 @@
+import Foundation
+
+/// What a token endpoint answered: tokens, or an OAuth error. Both are results, not thrown errors;
+/// anything else (no JSON, wrong content type, missing members) is thrown as ``TokenEndpointError``.
+public enum TokenEndpointResponse: Sendable, Hashable {
+    /// A successful response (RFC 6749 §5.1).
+    case success(TokenSuccessResponse)
+    /// An error response (RFC 6749 §5.2).
+    case failure(OAuthErrorResponse)
+
+    /// Classifies a token endpoint's HTTP response.
+    /// - Throws: ``TokenEndpointError`` when the response is neither a success nor an OAuth error.
+    public init(_ response: TransportResponse, receivedAt: Date = Date()) throws {
+        let isJSON = response.mediaType.map { $0 == "application/json" || $0.hasSuffix("+json") } ?? false
+        guard isJSON, let document = try? JSONValue(parsing: response.body), let members = document.objectValue else {
+            throw TokenEndpointError(.unexpectedResponse, response: response)
+        }
+        if response.isSuccess {
+            self = .success(try TokenSuccessResponse(members: members, response: response, receivedAt: receivedAt))
+        } else if let error = members["error"]?.stringValue {
+            self = .failure(OAuthErrorResponse(error: error, members: members, statusCode: response.status))
+        } else {
+            throw TokenEndpointError(.unexpectedResponse, response: response)
+        }
+    }
+}
+
+/// Tokens from a token endpoint (RFC 6749 §5.1), with every member kept.
+public struct TokenSuccessResponse: Sendable, Hashable {
+    /// `access_token`.
+    public let accessToken: String
+    /// `token_type`: `Bearer` or `DPoP` (compare without regard to case).
+    public let tokenType: String
+    /// `expires_in`, in seconds; sent as a number or a string.
+    public let expiresIn: Int?
+    /// `refresh_token`.
+    public let refreshToken: String?
+    /// `scope`.
+    public let scope: String?
+    /// `id_token`.
+    public let idToken: String?
+    /// When the response was received, the base of ``expiresAt``.
+    public let receivedAt: Date
+    /// Every member as received.
+    public let raw: [String: JSONValue]
+
+    /// When the access token expires, if the server said.
+    public var expiresAt: Date? { expiresIn.map { receivedAt.addingTimeInterval(TimeInterval($0)) } }
+
+    /// Whether the access token is DPoP-bound.
+    public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
+
+    /// Reads a success response's members.
+    /// - Throws: ``TokenEndpointError`` with ``TokenEndpointError/Code/invalidResponse`` when a
+    ///   required member is missing or a member has the wrong type.
+    public init(members: [String: JSONValue], response: TransportResponse? = nil, receivedAt: Date = Date()) throws {
+        func fail(_ reason: String) -> TokenEndpointError {
+            TokenEndpointError(.invalidResponse, detail: reason, response: response)
+        }
+        guard let accessToken = members["access_token"]?.stringValue, !accessToken.isEmpty else {
+            throw fail("the token response has no string \"access_token\"")
+        }
+        guard let tokenType = members["token_type"]?.stringValue else {
+            throw fail("the token response has no string \"token_type\"")
+        }
+        func optionalString(_ name: String) throws -> String? {
+            switch members[name] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            default: throw fail("the token response's \"\(name)\" is not a string")
+            }
+        }
+        switch members["expires_in"] {
+        case nil, .null?: expiresIn = nil
+        case .string(let text)?:
+            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+                throw fail("the token response's \"expires_in\" is not a number of seconds: \"\(text)\"")
+            }
+            expiresIn = seconds
+        case let value?:
+            guard let seconds = value.intValue, seconds >= 0 else {
+                throw fail("the token response's \"expires_in\" is not a number of seconds")
+            }
+            expiresIn = seconds
+        }
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.refreshToken = try optionalString("refresh_token")
+        self.scope = try optionalString("scope")
+        self.idToken = try optionalString("id_token")
+        self.receivedAt = receivedAt
+        self.raw = members
+    }
+}
+
+/// An OAuth error response (RFC 6749 §5.2), such as `invalid_grant`.
+public struct OAuthErrorResponse: IdsvrError, Hashable {
+    /// `error`.
+    public let error: String
+    /// `error_description`, if given.
+    public let serverDescription: String?
+    /// `error_uri`, if given.
+    public let errorURI: String?
+    /// The HTTP status.
+    public let statusCode: Int
+    /// Every member as received.
+    public let raw: [String: JSONValue]
+
+    /// Makes an error response from its members.
+    public init(error: String, members: [String: JSONValue] = [:], statusCode: Int = 400) {
+        self.error = error
+        self.serverDescription = members["error_description"]?.stringValue
+        self.errorURI = members["error_uri"]?.stringValue
+        self.statusCode = statusCode
+        self.raw = members
+    }
+
+    public var errorDescription: String { serverDescription ?? "the server answered \(error)" }
+    public var failureReason: String { "The token endpoint refused the request with \"\(error)\" (HTTP \(statusCode))." }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch error {
+        case "invalid_grant", "access_denied", "expired_token": return .newHaapiFlow
+        case "temporarily_unavailable", "server_error": return .retryable(condition: .later)
+        case "use_dpop_nonce": return .retryable(condition: .immediately)
+        case "slow_down", "authorization_pending": return .retryable(condition: .afterDelay(seconds: 5))
+        default: return .nonRecoverable(action: .fixClientConfiguration)
+        }
+    }
+}
