@@ -64,6 +64,7 @@ struct PinnedConnection {
             do {
                 channel = try await bootstrap.connect(host: host, port: port).get()
             } catch {
+                outcome.fail(error)  // no channel will ever complete the promise; NIO traps on leaked promises
                 throw HTTPTransportError.classify(error, target: target)
             }
             let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 #if canImport(Glibc)
@@ -98,16 +99,15 @@ public struct FileStorage: Storage {
     }
 
     /// The file of a key. Plain keys keep their name; any other key is stored under `~` and
-    /// the base64url of its UTF-8 bytes, so no key can escape the directory or clash with a
-    /// temporary file (those start with a dot).
+    /// the base64url SHA-256 of its UTF-8 bytes (a fixed 44 characters), so no key can escape
+    /// the directory, exceed a file name's length, or clash with a temporary file (those start with a dot).
     func filePath(for key: String) throws -> String {
         guard !key.isEmpty, key.utf8.count <= 1024 else {
             throw StorageError(.invalidKey, "a storage key must have 1 to 1024 bytes")
         }
         let plain = key.utf8.count <= 200 && key.first != "." && key.first != "~"
             && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0) }
-        let name = plain ? key : "~" + Base64URL.encode(Data(key.utf8))
-        guard name.utf8.count <= 255 else { throw StorageError(.invalidKey, "the storage key is too long") }
+        let name = plain ? key : "~" + Base64URL.encode(SHA256.hash(data: Data(key.utf8)))
         return directory.appendingPathComponent(name).path
     }
 

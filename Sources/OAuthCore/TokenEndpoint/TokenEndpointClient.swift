@@ -41,6 +41,9 @@ public struct TokenEndpointClient: Sendable {
             var headers = headers
             headers["Accept"] = "application/json"
             try authentication.apply(to: &parameters, headers: &headers, audience: endpoint)
+            HaapiLogger.debug(
+                DriverFollowUpTag.http,
+                "POST \(endpoint.redacted) \(parameters: parameters) headers \(headers: headers)")
             return .form(endpoint, parameters: parameters, headers: headers)
         }
         let response: TransportResponse
@@ -49,6 +52,7 @@ public struct TokenEndpointClient: Sendable {
         } else {
             response = try await transport.send(try makeRequest())
         }
+        HaapiLogger.debug(DriverFollowUpTag.http, "token endpoint answered HTTP \(response.status) (\(response.mediaType ?? "no content type"))")
         return (try TokenEndpointResponse(response), response)
     }
 }

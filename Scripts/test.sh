@@ -1,0 +1,17 @@
+#!/bin/bash
+# Runs every test: starts the real OpenID Provider the integration tests use (installing it
+# from Debian's packages on a fresh machine), then `swift test`. Stops the provider afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Two throw-away Glewlwyd instances: one plain, one that requires DPoP nonces.
+OP_ENV=$(OP_PORT=4593 OP_DIR=/dev/shm/swift-haapi-op Scripts/op/up.sh)
+OP_NONCE_ENV=$(OP_PORT=4594 OP_DIR=/dev/shm/swift-haapi-op-nonce OP_DPOP_NONCE=1 Scripts/op/up.sh)
+stop_providers() {
+  OP_DIR=/dev/shm/swift-haapi-op Scripts/op/stop.sh >/dev/null 2>&1 || true
+  OP_DIR=/dev/shm/swift-haapi-op-nonce Scripts/op/stop.sh >/dev/null 2>&1 || true
+}
+trap stop_providers EXIT
+
+export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV"
+swift test "$@"

@@ -1,0 +1,77 @@
+import Foundation
+import OAuthCore
+import Testing
+
+/// All transport tests, one at a time: several measure how long a failure takes, which
+/// parallel tests on two cores would make unreliable.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct TransportTests {}
+
+/// The error `body` throws, and how long it took; records an issue when it returns or
+/// throws something other than an ``HTTPTransportError``.
+func transportFailure(
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> TransportResponse
+) async -> (error: HTTPTransportError?, elapsed: Duration) {
+    let start = ContinuousClock.now
+    do {
+        let response = try await body()
+        Issue.record("expected an HTTPTransportError, got a \(response.status) response", sourceLocation: sourceLocation)
+        return (nil, ContinuousClock.now - start)
+    } catch let error as HTTPTransportError {
+        return (error, ContinuousClock.now - start)
+    } catch {
+        Issue.record("expected an HTTPTransportError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        return (nil, ContinuousClock.now - start)
+    }
+}
+
+func parseURL(_ text: String) throws -> URL { try #require(URL(string: text)) }
+
+extension TransportRequest {
+    static func get(_ text: String, timeout: Duration? = nil) throws -> TransportRequest {
+        TransportRequest(url: try parseURL(text), timeout: timeout)
+    }
+}
+
+/// A port nothing listens on: one a server just gave back.
+func closedPort() async throws -> Int {
+    let server = try await TestServer.start()
+    let port = server.port
+    await server.stop()
+    return port
+}
+
+/// The `openssl` command-line tool, when installed.
+enum OpenSSLCLI {
+    static let path: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs openssl with `arguments` in `directory`, feeding `input`; returns standard output.
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(path))
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let inputPipe = Pipe()
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { inputPipe.fileHandleForWriting.write(input) }
+        try inputPipe.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "openssl \(arguments.joined(separator: " ")) failed")
+        return data
+    }
+
+    /// A temporary directory, removed after `body`.
+    static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-transport-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import NIOSSL
+import OAuthCore
+import Testing
+
+extension TransportTests {
+    /// Server trust on the AsyncHTTPClient path (no pins).
+    @Suite struct ServerTrust {
+        let pki = TestPKI.shared
+
+        @Test func trustedTestCAWorks() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server), reply: { _ in .text(200, "secure") }) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let response = try await transport.send(try .get("\(server.httpsURL)/x?y=1"))
+                #expect(response.status == 200)
+                #expect(response.bodyText == "secure")
+                #expect(server.requests.map(\.uri) == ["/x?y=1"])
+            }
+        }
+
+        @Test func dnsNameOfTheCertificateWorks() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server)) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let response = try await transport.send(try .get("https://localhost:\(server.port)/"))
+                #expect(response.status == 200)
+            }
+        }
+
+        @Test func systemRootsRejectTheTestCA() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server)) { server in
+                let transport = try AsyncHTTPClientTransport()
+                let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(elapsed < .seconds(2))
+                #expect(server.requests.isEmpty)
+                #expect(server.bytesReceived == 0)
+            }
+        }
+
+        @Test func unrelatedCAIsRejected() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.otherServer)) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.isEmpty)
+            }
+        }
+
+        @Test func wrongHostNameIsRejected() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.wrongNameServer)) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.isEmpty)
+            }
+        }
+
+        @Test func wrongHostNameIsAcceptedWithoutHostnameValidation() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.wrongNameServer)) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(
+                        tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM, validatesHostname: false)))
+                let response = try await transport.send(try .get(server.httpsURL))
+                #expect(response.status == 200)
+            }
+        }
+
+        @Test func disablingHostnameValidationStillChecksTheChain() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.otherServer)) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(
+                        tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM, validatesHostname: false)))
+                let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+            }
+        }
+
+        @Test func plainHTTPClientAgainstTLSServerFailsTyped() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server)) { server in
+                let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(2)))
+                let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.url)) }
+                #expect(error != nil)
+                #expect(elapsed < .seconds(3))
+            }
+        }
+
+        @Test func unreadableTrustedRootsAreInvalidRequest() throws {
+            let error = #expect(throws: HTTPTransportError.self) {
+                try AsyncHTTPClientTransport(configuration: .init(tls: TLSOptions(trustedRootsPEM: "not a PEM")))
+            }
+            #expect(error?.code == .invalidRequest)
+        }
+    }
+
+    /// Client certificates (mutual TLS) on the AsyncHTTPClient path.
+    @Suite struct MutualTLS {
+        let pki = TestPKI.shared
+
+        var requiringServer: TLSConfiguration { get throws { try pki.serverTLS(pki.server, requiringClientCertificateFrom: pki.ca) } }
+
+        @Test func clientIdentityFromPEMIsPresented() async throws {
+            try await withServer(tls: try requiringServer) { server in
+                let identity = try ClientIdentity(
+                    certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: pki.client.keyPEM)
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                let response = try await transport.send(try .get(server.httpsURL))
+                #expect(response.status == 200)
+                let subject = try #require(server.requests.first?.clientCertificateSubject)
+                #expect(subject.contains("test client"))
+            }
+        }
+
+        @Test func missingClientCertificateIsRefused() async throws {
+            try await withServer(tls: try requiringServer) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(elapsed < .seconds(2))
+                #expect(server.requests.isEmpty)
+            }
+        }
+
+        @Test func clientCertificateFromUntrustedCAIsRefused() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server, requiringClientCertificateFrom: pki.otherCA)) { server in
+                let identity = try ClientIdentity(
+                    certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: pki.client.keyPEM)
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.isEmpty)
+            }
+        }
+
+        @Test(.enabled(if: OpenSSLCLI.path != nil, "needs the openssl command"))
+        func clientIdentityFromPKCS12IsPresented() async throws {
+            let bundle = try makePKCS12(passphrase: "s3cret")
+            let identity = try ClientIdentity(pkcs12: bundle, passphrase: "s3cret")
+            try await withServer(tls: try requiringServer) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                let response = try await transport.send(try .get(server.httpsURL))
+                #expect(response.status == 200)
+                let subject = try #require(server.requests.first?.clientCertificateSubject)
+                #expect(subject.contains("test client"))
+            }
+        }
+
+        @Test(.enabled(if: OpenSSLCLI.path != nil, "needs the openssl command"))
+        func pkcs12WithWrongPassphraseIsInvalidRequest() throws {
+            let bundle = try makePKCS12(passphrase: "s3cret")
+            let error = #expect(throws: HTTPTransportError.self) { try ClientIdentity(pkcs12: bundle, passphrase: "wrong") }
+            #expect(error?.code == .invalidRequest)
+        }
+
+        @Test func unreadablePEMIsInvalidRequest() throws {
+            let badKey = #expect(throws: HTTPTransportError.self) {
+                try ClientIdentity(certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: "garbage")
+            }
+            #expect(badKey?.code == .invalidRequest)
+            let noCertificate = #expect(throws: HTTPTransportError.self) {
+                try ClientIdentity(certificateChainPEM: "", privateKeyPEM: pki.client.keyPEM)
+            }
+            #expect(noCertificate?.code == .invalidRequest)
+        }
+
+        /// A PKCS#12 bundle of the client certificate, its key and the CA, made by `openssl pkcs12 -export`.
+        private func makePKCS12(passphrase: String) throws -> Data {
+            try OpenSSLCLI.inTemporaryDirectory { directory in
+                try Data(try pki.client.certificatePEM.utf8).write(to: directory.appendingPathComponent("client.pem"))
+                try Data(pki.client.keyPEM.utf8).write(to: directory.appendingPathComponent("client.key"))
+                try Data(try pki.ca.certificatePEM.utf8).write(to: directory.appendingPathComponent("ca.pem"))
+                try OpenSSLCLI.run(
+                    [
+                        "pkcs12", "-export", "-in", "client.pem", "-inkey", "client.key", "-certfile", "ca.pem",
+                        "-out", "client.p12", "-passout", "pass:\(passphrase)",
+                    ], in: directory)
+                return try Data(contentsOf: directory.appendingPathComponent("client.p12"))
+            }
+        }
+    }
+}
