@@ -1,1 +1,61 @@
-print("haapi")
+import ArgumentParser
+import Foundation
+import OAuthCore
+
+/// The `haapi` command: sign in to OAuth 2.0 / OpenID Connect servers from a terminal.
+///
+/// Subcommands arrive layer by layer (`login`, `token`, `server`, `demo`, ...); the ones
+/// here already work on their own.
+@main
+struct Haapi: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haapi",
+        abstract: "Sign in to OAuth 2.0 / OpenID Connect servers from a terminal (HAAPI or browser login).",
+        version: "0.1.0",
+        subcommands: [PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self])
+}
+
+/// `haapi pkce`: prints a new PKCE pair.
+struct PKCECommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pkce", abstract: "Print a new PKCE code_verifier and its S256 code_challenge (RFC 7636).")
+
+    func run() {
+        let pair = PKCE()
+        print("code_verifier=\(pair.verifier)")
+        print("code_challenge=\(pair.challenge)")
+        print("code_challenge_method=\(pair.method)")
+    }
+}
+
+/// `haapi thumbprint FILE`: prints the RFC 7638 thumbprint of a JWK.
+struct ThumbprintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbprint", abstract: "Print the RFC 7638 SHA-256 thumbprint of a JWK (a file, or - for standard input).")
+
+    @Argument(help: "A JSON file holding one JWK, or - to read standard input.")
+    var file: String
+
+    func run() throws {
+        let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        print(try JWK(json: data).thumbprint())
+    }
+}
+
+/// `haapi dpop-proof`: prints a DPoP proof for one request, with a new or given key.
+struct DPoPProofCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dpop-proof", abstract: "Print a DPoP proof (RFC 9449) for one request, e.g. to try an API with curl.")
+
+    @Option(help: "The HTTP method of the request.") var method = "GET"
+    @Option(help: "The URL of the request (query and fragment are left out of htu).") var url: String
+    @Option(help: "The access token sent with the request, bound with ath.") var accessToken: String?
+    @Option(help: "A server nonce to include.") var nonce: String?
+    @Option(help: "A file with the private JWK to sign with; a new P-256 key otherwise.") var key: String?
+
+    func run() throws {
+        guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("--url must be an absolute URL") }
+        let dpop = try key.map { try Dpop(privateJWK: JWK(json: Data(contentsOf: URL(fileURLWithPath: $0)))) } ?? Dpop()
+        print(try dpop.proof(method: method, url: target, accessToken: accessToken, nonce: .some(nonce)))
+    }
+}

@@ -288,3 +288,21 @@ extension JSONValue {
         return (try? encoder.encode(value)) ?? Data()
     }
 }
+
+@Suite("base64url")
+struct Base64URLTests {
+    @Test func matchesFoundationForEveryLengthAndByte() {
+        for length in 0..<70 {
+            let bytes = Data((0..<length).map { UInt8(($0 * 37 + length * 11) % 256) })
+            let expected = bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(expected) == bytes)
+        }
+        #expect(Base64URL.encode(Data([0xfb, 0xff, 0xfe])) == "-__-")
+    }
+
+    @Test func decodingIsStrict() {
+        for bad in ["A", "AB=", "A+B/", "AB CD", "ÅB", "AB\n"] { #expect(Base64URL.decode(bad) == nil, "\(bad)") }
+    }
+}

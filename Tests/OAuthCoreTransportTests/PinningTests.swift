@@ -293,6 +293,27 @@ extension TransportTests {
             }
         }
 
+        @Test func timeoutCoversTheBody() async throws {
+            try await withPinnedServer(reply: { _ in .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10)) }) {
+                server in
+                let (error, elapsed) = await transportFailure {
+                    try await transport().send(try .get(server.httpsURL, timeout: .milliseconds(300)))
+                }
+                #expect(error?.code == .timedOut)
+                #expect(elapsed < .seconds(2))
+            }
+        }
+
+        @Test func headResponseHasNoBody() async throws {
+            try await withPinnedServer(reply: { _ in .respond(status: 200, headers: [("Content-Length", "42")]) }) { server in
+                let response = try await transport(timeout: .seconds(2)).send(
+                    TransportRequest(method: "HEAD", url: try parseURL(server.httpsURL)))
+                #expect(response.status == 200)
+                #expect(response.headers["Content-Length"] == "42")
+                #expect(response.body.isEmpty)
+            }
+        }
+
         @Test func cancellationDuringPinnedRequest() async throws {
             try await withPinnedServer(reply: { _ in .hang }) { server in
                 let transport = try transport(timeout: .seconds(20))

@@ -107,6 +107,17 @@ extension TransportTests {
             }
         }
 
+        @Test func headResponseHasNoBody() async throws {
+            try await withServer(reply: { _ in .respond(status: 200, headers: [("Content-Length", "42")]) }) { server in
+                let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(2)))
+                let response = try await transport.send(TransportRequest(method: "HEAD", url: try parseURL(server.url)))
+                #expect(response.status == 200)
+                #expect(response.headers["Content-Length"] == "42")
+                #expect(response.body.isEmpty)
+                #expect(server.requests.map(\.method) == ["HEAD"])
+            }
+        }
+
         @Test func unsupportedSchemeIsInvalidRequest() async throws {
             let transport = try AsyncHTTPClientTransport()
             let (error, _) = await transportFailure { try await transport.send(try .get("ftp://127.0.0.1/file")) }
@@ -135,6 +146,34 @@ extension TransportTests {
                 let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.url)) }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed < .seconds(2))
+            }
+        }
+
+        @Test func timeoutCoversTheBody() async throws {
+            try await withServer(reply: { _ in .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10)) }) {
+                server in
+                let transport = try AsyncHTTPClientTransport()
+                let (error, elapsed) = await transportFailure {
+                    try await transport.send(try .get(server.url, timeout: .milliseconds(300)))
+                }
+                #expect(error?.code == .timedOut)
+                #expect(elapsed < .seconds(2))
+            }
+        }
+
+        @Test func cancellingDuringTheBodyCancelsTheRequest() async throws {
+            try await withServer(reply: { _ in .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10)) }) {
+                server in
+                let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(20)))
+                let request = try TransportRequest.get(server.url)
+                let task = Task { try await transport.send(request) }
+                try await server.waitForRequests(1)
+                try await Task.sleep(for: .milliseconds(100))  // let the head and the first bytes arrive
+                let start = ContinuousClock.now
+                task.cancel()
+                let (error, _) = await transportFailure { try await task.value }
+                #expect(error?.code == .cancelled)
+                #expect(ContinuousClock.now - start < .seconds(1))
             }
         }
 

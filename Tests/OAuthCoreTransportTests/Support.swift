@@ -18,6 +18,7 @@ func transportFailure(
         Issue.record("expected an HTTPTransportError, got a \(response.status) response", sourceLocation: sourceLocation)
         return (nil, ContinuousClock.now - start)
     } catch let error as HTTPTransportError {
+        print("DEBUGERR \(sourceLocation.fileName):\(sourceLocation.line) \(error.code) \(error.message) | \(error.underlying ?? "-") | \(ContinuousClock.now - start)")
         return (error, ContinuousClock.now - start)
     } catch {
         Issue.record("expected an HTTPTransportError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)

@@ -83,8 +83,36 @@ extension TransportTests {
             try await withServer(tls: try pki.serverTLS(pki.server)) { server in
                 let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(2)))
                 let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.url)) }
-                #expect(error != nil)
-                #expect(elapsed < .seconds(3))
+                #expect(error?.code == .connectionClosed)
+                #expect(elapsed < .seconds(1))
+            }
+        }
+
+        @Test func pooledConnectionsAreNotSharedAcrossTrustSettings() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server)) { server in
+                let trusting = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                #expect(try await trusting.send(try .get(server.httpsURL)).status == 200)
+                // The shared client keeps that connection alive; a transport that does not trust
+                // the CA must not be handed it.
+                let systemRoots = try AsyncHTTPClientTransport()
+                let (error, _) = await transportFailure { try await systemRoots.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.count == 1)
+            }
+        }
+
+        @Test func pooledConnectionsAreNotSharedAcrossHostnameValidation() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.wrongNameServer)) { server in
+                let lax = try AsyncHTTPClientTransport(
+                    configuration: .init(
+                        tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM, validatesHostname: false)))
+                #expect(try await lax.send(try .get(server.httpsURL)).status == 200)
+                let strict = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, _) = await transportFailure { try await strict.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.count == 1)
             }
         }
 
@@ -123,6 +151,21 @@ extension TransportTests {
                 #expect(error?.code == .tlsFailure)
                 #expect(elapsed < .seconds(2))
                 #expect(server.requests.isEmpty)
+            }
+        }
+
+        @Test func pooledConnectionWithIdentityIsNotReusedWithout() async throws {
+            try await withServer(tls: try requiringServer) { server in
+                let identity = try ClientIdentity(
+                    certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: pki.client.keyPEM)
+                let withIdentity = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                #expect(try await withIdentity.send(try .get(server.httpsURL)).status == 200)
+                let withoutIdentity = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, _) = await transportFailure { try await withoutIdentity.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.count == 1)
             }
         }
 

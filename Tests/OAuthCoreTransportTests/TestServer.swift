@@ -13,6 +13,8 @@ enum Reply: Sendable {
     case hang
     /// Sends a head declaring `declaredLength` body bytes, then `sent` bytes, then closes the connection.
     case closeMidBody(declaredLength: Int, sent: [UInt8])
+    /// Sends a head declaring `declaredLength` body bytes and `sent` bytes, then nothing more.
+    case stallMidBody(declaredLength: Int, sent: [UInt8])
 
     static func text(_ status: Int, _ body: String, headers: [(String, String)] = []) -> Reply {
         .respond(status: status, headers: headers, body: Array(body.utf8))
@@ -196,11 +198,11 @@ private final class RequestHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case .hang:
             break
-        case .closeMidBody(let declaredLength, let sent):
+        case .closeMidBody(let declaredLength, let sent), .stallMidBody(let declaredLength, let sent):
             let headers = HTTPHeaders([("Content-Length", String(declaredLength))])
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: sent)))), promise: nil)
-            context.close(promise: nil)
+            if case .closeMidBody = reply { context.close(promise: nil) }
         }
     }
 }

@@ -3,12 +3,31 @@ import Foundation
 
 /// Base64url encoding without padding (RFC 4648 §5), as JOSE, PKCE and DPoP use it.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// Encodes bytes as base64url text without `=` padding.
     public static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.last == "=" { text.removeLast() }
-        return text
+        // One pass with a table: DPoP proofs encode three segments per request, so this is hot.
+        let input = Array(bytes)
+        var output = [UInt8]()
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(alphabet[Int(chunk >> 6 & 63)])
+            output.append(alphabet[Int(chunk & 63)])
+            index += 3
+        }
+        let remaining = input.count - index
+        if remaining > 0 {
+            let chunk = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            if remaining == 2 { output.append(alphabet[Int(chunk >> 6 & 63)]) }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Encodes a hash digest as base64url text without padding.

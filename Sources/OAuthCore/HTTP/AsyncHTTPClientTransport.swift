@@ -72,9 +72,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         if scheme == "https" { outgoing.tlsConfiguration = tlsConfiguration }
         let target = "\(request.method) \(request.url.redacted)"
+        let deadline = ContinuousClock.now + timeout
+        let limit = configuration.maximumResponseBytes
         do {
             let response = try await Self.client.execute(outgoing, timeout: TimeAmount(timeout))
-            let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
+            // AsyncHTTPClient's deadline ends when the head arrives: the body needs its own.
+            let body = try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
+                group.addTask { try await response.body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    throw HTTPTransportError(.timedOut, "\(target) timed out while receiving the body")
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
             var headers = HeaderFields()
             for field in response.headers { headers.add(name: field.name, value: field.value) }
             return TransportResponse(
