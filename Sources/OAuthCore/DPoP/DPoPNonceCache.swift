@@ -13,8 +13,11 @@ public final class DPoPNonceCache: Sendable {
 
     /// The nonce to send to the origin of `url`, if it gave one.
     public func nonce(for url: URL) -> String? {
-        guard let origin = url.origin else { return nil }
-        return nonces.withLockedValue { $0[origin] }
+        url.origin.flatMap(nonce(forOrigin:))
+    }
+
+    func nonce(forOrigin origin: String) -> String? {
+        nonces.withLockedValue { $0[origin] }
     }
 
     /// Remembers the `DPoP-Nonce` of a response, if it has one, and returns it.
@@ -33,23 +36,58 @@ public final class DPoPNonceCache: Sendable {
 
 extension URL {
     /// `scheme://host:port`, lower case, with the scheme's default port made explicit.
-    var origin: String? {
-        guard let scheme = scheme?.lowercased(), let host = host?.lowercased() else { return nil }
-        let port = port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-        return "\(scheme)://\(host):\(port)"
-    }
+    var origin: String? { TargetParts(self)?.origin }
 
     /// The DPoP `htu` of a request to this URL: scheme, host, port and path, without query
     /// and fragment (RFC 9449 §4.2); scheme and host lower case, a default port left out.
-    public var dpopHTU: String {
-        guard let components = URLComponents(url: self, resolvingAgainstBaseURL: false),
-            let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased()
-        else { return absoluteString }
-        var text = "\(scheme)://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)"
-        if let port = components.port, !(scheme == "https" && port == 443), !(scheme == "http" && port == 80) {
-            text += ":\(port)"
+    public var dpopHTU: String { TargetParts(self)?.htu ?? absoluteString }
+}
+
+/// The pieces of an absolute URL that DPoP uses, read straight from its text: a proof is
+/// made for every request, and this is several times cheaper than `URLComponents`.
+struct TargetParts {
+    let scheme: String
+    /// Lower-case host, IPv6 literals in brackets.
+    let host: String
+    /// The port, unless it is the scheme's default.
+    let port: Int?
+    /// The percent-encoded path, `/` when empty.
+    let path: String
+
+    /// `scheme://host:port`, the default port made explicit: the key of the nonce cache.
+    var origin: String { "\(scheme)://\(host):\(port ?? (scheme == "https" ? 443 : 80))" }
+
+    /// scheme, host, port (unless default) and path.
+    var htu: String { "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(path)" }
+
+    init?(_ url: URL) {
+        // Works on UTF-8 bytes: Character iteration (grapheme breaking) costs more than the rest of a proof.
+        let bytes = Array(url.absoluteString.utf8)
+        let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?"), hash = UInt8(ascii: "#")
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
+            bytes[colon + 1] == slash, bytes[colon + 2] == slash
+        else { return nil }
+        func lowered(_ slice: ArraySlice<UInt8>) -> String {
+            String(decoding: slice.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
-        let path = components.percentEncodedPath
-        return text + (path.isEmpty ? "/" : path)
+        scheme = lowered(bytes[..<colon])
+        let authorityStart = colon + 3
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == slash || $0 == question || $0 == hash } ?? bytes.count
+        var hostStart = authorityStart
+        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
+        var hostEnd = authorityEnd
+        var port: Int?
+        if let portColon = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: ":")),
+            !bytes[portColon..<authorityEnd].contains(UInt8(ascii: "]"))
+        {
+            hostEnd = portColon
+            port = Int(String(decoding: bytes[(portColon + 1)..<authorityEnd], as: UTF8.self))
+        }
+        guard hostEnd > hostStart else { return nil }
+        host = lowered(bytes[hostStart..<hostEnd])
+        if (scheme == "https" && port == 443) || (scheme == "http" && port == 80) { port = nil }
+        self.port = port
+        let pathEnd = bytes[authorityEnd...].firstIndex { $0 == question || $0 == hash } ?? bytes.count
+        path = pathEnd > authorityEnd ? String(decoding: bytes[authorityEnd..<pathEnd], as: UTF8.self) : "/"
     }
 }

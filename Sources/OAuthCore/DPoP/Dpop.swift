@@ -84,9 +84,12 @@ public final class Dpop: Sendable {
     public func proof(
         method: String, url: URL, accessToken: String? = nil, nonce: String?? = .none, issuedAt: Date = Date()
     ) throws -> String {
-        let nonce = nonce ?? nonces.nonce(for: url)
+        // One parse of the URL serves both the nonce lookup and htu.
+        let target = TargetParts(url)
+        let nonce = nonce ?? target.flatMap { nonces.nonce(forOrigin: $0.origin) }
+        let htu = target?.htu ?? url.absoluteString
         var payload = "{\"jti\":\"\(Self.newJTI())\",\"htm\":\(JSONText.quoted(method.uppercased()))"
-        payload += ",\"htu\":\(JSONText.quoted(url.dpopHTU)),\"iat\":\(Int(issuedAt.timeIntervalSince1970))"
+        payload += ",\"htu\":\(JSONText.quoted(htu)),\"iat\":\(Int(issuedAt.timeIntervalSince1970))"
         if let accessToken {
             payload += ",\"ath\":\"\(Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8))))\""
         }
@@ -145,10 +148,11 @@ public final class Dpop: Sendable {
     }
 
     private static func newJTI() -> String {
+        // 128 random bits from two draws: each draw is a system call on Linux.
         var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in bytes.indices { bytes[index] = generator.next() }
-        return Base64URL.encode(bytes)
+        let high = generator.next()
+        let low = generator.next()
+        return withUnsafeBytes(of: (high, low)) { Base64URL.encode($0) }
     }
 }
 

@@ -73,7 +73,8 @@ struct PinnedConnection {
             }
             defer { timer.cancel() }
             var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: url.requestTarget)
-            head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+            let hostField = host.contains(":") ? "[\(host)]" : host  // IPv6 literals keep their brackets (RFC 9110 §7.2)
+            head.headers.add(name: "Host", value: url.port.map { "\(hostField):\($0)" } ?? hostField)
             head.headers.add(name: "Connection", value: "close")
             for field in request.headers { head.headers.add(name: field.name, value: field.value) }
             let body = request.body ?? Data()

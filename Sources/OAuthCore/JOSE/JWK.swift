@@ -115,6 +115,9 @@ public struct JWK: Sendable, Hashable, Codable {
 enum JSONText {
     /// A JSON string literal for `value`, escaped per RFC 8259.
     static func quoted(_ value: String) -> String {
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
