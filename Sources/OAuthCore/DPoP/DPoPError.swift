@@ -1,19 +1,7 @@
 /// A DPoP failure: no key, no proof, or a server that keeps refusing proofs.
 public struct DPoPError: IdsvrError, Hashable {
     /// The kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's text.
-        public let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The key pair could not be created (or the key type is not available on this platform).
-        public static let keyCreationFailed = Code("dpop_key_creation_failed")
-        /// A proof could not be made (the key refused to sign).
-        public static let proofCreationFailed = Code("dpop_proof_creation_failed")
-        /// The server asked for a new nonce again after the one retry, or without sending one.
-        public static let nonceRetryExhausted = Code("dpop_nonce_retry_exhausted")
-    }
+    public typealias Code = ErrorCode<DPoPError>
 
     /// The kind of failure.
     public let code: Code
@@ -43,4 +31,13 @@ public struct DPoPError: IdsvrError, Hashable {
         default: return .retryable(condition: .later)
         }
     }
+}
+
+extension ErrorCode where Domain == DPoPError {
+    /// The key pair could not be created (or the key type is not available on this platform).
+    public static var keyCreationFailed: Self { Self("dpop_key_creation_failed") }
+    /// A proof could not be made (the key refused to sign).
+    public static var proofCreationFailed: Self { Self("dpop_proof_creation_failed") }
+    /// The server asked for a new nonce again after the one retry, or without sending one.
+    public static var nonceRetryExhausted: Self { Self("dpop_nonce_retry_exhausted") }
 }

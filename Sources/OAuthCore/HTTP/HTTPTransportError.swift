@@ -1,29 +1,7 @@
 /// A failure below HTTP: no response was received.
 public struct HTTPTransportError: IdsvrError, Hashable {
     /// The kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's text.
-        public let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The server could not be reached (refused, unreachable, DNS failure).
-        public static let connectionFailed = Code("connection_failed")
-        /// The connection broke before the whole response arrived.
-        public static let connectionClosed = Code("connection_closed")
-        /// No complete response within the timeout.
-        public static let timedOut = Code("timed_out")
-        /// The task was cancelled.
-        public static let cancelled = Code("cancelled")
-        /// The TLS handshake failed (untrusted certificate, wrong host name, client certificate refused).
-        public static let tlsFailure = Code("tls_failure")
-        /// The server's public key matches none of the pinned keys for its host.
-        public static let publicKeyPinMismatch = Code("public_key_pin_mismatch")
-        /// The request cannot be sent (unsupported URL scheme, no host, bad TLS material).
-        public static let invalidRequest = Code("invalid_request")
-        /// The response body is larger than the transport accepts.
-        public static let responseTooLarge = Code("response_too_large")
-    }
+    public typealias Code = ErrorCode<HTTPTransportError>
 
     /// The kind of failure.
     public let code: Code
@@ -52,4 +30,23 @@ public struct HTTPTransportError: IdsvrError, Hashable {
         default: return .nonRecoverable(action: .fixClientConfiguration)
         }
     }
+}
+
+extension ErrorCode where Domain == HTTPTransportError {
+    /// The server could not be reached (refused, unreachable, DNS failure).
+    public static var connectionFailed: Self { Self("connection_failed") }
+    /// The connection broke before the whole response arrived.
+    public static var connectionClosed: Self { Self("connection_closed") }
+    /// No complete response within the timeout.
+    public static var timedOut: Self { Self("timed_out") }
+    /// The task was cancelled.
+    public static var cancelled: Self { Self("cancelled") }
+    /// The TLS handshake failed (untrusted certificate, wrong host name, client certificate refused).
+    public static var tlsFailure: Self { Self("tls_failure") }
+    /// The server's public key matches none of the pinned keys for its host.
+    public static var publicKeyPinMismatch: Self { Self("public_key_pin_mismatch") }
+    /// The request cannot be sent (unsupported URL scheme, no host, bad TLS material).
+    public static var invalidRequest: Self { Self("invalid_request") }
+    /// The response body is larger than the transport accepts.
+    public static var responseTooLarge: Self { Self("response_too_large") }
 }

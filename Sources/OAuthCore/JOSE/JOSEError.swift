@@ -4,53 +4,7 @@
 /// breaking callers that switch on them.
 public struct JOSEError: IdsvrError, Hashable {
     /// The reason, as a stable code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's text, such as `invalid_signature`.
-        public let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The input is not a compact JWS / JWT / JWK of the expected shape.
-        public static let malformed = Code("malformed")
-        /// A segment is not canonical base64url.
-        public static let invalidBase64URL = Code("invalid_base64url")
-        /// The input is larger than the configured limit.
-        public static let tooLarge = Code("too_large")
-        /// `alg: none`: unsecured JWS are never accepted.
-        public static let algorithmNone = Code("alg_none")
-        /// The algorithm is unknown or not supported here.
-        public static let unsupportedAlgorithm = Code("unsupported_algorithm")
-        /// The algorithm is not in the caller's allowed list.
-        public static let algorithmNotAllowed = Code("algorithm_not_allowed")
-        /// The algorithm does not fit the key (for example HS256 with an RSA or EC public key).
-        public static let algorithmKeyMismatch = Code("algorithm_key_mismatch")
-        /// The key is not a valid key of its declared type.
-        public static let invalidKey = Code("invalid_key")
-        /// The key type (`kty`) or curve is unknown or not supported.
-        public static let unsupportedKeyType = Code("unsupported_key_type")
-        /// No key matches the token's `kid`.
-        public static let unknownKey = Code("unknown_key")
-        /// The signature does not verify.
-        public static let invalidSignature = Code("invalid_signature")
-        /// Signing failed in the crypto library.
-        public static let signingFailed = Code("signing_failed")
-        /// The header names a critical extension (`crit`) this implementation does not understand.
-        public static let unsupportedCriticalHeader = Code("unsupported_crit")
-        /// A claim that must be present is missing.
-        public static let missingClaim = Code("missing_claim")
-        /// A claim has the wrong JSON type or an impossible value.
-        public static let invalidClaim = Code("invalid_claim")
-        /// `exp` is in the past (beyond the allowed clock skew).
-        public static let expired = Code("expired")
-        /// `nbf` is in the future (beyond the allowed clock skew).
-        public static let notYetValid = Code("not_yet_valid")
-        /// `iat` is in the future (beyond the allowed clock skew), or too old.
-        public static let invalidIssuedAt = Code("invalid_iat")
-        /// `iss` is not the expected issuer.
-        public static let issuerMismatch = Code("issuer_mismatch")
-        /// `aud` does not contain the expected audience.
-        public static let audienceMismatch = Code("audience_mismatch")
-    }
+    public typealias Code = ErrorCode<JOSEError>
 
     /// The reason.
     public let code: Code
@@ -91,4 +45,47 @@ public struct JOSEError: IdsvrError, Hashable {
             return .nonRecoverable(action: .fixInput)
         }
     }
+}
+
+extension ErrorCode where Domain == JOSEError {
+    /// The input is not a compact JWS / JWT / JWK of the expected shape.
+    public static var malformed: Self { Self("malformed") }
+    /// A segment is not canonical base64url.
+    public static var invalidBase64URL: Self { Self("invalid_base64url") }
+    /// The input is larger than the configured limit.
+    public static var tooLarge: Self { Self("too_large") }
+    /// `alg: none`: unsecured JWS are never accepted.
+    public static var algorithmNone: Self { Self("alg_none") }
+    /// The algorithm is unknown or not supported here.
+    public static var unsupportedAlgorithm: Self { Self("unsupported_algorithm") }
+    /// The algorithm is not in the caller's allowed list.
+    public static var algorithmNotAllowed: Self { Self("algorithm_not_allowed") }
+    /// The algorithm does not fit the key (for example HS256 with an RSA or EC public key).
+    public static var algorithmKeyMismatch: Self { Self("algorithm_key_mismatch") }
+    /// The key is not a valid key of its declared type.
+    public static var invalidKey: Self { Self("invalid_key") }
+    /// The key type (`kty`) or curve is unknown or not supported.
+    public static var unsupportedKeyType: Self { Self("unsupported_key_type") }
+    /// No key matches the token's `kid`.
+    public static var unknownKey: Self { Self("unknown_key") }
+    /// The signature does not verify.
+    public static var invalidSignature: Self { Self("invalid_signature") }
+    /// Signing failed in the crypto library.
+    public static var signingFailed: Self { Self("signing_failed") }
+    /// The header names a critical extension (`crit`) this implementation does not understand.
+    public static var unsupportedCriticalHeader: Self { Self("unsupported_crit") }
+    /// A claim that must be present is missing.
+    public static var missingClaim: Self { Self("missing_claim") }
+    /// A claim has the wrong JSON type or an impossible value.
+    public static var invalidClaim: Self { Self("invalid_claim") }
+    /// `exp` is in the past (beyond the allowed clock skew).
+    public static var expired: Self { Self("expired") }
+    /// `nbf` is in the future (beyond the allowed clock skew).
+    public static var notYetValid: Self { Self("not_yet_valid") }
+    /// `iat` is in the future (beyond the allowed clock skew), or too old.
+    public static var invalidIssuedAt: Self { Self("invalid_iat") }
+    /// `iss` is not the expected issuer.
+    public static var issuerMismatch: Self { Self("issuer_mismatch") }
+    /// `aud` does not contain the expected audience.
+    public static var audienceMismatch: Self { Self("audience_mismatch") }
 }

@@ -18,23 +18,7 @@ public protocol Storage: Sendable {
 /// Why a ``Storage`` operation failed (the seeds' `StorageError`).
 public struct StorageError: IdsvrError, Hashable {
     /// The kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's text.
-        public let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The key cannot be stored (empty, or too long).
-        public static let invalidKey = Code("invalid_key")
-        /// Reading failed.
-        public static let readFailed = Code("read_failed")
-        /// Writing failed; the previous value is unchanged.
-        public static let writeFailed = Code("write_failed")
-        /// Deleting failed.
-        public static let deleteFailed = Code("delete_failed")
-        /// The storage location cannot be used (missing, not a directory, unsafe permissions).
-        public static let unavailable = Code("storage_unavailable")
-    }
+    public typealias Code = ErrorCode<StorageError>
 
     /// The kind of failure.
     public let code: Code
@@ -75,4 +59,17 @@ public final class InMemoryStorage: Storage {
 
     /// The keys stored, sorted.
     public var keys: [String] { values.withLockedValue { $0.keys.sorted() } }
+}
+
+extension ErrorCode where Domain == StorageError {
+    /// The key cannot be stored (empty, or too long).
+    public static var invalidKey: Self { Self("invalid_key") }
+    /// Reading failed.
+    public static var readFailed: Self { Self("read_failed") }
+    /// Writing failed; the previous value is unchanged.
+    public static var writeFailed: Self { Self("write_failed") }
+    /// Deleting failed.
+    public static var deleteFailed: Self { Self("delete_failed") }
+    /// The storage location cannot be used (missing, not a directory, unsafe permissions).
+    public static var unavailable: Self { Self("storage_unavailable") }
 }

@@ -5,17 +5,7 @@ import Foundation
 /// The status code and the raw body are kept, so the app (or a log) can show what came back.
 public struct TokenEndpointError: IdsvrError, Hashable {
     /// The kind of failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's text.
-        public let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// Not a JSON object with the JSON media type (an HTML error page, an empty body, plain text).
-        public static let unexpectedResponse = Code("unexpected_token_response")
-        /// JSON, but without the members RFC 6749 §5.1 requires, or with members of the wrong type.
-        public static let invalidResponse = Code("invalid_token_response")
-    }
+    public typealias Code = ErrorCode<TokenEndpointError>
 
     /// The kind of failure.
     public let code: Code
@@ -59,4 +49,11 @@ public struct TokenEndpointError: IdsvrError, Hashable {
         if let statusCode, statusCode >= 500 || statusCode == 429 { return .retryable(condition: .later) }
         return .nonRecoverable(action: .fixServerConfiguration)
     }
+}
+
+extension ErrorCode where Domain == TokenEndpointError {
+    /// Not a JSON object with the JSON media type (an HTML error page, an empty body, plain text).
+    public static var unexpectedResponse: Self { Self("unexpected_token_response") }
+    /// JSON, but without the members RFC 6749 §5.1 requires, or with members of the wrong type.
+    public static var invalidResponse: Self { Self("invalid_token_response") }
 }
