@@ -228,3 +228,36 @@ struct PKCETests {
         #expect(throws: Never.self) { _ = try PKCE(verifier: String(repeating: "a", count: 128)) }
     }
 }
+
+/// An external signer, as platform key stores (Secure Enclave) plug in: the package never sees its private key.
+struct CountingSigner: JWSSigner {
+    let key = P256.Signing.PrivateKey()
+    let calls = Counter()
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
+    var algorithm: JWSAlgorithm { .es256 }
+    var publicJWK: JWK { JWSSigningKey.es256(key).publicJWK! }
+    func sign(_ input: Data) throws -> Data {
+        calls.increment()
+        return try key.signature(for: input).rawRepresentation
+    }
+}
+
+@Suite("External signers")
+struct ExternalSignerTests {
+    @Test func dpopProofsCanComeFromAnExternalSigner() throws {
+        let signer = CountingSigner()
+        let dpop = try Dpop(signingKey: JWSSigningKey(signer: signer))
+        #expect(dpop.keyType == .p256)
+        let jws = try CompactJWS(try dpop.proof(method: "GET", url: URL(string: "https://rs.example/x")!))
+        try jws.verify(with: JWSVerificationKey(signer.key.publicKey))
+        #expect(signer.calls.value == 1)
+        #expect(dpop.signingKey.privateJWK == nil)
+        #expect(dpop.thumbprint == (try JWSSigningKey.es256(signer.key).publicJWK!.thumbprint()))
+    }
+}

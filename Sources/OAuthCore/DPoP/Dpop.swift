@@ -29,10 +29,7 @@ public final class Dpop: Sendable {
         case .p384: key = .es384(P384.Signing.PrivateKey())
         case .p521: key = .es512(P521.Signing.PrivateKey())
         case .ed25519: key = .edDSA(Curve25519.Signing.PrivateKey())
-        case .secureEnclave:
-            throw DPoPError(
-                .keyCreationFailed,
-                "Secure Enclave keys are not available on this platform; use CryptoKeyType.p256")
+        case .secureEnclave: key = try .secureEnclave()
         }
         try self.init(signingKey: key, keyType: keyType)
     }

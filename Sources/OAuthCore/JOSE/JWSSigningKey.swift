@@ -14,6 +14,7 @@ public struct JWSSigningKey: Sendable {
         case rsa(_RSA.Signing.PrivateKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PrivateKey)
+        case external(any JWSSigner)
     }
 
     let material: Material
@@ -26,6 +27,11 @@ public struct JWSSigningKey: Sendable {
         self.material = material
         self.algorithm = algorithm
         self.keyID = keyID
+    }
+
+    /// A key held by an external signer (Secure Enclave, hardware token, key service).
+    public init(signer: any JWSSigner, keyID: String? = nil) {
+        self.init(.external(signer), signer.algorithm, keyID: keyID)
     }
 
     /// An ES256 key.
@@ -148,6 +154,7 @@ public struct JWSSigningKey: Sendable {
             jwk = JWK(
                 kty: "RSA", n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
         case .hmac: return nil
+        case .external(let signer): jwk = signer.publicJWK
         }
         jwk.kid = keyID
         jwk.alg = algorithm.rawValue
@@ -155,7 +162,7 @@ public struct JWSSigningKey: Sendable {
     }
 
     /// The private key as a JWK, for keys that must outlive the process (for example a
-    /// DPoP key bound to a stored refresh token). `nil` for RSA keys.
+    /// DPoP key bound to a stored refresh token). `nil` for RSA keys and external signers.
     public var privateJWK: JWK? {
         var jwk = publicJWK
         switch material {
@@ -165,7 +172,7 @@ public struct JWSSigningKey: Sendable {
         case .ed25519(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
         case .hmac(let key):
             jwk = JWK(kty: "oct", k: key.withUnsafeBytes { Base64URL.encode(Data($0)) }, kid: keyID, alg: algorithm.rawValue)
-        case .rsa: return nil
+        case .rsa, .external: return nil
         }
         return jwk
     }
@@ -180,6 +187,7 @@ public struct JWSSigningKey: Sendable {
             case .p521(let key): return try key.signature(for: input).rawRepresentation
             case .ed25519(let key): return try key.signature(for: Data(input))
             case .hmac(let key): return Data(HMAC<SHA256>.authenticationCode(for: input, using: key))
+            case .external(let signer): return try signer.sign(Data(input))
             case .rsa(let key):
                 let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
                 return try key.signature(for: SHA256.hash(data: input), padding: padding).rawRepresentation
