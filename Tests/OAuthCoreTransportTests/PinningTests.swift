@@ -21,7 +21,9 @@ extension TransportTests {
                     maximumResponseBytes: maximumResponseBytes))
         }
 
-        var serverPin: KeyPinning { get throws { KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.server.publicKeyHash) } }
+        var serverPin: KeyPinning {
+            get throws { KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.server.publicKeyHash) }
+        }
 
         @Test func pinHashesAgreeBetweenSwiftCertificatesAndNIOSSL() throws {
             for identity in [pki.server, pki.otherServer, pki.client] {
@@ -69,12 +71,16 @@ extension TransportTests {
         @Test func pinHostNameIsMatchedWithoutRegardToCase() async throws {
             try await withServer(tls: try pki.serverTLS(pki.server)) { server in
                 // localhost: a DNS name, so SNI is sent and the DNS SAN is checked.
-                let transport = try pinnedTransport([KeyPinning(hostname: "LocalHost", publicKeyHash: try pki.server.publicKeyHash)])
+                let transport = try pinnedTransport([
+                    KeyPinning(hostname: "LocalHost", publicKeyHash: try pki.server.publicKeyHash)
+                ])
                 let response = try await transport.send(try .get("https://localhost:\(server.port)/"))
                 #expect(response.status == 200)
                 // Proves the pinned path was taken: without pins the test CA is not trusted.
                 let unpinned = try AsyncHTTPClientTransport()
-                let (error, _) = await transportFailure { try await unpinned.send(try .get("https://localhost:\(server.port)/")) }
+                let (error, _) = await transportFailure {
+                    try await unpinned.send(try .get("https://localhost:\(server.port)/"))
+                }
                 #expect(error?.code == .tlsFailure)
             }
         }
@@ -85,7 +91,8 @@ extension TransportTests {
                     [KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.otherServer.publicKeyHash)],
                     trustedRootsPEM: try pki.ca.certificatePEM)
                 let request = TransportRequest(
-                    method: "POST", url: try parseURL("\(server.httpsURL)/token"), headers: ["Authorization": "Bearer secret"],
+                    method: "POST", url: try parseURL("\(server.httpsURL)/token"),
+                    headers: ["Authorization": "Bearer secret"],
                     body: Data("client_secret=s3cret".utf8))
                 let (error, elapsed) = await transportFailure { try await transport.send(request) }
                 #expect(error?.code == .publicKeyPinMismatch)
@@ -178,7 +185,9 @@ extension TransportTests {
             try AsyncHTTPClientTransport(
                 configuration: .init(
                     timeout: timeout,
-                    tls: TLSOptions(keyPinnings: [KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.server.publicKeyHash)]),
+                    tls: TLSOptions(keyPinnings: [
+                        KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.server.publicKeyHash)
+                    ]),
                     maximumResponseBytes: maximumResponseBytes))
         }
 
@@ -224,6 +233,23 @@ extension TransportTests {
             }
         }
 
+        @Test(.enabled(if: TestServer.ipv6LoopbackAvailable, "needs the IPv6 loopback"))
+        func ipv6LiteralHostIsBracketedInHostHeader() async throws {
+            try await withServer(host: "::1", tls: try pki.serverTLS(pki.server)) { server in
+                // URL.host gives the address without brackets; pins are written the same way.
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(
+                        tls: TLSOptions(keyPinnings: [
+                            KeyPinning(hostname: "::1", publicKeyHash: try pki.server.publicKeyHash)
+                        ])))
+                let response = try await transport.send(try .get("https://[::1]:\(server.port)/v6"))
+                #expect(response.status == 200)
+                let received = try #require(server.requests.first)
+                #expect(received.uri == "/v6")
+                #expect(received.headers["Host"] == ["[::1]:\(server.port)"])
+            }
+        }
+
         @Test func emptyPostSendsContentLengthZero() async throws {
             try await withPinnedServer { server in
                 let request = TransportRequest(method: "POST", url: try parseURL("\(server.httpsURL)/empty"))
@@ -238,7 +264,8 @@ extension TransportTests {
         @Test func formPostThroughPinnedPath() async throws {
             try await withPinnedServer(reply: { request in .respond(status: 200, body: request.body) }) { server in
                 let request = TransportRequest.form(
-                    try parseURL("\(server.httpsURL)/token"), parameters: [("grant_type", "client_credentials"), ("scope", "a b")])
+                    try parseURL("\(server.httpsURL)/token"),
+                    parameters: [("grant_type", "client_credentials"), ("scope", "a b")])
                 let response = try await transport().send(request)
                 #expect(response.bodyText == "grant_type=client_credentials&scope=a+b")
                 let received = try #require(server.requests.first)
@@ -260,7 +287,8 @@ extension TransportTests {
 
         @Test func errorStatusAndRedirectAreResponses() async throws {
             try await withPinnedServer(reply: { request in
-                request.uri == "/redirect" ? .respond(status: 302, headers: [("Location", "/elsewhere")]) : .text(500, "boom")
+                request.uri == "/redirect"
+                    ? .respond(status: 302, headers: [("Location", "/elsewhere")]) : .text(500, "boom")
             }) { server in
                 let redirect = try await transport().send(try .get("\(server.httpsURL)/redirect"))
                 #expect(redirect.status == 302)
@@ -274,7 +302,9 @@ extension TransportTests {
 
         @Test func chunkedResponseIsReassembled() async throws {
             let body = Array(repeating: UInt8(ascii: "z"), count: 20_000)
-            try await withPinnedServer(reply: { _ in .respond(status: 200, headers: [("Transfer-Encoding", "chunked")], body: body) }) {
+            try await withPinnedServer(reply: { _ in
+                .respond(status: 200, headers: [("Transfer-Encoding", "chunked")], body: body)
+            }) {
                 server in
                 let response = try await transport().send(try .get(server.httpsURL))
                 #expect(Array(response.body) == body)
@@ -294,7 +324,9 @@ extension TransportTests {
         }
 
         @Test func timeoutCoversTheBody() async throws {
-            try await withPinnedServer(reply: { _ in .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10)) }) {
+            try await withPinnedServer(reply: { _ in
+                .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10))
+            }) {
                 server in
                 let (error, elapsed) = await transportFailure {
                     try await transport().send(try .get(server.httpsURL, timeout: .milliseconds(300)))
@@ -304,8 +336,20 @@ extension TransportTests {
             }
         }
 
+        @Test func timeoutCoversTheTLSHandshake() async throws {
+            try await withServer(silent: true) { server in
+                let (error, elapsed) = await transportFailure {
+                    try await transport().send(try .get(server.httpsURL, timeout: .milliseconds(300)))
+                }
+                #expect(error?.code == .timedOut)
+                #expect(elapsed < .seconds(2))
+                #expect(server.bytesReceived > 0)  // the ClientHello
+            }
+        }
+
         @Test func headResponseHasNoBody() async throws {
-            try await withPinnedServer(reply: { _ in .respond(status: 200, headers: [("Content-Length", "42")]) }) { server in
+            try await withPinnedServer(reply: { _ in .respond(status: 200, headers: [("Content-Length", "42")]) }) {
+                server in
                 let response = try await transport(timeout: .seconds(2)).send(
                     TransportRequest(method: "HEAD", url: try parseURL(server.httpsURL)))
                 #expect(response.status == 200)
@@ -331,13 +375,16 @@ extension TransportTests {
 
         @Test func connectionRefusedOnPinnedPath() async throws {
             let port = try await closedPort()
-            let (error, elapsed) = await transportFailure { try await transport().send(try .get("https://127.0.0.1:\(port)/")) }
+            let (error, elapsed) = await transportFailure {
+                try await transport().send(try .get("https://127.0.0.1:\(port)/"))
+            }
             #expect(error?.code == .connectionFailed)
             #expect(elapsed < .seconds(2))
         }
 
         @Test func responseLargerThanLimitIsRefused() async throws {
-            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 4096)) }) { server in
+            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 4096)) })
+            { server in
                 let (error, _) = await transportFailure {
                     try await transport(maximumResponseBytes: 1024).send(try .get(server.httpsURL))
                 }
@@ -346,14 +393,17 @@ extension TransportTests {
         }
 
         @Test func responseOfExactlyTheLimitIsAccepted() async throws {
-            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 1024)) }) { server in
+            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 1024)) })
+            { server in
                 let response = try await transport(maximumResponseBytes: 1024).send(try .get(server.httpsURL))
                 #expect(response.body.count == 1024)
             }
         }
 
         @Test func serverClosingMidBodyIsConnectionClosed() async throws {
-            try await withPinnedServer(reply: { _ in .closeMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 100)) }) {
+            try await withPinnedServer(reply: { _ in
+                .closeMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 100))
+            }) {
                 server in
                 let (error, elapsed) = await transportFailure { try await transport().send(try .get(server.httpsURL)) }
                 #expect(error?.code == .connectionClosed)

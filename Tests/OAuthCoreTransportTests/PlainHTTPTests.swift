@@ -50,7 +50,8 @@ extension TransportTests {
             try await withServer(reply: { request in .respond(status: 200, body: request.body) }) { server in
                 let transport = try AsyncHTTPClientTransport()
                 let request = TransportRequest.form(
-                    try parseURL("\(server.url)/token"), parameters: [("grant_type", "authorization_code"), ("code", "a b&c")])
+                    try parseURL("\(server.url)/token"),
+                    parameters: [("grant_type", "authorization_code"), ("code", "a b&c")])
                 let response = try await transport.send(request)
                 #expect(response.bodyText == "grant_type=authorization_code&code=a+b%26c")
                 let received = try #require(server.requests.first)
@@ -86,7 +87,9 @@ extension TransportTests {
 
         @Test func chunkedResponseBodyIsReassembled() async throws {
             let body = Array(repeating: UInt8(ascii: "x"), count: 10_000)
-            try await withServer(reply: { _ in .respond(status: 200, headers: [("Transfer-Encoding", "chunked")], body: body) }) {
+            try await withServer(reply: { _ in
+                .respond(status: 200, headers: [("Transfer-Encoding", "chunked")], body: body)
+            }) {
                 server in
                 let response = try await AsyncHTTPClientTransport().send(try .get(server.url))
                 #expect(response.status == 200)
@@ -97,7 +100,8 @@ extension TransportTests {
         @Test(arguments: [301, 302, 303, 307, 308])
         func redirectsAreNotFollowed(status: Int) async throws {
             try await withServer(reply: { request in
-                request.uri == "/start" ? .respond(status: status, headers: [("Location", "/elsewhere")]) : .text(200, "followed")
+                request.uri == "/start"
+                    ? .respond(status: status, headers: [("Location", "/elsewhere")]) : .text(200, "followed")
             }) { server in
                 let transport = try AsyncHTTPClientTransport()
                 let response = try await transport.send(try .get("\(server.url)/start"))
@@ -150,7 +154,9 @@ extension TransportTests {
         }
 
         @Test func timeoutCoversTheBody() async throws {
-            try await withServer(reply: { _ in .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10)) }) {
+            try await withServer(reply: { _ in
+                .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10))
+            }) {
                 server in
                 let transport = try AsyncHTTPClientTransport()
                 let (error, elapsed) = await transportFailure {
@@ -162,7 +168,9 @@ extension TransportTests {
         }
 
         @Test func cancellingDuringTheBodyCancelsTheRequest() async throws {
-            try await withServer(reply: { _ in .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10)) }) {
+            try await withServer(reply: { _ in
+                .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10))
+            }) {
                 server in
                 let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(20)))
                 let request = try TransportRequest.get(server.url)
@@ -207,13 +215,16 @@ extension TransportTests {
         @Test func connectionRefusedFailsFast() async throws {
             let port = try await closedPort()
             let transport = try AsyncHTTPClientTransport()
-            let (error, elapsed) = await transportFailure { try await transport.send(try .get("http://127.0.0.1:\(port)/")) }
+            let (error, elapsed) = await transportFailure {
+                try await transport.send(try .get("http://127.0.0.1:\(port)/"))
+            }
             #expect(error?.code == .connectionFailed)
             #expect(elapsed < .seconds(2))
         }
 
         @Test func responseLargerThanLimitIsRefused() async throws {
-            try await withServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 4096)) }) { server in
+            try await withServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 4096)) }) {
+                server in
                 let transport = try AsyncHTTPClientTransport(configuration: .init(maximumResponseBytes: 1024))
                 let (error, _) = await transportFailure { try await transport.send(try .get(server.url)) }
                 #expect(error?.code == .responseTooLarge)
@@ -222,7 +233,8 @@ extension TransportTests {
 
         @Test func chunkedResponseLargerThanLimitIsRefused() async throws {
             try await withServer(reply: { _ in
-                .respond(status: 200, headers: [("Transfer-Encoding", "chunked")], body: Array(repeating: 0x61, count: 4096))
+                .respond(
+                    status: 200, headers: [("Transfer-Encoding", "chunked")], body: Array(repeating: 0x61, count: 4096))
             }) { server in
                 let transport = try AsyncHTTPClientTransport(configuration: .init(maximumResponseBytes: 1024))
                 let (error, _) = await transportFailure { try await transport.send(try .get(server.url)) }
@@ -231,7 +243,8 @@ extension TransportTests {
         }
 
         @Test func responseOfExactlyTheLimitIsAccepted() async throws {
-            try await withServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 1024)) }) { server in
+            try await withServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 1024)) }) {
+                server in
                 let transport = try AsyncHTTPClientTransport(configuration: .init(maximumResponseBytes: 1024))
                 let response = try await transport.send(try .get(server.url))
                 #expect(response.body.count == 1024)
@@ -239,7 +252,9 @@ extension TransportTests {
         }
 
         @Test func serverClosingMidBodyIsConnectionClosed() async throws {
-            try await withServer(reply: { _ in .closeMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 100)) }) {
+            try await withServer(reply: { _ in
+                .closeMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 100))
+            }) {
                 server in
                 let transport = try AsyncHTTPClientTransport()
                 let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.url)) }

@@ -15,10 +15,10 @@ func transportFailure(
     let start = ContinuousClock.now
     do {
         let response = try await body()
-        Issue.record("expected an HTTPTransportError, got a \(response.status) response", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected an HTTPTransportError, got a \(response.status) response", sourceLocation: sourceLocation)
         return (nil, ContinuousClock.now - start)
     } catch let error as HTTPTransportError {
-        print("DEBUGERR \(sourceLocation.fileName):\(sourceLocation.line) \(error.code) \(error.message) | \(error.underlying ?? "-") | \(ContinuousClock.now - start)")
         return (error, ContinuousClock.now - start)
     } catch {
         Issue.record("expected an HTTPTransportError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
@@ -70,7 +70,8 @@ enum OpenSSLCLI {
 
     /// A temporary directory, removed after `body`.
     static func inTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-transport-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "haapi-transport-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         return try body(directory)

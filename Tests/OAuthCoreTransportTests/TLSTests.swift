@@ -28,6 +28,17 @@ extension TransportTests {
             }
         }
 
+        @Test(.enabled(if: TestServer.ipv6LoopbackAvailable, "needs the IPv6 loopback"))
+        func ipv6LiteralHostWorks() async throws {
+            try await withServer(host: "::1", tls: try pki.serverTLS(pki.server)) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let response = try await transport.send(try .get("https://[::1]:\(server.port)/v6"))
+                #expect(response.status == 200)
+                #expect(server.requests.first?.headers["Host"] == ["[::1]:\(server.port)"])
+            }
+        }
+
         @Test func systemRootsRejectTheTestCA() async throws {
             try await withServer(tls: try pki.serverTLS(pki.server)) { server in
                 let transport = try AsyncHTTPClientTransport()
@@ -76,6 +87,18 @@ extension TransportTests {
                         tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM, validatesHostname: false)))
                 let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
                 #expect(error?.code == .tlsFailure)
+            }
+        }
+
+        @Test func timeoutCoversTheTLSHandshake() async throws {
+            try await withServer(silent: true) { server in
+                let transport = try AsyncHTTPClientTransport(
+                    configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
+                let (error, elapsed) = await transportFailure {
+                    try await transport.send(try .get(server.httpsURL, timeout: .milliseconds(300)))
+                }
+                #expect(error?.code == .timedOut)
+                #expect(elapsed < .seconds(2))
             }
         }
 
@@ -128,14 +151,17 @@ extension TransportTests {
     @Suite struct MutualTLS {
         let pki = TestPKI.shared
 
-        var requiringServer: TLSConfiguration { get throws { try pki.serverTLS(pki.server, requiringClientCertificateFrom: pki.ca) } }
+        var requiringServer: TLSConfiguration {
+            get throws { try pki.serverTLS(pki.server, requiringClientCertificateFrom: pki.ca) }
+        }
 
         @Test func clientIdentityFromPEMIsPresented() async throws {
             try await withServer(tls: try requiringServer) { server in
                 let identity = try ClientIdentity(
                     certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: pki.client.keyPEM)
                 let transport = try AsyncHTTPClientTransport(
-                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                    configuration: .init(
+                        tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
                 let response = try await transport.send(try .get(server.httpsURL))
                 #expect(response.status == 200)
                 let subject = try #require(server.requests.first?.clientCertificateSubject)
@@ -159,7 +185,8 @@ extension TransportTests {
                 let identity = try ClientIdentity(
                     certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: pki.client.keyPEM)
                 let withIdentity = try AsyncHTTPClientTransport(
-                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                    configuration: .init(
+                        tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
                 #expect(try await withIdentity.send(try .get(server.httpsURL)).status == 200)
                 let withoutIdentity = try AsyncHTTPClientTransport(
                     configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
@@ -170,11 +197,13 @@ extension TransportTests {
         }
 
         @Test func clientCertificateFromUntrustedCAIsRefused() async throws {
-            try await withServer(tls: try pki.serverTLS(pki.server, requiringClientCertificateFrom: pki.otherCA)) { server in
+            try await withServer(tls: try pki.serverTLS(pki.server, requiringClientCertificateFrom: pki.otherCA)) {
+                server in
                 let identity = try ClientIdentity(
                     certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: pki.client.keyPEM)
                 let transport = try AsyncHTTPClientTransport(
-                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                    configuration: .init(
+                        tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
                 let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
                 #expect(error?.code == .tlsFailure)
                 #expect(server.requests.isEmpty)
@@ -187,7 +216,8 @@ extension TransportTests {
             let identity = try ClientIdentity(pkcs12: bundle, passphrase: "s3cret")
             try await withServer(tls: try requiringServer) { server in
                 let transport = try AsyncHTTPClientTransport(
-                    configuration: .init(tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
+                    configuration: .init(
+                        tls: TLSOptions(clientIdentity: identity, trustedRootsPEM: try pki.ca.certificatePEM)))
                 let response = try await transport.send(try .get(server.httpsURL))
                 #expect(response.status == 200)
                 let subject = try #require(server.requests.first?.clientCertificateSubject)
@@ -198,7 +228,9 @@ extension TransportTests {
         @Test(.enabled(if: OpenSSLCLI.path != nil, "needs the openssl command"))
         func pkcs12WithWrongPassphraseIsInvalidRequest() throws {
             let bundle = try makePKCS12(passphrase: "s3cret")
-            let error = #expect(throws: HTTPTransportError.self) { try ClientIdentity(pkcs12: bundle, passphrase: "wrong") }
+            let error = #expect(throws: HTTPTransportError.self) {
+                try ClientIdentity(pkcs12: bundle, passphrase: "wrong")
+            }
             #expect(error?.code == .invalidRequest)
         }
 

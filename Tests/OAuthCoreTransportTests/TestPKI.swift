@@ -30,7 +30,9 @@ struct TestIdentity: Sendable {
         }
     }
 
-    var nioCertificate: NIOSSLCertificate { get throws { try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem) } }
+    var nioCertificate: NIOSSLCertificate {
+        get throws { try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem) }
+    }
     var nioKey: NIOSSLPrivateKey { get throws { try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem) } }
 }
 
@@ -38,7 +40,7 @@ struct TestIdentity: Sendable {
 struct TestPKI: Sendable {
     /// The test CA (self-signed).
     let ca: TestIdentity
-    /// Server certificate for 127.0.0.1 (IP SAN) and localhost (DNS SAN), signed by `ca`.
+    /// Server certificate for 127.0.0.1 and ::1 (IP SANs) and localhost (DNS SAN), signed by `ca`.
     let server: TestIdentity
     /// Server certificate for `wrong.example` only, signed by `ca`.
     let wrongNameServer: TestIdentity
@@ -57,9 +59,13 @@ struct TestPKI: Sendable {
         ca = try Self.makeCA(name: "swift-haapi Test CA")
         server = try Self.issue(
             by: ca, commonName: "127.0.0.1",
-            names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
+            names: [
+                .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                .ipAddress(ASN1OctetString(contentBytes: Array(repeating: 0, count: 15) + [1])), .dnsName("localhost"),
+            ],
             usage: .serverAuth)
-        wrongNameServer = try Self.issue(by: ca, commonName: "wrong.example", names: [.dnsName("wrong.example")], usage: .serverAuth)
+        wrongNameServer = try Self.issue(
+            by: ca, commonName: "wrong.example", names: [.dnsName("wrong.example")], usage: .serverAuth)
         client = try Self.issue(by: ca, commonName: "test client", names: [], usage: .clientAuth)
         otherCA = try Self.makeCA(name: "Unrelated CA")
         otherServer = try Self.issue(

@@ -43,9 +43,11 @@ final class TestServer: Sendable {
         self.port = listener.localAddress!.port!
     }
 
-    /// Starts a server; `reply` chooses the answer to each request.
+    /// Starts a server on `host` (127.0.0.1 unless told); `reply` chooses the answer to each request.
+    /// A `silent` server accepts connections and reads, but never writes a byte (no TLS, no HTTP).
     static func start(
-        tls: TLSConfiguration? = nil, reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") }
+        host: String = "127.0.0.1", tls: TLSConfiguration? = nil, silent: Bool = false,
+        reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") }
     ) async throws -> TestServer {
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let state = ServerState(reply: reply)
@@ -55,6 +57,10 @@ final class TestServer: Sendable {
                 state.accepted(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    if silent {
+                        try sync.addHandler(ByteCounter(state: state))
+                        return
+                    }
                     if let context {
                         try sync.addHandler(NIOSSLServerHandler(context: context))
                     }
@@ -65,7 +71,7 @@ final class TestServer: Sendable {
                     try sync.addHandler(RequestHandler(state: state))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
+            .bind(host: host, port: 0).get()
         return TestServer(state: state, listener: listener)
     }
 
@@ -104,14 +110,25 @@ final class TestServer: Sendable {
     }
 
     struct WaitTimedOut: Error {}
+
+    /// Whether a socket can listen on the IPv6 loopback address here.
+    static let ipv6LoopbackAvailable: Bool = {
+        guard
+            let server = try? ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "::1", port: 0)
+                .wait()
+        else { return false }
+        try? server.close().wait()
+        return true
+    }()
 }
 
 /// Runs `body` with a started server, and stops the server afterwards, whatever happens.
 func withServer<T>(
-    tls: TLSConfiguration? = nil, reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") },
+    host: String = "127.0.0.1", tls: TLSConfiguration? = nil, silent: Bool = false,
+    reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(tls: tls, reply: reply)
+    let server = try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply)
     do {
         let result = try await body(server)
         await server.stop()
@@ -190,17 +207,24 @@ private final class RequestHandler: ChannelInboundHandler {
         switch reply {
         case .respond(let status, let fields, let body):
             var headers = HTTPHeaders(fields)
-            if !headers.contains(name: "Content-Length"), !headers.contains(name: "Transfer-Encoding") { headers.add(name: "Content-Length", value: String(body.count)) }
+            if !headers.contains(name: "Content-Length"), !headers.contains(name: "Transfer-Encoding") {
+                headers.add(name: "Content-Length", value: String(body.count))
+            }
             context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers))),
+                wrapOutboundOut(
+                    .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers))),
                 promise: nil)
-            if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
+            if !body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+            }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case .hang:
             break
         case .closeMidBody(let declaredLength, let sent), .stallMidBody(let declaredLength, let sent):
             let headers = HTTPHeaders([("Content-Length", String(declaredLength))])
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
+            )
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: sent)))), promise: nil)
             if case .closeMidBody = reply { context.close(promise: nil) }
         }

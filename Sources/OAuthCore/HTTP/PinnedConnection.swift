@@ -10,9 +10,10 @@ import NIOSSL
 ///
 /// The pin is checked against the leaf certificate inside the TLS handshake, before any
 /// byte of the request is sent, so a connection to an impostor never carries a secret.
-/// A pinned host is trusted by its key alone (chain and expiry are not checked): that is
+/// The pin replaces the certificate chain check (chain and expiry are not checked): that is
 /// what pinning a development server's self-signed key needs, and the handshake itself
-/// proves that the server holds the pinned key.
+/// proves that the server holds the pinned key. The host name is still checked against the
+/// certificate unless ``TLSOptions/validatesHostname`` is off (IP literals have no SNI).
 struct PinnedConnection {
     let request: TransportRequest
     let tls: TLSConfiguration
@@ -36,6 +37,7 @@ struct PinnedConnection {
         let limit = maximumResponseBytes
         let serverName = host.isIPAddress ? nil : host
 
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(TimeAmount(timeout))
             .channelInitializer { channel in
@@ -67,7 +69,8 @@ struct PinnedConnection {
                 outcome.fail(error)  // no channel will ever complete the promise; NIO traps on leaked promises
                 throw HTTPTransportError.classify(error, target: target)
             }
-            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            // One deadline for the whole exchange: the connect step has already used part of it.
+            let timer = channel.eventLoop.scheduleTask(deadline: deadline) {
                 outcome.fail(HTTPTransportError(.timedOut, "\(target) timed out"))
                 channel.close(promise: nil)
             }
@@ -76,7 +79,10 @@ struct PinnedConnection {
             let hostField = host.contains(":") ? "[\(host)]" : host  // IPv6 literals keep their brackets (RFC 9110 §7.2)
             head.headers.add(name: "Host", value: url.port.map { "\(hostField):\($0)" } ?? hostField)
             head.headers.add(name: "Connection", value: "close")
-            for field in request.headers { head.headers.add(name: field.name, value: field.value) }
+            // Host, Connection and Content-Length are this client's to set.
+            for field in request.headers where !["host", "connection", "content-length"].contains(field.name.lowercased()) {
+                head.headers.add(name: field.name, value: field.value)
+            }
             let body = request.body ?? Data()
             if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
                 head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
