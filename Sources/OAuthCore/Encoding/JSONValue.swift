@@ -26,10 +26,13 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The error ``init(parsing:)`` throws for bytes that are not JSON.
-    public struct ParseError: Error, Sendable, CustomStringConvertible {
+    public struct ParseError: IdsvrError, Hashable {
         /// What the JSON parser said.
         public let underlying: String
-        public var description: String { "not valid JSON: \(underlying)" }
+        public var error: String { "invalid_json" }
+        public var errorDescription: String { "not valid JSON" }
+        public var failureReason: String { underlying }
+        public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixInput) }
     }
 
     /// The member `key` of an object, or `nil`.

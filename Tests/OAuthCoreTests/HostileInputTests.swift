@@ -1,0 +1,73 @@
+import Foundation
+import OAuthCore
+import Testing
+
+/// Random and mangled input must give typed errors, never a crash or an untyped error.
+@Suite("Hostile input")
+struct HostileInputTests {
+    /// A small deterministic generator, so a failure can be reproduced.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let fragments = [
+        "{", "}", "[", "]", "\"", ":", ",", "alg", "\"alg\"", "\"ES256\"", "\"none\"", "\"HS256\"", "kty", "\"EC\"",
+        "\"RSA\"", "crv", "\"P-256\"", "x", "y", "n", "e", "\"AQAB\"", "1e999", "-0", "null", "true", "\\u0000", "\u{FFFF}",
+        "access_token", "\"token_type\"", "expires_in", "\"error\"", "crit", "[\"exp\"]", "jwk", "aud", "exp", "9999999999999999999",
+    ]
+
+    func randomText(_ rng: inout SplitMix) -> String {
+        (0..<Int.random(in: 0...24, using: &rng)).map { _ in Self.fragments.randomElement(using: &rng)! }.joined()
+    }
+
+    @Test func jwsParsingAndVerification() throws {
+        var rng = SplitMix(state: 1)
+        let key = JWSVerificationKey(hmacSecret: Data(count: 32))
+        for _ in 0..<3_000 {
+            let segments = (0..<Int.random(in: 1...4, using: &rng)).map { _ -> String in
+                Bool.random(using: &rng) ? Base64URL.encode(Data(randomText(&rng).utf8)) : randomText(&rng)
+            }
+            do {
+                try CompactJWS(segments.joined(separator: ".")).verify(with: key)
+            } catch is JOSEError {
+            } catch {
+                Issue.record("untyped error \(error) for \(segments)")
+            }
+        }
+    }
+
+    @Test func keysAndKeySets() {
+        var rng = SplitMix(state: 2)
+        for _ in 0..<3_000 {
+            let text = randomText(&rng)
+            do { _ = try JWSVerificationKey(jwk: try JWK(json: Data(text.utf8))) } catch is JOSEError {} catch {
+                Issue.record("untyped error \(error) for \(text)")
+            }
+            do { _ = try JWKSet(json: Data("{\"keys\":[\(text)]}".utf8)) } catch is JOSEError {} catch {
+                Issue.record("untyped error \(error) for \(text)")
+            }
+        }
+    }
+
+    @Test func tokenResponses() {
+        var rng = SplitMix(state: 3)
+        let url = URL(string: "https://as.example/token")!
+        for _ in 0..<3_000 {
+            let status = [200, 201, 400, 401, 500, 503].randomElement(using: &rng)!
+            let type = ["application/json", "text/html", "application/problem+json", "", "application/json; charset=utf-8"]
+                .randomElement(using: &rng)!
+            let body = "{\"access_token\":\"a\",\"token_type\":\"b\"," + randomText(&rng)
+            let response = TransportResponse(status: status, headers: ["Content-Type": type], body: Data(body.utf8), url: url)
+            do { _ = try TokenEndpointResponse(response) } catch is TokenEndpointError {} catch {
+                Issue.record("untyped error \(error) for \(body)")
+            }
+        }
+    }
+}
