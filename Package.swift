@@ -58,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "OAuthCoreBenchmarks",
-            dependencies: ["OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["OAuthCore", "HaapiSDK", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "OAuthCoreTests",
@@ -74,6 +74,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "HaapiSDKTests",
+            dependencies: ["HaapiSDK", "OAuthCore"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "OAuthCoreTransportTests",

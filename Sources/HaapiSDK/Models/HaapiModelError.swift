@@ -1,0 +1,39 @@
+import OAuthCore
+
+/// A HAAPI response body that cannot be made into a model: not JSON, or JSON of the wrong
+/// shape for its declared type. ``path`` names where (`actions[0].model.fields[1].name`).
+///
+/// Unknown step types, templates, kinds, field types and problem types are *not* errors:
+/// they decode into generic models.
+public struct HaapiModelError: IdsvrError, Hashable {
+    /// The kind of failure.
+    public typealias Code = ErrorCode<HaapiModelError>
+
+    /// The kind of failure.
+    public let code: Code
+    /// Where in the document: a JSON path such as `actions[2].model.href`, or `$` for the root.
+    public let path: String
+    /// What was wrong.
+    public let message: String
+
+    /// Makes an error.
+    public init(_ code: Code, path: String, _ message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { "\(message) at \(path)" }
+    public var failureReason: String { "The server's response does not have the shape the HAAPI format gives its type." }
+    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixServerConfiguration) }
+}
+
+extension ErrorCode where Domain == HaapiModelError {
+    /// The body is not JSON.
+    public static var notJSON: Self { Self("haapi_not_json") }
+    /// A value has the wrong JSON type (an array where an object belongs, a number for a string, ...).
+    public static var wrongType: Self { Self("haapi_wrong_type") }
+    /// A member the type requires is missing.
+    public static var missingMember: Self { Self("haapi_missing_member") }
+}
