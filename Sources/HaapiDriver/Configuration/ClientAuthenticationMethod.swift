@@ -1,0 +1,142 @@
+import Foundation
+import OAuthCore
+
+/// How the app's client authenticates at the token endpoint when it does not use attestation
+/// (the seeds' `ClientAuthenticationMethod`): confidential clients and the DCR fallback.
+public protocol ClientAuthenticationMethod: Sendable {
+    /// The OAuthCore client authentication for `clientID`.
+    func clientAuthentication(clientID: String) throws -> ClientAuthentication
+    /// TLS settings the method needs (a client certificate, pins), if any.
+    var tlsOptions: TLSOptions? { get }
+}
+
+extension ClientAuthenticationMethod {
+    public var tlsOptions: TLSOptions? { nil }
+}
+
+/// No client authentication: only `client_id` is sent. Not allowed with DCR.
+public struct ClientAuthenticationMethodNone: ClientAuthenticationMethod {
+    /// No authentication.
+    public init() {}
+
+    public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .none(clientID: clientID) }
+}
+
+/// A client secret, sent with HTTP Basic authentication.
+public struct ClientAuthenticationMethodSecret: ClientAuthenticationMethod {
+    /// The secret.
+    public let secret: String
+
+    /// A client secret.
+    public init(_ secret: String) { self.secret = secret }
+
+    public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
+        .clientSecretBasic(clientID: clientID, secret: secret)
+    }
+}
+
+/// The algorithms of ``ClientAuthenticationMethodJWTAsymmetric``.
+public enum JWTAsymmetricAlgorithm: String, Sendable, CaseIterable {
+    case rs256 = "RS256"
+    case es256 = "ES256"
+
+    var jws: JWSAlgorithm { self == .rs256 ? .rs256 : .es256 }
+}
+
+/// The algorithms of ``ClientAuthenticationMethodJWTSymmetric``.
+public enum JWTSymmetricAlgorithm: String, Sendable, CaseIterable {
+    case hs256 = "HS256"
+}
+
+/// A client assertion signed with the app's private key (`private_key_jwt`).
+public struct ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMethod {
+    /// The signing key.
+    public let key: JWSSigningKey
+
+    /// A private key from PEM text.
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the PEM is not a key of the algorithm.
+    public init(pem: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
+        do {
+            key = try JWSSigningKey(pem: pem, algorithm: signatureAlgorithm.jws, keyID: keyID)
+        } catch {
+            throw HaapiError.invalidConfiguration(reason: "the \(signatureAlgorithm.rawValue) client key cannot be read: \(error)")
+        }
+    }
+
+    /// A private key from a PEM file (the seeds load it from the app bundle).
+    public init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
+        guard let pem = try? String(contentsOfFile: pemFilename, encoding: .utf8) else {
+            throw HaapiError.invalidConfiguration(reason: "cannot read the client key file \(pemFilename)")
+        }
+        try self.init(pem: pem, signatureAlgorithm: signatureAlgorithm, keyID: keyID)
+    }
+
+    public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
+        try .privateKeyJWT(clientID: clientID, key: key)
+    }
+}
+
+/// A client assertion signed with a shared secret (`client_secret_jwt`, HS256).
+public struct ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationMethod {
+    /// The algorithm.
+    public let signatureAlgorithm: JWTSymmetricAlgorithm
+    /// The shared secret.
+    public let secretKey: String
+
+    /// A symmetric key.
+    public init(signatureAlgorithm: JWTSymmetricAlgorithm = .hs256, secretKey: String) {
+        self.signatureAlgorithm = signatureAlgorithm
+        self.secretKey = secretKey
+    }
+
+    public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
+        do {
+            return try .clientSecretJWT(clientID: clientID, secret: secretKey)
+        } catch {
+            throw HaapiError.invalidConfiguration(reason: "the HS256 client secret is unusable: \(error)")
+        }
+    }
+}
+
+/// Mutual TLS with a client certificate (`tls_client_auth`), trusting the server by a PEM
+/// certificate or by pinned public keys.
+public struct ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
+    public let tlsOptions: TLSOptions?
+
+    /// A PKCS#12 client identity, trusting the server certificate(s) in `serverPEM` (or the system roots when `nil`).
+    public init(pkcs12: Data, pkcs12Passphrase: String, serverPEM: String? = nil, isValidatingHostname: Bool = true) throws {
+        do {
+            tlsOptions = TLSOptions(
+                clientIdentity: try ClientIdentity(pkcs12: pkcs12, passphrase: pkcs12Passphrase), trustedRootsPEM: serverPEM,
+                validatesHostname: isValidatingHostname)
+        } catch {
+            throw HaapiError.invalidConfiguration(reason: "the client certificate cannot be read: \(error)")
+        }
+    }
+
+    /// A PKCS#12 client identity, trusting the server by its public key hash.
+    public init(pkcs12: Data, pkcs12Passphrase: String, serverKeyPinnings: [KeyPinning]) throws {
+        do {
+            tlsOptions = TLSOptions(
+                clientIdentity: try ClientIdentity(pkcs12: pkcs12, passphrase: pkcs12Passphrase), keyPinnings: serverKeyPinnings)
+        } catch {
+            throw HaapiError.invalidConfiguration(reason: "the client certificate cannot be read: \(error)")
+        }
+    }
+
+    /// As the seeds write it: file names for the bundle and the server certificate.
+    public init(pkcs12Filename: String, pkcs12Passphrase: String, serverPEMFilename: String? = nil, isValidatingHostname: Bool = true) throws {
+        guard let bundle = FileManager.default.contents(atPath: pkcs12Filename) else {
+            throw HaapiError.invalidConfiguration(reason: "cannot read the PKCS#12 file \(pkcs12Filename)")
+        }
+        let serverPEM = try serverPEMFilename.map { name -> String in
+            guard let text = try? String(contentsOfFile: name, encoding: .utf8) else {
+                throw HaapiError.invalidConfiguration(reason: "cannot read the server certificate file \(name)")
+            }
+            return text
+        }
+        try self.init(pkcs12: bundle, pkcs12Passphrase: pkcs12Passphrase, serverPEM: serverPEM, isValidatingHostname: isValidatingHostname)
+    }
+
+    public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .tlsClientAuth(clientID: clientID) }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import HaapiDriver
+import OAuthCore
+
+/// Extra header fields to send with every HAAPI request (the seeds' `HttpHeadersProvider`).
+public typealias HttpHeadersProvider = @Sendable () -> [String: String]
+
+/// The authorization request's parameters, asked for at each `start` (the seeds' `OAuthAuthorizationParametersProvider`).
+public typealias OAuthAuthorizationParametersProvider = @Sendable () -> OAuthAuthorizationParameters
+
+/// The parameters of the authorization request that starts a flow (the seeds' `OAuthAuthorizationParameters`).
+public struct OAuthAuthorizationParameters: Sendable, Hashable {
+    /// `scope`, joined with spaces.
+    public var scopes: [String]
+    /// `state`.
+    public var state: String?
+    /// `nonce` (OpenID Connect).
+    public var nonce: String?
+    /// `acr_values`, joined with spaces.
+    public var acrValues: [String]
+    /// `prompt`.
+    public var prompt: String?
+    /// `ui_locales`.
+    public var uiLocales: [String]
+    /// Any other parameters.
+    public var extraRequestParameters: [String: String]
+
+    /// Makes parameters.
+    public init(
+        scopes: [String] = [], state: String? = nil, nonce: String? = nil, acrValues: [String] = [], prompt: String? = nil,
+        uiLocales: [String] = [], extraRequestParameters: [String: String] = [:]
+    ) {
+        self.scopes = scopes
+        self.state = state
+        self.nonce = nonce
+        self.acrValues = acrValues
+        self.prompt = prompt
+        self.uiLocales = uiLocales
+        self.extraRequestParameters = extraRequestParameters
+    }
+}
+
+/// How the app's client reaches the server (the seeds' `HaapiConfiguration`).
+public struct HaapiConfiguration: Sendable {
+    /// A name for this configuration (one HAAPI token manager per name).
+    public var name: String
+    /// The client id.
+    public var clientId: String
+    /// The server's base URL: relative `href`s resolve against it.
+    public var baseURL: URL
+    /// The token endpoint.
+    public var tokenEndpointURL: URL
+    /// The authorization endpoint.
+    public var authorizationEndpointURL: URL
+    /// The app's redirect URI (sent as `redirect_uri`).
+    public var appRedirect: String
+    /// Extra header fields for every HAAPI request.
+    public var httpHeadersProvider: HttpHeadersProvider?
+    /// The authorization request's parameters.
+    public var authorizationParametersProvider: OAuthAuthorizationParametersProvider?
+    /// Whether redirection steps are followed without asking the app (default `true`).
+    public var isAutoRedirect: Bool
+    /// The revocation endpoint (RFC 7009), if any.
+    public var revocationEndpointURL: URL?
+    /// The shortest lifetime a cached HAAPI access token may have left to be reused, in seconds (default 120).
+    public var minTokenTtl: TimeInterval
+    /// Whether tokens are bound to the flow's DPoP key (default: bound, P-256).
+    public var tokenBoundConfiguration: any TokenBoundConfiguration
+    /// How the client authenticates when it does not attest (default: none).
+    public var clientAuthenticationMethod: any ClientAuthenticationMethod
+    /// Whether the authorization request carries a PKCE challenge (default `false`: HAAPI clients
+    /// are protected by attestation and DPoP, PKCE is optional).
+    public var usesPKCE: Bool
+    /// The longest one HTTP exchange may take (default 30 s).
+    public var timeout: Duration
+
+    /// Makes a configuration; the parameters follow the seeds' order.
+    public init(
+        name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
+        appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
+        authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil, isAutoRedirect: Bool = true,
+        revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
+        tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
+        clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
+        usesPKCE: Bool = false, timeout: Duration = .seconds(30)
+    ) {
+        self.name = name
+        self.clientId = clientId
+        self.baseURL = baseURL
+        self.tokenEndpointURL = tokenEndpointURL
+        self.authorizationEndpointURL = authorizationEndpointURL
+        self.appRedirect = appRedirect
+        self.httpHeadersProvider = httpHeadersProvider
+        self.authorizationParametersProvider = authorizationParametersProvider
+        self.isAutoRedirect = isAutoRedirect
+        self.revocationEndpointURL = revocationEndpointURL
+        self.minTokenTtl = minTokenTtl
+        self.tokenBoundConfiguration = tokenBoundConfiguration
+        self.clientAuthenticationMethod = clientAuthenticationMethod
+        self.usesPKCE = usesPKCE
+        self.timeout = timeout
+    }
+
+    /// `href` resolved against ``baseURL``.
+    func resolve(_ href: String) -> URL? {
+        URL(string: href, relativeTo: baseURL)?.absoluteURL
+    }
+}

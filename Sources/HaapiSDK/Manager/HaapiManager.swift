@@ -1,0 +1,243 @@
+import Foundation
+import HaapiDriver
+import OAuthCore
+
+/// Moves a HAAPI flow forward: starts it, submits forms, follows links and polls, turning each
+/// response into a ``HaapiResult`` (the seeds' `HaapiManager`).
+///
+/// The manager sends requests through any ``HTTPTransport``. Against a real server that
+/// transport is the driver's (it adds the HAAPI access token and a DPoP proof to every
+/// request); any transport works for tests. The manager keeps the flow's `Session-Id`
+/// and, when configured, its PKCE verifier.
+public actor HaapiManager {
+    /// The most redirection steps followed in a row before the flow is declared broken.
+    public static let maximumRedirects = 16
+
+    /// The configuration.
+    public nonisolated let configuration: HaapiConfiguration
+    private let transport: any HTTPTransport
+    private var sessionID: String?
+    private var pkce: PKCE?
+    private var isClosed = false
+    /// The last step received (a continue-same-step leaves it in place).
+    public private(set) var currentRepresentation: (any HaapiRepresentation)?
+
+    /// A manager for one flow at a time.
+    public init(haapiConfiguration: HaapiConfiguration, transport: any HTTPTransport) {
+        self.configuration = haapiConfiguration
+        self.transport = transport
+    }
+
+    /// The PKCE `code_verifier` of the current flow, for the code exchange, when PKCE is on.
+    public var codeVerifier: String? { pkce?.verifier }
+
+    /// The flow's `Session-Id`, once the server has set one.
+    public var currentSessionID: String? { sessionID }
+
+    /// Ends the manager: later calls answer ``HaapiError/haapiTokenManagerIsClosed``.
+    public func close() {
+        isClosed = true
+        sessionID = nil
+        currentRepresentation = nil
+    }
+
+    // MARK: Flow operations
+
+    /// Starts a flow: the authorization request with client_id, response_type=code,
+    /// redirect_uri, and the scope, state, nonce, acr_values and extra parameters of
+    /// `parameters` (or of the configuration's provider); a PKCE challenge when configured.
+    public func start(parameters: OAuthAuthorizationParameters? = nil) async -> HaapiResult {
+        guard !isClosed else { return .error(HaapiError.haapiTokenManagerIsClosed) }
+        sessionID = nil
+        currentRepresentation = nil
+        let parameters = parameters ?? configuration.authorizationParametersProvider?() ?? OAuthAuthorizationParameters()
+        var query: [(String, String)] = [
+            ("client_id", configuration.clientId), ("response_type", "code"), ("redirect_uri", configuration.appRedirect),
+        ]
+        if !parameters.scopes.isEmpty { query.append(("scope", parameters.scopes.joined(separator: " "))) }
+        if let state = parameters.state { query.append(("state", state)) }
+        if let nonce = parameters.nonce { query.append(("nonce", nonce)) }
+        if !parameters.acrValues.isEmpty { query.append(("acr_values", parameters.acrValues.joined(separator: " "))) }
+        if let prompt = parameters.prompt { query.append(("prompt", prompt)) }
+        if !parameters.uiLocales.isEmpty { query.append(("ui_locales", parameters.uiLocales.joined(separator: " "))) }
+        pkce = configuration.usesPKCE ? PKCE() : nil
+        if let pkce { query += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)] }
+        query += parameters.extraRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return await send(method: "GET", url: configuration.authorizationEndpointURL, query: query, body: nil, continueActions: [])
+    }
+
+    /// Submits a form. Hidden fields are sent unchanged, `parameters` fill the other fields,
+    /// fields left without a value are left out (see ``FormActionModel/parameters(with:)``).
+    /// GET puts the fields in the query; other methods send them form-encoded, or as a JSON
+    /// object when the form's type is `application/json`.
+    public func submitForm(_ form: FormActionModel, parameters: [String: String] = [:]) async -> HaapiResult {
+        guard !isClosed else { return .error(HaapiError.haapiTokenManagerIsClosed) }
+        guard let url = configuration.resolve(form.href) else {
+            return .error(HaapiError.illegalState(message: "the form's href \"\(form.href)\" is not a URL"))
+        }
+        let (query, body) = Self.encode(form, form.parameters(with: parameters))
+        return await send(method: form.method, url: url, query: query, body: body, continueActions: form.continueActions)
+    }
+
+    /// GET puts the fields in the query; other methods send a form-encoded body, or a JSON
+    /// object when the form's type is `application/json`.
+    static func encode(_ form: FormActionModel, _ fields: [(String, String)]) -> (query: [(String, String)], body: (Data, String)?) {
+        if form.method == "GET" { return (fields, nil) }
+        if form.type.lowercased().hasPrefix("application/json") {
+            let object = Dictionary(fields.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { _, last in last })
+            return ([], (JSONValue.object(object).serialized(), "application/json"))
+        }
+        return ([], (Data(FormURLEncoding.encode(fields).utf8), "application/x-www-form-urlencoded"))
+    }
+
+    /// Submits the form of a form action.
+    public func submit(_ action: Action, parameters: [String: String] = [:]) async -> HaapiResult {
+        guard let form = action.form else {
+            return .error(HaapiError.illegalState(message: "the \(action.template) action \"\(action.kind)\" has no form to submit"))
+        }
+        return await submitForm(form, parameters: parameters)
+    }
+
+    /// Follows a link: a plain GET of its `href`.
+    public func followLink(_ link: Link) async -> HaapiResult {
+        guard !isClosed else { return .error(HaapiError.haapiTokenManagerIsClosed) }
+        guard let url = configuration.resolve(link.href) else {
+            return .error(HaapiError.illegalState(message: "the link's href \"\(link.href)\" is not a URL"))
+        }
+        return await send(method: "GET", url: url, query: [], body: nil, continueActions: [])
+    }
+
+    /// Polls once: submits the step's main action (the `poll` action while pending, the
+    /// continuing action once done or failed).
+    public func poll(_ step: PollingStep) async -> HaapiResult {
+        guard let action = step.mainAction else {
+            return .error(HaapiError.illegalState(message: "the polling step has no action to submit"))
+        }
+        return await submit(action)
+    }
+
+    // MARK: Exchange
+
+    private func send(
+        method: String, url: URL, query: [(String, String)], body: (Data, String)?, continueActions: [Action]
+    ) async -> HaapiResult {
+        var (method, url, query, body) = (method, url, query, body)
+        for _ in 0...Self.maximumRedirects {
+            let result = await exchange(method: method, url: url, query: query, body: body)
+            switch result {
+            case .representation(let redirect as RedirectionStep) where configuration.isAutoRedirect:
+                // A redirection step is answered by submitting its form (hidden fields only).
+                let form = redirect.form
+                guard let next = configuration.resolve(form.href) else {
+                    return .error(HaapiError.illegalState(message: "the redirect's href \"\(form.href)\" is not a URL"))
+                }
+                (method, url) = (form.method, next)
+                (query, body) = Self.encode(form, form.parameters(with: [:]))
+            case .representation(let step as ContinueSameStep):
+                // Stay on the current step; offer the submitted form's continue actions.
+                let actions = continueActions.isEmpty ? step.continueActions : continueActions
+                return .representation(ContinueSameStep(content: step.content, continueActions: actions))
+            case .representation(let step):
+                currentRepresentation = step
+                return result
+            default:
+                return result
+            }
+        }
+        return .error(HaapiError.illegalState(message: "more than \(Self.maximumRedirects) redirection steps in a row"))
+    }
+
+    private func exchange(method: String, url: URL, query: [(String, String)], body: (Data, String)?) async -> HaapiResult {
+        var headers: HeaderFields = ["Accept": HaapiModel.authMediaType]
+        for (name, value) in (configuration.httpHeadersProvider?() ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers[name] = value
+        }
+        if let sessionID { headers["Session-Id"] = sessionID }
+        if let body { headers["Content-Type"] = body.1 }
+        let request = TransportRequest(
+            method: method, url: query.isEmpty ? url : Self.appending(query, to: url), headers: headers, body: body?.0,
+            timeout: configuration.timeout)
+        HaapiLogger.debug(SdkFollowUpTag.http, "\(method) \(request.url.absoluteString.split(separator: "?").first ?? "") headers \(headers: headers)")
+        let response: TransportResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            return .error(HaapiError.communication(message: "the HAAPI request to \(url.host ?? "the server") failed", cause: error))
+        }
+        if let newSession = response.headers["Set-Session-Id"], !newSession.isEmpty { sessionID = newSession }
+        HaapiLogger.debug(SdkFollowUpTag.http, "HTTP \(response.status) \(response.mediaType ?? "no content type")")
+        return Self.result(of: response)
+    }
+
+    /// Classifies a response: a 2xx step, a 4xx/5xx problem, or an error that keeps status and body.
+    static func result(of response: TransportResponse) -> HaapiResult {
+        do {
+            switch (response.isSuccess, response.mediaType) {
+            case (true, HaapiModel.authMediaType?):
+                return .representation(try HaapiModel.representation(from: try json(response)))
+            case (false, HaapiModel.problemMediaType?):
+                return .problem(try HaapiModel.problem(from: try json(response)))
+            default:
+                if !response.isSuccess, response.mediaType == "application/json",
+                    let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue
+                {
+                    return .error(HaapiError.serverError(error: error, errorDescription: document["error_description"]?.stringValue, statusCode: response.status))
+                }
+                return .error(HaapiError.unexpectedResponse(statusCode: response.status, contentType: response.headers["Content-Type"], body: response.body))
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private static func json(_ response: TransportResponse) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: response.body)
+        } catch {
+            throw HaapiModelError(.notJSON, path: "$", "the \(response.mediaType ?? "") body is not JSON")
+        }
+    }
+
+    /// `url` with `parameters` added to its query.
+    static func appending(_ parameters: [(String, String)], to url: URL) -> URL {
+        guard !parameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+        let added = FormURLEncoding.encode(parameters).replacingOccurrences(of: "+", with: "%20")
+        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        return components.url ?? url
+    }
+
+    // MARK: Completion handlers
+
+    /// ``start(parameters:)`` with a completion handler, as the seeds write it.
+    public nonisolated func start(
+        parameters: OAuthAuthorizationParameters? = nil, completionHandler: @escaping @Sendable (HaapiResult) -> Void
+    ) {
+        Task { completionHandler(await start(parameters: parameters)) }
+    }
+
+    /// ``submitForm(_:parameters:)`` with a completion handler.
+    public nonisolated func submitForm(
+        _ form: FormActionModel, parameters: [String: String] = [:], completionHandler: @escaping @Sendable (HaapiResult) -> Void
+    ) {
+        Task { completionHandler(await submitForm(form, parameters: parameters)) }
+    }
+
+    /// ``followLink(_:)`` with a completion handler.
+    public nonisolated func followLink(_ link: Link, completionHandler: @escaping @Sendable (HaapiResult) -> Void) {
+        Task { completionHandler(await followLink(link)) }
+    }
+}
+
+/// The SDK's log tags.
+public enum SdkFollowUpTag: String, FollowUpTag, CaseIterable {
+    /// The flow: steps, submissions.
+    case flow = "HAAPI_SDK_FLOW"
+    /// HTTP exchanges.
+    case http = "HAAPI_SDK_HTTP"
+    /// Mapping responses to models.
+    case mapping = "HAAPI_SDK_MAPPING"
+    /// OAuth token requests.
+    case oauth = "HAAPI_SDK_OAUTH"
+
+    public var name: String { rawValue }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import HaapiDriver
+import HaapiSDK
+import OAuthCore
+import Testing
+
+/// A transport that answers from a script and records every request.
+final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    typealias Answer = @Sendable (TransportRequest) throws -> TransportResponse
+    private let lock = NSLock()
+    private var script: [Answer]
+    private var recorded: [TransportRequest] = []
+
+    init(_ script: [Answer]) { self.script = script }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let answer: Answer = try lock.withLock {
+            recorded.append(request)
+            guard !script.isEmpty else { throw HTTPTransportError(.connectionFailed, "no more scripted answers") }
+            return script.removeFirst()
+        }
+        return try answer(request)
+    }
+
+    var requests: [TransportRequest] { lock.withLock { recorded } }
+}
+
+func step(_ json: String, status: Int = 200, headers: HeaderFields = [:]) -> RecordingTransport.Answer {
+    { request in
+        var headers = headers
+        headers["Content-Type"] = status < 300 ? "application/vnd.auth+json" : "application/problem+json"
+        return TransportResponse(status: status, headers: headers, body: Data(json.utf8), url: request.url)
+    }
+}
+
+func raw(_ status: Int, _ type: String?, _ body: String) -> RecordingTransport.Answer {
+    { request in TransportResponse(status: status, headers: type.map { ["Content-Type": $0] } ?? [:], body: Data(body.utf8), url: request.url) }
+}
+
+func query(_ request: TransportRequest) -> [String: String] {
+    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+}
+
+func form(_ request: TransportRequest) -> [String: String] {
+    Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+}
+
+enum Documents {
+    static let redirect = #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/authenticate","method":"GET"}}]}"#
+    static let postRedirect = #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/done","method":"POST","fields":[{"name":"token","type":"hidden","value":"t-1"}]}}]}"#
+    static let login = #"""
+        {"type":"authentication-step","links":[{"href":"/authn/forgot","rel":"forgot-password","title":"Forgot?"}],
+         "actions":[{"template":"form","kind":"login","model":{"href":"/authn/login?lang=en","method":"POST",
+           "fields":[{"name":"userName","type":"username"},{"name":"password","type":"password"},{"name":"csrf","type":"hidden","value":"c-9"}]}}]}
+        """#
+    static let otpWithContinue = #"""
+        {"type":"authentication-step","actions":[{"template":"form","kind":"send-code","model":{"href":"/authn/send","method":"POST",
+          "fields":[{"name":"phone","type":"text","kind":"tel"}],
+          "continueActions":[{"template":"form","kind":"login","model":{"href":"/authn/otp","method":"POST","fields":[{"name":"otp","type":"text"}]}}]}}]}
+        """#
+    static let continueSame = #"{"type":"continue-same-step","messages":[{"text":"Code sent","classList":["info"]}]}"#
+    static let done = #"{"type":"oauth-authorization-response","properties":{"code":"c0de","state":"s-1","iss":"https://idsvr.example"},"links":[{"href":"app:/cb?code=c0de&state=s-1","rel":"authorization-response"}]}"#
+    static let polling = #"{"type":"polling-step","properties":{"status":"pending","recipientOfCommunication":"+46 70","interval":"2000"},"actions":[{"template":"form","kind":"poll","model":{"href":"/authn/poll","method":"GET"}},{"template":"form","kind":"cancel","model":{"href":"/authn/cancel","method":"GET"}}]}"#
+    static let jsonForm = #"{"type":"authentication-step","actions":[{"template":"form","kind":"continue","model":{"href":"/authn/webauthn","method":"POST","type":"application/json","fields":[{"name":"credential","type":"context"}]}}]}"#
+    static let badCredentials = #"{"type":"https://curity.se/problems/incorrect-credentials","title":"Incorrect credentials"}"#
+}
+
+@Suite("HaapiManager")
+struct HaapiManagerTests {
+    let base = URL(string: "https://idsvr.example/")!
+
+    func configuration(autoRedirect: Bool = true, pkce: Bool = false) -> HaapiConfiguration {
+        HaapiConfiguration(
+            name: "test", clientId: "haapi-client", baseURL: base,
+            tokenEndpointURL: URL(string: "/oauth/token", relativeTo: base)!.absoluteURL,
+            authorizationEndpointURL: URL(string: "https://idsvr.example/oauth/authorize")!, appRedirect: "app:/cb",
+            httpHeadersProvider: { ["X-App-Version": "1.2"] },
+            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: ["openid", "read"], state: "s-1", nonce: "n-1", acrValues: ["urn:acr:pwd"], extraRequestParameters: ["ui": "dark"]) },
+            isAutoRedirect: autoRedirect, usesPKCE: pkce)
+    }
+
+    @Test func startSendsTheAuthorizationRequestAndFollowsRedirects() async throws {
+        let transport = RecordingTransport([step(Documents.redirect, headers: ["Set-Session-Id": "sess-1"]), step(Documents.login)])
+        let manager = HaapiManager(haapiConfiguration: configuration(pkce: true), transport: transport)
+        let result = await manager.start()
+        let login = try #require(result.representation as? InteractiveFormStep)
+        #expect(login.forms.count == 1)
+        let requests = transport.requests
+        #expect(requests.count == 2)
+        let authorize = query(requests[0])
+        #expect(requests[0].url.path == "/oauth/authorize")
+        #expect(authorize["client_id"] == "haapi-client" && authorize["response_type"] == "code" && authorize["redirect_uri"] == "app:/cb")
+        #expect(authorize["scope"] == "openid read" && authorize["state"] == "s-1" && authorize["nonce"] == "n-1")
+        #expect(authorize["acr_values"] == "urn:acr:pwd" && authorize["ui"] == "dark" && authorize["code_challenge_method"] == "S256")
+        let verifier = try #require(await manager.codeVerifier)
+        #expect(authorize["code_challenge"] == PKCE.challenge(for: verifier))
+        for request in requests {
+            #expect(request.headers["Accept"] == "application/vnd.auth+json")
+            #expect(request.headers["X-App-Version"] == "1.2")
+        }
+        #expect(requests[0].headers["Session-Id"] == nil)
+        #expect(requests[1].headers["Session-Id"] == "sess-1")
+        #expect(requests[1].url.absoluteString == "https://idsvr.example/authn/authenticate")
+        #expect(await manager.currentSessionID == "sess-1")
+    }
+
+    @Test func withoutAutoRedirectTheRedirectionStepIsReturned() async throws {
+        let transport = RecordingTransport([step(Documents.redirect)])
+        let manager = HaapiManager(haapiConfiguration: configuration(autoRedirect: false), transport: transport)
+        #expect(await manager.start().representation is RedirectionStep)
+        #expect(await manager.codeVerifier == nil)
+        #expect(query(transport.requests[0])["code_challenge"] == nil)
+    }
+
+    @Test func postRedirectsSendTheirHiddenFields() async throws {
+        let transport = RecordingTransport([step(Documents.postRedirect), step(Documents.done)])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let done = try #require(await manager.start().representation as? OAuthAuthorizationResponseStep)
+        #expect(done.oauthAuthorizationResponseProperties.code == "c0de")
+        #expect(done.oauthAuthorizationResponseProperties.iss == "https://idsvr.example")
+        #expect(transport.requests[1].method == "POST")
+        #expect(form(transport.requests[1]) == ["token": "t-1"])
+    }
+
+    @Test func endlessRedirectsAreAnError() async throws {
+        let transport = RecordingTransport(Array(repeating: step(Documents.redirect), count: 40))
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let error = try #require(await manager.start().error as? HaapiError)
+        guard case .illegalState = error else { Issue.record("got \(error)"); return }
+        #expect(transport.requests.count == HaapiManager.maximumRedirects + 1)
+    }
+
+    @Test func formsAreSubmittedByTheRules() async throws {
+        let transport = RecordingTransport([step(Documents.login, headers: ["Set-Session-Id": "s"]), step(Documents.badCredentials, status: 400), step(Documents.done)])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let login = try #require(await manager.start().representation as? InteractiveFormStep)
+        let formModel = try #require(login.forms.first?.form)
+        // A problem is a result the user can correct.
+        let problem = try #require(await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "wrong", "csrf": "forged"]).problem)
+        #expect(problem.type == .incorrectCredentials && problem.title == "Incorrect credentials")
+        let request = transport.requests[1]
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "https://idsvr.example/authn/login?lang=en")
+        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(form(request) == ["userName": "alice", "password": "wrong", "csrf": "c-9"])
+        #expect(request.headers["Session-Id"] == "s")
+        _ = await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "right"])
+        #expect(form(transport.requests[2])["password"] == "right")
+    }
+
+    @Test func getFormsAndLinksUseTheQuery() async throws {
+        let transport = RecordingTransport([step(Documents.polling), step(Documents.polling), step(Documents.login)])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let polling = try #require(await manager.start().representation as? PollingStep)
+        #expect(polling.properties.status == .pending && polling.properties.interval == 2000)
+        #expect(polling.properties.recipientOfCommunication == "+46 70")
+        _ = await manager.poll(polling)
+        #expect(transport.requests[1].url.absoluteString == "https://idsvr.example/authn/poll")
+        #expect(transport.requests[1].method == "GET" && transport.requests[1].body == nil)
+        let cancel = try #require(polling.cancelAction?.form).asLink
+        let login = try #require(await manager.followLink(cancel).representation as? InteractiveFormStep)
+        #expect(login.links.first?.rel == "forgot-password")
+        #expect(transport.requests[2].url.path == "/authn/cancel")
+    }
+
+    @Test func continueSameStepKeepsTheSubmittedFormsContinueActions() async throws {
+        let transport = RecordingTransport([step(Documents.otpWithContinue), step(Documents.continueSame)])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let send = try #require(await manager.start().representation as? InteractiveFormStep)
+        let sendForm = try #require(send.forms.first?.form)
+        let next = try #require(await manager.submitForm(sendForm, parameters: ["phone": "+4670"]).representation as? ContinueSameStep)
+        #expect(next.messages.map(\.text) == ["Code sent"])
+        #expect(next.continueActions.first?.form?.href == "/authn/otp")
+        // The current step is still the one with the form.
+        #expect(await manager.currentRepresentation is InteractiveFormStep)
+    }
+
+    @Test func jsonFormsSendAJSONObject() async throws {
+        let transport = RecordingTransport([step(Documents.jsonForm), step(Documents.done)])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let step = try #require(await manager.start().representation as? InteractiveFormStep)
+        let jsonForm = try #require(step.forms.first?.form)
+        _ = await manager.submitForm(jsonForm, parameters: ["credential": #"{"id":"x"}"#])
+        let request = transport.requests[1]
+        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(try JSONValue(parsing: try #require(request.body)) == ["credential": #"{"id":"x"}"#])
+    }
+
+    @Test func whatIsNeitherStepNorProblemIsATypedErrorKeepingStatusAndBody() async throws {
+        let transport = RecordingTransport([
+            raw(500, "text/html", "<html>Oops</html>"), raw(200, "application/json", "{}"),
+            raw(400, "application/json", #"{"error":"invalid_request","error_description":"bad client"}"#),
+            raw(200, "application/vnd.auth+json", "not json"), raw(200, "application/vnd.auth+json", #"{"type":"authentication-step","actions":{}}"#),
+            { _ in throw HTTPTransportError(.connectionFailed, "refused") },
+        ])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        guard case .unexpectedResponse(500, "text/html", let body)? = await manager.start().error as? HaapiError else {
+            Issue.record("500 HTML was not unexpectedResponse"); return
+        }
+        #expect(body == Data("<html>Oops</html>".utf8))
+        guard case .unexpectedResponse(200, _, _)? = await manager.start().error as? HaapiError else { Issue.record("plain JSON accepted"); return }
+        guard case .serverError("invalid_request", "bad client", 400)? = await manager.start().error as? HaapiError else {
+            Issue.record("OAuth error not a serverError"); return
+        }
+        #expect((await manager.start().error as? HaapiModelError)?.code == .notJSON)
+        let shape = try #require(await manager.start().error as? HaapiModelError)
+        #expect(shape.code == .wrongType && shape.path == "actions")
+        let communication = try #require(await manager.start().error as? HaapiError)
+        guard case .communication(_, let cause) = communication else { Issue.record("got \(communication)"); return }
+        #expect((cause as? HTTPTransportError)?.code == .connectionFailed)
+        #expect(communication.recoverySuggestion == .retryable(condition: .whenNetworkAvailable))
+    }
+
+    @Test func closedManagerRefusesWork() async throws {
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: RecordingTransport([]))
+        await manager.close()
+        guard case .haapiTokenManagerIsClosed? = await manager.start().error as? HaapiError else { Issue.record("not closed"); return }
+    }
+
+    @Test func completionHandlersDeliverTheSameResults() async throws {
+        let transport = RecordingTransport([step(Documents.login)])
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
+        let result = await withCheckedContinuation { continuation in
+            manager.start { continuation.resume(returning: $0) }
+        }
+        #expect(result.representation is InteractiveFormStep)
+    }
+}
+
+extension FormActionModel {
+    /// A GET form with no fields, followed like a link (test convenience).
+    var asLink: Link {
+        get throws {
+            let link = try HaapiModel.representation(from: ["type": "x", "links": [["href": .string(href)]]]).links[0]
+            return link
+        }
+    }
+}
