@@ -44,7 +44,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
+        .target(
+            name: "HaapiDriver",
+            dependencies: ["OAuthCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
         .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
         .target(name: "HaapiUI", dependencies: ["HaapiSDK"]),
         .target(name: "OIDCClient", dependencies: ["OAuthCore"]),
@@ -74,6 +77,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "HaapiDriverTests",
+            dependencies: ["HaapiDriver", "OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "HaapiSDKTests",

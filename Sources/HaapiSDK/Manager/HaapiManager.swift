@@ -161,6 +161,8 @@ public actor HaapiManager {
         let response: TransportResponse
         do {
             response = try await transport.send(request)
+        } catch let error as HaapiError {
+            return .error(error)
         } catch {
             return .error(HaapiError.communication(message: "the HAAPI request to \(url.host ?? "the server") failed", cause: error))
         }

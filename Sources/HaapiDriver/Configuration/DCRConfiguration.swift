@@ -1,0 +1,42 @@
+import Foundation
+import OAuthCore
+
+/// The Dynamic Client Registration fallback (the seeds' `DCRConfiguration`): a per-device
+/// client registered from a template client, for devices that cannot attest.
+public struct DCRConfiguration: Sendable {
+    /// The template client's id, sent as `software_id` (RFC 7591 templatized registration).
+    public var templateClientId: String
+    /// The registration endpoint.
+    public var clientRegistrationEndpointUrl: URL
+    /// Where the registered client is kept between runs.
+    public var storage: any Storage
+    /// Whether a stored client is dropped and a new one registered.
+    public var shouldClearExistingDCRClient: Bool
+
+    /// Makes a DCR configuration; by default the client is kept in ``DefaultStorage``.
+    public init(
+        templateClientId: String, clientRegistrationEndpointUrl: URL, storage: (any Storage)? = nil,
+        shouldClearExistingDCRClient: Bool = false
+    ) {
+        self.templateClientId = templateClientId
+        self.clientRegistrationEndpointUrl = clientRegistrationEndpointUrl
+        self.storage = storage ?? DefaultStorage.make()
+        self.shouldClearExistingDCRClient = shouldClearExistingDCRClient
+    }
+}
+
+/// The platform's default ``Storage``: the Keychain on Apple platforms, files under
+/// `$XDG_DATA_HOME/swift-haapi` (or `~/.local/share/swift-haapi`) elsewhere, memory if neither works.
+public enum DefaultStorage {
+    /// Makes the default storage.
+    public static func make() -> any Storage {
+        #if canImport(Security) && canImport(Darwin)
+        return KeychainStorage(service: "swift-haapi")
+        #else
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return (try? FileStorage(directory: base.appendingPathComponent("swift-haapi"))) ?? InMemoryStorage()
+        #endif
+    }
+}

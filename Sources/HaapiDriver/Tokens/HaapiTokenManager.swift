@@ -1,0 +1,282 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OAuthCore
+
+/// A HAAPI access token: what every HAAPI request carries as `Authorization: DPoP <token>`.
+public struct HaapiAccessToken: Sendable, Hashable {
+    /// The token.
+    public let value: String
+    /// `DPoP` (HAAPI tokens are DPoP-bound) or `Bearer`.
+    public let tokenType: String
+    /// When it expires.
+    public let expiresAt: Date
+
+    /// Seconds left at `now`.
+    public func remainingLifetime(at now: Date = Date()) -> TimeInterval { expiresAt.timeIntervalSince(now) }
+}
+
+/// How the driver obtains HAAPI access tokens.
+public enum HaapiAccessStrategy: Sendable {
+    /// Client attestation, falling back to DCR (when configured) if the device cannot attest
+    /// or the server refuses its attestation.
+    case attestation(any AttestationProvider, dcrFallback: DCRConfiguration?)
+    /// Client credentials of a confidential client, with the configured authentication method.
+    case clientCredentials
+    /// Always the DCR-registered client.
+    case dcr(DCRConfiguration)
+}
+
+/// Obtains, caches and renews the HAAPI access tokens of one client, all bound to one DPoP key
+/// (the seeds' `HaapiTokenManager`).
+///
+/// A token is reused until it has less than `minTokenTtl` seconds left; callers that ask at
+/// the same time share one token request. Only one manager per name may be open.
+public actor HaapiTokenManager {
+    /// The OAuth scope of HAAPI access tokens.
+    public static let haapiScope = "urn:se:curity:scopes:haapi"
+    /// The client assertion type of a client attestation token.
+    public static let attestationAssertionType = "urn:se:curity:attestation:client"
+
+    private static let openNames = NIOLockedValueBox<Set<String>>([])
+
+    /// The manager's name.
+    public nonisolated let name: String
+    /// The DPoP key every HAAPI request of this manager is signed with.
+    public nonisolated let dpop: Dpop
+    private let clientID: String
+    private let tokenEndpoint: URL
+    private let strategy: HaapiAccessStrategy
+    private let clientAuthenticationMethod: any ClientAuthenticationMethod
+    private let transport: any HTTPTransport
+    private let minTokenTtl: TimeInterval
+    private let now: @Sendable () -> Date
+
+    private var cached: HaapiAccessToken?
+    private var pending: Task<HaapiAccessToken, any Error>?
+    private var registeredClient: RegisteredClient?
+    private var isClosed = false
+
+    /// Opens a manager.
+    /// - Throws: ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when one of that name is open;
+    ///   ``HaapiError/invalidConfiguration(reason:)`` for a DCR strategy with no client authentication.
+    public init(
+        name: String, clientID: String, tokenEndpointURL: URL, strategy: HaapiAccessStrategy,
+        clientAuthenticationMethod: any ClientAuthenticationMethod, dpop: Dpop, transport: any HTTPTransport,
+        minTokenTtl: TimeInterval = 120, now: @escaping @Sendable () -> Date = Date.init
+    ) throws {
+        let usesDCR: Bool
+        switch strategy {
+        case .dcr: usesDCR = true
+        case .attestation(_, let fallback): usesDCR = fallback != nil
+        case .clientCredentials: usesDCR = false
+        }
+        if usesDCR && clientAuthenticationMethod is ClientAuthenticationMethodNone {
+            throw HaapiError.invalidConfiguration(reason: "DCR needs a client authentication method other than ClientAuthenticationMethodNone")
+        }
+        let inserted = Self.openNames.withLockedValue { $0.insert(name).inserted }
+        guard inserted else { throw HaapiError.haapiTokenManagerAlreadyExists(name: name) }
+        self.name = name
+        self.clientID = clientID
+        self.tokenEndpoint = tokenEndpointURL
+        self.strategy = strategy
+        self.clientAuthenticationMethod = clientAuthenticationMethod
+        self.dpop = dpop
+        self.transport = transport
+        self.minTokenTtl = minTokenTtl
+        self.now = now
+    }
+
+    deinit {
+        let name = self.name
+        _ = Self.openNames.withLockedValue { $0.remove(name) }
+    }
+
+    /// Closes the manager and frees its name; later calls throw ``HaapiError/haapiTokenManagerIsClosed``.
+    public func close() {
+        isClosed = true
+        cached = nil
+        pending?.cancel()
+        let name = self.name
+        _ = Self.openNames.withLockedValue { $0.remove(name) }
+    }
+
+    /// The client whose credentials the flow uses: the DCR-registered one once registered,
+    /// otherwise the configured one.
+    public var effectiveClient: (clientID: String, authentication: ClientAuthentication) {
+        get throws {
+            if let registeredClient { return (registeredClient.clientID, try registeredClient.authentication()) }
+            return (clientID, try clientAuthenticationMethod.clientAuthentication(clientID: clientID))
+        }
+    }
+
+    /// A HAAPI access token with at least `minTokenTtl` seconds left.
+    public func accessToken() async throws -> HaapiAccessToken {
+        guard !isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
+        if let cached, cached.remainingLifetime(at: now()) > minTokenTtl { return cached }
+        if let pending { return try await pending.value }
+        let task = Task { try await self.obtainToken() }
+        pending = task
+        defer { pending = nil }
+        let token = try await task.value
+        guard !isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
+        cached = token
+        return token
+    }
+
+    /// Drops the cached token (the server said it is no longer valid).
+    public func invalidateAccessToken() { cached = nil }
+
+    // MARK: Strategies
+
+    private func obtainToken() async throws -> HaapiAccessToken {
+        switch strategy {
+        case .clientCredentials:
+            return try await requestToken(authentication: try clientAuthenticationMethod.clientAuthentication(clientID: clientID))
+        case .dcr(let configuration):
+            return try await tokenWithRegisteredClient(configuration)
+        case .attestation(let provider, let fallback):
+            do {
+                guard provider.isSupported else { throw HaapiError.attestationNotSupported }
+                return try await tokenWithAttestation(provider)
+            } catch let error as HaapiError {
+                switch error {
+                case .attestationNotSupported, .attestationRefusedByServer, .attestationFailure, .attestationKeyGenFailure:
+                    guard let fallback else { throw error }
+                    HaapiLogger.info(DriverFollowUpTag.attestation, "attestation unavailable (\(error.error)); using the DCR fallback")
+                    return try await tokenWithRegisteredClient(fallback)
+                default:
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func tokenWithAttestation(_ provider: any AttestationProvider) async throws -> HaapiAccessToken {
+        let catEndpoint = tokenEndpoint.appendingPathComponent("cat")
+        var challengeURL = URLComponents(url: catEndpoint, resolvingAgainstBaseURL: false)!
+        challengeURL.queryItems = [URLQueryItem(name: "client_id", value: clientID)]
+        HaapiLogger.debug(DriverFollowUpTag.attestation, "requesting an attestation challenge")
+        let challengeResponse = try await exchange(TransportRequest(url: challengeURL.url!, headers: ["Accept": "application/json"]))
+        guard challengeResponse.isSuccess, let challenge = try? JSONValue(parsing: challengeResponse.body)["challenge"]?.stringValue else {
+            throw HaapiError.attestationRefusedByServer(cause: HaapiError.invalidStatusCode(statusCode: challengeResponse.status))
+        }
+        let answer: String
+        do {
+            answer = try await provider.challengeResponse(for: challenge, clientID: clientID)
+        } catch let error as HaapiError {
+            throw error
+        } catch {
+            throw HaapiError.attestationFailure(cause: error)
+        }
+        let catResponse = try await exchange(
+            .form(catEndpoint, parameters: [("client_id", clientID), ("challenge", challenge), ("challenge_response", answer)], headers: ["Accept": "application/json"]))
+        guard catResponse.isSuccess, let cat = try? JSONValue(parsing: catResponse.body)["cat"]?.stringValue else {
+            let error = (try? JSONValue(parsing: catResponse.body))?["error"]?.stringValue ?? "HTTP \(catResponse.status)"
+            throw HaapiError.attestationRefusedByServer(cause: HaapiError.serverError(error: error, errorDescription: nil, statusCode: catResponse.status))
+        }
+        return try await requestToken(
+            authentication: .none(clientID: clientID),
+            extra: [("client_assertion_type", Self.attestationAssertionType), ("client_assertion", cat)])
+    }
+
+    private func tokenWithRegisteredClient(_ configuration: DCRConfiguration) async throws -> HaapiAccessToken {
+        let key = "haapi-dcr-client.\(clientID).\(configuration.templateClientId)"
+        if configuration.shouldClearExistingDCRClient && registeredClient == nil {
+            try configuration.storage.delete(key: key)
+        }
+        if registeredClient == nil, let stored = try configuration.storage.read(key: key) {
+            registeredClient = try? RegisteredClient(json: stored)
+        }
+        if let client = registeredClient {
+            do {
+                return try await requestToken(authentication: try client.authentication())
+            } catch HaapiError.serverError(let error, _, _) where error == "invalid_client" || error == "unauthorized_client" {
+                // The server forgot the client: register again, once.
+                HaapiLogger.info(DriverFollowUpTag.storage, "the stored DCR client was refused; registering a new one")
+                try configuration.storage.delete(key: key)
+                registeredClient = nil
+            }
+        }
+        let client = try await register(configuration)
+        try configuration.storage.write(key: key, data: client.json)
+        registeredClient = client
+        return try await requestToken(authentication: try client.authentication())
+    }
+
+    private func register(_ configuration: DCRConfiguration) async throws -> RegisteredClient {
+        let initial = try await TokenEndpointClient(
+            endpoint: tokenEndpoint, clientAuthentication: try clientAuthenticationMethod.clientAuthentication(clientID: clientID),
+            transport: transport
+        ).requestToken(.clientCredentials(scope: "dcr"))
+        let initialToken = try Self.tokens(initial.result)
+        let body: JSONValue = ["software_id": .string(configuration.templateClientId)]
+        let response = try await exchange(
+            TransportRequest(
+                method: "POST", url: configuration.clientRegistrationEndpointUrl,
+                headers: ["Authorization": "Bearer \(initialToken.accessToken)", "Content-Type": "application/json", "Accept": "application/json"],
+                body: body.serialized()))
+        guard response.isSuccess, let client = try? RegisteredClient(json: response.body) else {
+            let error = (try? JSONValue(parsing: response.body))?["error"]?.stringValue ?? "registration_failed"
+            throw HaapiError.serverError(error: error, errorDescription: "dynamic client registration failed", statusCode: response.status)
+        }
+        HaapiLogger.info(DriverFollowUpTag.storage, "registered DCR client \(client.clientID)")
+        return client
+    }
+
+    private func requestToken(authentication: ClientAuthentication, extra: [(String, String)] = []) async throws -> HaapiAccessToken {
+        let client = TokenEndpointClient(endpoint: tokenEndpoint, clientAuthentication: authentication, transport: transport, dpop: dpop)
+        let result: TokenEndpointResponse
+        do {
+            result = try await client.requestToken(.clientCredentials(scope: Self.haapiScope), additionalParameters: extra).result
+        } catch let error as DPoPError {
+            throw error.code == .keyCreationFailed
+                ? HaapiError.dpopKeyCreationFailure(cause: error) : HaapiError.dpopProofFailure(message: error.message, cause: error)
+        } catch let error as HTTPTransportError {
+            throw HaapiError.communication(message: "the HAAPI token request failed", cause: error)
+        }
+        let tokens = try Self.tokens(result)
+        let lifetime = TimeInterval(tokens.expiresIn ?? 300)
+        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(Int(lifetime)) s")
+        return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now().addingTimeInterval(lifetime))
+    }
+
+    /// The tokens of a success; an OAuth error becomes ``HaapiError/serverError(error:errorDescription:statusCode:)``.
+    private static func tokens(_ result: TokenEndpointResponse) throws -> TokenSuccessResponse {
+        switch result {
+        case .success(let tokens): return tokens
+        case .failure(let error):
+            throw HaapiError.serverError(error: error.error, errorDescription: error.serverDescription, statusCode: error.statusCode)
+        }
+    }
+
+    private func exchange(_ request: TransportRequest) async throws -> TransportResponse {
+        do {
+            return try await transport.send(request)
+        } catch {
+            throw HaapiError.communication(message: "the request to \(request.url.host ?? "the server") failed", cause: error)
+        }
+    }
+}
+
+/// A client registered by DCR, as stored between runs.
+struct RegisteredClient: Sendable {
+    let clientID: String
+    let clientSecret: String?
+    let json: Data
+
+    init(json: Data) throws {
+        guard let document = try? JSONValue(parsing: json), let id = document["client_id"]?.stringValue, !id.isEmpty else {
+            throw HaapiError.illegalState(message: "the DCR registration response has no client_id")
+        }
+        clientID = id
+        clientSecret = document["client_secret"]?.stringValue
+        self.json = json
+    }
+
+    func authentication() throws -> ClientAuthentication {
+        guard let clientSecret else {
+            throw HaapiError.invalidConfiguration(reason: "the registered DCR client has no client_secret to authenticate with")
+        }
+        return .clientSecretBasic(clientID: clientID, secret: clientSecret)
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import HaapiDriver
+import OAuthCore
+import Testing
+
+/// An in-process authorization server with the endpoints the driver talks to. It checks what
+/// a real server checks (grant, scope, credentials, DPoP proof signature and binding) and
+/// counts requests per endpoint.
+final class FakeAuthorizationServer: HTTPTransport, @unchecked Sendable {
+    let lock = NSLock()
+    var counts: [String: Int] = [:]
+    var refuseAttestation = false
+    var tokenLifetime = 600
+    var forgetRegisteredClients = false
+    var registeredSecrets: [String: String] = [:]
+    var issued: [String] = []
+    var revoked: Set<String> = []
+    var lastChallenge: String?
+    var tokenRequests: [[String: String]] = []
+
+    func count(_ name: String) -> Int { lock.withLock { counts[name, default: 0] } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try lock.withLock { try answer(request) }
+    }
+
+    private func json(_ status: Int, _ value: JSONValue, headers: HeaderFields = [:], url: URL) -> TransportResponse {
+        var headers = headers
+        headers["Content-Type"] = "application/json"
+        return TransportResponse(status: status, headers: headers, body: value.serialized(), url: url)
+    }
+
+    private func answer(_ request: TransportRequest) throws -> TransportResponse {
+        let path = request.url.path
+        counts[path, default: 0] += 1
+        let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+        switch (request.method, path) {
+        case ("GET", "/token/cat"):
+            let challenge = UUID().uuidString
+            lastChallenge = challenge
+            return json(200, ["challenge": .string(challenge)], url: request.url)
+        case ("POST", "/token/cat"):
+            guard !refuseAttestation, form["challenge"] == lastChallenge, let answer = form["challenge_response"],
+                let jws = try? CompactJWS(answer), let jwk = jws.header.jwk,
+                (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil,
+                (try? JSONValue(parsing: jws.payload))?["challenge"]?.stringValue == lastChallenge
+            else { return json(400, ["error": "invalid_attestation"], url: request.url) }
+            return json(200, ["cat": .string("cat-\(UUID().uuidString)")], url: request.url)
+        case ("POST", "/token"):
+            tokenRequests.append(form)
+            let scope = form["scope"]
+            if scope == "dcr" {
+                guard request.headers["Authorization"] == "Basic " + Data("main-client:main-secret".utf8).base64EncodedString() else {
+                    return json(401, ["error": "invalid_client"], url: request.url)
+                }
+                return json(200, ["access_token": "dcr-initial", "token_type": "Bearer", "expires_in": 60], url: request.url)
+            }
+            guard scope == HaapiTokenManager.haapiScope, form["grant_type"] == "client_credentials" else {
+                return json(400, ["error": "invalid_scope"], url: request.url)
+            }
+            if form["client_assertion_type"] == HaapiTokenManager.attestationAssertionType {
+                guard form["client_assertion"]?.hasPrefix("cat-") == true else { return json(401, ["error": "invalid_client"], url: request.url) }
+            } else if let basic = request.headers["Authorization"], basic.hasPrefix("Basic ") {
+                let pair = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self).split(separator: ":", maxSplits: 1).map(String.init)
+                let known = pair.count == 2 && (registeredSecrets[pair[0]] == pair[1] || (pair[0] == "main-client" && pair[1] == "main-secret"))
+                guard known, !(forgetRegisteredClients && registeredSecrets[pair[0]] != nil) else {
+                    return json(401, ["error": "invalid_client"], url: request.url)
+                }
+            } else {
+                return json(401, ["error": "invalid_client"], url: request.url)
+            }
+            // The HAAPI token is DPoP-bound: a valid proof for this endpoint is required.
+            guard let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof), jws.header.typ == "dpop+jwt",
+                let jwk = jws.header.jwk, (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil,
+                (try? JSONValue(parsing: jws.payload))?["htu"]?.stringValue == request.url.dpopHTU
+            else { return json(400, ["error": "invalid_dpop_proof"], url: request.url) }
+            let token = "haapi-\(issued.count + 1)-\(try jwk.thumbprint())"
+            issued.append(token)
+            return json(200, ["access_token": .string(token), "token_type": "DPoP", "expires_in": .integer(tokenLifetime)], url: request.url)
+        case ("POST", "/register"):
+            guard request.headers["Authorization"] == "Bearer dcr-initial",
+                (try? JSONValue(parsing: request.body ?? Data()))?["software_id"] == "haapi-template"
+            else { return json(401, ["error": "invalid_token"], url: request.url) }
+            let id = "dcr-\(registeredSecrets.count + 1)"
+            registeredSecrets[id] = "secret-\(id)"
+            forgetRegisteredClients = false
+            return json(201, ["client_id": .string(id), "client_secret": .string("secret-\(id)")], url: request.url)
+        case ("GET", "/haapi/resource"):
+            guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP "),
+                let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof)
+            else { return json(401, [:], headers: ["WWW-Authenticate": "DPoP"], url: request.url) }
+            let token = String(authorization.dropFirst(5))
+            let ath = (try? JSONValue(parsing: jws.payload))?["ath"]?.stringValue
+            guard issued.contains(token), !revoked.contains(token), ath == Base64URL.encode(SHA256Hash.of(token)) else {
+                return json(401, [:], headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], url: request.url)
+            }
+            return json(200, ["ok": true], url: request.url)
+        default:
+            return json(404, ["error": "not_found"], url: request.url)
+        }
+    }
+}
+
+import Crypto
+enum SHA256Hash {
+    static func of(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }
+}
+
+/// A clock the test moves.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+@Suite("HaapiTokenManager")
+struct HaapiTokenManagerTests {
+    let tokenURL = URL(string: "https://idsvr.example/token")!
+    let dcr = { (storage: any Storage, clear: Bool) in
+        DCRConfiguration(templateClientId: "haapi-template", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage, shouldClearExistingDCRClient: clear)
+    }
+
+    func manager(
+        _ server: FakeAuthorizationServer, _ strategy: HaapiAccessStrategy, name: String = UUID().uuidString,
+        method: any ClientAuthenticationMethod = ClientAuthenticationMethodSecret("main-secret"), clock: TestClock = TestClock()
+    ) throws -> HaapiTokenManager {
+        try HaapiTokenManager(
+            name: name, clientID: "main-client", tokenEndpointURL: tokenURL, strategy: strategy, clientAuthenticationMethod: method,
+            dpop: try Dpop(), transport: server, minTokenTtl: 120, now: { clock.now })
+    }
+
+    @Test func attestationGivesADPoPBoundHaapiToken() async throws {
+        let server = FakeAuthorizationServer()
+        let tokens = try manager(server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil), method: ClientAuthenticationMethodNone())
+        let token = try await tokens.accessToken()
+        #expect(token.tokenType == "DPoP")
+        #expect(token.value.hasSuffix(tokens.dpop.thumbprint))
+        #expect(server.count("/token/cat") == 2 && server.count("/token") == 1 && server.count("/register") == 0)
+        let request = try #require(server.tokenRequests.first)
+        #expect(request["client_id"] == "main-client" && request["client_assertion_type"] == "urn:se:curity:attestation:client")
+        #expect(request["scope"] == "urn:se:curity:scopes:haapi")
+    }
+
+    @Test func refusedAttestationFallsBackToDCRAndTheClientIsReusedByLaterRuns() async throws {
+        let server = FakeAuthorizationServer()
+        server.refuseAttestation = true
+        let storage = InMemoryStorage()
+        let first = try manager(server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: dcr(storage, false)))
+        _ = try await first.accessToken()
+        #expect(server.count("/register") == 1)
+        #expect(try await first.effectiveClient.clientID == "dcr-1")
+        #expect(storage.keys.count == 1)
+        // A later run (a new manager over the same storage) reuses the registered client.
+        let second = try manager(server, .dcr(dcr(storage, false)))
+        _ = try await second.accessToken()
+        #expect(server.count("/register") == 1)
+        #expect(try await second.effectiveClient.clientID == "dcr-1")
+        // Asked to, a run drops the stored client and registers a new one.
+        let third = try manager(server, .dcr(dcr(storage, true)))
+        _ = try await third.accessToken()
+        #expect(server.count("/register") == 2)
+        #expect(try await third.effectiveClient.clientID == "dcr-2")
+    }
+
+    @Test func unsupportedAttestationUsesTheFallbackOrFails() async throws {
+        let server = FakeAuthorizationServer()
+        let withFallback = try manager(server, .attestation(UnsupportedAttestationProvider(), dcrFallback: dcr(InMemoryStorage(), false)))
+        _ = try await withFallback.accessToken()
+        #expect(server.count("/token/cat") == 0 && server.count("/register") == 1)
+        let without = try manager(server, .attestation(UnsupportedAttestationProvider(), dcrFallback: nil))
+        await #expect(throws: HaapiError.self) { _ = try await without.accessToken() }
+    }
+
+    @Test func aForgottenDCRClientIsRegisteredAgainOnce() async throws {
+        let server = FakeAuthorizationServer()
+        let storage = InMemoryStorage()
+        _ = try await manager(server, .dcr(dcr(storage, false))).accessToken()
+        server.forgetRegisteredClients = true
+        let again = try manager(server, .dcr(dcr(storage, false)))
+        _ = try await again.accessToken()
+        #expect(server.count("/register") == 2)
+        #expect(try await again.effectiveClient.clientID == "dcr-2")
+    }
+
+    @Test func dcrWithoutClientAuthenticationIsAConfigurationError() throws {
+        do {
+            _ = try manager(FakeAuthorizationServer(), .dcr(dcr(InMemoryStorage(), false)), method: ClientAuthenticationMethodNone())
+            Issue.record("accepted")
+        } catch HaapiError.invalidConfiguration {
+        }
+    }
+
+    @Test func clientCredentialsStrategy() async throws {
+        let server = FakeAuthorizationServer()
+        _ = try await manager(server, .clientCredentials).accessToken()
+        #expect(server.tokenRequests.first?["grant_type"] == "client_credentials")
+        let refused = try manager(server, .clientCredentials, method: ClientAuthenticationMethodSecret("wrong"))
+        do {
+            _ = try await refused.accessToken()
+            Issue.record("a wrong secret got a token")
+        } catch HaapiError.serverError(let error, _, let status) {
+            #expect(error == "invalid_client" && status == 401)
+        }
+    }
+
+    @Test func tokensAreCachedUntilMinTokenTtlIsLeft() async throws {
+        let server = FakeAuthorizationServer()
+        let clock = TestClock()
+        let tokens = try manager(server, .clientCredentials, clock: clock)
+        let first = try await tokens.accessToken()
+        clock.advance(400)  // 200 s left > 120
+        #expect(try await tokens.accessToken() == first)
+        clock.advance(100)  // 100 s left < 120
+        #expect(try await tokens.accessToken() != first)
+        #expect(server.count("/token") == 2)
+    }
+
+    @Test func concurrentCallersShareOneTokenRequest() async throws {
+        let server = FakeAuthorizationServer()
+        let tokens = try manager(server, .clientCredentials)
+        let values = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await tokens.accessToken().value } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(values.count == 1)
+        #expect(server.count("/token") == 1)
+    }
+
+    @Test func namesAreUniqueWhileOpenAndClosedManagersRefuseWork() async throws {
+        let server = FakeAuthorizationServer()
+        let name = "haapi-\(UUID().uuidString)"
+        let first = try manager(server, .clientCredentials, name: name)
+        do {
+            _ = try manager(server, .clientCredentials, name: name)
+            Issue.record("two managers with one name")
+        } catch HaapiError.haapiTokenManagerAlreadyExists(let existing) {
+            #expect(existing == name)
+        }
+        await first.close()
+        do {
+            _ = try await first.accessToken()
+            Issue.record("a closed manager gave a token")
+        } catch HaapiError.haapiTokenManagerIsClosed {}
+        _ = try manager(server, .clientCredentials, name: name)
+    }
+
+    @Test func haapiRequestsCarryTheTokenAndARefusedTokenIsRenewedOnce() async throws {
+        let server = FakeAuthorizationServer()
+        let tokens = try manager(server, .clientCredentials)
+        let transport = HaapiDriverTransport(tokenManager: tokens, base: server)
+        let resource = TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!)
+        #expect(try await transport.send(resource).status == 200)
+        // The server revokes the token: one new token, one retry.
+        server.lock.withLock { server.revoked.formUnion(server.issued) }
+        #expect(try await transport.send(resource).status == 200)
+        #expect(server.count("/token") == 2 && server.count("/haapi/resource") == 3)
+        // A server that refuses every token: one retry, then the 401 is the answer.
+        server.lock.withLock { server.tokenLifetime = 600 }
+        let always = FakeRefusingResource(base: server)
+        let refusing = HaapiDriverTransport(tokenManager: tokens, base: always)
+        #expect(try await refusing.send(resource).status == 401)
+        #expect(always.resourceCalls == 2)
+    }
+}
+
+/// Passes everything to the server but answers every resource request 401 invalid_token.
+final class FakeRefusingResource: HTTPTransport, @unchecked Sendable {
+    let base: FakeAuthorizationServer
+    private let lock = NSLock()
+    private var calls = 0
+    init(base: FakeAuthorizationServer) { self.base = base }
+    var resourceCalls: Int { lock.withLock { calls } }
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard request.url.path == "/haapi/resource" else { return try await base.send(request) }
+        lock.withLock { calls += 1 }
+        return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], url: request.url)
+    }
+}
