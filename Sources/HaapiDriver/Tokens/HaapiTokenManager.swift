@@ -104,6 +104,12 @@ public actor HaapiTokenManager {
     /// otherwise the configured one.
     public var effectiveClient: (clientID: String, authentication: ClientAuthentication) {
         get throws {
+            // A client registered by an earlier run counts too (the `.oauth` accessor fetches no token first).
+            if registeredClient == nil, let configuration = dcrConfiguration, !configuration.shouldClearExistingDCRClient,
+                let stored = try configuration.storage.read(key: storageKey(configuration))
+            {
+                registeredClient = try? RegisteredClient(json: stored)
+            }
             if let registeredClient { return (registeredClient.clientID, try registeredClient.authentication()) }
             return (clientID, try clientAuthenticationMethod.clientAuthentication(clientID: clientID))
         }
@@ -179,8 +185,21 @@ public actor HaapiTokenManager {
             extra: [("client_assertion_type", Self.attestationAssertionType), ("client_assertion", cat)])
     }
 
+    /// The DCR configuration of the strategy, if it has one.
+    private var dcrConfiguration: DCRConfiguration? {
+        switch strategy {
+        case .dcr(let configuration): return configuration
+        case .attestation(_, let fallback): return fallback
+        case .clientCredentials: return nil
+        }
+    }
+
+    private func storageKey(_ configuration: DCRConfiguration) -> String {
+        "haapi-dcr-client.\(clientID).\(configuration.templateClientId)"
+    }
+
     private func tokenWithRegisteredClient(_ configuration: DCRConfiguration) async throws -> HaapiAccessToken {
-        let key = "haapi-dcr-client.\(clientID).\(configuration.templateClientId)"
+        let key = storageKey(configuration)
         if configuration.shouldClearExistingDCRClient && registeredClient == nil {
             try configuration.storage.delete(key: key)
         }

@@ -68,6 +68,8 @@ public struct HaapiConfiguration: Sendable {
     public var tokenBoundConfiguration: any TokenBoundConfiguration
     /// How the client authenticates when it does not attest (default: none).
     public var clientAuthenticationMethod: any ClientAuthenticationMethod
+    /// Receives every token-endpoint response raw (headers, body).
+    public var tokenEndpointResponseListener: (any TokenEndpointResponseListener)?
     /// Whether the authorization request carries a PKCE challenge (default `false`: HAAPI clients
     /// are protected by attestation and DPoP, PKCE is optional).
     public var usesPKCE: Bool
@@ -82,8 +84,10 @@ public struct HaapiConfiguration: Sendable {
         revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
         tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
         clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
+        tokenEndpointResponseListener: (any TokenEndpointResponseListener)? = nil,
         usesPKCE: Bool = false, timeout: Duration = .seconds(30)
     ) {
+        self.tokenEndpointResponseListener = tokenEndpointResponseListener
         self.name = name
         self.clientId = clientId
         self.baseURL = baseURL

@@ -1,0 +1,192 @@
+import Crypto
+import Foundation
+import HaapiDriver
+import HaapiSDK
+import OAuthCore
+import Testing
+
+/// A token endpoint that binds tokens like a DPoP server: a code exchanged with a proof gives
+/// DPoP tokens whose refresh token only a proof from the same key can use.
+final class FakeTokenEndpoint: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var refreshBindings: [String: String?] = [:]  // refresh token -> jkt (nil when unbound)
+    private(set) var requests: [TransportRequest] = []
+    var codes: Set<String> = ["good-code"]
+
+    private func json(_ status: Int, _ value: JSONValue, _ url: URL, headers: HeaderFields = [:]) -> TransportResponse {
+        var headers = headers
+        headers["Content-Type"] = "application/json"
+        return TransportResponse(status: status, headers: headers, body: value.serialized(), url: url)
+    }
+
+    private func proofKey(_ request: TransportRequest) -> String? {
+        guard let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof), let jwk = jws.header.jwk,
+            (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil
+        else { return nil }
+        return try? jwk.thumbprint()
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try lock.withLock {
+            requests.append(request)
+            let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+            let jkt = proofKey(request)
+            if request.url.path == "/revoke" { return TransportResponse(status: 200, url: request.url) }
+            switch form["grant_type"] {
+            case "authorization_code" where form["code"] == "html-please":
+                return TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>bad gateway</html>".utf8), url: request.url)
+            case "authorization_code":
+                guard let code = form["code"], codes.remove(code) != nil else { return json(400, ["error": "invalid_grant"], request.url) }
+                let refresh = "rt-\(UUID().uuidString)"
+                refreshBindings[refresh] = .some(jkt)
+                return json(200, ["access_token": "at-1", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(refresh), "expires_in": 300], request.url, headers: ["DPoP-Nonce": "n-1"])
+            case "refresh_token":
+                guard let token = form["refresh_token"], let binding = refreshBindings[token] else { return json(400, ["error": "invalid_grant"], request.url) }
+                guard binding == jkt else { return json(400, ["error": "invalid_dpop_proof", "error_description": "wrong key"], request.url) }
+                refreshBindings[token] = nil
+                let next = "rt-\(UUID().uuidString)"
+                refreshBindings[next] = .some(jkt)
+                return json(200, ["access_token": "at-2", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(next)], request.url)
+            default:
+                return TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>bad gateway</html>".utf8), url: request.url)
+            }
+        }
+    }
+}
+
+final class RecordingListener: TokenEndpointResponseListener, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var events: [(String, Int?, String?)] = []
+    func onSuccess(_ value: HTTPURLResponseContent) { record("success", value) }
+    func onTokenError(_ value: HTTPURLResponseContent) { record("tokenError", value) }
+    func onError(_ value: HTTPURLResponseContent) { record("error", value) }
+    private func record(_ kind: String, _ value: HTTPURLResponseContent) {
+        lock.withLock { events.append((kind, value.httpURLResponse?.status, value.httpURLResponse?.headers["DPoP-Nonce"] ?? value.dataAsDictionary["error"]?.stringValue)) }
+    }
+}
+
+func testConfiguration(bound: Bool, name: String = UUID().uuidString, listener: (any TokenEndpointResponseListener)? = nil) -> HaapiConfiguration {
+    HaapiConfiguration(
+        name: name, clientId: "app", baseURL: URL(string: "https://idsvr.example")!,
+        tokenEndpointURL: URL(string: "https://idsvr.example/token")!, authorizationEndpointURL: URL(string: "https://idsvr.example/authorize")!,
+        appRedirect: "app:/cb", revocationEndpointURL: URL(string: "https://idsvr.example/revoke")!,
+        tokenBoundConfiguration: bound ? BoundedTokenConfiguration() : UnboundedTokenConfiguration(), tokenEndpointResponseListener: listener)
+}
+
+@Suite("OAuthTokenManager and token binding")
+struct OAuthTokenManagerTests {
+    @Test func boundTokensAreRefreshedWithTheKeptKeyAfterARestart() async throws {
+        let server = FakeTokenEndpoint()
+        let storage = InMemoryStorage()
+        let configuration = testConfiguration(bound: true)
+        let dpop = try Dpop()
+        let first = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
+        guard case .successfulToken(let tokens) = await first.fetchAccessToken(with: "good-code", dpop: dpop) else {
+            Issue.record("no tokens"); return
+        }
+        #expect(tokens.isDPoPBound)
+        #expect(server.requests.last?.headers["DPoP"] != nil)
+        // A new manager (a restarted app) refreshes with the stored key, without being given it.
+        let restarted = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
+        guard case .successfulToken(let refreshed) = await restarted.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
+            Issue.record("bound refresh failed"); return
+        }
+        #expect(refreshed.isDPoPBound && refreshed.accessToken == "at-2")
+        // A different key is refused by the server.
+        guard case .errorToken(let error) = await restarted.refreshAccessToken(with: try #require(refreshed.refreshToken), dpop: try Dpop()) else {
+            Issue.record("a foreign key was accepted"); return
+        }
+        #expect(error.error == "invalid_dpop_proof")
+        // Revoking the refresh token forgets the key.
+        guard case .success = await restarted.revokeRefreshToken(try #require(refreshed.refreshToken)) else { Issue.record("revocation failed"); return }
+        #expect(storage.keys.isEmpty)
+    }
+
+    @Test func unboundConfigurationRefusesAKeyAndSendsNoProof() async throws {
+        let server = FakeTokenEndpoint()
+        let manager = try OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
+        guard case .error(HaapiError.invalidConfiguration) = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else {
+            Issue.record("a DPoP key was accepted with an unbounded configuration"); return
+        }
+        #expect(server.requests.isEmpty)
+        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
+        #expect(!tokens.isDPoPBound && server.requests.last?.headers["DPoP"] == nil)
+        guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else { Issue.record("refresh failed"); return }
+        #expect(server.requests.last?.headers["DPoP"] == nil)
+    }
+
+    @Test func boundConfigurationWithoutAKeyLeavesTheTokensUnbound() async throws {
+        // Server issuing unbound codes, client bounded but passing no key: the seeds' first row.
+        let server = FakeTokenEndpoint()
+        let manager = try OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: true), transport: server, storage: InMemoryStorage())
+        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
+        #expect(!tokens.isDPoPBound)
+        guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else { Issue.record("refresh failed"); return }
+    }
+
+    @Test func errorsAndTheListener() async throws {
+        let server = FakeTokenEndpoint()
+        let listener = RecordingListener()
+        let manager = try OAuthTokenManager(
+            oauthTokenConfiguration: testConfiguration(bound: true, listener: listener), transport: server, storage: InMemoryStorage())
+        guard case .successfulToken = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else { Issue.record("no tokens"); return }
+        guard case .errorToken(let error) = await manager.fetchAccessToken(with: "used-code") else { Issue.record("no token error"); return }
+        #expect(error.error == "invalid_grant" && error.recoverySuggestion == .newHaapiFlow)
+        guard case .error(let failure) = await manager.fetchAccessToken(with: "html-please") else { Issue.record("HTML accepted"); return }
+        let typed = try #require(failure as? TokenEndpointError)
+        #expect(typed.statusCode == 502 && typed.rawBody == Data("<html>bad gateway</html>".utf8))
+        // The listener saw each raw response: headers included.
+        #expect(listener.events.map(\.0) == ["success", "tokenError", "error"])
+        #expect(listener.events.map(\.1) == [200, 400, 502])
+        #expect(listener.events.first?.2 == "n-1")
+    }
+
+    @Test func revocationNeedsAnEndpoint() async throws {
+        var configuration = testConfiguration(bound: false)
+        configuration.revocationEndpointURL = nil
+        let manager = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: FakeTokenEndpoint(), storage: InMemoryStorage())
+        guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken("at") else { Issue.record("revoked without an endpoint"); return }
+    }
+}
+
+@Suite("HaapiAccessorBuilder")
+struct HaapiAccessorBuilderTests {
+    @Test func strategyFollowsTheDevicesCapabilities() async throws {
+        let storage = InMemoryStorage()
+        let dcr = DCRConfiguration(templateClientId: "t", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage)
+        // This platform cannot attest: with DCR configured, the accessor uses it.
+        let viaDCR = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+            .setDCRConfiguration(configuration: dcr).setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
+            .setTransport(FakeTokenEndpoint()).setStorage(storage).build()
+        #expect(viaDCR.haapiManager != nil)
+        // Without attestation or DCR, a confidential client uses client credentials; a public one cannot get HAAPI tokens.
+        _ = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint()).build()
+        #expect(throws: HaapiError.self) {
+            _ = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(FakeTokenEndpoint()).build()
+        }
+        // DCR with no client authentication is a configuration error.
+        #expect(throws: HaapiError.self) {
+            _ = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setDCRConfiguration(configuration: dcr)
+                .setTransport(FakeTokenEndpoint()).build()
+        }
+        // The .oauth option builds no HAAPI manager; the development attestation provider makes the attestation strategy.
+        let oauthOnly = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+            .setHaapiAccessorOption(option: .oauth).setAttestationProvider(InsecureSoftwareAttestationProvider())
+            .setTransport(FakeTokenEndpoint()).build()
+        #expect(oauthOnly.haapiManager == nil)
+    }
+
+    @Test func oneAccessorPerNameAtATime() async throws {
+        let configuration = testConfiguration(bound: true, name: "shared-\(UUID().uuidString)")
+        let builder = HaapiAccessorBuilder(haapiConfiguration: configuration)
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint())
+        let first = try builder.build()
+        do {
+            _ = try builder.build()
+            Issue.record("two accessors with one name")
+        } catch HaapiError.haapiTokenManagerAlreadyExists {}
+        await first.haapiTokenManager.close()
+        _ = try builder.build()
+    }
+}
