@@ -2,6 +2,7 @@
 // swift-crypto. Build in release mode: `Scripts/bench.sh`.
 import Crypto
 import Foundation
+import HaapiSDK
 import OAuthCore
 
 /// Runs `body` in batches and returns the median time of one call, in microseconds.
@@ -58,3 +59,31 @@ row("bare P-256 verification, same input size", bareVerifyTime)
 row("JWT verify + claims validation", jwtTime)
 row("PKCE pair (verifier + S256 challenge)", pkceTime)
 row("RFC 7638 thumbprint (P-256 JWK)", thumbprintTime)
+
+// HaapiSDK: decoding and classifying a captured HAAPI response, next to a bare JSON parse of
+// the same bytes. The captured files live outside the package (../shared/conformance/haapi/
+// captured, relative to the current directory, or `--captured DIR`); without them the rows
+// are skipped with a note.
+let capturedDirectory: URL = {
+    let arguments = CommandLine.arguments
+    if let index = arguments.firstIndex(of: "--captured"), index + 1 < arguments.count {
+        return URL(fileURLWithPath: arguments[index + 1], isDirectory: true)
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        .appendingPathComponent("../shared/conformance/haapi/captured", isDirectory: true).standardizedFileURL
+}()
+
+for name in ["usernamePassword.json", "selectAuthentication.json"] {
+    let file = capturedDirectory.appendingPathComponent(name)
+    guard let bytes = try? Data(contentsOf: file) else {
+        print("| (skipped: \(name) not found in \(capturedDirectory.path); pass --captured DIR)")
+        continue
+    }
+    let decodeTime = try median { _ = try HaapiModel.response(from: bytes, contentType: nil) }
+    let parseTime = try median { _ = try JSONSerialization.jsonObject(with: bytes) }
+    let jsonValueTime = try median { _ = try JSONValue(parsing: bytes) }
+    row("decode+classify \(name)", decodeTime, "HaapiModel.response, \(bytes.count) bytes")
+    row("  of which JSONValue(parsing:)", jsonValueTime)
+    row("bare JSON parse (JSONSerialization), same", parseTime)
+    row("  HAAPI model ratio (target <= 3)", decodeTime / parseTime, String(format: "%.2fx", decodeTime / parseTime))
+}

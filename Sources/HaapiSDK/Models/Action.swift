@@ -109,12 +109,19 @@ public struct FormActionModel: RawJsonRepresentable, Hashable {
     public func field(_ name: String) -> FormField? { fields.first { $0.name == name } }
 
     /// The parameters to submit: the caller's values for the fields they name, and every
-    /// other field's default (hidden fields unchanged). Fields with no value are left out;
-    /// parameters the caller gives that name no field are sent too.
+    /// other field's default (hidden fields and readonly checkboxes unchanged). Fields with no
+    /// value are left out; parameters the caller gives that name no field are sent too.
     public func parameters(with values: [String: String]) -> [(String, String)] {
         var result: [(String, String)] = []
         for field in fields {
-            let value = field.type == .hidden ? (field.value ?? values[field.name]) : (values[field.name] ?? field.defaultValue)
+            let value: String?
+            if field.type == .hidden {
+                value = field.value ?? values[field.name]
+            } else if field.type == .checkbox && field.isReadonly {
+                value = field.defaultValue
+            } else {
+                value = values[field.name] ?? field.defaultValue
+            }
             if let value { result.append((field.name, value)) }
         }
         let named = Set(fields.map(\.name))

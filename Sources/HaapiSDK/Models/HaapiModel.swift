@@ -66,7 +66,13 @@ public enum HaapiModel {
     /// or forms; anything else is left generic.
     private static func classifyInteraction(_ content: RepresentationContent) -> (any HaapiRepresentation)? {
         let actions = content.actions
-        if actions.count == 1, let action = actions.first, let operation = action.clientOperation {
+        // A client operation next to forms (BankID offers "start the app" and "cancel" forms
+        // beside the operation) is still a client-operation step.
+        if let index = actions.firstIndex(where: { $0.clientOperation != nil }),
+            actions.indices.allSatisfy({ $0 == index || actions[$0].form != nil }),
+            let operation = actions[index].clientOperation
+        {
+            let action = actions[index]
             switch operation.name {
             case .externalBrowserFlow: return ExternalBrowserClientOperationStep(content: content, action: action)
             case .bankID: return BankIdClientOperationStep(content: content, action: action)

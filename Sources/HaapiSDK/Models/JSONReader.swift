@@ -15,12 +15,14 @@ struct JSONReader {
 
     func child(_ key: String) -> String { path == "$" ? key : "\(path).\(key)" }
 
-    /// A required string.
+    /// A required string (an identifier such as `type`, `href` or `name`): it must be a JSON
+    /// string; a number or Boolean there is a wrong type, not text.
     func string(_ key: String) throws -> String {
-        guard let value = try optionalString(key) else {
-            throw HaapiModelError(.missingMember, path: child(key), "the required string is missing")
+        switch members[key] {
+        case nil, .null?: throw HaapiModelError(.missingMember, path: child(key), "the required string is missing")
+        case .string(let text)?: return text
+        case let other?: throw HaapiModelError(.wrongType, path: child(key), "expected a string, found \(other.kindName)")
         }
-        return value
     }
 
     /// An optional string; `null` counts as absent, numbers and Booleans are taken as their text.

@@ -1,7 +1,8 @@
 import OAuthCore
 
-/// A step whose single action is an operation the client performs itself. Switch on the
-/// concrete type for the operations every client should know.
+/// A step whose main action is an operation the client performs itself (other actions, such
+/// as BankID's "start the app" and "cancel", are forms). Switch on the concrete type for the
+/// operations every client should know.
 public protocol ClientOperationStep: HaapiRepresentation {
     /// The client-operation action.
     var action: Action { get }

@@ -18,6 +18,14 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses JSON bytes.
     /// - Throws: ``JSONValue/ParseError`` when the bytes are not JSON.
     public init(parsing data: Data) throws {
+        // Plain JSON takes a direct byte parser; anything it does not handle exactly as
+        // JSONDecoder does (errors, duplicate keys, trailing commas, a BOM, UTF-16, integral
+        // numbers written with a fraction or exponent, very deep nesting, ...) goes through
+        // JSONDecoder, so the result is always the same.
+        if let value = FastJSONParser.parse(data) {
+            self = value
+            return
+        }
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
@@ -136,5 +144,248 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(nilLiteral: ()) { self = .null }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+/// A strict JSON parser for the common case: UTF-8 text without a BOM, no duplicate keys,
+/// no trailing commas, strings of valid UTF-8 and escapes, integers of up to 18 digits, and
+/// numbers whose value is not integral. It returns `nil` for anything else, and the caller
+/// asks JSONDecoder, whose answer (value or error) is then the answer: on what this accepts,
+/// both give the same value.
+private struct FastJSONParser {
+    private struct Unsupported: Error {}
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+    private var depth = 0
+    private static let maxDepth = 200
+
+    private init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    static func parse(_ data: Data) -> JSONValue? {
+        data.withUnsafeBytes { bytes -> JSONValue? in
+            var parser = FastJSONParser(bytes)
+            // (`nil` here must be Optional.none: JSONValue is ExpressibleByNilLiteral.)
+            guard let value = try? parser.value() else { return Optional.none }
+            parser.skipWhitespace()
+            guard parser.index == bytes.count else { return Optional.none }
+            return Optional.some(value)
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value() throws -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw Unsupported() }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
+        }
+    }
+
+    private mutating func literal(_ text: StaticString) throws {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw Unsupported() }
+        let expected = UnsafeRawBufferPointer(start: text.utf8Start, count: count)
+        for offset in 0..<count where bytes[index + offset] != expected[offset] { throw Unsupported() }
+        index += count
+    }
+
+    private mutating func object() throws -> JSONValue {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw Unsupported() }
+        index += 1  // {
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Unsupported() }
+            let key = try string()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Unsupported() }
+            index += 1
+            let member = try value()
+            // JSONDecoder keeps the first of duplicate keys: leave those documents to it.
+            guard members.updateValue(member, forKey: key) == nil else { throw Unsupported() }
+            skipWhitespace()
+            guard index < bytes.count else { throw Unsupported() }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(members)
+            default: throw Unsupported()
+            }
+        }
+    }
+
+    private mutating func array() throws -> JSONValue {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw Unsupported() }
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try value())
+            skipWhitespace()
+            guard index < bytes.count else { throw Unsupported() }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default: throw Unsupported()
+            }
+        }
+    }
+
+    /// A string, the index on its opening quote.
+    private mutating func string() throws -> String {
+        index += 1  // "
+        let start = index
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = try decode(UnsafeRawBufferPointer(rebasing: bytes[start..<index]), ascii: ascii)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw Unsupported() }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        // Escapes: collect the UTF-8 bytes.
+        var utf8 = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return try utf8.withUnsafeBytes { try decode($0, ascii: false) }
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw Unsupported() }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw Unsupported() }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw Unsupported() }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(scalar) {
+                        throw Unsupported()
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw Unsupported() }
+                    utf8.append(contentsOf: UTF8.encode(unicode)!)
+                default: throw Unsupported()
+                }
+            default:
+                if byte < 0x20 { throw Unsupported() }
+                utf8.append(byte)
+                index += 1
+            }
+        }
+        throw Unsupported()
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard bytes.count - index >= 4 else { throw Unsupported() }
+        var result: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Unsupported()
+            }
+            result = result << 4 | UInt32(digit)
+            index += 1
+        }
+        return result
+    }
+
+    /// UTF-8 bytes as a string; invalid UTF-8 is left to JSONDecoder.
+    private func decode(_ utf8: UnsafeRawBufferPointer, ascii: Bool) throws -> String {
+        let text = String(decoding: utf8, as: UTF8.self)
+        // Decoding repairs invalid UTF-8; valid UTF-8 comes back byte for byte.
+        guard ascii || text.utf8.elementsEqual(utf8) else { throw Unsupported() }
+        return text
+    }
+
+    private mutating func number() throws -> JSONValue {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        let digits = index - digitsStart
+        // No digits, or a leading zero: not JSON (JSONDecoder says so).
+        guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { throw Unsupported() }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > fractionStart else { throw Unsupported() }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let exponentStart = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > exponentStart else { throw Unsupported() }
+        }
+        if isInteger {
+            // Up to 18 digits always fits in Int; longer ones are left to JSONDecoder.
+            guard digits <= 18 else { throw Unsupported() }
+            var magnitude = 0
+            for offset in digitsStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] - UInt8(ascii: "0")) }
+            return .integer(digitsStart == start ? magnitude : -magnitude)
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        // JSONDecoder makes an Int of any integral value (1.0, 1e2, 1e-400 -> 0): leave those to it.
+        guard let number = Double(text), number.isFinite, number.rounded() != number else { throw Unsupported() }
+        return .number(number)
     }
 }

@@ -1,0 +1,339 @@
+import ArgumentParser
+import Foundation
+import HaapiSDK
+import OAuthCore
+
+/// `haapi inspect FILE|-`: shows what the SDK makes of a HAAPI response body.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what the SDK makes of a HAAPI response (a step or a problem): class, actions, fields, links...",
+        discussion: """
+            Reads a response body from FILE (or standard input for -) and prints the typed model: \
+            its class and type, metadata, messages, links, actions with their forms, fields and \
+            nested options, and problem details. Without --content-type the document is classified \
+            by content: a `type` that is an absolute URI makes it a problem.
+            Exit status: 0 when the body decodes, 2 when it is not a usable HAAPI document (the \
+            typed error, with its code and JSON path, goes to standard error), 1 when FILE cannot be read.
+            """)
+
+    /// The exit status for a body that is not a usable HAAPI document.
+    static let unusableInput: Int32 = 2
+
+    @Argument(help: "A file holding a HAAPI response body, or - to read standard input.")
+    var file: String
+
+    @Flag(help: "Print JSON (stable, sorted keys) instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Decode as this media type (application/vnd.auth+json or application/problem+json) instead of by content.", valueName: "type"))
+    var contentType: String?
+
+    func run() throws {
+        let data: Data
+        do {
+            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            printError("haapi inspect: cannot read \(file): \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+        let response: HaapiResponse
+        do {
+            response = try HaapiModel.response(from: data, contentType: contentType)
+        } catch let error as HaapiModelError {
+            if json {
+                let report: JSONValue = ["error": ["code": .string(error.code.rawValue), "path": .string(error.path), "message": .string(error.message)]]
+                printError(String(decoding: Inspection.pretty(report), as: UTF8.self))
+            } else {
+                printError("haapi inspect: not a usable HAAPI document")
+                printError("  code: \(error.code.rawValue)")
+                printError("  path: \(error.path)")
+                printError("  message: \(error.message)")
+            }
+            throw ExitCode(Self.unusableInput)
+        }
+        if json {
+            print(String(decoding: Inspection.pretty(Inspection.json(response)), as: UTF8.self))
+        } else {
+            print(Inspection.text(response), terminator: "")
+        }
+    }
+
+    private func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Renders a decoded response as text or JSON.
+enum Inspection {
+    // MARK: JSON
+
+    static func pretty(_ value: JSONValue) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("null".utf8)
+    }
+
+    static func json(_ response: HaapiResponse) -> JSONValue {
+        var result: [String: JSONValue] = [:]
+        switch response {
+        case .representation(let step):
+            result["result"] = "representation"
+            result["class"] = .string(className(step))
+            result["type"] = .string(step.type.rawValue)
+            if let metadata = step.metadata { result["metadata"] = json(metadata) }
+            result["messages"] = .array(step.messages.map(json))
+            result["links"] = .array(step.links.map(json))
+            result["actions"] = .array(step.actions.map(json))
+            if !step.content.properties.isEmpty { result["properties"] = .object(step.content.properties) }
+        case .problem(let problem):
+            result["result"] = "problem"
+            result["class"] = .string(className(problem))
+            result["type"] = .string(problem.type.rawValue)
+            if let metadata = problem.problemContent.metadata { result["metadata"] = json(metadata) }
+            if let title = problem.title { result["title"] = .string(title) }
+            if let code = problem.problemContent.code { result["code"] = .string(code) }
+            result["messages"] = .array(problem.messages.map(json))
+            result["links"] = .array(problem.links.map(json))
+            if let invalid = problem as? InvalidInputProblem {
+                result["invalidFields"] = .array(
+                    invalid.invalidFields.map { field in
+                        var object: [String: JSONValue] = ["name": .string(field.name)]
+                        if let reason = field.reason { object["reason"] = .string(reason) }
+                        if let detail = field.detail { object["detail"] = .string(detail) }
+                        return .object(object)
+                    })
+            }
+            if let authorization = problem as? AuthorizationProblem {
+                if let error = authorization.error { result["error"] = .string(error) }
+                if let description = authorization.errorDescription { result["errorDescription"] = .string(description) }
+                if let iss = authorization.iss { result["iss"] = .string(iss) }
+            }
+        }
+        return .object(result)
+    }
+
+    static func json(_ metadata: Metadata) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        if let viewName = metadata.viewName { object["viewName"] = .string(viewName) }
+        if let templateArea = metadata.templateArea { object["templateArea"] = .string(templateArea) }
+        return .object(object)
+    }
+
+    static func json(_ message: UserMessage) -> JSONValue {
+        ["text": .string(message.text), "classList": .array(message.classList.map { .string($0) })]
+    }
+
+    static func json(_ link: Link) -> JSONValue {
+        var object: [String: JSONValue] = ["href": .string(shortened(link.href)), "image": .bool(link.isImage)]
+        if let rel = link.rel { object["rel"] = .string(rel) }
+        if let title = link.title { object["title"] = .string(title) }
+        if let type = link.type { object["type"] = .string(type) }
+        return .object(object)
+    }
+
+    static func json(_ action: Action) -> JSONValue {
+        var object: [String: JSONValue] = ["template": .string(action.template.rawValue), "kind": .string(action.kind.rawValue)]
+        if let title = action.title { object["title"] = .string(title) }
+        if !action.properties.isEmpty { object["properties"] = .object(action.properties) }
+        switch action.model {
+        case .form(let form):
+            object["method"] = .string(form.method)
+            object["href"] = .string(form.href)
+            object["type"] = .string(form.type)
+            if let actionTitle = form.actionTitle { object["actionTitle"] = .string(actionTitle) }
+            object["fields"] = .array(form.fields.map(json))
+            if !form.continueActions.isEmpty { object["continueActions"] = .array(form.continueActions.map(json)) }
+            if !form.errorActions.isEmpty { object["errorActions"] = .array(form.errorActions.map(json)) }
+        case .selector(let selector):
+            object["options"] = .array(selector.options.map(json))
+        case .clientOperation(let operation):
+            object["name"] = .string(operation.name.rawValue)
+            object["arguments"] = .object(operation.arguments)
+            object["continueActions"] = .array(operation.continueActions.map(json))
+            if !operation.errorActions.isEmpty { object["errorActions"] = .array(operation.errorActions.map(json)) }
+        case .other(let model):
+            if let model { object["model"] = model }
+        }
+        return .object(object)
+    }
+
+    static func json(_ field: FormField) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "type": .string(field.type.rawValue), "name": .string(field.name), "required": .bool(field.isRequired),
+        ]
+        if let label = field.label { object["label"] = .string(label) }
+        if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder) }
+        if let value = shownValue(field) { object["value"] = .string(value) }
+        if let kind = field.kind { object["kind"] = .string(kind) }
+        if let minLength = field.minLength { object["minLength"] = .integer(minLength) }
+        if let maxLength = field.maxLength { object["maxLength"] = .integer(maxLength) }
+        if field.type == .checkbox {
+            object["checked"] = .bool(field.isChecked)
+            object["readonly"] = .bool(field.isReadonly)
+        }
+        if !field.options.isEmpty {
+            object["options"] = .array(
+                field.options.map { ["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.isSelected)] })
+        }
+        return .object(object)
+    }
+
+    // MARK: Text
+
+    static func text(_ response: HaapiResponse) -> String {
+        var out = Output()
+        switch response {
+        case .representation(let step):
+            out.line("class: \(className(step))")
+            out.line("type: \(step.type.rawValue)")
+            metadata(step.metadata, &out)
+            if !step.content.properties.isEmpty {
+                out.line("properties:")
+                for (key, value) in step.content.properties.sorted(by: { $0.key < $1.key }) {
+                    out.line("  \(key): \(plain(value))")
+                }
+            }
+            messages(step.messages, &out)
+            links(step.links, &out)
+            if !step.actions.isEmpty {
+                out.line("actions:")
+                for action in step.actions { self.action(action, &out, indent: 1) }
+            }
+        case .problem(let problem):
+            out.line("class: \(className(problem))")
+            out.line("type: \(problem.type.rawValue)")
+            if let title = problem.title { out.line("title: \(title)") }
+            if let code = problem.problemContent.code { out.line("code: \(code)") }
+            metadata(problem.problemContent.metadata, &out)
+            if let invalid = problem as? InvalidInputProblem {
+                out.line("invalid fields:")
+                for field in invalid.invalidFields {
+                    out.line("  \(field.name): \(field.reason ?? "-")" + (field.detail.map { " (\($0))" } ?? ""))
+                }
+            }
+            if let authorization = problem as? AuthorizationProblem {
+                if let error = authorization.error { out.line("error: \(error)") }
+                if let description = authorization.errorDescription { out.line("error_description: \(description)") }
+                if let iss = authorization.iss { out.line("iss: \(iss)") }
+            }
+            messages(problem.messages, &out)
+            links(problem.links, &out)
+        }
+        return out.text
+    }
+
+    struct Output {
+        var text = ""
+        mutating func line(_ line: String, indent: Int = 0) {
+            text += String(repeating: "  ", count: indent) + line + "\n"
+        }
+    }
+
+    static func metadata(_ metadata: Metadata?, _ out: inout Output) {
+        guard let metadata, metadata.viewName != nil || metadata.templateArea != nil else { return }
+        var parts: [String] = []
+        if let viewName = metadata.viewName { parts.append("viewName=\(viewName)") }
+        if let templateArea = metadata.templateArea { parts.append("templateArea=\(templateArea)") }
+        out.line("metadata: " + parts.joined(separator: ", "))
+    }
+
+    static func messages(_ messages: [UserMessage], _ out: inout Output) {
+        guard !messages.isEmpty else { return }
+        out.line("messages:")
+        for message in messages {
+            out.line("[\(message.classList.joined(separator: " "))] \(message.text)", indent: 1)
+        }
+    }
+
+    static func links(_ links: [Link], _ out: inout Output) {
+        guard !links.isEmpty else { return }
+        out.line("links:")
+        for link in links {
+            var line = link.rel ?? "(no rel)"
+            if link.isImage { line += " [image\(link.type.map { " \($0)" } ?? "")]" } else if let type = link.type { line += " [\(type)]" }
+            if let title = link.title { line += " \"\(title)\"" }
+            out.line(line + ": " + shortened(link.href), indent: 1)
+        }
+    }
+
+    static func action(_ action: Action, _ out: inout Output, indent: Int) {
+        var head = "\(action.template.rawValue) \(action.kind.rawValue)"
+        if let title = action.title { head += " \"\(title)\"" }
+        if !action.properties.isEmpty {
+            head += " {" + action.properties.sorted { $0.key < $1.key }.map { "\($0.key)=\(plain($0.value))" }.joined(separator: ", ") + "}"
+        }
+        switch action.model {
+        case .form(let form):
+            var line = head + ": \(form.method) \(form.href)"
+            if form.type != "application/x-www-form-urlencoded" { line += " (\(form.type))" }
+            if let actionTitle = form.actionTitle { line += " [\(actionTitle)]" }
+            out.line("- " + line, indent: indent)
+            for field in form.fields { self.field(field, &out, indent: indent + 1) }
+            nested("continue actions", form.continueActions, &out, indent: indent + 1)
+            nested("error actions", form.errorActions, &out, indent: indent + 1)
+        case .selector(let selector):
+            out.line("- " + head + ": \(selector.options.count) options", indent: indent)
+            for option in selector.options { self.action(option, &out, indent: indent + 1) }
+        case .clientOperation(let operation):
+            out.line("- " + head + ": operation \(operation.name.rawValue)", indent: indent)
+            for (key, value) in operation.arguments.sorted(by: { $0.key < $1.key }) {
+                out.line("argument \(key): \(plain(value))", indent: indent + 1)
+            }
+            nested("continue actions", operation.continueActions, &out, indent: indent + 1)
+            nested("error actions", operation.errorActions, &out, indent: indent + 1)
+        case .other(let model):
+            out.line("- " + head + ": unknown template" + (model.map { ", model \(plain($0))" } ?? ""), indent: indent)
+        }
+    }
+
+    static func nested(_ title: String, _ actions: [Action], _ out: inout Output, indent: Int) {
+        guard !actions.isEmpty else { return }
+        out.line(title + ":", indent: indent)
+        for action in actions { self.action(action, &out, indent: indent + 1) }
+    }
+
+    static func field(_ field: FormField, _ out: inout Output, indent: Int) {
+        var line = "field \(field.type.rawValue) \(field.name)"
+        if let label = field.label { line += " \"\(label)\"" }
+        if field.isUserInput { line += field.isRequired ? " required" : " optional" }
+        if let value = shownValue(field) { line += " value=\"\(value)\"" }
+        if let placeholder = field.placeholder { line += " placeholder=\"\(placeholder)\"" }
+        if let kind = field.kind { line += " kind=\(kind)" }
+        if let minLength = field.minLength { line += " minLength=\(minLength)" }
+        if let maxLength = field.maxLength { line += " maxLength=\(maxLength)" }
+        if field.type == .checkbox {
+            line += field.isChecked ? " checked" : " unchecked"
+            if field.isReadonly { line += " readonly" }
+        }
+        out.line(line, indent: indent)
+        for option in field.options {
+            out.line("option \(option.value) \"\(option.label)\"" + (option.isSelected ? " (selected)" : ""), indent: indent + 1)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The value to show: what the client sends without the user (hidden fields, checkbox
+    /// values). Values of other fields, passwords above all, are not shown.
+    static func shownValue(_ field: FormField) -> String? {
+        field.type == .hidden || field.type == .checkbox ? field.value : nil
+    }
+
+    static func className(_ value: Any) -> String { String(describing: type(of: value)) }
+
+    /// `data:` URLs are shortened to their media type, a few characters and their length.
+    static func shortened(_ href: String) -> String {
+        guard href.lowercased().hasPrefix("data:"), href.count > 48 else { return href }
+        let comma = href.firstIndex(of: ",") ?? href.endIndex
+        let header = href[..<comma]
+        let payload = href[comma...].dropFirst()
+        return "\(header),\(payload.prefix(16))… (\(href.utf8.count) characters)"
+    }
+
+    /// A JSON value as plain text: strings bare, anything else as compact JSON.
+    static func plain(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return shortened(text) }
+        return String(decoding: value.serialized(), as: UTF8.self)
+    }
+}

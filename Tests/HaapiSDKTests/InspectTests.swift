@@ -1,0 +1,248 @@
+import Foundation
+import OAuthCore
+import Testing
+
+// `haapi inspect`, tested by running the built executable (the test target cannot depend on
+// an executable target without a change to Package.swift). `swift build --build-tests` builds
+// it next to the test bundle; without it the suite is disabled with the reason.
+
+enum HaapiBinary {
+    /// The `haapi` executable in the same build folder as this test target's resources, or in
+    /// `<package root>/.build/debug`.
+    static let url: URL? = {
+        let candidates = [
+            Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("haapi"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/haapi"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `haapi` with `arguments`, feeding `input` to its standard input.
+    static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+        let executable = try #require(url)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputFile = folder.appendingPathComponent("stdin")
+        let outputFile = folder.appendingPathComponent("stdout")
+        let errorFile = folder.appendingPathComponent("stderr")
+        try input.write(to: inputFile)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let stdin = try FileHandle(forReadingFrom: inputFile)
+        let stdout = try FileHandle(forWritingTo: outputFile)
+        let stderr = try FileHandle(forWritingTo: errorFile)
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+            try? stderr.close()
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    }
+
+    /// Writes `text` to a temporary file and returns its path.
+    static func temporaryFile(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-inspect-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}
+
+@Suite(
+    "haapi inspect (the built executable)",
+    .enabled(if: HaapiBinary.url != nil, "the haapi executable is not built: run `swift build --build-tests` first"))
+struct InspectTests {
+    @Test("Text: class, type, metadata, messages, links, fields with options and defaults")
+    func text() throws {
+        let result = try HaapiBinary.run(["inspect", try Fixture.url("form-fields").path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "class: InteractiveFormStep")
+        #expect(lines.contains("type: registration-step"))
+        #expect(lines.contains("metadata: viewName=views/register/profile"))
+        #expect(lines.contains("  [heading] Tell us about you"))
+        #expect(lines.contains("  help \"Help\": /help/profile"))
+        #expect(lines.contains("  - form user-register \"Create your profile\": POST /authn/register/create/profile [Create]"))
+        #expect(lines.contains("    field text age \"Age\" required kind=number minLength=1 maxLength=3"))
+        #expect(lines.contains("    field text nickname \"Nickname\" optional"), "the initial value of a visible field is not shown")
+        #expect(lines.contains("    field select country \"Country\" required"))
+        #expect(lines.contains("      option SE \"Sweden\" (selected)"))
+        #expect(lines.contains("    field checkbox terms \"I accept the terms\" required checked"))
+        #expect(lines.contains("    field drawing-pad signature \"Sign here\" required"))
+        #expect(lines.contains("    field hidden flow value=\"profile-v2\""))
+    }
+
+    @Test("Text: nested selectors indented, client operations with arguments and continue/error actions")
+    func nesting() throws {
+        let path = try HaapiBinary.temporaryFile(
+            #"{"type":"authentication-step","actions":[{"template":"selector","kind":"device-selector","title":"Devices","model":{"options":[{"template":"selector","kind":"device-option","title":"Phone","model":{"options":[{"template":"form","kind":"login","title":"push","model":{"href":"/d","method":"POST","fields":[{"name":"factor","type":"hidden","value":"push"}]}}]}}]}}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let nested = try HaapiBinary.run(["inspect", path])
+        #expect(nested.status == 0)
+        #expect(nested.stdout.contains("""
+            actions:
+              - selector device-selector "Devices": 1 options
+                - selector device-option "Phone": 1 options
+                  - form login "push": POST /d
+                    field hidden factor value="push"
+            """))
+
+        let operation = try HaapiBinary.run(["inspect", try Fixture.url("external-browser-flow").path])
+        #expect(operation.status == 0)
+        #expect(operation.stdout.hasPrefix("class: ExternalBrowserClientOperationStep\n"))
+        #expect(operation.stdout.contains("""
+              - client-operation external-browser-launch "Continue in your browser": operation external-browser-flow
+                argument href: https://login.riverbank.example/authn/federate/partner-idp?_launch=Lq7vR2
+                continue actions:
+                  - form continue: POST /authn/federate/partner-idp/resume
+                    field context _resume_nonce
+                error actions:
+                  - form cancel "Choose another way to sign in": GET /authn/authenticate
+            """))
+    }
+
+    @Test("Text: image links are marked and data: URLs shortened; polling properties shown")
+    func imageLinks() throws {
+        let result = try HaapiBinary.run(["inspect", try Fixture.url("polling-pending").path])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("class: PollingStep\ntype: polling-step\n"))
+        #expect(result.stdout.contains("  status: pending\n"))
+        #expect(result.stdout.contains("  interval: 2500\n"))
+        #expect(result.stdout.contains("  qr-code [image image/png] \"Scan with the app\": data:image/png;base64,iVBORw0KGgoAAAAN… (114 characters)\n"))
+        #expect(!result.stdout.contains("ASUVORK5CYII="), "the whole data: URL is not printed")
+    }
+
+    @Test("Text: problems with title and invalid fields")
+    func problems() throws {
+        let invalid = try HaapiBinary.run(["inspect", try Fixture.url("problem-invalid-input").path])
+        #expect(invalid.status == 0)
+        #expect(invalid.stdout.contains("class: InvalidInputProblem\ntype: https://curity.se/problems/invalid-input\n"))
+        #expect(invalid.stdout.contains("title: Some fields need your attention\n"))
+        #expect(invalid.stdout.contains("invalid fields:\n  email: missing (Enter your e-mail address)\n  age: invalidValue (Age must be a number)\n"))
+        let oauth = try HaapiBinary.run(["inspect", try Fixture.url("problem-error-authorization-response").path])
+        #expect(oauth.stdout.contains("class: AuthorizationProblem\n"))
+        #expect(oauth.stdout.contains("error: access_denied\n"))
+    }
+
+    @Test("Password values are never printed")
+    func passwordsHidden() throws {
+        let path = try HaapiBinary.temporaryFile(
+            #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"/l","method":"POST","fields":[{"name":"password","type":"password","value":"hunter2-secret"}]}}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for arguments in [["inspect", path], ["inspect", "--json", path]] {
+            let result = try HaapiBinary.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("password"))
+            #expect(!result.stdout.contains("hunter2-secret"))
+        }
+    }
+
+    @Test("--json: the same facts as JSON with stable keys")
+    func json() throws {
+        let result = try HaapiBinary.run(["inspect", "--json", try Fixture.url("user-consent-step").path])
+        #expect(result.status == 0)
+        let json = try JSONValue(parsing: Data(result.stdout.utf8))
+        #expect(json["result"] == "representation")
+        #expect(json["class"] == "UserConsentStep")
+        #expect(json["type"] == "user-consent-step")
+        #expect(json["metadata"] == ["viewName": "views/consent/scopes", "templateArea": "consent-area"])
+        #expect(json["messages"]?.arrayValue?.first == ["text": "Northwind Notes wants to use your account", "classList": ["heading"]])
+        let action = try #require(json["actions"]?.arrayValue?.first)
+        #expect(action["template"] == "form")
+        #expect(action["kind"] == "user-consent")
+        #expect(action["method"] == "POST")
+        #expect(action["href"] == "/authn/consent/northwind-notes")
+        let fields = try #require(action["fields"]?.arrayValue)
+        #expect(
+            fields.first
+                == [
+                    "type": "checkbox", "name": "scope_openid", "label": "Sign you in", "required": true, "value": "openid",
+                    "checked": true, "readonly": true,
+                ])
+        #expect(fields.last == ["type": "hidden", "name": "consent_ticket", "required": true, "value": "ticket-8c1e77"])
+        // Stable: sorted keys, the same bytes every time.
+        let again = try HaapiBinary.run(["inspect", "--json", try Fixture.url("user-consent-step").path])
+        #expect(again.stdout == result.stdout)
+        #expect(result.stdout.range(of: "\"actions\"")!.lowerBound < result.stdout.range(of: "\"class\"")!.lowerBound)
+
+        let selector = try HaapiBinary.run(["inspect", "--json", try Fixture.url("polling-pending").path])
+        let link = try #require(try JSONValue(parsing: Data(selector.stdout.utf8))["links"]?.arrayValue?.first)
+        #expect(link["image"] == true)
+        #expect(link["href"] == "data:image/png;base64,iVBORw0KGgoAAAAN… (114 characters)")
+
+        let problem = try HaapiBinary.run(["inspect", "--json", try Fixture.url("problem-invalid-input").path])
+        let problemJSON = try JSONValue(parsing: Data(problem.stdout.utf8))
+        #expect(problemJSON["result"] == "problem")
+        #expect(problemJSON["class"] == "InvalidInputProblem")
+        #expect(problemJSON["title"] == "Some fields need your attention")
+        #expect(
+            problemJSON["invalidFields"]
+                == [
+                    ["name": "email", "reason": "missing", "detail": "Enter your e-mail address"],
+                    ["name": "age", "reason": "invalidValue", "detail": "Age must be a number"],
+                ])
+    }
+
+    @Test("Standard input, and --content-type overriding the classification by content")
+    func stdinAndContentType() throws {
+        let bytes = try Fixture.data("unknown-kind")
+        let byContent = try HaapiBinary.run(["inspect", "-"], input: bytes)
+        #expect(byContent.status == 0)
+        #expect(byContent.stdout.hasPrefix("class: InteractiveFormStep\n"))
+        let asProblem = try HaapiBinary.run(["inspect", "--content-type", "application/problem+json", "-"], input: bytes)
+        #expect(asProblem.status == 0)
+        #expect(asProblem.stdout.hasPrefix("class: Problem\ntype: authentication-step\n"))
+        let problemBytes = try Fixture.data("problem-unexpected")
+        let asStep = try HaapiBinary.run(["inspect", "--content-type", "application/vnd.auth+json; charset=utf-8", "-"], input: problemBytes)
+        #expect(asStep.stdout.hasPrefix("class: GenericRepresentationStep\ntype: https://curity.se/problems/unexpected\n"))
+    }
+
+    @Test("Unusable input: the typed error (code, path, message) on standard error, exit status 2")
+    func badInput() throws {
+        let path = try HaapiBinary.temporaryFile(
+            #"{"type":"authentication-step","actions":[{"template":"form","model":{"href":"/a","fields":[{"name":"a"},{"type":"text"}]}}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let shape = try HaapiBinary.run(["inspect", path])
+        #expect(shape.status == 2)
+        #expect(shape.stdout.isEmpty)
+        #expect(shape.stderr.contains("code: haapi_missing_member"))
+        #expect(shape.stderr.contains("path: actions[0].model.fields[1].name"))
+        #expect(shape.stderr.contains("message: the required string is missing"))
+
+        let notJSON = try HaapiBinary.run(["inspect", "-"], input: Data("<html>502</html>".utf8))
+        #expect(notJSON.status == 2)
+        #expect(notJSON.stderr.contains("code: haapi_not_json"))
+        #expect(notJSON.stderr.contains("path: $"))
+
+        let jsonError = try HaapiBinary.run(["inspect", "--json", "-"], input: Data(#"{"type":"authentication-step","links":[{"href":42}]}"#.utf8))
+        #expect(jsonError.status == 2)
+        #expect(jsonError.stdout.isEmpty)
+        let error = try JSONValue(parsing: Data(jsonError.stderr.utf8))["error"]
+        #expect(error?["code"] == "haapi_wrong_type")
+        #expect(error?["path"] == "links[0].href")
+        #expect(error?["message"]?.stringValue?.isEmpty == false)
+
+        let missing = try HaapiBinary.run(["inspect", "/nonexistent/haapi-response.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read /nonexistent/haapi-response.json"))
+    }
+}
