@@ -79,6 +79,10 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK"]
+        ),
+        .testTarget(
             name: "HaapiDriverTests",
             dependencies: ["HaapiDriver", "OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
         ),

@@ -35,7 +35,9 @@ api PUT /mod/client/database/reset >/dev/null   # the new data-format takes effe
 
 # Scopes (openid exists already).
 api PUT /scope/openid '{"display_name":"openid","description":"OpenID Connect","password_required":true,"password_max_age":0,"scheme":{}}' >/dev/null
-for s in profile email offline_access; do
+# urn:se:curity:scopes:haapi is the scope of HAAPI access tokens: the driver's client-credentials
+# strategy asks for it, so the confidential clients may have it.
+for s in profile email offline_access urn:se:curity:scopes:haapi; do
   api POST /scope/ "$(jq -cn --arg s "$s" '{name:$s,display_name:$s,description:$s,password_required:true,password_max_age:0,scheme:{}}')" >/dev/null
 done
 
@@ -53,7 +55,7 @@ PLUGIN=$(jq -cn --arg iss "$OP_ISSUER" --arg jwks "$OP_JWKS" --argjson nonce "$(
   "auth-type-code-enabled":true, "auth-type-code-revoke-replayed":true, "auth-type-refresh-enabled":true,
   "auth-type-client-enabled":true, "auth-type-token-enabled":false, "auth-type-id-token-enabled":false,
   "auth-type-none-enabled":false, "auth-type-password-enabled":false, "auth-type-device-enabled":false,
-  "allowed-scope":["openid","profile","email","offline_access"], "scope":[], "claims":[], "additional-parameters":[],
+  "allowed-scope":["openid","profile","email","offline_access","urn:se:curity:scopes:haapi"], "scope":[], "claims":[], "additional-parameters":[],
   "name-claim":"on-demand", "name-claim-scope":["profile"], "email-claim":"on-demand", "email-claim-scope":["email"],
   "scope-claim":"no", "address-claim":{"type":"no"},
   "pkce-allowed":true, "pkce-method-plain-allowed":false, "pkce-required-public-client":true,
@@ -78,14 +80,14 @@ api POST /client/ "$(jq -c '. + {client_id:"native-app",name:"native-app",confid
 # client_credentials: the request must carry a scope, and only scopes in the client's own "scope" list are granted
 CONF_SECRET=$(openssl rand -hex 24)
 api POST /client/ "$(jq -c --arg sec "$CONF_SECRET" '. + {client_id:"conf-app",name:"conf-app",confidential:true,
-   scope:["openid"],
+   scope:["openid","urn:se:curity:scopes:haapi"],
    client_secret:$sec, authorization_type:["code","refresh_token","client_credentials"],
    token_endpoint_auth_method:["client_secret_basic","client_secret_post","client_secret_jwt"]}' <<<"$CLIENT_BASE")" >/dev/null
 JWT_KID=jwt-app-es256-1
 ec_keygen "$OP_DIR/jwt-app.pem"
 JWT_JWKS=$(jq -cn --argjson k "$(ec_jwk "$OP_DIR/jwt-app.pem")" --arg kid "$JWT_KID" '{keys:[$k + {kid:$kid,alg:"ES256",use:"sig"}]}')
 api POST /client/ "$(jq -c --argjson jwks "$JWT_JWKS" '. + {client_id:"jwt-app",name:"jwt-app",confidential:true,
-   scope:["openid"],
+   scope:["openid","urn:se:curity:scopes:haapi"],
    authorization_type:["code","refresh_token","client_credentials"],
    token_endpoint_auth_method:["private_key_jwt"], jwks:$jwks}' <<<"$CLIENT_BASE")" >/dev/null
 
