@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .target(
@@ -51,7 +54,18 @@ let package = Package(
         .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
         .target(name: "HaapiUI", dependencies: ["HaapiSDK"]),
         .target(name: "OIDCClient", dependencies: ["OAuthCore"]),
-        .target(name: "HaapiDevServer", dependencies: ["OAuthCore"]),
+        .target(
+            name: "HaapiDevServer",
+            dependencies: [
+                "OAuthCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "haapi",
             dependencies: [
@@ -77,6 +91,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "HaapiDevServerTests",
+            dependencies: [
+                "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "IntegrationTests",

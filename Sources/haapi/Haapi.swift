@@ -12,7 +12,7 @@ struct Haapi: AsyncParsableCommand {
         commandName: "haapi",
         abstract: "Sign in to OAuth 2.0 / OpenID Connect servers from a terminal (HAAPI or browser login).",
         version: "0.1.0",
-        subcommands: [PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self])
+        subcommands: [PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
 }
 
 /// `haapi pkce`: prints a new PKCE pair.

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OAuthCore
+import ServiceLifecycle
+
+/// The HAAPI-compatible development server (`haapi server`).
+public enum DevServer {
+    /// The router with every route of the server.
+    public static func makeRouter(state: ServerState) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        DiscoveryRoutes.add(to: router, state: state)
+        return router
+    }
+
+    /// The application; `onListening` is called with the issuer URL once the port is bound.
+    public static func makeApplication(
+        state: ServerState, onListening: @escaping @Sendable (URL) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var logger = Logger(label: "haapi-server")
+        logger.logLevel = .warning
+        let configuration = state.configuration
+        return Application(
+            router: makeRouter(state: state),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "haapi-dev-server"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                let issuer = URL(string: "http://\(host):\(port)")!
+                state.setIssuer(issuer)
+                try? await state.store.put(issuer.absoluteString, kind: "server", id: "issuer")
+                onListening(issuer)
+            },
+            logger: logger)
+    }
+
+    /// Runs the server until SIGINT or SIGTERM.
+    public static func run(configuration: DevServerConfiguration, onListening: @escaping @Sendable (URL) -> Void) async throws {
+        let state = try await ServerState.open(configuration: configuration)
+        do {
+            try await makeApplication(state: state, onListening: onListening).runService()
+        } catch {
+            try? await state.store.close()
+            throw error
+        }
+        try await state.store.close()
+    }
+
+    /// The seeded users and clients and the issuer, as `haapi server --print-config` prints them.
+    public static func printableConfiguration(databasePath: String?) async throws -> JSONValue {
+        let state = try await ServerState.open(configuration: DevServerConfiguration(databasePath: databasePath))
+        do {
+            let result = try await printableConfiguration(state: state)
+            try await state.store.close()
+            return result
+        } catch {
+            try? await state.store.close()
+            throw error
+        }
+    }
+
+    private static func printableConfiguration(state: ServerState) async throws -> JSONValue {
+        let users = try await state.store.all(UserRecord.self, kind: "user")
+        let clients = try await state.store.all(ClientRecord.self, kind: "client").filter { $0.value.strategy != .registered }
+        var clientValues: [JSONValue] = []
+        for (_, client) in clients {
+            var entry: [String: JSONValue] = [
+                "clientId": .string(client.clientId), "strategy": .string(client.strategy.rawValue),
+                "scope": .string(client.scope.joined(separator: " ")),
+            ]
+            if let secret = client.clientSecret { entry["clientSecret"] = .string(secret) }
+            if let redirect = client.redirectUris.first { entry["redirectUri"] = .string(redirect) }
+            if let key = try await state.store.get(JWK.self, kind: "client-key", id: client.clientId) {
+                entry["privateKeyJwk"] = JSONValue(encodable: key)
+            }
+            clientValues.append(.object(entry))
+        }
+        let result: JSONValue = [
+            "issuer": .string(state.issuer.absoluteString),
+            "users": .array(users.map { ["username": .string($0.value.username), "password": .string($0.value.password)] }),
+            "clients": .array(clientValues),
+        ]
+        return result
+    }
+}

@@ -1,0 +1,50 @@
+import Crypto
+import Foundation
+import OAuthCore
+
+/// The demo user and the clients of every access strategy, created on first start.
+public enum SeedData {
+    /// The demo user's name.
+    public static let username = "demo"
+    /// The HAAPI scope.
+    public static let haapiScope = "urn:se:curity:scopes:haapi"
+
+    static func install(in store: RecordStore) async throws {
+        guard try await store.get(Bool.self, kind: "server", id: "seeded") == nil else { return }
+        try await store.put(
+            UserRecord(username: username, password: "Password1", name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00"),
+            kind: "user", id: username)
+        let appRedirect = "haapi://callback"
+        let scopes = ["openid", "profile", "email", "offline_access", haapiScope]
+        let clients = [
+            ClientRecord(clientId: "haapi-attested", strategy: .attestation, redirectUris: [appRedirect], scope: scopes,
+                         issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
+            ClientRecord(clientId: "haapi-secret", clientSecret: "haapi-secret-\(randomToken(12))", strategy: .secret,
+                         redirectUris: [appRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
+                         authenticators: ["username-password", "otp", "polling", "external-browser"]),
+            ClientRecord(clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect], scope: scopes,
+                         issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
+            ClientRecord(clientId: "haapi-dcr-template", clientSecret: "dcr-secret-\(randomToken(12))", strategy: .dcr,
+                         redirectUris: [appRedirect], scope: scopes + ["dcr"], issueTokenBoundAuthorizationCode: false,
+                         authenticators: ["username-password"]),
+            ClientRecord(clientId: "browser-app", strategy: .browser, redirectUris: ["http://127.0.0.1/callback"],
+                         scope: ["openid", "profile", "email", "offline_access"], issueTokenBoundAuthorizationCode: false,
+                         authenticators: ["username-password"]),
+        ]
+        var stored = clients
+        // The private_key_jwt client: a key pair, the public half registered, the private half kept for --print-config.
+        let clientKey = JWSSigningKey.es256(P256.Signing.PrivateKey(), keyID: "haapi-jwt-key-1")
+        if let index = stored.firstIndex(where: { $0.strategy == .jwt }), let publicJWK = clientKey.publicJWK {
+            stored[index].jwks = String(decoding: try JSONValue.encodeForServer(["keys": [publicJWK]]), as: UTF8.self)
+            try await store.put(clientKey.privateJWK, kind: "client-key", id: stored[index].clientId)
+        }
+        for client in stored { try await store.put(client, kind: "client", id: client.clientId) }
+        try await store.put(true, kind: "server", id: "seeded")
+    }
+
+    /// A random URL-safe token of `bytes` random bytes.
+    public static func randomToken(_ bytes: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+import OAuthCore
+
+/// Settings of a development server.
+public struct DevServerConfiguration: Sendable {
+    /// The address to bind (default loopback).
+    public var host: String
+    /// The port (0 picks a free one).
+    public var port: Int
+    /// The SQLite database file; `nil` keeps everything in memory.
+    public var databasePath: String?
+    /// Whether DPoP nonces are required.
+    public var requiresDPoPNonce: Bool
+    /// Failed logins before an account is locked.
+    public var lockoutAfterFailures: Int
+    /// How many polls the polling authenticator answers `pending` before `done`.
+    public var pollsBeforeDone: Int
+    /// Lifetime of HAAPI access tokens, in seconds (Curity's default: 600).
+    public var haapiTokenLifetime: Int
+
+    /// Makes settings.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil, requiresDPoPNonce: Bool = false,
+        lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.requiresDPoPNonce = requiresDPoPNonce
+        self.lockoutAfterFailures = lockoutAfterFailures
+        self.pollsBeforeDone = pollsBeforeDone
+        self.haapiTokenLifetime = haapiTokenLifetime
+    }
+}
+
+/// What every route shares: the store, the issuer URL, the signing key, the settings.
+public final class ServerState: Sendable {
+    /// The store.
+    public let store: RecordStore
+    /// The settings.
+    public let configuration: DevServerConfiguration
+    /// The key ID tokens and access tokens are signed with.
+    public let signingKey: JWSSigningKey
+    private let issuerBox: NIOLockedValueBox<URL>
+
+    init(store: RecordStore, configuration: DevServerConfiguration, signingKey: JWSSigningKey, issuer: URL) {
+        self.store = store
+        self.configuration = configuration
+        self.signingKey = signingKey
+        self.issuerBox = NIOLockedValueBox(issuer)
+    }
+
+    /// The issuer: `http://HOST:PORT`, with the real port once the server is listening.
+    public var issuer: URL {
+        get { issuerBox.withLockedValue { $0 } }
+    }
+
+    func setIssuer(_ url: URL) { issuerBox.withLockedValue { $0 = url } }
+
+    /// The URL of `path` on this server.
+    public func url(_ path: String) -> URL { issuer.appendingPathComponent(path) }
+
+    /// Opens the store, creates the signing key and the seed data on first start.
+    public static func open(configuration: DevServerConfiguration) async throws -> ServerState {
+        let store = try await RecordStore.open(path: configuration.databasePath)
+        let signingKey: JWSSigningKey
+        if let stored = try await store.get(JWK.self, kind: "signing-key", id: "current") {
+            signingKey = try JWSSigningKey(jwk: stored)
+        } else {
+            signingKey = .es256(P256.Signing.PrivateKey(), keyID: "dev-es256-\(UUID().uuidString.prefix(8))")
+            try await store.put(signingKey.privateJWK, kind: "signing-key", id: "current")
+        }
+        try await SeedData.install(in: store)
+        let issuer = try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
+            ?? URL(string: "http://\(configuration.host):\(configuration.port)")!
+        return ServerState(store: store, configuration: configuration, signingKey: signingKey, issuer: issuer)
+    }
+
+    /// Signs a JWT with the server's key.
+    public func signJWT(_ claims: JSONValue, type: String = "JWT") throws -> String {
+        try CompactJWS.sign(payload: claims.serialized(), header: JOSEHeader(algorithm: .es256, typ: type), key: signingKey)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NIOCore
+import SQLiteNIO
+
+/// The development server's state, in SQLite: one table of JSON records by kind and id, each
+/// with an optional expiry. Users, clients, flow sessions, codes, tokens, keys, DCR clients and
+/// replay caches all live here, so a restart loses nothing.
+public actor RecordStore {
+    private let connection: SQLiteConnection
+
+    private init(connection: SQLiteConnection) { self.connection = connection }
+
+    /// Opens (creating) a database file, or an in-memory database when `path` is `nil`.
+    public static func open(path: String?) async throws -> RecordStore {
+        let connection = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory)
+        // WAL: readers never block the writer, and a crash leaves the last committed state.
+        _ = try await connection.query("PRAGMA journal_mode=WAL")
+        _ = try await connection.query("PRAGMA synchronous=NORMAL")
+        _ = try await connection.query(
+            "CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL, expires REAL, PRIMARY KEY (kind, id))")
+        return RecordStore(connection: connection)
+    }
+
+    /// Closes the database.
+    public func close() async throws { try await connection.close() }
+
+    /// Stores `value` under (`kind`, `id`), replacing what was there.
+    public func put<Value: Encodable>(_ value: Value, kind: String, id: String, expiresAt: Date? = nil) async throws {
+        _ = try await connection.query(
+            "INSERT INTO records (kind, id, data, expires) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET data = excluded.data, expires = excluded.expires",
+            [.text(kind), .text(id), .blob(ByteBuffer(bytes: try Self.encoder.encode(value))), Self.expiry(expiresAt)])
+    }
+
+    /// The unexpired record (`kind`, `id`).
+    public func get<Value: Decodable>(_ type: Value.Type, kind: String, id: String) async throws -> Value? {
+        let rows = try await connection.query(
+            "SELECT data FROM records WHERE kind = ? AND id = ? AND (expires IS NULL OR expires > ?)",
+            [.text(kind), .text(id), .float(Date().timeIntervalSince1970)])
+        return try rows.first.flatMap { try Self.decode(type, $0) }
+    }
+
+    /// Removes and returns the unexpired record (`kind`, `id`) in one statement: a second
+    /// `take` of the same record finds nothing (single-use codes, challenges).
+    public func take<Value: Decodable>(_ type: Value.Type, kind: String, id: String) async throws -> Value? {
+        let rows = try await connection.query(
+            "DELETE FROM records WHERE kind = ? AND id = ? AND (expires IS NULL OR expires > ?) RETURNING data",
+            [.text(kind), .text(id), .float(Date().timeIntervalSince1970)])
+        return try rows.first.flatMap { try Self.decode(type, $0) }
+    }
+
+    /// Records (`kind`, `id`) if it is not there yet; `false` when it was (replay detection).
+    public func insertIfAbsent(kind: String, id: String, expiresAt: Date?) async throws -> Bool {
+        _ = try await connection.query(
+            "DELETE FROM records WHERE kind = ? AND id = ? AND expires IS NOT NULL AND expires <= ?",
+            [.text(kind), .text(id), .float(Date().timeIntervalSince1970)])
+        let rows = try await connection.query(
+            "INSERT INTO records (kind, id, data, expires) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO NOTHING RETURNING id",
+            [.text(kind), .text(id), .blob(ByteBuffer(bytes: Array("{}".utf8))), Self.expiry(expiresAt)])
+        return !rows.isEmpty
+    }
+
+    /// Removes (`kind`, `id`).
+    public func delete(kind: String, id: String) async throws {
+        _ = try await connection.query("DELETE FROM records WHERE kind = ? AND id = ?", [.text(kind), .text(id)])
+    }
+
+    /// Every unexpired record of `kind`, by id.
+    public func all<Value: Decodable>(_ type: Value.Type, kind: String) async throws -> [(id: String, value: Value)] {
+        let rows = try await connection.query(
+            "SELECT id, data FROM records WHERE kind = ? AND (expires IS NULL OR expires > ?) ORDER BY id",
+            [.text(kind), .float(Date().timeIntervalSince1970)])
+        return try rows.compactMap { row in
+            guard let id = row.column("id")?.string, let value = try Self.decode(type, row) else { return nil }
+            return (id, value)
+        }
+    }
+
+    /// Deletes expired records.
+    public func purgeExpired() async throws {
+        _ = try await connection.query("DELETE FROM records WHERE expires IS NOT NULL AND expires <= ?", [.float(Date().timeIntervalSince1970)])
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }()
+
+    private static func expiry(_ date: Date?) -> SQLiteData { date.map { .float($0.timeIntervalSince1970) } ?? .null }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, _ row: SQLiteRow) throws -> Value? {
+        guard var buffer = row.column("data")?.blob, let bytes = buffer.readBytes(length: buffer.readableBytes) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(type, from: Data(bytes))
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import HaapiDevServer
+
+/// `haapi server`: the HAAPI-compatible development server.
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Run the HAAPI-compatible development server (state in SQLite).",
+        discussion: "Prints one line `listening on http://HOST:PORT` when ready. Stop it with Ctrl-C (SIGINT) or SIGTERM.")
+
+    @Option(help: "The address to bind. Anything but loopback exposes development credentials.") var host = "127.0.0.1"
+    @Option(help: "The port; 0 picks a free one.") var port = 8080
+    @Option(help: "The SQLite database (default: $XDG_DATA_HOME/swift-haapi/server.sqlite).") var database: String?
+    @Flag(help: "Require DPoP nonces.") var requireDpopNonce = false
+    @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
+
+    func run() async throws {
+        let path = database ?? Self.defaultDatabasePath()
+        if printConfig {
+            let configuration = try await DevServer.printableConfiguration(databasePath: path)
+            let data = configuration.serialized()
+            let pretty = try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: data), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: pretty, as: UTF8.self))
+            return
+        }
+        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+            FileHandle.standardError.write(Data("""
+                ********** WARNING: binding \(host), not loopback. **********
+                ********** This development server has well-known demo credentials and no TLS; do not expose it. **********
+
+                """.utf8))
+        }
+        try await DevServer.run(
+            configuration: .init(host: host, port: port, databasePath: path, requiresDPoPNonce: requireDpopNonce)
+        ) { issuer in
+            // One line, written straight to the file descriptor so it is seen at once, even through a pipe.
+            FileHandle.standardOutput.write(Data("listening on \(issuer.absoluteString)\n".utf8))
+        }
+    }
+
+    static func defaultDatabasePath() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        let directory = base.appendingPathComponent("swift-haapi")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return directory.appendingPathComponent("server.sqlite").path
+    }
+}
