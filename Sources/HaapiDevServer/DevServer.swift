@@ -11,6 +11,8 @@ public enum DevServer {
     public static func makeRouter(state: ServerState) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         DiscoveryRoutes.add(to: router, state: state)
+        OAuthRoutes.add(to: router, state: state)
+        HaapiRoutes.add(to: router, state: state)
         return router
     }
 
