@@ -63,6 +63,15 @@ public struct ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMetho
         }
     }
 
+    /// A signing key already loaded (from a private JWK, for example).
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an HMAC key.
+    public init(key: JWSSigningKey) throws {
+        guard !key.algorithm.isSymmetric else {
+            throw HaapiError.invalidConfiguration(reason: "private_key_jwt needs an asymmetric key")
+        }
+        self.key = key
+    }
+
     /// A private key from a PEM file (the seeds load it from the app bundle).
     public init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
         guard let pem = try? String(contentsOfFile: pemFilename, encoding: .utf8) else {
