@@ -1,7 +1,143 @@
+import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 
 /// The authorization endpoint and the authentication service: HAAPI representations for
 /// `Accept: application/vnd.auth+json`, HTML pages otherwise.
 enum HaapiRoutes {
-    static func add(to router: Router<BasicRequestContext>, state: ServerState) {}
+    static let logger = Logger(label: "haapi-server.flow")
+
+    static func add(to router: Router<BasicRequestContext>, state: ServerState) {
+        router.get(RouterPath(HaapiPaths.authorize)) { request, _ in
+            await guarded(request) { try await AuthorizeEndpoint.handle(request, state: state) }
+        }
+
+        // The entry into the authentication service, and each authenticator's first step.
+        flow(router, .get, HaapiPaths.authenticate, state) { request in try await entry(&request, state: state) }
+        for name in Steps.authenticators.keys {
+            flow(router, .get, HaapiPaths.authenticator(name), state) { request in try await select(name, &request, state: state) }
+        }
+
+        // Username and password, account creation, password reset.
+        flow(router, .post, HaapiPaths.usernamePassword, state) { request in
+            try offered(UsernamePasswordAuthenticator.name, request)
+            return try await UsernamePasswordAuthenticator.login(&request, state: state)
+        }
+        flow(router, .get, HaapiPaths.register, state) { request in UsernamePasswordAuthenticator.registrationForm(request) }
+        flow(router, .post, HaapiPaths.register, state) { request in try await UsernamePasswordAuthenticator.register(request, state: state) }
+        flow(router, .get, HaapiPaths.forgotPassword, state) { request in UsernamePasswordAuthenticator.resetForm(request) }
+        flow(router, .post, HaapiPaths.forgotPassword, state) { request in
+            try await UsernamePasswordAuthenticator.resetPassword(request, state: state)
+        }
+
+        // OTP.
+        flow(router, .post, HaapiPaths.otpSend, state, haapiOnly: true) { request in
+            try offered(OTPAuthenticator.name, request)
+            return try await OTPAuthenticator.send(&request, state: state)
+        }
+        flow(router, .post, HaapiPaths.otpVerify, state, haapiOnly: true) { request in
+            try offered(OTPAuthenticator.name, request)
+            return try await OTPAuthenticator.verify(&request, state: state)
+        }
+
+        // Polling.
+        flow(router, .post, HaapiPaths.pollingStart, state, haapiOnly: true) { request in
+            try offered(PollingAuthenticator.name, request)
+            return try await PollingAuthenticator.start(&request, state: state)
+        }
+        flow(router, .get, HaapiPaths.pollingPoll, state, haapiOnly: true) { request in
+            try await PollingAuthenticator.poll(&request, state: state)
+        }
+        flow(router, .post, HaapiPaths.pollingPoll, state, haapiOnly: true) { request in
+            try await PollingAuthenticator.moveOn(&request, state: state)
+        }
+
+        // External browser: the HTML page the browser opens, and the app's continue form.
+        router.get(RouterPath(HaapiPaths.externalLaunch)) { request, _ in
+            await guarded(request) { try await ExternalBrowserAuthenticator.page(request, state: state) }
+        }
+        router.post(RouterPath(HaapiPaths.externalLaunch)) { request, _ in
+            await guarded(request) { try await ExternalBrowserAuthenticator.login(request, state: state) }
+        }
+        flow(router, .post, HaapiPaths.externalResume, state, haapiOnly: true) { request in
+            try offered(ExternalBrowserAuthenticator.name, request)
+            return try await ExternalBrowserAuthenticator.resume(&request, state: state)
+        }
+
+        // Consent and cancel.
+        flow(router, .post, HaapiPaths.consent, state) { request in try await FlowCompletion.consent(&request, state: state) }
+        flow(router, .post, HaapiPaths.cancel, state) { request in try await FlowCompletion.cancel(request, state: state) }
+    }
+
+    /// A route of the authentication service: loads the flow (checking the HAAPI token, the
+    /// DPoP proof and the session), runs `handler`, and answers faults with `unexpected`.
+    static func flow(
+        _ router: Router<BasicRequestContext>, _ method: HTTPRequest.Method, _ path: String, _ state: ServerState, haapiOnly: Bool = false,
+        _ handler: @escaping @Sendable (inout FlowRequest) async throws -> Response
+    ) {
+        router.on(RouterPath(path), method: method) { request, _ in
+            await guarded(request) {
+                var flowRequest = try await FlowRequest.load(request, state: state)
+                if haapiOnly && !flowRequest.isHaapi {
+                    return HTMLPages.error("This step is only available to apps (HAAPI).", status: .notAcceptable)
+                }
+                return try await handler(&flowRequest)
+            }
+        }
+    }
+
+    /// Runs a handler; a ``HaapiRefusal`` becomes its response, any other error the problem
+    /// `unexpected` (HAAPI) or an error page (browser).
+    static func guarded(_ request: Request, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let refusal as HaapiRefusal {
+            return refusal.reply
+        } catch {
+            logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            return HaapiAccess.isHaapi(request)
+                ? Problems.unexpected() : HTMLPages.error("An unexpected error happened.", status: .internalServerError)
+        }
+    }
+
+    /// Refuses an authenticator the flow's client does not offer.
+    static func offered(_ name: String, _ request: FlowRequest) throws {
+        guard request.client.authenticators.contains(name) else {
+            throw HaapiRefusal(reply: request.isHaapi
+                ? Problems.genericUserError("This authenticator is not offered to the client")
+                : HTMLPages.error("This authenticator is not offered to the client", status: .badRequest))
+        }
+    }
+
+    /// `GET /authn/authenticate`: the only authenticator's first step, or the selector.
+    static func entry(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        let names = request.client.authenticators.filter { Steps.authenticators[$0] != nil }
+        guard request.isHaapi else { return UsernamePasswordAuthenticator.show(request) }
+        if names.count == 1 { return try await select(names[0], &request, state: state) }
+        guard !names.isEmpty else { throw FlowError("the client \(request.client.clientId) offers no authenticator") }
+        return Wire.reply(Steps.selector(names))
+    }
+
+    /// An authenticator's first step.
+    static func select(_ name: String, _ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        try offered(name, request)
+        guard request.isHaapi || name == UsernamePasswordAuthenticator.name else {
+            return HTMLPages.error("This authenticator is only available to apps (HAAPI).", status: .notAcceptable)
+        }
+        request.flow.authenticator = name
+        switch name {
+        case ExternalBrowserAuthenticator.name:
+            return try await ExternalBrowserAuthenticator.show(&request, state: state)
+        case OTPAuthenticator.name:
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return OTPAuthenticator.show(request)
+        case PollingAuthenticator.name:
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return PollingAuthenticator.show(request)
+        default:
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return UsernamePasswordAuthenticator.show(request)
+        }
+    }
 }

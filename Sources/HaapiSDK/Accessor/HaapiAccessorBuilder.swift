@@ -127,8 +127,14 @@ public final class HaapiAccessorBuilder: @unchecked Sendable {
         let oauth = try OAuthTokenManager(
             oauthTokenConfiguration: configuration, transport: transport, storage: storage,
             clientAuthentication: { try await tokenManager.effectiveClient.authentication })
+        // With DCR the flow belongs to the registered client, known once the first token is obtained.
         let haapi = option == .haapi
-            ? HaapiManager(haapiConfiguration: configuration, transport: HaapiDriverTransport(tokenManager: tokenManager, base: transport))
+            ? HaapiManager(
+                haapiConfiguration: configuration, transport: HaapiDriverTransport(tokenManager: tokenManager, base: transport),
+                clientIDProvider: {
+                    _ = try await tokenManager.accessToken()
+                    return try await tokenManager.effectiveClient.clientID
+                })
             : nil
         return HaapiAccessor(haapiManager: haapi, oAuthTokenManager: oauth, haapiTokenManager: tokenManager)
     }

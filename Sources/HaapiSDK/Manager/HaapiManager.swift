@@ -16,6 +16,7 @@ public actor HaapiManager {
     /// The configuration.
     public nonisolated let configuration: HaapiConfiguration
     private let transport: any HTTPTransport
+    private let clientIDProvider: (@Sendable () async throws -> String)?
     private var sessionID: String?
     private var pkce: PKCE?
     private var isClosed = false
@@ -23,9 +24,16 @@ public actor HaapiManager {
     public private(set) var currentRepresentation: (any HaapiRepresentation)?
 
     /// A manager for one flow at a time.
-    public init(haapiConfiguration: HaapiConfiguration, transport: any HTTPTransport) {
+    ///
+    /// - Parameter clientIDProvider: the client id of the authorization request, when it is not
+    ///   the configuration's: with the DCR fallback, the registered client's (HaapiAccessorBuilder sets it).
+    public init(
+        haapiConfiguration: HaapiConfiguration, transport: any HTTPTransport,
+        clientIDProvider: (@Sendable () async throws -> String)? = nil
+    ) {
         self.configuration = haapiConfiguration
         self.transport = transport
+        self.clientIDProvider = clientIDProvider
     }
 
     /// The PKCE `code_verifier` of the current flow, for the code exchange, when PKCE is on.
@@ -51,8 +59,14 @@ public actor HaapiManager {
         sessionID = nil
         currentRepresentation = nil
         let parameters = parameters ?? configuration.authorizationParametersProvider?() ?? OAuthAuthorizationParameters()
+        let clientID: String
+        do {
+            clientID = try await clientIDProvider?() ?? configuration.clientId
+        } catch {
+            return .error(error)
+        }
         var query: [(String, String)] = [
-            ("client_id", configuration.clientId), ("response_type", "code"), ("redirect_uri", configuration.appRedirect),
+            ("client_id", clientID), ("response_type", "code"), ("redirect_uri", configuration.appRedirect),
         ]
         if !parameters.scopes.isEmpty { query.append(("scope", parameters.scopes.joined(separator: " "))) }
         if let state = parameters.state { query.append(("state", state)) }

@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import OAuthCore
+
+/// The end of authentication: consent, the authorization code, the OAuth outcome.
+enum FlowCompletion {
+    /// Scopes that need no consent.
+    static let consentFree: Set<String> = ["openid", SeedData.haapiScope]
+
+    /// The user is authenticated: ask for consent if needed, otherwise issue the code.
+    static func authenticated(_ request: inout FlowRequest, username: String, state: ServerState) async throws -> Response {
+        request.flow.username = username
+        request.flow.authTime = Date()
+        let needing = request.flow.scope.filter { !consentFree.contains($0) }
+        if !needing.isEmpty {
+            let given = try await state.store.get([String].self, kind: "consent", id: consentID(username, request.flow.clientId)) ?? []
+            if !Set(needing).isSubset(of: Set(given)) {
+                try await state.saveFlow(request.flow, id: request.sessionID)
+                return request.isHaapi
+                    ? Wire.reply(Steps.consent(scopes: needing, clientId: request.flow.clientId))
+                    : HTMLPages.consent(sessionID: request.sessionID, clientId: request.flow.clientId, scopes: needing)
+            }
+        }
+        return try await issueCode(request, scope: request.flow.scope, state: state)
+    }
+
+    /// The consent form: the checked scopes are granted (and remembered for this user and client).
+    static func consent(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let username = request.flow.username else {
+            return request.isHaapi
+                ? Problems.genericUserError("Consent comes after authentication")
+                : HTMLPages.error("Consent comes after authentication", status: .badRequest)
+        }
+        let needing = request.flow.scope.filter { !consentFree.contains($0) }
+        let accepted = needing.filter { request.value("consent_\($0)") != nil }
+        try await state.store.put(accepted, kind: "consent", id: consentID(username, request.flow.clientId))
+        let granted = request.flow.scope.filter { consentFree.contains($0) || accepted.contains($0) }
+        return try await issueCode(request, scope: granted, state: state)
+    }
+
+    static func consentID(_ username: String, _ clientId: String) -> String { "\(username)|\(clientId)" }
+
+    /// Stores the code (``AuthorizationCodeRecord``), ends the flow, and answers the authorization response.
+    static func issueCode(_ request: FlowRequest, scope: [String], state: ServerState) async throws -> Response {
+        let flow = request.flow
+        guard let username = flow.username else { throw FlowError("no authenticated user") }
+        let code = SeedData.randomToken(24)
+        let bound = request.client.issueTokenBoundAuthorizationCode && flow.isHaapi ? flow.sessionJkt : nil
+        let record = AuthorizationCodeRecord(
+            clientId: flow.clientId, redirectUri: flow.redirectUri, scope: scope, username: username, nonce: flow.nonce,
+            codeChallenge: flow.codeChallenge, codeChallengeMethod: flow.codeChallengeMethod, dpopJkt: bound ?? flow.requestedDPoPJkt,
+            authTime: flow.authTime ?? Date())
+        try await state.store.put(record, kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(AuthorizationCodeRecord.lifetime))
+        try await state.endFlow(request.sessionID)
+        let iss = state.issuer.absoluteString
+        let redirect = Wire.appendingQuery(flow.redirectUri, [("code", code), ("state", flow.state), ("iss", iss)])
+        return flow.isHaapi
+            ? Wire.reply(Steps.authorizationResponse(code: code, state: flow.state, iss: iss, redirect: redirect))
+            : Reply.redirect(redirect)
+    }
+
+    /// An OAuth error outcome: the problem error-authorization-response (HAAPI) or a redirect with the error (browser).
+    static func oauthError(
+        _ error: String, _ description: String, redirectUri: String, stateParameter: String?, isHaapi: Bool, state: ServerState
+    ) -> Response {
+        let iss = state.issuer.absoluteString
+        let redirect = Wire.appendingQuery(
+            redirectUri, [("error", error), ("error_description", description), ("state", stateParameter), ("iss", iss)])
+        return isHaapi
+            ? Problems.errorAuthorizationResponse(error: error, description: description, iss: iss, redirect: redirect)
+            : Reply.redirect(redirect)
+    }
+
+    /// The user cancels: the flow ends with `access_denied`.
+    static func cancel(_ request: FlowRequest, state: ServerState) async throws -> Response {
+        try await state.endFlow(request.sessionID)
+        return oauthError(
+            "access_denied", "The user cancelled the authentication", redirectUri: request.flow.redirectUri,
+            stateParameter: request.flow.state, isHaapi: request.isHaapi, state: state)
+    }
+}
+
+/// Password checks with lockout after ``DevServerConfiguration/lockoutAfterFailures`` failures.
+enum Credentials {
+    enum Outcome { case success(UserRecord), incorrect, locked }
+
+    static let failuresKind = "login-failures"
+    static let lockoutDuration: TimeInterval = 15 * 60
+
+    static func isLocked(_ username: String, state: ServerState) async throws -> Bool {
+        let failures = try await state.store.get(Int.self, kind: failuresKind, id: username) ?? 0
+        return failures >= state.configuration.lockoutAfterFailures
+    }
+
+    static func recordFailure(_ username: String, state: ServerState) async throws {
+        let failures = try await state.store.get(Int.self, kind: failuresKind, id: username) ?? 0
+        try await state.store.put(failures + 1, kind: failuresKind, id: username, expiresAt: Date().addingTimeInterval(lockoutDuration))
+    }
+
+    static func reset(_ username: String, state: ServerState) async throws {
+        try await state.store.delete(kind: failuresKind, id: username)
+    }
+
+    /// Checks a password: a locked account is refused even with the right password.
+    static func check(username: String, password: String, state: ServerState) async throws -> Outcome {
+        if try await isLocked(username, state: state) { return .locked }
+        guard let user = try await state.user(username), user.password == password else {
+            try await recordFailure(username, state: state)
+            return .incorrect
+        }
+        try await reset(username, state: state)
+        return .success(user)
+    }
+}

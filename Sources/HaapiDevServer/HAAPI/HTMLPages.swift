@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The HTML pages of the browser flows (the same flows as HAAPI, for a browser: the browser
+/// login and the external-browser operation). Plain forms, no script.
+enum HTMLPages {
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func page(_ title: String, _ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        Reply.html(
+            """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <style>body{font-family:sans-serif;max-width:28em;margin:3em auto}label{display:block;margin:.6em 0}.error{color:#b00}.info{color:#060}</style>
+            </head><body><h1>\(escape(title))</h1>
+            \(body)
+            </body></html>
+            """, status: status)
+    }
+
+    static func hidden(_ fields: [(String, String)]) -> String {
+        fields.map { "<input type=\"hidden\" name=\"\(escape($0.0))\" value=\"\(escape($0.1))\">" }.joined(separator: "\n")
+    }
+
+    static func notices(error: String?, notice: String?) -> String {
+        (error.map { "<p class=\"error\">\(escape($0))</p>\n" } ?? "") + (notice.map { "<p class=\"info\">\(escape($0))</p>\n" } ?? "")
+    }
+
+    /// The username/password login form, posting to `action` with `hiddenFields`.
+    static func login(
+        action: String, hiddenFields: [(String, String)], error: String? = nil, notice: String? = nil, sessionID: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        var links = ""
+        if let sessionID {
+            let query = "?session=" + FormURLEncodingEscape.escape(sessionID)
+            links = """
+                <p><a rel="forgot-password" href="\(escape(HaapiPaths.forgotPassword + query))">Forgot your password?</a>
+                <a rel="register-create" href="\(escape(HaapiPaths.register + query))">Create account</a></p>
+                """
+        }
+        return page(
+            "Log in",
+            notices(error: error, notice: notice) + """
+                <form method="post" action="\(escape(action))">
+                \(hidden(hiddenFields))
+                <label>Username <input name="userName" autocomplete="username"></label>
+                <label>Password <input type="password" name="password" autocomplete="current-password"></label>
+                <button type="submit">Log in</button>
+                </form>
+                \(links)
+                """, status: status)
+    }
+
+    static func registration(sessionID: String, error: String? = nil) -> Response {
+        page(
+            "Create account",
+            notices(error: error, notice: nil) + """
+                <form method="post" action="\(escape(HaapiPaths.register))">
+                \(hidden([("session", sessionID)]))
+                <label>Username <input name="userName"></label>
+                <label>Password <input type="password" name="password"></label>
+                <label>Full name <input name="name"></label>
+                <label>E-mail <input type="email" name="email"></label>
+                <label>Phone <input type="tel" name="phone"></label>
+                <button type="submit">Create account</button>
+                </form>
+                """, status: error == nil ? .ok : .badRequest)
+    }
+
+    static func passwordReset(sessionID: String, error: String? = nil) -> Response {
+        page(
+            "Reset password",
+            notices(error: error, notice: nil) + """
+                <form method="post" action="\(escape(HaapiPaths.forgotPassword))">
+                \(hidden([("session", sessionID)]))
+                <label>Username <input name="userName"></label>
+                <label>New password <input type="password" name="password"></label>
+                <button type="submit">Set new password</button>
+                </form>
+                """, status: error == nil ? .ok : .badRequest)
+    }
+
+    static func consent(sessionID: String, clientId: String, scopes: [String]) -> Response {
+        let boxes = scopes.map {
+            "<label><input type=\"checkbox\" name=\"consent_\(escape($0))\" value=\"\(escape($0))\" checked> \(escape($0))</label>"
+        }.joined(separator: "\n")
+        return page(
+            "Consent",
+            """
+            <p>\(escape(clientId)) asks for access to your account.</p>
+            <form method="post" action="\(escape(HaapiPaths.consent))">
+            \(hidden([("session", sessionID)]))
+            \(boxes)
+            <button type="submit">Accept</button>
+            </form>
+            <form method="post" action="\(escape(HaapiPaths.cancel))">
+            \(hidden([("session", sessionID)]))
+            <button type="submit">Deny</button>
+            </form>
+            """)
+    }
+
+    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
+        page("Error", "<p class=\"error\">\(escape(message))</p>", status: status)
+    }
+}
+
+/// Query escaping for hrefs built by hand.
+enum FormURLEncodingEscape {
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+    }
+}

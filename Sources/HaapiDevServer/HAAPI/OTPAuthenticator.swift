@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import Logging
+import OAuthCore
+
+/// A one-time code "sent" to the user: written to the server log and to a test hook
+/// (store kind ``FlowSession/otpTestHookKind``, id = the session id).
+enum OTPAuthenticator {
+    static let name = "otp"
+    static let logger = Logger(label: "haapi-server.otp")
+
+    static func show(_ request: FlowRequest) -> Response { Wire.reply(Steps.otp()) }
+
+    /// `POST send`: makes a code for the user; answered with a continue-same-step.
+    static func send(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let username = request.value("userName") else {
+            return Problems.invalidInput([.missing("userName", "You have to enter your username")])
+        }
+        guard let user = try await state.user(username) else {
+            return Problems.invalidInput([.invalid("userName", "There is no such user")])
+        }
+        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        request.flow.otpUsername = username
+        request.flow.otpCode = code
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+        logger.notice("one-time code for \(username) (\(user.phone)): \(code)")
+        return Wire.reply(Steps.continueSameStep("A code was sent to \(user.phone)", viewName: "authenticator/otp/authenticate/code-sent"))
+    }
+
+    /// `POST verify`: checks the code (failures count toward the lockout).
+    static func verify(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let entered = request.value("otp") else {
+            return Problems.invalidInput([.missing("otp", "You have to enter the code")])
+        }
+        guard let username = request.flow.otpUsername, let code = request.flow.otpCode else {
+            return Problems.genericUserError("No code was sent: ask for one first")
+        }
+        if try await Credentials.isLocked(username, state: state) { return Problems.tooManyAttempts() }
+        guard entered == code else {
+            try await Credentials.recordFailure(username, state: state)
+            return Problems.incorrectCredentials()
+        }
+        try await Credentials.reset(username, state: state)
+        request.flow.otpCode = nil
+        try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
+        return try await FlowCompletion.authenticated(&request, username: username, state: state)
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OAuthCore
+
+/// Where the authentication service's resources live.
+enum HaapiPaths {
+    static let authorize = "/oauth/authorize"
+    static let authenticate = "/authn/authenticate"
+    static let usernamePassword = "/authn/authenticate/username-password"
+    static let forgotPassword = "/authn/authenticate/username-password/forgot-password"
+    static let register = "/authn/register/create/username-password"
+    static let otp = "/authn/authenticate/otp"
+    static let otpSend = "/authn/authenticate/otp/send"
+    static let otpVerify = "/authn/authenticate/otp/verify"
+    static let polling = "/authn/authenticate/polling"
+    static let pollingStart = "/authn/authenticate/polling/start"
+    static let pollingPoll = "/authn/authenticate/polling/poll"
+    static let externalBrowser = "/authn/authenticate/external-browser"
+    static let externalLaunch = "/authn/authenticate/external-browser/launch"
+    static let externalResume = "/authn/authenticate/external-browser/resume"
+    static let consent = "/authn/consent"
+    static let cancel = "/authn/cancel"
+
+    /// The page of an authenticator (GET shows its first step).
+    static func authenticator(_ name: String) -> String { "\(authenticate)/\(name)" }
+}
+
+/// Pieces of HAAPI representations, shaped like Curity's (see the captured responses).
+enum Wire {
+    static let formType = "application/x-www-form-urlencoded"
+
+    /// A form action: `template`, `kind`, `title`, `model` (`href`, `method`, `type`, `actionTitle`, `fields`, `continueActions`).
+    static func form(
+        kind: String, title: String? = nil, href: String, method: String = "POST", type: Bool = true, actionTitle: String? = nil,
+        fields: [JSONValue] = [], continueActions: [JSONValue] = [], properties: [String: JSONValue] = [:]
+    ) -> JSONValue {
+        var model: [String: JSONValue] = ["href": .string(href), "method": .string(method)]
+        if type { model["type"] = .string(formType) }
+        if let actionTitle { model["actionTitle"] = .string(actionTitle) }
+        if !fields.isEmpty { model["fields"] = .array(fields) }
+        if !continueActions.isEmpty { model["continueActions"] = .array(continueActions) }
+        var action: [String: JSONValue] = ["template": "form", "kind": .string(kind), "model": .object(model)]
+        if let title { action["title"] = .string(title) }
+        if !properties.isEmpty { action["properties"] = .object(properties) }
+        return .object(action)
+    }
+
+    /// A form field.
+    static func field(
+        _ name: String, type: String, label: String? = nil, value: String? = nil, placeholder: String? = nil, kind: String? = nil,
+        checked: Bool? = nil
+    ) -> JSONValue {
+        var field: [String: JSONValue] = ["name": .string(name), "type": .string(type)]
+        if let label { field["label"] = .string(label) }
+        if let value { field["value"] = .string(value) }
+        if let placeholder { field["placeholder"] = .string(placeholder) }
+        if let kind { field["kind"] = .string(kind) }
+        if let checked { field["checked"] = .bool(checked) }
+        return .object(field)
+    }
+
+    static func message(_ text: String, _ classes: [String] = ["info"]) -> JSONValue {
+        ["text": .string(text), "classList": .array(classes.map { .string($0) })]
+    }
+
+    static func link(_ href: String, rel: String, title: String? = nil) -> JSONValue {
+        var link: [String: JSONValue] = ["href": .string(href), "rel": .string(rel)]
+        if let title { link["title"] = .string(title) }
+        return .object(link)
+    }
+
+    /// A step document.
+    static func step(
+        _ type: String, viewName: String, templateArea: String? = nil, actions: [JSONValue] = [], messages: [JSONValue] = [],
+        links: [JSONValue] = [], properties: [String: JSONValue]? = nil
+    ) -> JSONValue {
+        var metadata: [String: JSONValue] = ["viewName": .string(viewName)]
+        if let templateArea { metadata["templateArea"] = .string(templateArea) }
+        var document: [String: JSONValue] = ["type": .string(type), "metadata": .object(metadata)]
+        if !actions.isEmpty { document["actions"] = .array(actions) }
+        if !messages.isEmpty { document["messages"] = .array(messages) }
+        if !links.isEmpty { document["links"] = .array(links) }
+        if let properties { document["properties"] = .object(properties) }
+        return .object(document)
+    }
+
+    /// A step response (`application/vnd.auth+json`, exactly).
+    static func reply(_ document: JSONValue, headers: HTTPFields = [:]) -> Response {
+        Reply.json(document, type: Reply.authMediaType, headers: headers)
+    }
+
+    /// `url` with `parameters` added to its query.
+    static func appendingQuery(_ url: String, _ parameters: [(String, String?)]) -> String {
+        let present = parameters.compactMap { name, value in value.map { (name, $0) } }
+        guard !present.isEmpty else { return url }
+        return url + (url.contains("?") ? "&" : "?") + FormURLEncoding.encode(present)
+    }
+}
+
+/// The steps the server sends.
+enum Steps {
+    /// A redirection step: one form of kind `redirect`.
+    static func redirection(to href: String) -> JSONValue {
+        Wire.step("redirection-step", viewName: "/templates/redirect", actions: [Wire.form(kind: "redirect", href: href, method: "GET", type: false)])
+    }
+
+    /// The username/password step, with links to create an account and to reset a password.
+    static func usernamePassword(messages: [JSONValue] = []) -> JSONValue {
+        Wire.step(
+            "authentication-step", viewName: "authenticator/html-form/authenticate/get", templateArea: "html1",
+            actions: [
+                Wire.form(
+                    kind: "login", title: "Login", href: HaapiPaths.usernamePassword, actionTitle: "Login",
+                    fields: [Wire.field("userName", type: "username", label: "Username"), Wire.field("password", type: "password", label: "Password")])
+            ],
+            messages: messages,
+            links: [
+                Wire.link(HaapiPaths.forgotPassword, rel: "forgot-password", title: "Forgot your password?"),
+                Wire.link(HaapiPaths.register, rel: "register-create", title: "Create account"),
+            ])
+    }
+
+    /// The authenticator names, their `authenticatorType` and title.
+    static let authenticators: [String: (type: String, title: String)] = [
+        "username-password": ("html-form", "Username and password"),
+        "otp": ("sms", "One-time code"),
+        "polling": ("polling", "Approve on your phone"),
+        "external-browser": ("external-browser", "Log in with the browser"),
+    ]
+
+    /// The authenticator selector.
+    static func selector(_ names: [String]) -> JSONValue {
+        let options: [JSONValue] = names.map { name in
+            let info = authenticators[name] ?? (name, name)
+            return Wire.form(
+                kind: "select-authenticator", title: info.title, href: HaapiPaths.authenticator(name), method: "GET", type: false,
+                properties: ["authenticatorType": .string(info.type)])
+        }
+        return Wire.step(
+            "authentication-step", viewName: "views/select-authenticator/index",
+            actions: [
+                ["template": "selector", "kind": "authenticator-selector", "title": "Select Authentication Method", "model": ["options": .array(options)]]
+            ])
+    }
+
+    /// Registration: a form that creates a user.
+    static func registration() -> JSONValue {
+        Wire.step(
+            "registration-step", viewName: "authenticator/html-form/register/get",
+            actions: [
+                Wire.form(
+                    kind: "user-register", title: "Create account", href: HaapiPaths.register, actionTitle: "Create account",
+                    fields: [
+                        Wire.field("userName", type: "username", label: "Username"),
+                        Wire.field("password", type: "password", label: "Password"),
+                        Wire.field("name", type: "text", label: "Full name"),
+                        Wire.field("email", type: "text", label: "E-mail"),
+                        Wire.field("phone", type: "text", label: "Phone number"),
+                    ])
+            ],
+            messages: [Wire.message("Create an account", ["heading"])])
+    }
+
+    /// Password reset: a form that sets a new password.
+    static func passwordReset() -> JSONValue {
+        Wire.step(
+            "authentication-step", viewName: "authenticator/html-form/forgot-password/get",
+            actions: [
+                Wire.form(
+                    kind: "password-reset", title: "Reset password", href: HaapiPaths.forgotPassword, actionTitle: "Set new password",
+                    fields: [
+                        Wire.field("userName", type: "username", label: "Username"),
+                        Wire.field("password", type: "password", label: "New password"),
+                    ])
+            ],
+            messages: [Wire.message("Choose a new password", ["heading"])])
+    }
+
+    /// OTP: a form that sends the code, whose continue action enters it.
+    static func otp() -> JSONValue {
+        let enterCode = Wire.form(
+            kind: "login", title: "Enter the code", href: HaapiPaths.otpVerify, actionTitle: "Verify",
+            fields: [Wire.field("otp", type: "text", label: "One-time code", placeholder: "123456")])
+        return Wire.step(
+            "authentication-step", viewName: "authenticator/otp/authenticate/get",
+            actions: [
+                Wire.form(
+                    kind: "login", title: "Send a one-time code", href: HaapiPaths.otpSend, actionTitle: "Send code",
+                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")],
+                    continueActions: [enterCode])
+            ])
+    }
+
+    /// The answer to a form with continue actions.
+    static func continueSameStep(_ text: String, viewName: String) -> JSONValue {
+        Wire.step("continue-same-step", viewName: viewName, messages: [Wire.message(text)])
+    }
+
+    /// The first polling step: who is asked.
+    static func pollingStart() -> JSONValue {
+        Wire.step(
+            "authentication-step", viewName: "authenticator/polling/authenticate/get",
+            actions: [
+                Wire.form(
+                    kind: "login", title: "Approve on your phone", href: HaapiPaths.pollingStart, actionTitle: "Send request",
+                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")])
+            ])
+    }
+
+    /// A polling step, pending (poll and cancel actions) or done (a redirect form, POST, hidden field).
+    static func polling(done: Bool, recipient: String, interval: Int = 2000) -> JSONValue {
+        let actions: [JSONValue] = done
+            ? [Wire.form(kind: "redirect", href: HaapiPaths.pollingPoll, fields: [Wire.field("moveOn", type: "hidden", value: "true")])]
+            : [
+                Wire.form(kind: "poll", href: HaapiPaths.pollingPoll, method: "GET", type: false),
+                Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Cancel"),
+            ]
+        return Wire.step(
+            "polling-step", viewName: "authenticator/polling/authenticate/poller", actions: actions,
+            properties: [
+                "status": .string(done ? "done" : "pending"), "recipientOfCommunication": .string(recipient),
+                "interval": .string(String(interval)),
+            ])
+    }
+
+    /// The external-browser client operation.
+    static func externalBrowser(href: String) -> JSONValue {
+        let resume = Wire.form(
+            kind: "continue", title: "Continue once you have logged in in the browser", href: HaapiPaths.externalResume,
+            fields: [Wire.field("_resume_nonce", type: "context")])
+        return Wire.step(
+            "authentication-step", viewName: "authenticator/external-browser/launch",
+            actions: [
+                [
+                    "template": "client-operation", "kind": "login", "title": "Log in with the browser",
+                    "model": ["name": "external-browser-flow", "arguments": ["href": .string(href)], "continueActions": [resume]],
+                ]
+            ])
+    }
+
+    /// The consent step: one checkbox per scope, and a cancel form.
+    static func consent(scopes: [String], clientId: String) -> JSONValue {
+        Wire.step(
+            "user-consent-step", viewName: "views/consent/index",
+            actions: [
+                Wire.form(
+                    kind: "user-consent", title: "Consent", href: HaapiPaths.consent, actionTitle: "Accept",
+                    fields: scopes.map { Wire.field("consent_\($0)", type: "checkbox", label: $0, value: $0, checked: true) }),
+                Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Deny"),
+            ],
+            messages: [Wire.message("\(clientId) asks for access to your account", ["heading"])])
+    }
+
+    /// The authorization response.
+    static func authorizationResponse(code: String, state: String?, iss: String, redirect: String) -> JSONValue {
+        var properties: [String: JSONValue] = ["code": .string(code), "iss": .string(iss)]
+        if let state { properties["state"] = .string(state) }
+        return Wire.step(
+            "oauth-authorization-response", viewName: "templates/oauth/success-authorization-response",
+            links: [Wire.link(redirect, rel: "authorization-response")], properties: properties)
+    }
+}
+
+/// The problems the server sends (`application/problem+json`, exactly, with a 4xx status).
+enum Problems {
+    static let base = "https://curity.se/problems/"
+
+    static func reply(_ type: String, title: String, status: HTTPResponse.Status = .badRequest, extra: [String: JSONValue] = [:]) -> Response {
+        var document: [String: JSONValue] = ["type": .string(base + type), "title": .string(title), "metadata": ["templateArea": "html1"]]
+        for (key, value) in extra { document[key] = value }
+        return Reply.json(.object(document), status: status, type: Reply.problemMediaType)
+    }
+
+    /// One field of an invalid-input problem.
+    struct InvalidField {
+        let name: String
+        let reason: String
+        let detail: String
+        static func missing(_ name: String, _ detail: String) -> Self { Self(name: name, reason: "missing", detail: detail) }
+        static func invalid(_ name: String, _ detail: String) -> Self { Self(name: name, reason: "invalidValue", detail: detail) }
+    }
+
+    static func invalidInput(_ fields: [InvalidField]) -> Response {
+        reply("invalid-input", title: "Form Errors", extra: [
+            "invalidFields": .array(fields.map { ["name": .string($0.name), "reason": .string($0.reason), "detail": .string($0.detail)] })
+        ])
+    }
+
+    static func incorrectCredentials() -> Response { reply("incorrect-credentials", title: "Incorrect credentials") }
+
+    static func tooManyAttempts() -> Response {
+        reply("too-many-attempts", title: "Too many failed attempts: the account is locked")
+    }
+
+    static func genericUserError(_ title: String) -> Response { reply("generic-user-error", title: title) }
+
+    static func mismatchBetweenSessionAndAccessToken() -> Response {
+        reply("mismatch-between-session-and-access-token", title: "The session belongs to another client: start again")
+    }
+
+    static func unexpected() -> Response { reply("unexpected", title: "An unexpected error happened", status: .internalServerError) }
+
+    /// An OAuth error outcome of the flow, with the `authorization-response` link to the redirect URI.
+    static func errorAuthorizationResponse(error: String, description: String, iss: String, redirect: String) -> Response {
+        reply("error-authorization-response", title: "Authorization failed", extra: [
+            "error": .string(error), "error_description": .string(description), "iss": .string(iss),
+            "links": [Wire.link(redirect, rel: "authorization-response")],
+        ])
+    }
+}
