@@ -75,7 +75,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "OAuthCoreBenchmarks",
-            dependencies: ["OAuthCore", "HaapiSDK", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "OAuthCoreTests",

@@ -87,3 +87,15 @@ for name in ["usernamePassword.json", "selectAuthentication.json"] {
     row("bare JSON parse (JSONSerialization), same", parseTime)
     row("  HAAPI model ratio (target <= 3)", decodeTime / parseTime, String(format: "%.2fx", decodeTime / parseTime))
 }
+
+// Full logins against the development server over loopback.
+let loginResult = try await LoginBenchmark.run(logins: 200)
+func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+print("")
+print("HAAPI logins against haapi server over loopback (\(loginResult.logins) sequential logins, the whole client stack)")
+print("| measure                                      |     value | note")
+print("|----------------------------------------------|-----------|-----")
+row("logins per second", Double(loginResult.logins) / loginResult.seconds, "HAAPI token, authorize, login, code exchange")
+row("login latency p50 (ms)", percentile(loginResult.latencies, 0.50))
+row("login latency p99 (ms)", percentile(loginResult.latencies, 0.99))
+row("HTTP requests per login", loginResult.requestsPerLogin)
