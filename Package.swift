@@ -52,7 +52,7 @@ let package = Package(
             dependencies: ["OAuthCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
-        .target(name: "HaapiUI", dependencies: ["HaapiSDK"]),
+        .target(name: "HaapiUI", dependencies: ["HaapiSDK", "HaapiDriver", "OAuthCore"]),
         .target(name: "OIDCClient", dependencies: ["OAuthCore"]),
         .target(
             name: "HaapiDevServer",
@@ -100,6 +100,14 @@ let package = Package(
             name: "HaapiDevServerTests",
             dependencies: [
                 "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "HaapiUITests",
+            dependencies: [
+                "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,0 +1,8 @@
+/// How a UI presents the options of an authenticator selector (the seeds'
+/// `AuthenticatorSelectionPresentation`).
+public enum AuthenticatorSelectionPresentation: String, Sendable, Hashable, CaseIterable {
+    /// The authenticators as a list to choose from (the default).
+    case list
+    /// The authenticators as tabs, the selected one's content below them.
+    case tabs
+}

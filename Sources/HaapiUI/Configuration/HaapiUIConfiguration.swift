@@ -1,0 +1,81 @@
+import Foundation
+import HaapiDriver
+import HaapiSDK
+import OAuthCore
+
+/// Everything a ``HaapiFlowViewModel`` needs: how to reach the server (a ``HaapiConfiguration``)
+/// and how the flow behaves (the seeds' `HaapiUIKitConfiguration`, without UIKit).
+///
+/// Make one with ``HaapiUIConfigurationBuilder``.
+public struct HaapiUIConfiguration: Sendable {
+    /// The SDK configuration (client, endpoints, redirect, token binding, client authentication).
+    public var haapiConfiguration: HaapiConfiguration
+    /// Seconds between automatic polls of a polling step (default 3). When the server gives
+    /// an `interval`, it wins. `0` (or less) turns automatic polling off: the UI calls
+    /// ``HaapiFlowViewModel/poll()`` itself.
+    public var autoPollingDuration: TimeInterval
+    /// Whether problems the user can correct (invalid input, incorrect credentials,
+    /// authentication failed, too many attempts) keep the flow on the same step with the problem
+    /// attached to the UI model (default `true`). When `false`, every problem ends the flow
+    /// and is published as the ``HaapiFlowViewModel/error`` for the app to handle.
+    public var shouldAutoHandleFlowErrorFeedback: Bool
+    /// Whether ``HaapiFlowViewModel/cancel()`` asks the UI to confirm before abandoning the
+    /// flow (default `true`; see ``HaapiFlowViewModel/confirmCancel()``).
+    public var shouldConfirmFlowInterruption: Bool
+    /// How authenticator selectors are presented (default ``AuthenticatorSelectionPresentation/list``).
+    public var authenticationSelectionPresentation: AuthenticatorSelectionPresentation
+    /// Whether an external-browser operation should use the system's default browser rather
+    /// than an in-app browser session (default `false`). Carried to the UI in
+    /// ``ExternalBrowserOperationModel/prefersDefaultBrowser``.
+    public var useDefaultExternalBrowser: Bool
+    /// The DCR fallback, if any.
+    public var dcrConfiguration: DCRConfiguration?
+    /// The attestation provider, if not the platform's.
+    public var attestationProvider: (any AttestationProvider)?
+    /// A forced access strategy, if any.
+    public var accessStrategy: HaapiAccessStrategy?
+    /// The network transport, if not the default.
+    public var transport: (any HTTPTransport)?
+    /// Where bound-token keys are kept, if not the default storage.
+    public var storage: (any Storage)?
+
+    /// Makes a configuration with the documented defaults.
+    public init(
+        haapiConfiguration: HaapiConfiguration, autoPollingDuration: TimeInterval = 3,
+        shouldAutoHandleFlowErrorFeedback: Bool = true, shouldConfirmFlowInterruption: Bool = true,
+        authenticationSelectionPresentation: AuthenticatorSelectionPresentation = .list, useDefaultExternalBrowser: Bool = false,
+        dcrConfiguration: DCRConfiguration? = nil, attestationProvider: (any AttestationProvider)? = nil,
+        accessStrategy: HaapiAccessStrategy? = nil, transport: (any HTTPTransport)? = nil, storage: (any Storage)? = nil
+    ) {
+        self.haapiConfiguration = haapiConfiguration
+        self.autoPollingDuration = autoPollingDuration
+        self.shouldAutoHandleFlowErrorFeedback = shouldAutoHandleFlowErrorFeedback
+        self.shouldConfirmFlowInterruption = shouldConfirmFlowInterruption
+        self.authenticationSelectionPresentation = authenticationSelectionPresentation
+        self.useDefaultExternalBrowser = useDefaultExternalBrowser
+        self.dcrConfiguration = dcrConfiguration
+        self.attestationProvider = attestationProvider
+        self.accessStrategy = accessStrategy
+        self.transport = transport
+        self.storage = storage
+    }
+
+    /// Whether tokens are bound to the flow's DPoP key (the token-bound configuration has a key type).
+    public var isTokenBound: Bool { haapiConfiguration.tokenBoundConfiguration.keyPairType != nil }
+
+    /// The configuration's ``HaapiAccessorBuilder``, with the DCR configuration, client
+    /// authentication method, attestation provider, strategy, transport and storage set.
+    public func makeAccessorBuilder() -> HaapiAccessorBuilder {
+        let builder = HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration)
+        if let dcrConfiguration { builder.setDCRConfiguration(configuration: dcrConfiguration) }
+        if let attestationProvider { builder.setAttestationProvider(attestationProvider) }
+        if let accessStrategy { builder.setAccessStrategy(accessStrategy) }
+        if let transport { builder.setTransport(transport) }
+        if let storage { builder.setStorage(storage) }
+        return builder
+    }
+
+    /// Builds the accessor (HAAPI manager, OAuth token manager, DPoP key) for this configuration.
+    /// - Throws: ``HaapiError`` for an unusable configuration.
+    public func makeAccessor() throws -> HaapiAccessor { try makeAccessorBuilder().build() }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HaapiSDK
+import OAuthCore
+
+/// What every client operation offers: its continue and error actions as forms.
+public struct ClientOperationActions: Sendable, Hashable {
+    /// What to submit once the operation is done.
+    public let continueActions: [FormModel]
+    /// What to submit when it fails.
+    public let errorActions: [FormModel]
+
+    init(_ model: ClientOperationActionModel) {
+        continueActions = model.continueActions.compactMap { FormModel($0) }
+        errorActions = model.errorActions.compactMap { FormModel($0) }
+    }
+}
+
+/// `external-browser-flow`: open ``launchURL`` in a browser, then call
+/// ``HaapiFlowViewModel/resumeExternalBrowser(nonce:)`` (or `(url:)`) with what it comes back with.
+public struct ExternalBrowserOperationModel: Sendable, Hashable {
+    /// The `href` argument as received.
+    public let href: String?
+    /// The URL to open: `href` resolved against the base URL, with the app's redirect appended as `redirect_uri`.
+    public let launchURL: URL?
+    /// The redirect the browser comes back to, with `_resume_nonce` in its query.
+    public let appRedirect: String
+    /// Whether to use the default browser rather than an in-app session (``HaapiUIConfiguration/useDefaultExternalBrowser``).
+    public let prefersDefaultBrowser: Bool
+    /// The form that resumes the flow; its `_resume_nonce` context field is filled by the view model.
+    public var continueAction: FormModel? { actions.continueActions.first }
+    /// Continue and error actions.
+    public let actions: ClientOperationActions
+
+    /// `href` resolved against `baseURL` with `redirect_uri=<appRedirect>` added to its query.
+    public static func launchURL(href: String, appRedirect: String, baseURL: URL) -> URL? {
+        guard let url = URL(string: href, relativeTo: baseURL)?.absoluteURL,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { return nil }
+        let added = "redirect_uri=" + FormURLEncoding.escape(appRedirect)
+        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        return components.url
+    }
+}
+
+/// `bankid`: open the BankID app (``href`` / ``autoStartToken``), then submit the first continue action.
+public struct BankIDOperationModel: Sendable, Hashable {
+    /// The URL that starts the app.
+    public let href: String?
+    /// The auto-start token.
+    public let autoStartToken: String?
+    /// Where the app returns to.
+    public let redirect: String?
+    /// Continue and error actions.
+    public let actions: ClientOperationActions
+}
+
+/// `encap-auto-activation`: activate an Encap device.
+public struct EncapOperationModel: Sendable, Hashable {
+    /// The activation URL.
+    public let href: String?
+    /// The activation code.
+    public let activationCode: String?
+    /// Continue and error actions.
+    public let actions: ClientOperationActions
+}
+
+/// `webauthn-registration` or `webauthn-authentication`: the WebAuthn options for the
+/// platform's authenticator API; the continue action takes the credential as JSON.
+public struct WebAuthnOperationModel: Sendable, Hashable {
+    /// Whether a credential is created (registration) rather than used (authentication).
+    public let isRegistration: Bool
+    /// The operation's arguments as received (credential creation or request options).
+    public let arguments: [String: JSONValue]
+    /// Continue and error actions.
+    public let actions: ClientOperationActions
+}
+
+/// Any other client operation, for the app to handle if it knows it.
+public struct GenericOperationModel: Sendable, Hashable {
+    /// The operation's name.
+    public let name: ClientOperationName
+    /// Its arguments as received.
+    public let arguments: [String: JSONValue]
+    /// Continue and error actions.
+    public let actions: ClientOperationActions
+}
+
+/// A client operation as a UI handles it.
+public enum ClientOperationModel: Sendable, Hashable {
+    /// Open a browser, resume with `_resume_nonce`.
+    case externalBrowser(ExternalBrowserOperationModel)
+    /// Start BankID.
+    case bankID(BankIDOperationModel)
+    /// Activate Encap.
+    case encap(EncapOperationModel)
+    /// Run WebAuthn.
+    case webAuthn(WebAuthnOperationModel)
+    /// Anything else.
+    case generic(GenericOperationModel)
+
+    /// The continue and error actions of whichever operation this is.
+    public var actions: ClientOperationActions {
+        switch self {
+        case .externalBrowser(let model): return model.actions
+        case .bankID(let model): return model.actions
+        case .encap(let model): return model.actions
+        case .webAuthn(let model): return model.actions
+        case .generic(let model): return model.actions
+        }
+    }
+}

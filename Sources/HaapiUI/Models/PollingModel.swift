@@ -1,0 +1,39 @@
+import HaapiSDK
+
+/// A polling step as a UI shows it: a spinner, who was contacted, the time left.
+public struct PollingModel: Sendable, Hashable {
+    /// The step as received.
+    public let step: PollingStep
+    /// pending, done or failed.
+    public var status: PollingStatus { step.properties.status }
+    /// Who was contacted (a phone number, a device name).
+    public var recipient: String? { step.properties.recipientOfCommunication }
+    /// The longest the server waits, in seconds.
+    public var maxWaitTime: Int? { step.properties.maxWaitTime }
+    /// How many seconds of it are left.
+    public var remainingTime: Int? { step.properties.maxWaitRemainingTime }
+    /// The server's interval in milliseconds, when it gives one.
+    public var serverInterval: Int? { step.properties.interval }
+    /// The time between automatic polls: the server's interval when given, else the
+    /// configuration's `autoPollingDuration`; `nil` when automatic polling is off.
+    public let interval: Duration?
+    /// Whether the view model polls by itself (otherwise the UI calls ``HaapiFlowViewModel/poll()``).
+    public var isAutomatic: Bool { interval != nil }
+    /// The action that abandons the wait, if offered.
+    public let cancel: FormModel?
+
+    /// A model of `step`, with the configured automatic polling duration (seconds; 0 = off).
+    public init(_ step: PollingStep, autoPollingDuration: Double) {
+        self.step = step
+        cancel = step.cancelAction.flatMap { FormModel($0) }
+        interval = Self.interval(serverMilliseconds: step.properties.interval, autoPollingDuration: autoPollingDuration)
+    }
+
+    /// The time between automatic polls: `nil` when `autoPollingDuration` is 0 or less,
+    /// otherwise the server's interval when it gives a positive one, else `autoPollingDuration`.
+    public static func interval(serverMilliseconds: Int?, autoPollingDuration: Double) -> Duration? {
+        guard autoPollingDuration > 0 else { return nil }
+        if let serverMilliseconds, serverMilliseconds > 0 { return .milliseconds(serverMilliseconds) }
+        return .milliseconds(Int64((autoPollingDuration * 1000).rounded()))
+    }
+}

@@ -1,0 +1,47 @@
+import HaapiSDK
+
+/// One option of a selector: an authenticator (or a device, or any nested choice).
+public struct SelectorOptionModel: Sendable, Hashable {
+    /// The option's action (submit its form to choose it).
+    public let action: Action
+    /// The title to show: the action's title, else the authenticator type, else the kind.
+    public var title: String { action.title ?? action.authenticatorType ?? action.kind.rawValue }
+    /// `properties.authenticatorType` (`html-form`, `sms`, `google`, ...).
+    public var authenticatorType: String? { action.authenticatorType }
+    /// The option's kind (`select-authenticator`, `device-option`, ...).
+    public var kind: ActionKind { action.kind }
+    /// The option's form, when choosing it submits one.
+    public let form: FormModel?
+    /// Options nested under this one (a device selector holding device options).
+    public let options: [SelectorOptionModel]
+
+    /// A model of one option.
+    public init(_ action: Action) {
+        self.action = action
+        form = FormModel(action)
+        options = (action.selector?.options ?? []).map(SelectorOptionModel.init)
+    }
+}
+
+/// A choice between options, presented as a list or as tabs.
+public struct SelectorModel: Sendable, Hashable {
+    /// The selector action as received.
+    public let action: Action
+    /// The selector's title.
+    public var title: String? { action.title }
+    /// How to present it (from ``HaapiUIConfiguration/authenticationSelectionPresentation``).
+    public let presentation: AuthenticatorSelectionPresentation
+    /// The options.
+    public let options: [SelectorOptionModel]
+
+    /// The option with `authenticatorType`.
+    public func option(authenticatorType: String) -> SelectorOptionModel? { options.first { $0.authenticatorType == authenticatorType } }
+
+    /// A model of a selector action, or `nil` when `action` is not a selector.
+    public init?(_ action: Action, presentation: AuthenticatorSelectionPresentation) {
+        guard let selector = action.selector else { return nil }
+        self.action = action
+        self.presentation = presentation
+        options = selector.options.map(SelectorOptionModel.init)
+    }
+}

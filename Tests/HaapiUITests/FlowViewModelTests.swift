@@ -1,0 +1,316 @@
+import Foundation
+import HaapiDevServer
+import HaapiDriver
+import HaapiSDK
+import HaapiUI
+import OAuthCore
+import Testing
+
+/// The view model driving real flows against the development server, in-process.
+@Suite("HaapiFlowViewModel against the development server")
+struct FlowViewModelTests {
+    @Test func usernamePasswordEndsWithBoundTokensAndTheyRefresh() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested)
+            await flow.viewModel.start()
+            #expect(!flow.viewModel.isLoading.value)
+            guard case .form(let forms) = try flow.requireModel().content else { Issue.record("expected a form"); return }
+            let login = try #require(forms.first { $0.kind == .login })
+            #expect(login.inputFields.map(\.name) == ["userName", "password"])
+            #expect(login.field("password")?.isSecure == true)
+            try await flow.login()
+            let tokens = try #require(try await flow.outcome().tokens)
+            #expect(tokens.isBound)
+            #expect(tokens.refreshToken != nil)
+            let claims = try await server.state.verifyAccessToken(tokens.accessToken)
+            #expect(claims?.subject == "demo")
+            #expect(claims?.jkt == flow.viewModel.accessor.dpop.thumbprint)
+            guard case .authorizationResponse(let response)? = flow.model?.content else { Issue.record("expected the response"); return }
+            #expect(response.state == "ui-state")
+
+            let refreshed = try await OAuthLifecycle.refreshToken(refreshToken: try #require(tokens.refreshToken), accessor: flow.viewModel.accessor)
+            #expect(refreshed.tokens?.isBound == true)
+            await flow.close()
+        }
+    }
+
+    @Test func invalidInputIsAttachedToTheFieldThenTheLoginSucceeds() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested)
+            await flow.viewModel.start()
+            let form = try #require(try flow.requireModel().form(kind: .login))
+            await flow.viewModel.submit(form, values: ["userName": "demo"])
+            let model = try flow.requireModel()
+            #expect(model.problem?.type == .invalidInput)
+            let again = try #require(model.form(kind: .login))
+            #expect(again.field("password")?.error?.reason == "missing")
+            #expect(again.field("userName")?.error == nil)
+            #expect(again.field("userName")?.value == "demo")
+            #expect(flow.viewModel.error.value == nil)
+
+            await flow.viewModel.submit(again, values: ["userName": "demo", "password": "wrong"])
+            #expect(flow.model?.problem?.type == .incorrectCredentials)
+            #expect(flow.model?.form(kind: .login)?.hasErrors == false)
+
+            try await flow.login()
+            #expect(try await flow.outcome().tokens != nil)
+            await flow.close()
+        }
+    }
+
+    @Test func withoutAutomaticFeedbackAProblemEndsTheFlowAsAnError() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldAutoHandleFlowErrorFeedback(false) }
+            await flow.viewModel.start()
+            try await flow.login(password: "wrong")
+            let error = try #require(flow.viewModel.error.value)
+            #expect(error.problem?.type == .incorrectCredentials)
+            #expect(!error.isRetryable)
+            #expect(flow.model?.problem == nil)
+            await flow.close()
+        }
+    }
+
+    @Test(arguments: [AuthenticatorSelectionPresentation.list, .tabs])
+    func selectorPresentation(_ presentation: AuthenticatorSelectionPresentation) async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation) }
+            await flow.viewModel.start()
+            guard case .selector(let selector) = try flow.requireModel().content else { Issue.record("expected a selector"); return }
+            #expect(selector.presentation == presentation)
+            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser"])
+            #expect(selector.options.allSatisfy { !$0.title.isEmpty })
+            try await flow.choose("html-form")
+            try await flow.login()
+            let tokens = try #require(try await flow.outcome().tokens)
+            #expect(!tokens.isBound)
+            await flow.close()
+        }
+    }
+
+    @Test func otpWithContinueSameStep() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false)
+            await flow.viewModel.start()
+            try await flow.choose("sms")
+            let send = try #require(try flow.requireModel().form(kind: .login))
+            await flow.viewModel.submit(send, values: ["userName": "demo"])
+            let sent = try flow.requireModel()
+            guard case .continueSameStep(let forms) = sent.content else { Issue.record("expected continue-same-step"); return }
+            #expect(sent.messages.contains { $0.text.contains("+46") })
+            let enter = try #require(forms.first { $0.field("otp") != nil })
+            let code = try await flow.otpCode()
+            await flow.viewModel.submit(enter, values: ["otp": code == "000000" ? "111111" : "000000"])
+            let refused = try flow.requireModel()
+            #expect(refused.problem?.type == .incorrectCredentials)
+            guard case .continueSameStep(let still) = refused.content else { Issue.record("expected to stay on the step"); return }
+            await flow.viewModel.submit(try #require(still.first { $0.field("otp") != nil }), values: ["otp": code])
+            #expect(try await flow.outcome().tokens != nil)
+            await flow.close()
+        }
+    }
+
+    @Test func pollingRunsByItselfWithASmallAutoPollingDuration() async throws {
+        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 2)) { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) {
+                $0.setAutoPollingDuration(0.05)
+            }
+            let stream = flow.viewModel.uiModel.values  // subscribed now: nothing is missed
+            let updates = Task {
+                var pending = 0
+                for await model in stream {
+                    if case .polling(let polling)? = model?.content, polling.status == .pending { pending += 1 }
+                    if case .authorizationResponse? = model?.content { break }
+                }
+                return pending
+            }
+            await flow.viewModel.start()
+            try await flow.choose("polling")
+            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            #expect(polling.recipient == "+46 70 000 00 00")
+            #expect(polling.interval == .milliseconds(50))
+            #expect(polling.cancel != nil)
+            #expect(try await flow.outcome().tokens != nil)
+            #expect(await updates.value == 3)  // the first answer and two pending polls, each shown
+            await flow.close()
+        }
+    }
+
+    @Test func theServersIntervalWinsOverAutoPollingDuration() async throws {
+        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 0)) { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAutoPollingDuration(0.01) }
+            await flow.viewModel.start()
+            try await flow.choose("polling")
+            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            #expect(polling.interval == .milliseconds(2000))
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(flow.viewModel.oAuthModel.value == nil)  // 0.01 s would have finished by now
+            await flow.close()
+        }
+    }
+
+    @Test func zeroTurnsAutomaticPollingOffAndManualPollingWorks() async throws {
+        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(0) }
+            await flow.viewModel.start()
+            try await flow.choose("polling")
+            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            #expect(!polling.isAutomatic)
+            try await Task.sleep(for: .milliseconds(300))
+            guard case .polling(let still) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            #expect(still.status == .pending)
+            var polls = 0
+            while flow.viewModel.oAuthModel.value == nil, polls < 5 {
+                await flow.viewModel.poll()
+                polls += 1
+            }
+            #expect(flow.viewModel.oAuthModel.value?.tokens != nil)
+            #expect(polls == 2)
+            await flow.close()
+        }
+    }
+
+    @Test func externalBrowserResumesWithTheNonce() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUseDefaultExternalBrowser(true) }
+            await flow.viewModel.start()
+            try await flow.choose("external-browser")
+            guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
+                Issue.record("expected an external browser operation"); return
+            }
+            #expect(operation.prefersDefaultBrowser)
+            let url = try #require(operation.launchURL)
+            #expect(Browser.query(url.absoluteString)["redirect_uri"] == FlowHarness.appRedirect)
+            // The browser: the page, its login form, the redirect back to the app.
+            let page = try await Browser.get(url)
+            #expect(page.status == 200)
+            let form = try Browser.firstForm(page.bodyText)
+            let action = try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL)
+            let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
+            let location = try #require(answer.headers["Location"])
+            await flow.viewModel.resumeExternalBrowser(url: try #require(URL(string: location)))
+            #expect(try await flow.outcome().tokens != nil)
+            await flow.close()
+        }
+    }
+
+    @Test func consentWithCheckboxes() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested, scopes: ["openid", "profile", "email"])
+            await flow.viewModel.start()
+            try await flow.login()
+            guard case .consent(let consent) = try flow.requireModel().content else { Issue.record("expected consent"); return }
+            #expect(consent.checkboxes.count == 2)
+            #expect(consent.cancel != nil)
+            let email = try #require(consent.checkboxes.first { $0.value == "email" })
+            await flow.viewModel.submit(try #require(consent.consent), values: [email.name: ""])
+            let tokens = try #require(try await flow.outcome().tokens)
+            #expect(Set(tokens.scope?.split(separator: " ").map(String.init) ?? []) == ["openid", "profile"])
+            await flow.close()
+        }
+    }
+
+    @Test func cancelAsksForConfirmationFirst() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false)
+            #expect(flow.viewModel.configuration.shouldConfirmFlowInterruption)
+            await flow.viewModel.start()
+            try await flow.choose("polling")
+            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            await flow.viewModel.cancel()
+            #expect(flow.viewModel.isConfirmingInterruption.value)
+            #expect(flow.viewModel.oAuthModel.value == nil)
+            await flow.viewModel.dismissCancel()
+            #expect(!flow.viewModel.isConfirmingInterruption.value)
+            await flow.viewModel.cancel()
+            await flow.viewModel.confirmCancel()
+            #expect(!flow.viewModel.isConfirmingInterruption.value)
+            let outcome = try #require(try await flow.outcome().oauthError)
+            #expect(outcome.error == "access_denied")
+            #expect(outcome.source == .authorizationResponse)
+            await flow.close()
+        }
+    }
+
+    @Test func cancelWithoutConfirmation() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldConfirmFlowInterruption(false) }
+            await flow.viewModel.start()
+            await flow.viewModel.cancel()
+            #expect(!flow.viewModel.isConfirmingInterruption.value)
+            let outcome = try #require(try await flow.outcome().oauthError)
+            #expect(outcome.error == "access_denied")
+            await flow.close()
+        }
+    }
+
+    @Test func retryAfterATransientFailure() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested)
+            await flow.viewModel.start()
+            flow.failing.arm()
+            let form = try #require(flow.model?.form(kind: .login))
+            await flow.viewModel.submit(form, values: ["userName": "demo", "password": "Password1"])
+            #expect(flow.failing.failureCount == 1)
+            let error = try #require(flow.viewModel.error.value)
+            #expect(error.isRetryable)
+            #expect(!flow.viewModel.isLoading.value)
+            guard case .form = try #require(flow.model).content else { Issue.record("the step is still shown"); return }
+            await flow.viewModel.retry()
+            #expect(flow.viewModel.error.value == nil)
+            #expect(try await flow.outcome().tokens != nil)
+            await flow.close()
+        }
+    }
+
+    @Test func boundAndUnboundTokens() async throws {
+        try await RunningServer.with { server in
+            // A server that does not issue token-bound codes: binding is the client's choice.
+            for bound in [false, true] {
+                let flow = try await FlowHarness.make(server, client: .secret, bound: bound)
+                await flow.viewModel.start()
+                try await flow.choose("html-form")
+                try await flow.login()
+                let tokens = try #require(try await flow.outcome().tokens)
+                #expect(tokens.isBound == bound)
+                let claims = try await server.state.verifyAccessToken(tokens.accessToken)
+                #expect(claims?.jkt == (bound ? flow.viewModel.accessor.dpop.thumbprint : nil))
+                await flow.close()
+            }
+            // A server that issues token-bound codes refuses an unbound exchange.
+            let flow = try await FlowHarness.make(server, client: .attested, bound: false)
+            await flow.viewModel.start()
+            try await flow.login()
+            let refused = try #require(try await flow.outcome().oauthError)
+            #expect(refused.error == "invalid_dpop_proof")
+            #expect(refused.source == .tokenEndpoint)
+            await flow.close()
+        }
+    }
+
+    @Test func aProblemTheUserCannotCorrectEndsTheFlowWithAnError() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested)
+            let stream = flow.viewModel.isLoading.values  // subscribed now: nothing is missed
+            let states = Task { () -> [Bool] in
+                var seen: [Bool] = []
+                for await loading in stream { seen.append(loading) }
+                return seen
+            }
+            await flow.viewModel.start()
+            // The flow's client disappears from under it: an internal fault, an `unexpected` problem.
+            try await server.state.store.delete(kind: "client", id: "haapi-attested")
+            try await flow.login()
+            let error = try #require(flow.viewModel.error.value)
+            #expect(error.problem?.type == .unexpected)
+            #expect(!error.isRetryable)
+            #expect(flow.viewModel.oAuthModel.value == nil)
+            await flow.close()
+            // Each request showed loading, then not; closing ended the sequence.
+            #expect(await states.value == [false, true, false, true, false])
+        }
+    }
+}
