@@ -69,8 +69,9 @@ let package = Package(
         .executableTarget(
             name: "haapi",
             dependencies: [
-                "HaapiUI", "OIDCClient", "HaapiDevServer",
+                "HaapiUI", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "HaapiDevServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

@@ -13,5 +13,8 @@ stop_providers() {
 }
 trap stop_providers EXIT
 
+# tmux drives the interactive CLI test as a person would use the terminal.
+command -v tmux >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q tmux >/dev/null
+
 export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV"
 swift test "$@"

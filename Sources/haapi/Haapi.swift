@@ -12,7 +12,25 @@ struct Haapi: AsyncParsableCommand {
         commandName: "haapi",
         abstract: "Sign in to OAuth 2.0 / OpenID Connect servers from a terminal (HAAPI or browser login).",
         version: "0.1.0",
-        subcommands: [PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
+        subcommands: [LoginCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
+
+    /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
+    /// standard error), 2 a usage error.
+    static func main() async {
+        let code: Int32
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            code = ExitCodes.success
+        } catch {
+            code = ExitCodes.report(error, command: Self.self)
+        }
+        Foundation.exit(code)
+    }
 }
 
 /// `haapi pkce`: prints a new PKCE pair.

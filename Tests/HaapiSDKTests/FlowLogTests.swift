@@ -55,17 +55,13 @@ final class CollectingSink: LogSink, @unchecked Sendable {
 @Suite("Logs of a full flow", .serialized)
 struct FlowLogTests {
     @Test func debugLogsOfAFullFlowHoldNoSecret() async throws {
+        // A scope of its own: other suites change the global logger settings in parallel.
         let sink = CollectingSink()
-        HaapiLogger.removeAllLogSinks()
-        HaapiLogger.appendLogSink(sink)
-        HaapiLogger.isConsoleEnabled = false
-        HaapiLogger.isDebugEnabled = true
-        HaapiLogger.followUpTags = DriverFollowUpTag.allCases + SdkFollowUpTag.allCases
-        defer {
-            HaapiLogger.followUpTags = []
-            HaapiLogger.removeAllLogSinks()
-            HaapiLogger.isConsoleEnabled = true
-        }
+        let scope = HaapiLoggerScope(followUpTags: DriverFollowUpTag.allCases + SdkFollowUpTag.allCases, sinks: [sink], isDebugEnabled: true)
+        try await HaapiLogger.withScope(scope) { try await runFlow(sink) }
+    }
+
+    func runFlow(_ sink: CollectingSink) async throws {
         let server = HaapiServerDouble()
         let secrets = HaapiServerDouble.secrets
         let configuration = HaapiConfiguration(

@@ -24,6 +24,26 @@ public enum HaapiLogger {
 
     private static let state = NIOLockedValueBox(State())
 
+    /// Settings that replace the global ones for one task and the tasks it starts.
+    @TaskLocal static var scoped: State?
+
+    /// Runs `body` with logger settings of its own: every line logged by `body`, by the actors
+    /// it calls and by the tasks it starts follows `scope` instead of the global settings.
+    /// Useful to capture the logs of one operation (a test, a support report) while other
+    /// work logs as usual.
+    public static func withScope<T>(_ scope: HaapiLoggerScope, _ body: () async throws -> T) async rethrows -> T {
+        var settings = State()
+        settings.followUpTags = Dictionary(scope.followUpTags.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        settings.isDebugEnabled = scope.isDebugEnabled
+        settings.isInfoEnabled = scope.isInfoEnabled
+        settings.isWarningEnabled = scope.isWarningEnabled
+        settings.isErrorEnabled = scope.isErrorEnabled
+        settings.isSensitiveValueMasked = scope.isSensitiveValueMasked
+        settings.isConsoleEnabled = scope.isConsoleEnabled
+        settings.sinks = scope.sinks
+        return try await $scoped.withValue(settings) { try await body() }
+    }
+
     /// What a masked value is printed as.
     public static let maskText = "*****"
 
@@ -118,7 +138,7 @@ public enum HaapiLogger {
     public static func log(
         _ type: LogType, _ tag: some FollowUpTag, _ message: () -> LogMessage, file: String = #fileID, line: Int = #line
     ) {
-        let snapshot = state.withLockedValue { $0 }
+        let snapshot = scoped ?? state.withLockedValue { $0 }
         guard snapshot.followUpTags[tag.name] != nil else { return }
         switch type {
         case .debug: guard snapshot.isDebugEnabled else { return }
@@ -155,4 +175,40 @@ public enum HaapiLogger {
 public struct UnsecuredTag: FollowUpTag {
     public var name: String { "UNSECURED" }
     public init() {}
+}
+
+/// Logger settings for ``HaapiLogger/withScope(_:_:)``; the defaults are the global defaults.
+public struct HaapiLoggerScope: Sendable {
+    /// The tags whose lines are logged.
+    public var followUpTags: [any FollowUpTag]
+    /// Whether debug lines are logged.
+    public var isDebugEnabled: Bool
+    /// Whether info lines are logged.
+    public var isInfoEnabled: Bool
+    /// Whether warning lines are logged.
+    public var isWarningEnabled: Bool
+    /// Whether error lines are logged.
+    public var isErrorEnabled: Bool
+    /// Whether sensitive values are masked.
+    public var isSensitiveValueMasked: Bool
+    /// Whether lines also go to standard error.
+    public var isConsoleEnabled: Bool
+    /// The destinations of the lines.
+    public var sinks: [any LogSink]
+
+    /// Makes settings.
+    public init(
+        followUpTags: [any FollowUpTag], sinks: [any LogSink], isDebugEnabled: Bool = _isDebugAssertConfiguration(),
+        isInfoEnabled: Bool = true, isWarningEnabled: Bool = true, isErrorEnabled: Bool = true,
+        isSensitiveValueMasked: Bool = true, isConsoleEnabled: Bool = false
+    ) {
+        self.followUpTags = followUpTags
+        self.sinks = sinks
+        self.isDebugEnabled = isDebugEnabled
+        self.isInfoEnabled = isInfoEnabled
+        self.isWarningEnabled = isWarningEnabled
+        self.isErrorEnabled = isErrorEnabled
+        self.isSensitiveValueMasked = isSensitiveValueMasked
+        self.isConsoleEnabled = isConsoleEnabled
+    }
 }

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import OAuthCore
+
+/// Where and as whom to log in: flags, or `--config FILE` (seed 002's config.json shape).
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: "The issuer; endpoints are found by discovery (/.well-known/openid-configuration).") var issuer: String?
+    @Option(help: "The server's base URL (with --token-endpoint and --authorization-endpoint instead of discovery).") var baseUrl: String?
+    @Option(help: "The token endpoint.") var tokenEndpoint: String?
+    @Option(help: "The authorization endpoint.") var authorizationEndpoint: String?
+    @Option(help: "The client id.") var clientId: String?
+    @Option(help: "The client secret (client-credentials access to the HAAPI API).") var clientSecret: String?
+    @Option(help: "The scopes, space-separated (default: openid).") var scope: String?
+    @Option(help: "The redirect URI registered for the client (default: haapi://callback).") var redirectUri: String?
+    @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: String?
+    @Flag(help: "Do not bind the tokens to a DPoP key.") var noDpop = false
+    @Option(help: "A JSON config file: issuer, clientID, redirectUri, scope (+ clientSecret, strategy, endpoints).") var config: String?
+
+    var isGiven: Bool {
+        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, scope, redirectUri, attestation, config]
+            .contains { $0 != nil } || noDpop
+    }
+
+    func validate() throws {
+        if let attestation, attestation != "software" { throw ValidationError("--attestation takes only `software`") }
+        for (name, value) in [("--issuer", issuer), ("--base-url", baseUrl), ("--token-endpoint", tokenEndpoint), ("--authorization-endpoint", authorizationEndpoint)] {
+            if let value, URL(string: value)?.scheme == nil { throw ValidationError("\(name) must be an absolute URL") }
+        }
+    }
+
+    /// The settings from the flags (over `--config`, over `saved`), endpoints discovered when missing.
+    func resolve(saved: ProfileConfiguration?) async throws -> ProfileConfiguration {
+        var settings: ProfileConfiguration
+        if let config {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: config)) } catch {
+                throw CLIFailure("cannot read \(config): \(error.localizedDescription)")
+            }
+            do { settings = try JSONDecoder().decode(ProfileConfiguration.self, from: data) } catch {
+                throw CLIFailure("\(config) is not a config.json (issuer, clientID, redirectUri, scope): \(error)")
+            }
+        } else if let saved, clientId == nil || clientId == saved.clientID {
+            settings = saved
+        } else {
+            guard let clientId else { throw ValidationError("--client-id is required (or --config FILE)") }
+            settings = ProfileConfiguration(clientID: clientId, redirectUri: "haapi://callback")
+        }
+        if let clientId { settings.clientID = clientId }
+        if let issuer, issuer != settings.issuer {
+            settings.issuer = issuer
+            settings.baseURL = nil
+            settings.tokenEndpoint = nil
+            settings.authorizationEndpoint = nil
+        }
+        if let baseUrl { settings.baseURL = baseUrl }
+        if let tokenEndpoint { settings.tokenEndpoint = tokenEndpoint }
+        if let authorizationEndpoint { settings.authorizationEndpoint = authorizationEndpoint }
+        if let clientSecret { settings.clientSecret = clientSecret; settings.strategy = "secret" }
+        if let scope { settings.scope = scope }
+        if let redirectUri { settings.redirectUri = redirectUri }
+        if let attestation { settings.attestation = attestation; settings.strategy = "attestation" }
+        if noDpop { settings.dpop = false }
+        if settings.tokenEndpoint == nil || settings.authorizationEndpoint == nil {
+            guard let issuer = settings.issuer else {
+                throw ValidationError("give --issuer (discovery), or --base-url with --token-endpoint and --authorization-endpoint")
+            }
+            try await Self.discover(issuer: issuer, into: &settings)
+        }
+        if settings.baseURL == nil { settings.baseURL = settings.issuer.flatMap(Self.origin) ?? settings.tokenEndpoint.flatMap(Self.origin) }
+        return settings
+    }
+
+    static func origin(_ url: String) -> String? {
+        guard var components = URLComponents(string: url) else { return nil }
+        components.path = ""
+        components.query = nil
+        components.fragment = nil
+        return components.string
+    }
+
+    /// GET `<issuer>/.well-known/openid-configuration`.
+    static func discover(issuer: String, into settings: inout ProfileConfiguration) async throws {
+        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        guard let url = URL(string: trimmed + "/.well-known/openid-configuration") else { throw CLIFailure("--issuer \(issuer) is not a URL") }
+        let response: TransportResponse
+        do {
+            response = try await AsyncHTTPClientTransport().send(TransportRequest(url: url, headers: ["Accept": "application/json"]))
+        } catch {
+            throw CLIFailure("discovery failed: cannot reach \(url.absoluteString): \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
+        }
+        guard response.status == 200, let document = try? JSONValue(parsing: response.body) else {
+            throw CLIFailure("discovery failed: \(url.absoluteString) answered HTTP \(response.status) without a JSON document")
+        }
+        guard let token = document["token_endpoint"]?.stringValue, let authorize = document["authorization_endpoint"]?.stringValue else {
+            throw CLIFailure("discovery failed: the document at \(url.absoluteString) has no token_endpoint or authorization_endpoint")
+        }
+        if settings.tokenEndpoint == nil { settings.tokenEndpoint = token }
+        if settings.authorizationEndpoint == nil { settings.authorizationEndpoint = authorize }
+        if settings.userinfoEndpoint == nil { settings.userinfoEndpoint = document["userinfo_endpoint"]?.stringValue }
+        if settings.revocationEndpoint == nil { settings.revocationEndpoint = document["revocation_endpoint"]?.stringValue }
+    }
+}
+
+/// `--answers FILE` and `--browser-command CMD`.
+struct InteractionOptions: ParsableArguments {
+    @Option(help: "A JSON file scripting the login: {\"fields\": {name: value}, \"choices\": [authenticatorType, kind or title, ...]}.")
+    var answers: String?
+    @Option(help: "The program that opens a URL (run with the URL as its last argument); default $BROWSER, xdg-open, open.")
+    var browserCommand: String?
+
+    /// The answers, after checking that the login can ask its questions at all.
+    func loadAnswers(terminal: Terminal) throws -> Answers? {
+        if let answers { return try Answers.load(answers) }
+        guard terminal.isInteractive else {
+            throw CLIFailure("standard input is not a terminal: give --answers FILE to log in without one")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import HaapiDevServer
+import HaapiUI
+import OAuthCore
+import ServiceLifecycle
+
+/// `haapi demo`: the development server in-process, a terminal login against it, the token's claims and userinfo.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start the development server in this process, log in against it in the terminal, print the token's claims and userinfo.")
+
+    enum Client: String, ExpressibleByArgument, CaseIterable {
+        case attested, secret
+    }
+
+    @Option(help: "The demo client: attested (software attestation, username/password) or secret (client secret, a selector of authenticators).")
+    var client: Client = .attested
+    @OptionGroup var interaction: InteractionOptions
+    @OptionGroup var log: LogOptions
+
+    func run() async throws {
+        log.apply()
+        let terminal = Terminal()
+        let answers = try interaction.loadAnswers(terminal: terminal)
+        let state: ServerState
+        do { state = try await ServerState.open(configuration: DevServerConfiguration(host: "127.0.0.1", port: 0)) } catch {
+            throw CLIFailure("cannot start the development server: \(error)")
+        }
+        let (listening, continuation) = AsyncStream<URL>.makeStream()
+        let app = DevServer.makeApplication(state: state) { continuation.yield($0); continuation.finish() }
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: .init(label: "haapi-demo")))
+        let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try? await group.run() }
+            var iterator = listening.makeAsyncIterator()
+            let outcome: Result<Void, any Error>
+            if let issuer = await iterator.next() {
+                do { outcome = .success(try await demo(issuer: issuer, state: state, answers: answers, terminal: terminal)) } catch {
+                    outcome = .failure(error)
+                }
+            } else {
+                outcome = .failure(CLIFailure("the development server did not start"))
+            }
+            await group.triggerGracefulShutdown()
+            await tasks.waitForAll()
+            return outcome
+        }
+        try? await state.store.close()
+        try result.get()
+    }
+
+    private func demo(issuer: URL, state: ServerState, answers: Answers?, terminal: Terminal) async throws {
+        Stderr.line(terminal.styled("Development server on \(issuer.absoluteString) (in memory, stops with this command)", .dim))
+        var settings = ProfileConfiguration(
+            issuer: issuer.absoluteString, clientID: "haapi-\(client.rawValue)", redirectUri: "haapi://callback",
+            scope: "openid profile email offline_access")
+        try await ConnectionOptions.discover(issuer: issuer.absoluteString, into: &settings)
+        settings.baseURL = issuer.absoluteString
+        switch client {
+        case .attested:
+            settings.strategy = "attestation"
+            settings.attestation = "software"
+        case .secret:
+            settings.strategy = "secret"
+            settings.clientSecret = try await state.store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret
+        }
+        Stderr.line(terminal.styled("Log in as user \(SeedData.username) with password Password1.", .bold, .green))
+        terminal.catchInterrupts()
+        let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
+            .run(terminal: terminal)
+        Stderr.line(LoginCommand.summary(outcome.tokens, profile: "none: demo tokens are not kept", issuer: issuer.absoluteString))
+
+        print("Access token claims:")
+        print(JWTText.claims(outcome.tokens.accessToken).map(JWTText.pretty) ?? "(the access token is not a JWT)")
+        guard let userinfo = settings.userinfoEndpoint.flatMap(URL.init(string:)) else { return }
+        let base = try AsyncHTTPClientTransport()
+        let bound = outcome.tokens.isBound
+        let transport: any HTTPTransport = bound ? DPoPTransport(base: base, dpop: outcome.dpop) : base
+        let response: TransportResponse
+        do {
+            response = try await transport.send(TransportRequest(
+                url: userinfo, headers: ["Authorization": "\(bound ? "DPoP" : "Bearer") \(outcome.tokens.accessToken)", "Accept": "application/json"]))
+        } catch {
+            throw CLIFailure("the userinfo request failed: \(error)")
+        }
+        guard response.status == 200, let body = try? JSONValue(parsing: response.body) else {
+            throw CLIFailure("the userinfo endpoint answered HTTP \(response.status): \(response.bodyText.prefix(200))")
+        }
+        print("Userinfo (\(userinfo.absoluteString)):")
+        print(JWTText.pretty(body))
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import HaapiUI
+import OAuthCore
+
+/// `haapi login`: a HAAPI login in the terminal; the tokens are kept in the profile.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in with a HAAPI flow in the terminal and keep the tokens in a profile.",
+        discussion: """
+            The connection settings come from the flags or --config FILE and are saved in the profile \
+            ($HAAPI_HOME/profiles/NAME, default ~/.config/swift-haapi); later logins can omit them. \
+            Tokens are never printed: a one-line summary goes to standard error.
+            """)
+
+    @Option(help: "The profile that keeps the settings and tokens.") var profile = "default"
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var interaction: InteractionOptions
+    @OptionGroup var log: LogOptions
+
+    func run() async throws {
+        log.apply()
+        let terminal = Terminal()
+        let answers = try interaction.loadAnswers(terminal: terminal)
+        let store = try Profile.open(profile)
+        let saved = try store.readConfiguration()
+        guard connection.isGiven || saved != nil else {
+            throw ValidationError("the profile \"\(profile)\" has no connection settings: give --issuer and --client-id, or --config FILE")
+        }
+        let settings = try await connection.resolve(saved: saved)
+        try store.writeConfiguration(settings)
+        terminal.catchInterrupts()
+        let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
+            .run(terminal: terminal)
+        try store.writeTokens(StoredTokens(outcome.tokens))
+        try store.writeDPoPKey(outcome.tokens.isBound ? outcome.dpop.signingKey.privateJWK : nil)
+        Stderr.line(Self.summary(outcome.tokens, profile: profile, issuer: settings.issuer ?? settings.baseURL ?? ""))
+    }
+
+    static func summary(_ tokens: OAuthTokenModel, profile: String, issuer: String) -> String {
+        let subject = JWTText.claims(tokens.accessToken)?["sub"]?.stringValue ?? JWTText.claims(tokens.idToken ?? "")?["sub"]?.stringValue
+        var parts = ["Logged in\(subject.map { " as \($0)" } ?? "") at \(issuer) (profile \(profile))"]
+        parts.append("\(tokens.tokenType) token" + (tokens.expiresIn.map { ", expires in \($0) s" } ?? ""))
+        if let scope = tokens.scope { parts.append("scope \(scope)") }
+        if tokens.refreshToken != nil { parts.append("refresh token kept") }
+        return parts.joined(separator: "; ")
+    }
+}

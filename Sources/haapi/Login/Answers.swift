@@ -1,0 +1,42 @@
+import Foundation
+
+/// `--answers FILE`: `{"fields": {name: value}, "choices": ["username-password", ...]}`.
+/// Choices are taken in order, one per selector or menu, matched by authenticatorType, kind or title.
+struct Answers: Decodable, Sendable {
+    var fields: [String: String] = [:]
+    var choices: [String] = []
+
+    private enum CodingKeys: String, CodingKey { case fields, choices }
+
+    init(fields: [String: String] = [:], choices: [String] = []) {
+        self.fields = fields
+        self.choices = choices
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fields = try container.decodeIfPresent([String: String].self, forKey: .fields) ?? [:]
+        choices = try container.decodeIfPresent([String].self, forKey: .choices) ?? []
+    }
+
+    static func load(_ path: String) throws -> Answers {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CLIFailure("cannot read the answers file \(path): \(error.localizedDescription)")
+        }
+        do { return try JSONDecoder().decode(Answers.self, from: data) } catch {
+            throw CLIFailure("the answers file \(path) is not {\"fields\": {...}, \"choices\": [...]}: \(error)")
+        }
+    }
+}
+
+/// One option of a question: what is shown and the names it can be answered with.
+struct ChoiceOption {
+    let title: String
+    let names: [String]
+
+    func matches(_ answer: String) -> Bool {
+        let wanted = answer.lowercased()
+        return title.lowercased() == wanted || names.contains { $0.lowercased() == wanted }
+    }
+}

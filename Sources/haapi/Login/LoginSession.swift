@@ -1,0 +1,88 @@
+import Foundation
+import HaapiDriver
+import HaapiSDK
+import HaapiUI
+import OAuthCore
+
+/// One login: a view model for the connection settings, rendered in the terminal.
+struct LoginSession {
+    let configuration: ProfileConfiguration
+    let answers: Answers?
+    let browserCommand: String?
+    let name: String
+
+    struct Outcome {
+        let tokens: OAuthTokenModel
+        let dpop: Dpop
+    }
+
+    /// The view model's configuration for the settings.
+    func uiConfiguration() throws -> HaapiUIConfiguration {
+        guard let base = configuration.baseURL.flatMap(URL.init(string:)) ?? configuration.issuer.flatMap(URL.init(string:)),
+            let token = configuration.tokenEndpoint.flatMap(URL.init(string:)),
+            let authorize = configuration.authorizationEndpoint.flatMap(URL.init(string:))
+        else {
+            throw CLIFailure("the connection settings lack the base URL, token endpoint or authorization endpoint")
+        }
+        let scopes = configuration.scopes
+        let haapi = HaapiConfiguration(
+            name: "haapi-cli-\(name)-\(UUID().uuidString)", clientId: configuration.clientID, baseURL: base, tokenEndpointURL: token,
+            authorizationEndpointURL: authorize, appRedirect: configuration.redirectUri,
+            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: scopes) },
+            revocationEndpointURL: configuration.revocationEndpoint.flatMap(URL.init(string:)))
+        let builder = HaapiUIConfigurationBuilder(haapiConfiguration: haapi)
+            .setStorage(InMemoryStorage())
+            .setTokenBoundConfiguration(configuration: configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration())
+        let strategy = configuration.strategy ?? (configuration.clientSecret != nil ? "secret" : configuration.attestation != nil ? "attestation" : "none")
+        switch strategy {
+        case "secret":
+            guard let secret = configuration.clientSecret else { throw CLIFailure("the strategy \"secret\" needs --client-secret") }
+            builder.setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret)).setAccessStrategy(.clientCredentials)
+        case "attestation":
+            if configuration.attestation == "software" {
+                builder.setAttestationProvider(InsecureSoftwareAttestationProvider())
+            }
+        case "none":
+            break
+        default:
+            throw CLIFailure("unknown strategy \"\(strategy)\" (secret, attestation or none)")
+        }
+        return builder.build()
+    }
+
+    /// Runs the flow; the view model is closed afterwards whatever happens.
+    func run(terminal: Terminal) async throws -> Outcome {
+        let uiConfiguration = try uiConfiguration()
+        let viewModel: HaapiFlowViewModel
+        do { viewModel = try HaapiFlowViewModel(configuration: uiConfiguration) } catch {
+            throw CLIFailure("cannot start the login: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
+        }
+        let renderer = TerminalRenderer(
+            viewModel: viewModel, terminal: terminal, answers: answers, browser: BrowserOpener(command: browserCommand),
+            baseURL: uiConfiguration.haapiConfiguration.baseURL)
+        do {
+            let tokens = try await renderer.run(parameters: nil)
+            await viewModel.close()
+            return Outcome(tokens: tokens, dpop: viewModel.accessor.dpop)
+        } catch {
+            await viewModel.close()
+            throw error
+        }
+    }
+}
+
+/// Decoding of JWT payloads (not verified: for display).
+enum JWTText {
+    static func claims(_ token: String) -> JSONValue? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Base64URL.decode(String(parts[1])) else { return nil }
+        return try? JSONValue(parsing: data)
+    }
+
+    static func pretty(_ value: JSONValue) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: value.serialized(), options: [.fragmentsAllowed]),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return String(decoding: value.serialized(), as: UTF8.self) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Raised when the user presses Ctrl-C while a question is asked.
+struct Interrupted: Error {}
+
+/// The terminal: standard input read line by line on a thread of its own, Ctrl-C caught,
+/// echo turned off for secrets, and ANSI styles when standard error is a TTY.
+final class Terminal: @unchecked Sendable {
+    struct State {
+        var lines: [String] = []
+        var isAtEnd = false
+        var interrupts = 0
+        var isReading = false
+    }
+
+    let isInteractive: Bool
+    let usesColour: Bool
+    private let state = LockedBox(State())
+    private var signalSource: (any DispatchSourceSignal)?
+
+    init() {
+        isInteractive = isatty(STDIN_FILENO) == 1
+        usesColour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    /// Catches SIGINT from now on: it becomes an interruption the flow handles.
+    func catchInterrupts() {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [state] in state.withLockedValue { $0.interrupts += 1 } }
+        source.resume()
+        signalSource = source
+    }
+
+    /// Takes a pending interruption, if any.
+    func takeInterrupt() -> Bool {
+        state.withLockedValue { state in
+            guard state.interrupts > 0 else { return false }
+            state.interrupts = 0
+            return true
+        }
+    }
+
+    private func startReading() {
+        let start = state.withLockedValue { state -> Bool in
+            defer { state.isReading = true }
+            return !state.isReading
+        }
+        guard start else { return }
+        let thread = Thread { [state] in
+            while let line = Swift.readLine(strippingNewline: true) {
+                state.withLockedValue { $0.lines.append(line) }
+            }
+            state.withLockedValue { $0.isAtEnd = true }
+        }
+        thread.start()
+    }
+
+    /// Reads one line; throws ``Interrupted`` on Ctrl-C and a failure at the end of input.
+    func readLine(secret: Bool = false) async throws -> String {
+        startReading()
+        var saved = termios()
+        let hides = secret && isInteractive && tcgetattr(STDIN_FILENO, &saved) == 0
+        if hides {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        }
+        defer {
+            if hides {
+                tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+                Stderr.write("\n")
+            }
+        }
+        while true {
+            if takeInterrupt() { throw Interrupted() }
+            let next = state.withLockedValue { state -> (String?, Bool) in
+                if !state.lines.isEmpty { return (state.lines.removeFirst(), false) }
+                return (nil, state.isAtEnd)
+            }
+            if let line = next.0 { return line }
+            if next.1 { throw CLIFailure("standard input ended while a question was asked") }
+            try await Task.sleep(for: .milliseconds(30))
+        }
+    }
+
+    // MARK: Styles
+
+    enum Style: String {
+        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", cyan = "36"
+    }
+
+    func styled(_ text: String, _ styles: Style...) -> String {
+        guard usesColour, !styles.isEmpty else { return text }
+        return "\u{1B}[" + styles.map(\.rawValue).joined(separator: ";") + "m" + text + "\u{1B}[0m"
+    }
+
+    /// Rewrites the current line (the spinner); plain output writes new lines only when the text changes.
+    func status(_ text: String) {
+        if usesColour {
+            Stderr.write("\r\u{1B}[2K" + text)
+        } else {
+            Stderr.line(text)
+        }
+    }
+
+    func endStatus() {
+        if usesColour { Stderr.write("\r\u{1B}[2K") }
+    }
+}

@@ -1,0 +1,370 @@
+import Foundation
+import HaapiSDK
+import HaapiUI
+import OAuthCore
+
+/// Runs a HAAPI flow in the terminal: renders each UI model of a ``HaapiFlowViewModel`` and
+/// answers it from the keyboard or from ``Answers``.
+final class TerminalRenderer: @unchecked Sendable {
+    let viewModel: HaapiFlowViewModel
+    let terminal: Terminal
+    let answers: Answers?
+    let browser: BrowserOpener
+    let baseURL: URL
+    private var choiceIndex = 0
+    private var retries = 0
+
+    init(viewModel: HaapiFlowViewModel, terminal: Terminal, answers: Answers?, browser: BrowserOpener, baseURL: URL) {
+        self.viewModel = viewModel
+        self.terminal = terminal
+        self.answers = answers
+        self.browser = browser
+        self.baseURL = baseURL
+    }
+
+    /// Scripted (`--answers`) rather than interactive.
+    var isScripted: Bool { answers != nil }
+
+    /// Runs the flow to its end: the tokens, or a ``CLIFailure``.
+    func run(parameters: OAuthAuthorizationParameters?) async throws -> OAuthTokenModel {
+        await viewModel.start(parameters: parameters)
+        while true {
+            if let outcome = viewModel.oAuthModel.value {
+                switch outcome {
+                case .token(let tokens): return tokens
+                case .error(let error):
+                    if error.error == "access_denied" && error.source == .client || viewModel.uiModel.value?.cancelForm != nil && error.error == "access_denied" {
+                        throw CLIFailure("login cancelled")
+                    }
+                    throw CLIFailure("login failed: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")")
+                }
+            }
+            if let error = viewModel.error.value {
+                if error.isRetryable && retries < 2 {
+                    retries += 1
+                    message("\(error.title); retrying", .warning)
+                    try await Task.sleep(for: .milliseconds(500))
+                    await viewModel.retry()
+                    continue
+                }
+                throw CLIFailure("login failed: \(Self.describe(error))")
+            }
+            guard let model = viewModel.uiModel.value else { throw CLIFailure("login failed: the flow did not start") }
+            do {
+                try await render(model)
+            } catch is Interrupted {
+                try await interrupt()
+            }
+        }
+    }
+
+    static func describe(_ error: HaapiFlowError) -> String {
+        var text = error.title
+        if let problem = error.problem {
+            let details = problem.messages.map(\.text).filter { $0 != text }
+            if !details.isEmpty { text += " (" + details.joined(separator: "; ") + ")" }
+        } else if let underlying = error.underlyingError {
+            let detail = (underlying as? any IdsvrError).map { "\($0.failureReason)" } ?? String(describing: underlying)
+            if detail != text { text += ": " + detail }
+        }
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    // MARK: Ctrl-C
+
+    private func interrupt() async throws {
+        if viewModel.configuration.shouldConfirmFlowInterruption && terminal.isInteractive && !isScripted {
+            await viewModel.cancel()
+            Stderr.write("\n" + terminal.styled("Abandon the login? [y/N] ", .yellow, .bold))
+            let reply: String
+            do { reply = try await terminal.readLine() } catch is Interrupted { reply = "y" }
+            if reply.lowercased().hasPrefix("y") {
+                await viewModel.confirmCancel()
+                throw CLIFailure("login cancelled")
+            }
+            await viewModel.dismissCancel()
+            return
+        }
+        await viewModel.cancel()
+        if viewModel.isConfirmingInterruption.value { await viewModel.confirmCancel() }
+        throw CLIFailure("login cancelled")
+    }
+
+    // MARK: Rendering
+
+    private func render(_ model: UIModel) async throws {
+        if terminal.takeInterrupt() { throw Interrupted() }
+        printMessages(model)
+        if let problem = model.problem {
+            message(problem.title, .error)
+            for line in problem.messages where line.text != problem.title { message(line.text, .error) }
+            if isScripted {
+                throw CLIFailure("the server refused the answers: \(problem.title)")
+            }
+        }
+        switch model.content {
+        case .selector(let selector):
+            try await chooseOption(selector.title ?? "Choose how to log in", selector.options)
+        case .polling(let polling):
+            try await wait(polling)
+        case .clientOperation(let operation):
+            try await perform(operation)
+        case .consent(let consent):
+            guard let form = consent.consent else { throw CLIFailure("the consent step has no consent form") }
+            try await offer(model, forms: [form] + consent.forms.filter { $0 != form })
+        case .form(let forms), .continueSameStep(let forms):
+            try await offer(model, forms: forms)
+        case .generic:
+            if let selector = model.selectors.first {
+                try await chooseOption(selector.title ?? "Choose", selector.options)
+            } else {
+                try await offer(model, forms: model.forms)
+            }
+        case .authorizationResponse:
+            // The view model exchanges the code while the action runs; nothing is left to do.
+            throw CLIFailure("login failed: the authorization response ended without tokens")
+        }
+    }
+
+    private var lastMessages: [String] = []
+    private var lastText = ""
+
+    private func printMessages(_ model: UIModel) {
+        let texts = model.messages.map(\.text)
+        if case .polling = model.content, texts == lastMessages { return }
+        lastMessages = texts
+        for item in model.messages { message(item.text, item.style) }
+        for image in model.images where image.isQRCode {
+            message("(a QR code is offered: \(image.title); open the link in a browser to see it)", .info)
+        }
+    }
+
+    func message(_ text: String, _ style: MessageStyle) {
+        switch style {
+        case .heading: Stderr.line(terminal.styled(text, .bold, .blue))
+        case .info: Stderr.line(terminal.styled(text, .cyan))
+        case .warning: Stderr.line(terminal.styled("warning: ", .yellow, .bold) + terminal.styled(text, .yellow))
+        case .error: Stderr.line(terminal.styled("error: ", .red, .bold) + terminal.styled(text, .red))
+        case .username, .recipient: Stderr.line(terminal.styled(text, .bold))
+        case .other: Stderr.line(text)
+        }
+    }
+
+    // MARK: Forms and menus
+
+    private enum Entry {
+        case form(FormModel)
+        case link(LinkModel)
+    }
+
+    /// Offers the forms (and links) of a step: one form is filled in directly; several make a menu.
+    private func offer(_ model: UIModel, forms: [FormModel]) async throws {
+        let primary = forms.filter { !$0.isCancel }
+        var entries = primary.map(Entry.form) + model.links.map(Entry.link)
+        entries += forms.filter(\.isCancel).map(Entry.form)
+        guard !entries.isEmpty else { throw CLIFailure("login failed: the step offers nothing to do") }
+        let chosen: Entry
+        if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
+            chosen = entries[0]
+        } else {
+            let options = entries.map { entry -> ChoiceOption in
+                switch entry {
+                case .form(let form): return ChoiceOption(title: form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
+                case .link(let link): return ChoiceOption(title: link.title, names: [link.rel, link.href].compactMap { $0 })
+                }
+            }
+            let question = "Choose what to do"
+            chosen = entries[try await choose(question, options, defaultIndex: primary.count == 1 ? 0 : nil)]
+        }
+        switch chosen {
+        case .link(let link): await viewModel.followLink(link)
+        case .form(let form):
+            if form.isCancel {
+                await viewModel.submit(form)
+                return
+            }
+            let values = try await fill(form)
+            await viewModel.submit(form, values: values)
+        }
+    }
+
+    /// Asks for every input field of a form.
+    private func fill(_ form: FormModel) async throws -> [String: String] {
+        var values: [String: String] = [:]
+        let formName = form.title ?? form.kind.rawValue
+        for field in form.inputFields {
+            if let error = field.error {
+                message("\(field.label): \(error.detail ?? error.reason ?? "invalid")", .error)
+            }
+            switch field.kind {
+            case .select:
+                let options = field.options.map { ChoiceOption(title: $0.label, names: [$0.value]) }
+                if let answer = answers?.fields[field.name] {
+                    values[field.name] = field.options.first { $0.value == answer || $0.label == answer }?.value ?? answer
+                } else {
+                    let selected = field.options.firstIndex(where: \.isSelected)
+                    let index = try await choose("\(field.label) (field \"\(field.name)\" of form \"\(formName)\")", options, defaultIndex: selected, consumesChoices: false)
+                    values[field.name] = field.options[index].value
+                }
+            case .checkbox:
+                if field.isReadonly { continue }
+                if let answers {
+                    if let answer = answers.fields[field.name] {
+                        values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
+                    } else {
+                        values[field.name] = field.isChecked ? (field.value ?? "on") : ""
+                    }
+                } else {
+                    let hint = field.isChecked ? "[Y/n]" : "[y/N]"
+                    Stderr.write(terminal.styled("\(field.label) \(hint) ", .bold))
+                    let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
+                    let checked = reply.isEmpty ? field.isChecked : reply.hasPrefix("y")
+                    values[field.name] = checked ? (field.value ?? "on") : ""
+                }
+            default:
+                if let answer = answers?.fields[field.name] {
+                    values[field.name] = answer
+                } else if isScripted {
+                    if let value = field.value, !value.isEmpty {
+                        values[field.name] = value
+                    } else {
+                        throw CLIFailure("the answers have no value for the field \"\(field.name)\" (\(field.label)) of the form \"\(formName)\"")
+                    }
+                } else {
+                    let current = field.value.flatMap { $0.isEmpty || field.isSecure ? nil : $0 }
+                    let prompt = field.label + (current.map { " [\($0)]" } ?? "") + ": "
+                    Stderr.write(terminal.styled(prompt, .bold))
+                    let line = try await terminal.readLine(secret: field.isSecure)
+                    values[field.name] = line.isEmpty ? (current ?? "") : line
+                }
+            }
+        }
+        return values
+    }
+
+    private func chooseOption(_ question: String, _ options: [SelectorOptionModel]) async throws {
+        let choices = options.map { option in
+            // The last path segment of the option's href is the server's authenticator id (`username-password`).
+            let id = option.form.flatMap { URL(string: $0.form.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
+            return ChoiceOption(title: option.title, names: [option.authenticatorType, id, option.kind.rawValue].compactMap { $0 })
+        }
+        let option = options[try await choose(question, choices, defaultIndex: nil)]
+        if option.form == nil, !option.options.isEmpty {
+            try await chooseOption(option.title, option.options)
+            return
+        }
+        await viewModel.select(option)
+    }
+
+    /// A numbered menu; from the answers, the next choice (matched by name or title).
+    private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true) async throws -> Int {
+        let names = options.map { $0.names.first ?? $0.title }.joined(separator: ", ")
+        if let answers {
+            if consumesChoices, choiceIndex < answers.choices.count,
+                let index = options.firstIndex(where: { $0.matches(answers.choices[choiceIndex]) })
+            {
+                choiceIndex += 1
+                Stderr.line("\(question): \(options[index].title)")
+                return index
+            }
+            if let defaultIndex { return defaultIndex }
+            if consumesChoices, choiceIndex < answers.choices.count {
+                throw CLIFailure("the answer \"\(answers.choices[choiceIndex])\" matches no option of \"\(question)\" (options: \(names))")
+            }
+            throw CLIFailure("the answers have no choice for \"\(question)\" (options: \(names))")
+        }
+        Stderr.line(terminal.styled(question, .bold))
+        for (index, option) in options.enumerated() {
+            let detail = option.names.first.map { $0 == option.title ? "" : terminal.styled(" (\($0))", .dim) } ?? ""
+            Stderr.line("  \(index + 1)) \(option.title)\(detail)")
+        }
+        while true {
+            Stderr.write(terminal.styled("Choose 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
+            let line = try await terminal.readLine().trimmingCharacters(in: .whitespaces)
+            if line.isEmpty, let defaultIndex { return defaultIndex }
+            if let number = Int(line), (1...options.count).contains(number) { return number - 1 }
+            if let index = options.firstIndex(where: { $0.matches(line) }) { return index }
+            message("Type a number from 1 to \(options.count).", .warning)
+        }
+    }
+
+    // MARK: Polling
+
+    private func wait(_ polling: PollingModel) async throws {
+        let start = Date()
+        let frames = ["|", "/", "-", "\\"]
+        var frame = 0
+        defer { terminal.endStatus() }
+        let changed = LockedBox(false)
+        let stream = viewModel.uiModel.values
+        let watcher = Task {
+            var iterator = stream.makeAsyncIterator()
+            if case .polling(let first)?? = await iterator.next().map({ $0?.content }), first == polling {
+                _ = await iterator.next()
+            }
+            changed.withLockedValue { $0 = true }
+        }
+        defer { watcher.cancel() }
+        while true {
+            if terminal.takeInterrupt() { throw Interrupted() }
+            if viewModel.oAuthModel.value != nil || viewModel.error.value != nil { return }
+            if changed.withLockedValue({ $0 }) { return }
+            var text = "Waiting"
+            if let recipient = polling.recipient { text += " for \(recipient)" }
+            if let remaining = polling.remainingTime {
+                let left = max(0, remaining - Int(Date().timeIntervalSince(start)))
+                text += " (\(left) s left)"
+            }
+            if terminal.usesColour {
+                terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text)
+                frame += 1
+            } else if text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression) != lastText {
+                lastText = text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression)
+                terminal.status(text)
+            }
+            if !polling.isAutomatic, !viewModel.isLoading.value, Date().timeIntervalSince(start) > 2 {
+                await viewModel.poll()
+                return
+            }
+            try await Task.sleep(for: .milliseconds(150))
+        }
+    }
+
+    // MARK: Client operations
+
+    private func perform(_ operation: ClientOperationModel) async throws {
+        guard case .externalBrowser(let model) = operation else {
+            throw CLIFailure("login failed: the client operation \(Self.name(operation)) is not supported in a terminal")
+        }
+        guard let href = model.href else { throw CLIFailure("login failed: the external-browser operation has no href") }
+        let receiver = try LoopbackReceiver()
+        defer { receiver.stop() }
+        guard let url = ExternalBrowserOperationModel.launchURL(href: href, appRedirect: receiver.redirectURI, baseURL: baseURL) else {
+            throw CLIFailure("login failed: the external-browser href \(href) is not a URL")
+        }
+        Stderr.line("Continue the login in the browser:")
+        Stderr.line("  " + terminal.styled(url.absoluteString, .bold))
+        if let ran = browser.open(url) {
+            Stderr.line(terminal.styled("(opened with \(ran); waiting for it to come back to \(receiver.redirectURI))", .dim))
+        } else {
+            Stderr.line(terminal.styled("(no browser could be started; open the URL yourself)", .dim))
+        }
+        let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
+        while receiver.url == nil {
+            if terminal.takeInterrupt() { throw Interrupted() }
+            if Date() > deadline { throw CLIFailure("login failed: the browser did not come back to \(receiver.redirectURI) in time") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if let back = receiver.url { await viewModel.resumeExternalBrowser(url: back) }
+    }
+
+    static func name(_ operation: ClientOperationModel) -> String {
+        switch operation {
+        case .externalBrowser: return "external-browser-flow"
+        case .bankID: return "bankid"
+        case .encap: return "encap-auto-activation"
+        case .webAuthn: return "webauthn"
+        case .generic(let model): return model.name.rawValue
+        }
+    }
+}

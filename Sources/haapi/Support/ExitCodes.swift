@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// A failure the user sees as one line on standard error; the process exits with 1.
+struct CLIFailure: Error, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
+/// The exit codes of `haapi`: 0 success, 1 a user-facing failure, 2 a usage error.
+enum ExitCodes {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+
+    /// Writes `error` the way `haapi` reports it and returns the exit code.
+    static func report(_ error: any Error, command: (any ParsableCommand.Type)) -> Int32 {
+        if let failure = error as? CLIFailure {
+            Stderr.line("haapi: error: \(failure.message)")
+            return ExitCodes.failure
+        }
+        let code = command.exitCode(for: error)
+        let message = command.fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { print(message) }
+            return ExitCodes.success
+        }
+        if code == .validationFailure {
+            if !message.isEmpty { Stderr.line(message) }
+            return ExitCodes.usage
+        }
+        if !message.isEmpty {
+            let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            Stderr.line(oneLine.hasPrefix("Error:") || oneLine.hasPrefix("haapi:") ? oneLine : "haapi: error: \(oneLine)")
+        }
+        return code.rawValue == 0 ? ExitCodes.failure : code.rawValue
+    }
+}
+
+/// Standard error, unbuffered.
+enum Stderr {
+    static func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    static func line(_ text: String) { write(text + "\n") }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import HaapiSDK
+import OAuthCore
+
+/// The level of `--log-level`.
+enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+    case debug, info, warning, error
+}
+
+/// `--log-level` and `--unmask`: HaapiLogger on for every layer's tags, to standard error.
+struct LogOptions: ParsableArguments {
+    @Option(help: "Log the HAAPI layers to standard error from this level on (debug, info, warning, error).")
+    var logLevel: LogLevel?
+
+    @Flag(help: "Do not mask tokens, secrets and passwords in the log (debugging only).")
+    var unmask = false
+
+    /// Configures HaapiLogger.
+    func apply() {
+        guard let logLevel else {
+            HaapiLogger.followUpTags = []
+            return
+        }
+        HaapiLogger.followUpTags = DriverFollowUpTag.allCases + SdkFollowUpTag.allCases
+        HaapiLogger.isConsoleEnabled = true
+        HaapiLogger.isDebugEnabled = logLevel == .debug
+        HaapiLogger.isInfoEnabled = [.debug, .info].contains(logLevel)
+        HaapiLogger.isWarningEnabled = logLevel != .error
+        HaapiLogger.isErrorEnabled = true
+        if unmask { HaapiLogger.isSensitiveValueMasked = false }
+    }
+}

@@ -1,0 +1,333 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// End-to-end tests of the built `haapi` binary: `haapi demo` and `haapi login` run as a
+/// person or a CI job runs them (no TTY, `--answers`), and once under tmux as a person types.
+@Suite("haapi command line", .serialized)
+struct CLITests {
+    /// `.build/debug/haapi` next to this package (`swift build --build-tests` builds it too).
+    static let binary: URL = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/haapi")
+    }()
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        let seconds: Double
+    }
+
+    /// A temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func requireBinary() throws {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            Issue.record("the haapi binary is missing at \(binary.path): run `swift build` (or `swift build --build-tests`) first")
+            throw CancellationError()
+        }
+    }
+
+    /// Runs `haapi ARGUMENTS` with standard input from /dev/null, `HAAPI_HOME` set, and a time limit.
+    static func haapi(_ arguments: [String], home: URL, timeout: Double = 60) throws -> Run {
+        try requireBinary()
+        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAAPI_HOME"] = home.appendingPathComponent("home").path
+        environment["BROWSER"] = "true"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let start = Date()
+        try process.run()
+        while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }
+        if process.isRunning {
+            process.interrupt()
+            usleep(500_000)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            Issue.record("haapi \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+        }
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start))
+    }
+
+    static func write(_ json: String, to directory: URL, name: String = "answers.json") throws -> String {
+        let file = directory.appendingPathComponent(name)
+        try Data(json.utf8).write(to: file)
+        return file.path
+    }
+
+    /// `haapi server` as a subprocess on a free port, with its database and seeded configuration.
+    final class ServerProcess {
+        let process = Process()
+        let issuer: String
+        let configuration: [String: Any]
+
+        init(directory: URL) throws {
+            let database = directory.appendingPathComponent("server.sqlite").path
+            let printed = try CLITests.haapi(["server", "--print-config", "--database", database], home: directory)
+            #expect(printed.status == 0, "print-config: \(printed.stderr)")
+            configuration = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any] ?? [:]
+
+            let pipe = Pipe()
+            process.executableURL = CLITests.binary
+            process.arguments = ["server", "--port", "0", "--database", database]
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let handle = pipe.fileHandleForReading
+            let found = LineBox()
+            let reader = Thread {
+                var text = ""
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    text += String(decoding: data, as: UTF8.self)
+                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
+                        found.set(String(line.dropFirst("listening on ".count)))
+                        break
+                    }
+                }
+            }
+            reader.start()
+            let start = Date()
+            while found.get() == nil && Date().timeIntervalSince(start) < 30 && process.isRunning { usleep(20_000) }
+            guard let issuer = found.get() else {
+                process.terminate()
+                throw ServerDidNotStart()
+            }
+            self.issuer = issuer
+        }
+
+        func secret(of clientID: String) -> String? {
+            (configuration["clients"] as? [[String: Any]])?.first { $0["clientId"] as? String == clientID }?["clientSecret"] as? String
+        }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    struct ServerDidNotStart: Error {}
+
+    final class LineBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: String?
+        func set(_ line: String) { lock.withLock { value = line } }
+        func get() -> String? { lock.withLock { value } }
+    }
+
+    // MARK: haapi demo
+
+    @Test func demoWithAnswersPrintsTheClaimsAndUserinfo() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answers = try Self.write(#"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: directory)
+        let run = try Self.haapi(["demo", "--answers", answers], home: directory)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("Access token claims:"))
+        #expect(run.stdout.contains("\"cnf\""))
+        #expect(run.stdout.contains("Userinfo"))
+        #expect(run.stdout.contains("\"preferred_username\" : \"demo\""))
+        #expect(run.stdout.contains("\"sub\" : \"demo\""))
+        #expect(run.stderr.contains("Password1"))  // the hint
+    }
+
+    @Test func demoWithTheSecretClientChoosesAtTheSelector() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answers = try Self.write(
+            #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: directory)
+        let run = try Self.haapi(["demo", "--client", "secret", "--answers", answers], home: directory)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("\"sub\" : \"demo\""))
+    }
+
+    // MARK: haapi login against haapi server
+
+    @Test func loginWithAnswersAgainstTheServerKeepsTheTokensInTheProfile() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerProcess(directory: directory)
+        defer { server.stop() }
+        let secret = try #require(server.secret(of: "haapi-secret"))
+        let answers = try Self.write(
+            #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: directory)
+        let run = try Self.haapi(
+            ["login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
+             "--scope", "openid profile offline_access", "--answers", answers], home: directory)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.isEmpty, "nothing, tokens least of all, goes to standard output")
+        #expect(run.stderr.contains("Logged in as demo"))
+
+        let profile = directory.appendingPathComponent("home/profiles/ci")
+        for name in ["config.json", "tokens.json", "dpop-key.json"] {
+            let path = profile.appendingPathComponent(name).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(name)")
+        }
+        let directoryAttributes = try FileManager.default.attributesOfItem(atPath: profile.path)
+        #expect((directoryAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let tokens = try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("tokens.json"))) as? [String: Any]
+        #expect((tokens?["accessToken"] as? String)?.isEmpty == false)
+        #expect(tokens?["refreshToken"] != nil)
+        #expect(tokens?["tokenType"] as? String == "DPoP")
+        let config = try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("config.json"))) as? [String: Any]
+        #expect(config?["issuer"] as? String == server.issuer)
+        #expect(config?["clientID"] as? String == "haapi-secret")
+        #expect((config?["tokenEndpoint"] as? String)?.hasSuffix("/oauth/token") == true)
+
+        // The saved settings serve the next login of the profile.
+        let again = try Self.haapi(["login", "--profile", "ci", "--answers", answers], home: directory)
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+    }
+
+    @Test func answersMissingAFieldFailNamingTheQuestion() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerProcess(directory: directory)
+        defer { server.stop() }
+        let secret = try #require(server.secret(of: "haapi-secret"))
+        let answers = try Self.write(#"{"fields": {"userName": "demo"}, "choices": ["username-password"]}"#, to: directory)
+        let run = try Self.haapi(
+            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers], home: directory)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\"password\""), "stderr: \(run.stderr)")
+
+        let noChoice = try Self.write(#"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: directory, name: "b.json")
+        let second = try Self.haapi(["login", "--answers", noChoice], home: directory)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("Select Authentication Method"), "stderr: \(second.stderr)")
+    }
+
+    @Test func withoutATerminalOrAnswersLoginFailsAtOnce() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try Self.haapi(["login", "--issuer", "http://127.0.0.1:9", "--client-id", "x"], home: directory, timeout: 20)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("--answers"))
+        #expect(run.seconds < 10)
+        let demo = try Self.haapi(["demo"], home: directory, timeout: 20)
+        #expect(demo.status == 1)
+        #expect(demo.stderr.contains("not a terminal"))
+    }
+
+    @Test func badUsageExitsWithTwo() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Self.haapi(["login", "--no-such-flag"], home: directory).status == 2)
+        #expect(try Self.haapi(["demo", "--client", "nobody"], home: directory).status == 2)
+        #expect(try Self.haapi(["login", "--log-level", "loud"], home: directory).status == 2)
+        let answers = try Self.write("{}", to: directory)
+        #expect(try Self.haapi(["login", "--profile", "empty", "--answers", answers], home: directory).status == 2)
+        #expect(try Self.haapi(["--help"], home: directory).status == 0)
+    }
+
+    // MARK: As a person types it
+
+    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs tmux with posix_spawn and waitpid (a tmux server started by the call inherits and
+    /// keeps the descriptors, which Foundation's Process does not cope with); returns its output.
+    @discardableResult
+    static func tmux(_ arguments: [String]) throws -> String {
+        let path = try #require(tmux)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-tmux-\(UUID().uuidString)").path
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// Waits until the pane shows `text`; returns the pane.
+    static func waitForPane(_ session: String, _ text: String, timeout: Double = 30) throws -> String {
+        let start = Date()
+        var pane = ""
+        while Date().timeIntervalSince(start) < timeout {
+            pane = try tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", session])
+            if pane.contains(text) { return pane }
+            usleep(100_000)
+        }
+        Issue.record("the pane never showed \"\(text)\":\n\(pane)")
+        throw CancellationError()
+    }
+
+    @Test(.enabled(if: tmux != nil, "tmux is not installed"))
+    func demoUnderTmuxAsAPersonTypesIt() throws {
+        try Self.requireBinary()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = "haapi-cli-\(UUID().uuidString.prefix(8))"
+        let command = "HAAPI_HOME='\(directory.path)' '\(Self.binary.path)' demo --client secret; echo \"EXIT=$?\"; sleep 60"
+        try Self.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "60", command])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+
+        _ = try Self.waitForPane(session, "Choose 1-4")
+        try Self.tmux(["send-keys", "-t", session, "1", "Enter"])
+        _ = try Self.waitForPane(session, "Forgot your password?")
+        try Self.tmux(["send-keys", "-t", session, "", "Enter"])
+        _ = try Self.waitForPane(session, "Username:")
+        try Self.tmux(["send-keys", "-t", session, "demo", "Enter"])
+        _ = try Self.waitForPane(session, "Password:")
+        try Self.tmux(["send-keys", "-t", session, "Password1", "Enter"])
+        _ = try Self.waitForPane(session, "asks for access")
+        let consentPane = try Self.waitForPane(session, "Choose 1-2")
+        #expect(!consentPane.contains("Password1\n"), "the password is not echoed")
+        #expect(consentPane.contains("Password:"))
+        try Self.tmux(["send-keys", "-t", session, "", "Enter"])
+        // Consent checkboxes: take the defaults.
+        let start = Date()
+        var pane = ""
+        while Date().timeIntervalSince(start) < 30 {
+            pane = try Self.tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", session])
+            if pane.contains("EXIT=") { break }
+            let last = pane.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.last { !$0.isEmpty } ?? ""
+            if last.hasSuffix("[Y/n]") || last.hasSuffix("[y/N]") {
+                try Self.tmux(["send-keys", "-t", session, "", "Enter"])
+            }
+            usleep(200_000)
+        }
+        #expect(pane.contains("EXIT=0"), "pane:\n\(pane)")
+        #expect(pane.contains("Access token claims:"))
+        #expect(pane.contains("\"sub\" : \"demo\""))
+        #expect(pane.contains("Userinfo"))
+        // The password typed was never shown.
+        let typed = pane.components(separatedBy: "\n").filter { $0.contains("Password1") }
+        #expect(typed.allSatisfy { $0.contains("with password Password1") }, "\(typed)")
+    }
+}
