@@ -86,3 +86,25 @@ struct DevServerTests {
         try await store.close()
     }
 }
+
+@Suite("Redirect URIs")
+struct RedirectURITests {
+    @Test func loopbackRedirectsMatchOnAnyPortAndNothingElseLoosens() {
+        let client = ClientRecord(
+            clientId: "c", strategy: .secret, redirectUris: ["haapi://callback", "http://127.0.0.1/callback"], scope: [],
+            issueTokenBoundAuthorizationCode: false, authenticators: [])
+        #expect(client.accepts(redirectUri: "haapi://callback"))
+        #expect(client.accepts(redirectUri: "http://127.0.0.1/callback"))
+        #expect(client.accepts(redirectUri: "http://127.0.0.1:54321/callback"))
+        #expect(!client.accepts(redirectUri: "http://127.0.0.1:54321/other"))
+        #expect(!client.accepts(redirectUri: "http://127.0.0.1:54321/callback?x=1"))
+        #expect(!client.accepts(redirectUri: "https://127.0.0.1:54321/callback"))
+        #expect(!client.accepts(redirectUri: "http://localhost:54321/callback"))
+        #expect(!client.accepts(redirectUri: "http://evil.example/callback"))
+        #expect(!client.accepts(redirectUri: "haapi://callback/extra"))
+        let appOnly = ClientRecord(
+            clientId: "d", strategy: .secret, redirectUris: ["haapi://callback"], scope: [], issueTokenBoundAuthorizationCode: false,
+            authenticators: [])
+        #expect(!appOnly.accepts(redirectUri: "http://127.0.0.1:54321/callback"))
+    }
+}

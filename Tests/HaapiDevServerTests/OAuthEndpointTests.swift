@@ -384,7 +384,7 @@ struct OAuthEndpointTests {
             let secret = try #require(body["client_secret"]?.stringValue)
             #expect(body["client_id_issued_at"]?.intValue != nil)
             #expect(body["token_endpoint_auth_method"] == "client_secret_basic")
-            #expect(body["redirect_uris"] == ["haapi://callback"])
+            #expect(body["redirect_uris"] == ["haapi://callback", "http://127.0.0.1/callback"])
             // The initial token was single use.
             #expect(try await register("Bearer \(initial)").status == 401)
             // The new client authenticates with its secret and gets HAAPI tokens.

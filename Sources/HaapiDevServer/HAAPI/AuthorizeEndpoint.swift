@@ -21,7 +21,7 @@ enum AuthorizeEndpoint {
             return refuse("unauthorized_client", "the HAAPI access token was issued to another client")
         }
         let redirectUri = query["redirect_uri"] ?? (client.redirectUris.count == 1 ? client.redirectUris[0] : nil)
-        guard let redirectUri, client.redirectUris.contains(redirectUri) else {
+        guard let redirectUri, client.accepts(redirectUri: redirectUri) else {
             return refuse("invalid_request", "redirect_uri is missing or not registered for the client")
         }
         // From here on, errors go back to the client through its redirect URI.

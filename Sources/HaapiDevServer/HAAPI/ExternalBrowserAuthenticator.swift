@@ -28,7 +28,7 @@ enum ExternalBrowserAuthenticator {
             let sessionID = try await state.store.get(String.self, kind: FlowSession.launchKind, id: nonce),
             let flow = try await state.loadFlow(sessionID), flow.launchNonce == nonce,
             let client = try await state.client(flow.clientId),
-            let redirectUri = parameters["redirect_uri"], client.redirectUris.contains(redirectUri)
+            let redirectUri = parameters["redirect_uri"], client.accepts(redirectUri: redirectUri)
         else { return nil }
         return (sessionID, flow, redirectUri)
     }

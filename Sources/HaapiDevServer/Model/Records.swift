@@ -50,4 +50,39 @@ public struct ClientRecord: Codable, Sendable, Hashable {
     public var authenticators: [String]
     /// For registered clients: the template they came from.
     public var templateClientId: String?
+
+    /// Makes a client.
+    public init(
+        clientId: String, clientSecret: String? = nil, jwks: String? = nil, strategy: ClientStrategy, redirectUris: [String],
+        scope: [String], issueTokenBoundAuthorizationCode: Bool, authenticators: [String], templateClientId: String? = nil
+    ) {
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.jwks = jwks
+        self.strategy = strategy
+        self.redirectUris = redirectUris
+        self.scope = scope
+        self.issueTokenBoundAuthorizationCode = issueTokenBoundAuthorizationCode
+        self.authenticators = authenticators
+        self.templateClientId = templateClientId
+    }
+}
+
+extension ClientRecord {
+    /// Whether `redirectUri` is one of the client's: an exact match, or, for a registered
+    /// loopback URI (`http://127.0.0.1/...`, `http://[::1]/...`), the same URI on any port,
+    /// as RFC 8252 §7.3 asks of servers for native apps that listen on an ephemeral port.
+    public func accepts(redirectUri: String) -> Bool {
+        if redirectUris.contains(redirectUri) { return true }
+        guard let candidate = URLComponents(string: redirectUri), Self.isLoopback(candidate) else { return false }
+        return redirectUris.contains { registered in
+            guard let known = URLComponents(string: registered), Self.isLoopback(known) else { return false }
+            return known.scheme == candidate.scheme && known.host == candidate.host && known.path == candidate.path
+                && known.query == candidate.query
+        }
+    }
+
+    private static func isLoopback(_ components: URLComponents) -> Bool {
+        components.scheme == "http" && ["127.0.0.1", "[::1]", "::1"].contains(components.host ?? "")
+    }
 }

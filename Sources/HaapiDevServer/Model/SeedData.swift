@@ -15,17 +15,19 @@ public enum SeedData {
             UserRecord(username: username, password: "Password1", name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00"),
             kind: "user", id: username)
         let appRedirect = "haapi://callback"
+        // Command-line apps come back on a loopback listener with a free port (RFC 8252 §7.3).
+        let loopbackRedirect = "http://127.0.0.1/callback"
         let scopes = ["openid", "profile", "email", "offline_access", haapiScope]
         let clients = [
-            ClientRecord(clientId: "haapi-attested", strategy: .attestation, redirectUris: [appRedirect], scope: scopes,
+            ClientRecord(clientId: "haapi-attested", strategy: .attestation, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
                          issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
             ClientRecord(clientId: "haapi-secret", clientSecret: "haapi-secret-\(randomToken(12))", strategy: .secret,
-                         redirectUris: [appRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
+                         redirectUris: [appRedirect, loopbackRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
                          authenticators: ["username-password", "otp", "polling", "external-browser"]),
-            ClientRecord(clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect], scope: scopes,
+            ClientRecord(clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
                          issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
             ClientRecord(clientId: "haapi-dcr-template", clientSecret: "dcr-secret-\(randomToken(12))", strategy: .dcr,
-                         redirectUris: [appRedirect], scope: scopes + ["dcr"], issueTokenBoundAuthorizationCode: false,
+                         redirectUris: [appRedirect, loopbackRedirect], scope: scopes + ["dcr"], issueTokenBoundAuthorizationCode: false,
                          authenticators: ["username-password"]),
             ClientRecord(clientId: "browser-app", strategy: .browser, redirectUris: ["http://127.0.0.1/callback"],
                          scope: ["openid", "profile", "email", "offline_access"], issueTokenBoundAuthorizationCode: false,

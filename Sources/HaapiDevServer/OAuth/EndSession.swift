@@ -29,7 +29,7 @@ enum EndSessionEndpoint {
             return page("Signed out", "You are signed out.")
         }
         guard let clientID, let client = try? await state.store.get(ClientRecord.self, kind: "client", id: clientID),
-            client.redirectUris.contains(redirect), var components = URLComponents(string: redirect)
+            client.accepts(redirectUri: redirect), var components = URLComponents(string: redirect)
         else {
             return page("Sign-out failed", "The post_logout_redirect_uri is not registered for the client.", status: .badRequest)
         }
