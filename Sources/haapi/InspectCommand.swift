@@ -68,11 +68,7 @@ struct InspectCommand: ParsableCommand {
 enum Inspection {
     // MARK: JSON
 
-    static func pretty(_ value: JSONValue) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data("null".utf8)
-    }
+    static func pretty(_ value: JSONValue) -> Data { value.serialized(pretty: true) }
 
     static func json(_ response: HaapiResponse) -> JSONValue {
         var result: [String: JSONValue] = [:]

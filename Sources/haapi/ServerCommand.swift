@@ -19,9 +19,7 @@ struct ServerCommand: AsyncParsableCommand {
         let path = database ?? Self.defaultDatabasePath()
         if printConfig {
             let configuration = try await DevServer.printableConfiguration(databasePath: path)
-            let data = configuration.serialized()
-            let pretty = try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: data), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: pretty, as: UTF8.self))
+            print(String(decoding: configuration.serialized(pretty: true), as: UTF8.self))
             return
         }
         if !["127.0.0.1", "::1", "localhost"].contains(host) {

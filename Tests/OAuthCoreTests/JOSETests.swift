@@ -89,7 +89,7 @@ struct JWSRejectionTests {
         // The classic confusion attack: HS256 signed with the RSA public key's bytes as the secret.
         let rsa = try #require(try vectors("rfc7515")["A.2"])
         let publicJWK = try rsa.jwk().publicKey
-        let secret = JSONValue.encodeForTest(publicJWK)
+        let secret = try JSONValue.encodeSorted(publicJWK)
         let forged = try CompactJWS.sign(
             payload: Data(#"{"sub":"admin"}"#.utf8), header: JOSEHeader(algorithm: .hs256),
             key: .hs256(secret: secret))
@@ -225,7 +225,7 @@ struct JWSRoundTripTests {
         var secondJWK = try #require(JWSSigningKey.es256(second).publicJWK)
         secondJWK.kid = "two"
         let document = Data(#"{"keys":[{"kty":"unknown-type"},"#.utf8)
-            + JSONValue.encodeForTest(firstJWK) + Data(",".utf8) + JSONValue.encodeForTest(secondJWK) + Data("]}".utf8)
+            + (try JSONValue.encodeSorted(firstJWK)) + Data(",".utf8) + (try JSONValue.encodeSorted(secondJWK)) + Data("]}".utf8)
         let set = try JWKSet(json: document)
         #expect(set.keys.count == 2)
         let token = try CompactJWS.sign(payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second, keyID: "two"))
@@ -280,14 +280,6 @@ struct JWSRoundTripTests {
     }
 }
 
-extension JSONValue {
-    /// Compact sorted JSON of an Encodable, for building test inputs.
-    static func encodeForTest(_ value: some Encodable) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(value)) ?? Data()
-    }
-}
 
 @Suite("base64url")
 struct Base64URLTests {

@@ -37,7 +37,7 @@ public enum SeedData {
         // The private_key_jwt client: a key pair, the public half registered, the private half kept for --print-config.
         let clientKey = JWSSigningKey.es256(P256.Signing.PrivateKey(), keyID: "haapi-jwt-key-1")
         if let index = stored.firstIndex(where: { $0.strategy == .jwt }), let publicJWK = clientKey.publicJWK {
-            stored[index].jwks = String(decoding: try JSONValue.encodeForServer(["keys": [publicJWK]]), as: UTF8.self)
+            stored[index].jwks = String(decoding: try JSONValue.encodeSorted(["keys": [publicJWK]]), as: UTF8.self)
             try await store.put(clientKey.privateJWK, kind: "client-key", id: stored[index].clientId)
         }
         for client in stored { try await store.put(client, kind: "client", id: client.clientId) }

@@ -36,12 +36,6 @@ enum DiscoveryRoutes {
 extension JSONValue {
     /// The JSON of an Encodable value.
     init(encodable value: some Encodable) {
-        self = (try? JSONValue(parsing: JSONValue.encodeForServer(value))) ?? .null
-    }
-
-    static func encodeForServer(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(value)
+        self = (try? JSONValue(parsing: JSONValue.encodeSorted(value))) ?? .null
     }
 }

@@ -149,7 +149,7 @@ public final class OAuthTokenManager: Sendable {
             return
         }
         do {
-            try storage.write(key: boundKeyStorageKey, data: JSONValue.encodeForStorage(jwk))
+            try storage.write(key: boundKeyStorageKey, data: JSONValue.encodeSorted(jwk))
         } catch {
             HaapiLogger.error(SdkFollowUpTag.oauth, "the DPoP key could not be stored: \(error)")
         }
@@ -180,11 +180,3 @@ public final class OAuthTokenManager: Sendable {
     }
 }
 
-extension JSONValue {
-    /// JSON of an Encodable, for storage.
-    static func encodeForStorage(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(value)
-    }
-}

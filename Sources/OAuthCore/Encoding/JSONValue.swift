@@ -92,10 +92,19 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Compact JSON text with sorted keys.
-    public func serialized() -> Data {
+    public func serialized() -> Data { serialized(pretty: false) }
+
+    /// JSON text with sorted keys, indented when `pretty` (for people to read).
+    public func serialized(pretty: Bool) -> Data {
+        (try? Self.encodeSorted(self, pretty: pretty)) ?? Data("null".utf8)
+    }
+
+    /// The JSON text of any `Encodable`, the way this package writes JSON everywhere:
+    /// sorted keys (stable output), slashes unescaped.
+    public static func encodeSorted(_ value: some Encodable, pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 }
 

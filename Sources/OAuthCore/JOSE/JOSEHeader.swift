@@ -64,18 +64,10 @@ public struct JOSEHeader: Sendable, Hashable {
         var members = ["\"alg\":\(JSONText.quoted(alg))"]
         if let typ { members.append("\"typ\":\(JSONText.quoted(typ))") }
         if let kid { members.append("\"kid\":\(JSONText.quoted(kid))") }
-        if let jwk, let text = String(data: JSONValue.encodeSorted(jwk), encoding: .utf8) {
+        if let jwk, let data = try? JSONValue.encodeSorted(jwk), let text = String(data: data, encoding: .utf8) {
             members.append("\"jwk\":\(text)")
         }
         return Data(("{" + members.joined(separator: ",") + "}").utf8)
     }
 }
 
-extension JSONValue {
-    /// Compact JSON of an `Encodable` with sorted keys.
-    static func encodeSorted(_ value: some Encodable) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data()
-    }
-}

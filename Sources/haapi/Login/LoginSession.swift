@@ -79,10 +79,5 @@ enum JWTText {
         return try? JSONValue(parsing: data)
     }
 
-    static func pretty(_ value: JSONValue) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: value.serialized(), options: [.fragmentsAllowed]),
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return String(decoding: value.serialized(), as: UTF8.self) }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func pretty(_ value: JSONValue) -> String { String(decoding: value.serialized(pretty: true), as: UTF8.self) }
 }
