@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HaapiDevServer
+import HaapiDriver
 
 /// `haapi server`: the HAAPI-compatible development server.
 struct ServerCommand: AsyncParsableCommand {
@@ -38,10 +39,7 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     static func defaultDatabasePath() -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        let directory = base.appendingPathComponent("swift-haapi")
+        let directory = DefaultStorage.dataDirectory
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return directory.appendingPathComponent("server.sqlite").path
     }

@@ -28,15 +28,19 @@ public struct DCRConfiguration: Sendable {
 /// The platform's default ``Storage``: the Keychain on Apple platforms, files under
 /// `$XDG_DATA_HOME/swift-haapi` (or `~/.local/share/swift-haapi`) elsewhere, memory if neither works.
 public enum DefaultStorage {
+    /// The package's data directory: `$XDG_DATA_HOME/swift-haapi`, or `~/.local/share/swift-haapi`.
+    public static var dataDirectory: URL {
+        let base = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent("swift-haapi")
+    }
+
     /// Makes the default storage.
     public static func make() -> any Storage {
         #if canImport(Security) && canImport(Darwin)
         return KeychainStorage(service: "swift-haapi")
         #else
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return (try? FileStorage(directory: base.appendingPathComponent("swift-haapi"))) ?? InMemoryStorage()
+        return (try? FileStorage(directory: dataDirectory)) ?? InMemoryStorage()
         #endif
     }
 }
