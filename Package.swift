@@ -97,21 +97,22 @@ let package = Package(
             ],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(
-            name: "HaapiDevServerTests",
+        .target(
+            name: "DevServerTestSupport",
             dependencies: [
-                "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore",
+                "HaapiDevServer", "OAuthCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            path: "Tests/DevServerTestSupport"
+        ),
+        .testTarget(
+            name: "HaapiDevServerTests",
+            dependencies: ["HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "HaapiUITests",
-            dependencies: [
-                "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            dependencies: ["HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "IntegrationTests",

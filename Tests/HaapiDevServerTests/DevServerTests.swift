@@ -1,41 +1,8 @@
+import DevServerTestSupport
 import Foundation
 import HaapiDevServer
-import Hummingbird
 import OAuthCore
-import ServiceLifecycle
 import Testing
-
-/// A development server running in this process on a free port, stopped at the end.
-struct RunningServer {
-    let issuer: URL
-    let state: ServerState
-
-    static func with<T>(
-        _ configuration: DevServerConfiguration = DevServerConfiguration(), _ body: (RunningServer) async throws -> T
-    ) async throws -> T {
-        let state = try await ServerState.open(configuration: configuration)
-        let (stream, continuation) = AsyncStream<URL>.makeStream()
-        let app = DevServer.makeApplication(state: state) { continuation.yield($0) }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: .init(label: "test")))
-        let outcome: Result<T, any Error> = await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try? await group.run() }
-            var iterator = stream.makeAsyncIterator()
-            guard let issuer = await iterator.next() else { return .failure(CancellationError()) }
-            let result: Result<T, any Error>
-            do { result = .success(try await body(RunningServer(issuer: issuer, state: state))) } catch { result = .failure(error) }
-            await group.triggerGracefulShutdown()
-            await tasks.waitForAll()
-            return result
-        }
-        // SQLite connections must be closed before they are released.
-        try await state.store.close()
-        return try outcome.get()
-    }
-
-    func get(_ path: String) async throws -> TransportResponse {
-        try await AsyncHTTPClientTransport().send(TransportRequest(url: issuer.appendingPathComponent(path)))
-    }
-}
 
 @Suite("Development server basics")
 struct DevServerTests {

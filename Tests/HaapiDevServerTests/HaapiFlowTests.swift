@@ -1,3 +1,4 @@
+import DevServerTestSupport
 import Foundation
 import HaapiDevServer
 import HaapiDriver
@@ -101,36 +102,6 @@ extension AuthenticatorSelectorStep {
 func login(_ client: HaapiTestClient, username: String = "demo", password: String = "Password1") async throws -> HaapiResult {
     let step = try expectStep(await client.manager.start(), InteractiveFormStep.self)
     return await client.manager.submitForm(try step.form(kind: .login), parameters: ["userName": username, "password": password])
-}
-
-/// A plain HTTP client (no Accept, no token), like a browser that does not follow redirects.
-enum Browser {
-    static func get(_ url: URL) async throws -> TransportResponse {
-        try await AsyncHTTPClientTransport().send(TransportRequest(url: url, headers: ["Accept": "text/html"]))
-    }
-
-    static func post(_ url: URL, _ form: [(String, String)]) async throws -> TransportResponse {
-        try await AsyncHTTPClientTransport().send(TransportRequest.form(url, parameters: form, headers: ["Accept": "text/html"]))
-    }
-
-    /// The action and fields (hidden values kept) of the first form of an HTML page.
-    static func firstForm(_ html: String) throws -> (action: String, hidden: [(String, String)]) {
-        let action = try #require(html.firstMatch(of: /<form method="post" action="([^"]*)">/)?.1)
-        let formEnd = html.range(of: "</form>")?.lowerBound ?? html.endIndex
-        let hidden = html[..<formEnd].matches(of: /<input type="hidden" name="([^"]*)" value="([^"]*)">/).map {
-            (unescape(String($0.1)), unescape(String($0.2)))
-        }
-        return (unescape(String(action)), hidden)
-    }
-
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func query(_ url: String) -> [String: String] {
-        Dictionary(FormURLEncoding.decode(URLComponents(string: url)?.percentEncodedQuery ?? ""), uniquingKeysWith: { first, _ in first })
-    }
 }
 
 // MARK: - Flows

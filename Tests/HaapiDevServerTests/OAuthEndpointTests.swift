@@ -1,3 +1,4 @@
+import DevServerTestSupport
 import Crypto
 import Foundation
 @testable import HaapiDevServer

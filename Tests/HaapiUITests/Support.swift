@@ -1,40 +1,11 @@
+import DevServerTestSupport
 import Foundation
 import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
 import HaapiUI
-import Hummingbird
 import OAuthCore
-import ServiceLifecycle
 import Testing
-
-/// The development server, running in-process on a free loopback port for the body's duration.
-struct RunningServer {
-    let issuer: URL
-    let state: ServerState
-
-    static func with<T>(
-        _ configuration: DevServerConfiguration = DevServerConfiguration(), _ body: (RunningServer) async throws -> T
-    ) async throws -> T {
-        let state = try await ServerState.open(configuration: configuration)
-        let (stream, continuation) = AsyncStream<URL>.makeStream()
-        let app = DevServer.makeApplication(state: state) { continuation.yield($0) }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: .init(label: "test")))
-        let outcome: Result<T, any Error> = await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try? await group.run() }
-            var iterator = stream.makeAsyncIterator()
-            guard let issuer = await iterator.next() else { return .failure(CancellationError()) }
-            let result: Result<T, any Error>
-            do { result = .success(try await body(RunningServer(issuer: issuer, state: state))) } catch { result = .failure(error) }
-            await group.triggerGracefulShutdown()
-            await tasks.waitForAll()
-            return result
-        }
-        // SQLite connections must be closed before they are released.
-        try await state.store.close()
-        return try outcome.get()
-    }
-}
 
 /// A transport that fails the next HAAPI request (not token requests) once armed.
 final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
@@ -176,32 +147,3 @@ func waitFor<Value: Sendable, T: Sendable>(
     }
 }
 
-/// A plain HTTP client (no Accept, no token), like a browser that does not follow redirects.
-enum Browser {
-    static func get(_ url: URL) async throws -> TransportResponse {
-        try await AsyncHTTPClientTransport().send(TransportRequest(url: url, headers: ["Accept": "text/html"]))
-    }
-
-    static func post(_ url: URL, _ form: [(String, String)]) async throws -> TransportResponse {
-        try await AsyncHTTPClientTransport().send(TransportRequest.form(url, parameters: form, headers: ["Accept": "text/html"]))
-    }
-
-    /// The action and hidden fields of the first form of an HTML page.
-    static func firstForm(_ html: String) throws -> (action: String, hidden: [(String, String)]) {
-        let action = try #require(html.firstMatch(of: /<form method="post" action="([^"]*)">/)?.1)
-        let formEnd = html.range(of: "</form>")?.lowerBound ?? html.endIndex
-        let hidden = html[..<formEnd].matches(of: /<input type="hidden" name="([^"]*)" value="([^"]*)">/).map {
-            (unescape(String($0.1)), unescape(String($0.2)))
-        }
-        return (unescape(String(action)), hidden)
-    }
-
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func query(_ url: String) -> [String: String] {
-        Dictionary(FormURLEncoding.decode(URLComponents(string: url)?.percentEncodedQuery ?? ""), uniquingKeysWith: { first, _ in first })
-    }
-}

@@ -1,0 +1,85 @@
+import Foundation
+import HaapiDevServer
+import Hummingbird
+import OAuthCore
+import ServiceLifecycle
+
+/// A development server running in this process on a free loopback port for the body's
+/// duration, then stopped (shared by the test targets that need one).
+public struct RunningServer: Sendable {
+    /// Its issuer URL, with the real port.
+    public let issuer: URL
+    /// Its state (store, keys, settings).
+    public let state: ServerState
+
+    /// Runs `body` against a fresh server.
+    public static func with<T>(
+        _ configuration: DevServerConfiguration = DevServerConfiguration(), _ body: (RunningServer) async throws -> T
+    ) async throws -> T {
+        let state = try await ServerState.open(configuration: configuration)
+        let (stream, continuation) = AsyncStream<URL>.makeStream()
+        let app = DevServer.makeApplication(state: state) { continuation.yield($0) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: .init(label: "test")))
+        let outcome: Result<T, any Error> = await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try? await group.run() }
+            var iterator = stream.makeAsyncIterator()
+            guard let issuer = await iterator.next() else { return .failure(CancellationError()) }
+            let result: Result<T, any Error>
+            do { result = .success(try await body(RunningServer(issuer: issuer, state: state))) } catch { result = .failure(error) }
+            await group.triggerGracefulShutdown()
+            await tasks.waitForAll()
+            return result
+        }
+        // SQLite connections must be closed before they are released.
+        try await state.store.close()
+        return try outcome.get()
+    }
+
+    /// A plain GET of `path` on the server.
+    public func get(_ path: String) async throws -> TransportResponse {
+        try await AsyncHTTPClientTransport().send(TransportRequest(url: issuer.appendingPathComponent(path)))
+    }
+}
+
+/// A plain HTTP client (no Accept, no token), like a browser that does not follow redirects.
+public enum Browser {
+    /// An HTML page without the form ``firstForm(_:)`` looks for.
+    public struct NoForm: Error, CustomStringConvertible {
+        /// The start of the page.
+        public let page: String
+        public var description: String { "no <form method=\"post\"> in the page: \(page)" }
+    }
+
+    /// GET, asking for HTML.
+    public static func get(_ url: URL) async throws -> TransportResponse {
+        try await AsyncHTTPClientTransport().send(TransportRequest(url: url, headers: ["Accept": "text/html"]))
+    }
+
+    /// POST of a form, asking for HTML.
+    public static func post(_ url: URL, _ form: [(String, String)]) async throws -> TransportResponse {
+        try await AsyncHTTPClientTransport().send(TransportRequest.form(url, parameters: form, headers: ["Accept": "text/html"]))
+    }
+
+    /// The action and hidden fields of the first form of an HTML page.
+    public static func firstForm(_ html: String) throws -> (action: String, hidden: [(String, String)]) {
+        guard let action = html.firstMatch(of: /<form method="post" action="([^"]*)">/)?.1 else {
+            throw NoForm(page: String(html.prefix(300)))
+        }
+        let formEnd = html.range(of: "</form>")?.lowerBound ?? html.endIndex
+        let hidden = html[..<formEnd].matches(of: /<input type="hidden" name="([^"]*)" value="([^"]*)">/).map {
+            (unescape(String($0.1)), unescape(String($0.2)))
+        }
+        return (unescape(String(action)), hidden)
+    }
+
+    /// Undoes the HTML escaping of attribute values.
+    public static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// The query parameters of a URL.
+    public static func query(_ url: String) -> [String: String] {
+        Dictionary(FormURLEncoding.decode(URLComponents(string: url)?.percentEncodedQuery ?? ""), uniquingKeysWith: { first, _ in first })
+    }
+}
