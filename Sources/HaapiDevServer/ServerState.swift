@@ -43,9 +43,15 @@ public final class ServerState: Sendable {
     public let configuration: DevServerConfiguration
     /// The key ID tokens and access tokens are signed with.
     public let signingKey: JWSSigningKey
+    /// The public half of ``signingKey``, made once: every HAAPI request verifies a token with it.
+    let verificationKey: JWSVerificationKey
     private let issuerBox: NIOLockedValueBox<URL>
 
-    init(store: RecordStore, configuration: DevServerConfiguration, signingKey: JWSSigningKey, issuer: URL) {
+    init(store: RecordStore, configuration: DevServerConfiguration, signingKey: JWSSigningKey, issuer: URL) throws {
+        guard let publicJWK = signingKey.publicJWK else {
+            throw JOSEError(.invalidKey, "the server's signing key has no public key")
+        }
+        self.verificationKey = try JWSVerificationKey(jwk: publicJWK)
         self.store = store
         self.configuration = configuration
         self.signingKey = signingKey
@@ -75,7 +81,12 @@ public final class ServerState: Sendable {
         try await SeedData.install(in: store)
         let issuer = try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
             ?? URL(string: "http://\(configuration.host):\(configuration.port)")!
-        return ServerState(store: store, configuration: configuration, signingKey: signingKey, issuer: issuer)
+        do {
+            return try ServerState(store: store, configuration: configuration, signingKey: signingKey, issuer: issuer)
+        } catch {
+            try? await store.close()
+            throw error
+        }
     }
 
     /// Signs a JWT with the server's key.

@@ -21,9 +21,8 @@ enum IDToken {
     /// The claims of an ID token this server signed (signature and issuer checked, expiry not:
     /// an `id_token_hint` may have expired).
     static func verifyHint(_ token: String, state: ServerState) -> JWTClaims? {
-        guard let key = state.signingKey.publicJWK, let verificationKey = try? JWSVerificationKey(jwk: key),
-            let jws = try? CompactJWS(token), jws.header.typ == "JWT",
-            (try? jws.verify(with: verificationKey, allowedAlgorithms: [.es256])) != nil,
+        guard let jws = try? CompactJWS(token), jws.header.typ == "JWT",
+            (try? jws.verify(with: state.verificationKey, allowedAlgorithms: [.es256])) != nil,
             let claims = try? JWTClaims(json: jws.payload), claims.issuer == state.issuer.absoluteString
         else { return nil }
         return claims

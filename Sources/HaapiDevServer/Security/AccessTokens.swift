@@ -33,8 +33,8 @@ extension ServerState {
 
     /// Checks an access token's signature, issuer, expiry and revocation; `nil` when it is not valid.
     public func verifyAccessToken(_ token: String) async throws -> AccessTokenClaims? {
-        guard let key = signingKey.publicJWK, let verified = try? VerifiedJWT(
-            token, key: try JWSVerificationKey(jwk: key), allowedAlgorithms: [.es256],
+        guard let verified = try? VerifiedJWT(
+            token, key: verificationKey, allowedAlgorithms: [.es256],
             options: JWTValidationOptions(clockSkew: 5, issuer: issuer.absoluteString))
         else { return nil }
         let claims = verified.claims
