@@ -4,15 +4,17 @@ import OAuthCore
 
 /// The `haapi` command: sign in to OAuth 2.0 / OpenID Connect servers from a terminal.
 ///
-/// Subcommands arrive layer by layer (`login`, `token`, `server`, `demo`, ...); the ones
-/// here already work on their own.
+/// `login` keeps tokens in a named profile, which `token`, `status`, `refresh`, `revoke`,
+/// `logout` and `userinfo` use; `demo` and `server` run the development server.
 @main
 struct Haapi: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haapi",
         abstract: "Sign in to OAuth 2.0 / OpenID Connect servers from a terminal (HAAPI or browser login).",
         version: "0.1.0",
-        subcommands: [LoginCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
+        subcommands: [
+            LoginCommand.self, TokenCommand.self, StatusCommand.self, RefreshCommand.self, RevokeCommand.self, LogoutCommand.self,
+            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
     /// standard error), 2 a usage error.

@@ -185,7 +185,7 @@ struct CLITests {
         #expect(run.stderr.contains("Logged in as demo"))
 
         let profile = directory.appendingPathComponent("home/profiles/ci")
-        for name in ["config.json", "tokens.json", "dpop-key.json"] {
+        for name in ["config.json", "tokens.json"] {
             let path = profile.appendingPathComponent(name).path
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(name)")

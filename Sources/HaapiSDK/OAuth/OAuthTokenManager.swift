@@ -87,12 +87,12 @@ public final class OAuthTokenManager: Sendable {
 
     /// Revokes an access token (RFC 7009).
     public func revokeAccessToken(_ token: String) async -> TokenRevocationResponse {
-        await revoke(token, hint: "access_token")
+        await revoke(token, hint: .accessToken)
     }
 
     /// Revokes a refresh token (RFC 7009) and forgets the key it was bound to.
     public func revokeRefreshToken(_ token: String) async -> TokenRevocationResponse {
-        let result = await revoke(token, hint: "refresh_token")
+        let result = await revoke(token, hint: .refreshToken)
         if case .success = result { try? storage.delete(key: boundKeyStorageKey) }
         return result
     }
@@ -124,20 +124,18 @@ public final class OAuthTokenManager: Sendable {
         }
     }
 
-    private func revoke(_ token: String, hint: String) async -> TokenRevocationResponse {
+    private func revoke(_ token: String, hint: TokenRevocationClient.TokenTypeHint) async -> TokenRevocationResponse {
         guard let endpoint = configuration.revocationEndpointURL else {
             return .error(HaapiError.invalidConfiguration(reason: "no revocationEndpointURL is configured"))
         }
         do {
-            var parameters = [("token", token), ("token_type_hint", hint)]
-            var headers = HeaderFields()
-            try await clientAuthentication().apply(to: &parameters, headers: &headers, audience: endpoint)
-            let response = try await transport.send(.form(endpoint, parameters: parameters, headers: headers))
-            if response.isSuccess { return .success }
-            if let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue {
-                return .errorToken(OAuthErrorResponse(error: error, members: document.objectValue ?? [:], statusCode: response.status))
-            }
-            return .error(HaapiError.unexpectedResponse(statusCode: response.status, contentType: response.headers["Content-Type"], body: response.body))
+            let client = TokenRevocationClient(endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: transport)
+            try await client.revoke(token, hint: hint)
+            return .success
+        } catch let error as OAuthErrorResponse {
+            return .errorToken(error)
+        } catch let error as TokenEndpointError {
+            return .error(HaapiError.unexpectedResponse(statusCode: error.statusCode ?? 0, contentType: error.contentType, body: error.rawBody))
         } catch {
             return .error(Self.map(error))
         }

@@ -72,4 +72,6 @@ extension ErrorCode where Domain == StorageError {
     public static var deleteFailed: Self { Self("delete_failed") }
     /// The storage location cannot be used (missing, not a directory, unsafe permissions).
     public static var unavailable: Self { Self("storage_unavailable") }
+    /// A ``FileLock`` stayed taken by another holder for longer than the caller would wait.
+    public static var lockTimeout: Self { Self("lock_timeout") }
 }

@@ -33,8 +33,8 @@ struct LoginCommand: AsyncParsableCommand {
         terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
             .run(terminal: terminal)
-        try store.writeTokens(StoredTokens(outcome.tokens))
-        try store.writeDPoPKey(outcome.tokens.isBound ? outcome.dpop.signingKey.privateJWK : nil)
+        // Under the lock: a `haapi token` refreshing the previous login's tokens must not overwrite these.
+        try await store.lock.withLock { try store.writeTokens(StoredTokens(outcome.tokens, dpop: outcome.dpop)) }
         Stderr.line(Self.summary(outcome.tokens, profile: profile, issuer: settings.issuer ?? settings.baseURL ?? ""))
     }
 

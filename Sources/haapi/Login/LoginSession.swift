@@ -33,7 +33,7 @@ struct LoginSession {
         let builder = HaapiUIConfigurationBuilder(haapiConfiguration: haapi)
             .setStorage(InMemoryStorage())
             .setTokenBoundConfiguration(configuration: configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration())
-        let strategy = configuration.strategy ?? (configuration.clientSecret != nil ? "secret" : configuration.attestation != nil ? "attestation" : "none")
+        let strategy = configuration.effectiveStrategy
         switch strategy {
         case "secret":
             guard let secret = configuration.clientSecret else { throw CLIFailure("the strategy \"secret\" needs --client-secret") }

@@ -24,39 +24,34 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
     var dpop: Bool?
 
     var scopes: [String] { (scope ?? "openid").split(separator: " ").map(String.init) }
-}
 
-/// Tokens as the profile keeps them.
-struct StoredTokens: Codable, Sendable {
-    var accessToken: String
-    var tokenType: String
-    var expiresAt: Date?
-    var refreshToken: String?
-    var idToken: String?
-    var scope: String?
-    var receivedAt: Date
+    /// `strategy`, or what the other settings imply: `secret` with a secret, `attestation`
+    /// with an attestation, else `none`.
+    var effectiveStrategy: String { strategy ?? (clientSecret != nil ? "secret" : attestation != nil ? "attestation" : "none") }
 
-    init(_ model: OAuthTokenModel) {
-        accessToken = model.accessToken
-        tokenType = model.tokenType
-        expiresAt = model.response.expiresAt
-        refreshToken = model.refreshToken
-        idToken = model.idToken
-        scope = model.scope
-        receivedAt = model.response.receivedAt
+    /// How the client authenticates at the token and revocation endpoints: with its secret,
+    /// or by `client_id` only (attested and public clients; their tokens are DPoP-bound).
+    func clientAuthentication() throws -> ClientAuthentication {
+        guard effectiveStrategy == "secret" else { return .none(clientID: clientID) }
+        guard let clientSecret else { throw CLIFailure("the strategy \"secret\" needs a client secret (--client-secret)") }
+        return .clientSecretBasic(clientID: clientID, secret: clientSecret)
     }
 }
 
-/// `$HAAPI_HOME/profiles/<name>/`: config.json, tokens.json and dpop-key.json, written
-/// atomically by OAuthCore's FileStorage (directory 0700, files 0600).
+/// `$HAAPI_HOME/profiles/<name>/`: config.json and tokens.json (with the DPoP key the tokens
+/// are bound to, so that tokens and key change in one atomic write), written by OAuthCore's
+/// FileStorage (directory 0700, files 0600).
 struct Profile {
     static let configKey = "config.json"
     static let tokensKey = "tokens.json"
-    static let dpopKeyKey = "dpop-key.json"
 
     let name: String
     let directory: URL
     let storage: FileStorage
+
+    /// The lock every change of the profile's tokens is made under: `profiles/<name>.lock`,
+    /// next to the profile, so that one process refreshes while the others wait for its result.
+    var lock: FileLock { FileLock(url: directory.deletingLastPathComponent().appendingPathComponent("\(name).lock")) }
 
     /// `$HAAPI_HOME`, else `$XDG_CONFIG_HOME/swift-haapi`, else `~/.config/swift-haapi`.
     static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -105,24 +100,18 @@ struct Profile {
 
     func readTokens() throws -> StoredTokens? {
         guard let data = try storage.read(key: Self.tokensKey) else { return nil }
-        return try Self.decoder.decode(StoredTokens.self, from: data)
+        do { return try Self.decoder.decode(StoredTokens.self, from: data) } catch {
+            throw CLIFailure("the profile's \(Self.tokensKey) is not valid (\(error)): run `haapi login --profile \(name)` again")
+        }
+    }
+
+    /// Forgets the tokens and the key they are bound to; the connection settings stay.
+    func deleteTokens() throws {
+        try storage.delete(key: Self.tokensKey)
     }
 
     func writeTokens(_ tokens: StoredTokens) throws {
         try storage.write(key: Self.tokensKey, data: try Self.encoder.encode(tokens))
-    }
-
-    func writeDPoPKey(_ key: JWK?) throws {
-        if let key {
-            try storage.write(key: Self.dpopKeyKey, data: try Self.encoder.encode(key))
-        } else {
-            try storage.delete(key: Self.dpopKeyKey)
-        }
-    }
-
-    func readDPoPKey() throws -> JWK? {
-        guard let data = try storage.read(key: Self.dpopKeyKey) else { return nil }
-        return try JWK(json: data)
     }
 
     static let encoder: JSONEncoder = {

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+
+/// `haapi revoke`: revokes the profile's tokens at the server.
+struct RevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Revoke the profile's tokens at the server (RFC 7009) and forget what was revoked.",
+        discussion: """
+            all (the default) revokes the refresh token and the access token and removes them from the profile; \
+            refresh revokes the refresh token only (the access token is kept until it expires, though many servers revoke it with its grant); access revokes the \
+            access token only (the next `haapi token` refreshes).
+            """)
+
+    @OptionGroup var profile: ProfileOption
+    @Argument(help: "What to revoke: all, refresh or access.") var which: Which = .all
+    @OptionGroup var log: LogOptions
+
+    enum Which: String, ExpressibleByArgument, CaseIterable {
+        case all, refresh, access
+        var revocation: ProfileTokens.Revocation {
+            switch self {
+            case .all: return .all
+            case .refresh: return .refresh
+            case .access: return .access
+            }
+        }
+    }
+
+    func run() async throws {
+        log.apply()
+        let revoked = try await ProfileTokens.open(profile.profile).revoke(which.revocation)
+        Stderr.line("Revoked the \(revoked.joined(separator: " and ")) of profile \(profile.profile)")
+    }
+}
+
+/// `haapi logout`: revokes the tokens and deletes them from the profile.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Revoke the profile's tokens and delete them and their DPoP key; the connection settings stay.",
+        discussion: "The tokens are deleted even when the server cannot be reached; the command then exits with 1 and says so.")
+
+    @OptionGroup var profile: ProfileOption
+    @OptionGroup var log: LogOptions
+
+    func run() async throws {
+        log.apply()
+        let keeper = try ProfileTokens.open(profile.profile)
+        guard try keeper.profile.readTokens() != nil else {
+            Stderr.line("The profile \(profile.profile) is not logged in; nothing to do")
+            return
+        }
+        do {
+            try await keeper.revoke(.all)
+        } catch let failure as CLIFailure {
+            try await keeper.profile.lock.withLock { try keeper.profile.deleteTokens() }
+            throw CLIFailure("the tokens of profile \(profile.profile) were deleted here, but \(failure.message)")
+        }
+        Stderr.line("Logged out of profile \(profile.profile): the tokens are revoked and deleted")
+    }
+}

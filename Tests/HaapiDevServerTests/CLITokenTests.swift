@@ -1,0 +1,240 @@
+import Foundation
+import OAuthCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// End-to-end tests of `haapi token`, `status`, `refresh`, `revoke`, `logout` and `userinfo`:
+/// the built binary against `haapi server`, after a scripted `haapi login`.
+@Suite("haapi token commands", .serialized)
+struct CLITokenTests {
+    /// A server subprocess and a logged-in profile in a temporary directory.
+    final class LoggedIn {
+        let directory: URL
+        let server: CLITests.ServerProcess
+        let profile: String
+        let secret: String
+
+        init(client: String = "haapi-secret", profile: String = "default") throws {
+            directory = try CLITests.temporaryDirectory()
+            server = try CLITests.ServerProcess(directory: directory)
+            self.profile = profile
+            secret = try #require(server.secret(of: "haapi-secret"))
+            let answers = try CLITests.write(
+                #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: directory)
+            var arguments = ["login", "--profile", profile, "--issuer", server.issuer, "--client-id", client, "--scope", "openid profile offline_access", "--answers", answers]
+            arguments += client == "haapi-secret" ? ["--client-secret", secret] : ["--attestation", "software"]
+            let run = try haapi(arguments)
+            #expect(run.status == 0, "login: \(run.stderr)")
+        }
+
+        deinit {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        func haapi(_ arguments: [String], timeout: Double = 60) throws -> CLITests.Run {
+            try CLITests.haapi(arguments, home: directory, timeout: timeout)
+        }
+
+        var tokensFile: URL { directory.appendingPathComponent("home/profiles/\(profile)/tokens.json") }
+
+        func storedTokens() throws -> [String: Any]? {
+            guard FileManager.default.fileExists(atPath: tokensFile.path) else { return nil }
+            return try JSONSerialization.jsonObject(with: Data(contentsOf: tokensFile)) as? [String: Any]
+        }
+
+        /// Makes the stored access token look nearly expired, as it would be some minutes later.
+        func ageTokens() throws {
+            var tokens = try #require(try storedTokens())
+            tokens["expiresAt"] = ISO8601DateFormatter().string(from: Date().addingTimeInterval(5))
+            try JSONSerialization.data(withJSONObject: tokens).write(to: tokensFile)
+        }
+
+        /// Revokes `token` at the server as another party would (the secret client authenticates).
+        func revokeAtServer(_ token: String, hint: String) async throws {
+            let client = TokenRevocationClient(
+                endpoint: try #require(URL(string: server.issuer + "/oauth/revoke")),
+                clientAuthentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret), transport: try AsyncHTTPClientTransport())
+            try await client.revoke(token, hint: hint == "refresh_token" ? .refreshToken : .accessToken)
+        }
+
+        /// Checks that `token` is an access token the server signed, for the demo user, not expired.
+        func expectValidAccessToken(_ token: String) async throws {
+            let jwks = try await AsyncHTTPClientTransport().send(TransportRequest(url: try #require(URL(string: server.issuer + "/oauth/jwks"))))
+            let jws = try CompactJWS(token)
+            try jws.verify(with: try JWKSet(json: jwks.body))
+            let claims = try JSONValue(parsing: jws.payload)
+            #expect(claims["sub"]?.stringValue == "demo")
+            #expect((claims["exp"]?.doubleValue ?? 0) > Date().timeIntervalSince1970 + 60)
+        }
+    }
+
+    @Test func tokenStatusRefreshUserinfoRevokeAndLogout() async throws {
+        let session = try LoggedIn()
+        let first = try #require(try session.storedTokens()?["accessToken"] as? String)
+        let firstRefresh = try #require(try session.storedTokens()?["refreshToken"] as? String)
+
+        // status: text on stderr, JSON on stdout, never a token.
+        let status = try session.haapi(["status"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.isEmpty)
+        #expect(status.stderr.contains("logged in as demo"))
+        #expect(status.stderr.contains("binding:  DPoP, key thumbprint"))
+        let json = try session.haapi(["status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["subject"] as? String == "demo")
+        #expect(report["scope"] as? String == "openid profile offline_access")
+        #expect((report["expiresIn"] as? Int ?? 0) > 800)
+        #expect((report["binding"] as? [String: Any])?["type"] as? String == "DPoP")
+        #expect(!json.stdout.contains(first) && !json.stdout.contains(firstRefresh), "status never shows a token")
+
+        // token: the stored token while it has min-ttl left, and only it, on stdout.
+        let token = try session.haapi(["token"])
+        #expect(token.status == 0, "\(token.stderr)")
+        #expect(token.stdout == first + "\n")
+        #expect(token.stderr.isEmpty)
+
+        // refresh: new tokens, the refresh token rotated, stored.
+        let refresh = try session.haapi(["refresh"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        #expect(refresh.stderr.contains("refresh token rotated"))
+        #expect(refresh.stdout.isEmpty)
+        let second = try #require(try session.storedTokens()?["accessToken"] as? String)
+        #expect(second != first)
+        #expect(try session.storedTokens()?["refreshToken"] as? String != firstRefresh)
+        try await session.expectValidAccessToken(second)
+
+        // userinfo with the bound token (a DPoP proof per request).
+        let userinfo = try session.haapi(["userinfo"])
+        #expect(userinfo.status == 0, "\(userinfo.stderr)")
+        let claims = try #require(try JSONSerialization.jsonObject(with: Data(userinfo.stdout.utf8)) as? [String: Any])
+        #expect(claims["sub"] as? String == "demo")
+
+        // revoke access: the next token is a refreshed one.
+        let revokeAccess = try session.haapi(["revoke", "access"])
+        #expect(revokeAccess.status == 0, "\(revokeAccess.stderr)")
+        let third = try session.haapi(["token"])
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(third.stdout != second + "\n")
+        try await session.expectValidAccessToken(third.stdout.trimmingCharacters(in: .newlines))
+
+        // logout: revoked at the server and deleted here; the settings stay.
+        let lastRefresh = try #require(try session.storedTokens()?["refreshToken"] as? String)
+        let logout = try session.haapi(["logout"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        #expect(try session.storedTokens() == nil)
+        #expect(FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("home/profiles/default/config.json").path))
+        let after = try session.haapi(["token"])
+        #expect(after.status == 1)
+        #expect(after.stderr.contains("not logged in"), "\(after.stderr)")
+        #expect(after.stdout.isEmpty)
+        #expect(try session.haapi(["status"]).status == 1)
+        // The server no longer takes the revoked refresh token.
+        let form = TransportRequest.form(
+            try #require(URL(string: session.server.issuer + "/oauth/token")),
+            parameters: [("grant_type", "refresh_token"), ("refresh_token", lastRefresh)],
+            headers: ["Authorization": "Basic " + Data("haapi-secret:\(session.secret)".utf8).base64EncodedString()])
+        let refused = try await AsyncHTTPClientTransport().send(form)
+        #expect(refused.status == 400)
+    }
+
+    @Test func twentyConcurrentTokenProcessesMakeOneRefresh() async throws {
+        let session = try LoggedIn()
+        let old = try #require(try session.storedTokens()?["accessToken"] as? String)
+        try session.ageTokens()
+        let runs = try Self.concurrently(20, ["token", "--min-ttl", "60"], home: session.directory)
+        for run in runs {
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let printed = Set(runs.map(\.stdout))
+        #expect(printed.count == 1, "every caller prints the same token")
+        let token = try #require(printed.first?.trimmingCharacters(in: .newlines))
+        #expect(token != old)
+        #expect(token == (try session.storedTokens()?["accessToken"] as? String))
+        try await session.expectValidAccessToken(token)
+        // Had two callers refreshed with the same rotated token, the server would have revoked
+        // the grant (reuse detection) and this refresh would fail.
+        let refresh = try session.haapi(["refresh"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+    }
+
+    @Test func userinfoRefreshesOnceWhenTheServerRefusesTheToken() async throws {
+        let session = try LoggedIn()
+        let revoked = try #require(try session.storedTokens()?["accessToken"] as? String)
+        try await session.revokeAtServer(revoked, hint: "access_token")
+        let userinfo = try session.haapi(["userinfo"])
+        #expect(userinfo.status == 0, "\(userinfo.stderr)")
+        #expect(userinfo.stdout.contains("\"sub\" : \"demo\""))
+        #expect(try session.storedTokens()?["accessToken"] as? String != revoked)
+    }
+
+    @Test func aRefusedRefreshTokenEndsTheLoginAndRemovesTheStaleTokens() async throws {
+        let session = try LoggedIn()
+        let refreshToken = try #require(try session.storedTokens()?["refreshToken"] as? String)
+        try await session.revokeAtServer(refreshToken, hint: "refresh_token")
+        try session.ageTokens()
+        let token = try session.haapi(["token", "--min-ttl", "60"])
+        #expect(token.status == 1)
+        #expect(token.stderr.contains("login required"), "\(token.stderr)")
+        #expect(token.stdout.isEmpty)
+        #expect(try session.storedTokens() == nil)
+    }
+
+    @Test func anAttestedClientRefreshesWithItsBoundKey() throws {
+        let session = try LoggedIn(client: "haapi-attested", profile: "attested")
+        let before = try #require(try session.storedTokens()?["accessToken"] as? String)
+        let refresh = try session.haapi(["refresh", "--profile", "attested"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        #expect(try session.storedTokens()?["accessToken"] as? String != before)
+        #expect(try session.storedTokens()?["tokenType"] as? String == "DPoP")
+    }
+
+    @Test func usageAndMissingProfiles() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try CLITests.haapi(["token", "--min-ttl", "-5"], home: directory).status == 2)
+        #expect(try CLITests.haapi(["revoke", "everything"], home: directory).status == 2)
+        let missing = try CLITests.haapi(["token", "--profile", "nobody"], home: directory)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("haapi login --profile nobody"), "\(missing.stderr)")
+        let status = try CLITests.haapi(["status", "--profile", "nobody"], home: directory)
+        #expect(status.status == 1)
+    }
+
+    /// Starts `count` `haapi` processes at once and waits for all of them.
+    static func concurrently(_ count: Int, _ arguments: [String], home: URL) throws -> [CLITests.Run] {
+        try CLITests.requireBinary()
+        var launched: [(Process, URL, URL)] = []
+        for index in 0..<count {
+            let out = home.appendingPathComponent("concurrent-\(index).out")
+            let err = home.appendingPathComponent("concurrent-\(index).err")
+            FileManager.default.createFile(atPath: out.path, contents: nil)
+            FileManager.default.createFile(atPath: err.path, contents: nil)
+            let process = Process()
+            process.executableURL = CLITests.binary
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["HAAPI_HOME"] = home.appendingPathComponent("home").path
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            launched.append((process, out, err))
+        }
+        let start = Date()
+        for (process, _, _) in launched { try process.run() }
+        return try launched.map { process, out, err in
+            while process.isRunning && Date().timeIntervalSince(start) < 120 { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return CLITests.Run(
+                status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start))
+        }
+    }
+}
