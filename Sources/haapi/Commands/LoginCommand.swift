@@ -35,15 +35,17 @@ struct LoginCommand: AsyncParsableCommand {
             .run(terminal: terminal)
         // Under the lock: a `haapi token` refreshing the previous login's tokens must not overwrite these.
         try await store.lock.withLock { try store.writeTokens(StoredTokens(outcome.tokens, dpop: outcome.dpop)) }
-        Stderr.line(Self.summary(outcome.tokens, profile: profile, issuer: settings.issuer ?? settings.baseURL ?? ""))
+        Stderr.line(Self.summary(outcome.tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
     }
 
-    static func summary(_ tokens: OAuthTokenModel, profile: String, issuer: String) -> String {
+    /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.
+    static func summary(_ tokens: OAuthTokenModel, issuer: String, keptIn profile: String?) -> String {
         let subject = JWTText.claims(tokens.accessToken)?["sub"]?.stringValue ?? JWTText.claims(tokens.idToken ?? "")?["sub"]?.stringValue
-        var parts = ["Logged in\(subject.map { " as \($0)" } ?? "") at \(issuer) (profile \(profile))"]
+        var parts = ["Logged in\(subject.map { " as \($0)" } ?? "") at \(issuer)"]
         parts.append("\(tokens.tokenType) token" + (tokens.expiresIn.map { ", expires in \($0) s" } ?? ""))
         if let scope = tokens.scope { parts.append("scope \(scope)") }
-        if tokens.refreshToken != nil { parts.append("refresh token kept") }
+        if tokens.refreshToken != nil { parts.append("with a refresh token") }
+        parts.append(profile.map { "kept in profile \($0)" } ?? "not kept")
         return parts.joined(separator: "; ")
     }
 }
