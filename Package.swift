@@ -74,6 +74,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "FuzzHarnesses",
+            dependencies: ["OAuthCore", "HaapiSDK", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .executableTarget(
+            name: "haapi-fuzz",
+            dependencies: ["FuzzHarnesses"],
+            path: "Fuzz/HaapiFuzz"
+        ),
         .executableTarget(
             name: "OAuthCoreBenchmarks",
             dependencies: [
@@ -124,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiSDKTests",
-            dependencies: ["HaapiSDK", "OAuthCore"],
+            dependencies: ["HaapiSDK", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,0 +1,39 @@
+import Foundation
+import FuzzHarnesses
+import Testing
+
+/// The fuzz harnesses of `Scripts/fuzz.sh`, replayed on the seed corpus and on every input a
+/// fuzzing run found (`Fuzz/Regressions/<harness>/`): each must keep its properties.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func files(in directory: URL) -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+            .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+    }
+
+    @Test(arguments: FuzzHarness.allCases)
+    func foundInputsKeepTheirProperties(_ harness: FuzzHarness) {
+        let directory = Self.root.appendingPathComponent("Fuzz/Regressions/\(harness.rawValue)")
+        #expect(FileManager.default.fileExists(atPath: directory.path), "\(directory.path) is missing")
+        #expect(harness.replay(Self.files(in: directory).map(\.path)).isEmpty)
+    }
+
+    @Test(arguments: FuzzHarness.allCases)
+    func seedInputsKeepTheirProperties(_ harness: FuzzHarness) throws {
+        let fixtures = Self.files(in: Self.root.appendingPathComponent("Tests/HaapiSDKTests/Fixtures"))
+        let vectors = Self.files(in: Self.root.appendingPathComponent("Tests/OAuthCoreTests/Vectors")).filter { $0.pathExtension == "json" }
+        #expect(fixtures.count > 10)
+        #expect(harness.replay((fixtures + vectors).map(\.path)).isEmpty)
+    }
+
+    /// Good documents and plain garbage are both fine: only broken properties are reported.
+    @Test func onlyBrokenPropertiesAreReported() {
+        #expect(FuzzHarness.json.run(Data("{\"a\":[1,2.5,\"x\",null,true]}".utf8)).isEmpty)
+        #expect(FuzzHarness.haapiResponse.run(Data([0xff, 0xfe, 0x00])).isEmpty)
+        #expect(FuzzHarness.tokenResponse.run(Data([0]) + Data("{\"access_token\":\"a\",\"token_type\":\"Bearer\"}".utf8)).isEmpty)
+        #expect(FuzzHarness.jose.run(Data("e30.e30.".utf8)).isEmpty)
+        #expect(!FuzzHarness.haapiResponse.replay(["/nonexistent-\(UUID().uuidString)"]).isEmpty, "a missing file is a failure")
+    }
+}
