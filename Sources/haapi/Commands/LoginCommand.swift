@@ -14,13 +14,14 @@ struct LoginCommand: AsyncParsableCommand {
             Tokens are never printed: a one-line summary goes to standard error.
             """)
 
-    @Option(help: "The profile that keeps the settings and tokens.") var profile = "default"
+    @OptionGroup var profileOption: ProfileOption
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var interaction: InteractionOptions
     @OptionGroup var log: LogOptions
 
     func run() async throws {
         log.apply()
+        let profile = profileOption.profile
         let terminal = Terminal()
         let answers = try interaction.loadAnswers(terminal: terminal)
         let store = try Profile.open(profile)
