@@ -73,19 +73,21 @@ let capturedDirectory: URL = {
         .appendingPathComponent("../shared/conformance/haapi/captured", isDirectory: true).standardizedFileURL
 }()
 
-for name in ["usernamePassword.json", "selectAuthentication.json"] {
-    let file = capturedDirectory.appendingPathComponent(name)
-    guard let bytes = try? Data(contentsOf: file) else {
-        print("| (skipped: \(name) not found in \(capturedDirectory.path); pass --captured DIR)")
-        continue
-    }
-    let decodeTime = try median { _ = try HaapiModel.response(from: bytes, contentType: nil) }
-    let parseTime = try median { _ = try JSONSerialization.jsonObject(with: bytes) }
-    let jsonValueTime = try median { _ = try JSONValue(parsing: bytes) }
-    row("decode+classify \(name)", decodeTime, "HaapiModel.response, \(bytes.count) bytes")
-    row("  of which JSONValue(parsing:)", jsonValueTime)
-    row("bare JSON parse (JSONSerialization), same", parseTime)
-    row("  HAAPI model ratio (target <= 3)", decodeTime / parseTime, String(format: "%.2fx", decodeTime / parseTime))
+let capturedFiles = ((try? FileManager.default.contentsOfDirectory(at: capturedDirectory, includingPropertiesForKeys: nil)) ?? [])
+    .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+if capturedFiles.isEmpty {
+    print("| (skipped: no captured responses in \(capturedDirectory.path); pass --captured DIR)")
+}
+print("")
+print("Decoding each captured Curity response (median µs; ratio = decode+classify / JSONSerialization parse, target <= 3)")
+print("| response                                     |  decode µs | parse µs | ratio")
+print("|----------------------------------------------|-----------|----------|------")
+for file in capturedFiles {
+    guard let bytes = try? Data(contentsOf: file) else { continue }
+    let decodeTime = median(iterations: 500) { _ = try? HaapiModel.response(from: bytes, contentType: nil) }
+    let parseTime = median(iterations: 500) { _ = try? JSONSerialization.jsonObject(with: bytes) }
+    let name = file.deletingPathExtension().lastPathComponent.padding(toLength: 44, withPad: " ", startingAt: 0)
+    print("| \(name) | \(String(format: "%9.2f", decodeTime)) | \(String(format: "%8.2f", parseTime)) | \(String(format: "%.2fx", decodeTime / parseTime))")
 }
 
 // Full logins against the development server over loopback.
@@ -99,3 +101,18 @@ row("logins per second", Double(loginResult.logins) / loginResult.seconds, "HAAP
 row("login latency p50 (ms)", percentile(loginResult.latencies, 0.50))
 row("login latency p99 (ms)", percentile(loginResult.latencies, 0.99))
 row("HTTP requests per login", loginResult.requestsPerLogin)
+
+// `haapi token` with a cached token: what a script pays per call.
+if let index = CommandLine.arguments.firstIndex(of: "--haapi"), index + 1 < CommandLine.arguments.count {
+    let cli = try CLIBenchmark.run(binary: CommandLine.arguments[index + 1])
+    print("")
+    print("haapi token with a cached token (\(cli.runs) runs of the release binary, no network)")
+    print("| measure                                      |     value | note")
+    print("|----------------------------------------------|-----------|-----")
+    row("start-up to exit p50 (ms)", percentile(cli.wallMilliseconds, 0.5), "process start, profile read, token printed")
+    row("start-up to exit p90 (ms)", percentile(cli.wallMilliseconds, 0.9))
+    row("peak resident memory p50 (MiB)", Double(percentile(cli.peakKilobytes.map(Double.init), 0.5)) / 1024, "ru_maxrss")
+} else {
+    print("")
+    print("| (skipped: haapi token start-up; pass --haapi PATH to the release binary)")
+}
