@@ -19,11 +19,15 @@ public struct DevServerConfiguration: Sendable {
     public var pollsBeforeDone: Int
     /// Lifetime of HAAPI access tokens, in seconds (Curity's default: 600).
     public var haapiTokenLifetime: Int
+    /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`);
+    /// `nil` logs nothing.
+    public var requestLog: (@Sendable (String) -> Void)?
 
     /// Makes settings.
     public init(
         host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil, requiresDPoPNonce: Bool = false,
-        lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600
+        lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600,
+        requestLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -32,6 +36,7 @@ public struct DevServerConfiguration: Sendable {
         self.lockoutAfterFailures = lockoutAfterFailures
         self.pollsBeforeDone = pollsBeforeDone
         self.haapiTokenLifetime = haapiTokenLifetime
+        self.requestLog = requestLog
     }
 }
 

@@ -508,6 +508,32 @@ struct OAuthEndpointTests {
         }
     }
 
+    // MARK: Request log
+
+    @Test func requestLogHasALinePerAnsweredRequestWithTheGrantTypeOfTokenRequests() async throws {
+        let log = LogLines()
+        try await RunningServer.with(DevServerConfiguration(requestLog: log.log)) { server in
+            #expect(try await server.get("/.well-known/openid-configuration").status == 200)
+            #expect(try await server.get("/no-such-page").status == 404)
+            // The endpoint still reads the body the log read the grant type from.
+            let secret = try await server.secret("haapi-secret")
+            _ = try tokens(try await server.requestToken(.clientCredentials(scope: "openid"), .clientSecretPost(clientID: "haapi-secret", secret: secret)))
+            #expect(failure(try await server.requestToken(.refreshToken("no-such-token"), .none(clientID: "browser-app")))?.error == "invalid_grant")
+            #expect(try await server.post("/oauth/token", [("code", "x")]).status == 400)
+            // The query, which may hold codes and nonces, is left out.
+            let withQuery = try #require(URL(string: server.issuer.absoluteString + "/oauth/jwks?secret=1"))
+            #expect(try await server.http.send(TransportRequest(url: withQuery)).status == 200)
+            #expect(log.lines == [
+                "request: GET /.well-known/openid-configuration 200",
+                "request: GET /no-such-page 404",
+                "request: POST /oauth/token grant_type=client_credentials 200",
+                "request: POST /oauth/token grant_type=refresh_token 400",
+                "request: POST /oauth/token 400",
+                "request: GET /oauth/jwks 200",
+            ])
+        }
+    }
+
     // MARK: userinfo, revocation, end session
 
     @Test func userinfoAnswersForAValidTokenAndRevocationEndsIt() async throws {
