@@ -19,6 +19,10 @@ public struct DevServerConfiguration: Sendable {
     public var pollsBeforeDone: Int
     /// Lifetime of HAAPI access tokens, in seconds (Curity's default: 600).
     public var haapiTokenLifetime: Int
+    /// How long after a refresh token was rotated it may be presented again, in seconds, as a
+    /// retry of a request whose answer was lost (while its successor is unused); later, the
+    /// reuse revokes the grant.
+    public var refreshTokenRetryGrace: TimeInterval
     /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`);
     /// `nil` logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
@@ -27,7 +31,7 @@ public struct DevServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil, requiresDPoPNonce: Bool = false,
         lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600,
-        requestLog: (@Sendable (String) -> Void)? = nil
+        refreshTokenRetryGrace: TimeInterval = 30, requestLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -36,6 +40,7 @@ public struct DevServerConfiguration: Sendable {
         self.lockoutAfterFailures = lockoutAfterFailures
         self.pollsBeforeDone = pollsBeforeDone
         self.haapiTokenLifetime = haapiTokenLifetime
+        self.refreshTokenRetryGrace = refreshTokenRetryGrace
         self.requestLog = requestLog
     }
 }
