@@ -10,6 +10,7 @@ public enum DevServer {
     /// The router with every route of the server.
     public static func makeRouter(state: ServerState) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: log)) }
         DiscoveryRoutes.add(to: router, state: state)
         OAuthRoutes.add(to: router, state: state)
         HaapiRoutes.add(to: router, state: state)

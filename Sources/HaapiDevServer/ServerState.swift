@@ -19,11 +19,19 @@ public struct DevServerConfiguration: Sendable {
     public var pollsBeforeDone: Int
     /// Lifetime of HAAPI access tokens, in seconds (Curity's default: 600).
     public var haapiTokenLifetime: Int
+    /// How long after a refresh token was rotated it may be presented again, in seconds, as a
+    /// retry of a request whose answer was lost (while its successor is unused); later, the
+    /// reuse revokes the grant.
+    public var refreshTokenRetryGrace: TimeInterval
+    /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`);
+    /// `nil` logs nothing.
+    public var requestLog: (@Sendable (String) -> Void)?
 
     /// Makes settings.
     public init(
         host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil, requiresDPoPNonce: Bool = false,
-        lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600
+        lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600,
+        refreshTokenRetryGrace: TimeInterval = 30, requestLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -32,6 +40,8 @@ public struct DevServerConfiguration: Sendable {
         self.lockoutAfterFailures = lockoutAfterFailures
         self.pollsBeforeDone = pollsBeforeDone
         self.haapiTokenLifetime = haapiTokenLifetime
+        self.refreshTokenRetryGrace = refreshTokenRetryGrace
+        self.requestLog = requestLog
     }
 }
 

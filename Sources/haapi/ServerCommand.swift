@@ -8,12 +8,17 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the HAAPI-compatible development server (state in SQLite).",
-        discussion: "Prints one line `listening on http://HOST:PORT` when ready. Stop it with Ctrl-C (SIGINT) or SIGTERM.")
+        discussion: """
+            Prints one line `listening on http://HOST:PORT` when ready. Stop it with Ctrl-C (SIGINT) or SIGTERM. \
+            With --log-requests it also prints `request: METHOD PATH STATUS` for each request answered \
+            (`request: POST /oauth/token grant_type=refresh_token 200` at the token endpoint).
+            """)
 
     @Option(help: "The address to bind. Anything but loopback exposes development credentials.") var host = "127.0.0.1"
     @Option(help: "The port; 0 picks a free one.") var port = 8080
     @Option(help: "The SQLite database (default: $XDG_DATA_HOME/swift-haapi/server.sqlite).") var database: String?
     @Flag(help: "Require DPoP nonces.") var requireDpopNonce = false
+    @Flag(help: "Print a line on standard output for each request answered.") var logRequests = false
     @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
 
     func run() async throws {
@@ -31,11 +36,17 @@ struct ServerCommand: AsyncParsableCommand {
                 """.utf8))
         }
         try await DevServer.run(
-            configuration: .init(host: host, port: port, databasePath: path, requiresDPoPNonce: requireDpopNonce)
+            configuration: .init(
+                host: host, port: port, databasePath: path, requiresDPoPNonce: requireDpopNonce,
+                requestLog: logRequests ? Self.writeLine : nil)
         ) { issuer in
-            // One line, written straight to the file descriptor so it is seen at once, even through a pipe.
-            FileHandle.standardOutput.write(Data("listening on \(issuer.absoluteString)\n".utf8))
+            Self.writeLine("listening on \(issuer.absoluteString)")
         }
+    }
+
+    /// One line, written straight to the file descriptor so it is seen at once, even through a pipe.
+    @Sendable static func writeLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     static func defaultDatabasePath() -> String {

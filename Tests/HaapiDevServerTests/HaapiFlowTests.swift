@@ -68,6 +68,18 @@ struct HaapiTestClient {
     }
 }
 
+/// The lines a server wrote to its ``DevServerConfiguration/requestLog``, collected from any thread.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    /// The log to give the server.
+    var log: @Sendable (String) -> Void { { [self] line in lock.withLock { collected.append(line) } } }
+
+    /// Every line so far, in order.
+    var lines: [String] { lock.withLock { collected } }
+}
+
 /// Expects a step of type `T`.
 func expectStep<T>(_ result: HaapiResult, _ type: T.Type, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
     let step = try #require(result.representation as? T, "expected \(T.self), got \(describe(result))", sourceLocation: sourceLocation)

@@ -484,8 +484,9 @@ struct OAuthEndpointTests {
 
     // MARK: refresh_token
 
-    @Test func refreshTokensRotateAndReuseRevokesTheGrant() async throws {
-        try await RunningServer.with { server in
+    @Test func refreshTokensRotateAndReuseAfterTheGracePeriodRevokesTheGrant() async throws {
+        // No grace period: presenting the rotated token again is reuse at once, even while its successor is unused.
+        try await RunningServer.with(DevServerConfiguration(refreshTokenRetryGrace: 0)) { server in
             let browser = ClientAuthentication.none(clientID: "browser-app")
             let code = try await server.issueCode()
             let first = try tokens(try await server.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: nil), browser))
@@ -505,6 +506,107 @@ struct OAuthEndpointTests {
             #expect(failure(try await server.requestToken(.refreshToken(r2), browser))?.error == "invalid_grant")
             #expect(try await server.state.verifyAccessToken(first.accessToken) == nil)
             #expect(try await server.state.verifyAccessToken(second.accessToken) == nil)
+        }
+    }
+
+    /// A DPoP-bound refresh token of the public browser client, from a code exchanged with `session`.
+    private static func boundRefreshToken(_ server: RunningServer, session: Dpop) async throws -> TokenSuccessResponse {
+        let code = try await server.issueCode()
+        return try tokens(try await server.requestToken(
+            .authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: nil),
+            .none(clientID: "browser-app"), dpop: session))
+    }
+
+    @Test func refreshRetriedAfterALostAnswerGetsNewTokensAndTheLostTokenIsDead() async throws {
+        try await RunningServer.with { server in
+            let browser = ClientAuthentication.none(clientID: "browser-app")
+            let session = try Dpop()
+            let r1 = try #require(try await Self.boundRefreshToken(server, session: session).refreshToken)
+            // The answer with r2 never reaches the client, which presents r1 again.
+            let lost = try #require(try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session)).refreshToken)
+            let retried = try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session))
+            let r3 = try #require(retried.refreshToken)
+            #expect(r3 != lost && r3 != r1)
+            #expect(try await server.state.verifyAccessToken(retried.accessToken)?.jkt == session.thumbprint)
+            // The lost token is gone (without revoking the grant); its replacement works.
+            let lostUse = failure(try await server.requestToken(.refreshToken(lost), browser, dpop: session))
+            #expect(lostUse?.error == "invalid_grant")
+            #expect(lostUse?.serverDescription == "the refresh token is unknown, expired or revoked")
+            let next = try tokens(try await server.requestToken(.refreshToken(r3), browser, dpop: session))
+            #expect(try await server.state.verifyAccessToken(next.accessToken) != nil)
+            #expect(try await server.state.verifyAccessToken(retried.accessToken) != nil)
+        }
+    }
+
+    @Test func reuseAfterTheSuccessorWasUsedRevokesTheGrantEvenWithinTheGracePeriod() async throws {
+        try await RunningServer.with { server in
+            let browser = ClientAuthentication.none(clientID: "browser-app")
+            let session = try Dpop()
+            let r1 = try #require(try await Self.boundRefreshToken(server, session: session).refreshToken)
+            let second = try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session))
+            let third = try tokens(try await server.requestToken(.refreshToken(try #require(second.refreshToken)), browser, dpop: session))
+            let reused = failure(try await server.requestToken(.refreshToken(r1), browser, dpop: session))
+            #expect(reused?.error == "invalid_grant")
+            #expect(reused?.serverDescription == "the refresh token was already used; every token of the grant is revoked")
+            #expect(failure(try await server.requestToken(.refreshToken(try #require(third.refreshToken)), browser, dpop: session))?.error == "invalid_grant")
+            #expect(try await server.state.verifyAccessToken(second.accessToken) == nil)
+            #expect(try await server.state.verifyAccessToken(third.accessToken) == nil)
+        }
+    }
+
+    @Test func reuseWithAnotherKeyWithinTheGracePeriodRevokesTheGrant() async throws {
+        try await RunningServer.with { server in
+            let browser = ClientAuthentication.none(clientID: "browser-app")
+            let session = try Dpop()
+            let r1 = try #require(try await Self.boundRefreshToken(server, session: session).refreshToken)
+            let second = try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session))
+            // Someone else, with the stolen r1 but not the key, is not retrying.
+            #expect(failure(try await server.requestToken(.refreshToken(r1), browser, dpop: try Dpop()))?.error == "invalid_grant")
+            #expect(failure(try await server.requestToken(.refreshToken(try #require(second.refreshToken)), browser, dpop: session))?.error == "invalid_grant")
+            #expect(try await server.state.verifyAccessToken(second.accessToken) == nil)
+        }
+    }
+
+    @Test func refreshTokenRecordsStoredBeforeRetriesStillWork() async throws {
+        try await RunningServer.with { server in
+            let family = "legacy-family"
+            try await server.state.store.put(
+                GrantFamilyRecord(clientId: "browser-app", revoked: false, accessTokens: [:]), kind: GrantFamilyRecord.kind, id: family)
+            // A record as the server wrote it before usedAt and successor existed.
+            let legacy: JSONValue = [
+                "clientId": "browser-app", "username": "demo", "scope": ["openid"], "family": .string(family),
+                "authTime": 1_700_000_000, "used": false, "expiresAt": .integer(Int(Date().timeIntervalSince1970) + 3600),
+            ]
+            let token = "legacy-refresh-token"
+            try await server.state.store.put(legacy, kind: RefreshTokenRecord.kind, id: OAuthSupport.tokenID(token))
+            let refreshed = try tokens(try await server.requestToken(.refreshToken(token), .none(clientID: "browser-app")))
+            #expect(refreshed.refreshToken != nil)
+        }
+    }
+
+    // MARK: Request log
+
+    @Test func requestLogHasALinePerAnsweredRequestWithTheGrantTypeOfTokenRequests() async throws {
+        let log = LogLines()
+        try await RunningServer.with(DevServerConfiguration(requestLog: log.log)) { server in
+            #expect(try await server.get("/.well-known/openid-configuration").status == 200)
+            #expect(try await server.get("/no-such-page").status == 404)
+            // The endpoint still reads the body the log read the grant type from.
+            let secret = try await server.secret("haapi-secret")
+            _ = try tokens(try await server.requestToken(.clientCredentials(scope: "openid"), .clientSecretPost(clientID: "haapi-secret", secret: secret)))
+            #expect(failure(try await server.requestToken(.refreshToken("no-such-token"), .none(clientID: "browser-app")))?.error == "invalid_grant")
+            #expect(try await server.post("/oauth/token", [("code", "x")]).status == 400)
+            // The query, which may hold codes and nonces, is left out.
+            let withQuery = try #require(URL(string: server.issuer.absoluteString + "/oauth/jwks?secret=1"))
+            #expect(try await server.http.send(TransportRequest(url: withQuery)).status == 200)
+            #expect(log.lines == [
+                "request: GET /.well-known/openid-configuration 200",
+                "request: GET /no-such-page 404",
+                "request: POST /oauth/token grant_type=client_credentials 200",
+                "request: POST /oauth/token grant_type=refresh_token 400",
+                "request: POST /oauth/token 400",
+                "request: GET /oauth/jwks 200",
+            ])
         }
     }
 

@@ -143,8 +143,14 @@ struct RefreshTokenRecord: Codable, Sendable, Hashable {
     var family: String
     var nonce: String?
     var authTime: Date
-    /// Whether the token was used (rotated); presenting it again revokes the family.
+    /// Whether the token was used (rotated); presenting it again revokes the family, unless it
+    /// is a retry after a lost answer (see ``successor``).
     var used: Bool
+    /// When it was first rotated (`nil` in records stored before retries were recognised).
+    var usedAt: Date?
+    /// The store id of the token it was rotated into: while that one is unused, presenting this
+    /// token again soon after the rotation replaces it instead of revoking the grant.
+    var successor: String?
     /// When it expires.
     var expiresAt: Date
 }

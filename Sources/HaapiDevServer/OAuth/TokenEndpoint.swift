@@ -124,7 +124,7 @@ struct TokenEndpoint: Sendable {
             family, kind: "used-code", id: OAuthSupport.tokenID(code), expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
         let refresh = RefreshTokenRecord(
             clientId: client.clientId, username: record.username, scope: record.scope, jkt: proofKey, family: family,
-            nonce: record.nonce, authTime: record.authTime, used: false, expiresAt: Date())
+            nonce: record.nonce, authTime: record.authTime, used: false, usedAt: nil, successor: nil, expiresAt: Date())
         return try await issueUserTokens(refresh, proofKey: proofKey, scope: record.scope)
     }
 
@@ -138,10 +138,20 @@ struct TokenEndpoint: Sendable {
             throw OAuthFailure.invalidGrant("the refresh token is unknown, expired or revoked")
         }
         let store = state.store
-        func putBack(used: Bool) async throws {
+        func putBack(used: Bool, successor: String? = nil) async throws {
             var stored = record
             stored.used = record.used || used
+            if let successor {
+                // The first rotation starts the retry grace period; a retry does not extend it.
+                stored.usedAt = record.usedAt ?? Date()
+                stored.successor = successor
+            }
             try await store.put(stored, kind: RefreshTokenRecord.kind, id: id, expiresAt: record.expiresAt)
+        }
+        func revokeAsReused() async throws -> Never {
+            try await putBack(used: true)
+            try await state.revokeGrantFamily(record.family)
+            throw OAuthFailure.invalidGrant("the refresh token was already used; every token of the grant is revoked")
         }
         guard record.clientId == client.clientId else {
             try await putBack(used: false)
@@ -150,11 +160,7 @@ struct TokenEndpoint: Sendable {
         guard let family = try await state.store.get(GrantFamilyRecord.self, kind: GrantFamilyRecord.kind, id: record.family), !family.revoked else {
             throw OAuthFailure.invalidGrant("the refresh token is revoked")
         }
-        if record.used {
-            try await putBack(used: true)
-            try await state.revokeGrantFamily(record.family)
-            throw OAuthFailure.invalidGrant("the refresh token was already used; every token of the grant is revoked")
-        }
+        if record.used, try await !mayRetry(record, proofKey: proofKey) { try await revokeAsReused() }
         if let bound = record.jkt {
             guard let proofKey else {
                 try await putBack(used: false)
@@ -174,20 +180,43 @@ struct TokenEndpoint: Sendable {
             }
             scope = narrowed
         }
-        try await putBack(used: true)
-        return try await issueUserTokens(record, proofKey: proofKey, scope: scope)
+        if record.used {
+            // The answer that carried the successor was lost: the successor goes, a new one takes its place.
+            // take makes sure a request that presents the successor meanwhile cannot also use it.
+            guard let lost = record.successor,
+                let successor = try await store.take(RefreshTokenRecord.self, kind: RefreshTokenRecord.kind, id: lost), !successor.used
+            else { try await revokeAsReused() }
+        }
+        let next = SeedData.randomToken()
+        try await putBack(used: true, successor: OAuthSupport.tokenID(next))
+        return try await issueUserTokens(record, refreshToken: next, proofKey: proofKey, scope: scope)
+    }
+
+    /// Whether a used refresh token, presented again, is a retry of a request whose answer was lost
+    /// (a client stopped after the server rotated the token but before it kept the new one): within
+    /// ``DevServerConfiguration/refreshTokenRetryGrace`` of the rotation, with the key the token is
+    /// bound to, while the successor was never used. Anything else is reuse.
+    private func mayRetry(_ record: RefreshTokenRecord, proofKey: String?) async throws -> Bool {
+        guard let usedAt = record.usedAt, let successor = record.successor,
+            Date().timeIntervalSince(usedAt) < state.configuration.refreshTokenRetryGrace, proofKey == record.jkt,
+            let next = try await state.store.get(RefreshTokenRecord.self, kind: RefreshTokenRecord.kind, id: successor)
+        else { return false }
+        return !next.used
     }
 
     /// An access token (bound to the proof's key when there is one), a new refresh token of
     /// `refresh` (keeping its binding), and an ID token when the scope has openid.
-    private func issueUserTokens(_ refresh: RefreshTokenRecord, proofKey: String?, scope: [String]) async throws -> JSONValue {
+    private func issueUserTokens(
+        _ refresh: RefreshTokenRecord, refreshToken: String = SeedData.randomToken(), proofKey: String?, scope: [String]
+    ) async throws -> JSONValue {
         let accessToken = try state.issueAccessToken(
             clientId: refresh.clientId, subject: refresh.username, scope: scope, jkt: proofKey, lifetime: OAuthSupport.userAccessTokenLifetime)
         try await state.addToGrantFamily(refresh.family, accessToken: accessToken)
-        let refreshToken = SeedData.randomToken()
         var stored = refresh
         stored.scope = scope
         stored.used = false
+        stored.usedAt = nil
+        stored.successor = nil
         stored.expiresAt = Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime)
         try await state.store.put(stored, kind: RefreshTokenRecord.kind, id: OAuthSupport.tokenID(refreshToken), expiresAt: stored.expiresAt)
         var body: [String: JSONValue] = [
