@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `haapi token` killed (SIGKILL) at random moments of a refresh with rotation: after every
+/// kill the profile still gives a valid token without a new login.
+@Suite("Crash safety of the token store", .serialized)
+struct CrashSafetyTests {
+    @Test func aKilledRefreshNeverCostsTheLogin() async throws {
+        let session = try CLITokenTests.LoggedIn()
+        // How long a refreshing `haapi token` takes here, so that the kills land all along it.
+        try session.ageTokens()
+        let timed = try session.haapi(["token", "--min-ttl", "60"])
+        #expect(timed.status == 0, "\(timed.stderr)")
+        let span = max(timed.seconds * 1.2, 0.05)
+
+        var generator = SystemRandomNumberGenerator()
+        var killed = 0
+        for round in 0..<100 {
+            try session.ageTokens()
+            let process = Process()
+            process.executableURL = CLITests.binary
+            process.arguments = ["token", "--min-ttl", "60"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["HAAPI_HOME"] = session.directory.appendingPathComponent("home").path
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(Double.random(in: 0..<span, using: &generator) * 1_000_000))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            process.waitUntilExit()
+
+            let check = try session.haapi(["token", "--min-ttl", "60"])
+            #expect(check.status == 0, "round \(round): \(check.stderr)")
+            guard check.status == 0 else { break }
+            try await session.expectValidAccessToken(check.stdout.trimmingCharacters(in: .newlines))
+        }
+        #expect(killed > 30, "most rounds must kill the process while it runs (killed \(killed) of 100)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: session.tokensFile.deletingLastPathComponent().path)
+        #expect(Set(leftovers.filter { !$0.hasPrefix(".tmp-") }) == ["config.json", "tokens.json"], "\(leftovers)")
+    }
+}
