@@ -39,4 +39,18 @@ struct ChoiceOption {
         let wanted = answer.lowercased()
         return title.lowercased() == wanted || names.contains { $0.lowercased() == wanted }
     }
+
+    /// The options for a message about a choice that matched none: each title with the names
+    /// that also choose it (`"One-time code" (sms, otp)`), leaving out a name every option has,
+    /// which chooses nothing.
+    static func describe(_ options: [ChoiceOption]) -> String {
+        let shared = options.count > 1
+            ? options.dropFirst().reduce(Set(options[0].names.map { $0.lowercased() })) { $0.intersection($1.names.map { $0.lowercased() }) }
+            : []
+        return options.map { option in
+            var seen: Set<String> = [option.title.lowercased()]
+            let others = option.names.filter { !shared.contains($0.lowercased()) && seen.insert($0.lowercased()).inserted }
+            return "\"\(option.title)\"" + (others.isEmpty ? "" : " (\(others.joined(separator: ", ")))")
+        }.joined(separator: ", ")
+    }
 }

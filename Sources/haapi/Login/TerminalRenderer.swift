@@ -258,7 +258,7 @@ final class TerminalRenderer: @unchecked Sendable {
 
     /// A numbered menu; from the answers, the next choice (matched by name or title).
     private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true) async throws -> Int {
-        let names = options.map { $0.names.first ?? $0.title }.joined(separator: ", ")
+        let names = ChoiceOption.describe(options)
         if let answers {
             if consumesChoices, choiceIndex < answers.choices.count,
                 let index = options.firstIndex(where: { $0.matches(answers.choices[choiceIndex]) })

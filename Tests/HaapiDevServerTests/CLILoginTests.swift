@@ -1,0 +1,171 @@
+import DevServerTestSupport
+import Foundation
+import OAuthCore
+import Testing
+
+/// `haapi login --answers` run as a CI job runs it, against `haapi server --log-requests`, through
+/// each kind of step the server has: selector, one-time code, polling, consent and external browser.
+@Suite("haapi login through each kind of step", .serialized)
+struct CLILoginTests {
+    /// A server in a temporary directory, and the `haapi login` arguments of its `haapi-secret` client.
+    /// Sendable: every stored property is a constant, and the server's output is behind a lock.
+    final class Login: @unchecked Sendable {
+        let directory: URL
+        let server: CLITests.ServerProcess
+        let secret: String
+
+        init() throws {
+            directory = try CLITests.temporaryDirectory()
+            do {
+                server = try CLITests.ServerProcess(directory: directory)
+                secret = try #require(server.secret(of: "haapi-secret"))
+            } catch {
+                try? FileManager.default.removeItem(at: directory)
+                throw error
+            }
+        }
+
+        deinit {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// `login --profile ci` with the secret client, `scope` and the answers `json`, and `extra` arguments.
+        func run(answers json: String, scope: String = "openid", extra: [String] = []) throws -> CLITests.Run {
+            let answers = try CLITests.write(json, to: directory, name: "answers-\(UUID().uuidString).json")
+            return try CLITests.haapi(
+                ["login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
+                 "--scope", scope, "--answers", answers] + extra,
+                home: directory)
+        }
+
+        /// The server's line for the code exchange, the last request of a login: once it is read,
+        /// so are the lines of the requests before it.
+        func codeExchangeLine() -> String? {
+            server.waitForLine(prefix: "request: POST /oauth/token grant_type=authorization_code ", timeout: 10)
+        }
+
+        /// The tokens the login kept in the profile.
+        func storedTokens() throws -> [String: Any] {
+            let file = directory.appendingPathComponent("home/profiles/ci/tokens.json")
+            return try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// Runs `body` on a thread of its own (it may block), and waits for it without blocking a task's thread.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    // MARK: Selector
+
+    @Test func selectorTakesAChoiceInAnyCaseAndRefusesAnUnknownOneNamingTheOptions() throws {
+        let login = try Login()
+        let unknown = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["fingerprint"]}"#)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("\"fingerprint\" matches no option"), "stderr: \(unknown.stderr)")
+        for name in ["username-password", "otp", "polling", "external-browser"] {
+            #expect(unknown.stderr.contains(name), "the options name \(name): \(unknown.stderr)")
+        }
+
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["USERNAME-PASSWORD"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() == "request: POST /oauth/token grant_type=authorization_code 200")
+        // A HAAPI token for each login, and one code exchange.
+        #expect(login.server.lines(prefix: "request: POST /oauth/token ") == [
+            "request: POST /oauth/token grant_type=client_credentials 200",
+            "request: POST /oauth/token grant_type=client_credentials 200",
+            "request: POST /oauth/token grant_type=authorization_code 200",
+        ])
+    }
+
+    // MARK: Polling
+
+    @Test func pollingWaitsUntilTheServerIsDone() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"fields": {"userName": "demo"}, "choices": ["polling"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Waiting for +46 70 000 00 00"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() != nil)
+        // Two pending polls, then done, then the POST that moves on (the dev server's default of two).
+        #expect(login.server.lines(prefix: "request: GET /authn/authenticate/polling/poll ").count == 3)
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/polling/poll ") == [
+            "request: POST /authn/authenticate/polling/poll 200"
+        ])
+    }
+
+    // MARK: Consent
+
+    @Test func consentCheckboxesAreAnsweredByFieldName() throws {
+        let login = try Login()
+        let run = try login.run(
+            answers: #"{"fields": {"userName": "demo", "password": "Password1", "consent_email": "no"}, "choices": ["username-password"]}"#,
+            scope: "openid profile email")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("haapi-secret asks for access to your account"), "stderr: \(run.stderr)")
+        #expect(try login.storedTokens()["scope"] as? String == "openid profile")
+        #expect(login.codeExchangeLine() != nil)
+        #expect(login.server.lines(prefix: "request: POST /authn/consent ") == ["request: POST /authn/consent 200"])
+    }
+
+    @Test func consentCanBeDeniedWithTheCancelForm() throws {
+        let login = try Login()
+        let run = try login.run(
+            answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password", "cancel"]}"#,
+            scope: "openid profile")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("login cancelled") || run.stderr.contains("access_denied"), "stderr: \(run.stderr)")
+        // Denial is answered with an error-authorization-response problem.
+        #expect(login.server.waitForLine(prefix: "request: POST /authn/cancel ", timeout: 10) == "request: POST /authn/cancel 400")
+        #expect(login.server.lines(prefix: "request: POST /oauth/token grant_type=authorization_code").isEmpty)
+    }
+
+    // MARK: External browser
+
+    @Test func externalBrowserComesBackToTheLoopbackListener() async throws {
+        let login = try Login()
+        // The "browser": a script that writes down the URL it is asked to open.
+        let opened = login.directory.appendingPathComponent("opened-url")
+        let script = login.directory.appendingPathComponent("record-url")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+
+        let running = Task { [login] in
+            try await Self.onThread {
+                try login.run(answers: #"{"choices": ["external-browser"]}"#, extra: ["--browser-command", script.path])
+            }
+        }
+        // The person at the browser: opens the page, logs in, and is sent back to the command.
+        let start = Date()
+        while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let launch = try #require(URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let redirectURI = try #require(Browser.query(launch.absoluteString)["redirect_uri"])
+        #expect(redirectURI.wholeMatch(of: /http:\/\/127\.0\.0\.1:[0-9]+\/callback/) != nil, "\(redirectURI)")
+        let page = try await Browser.get(launch)
+        #expect(page.status == 200)
+        let form = try Browser.firstForm(page.bodyText)
+        let action = try #require(URL(string: form.action, relativeTo: launch)?.absoluteURL)
+        let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
+        #expect(answer.status == 303)
+        let back = try #require(answer.headers["Location"].flatMap(URL.init(string:)))
+        #expect(back.absoluteString.hasPrefix(redirectURI + "?"))
+        let landing = try await Browser.get(back)
+        #expect(landing.status == 200)
+        #expect(landing.bodyText.contains("Login continues in the terminal"))
+
+        let run = try await running.value
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("opened with \(script.path)"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() != nil)
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/external-browser/resume ") == [
+            "request: POST /authn/authenticate/external-browser/resume 200"
+        ])
+    }
+}
