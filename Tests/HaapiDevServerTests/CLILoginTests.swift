@@ -82,6 +82,50 @@ struct CLILoginTests {
         ])
     }
 
+    // MARK: One-time code
+
+    @Test func otpIsReadFromAFileTheAnswersNameOnceTheServerSentIt() throws {
+        let login = try Login()
+        let codeFile = login.directory.appendingPathComponent("otp.txt")
+        // The person (or mail catcher) who receives the code: waits for it, takes a moment (so the
+        // login usually waits for the file), then writes it in one go.
+        let courier = Thread { [server = login.server] in
+            guard let line = server.waitForLine(prefix: "otp: ", timeout: 60) else { return }
+            let code = line.split(separator: " ")[1]
+            usleep(500_000)
+            try? Data("\(code)\n".utf8).write(to: codeFile, options: .atomic)
+        }
+        courier.start()
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "otp": {"file": "otp.txt"}}, "choices": ["otp"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() != nil)
+        let sent = login.server.lines(prefix: "otp: ")
+        #expect(sent.count == 1)
+        #expect(sent.first?.wholeMatch(of: /otp: [0-9]{6} for demo/) != nil, "\(sent)")
+        // The code was sent before it was verified.
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/otp/").map { $0.split(separator: " ")[2] } == [
+            "/authn/authenticate/otp/send", "/authn/authenticate/otp/verify",
+        ])
+    }
+
+    @Test func aWrongCodeInTheFileFailsNamingTheServersRefusal() throws {
+        let login = try Login()
+        try Data("not-the-code\n".utf8).write(to: login.directory.appendingPathComponent("otp.txt"))
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "otp": {"file": "otp.txt"}}, "choices": ["otp"]}"#)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the server refused the answers"), "stderr: \(run.stderr)")
+        #expect(!run.stderr.contains("waiting for the answer"), "the file was there at once: \(run.stderr)")
+    }
+
+    @Test func aFieldAnswerThatIsNeitherAStringNorAFileIsAUsageError() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"fields": {"otp": 123456}}"#)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("{\"file\": PATH}"), "stderr: \(run.stderr)")
+        #expect(login.server.lines(prefix: "request: ").isEmpty, "nothing was asked of the server")
+    }
+
     // MARK: Polling
 
     @Test func pollingWaitsUntilTheServerIsDone() throws {

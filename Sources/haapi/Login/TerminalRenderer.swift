@@ -199,7 +199,7 @@ final class TerminalRenderer: @unchecked Sendable {
             switch field.kind {
             case .select:
                 let options = field.options.map { ChoiceOption(title: $0.label, names: [$0.value]) }
-                if let answer = answers?.fields[field.name] {
+                if let answer = try await answer(for: field.name) {
                     values[field.name] = field.options.first { $0.value == answer || $0.label == answer }?.value ?? answer
                 } else {
                     let selected = field.options.firstIndex(where: \.isSelected)
@@ -208,8 +208,8 @@ final class TerminalRenderer: @unchecked Sendable {
                 }
             case .checkbox:
                 if field.isReadonly { continue }
-                if let answers {
-                    if let answer = answers.fields[field.name] {
+                if isScripted {
+                    if let answer = try await answer(for: field.name) {
                         values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
                     } else {
                         values[field.name] = field.isChecked ? (field.value ?? "on") : ""
@@ -222,7 +222,7 @@ final class TerminalRenderer: @unchecked Sendable {
                     values[field.name] = checked ? (field.value ?? "on") : ""
                 }
             default:
-                if let answer = answers?.fields[field.name] {
+                if let answer = try await answer(for: field.name) {
                     values[field.name] = answer
                 } else if isScripted {
                     if let value = field.value, !value.isEmpty {
@@ -240,6 +240,26 @@ final class TerminalRenderer: @unchecked Sendable {
             }
         }
         return values
+    }
+
+    /// The scripted answer for the field `name`, if there is one; a file answer is waited for.
+    private func answer(for name: String) async throws -> String? {
+        guard let answer = answers?.fields[name] else { return nil }
+        guard case .file(let path) = answer else { return answer.currentValue() }
+        let deadline = Date().addingTimeInterval(FieldAnswer.fileWaitLimit)
+        var announced = false
+        while true {
+            if let value = answer.currentValue() { return value }
+            if !announced {
+                Stderr.line(terminal.styled("(waiting for the answer to \"\(name)\" in \(path))", .dim))
+                announced = true
+            }
+            if terminal.takeInterrupt() { throw Interrupted() }
+            if Date() > deadline {
+                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(Int(FieldAnswer.fileWaitLimit)) s")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     private func chooseOption(_ question: String, _ options: [SelectorOptionModel]) async throws {
