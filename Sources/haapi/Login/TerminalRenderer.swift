@@ -364,14 +364,22 @@ final class TerminalRenderer: @unchecked Sendable {
         }
         Stderr.line("Continue the login in the browser:")
         Stderr.line("  " + terminal.styled(url.absoluteString, .bold))
-        if let ran = browser.open(url) {
-            Stderr.line(terminal.styled("(opened with \(ran); waiting for it to come back to \(receiver.redirectURI))", .dim))
+        var launched = browser.open(url)
+        if let launched {
+            Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(receiver.redirectURI))", .dim))
         } else {
             Stderr.line(terminal.styled("(no browser could be started; open the URL yourself)", .dim))
         }
         let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
         while receiver.url == nil {
             if terminal.takeInterrupt() { throw Interrupted() }
+            if let failed = launched, let status = failed.failureStatus {
+                // A browser that failed will not come back: a script ends now, a person can still open the URL.
+                let what = "the browser command \(failed.command) exited with status \(status)"
+                if isScripted { throw CLIFailure("login failed: \(what)") }
+                message("\(what); open the URL yourself", .warning)
+                launched = nil
+            }
             if Date() > deadline { throw CLIFailure("login failed: the browser did not come back to \(receiver.redirectURI) in time") }
             try await Task.sleep(for: .milliseconds(100))
         }
