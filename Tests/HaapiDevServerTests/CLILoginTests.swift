@@ -1,5 +1,10 @@
 import DevServerTestSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OAuthCore
 import Testing
 
@@ -170,9 +175,10 @@ struct CLILoginTests {
 
     // MARK: External browser
 
-    @Test func externalBrowserComesBackToTheLoopbackListener() async throws {
-        let login = try Login()
-        // The "browser": a script that writes down the URL it is asked to open.
+    /// An external-browser login: the "browser" is a script that writes down the URL it is asked
+    /// to open; the test, as the person at the browser, opens the page, logs in, and is sent back
+    /// to the command's loopback listener (`beforeReturning` runs with that URL first).
+    static func externalBrowserLogin(_ login: Login, beforeReturning: (URL) throws -> Void = { _ in }) async throws -> CLITests.Run {
         let opened = login.directory.appendingPathComponent("opened-url")
         let script = login.directory.appendingPathComponent("record-url")
         try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
@@ -183,7 +189,6 @@ struct CLILoginTests {
                 try login.run(answers: #"{"choices": ["external-browser"]}"#, extra: ["--browser-command", script.path])
             }
         }
-        // The person at the browser: opens the page, logs in, and is sent back to the command.
         let start = Date()
         while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
             try await Task.sleep(for: .milliseconds(100))
@@ -199,19 +204,63 @@ struct CLILoginTests {
         #expect(answer.status == 303)
         let back = try #require(answer.headers["Location"].flatMap(URL.init(string:)))
         #expect(back.absoluteString.hasPrefix(redirectURI + "?"))
+        try beforeReturning(back)
         let landing = try await Browser.get(back)
         #expect(landing.status == 200)
         #expect(landing.bodyText.contains("Login continues in the terminal"))
 
         let run = try await running.value
-        #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("opened with \(script.path)"), "stderr: \(run.stderr)")
+        return run
+    }
+
+    @Test func externalBrowserComesBackToTheLoopbackListener() async throws {
+        let login = try Login()
+        let run = try await Self.externalBrowserLogin(login)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() != nil)
         #expect(login.server.lines(prefix: "request: POST /authn/authenticate/external-browser/resume ") == [
             "request: POST /authn/authenticate/external-browser/resume 200"
         ])
     }
+
+    @Test func anIdleConnectionDoesNotHoldUpTheBrowsersReturn() async throws {
+        // Browsers open connections ahead of need (Chrome's preconnect) and may leave one unused.
+        let login = try Login()
+        var idle: Int32 = -1
+        defer { if idle >= 0 { close(idle) } }
+        let run = try await Self.externalBrowserLogin(login) { back in
+            idle = try Self.connect(port: try #require(back.port))
+        }
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.seconds < 30, "not held until the browser's minute is up")
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` that sends nothing.
+    static func connect(port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                #if canImport(Glibc)
+                Glibc.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                #else
+                Darwin.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                #endif
+            }
+        }
+        guard descriptor >= 0, connected else {
+            if descriptor >= 0 { close(descriptor) }
+            throw CannotConnect(port: port)
+        }
+        return descriptor
+    }
+
+    struct CannotConnect: Error { let port: Int }
 
     @Test func aBrowserCommandThatFailsEndsAScriptedLoginAtOnce() throws {
         let login = try Login()
