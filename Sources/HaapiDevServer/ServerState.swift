@@ -23,8 +23,8 @@ public struct DevServerConfiguration: Sendable {
     /// retry of a request whose answer was lost (while its successor is unused); later, the
     /// reuse revokes the grant.
     public var refreshTokenRetryGrace: TimeInterval
-    /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`);
-    /// `nil` logs nothing.
+    /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`)
+    /// and one per one-time code the OTP authenticator "sends" (`otp: 123456 for demo`); `nil` logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
 
     /// Makes settings.

@@ -77,13 +77,18 @@ struct CLITests {
         return file.path
     }
 
-    /// `haapi server` as a subprocess on a free port, with its database and seeded configuration.
-    final class ServerProcess {
+    /// `haapi server --log-requests` as a subprocess on a free port, with its database and seeded
+    /// configuration. Its standard output is read to the end on a thread of its own (a server whose
+    /// pipe is not read would block once the pipe is full), every line kept.
+    /// Sendable: its stored properties are constants, and what it printed is behind a lock.
+    final class ServerProcess: @unchecked Sendable {
         let process = Process()
         let issuer: String
         let configuration: [String: Any]
+        private let output = ServerOutput()
 
-        init(directory: URL) throws {
+        /// Starts the server with `arguments` added to `server --port 0 --database … --log-requests`.
+        init(directory: URL, arguments: [String] = []) throws {
             let database = directory.appendingPathComponent("server.sqlite").path
             let printed = try CLITests.haapi(["server", "--print-config", "--database", database], home: directory)
             #expect(printed.status == 0, "print-config: \(printed.stderr)")
@@ -91,37 +96,52 @@ struct CLITests {
 
             let pipe = Pipe()
             process.executableURL = CLITests.binary
-            process.arguments = ["server", "--port", "0", "--database", database]
+            process.arguments = ["server", "--port", "0", "--database", database, "--log-requests"] + arguments
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
             let handle = pipe.fileHandleForReading
-            let found = LineBox()
+            let output = output
             let reader = Thread {
-                var text = ""
                 while true {
                     let data = handle.availableData
                     if data.isEmpty { break }
-                    text += String(decoding: data, as: UTF8.self)
-                    if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                        found.set(String(line.dropFirst("listening on ".count)))
-                        break
-                    }
+                    output.append(data)
                 }
             }
             reader.start()
             let start = Date()
-            while found.get() == nil && Date().timeIntervalSince(start) < 30 && process.isRunning { usleep(20_000) }
-            guard let issuer = found.get() else {
-                process.terminate()
+            var listening: String?
+            while listening == nil && Date().timeIntervalSince(start) < 30 && process.isRunning {
+                listening = output.lines.first { $0.hasPrefix("listening on ") }
+                if listening == nil { usleep(20_000) }
+            }
+            guard let listening else {
+                if process.isRunning {
+                    process.terminate()
+                    process.waitUntilExit()
+                }
                 throw ServerDidNotStart()
             }
-            self.issuer = issuer
+            issuer = String(listening.dropFirst("listening on ".count))
         }
 
         func secret(of clientID: String) -> String? {
             (configuration["clients"] as? [[String: Any]])?.first { $0["clientId"] as? String == clientID }?["clientSecret"] as? String
+        }
+
+        /// Every complete line the server printed so far that starts with `prefix`, in order.
+        func lines(prefix: String) -> [String] { output.lines.filter { $0.hasPrefix(prefix) } }
+
+        /// The first line ever printed that starts with `prefix`, waiting up to `timeout` seconds for it; `nil` if none came.
+        func waitForLine(prefix: String, timeout: Double) -> String? {
+            let start = Date()
+            while true {
+                if let line = lines(prefix: prefix).first { return line }
+                if Date().timeIntervalSince(start) >= timeout { return nil }
+                usleep(20_000)
+            }
         }
 
         func stop() {
@@ -134,11 +154,24 @@ struct CLITests {
 
     struct ServerDidNotStart: Error {}
 
-    final class LineBox: @unchecked Sendable {
+    /// What a server printed: complete lines, and the start of the next one.
+    final class ServerOutput: @unchecked Sendable {
         private let lock = NSLock()
-        private var value: String?
-        func set(_ line: String) { lock.withLock { value = line } }
-        func get() -> String? { lock.withLock { value } }
+        private var complete: [String] = []
+        private var partial = Data()
+
+        func append(_ data: Data) {
+            lock.withLock {
+                partial.append(data)
+                // Split on the newline byte, so a UTF-8 sequence cut between two reads stays whole.
+                while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                    complete.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+                    partial = Data(partial[partial.index(after: newline)...])
+                }
+            }
+        }
+
+        var lines: [String] { lock.withLock { complete } }
     }
 
     // MARK: haapi demo
@@ -183,6 +216,9 @@ struct CLITests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.isEmpty, "nothing, tokens least of all, goes to standard output")
         #expect(run.stderr.contains("Logged in as demo"))
+        // The server, read past its `listening on` line, logged the code exchange.
+        #expect(server.waitForLine(prefix: "request: POST /oauth/token grant_type=authorization_code", timeout: 10)
+            == "request: POST /oauth/token grant_type=authorization_code 200")
 
         let profile = directory.appendingPathComponent("home/profiles/ci")
         for name in ["config.json", "tokens.json"] {

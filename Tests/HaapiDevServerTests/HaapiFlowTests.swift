@@ -191,8 +191,9 @@ struct HaapiFlowTests {
         }
     }
 
-    @Test func otpWithContinueSameStepAndTheCodeFromTheTestHook() async throws {
-        try await RunningServer.with { server in
+    @Test func otpWithContinueSameStepAndTheCodeFromTheTestHookAndTheRequestLog() async throws {
+        let log = LogLines()
+        try await RunningServer.with(DevServerConfiguration(requestLog: log.log)) { server in
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let otp = try expectStep(await client.manager.submit(try selector.option("sms")), InteractiveFormStep.self)
@@ -206,6 +207,7 @@ struct HaapiFlowTests {
             let sessionID = try #require(await client.manager.currentSessionID)
             let code = try #require(try await server.state.store.get(String.self, kind: "otp-test-hook", id: sessionID))
             #expect(code.count == 6)
+            #expect(log.lines.filter { $0.hasPrefix("otp: ") } == ["otp: \(code) for demo"])
             let wrong = code == "000000" ? "111111" : "000000"
             try expectProblem(await client.manager.submitForm(enter, parameters: ["otp": wrong]), .incorrectCredentials)
             let result = await client.manager.submitForm(enter, parameters: ["otp": code])

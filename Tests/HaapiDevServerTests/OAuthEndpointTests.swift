@@ -596,6 +596,11 @@ struct OAuthEndpointTests {
             _ = try tokens(try await server.requestToken(.clientCredentials(scope: "openid"), .clientSecretPost(clientID: "haapi-secret", secret: secret)))
             #expect(failure(try await server.requestToken(.refreshToken("no-such-token"), .none(clientID: "browser-app")))?.error == "invalid_grant")
             #expect(try await server.post("/oauth/token", [("code", "x")]).status == 400)
+            // A grant type cannot write a line of its own; a body too large to read is refused.
+            #expect(try await server.post("/oauth/token", [("grant_type", "x\notp: 123456 for demo")]).status == 400)
+            let tooLarge = try await server.post("/oauth/token", [("grant_type", "client_credentials"), ("padding", String(repeating: "a", count: 70_000))])
+            #expect(tooLarge.status == 400)
+            #expect(json(tooLarge)["error_description"]?.stringValue == "the request body is too large or unreadable")
             // The query, which may hold codes and nonces, is left out.
             let withQuery = try #require(URL(string: server.issuer.absoluteString + "/oauth/jwks?secret=1"))
             #expect(try await server.http.send(TransportRequest(url: withQuery)).status == 200)
@@ -604,6 +609,8 @@ struct OAuthEndpointTests {
                 "request: GET /no-such-page 404",
                 "request: POST /oauth/token grant_type=client_credentials 200",
                 "request: POST /oauth/token grant_type=refresh_token 400",
+                "request: POST /oauth/token 400",
+                "request: POST /oauth/token grant_type=x%0Aotp:%20123456%20for%20demo 400",
                 "request: POST /oauth/token 400",
                 "request: GET /oauth/jwks 200",
             ])

@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 import OAuthCore
 
-/// A one-time code "sent" to the user: written to the server log and to a test hook
-/// (store kind ``FlowSession/otpTestHookKind``, id = the session id).
+/// A one-time code "sent" to the user: written to the server log, to the request log as
+/// `otp: CODE for USERNAME` (so whoever drives a login against `haapi server --log-requests`
+/// can read it), and to a test hook (store kind ``FlowSession/otpTestHookKind``, id = the session id).
 enum OTPAuthenticator {
     static let name = "otp"
     static let logger = Logger(label: "haapi-server.otp")
@@ -25,6 +26,7 @@ enum OTPAuthenticator {
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
         logger.notice("one-time code for \(username) (\(user.phone)): \(code)")
+        state.configuration.requestLog?("otp: \(code) for \(username)")
         return Wire.reply(Steps.continueSameStep("A code was sent to \(user.phone)", viewName: "authenticator/otp/authenticate/code-sent"))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -22,7 +23,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 return response
             }
             if let grantType = FormURLEncoding.decode(String(buffer: body)).first(where: { $0.0 == "grant_type" })?.1 {
-                line += " grant_type=\(grantType)"
+                // Percent-encoded beyond the characters of grant types, so a request cannot write a line of its own.
+                line += " grant_type=\(grantType.addingPercentEncoding(withAllowedCharacters: Self.grantTypeCharacters) ?? "?")"
             }
         }
         do {
@@ -34,6 +36,11 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             log("\(line) \((error as? any HTTPResponseError)?.status.code ?? 500)")
             throw error
         }
+    }
+
+    /// The characters of grant types (`refresh_token`, `urn:ietf:params:oauth:grant-type:device_code`), logged as they are.
+    static var grantTypeCharacters: CharacterSet {
+        CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:")
     }
 
     /// The most of a token request's body that is read for its grant type (the endpoint's own limit).

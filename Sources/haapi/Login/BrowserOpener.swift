@@ -5,8 +5,20 @@ import Foundation
 struct BrowserOpener {
     let command: String?
 
-    /// Starts the browser; returns a description of what was run, or `nil` if nothing could be.
-    func open(_ url: URL) -> String? {
+    /// A browser command that was started.
+    struct Launched {
+        /// What was run, without the URL.
+        let command: String
+        let process: Process
+
+        /// The exit status once the command has ended with a failure; `nil` while it runs or after success.
+        var failureStatus: Int32? {
+            process.isRunning || process.terminationStatus == 0 ? nil : process.terminationStatus
+        }
+    }
+
+    /// Starts the browser; `nil` if nothing could be.
+    func open(_ url: URL) -> Launched? {
         var candidates: [[String]] = []
         if let command, !command.isEmpty { candidates.append(Self.words(command)) }
         else {
@@ -28,7 +40,7 @@ struct BrowserOpener {
                     Thread.sleep(forTimeInterval: 0.3)
                     if !process.isRunning && process.terminationStatus == 127 { continue }
                 }
-                return words.joined(separator: " ")
+                return Launched(command: words.joined(separator: " "), process: process)
             } catch {
                 continue
             }

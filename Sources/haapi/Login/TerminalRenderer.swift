@@ -199,7 +199,7 @@ final class TerminalRenderer: @unchecked Sendable {
             switch field.kind {
             case .select:
                 let options = field.options.map { ChoiceOption(title: $0.label, names: [$0.value]) }
-                if let answer = answers?.fields[field.name] {
+                if let answer = try await answer(for: field.name) {
                     values[field.name] = field.options.first { $0.value == answer || $0.label == answer }?.value ?? answer
                 } else {
                     let selected = field.options.firstIndex(where: \.isSelected)
@@ -208,8 +208,8 @@ final class TerminalRenderer: @unchecked Sendable {
                 }
             case .checkbox:
                 if field.isReadonly { continue }
-                if let answers {
-                    if let answer = answers.fields[field.name] {
+                if isScripted {
+                    if let answer = try await answer(for: field.name) {
                         values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
                     } else {
                         values[field.name] = field.isChecked ? (field.value ?? "on") : ""
@@ -222,7 +222,7 @@ final class TerminalRenderer: @unchecked Sendable {
                     values[field.name] = checked ? (field.value ?? "on") : ""
                 }
             default:
-                if let answer = answers?.fields[field.name] {
+                if let answer = try await answer(for: field.name) {
                     values[field.name] = answer
                 } else if isScripted {
                     if let value = field.value, !value.isEmpty {
@@ -242,6 +242,26 @@ final class TerminalRenderer: @unchecked Sendable {
         return values
     }
 
+    /// The scripted answer for the field `name`, if there is one; a file answer is waited for.
+    private func answer(for name: String) async throws -> String? {
+        guard let answer = answers?.fields[name] else { return nil }
+        guard case .file(let path) = answer else { return answer.currentValue() }
+        let deadline = Date().addingTimeInterval(FieldAnswer.fileWaitLimit)
+        var announced = false
+        while true {
+            if let value = answer.currentValue() { return value }
+            if !announced {
+                Stderr.line(terminal.styled("(waiting for the answer to \"\(name)\" in \(path))", .dim))
+                announced = true
+            }
+            if terminal.takeInterrupt() { throw Interrupted() }
+            if Date() > deadline {
+                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(Int(FieldAnswer.fileWaitLimit)) s")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     private func chooseOption(_ question: String, _ options: [SelectorOptionModel]) async throws {
         let choices = options.map { option in
             // The last path segment of the option's href is the server's authenticator id (`username-password`).
@@ -258,7 +278,7 @@ final class TerminalRenderer: @unchecked Sendable {
 
     /// A numbered menu; from the answers, the next choice (matched by name or title).
     private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true) async throws -> Int {
-        let names = options.map { $0.names.first ?? $0.title }.joined(separator: ", ")
+        let names = ChoiceOption.describe(options)
         if let answers {
             if consumesChoices, choiceIndex < answers.choices.count,
                 let index = options.firstIndex(where: { $0.matches(answers.choices[choiceIndex]) })
@@ -344,14 +364,22 @@ final class TerminalRenderer: @unchecked Sendable {
         }
         Stderr.line("Continue the login in the browser:")
         Stderr.line("  " + terminal.styled(url.absoluteString, .bold))
-        if let ran = browser.open(url) {
-            Stderr.line(terminal.styled("(opened with \(ran); waiting for it to come back to \(receiver.redirectURI))", .dim))
+        var launched = browser.open(url)
+        if let launched {
+            Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(receiver.redirectURI))", .dim))
         } else {
             Stderr.line(terminal.styled("(no browser could be started; open the URL yourself)", .dim))
         }
         let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
         while receiver.url == nil {
             if terminal.takeInterrupt() { throw Interrupted() }
+            if let failed = launched, let status = failed.failureStatus {
+                // A browser that failed will not come back: a script ends now, a person can still open the URL.
+                let what = "the browser command \(failed.command) exited with status \(status)"
+                if isScripted { throw CLIFailure("login failed: \(what)") }
+                message("\(what); open the URL yourself", .warning)
+                launched = nil
+            }
             if Date() > deadline { throw CLIFailure("login failed: the browser did not come back to \(receiver.redirectURI) in time") }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -1,0 +1,273 @@
+import DevServerTestSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OAuthCore
+import Testing
+
+/// `haapi login --answers` run as a CI job runs it, against `haapi server --log-requests`, through
+/// each kind of step the server has: selector, one-time code, polling, consent and external browser.
+@Suite("haapi login through each kind of step", .serialized)
+struct CLILoginTests {
+    /// A server in a temporary directory, and the `haapi login` arguments of its `haapi-secret` client.
+    /// Sendable: every stored property is a constant, and the server's output is behind a lock.
+    final class Login: @unchecked Sendable {
+        let directory: URL
+        let server: CLITests.ServerProcess
+        let secret: String
+
+        init() throws {
+            directory = try CLITests.temporaryDirectory()
+            do {
+                server = try CLITests.ServerProcess(directory: directory)
+                secret = try #require(server.secret(of: "haapi-secret"))
+            } catch {
+                try? FileManager.default.removeItem(at: directory)
+                throw error
+            }
+        }
+
+        deinit {
+            server.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// `login --profile ci` with the secret client, `scope` and the answers `json`, and `extra` arguments.
+        func run(answers json: String, scope: String = "openid", extra: [String] = []) throws -> CLITests.Run {
+            let answers = try CLITests.write(json, to: directory, name: "answers-\(UUID().uuidString).json")
+            return try CLITests.haapi(
+                ["login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
+                 "--scope", scope, "--answers", answers] + extra,
+                home: directory)
+        }
+
+        /// The server's line for the code exchange, the last request of a login: once it is read,
+        /// so are the lines of the requests before it.
+        func codeExchangeLine() -> String? {
+            server.waitForLine(prefix: "request: POST /oauth/token grant_type=authorization_code ", timeout: 10)
+        }
+
+        /// The tokens the login kept in the profile.
+        func storedTokens() throws -> [String: Any] {
+            let file = directory.appendingPathComponent("home/profiles/ci/tokens.json")
+            return try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// Runs `body` on a thread of its own (it may block), and waits for it without blocking a task's thread.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    // MARK: Selector
+
+    @Test func selectorTakesAChoiceInAnyCaseAndRefusesAnUnknownOneNamingTheOptions() throws {
+        let login = try Login()
+        let unknown = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["fingerprint"]}"#)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("\"fingerprint\" matches no option"), "stderr: \(unknown.stderr)")
+        for name in ["username-password", "otp", "polling", "external-browser"] {
+            #expect(unknown.stderr.contains(name), "the options name \(name): \(unknown.stderr)")
+        }
+
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["USERNAME-PASSWORD"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() == "request: POST /oauth/token grant_type=authorization_code 200")
+        // A HAAPI token for each login, and one code exchange.
+        #expect(login.server.lines(prefix: "request: POST /oauth/token ") == [
+            "request: POST /oauth/token grant_type=client_credentials 200",
+            "request: POST /oauth/token grant_type=client_credentials 200",
+            "request: POST /oauth/token grant_type=authorization_code 200",
+        ])
+    }
+
+    // MARK: One-time code
+
+    @Test func otpIsReadFromAFileTheAnswersNameOnceTheServerSentIt() throws {
+        let login = try Login()
+        let codeFile = login.directory.appendingPathComponent("otp.txt")
+        // The person (or mail catcher) who receives the code: waits for it, takes a moment (so the
+        // login usually waits for the file), then writes it in one go.
+        let courier = Thread { [server = login.server] in
+            guard let line = server.waitForLine(prefix: "otp: ", timeout: 60) else { return }
+            let code = line.split(separator: " ")[1]
+            usleep(500_000)
+            try? Data("\(code)\n".utf8).write(to: codeFile, options: .atomic)
+        }
+        courier.start()
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "otp": {"file": "otp.txt"}}, "choices": ["otp"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() != nil)
+        let sent = login.server.lines(prefix: "otp: ")
+        #expect(sent.count == 1)
+        #expect(sent.first?.wholeMatch(of: /otp: [0-9]{6} for demo/) != nil, "\(sent)")
+        // The code was sent before it was verified.
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/otp/").map { $0.split(separator: " ")[2] } == [
+            "/authn/authenticate/otp/send", "/authn/authenticate/otp/verify",
+        ])
+    }
+
+    @Test func aWrongCodeInTheFileFailsNamingTheServersRefusal() throws {
+        let login = try Login()
+        try Data("not-the-code\n".utf8).write(to: login.directory.appendingPathComponent("otp.txt"))
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "otp": {"file": "otp.txt"}}, "choices": ["otp"]}"#)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the server refused the answers"), "stderr: \(run.stderr)")
+        #expect(!run.stderr.contains("waiting for the answer"), "the file was there at once: \(run.stderr)")
+    }
+
+    @Test func aFieldAnswerThatIsNeitherAStringNorAFileFailsBeforeAnyRequest() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"fields": {"otp": 123456}}"#)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("{\"file\": PATH}"), "stderr: \(run.stderr)")
+        #expect(login.server.lines(prefix: "request: ").isEmpty, "nothing was asked of the server")
+    }
+
+    // MARK: Polling
+
+    @Test func pollingWaitsUntilTheServerIsDone() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"fields": {"userName": "demo"}, "choices": ["polling"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Waiting for +46 70 000 00 00"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() != nil)
+        // Two pending polls, then done, then the POST that moves on (the dev server's default of two).
+        #expect(login.server.lines(prefix: "request: GET /authn/authenticate/polling/poll ").count == 3)
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/polling/poll ") == [
+            "request: POST /authn/authenticate/polling/poll 200"
+        ])
+    }
+
+    // MARK: Consent
+
+    @Test func consentCheckboxesAreAnsweredByFieldName() throws {
+        let login = try Login()
+        let run = try login.run(
+            answers: #"{"fields": {"userName": "demo", "password": "Password1", "consent_email": "no"}, "choices": ["username-password"]}"#,
+            scope: "openid profile email")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("haapi-secret asks for access to your account"), "stderr: \(run.stderr)")
+        #expect(try login.storedTokens()["scope"] as? String == "openid profile")
+        #expect(login.codeExchangeLine() != nil)
+        #expect(login.server.lines(prefix: "request: POST /authn/consent ") == ["request: POST /authn/consent 200"])
+    }
+
+    @Test func consentCanBeDeniedWithTheCancelForm() throws {
+        let login = try Login()
+        let run = try login.run(
+            answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password", "cancel"]}"#,
+            scope: "openid profile")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Choose what to do: Cancel"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("haapi: error: login cancelled"), "stderr: \(run.stderr)")
+        // Denial is answered with an error-authorization-response problem.
+        #expect(login.server.waitForLine(prefix: "request: POST /authn/cancel ", timeout: 10) == "request: POST /authn/cancel 400")
+        #expect(login.server.lines(prefix: "request: POST /oauth/token grant_type=authorization_code").isEmpty)
+    }
+
+    // MARK: External browser
+
+    /// An external-browser login: the "browser" is a script that writes down the URL it is asked
+    /// to open; the test, as the person at the browser, opens the page, logs in, and is sent back
+    /// to the command's loopback listener (`beforeReturning` runs with that URL first).
+    static func externalBrowserLogin(_ login: Login, beforeReturning: (URL) throws -> Void = { _ in }) async throws -> CLITests.Run {
+        let opened = login.directory.appendingPathComponent("opened-url")
+        let script = login.directory.appendingPathComponent("record-url")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+
+        let running = Task { [login] in
+            try await Self.onThread {
+                try login.run(answers: #"{"choices": ["external-browser"]}"#, extra: ["--browser-command", script.path])
+            }
+        }
+        let start = Date()
+        while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let launch = try #require(URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let redirectURI = try #require(Browser.query(launch.absoluteString)["redirect_uri"])
+        #expect(redirectURI.wholeMatch(of: /http:\/\/127\.0\.0\.1:[0-9]+\/callback/) != nil, "\(redirectURI)")
+        let page = try await Browser.get(launch)
+        #expect(page.status == 200)
+        let form = try Browser.firstForm(page.bodyText)
+        let action = try #require(URL(string: form.action, relativeTo: launch)?.absoluteURL)
+        let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
+        #expect(answer.status == 303)
+        let back = try #require(answer.headers["Location"].flatMap(URL.init(string:)))
+        #expect(back.absoluteString.hasPrefix(redirectURI + "?"))
+        try beforeReturning(back)
+        let landing = try await Browser.get(back)
+        #expect(landing.status == 200)
+        #expect(landing.bodyText.contains("Login continues in the terminal"))
+
+        let run = try await running.value
+        #expect(run.stderr.contains("opened with \(script.path)"), "stderr: \(run.stderr)")
+        return run
+    }
+
+    @Test func externalBrowserComesBackToTheLoopbackListener() async throws {
+        let login = try Login()
+        let run = try await Self.externalBrowserLogin(login)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.codeExchangeLine() != nil)
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/external-browser/resume ") == [
+            "request: POST /authn/authenticate/external-browser/resume 200"
+        ])
+    }
+
+    @Test func anIdleConnectionDoesNotHoldUpTheBrowsersReturn() async throws {
+        // Browsers open connections ahead of need (Chrome's preconnect) and may leave one unused.
+        let login = try Login()
+        var idle: Int32 = -1
+        defer { if idle >= 0 { close(idle) } }
+        let run = try await Self.externalBrowserLogin(login) { back in
+            idle = try Self.connect(port: try #require(back.port))
+        }
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.seconds < 30, "not held until the browser's minute is up")
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` that sends nothing.
+    static func connect(port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                #if canImport(Glibc)
+                Glibc.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                #else
+                Darwin.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                #endif
+            }
+        }
+        guard descriptor >= 0, connected else {
+            if descriptor >= 0 { close(descriptor) }
+            throw CannotConnect(port: port)
+        }
+        return descriptor
+    }
+
+    struct CannotConnect: Error { let port: Int }
+
+    @Test func aBrowserCommandThatFailsEndsAScriptedLoginAtOnce() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"choices": ["external-browser"]}"#, extra: ["--browser-command", "false"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("login failed: the browser command false exited with status 1"), "stderr: \(run.stderr)")
+        #expect(run.seconds < 30, "not the minute a browser that never comes back is given")
+    }
+}
