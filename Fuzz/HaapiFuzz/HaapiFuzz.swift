@@ -14,10 +14,26 @@ private let harness: FuzzHarness = {
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func haapiFuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let violations = harness.run(Data(bytes: bytes, count: count))
+public func haapiFuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+    let violations = harness.run(data)
     if !violations.isEmpty { fatalError(violations.joined(separator: "; ")) }
     return 0
+}
+
+/// libFuzzer's driver (LLVM 12 and later), started from the executable's entry point.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+// SwiftPM links an executable's entry point as `<module>_main`; libFuzzer's own `main` is not used.
+@_cdecl("haapi_fuzz_main")
+public func haapiFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, haapiFuzzOneInput)
 }
 #else
 @main

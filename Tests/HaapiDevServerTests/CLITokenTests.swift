@@ -146,6 +146,8 @@ struct CLITokenTests {
     @Test func twentyConcurrentTokenProcessesMakeOneRefresh() async throws {
         let session = try LoggedIn()
         let old = try #require(try session.storedTokens()?["accessToken"] as? String)
+        let refreshLine = "request: POST /oauth/token grant_type=refresh_token"
+        #expect(session.server.lines(prefix: refreshLine).isEmpty)
         try session.ageTokens()
         let runs = try Self.concurrently(20, ["token", "--min-ttl", "60"], home: session.directory)
         for run in runs {
@@ -157,10 +159,12 @@ struct CLITokenTests {
         #expect(token != old)
         #expect(token == (try session.storedTokens()?["accessToken"] as? String))
         try await session.expectValidAccessToken(token)
-        // Had two callers refreshed with the same rotated token, the server would have revoked
-        // the grant (reuse detection) and this refresh would fail.
+        // Counted at the server: exactly one refresh request, answered with tokens.
+        #expect(session.server.lines(prefix: refreshLine) == [refreshLine + " 200"])
         let refresh = try session.haapi(["refresh"])
         #expect(refresh.status == 0, "\(refresh.stderr)")
+        _ = session.server.waitForLine(prefix: refreshLine + " 200", timeout: 5)
+        #expect(session.server.lines(prefix: refreshLine).count == 2)
     }
 
     @Test func userinfoRefreshesOnceWhenTheServerRefusesTheToken() async throws {

@@ -71,3 +71,21 @@ struct HostileInputTests {
         }
     }
 }
+
+@Suite("JSON numbers")
+struct JSONNumberTests {
+    /// Found by Scripts/fuzz.sh: the Double of this text is integral, and JSONDecoder did not
+    /// make an Int of it, so serializing and parsing again turned a number into an integer.
+    @Test(arguments: ["888080000800000000.046", "1.0", "1e2", "-0.0", "1e300", "0.5", "123456789012345678901234"])
+    func aNumberIsTheSameAfterSerializingAndParsingAgain(_ text: String) throws {
+        let value = try JSONValue(parsing: Data(text.utf8))
+        #expect(try JSONValue(parsing: value.serialized()) == value)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == value)
+    }
+
+    @Test func integralValuesAreIntegers() throws {
+        #expect(try JSONValue(parsing: Data("888080000800000000.046".utf8)) == .integer(888_080_000_800_000_000))
+        #expect(try JSONValue(parsing: Data("1e2".utf8)) == .integer(100))
+        #expect(try JSONValue(parsing: Data("0.5".utf8)) == .number(0.5))
+    }
+}

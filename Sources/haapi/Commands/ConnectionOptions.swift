@@ -103,7 +103,10 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `--answers FILE` and `--browser-command CMD`.
 struct InteractionOptions: ParsableArguments {
-    @Option(help: "A JSON file scripting the login: {\"fields\": {name: value}, \"choices\": [authenticatorType, kind or title, ...]}.")
+    @Option(help: """
+        A JSON file scripting the login: {"fields": {name: value}, "choices": [authenticatorType, kind or title, ...]}. \
+        A field's value may be {"file": PATH}, read when the field is asked (waiting up to 120 s for a line), e.g. for a one-time code.
+        """)
     var answers: String?
     @Option(help: "The program that opens a URL (run with the URL as its last argument); default $BROWSER, xdg-open, open.")
     var browserCommand: String?
