@@ -1,4 +1,5 @@
-#if canImport(AuthenticationServices) && !os(watchOS)
+// tvOS and watchOS have AuthenticationServices but no ASWebAuthenticationSession.
+#if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
 import AuthenticationServices
 import Foundation
 
@@ -80,7 +81,10 @@ private final class PresentationAnchorProvider: NSObject, ASWebAuthenticationPre
 
     init(anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) { self.anchor = anchor }
 
-    @MainActor
-    func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { anchor() }
+    // Nonisolated so it satisfies the requirement whether or not the SDK marks it @MainActor;
+    // AuthenticationServices calls it on the main thread.
+    nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+        MainActor.assumeIsolated { anchor() }
+    }
 }
 #endif

@@ -237,3 +237,34 @@ extension OIDCClientProviderTests {
         #expect(try await client.refresh().accessToken != state.accessToken)
     }
 }
+
+extension OIDCClientProviderTests {
+    /// Nested, so it is serialized with the tests above: they all listen on the provider's fixed loopback port.
+    @Suite(
+        "with DPoP nonces required",
+        .enabled(if: ProviderSettings.load("HAAPI_TEST_OP_NONCE_ENV") != nil, "needs a provider started with OP_DPOP_NONCE=1"))
+    struct NonceRequired {
+        let settings = ProviderSettings.load("HAAPI_TEST_OP_NONCE_ENV")!
+
+        @Test func dpopLoginRefreshAndUserInfoLearnTheNonces() async throws {
+            let browser = try ProviderBrowser.make()
+            defer { browser.remove() }
+            var configuration = OIDCConfiguration(
+                issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]),
+                redirectURI: URL(string: try settings["OP_REDIRECT_URI"])!, scopes: ["openid", "email", "offline_access"],
+                userAgentTimeout: .seconds(30))
+            configuration.useDPoP = true
+            let transport = CountingTransport(try AsyncHTTPClientTransport())
+            let client = OIDCClient(configuration: configuration, transport: transport)
+            let state = try await client.login(using: browser.login)
+            #expect(state.isDPoPBound)
+            // The first proof had no nonce: the token endpoint asked for one (400 use_dpop_nonce) and the retry got tokens.
+            #expect(transport.seen.contains(400))
+            for _ in 0..<3 {
+                #expect(try await client.userInfo()[string: "email"] == "alice@example.test")
+                _ = try await client.refresh()
+            }
+        }
+    }
+}
+

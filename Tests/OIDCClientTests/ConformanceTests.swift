@@ -160,4 +160,20 @@ struct ConformanceTests {
         let error = await #expect(throws: OIDCError.self) { try await login.value }
         #expect(error?.code == .cancelled)
     }
+
+    @Test(arguments: [("auth_time older than max_age", -3600), ("no auth_time though max_age was sent", nil)] as [(String, Int?)])
+    func maxAgeNeedsARecentAuthTime(_ case: String, _ offset: Int?) async throws {
+        let provider = try await TestProvider.start {
+            $0.idTokenClaims = { claims in
+                claims["auth_time"] = offset.map { .integer(Int(Date().timeIntervalSince1970) + $0) }
+            }
+        }
+        defer { Task { await provider.stop() } }
+        let client = try provider.client()
+        let error = await #expect(throws: OIDCError.self, "\(`case`)") {
+            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()), options: AuthorizationOptions(maxAge: 60))
+        }
+        #expect(error?.code == .invalidIDToken)
+        #expect(provider.record.withLockedValue { $0.authorizeRequests.first?["max_age"] } == "60")
+    }
 }
