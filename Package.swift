@@ -53,7 +53,17 @@ let package = Package(
         ),
         .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
         .target(name: "HaapiUI", dependencies: ["HaapiSDK", "HaapiDriver", "OAuthCore"]),
-        .target(name: "OIDCClient", dependencies: ["OAuthCore"]),
+        .target(
+            name: "OIDCClient",
+            dependencies: [
+                "OAuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "HaapiDevServer",
             dependencies: [
@@ -125,7 +135,19 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK"]
+            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient"]
+        ),
+        .testTarget(
+            name: "OIDCClientTests",
+            dependencies: [
+                "OIDCClient", "OAuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "HaapiDriverTests",

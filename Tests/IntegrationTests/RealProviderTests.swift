@@ -33,13 +33,17 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
     let base: any HTTPTransport
     private let lock = NSLock()
     private var statuses: [Int] = []
+    private var paths: [String] = []
     init(_ base: any HTTPTransport) { self.base = base }
     func send(_ request: TransportRequest) async throws -> TransportResponse {
+        lock.withLock { paths.append(request.url.path) }
         let response = try await base.send(request)
         lock.withLock { statuses.append(response.status) }
         return response
     }
     var seen: [Int] { lock.withLock { statuses } }
+    /// How many requests went to a path ending in `suffix`.
+    func count(_ suffix: String) -> Int { lock.withLock { paths.filter { $0.hasSuffix(suffix) }.count } }
 }
 
 @Suite(

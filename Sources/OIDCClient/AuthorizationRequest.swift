@@ -1,0 +1,90 @@
+import Foundation
+import OAuthCore
+
+/// One authorization request (OpenID Connect Core §3.1.2.1 with PKCE, RFC 7636) and the
+/// secrets needed to check its response and redeem its code.
+///
+/// Made fresh for every login: `state`, `nonce` and the PKCE verifier are single-use.
+public struct AuthorizationRequest: Sendable {
+    /// `state`: binds the response to this request (CSRF protection).
+    public let state: String
+    /// `nonce`: binds the ID token to this request (replay protection).
+    public let nonce: String
+    /// The PKCE pair; S256 always.
+    public let pkce: PKCE
+    /// The redirect URI sent, with the port the user agent actually listens on.
+    public let redirectURI: URL
+    /// `max_age`, when sent: the ID token must then carry a recent enough `auth_time`.
+    public let maxAge: Int?
+    /// The parameters of the request, in order (without PAR) or those pushed (with PAR).
+    public let parameters: [(String, String)]
+
+    /// Makes a request's parameters.
+    /// - Parameter dpopThumbprint: the `dpop_jkt` to bind the code to (RFC 9449 §10), if any.
+    public init(
+        configuration: OIDCConfiguration, redirectURI: URL, options: AuthorizationOptions = AuthorizationOptions(),
+        dpopThumbprint: String? = nil
+    ) {
+        state = RandomValue.make()
+        nonce = RandomValue.make()
+        pkce = PKCE()
+        self.redirectURI = redirectURI
+        maxAge = options.maxAge
+        var scopes = options.scopes ?? configuration.scopes
+        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
+        var parameters: [(String, String)] = [
+            ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI.absoluteString),
+            ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
+        ]
+        if let prompt = options.prompt { parameters.append(("prompt", prompt)) }
+        if let maxAge = options.maxAge { parameters.append(("max_age", String(maxAge))) }
+        if !options.acrValues.isEmpty { parameters.append(("acr_values", options.acrValues.joined(separator: " "))) }
+        if let hint = options.loginHint { parameters.append(("login_hint", hint)) }
+        if let dpopThumbprint { parameters.append(("dpop_jkt", dpopThumbprint)) }
+        let reserved = Set(parameters.map(\.0))
+        // The security parameters above are never overridden by extra ones.
+        parameters += options.additionalParameters.filter { !reserved.contains($0.0) }
+        self.parameters = parameters
+    }
+
+    /// The URL to open in the browser, with every parameter in the query.
+    public func url(authorizationEndpoint: URL) -> URL {
+        Self.appending(parameters, to: authorizationEndpoint)
+    }
+
+    /// Pushes the parameters to the PAR endpoint (RFC 9126 §2) and returns the short URL to
+    /// open, which carries only `client_id` and the `request_uri` the provider gave.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/authorizationError`` when the provider refuses,
+    ///   ``OIDCError/Code/invalidMetadata`` when its answer has no `request_uri`.
+    public func pushedURL(
+        metadata: ProviderMetadata, parEndpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport
+    ) async throws -> URL {
+        var form = parameters.filter { $0.0 != "client_id" }
+        var headers: HeaderFields = ["Accept": "application/json"]
+        // The PAR endpoint authenticates clients as the token endpoint does (RFC 9126 §2). It
+        // must accept the issuer, the token endpoint or its own URL as an assertion's audience;
+        // the token endpoint is the one every provider accepts (Glewlwyd accepts only that).
+        try clientAuthentication.apply(to: &form, headers: &headers, audience: metadata.tokenEndpoint)
+        if !form.contains(where: { $0.0 == "client_id" }) { form.append(("client_id", clientAuthentication.clientID)) }
+        let response = try await transport.send(.form(parEndpoint, parameters: form, headers: headers))
+        let document = try? JSONValue(parsing: response.body)
+        guard response.isSuccess else {
+            let error = document?["error"]?.stringValue
+            throw OIDCError(
+                .authorizationError,
+                "the PAR endpoint answered HTTP \(response.status): \(document?["error_description"]?.stringValue ?? error ?? response.bodyText)",
+                serverError: error)
+        }
+        guard let requestURI = document?["request_uri"]?.stringValue else {
+            throw OIDCError(.invalidMetadata, "the PAR endpoint's answer has no \"request_uri\"")
+        }
+        return Self.appending([("client_id", clientAuthentication.clientID), ("request_uri", requestURI)], to: metadata.authorizationEndpoint)
+    }
+
+    static func appending(_ parameters: [(String, String)], to url: URL) -> URL {
+        let text = url.absoluteString
+        let separator = text.contains("?") ? "&" : "?"
+        return URL(string: text + separator + FormURLEncoding.encode(parameters))!
+    }
+}

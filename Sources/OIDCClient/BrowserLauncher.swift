@@ -1,0 +1,72 @@
+import OAuthCore
+import Foundation
+
+/// Opens a URL in a browser, without waiting for the user.
+public protocol BrowserLauncher: Sendable {
+    /// Starts the browser on `url`.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
+    func open(_ url: URL) async throws
+}
+
+/// Starts the system browser, or a command the caller gives, as a child process with the URL
+/// as its last argument: the command when one is given, else each entry of `$BROWSER`
+/// (colon-separated, as `sensible-browser` reads it), else `xdg-open`, else `open` (macOS).
+///
+/// A command is how a terminal user picks a browser, and how tests pass a headless one.
+public struct SystemBrowserLauncher: BrowserLauncher {
+    /// The program and its leading arguments, or `nil` for the system's default browser.
+    public var command: [String]?
+    /// Environment the defaults are read from (`BROWSER`).
+    public var environment: [String: String]
+
+    /// A launcher for `command` (program and leading arguments), or for the default browser.
+    public init(command: [String]? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.command = command.flatMap { $0.isEmpty ? nil : $0 }
+        self.environment = environment
+    }
+
+    /// A launcher for a command line such as `"firefox --private-window"`, split at spaces.
+    public init(commandLine: String) {
+        self.init(command: Self.words(commandLine))
+    }
+
+    /// The commands tried, in order.
+    public var candidates: [[String]] {
+        if let command { return [command] }
+        var candidates: [[String]] = []
+        if let browser = environment["BROWSER"], !browser.isEmpty {
+            candidates += browser.split(separator: ":").map { Self.words(String($0)) }.filter { !$0.isEmpty }
+        }
+        return candidates + [["xdg-open"], ["open"]]
+    }
+
+    public func open(_ url: URL) async throws {
+        var failures: [String] = []
+        for words in candidates {
+            let process = Process()
+            // env finds the program on PATH, as a shell would.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = words + [url.absoluteString]
+            // The browser's chatter must not mix with a terminal app's output.
+            process.standardOutput = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                failures.append("\(words[0]): \(error)")
+                continue
+            }
+            // A program that is not installed makes env exit 127 at once; then the next one is tried.
+            try? await Task.sleep(for: .milliseconds(200))
+            if !process.isRunning, process.terminationStatus == 127 {
+                failures.append("\(words[0]): not found")
+                continue
+            }
+            return
+        }
+        throw OIDCError(.userAgentFailed, "no browser could be started (\(failures.joined(separator: "; ")))")
+    }
+
+    static func words(_ line: String) -> [String] {
+        line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An HTTP listener on `127.0.0.1` that lives for one redirect (RFC 8252 §7.3): it answers
+/// the first request to its path with a "you can close this window" page, hands that
+/// request's URL over, and is then closed.
+///
+/// The address is bound with `SO_REUSEADDR`, so a fixed port (for providers that match the
+/// redirect URI's port exactly) can be bound again at once by the next login, even while
+/// connections of the previous one linger in `TIME_WAIT`.
+public final class LoopbackRedirectListener: Sendable {
+    /// The port listened on (the actual one when port 0 was asked for).
+    public let port: Int
+    /// The path the redirect must come to (others get 404).
+    public let path: String
+    private let channel: any Channel
+    private let received: AsyncStream<URL>
+    private let continuation: AsyncStream<URL>.Continuation
+
+    private init(
+        port: Int, path: String, channel: any Channel, received: AsyncStream<URL>, continuation: AsyncStream<URL>.Continuation
+    ) {
+        self.port = port
+        self.path = path
+        self.channel = channel
+        self.received = received
+        self.continuation = continuation
+    }
+
+    /// Starts listening on `127.0.0.1:port` (`0`: any free port) for requests to `path`.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when the port cannot be bound.
+    public static func start(port: Int, path: String) async throws -> LoopbackRedirectListener {
+        let path = path.isEmpty ? "/" : path
+        let (stream, continuation) = AsyncStream<URL>.makeStream(bufferingPolicy: .bufferingOldest(1))
+        let delivered = NIOLockedValueBox(false)
+        let deliver: @Sendable (URL) -> Void = { url in
+            // Only the first redirect counts; a reload of the page must not replace it.
+            let first = delivered.withLockedValue { done in
+                defer { done = true }
+                return !done
+            }
+            if first {
+                continuation.yield(url)
+                continuation.finish()
+            }
+        }
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelOption(.backlog, value: 16)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(RedirectHandler(path: path, deliver: deliver))
+                    }
+                }
+                .bind(host: "127.0.0.1", port: port).get()
+            guard let bound = channel.localAddress?.port else {
+                try? await channel.close()
+                throw OIDCError(.userAgentFailed, "the loopback listener has no port")
+            }
+            return LoopbackRedirectListener(port: bound, path: path, channel: channel, received: stream, continuation: continuation)
+        } catch let error as OIDCError {
+            throw error
+        } catch {
+            throw OIDCError(
+                .userAgentFailed, "cannot listen on 127.0.0.1:\(port) for the browser's redirect (is another login running?)",
+                cause: error)
+        }
+    }
+
+    /// Waits for the redirect.
+    /// - Returns: the redirect URL, or `nil` when the listener was closed first.
+    public func redirect() async -> URL? {
+        var iterator = received.makeAsyncIterator()
+        return await iterator.next()
+    }
+
+    /// Stops listening. Safe to call more than once.
+    public func close() async {
+        continuation.finish()
+        try? await channel.close()
+    }
+}
+
+/// Answers the redirect request and reports its URL; anything else (a favicon) gets 404.
+private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let path: String
+    private let deliver: @Sendable (URL) -> Void
+    private var head: HTTPRequestHead?
+
+    init(path: String, deliver: @escaping @Sendable (URL) -> Void) {
+        self.path = path
+        self.deliver = deliver
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let target = head.uri
+            let requestPath = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            let local = context.channel.localAddress?.port ?? 0
+            let matches = head.method == .GET && requestPath == path
+            let page = matches
+                ? "<!doctype html><meta charset=utf-8><title>Signed in</title><p>You can close this window and return to the app."
+                : "<!doctype html><meta charset=utf-8><title>Not found</title><p>Not found."
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+            headers.add(name: "Content-Length", value: String(page.utf8.count))
+            headers.add(name: "Connection", value: "close")
+            headers.add(name: "Cache-Control", value: "no-store")
+            // No referrer may carry the code onward from this page.
+            headers.add(name: "Referrer-Policy", value: "no-referrer")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: matches ? .ok : .notFound, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: page)))), promise: nil)
+            // Closing only once the page is written; this side closing first is what leaves the
+            // port's sockets in TIME_WAIT, which SO_REUSEADDR on the listener makes harmless.
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            if matches, let url = URL(string: "http://127.0.0.1:\(local)\(target)") {
+                deliver(url)
+            }
+        }
+    }
+}

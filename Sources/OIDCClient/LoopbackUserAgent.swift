@@ -1,0 +1,77 @@
+import OAuthCore
+import Foundation
+
+/// The external user agent of a terminal or desktop app on Linux and macOS (RFC 8252 §7.3):
+/// a ``LoopbackRedirectListener`` on `127.0.0.1` that lives only for the request, and a
+/// ``BrowserLauncher`` that opens the provider's page.
+///
+/// The redirect URI must be `http://127.0.0.1:PORT/path` (or `localhost`, though RFC 8252
+/// §8.3 prefers the IP literal). Port `0`, or no port, listens on any free port and sends
+/// that one; a fixed port is for providers that match the port exactly.
+public struct LoopbackUserAgent: ExternalUserAgent {
+    /// What opens the browser.
+    public var launcher: any BrowserLauncher
+
+    /// An agent that opens pages with `launcher` (the system browser by default).
+    public init(launcher: any BrowserLauncher = SystemBrowserLauncher()) {
+        self.launcher = launcher
+    }
+
+    /// An agent that runs `browserCommand` (program and leading arguments) with the URL as
+    /// its last argument, or the system browser when `nil`.
+    public init(browserCommand: [String]?) {
+        self.init(launcher: SystemBrowserLauncher(command: browserCommand))
+    }
+
+    public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
+        guard redirectURI.scheme?.lowercased() == "http", let host = redirectURI.host?.lowercased(),
+            ["127.0.0.1", "localhost"].contains(host)
+        else {
+            throw OIDCError(
+                .invalidConfiguration,
+                "a loopback redirect URI is http://127.0.0.1:PORT/path, not \(redirectURI.absoluteString)")
+        }
+        let listener = try await LoopbackRedirectListener.start(port: redirectURI.port ?? 0, path: redirectURI.path)
+        var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
+        components.port = listener.port
+        return LoopbackSession(redirectURI: components.url!, listener: listener, launcher: launcher)
+    }
+}
+
+/// One login through the loopback listener.
+struct LoopbackSession: ExternalUserAgentSession {
+    let redirectURI: URL
+    let listener: LoopbackRedirectListener
+    let launcher: any BrowserLauncher
+
+    func present(_ url: URL, timeout: Duration) async throws -> URL {
+        do {
+            try await launcher.open(url)
+        } catch {
+            await listener.close()
+            throw error
+        }
+        let listener = self.listener
+        let outcome = await withTaskGroup(of: URL?.self) { group -> URL?? in
+            group.addTask { await listener.redirect() }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            // The first child to finish decides: the redirect, or the timer (nil).
+            let first = await group.next()
+            return first
+        }
+        await listener.close()
+        if Task.isCancelled {
+            throw OIDCError(.cancelled, "the login was cancelled before the browser came back")
+        }
+        guard let received = outcome ?? nil else {
+            throw OIDCError(.timedOut, "the browser did not come back to \(redirectURI.absoluteString) within \(timeout)")
+        }
+        return received
+    }
+
+    func close() async { await listener.close() }
+}

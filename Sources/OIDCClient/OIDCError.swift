@@ -1,0 +1,121 @@
+import OAuthCore
+/// Why a browser-based OpenID Connect operation failed.
+///
+/// A struct around an extensible ``Code`` (like the other errors of this package), so new
+/// reasons can be added without breaking callers. Switch on ``recoverySuggestion`` to decide
+/// between retrying, a new login (``Code/loginRequired``), or fixing configuration.
+public struct OIDCError: IdsvrError {
+    /// The reason, as a stable code.
+    public typealias Code = ErrorCode<OIDCError>
+
+    /// The reason.
+    public let code: Code
+    /// What happened, naming the value that was wrong.
+    public let message: String
+    /// The OAuth `error` the server sent, when it sent one.
+    public let serverError: String?
+    /// The lower-level error, if any.
+    public let cause: (any Error)?
+
+    /// Makes an error.
+    public init(_ code: Code, _ message: String, serverError: String? = nil, cause: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.serverError = serverError
+        self.cause = cause
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { message }
+
+    public var failureReason: String {
+        switch code {
+        case .issuerMismatch, .invalidMetadata, .discoveryFailed:
+            return "The provider's metadata cannot be trusted or read."
+        case .stateMismatch, .authorizationIssuerMismatch, .missingAuthorizationIssuer:
+            return "The authorization response did not come from the request this client made (possible mix-up or forgery)."
+        case .authorizationError:
+            return "The provider refused the authorization request (error \(serverError ?? "unknown"))."
+        case .cancelled, .timedOut:
+            return "The user did not complete the login in the browser."
+        case .invalidIDToken, .nonceMismatch, .atHashMismatch, .userInfoSubjectMismatch:
+            return "The provider's tokens or claims failed OpenID Connect validation."
+        case .loginRequired:
+            return "There is no usable session: the tokens are missing, expired or were revoked."
+        case .tokenRequestFailed:
+            return "The token endpoint refused the request (error \(serverError ?? "unknown"))."
+        default:
+            return message
+        }
+    }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch code {
+        case .loginRequired, .cancelled, .timedOut, .stateMismatch, .nonceMismatch:
+            return .newHaapiFlow
+        case .authorizationError:
+            switch serverError {
+            case "login_required", "interaction_required", "consent_required", "access_denied", "account_selection_required":
+                return .newHaapiFlow
+            case "temporarily_unavailable", "server_error":
+                return .retryable(condition: .later)
+            default:
+                return .nonRecoverable(action: .fixClientConfiguration)
+            }
+        case .discoveryFailed, .userAgentFailed:
+            return .retryable(condition: .later)
+        case .notSupported, .invalidConfiguration:
+            return .nonRecoverable(action: .fixClientConfiguration)
+        case .tokenRequestFailed:
+            return serverError == "temporarily_unavailable" || serverError == "server_error"
+                ? .retryable(condition: .later) : .nonRecoverable(action: .fixClientConfiguration)
+        default:
+            // Metadata, issuer, signature and claim failures: the provider is misconfigured
+            // or an attacker is involved; no retry fixes that.
+            return .nonRecoverable(action: .fixServerConfiguration)
+        }
+    }
+}
+
+extension ErrorCode where Domain == OIDCError {
+    /// The discovery document could not be fetched or parsed.
+    public static var discoveryFailed: Self { Self("discovery_failed") }
+    /// The discovery document's `issuer` differs from the configured issuer (OpenID Connect Discovery §4.3).
+    public static var issuerMismatch: Self { Self("issuer_mismatch") }
+    /// The metadata lacks an endpoint or value this operation needs, or holds an invalid one.
+    public static var invalidMetadata: Self { Self("invalid_metadata") }
+    /// The configuration cannot work (a bad redirect URI, no algorithms allowed, ...).
+    public static var invalidConfiguration: Self { Self("invalid_configuration") }
+    /// The provider does not offer what was asked (no end_session_endpoint, no PAR, no DCR, ...).
+    public static var notSupported: Self { Self("not_supported") }
+    /// The external user agent could not be started or could not receive the redirect.
+    public static var userAgentFailed: Self { Self("user_agent_failed") }
+    /// The user cancelled the login or logout.
+    public static var cancelled: Self { Self("cancelled") }
+    /// The user did not come back from the browser in time.
+    public static var timedOut: Self { Self("timed_out") }
+    /// The authorization response's `state` is not the one sent.
+    public static var stateMismatch: Self { Self("state_mismatch") }
+    /// The authorization response's `iss` is not the provider's issuer (RFC 9207).
+    public static var authorizationIssuerMismatch: Self { Self("authorization_issuer_mismatch") }
+    /// The authorization response has no `iss` though the provider promised one (RFC 9207).
+    public static var missingAuthorizationIssuer: Self { Self("missing_authorization_issuer") }
+    /// The provider answered the authorization request with an error (`error=` in the redirect).
+    public static var authorizationError: Self { Self("authorization_error") }
+    /// The token endpoint answered with an OAuth error, or with something that is not a token response.
+    public static var tokenRequestFailed: Self { Self("token_request_failed") }
+    /// The ID token failed validation (signature, algorithm, iss, aud, azp, exp, iat, sub).
+    public static var invalidIDToken: Self { Self("invalid_id_token") }
+    /// The ID token's `nonce` is not the one sent.
+    public static var nonceMismatch: Self { Self("nonce_mismatch") }
+    /// The ID token's `at_hash` does not match the access token.
+    public static var atHashMismatch: Self { Self("at_hash_mismatch") }
+    /// The UserInfo response's `sub` differs from the ID token's (OpenID Connect Core §5.3.2).
+    public static var userInfoSubjectMismatch: Self { Self("userinfo_subject_mismatch") }
+    /// The UserInfo endpoint answered with an error or with something that is not claims.
+    public static var userInfoFailed: Self { Self("userinfo_failed") }
+    /// No usable session: the user must log in (again). Stale tokens have been removed.
+    public static var loginRequired: Self { Self("login_required") }
+    /// Dynamic client registration failed.
+    public static var registrationFailed: Self { Self("registration_failed") }
+}

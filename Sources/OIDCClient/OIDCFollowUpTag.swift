@@ -1,0 +1,10 @@
+import OAuthCore
+
+/// The log tags of the browser-based client, to switch on in ``HaapiLogger/followUpTags``
+/// next to the other layers' (`DriverFollowUpTag.allCases + OIDCFollowUpTag.allCases`).
+public enum OIDCFollowUpTag: String, FollowUpTag, CaseIterable {
+    /// Login, refresh, logout: what the client decided and why.
+    case flow = "OIDC_CLIENT_FLOW"
+
+    public var name: String { rawValue }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import OAuthCore
+import OIDCClient
+import Testing
+
+/// Headless browsers for Glewlwyd, as shell scripts run by ``SystemBrowserLauncher`` with the
+/// URL as their last argument, sharing one cookie jar (the browser's session) per test.
+struct ProviderBrowser: Sendable {
+    let directory: URL
+    let jar: URL
+
+    static func make() throws -> ProviderBrowser {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // login: Scripts/op/authorize.sh logs alice in and consents, then the redirect is
+        // followed to the loopback listener, as a browser would.
+        try """
+            #!/bin/bash
+            set -euo pipefail
+            loc=$("$1" "$3" "$2")
+            curl -s -o /dev/null "$loc"
+            """.write(to: directory.appendingPathComponent("login.sh"), atomically: true, encoding: .utf8)
+        // logout: end_session sends the browser to login.html?prompt=end_session&sid=..&callback_url=..,
+        // whose script ends the OIDC session and the login session, then goes to callback_url.
+        try """
+            #!/bin/bash
+            set -euo pipefail
+            jar=$1 url=$2
+            loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$jar" -c "$jar" "$url")
+            param() { python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)[sys.argv[2]][0])' "$loc" "$1"; }
+            api=${url%%/api/*}/api
+            curl -s -o /dev/null -X DELETE -b "$jar" -c "$jar" "$api/oidc/session/$(param sid)"
+            curl -s -o /dev/null -X DELETE -b "$jar" -c "$jar" "$api/auth/"
+            curl -s -o /dev/null "$(param callback_url)"
+            """.write(to: directory.appendingPathComponent("logout.sh"), atomically: true, encoding: .utf8)
+        return ProviderBrowser(directory: directory, jar: directory.appendingPathComponent("cookies"))
+    }
+
+    static var authorizeScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/op/authorize.sh").path
+    }
+
+    var login: LoopbackUserAgent {
+        LoopbackUserAgent(browserCommand: ["bash", directory.appendingPathComponent("login.sh").path, Self.authorizeScript, jar.path])
+    }
+
+    var logout: LoopbackUserAgent {
+        LoopbackUserAgent(browserCommand: ["bash", directory.appendingPathComponent("logout.sh").path, jar.path])
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+@Suite(
+    "OIDCClient against a real OpenID Provider (Glewlwyd)", .serialized,
+    .enabled(if: ProviderSettings.load("HAAPI_TEST_OP_ENV") != nil, "needs Scripts/op/up.sh and HAAPI_TEST_OP_ENV"))
+struct OIDCClientProviderTests {
+    let settings = ProviderSettings.load("HAAPI_TEST_OP_ENV")!
+
+    /// A configuration for one of the provisioned clients, with the provider's fixed loopback redirect
+    /// (Glewlwyd matches the port exactly).
+    func configuration(_ authentication: ClientAuthentication, scopes: [String] = ["openid", "profile", "email", "offline_access"])
+        throws -> OIDCConfiguration
+    {
+        OIDCConfiguration(
+            issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: authentication,
+            redirectURI: URL(string: try settings["OP_REDIRECT_URI"])!,
+            postLogoutRedirectURI: URL(string: try settings["OP_POST_LOGOUT_REDIRECT_URI"])!, scopes: scopes,
+            userAgentTimeout: .seconds(30))
+    }
+
+    var publicClient: ClientAuthentication { get throws { .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]) } }
+
+    @Test func loginThenUserInfo() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let client = OIDCClient(configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport())
+        let state = try await client.login(using: browser.login)
+        #expect(state.issuer == (try settings["OP_ISSUER"]))
+        #expect(state.tokenType.lowercased() == "bearer")
+        #expect(state.refreshToken != nil && state.idToken != nil)
+        let subject = try #require(state.subject)
+        let info = try await client.userInfo()
+        #expect(info.subject == subject)
+        #expect(info[string: "email"] == "alice@example.test")
+        // The same fixed port again right away: the previous listener's port may be in TIME_WAIT.
+        let again = try await client.login(using: browser.login)
+        #expect(again.subject == subject && again.accessToken != state.accessToken)
+    }
+
+    @Test func refreshRotatesAndTheOldRefreshTokenEndsTheSession() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let storage = InMemoryStorage()
+        let client = OIDCClient(configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport(), storage: storage)
+        let first = try await client.login(using: browser.login)
+        let second = try await client.refresh()
+        #expect(second.refreshToken != nil && second.refreshToken != first.refreshToken)
+        #expect(second.accessToken != first.accessToken)
+        #expect(try await client.validAccessToken().value == second.accessToken)
+        // A session holding the rotated-out refresh token: Glewlwyd answers a bare 400, which ends it.
+        try await client.setAuthState(first)
+        let error = await #expect(throws: OIDCError.self) { try await client.refresh() }
+        #expect(error?.code == .loginRequired)
+        #expect(storage.keys.isEmpty)
+    }
+
+    @Test func concurrentRefreshesSendOneRequest() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let transport = CountingTransport(try AsyncHTTPClientTransport())
+        let client = OIDCClient(configuration: try configuration(try publicClient), transport: transport)
+        try await client.login(using: browser.login)
+        let before = transport.count("/token")
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<10 { group.addTask { try await client.refresh().accessToken } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(tokens.count == 1)
+        #expect(transport.count("/token") == before + 1)
+        // The one rotated refresh token was kept: refreshing again works.
+        _ = try await client.refresh()
+    }
+
+    @Test func revocationMakesTheRefreshTokenInactive() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let id = try settings["OP_CONF_CLIENT_ID"], secret = try settings["OP_CONF_CLIENT_SECRET"]
+        let transport = try AsyncHTTPClientTransport()
+        let client = OIDCClient(
+            configuration: try configuration(.clientSecretBasic(clientID: id, secret: secret), scopes: ["openid", "offline_access"]),
+            transport: transport)
+        let state = try await client.login(using: browser.login)
+        try await client.revoke()
+        #expect(try await client.authState == nil)
+        let introspection = URL(string: try settings["OP_ISSUER"] + "/introspect")!
+        let response = try await transport.send(
+            .form(
+                introspection, parameters: [("token", try #require(state.refreshToken)), ("token_type_hint", "refresh_token")],
+                headers: ["Authorization": "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()]))
+        #expect(response.status == 200)
+        #expect(try JSONValue(parsing: response.body)["active"]?.boolValue == false)
+    }
+
+    @Test func endSessionLogsTheBrowserOut() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let client = OIDCClient(configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport())
+        try await client.login(using: browser.login)
+        try await client.endSession(using: browser.logout)
+        #expect(try await client.authState == nil)
+        // With the provider's session gone, the same browser is sent to the login page again.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        let authorize = try settings["OP_AUTHORIZATION_ENDPOINT"]
+            + "?response_type=code&client_id=\(try settings["OP_PUBLIC_CLIENT_ID"])&scope=openid&nonce=n&state=s"
+            + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
+            + "&redirect_uri=" + FormURLEncoding.escape(try settings["OP_REDIRECT_URI"])
+        probe.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{redirect_url}", "-b", browser.jar.path, authorize]
+        try probe.run()
+        probe.waitUntilExit()
+        let location = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(location.contains("login.html"), "still logged in: \(location)")
+    }
+
+    @Test func dpopBoundTokens() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        var configuration = try configuration(try publicClient)
+        configuration.useDPoP = true
+        let transport = try AsyncHTTPClientTransport()
+        let client = OIDCClient(configuration: configuration, transport: transport)
+        let state = try await client.login(using: browser.login)
+        #expect(state.isDPoPBound)
+        let holder = try #require(try await client.dpopHolder())
+        // The access token is a JWT signed by the provider and bound to our key.
+        let keysURL = try #require(try await client.discover().jwksURI)
+        let keys = try JWKSet(json: try await transport.send(TransportRequest(url: keysURL)).body)
+        let accessToken = try VerifiedJWT(state.accessToken, keys: keys, options: JWTValidationOptions(issuer: try settings["OP_ISSUER"]))
+        #expect(accessToken.claims.all["cnf"]?["jkt"]?.stringValue == holder.thumbprint)
+        // UserInfo accepts it only with a proof of the same key.
+        #expect(try await client.userInfo().subject == state.subject)
+        let refreshed = try await client.refresh()
+        #expect(refreshed.isDPoPBound && refreshed.refreshToken != state.refreshToken)
+        #expect(try await client.userInfo().subject == state.subject)
+    }
+
+    @Test func privateKeyJWTClient() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let pem = try String(contentsOfFile: try settings["OP_JWT_CLIENT_KEY"], encoding: .utf8)
+        let authentication = try ClientAuthentication.privateKeyJWT(
+            clientID: try settings["OP_JWT_CLIENT_ID"], key: JWSSigningKey(pem: pem, algorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"]))
+        let client = OIDCClient(
+            configuration: try configuration(authentication, scopes: ["openid", "offline_access"]), transport: try AsyncHTTPClientTransport())
+        let state = try await client.login(using: browser.login)
+        #expect(state.subject != nil)
+        let refreshed = try await client.refresh()
+        #expect(refreshed.accessToken != state.accessToken)
+    }
+
+    @Test func pushedAuthorizationRequest() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        var configuration = try configuration(try publicClient)
+        configuration.usePushedAuthorizationRequests = true
+        let transport = CountingTransport(try AsyncHTTPClientTransport())
+        let client = OIDCClient(configuration: configuration, transport: transport)
+        let state = try await client.login(using: browser.login)
+        #expect(transport.count("/par") == 1)
+        #expect(state.subject != nil)
+    }
+}
+
+extension OIDCClientProviderTests {
+    @Test func dynamicallyRegisteredClientLogsIn() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let transport = try AsyncHTTPClientTransport()
+        let metadata = try await ProviderMetadata.discover(issuer: URL(string: try settings["OP_ISSUER"])!, transport: transport)
+        let registered = try await DynamicClientRegistration.register(
+            // Glewlwyd marks every registered client confidential, so one registered with
+            // token_endpoint_auth_method "none" gets no secret and can never redeem a code
+            // (unauthorized_client): register a client with a secret.
+            ClientRegistrationRequest(
+                redirectURIs: [URL(string: try settings["OP_REDIRECT_URI"])!], clientName: "swift-haapi OIDCClient test",
+                tokenEndpointAuthMethod: "client_secret_basic", scope: "openid offline_access"),
+            metadata: metadata, transport: transport)
+        let client = OIDCClient(
+            configuration: try configuration(registered.clientAuthentication, scopes: ["openid", "offline_access"]), transport: transport)
+        #expect(registered.clientSecret != nil)
+        let state = try await client.login(using: browser.login)
+        #expect(state.clientID == registered.clientID && state.subject != nil)
+        #expect(try await client.refresh().accessToken != state.accessToken)
+    }
+}
+
+extension OIDCClientProviderTests {
+    /// Nested, so it is serialized with the tests above: they all listen on the provider's fixed loopback port.
+    @Suite(
+        "with DPoP nonces required",
+        .enabled(if: ProviderSettings.load("HAAPI_TEST_OP_NONCE_ENV") != nil, "needs a provider started with OP_DPOP_NONCE=1"))
+    struct NonceRequired {
+        let settings = ProviderSettings.load("HAAPI_TEST_OP_NONCE_ENV")!
+
+        @Test func dpopLoginRefreshAndUserInfoLearnTheNonces() async throws {
+            let browser = try ProviderBrowser.make()
+            defer { browser.remove() }
+            var configuration = OIDCConfiguration(
+                issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]),
+                redirectURI: URL(string: try settings["OP_REDIRECT_URI"])!, scopes: ["openid", "email", "offline_access"],
+                userAgentTimeout: .seconds(30))
+            configuration.useDPoP = true
+            let transport = CountingTransport(try AsyncHTTPClientTransport())
+            let client = OIDCClient(configuration: configuration, transport: transport)
+            let state = try await client.login(using: browser.login)
+            #expect(state.isDPoPBound)
+            // The first proof had no nonce: the token endpoint asked for one (400 use_dpop_nonce) and the retry got tokens.
+            #expect(transport.seen.contains(400))
+            for _ in 0..<3 {
+                #expect(try await client.userInfo()[string: "email"] == "alice@example.test")
+                _ = try await client.refresh()
+            }
+        }
+    }
+}
+
