@@ -46,6 +46,14 @@ public struct AuthState: Sendable, Hashable, Codable {
         self.dpopKey = dpopKey
     }
 
+    /// The claims of ``idToken`` (to show who is logged in). Read without checking the
+    /// signature again: the token was validated when it was received, and this state is
+    /// only as trustworthy as the storage it was read from.
+    public var idTokenClaims: JWTClaims? {
+        guard let idToken, let jws = try? CompactJWS(idToken) else { return nil }
+        return try? JWTClaims(json: jws.payload)
+    }
+
     /// Whether the access token is DPoP-bound.
     public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
 

@@ -10,8 +10,6 @@ public actor ProviderKeySet {
     private let transport: any HTTPTransport
     private var cached: JWKSet?
     private var inFlight: Task<JWKSet, any Error>?
-    /// How many times the set was fetched (for diagnostics and tests).
-    public private(set) var fetchCount = 0
 
     /// A key set read from `uri` through `transport`.
     public init(uri: URL, transport: any HTTPTransport) {
@@ -40,7 +38,6 @@ public actor ProviderKeySet {
         }
         inFlight = task
         defer { inFlight = nil }
-        fetchCount += 1
         let keys = try await task.value
         cached = keys
         return keys

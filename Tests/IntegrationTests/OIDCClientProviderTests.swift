@@ -239,6 +239,21 @@ extension OIDCClientProviderTests {
 }
 
 extension OIDCClientProviderTests {
+    @Test func maxAgeIsRefusedBecauseGlewlwydSendsAuthTimeZero() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let client = OIDCClient(configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport())
+        // Glewlwyd 2.7.5 puts auth_time 0 (1970) in every ID token, max_age or not; with max_age
+        // sent, OpenID Connect Core §3.1.3.7 says such a token is refused, and it is.
+        let error = await #expect(throws: OIDCError.self) {
+            try await client.login(using: browser.login, options: AuthorizationOptions(maxAge: 3600))
+        }
+        #expect(error?.code == .invalidIDToken && error?.errorDescription.contains("max_age") == true)
+        #expect(try await client.authState == nil)
+    }
+}
+
+extension OIDCClientProviderTests {
     /// Nested, so it is serialized with the tests above: they all listen on the provider's fixed loopback port.
     @Suite(
         "with DPoP nonces required",

@@ -29,6 +29,7 @@ struct LoginFlowTests {
         let redirect = try #require(sent["redirect_uri"].flatMap(URL.init(string:)))
         #expect(redirect.host == "127.0.0.1" && redirect.path == "/callback" && (redirect.port ?? 0) > 0)
         #expect(state.subject == TestProvider.subject)
+        #expect(state.idTokenClaims?.subject == TestProvider.subject && state.idTokenClaims?[string: "nonce"] == sent["nonce"])
         #expect(state.refreshToken != nil && state.idToken != nil && !state.isDPoPBound)
         // Saved, and readable by a new client on the same storage (an app restart).
         let saved = try JSONDecoder().decode(AuthState.self, from: try #require(try storage.read(key: "oidc-auth-state")))
