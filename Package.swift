@@ -135,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient"]
+            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "OIDCClientTests",

@@ -1,3 +1,4 @@
+import DevServerTestSupport
 import Foundation
 import Testing
 
@@ -11,64 +12,24 @@ import Darwin
 /// person or a CI job runs them (no TTY, `--answers`), and once under tmux as a person types.
 @Suite("haapi command line", .serialized)
 struct CLITests {
-    /// `.build/debug/haapi` next to this package (`swift build --build-tests` builds it too).
-    static let binary: URL = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/haapi")
-    }()
+    static var binary: URL { HaapiCommand.binary }
+    typealias Run = HaapiCommand.Run
 
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-        let seconds: Double
-    }
-
-    /// A temporary directory, removed by the caller.
-    static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
+    static func temporaryDirectory() throws -> URL { try HaapiCommand.temporaryDirectory() }
 
     static func requireBinary() throws {
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            Issue.record("the haapi binary is missing at \(binary.path): run `swift build` (or `swift build --build-tests`) first")
-            throw CancellationError()
+        do { try HaapiCommand.requireBinary() } catch {
+            Issue.record("\(error)")
+            throw error
         }
     }
 
-    /// Runs `haapi ARGUMENTS` with standard input from /dev/null, `HAAPI_HOME` set, and a time limit.
+    /// Runs `haapi ARGUMENTS` (see ``HaapiCommand/run(_:home:timeout:environment:)``); a run stopped at its time limit is an issue.
     static func haapi(_ arguments: [String], home: URL, timeout: Double = 60) throws -> Run {
         try requireBinary()
-        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HAAPI_HOME"] = home.appendingPathComponent("home").path
-        environment["BROWSER"] = "true"
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let start = Date()
-        try process.run()
-        while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }
-        if process.isRunning {
-            process.interrupt()
-            usleep(500_000)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            Issue.record("haapi \(arguments.joined(separator: " ")) did not finish in \(timeout) s")
-        }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start))
+        let run = try HaapiCommand.run(arguments, home: home, timeout: timeout)
+        if run.timedOut { Issue.record("haapi \(arguments.joined(separator: " ")) did not finish in \(timeout) s") }
+        return run
     }
 
     static func write(_ json: String, to directory: URL, name: String = "answers.json") throws -> String {

@@ -11,25 +11,33 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The client id.") var clientId: String?
     @Option(help: "The client secret (client-credentials access to the HAAPI API).") var clientSecret: String?
     @Option(help: "The scopes, space-separated (default: openid).") var scope: String?
-    @Option(help: "The redirect URI registered for the client (default: haapi://callback).") var redirectUri: String?
+    @Option(help: "The redirect URI registered for the client (default: haapi://callback; with --browser http://127.0.0.1:PORT/callback).")
+    var redirectUri: String?
+    @Option(help: "With --browser: the loopback port of the redirect URI, for servers that match it exactly (default: any free port).")
+    var redirectPort: Int?
+    @Option(help: "With --browser: where the provider sends the browser after `haapi logout --end-session` (default: http://127.0.0.1/logged-out on any port).")
+    var postLogoutRedirectUri: String?
     @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: String?
     @Flag(help: "Do not bind the tokens to a DPoP key.") var noDpop = false
     @Option(help: "A JSON config file: issuer, clientID, redirectUri, scope (+ clientSecret, strategy, endpoints).") var config: String?
 
     var isGiven: Bool {
-        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, scope, redirectUri, attestation, config]
-            .contains { $0 != nil } || noDpop
+        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, scope, redirectUri, attestation, config, postLogoutRedirectUri]
+            .contains { $0 != nil } || noDpop || redirectPort != nil
     }
 
     func validate() throws {
         if let attestation, attestation != "software" { throw ValidationError("--attestation takes only `software`") }
+        if let redirectPort, !(0...65535).contains(redirectPort) { throw ValidationError("--redirect-port must be 0 to 65535") }
+        if redirectPort != nil && redirectUri != nil { throw ValidationError("give --redirect-uri or --redirect-port, not both") }
         for (name, value) in [("--issuer", issuer), ("--base-url", baseUrl), ("--token-endpoint", tokenEndpoint), ("--authorization-endpoint", authorizationEndpoint)] {
             if let value, URL(string: value)?.scheme == nil { throw ValidationError("\(name) must be an absolute URL") }
         }
     }
 
-    /// The settings from the flags (over `--config`, over `saved`), endpoints discovered when missing.
-    func resolve(saved: ProfileConfiguration?) async throws -> ProfileConfiguration {
+    /// The settings from the flags (over `--config`, over `saved`), endpoints discovered when
+    /// missing; `browser` makes a browser login's settings (a loopback redirect URI).
+    func resolve(saved: ProfileConfiguration?, browser: Bool = false) async throws -> ProfileConfiguration {
         var settings: ProfileConfiguration
         if let config {
             let data: Data
@@ -58,6 +66,20 @@ struct ConnectionOptions: ParsableArguments {
         if let clientSecret { settings.clientSecret = clientSecret; settings.strategy = "secret" }
         if let scope { settings.scope = scope }
         if let redirectUri { settings.redirectUri = redirectUri }
+        if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
+        if browser {
+            settings.login = "browser"
+            if let redirectPort {
+                settings.redirectUri = "http://127.0.0.1:\(redirectPort)/callback"
+            } else if !Self.isLoopback(settings.redirectUri) {
+                settings.redirectUri = "http://127.0.0.1:0/callback"
+            }
+            if settings.postLogoutRedirectUri == nil {
+                settings.postLogoutRedirectUri = redirectPort.map { "http://127.0.0.1:\($0)/logged-out" } ?? "http://127.0.0.1:0/logged-out"
+            }
+        } else {
+            settings.login = nil
+        }
         if let attestation { settings.attestation = attestation; settings.strategy = "attestation" }
         if noDpop { settings.dpop = false }
         if settings.tokenEndpoint == nil || settings.authorizationEndpoint == nil {
@@ -68,6 +90,12 @@ struct ConnectionOptions: ParsableArguments {
         }
         if settings.baseURL == nil { settings.baseURL = settings.issuer.flatMap(Self.origin) ?? settings.tokenEndpoint.flatMap(Self.origin) }
         return settings
+    }
+
+    /// Whether a redirect URI is `http://127.0.0.1` or `http://localhost` (RFC 8252 §7.3).
+    static func isLoopback(_ uri: String) -> Bool {
+        guard let url = URL(string: uri), url.scheme == "http", let host = url.host else { return false }
+        return host == "127.0.0.1" || host == "localhost"
     }
 
     static func origin(_ url: String) -> String? {

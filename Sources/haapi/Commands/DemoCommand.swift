@@ -69,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
         terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)
-        Stderr.line(LoginCommand.summary(outcome.tokens, issuer: issuer.absoluteString, keptIn: nil))
+        Stderr.line(LoginCommand.summary(StoredTokens(outcome.tokens, dpop: outcome.dpop), issuer: issuer.absoluteString, keptIn: nil))
 
         print("Access token claims:")
         print(JWTText.claims(outcome.tokens.accessToken).map(JWTText.pretty) ?? "(the access token is not a JWT)")

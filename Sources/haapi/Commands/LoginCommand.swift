@@ -15,6 +15,8 @@ struct LoginCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var profileOption: ProfileOption
+    @Flag(help: "Log in through the browser (authorization code + PKCE, the redirect on a loopback listener) instead of HAAPI.")
+    var browser = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var interaction: InteractionOptions
     @OptionGroup var log: LogOptions
@@ -22,28 +24,35 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         log.apply()
         let profile = profileOption.profile
-        let terminal = Terminal()
-        let answers = try interaction.loadAnswers(terminal: terminal)
         let store = try Profile.open(profile)
         let saved = try store.readConfiguration()
         guard connection.isGiven || saved != nil else {
             throw ValidationError("the profile \"\(profile)\" has no connection settings: give --issuer and --client-id, or --config FILE")
         }
-        let settings = try await connection.resolve(saved: saved)
+        // A profile saved by a browser login logs in the same way again when no settings are given.
+        let browser = self.browser || (saved?.isBrowserLogin == true && !connection.isGiven)
+        let terminal = Terminal()
+        let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
+        let settings = try await connection.resolve(saved: saved, browser: browser)
         try store.writeConfiguration(settings)
-        terminal.catchInterrupts()
-        let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
-            .run(terminal: terminal)
+        let tokens: StoredTokens
+        if browser {
+            tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand).run()
+        } else {
+            terminal.catchInterrupts()
+            let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
+                .run(terminal: terminal)
+            tokens = StoredTokens(outcome.tokens, dpop: outcome.dpop)
+        }
         // Under the lock: a `haapi token` refreshing the previous login's tokens must not overwrite these.
-        try await store.lock.withLock { try store.writeTokens(StoredTokens(outcome.tokens, dpop: outcome.dpop)) }
-        Stderr.line(Self.summary(outcome.tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
+        try await store.lock.withLock { try store.writeTokens(tokens) }
+        Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.
-    static func summary(_ tokens: OAuthTokenModel, issuer: String, keptIn profile: String?) -> String {
-        let subject = JWTText.claims(tokens.accessToken)?["sub"]?.stringValue ?? JWTText.claims(tokens.idToken ?? "")?["sub"]?.stringValue
-        var parts = ["Logged in\(subject.map { " as \($0)" } ?? "") at \(issuer)"]
-        parts.append("\(tokens.tokenType) token" + (tokens.expiresIn.map { ", expires in \($0) s" } ?? ""))
+    static func summary(_ tokens: StoredTokens, issuer: String, keptIn profile: String?) -> String {
+        var parts = ["Logged in\(tokens.subject.map { " as \($0)" } ?? "") at \(issuer)"]
+        parts.append("\(tokens.tokenType) token" + (tokens.expiry.map { ", expires in \(Int($0.timeIntervalSinceNow.rounded())) s" } ?? ""))
         if let scope = tokens.scope { parts.append("scope \(scope)") }
         if tokens.refreshToken != nil { parts.append("with a refresh token") }
         parts.append(profile.map { "kept in profile \($0)" } ?? "not kept")

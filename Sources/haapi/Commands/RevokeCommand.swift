@@ -39,17 +39,37 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Revoke the profile's tokens and delete them and their DPoP key; the connection settings stay.",
-        discussion: "The tokens are deleted even when the server cannot be reached; the command then exits with 1 and says so.")
+        discussion: """
+            The tokens are deleted even when the server cannot be reached; the command then exits with 1 and says so. \
+            --end-session also ends the provider's browser session (RP-initiated logout) after a browser login.
+            """)
 
     @OptionGroup var profile: ProfileOption
+    @Flag(help: "After a browser login: send the browser to the provider's end_session_endpoint (with the ID token) and wait for it to come back.")
+    var endSession = false
+    @Option(help: "The program that opens the end-session URL (run with the URL as its last argument); default $BROWSER, xdg-open, open.")
+    var browserCommand: String?
     @OptionGroup var log: LogOptions
 
     func run() async throws {
         log.apply()
         let keeper = try ProfileTokens.open(profile.profile)
-        guard try keeper.profile.readTokens() != nil else {
+        guard let tokens = try keeper.profile.readTokens() else {
             Stderr.line("The profile \(profile.profile) is not logged in; nothing to do")
             return
+        }
+        var endSessionFailure: CLIFailure?
+        if endSession {
+            guard keeper.configuration.isBrowserLogin else {
+                throw CLIFailure("--end-session is for a browser login (`haapi login --browser`); this profile holds a HAAPI login")
+            }
+            // Before the revocation, while the ID token still serves as id_token_hint; a failure
+            // here does not stop the tokens from being revoked and deleted.
+            do {
+                try await BrowserLogin(configuration: keeper.configuration, browserCommand: browserCommand).endSession(tokens)
+            } catch let failure as CLIFailure {
+                endSessionFailure = failure
+            }
         }
         do {
             try await keeper.revoke(.all)
@@ -57,6 +77,9 @@ struct LogoutCommand: AsyncParsableCommand {
             try await keeper.profile.lock.withLock { try keeper.profile.deleteTokens() }
             throw CLIFailure("the tokens of profile \(profile.profile) were deleted here, but \(failure.message)")
         }
-        Stderr.line("Logged out of profile \(profile.profile): the tokens are revoked and deleted")
+        if let endSessionFailure {
+            throw CLIFailure("the tokens of profile \(profile.profile) are revoked and deleted, but \(endSessionFailure.message)")
+        }
+        Stderr.line("Logged out of profile \(profile.profile): the tokens are revoked and deleted" + (endSession ? ", and the provider ended its session" : ""))
     }
 }

@@ -22,6 +22,10 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
     var revocationEndpoint: String?
     /// Whether tokens are bound to a DPoP key (default true).
     var dpop: Bool?
+    /// `browser` for a browser login (`haapi login --browser`); a HAAPI login otherwise.
+    var login: String?
+
+    var isBrowserLogin: Bool { login == "browser" }
 
     var scopes: [String] { (scope ?? "openid").split(separator: " ").map(String.init) }
 

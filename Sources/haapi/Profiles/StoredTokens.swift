@@ -1,6 +1,7 @@
 import Foundation
 import HaapiUI
 import OAuthCore
+import OIDCClient
 
 /// Tokens as a profile keeps them (`tokens.json`).
 struct StoredTokens: Codable, Sendable, Equatable {
@@ -18,6 +19,18 @@ struct StoredTokens: Codable, Sendable, Equatable {
     init(_ model: OAuthTokenModel, dpop: Dpop) {
         self.init(model.response, replacing: nil)
         dpopKey = model.isBound ? dpop.signingKey.privateJWK : nil
+    }
+
+    /// The tokens of a browser login.
+    init(_ state: AuthState, receivedAt: Date = Date()) {
+        accessToken = state.accessToken
+        tokenType = state.tokenType
+        expiresAt = state.accessTokenExpiresAt
+        refreshToken = state.refreshToken
+        idToken = state.idToken
+        scope = state.scope
+        self.receivedAt = receivedAt
+        dpopKey = state.dpopKey
     }
 
     /// The tokens of a token response. A refresh response may leave out what did not change

@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The built `haapi` binary, run as a person or a CI job runs it (shared by the test targets
+/// that test the command line end to end).
+public enum HaapiCommand {
+    /// `.build/debug/haapi` next to this package (`swift build --build-tests` builds it too).
+    public static let binary: URL = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/haapi")
+    }()
+
+    /// How a run ended.
+    public struct Run: Sendable {
+        /// The exit status.
+        public let status: Int32
+        /// Standard output.
+        public let stdout: String
+        /// Standard error.
+        public let stderr: String
+        /// Wall time.
+        public let seconds: Double
+        /// Whether the run had to be stopped at its time limit.
+        public let timedOut: Bool
+
+        /// A run's outcome.
+        public init(status: Int32, stdout: String, stderr: String, seconds: Double, timedOut: Bool = false) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+            self.seconds = seconds
+            self.timedOut = timedOut
+        }
+    }
+
+    /// Why a run could not happen.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String { "the haapi binary is missing at \(HaapiCommand.binary.path): run `swift build --build-tests` first" }
+    }
+
+    /// A temporary directory, removed by the caller.
+    public static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Throws ``Missing`` when the binary is not built.
+    public static func requireBinary() throws {
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw Missing() }
+    }
+
+    /// Runs `haapi ARGUMENTS` with standard input from /dev/null, `HAAPI_HOME` set to
+    /// `home/home`, `BROWSER=true` unless `environment` says otherwise, and a time limit.
+    public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:]) throws -> Run {
+        try requireBinary()
+        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["HAAPI_HOME"] = home.appendingPathComponent("home").path
+        environment["BROWSER"] = "true"
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let start = Date()
+        try process.run()
+        while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }
+        let timedOut = process.isRunning
+        if timedOut {
+            process.interrupt()
+            usleep(500_000)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+    }
+}

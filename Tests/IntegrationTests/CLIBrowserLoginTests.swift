@@ -1,0 +1,103 @@
+import DevServerTestSupport
+import Foundation
+import OAuthCore
+import Testing
+
+/// `haapi login --browser` and the token commands against Glewlwyd, with Scripts/op/browser.sh
+/// as the browser (it logs alice in on the provider's pages and follows the redirect to the
+/// CLI's loopback listener).
+@Suite(
+    "haapi login --browser against a real OpenID Provider (Glewlwyd)", .serialized,
+    .enabled(if: ProviderSettings.load("HAAPI_TEST_OP_ENV") != nil, "needs Scripts/test.sh to start the provider"))
+struct CLIBrowserLoginTests {
+    let settings = ProviderSettings.load("HAAPI_TEST_OP_ENV")!
+    static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/op/browser.sh").path
+
+    /// Runs `haapi` with the test's home and cookie jar.
+    func haapi(_ arguments: [String], home: URL) throws -> HaapiCommand.Run {
+        let run = try HaapiCommand.run(arguments, home: home, timeout: 60, environment: ["OP_BROWSER_JAR": home.appendingPathComponent("cookies").path])
+        #expect(!run.timedOut, "haapi \(arguments.first ?? "") did not finish")
+        return run
+    }
+
+    func port(_ uri: String) throws -> String { String(try #require(URL(string: uri)?.port)) }
+
+    @Test func confidentialClientLoginTokensRefreshAndLogoutWithEndSession() async throws {
+        let home = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let login = try haapi(
+            ["login", "--browser", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_CONF_CLIENT_ID"],
+             "--client-secret", try settings["OP_CONF_CLIENT_SECRET"], "--redirect-uri", try settings["OP_CLI_REDIRECT_URI"],
+             "--post-logout-redirect-uri", try settings["OP_CLI_POST_LOGOUT_REDIRECT_URI"], "--scope", "openid profile offline_access",
+             "--no-dpop", "--browser-command", Self.browser], home: home)
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.isEmpty)
+        #expect(login.stderr.contains("Logged in as"))
+
+        let status = try haapi(["status", "--json"], home: home)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect((report["binding"] as? [String: Any])?["type"] as? String == "Bearer")
+        let subject = try #require(report["subject"] as? String)
+
+        // The token is the provider's: it verifies with the provider's keys.
+        let token = try haapi(["token"], home: home)
+        #expect(token.status == 0, "\(token.stderr)")
+        let keys = try await providerKeys()
+        let verified = try VerifiedJWT(token.stdout.trimmingCharacters(in: .newlines), keys: keys, options: JWTValidationOptions(issuer: try settings["OP_ISSUER"]))
+        #expect(verified.claims.subject == subject)
+
+        let userinfo = try haapi(["userinfo"], home: home)
+        #expect(userinfo.status == 0, "\(userinfo.stderr)")
+        #expect(userinfo.stdout.contains("\"sub\" : \"\(subject)\""))
+
+        let refresh = try haapi(["refresh"], home: home)
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        #expect(refresh.stderr.contains("refresh token rotated"))
+
+        // A second login on the same fixed port works (the listener of the first is gone).
+        let again = try haapi(["login", "--browser-command", Self.browser], home: home)
+        #expect(again.status == 0, "\(again.stderr)")
+
+        let logout = try haapi(["logout", "--end-session", "--browser-command", Self.browser], home: home)
+        #expect(logout.status == 0, "\(logout.stderr)")
+        #expect(logout.stderr.contains("the provider ended its session"))
+        #expect(try haapi(["status"], home: home).status == 1)
+        // The provider's login session is over: the next authorization request meets the login page.
+        let authorize = try await AsyncHTTPClientTransport().send(TransportRequest(
+            url: try #require(URL(string: try settings["OP_AUTHORIZATION_ENDPOINT"] + "?response_type=code&client_id=\(try settings["OP_CONF_CLIENT_ID"])&redirect_uri=\(try settings["OP_CLI_REDIRECT_URI"])&scope=openid&nonce=n&state=s"))))
+        #expect(authorize.headers["Location"]?.contains("login.html") == true, "\(authorize.status) \(authorize.headers["Location"] ?? "")")
+    }
+
+    @Test func publicClientGetsDPoPBoundTokens() async throws {
+        let home = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let login = try haapi(
+            ["login", "--browser", "--profile", "native", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_PUBLIC_CLIENT_ID"],
+             "--redirect-port", try port(try settings["OP_CLI_REDIRECT_URI"]), "--scope", "openid profile offline_access",
+             "--browser-command", Self.browser], home: home)
+        #expect(login.status == 0, "\(login.stderr)")
+        let status = try haapi(["status", "--json", "--profile", "native"], home: home)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let jkt = try #require((report["binding"] as? [String: Any])?["jkt"] as? String)
+        let token = try haapi(["token", "--profile", "native"], home: home)
+        let verified = try VerifiedJWT(token.stdout.trimmingCharacters(in: .newlines), keys: try await providerKeys())
+        #expect(verified.claims.all["cnf"]?["jkt"]?.stringValue == jkt)
+        let userinfo = try haapi(["userinfo", "--profile", "native"], home: home)
+        #expect(userinfo.status == 0, "\(userinfo.stderr)")
+        let refresh = try haapi(["refresh", "--profile", "native"], home: home)
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        // This provider lets only confidential clients revoke: logout says so, and still deletes the tokens.
+        let logout = try haapi(["logout", "--profile", "native"], home: home)
+        #expect(logout.status == 1)
+        #expect(logout.stderr.contains("deleted here"), "\(logout.stderr)")
+        #expect(try haapi(["token", "--profile", "native"], home: home).status == 1)
+    }
+
+    func providerKeys() async throws -> JWKSet {
+        let transport = try AsyncHTTPClientTransport()
+        let discovery = try await transport.send(TransportRequest(url: try #require(URL(string: try settings["OP_DISCOVERY"]))))
+        let jwksURI = try #require(try JSONValue(parsing: discovery.body)["jwks_uri"]?.stringValue)
+        return try JWKSet(json: try await transport.send(TransportRequest(url: try #require(URL(string: jwksURI)))).body)
+    }
+}
