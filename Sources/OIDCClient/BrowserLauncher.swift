@@ -41,6 +41,13 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     }
 
     public func open(_ url: URL) async throws {
+        _ = try await launch(url)
+    }
+
+    /// Starts the browser on `url` and returns it, so that a caller waiting for the user can
+    /// notice a browser command that failed (it will not come back).
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
+    public func launch(_ url: URL) async throws -> LaunchedBrowser {
         var failures: [String] = []
         for words in candidates {
             let process = Process()
@@ -61,12 +68,25 @@ public struct SystemBrowserLauncher: BrowserLauncher {
                 failures.append("\(words[0]): not found")
                 continue
             }
-            return
+            return LaunchedBrowser(command: words.joined(separator: " "), process: process)
         }
         throw OIDCError(.userAgentFailed, "no browser could be started (\(failures.joined(separator: "; ")))")
     }
 
     static func words(_ line: String) -> [String] {
         line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    }
+}
+
+/// A browser command that was started by ``SystemBrowserLauncher/launch(_:)``.
+public struct LaunchedBrowser: @unchecked Sendable {
+    /// What was run, without the URL.
+    public let command: String
+    // Process is thread-safe for the reads made here (isRunning, terminationStatus).
+    let process: Process
+
+    /// The exit status once the command has ended with a failure; `nil` while it runs or after success.
+    public var failureStatus: Int32? {
+        process.isRunning || process.terminationStatus == 0 ? nil : process.terminationStatus
     }
 }

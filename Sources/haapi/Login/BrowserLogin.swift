@@ -30,7 +30,7 @@ struct BrowserLogin {
     }
 
     var userAgent: LoopbackUserAgent {
-        LoopbackUserAgent(browserCommand: browserCommand.map(BrowserOpener.words))
+        LoopbackUserAgent(launcher: browserCommand.map { SystemBrowserLauncher(commandLine: $0) } ?? SystemBrowserLauncher())
     }
 
     /// Logs in; the tokens as the profile keeps them.

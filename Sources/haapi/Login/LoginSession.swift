@@ -3,6 +3,7 @@ import HaapiDriver
 import HaapiSDK
 import HaapiUI
 import OAuthCore
+import OIDCClient
 
 /// One login: a view model for the connection settings, rendered in the terminal.
 struct LoginSession {
@@ -58,7 +59,7 @@ struct LoginSession {
             throw CLIFailure("cannot start the login: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
         }
         let renderer = TerminalRenderer(
-            viewModel: viewModel, terminal: terminal, answers: answers, browser: BrowserOpener(command: browserCommand),
+            viewModel: viewModel, terminal: terminal, answers: answers, browser: browserCommand.map { SystemBrowserLauncher(commandLine: $0) } ?? SystemBrowserLauncher(),
             baseURL: uiConfiguration.haapiConfiguration.baseURL)
         do {
             let tokens = try await renderer.run(parameters: nil)

@@ -2,6 +2,7 @@ import Foundation
 import HaapiSDK
 import HaapiUI
 import OAuthCore
+import OIDCClient
 
 /// Runs a HAAPI flow in the terminal: renders each UI model of a ``HaapiFlowViewModel`` and
 /// answers it from the keyboard or from ``Answers``.
@@ -9,12 +10,12 @@ final class TerminalRenderer: @unchecked Sendable {
     let viewModel: HaapiFlowViewModel
     let terminal: Terminal
     let answers: Answers?
-    let browser: BrowserOpener
+    let browser: SystemBrowserLauncher
     let baseURL: URL
     private var choiceIndex = 0
     private var retries = 0
 
-    init(viewModel: HaapiFlowViewModel, terminal: Terminal, answers: Answers?, browser: BrowserOpener, baseURL: URL) {
+    init(viewModel: HaapiFlowViewModel, terminal: Terminal, answers: Answers?, browser: SystemBrowserLauncher, baseURL: URL) {
         self.viewModel = viewModel
         self.terminal = terminal
         self.answers = answers
@@ -364,7 +365,7 @@ final class TerminalRenderer: @unchecked Sendable {
         }
         Stderr.line("Continue the login in the browser:")
         Stderr.line("  " + terminal.styled(url.absoluteString, .bold))
-        var launched = browser.open(url)
+        var launched = try? await browser.launch(url)
         if let launched {
             Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(receiver.redirectURI))", .dim))
         } else {
