@@ -3,7 +3,7 @@ import OAuthCore
 import OIDCClient
 import Testing
 
-/// Headless browsers for Glewlwyd, as shell scripts run by ``SystemBrowserLauncher`` with the
+/// A headless browser for Glewlwyd (Scripts/op/browser.sh), run by ``SystemBrowserLauncher`` with the
 /// URL as their last argument, sharing one cookie jar (the browser's session) per test.
 struct ProviderBrowser: Sendable {
     let directory: URL
@@ -12,42 +12,23 @@ struct ProviderBrowser: Sendable {
     static func make() throws -> ProviderBrowser {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // login: Scripts/op/authorize.sh logs alice in and consents, then the redirect is
-        // followed to the loopback listener, as a browser would.
-        try """
-            #!/bin/bash
-            set -euo pipefail
-            loc=$("$1" "$3" "$2")
-            curl -s -o /dev/null "$loc"
-            """.write(to: directory.appendingPathComponent("login.sh"), atomically: true, encoding: .utf8)
-        // logout: end_session sends the browser to login.html?prompt=end_session&sid=..&callback_url=..,
-        // whose script ends the OIDC session and the login session, then goes to callback_url.
-        try """
-            #!/bin/bash
-            set -euo pipefail
-            jar=$1 url=$2
-            loc=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$jar" -c "$jar" "$url")
-            param() { python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)[sys.argv[2]][0])' "$loc" "$1"; }
-            api=${url%%/api/*}/api
-            curl -s -o /dev/null -X DELETE -b "$jar" -c "$jar" "$api/oidc/session/$(param sid)"
-            curl -s -o /dev/null -X DELETE -b "$jar" -c "$jar" "$api/auth/"
-            curl -s -o /dev/null "$(param callback_url)"
-            """.write(to: directory.appendingPathComponent("logout.sh"), atomically: true, encoding: .utf8)
         return ProviderBrowser(directory: directory, jar: directory.appendingPathComponent("cookies"))
     }
 
-    static var authorizeScript: String {
+    /// Scripts/op/browser.sh: logs alice in and consents on the provider's pages, or ends the
+    /// session for an end_session URL, then follows the redirect to the loopback listener.
+    static var browserScript: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/op/authorize.sh").path
+            .appendingPathComponent("Scripts/op/browser.sh").path
     }
 
-    var login: LoopbackUserAgent {
-        LoopbackUserAgent(browserCommand: ["bash", directory.appendingPathComponent("login.sh").path, Self.authorizeScript, jar.path])
+    /// The browser, with this test's cookie jar (its login session lives there between login and logout).
+    var agent: LoopbackUserAgent {
+        LoopbackUserAgent(browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)", "bash", Self.browserScript])
     }
 
-    var logout: LoopbackUserAgent {
-        LoopbackUserAgent(browserCommand: ["bash", directory.appendingPathComponent("logout.sh").path, jar.path])
-    }
+    var login: LoopbackUserAgent { agent }
+    var logout: LoopbackUserAgent { agent }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
