@@ -94,9 +94,9 @@ let package = Package(
             path: "Fuzz/HaapiFuzz"
         ),
         .executableTarget(
-            name: "OAuthCoreBenchmarks",
+            name: "Benchmarks",
             dependencies: [
-                "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer",
+                "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,5 +1,6 @@
-// Prints the median time of the OAuthCore operations whose cost the package adds on top of
-// swift-crypto. Build in release mode: `Scripts/bench.sh`.
+// One benchmark report: the cost of the OAuthCore operations next to bare swift-crypto, HAAPI
+// decoding per captured response, HAAPI logins against the dev server, browser logins and
+// refreshes against Glewlwyd, and `haapi token` start-up. Build in release mode: `Scripts/bench.sh`.
 import Crypto
 import Foundation
 import HaapiSDK
@@ -102,9 +103,33 @@ row("login latency p50 (ms)", percentile(loginResult.latencies, 0.50))
 row("login latency p99 (ms)", percentile(loginResult.latencies, 0.99))
 row("HTTP requests per login", loginResult.requestsPerLogin)
 
+// OIDCClient against Glewlwyd.
+func argument(_ name: String) -> String? {
+    guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else { return nil }
+    return CommandLine.arguments[index + 1]
+}
+print("")
+if let opEnv = argument("--op-env") {
+    let script = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Scripts/op/browser.sh").path
+    let oidc = try await BrowserLoginBenchmark.run(opEnv: opEnv, browserScript: script)
+    let login = oidc.loginMilliseconds.sorted(), exchange = oidc.codeExchangeMilliseconds.sorted(), refresh = oidc.refreshMilliseconds.sorted()
+    print("Browser login (OIDCClient) against Glewlwyd over loopback (\(login.count) logins, \(refresh.count) refreshes)")
+    print("| measure                                      |     value | note")
+    print("|----------------------------------------------|-----------|-----")
+    row("login p50 (ms)", percentile(login, 0.5), "discovery kept; headless browser scripts (curl) included")
+    row("code exchange p50 (ms)", percentile(exchange, 0.5), "POST /token, client_secret_basic")
+    row("refresh with rotation p50 (ms)", percentile(refresh, 0.5), "POST /token")
+    row("refresh with rotation p90 (ms)", percentile(refresh, 0.9))
+    row("single-flight: callers", Double(oidc.singleFlightCallers), "validAccessToken at once, token about to expire")
+    row("single-flight: token requests made", Double(oidc.singleFlightRequests), "target 1")
+    row("single-flight: all callers served (ms)", oidc.singleFlightMilliseconds)
+} else {
+    print("| (skipped: the browser-login rows need Glewlwyd; pass --op-env PATH, as Scripts/bench.sh does)")
+}
+
 // `haapi token` with a cached token: what a script pays per call.
-if let index = CommandLine.arguments.firstIndex(of: "--haapi"), index + 1 < CommandLine.arguments.count {
-    let cli = try CLIBenchmark.run(binary: CommandLine.arguments[index + 1])
+if let haapi = argument("--haapi") {
+    let cli = try CLIBenchmark.run(binary: haapi)
     print("")
     print("haapi token with a cached token (\(cli.runs) runs of the release binary, no network)")
     print("| measure                                      |     value | note")
