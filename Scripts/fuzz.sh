@@ -1,6 +1,7 @@
 #!/bin/bash
 # Fuzzes the decoders that read network input, with libFuzzer (Swift's -sanitize=fuzzer).
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]     default: 60 s each, every harness
+#   FUZZ_CONFIGURATION=debug Scripts/fuzz.sh 10  (quicker to build; what CI runs)
 # Harnesses: haapi-response problem jose token-response json (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
 # present, and Fuzz/Regressions. A crash or a broken property stops the run with the input saved
@@ -13,11 +14,13 @@ shift || true
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json)
 BUILD=.build-fuzz
+# release fuzzes faster; debug builds faster (CI, where each harness runs for a few seconds).
+CONFIGURATION=${FUZZ_CONFIGURATION:-release}
 
 echo "fuzz: building haapi-fuzz with -sanitize=fuzzer (first build of $BUILD takes several minutes)" >&2
-swift build -c release --build-path "$BUILD" --product haapi-fuzz \
+swift build -c "$CONFIGURATION" --build-path "$BUILD" --product haapi-fuzz \
   -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING >&2
-BINARY=$BUILD/release/haapi-fuzz
+BINARY=$BUILD/$CONFIGURATION/haapi-fuzz
 
 seed() {   # seed HARNESS DIR: the starting corpus of a harness
   local harness=$1 dir=$2
