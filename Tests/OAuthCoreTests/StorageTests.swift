@@ -106,4 +106,21 @@ struct StorageTests {
         }
         #expect(values.contains(try #require(try storage.read(key: "shared"))))
     }
+
+    @Test func theDebrisOfADeadWriterIsRemovedOnOpen() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try FileStorage(directory: directory)
+        try storage.write(key: "tokens", data: Data("kept".utf8))
+        let abandoned = directory.appendingPathComponent(".tmp-abandoned").path
+        let live = directory.appendingPathComponent(".tmp-live").path
+        FileManager.default.createFile(atPath: abandoned, contents: Data("half".utf8))
+        FileManager.default.createFile(atPath: live, contents: Data("writing".utf8))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: abandoned)
+
+        let reopened = try FileStorage(directory: directory)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(FileManager.default.fileExists(atPath: live), "a write in progress is left alone")
+        #expect(try reopened.read(key: "tokens") == Data("kept".utf8))
+    }
 }

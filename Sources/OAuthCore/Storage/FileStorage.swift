@@ -37,6 +37,25 @@ public struct FileStorage: Storage {
         }
         // Tighten a directory that already existed with looser permissions.
         _ = chmod(path, 0o700)
+        removeAbandonedTemporaryFiles()
+    }
+
+    /// Temporary files older than this are the debris of a writer that died between creating
+    /// its file and renaming it (a live write takes milliseconds).
+    static let abandonedAfter: TimeInterval = 600
+
+    /// Removes the temporary files of writers that died half way (killed, power lost): the
+    /// values they were writing never counted, and nothing else would ever remove them.
+    private func removeAbandonedTemporaryFiles() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let cutoff = Date().addingTimeInterval(-Self.abandonedAfter)
+        for name in names where name.hasPrefix(".tmp-") {
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                modified < cutoff
+            else { continue }
+            unlink(path)
+        }
     }
 
     public func read(key: String) throws -> Data? {
