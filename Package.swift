@@ -136,10 +136,21 @@ let package = Package(
             dependencies: ["HaapiSDK", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
+        // The misbehaving HTTP server, shared by the transport tests and the fault matrix.
+        .target(
+            name: "FaultServerSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/FaultServerSupport"
+        ),
         .testTarget(
             name: "OAuthCoreTransportTests",
             dependencies: [
-                "OAuthCore",
+                "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
