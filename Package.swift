@@ -136,7 +136,8 @@ let package = Package(
             dependencies: ["HaapiSDK", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
-        // The misbehaving HTTP server, shared by the transport tests and the fault matrix.
+        // The misbehaving HTTP server and the table of faults, shared by the transport tests,
+        // the fault matrix and (later) the browser-login client's fault tests.
         .target(
             name: "FaultServerSupport",
             dependencies: [
