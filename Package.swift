@@ -149,6 +149,10 @@ let package = Package(
             path: "Tests/FaultServerSupport"
         ),
         .testTarget(
+            name: "FaultTests",
+            dependencies: ["FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore"]
+        ),
+        .testTarget(
             name: "OAuthCoreTransportTests",
             dependencies: [
                 "OAuthCore", "FaultServerSupport",
