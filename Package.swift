@@ -141,6 +141,7 @@ let package = Package(
         .target(
             name: "FaultServerSupport",
             dependencies: [
+                "OAuthCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import OAuthCore
 import Synchronization
 
 /// One way a server can misbehave: the rows of issue 8's fault matrix.
@@ -7,6 +8,12 @@ import Synchronization
 /// Each fault is made by a real ``TestServer`` (see ``FaultServer``), so the client under test
 /// goes through its real transport. Which faults apply, and which error each must end in, is
 /// up to the component's tests: this table only knows how to misbehave.
+///
+/// To add a component (the browser-login client, say): depend on `FaultServerSupport`, start a
+/// ``FaultServer`` with its endpoints (``FaultEndpoint/tokenEndpoint(lifetime:)``,
+/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for discovery, JWKS or userinfo),
+/// write one table of (fault, expected error code, recovery suggestion) rows, and run each
+/// row with ``FaultServer/inject(_:at:times:)`` in a parameterized test (see Tests/FaultTests).
 public enum ServerFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Nothing listens: the connection is refused (``FaultServer/inject(_:at:times:)`` stops the server).
     case connectionRefused
@@ -88,7 +95,7 @@ public struct FaultEndpoint: Sendable {
         FaultEndpoint(mediaType: "application/json", nonceChallenge: .authorizationServer) { context in
             let iat = Int(context.serverNow.timeIntervalSince1970)
             let claims = #"{"jti":"at-\#(context.number)","iat":\#(iat),"exp":\#(iat + lifetime)}"#
-            let accessToken = "eyJhbGciOiJub25lIn0." + base64URL(Data(claims.utf8)) + ".sig"
+            let accessToken = "eyJhbGciOiJub25lIn0." + Base64URL.encode(Data(claims.utf8)) + ".sig"
             let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"}"#
             return .text(200, body, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
         }
@@ -248,15 +255,7 @@ public final class FaultServer: Sendable {
 public func withFaultServer<T>(
     _ endpoints: [String: FaultEndpoint], _ body: (FaultServer) async throws -> T
 ) async throws -> T {
-    let server = try await FaultServer.start(endpoints)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
+    try await run(try await FaultServer.start(endpoints), stop: { await $0.stop() }, body)
 }
 
 /// The claims of a DPoP proof the server looks at (the signature is not checked: the
@@ -270,7 +269,7 @@ public struct DPoPProofClaims: Sendable {
     /// Reads the payload of a compact JWS; `nil` when it is not one.
     public init?(_ compact: String) {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Data(base64URLEncoded: String(parts[1])),
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
             let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
             let iat = claims["iat"] as? NSNumber
         else { return nil }
@@ -286,17 +285,4 @@ public func httpDate(_ date: Date) -> String {
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
     return formatter.string(from: date)
-}
-
-func base64URL(_ data: Data) -> String {
-    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        .replacingOccurrences(of: "=", with: "")
-}
-
-extension Data {
-    init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
 }

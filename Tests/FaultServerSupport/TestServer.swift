@@ -139,13 +139,19 @@ public func withServer<T>(
     reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply)
+    try await run(try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply), stop: { await $0.stop() }, body)
+}
+
+/// Runs `body` with `server`, then stops it, whether `body` returns or throws.
+func run<Server, T>(
+    _ server: Server, stop: (Server) async -> Void, _ body: (Server) async throws -> T
+) async throws -> T {
     do {
         let result = try await body(server)
-        await server.stop()
+        await stop(server)
         return result
     } catch {
-        await server.stop()
+        await stop(server)
         throw error
     }
 }

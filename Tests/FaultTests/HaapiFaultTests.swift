@@ -48,12 +48,9 @@ struct HaapiStack {
 }
 
 /// What HaapiManager.start() ends in when the HAAPI API misbehaves (the token endpoint is healthy).
-let haapiAPIFaults: [ExpectedFailure] = [
-    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.noResponse, "communication", .retryable(condition: .later)),
-    .init(.internalServerError, "server_error", .retryable(condition: .later)),
-    .init(.serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds)))),
+let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
+    serverErrorFault,
+    serverBusyFault,
     .init(.tooManyRequests, "unexpected_response", .retryable(condition: .later)),
     .init(.bodyNotJSON, "haapi_not_json", .nonRecoverable(action: .fixServerConfiguration)),
     .init(.wrongContentType, "unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
@@ -66,12 +63,9 @@ let haapiAPIFaults: [ExpectedFailure] = [
 /// What HaapiManager.start() ends in when the token endpoint misbehaves while the cached HAAPI
 /// token is being renewed (``ServerFault/expiredAccessToken`` and ``ServerFault/invalidGrant``
 /// do not apply to a client-credentials token endpoint).
-let haapiTokenEndpointFaults: [ExpectedFailure] = [
-    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.noResponse, "communication", .retryable(condition: .later)),
-    .init(.internalServerError, "server_error", .retryable(condition: .later)),
-    .init(.serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds)))),
+let haapiTokenEndpointFaults: [ExpectedFailure] = networkFaults + [
+    serverErrorFault,
+    serverBusyFault,
     .init(.tooManyRequests, "unexpected_response", .retryable(condition: .later)),
     .init(.bodyNotJSON, "unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
     .init(.wrongContentType, "unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),

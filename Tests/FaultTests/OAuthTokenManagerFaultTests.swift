@@ -65,11 +65,8 @@ struct OAuthFaultRow: Sendable, CustomTestStringConvertible {
 
 /// The token endpoint's answers to the code exchange and the refresh (both token requests
 /// with a DPoP proof): OAuth errors stay `OAuthErrorResponse`, other answers `TokenEndpointError`.
-private let tokenRequestFaults: [ExpectedFailure] = [
-    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.noResponse, "communication", .retryable(condition: .later)),
-    .init(.internalServerError, "server_error", .retryable(condition: .later)),
+private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
+    serverErrorFault,
     .init(.serviceUnavailableWithRetryAfter, "unexpected_token_response", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds)))),
     .init(.tooManyRequests, "unexpected_token_response", .retryable(condition: .later)),
     .init(.bodyNotJSON, "unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
@@ -81,12 +78,9 @@ private let tokenRequestFaults: [ExpectedFailure] = [
 
 /// The revocation endpoint's (no DPoP, no grant: nonces and invalid_grant do not apply; a 200
 /// with any body is a success, see ``FaultMatrix/OAuthTokenManagerFaults/revocationIgnoresTheBodyOfA200(_:)``).
-private let revocationFaults: [ExpectedFailure] = [
-    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.noResponse, "communication", .retryable(condition: .later)),
-    .init(.internalServerError, "server_error", .retryable(condition: .later)),
-    .init(.serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds)))),
+private let revocationFaults: [ExpectedFailure] = networkFaults + [
+    serverErrorFault,
+    serverBusyFault,
     .init(.tooManyRequests, "unexpected_response", .retryable(condition: .later)),
     .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .later)),
 ]

@@ -27,6 +27,21 @@ struct ExpectedFailure: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(fault) → \(code)" }
 }
 
+/// The faults below HTTP end alike in every component: `communication`, with the transport's
+/// own retry condition.
+let networkFaults: [ExpectedFailure] = [
+    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
+    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
+    .init(.noResponse, "communication", .retryable(condition: .later)),
+]
+
+/// The 500 with an OAuth-style `server_error`: that error, retryable later.
+let serverErrorFault = ExpectedFailure(.internalServerError, "server_error", .retryable(condition: .later))
+
+/// The 503 with `Retry-After`, as a HaapiError that keeps the delay.
+let serverBusyFault = ExpectedFailure(
+    .serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
+
 /// The transport timeout of every fault test: long enough for a loopback exchange on a busy
 /// machine, short enough that ``ServerFault/noResponse`` costs well under a second.
 let exchangeTimeout: Duration = .milliseconds(500)
