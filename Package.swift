@@ -158,10 +158,27 @@ let package = Package(
             dependencies: ["HaapiSDK", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
+        // The misbehaving HTTP server and the table of faults, shared by the transport tests,
+        // the fault matrix and (later) the browser-login client's fault tests.
+        .target(
+            name: "FaultServerSupport",
+            dependencies: [
+                "OAuthCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/FaultServerSupport"
+        ),
+        .testTarget(
+            name: "FaultTests",
+            dependencies: ["FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore"]
+        ),
         .testTarget(
             name: "OAuthCoreTransportTests",
             dependencies: [
-                "OAuthCore",
+                "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

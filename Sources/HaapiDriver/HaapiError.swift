@@ -38,6 +38,20 @@ public enum HaapiError: IdsvrError {
     /// The server answered with something that is neither a HAAPI step nor a problem
     /// (an HTML page, an empty body, other JSON): status, content type and body are kept.
     case unexpectedResponse(statusCode: Int, contentType: String?, body: Data)
+    /// The server is overloaded or limiting the rate (typically HTTP 503 or 429) and said, with
+    /// `Retry-After`, how many seconds to wait before trying again.
+    case serverBusy(statusCode: Int, retryAfter: Double)
+
+    /// The HaapiError of a token endpoint answer that is neither tokens nor an OAuth error:
+    /// ``serverBusy(statusCode:retryAfter:)`` when it said when to come back (so the delay is
+    /// not lost), otherwise ``unexpectedResponse(statusCode:contentType:body:)``.
+    public init(_ error: TokenEndpointError) {
+        if let retryAfter = error.retryAfter, let status = error.statusCode {
+            self = .serverBusy(statusCode: status, retryAfter: retryAfter)
+        } else {
+            self = .unexpectedResponse(statusCode: error.statusCode ?? 0, contentType: error.contentType, body: error.rawBody)
+        }
+    }
 
     public var error: String {
         switch self {
@@ -58,6 +72,7 @@ public enum HaapiError: IdsvrError {
         case .invalidStatusCode: return "invalid_status_code"
         case .serverError(let error, _, _): return error
         case .unexpectedResponse: return "unexpected_response"
+        case .serverBusy: return "server_busy"
         }
     }
 
@@ -81,6 +96,8 @@ public enum HaapiError: IdsvrError {
         case .serverError(let error, let description, let status): return description ?? "The server answered \(error) (HTTP \(status))."
         case .unexpectedResponse(let status, let type, let body):
             return "The server answered HTTP \(status) with \(body.isEmpty ? "an empty body" : "content of type \(type ?? "none")"), not a HAAPI response."
+        case .serverBusy(let status, let retryAfter):
+            return "The server answered HTTP \(status) and asked to try again in \(retryAfter.rounded() == retryAfter ? String(Int(retryAfter)) : String(retryAfter)) s."
         }
     }
 
@@ -94,7 +111,11 @@ public enum HaapiError: IdsvrError {
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
-        case .communication: return .retryable(condition: .whenNetworkAvailable)
+        case .communication(_, let cause):
+            // A timeout means a slow server, not a missing network: keep the transport's own condition.
+            if let cause = cause as? HTTPTransportError, case .retryable = cause.recoverySuggestion { return cause.recoverySuggestion }
+            return .retryable(condition: .whenNetworkAvailable)
+        case .serverBusy(_, let retryAfter): return .retryable(condition: .afterDelay(seconds: retryAfter))
         case .attestationNotSupported, .attestationRefusedByServer, .attestationFailure, .assertionFailure,
             .attestationKeyGenFailure:
             return .nonRecoverable(action: .useAnotherConfiguration)

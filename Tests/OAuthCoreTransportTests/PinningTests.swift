@@ -1,3 +1,4 @@
+import FaultServerSupport
 import Foundation
 import NIOSSL
 import OAuthCore

@@ -1,3 +1,4 @@
+import FaultServerSupport
 import Foundation
 import OAuthCore
 import Testing
@@ -32,14 +33,6 @@ extension TransportRequest {
     static func get(_ text: String, timeout: Duration? = nil) throws -> TransportRequest {
         TransportRequest(url: try parseURL(text), timeout: timeout)
     }
-}
-
-/// A port nothing listens on: one a server just gave back.
-func closedPort() async throws -> Int {
-    let server = try await TestServer.start()
-    let port = server.port
-    await server.stop()
-    return port
 }
 
 /// The `openssl` command-line tool, when installed.

@@ -32,7 +32,7 @@ public struct HaapiDriverTransport: HTTPTransport {
                 && response.headers.values(for: "WWW-Authenticate").contains { $0.contains("invalid_token") }
             guard challenged, !retried else { return response }
             HaapiLogger.debug(DriverFollowUpTag.flow, "the HAAPI access token was refused; getting a new one")
-            await tokenManager.invalidateAccessToken()
+            await tokenManager.invalidateAccessToken(token)
             retried = true
         }
     }

@@ -129,8 +129,21 @@ public actor HaapiTokenManager {
         return token
     }
 
+    /// The token ``accessToken()`` would reuse, if any: the old one until a renewal succeeds,
+    /// then the new one (a failed renewal never leaves the manager without its old token).
+    public var cachedAccessToken: HaapiAccessToken? { cached }
+
     /// Drops the cached token (the server said it is no longer valid).
     public func invalidateAccessToken() { cached = nil }
+
+    /// Drops the cached token if it is still `refused`, the token the server said is no
+    /// longer valid.
+    ///
+    /// Requests that were refused together then share one new token: a late refusal of the
+    /// old token must not throw away the new one another request already got.
+    public func invalidateAccessToken(_ refused: HaapiAccessToken) {
+        if cached == refused { cached = nil }
+    }
 
     // MARK: Strategies
 
@@ -252,6 +265,10 @@ public actor HaapiTokenManager {
                 ? HaapiError.dpopKeyCreationFailure(cause: error) : HaapiError.dpopProofFailure(message: error.message, cause: error)
         } catch let error as HTTPTransportError {
             throw HaapiError.communication(message: "the HAAPI token request failed", cause: error)
+        } catch let error as TokenEndpointError {
+            // An HTML error page or a busy server is the server's answer, not a network failure:
+            // left as it is, HaapiManager would report it as `communication`.
+            throw HaapiError(error)
         }
         let tokens = try Self.tokens(result)
         let lifetime = TimeInterval(tokens.expiresIn ?? 300)

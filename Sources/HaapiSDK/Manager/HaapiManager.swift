@@ -194,6 +194,13 @@ public actor HaapiManager {
             case (false, HaapiModel.problemMediaType?):
                 return .problem(try HaapiModel.problem(from: try json(response)))
             default:
+                if !response.isSuccess, let retryAfter = response.retryAfterSeconds {
+                    return .error(HaapiError.serverBusy(statusCode: response.status, retryAfter: retryAfter))
+                }
+                if response.status == 401, let challenge = response.headers.values(for: "WWW-Authenticate").first(where: { $0.contains("invalid_token") }) {
+                    // The driver has already renewed the HAAPI token once: a refusal of the new one is final.
+                    return .error(HaapiError.serverError(error: "invalid_token", errorDescription: Self.errorDescription(in: challenge), statusCode: 401))
+                }
                 if !response.isSuccess, response.mediaType == "application/json",
                     let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue
                 {
@@ -204,6 +211,13 @@ public actor HaapiManager {
         } catch {
             return .error(error)
         }
+    }
+
+    /// The `error_description` parameter of a `WWW-Authenticate` challenge.
+    static func errorDescription(in challenge: String) -> String? {
+        guard let start = challenge.range(of: "error_description=\"") else { return nil }
+        let rest = challenge[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
     private static func json(_ response: TransportResponse) throws -> JSONValue {

@@ -135,7 +135,7 @@ public final class OAuthTokenManager: Sendable {
         } catch let error as OAuthErrorResponse {
             return .errorToken(error)
         } catch let error as TokenEndpointError {
-            return .error(HaapiError.unexpectedResponse(statusCode: error.statusCode ?? 0, contentType: error.contentType, body: error.rawBody))
+            return .error(HaapiError(error))
         } catch {
             return .error(Self.map(error))
         }

@@ -121,6 +121,11 @@ public struct TransportResponse: Sendable, Hashable {
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
+    /// The `Retry-After` delay in seconds, when the response gives one as a number of seconds.
+    public var retryAfterSeconds: Double? {
+        headers["Retry-After"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     /// The body as UTF-8 text (invalid bytes replaced), for messages and logs.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

@@ -26,7 +26,7 @@ public struct TokenEndpointError: IdsvrError, Hashable {
         self.statusCode = response?.status
         self.contentType = response?.headers["Content-Type"]
         self.rawBody = response?.body ?? Data()
-        self.retryAfter = response?.headers["Retry-After"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        self.retryAfter = response?.retryAfterSeconds
         if let detail {
             self.detail = detail
         } else if let response {

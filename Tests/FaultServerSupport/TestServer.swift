@@ -6,7 +6,7 @@ import NIOSSL
 import Synchronization
 
 /// What the test server does with a request.
-enum Reply: Sendable {
+public enum Reply: Sendable {
     /// Sends a complete response (a `Content-Length` is added unless `headers` has one or a `Transfer-Encoding`).
     case respond(status: Int, headers: [(String, String)] = [], body: [UInt8] = [])
     /// Never answers (the connection stays open until the server stops).
@@ -16,28 +16,37 @@ enum Reply: Sendable {
     /// Sends a head declaring `declaredLength` body bytes and `sent` bytes, then nothing more.
     case stallMidBody(declaredLength: Int, sent: [UInt8])
 
-    static func text(_ status: Int, _ body: String, headers: [(String, String)] = []) -> Reply {
+    /// A complete response with a UTF-8 text body.
+    public static func text(_ status: Int, _ body: String, headers: [(String, String)] = []) -> Reply {
         .respond(status: status, headers: headers, body: Array(body.utf8))
     }
 }
 
 /// A request as the test server received it.
-struct ReceivedRequest: Sendable {
-    var method: String
-    var uri: String
-    var headers: HTTPHeaders
-    var body: [UInt8]
+public struct ReceivedRequest: Sendable {
+    /// The method, as sent.
+    public var method: String
+    /// The request target (path and query).
+    public var uri: String
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: [UInt8]
     /// The subject of the client certificate, when TLS had one.
-    var clientCertificateSubject: String?
+    public var clientCertificateSubject: String?
+
+    /// The path of ``uri``, without the query.
+    public var path: String { String(uri.prefix { $0 != "?" }) }
 }
 
 /// A real HTTP/1.1 server (optionally over TLS) on 127.0.0.1, on a free port.
-final class TestServer: Sendable {
-    private let state: ServerState
+public final class TestServer: Sendable {
+    private let state: TestServerState
     private let listener: any Channel
-    let port: Int
+    /// The port it listens on.
+    public let port: Int
 
-    private init(state: ServerState, listener: any Channel) {
+    private init(state: TestServerState, listener: any Channel) {
         self.state = state
         self.listener = listener
         self.port = listener.localAddress!.port!
@@ -45,12 +54,12 @@ final class TestServer: Sendable {
 
     /// Starts a server on `host` (127.0.0.1 unless told); `reply` chooses the answer to each request.
     /// A `silent` server accepts connections and reads, but never writes a byte (no TLS, no HTTP).
-    static func start(
+    public static func start(
         host: String = "127.0.0.1", tls: TLSConfiguration? = nil, silent: Bool = false,
         reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") }
     ) async throws -> TestServer {
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
-        let state = ServerState(reply: reply)
+        let state = TestServerState(reply: reply)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -75,18 +84,20 @@ final class TestServer: Sendable {
         return TestServer(state: state, listener: listener)
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
-    var httpsURL: String { "https://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:<port>`.
+    public var url: String { "http://127.0.0.1:\(port)" }
+    /// `https://127.0.0.1:<port>`.
+    public var httpsURL: String { "https://127.0.0.1:\(port)" }
 
     /// Every request received so far, in order.
-    var requests: [ReceivedRequest] { state.requests }
+    public var requests: [ReceivedRequest] { state.requests }
     /// The number of (decrypted) bytes received on all connections.
-    var bytesReceived: Int { state.bytesReceived }
+    public var bytesReceived: Int { state.bytesReceived }
     /// The number of connections accepted.
-    var connectionCount: Int { state.connectionCount }
+    public var connectionCount: Int { state.connectionCount }
 
     /// Waits (at most `limit`) until the server has received `count` requests.
-    func waitForRequests(_ count: Int = 1, limit: Duration = .seconds(3)) async throws {
+    public func waitForRequests(_ count: Int = 1, limit: Duration = .seconds(3)) async throws {
         let deadline = ContinuousClock.now + limit
         while state.requests.count < count {
             guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
@@ -95,7 +106,7 @@ final class TestServer: Sendable {
     }
 
     /// Waits (at most `limit`) until every accepted connection is closed.
-    func waitForConnectionsClosed(limit: Duration = .seconds(3)) async throws {
+    public func waitForConnectionsClosed(limit: Duration = .seconds(3)) async throws {
         let deadline = ContinuousClock.now + limit
         while state.openChannels.contains(where: \.isActive) {
             guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
@@ -104,15 +115,15 @@ final class TestServer: Sendable {
     }
 
     /// Stops listening and closes every connection.
-    func stop() async {
+    public func stop() async {
         try? await listener.close()
         for channel in state.openChannels { try? await channel.close() }
     }
 
-    struct WaitTimedOut: Error {}
+    public struct WaitTimedOut: Error {}
 
     /// Whether a socket can listen on the IPv6 loopback address here.
-    static let ipv6LoopbackAvailable: Bool = {
+    public static let ipv6LoopbackAvailable: Bool = {
         guard
             let server = try? ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "::1", port: 0)
                 .wait()
@@ -123,23 +134,37 @@ final class TestServer: Sendable {
 }
 
 /// Runs `body` with a started server, and stops the server afterwards, whatever happens.
-func withServer<T>(
+public func withServer<T>(
     host: String = "127.0.0.1", tls: TLSConfiguration? = nil, silent: Bool = false,
     reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply)
+    try await run(try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply), stop: { await $0.stop() }, body)
+}
+
+/// Runs `body` with `server`, then stops it, whether `body` returns or throws.
+func run<Server, T>(
+    _ server: Server, stop: (Server) async -> Void, _ body: (Server) async throws -> T
+) async throws -> T {
     do {
         let result = try await body(server)
-        await server.stop()
+        await stop(server)
         return result
     } catch {
-        await server.stop()
+        await stop(server)
         throw error
     }
 }
 
-private final class ServerState: Sendable {
+/// A port nothing listens on: one a server just gave back.
+public func closedPort() async throws -> Int {
+    let server = try await TestServer.start()
+    let port = server.port
+    await server.stop()
+    return port
+}
+
+private final class TestServerState: Sendable {
     private struct Fields {
         var requests: [ReceivedRequest] = []
         var channels: [any Channel] = []
@@ -165,9 +190,9 @@ private final class ServerState: Sendable {
 private final class ByteCounter: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    private let state: ServerState
+    private let state: TestServerState
 
-    init(state: ServerState) { self.state = state }
+    init(state: TestServerState) { self.state = state }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         state.read(unwrapInboundIn(data).readableBytes)
@@ -179,11 +204,11 @@ private final class RequestHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let state: ServerState
+    private let state: TestServerState
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(state: ServerState) { self.state = state }
+    init(state: TestServerState) { self.state = state }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {

@@ -1,0 +1,95 @@
+import FaultServerSupport
+import Foundation
+import HaapiDriver
+import HaapiSDK
+import OAuthCore
+import Synchronization
+import Testing
+
+/// Issue 8's fault matrix: every fault of ``ServerFault`` that applies, through each component,
+/// against a real misbehaving server. One test at a time: several wait for a short timeout,
+/// which parallel tests on two cores would stretch.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct FaultMatrix {}
+
+/// The error a fault must end in: its code and its recovery suggestion.
+struct ExpectedFailure: Sendable, CustomTestStringConvertible {
+    let fault: ServerFault
+    let code: String
+    let recovery: IdsvrErrorHandling
+
+    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling) {
+        self.fault = fault
+        self.code = code
+        self.recovery = recovery
+    }
+
+    var testDescription: String { "\(fault) → \(code)" }
+}
+
+/// The faults below HTTP end alike in every component: `communication`, with the transport's
+/// own retry condition.
+let networkFaults: [ExpectedFailure] = [
+    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
+    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
+    .init(.noResponse, "communication", .retryable(condition: .later)),
+]
+
+/// The 500 with an OAuth-style `server_error`: that error, retryable later.
+let serverErrorFault = ExpectedFailure(.internalServerError, "server_error", .retryable(condition: .later))
+
+/// The 503 with `Retry-After`, as a HaapiError that keeps the delay.
+let serverBusyFault = ExpectedFailure(
+    .serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
+
+/// The transport timeout of every fault test: long enough for a loopback exchange on a busy
+/// machine, short enough that ``ServerFault/noResponse`` costs well under a second.
+let exchangeTimeout: Duration = .milliseconds(500)
+
+/// The real network transport, with ``exchangeTimeout``.
+func shortTimeoutTransport() throws -> AsyncHTTPClientTransport {
+    try AsyncHTTPClientTransport(configuration: .init(timeout: exchangeTimeout))
+}
+
+/// Records an issue unless `error` is an ``IdsvrError`` with the expected code and recovery suggestion.
+func expect(_ error: (any Error)?, toBe expected: ExpectedFailure, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let error else {
+        Issue.record("\(expected.fault) did not fail; expected \(expected.code)", sourceLocation: sourceLocation)
+        return
+    }
+    guard let typed = error as? any IdsvrError else {
+        Issue.record("\(expected.fault) ended in \(type(of: error)), not an IdsvrError: \(error)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(typed.error == expected.code, "\(typed)", sourceLocation: sourceLocation)
+    #expect(typed.recoverySuggestion == expected.recovery, "\(typed)", sourceLocation: sourceLocation)
+}
+
+/// A clock the test moves by hand, so token expiry is tested without waiting.
+final class TestClock: Sendable {
+    private let current = Mutex(Date())
+
+    func now() -> Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// The failure a `TokenResponse` carries, if any.
+extension TokenResponse {
+    var failure: (any Error)? {
+        switch self {
+        case .successfulToken: return nil
+        case .errorToken(let error): return error
+        case .error(let error): return error
+        }
+    }
+}
+
+extension TokenRevocationResponse {
+    var failure: (any Error)? {
+        switch self {
+        case .success: return nil
+        case .errorToken(let error): return error
+        case .error(let error): return error
+        }
+    }
+}
