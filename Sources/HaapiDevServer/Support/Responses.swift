@@ -45,8 +45,7 @@ extension HTTPField.Name {
 extension Request {
     /// The form parameters of a form-encoded body, or the query of a GET.
     func formParameters(limit: Int = 64 * 1024) async throws -> [String: String] {
-        var request = self
-        let buffer = try await request.body.collect(upTo: limit)
+        let buffer = try await body.collect(upTo: limit)
         let text = String(buffer: buffer)
         return Dictionary(FormURLEncoding.decode(text), uniquingKeysWith: { first, _ in first })
     }
