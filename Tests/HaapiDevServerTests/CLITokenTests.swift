@@ -217,8 +217,8 @@ struct CLITokenTests {
         for index in 0..<count {
             let out = home.appendingPathComponent("concurrent-\(index).out")
             let err = home.appendingPathComponent("concurrent-\(index).err")
-            FileManager.default.createFile(atPath: out.path, contents: nil)
-            FileManager.default.createFile(atPath: err.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
             let process = Process()
             process.executableURL = CLITests.binary
             process.arguments = arguments

@@ -27,7 +27,7 @@ final class FakeTokenEndpoint: HTTPTransport, @unchecked Sendable {
     }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try lock.withLock {
+        lock.withLock {
             requests.append(request)
             let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
             let jkt = proofKey(request)
