@@ -1,7 +1,8 @@
 #!/bin/bash
 # Fuzzes the decoders that read network input, with libFuzzer (Swift's -sanitize=fuzzer).
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]     default: 60 s each, every harness
-#   FUZZ_CONFIGURATION=debug Scripts/fuzz.sh 10  (quicker to build; what CI runs)
+#   FUZZ_CONFIGURATION=debug FUZZ_RUNS=20000 Scripts/fuzz.sh   (quicker to build; a fixed number of
+#   inputs from a fixed seed, so the run is repeatable: what CI runs)
 # Harnesses: haapi-response problem jose token-response json (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
 # present, and Fuzz/Regressions. A crash or a broken property stops the run with the input saved
@@ -60,9 +61,13 @@ for harness in "${HARNESSES[@]}"; do
   corpus=$BUILD/corpus/$harness crashes=$BUILD/crashes/$harness
   seed "$harness" "$corpus"
   mkdir -p "$crashes"
-  echo "fuzz: $harness for $SECONDS_EACH s" >&2
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    limit=(-runs="$FUZZ_RUNS" -seed=1); echo "fuzz: $harness for $FUZZ_RUNS inputs (seed 1)" >&2
+  else
+    limit=(-max_total_time="$SECONDS_EACH"); echo "fuzz: $harness for $SECONDS_EACH s" >&2
+  fi
   # SWIFT_BACKTRACE off: libFuzzer, not the Swift runtime, must catch the crash to save its input.
-  if ! SWIFT_BACKTRACE=enable=no HAAPI_FUZZ_TARGET=$harness "$BINARY" "$corpus" -max_total_time="$SECONDS_EACH" -max_len=65536 \
+  if ! SWIFT_BACKTRACE=enable=no HAAPI_FUZZ_TARGET=$harness "$BINARY" "$corpus" "${limit[@]}" -max_len=65536 \
       -artifact_prefix="$crashes/" -print_final_stats=1 2> "$BUILD/$harness.log"; then
     echo "fuzz: $harness FAILED; inputs in $crashes; log $BUILD/$harness.log" >&2
     tail -30 "$BUILD/$harness.log" >&2
