@@ -24,7 +24,8 @@ struct BrowserLogin {
             try await client.setAuthState(AuthState(
                 issuer: issuer.absoluteString, clientID: configuration.clientID, accessToken: tokens.accessToken, tokenType: tokens.tokenType,
                 accessTokenExpiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-                subject: tokens.subject, scope: tokens.scope, dpopKey: tokens.dpopKey))
+                subject: tokens.idToken.flatMap { JWTText.claims($0)?["sub"]?.stringValue } ?? tokens.subject, scope: tokens.scope,
+                dpopKey: tokens.dpopKey))
         }
         return client
     }

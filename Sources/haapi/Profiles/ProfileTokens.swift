@@ -1,5 +1,6 @@
 import Foundation
 import OAuthCore
+import OIDCClient
 
 /// A profile's tokens, kept usable: refreshed once however many callers want it, revoked,
 /// and sent on API requests.
@@ -65,6 +66,7 @@ struct ProfileTokens {
             guard let refreshToken = tokens.refreshToken else {
                 throw CLIFailure("the access token \(reason) and there is no refresh token: run `haapi login --profile \(profile.name)`")
             }
+            if configuration.isBrowserLogin { return try await refreshedByOIDCClient(tokens) }
             let result: TokenEndpointResponse
             do {
                 result = try await tokenEndpointClient(for: tokens).requestToken(.refreshToken(refreshToken)).result
@@ -88,6 +90,25 @@ struct ProfileTokens {
                 throw CLIFailure("the refresh failed: \(error.error): \(error.errorDescription)")
             }
         }
+    }
+
+    /// A browser login's tokens are refreshed by OIDCClient, which validates the new ID token
+    /// (OpenID Connect Core §12.2: same issuer, client and user) before they are kept.
+    private func refreshedByOIDCClient(_ tokens: StoredTokens) async throws -> StoredTokens {
+        let client = try await BrowserLogin(configuration: configuration, browserCommand: nil).client(holding: tokens)
+        let state: AuthState
+        do {
+            state = try await client.refresh()
+        } catch let error as OIDCError where error.code == .loginRequired {
+            try profile.deleteTokens()
+            throw CLIFailure(
+                "login required: \(error.errorDescription); the stale tokens were removed, run `haapi login --profile \(profile.name)`")
+        } catch {
+            throw CLIFailure("the refresh failed: \(Self.describe(error))")
+        }
+        let renewed = StoredTokens(state)
+        try profile.writeTokens(renewed)
+        return renewed
     }
 
     /// What ``revoke(_:)`` revokes.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaapiSDK
 import OAuthCore
+import OIDCClient
 
 /// The level of `--log-level`.
 enum LogLevel: String, ExpressibleByArgument, CaseIterable {
@@ -10,7 +11,7 @@ enum LogLevel: String, ExpressibleByArgument, CaseIterable {
 
 /// `--log-level` and `--unmask`: HaapiLogger on for every layer's tags, to standard error.
 struct LogOptions: ParsableArguments {
-    @Option(help: "Log the HAAPI layers to standard error from this level on (debug, info, warning, error).")
+    @Option(help: "Log every layer (HAAPI and browser login) to standard error from this level on (debug, info, warning, error).")
     var logLevel: LogLevel?
 
     @Flag(help: "Do not mask tokens, secrets and passwords in the log (debugging only).")
@@ -22,7 +23,7 @@ struct LogOptions: ParsableArguments {
             HaapiLogger.followUpTags = []
             return
         }
-        HaapiLogger.followUpTags = DriverFollowUpTag.allCases + SdkFollowUpTag.allCases
+        HaapiLogger.followUpTags = DriverFollowUpTag.allCases + SdkFollowUpTag.allCases + OIDCFollowUpTag.allCases
         HaapiLogger.isConsoleEnabled = true
         HaapiLogger.isDebugEnabled = logLevel == .debug
         HaapiLogger.isInfoEnabled = [.debug, .info].contains(logLevel)
