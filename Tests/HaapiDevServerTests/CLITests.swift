@@ -271,16 +271,17 @@ struct CLITests {
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
-    /// Waits until the pane shows `text`; returns the pane.
-    static func waitForPane(_ session: String, _ text: String, timeout: Double = 30) throws -> String {
+    /// Waits until the pane shows `text` (`count` times); returns the pane.
+    @discardableResult
+    static func waitForPane(_ session: String, _ text: String, count: Int = 1, timeout: Double = 30) throws -> String {
         let start = Date()
         var pane = ""
         while Date().timeIntervalSince(start) < timeout {
             pane = try tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", session])
-            if pane.contains(text) { return pane }
+            if pane.components(separatedBy: text).count > count { return pane }
             usleep(100_000)
         }
-        Issue.record("the pane never showed \"\(text)\":\n\(pane)")
+        Issue.record("the pane never showed \"\(text)\" \(count) time(s):\n\(pane)")
         throw CancellationError()
     }
 
@@ -326,5 +327,36 @@ struct CLITests {
         // The password typed was never shown.
         let typed = pane.components(separatedBy: "\n").filter { $0.contains("Password1") }
         #expect(typed.allSatisfy { $0.contains("with password Password1") }, "\(typed)")
+    }
+
+    @Test(.enabled(if: tmux != nil, "tmux is not installed"))
+    func ctrlCAsksBeforeAbandoningTheLogin() throws {
+        try Self.requireBinary()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = "haapi-cli-\(UUID().uuidString.prefix(8))"
+        let command = "HAAPI_HOME='\(directory.path)' '\(Self.binary.path)' demo; echo \"EXIT=$?\"; sleep 60"
+        try Self.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "60", command])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+
+        try Self.waitForPane(session, "Choose 1-3")
+        try Self.tmux(["send-keys", "-t", session, "", "Enter"])
+        try Self.waitForPane(session, "Username:")
+        try Self.tmux(["send-keys", "-t", session, "C-c"])
+        try Self.waitForPane(session, "Abandon the login? [y/N]")
+        // No: the login goes on at the same step.
+        try Self.tmux(["send-keys", "-t", session, "n", "Enter"])
+        try Self.waitForPane(session, "Choose 1-3", count: 2)
+        try Self.tmux(["send-keys", "-t", session, "", "Enter"])
+        try Self.waitForPane(session, "Username:", count: 2)
+        try Self.tmux(["send-keys", "-t", session, "demo", "Enter"])
+        try Self.waitForPane(session, "Password:")
+        // Yes: the login ends, with exit status 1 and the reason.
+        try Self.tmux(["send-keys", "-t", session, "C-c"])
+        try Self.waitForPane(session, "Abandon the login? [y/N]", count: 2)
+        try Self.tmux(["send-keys", "-t", session, "y", "Enter"])
+        let ended = try Self.waitForPane(session, "EXIT=")
+        #expect(ended.contains("EXIT=1"), "pane:\n\(ended)")
+        #expect(ended.contains("login cancelled"))
     }
 }
