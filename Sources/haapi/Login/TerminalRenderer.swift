@@ -122,8 +122,14 @@ final class TerminalRenderer: @unchecked Sendable {
                 try await offer(model, forms: model.forms)
             }
         case .authorizationResponse:
-            // The view model exchanges the code while the action runs; nothing is left to do.
-            throw CLIFailure("login failed: the authorization response ended without tokens")
+            // The view model exchanges the code; after an automatic poll that exchange may still
+            // be under way when this model shows: wait for its outcome, which the loop handles.
+            let deadline = Date().addingTimeInterval(60)
+            while viewModel.oAuthModel.value == nil && viewModel.error.value == nil {
+                if terminal.takeInterrupt() { throw Interrupted() }
+                guard Date() < deadline else { throw CLIFailure("login failed: the authorization response ended without tokens") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
     }
 
