@@ -90,13 +90,15 @@ public struct FaultEndpoint: Sendable {
 
     /// An OAuth token endpoint issuing DPoP-bound tokens: each `access_token` is a JWT-shaped
     /// string whose `iat` and `exp` follow the server's clock, `expires_in` is `lifetime`, and
-    /// each `refresh_token` is new (`rt-<number>`).
-    public static func tokenEndpoint(lifetime: Int = 300) -> FaultEndpoint {
+    /// each `refresh_token` is new (`rt-<number>`). With `idTokens`, an OpenID Provider's: each
+    /// response also carries a signed `id_token` (see ``signedIDToken(_:accessToken:context:)``).
+    public static func tokenEndpoint(lifetime: Int = 300, idTokens: TestIDTokenClaims? = nil) -> FaultEndpoint {
         FaultEndpoint(mediaType: "application/json", nonceChallenge: .authorizationServer) { context in
             let iat = Int(context.serverNow.timeIntervalSince1970)
             let claims = #"{"jti":"at-\#(context.number)","iat":\#(iat),"exp":\#(iat + lifetime)}"#
             let accessToken = "eyJhbGciOiJub25lIn0." + Base64URL.encode(Data(claims.utf8)) + ".sig"
-            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"}"#
+            let idTokenMember = idTokens.map { #","id_token":"\#(signedIDToken($0, accessToken: accessToken, context: context))""# } ?? ""
+            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"\#(idTokenMember)}"#
             return .text(200, body, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
         }
     }
