@@ -223,7 +223,12 @@ public final class FaultServer: Sendable {
             state.faults[path] = fault.map { Injected(fault: $0, remaining: times) }
             state.clockOffset = fault == .clockFiveMinutesOff ? ServerFault.clockOffset : 0
         }
-        if fault == .connectionRefused { await server.stop() }
+        if fault == .connectionRefused {
+            await server.stop()
+            // Give the client's connection pool time to see its idle connections closed, so the
+            // next request is refused rather than sent on a pooled connection found dead.
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// The requests received at `path`, in order.
