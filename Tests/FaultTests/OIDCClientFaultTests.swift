@@ -160,28 +160,40 @@ private let transportFaults: [ExpectedFailure] = [
 
 private let retryAfter = IdsvrErrorHandling.retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds)))
 
-/// A provider document (discovery, JWKS) that does not arrive: `code`, retryable as the cause
-/// says; one that arrives unreadable: `invalid_metadata`. (A JSON document labelled
-/// `text/plain` is read: see ``FaultMatrix/OIDCClientFaults/jsonLabelledTextPlainIsStillRead(_:)``.)
-private func documentFaults(_ code: String) -> [ExpectedFailure] {
-    transportFaults.map { ExpectedFailure($0.fault, code, $0.recovery, as: OIDCError.self) } + [
+/// A failing or busy server's answers (500, 503 with `Retry-After`, 429, a proxy's HTML page)
+/// as the OIDCError `code`, retryable as the status says.
+private func failingServerFaults(_ code: String) -> [ExpectedFailure] {
+    [
         .init(.internalServerError, code, .retryable(condition: .later), as: OIDCError.self),
         .init(.serviceUnavailableWithRetryAfter, code, retryAfter, as: OIDCError.self),
         .init(.tooManyRequests, code, .retryable(condition: .later), as: OIDCError.self),
         .init(.htmlErrorPage, code, .retryable(condition: .later), as: OIDCError.self),
-        .init(.bodyNotJSON, "invalid_metadata", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self),
     ]
 }
 
-/// The token endpoint's answers to a refresh or a code exchange (with a DPoP proof).
-private let tokenRequestFaults: [ExpectedFailure] = transportFaults + [
-    .init(.internalServerError, "token_request_failed", .retryable(condition: .later), as: OIDCError.self),
-    .init(.serviceUnavailableWithRetryAfter, "token_request_failed", retryAfter, as: OIDCError.self),
-    .init(.tooManyRequests, "token_request_failed", .retryable(condition: .later), as: OIDCError.self),
-    .init(.bodyNotJSON, "token_request_failed", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self),
+/// A 200 whose body is not JSON, as the OIDCError `code`: only fixing the server helps.
+private func unreadableBodyFault(_ code: String) -> ExpectedFailure {
+    .init(.bodyNotJSON, code, .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self)
+}
+
+/// A nonce challenge after the one retry: two requests, then the typed error (and no refresh,
+/// since the challenge is about the proof, not the token).
+private let endlessNonceFault = ExpectedFailure(.endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .later), as: DPoPError.self)
+
+/// A provider document (discovery, JWKS) that does not arrive: `code`, retryable as the cause
+/// says; one that arrives unreadable: `invalid_metadata`. (A JSON document labelled
+/// `text/plain` is read: see ``FaultMatrix/OIDCClientFaults/jsonLabelledTextPlainIsStillRead(_:)``.)
+private func documentFaults(_ code: String) -> [ExpectedFailure] {
+    transportFaults.map { ExpectedFailure($0.fault, code, $0.recovery, as: OIDCError.self) } + failingServerFaults(code)
+        + [unreadableBodyFault("invalid_metadata")]
+}
+
+/// The token endpoint's answers to a refresh or a code exchange (with a DPoP proof); a token
+/// response must also be labelled JSON.
+private let tokenRequestFaults: [ExpectedFailure] = transportFaults + failingServerFaults("token_request_failed") + [
+    unreadableBodyFault("token_request_failed"),
     .init(.wrongContentType, "token_request_failed", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self),
-    .init(.htmlErrorPage, "token_request_failed", .retryable(condition: .later), as: OIDCError.self),
-    .init(.endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .later), as: DPoPError.self),
+    endlessNonceFault,
 ]
 
 /// A refresh refused with `invalid_grant` ends the session.
@@ -189,15 +201,8 @@ private let refreshFaults = tokenRequestFaults.map { OIDCFaultRow(operation: .re
     OIDCFaultRow(operation: .refresh, expected: .init(.invalidGrant, "login_required", .newHaapiFlow, as: OIDCError.self), session: .removed)
 ]
 
-private let userInfoFaults: [ExpectedFailure] = transportFaults + [
-    .init(.internalServerError, "userinfo_failed", .retryable(condition: .later), as: OIDCError.self),
-    .init(.serviceUnavailableWithRetryAfter, "userinfo_failed", retryAfter, as: OIDCError.self),
-    .init(.tooManyRequests, "userinfo_failed", .retryable(condition: .later), as: OIDCError.self),
-    .init(.bodyNotJSON, "userinfo_failed", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self),
-    .init(.htmlErrorPage, "userinfo_failed", .retryable(condition: .later), as: OIDCError.self),
-    // A nonce challenge is about the proof: two requests, no refresh, then the typed error.
-    .init(.endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .later), as: DPoPError.self),
-]
+private let userInfoFaults: [ExpectedFailure] =
+    transportFaults + failingServerFaults("userinfo_failed") + [unreadableBodyFault("userinfo_failed"), endlessNonceFault]
 
 /// The revocation endpoint's (no DPoP, no grant; a 200 with any body is a success): the
 /// session is removed first, whatever the provider answers, since the user asked to log out.
