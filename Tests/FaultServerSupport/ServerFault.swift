@@ -9,11 +9,14 @@ import Synchronization
 /// goes through its real transport. Which faults apply, and which error each must end in, is
 /// up to the component's tests: this table only knows how to misbehave.
 ///
-/// To add a component (the browser-login client, say): depend on `FaultServerSupport`, start a
-/// ``FaultServer`` with its endpoints (``FaultEndpoint/tokenEndpoint(lifetime:)``,
-/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for discovery, JWKS or userinfo),
-/// write one table of (fault, expected error code, recovery suggestion) rows, and run each
-/// row with ``FaultServer/inject(_:at:times:)`` in a parameterized test (see Tests/FaultTests).
+/// To add a component: depend on `FaultServerSupport`, start a ``FaultServer`` with its
+/// endpoints (``FaultEndpoint/tokenEndpoint(lifetime:idTokens:)``,
+/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for JWKS or userinfo; for an OpenID
+/// Provider ``FaultEndpoint/openIDConfiguration(resourceServer:)``,
+/// ``FaultEndpoint/authorizationEndpoint`` and ``FaultEndpoint/keySet``), write one table of
+/// (fault, expected error code, recovery suggestion) rows, and run each row with
+/// ``FaultServer/inject(_:at:times:)`` in a parameterized test (see Tests/FaultTests, whose
+/// OIDCClient rows use every one of these).
 public enum ServerFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Nothing listens: the connection is refused (``FaultServer/inject(_:at:times:)`` stops the server).
     case connectionRefused
