@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "OIDCClientTests",
             dependencies: [
-                "OIDCClient", "OAuthCore",
+                "OIDCClient", "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -159,11 +159,13 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // The misbehaving HTTP server and the table of faults, shared by the transport tests,
-        // the fault matrix and (later) the browser-login client's fault tests.
+        // the fault matrix and the browser-login client's tests (its OpenID Provider endpoints,
+        // ID-token signing key and headless browser).
         .target(
             name: "FaultServerSupport",
             dependencies: [
-                "OAuthCore",
+                "OAuthCore", "OIDCClient",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -173,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultTests",
-            dependencies: ["FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore"]
+            dependencies: ["FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
         ),
         .testTarget(
             name: "OAuthCoreTransportTests",

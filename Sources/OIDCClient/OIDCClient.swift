@@ -152,7 +152,9 @@ public actor OIDCClient {
     ///   ``OIDCError/Code/timedOut``), the response checks (``OIDCError/Code/stateMismatch``,
     ///   ``OIDCError/Code/authorizationIssuerMismatch``, ``OIDCError/Code/missingAuthorizationIssuer``,
     ///   ``OIDCError/Code/authorizationError``), the token request (``OIDCError/Code/tokenRequestFailed``)
-    ///   and ID-token validation; ``HTTPTransportError`` when the provider cannot be reached.
+    ///   and ID-token validation (``OIDCError/Code/keySetUnavailable`` when the provider's keys cannot be
+    ///   fetched); ``HTTPTransportError`` when the provider cannot be reached, ``DPoPError`` when the token
+    ///   endpoint asks for a new DPoP nonce again after one retry. A failed login leaves the previous session as it was.
     @discardableResult
     public func login(using userAgent: any ExternalUserAgent, options: AuthorizationOptions = AuthorizationOptions()) async throws
         -> AuthState
@@ -252,7 +254,11 @@ public actor OIDCClient {
     /// `invalid_grant` (the refresh token expired or was revoked), the session ends cleanly:
     /// the stale tokens are removed and ``OIDCError/Code/loginRequired`` is thrown.
     /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired``, ``OIDCError/Code/tokenRequestFailed``,
-    ///   ``OIDCError/Code/invalidIDToken``; ``HTTPTransportError`` (the session is kept: retry later).
+    ///   ``OIDCError/Code/invalidIDToken``, ``OIDCError/Code/keySetUnavailable`` (the provider's keys
+    ///   for the new ID token cannot be fetched); ``HTTPTransportError`` when no answer arrives and
+    ///   ``DPoPError`` when the provider asks for a new DPoP nonce again after one retry. Only
+    ///   ``OIDCError/Code/loginRequired`` removes the session; after any other failure it is the
+    ///   one before the refresh, unchanged: retry as the error's recovery suggestion says.
     @discardableResult
     public func refresh() async throws -> AuthState {
         if let refreshTask { return try await refreshTask.value }
@@ -321,8 +327,11 @@ public actor OIDCClient {
 
     /// The user's claims from the UserInfo endpoint, sent with the access token (refreshed
     /// once on a 401). Its `sub` must be the ID token's (OpenID Connect Core §5.3.2).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userInfoSubjectMismatch``, ``OIDCError/Code/userInfoFailed``,
-    ///   ``OIDCError/Code/notSupported``, ``OIDCError/Code/loginRequired``.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userInfoSubjectMismatch``, ``OIDCError/Code/userInfoFailed``
+    ///   (any answer but 200, its recovery the status's: a 503 keeps its `Retry-After`; or a body that is
+    ///   not a JSON object), ``OIDCError/Code/notSupported``, ``OIDCError/Code/loginRequired``; the errors of
+    ///   ``refresh()`` when a 401 makes it refresh; and, from the request itself, ``HTTPTransportError`` when
+    ///   no answer arrives and ``DPoPError`` when the endpoint asks for a new DPoP nonce again after one retry.
     public func userInfo() async throws -> UserInfo {
         let metadata = try await discover()
         guard let endpoint = metadata.userInfoEndpoint else {
@@ -331,7 +340,9 @@ public actor OIDCClient {
         let response = try await AuthorizedHTTPClient(client: self, transport: transport)
             .send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
         guard response.status == 200 else {
-            throw OIDCError(.userInfoFailed, "the UserInfo endpoint answered HTTP \(response.status)")
+            throw OIDCError(
+                .userInfoFailed, "the UserInfo endpoint answered HTTP \(response.status)",
+                cause: ProviderDocument.unusableAnswer(response, from: "the UserInfo endpoint"))
         }
         guard let claims = (try? JSONValue(parsing: response.body))?.objectValue else {
             throw OIDCError(.userInfoFailed, "the UserInfo response is not a JSON object (signed or encrypted UserInfo is not supported)")

@@ -32,6 +32,8 @@ public struct OIDCError: IdsvrError {
         switch code {
         case .issuerMismatch, .invalidMetadata, .discoveryFailed:
             return "The provider's metadata cannot be trusted or read."
+        case .keySetUnavailable:
+            return "The provider's signing keys could not be fetched, so its ID tokens cannot be verified."
         case .stateMismatch, .authorizationIssuerMismatch, .missingAuthorizationIssuer:
             return "The authorization response did not come from the request this client made (possible mix-up or forgery)."
         case .authorizationError:
@@ -49,7 +51,28 @@ public struct OIDCError: IdsvrError {
         }
     }
 
+    /// Failures of an exchange that got no usable answer (no response, a busy or failing
+    /// server) take the recovery of their ``cause``: a refused connection waits for the
+    /// network, a 503 keeps its `Retry-After`, a page that is not JSON needs the server fixed.
     public var recoverySuggestion: IdsvrErrorHandling {
+        switch code {
+        case .discoveryFailed, .keySetUnavailable:
+            return causeRecovery ?? .retryable(condition: .later)
+        case .userInfoFailed:
+            return causeRecovery ?? .nonRecoverable(action: .fixServerConfiguration)
+        case .tokenRequestFailed:
+            // The OAuth error's own (invalid_grant: a new login; server_error: later), or the unusable answer's.
+            return causeRecovery
+                ?? (serverError == "temporarily_unavailable" || serverError == "server_error"
+                    ? .retryable(condition: .later) : .nonRecoverable(action: .fixClientConfiguration))
+        default:
+            return ownRecovery
+        }
+    }
+
+    private var causeRecovery: IdsvrErrorHandling? { (cause as? any IdsvrError)?.recoverySuggestion }
+
+    private var ownRecovery: IdsvrErrorHandling {
         switch code {
         case .loginRequired, .cancelled, .timedOut, .stateMismatch, .nonceMismatch:
             return .newHaapiFlow
@@ -62,13 +85,10 @@ public struct OIDCError: IdsvrError {
             default:
                 return .nonRecoverable(action: .fixClientConfiguration)
             }
-        case .discoveryFailed, .userAgentFailed:
+        case .userAgentFailed:
             return .retryable(condition: .later)
         case .notSupported, .invalidConfiguration:
             return .nonRecoverable(action: .fixClientConfiguration)
-        case .tokenRequestFailed:
-            return serverError == "temporarily_unavailable" || serverError == "server_error"
-                ? .retryable(condition: .later) : .nonRecoverable(action: .fixClientConfiguration)
         default:
             // Metadata, issuer, signature and claim failures: the provider is misconfigured
             // or an attacker is involved; no retry fixes that.
@@ -80,6 +100,9 @@ public struct OIDCError: IdsvrError {
 extension ErrorCode where Domain == OIDCError {
     /// The discovery document could not be fetched or parsed.
     public static var discoveryFailed: Self { Self("discovery_failed") }
+    /// The provider's key set (`jwks_uri`) could not be fetched: no response, or not HTTP 200.
+    /// A key set that arrives but cannot be read is ``invalidMetadata``.
+    public static var keySetUnavailable: Self { Self("key_set_unavailable") }
     /// The discovery document's `issuer` differs from the configured issuer (OpenID Connect Discovery §4.3).
     public static var issuerMismatch: Self { Self("issuer_mismatch") }
     /// The metadata lacks an endpoint or value this operation needs, or holds an invalid one.

@@ -3,10 +3,12 @@ import OAuthCore
 
 /// Fetches one of the provider's public JSON documents (discovery, JWKS).
 enum ProviderDocument {
-    /// GETs `url` and returns the body of its 200 answer.
+    /// GETs `url` and returns the body of its 200 answer (whatever its media type: a JSON
+    /// document labelled `text/plain` is still read, and its parser judges it).
     /// - Parameters:
     ///   - name: what the document is, for the error message ("the discovery document").
-    ///   - failure: the error code when no 200 answer arrives.
+    ///   - failure: the error code when no 200 answer arrives; its ``OIDCError/cause`` is the
+    ///     ``HTTPTransportError``, or a ``TokenEndpointError`` keeping the answer's status and `Retry-After`.
     static func fetch(_ url: URL, name: String, failure: OIDCError.Code, transport: any HTTPTransport) async throws -> Data {
         let response: TransportResponse
         do {
@@ -15,8 +17,15 @@ enum ProviderDocument {
             throw OIDCError(failure, "\(name) \(url.absoluteString) could not be fetched", cause: error)
         }
         guard response.status == 200 else {
-            throw OIDCError(failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)")
+            throw OIDCError(failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)", cause: unusableAnswer(response, from: name))
         }
         return response.body
+    }
+
+    /// A non-200 answer as the cause of an ``OIDCError``: a ``TokenEndpointError``, the package's
+    /// error for an answer that is neither the expected one nor an OAuth error (the revocation
+    /// client uses it the same way), so the status and `Retry-After` decide the recovery.
+    static func unusableAnswer(_ response: TransportResponse, from name: String) -> TokenEndpointError {
+        TokenEndpointError(.unexpectedResponse, detail: "\(name) answered HTTP \(response.status)", response: response)
     }
 }

@@ -24,12 +24,13 @@ public actor ProviderKeySet {
     }
 
     /// Fetches the set again (concurrent callers share one request).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidMetadata`` when the set cannot be fetched or read.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/keySetUnavailable`` when the set cannot be fetched
+    ///   (retryable as its cause says), ``OIDCError/Code/invalidMetadata`` when it cannot be read.
     public func refetch() async throws -> JWKSet {
         if let inFlight { return try await inFlight.value }
         let uri = self.uri, transport = self.transport
         let task = Task { () throws -> JWKSet in
-            let body = try await ProviderDocument.fetch(uri, name: "the provider's keys", failure: .invalidMetadata, transport: transport)
+            let body = try await ProviderDocument.fetch(uri, name: "the provider's keys", failure: .keySetUnavailable, transport: transport)
             do {
                 return try JWKSet(json: body)
             } catch {

@@ -9,11 +9,14 @@ import Synchronization
 /// goes through its real transport. Which faults apply, and which error each must end in, is
 /// up to the component's tests: this table only knows how to misbehave.
 ///
-/// To add a component (the browser-login client, say): depend on `FaultServerSupport`, start a
-/// ``FaultServer`` with its endpoints (``FaultEndpoint/tokenEndpoint(lifetime:)``,
-/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for discovery, JWKS or userinfo),
-/// write one table of (fault, expected error code, recovery suggestion) rows, and run each
-/// row with ``FaultServer/inject(_:at:times:)`` in a parameterized test (see Tests/FaultTests).
+/// To add a component: depend on `FaultServerSupport`, start a ``FaultServer`` with its
+/// endpoints (``FaultEndpoint/tokenEndpoint(lifetime:idTokens:)``,
+/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for JWKS or userinfo; for an OpenID
+/// Provider ``FaultEndpoint/openIDConfiguration(resourceServer:)``,
+/// ``FaultEndpoint/authorizationEndpoint`` and ``FaultEndpoint/keySet``), write one table of
+/// (fault, expected error code, recovery suggestion) rows, and run each row with
+/// ``FaultServer/inject(_:at:times:)`` in a parameterized test (see Tests/FaultTests, whose
+/// OIDCClient rows use every one of these).
 public enum ServerFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Nothing listens: the connection is refused (``FaultServer/inject(_:at:times:)`` stops the server).
     case connectionRefused
@@ -90,13 +93,15 @@ public struct FaultEndpoint: Sendable {
 
     /// An OAuth token endpoint issuing DPoP-bound tokens: each `access_token` is a JWT-shaped
     /// string whose `iat` and `exp` follow the server's clock, `expires_in` is `lifetime`, and
-    /// each `refresh_token` is new (`rt-<number>`).
-    public static func tokenEndpoint(lifetime: Int = 300) -> FaultEndpoint {
+    /// each `refresh_token` is new (`rt-<number>`). With `idTokens`, an OpenID Provider's: each
+    /// response also carries a signed `id_token` (see ``signedIDToken(_:accessToken:context:)``).
+    public static func tokenEndpoint(lifetime: Int = 300, idTokens: TestIDTokenClaims? = nil) -> FaultEndpoint {
         FaultEndpoint(mediaType: "application/json", nonceChallenge: .authorizationServer) { context in
             let iat = Int(context.serverNow.timeIntervalSince1970)
             let claims = #"{"jti":"at-\#(context.number)","iat":\#(iat),"exp":\#(iat + lifetime)}"#
             let accessToken = "eyJhbGciOiJub25lIn0." + Base64URL.encode(Data(claims.utf8)) + ".sig"
-            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"}"#
+            let idTokenMember = idTokens.map { #","id_token":"\#(signedIDToken($0, accessToken: accessToken, context: context))""# } ?? ""
+            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"\#(idTokenMember)}"#
             return .text(200, body, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
         }
     }
@@ -221,7 +226,12 @@ public final class FaultServer: Sendable {
             state.faults[path] = fault.map { Injected(fault: $0, remaining: times) }
             state.clockOffset = fault == .clockFiveMinutesOff ? ServerFault.clockOffset : 0
         }
-        if fault == .connectionRefused { await server.stop() }
+        if fault == .connectionRefused {
+            await server.stop()
+            // Give the client's connection pool time to see its idle connections closed, so the
+            // next request is refused rather than sent on a pooled connection found dead.
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// The requests received at `path`, in order.

@@ -17,14 +17,26 @@ struct ExpectedFailure: Sendable, CustomTestStringConvertible {
     let fault: ServerFault
     let code: String
     let recovery: IdsvrErrorHandling
+    /// The error type, when the code alone does not name it (`timed_out` is both an
+    /// `HTTPTransportError` and an `OIDCError`).
+    let domain: String?
 
     init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling) {
+        self.init(fault, code, recovery, domain: nil)
+    }
+
+    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, as domain: any IdsvrError.Type) {
+        self.init(fault, code, recovery, domain: String(describing: domain))
+    }
+
+    private init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, domain: String?) {
         self.fault = fault
         self.code = code
         self.recovery = recovery
+        self.domain = domain
     }
 
-    var testDescription: String { "\(fault) → \(code)" }
+    var testDescription: String { "\(fault) → \(domain.map { $0 + " " } ?? "")\(code)" }
 }
 
 /// The faults below HTTP end alike in every component: `communication`, with the transport's
@@ -60,6 +72,9 @@ func expect(_ error: (any Error)?, toBe expected: ExpectedFailure, sourceLocatio
     guard let typed = error as? any IdsvrError else {
         Issue.record("\(expected.fault) ended in \(type(of: error)), not an IdsvrError: \(error)", sourceLocation: sourceLocation)
         return
+    }
+    if let domain = expected.domain {
+        #expect(String(describing: type(of: typed)) == domain, "\(typed)", sourceLocation: sourceLocation)
     }
     #expect(typed.error == expected.code, "\(typed)", sourceLocation: sourceLocation)
     #expect(typed.recoverySuggestion == expected.recovery, "\(typed)", sourceLocation: sourceLocation)

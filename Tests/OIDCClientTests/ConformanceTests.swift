@@ -1,3 +1,4 @@
+import FaultServerSupport
 import Foundation
 import OAuthCore
 import OIDCClient

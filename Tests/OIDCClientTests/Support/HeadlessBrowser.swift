@@ -2,38 +2,9 @@ import Foundation
 import OAuthCore
 import OIDCClient
 
-/// A browser for tests: follows the provider's redirects (without running any page) until it
-/// reaches a page that does not redirect, such as the loopback listener's.
-struct HeadlessBrowser: BrowserLauncher {
-    /// Every URL it opened, for assertions.
-    let opened = LockedList<URL>()
-
-    func open(_ url: URL) async throws {
-        opened.append(url)
-        // A real browser runs on its own; the login waits for the redirect, not for this.
-        Task {
-            var next: URL? = url
-            var hops = 0
-            while let current = next, hops < 10 {
-                hops += 1
-                let response = try await AsyncHTTPClientTransport().send(TransportRequest(url: current))
-                next = (300..<400).contains(response.status) ? response.headers["Location"].flatMap { URL(string: $0, relativeTo: current) } : nil
-            }
-        }
-    }
-}
-
 /// A browser the user never finishes with.
 struct AbandonedBrowser: BrowserLauncher {
     func open(_ url: URL) async throws {}
-}
-
-/// A thread-safe list.
-final class LockedList<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Element] = []
-    func append(_ item: Element) { lock.withLock { items.append(item) } }
-    var all: [Element] { lock.withLock { items } }
 }
 
 /// Delays and counts requests, so concurrent callers overlap on the wire.

@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import FaultServerSupport
 import Foundation
 import NIOConcurrencyHelpers
 import OAuthCore
@@ -59,10 +60,10 @@ final class TestProvider: Sendable {
 
     static let clientID = "test-client"
     static let subject = "user-1"
-    static let es1 = P256.Signing.PrivateKey()
+    static let es1 = TestIDTokenSigner.key
     static let es2 = P256.Signing.PrivateKey()
     static let rs = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-    static let es1Public = JWSSigningKey.es256(es1, keyID: "es-1").publicJWK!
+    static let es1Public = TestIDTokenSigner.publicJWK
     static let es2Public = JWSSigningKey.es256(es2, keyID: "es-2").publicJWK!
     static let rsPublic = try! JWSSigningKey.rsa(rs, keyID: "rs-1").publicJWK!
 
@@ -258,7 +259,7 @@ final class TestProvider: Sendable {
             "iss": .string(issuer), "sub": .string(Self.subject), "aud": .string(Self.clientID),
             "exp": .integer(now + 300), "iat": .integer(now), "auth_time": .integer(now),
             // ES256 and RS256 both hash with SHA-256.
-            "at_hash": .string(IDTokenHash.of(accessToken)),
+            "at_hash": .string(TestIDTokenSigner.accessTokenHash(accessToken)),
         ]
         if let nonce { claims["nonce"] = .string(nonce) }
         behaviour.idTokenClaims(&claims)
@@ -279,9 +280,9 @@ final class TestProvider: Sendable {
         }
         var token: String
         switch behaviour.signing {
-        case .es256: token = try! CompactJWS.sign(payload: payload, header: JOSEHeader(algorithm: .es256, typ: "JWT"), key: key(.es256(Self.es1, keyID: "es-1")))
-        case .es256Rotated: token = try! CompactJWS.sign(payload: payload, header: JOSEHeader(algorithm: .es256, typ: "JWT"), key: key(.es256(Self.es2, keyID: "es-2")))
-        case .unpublishedKey: token = try! CompactJWS.sign(payload: payload, header: JOSEHeader(algorithm: .es256, typ: "JWT"), key: key(.es256(P256.Signing.PrivateKey(), keyID: "es-unknown")))
+        case .es256: token = TestIDTokenSigner.sign(payload, with: key(.es256(Self.es1, keyID: TestIDTokenSigner.keyID)))
+        case .es256Rotated: token = TestIDTokenSigner.sign(payload, with: key(.es256(Self.es2, keyID: "es-2")))
+        case .unpublishedKey: token = TestIDTokenSigner.sign(payload, with: key(.es256(P256.Signing.PrivateKey(), keyID: "es-unknown")))
         case .rs256: token = try! CompactJWS.sign(payload: payload, header: JOSEHeader(algorithm: .rs256, typ: "JWT"), key: key(try! .rsa(Self.rs, keyID: "rs-1")))
         case .hs256WithPublicKey:
             // The classic algorithm-confusion forgery: the provider's public key used as an HMAC secret.
@@ -324,13 +325,5 @@ final class TestProvider: Sendable {
             return ServerResponse(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
         return .json(200, "{\"ok\":true}")
-    }
-}
-
-/// The at_hash of a token, computed independently of the client's code.
-enum IDTokenHash {
-    static func of(_ token: String) -> String {
-        let digest = Array(SHA256.hash(data: Data(token.utf8)))
-        return Base64URL.encode(digest.prefix(16))
     }
 }
