@@ -131,3 +131,44 @@ struct TokenEndpointTests {
         #expect(try error(404).recoverySuggestion == .nonRecoverable(action: .fixServerConfiguration))
     }
 }
+
+@Suite("Retry-After")
+struct RetryAfterTests {
+    static let url = URL(string: "https://as.example/token")!
+
+    func response(_ status: Int, retryAfter: String?, body: String = "") -> TransportResponse {
+        var headers: HeaderFields = ["Content-Type": "application/json"]
+        if let retryAfter { headers["Retry-After"] = retryAfter }
+        return TransportResponse(status: status, headers: headers, body: Data(body.utf8), url: Self.url)
+    }
+
+    @Test func secondsAndHTTPDates() throws {
+        // RFC 9110's example date, and "now" 120 s before it.
+        let now = Date(timeIntervalSince1970: 784_111_777 - 120)
+        #expect(response(503, retryAfter: "30").retryAfterSeconds(now: now) == 30)
+        #expect(response(503, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT").retryAfterSeconds(now: now) == 120)
+        #expect(response(503, retryAfter: "Sunday, 06-Nov-94 08:49:37 GMT").retryAfterSeconds(now: now) == 120)
+        #expect(response(503, retryAfter: "Sun Nov  6 08:49:37 1994").retryAfterSeconds(now: now) == 120)
+        #expect(response(503, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT").retryAfterSeconds(now: now.addingTimeInterval(600)) == 0)
+        for bad in ["-5", "soon", "", "inf"] {
+            #expect(response(503, retryAfter: bad).retryAfterSeconds(now: now) == nil, "\(bad)")
+        }
+        #expect(response(503, retryAfter: nil).retryAfterSeconds == nil)
+    }
+
+    @Test func aBusyServersOAuthErrorKeepsItsDelay() throws {
+        let busy = try TokenEndpointResponse(response(503, retryAfter: "30", body: #"{"error":"temporarily_unavailable"}"#))
+        guard case .failure(let error) = busy else { Issue.record("not an OAuth error: \(busy)"); return }
+        #expect(error.retryAfter == 30)
+        #expect(error.recoverySuggestion == .retryable(condition: .afterDelay(seconds: 30)))
+
+        let plain = try TokenEndpointResponse(response(503, retryAfter: nil, body: #"{"error":"temporarily_unavailable"}"#))
+        guard case .failure(let later) = plain else { Issue.record("not an OAuth error: \(plain)"); return }
+        #expect(later.recoverySuggestion == .retryable(condition: .later))
+
+        // A delay does not make a refusal retryable.
+        let refused = try TokenEndpointResponse(response(400, retryAfter: "30", body: #"{"error":"invalid_grant"}"#))
+        guard case .failure(let grant) = refused else { Issue.record("not an OAuth error: \(refused)"); return }
+        #expect(grant.recoverySuggestion == .newHaapiFlow)
+    }
+}

@@ -121,9 +121,29 @@ public struct TransportResponse: Sendable, Hashable {
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
-    /// The `Retry-After` delay in seconds, when the response gives one as a number of seconds.
-    public var retryAfterSeconds: Double? {
-        headers["Retry-After"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+    /// The `Retry-After` delay in seconds (RFC 9110 §10.2.3): a number of seconds, or an
+    /// HTTP date turned into the seconds from `now` (0 for a date already past).
+    public func retryAfterSeconds(now: Date = Date()) -> Double? {
+        guard let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Double(value) { return seconds >= 0 && seconds.isFinite ? seconds : nil }
+        guard let date = Self.httpDate(value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// The `Retry-After` delay in seconds from now; see ``retryAfterSeconds(now:)``.
+    public var retryAfterSeconds: Double? { retryAfterSeconds() }
+
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or one of the two obsolete forms
+    /// recipients must accept (RFC 9110 §5.6.7).
+    static func httpDate(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
     }
 
     /// The body as UTF-8 text (invalid bytes replaced), for messages and logs.

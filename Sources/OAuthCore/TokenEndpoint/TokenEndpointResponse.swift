@@ -18,7 +18,7 @@ public enum TokenEndpointResponse: Sendable, Hashable {
         if response.isSuccess {
             self = .success(try TokenSuccessResponse(members: members, response: response, receivedAt: receivedAt))
         } else if let error = members["error"]?.stringValue {
-            self = .failure(OAuthErrorResponse(error: error, members: members, statusCode: response.status))
+            self = .failure(OAuthErrorResponse(error: error, members: members, statusCode: response.status, retryAfter: response.retryAfterSeconds))
         } else {
             throw TokenEndpointError(.unexpectedResponse, response: response)
         }
@@ -105,14 +105,18 @@ public struct OAuthErrorResponse: IdsvrError, Hashable {
     public let statusCode: Int
     /// Every member as received.
     public let raw: [String: JSONValue]
+    /// The `Retry-After` delay in seconds, when the response gave one (a busy server's
+    /// `temporarily_unavailable`, a `slow_down`).
+    public let retryAfter: Double?
 
     /// Makes an error response from its members.
-    public init(error: String, members: [String: JSONValue] = [:], statusCode: Int = 400) {
+    public init(error: String, members: [String: JSONValue] = [:], statusCode: Int = 400, retryAfter: Double? = nil) {
         self.error = error
         self.serverDescription = members["error_description"]?.stringValue
         self.errorURI = members["error_uri"]?.stringValue
         self.statusCode = statusCode
         self.raw = members
+        self.retryAfter = retryAfter
     }
 
     public var errorDescription: String { serverDescription ?? "the server answered \(error)" }
@@ -121,9 +125,10 @@ public struct OAuthErrorResponse: IdsvrError, Hashable {
     public var recoverySuggestion: IdsvrErrorHandling {
         switch error {
         case "invalid_grant", "access_denied", "expired_token": return .newHaapiFlow
-        case "temporarily_unavailable", "server_error": return .retryable(condition: .later)
+        case "temporarily_unavailable", "server_error":
+            return .retryable(condition: retryAfter.map { .afterDelay(seconds: $0) } ?? .later)
         case "use_dpop_nonce": return .retryable(condition: .immediately)
-        case "slow_down", "authorization_pending": return .retryable(condition: .afterDelay(seconds: 5))
+        case "slow_down", "authorization_pending": return .retryable(condition: .afterDelay(seconds: retryAfter ?? 5))
         default: return .nonRecoverable(action: .fixClientConfiguration)
         }
     }

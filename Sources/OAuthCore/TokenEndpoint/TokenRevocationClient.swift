@@ -41,7 +41,8 @@ public struct TokenRevocationClient: Sendable {
         HaapiLogger.debug(DriverFollowUpTag.http, "revocation endpoint answered HTTP \(response.status)")
         if response.isSuccess { return }
         if let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue {
-            throw OAuthErrorResponse(error: error, members: document.objectValue ?? [:], statusCode: response.status)
+            throw OAuthErrorResponse(
+                error: error, members: document.objectValue ?? [:], statusCode: response.status, retryAfter: response.retryAfterSeconds)
         }
         throw TokenEndpointError(
             .unexpectedResponse, detail: "the revocation endpoint answered HTTP \(response.status) without an OAuth error", response: response)

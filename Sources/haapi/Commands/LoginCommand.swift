@@ -3,11 +3,11 @@ import Foundation
 import HaapiUI
 import OAuthCore
 
-/// `haapi login`: a HAAPI login in the terminal; the tokens are kept in the profile.
+/// `haapi login`: a HAAPI login in the terminal, or a browser login; the tokens are kept in the profile.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in with a HAAPI flow in the terminal and keep the tokens in a profile.",
+        abstract: "Log in (a HAAPI flow in the terminal, or --browser) and keep the tokens in a profile.",
         discussion: """
             The connection settings come from the flags or --config FILE and are saved in the profile \
             ($HAAPI_HOME/profiles/NAME, default ~/.config/swift-haapi); later logins can omit them. \
