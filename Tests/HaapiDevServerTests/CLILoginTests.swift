@@ -208,7 +208,7 @@ struct CLILoginTests {
         try beforeReturning(back)
         let landing = try await Browser.get(back)
         #expect(landing.status == 200)
-        #expect(landing.bodyText.contains("Login continues in the terminal"))
+        #expect(landing.bodyText.contains("You can close this window and return to the app"))
 
         let run = try await running.value
         #expect(run.stderr.contains("opened with \(script.path)"), "stderr: \(run.stderr)")

@@ -364,21 +364,43 @@ final class TerminalRenderer: @unchecked Sendable {
             throw CLIFailure("login failed: the client operation \(Self.name(operation)) is not supported in a terminal")
         }
         guard let href = model.href else { throw CLIFailure("login failed: the external-browser operation has no href") }
-        let receiver = try LoopbackReceiver()
-        defer { receiver.stop() }
-        guard let url = ExternalBrowserOperationModel.launchURL(href: href, appRedirect: receiver.redirectURI, baseURL: baseURL) else {
+        // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
+        let listener: LoopbackRedirectListener
+        do { listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback") } catch {
+            throw CLIFailure("login failed: cannot listen for the browser's return: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
+        }
+        let redirectURI = "http://127.0.0.1:\(listener.port)/callback"
+        let returned = LockedBox<URL?>(nil)
+        let waiter = Task {
+            let url = await listener.redirect()
+            returned.withLockedValue { $0 = url }
+        }
+        do {
+            try await waitForBrowser(href: href, redirectURI: redirectURI, returned: returned)
+        } catch {
+            waiter.cancel()
+            await listener.close()
+            throw error
+        }
+        await listener.close()
+        if let back = returned.withLockedValue({ $0 }) { await viewModel.resumeExternalBrowser(url: back) }
+    }
+
+    /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
+    private func waitForBrowser(href: String, redirectURI: String, returned: LockedBox<URL?>) async throws {
+        guard let url = ExternalBrowserOperationModel.launchURL(href: href, appRedirect: redirectURI, baseURL: baseURL) else {
             throw CLIFailure("login failed: the external-browser href \(href) is not a URL")
         }
         Stderr.line("Continue the login in the browser:")
         Stderr.line("  " + terminal.styled(url.absoluteString, .bold))
         var launched = try? await browser.launch(url)
         if let launched {
-            Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(receiver.redirectURI))", .dim))
+            Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(redirectURI))", .dim))
         } else {
             Stderr.line(terminal.styled("(no browser could be started; open the URL yourself)", .dim))
         }
         let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
-        while receiver.url == nil {
+        while returned.withLockedValue({ $0 }) == nil {
             if terminal.takeInterrupt() { throw Interrupted() }
             if let failed = launched, let status = failed.failureStatus {
                 // A browser that failed will not come back: a script ends now, a person can still open the URL.
@@ -387,10 +409,9 @@ final class TerminalRenderer: @unchecked Sendable {
                 message("\(what); open the URL yourself", .warning)
                 launched = nil
             }
-            if Date() > deadline { throw CLIFailure("login failed: the browser did not come back to \(receiver.redirectURI) in time") }
+            if Date() > deadline { throw CLIFailure("login failed: the browser did not come back to \(redirectURI) in time") }
             try await Task.sleep(for: .milliseconds(100))
         }
-        if let back = receiver.url { await viewModel.resumeExternalBrowser(url: back) }
     }
 
     static func name(_ operation: ClientOperationModel) -> String {
