@@ -21,11 +21,10 @@ enum CLIBenchmark {
         defer { try? FileManager.default.removeItem(at: home) }
         let profile = home.appendingPathComponent("profiles/bench")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        let now = ISO8601DateFormatter().string(from: Date())
         let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600))
         try Data(#"{"clientID": "bench", "redirectUri": "haapi://callback", "issuer": "https://as.example", "tokenEndpoint": "https://as.example/token"}"#.utf8)
             .write(to: profile.appendingPathComponent("config.json"))
-        try Data(#"{"accessToken": "\#(String(repeating: "a", count: 800))", "tokenType": "Bearer", "expiresAt": "\#(later)", "receivedAt": "\#(now)"}"#.utf8)
+        try Data(#"{"issuer": "https://as.example", "clientID": "bench", "accessToken": "\#(String(repeating: "a", count: 800))", "tokenType": "Bearer", "accessTokenExpiresAt": "\#(later)"}"#.utf8)
             .write(to: profile.appendingPathComponent("tokens.json"))
 
         var walls: [Double] = []

@@ -65,8 +65,9 @@ public struct AuthState: Sendable, Hashable, Codable {
     }
 
     /// The state after a token response: tokens the response lacks are kept (a provider that
-    /// does not rotate refresh tokens sends none back, RFC 6749 §6).
-    func updated(with tokens: TokenSuccessResponse, idToken: IDToken?) -> AuthState {
+    /// does not rotate refresh tokens sends none back, RFC 6749 §6). The ID token is the
+    /// validated `idToken` when given; the response's own is never kept unvalidated.
+    public func updated(with tokens: TokenSuccessResponse, idToken: IDToken?) -> AuthState {
         var next = self
         next.accessToken = tokens.accessToken
         next.tokenType = tokens.tokenType

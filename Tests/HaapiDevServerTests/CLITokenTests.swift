@@ -51,7 +51,7 @@ struct CLITokenTests {
         /// Makes the stored access token look nearly expired, as it would be some minutes later.
         func ageTokens() throws {
             var tokens = try #require(try storedTokens())
-            tokens["expiresAt"] = ISO8601DateFormatter().string(from: Date().addingTimeInterval(5))
+            tokens["accessTokenExpiresAt"] = ISO8601DateFormatter().string(from: Date().addingTimeInterval(5))
             try JSONSerialization.data(withJSONObject: tokens).write(to: tokensFile)
         }
 

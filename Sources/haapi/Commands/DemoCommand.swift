@@ -3,6 +3,7 @@ import Foundation
 import HaapiDevServer
 import HaapiUI
 import OAuthCore
+import OIDCClient
 import ServiceLifecycle
 
 /// `haapi demo`: the development server in-process, a terminal login against it, the token's claims and userinfo.
@@ -69,7 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
         terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)
-        Stderr.line(LoginCommand.summary(StoredTokens(outcome.tokens, dpop: outcome.dpop), issuer: issuer.absoluteString, keptIn: nil))
+        Stderr.line(LoginCommand.summary(AuthState(outcome.tokens, dpop: outcome.dpop, issuer: issuer.absoluteString, clientID: settings.clientID), issuer: issuer.absoluteString, keptIn: nil))
 
         print("Access token claims:")
         print(JWTText.claims(outcome.tokens.accessToken).map(JWTText.pretty) ?? "(the access token is not a JWT)")

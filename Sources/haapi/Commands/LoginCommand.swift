@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaapiUI
 import OAuthCore
+import OIDCClient
 
 /// `haapi login`: a HAAPI login in the terminal, or a browser login; the tokens are kept in the profile.
 struct LoginCommand: AsyncParsableCommand {
@@ -35,14 +36,14 @@ struct LoginCommand: AsyncParsableCommand {
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
         let settings = try await connection.resolve(saved: saved, browser: browser)
         try store.writeConfiguration(settings)
-        let tokens: StoredTokens
+        let tokens: AuthState
         if browser {
             tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand).run()
         } else {
             terminal.catchInterrupts()
             let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
                 .run(terminal: terminal)
-            tokens = StoredTokens(outcome.tokens, dpop: outcome.dpop)
+            tokens = AuthState(outcome.tokens, dpop: outcome.dpop, issuer: settings.issuer ?? settings.baseURL ?? "", clientID: settings.clientID)
         }
         // Under the lock: a `haapi token` refreshing the previous login's tokens must not overwrite these.
         try await store.lock.withLock { try store.writeTokens(tokens) }
@@ -50,9 +51,9 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.
-    static func summary(_ tokens: StoredTokens, issuer: String, keptIn profile: String?) -> String {
+    static func summary(_ tokens: AuthState, issuer: String, keptIn profile: String?) -> String {
         var parts = ["Logged in\(tokens.subject.map { " as \($0)" } ?? "") at \(issuer)"]
-        parts.append("\(tokens.tokenType) token" + (tokens.expiry.map { ", expires in \(Int($0.timeIntervalSinceNow.rounded())) s" } ?? ""))
+        parts.append("\(tokens.tokenType) token" + RefreshCommand.expiry(tokens))
         if let scope = tokens.scope { parts.append("scope \(scope)") }
         if tokens.refreshToken != nil { parts.append("with a refresh token") }
         parts.append(profile.map { "kept in profile \($0)" } ?? "not kept")

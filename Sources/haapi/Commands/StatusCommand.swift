@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OAuthCore
+import OIDCClient
 
 /// `haapi status`: who the profile is logged in as, with what, until when.
 struct StatusCommand: AsyncParsableCommand {
@@ -34,7 +35,7 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     /// The status as JSON members; no token appears in it.
-    static func report(_ tokens: StoredTokens, keeper: ProfileTokens, now: Date = Date()) throws -> [String: JSONValue] {
+    static func report(_ tokens: AuthState, keeper: ProfileTokens, now: Date = Date()) throws -> [String: JSONValue] {
         var report: [String: JSONValue] = [
             "profile": .string(keeper.profile.name), "clientId": .string(keeper.configuration.clientID),
             "tokenType": .string(tokens.tokenType), "refreshToken": .bool(tokens.refreshToken != nil),
@@ -42,7 +43,7 @@ struct StatusCommand: AsyncParsableCommand {
         report["issuer"] = (keeper.configuration.issuer ?? keeper.configuration.baseURL).map(JSONValue.string)
         report["subject"] = tokens.subject.map(JSONValue.string)
         report["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
-        if let expiry = tokens.expiry {
+        if let expiry = tokens.accessTokenExpiresAt {
             let seconds = Int(expiry.timeIntervalSince(now).rounded(.down))
             report["expiresAt"] = .string(ISO8601DateFormatter().string(from: expiry))
             report["expiresIn"] = .integer(seconds)

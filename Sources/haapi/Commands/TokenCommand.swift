@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OIDCClient
 
 /// `haapi token`: prints a valid access token, for `curl -H "Authorization: Bearer $(haapi token)"`.
 struct TokenCommand: AsyncParsableCommand {
@@ -47,7 +48,7 @@ struct RefreshCommand: AsyncParsableCommand {
         Stderr.line(parts.joined(separator: "; "))
     }
 
-    static func expiry(_ tokens: StoredTokens) -> String {
-        tokens.expiry.map { ", expires in \(Int($0.timeIntervalSinceNow.rounded())) s" } ?? ""
+    static func expiry(_ tokens: AuthState) -> String {
+        tokens.accessTokenExpiresAt.map { ", expires in \(Int($0.timeIntervalSinceNow.rounded())) s" } ?? ""
     }
 }

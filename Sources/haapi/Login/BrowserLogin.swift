@@ -10,7 +10,7 @@ struct BrowserLogin {
     let browserCommand: String?
 
     /// The OIDCClient for the profile's settings, holding `tokens` when given.
-    func client(holding tokens: StoredTokens? = nil) async throws -> OIDCClient {
+    func client(holding tokens: AuthState? = nil) async throws -> OIDCClient {
         guard let issuer = configuration.issuer.flatMap(URL.init(string:)) else {
             throw CLIFailure("a browser login needs --issuer (its endpoints come from discovery)")
         }
@@ -20,13 +20,7 @@ struct BrowserLogin {
             postLogoutRedirectURI: configuration.postLogoutRedirectUri.flatMap(URL.init(string:)),
             scopes: configuration.scopes, useDPoP: configuration.dpop != false)
         let client = OIDCClient(configuration: oidc, transport: try AsyncHTTPClientTransport())
-        if let tokens {
-            try await client.setAuthState(AuthState(
-                issuer: issuer.absoluteString, clientID: configuration.clientID, accessToken: tokens.accessToken, tokenType: tokens.tokenType,
-                accessTokenExpiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-                subject: tokens.idToken.flatMap { JWTText.claims($0)?["sub"]?.stringValue } ?? tokens.subject, scope: tokens.scope,
-                dpopKey: tokens.dpopKey))
-        }
+        if let tokens { try await client.setAuthState(tokens) }
         return client
     }
 
@@ -35,11 +29,10 @@ struct BrowserLogin {
     }
 
     /// Logs in; the tokens as the profile keeps them.
-    func run() async throws -> StoredTokens {
+    func run() async throws -> AuthState {
         let client = try await client()
         do {
-            let state = try await client.login(using: userAgent)
-            return StoredTokens(state)
+            return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
             throw CLIFailure("the browser login failed: \(error.errorDescription)")
         }
@@ -47,7 +40,7 @@ struct BrowserLogin {
 
     /// Sends the browser to the provider's end_session_endpoint with the ID token, and waits
     /// for it to come back.
-    func endSession(_ tokens: StoredTokens) async throws {
+    func endSession(_ tokens: AuthState) async throws {
         let client = try await client(holding: tokens)
         do {
             try await client.endSession(using: userAgent)

@@ -1,6 +1,7 @@
 import Foundation
 import HaapiUI
 import OAuthCore
+import OIDCClient
 
 /// The connection settings of a profile: seed 002's config.json (issuer, clientID,
 /// redirectUri, scope) plus what this tool needs (secret, strategy, endpoints).
@@ -102,9 +103,9 @@ struct Profile {
         try storage.write(key: Self.configKey, data: try Self.encoder.encode(configuration))
     }
 
-    func readTokens() throws -> StoredTokens? {
+    func readTokens() throws -> AuthState? {
         guard let data = try storage.read(key: Self.tokensKey) else { return nil }
-        do { return try Self.decoder.decode(StoredTokens.self, from: data) } catch {
+        do { return try Self.decoder.decode(AuthState.self, from: data) } catch {
             throw CLIFailure("the profile's \(Self.tokensKey) is not valid (\(error)): run `haapi login --profile \(name)` again")
         }
     }
@@ -114,7 +115,7 @@ struct Profile {
         try storage.delete(key: Self.tokensKey)
     }
 
-    func writeTokens(_ tokens: StoredTokens) throws {
+    func writeTokens(_ tokens: AuthState) throws {
         try storage.write(key: Self.tokensKey, data: try Self.encoder.encode(tokens))
     }
 

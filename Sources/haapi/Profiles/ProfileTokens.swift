@@ -33,7 +33,7 @@ struct ProfileTokens {
     }
 
     /// The stored tokens.
-    func current() throws -> StoredTokens {
+    func current() throws -> AuthState {
         guard let tokens = try profile.readTokens() else {
             throw CLIFailure("not logged in: the profile \"\(profile.name)\" has no tokens; run `haapi login --profile \(profile.name)`")
         }
@@ -42,24 +42,24 @@ struct ProfileTokens {
 
     /// Tokens whose access token has at least `minimumLifetime` seconds left, refreshed first
     /// when it has less.
-    func valid(minimumLifetime: TimeInterval) async throws -> StoredTokens {
+    func valid(minimumLifetime: TimeInterval) async throws -> AuthState {
         let tokens = try current()
-        if tokens.isValid(for: minimumLifetime) { return tokens }
-        return try await refreshed(unless: { $0.isValid(for: minimumLifetime) }, reason: "has less than \(Int(minimumLifetime)) s left")
+        if tokens.isAccessTokenValid(for: minimumLifetime) { return tokens }
+        return try await refreshed(unless: { $0.isAccessTokenValid(for: minimumLifetime) }, reason: "has less than \(Int(minimumLifetime)) s left")
     }
 
     /// New tokens now, whatever is left of the current ones.
-    func refresh() async throws -> StoredTokens {
+    func refresh() async throws -> AuthState {
         try await refreshed(unless: { _ in false }, reason: "is to be renewed")
     }
 
     /// New tokens unless another caller already replaced the access token `stale`.
-    func replacing(_ stale: StoredTokens) async throws -> StoredTokens {
+    func replacing(_ stale: AuthState) async throws -> AuthState {
         try await refreshed(unless: { $0.accessToken != stale.accessToken }, reason: "was refused by the server")
     }
 
     /// Refreshes under the lock, unless the tokens found there already satisfy `isGoodEnough`.
-    private func refreshed(unless isGoodEnough: (StoredTokens) -> Bool, reason: String) async throws -> StoredTokens {
+    private func refreshed(unless isGoodEnough: (AuthState) -> Bool, reason: String) async throws -> AuthState {
         try await withLock {
             let tokens = try current()
             if isGoodEnough(tokens) { return tokens }
@@ -77,7 +77,9 @@ struct ProfileTokens {
             }
             switch result {
             case .success(let response):
-                let renewed = StoredTokens(response, replacing: tokens)
+                // No OpenID validation on this path (HAAPI profiles): the response's ID token is kept as received.
+                var renewed = tokens.updated(with: response, idToken: nil)
+                renewed.idToken = response.idToken ?? tokens.idToken
                 try profile.writeTokens(renewed)
                 return renewed
             case .failure(let error) where error.error == "invalid_grant":
@@ -94,11 +96,11 @@ struct ProfileTokens {
 
     /// A browser login's tokens are refreshed by OIDCClient, which validates the new ID token
     /// (OpenID Connect Core §12.2: same issuer, client and user) before they are kept.
-    private func refreshedByOIDCClient(_ tokens: StoredTokens) async throws -> StoredTokens {
+    private func refreshedByOIDCClient(_ tokens: AuthState) async throws -> AuthState {
         let client = try await BrowserLogin(configuration: configuration, browserCommand: nil).client(holding: tokens)
-        let state: AuthState
+        let renewed: AuthState
         do {
-            state = try await client.refresh()
+            renewed = try await client.refresh()
         } catch let error as OIDCError where error.code == .loginRequired {
             try profile.deleteTokens()
             throw CLIFailure(
@@ -106,7 +108,6 @@ struct ProfileTokens {
         } catch {
             throw CLIFailure("the refresh failed: \(Self.describe(error))")
         }
-        let renewed = StoredTokens(state)
         try profile.writeTokens(renewed)
         return renewed
     }
@@ -137,9 +138,9 @@ struct ProfileTokens {
             if which != .refresh {
                 try await Self.revoke(tokens.accessToken, hint: .accessToken, with: client)
                 revoked.append("access token")
-                tokens.expiresAt = Date()
+                tokens.accessTokenExpiresAt = Date()
             }
-            if which == .all || (tokens.refreshToken == nil && !tokens.isValid(for: 0)) {
+            if which == .all || (tokens.refreshToken == nil && !tokens.isAccessTokenValid(for: 0)) {
                 try profile.deleteTokens()
             } else {
                 try profile.writeTokens(tokens)
@@ -184,7 +185,7 @@ struct ProfileTokens {
     }
 
     /// The key `tokens` are bound to.
-    func dpop(of tokens: StoredTokens) throws -> Dpop {
+    func dpop(of tokens: AuthState) throws -> Dpop {
         guard let jwk = tokens.dpopKey else {
             throw CLIFailure("the tokens are DPoP-bound but the profile's key is missing: run `haapi login --profile \(profile.name)`")
         }
@@ -193,7 +194,7 @@ struct ProfileTokens {
         }
     }
 
-    private func tokenEndpointClient(for tokens: StoredTokens) throws -> TokenEndpointClient {
+    private func tokenEndpointClient(for tokens: AuthState) throws -> TokenEndpointClient {
         guard let endpoint = configuration.tokenEndpoint.flatMap(URL.init(string:)) else {
             throw CLIFailure("the profile \"\(profile.name)\" has no token endpoint")
         }
