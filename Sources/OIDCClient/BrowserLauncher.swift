@@ -25,9 +25,10 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         self.environment = environment
     }
 
-    /// A launcher for a command line such as `"firefox --private-window"`, split at spaces.
-    public init(commandLine: String) {
-        self.init(command: Self.words(commandLine))
+    /// A launcher for a command line such as `"firefox --private-window"`, split at spaces;
+    /// `nil` (or an empty line) for the default browser.
+    public init(commandLine: String?) {
+        self.init(command: commandLine.map(Self.words))
     }
 
     /// The commands tried, in order.

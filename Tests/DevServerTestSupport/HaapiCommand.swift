@@ -55,14 +55,11 @@ public enum HaapiCommand {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw Missing() }
     }
 
-    /// Runs `haapi ARGUMENTS` with standard input from /dev/null, `HAAPI_HOME` set to
-    /// `home/home`, `BROWSER=true` unless `environment` says otherwise, and a time limit.
-    public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:]) throws -> Run {
-        try requireBinary()
-        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+    /// `haapi ARGUMENTS`, not yet started: standard input from /dev/null, `HAAPI_HOME` set to
+    /// `home/home`, `BROWSER=true` unless `environment` says otherwise, output where the caller says.
+    public static func process(
+        _ arguments: [String], home: URL, environment extra: [String: String] = [:], stdout: FileHandle, stderr: FileHandle
+    ) -> Process {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -72,8 +69,20 @@ public enum HaapiCommand {
         environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardOutput = stdout
+        process.standardError = stderr
+        return process
+    }
+
+    /// Runs `haapi ARGUMENTS` as ``process(_:home:environment:stdout:stderr:)`` makes it, with a time limit.
+    public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:]) throws -> Run {
+        try requireBinary()
+        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = process(
+            arguments, home: home, environment: extra, stdout: try FileHandle(forWritingTo: out), stderr: try FileHandle(forWritingTo: err))
         let start = Date()
         try process.run()
         while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }

@@ -1,3 +1,4 @@
+import DevServerTestSupport
 import Foundation
 import OAuthCore
 import Testing
@@ -219,15 +220,8 @@ struct CLITokenTests {
             let err = home.appendingPathComponent("concurrent-\(index).err")
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
             _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            let process = Process()
-            process.executableURL = CLITests.binary
-            process.arguments = arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["HAAPI_HOME"] = home.appendingPathComponent("home").path
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: out)
-            process.standardError = try FileHandle(forWritingTo: err)
+            let process = HaapiCommand.process(
+                arguments, home: home, stdout: try FileHandle(forWritingTo: out), stderr: try FileHandle(forWritingTo: err))
             launched.append((process, out, err))
         }
         let start = Date()

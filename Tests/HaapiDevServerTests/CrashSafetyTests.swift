@@ -1,3 +1,4 @@
+import DevServerTestSupport
 import Foundation
 import Testing
 
@@ -23,15 +24,8 @@ struct CrashSafetyTests {
         var killed = 0
         for round in 0..<100 {
             try session.ageTokens()
-            let process = Process()
-            process.executableURL = CLITests.binary
-            process.arguments = ["token", "--min-ttl", "60"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["HAAPI_HOME"] = session.directory.appendingPathComponent("home").path
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let process = HaapiCommand.process(
+                ["token", "--min-ttl", "60"], home: session.directory, stdout: FileHandle.nullDevice, stderr: FileHandle.nullDevice)
             try process.run()
             usleep(UInt32(Double.random(in: 0..<span, using: &generator) * 1_000_000))
             if process.isRunning {

@@ -26,6 +26,11 @@ struct ProviderSettings: Sendable {
     }
 
     var tokenEndpoint: URL { get throws { try #require(URL(string: try self["OP_TOKEN_ENDPOINT"])) } }
+
+    /// conf-app with its secret (client_secret_basic).
+    var confidentialClient: ClientAuthentication {
+        get throws { .clientSecretBasic(clientID: try self["OP_CONF_CLIENT_ID"], secret: try self["OP_CONF_CLIENT_SECRET"]) }
+    }
 }
 
 /// Counts the requests that reach the network.
@@ -63,9 +68,7 @@ struct RealProviderTests {
         let transport = try AsyncHTTPClientTransport()
         let dpop = try Dpop()
         let client = TokenEndpointClient(
-            endpoint: try settings.tokenEndpoint,
-            clientAuthentication: .clientSecretBasic(clientID: try settings["OP_CONF_CLIENT_ID"], secret: try settings["OP_CONF_CLIENT_SECRET"]),
-            transport: transport, dpop: dpop)
+            endpoint: try settings.tokenEndpoint, clientAuthentication: try settings.confidentialClient, transport: transport, dpop: dpop)
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "openid"))
         guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
         #expect(tokens.tokenType == "DPoP")
@@ -130,9 +133,7 @@ struct RealProviderNonceTests {
         let transport = CountingTransport(try AsyncHTTPClientTransport())
         let dpop = try Dpop()
         let client = TokenEndpointClient(
-            endpoint: try settings.tokenEndpoint,
-            clientAuthentication: .clientSecretBasic(clientID: try settings["OP_CONF_CLIENT_ID"], secret: try settings["OP_CONF_CLIENT_SECRET"]),
-            transport: transport, dpop: dpop)
+            endpoint: try settings.tokenEndpoint, clientAuthentication: try settings.confidentialClient, transport: transport, dpop: dpop)
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "openid"))
         guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
         #expect(tokens.isDPoPBound)

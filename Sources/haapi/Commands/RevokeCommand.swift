@@ -13,23 +13,12 @@ struct RevokeCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var profile: ProfileOption
-    @Argument(help: "What to revoke: all, refresh or access.") var which: Which = .all
+    @Argument(help: "What to revoke: all, refresh or access.") var which: ProfileTokens.Revocation = .all
     @OptionGroup var log: LogOptions
-
-    enum Which: String, ExpressibleByArgument, CaseIterable {
-        case all, refresh, access
-        var revocation: ProfileTokens.Revocation {
-            switch self {
-            case .all: return .all
-            case .refresh: return .refresh
-            case .access: return .access
-            }
-        }
-    }
 
     func run() async throws {
         log.apply()
-        let revoked = try await ProfileTokens.open(profile.profile).revoke(which.revocation)
+        let revoked = try await ProfileTokens.open(profile.profile).revoke(which)
         Stderr.line("Revoked the \(revoked.joined(separator: " and ")) of profile \(profile.profile)")
     }
 }
@@ -83,3 +72,5 @@ struct LogoutCommand: AsyncParsableCommand {
         Stderr.line("Logged out of profile \(profile.profile): the tokens are revoked and deleted" + (endSession ? ", and the provider ended its session" : ""))
     }
 }
+
+extension ProfileTokens.Revocation: ExpressibleByArgument {}

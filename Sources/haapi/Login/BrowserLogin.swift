@@ -25,7 +25,7 @@ struct BrowserLogin {
     }
 
     var userAgent: LoopbackUserAgent {
-        LoopbackUserAgent(launcher: browserCommand.map { SystemBrowserLauncher(commandLine: $0) } ?? SystemBrowserLauncher())
+        LoopbackUserAgent(launcher: SystemBrowserLauncher(commandLine: browserCommand))
     }
 
     /// Logs in; the tokens as the profile keeps them.

@@ -59,7 +59,7 @@ struct LoginSession {
             throw CLIFailure("cannot start the login: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
         }
         let renderer = TerminalRenderer(
-            viewModel: viewModel, terminal: terminal, answers: answers, browser: browserCommand.map { SystemBrowserLauncher(commandLine: $0) } ?? SystemBrowserLauncher(),
+            viewModel: viewModel, terminal: terminal, answers: answers, browser: SystemBrowserLauncher(commandLine: browserCommand),
             baseURL: uiConfiguration.haapiConfiguration.baseURL)
         do {
             let tokens = try await renderer.run(parameters: nil)
