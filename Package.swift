@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -52,7 +53,15 @@ let package = Package(
             dependencies: ["OAuthCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
-        .target(name: "HaapiUI", dependencies: ["HaapiSDK", "HaapiDriver", "OAuthCore"]),
+        .target(
+            name: "HaapiUI",
+            dependencies: [
+                "HaapiSDK", "HaapiDriver", "OAuthCore",
+                // Apple platforms publish with Combine; elsewhere OpenCombine stands in.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
+        ),
         .target(
             name: "OIDCClient",
             dependencies: [

@@ -50,12 +50,12 @@ enum LoginBenchmark {
                 authorizationEndpointURL: issuer.appendingPathComponent("oauth/authorize"), appRedirect: "haapi://callback",
                 clientAuthenticationMethod: method)
             let loginStart = clock.now
-            let accessor = try HaapiAccessorBuilder(haapiConfiguration: configuration)
+            let accessor: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: configuration)
                 .setAccessStrategy(.clientCredentials).setTransport(transport).setStorage(InMemoryStorage()).build()
             try await login(accessor)
             let (seconds, attoseconds) = (clock.now - loginStart).components
             latencies.append(Double(seconds) * 1000 + Double(attoseconds) / 1e15)
-            await accessor.haapiTokenManager.close()
+            await accessor.close()
         }
         let elapsed = clock.now - started
         await group.triggerGracefulShutdown()
@@ -68,8 +68,8 @@ enum LoginBenchmark {
     }
 
     /// One login: HAAPI token, authorization request (with its redirect), username/password, code exchange.
-    static func login(_ accessor: HaapiAccessor) async throws {
-        guard let manager = accessor.haapiManager else { throw HaapiError.illegalState(message: "no HAAPI manager") }
+    static func login(_ accessor: any HaapiAccessor) async throws {
+        let manager = accessor.haapiManager
         var result = await manager.start(parameters: OAuthAuthorizationParameters(scopes: ["openid"]))
         for _ in 0..<6 {
             switch result {
@@ -78,7 +78,7 @@ enum LoginBenchmark {
                 result = await manager.submitForm(login, parameters: ["userName": SeedData.username, "password": "Password1"])
             case .representation(let done as OAuthAuthorizationResponseStep):
                 guard let code = done.oauthAuthorizationResponseProperties.code,
-                    case .successfulToken = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: accessor.dpop)
+                    case .successfulToken = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop)
                 else { throw HaapiError.illegalState(message: "the code exchange failed") }
                 return
             default:

@@ -35,22 +35,18 @@ public enum HaapiError: IdsvrError {
     case invalidStatusCode(statusCode: Int)
     /// The server answered with an OAuth-style error.
     case serverError(error: String, errorDescription: String?, statusCode: Int)
-    /// The server answered with something that is neither a HAAPI step nor a problem
-    /// (an HTML page, an empty body, other JSON): status, content type and body are kept.
-    case unexpectedResponse(statusCode: Int, contentType: String?, body: Data)
-    /// The server is overloaded or limiting the rate (typically HTTP 503 or 429) and said, with
-    /// `Retry-After`, how many seconds to wait before trying again.
-    case serverBusy(statusCode: Int, retryAfter: Double)
 
     /// The HaapiError of a token endpoint answer that is neither tokens nor an OAuth error:
-    /// ``serverBusy(statusCode:retryAfter:)`` when it said when to come back (so the delay is
-    /// not lost), otherwise ``unexpectedResponse(statusCode:contentType:body:)``.
+    /// ``communication(message:cause:)`` with the ``TokenEndpointError`` (status, content type,
+    /// body and `Retry-After`) as its cause.
     public init(_ error: TokenEndpointError) {
-        if let retryAfter = error.retryAfter, let status = error.statusCode {
-            self = .serverBusy(statusCode: status, retryAfter: retryAfter)
-        } else {
-            self = .unexpectedResponse(statusCode: error.statusCode ?? 0, contentType: error.contentType, body: error.rawBody)
-        }
+        self = .communication(message: error.detail, cause: error)
+    }
+
+    /// The HaapiError of an answer that is neither a HAAPI step, a problem nor an OAuth error:
+    /// ``communication(message:cause:)`` with the ``UnexpectedResponseError`` as its cause.
+    public init(_ error: UnexpectedResponseError) {
+        self = .communication(message: error.errorDescription, cause: error)
     }
 
     public var error: String {
@@ -71,8 +67,6 @@ public enum HaapiError: IdsvrError {
         case .invalidConfiguration: return "invalid_configuration"
         case .invalidStatusCode: return "invalid_status_code"
         case .serverError(let error, _, _): return error
-        case .unexpectedResponse: return "unexpected_response"
-        case .serverBusy: return "server_busy"
         }
     }
 
@@ -94,28 +88,21 @@ public enum HaapiError: IdsvrError {
         case .invalidConfiguration(let reason): return "Invalid configuration: \(reason)"
         case .invalidStatusCode(let status): return "The server answered with HTTP \(status)."
         case .serverError(let error, let description, let status): return description ?? "The server answered \(error) (HTTP \(status))."
-        case .unexpectedResponse(let status, let type, let body):
-            return "The server answered HTTP \(status) with \(body.isEmpty ? "an empty body" : "content of type \(type ?? "none")"), not a HAAPI response."
-        case .serverBusy(let status, let retryAfter):
-            return "The server answered HTTP \(status) and asked to try again in \(retryAfter.rounded() == retryAfter ? String(Int(retryAfter)) : String(retryAfter)) s."
         }
     }
 
     public var failureReason: String {
+        if let cause = cause as? any IdsvrError { return cause.failureReason }
         if let cause { return String(describing: cause) }
-        if case .unexpectedResponse(_, _, let body) = self, !body.isEmpty {
-            return "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
-        }
         return errorDescription
     }
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
         case .communication(_, let cause):
-            // A timeout means a slow server, not a missing network: keep the transport's own condition.
-            if let cause = cause as? HTTPTransportError, case .retryable = cause.recoverySuggestion { return cause.recoverySuggestion }
+            // The cause knows best: a timeout means a slow server, a 503 says when to come back.
+            if let cause = cause as? any IdsvrError { return cause.recoverySuggestion }
             return .retryable(condition: .whenNetworkAvailable)
-        case .serverBusy(_, let retryAfter): return .retryable(condition: .afterDelay(seconds: retryAfter))
         case .attestationNotSupported, .attestationRefusedByServer, .attestationFailure, .assertionFailure,
             .attestationKeyGenFailure:
             return .nonRecoverable(action: .useAnotherConfiguration)
@@ -123,7 +110,7 @@ public enum HaapiError: IdsvrError {
         case .dpopProofCreationFailure, .dpopProofFailure: return .retryable(condition: .whenInForeground)
         case .haapiTokenManagerIsClosed, .haapiTokenManagerIsExpired, .illegalState: return .newHaapiFlow
         case .haapiTokenManagerAlreadyExists, .invalidConfiguration: return .nonRecoverable(action: .fixClientConfiguration)
-        case .invalidStatusCode(let status), .serverError(_, _, let status), .unexpectedResponse(let status, _, _):
+        case .invalidStatusCode(let status), .serverError(_, _, let status):
             return status >= 500 || status == 429 ? .retryable(condition: .later) : .nonRecoverable(action: .fixServerConfiguration)
         }
     }
@@ -136,5 +123,54 @@ public enum HaapiError: IdsvrError {
         case .communication(_, let cause), .dpopProofFailure(_, let cause): return cause
         default: return nil
         }
+    }
+}
+
+/// An answer that is neither a HAAPI step, a problem nor an OAuth error: an HTML error page, an
+/// empty body, other JSON, or a busy server's 503 or 429. It is the `cause` of
+/// ``HaapiError/communication(message:cause:)`` and keeps all the answer said.
+public struct UnexpectedResponseError: IdsvrError, Hashable {
+    /// The HTTP status.
+    public let statusCode: Int
+    /// The `Content-Type`, if any.
+    public let contentType: String?
+    /// The body as received.
+    public let body: Data
+    /// How many seconds the server asked to wait (`Retry-After`), if it did.
+    public let retryAfter: Double?
+
+    /// Describes an answer.
+    public init(statusCode: Int, contentType: String?, body: Data, retryAfter: Double? = nil) {
+        self.statusCode = statusCode
+        self.contentType = contentType
+        self.body = body
+        self.retryAfter = retryAfter
+    }
+
+    /// Describes `response`.
+    public init(_ response: TransportResponse) {
+        self.init(
+            statusCode: response.status, contentType: response.headers["Content-Type"], body: response.body,
+            retryAfter: response.isSuccess ? nil : response.retryAfterSeconds)
+    }
+
+    public var error: String { retryAfter == nil ? "unexpected_response" : "server_busy" }
+
+    public var errorDescription: String {
+        if let retryAfter {
+            let seconds = retryAfter.rounded() == retryAfter ? String(Int(retryAfter)) : String(retryAfter)
+            return "The server answered HTTP \(statusCode) and asked to try again in \(seconds) s."
+        }
+        let kind = body.isEmpty ? "an empty body" : "content of type \(contentType ?? "none")"
+        return "The server answered HTTP \(statusCode) with \(kind), not a HAAPI response."
+    }
+
+    public var failureReason: String {
+        body.isEmpty ? errorDescription : "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
+    }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        if let retryAfter { return .retryable(condition: .afterDelay(seconds: retryAfter)) }
+        return statusCode >= 500 || statusCode == 429 ? .retryable(condition: .later) : .nonRecoverable(action: .fixServerConfiguration)
     }
 }

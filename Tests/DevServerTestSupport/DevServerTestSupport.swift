@@ -14,7 +14,8 @@ public struct RunningServer: Sendable {
 
     /// Runs `body` against a fresh server.
     public static func with<T>(
-        _ configuration: DevServerConfiguration = DevServerConfiguration(), _ body: (RunningServer) async throws -> T
+        _ configuration: DevServerConfiguration = DevServerConfiguration(), isolation: isolated (any Actor)? = #isolation,
+        _ body: (RunningServer) async throws -> T
     ) async throws -> T {
         let state = try await ServerState.open(configuration: configuration)
         let (stream, continuation) = AsyncStream<URL>.makeStream()

@@ -51,10 +51,10 @@ struct HaapiStack {
 let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
     serverBusyFault,
-    .init(.tooManyRequests, "unexpected_response", .retryable(condition: .later)),
+    .init(.tooManyRequests, "communication/unexpected_response", .retryable(condition: .later)),
     .init(.bodyNotJSON, "haapi_not_json", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.wrongContentType, "unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .later)),
+    .init(.wrongContentType, "communication/unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
+    .init(.htmlErrorPage, "communication/unexpected_response", .retryable(condition: .later)),
     .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenInForeground)),
     // A HAAPI token refused again right after its renewal: the server's configuration is wrong.
     .init(.expiredAccessToken, "invalid_token", .nonRecoverable(action: .fixServerConfiguration)),
@@ -65,11 +65,11 @@ let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
 /// do not apply to a client-credentials token endpoint).
 let haapiTokenEndpointFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
-    serverBusyFault,
-    .init(.tooManyRequests, "unexpected_response", .retryable(condition: .later)),
-    .init(.bodyNotJSON, "unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.wrongContentType, "unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .later)),
+    tokenEndpointBusyFault,
+    .init(.tooManyRequests, "communication/unexpected_token_response", .retryable(condition: .later)),
+    .init(.bodyNotJSON, "communication/unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
+    .init(.wrongContentType, "communication/unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
+    .init(.htmlErrorPage, "communication/unexpected_token_response", .retryable(condition: .later)),
     .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenInForeground)),
 ]
 

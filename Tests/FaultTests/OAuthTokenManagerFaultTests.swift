@@ -80,9 +80,9 @@ private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
 /// with any body is a success, see ``FaultMatrix/OAuthTokenManagerFaults/revocationIgnoresTheBodyOfA200(_:)``).
 private let revocationFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
-    serverBusyFault,
-    .init(.tooManyRequests, "unexpected_response", .retryable(condition: .later)),
-    .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .later)),
+    tokenEndpointBusyFault,
+    .init(.tooManyRequests, "communication/unexpected_token_response", .retryable(condition: .later)),
+    .init(.htmlErrorPage, "communication/unexpected_token_response", .retryable(condition: .later)),
 ]
 
 let oauthFaults: [OAuthFaultRow] =

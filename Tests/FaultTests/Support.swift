@@ -50,9 +50,14 @@ let networkFaults: [ExpectedFailure] = [
 /// The 500 with an OAuth-style `server_error`: that error, retryable later.
 let serverErrorFault = ExpectedFailure(.internalServerError, "server_error", .retryable(condition: .later))
 
-/// The 503 with `Retry-After`, as a HaapiError that keeps the delay.
+/// The 503 with `Retry-After` from a HAAPI endpoint: a communication failure whose cause keeps the delay.
 let serverBusyFault = ExpectedFailure(
-    .serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
+    .serviceUnavailableWithRetryAfter, "communication/server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
+
+/// The same from a token or revocation endpoint: the cause is the ``TokenEndpointError``, which keeps the delay.
+let tokenEndpointBusyFault = ExpectedFailure(
+    .serviceUnavailableWithRetryAfter, "communication/unexpected_token_response",
+    .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
 
 /// The transport timeout of every fault test: long enough for a loopback exchange on a busy
 /// machine, short enough that ``ServerFault/noResponse`` costs well under a second.
@@ -76,8 +81,18 @@ func expect(_ error: (any Error)?, toBe expected: ExpectedFailure, sourceLocatio
     if let domain = expected.domain {
         #expect(String(describing: type(of: typed)) == domain, "\(typed)", sourceLocation: sourceLocation)
     }
-    #expect(typed.error == expected.code, "\(typed)", sourceLocation: sourceLocation)
+    #expect(matchedCode(typed) == expected.code, "\(typed)", sourceLocation: sourceLocation)
     #expect(typed.recoverySuggestion == expected.recovery, "\(typed)", sourceLocation: sourceLocation)
+}
+
+/// The code an error is matched by: its own, or for a HaapiError `communication` that wraps a
+/// server's answer (not a transport failure), `communication/` and the cause's code: the cause
+/// is what keeps the status, the body and the `Retry-After`.
+func matchedCode(_ typed: any IdsvrError) -> String {
+    if case .communication(_, let cause as any IdsvrError)? = typed as? HaapiError, !(cause is HTTPTransportError) {
+        return "communication/\(cause.error)"
+    }
+    return typed.error
 }
 
 /// A clock the test moves by hand, so token expiry is tested without waiting.

@@ -24,26 +24,26 @@ struct EndToEndTests {
             revocationEndpointURL: issuer.appendingPathComponent("oauth/revoke"), clientAuthenticationMethod: method)
     }
 
-    func accessor(_ strategy: Strategy, _ server: RunningServer, storage: InMemoryStorage) async throws -> HaapiAccessor {
+    func accessor(_ strategy: Strategy, _ server: RunningServer, storage: InMemoryStorage) async throws -> any HaapiAccessor {
         let store = server.state.store
         switch strategy {
         case .attestation:
-            return try HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-attested", method: ClientAuthenticationMethodNone()))
+            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-attested", method: ClientAuthenticationMethodNone()))
                 .setAttestationProvider(InsecureSoftwareAttestationProvider()).setStorage(storage).build()
         case .secret:
             let secret = try #require(try await store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret)
-            return try HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-secret", method: ClientAuthenticationMethodSecret(secret)))
+            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-secret", method: ClientAuthenticationMethodSecret(secret)))
                 .setAccessStrategy(.clientCredentials).setStorage(storage).build()
         case .jwt:
             let key = try JWSSigningKey(jwk: try #require(try await store.get(JWK.self, kind: "client-key", id: "haapi-jwt")))
-            return try HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-jwt", method: try ClientAuthenticationMethodJWTAsymmetric(key: key)))
+            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-jwt", method: try ClientAuthenticationMethodJWTAsymmetric(key: key)))
                 .setAccessStrategy(.clientCredentials).setStorage(storage).build()
         case .dcr:
             let secret = try #require(try await store.get(ClientRecord.self, kind: "client", id: "haapi-dcr-template")?.clientSecret)
             let dcr = DCRConfiguration(
                 templateClientId: "haapi-dcr-template", clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
                 storage: storage)
-            return try HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-dcr-template", method: ClientAuthenticationMethodSecret(secret)))
+            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-dcr-template", method: ClientAuthenticationMethodSecret(secret)))
                 .setDCRConfiguration(configuration: dcr).setStorage(storage).build()
         }
     }
@@ -74,20 +74,20 @@ struct EndToEndTests {
         try await RunningServer.with { server in
             let storage = InMemoryStorage()
             let accessor = try await accessor(strategy, server, storage: storage)
-            defer { Task { await accessor.haapiTokenManager.close() } }
-            let manager = try #require(accessor.haapiManager)
+            defer { Task { await accessor.close() } }
+            let manager = accessor.haapiManager
             let done = try await login(manager)
             #expect(done.oauthAuthorizationResponseProperties.state == "e2e-state")
             #expect(done.oauthAuthorizationResponseProperties.iss == server.issuer.absoluteString)
             let code = try #require(done.oauthAuthorizationResponseProperties.code)
             // The code is exchanged with the flow's key: tokens bound to it.
-            guard case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: accessor.dpop) else {
+            guard case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop) else {
                 Issue.record("\(strategy): the code exchange failed"); return
             }
             #expect(tokens.isDPoPBound)
             let claims = try await server.state.verifyAccessToken(tokens.accessToken)
             #expect(claims?.subject == SeedData.username)
-            #expect(claims?.jkt == accessor.dpop.thumbprint)
+            #expect(claims?.jkt == manager.dpop?.thumbprint)
             if strategy == .dcr { #expect(claims?.clientId.hasPrefix("haapi-dcr-template") == false) }
             // Refresh with the stored key, then revoke, then the refresh token is dead.
             guard case .successfulToken(let refreshed) = await accessor.oAuthTokenManager.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
@@ -97,7 +97,7 @@ struct EndToEndTests {
             guard case .success = await accessor.oAuthTokenManager.revokeRefreshToken(refreshToken) else {
                 Issue.record("\(strategy): revocation failed"); return
             }
-            if case .successfulToken = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken, dpop: accessor.dpop) {
+            if case .successfulToken = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken, dpop: manager.dpop) {
                 Issue.record("\(strategy): a revoked refresh token still works")
             }
         }

@@ -68,15 +68,16 @@ struct FlowLogTests {
             name: "log-test-\(UUID().uuidString)", clientId: "app", baseURL: URL(string: "https://idsvr.example")!,
             tokenEndpointURL: URL(string: "https://idsvr.example/token")!, authorizationEndpointURL: URL(string: "https://idsvr.example/authorize")!,
             appRedirect: "app:/cb", clientAuthenticationMethod: ClientAuthenticationMethodSecret(secrets.clientSecret))
-        let accessor = try HaapiAccessorBuilder(haapiConfiguration: configuration).setTransport(server).setStorage(InMemoryStorage()).build()
-        let manager = try #require(accessor.haapiManager)
+        let accessor: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: configuration).setTransport(server)
+            .setStorage(InMemoryStorage()).build()
+        let manager = accessor.haapiManager
         let login = try #require(await manager.start().representation as? InteractiveFormStep)
         let loginForm = try #require(login.forms.first?.form)
         let done = try #require(
             await manager.submitForm(loginForm, parameters: ["userName": "alice", "password": secrets.password])
                 .representation as? OAuthAuthorizationResponseStep)
         let code = try #require(done.oauthAuthorizationResponseProperties.code)
-        guard case .successfulToken = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: accessor.dpop) else {
+        guard case .successfulToken = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop) else {
             Issue.record("no tokens"); return
         }
         let text = sink.text

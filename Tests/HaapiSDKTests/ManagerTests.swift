@@ -195,11 +195,13 @@ struct HaapiManagerTests {
             { _ in throw HTTPTransportError(.connectionFailed, "refused") },
         ])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
-        guard case .unexpectedResponse(500, "text/html", let body)? = await manager.start().error as? HaapiError else {
-            Issue.record("500 HTML was not unexpectedResponse"); return
+        guard case .communication(_, let cause as UnexpectedResponseError)? = await manager.start().error as? HaapiError else {
+            Issue.record("500 HTML was not an unexpected response"); return
         }
-        #expect(body == Data("<html>Oops</html>".utf8))
-        guard case .unexpectedResponse(200, _, _)? = await manager.start().error as? HaapiError else { Issue.record("plain JSON accepted"); return }
+        #expect(cause.statusCode == 500 && cause.contentType == "text/html" && cause.body == Data("<html>Oops</html>".utf8))
+        guard case .communication(_, let plain as UnexpectedResponseError)? = await manager.start().error as? HaapiError, plain.statusCode == 200 else {
+            Issue.record("plain JSON accepted"); return
+        }
         guard case .serverError("invalid_request", "bad client", 400)? = await manager.start().error as? HaapiError else {
             Issue.record("OAuth error not a serverError"); return
         }

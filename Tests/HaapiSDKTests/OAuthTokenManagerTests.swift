@@ -54,23 +54,27 @@ final class FakeTokenEndpoint: HTTPTransport, @unchecked Sendable {
     }
 }
 
-final class RecordingListener: TokenEndpointResponseListener, @unchecked Sendable {
+final class RecordingListener: OAuthTokenManager.TokenEndpointResponseListener, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var events: [(String, Int?, String?)] = []
-    func onSuccess(_ value: HTTPURLResponseContent) { record("success", value) }
-    func onTokenError(_ value: HTTPURLResponseContent) { record("tokenError", value) }
-    func onError(_ value: HTTPURLResponseContent) { record("error", value) }
+    func onSuccess(_ value: OAuthTokenManager.SuccessTokenHTTPURLResponseContent) { record("success", value) }
+    func onTokenError(_ value: OAuthTokenManager.ErrorTokenHTTPURLResponseContent) { record("tokenError", value) }
+    func onError(_ value: ErrorHTTPURLResponseContent) { record("error", value) }
     private func record(_ kind: String, _ value: HTTPURLResponseContent) {
-        lock.withLock { events.append((kind, value.httpURLResponse?.status, value.httpURLResponse?.headers["DPoP-Nonce"] ?? value.dataAsDictionary["error"]?.stringValue)) }
+        let nonce = value.httpURLResponse?.value(forHTTPHeaderField: "DPoP-Nonce")
+        lock.withLock { events.append((kind, value.httpURLResponse?.statusCode, nonce ?? value.dataAsDictionary["error"] as? String)) }
     }
 }
 
-func testConfiguration(bound: Bool, name: String = UUID().uuidString, listener: (any TokenEndpointResponseListener)? = nil) -> HaapiConfiguration {
+func testConfiguration(
+    bound: Bool, name: String = UUID().uuidString, listener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil
+) -> HaapiConfiguration {
     HaapiConfiguration(
         name: name, clientId: "app", baseURL: URL(string: "https://idsvr.example")!,
         tokenEndpointURL: URL(string: "https://idsvr.example/token")!, authorizationEndpointURL: URL(string: "https://idsvr.example/authorize")!,
         appRedirect: "app:/cb", revocationEndpointURL: URL(string: "https://idsvr.example/revoke")!,
-        tokenBoundConfiguration: bound ? BoundedTokenConfiguration() : UnboundedTokenConfiguration(), tokenEndpointResponseListener: listener)
+        tokenBoundConfiguration: bound ? BoundedTokenConfiguration() as any TokenBoundConfiguration : UnboundedTokenConfiguration(),
+        tokenEndpointResponseListener: listener)
 }
 
 @Suite("OAuthTokenManager and token binding")
@@ -80,14 +84,14 @@ struct OAuthTokenManagerTests {
         let storage = InMemoryStorage()
         let configuration = testConfiguration(bound: true)
         let dpop = try Dpop()
-        let first = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
+        let first = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
         guard case .successfulToken(let tokens) = await first.fetchAccessToken(with: "good-code", dpop: dpop) else {
             Issue.record("no tokens"); return
         }
         #expect(tokens.isDPoPBound)
         #expect(server.requests.last?.headers["DPoP"] != nil)
         // A new manager (a restarted app) refreshes with the stored key, without being given it.
-        let restarted = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
+        let restarted = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
         guard case .successfulToken(let refreshed) = await restarted.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
             Issue.record("bound refresh failed"); return
         }
@@ -104,7 +108,7 @@ struct OAuthTokenManagerTests {
 
     @Test func unboundConfigurationRefusesAKeyAndSendsNoProof() async throws {
         let server = FakeTokenEndpoint()
-        let manager = try OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
+        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
         guard case .error(HaapiError.invalidConfiguration) = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else {
             Issue.record("a DPoP key was accepted with an unbounded configuration"); return
         }
@@ -118,7 +122,7 @@ struct OAuthTokenManagerTests {
     @Test func boundConfigurationWithoutAKeyLeavesTheTokensUnbound() async throws {
         // Server issuing unbound codes, client bounded but passing no key: the seeds' first row.
         let server = FakeTokenEndpoint()
-        let manager = try OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: true), transport: server, storage: InMemoryStorage())
+        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: true), transport: server, storage: InMemoryStorage())
         guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
         #expect(!tokens.isDPoPBound)
         guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else { Issue.record("refresh failed"); return }
@@ -127,7 +131,7 @@ struct OAuthTokenManagerTests {
     @Test func errorsAndTheListener() async throws {
         let server = FakeTokenEndpoint()
         let listener = RecordingListener()
-        let manager = try OAuthTokenManager(
+        let manager = OAuthTokenManager(
             oauthTokenConfiguration: testConfiguration(bound: true, listener: listener), transport: server, storage: InMemoryStorage())
         guard case .successfulToken = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else { Issue.record("no tokens"); return }
         guard case .errorToken(let error) = await manager.fetchAccessToken(with: "used-code") else { Issue.record("no token error"); return }
@@ -144,7 +148,7 @@ struct OAuthTokenManagerTests {
     @Test func revocationNeedsAnEndpoint() async throws {
         var configuration = testConfiguration(bound: false)
         configuration.revocationEndpointURL = nil
-        let manager = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: FakeTokenEndpoint(), storage: InMemoryStorage())
+        let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: FakeTokenEndpoint(), storage: InMemoryStorage())
         guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken("at") else { Issue.record("revoked without an endpoint"); return }
     }
 }
@@ -155,38 +159,49 @@ struct HaapiAccessorBuilderTests {
         let storage = InMemoryStorage()
         let dcr = DCRConfiguration(templateClientId: "t", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage)
         // This platform cannot attest: with DCR configured, the accessor uses it.
-        let viaDCR = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+        let viaDCR: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setDCRConfiguration(configuration: dcr).setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
             .setTransport(FakeTokenEndpoint()).setStorage(storage).build()
-        #expect(viaDCR.haapiManager != nil)
+        #expect(viaDCR.haapiManager.dpop != nil)
+        await viaDCR.close()
         // Without attestation or DCR, a confidential client uses client credentials; a public one cannot get HAAPI tokens.
-        _ = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+        let viaSecret: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint()).build()
-        #expect(throws: HaapiError.self) {
-            _ = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(FakeTokenEndpoint()).build()
+        await viaSecret.close()
+        await #expect(throws: HaapiError.self) {
+            let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(FakeTokenEndpoint()).build()
         }
         // DCR with no client authentication is a configuration error.
-        #expect(throws: HaapiError.self) {
-            _ = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setDCRConfiguration(configuration: dcr)
-                .setTransport(FakeTokenEndpoint()).build()
+        await #expect(throws: HaapiError.self) {
+            let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+                .setDCRConfiguration(configuration: dcr).setTransport(FakeTokenEndpoint()).build()
         }
-        // The .oauth option builds no HAAPI manager; the development attestation provider makes the attestation strategy.
-        let oauthOnly = try HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+        // The .oauth option builds an OAuthAccessor only; the development attestation provider makes the attestation strategy.
+        let builder = HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setHaapiAccessorOption(option: .oauth).setAttestationProvider(InsecureSoftwareAttestationProvider())
-            .setTransport(FakeTokenEndpoint()).build()
-        #expect(oauthOnly.haapiManager == nil)
+            .setTransport(FakeTokenEndpoint())
+        let oauthOnly: any OAuthAccessor = try await builder.build()
+        #expect(!(oauthOnly is any HaapiAccessor))
+        // Asking it for a HaapiAccessor is a configuration error, and frees the name again.
+        do {
+            let _: any HaapiAccessor = try await builder.build()
+            Issue.record("an OAuth-only builder made a HaapiAccessor")
+        } catch HaapiError.invalidConfiguration(let reason) {
+            #expect(reason.contains("OAuthAccessor"))
+        }
     }
 
     @Test func oneAccessorPerNameAtATime() async throws {
         let configuration = testConfiguration(bound: true, name: "shared-\(UUID().uuidString)")
         let builder = HaapiAccessorBuilder(haapiConfiguration: configuration)
             .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint())
-        let first = try builder.build()
+        let first: any HaapiAccessor = try await builder.build()
         do {
-            _ = try builder.build()
+            let _: any HaapiAccessor = try await builder.build()
             Issue.record("two accessors with one name")
         } catch HaapiError.haapiTokenManagerAlreadyExists {}
-        await first.haapiTokenManager.close()
-        _ = try builder.build()
+        await first.close()
+        let second: any HaapiAccessor = try await builder.build()
+        await second.close()
     }
 }

@@ -9,12 +9,12 @@ import Testing
 
 /// The view model driving real flows against the development server, in-process.
 @Suite("HaapiFlowViewModel against the development server")
-struct FlowViewModelTests {
+@MainActor struct FlowViewModelTests {
     @Test func usernamePasswordEndsWithBoundTokensAndTheyRefresh() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .attested)
             await flow.viewModel.start()
-            #expect(!flow.viewModel.isLoading.value)
+            #expect(!flow.viewModel.isLoading)
             guard case .form(let forms) = try flow.requireModel().content else { Issue.record("expected a form"); return }
             let login = try #require(forms.first { $0.kind == .login })
             #expect(login.inputFields.map(\.name) == ["userName", "password"])
@@ -25,11 +25,11 @@ struct FlowViewModelTests {
             #expect(tokens.refreshToken != nil)
             let claims = try await server.state.verifyAccessToken(tokens.accessToken)
             #expect(claims?.subject == "demo")
-            #expect(claims?.jkt == flow.viewModel.accessor.dpop.thumbprint)
+            #expect(claims?.jkt == flow.dpop?.thumbprint)
             guard case .authorizationResponse(let response)? = flow.model?.content else { Issue.record("expected the response"); return }
             #expect(response.state == "ui-state")
 
-            let refreshed = try await OAuthLifecycle.refreshToken(refreshToken: try #require(tokens.refreshToken), accessor: flow.viewModel.accessor)
+            let refreshed = try await OAuthLifecycle.refreshToken(try #require(tokens.refreshToken), haapiUIKitApplication: flow.viewModel.haapiUIKitApplication)
             #expect(refreshed.tokens?.isBound == true)
             await flow.close()
         }
@@ -47,7 +47,7 @@ struct FlowViewModelTests {
             #expect(again.field("password")?.error?.reason == "missing")
             #expect(again.field("userName")?.error == nil)
             #expect(again.field("userName")?.value == "demo")
-            #expect(flow.viewModel.error.value == nil)
+            #expect(flow.viewModel.error == nil)
 
             await flow.viewModel.submit(again, values: ["userName": "demo", "password": "wrong"])
             #expect(flow.model?.problem?.type == .incorrectCredentials)
@@ -59,15 +59,32 @@ struct FlowViewModelTests {
         }
     }
 
-    @Test func withoutAutomaticFeedbackAProblemEndsTheFlowAsAnError() async throws {
+    /// Seed 000's `shouldAutoHandleFlowErrorFeedback`: an error that stops the flow reaches the
+    /// HaapiFlowResult once the user has seen it (true) or at once (false); a problem the user
+    /// can correct stays on its step either way.
+    @Test(arguments: [true, false]) func anErrorThatStopsTheFlowReachesTheFlowResultAsDocumented(_ autoFeedback: Bool) async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldAutoHandleFlowErrorFeedback(false) }
+            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldAutoHandleFlowErrorFeedback(value: autoFeedback) }
+            let recorder = FlowResultRecorder()
+            flow.viewModel.haapiFlowResult = recorder
             await flow.viewModel.start()
             try await flow.login(password: "wrong")
-            let error = try #require(flow.viewModel.error.value)
-            #expect(error.problem?.type == .incorrectCredentials)
+            #expect(flow.model?.problem?.type == .incorrectCredentials)
+            #expect(flow.viewModel.error == nil && recorder.errors.isEmpty)
+
+            flow.failing.armPage(status: 404)
+            try await flow.login()
+            let error = try #require(flow.viewModel.error)
             #expect(!error.isRetryable)
-            #expect(flow.model?.problem == nil)
+            #expect(recorder.errors.count == (autoFeedback ? 0 : 1))
+            flow.viewModel.acknowledgeError()
+            #expect(recorder.errors.count == 1)
+            let reported = try #require(recorder.errors.first as? HaapiFlowError)
+            guard case .communication(_, let cause as UnexpectedResponseError)? = reported.underlyingError as? HaapiError else {
+                Issue.record("got \(reported)"); return
+            }
+            #expect(cause.statusCode == 404)
+            #expect(recorder.models.isEmpty)
             await flow.close()
         }
     }
@@ -75,7 +92,7 @@ struct FlowViewModelTests {
     @Test(arguments: [AuthenticatorSelectionPresentation.list, .tabs])
     func selectorPresentation(_ presentation: AuthenticatorSelectionPresentation) async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation: presentation) }
             await flow.viewModel.start()
             guard case .selector(let selector) = try flow.requireModel().content else { Issue.record("expected a selector"); return }
             #expect(selector.presentation == presentation)
@@ -114,16 +131,11 @@ struct FlowViewModelTests {
     @Test func pollingRunsByItselfWithASmallAutoPollingDuration() async throws {
         try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 2)) { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) {
-                $0.setAutoPollingDuration(0.05)
+                $0.setAutoPollingDuration(duration: 0.05)
             }
-            let stream = flow.viewModel.uiModel.values  // subscribed now: nothing is missed
-            let updates = Task {
-                var pending = 0
-                for await model in stream {
-                    if case .polling(let polling)? = model?.content, polling.status == .pending { pending += 1 }
-                    if case .authorizationResponse? = model?.content { break }
-                }
-                return pending
+            var pending = 0  // every change the $uiModel publisher sends
+            let updates = flow.viewModel.$uiModel.sink { model in
+                if case .polling(let polling)? = model?.content, polling.status == .pending { pending += 1 }
             }
             await flow.viewModel.start()
             try await flow.choose("polling")
@@ -133,28 +145,29 @@ struct FlowViewModelTests {
             #expect(polling.interval == .milliseconds(50))
             #expect(polling.cancel != nil)
             #expect(try await flow.outcome().tokens != nil)
-            #expect(await updates.value == 3)  // the first answer and two pending polls, each shown
+            #expect(pending == 3)  // the first answer and two pending polls, each shown
+            updates.cancel()
             await flow.close()
         }
     }
 
     @Test func theServersIntervalWinsOverAutoPollingDuration() async throws {
         try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 0)) { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAutoPollingDuration(0.01) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAutoPollingDuration(duration: 0.01) }
             await flow.viewModel.start()
             try await flow.choose("polling")
             await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
             guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
             #expect(polling.interval == .milliseconds(2000))
             try await Task.sleep(for: .milliseconds(400))
-            #expect(flow.viewModel.oAuthModel.value == nil)  // 0.01 s would have finished by now
+            #expect(flow.viewModel.oAuthModel == nil)  // 0.01 s would have finished by now
             await flow.close()
         }
     }
 
     @Test func zeroTurnsAutomaticPollingOffAndManualPollingWorks() async throws {
         try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(0) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(duration: 0) }
             await flow.viewModel.start()
             try await flow.choose("polling")
             await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
@@ -164,11 +177,11 @@ struct FlowViewModelTests {
             guard case .polling(let still) = try flow.requireModel().content else { Issue.record("expected polling"); return }
             #expect(still.status == .pending)
             var polls = 0
-            while flow.viewModel.oAuthModel.value == nil, polls < 5 {
+            while flow.viewModel.oAuthModel == nil, polls < 5 {
                 await flow.viewModel.poll()
                 polls += 1
             }
-            #expect(flow.viewModel.oAuthModel.value?.tokens != nil)
+            #expect(flow.viewModel.oAuthModel?.tokens != nil)
             #expect(polls == 2)
             await flow.close()
         }
@@ -176,7 +189,7 @@ struct FlowViewModelTests {
 
     @Test func externalBrowserResumesWithTheNonce() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUseDefaultExternalBrowser(true) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUseDefaultExternalBrowser(value: true) }
             await flow.viewModel.start()
             try await flow.choose("external-browser")
             guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
@@ -222,13 +235,13 @@ struct FlowViewModelTests {
             try await flow.choose("polling")
             await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
             await flow.viewModel.cancel()
-            #expect(flow.viewModel.isConfirmingInterruption.value)
-            #expect(flow.viewModel.oAuthModel.value == nil)
+            #expect(flow.viewModel.isConfirmingInterruption)
+            #expect(flow.viewModel.oAuthModel == nil)
             await flow.viewModel.dismissCancel()
-            #expect(!flow.viewModel.isConfirmingInterruption.value)
+            #expect(!flow.viewModel.isConfirmingInterruption)
             await flow.viewModel.cancel()
             await flow.viewModel.confirmCancel()
-            #expect(!flow.viewModel.isConfirmingInterruption.value)
+            #expect(!flow.viewModel.isConfirmingInterruption)
             let outcome = try #require(try await flow.outcome().oauthError)
             #expect(outcome.error == "access_denied")
             #expect(outcome.source == .authorizationResponse)
@@ -238,10 +251,10 @@ struct FlowViewModelTests {
 
     @Test func cancelWithoutConfirmation() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldConfirmFlowInterruption(false) }
+            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldConfirmInterruptionFlow(value: false) }
             await flow.viewModel.start()
             await flow.viewModel.cancel()
-            #expect(!flow.viewModel.isConfirmingInterruption.value)
+            #expect(!flow.viewModel.isConfirmingInterruption)
             let outcome = try #require(try await flow.outcome().oauthError)
             #expect(outcome.error == "access_denied")
             await flow.close()
@@ -256,12 +269,12 @@ struct FlowViewModelTests {
             let form = try #require(flow.model?.form(kind: .login))
             await flow.viewModel.submit(form, values: ["userName": "demo", "password": "Password1"])
             #expect(flow.failing.failureCount == 1)
-            let error = try #require(flow.viewModel.error.value)
+            let error = try #require(flow.viewModel.error)
             #expect(error.isRetryable)
-            #expect(!flow.viewModel.isLoading.value)
+            #expect(!flow.viewModel.isLoading)
             guard case .form = try #require(flow.model).content else { Issue.record("the step is still shown"); return }
             await flow.viewModel.retry()
-            #expect(flow.viewModel.error.value == nil)
+            #expect(flow.viewModel.error == nil)
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -278,7 +291,7 @@ struct FlowViewModelTests {
                 let tokens = try #require(try await flow.outcome().tokens)
                 #expect(tokens.isBound == bound)
                 let claims = try await server.state.verifyAccessToken(tokens.accessToken)
-                #expect(claims?.jkt == (bound ? flow.viewModel.accessor.dpop.thumbprint : nil))
+                #expect(claims?.jkt == (bound ? flow.dpop?.thumbprint : nil))
                 await flow.close()
             }
             // A server that issues token-bound codes refuses an unbound exchange.
@@ -295,23 +308,20 @@ struct FlowViewModelTests {
     @Test func aProblemTheUserCannotCorrectEndsTheFlowWithAnError() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .attested)
-            let stream = flow.viewModel.isLoading.values  // subscribed now: nothing is missed
-            let states = Task { () -> [Bool] in
-                var seen: [Bool] = []
-                for await loading in stream { seen.append(loading) }
-                return seen
-            }
+            var states: [Bool] = []  // every change the $isLoading publisher sends
+            let watcher = flow.viewModel.$isLoading.sink { states.append($0) }
             await flow.viewModel.start()
             // The flow's client disappears from under it: an internal fault, an `unexpected` problem.
             try await server.state.store.delete(kind: "client", id: "haapi-attested")
             try await flow.login()
-            let error = try #require(flow.viewModel.error.value)
+            let error = try #require(flow.viewModel.error)
             #expect(error.problem?.type == .unexpected)
             #expect(!error.isRetryable)
-            #expect(flow.viewModel.oAuthModel.value == nil)
+            #expect(flow.viewModel.oAuthModel == nil)
             await flow.close()
-            // Each request showed loading, then not; closing ended the sequence.
-            #expect(await states.value == [false, true, false, true, false])
+            // Each request showed loading, then not.
+            #expect(states == [false, true, false, true, false])
+            watcher.cancel()
         }
     }
 }

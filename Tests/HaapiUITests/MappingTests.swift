@@ -239,7 +239,7 @@ struct SmallModelTests {
 
     @Test func builderDefaultsAndOptions() {
         let base = URL(string: "https://idsvr.example")!
-        let defaults = HaapiUIConfigurationBuilder(
+        let defaults = HaapiUIKitConfigurationBuilder(
             clientId: "c", baseUrl: base, tokenEndpointUrl: base.appendingPathComponent("token"),
             authorizationEndpointUrl: base.appendingPathComponent("authorize"), appRedirect: "app://cb"
         ).build()
@@ -250,12 +250,12 @@ struct SmallModelTests {
         #expect(!defaults.useDefaultExternalBrowser)
         #expect(!defaults.isTokenBound)
         let dcr = DCRConfiguration(templateClientId: "t", clientRegistrationEndpointUrl: base.appendingPathComponent("register"), storage: InMemoryStorage())
-        let custom = HaapiUIConfigurationBuilder(
+        let custom = HaapiUIKitConfigurationBuilder(
             clientId: "c", baseUrl: base, tokenEndpointUrl: base.appendingPathComponent("token"),
             authorizationEndpointUrl: base.appendingPathComponent("authorize"), appRedirect: "app://cb"
         )
-        .setAutoPollingDuration(0).setShouldAutoHandleFlowErrorFeedback(false).setShouldConfirmFlowInterruption(false)
-        .setAuthenticationSelectionPresentation(.tabs).setUseDefaultExternalBrowser(true)
+        .setAutoPollingDuration(duration: 0).setShouldAutoHandleFlowErrorFeedback(value: false).setShouldConfirmInterruptionFlow(value: false)
+        .setAuthenticationSelectionPresentation(presentation: .tabs).setUseDefaultExternalBrowser(value: true)
         .setTokenBoundConfiguration(configuration: BoundedTokenConfiguration())
         .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
         .setDCRConfiguration(configuration: dcr)

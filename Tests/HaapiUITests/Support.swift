@@ -13,6 +13,7 @@ final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
     let base: any HTTPTransport
     private let lock = NSLock()
     private var armed = false
+    private var armedResponse: TransportResponse?
     private var failures = 0
 
     /// Whether the `interval` of polling steps is removed (so that `autoPollingDuration` applies).
@@ -24,6 +25,10 @@ final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
     }
 
     func arm() { lock.withLock { armed = true } }
+    /// Answers the next HAAPI request with `status` and an HTML page instead of sending it.
+    func armPage(status: Int) {
+        lock.withLock { armedResponse = TransportResponse(status: status, headers: ["Content-Type": "text/html"], body: Data("<html>no</html>".utf8), url: URL(string: "http://127.0.0.1/")!) }
+    }
     var failureCount: Int { lock.withLock { failures } }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -33,6 +38,12 @@ final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
         }
         if fail {
             throw InjectedFailure()
+        }
+        if !request.url.path.hasPrefix("/oauth/token"), let page = lock.withLock({ () -> TransportResponse? in
+            defer { armedResponse = nil }
+            return armedResponse
+        }) {
+            return page
         }
         var response = try await base.send(request)
         if stripsPollingInterval, response.mediaType == "application/vnd.auth+json",
@@ -56,7 +67,7 @@ enum TestClient {
 }
 
 /// A view model against the running server.
-struct FlowHarness {
+@MainActor struct FlowHarness {
     let server: RunningServer
     let viewModel: HaapiFlowViewModel
     let failing: FailingOnceTransport
@@ -65,7 +76,7 @@ struct FlowHarness {
 
     static func make(
         _ server: RunningServer, client: TestClient, scopes: [String] = ["openid"], bound: Bool? = nil,
-        stripsPollingInterval: Bool = false, configure: (HaapiUIConfigurationBuilder) -> Void = { _ in }
+        stripsPollingInterval: Bool = false, configure: (HaapiUIKitConfigurationBuilder) -> Void = { _ in }
     ) async throws -> FlowHarness {
         let issuer = server.issuer
         let clientID = client == .attested ? "haapi-attested" : "haapi-secret"
@@ -76,9 +87,10 @@ struct FlowHarness {
             authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: scopes, state: "ui-state") },
             revocationEndpointURL: issuer.appendingPathComponent("oauth/revoke"))
         let failing = FailingOnceTransport(base: try AsyncHTTPClientTransport(), stripsPollingInterval: stripsPollingInterval)
-        let builder = HaapiUIConfigurationBuilder(haapiConfiguration: configuration)
+        let binding: any TokenBoundConfiguration = (bound ?? (client == .attested)) ? BoundedTokenConfiguration() : UnboundedTokenConfiguration()
+        let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: configuration)
             .setTransport(failing).setStorage(InMemoryStorage())
-            .setTokenBoundConfiguration(configuration: (bound ?? (client == .attested)) ? BoundedTokenConfiguration() : UnboundedTokenConfiguration())
+            .setTokenBoundConfiguration(configuration: binding)
         switch client {
         case .attested:
             builder.setAttestationProvider(InsecureSoftwareAttestationProvider())
@@ -87,20 +99,20 @@ struct FlowHarness {
             builder.setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret)).setAccessStrategy(.clientCredentials)
         }
         configure(builder)
-        return FlowHarness(server: server, viewModel: try HaapiFlowViewModel(configuration: builder.build()), failing: failing)
+        return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitConfiguration: builder.build()), failing: failing)
     }
 
-    var model: UIModel? { viewModel.uiModel.value }
+    var model: UIModel? { viewModel.uiModel }
 
     func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> UIModel {
-        if let error = viewModel.error.value { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
-        return try #require(viewModel.uiModel.value, sourceLocation: sourceLocation)
+        if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
+        return try #require(viewModel.uiModel, sourceLocation: sourceLocation)
     }
 
     /// The code the OTP authenticator "sent" in this flow.
     func otpCode() async throws -> String {
         // The session id is the manager's; the test hook is keyed by it.
-        let sessionID = try #require(await viewModel.accessor.haapiManager?.currentSessionID)
+        let sessionID = try #require(await viewModel.accessor?.haapiManager.currentSessionID)
         return try #require(try await server.state.store.get(String.self, kind: "otp-test-hook", id: sessionID))
     }
 
@@ -121,29 +133,35 @@ struct FlowHarness {
 
     /// Waits until the flow ends with an OAuth model.
     func outcome(timeout: Duration = .seconds(8)) async throws -> OAuthModel {
-        try await waitFor(viewModel.oAuthModel, timeout: timeout) { $0 }
+        try await waitFor(timeout: timeout) { viewModel.oAuthModel }
     }
 
-    func close() async { await viewModel.close() }
+    /// The flow's DPoP key.
+    var dpop: Dpop? { viewModel.accessor?.haapiManager.dpop }
+
+    func close() async {
+        viewModel.stop()
+        await viewModel.haapiUIKitApplication.close()
+    }
 }
 
 struct TimedOut: Error {}
 
-/// Waits until `transform` of the state's value is not `nil`.
-func waitFor<Value: Sendable, T: Sendable>(
-    _ state: FlowState<Value>, timeout: Duration = .seconds(8), _ transform: @escaping @Sendable (Value) -> T?
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask {
-            for await value in state.values { if let found = transform(value) { return found } }
-            throw CancellationError()
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw TimedOut()
-        }
-        defer { group.cancelAll() }
-        return try #require(try await group.next())
+/// Waits until `probe` gives a value, checking on the main actor, where the view model changes.
+@MainActor func waitFor<T>(timeout: Duration = .seconds(8), _ probe: @MainActor () -> T?) async throws -> T {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if let found = probe() { return found }
+        guard ContinuousClock.now < deadline else { throw TimedOut() }
+        try await Task.sleep(for: .milliseconds(10))
     }
 }
 
+/// A ``HaapiFlowResult`` that records what it receives.
+@MainActor final class FlowResultRecorder: HaapiFlowResult {
+    var models: [OAuthModel] = []
+    var errors: [any Error] = []
+
+    func didReceiveOAuthModel(_ oAuthModel: OAuthModel) { models.append(oAuthModel) }
+    func didReceiveError(_ error: Error) { errors.append(error) }
+}

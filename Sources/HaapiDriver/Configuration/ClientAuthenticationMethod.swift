@@ -72,11 +72,10 @@ public struct ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMetho
         self.key = key
     }
 
-    /// A private key from a PEM file (the seeds load it from the app bundle).
-    public init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
-        guard let pem = try? String(contentsOfFile: pemFilename, encoding: .utf8) else {
-            throw HaapiError.invalidConfiguration(reason: "cannot read the client key file \(pemFilename)")
-        }
+    /// A private key from a PEM file, as the seeds load it: a resource of `bundle` of that name
+    /// (extension included), or else a file at that path.
+    public init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil, bundle: Bundle = .main) throws {
+        let pem = try BundledFile.text(pemFilename, in: bundle, what: "client key")
         try self.init(pem: pem, signatureAlgorithm: signatureAlgorithm, keyID: keyID)
     }
 
@@ -133,19 +132,43 @@ public struct ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
         }
     }
 
-    /// As the seeds write it: file names for the bundle and the server certificate.
-    public init(pkcs12Filename: String, pkcs12Passphrase: String, serverPEMFilename: String? = nil, isValidatingHostname: Bool = true) throws {
-        guard let bundle = FileManager.default.contents(atPath: pkcs12Filename) else {
-            throw HaapiError.invalidConfiguration(reason: "cannot read the PKCS#12 file \(pkcs12Filename)")
-        }
-        let serverPEM = try serverPEMFilename.map { name -> String in
-            guard let text = try? String(contentsOfFile: name, encoding: .utf8) else {
-                throw HaapiError.invalidConfiguration(reason: "cannot read the server certificate file \(name)")
-            }
-            return text
-        }
-        try self.init(pkcs12: bundle, pkcs12Passphrase: pkcs12Passphrase, serverPEM: serverPEM, isValidatingHostname: isValidatingHostname)
+    /// As the seeds write it: the client's PKCS#12 file and the server's PEM certificate file,
+    /// each a resource of `bundle` of that name (extension included) or else a file at that path.
+    public init(
+        pkcs12Filename: String, pkcs12Passphrase: String, serverPEMFilename: String? = nil, isValidatingHostname: Bool = true,
+        bundle: Bundle = .main
+    ) throws {
+        let pkcs12 = try BundledFile.data(pkcs12Filename, in: bundle, what: "PKCS#12")
+        let serverPEM = try serverPEMFilename.map { try BundledFile.text($0, in: bundle, what: "server certificate") }
+        try self.init(pkcs12: pkcs12, pkcs12Passphrase: pkcs12Passphrase, serverPEM: serverPEM, isValidatingHostname: isValidatingHostname)
+    }
+
+    /// As the seeds write it: the client's PKCS#12 file (a resource of `bundle` or a path), the
+    /// server trusted by its public key hash.
+    public init(pkcs12Filename: String, pkcs12Passphrase: String, serverKeyPinnings: [KeyPinning], bundle: Bundle = .main) throws {
+        let pkcs12 = try BundledFile.data(pkcs12Filename, in: bundle, what: "PKCS#12")
+        try self.init(pkcs12: pkcs12, pkcs12Passphrase: pkcs12Passphrase, serverKeyPinnings: serverKeyPinnings)
     }
 
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .tlsClientAuth(clientID: clientID) }
+}
+
+/// Files the client authentication methods load by name, as the seeds name them.
+enum BundledFile {
+    /// The contents of the resource `name` of `bundle`, or else of the file at path `name`.
+    static func data(_ name: String, in bundle: Bundle, what: String) throws -> Data {
+        let url = bundle.url(forResource: name, withExtension: nil) ?? URL(fileURLWithPath: name)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw HaapiError.invalidConfiguration(reason: "cannot read the \(what) file \(name): neither a resource of \(bundle.bundlePath) nor a readable path")
+        }
+        return data
+    }
+
+    /// ``data(_:in:what:)`` as UTF-8 text.
+    static func text(_ name: String, in bundle: Bundle, what: String) throws -> String {
+        guard let text = String(data: try data(name, in: bundle, what: what), encoding: .utf8) else {
+            throw HaapiError.invalidConfiguration(reason: "the \(what) file \(name) is not UTF-8 text")
+        }
+        return text
+    }
 }

@@ -6,16 +6,18 @@ import OAuthCore
 public struct DCRConfiguration: Sendable {
     /// The template client's id, sent as `software_id` (RFC 7591 templatized registration).
     public var templateClientId: String
-    /// The registration endpoint.
-    public var clientRegistrationEndpointUrl: URL
+    /// The registration endpoint; `nil` when the app's `URL(string:relativeTo:)` made none,
+    /// which building the accessor reports as ``HaapiError/invalidConfiguration(reason:)``.
+    public var clientRegistrationEndpointUrl: URL?
     /// Where the registered client is kept between runs.
     public var storage: any Storage
     /// Whether a stored client is dropped and a new one registered.
     public var shouldClearExistingDCRClient: Bool
 
-    /// Makes a DCR configuration; by default the client is kept in ``DefaultStorage``.
+    /// Makes a DCR configuration; by default the client is kept in ``DefaultStorage``. The
+    /// endpoint may be the optional `URL(string:relativeTo:)` gives, as the seeds pass it.
     public init(
-        templateClientId: String, clientRegistrationEndpointUrl: URL, storage: (any Storage)? = nil,
+        templateClientId: String, clientRegistrationEndpointUrl: URL?, storage: (any Storage)? = nil,
         shouldClearExistingDCRClient: Bool = false
     ) {
         self.templateClientId = templateClientId

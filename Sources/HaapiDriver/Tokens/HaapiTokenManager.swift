@@ -55,14 +55,18 @@ public actor HaapiTokenManager {
     private var pending: Task<HaapiAccessToken, any Error>?
     private var registeredClient: RegisteredClient?
     private var isClosed = false
+    /// Whether the manager holds its name in ``openNames`` while open.
+    private let holdsName: Bool
 
     /// Opens a manager.
+    /// - Parameter claimsName: whether the manager holds its name while open (the default);
+    ///   `false` for one that only resolves the client's credentials (an OAuth-only accessor).
     /// - Throws: ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when one of that name is open;
     ///   ``HaapiError/invalidConfiguration(reason:)`` for a DCR strategy with no client authentication.
     public init(
         name: String, clientID: String, tokenEndpointURL: URL, strategy: HaapiAccessStrategy,
         clientAuthenticationMethod: any ClientAuthenticationMethod, dpop: Dpop, transport: any HTTPTransport,
-        minTokenTtl: TimeInterval = 120, now: @escaping @Sendable () -> Date = Date.init
+        minTokenTtl: TimeInterval = 120, now: @escaping @Sendable () -> Date = Date.init, claimsName: Bool = true
     ) throws {
         let usesDCR: Bool
         switch strategy {
@@ -73,8 +77,11 @@ public actor HaapiTokenManager {
         if usesDCR && clientAuthenticationMethod is ClientAuthenticationMethodNone {
             throw HaapiError.invalidConfiguration(reason: "DCR needs a client authentication method other than ClientAuthenticationMethodNone")
         }
-        let inserted = Self.openNames.withLockedValue { $0.insert(name).inserted }
-        guard inserted else { throw HaapiError.haapiTokenManagerAlreadyExists(name: name) }
+        if claimsName {
+            let inserted = Self.openNames.withLockedValue { $0.insert(name).inserted }
+            guard inserted else { throw HaapiError.haapiTokenManagerAlreadyExists(name: name) }
+        }
+        holdsName = claimsName
         self.name = name
         self.clientID = clientID
         self.tokenEndpoint = tokenEndpointURL
@@ -87,15 +94,19 @@ public actor HaapiTokenManager {
     }
 
     deinit {
+        // A manager closed earlier has freed its name already, maybe for a new manager.
+        guard holdsName, !isClosed else { return }
         let name = self.name
         _ = Self.openNames.withLockedValue { $0.remove(name) }
     }
 
     /// Closes the manager and frees its name; later calls throw ``HaapiError/haapiTokenManagerIsClosed``.
     public func close() {
+        guard !isClosed else { return }
         isClosed = true
         cached = nil
         pending?.cancel()
+        guard holdsName else { return }
         let name = self.name
         _ = Self.openNames.withLockedValue { $0.remove(name) }
     }
@@ -236,6 +247,9 @@ public actor HaapiTokenManager {
     }
 
     private func register(_ configuration: DCRConfiguration) async throws -> RegisteredClient {
+        guard let registrationEndpoint = configuration.clientRegistrationEndpointUrl else {
+            throw HaapiError.invalidConfiguration(reason: "the DCR configuration's clientRegistrationEndpointUrl is nil (not a URL)")
+        }
         let initial = try await TokenEndpointClient(
             endpoint: tokenEndpoint, clientAuthentication: try clientAuthenticationMethod.clientAuthentication(clientID: clientID),
             transport: transport
@@ -244,7 +258,7 @@ public actor HaapiTokenManager {
         let body: JSONValue = ["software_id": .string(configuration.templateClientId)]
         let response = try await exchange(
             TransportRequest(
-                method: "POST", url: configuration.clientRegistrationEndpointUrl,
+                method: "POST", url: registrationEndpoint,
                 headers: ["Authorization": "Bearer \(initialToken.accessToken)", "Content-Type": "application/json", "Accept": "application/json"],
                 body: body.serialized()))
         guard response.isSuccess, let client = try? RegisteredClient(json: response.body) else {

@@ -69,25 +69,34 @@ public struct HaapiConfiguration: Sendable {
     /// How the client authenticates when it does not attest (default: none).
     public var clientAuthenticationMethod: any ClientAuthenticationMethod
     /// Receives every token-endpoint response raw (headers, body).
-    public var tokenEndpointResponseListener: (any TokenEndpointResponseListener)?
+    public var tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)?
+    /// The device context a risk-assessment service (BankID's) asks for, collected when an
+    /// `applicationBundle` is given.
+    public var riskAssessmentConfiguration: RiskAssessmentConfiguration?
     /// Whether the authorization request carries a PKCE challenge (default `false`: HAAPI clients
     /// are protected by attestation and DPoP, PKCE is optional).
     public var usesPKCE: Bool
     /// The longest one HTTP exchange may take (default 30 s).
     public var timeout: Duration
 
-    /// Makes a configuration; the parameters follow the seeds' order.
+    /// Makes a configuration; the parameters follow the seeds' (and Curity's) order.
+    ///
+    /// - Parameters:
+    ///   - applicationBundle: the app's bundle, for risk-assessment services such as BankID's:
+    ///     its identifier and the device's system and model are collected into
+    ///     ``riskAssessmentConfiguration``.
     public init(
         name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
         appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
         authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil, isAutoRedirect: Bool = true,
         revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
         tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
+        tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
         clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
-        tokenEndpointResponseListener: (any TokenEndpointResponseListener)? = nil,
-        usesPKCE: Bool = false, timeout: Duration = .seconds(30)
+        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: Duration = .seconds(30)
     ) {
         self.tokenEndpointResponseListener = tokenEndpointResponseListener
+        self.riskAssessmentConfiguration = applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
         self.name = name
         self.clientId = clientId
         self.baseURL = baseURL
@@ -108,5 +117,52 @@ public struct HaapiConfiguration: Sendable {
     /// `href` resolved against ``baseURL``.
     func resolve(_ href: String) -> URL? {
         URL(string: href, relativeTo: baseURL)?.absoluteURL
+    }
+}
+
+/// The device context risk-assessment services ask for (BankID's relying-party guidelines,
+/// version 6): the operating system, its version, the device model and the app's identifier
+/// (the seeds' `applicationBundle`, Curity's `RiskAssessmentConfiguration`).
+///
+/// Curity has not published how its server receives these fields, so the SDK collects them
+/// and keeps them here for the app and for a future transport; it does not send them yet.
+public struct RiskAssessmentConfiguration: Sendable, Hashable {
+    /// `iOS`, `macOS`, `Linux`, ...
+    public var operatingSystemName: String
+    /// The system's version, such as `17.4.1`.
+    public var operatingSystemVersion: String
+    /// The device's model identifier, such as `iPhone15,2` (the machine name where there is none).
+    public var deviceModelName: String
+    /// The app's bundle identifier.
+    public var applicationIdentifier: String
+
+    /// Makes a configuration from known values.
+    public init(operatingSystemName: String, operatingSystemVersion: String, deviceModelName: String, applicationIdentifier: String) {
+        self.operatingSystemName = operatingSystemName
+        self.operatingSystemVersion = operatingSystemVersion
+        self.deviceModelName = deviceModelName
+        self.applicationIdentifier = applicationIdentifier
+    }
+
+    /// Collects the context of this device and of the app in `bundle`.
+    public init(bundle: Bundle) {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        var system = utsname()
+        uname(&system)
+        let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        #if os(iOS)
+        let name = "iOS"
+        #elseif os(macOS)
+        let name = "macOS"
+        #elseif os(Linux)
+        let name = "Linux"
+        #else
+        let name = "unknown"
+        #endif
+        self.init(
+            operatingSystemName: name,
+            operatingSystemVersion: "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)",
+            deviceModelName: machine,
+            applicationIdentifier: bundle.bundleIdentifier ?? ProcessInfo.processInfo.processName)
     }
 }

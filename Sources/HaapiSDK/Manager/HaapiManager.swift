@@ -15,8 +15,14 @@ public actor HaapiManager {
 
     /// The configuration.
     public nonisolated let configuration: HaapiConfiguration
+    /// The flow's DPoP key, which signs every HAAPI request: pass it to
+    /// ``OAuthTokenManager/fetchAccessToken(with:dpop:codeVerifier:)`` to bind the tokens to it
+    /// (`nil` when the manager was made on a bare transport).
+    public nonisolated let dpop: Dpop?
     private let transport: any HTTPTransport
     private let clientIDProvider: (@Sendable () async throws -> String)?
+    /// The HAAPI token manager this manager made for itself, closed with it.
+    private let ownedTokenManager: HaapiTokenManager?
     private var sessionID: String?
     private var pkce: PKCE?
     private var isClosed = false
@@ -27,13 +33,43 @@ public actor HaapiManager {
     ///
     /// - Parameter clientIDProvider: the client id of the authorization request, when it is not
     ///   the configuration's: with the DCR fallback, the registered client's (HaapiAccessorBuilder sets it).
+    ///   - dpop: the key `transport` signs requests with, published as ``dpop``.
     public init(
         haapiConfiguration: HaapiConfiguration, transport: any HTTPTransport,
-        clientIDProvider: (@Sendable () async throws -> String)? = nil
+        clientIDProvider: (@Sendable () async throws -> String)? = nil, dpop: Dpop? = nil
     ) {
         self.configuration = haapiConfiguration
         self.transport = transport
         self.clientIDProvider = clientIDProvider
+        self.dpop = dpop
+        ownedTokenManager = nil
+    }
+
+    /// A manager with HAAPI access tokens by attestation (as the seeds say: "use only if
+    /// supporting only Attestation backed HAAPI flows"), or by client credentials when the
+    /// device cannot attest and the configuration has a client authentication method. For the
+    /// DCR fallback, use ``HaapiAccessorBuilder``.
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when neither works here,
+    ///   ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when a manager of the
+    ///   configuration's name is open, ``HaapiError/dpopKeyCreationFailure(cause:)``.
+    public init(haapiConfiguration: HaapiConfiguration) throws {
+        let strategy = try HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration).resolvedStrategy()
+        let parts = try AccessParts(configuration: haapiConfiguration, strategy: strategy, dcrConfiguration: nil, transport: nil)
+        self.init(haapiConfiguration: haapiConfiguration, parts: parts, ownsTokenManager: true)
+    }
+
+    /// A manager on the driver's transport: every request carries a HAAPI token and a DPoP proof.
+    init(haapiConfiguration: HaapiConfiguration, parts: AccessParts, ownsTokenManager: Bool) {
+        let tokenManager = parts.tokenManager
+        configuration = haapiConfiguration
+        transport = HaapiDriverTransport(tokenManager: tokenManager, base: parts.transport)
+        // With DCR the flow belongs to the registered client, known once the first token is obtained.
+        clientIDProvider = {
+            _ = try await tokenManager.accessToken()
+            return try await tokenManager.effectiveClient.clientID
+        }
+        dpop = tokenManager.dpop
+        ownedTokenManager = ownsTokenManager ? tokenManager : nil
     }
 
     /// The PKCE `code_verifier` of the current flow, for the code exchange, when PKCE is on.
@@ -42,11 +78,13 @@ public actor HaapiManager {
     /// The flow's `Session-Id`, once the server has set one.
     public var currentSessionID: String? { sessionID }
 
-    /// Ends the manager: later calls answer ``HaapiError/haapiTokenManagerIsClosed``.
-    public func close() {
+    /// Ends the manager: later calls answer ``HaapiError/haapiTokenManagerIsClosed``. A
+    /// manager made with ``init(haapiConfiguration:)`` also closes its HAAPI token manager.
+    public func close() async {
         isClosed = true
         sessionID = nil
         currentRepresentation = nil
+        await ownedTokenManager?.close()
     }
 
     // MARK: Flow operations
@@ -80,11 +118,19 @@ public actor HaapiManager {
         return await send(method: "GET", url: configuration.authorizationEndpointURL, query: query, body: nil, continueActions: [])
     }
 
-    /// Submits a form. Hidden fields are sent unchanged, `parameters` fill the other fields,
+    /// Submits a form, as the seeds write it: `parameters` fill the fields by name; a value
+    /// that is not a `String` is sent as its text (`true`/`false` for a `Bool`; see
+    /// ``FormActionModel/fieldValues(_:)``). Runs on the caller's executor until the values
+    /// are text, so a dictionary of `Any` never crosses to the manager.
+    public nonisolated(nonsending) func submitForm(_ form: FormActionModel, parameters: [String: Any]) async -> HaapiResult {
+        await submitForm(form, fields: form.fieldValues(parameters))
+    }
+
+    /// Submits a form. Hidden fields are sent unchanged, `fields` fill the other fields,
     /// fields left without a value are left out (see ``FormActionModel/parameters(with:)``).
     /// GET puts the fields in the query; other methods send them form-encoded, or as a JSON
     /// object when the form's type is `application/json`.
-    public func submitForm(_ form: FormActionModel, parameters: [String: String] = [:]) async -> HaapiResult {
+    public func submitForm(_ form: FormActionModel, fields parameters: [String: String] = [:]) async -> HaapiResult {
         guard !isClosed else { return .error(HaapiError.haapiTokenManagerIsClosed) }
         guard let url = configuration.resolve(form.href) else {
             return .error(HaapiError.illegalState(message: "the form's href \"\(form.href)\" is not a URL"))
@@ -105,11 +151,11 @@ public actor HaapiManager {
     }
 
     /// Submits the form of a form action.
-    public func submit(_ action: Action, parameters: [String: String] = [:]) async -> HaapiResult {
+    public func submit(_ action: Action, fields: [String: String] = [:]) async -> HaapiResult {
         guard let form = action.form else {
             return .error(HaapiError.illegalState(message: "the \(action.template) action \"\(action.kind)\" has no form to submit"))
         }
-        return await submitForm(form, parameters: parameters)
+        return await submitForm(form, fields: fields)
     }
 
     /// Follows a link: a plain GET of its `href`.
@@ -194,8 +240,8 @@ public actor HaapiManager {
             case (false, HaapiModel.problemMediaType?):
                 return .problem(try HaapiModel.problem(from: try json(response)))
             default:
-                if !response.isSuccess, let retryAfter = response.retryAfterSeconds {
-                    return .error(HaapiError.serverBusy(statusCode: response.status, retryAfter: retryAfter))
+                if !response.isSuccess, response.retryAfterSeconds != nil {
+                    return .error(HaapiError(UnexpectedResponseError(response)))
                 }
                 if response.status == 401, let challenge = response.headers.values(for: "WWW-Authenticate").first(where: { $0.contains("invalid_token") }) {
                     // The driver has already renewed the HAAPI token once: a refusal of the new one is final.
@@ -206,7 +252,7 @@ public actor HaapiManager {
                 {
                     return .error(HaapiError.serverError(error: error, errorDescription: document["error_description"]?.stringValue, statusCode: response.status))
                 }
-                return .error(HaapiError.unexpectedResponse(statusCode: response.status, contentType: response.headers["Content-Type"], body: response.body))
+                return .error(HaapiError(UnexpectedResponseError(response)))
             }
         } catch {
             return .error(error)
@@ -240,23 +286,27 @@ public actor HaapiManager {
 
     /// ``start(parameters:)`` with a completion handler, as the seeds write it.
     public nonisolated func start(
-        parameters: OAuthAuthorizationParameters? = nil, completionHandler: @escaping @Sendable (HaapiResult) -> Void
+        parameters: OAuthAuthorizationParameters? = nil, completionHandler: @escaping HaapiCompletionHandler
     ) {
         Task { completionHandler(await start(parameters: parameters)) }
     }
 
     /// ``submitForm(_:parameters:)`` with a completion handler.
     public nonisolated func submitForm(
-        _ form: FormActionModel, parameters: [String: String] = [:], completionHandler: @escaping @Sendable (HaapiResult) -> Void
+        _ form: FormActionModel, parameters: [String: Any], completionHandler: @escaping HaapiCompletionHandler
     ) {
-        Task { completionHandler(await submitForm(form, parameters: parameters)) }
+        let fields = form.fieldValues(parameters)
+        Task { completionHandler(await submitForm(form, fields: fields)) }
     }
 
     /// ``followLink(_:)`` with a completion handler.
-    public nonisolated func followLink(_ link: Link, completionHandler: @escaping @Sendable (HaapiResult) -> Void) {
+    public nonisolated func followLink(_ link: Link, completionHandler: @escaping HaapiCompletionHandler) {
         Task { completionHandler(await followLink(link)) }
     }
 }
+
+/// Receives the outcome of a ``HaapiManager`` operation (the seeds' `HaapiCompletionHandler`).
+public typealias HaapiCompletionHandler = @Sendable (_ haapiResult: HaapiResult) -> Void
 
 /// The SDK's log tags.
 public enum SdkFollowUpTag: String, FollowUpTag, CaseIterable {

@@ -108,6 +108,26 @@ public struct FormActionModel: RawJsonRepresentable, Hashable {
     /// The field named `name`.
     public func field(_ name: String) -> FormField? { fields.first { $0.name == name } }
 
+    /// Values of any type, by field name, as text to submit: a `String` as it is; a `Bool` for
+    /// a checkbox as the checkbox's value (`on` by default) when `true` and the empty string
+    /// (unchecked) when `false`, elsewhere `true` or `false`; anything else as its description.
+    public func fieldValues(_ parameters: [String: Any]) -> [String: String] {
+        parameters.reduce(into: [:]) { result, entry in
+            switch entry.value {
+            case let text as String:
+                result[entry.key] = text
+            case let flag as Bool:
+                if let checkbox = field(entry.key), checkbox.type == .checkbox {
+                    result[entry.key] = flag ? (checkbox.value ?? "on") : ""
+                } else {
+                    result[entry.key] = flag ? "true" : "false"
+                }
+            default:
+                result[entry.key] = String(describing: entry.value)
+            }
+        }
+    }
+
     /// The parameters to submit: the caller's values for the fields they name, and every
     /// other field's default (hidden fields and readonly checkboxes unchanged). Fields with no
     /// value are left out; parameters the caller gives that name no field are sent too.

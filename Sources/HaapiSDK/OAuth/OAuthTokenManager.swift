@@ -10,23 +10,21 @@ import OAuthCore
 /// ``storage`` so that the bound refresh token can be refreshed after a restart; with
 /// ``UnboundedTokenConfiguration`` passing a ``Dpop`` is an invalid configuration.
 public final class OAuthTokenManager: Sendable {
-    /// A raw success response.
-    public typealias SuccessTokenHTTPURLResponseContent = HTTPURLResponseContent
-    /// A raw OAuth error response.
-    public typealias ErrorTokenHTTPURLResponseContent = HTTPURLResponseContent
-
     /// The configuration.
     public let configuration: HaapiConfiguration
     /// Where the key of bound tokens is kept.
     public let storage: any Storage
-    private let transport: any HTTPTransport
+    /// The network, or why the configuration gives none (reported by every request).
+    private let transport: Result<any HTTPTransport, HaapiError>
     private let clientAuthentication: @Sendable () async throws -> ClientAuthentication
     private let tokenEndpointResponseListener: (any TokenEndpointResponseListener)?
 
-    /// A manager for the configuration's client.
+    /// A manager for the configuration's client, as the seeds make it.
     ///
     /// - Parameters:
-    ///   - transport: the network (default: AsyncHTTPClient with the client authentication method's TLS settings).
+    ///   - transport: the network (default: the platform's, with the client authentication
+    ///     method's TLS settings; when those are unusable, every request answers
+    ///     ``HaapiError/invalidConfiguration(reason:)``).
     ///   - storage: where the DPoP key of bound tokens is kept (default: ``DefaultStorage``).
     ///   - clientAuthentication: the client's credentials, when they are not the configuration's
     ///     (HaapiAccessorBuilder passes the DCR-registered client's).
@@ -34,14 +32,18 @@ public final class OAuthTokenManager: Sendable {
         oauthTokenConfiguration configuration: HaapiConfiguration, transport: (any HTTPTransport)? = nil,
         storage: (any Storage)? = nil, tokenEndpointResponseListener: (any TokenEndpointResponseListener)? = nil,
         clientAuthentication: (@Sendable () async throws -> ClientAuthentication)? = nil
-    ) throws {
+    ) {
         self.configuration = configuration
         self.storage = storage ?? DefaultStorage.make()
         self.tokenEndpointResponseListener = tokenEndpointResponseListener ?? configuration.tokenEndpointResponseListener
-        do {
-            self.transport = try transport ?? AsyncHTTPClientTransport(configuration: .init(tls: configuration.clientAuthenticationMethod.tlsOptions ?? TLSOptions()))
-        } catch {
-            throw HaapiError.invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)")
+        if let transport {
+            self.transport = .success(transport)
+        } else {
+            do {
+                self.transport = .success(try AsyncHTTPClientTransport(configuration: .init(tls: configuration.clientAuthenticationMethod.tlsOptions ?? TLSOptions())))
+            } catch {
+                self.transport = .failure(.invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)"))
+            }
         }
         let method = configuration.clientAuthenticationMethod
         let clientID = configuration.clientId
@@ -103,15 +105,16 @@ public final class OAuthTokenManager: Sendable {
         let listener = tokenEndpointResponseListener
         do {
             let client = TokenEndpointClient(
-                endpoint: configuration.tokenEndpointURL, clientAuthentication: try await clientAuthentication(), transport: transport, dpop: dpop)
+                endpoint: configuration.tokenEndpointURL, clientAuthentication: try await clientAuthentication(),
+                transport: try transport.get(), dpop: dpop)
             let (result, response) = try await client.requestToken(grant)
             switch result {
             case .success(let tokens):
-                listener?.onSuccess(HTTPURLResponseContent(response: response, error: nil))
+                listener?.onSuccess(SuccessTokenHTTPURLResponseContent(response: response, tokens: tokens))
                 HaapiLogger.debug(SdkFollowUpTag.oauth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
                 return .successfulToken(tokens)
             case .failure(let error):
-                listener?.onTokenError(HTTPURLResponseContent(response: response, error: error))
+                listener?.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: error))
                 return .errorToken(error)
             }
         } catch {
@@ -119,7 +122,7 @@ public final class OAuthTokenManager: Sendable {
             let response = (error as? TokenEndpointError).map {
                 TransportResponse(status: $0.statusCode ?? 0, headers: $0.contentType.map { ["Content-Type": $0] } ?? [:], body: $0.rawBody, url: configuration.tokenEndpointURL)
             }
-            listener?.onError(HTTPURLResponseContent(response: response, error: mapped))
+            listener?.onError(ErrorHTTPURLResponseContent(response: response, error: mapped))
             return .error(mapped)
         }
     }
@@ -129,7 +132,7 @@ public final class OAuthTokenManager: Sendable {
             return .error(HaapiError.invalidConfiguration(reason: "no revocationEndpointURL is configured"))
         }
         do {
-            let client = TokenRevocationClient(endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: transport)
+            let client = TokenRevocationClient(endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: try transport.get())
             try await client.revoke(token, hint: hint)
             return .success
         } catch let error as OAuthErrorResponse {
@@ -168,13 +171,29 @@ public final class OAuthTokenManager: Sendable {
     // MARK: Completion handlers
 
     /// ``fetchAccessToken(with:dpop:codeVerifier:)`` with a completion handler, as the seeds write it.
-    public func fetchAccessToken(with code: String, dpop: Dpop? = nil, completion: @escaping @Sendable (TokenResponse) -> Void) {
-        Task { completion(await fetchAccessToken(with: code, dpop: dpop)) }
+    public func fetchAccessToken(with code: String, dpop: Dpop? = nil, completionHandler: @escaping OAuthCompletion) {
+        Task { completionHandler(await fetchAccessToken(with: code, dpop: dpop)) }
     }
 
     /// ``refreshAccessToken(with:dpop:)`` with a completion handler.
-    public func refreshAccessToken(with refreshToken: String, completion: @escaping @Sendable (TokenResponse) -> Void) {
-        Task { completion(await refreshAccessToken(with: refreshToken)) }
+    public func refreshAccessToken(with refreshToken: String, completionHandler: @escaping OAuthCompletion) {
+        Task { completionHandler(await refreshAccessToken(with: refreshToken)) }
+    }
+
+    /// ``revokeAccessToken(_:)`` with a completion handler.
+    public func revokeAccessToken(with token: String, completionHandler: @escaping OAuthRevocationCompletion) {
+        Task { completionHandler(await revokeAccessToken(token)) }
+    }
+
+    /// ``revokeRefreshToken(_:)`` with a completion handler.
+    public func revokeRefreshToken(with token: String, completionHandler: @escaping OAuthRevocationCompletion) {
+        Task { completionHandler(await revokeRefreshToken(token)) }
     }
 }
+
+/// Receives the outcome of a token request (the seeds' `OAuthCompletion`).
+public typealias OAuthCompletion = @Sendable (_ tokenResponse: TokenResponse) -> Void
+
+/// Receives the outcome of a revocation (the seeds' `OAuthRevocationCompletion`).
+public typealias OAuthRevocationCompletion = @Sendable (_ response: TokenRevocationResponse) -> Void
 

@@ -27,7 +27,7 @@ public struct UIModelFactory: Sendable {
     }
 
     /// A factory for a configuration.
-    public init(configuration: HaapiUIConfiguration) {
+    public init(configuration: HaapiUIKitConfiguration) {
         self.init(
             presentation: configuration.authenticationSelectionPresentation, autoPollingDuration: configuration.autoPollingDuration,
             appRedirect: configuration.haapiConfiguration.appRedirect, baseURL: configuration.haapiConfiguration.baseURL,

@@ -24,7 +24,7 @@ public struct ExternalBrowserOperationModel: Sendable, Hashable {
     public let launchURL: URL?
     /// The redirect the browser comes back to, with `_resume_nonce` in its query.
     public let appRedirect: String
-    /// Whether to use the default browser rather than an in-app session (``HaapiUIConfiguration/useDefaultExternalBrowser``).
+    /// Whether to use the default browser rather than an in-app session (``HaapiUIKitConfiguration/useDefaultExternalBrowser``).
     public let prefersDefaultBrowser: Bool
     /// The form that resumes the flow; its `_resume_nonce` context field is filled by the view model.
     public var continueAction: FormModel? { actions.continueActions.first }

@@ -53,15 +53,7 @@ public struct HaapiFlowError: Error, Sendable {
     }
 
     static func isRetryable(_ error: any Error) -> Bool {
-        if let error = error as? HaapiError {
-            switch error {
-            case .communication: return true
-            case .unexpectedResponse(let status, _, _), .serverError(_, _, let status): return status >= 500 || status == 429
-            case .invalidStatusCode(let status): return status >= 500 || status == 429
-            default: break
-            }
-        }
-        if let error = error as? any IdsvrError, case .retryable = error.recoverySuggestion { return true }
-        return false
+        guard let error = error as? any IdsvrError, case .retryable = error.recoverySuggestion else { return false }
+        return true
     }
 }

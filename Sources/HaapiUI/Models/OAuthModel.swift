@@ -2,20 +2,40 @@ import Foundation
 import HaapiSDK
 import OAuthCore
 
+/// How a flow (or an ``OAuthLifecycle`` refresh) ended (the seeds' `OAuthModel`): an
+/// ``OAuthTokenModel`` or an ``OAuthErrorModel``.
+///
+/// ```swift
+/// switch oAuthModel {
+/// case let tokens as OAuthTokenModel: store(tokens)
+/// case let error as OAuthErrorModel: show(error)
+/// default: break
+/// }
+/// ```
+public protocol OAuthModel: Sendable {}
+
+extension OAuthModel {
+    /// The tokens, if this is an ``OAuthTokenModel``.
+    public var tokens: OAuthTokenModel? { self as? OAuthTokenModel }
+    /// The error, if this is an ``OAuthErrorModel``.
+    public var oauthError: OAuthErrorModel? { self as? OAuthErrorModel }
+}
+
 /// The tokens a flow ended with (the seeds' `OAuthTokenModel`).
-public struct OAuthTokenModel: Sendable, Hashable {
+public struct OAuthTokenModel: OAuthModel, Hashable {
     /// The access token.
     public var accessToken: String { response.accessToken }
     /// `Bearer` or `DPoP`.
-    public var tokenType: String { response.tokenType }
-    /// Seconds the access token lives.
-    public var expiresIn: Int? { response.expiresIn }
+    public var tokenType: String? { response.tokenType }
+    /// The granted scope.
+    public var scope: String? { response.scope }
+    /// Seconds the access token lives, as the server said; `0` when it did not say
+    /// (``response``'s `expiresIn` keeps the difference).
+    public var expiresIn: Int { response.expiresIn ?? 0 }
     /// The refresh token, if any.
     public var refreshToken: String? { response.refreshToken }
     /// The ID token, if any.
     public var idToken: String? { response.idToken }
-    /// The granted scope.
-    public var scope: String? { response.scope }
     /// Whether the tokens are bound to the flow's DPoP key.
     public var isBound: Bool { response.isDPoPBound }
     /// The token response as received.
@@ -27,11 +47,13 @@ public struct OAuthTokenModel: Sendable, Hashable {
 
 /// An OAuth error a flow ended with: an `error-authorization-response` problem, or an error
 /// from the token endpoint (the seeds' `OAuthErrorModel`).
-public struct OAuthErrorModel: Sendable, Hashable {
+public struct OAuthErrorModel: OAuthModel, Error, Hashable {
     /// The OAuth `error` (`access_denied`, `invalid_grant`, ...).
     public let error: String
     /// `error_description`.
     public let errorDescription: String?
+    /// `error_uri`.
+    public let errorUri: String?
     /// Where it came from.
     public let source: Source
 
@@ -46,43 +68,20 @@ public struct OAuthErrorModel: Sendable, Hashable {
     }
 
     /// A model of an error from any source.
-    public init(error: String, errorDescription: String?, source: Source) {
+    public init(error: String, errorDescription: String?, errorUri: String? = nil, source: Source) {
         self.error = error
         self.errorDescription = errorDescription
+        self.errorUri = errorUri
         self.source = source
     }
 
     /// A model of an `error-authorization-response` problem.
     public init(_ problem: AuthorizationProblem) {
-        error = problem.error ?? "access_denied"
-        errorDescription = problem.errorDescription ?? problem.title
-        source = .authorizationResponse
+        self.init(error: problem.error ?? "access_denied", errorDescription: problem.errorDescription ?? problem.title, source: .authorizationResponse)
     }
 
     /// A model of a token endpoint error.
     public init(_ response: ErrorTokenResponse) {
-        error = response.error
-        errorDescription = response.serverDescription
-        source = .tokenEndpoint
-    }
-}
-
-/// How a flow ended (the seeds' `OAuthModel`): tokens, or an OAuth error.
-public enum OAuthModel: Sendable, Hashable {
-    /// Tokens.
-    case token(OAuthTokenModel)
-    /// An OAuth error.
-    case error(OAuthErrorModel)
-
-    /// The tokens, if the flow succeeded.
-    public var tokens: OAuthTokenModel? {
-        if case .token(let model) = self { return model }
-        return nil
-    }
-
-    /// The error, if the flow ended with one.
-    public var oauthError: OAuthErrorModel? {
-        if case .error(let model) = self { return model }
-        return nil
+        self.init(error: response.error, errorDescription: response.serverDescription, errorUri: response.errorURI, source: .tokenEndpoint)
     }
 }

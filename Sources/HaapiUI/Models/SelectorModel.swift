@@ -29,7 +29,7 @@ public struct SelectorModel: Sendable, Hashable {
     public let action: Action
     /// The selector's title.
     public var title: String? { action.title }
-    /// How to present it (from ``HaapiUIConfiguration/authenticationSelectionPresentation``).
+    /// How to present it (from ``HaapiUIKitConfiguration/authenticationSelectionPresentation``).
     public let presentation: AuthenticatorSelectionPresentation
     /// The options.
     public let options: [SelectorOptionModel]

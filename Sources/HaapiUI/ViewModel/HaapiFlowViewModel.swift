@@ -2,38 +2,60 @@ import Foundation
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
 
-/// Drives a HAAPI flow for any UI (the seeds' `HaapiFlowViewModel`, without UIKit or Combine).
+/// Drives a HAAPI flow for any UI (the seeds' `HaapiFlowViewModel`): Curity's prebuilt screens
+/// are one UI over it, the terminal is another, an app's own screens a third.
 ///
-/// Observe the state (each a ``FlowState``: read `value`, or iterate `values`):
+/// Observe the `@Published` state as the seeds do:
+///
+/// ```swift
+/// let haapiFlowViewModel = HaapiFlowViewModel(haapiUIKitApplication: haapiUIKitApplication)
+/// haapiFlowViewModel.$uiModel
+///     .receive(on: DispatchQueue.main)
+///     .sink(receiveValue: { uiModel in /* render the step */ })
+///     .store(in: &cancellables)
+/// ```
+///
 /// ``isLoading``, ``uiModel`` (the current step as a ``UIModel``), ``error`` (a
-/// ``HaapiFlowError``), ``oAuthModel`` (how the flow ended: tokens or an OAuth error) and
-/// ``isConfirmingInterruption``. Then call the actions: ``start(parameters:)``,
-/// ``submit(_:values:)``, ``select(_:)``, ``followLink(_:)``, ``poll()``, ``cancel()`` /
-/// ``confirmCancel()`` / ``dismissCancel()``, ``retry()`` and
-/// ``resumeExternalBrowser(nonce:)``.
+/// ``HaapiFlowError``), ``oAuthModel`` (how the flow ended: an ``OAuthTokenModel`` or an
+/// ``OAuthErrorModel``) and ``isConfirmingInterruption``. Then call the actions:
+/// ``start(parameters:)``, ``submit(_:values:)``, ``select(_:)``, ``followLink(_:)``,
+/// ``poll()``, ``cancel()`` / ``confirmCancel()`` / ``dismissCancel()``, ``retry()``,
+/// ``acknowledgeError()`` and ``resumeExternalBrowser(url:)``.
 ///
-/// By itself the view model polls polling steps (every ``HaapiUIConfiguration/autoPollingDuration``
+/// By itself the view model polls polling steps (every ``HaapiUIKitConfiguration/autoPollingDuration``
 /// or the server's interval) and submits their continuing action once done; keeps the flow on
 /// the same step when the user can correct a problem; and, at the authorization response,
-/// exchanges the code for tokens (bound to the flow's DPoP key when the configuration binds them).
-public actor HaapiFlowViewModel {
+/// exchanges the code for tokens (bound to the flow's DPoP key when the configuration binds
+/// them). How the flow ended also goes to ``haapiFlowResult``, when set.
+@MainActor public final class HaapiFlowViewModel: ObservableObject {
+    /// The application the flow belongs to.
+    public nonisolated let haapiUIKitApplication: HaapiUIKitApplication
     /// The configuration.
-    public nonisolated let configuration: HaapiUIConfiguration
-    /// The HAAPI and OAuth managers the flow runs on.
-    public nonisolated let accessor: HaapiAccessor
+    public nonisolated var configuration: HaapiUIKitConfiguration { haapiUIKitApplication.haapiUIKitConfiguration }
     /// Whether a request is under way.
-    public nonisolated let isLoading = FlowState(false)
+    @Published public private(set) var isLoading = false
     /// The current step, as a UI model (`nil` before the flow starts).
-    public nonisolated let uiModel = FlowState<UIModel?>(nil)
+    @Published public private(set) var uiModel: UIModel?
     /// The current error (`nil` when there is none); a retryable one can be ``retry()``-ed.
-    public nonisolated let error = FlowState<HaapiFlowError?>(nil)
-    /// How the flow ended: tokens or an OAuth error (`nil` until it ends).
-    public nonisolated let oAuthModel = FlowState<OAuthModel?>(nil)
+    @Published public private(set) var error: HaapiFlowError?
+    /// How the flow ended: an ``OAuthTokenModel`` or an ``OAuthErrorModel`` (`nil` until it ends).
+    @Published public private(set) var oAuthModel: OAuthModel?
     /// Whether ``cancel()`` is waiting for the UI to ``confirmCancel()`` or ``dismissCancel()``.
-    public nonisolated let isConfirmingInterruption = FlowState(false)
+    @Published public private(set) var isConfirmingInterruption = false
+    /// Receives how the flow ended: its ``oAuthModel``, or its ``error`` once the flow stops
+    /// on it (see ``HaapiUIKitConfiguration/shouldAutoHandleFlowErrorFeedback``).
+    public var haapiFlowResult: (any HaapiFlowResult)?
+    /// Where the flow registers while it waits for an external browser or app to come back.
+    public var deepLinkManager: (any HaapiDeepLinkManageable)?
 
-    private let manager: HaapiManager
+    /// The accessor the flow runs on, once ``start(parameters:)`` has it.
+    public private(set) var accessor: (any HaapiAccessor)?
     private let factory: UIModelFactory
     /// The step shown (a continue-same-step included), with the values the user submitted last.
     private var shownStep: (any HaapiRepresentation)?
@@ -41,39 +63,59 @@ public actor HaapiFlowViewModel {
     private var pollingTask: Task<Void, Never>?
     /// Bumped by every user action: results of superseded requests are dropped.
     private var generation = 0
+    /// Whether ``haapiFlowResult`` has received the current ``error``.
+    private var isErrorReported = false
 
     private enum RetryAction {
+        case start(OAuthAuthorizationParameters?)
         case request(@Sendable () async -> HaapiResult, entered: [String: String])
         case exchange(OAuthAuthorizationResponseStep)
     }
 
-    /// A view model for `configuration`, building its accessor.
-    /// - Throws: ``HaapiError`` when the configuration cannot make an accessor.
-    public init(configuration: HaapiUIConfiguration) throws {
-        try self.init(configuration: configuration, accessor: configuration.makeAccessor())
+    /// A view model for a flow of `haapiUIKitApplication`; nothing is contacted until ``start(parameters:)``.
+    public init(haapiUIKitApplication: HaapiUIKitApplication) {
+        self.haapiUIKitApplication = haapiUIKitApplication
+        factory = UIModelFactory(configuration: haapiUIKitApplication.haapiUIKitConfiguration)
     }
 
-    /// A view model on an accessor made elsewhere (its ``HaapiAccessor/haapiManager`` must exist).
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an OAuth-only accessor.
-    public init(configuration: HaapiUIConfiguration, accessor: HaapiAccessor) throws {
-        guard let manager = accessor.haapiManager else {
-            throw HaapiError.invalidConfiguration(reason: "the accessor was built without a HAAPI manager (option .oauth)")
-        }
-        self.configuration = configuration
-        self.accessor = accessor
-        self.manager = manager
-        factory = UIModelFactory(configuration: configuration)
+    /// A view model for a configuration of its own.
+    public convenience init(haapiUIKitConfiguration: HaapiUIKitConfiguration) {
+        self.init(haapiUIKitApplication: HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: haapiUIKitConfiguration).build())
     }
+
+    /// The HAAPI manager, once the flow has started.
+    private var manager: HaapiManager? { accessor?.haapiManager }
 
     // MARK: Actions
 
-    /// Starts (or restarts) the flow.
+    /// Starts (or restarts) the flow; the application's accessor is built first if it is not yet.
     public func start(parameters: OAuthAuthorizationParameters? = nil) async {
         shownStep = nil
-        uiModel.send(nil)
-        oAuthModel.send(nil)
-        isConfirmingInterruption.send(false)
-        let manager = self.manager
+        uiModel = nil
+        oAuthModel = nil
+        isConfirmingInterruption = false
+        if accessor == nil {
+            generation += 1
+            let current = generation
+            stopPolling()
+            retryAction = nil
+            error = nil
+            isLoading = true
+            do {
+                let made = try await haapiUIKitApplication.haapiAccessor()
+                guard generation == current else { return }
+                accessor = made
+            } catch {
+                guard generation == current else { return }
+                isLoading = false
+                let flowError = HaapiFlowError(failure: error)
+                if flowError.isRetryable { retryAction = .start(parameters) }
+                publish(flowError)
+                return
+            }
+        }
+        guard let manager else { return }
+        HaapiLogger.debug(UIKitFollowUpTag.flow, "starting a flow")
         await run(entered: [:]) { await manager.start(parameters: parameters) }
     }
 
@@ -81,15 +123,15 @@ public actor HaapiFlowViewModel {
     /// (hidden fields and readonly checkboxes keep the server's values; for a checkbox, an
     /// empty string unchecks it).
     public func submit(_ form: FormModel, values: [String: String] = [:]) async {
-        let manager = self.manager
+        guard let manager = requireManager() else { return }
         let model = form.form
-        await run(entered: values) { await manager.submitForm(model, parameters: values) }
+        await run(entered: values) { await manager.submitForm(model, fields: values) }
     }
 
     /// Chooses a selector option (submits its form).
     public func select(_ option: SelectorOptionModel) async {
         guard let form = option.form else {
-            publish(HaapiFlowError(failure: HaapiError.illegalState(message: "the option \"\(option.title)\" has no form to submit")))
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the option \"\(option.title)\" has no form to submit")))
             return
         }
         await submit(form)
@@ -97,7 +139,7 @@ public actor HaapiFlowViewModel {
 
     /// Follows a link (a plain GET).
     public func followLink(_ link: LinkModel) async {
-        let manager = self.manager
+        guard let manager = requireManager() else { return }
         let value = link.link
         await run(entered: [:]) { await manager.followLink(value) }
     }
@@ -105,11 +147,10 @@ public actor HaapiFlowViewModel {
     /// Polls the current polling step once (for UIs that poll themselves, with
     /// `autoPollingDuration` 0); on a done or failed step it submits the continuing action.
     public func poll() async {
-        guard let step = shownStep as? PollingStep else {
-            publish(HaapiFlowError(failure: HaapiError.illegalState(message: "the current step is not a polling step")))
+        guard let step = shownStep as? PollingStep, let manager else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the current step is not a polling step")))
             return
         }
-        let manager = self.manager
         await run(entered: [:]) { await manager.poll(step) }
     }
 
@@ -117,8 +158,8 @@ public actor HaapiFlowViewModel {
     /// this only sets ``isConfirmingInterruption``: the UI then calls ``confirmCancel()`` or
     /// ``dismissCancel()``. Otherwise the flow is cancelled at once (see ``confirmCancel()``).
     public func cancel() async {
-        if configuration.shouldConfirmFlowInterruption && !isConfirmingInterruption.value {
-            isConfirmingInterruption.send(true)
+        if configuration.shouldConfirmFlowInterruption && !isConfirmingInterruption {
+            isConfirmingInterruption = true
             return
         }
         await interrupt()
@@ -133,7 +174,7 @@ public actor HaapiFlowViewModel {
 
     /// Keeps the flow going after ``cancel()`` asked for confirmation.
     public func dismissCancel() {
-        isConfirmingInterruption.send(false)
+        isConfirmingInterruption = false
     }
 
     /// Repeats the request that failed with a retryable ``error``.
@@ -141,21 +182,32 @@ public actor HaapiFlowViewModel {
         guard let action = retryAction else { return }
         retryAction = nil
         switch action {
+        case .start(let parameters):
+            await start(parameters: parameters)
         case .request(let operation, let entered):
             await run(entered: entered, operation)
         case .exchange(let step):
             generation += 1
-            isLoading.send(true)
-            error.send(nil)
+            isLoading = true
+            error = nil
             await exchange(step)
-            isLoading.send(false)
+            isLoading = false
         }
+    }
+
+    /// The user has seen the ``error`` that stopped the flow (with
+    /// ``HaapiUIKitConfiguration/shouldAutoHandleFlowErrorFeedback``, the UI's alert was
+    /// dismissed): the flow ends and ``haapiFlowResult`` receives the error.
+    public func acknowledgeError() {
+        guard let error, !isErrorReported else { return }
+        retryAction = nil
+        finish(with: error)
     }
 
     /// Resumes an external-browser operation with the `_resume_nonce` the browser came back with.
     public func resumeExternalBrowser(nonce: String) async {
-        guard case .clientOperation(let operation)? = uiModel.value?.content, let form = operation.actions.continueActions.first else {
-            publish(HaapiFlowError(failure: HaapiError.illegalState(message: "the current step is not a client operation to resume")))
+        guard case .clientOperation(let operation)? = uiModel?.content, let form = operation.actions.continueActions.first else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the current step is not a client operation to resume")))
             return
         }
         let name = form.fields.first { $0.kind == .context }?.name ?? "_resume_nonce"
@@ -165,25 +217,33 @@ public actor HaapiFlowViewModel {
     /// Resumes an external-browser operation with the URL the browser came back to (the app
     /// redirect with `_resume_nonce` in its query).
     public func resumeExternalBrowser(url: URL) async {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        guard let nonce = FormURLEncoding.decode(query).first(where: { $0.0 == "_resume_nonce" })?.1 else {
-            publish(HaapiFlowError(failure: HaapiError.illegalState(message: "the URL has no _resume_nonce")))
+        guard let nonce = Self.resumeNonce(in: url) else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the URL has no _resume_nonce")))
             return
         }
         await resumeExternalBrowser(nonce: nonce)
     }
 
-    /// Ends the view model: stops polling, closes the HAAPI managers, ends every state sequence.
-    public func close() async {
+    private static func resumeNonce(in url: URL) -> String? {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        return FormURLEncoding.decode(query).first(where: { $0.0 == "_resume_nonce" })?.1
+    }
+
+    /// Stops the flow's work under way (polling, requests whose answers are then dropped).
+    /// The application's accessor stays open for the next flow.
+    public func stop() {
         generation += 1
         stopPolling()
-        await manager.close()
-        await accessor.haapiTokenManager.close()
-        isLoading.finish()
-        uiModel.finish()
-        error.finish()
-        oAuthModel.finish()
-        isConfirmingInterruption.finish()
+        if isLoading { isLoading = false }
+        deepLinkManager?.unregisterHaapiFlowDeeplinkable()
+    }
+
+    private func requireManager() -> HaapiManager? {
+        guard let manager else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the flow has not started")))
+            return nil
+        }
+        return manager
     }
 
     // MARK: Running requests
@@ -194,10 +254,10 @@ public actor HaapiFlowViewModel {
         let current = generation
         stopPolling()
         retryAction = nil
-        error.send(nil)
-        isLoading.send(true)
+        error = nil
+        if !isLoading { isLoading = true }
         await execute(operation, entered: entered, generation: current)
-        if generation == current { isLoading.send(false) }
+        if generation == current { isLoading = false }
     }
 
     /// Sends a request and handles its result, unless a later action superseded it.
@@ -217,43 +277,70 @@ public actor HaapiFlowViewModel {
     }
 
     private func show(_ step: any HaapiRepresentation, entered: [String: String], generation current: Int) async {
+        let shown = factory.makeUIModel(step)
+        if case .clientOperation = shown.content {
+            deepLinkManager?.registerHaapiFlowDeeplinkable(self)
+        } else {
+            deepLinkManager?.unregisterHaapiFlowDeeplinkable()
+        }
         switch step {
         case let response as OAuthAuthorizationResponseStep:
             shownStep = response
-            uiModel.send(factory.makeUIModel(response))
+            uiModel = shown
             await exchange(response)
         case let polling as PollingStep:
             shownStep = polling
-            uiModel.send(factory.makeUIModel(polling))
+            uiModel = shown
             if polling.properties.status == .pending {
                 schedulePoll(polling, generation: current)
-            } else if let next = polling.mainAction {
+            } else if let next = polling.mainAction, let manager {
                 // Done or failed: the continuing action is submitted without the user.
-                let manager = self.manager
                 await execute({ await manager.submit(next) }, entered: [:], generation: current)
             }
         default:
             shownStep = step
-            uiModel.send(factory.makeUIModel(step))
+            uiModel = shown
         }
     }
 
     private func handle(_ problem: any ProblemRepresentation, entered: [String: String]) {
         if let authorization = problem as? AuthorizationProblem {
             stopPolling()
-            oAuthModel.send(.error(OAuthErrorModel(authorization)))
+            end(with: OAuthErrorModel(authorization))
             return
         }
-        if configuration.shouldAutoHandleFlowErrorFeedback, problem.type.isRetryableOnSameStep, let step = shownStep {
-            uiModel.send(factory.makeUIModel(step, problem: problem, enteredValues: entered))
+        if problem.type.isRetryableOnSameStep, let step = shownStep {
+            uiModel = factory.makeUIModel(step, problem: problem, enteredValues: entered)
             return
         }
         stopPolling()
         publish(HaapiFlowError(problem: ProblemModel(problem)))
     }
 
+    /// Publishes an error. One that stops the flow ends it now, or once the user has seen it
+    /// (``acknowledgeError()``) when the UI gives the feedback.
     private func publish(_ flowError: HaapiFlowError) {
-        error.send(flowError)
+        HaapiLogger.debug(UIKitFollowUpTag.flow, "flow error: \(flowError.title)")
+        error = flowError
+        isErrorReported = false
+        if !flowError.isRetryable && !configuration.shouldAutoHandleFlowErrorFeedback {
+            finish(with: flowError)
+        }
+    }
+
+    /// Ends the flow with tokens or an OAuth error.
+    private func end(with model: OAuthModel) {
+        deepLinkManager?.unregisterHaapiFlowDeeplinkable()
+        oAuthModel = model
+        haapiFlowResult?.didReceiveOAuthModel(model)
+    }
+
+    /// Ends the flow with an error.
+    private func finish(with flowError: HaapiFlowError) {
+        isErrorReported = true
+        stopPolling()
+        deepLinkManager?.unregisterHaapiFlowDeeplinkable()
+        haapiFlowResult?.didReceiveError(flowError)
     }
 
     // MARK: Polling
@@ -270,9 +357,8 @@ public actor HaapiFlowViewModel {
     }
 
     private func autoPoll(_ step: PollingStep, generation current: Int) async {
-        guard generation == current else { return }
+        guard generation == current, let manager else { return }
         pollingTask = nil  // this task is the one running: it must not be cancelled by what follows
-        let manager = self.manager
         await execute({ await manager.poll(step) }, entered: [:], generation: current)
     }
 
@@ -284,16 +370,16 @@ public actor HaapiFlowViewModel {
     // MARK: The end of the flow
 
     private func interrupt() async {
-        isConfirmingInterruption.send(false)
+        isConfirmingInterruption = false
         stopPolling()
-        if let cancel = uiModel.value?.cancelForm, oAuthModel.value == nil {
+        if let cancel = uiModel?.cancelForm, oAuthModel == nil {
             await submit(cancel)
             return
         }
         generation += 1
-        isLoading.send(false)
-        if oAuthModel.value == nil {
-            oAuthModel.send(.error(OAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client)))
+        isLoading = false
+        if oAuthModel == nil {
+            end(with: OAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
         }
     }
 
@@ -307,26 +393,45 @@ public actor HaapiFlowViewModel {
                 if let idToken = properties.idToken { members["id_token"] = .string(idToken) }
                 if let scope = properties.scope { members["scope"] = .string(scope) }
                 do {
-                    oAuthModel.send(.token(OAuthTokenModel(try SuccessfulTokenResponse(members: members))))
+                    end(with: OAuthTokenModel(try SuccessfulTokenResponse(members: members)))
                 } catch {
                     publish(HaapiFlowError(failure: error))
                 }
             } else {
-                publish(HaapiFlowError(failure: HaapiError.illegalState(message: "the authorization response has neither a code nor tokens")))
+                publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the authorization response has neither a code nor tokens")))
             }
             return
         }
-        let dpop = configuration.isTokenBound ? accessor.dpop : nil
-        let verifier = await manager.codeVerifier
+        guard let accessor else { return }
+        let dpop = configuration.isTokenBound ? accessor.haapiManager.dpop : nil
+        let verifier = await accessor.haapiManager.codeVerifier
         switch await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: dpop, codeVerifier: verifier) {
         case .successfulToken(let tokens):
-            oAuthModel.send(.token(OAuthTokenModel(tokens)))
+            end(with: OAuthTokenModel(tokens))
         case .errorToken(let response):
-            oAuthModel.send(.error(OAuthErrorModel(response)))
+            end(with: OAuthErrorModel(response))
         case .error(let failure):
             let flowError = HaapiFlowError(failure: failure)
             if flowError.isRetryable { retryAction = .exchange(step) }
             publish(flowError)
         }
+    }
+}
+
+extension HaapiFlowViewModel: HaapiFlowDeepLinkable {
+    /// Whether `url` is the return the flow waits for: the current step is a client operation,
+    /// and `url` is the app's redirect (same scheme, host and path) with a `_resume_nonce`.
+    public func canHandleUrl(_ url: URL) -> Bool {
+        guard case .clientOperation? = uiModel?.content, Self.resumeNonce(in: url) != nil,
+            let redirect = URLComponents(string: configuration.haapiConfiguration.appRedirect),
+            let incoming = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return false }
+        return incoming.scheme?.lowercased() == redirect.scheme?.lowercased() && incoming.host?.lowercased() == redirect.host?.lowercased()
+            && incoming.path == redirect.path
+    }
+
+    /// Resumes the flow with `url` (see ``resumeExternalBrowser(url:)``).
+    public func handleUrl(_ url: URL) async {
+        await resumeExternalBrowser(url: url)
     }
 }

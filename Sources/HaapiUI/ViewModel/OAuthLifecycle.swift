@@ -2,40 +2,56 @@ import HaapiDriver
 import HaapiSDK
 import OAuthCore
 
-/// Receives the outcome of an ``OAuthLifecycle`` operation (the seeds' `OAuthLifecycleResultListener`).
-public typealias OAuthLifecycleResultListener = @Sendable (Result<OAuthModel, any Error>) -> Void
-
-/// Keeps a flow's tokens alive after the flow (the seeds' `OAuthLifecycle`).
+/// Keeps a flow's tokens alive after the flow, with the application's token manager (the
+/// seeds' `OAuthLifecycle`).
 public enum OAuthLifecycle {
-    /// Refreshes tokens with the accessor's token manager: new tokens, or the server's OAuth error.
-    /// A bound refresh token is refreshed with the key it is bound to (kept since the code exchange).
-    /// - Throws: the SDK's or the network's failure.
-    public static func refreshToken(refreshToken: String, accessor: HaapiAccessor) async throws -> OAuthModel {
-        try await self.refreshToken(refreshToken: refreshToken, oAuthTokenManager: accessor.oAuthTokenManager)
-    }
-
-    /// Refreshes tokens with `oAuthTokenManager`.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an empty refresh token, or the
-    ///   SDK's or the network's failure.
-    public static func refreshToken(refreshToken: String, oAuthTokenManager: OAuthTokenManager) async throws -> OAuthModel {
+    /// Refreshes tokens: new tokens (``OAuthTokenModel``), or the server's OAuth error
+    /// (``OAuthErrorModel``). A bound refresh token is refreshed with the key it is bound to
+    /// (kept since the code exchange).
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an empty refresh token, or
+    ///   the SDK's or the network's failure.
+    public static func refreshToken(_ refreshToken: String, haapiUIKitApplication: HaapiUIKitApplication) async throws -> OAuthModel {
         guard !refreshToken.isEmpty else { throw HaapiError.invalidConfiguration(reason: "the refresh token is empty") }
-        switch await oAuthTokenManager.refreshAccessToken(with: refreshToken) {
-        case .successfulToken(let tokens): return .token(OAuthTokenModel(tokens))
-        case .errorToken(let error): return .error(OAuthErrorModel(error))
+        let accessor = try await haapiUIKitApplication.haapiAccessor()
+        switch await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken) {
+        case .successfulToken(let tokens): return OAuthTokenModel(tokens)
+        case .errorToken(let error): return OAuthErrorModel(error)
         case .error(let error): throw error
         }
     }
 
-    /// ``refreshToken(refreshToken:accessor:)`` with a listener, as the seeds write it.
+    /// ``refreshToken(_:haapiUIKitApplication:)`` with a listener, as the seeds write it: the
+    /// listener's ``HaapiFlowResult/didReceiveOAuthModel(_:)`` or
+    /// ``HaapiFlowResult/didReceiveError(_:)`` is called on the main actor.
     public static func refreshToken(
-        refreshToken: String, accessor: HaapiAccessor, lifecycleResultListener: @escaping OAuthLifecycleResultListener
+        refreshToken: String, haapiUIKitApplication: HaapiUIKitApplication, lifecycleResultListener: any OAuthLifecycleResultListener
     ) {
-        Task {
+        Task { @MainActor in
             do {
-                lifecycleResultListener(.success(try await self.refreshToken(refreshToken: refreshToken, accessor: accessor)))
+                lifecycleResultListener.didReceiveOAuthModel(try await self.refreshToken(refreshToken, haapiUIKitApplication: haapiUIKitApplication))
             } catch {
-                lifecycleResultListener(.failure(error))
+                lifecycleResultListener.didReceiveError(error)
             }
+        }
+    }
+
+    /// Revokes an access token (RFC 7009) at the configuration's revocation endpoint.
+    /// - Throws: the server's ``OAuthErrorResponse``, or the SDK's or the network's failure.
+    public static func revokeAccessToken(_ accessToken: String, haapiUIKitApplication: HaapiUIKitApplication) async throws {
+        try check(await haapiUIKitApplication.haapiAccessor().oAuthTokenManager.revokeAccessToken(accessToken))
+    }
+
+    /// Revokes a refresh token (RFC 7009) and forgets the key it was bound to.
+    /// - Throws: the server's ``OAuthErrorResponse``, or the SDK's or the network's failure.
+    public static func revokeRefreshToken(_ refreshToken: String, haapiUIKitApplication: HaapiUIKitApplication) async throws {
+        try check(await haapiUIKitApplication.haapiAccessor().oAuthTokenManager.revokeRefreshToken(refreshToken))
+    }
+
+    private static func check(_ response: TokenRevocationResponse) throws {
+        switch response {
+        case .success: return
+        case .errorToken(let error): throw error
+        case .error(let error): throw error
         }
     }
 }

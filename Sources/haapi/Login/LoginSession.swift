@@ -18,7 +18,7 @@ struct LoginSession {
     }
 
     /// The view model's configuration for the settings.
-    func uiConfiguration() throws -> HaapiUIConfiguration {
+    func uiConfiguration() throws -> HaapiUIKitConfiguration {
         guard let base = configuration.baseURL.flatMap(URL.init(string:)) ?? configuration.issuer.flatMap(URL.init(string:)),
             let token = configuration.tokenEndpoint.flatMap(URL.init(string:)),
             let authorize = configuration.authorizationEndpoint.flatMap(URL.init(string:))
@@ -31,9 +31,10 @@ struct LoginSession {
             authorizationEndpointURL: authorize, appRedirect: configuration.redirectUri,
             authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: scopes) },
             revocationEndpointURL: configuration.revocationEndpoint.flatMap(URL.init(string:)))
-        let builder = HaapiUIConfigurationBuilder(haapiConfiguration: haapi)
+        let binding: any TokenBoundConfiguration = configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration()
+        let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: haapi)
             .setStorage(InMemoryStorage())
-            .setTokenBoundConfiguration(configuration: configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration())
+            .setTokenBoundConfiguration(configuration: binding)
         let strategy = configuration.effectiveStrategy
         switch strategy {
         case "secret":
@@ -52,21 +53,20 @@ struct LoginSession {
     }
 
     /// Runs the flow; the view model is closed afterwards whatever happens.
-    func run(terminal: Terminal) async throws -> Outcome {
-        let uiConfiguration = try uiConfiguration()
-        let viewModel: HaapiFlowViewModel
-        do { viewModel = try HaapiFlowViewModel(configuration: uiConfiguration) } catch {
-            throw CLIFailure("cannot start the login: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
-        }
+    @MainActor func run(terminal: Terminal) async throws -> Outcome {
+        let application = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: try uiConfiguration()).build()
+        let viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
         let renderer = TerminalRenderer(
             viewModel: viewModel, terminal: terminal, answers: answers, browser: SystemBrowserLauncher(commandLine: browserCommand),
-            baseURL: uiConfiguration.haapiConfiguration.baseURL)
+            baseURL: application.haapiUIKitConfiguration.haapiConfiguration.baseURL)
+        defer { viewModel.stop() }
         do {
             let tokens = try await renderer.run(parameters: nil)
-            await viewModel.close()
-            return Outcome(tokens: tokens, dpop: viewModel.accessor.dpop)
+            guard let dpop = viewModel.accessor?.haapiManager.dpop else { throw CLIFailure("login failed: the flow has no DPoP key") }
+            await application.close()
+            return Outcome(tokens: tokens, dpop: dpop)
         } catch {
-            await viewModel.close()
+            await application.close()
             throw error
         }
     }

@@ -6,7 +6,7 @@ import OIDCClient
 
 /// Runs a HAAPI flow in the terminal: renders each UI model of a ``HaapiFlowViewModel`` and
 /// answers it from the keyboard or from ``Answers``.
-final class TerminalRenderer: @unchecked Sendable {
+@MainActor final class TerminalRenderer {
     let viewModel: HaapiFlowViewModel
     let terminal: Terminal
     let answers: Answers?
@@ -30,17 +30,15 @@ final class TerminalRenderer: @unchecked Sendable {
     func run(parameters: OAuthAuthorizationParameters?) async throws -> OAuthTokenModel {
         await viewModel.start(parameters: parameters)
         while true {
-            if let outcome = viewModel.oAuthModel.value {
-                switch outcome {
-                case .token(let tokens): return tokens
-                case .error(let error):
-                    if error.error == "access_denied" && error.source == .client || viewModel.uiModel.value?.cancelForm != nil && error.error == "access_denied" {
-                        throw CLIFailure("login cancelled")
-                    }
-                    throw CLIFailure("login failed: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")")
+            if let outcome = viewModel.oAuthModel {
+                if let tokens = outcome.tokens { return tokens }
+                guard let error = outcome.oauthError else { throw CLIFailure("login failed: the flow ended with \(type(of: outcome))") }
+                if error.error == "access_denied" && error.source == .client || viewModel.uiModel?.cancelForm != nil && error.error == "access_denied" {
+                    throw CLIFailure("login cancelled")
                 }
+                throw CLIFailure("login failed: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")")
             }
-            if let error = viewModel.error.value {
+            if let error = viewModel.error {
                 if error.isRetryable && retries < 2 {
                     retries += 1
                     message("\(error.title); retrying", .warning)
@@ -50,7 +48,7 @@ final class TerminalRenderer: @unchecked Sendable {
                 }
                 throw CLIFailure("login failed: \(Self.describe(error))")
             }
-            guard let model = viewModel.uiModel.value else { throw CLIFailure("login failed: the flow did not start") }
+            guard let model = viewModel.uiModel else { throw CLIFailure("login failed: the flow did not start") }
             do {
                 try await render(model)
             } catch is Interrupted {
@@ -83,11 +81,11 @@ final class TerminalRenderer: @unchecked Sendable {
                 await viewModel.confirmCancel()
                 throw CLIFailure("login cancelled")
             }
-            await viewModel.dismissCancel()
+            viewModel.dismissCancel()
             return
         }
         await viewModel.cancel()
-        if viewModel.isConfirmingInterruption.value { await viewModel.confirmCancel() }
+        if viewModel.isConfirmingInterruption { await viewModel.confirmCancel() }
         throw CLIFailure("login cancelled")
     }
 
@@ -125,7 +123,7 @@ final class TerminalRenderer: @unchecked Sendable {
             // The view model exchanges the code; after an automatic poll that exchange may still
             // be under way when this model shows: wait for its outcome, which the loop handles.
             let deadline = Date().addingTimeInterval(60)
-            while viewModel.oAuthModel.value == nil && viewModel.error.value == nil {
+            while viewModel.oAuthModel == nil && viewModel.error == nil {
                 if terminal.takeInterrupt() { throw Interrupted() }
                 guard Date() < deadline else { throw CLIFailure("login failed: the authorization response ended without tokens") }
                 try await Task.sleep(for: .milliseconds(50))
@@ -322,20 +320,17 @@ final class TerminalRenderer: @unchecked Sendable {
         let frames = ["|", "/", "-", "\\"]
         var frame = 0
         defer { terminal.endStatus() }
-        let changed = LockedBox(false)
-        let stream = viewModel.uiModel.values
-        let watcher = Task {
-            var iterator = stream.makeAsyncIterator()
-            if case .polling(let first)?? = await iterator.next().map({ $0?.content }), first == polling {
-                _ = await iterator.next()
-            }
-            changed.withLockedValue { $0 = true }
+        // The step changes when a poll answers something other than this same pending step.
+        var changed = false
+        let watcher = viewModel.$uiModel.dropFirst().sink { model in
+            if case .polling(let current)? = model?.content, current == polling { return }
+            changed = true
         }
         defer { watcher.cancel() }
         while true {
             if terminal.takeInterrupt() { throw Interrupted() }
-            if viewModel.oAuthModel.value != nil || viewModel.error.value != nil { return }
-            if changed.withLockedValue({ $0 }) { return }
+            if viewModel.oAuthModel != nil || viewModel.error != nil { return }
+            if changed { return }
             var text = "Waiting"
             if let recipient = polling.recipient { text += " for \(recipient)" }
             if let remaining = polling.remainingTime {
@@ -349,7 +344,7 @@ final class TerminalRenderer: @unchecked Sendable {
                 lastText = text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression)
                 terminal.status(text)
             }
-            if !polling.isAutomatic, !viewModel.isLoading.value, Date().timeIntervalSince(start) > 2 {
+            if !polling.isAutomatic, !viewModel.isLoading, Date().timeIntervalSince(start) > 2 {
                 await viewModel.poll()
                 return
             }

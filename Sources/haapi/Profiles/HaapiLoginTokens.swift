@@ -11,7 +11,7 @@ extension AuthState {
     init(_ model: OAuthTokenModel, dpop: Dpop, issuer: String, clientID: String) {
         let accessClaims = JWTText.claims(model.accessToken)
         self.init(
-            issuer: issuer, clientID: clientID, accessToken: model.accessToken, tokenType: model.tokenType,
+            issuer: issuer, clientID: clientID, accessToken: model.accessToken, tokenType: model.response.tokenType,
             accessTokenExpiresAt: model.response.expiresAt ?? accessClaims?["exp"]?.doubleValue.map { Date(timeIntervalSince1970: $0) },
             refreshToken: model.refreshToken, idToken: model.idToken,
             subject: accessClaims?["sub"]?.stringValue ?? model.idToken.flatMap { JWTText.claims($0)?["sub"]?.stringValue },

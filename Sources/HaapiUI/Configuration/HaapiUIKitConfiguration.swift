@@ -3,29 +3,33 @@ import HaapiDriver
 import HaapiSDK
 import OAuthCore
 
-/// Everything a ``HaapiFlowViewModel`` needs: how to reach the server (a ``HaapiConfiguration``)
-/// and how the flow behaves (the seeds' `HaapiUIKitConfiguration`, without UIKit).
+/// Everything a flow needs: how to reach the server (a ``HaapiConfiguration``) and how the
+/// flow behaves and is presented (the seeds' `HaapiUIKitConfiguration`).
 ///
-/// Make one with ``HaapiUIConfigurationBuilder``.
-public struct HaapiUIConfiguration: Sendable {
+/// Make one with ``HaapiUIKitConfigurationBuilder``.
+public struct HaapiUIKitConfiguration: Sendable {
     /// The SDK configuration (client, endpoints, redirect, token binding, client authentication).
     public var haapiConfiguration: HaapiConfiguration
     /// Seconds between automatic polls of a polling step (default 3). When the server gives
     /// an `interval`, it wins. `0` (or less) turns automatic polling off: the UI calls
     /// ``HaapiFlowViewModel/poll()`` itself.
     public var autoPollingDuration: TimeInterval
-    /// Whether problems the user can correct (invalid input, incorrect credentials,
-    /// authentication failed, too many attempts) keep the flow on the same step with the problem
-    /// attached to the UI model (default `true`). When `false`, every problem ends the flow
-    /// and is published as the ``HaapiFlowViewModel/error`` for the app to handle.
+    /// What happens when an error stops the flow (an unexpected problem, a failure of the
+    /// network or of the SDK). `true` (the default): the UI shows the error and the flow ends
+    /// when the user has seen it (``HaapiFlowViewModel/acknowledgeError()``); `false`: the flow
+    /// ends at once and the app gives the feedback. Either way the ``HaapiFlowResult`` receives
+    /// the error. Problems the user can correct (invalid input, wrong credentials) always stay
+    /// on their step.
     public var shouldAutoHandleFlowErrorFeedback: Bool
+    /// How the flow is presented (default ``PresentationMode/modal``).
+    public var presentationMode: PresentationMode
+    /// How authenticator selectors are presented (default ``AuthenticatorSelectionPresentation/list``).
+    public var authenticationSelectionPresentation: AuthenticatorSelectionPresentation
     /// Whether ``HaapiFlowViewModel/cancel()`` asks the UI to confirm before abandoning the
     /// flow (default `true`; see ``HaapiFlowViewModel/confirmCancel()``).
     public var shouldConfirmFlowInterruption: Bool
-    /// How authenticator selectors are presented (default ``AuthenticatorSelectionPresentation/list``).
-    public var authenticationSelectionPresentation: AuthenticatorSelectionPresentation
-    /// Whether an external-browser operation should use the system's default browser rather
-    /// than an in-app browser session (default `false`). Carried to the UI in
+    /// Whether an external-browser operation uses the system's default browser rather than an
+    /// in-app browser session (default `false`). Carried to the UI in
     /// ``ExternalBrowserOperationModel/prefersDefaultBrowser``.
     public var useDefaultExternalBrowser: Bool
     /// The DCR fallback, if any.
@@ -42,14 +46,16 @@ public struct HaapiUIConfiguration: Sendable {
     /// Makes a configuration with the documented defaults.
     public init(
         haapiConfiguration: HaapiConfiguration, autoPollingDuration: TimeInterval = 3,
-        shouldAutoHandleFlowErrorFeedback: Bool = true, shouldConfirmFlowInterruption: Bool = true,
-        authenticationSelectionPresentation: AuthenticatorSelectionPresentation = .list, useDefaultExternalBrowser: Bool = false,
-        dcrConfiguration: DCRConfiguration? = nil, attestationProvider: (any AttestationProvider)? = nil,
-        accessStrategy: HaapiAccessStrategy? = nil, transport: (any HTTPTransport)? = nil, storage: (any Storage)? = nil
+        shouldAutoHandleFlowErrorFeedback: Bool = true, presentationMode: PresentationMode = .modal,
+        shouldConfirmFlowInterruption: Bool = true, authenticationSelectionPresentation: AuthenticatorSelectionPresentation = .list,
+        useDefaultExternalBrowser: Bool = false, dcrConfiguration: DCRConfiguration? = nil,
+        attestationProvider: (any AttestationProvider)? = nil, accessStrategy: HaapiAccessStrategy? = nil,
+        transport: (any HTTPTransport)? = nil, storage: (any Storage)? = nil
     ) {
         self.haapiConfiguration = haapiConfiguration
         self.autoPollingDuration = autoPollingDuration
         self.shouldAutoHandleFlowErrorFeedback = shouldAutoHandleFlowErrorFeedback
+        self.presentationMode = presentationMode
         self.shouldConfirmFlowInterruption = shouldConfirmFlowInterruption
         self.authenticationSelectionPresentation = authenticationSelectionPresentation
         self.useDefaultExternalBrowser = useDefaultExternalBrowser
@@ -74,8 +80,4 @@ public struct HaapiUIConfiguration: Sendable {
         if let storage { builder.setStorage(storage) }
         return builder
     }
-
-    /// Builds the accessor (HAAPI manager, OAuth token manager, DPoP key) for this configuration.
-    /// - Throws: ``HaapiError`` for an unusable configuration.
-    public func makeAccessor() throws -> HaapiAccessor { try makeAccessorBuilder().build() }
 }

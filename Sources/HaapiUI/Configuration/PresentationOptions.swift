@@ -6,3 +6,11 @@ public enum AuthenticatorSelectionPresentation: String, Sendable, Hashable, Case
     /// The authenticators as tabs, the selected one's content below them.
     case tabs
 }
+
+/// How a UI presents the flow (the seeds' `PresentationMode`).
+public enum PresentationMode: String, Sendable, Hashable, CaseIterable {
+    /// A modal sheet that slides up from the bottom (the default).
+    case modal
+    /// Pushed on a navigation stack, sliding in from the right.
+    case stack
+}

@@ -1,0 +1,72 @@
+import HaapiDriver
+import HaapiSDK
+import OAuthCore
+
+/// The errors of the UI layer itself (the seeds' `HaapiUIKitError`), each with IdsvrError metadata.
+/// Errors of the layers below (``HaapiError``, problems) reach the app as they are.
+public enum HaapiUIKitError: IdsvrError {
+    /// The operation is not possible in the flow's current state (no step to submit, nothing to resume).
+    case illegalState(_ reason: String)
+    /// A model could not be mapped: `objName` was found where `expectedObjName` was needed.
+    case unsupportedMap(objName: String, expectedObjName: String)
+    /// The step asks for something this platform or UI cannot do.
+    case unsupported(cause: String)
+    /// Any other error, as it occurred.
+    case other(_ error: any Error)
+
+    public var error: String {
+        switch self {
+        case .illegalState: return "illegal_state"
+        case .unsupportedMap: return "unsupported_map"
+        case .unsupported: return "unsupported"
+        case .other(let error): return (error as? any IdsvrError)?.error ?? "other"
+        }
+    }
+
+    public var errorDescription: String {
+        switch self {
+        case .illegalState(let reason): return reason
+        case .unsupportedMap(let objName, let expectedObjName): return "\(objName) cannot be mapped to \(expectedObjName)"
+        case .unsupported(let cause): return cause
+        case .other(let error): return (error as? any IdsvrError)?.errorDescription ?? String(describing: error)
+        }
+    }
+
+    public var failureReason: String {
+        if case .other(let error as any IdsvrError) = self { return error.failureReason }
+        return errorDescription
+    }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        switch self {
+        case .illegalState: return .newHaapiFlow
+        case .unsupportedMap, .unsupported: return .nonRecoverable(action: .useAnotherConfiguration)
+        case .other(let error): return (error as? any IdsvrError)?.recoverySuggestion ?? .nonRecoverable(action: .reportIssue)
+        }
+    }
+
+    public var cause: (any Error)? {
+        if case .other(let error) = self { return error }
+        return nil
+    }
+}
+
+/// The UI layer's log tags (the seeds' `UIKitFollowUpTag`).
+public enum UIKitFollowUpTag: String, FollowUpTag, CaseIterable {
+    /// Data the UI holds.
+    case data = "HAAPI_UI_DATA"
+    /// Components.
+    case component = "HAAPI_UI_COMPONENT"
+    /// Theming.
+    case theming = "HAAPI_UI_THEMING"
+    /// The flow: steps shown, actions taken, the end.
+    case flow = "HAAPI_UI_FLOW"
+    /// SwiftUI.
+    case swiftUI = "HAAPI_UI_SWIFTUI"
+    /// Mapping steps to UI models.
+    case mapping = "HAAPI_UI_MAPPING"
+    /// Layout.
+    case layout = "HAAPI_UI_LAYOUT"
+
+    public var name: String { rawValue }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Receives how a flow ended (the seeds' `HaapiFlowResult`): implement
+/// ``didReceiveOAuthModel(_:)``, or ``didReceiveOAuthTokenModel(_:)`` for the tokens alone,
+/// and ``didReceiveError(_:)``.
+@MainActor public protocol HaapiFlowResult: Sendable {
+    /// The flow (or an ``OAuthLifecycle`` refresh) ended with tokens or an OAuth error. By
+    /// default an ``OAuthTokenModel`` goes to ``didReceiveOAuthTokenModel(_:)`` and an
+    /// ``OAuthErrorModel`` to ``didReceiveError(_:)``.
+    func didReceiveOAuthModel(_ oAuthModel: OAuthModel)
+    /// The flow ended with tokens (called by the default ``didReceiveOAuthModel(_:)``).
+    func didReceiveOAuthTokenModel(_ oAuthTokenModel: OAuthTokenModel)
+    /// The flow stopped with an error.
+    func didReceiveError(_ error: Error)
+}
+
+extension HaapiFlowResult {
+    public func didReceiveOAuthModel(_ oAuthModel: OAuthModel) {
+        switch oAuthModel {
+        case let tokens as OAuthTokenModel: didReceiveOAuthTokenModel(tokens)
+        case let error as OAuthErrorModel: didReceiveError(error)
+        default: didReceiveError(HaapiUIKitError.unsupportedMap(objName: "\(type(of: oAuthModel))", expectedObjName: "OAuthTokenModel"))
+        }
+    }
+
+    public func didReceiveOAuthTokenModel(_ oAuthTokenModel: OAuthTokenModel) {}
+}
+
+/// Receives the outcome of an ``OAuthLifecycle`` operation (the seeds' `OAuthLifecycleResultListener`).
+public typealias OAuthLifecycleResultListener = HaapiFlowResult
