@@ -167,6 +167,14 @@ let package = Package(
             dependencies: ["HaapiSDK", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
+        // Every snippet of seeds 000 and 001 as printed (see docs/PORTING.md). The snippets
+        // are Swift 5 code, as the apps that have them are.
+        .testTarget(
+            name: "SeedSnippetTests",
+            dependencies: ["HaapiUI", "HaapiDevServer", "DevServerTestSupport"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The misbehaving HTTP server and the table of faults, shared by the transport tests,
         // the fault matrix and the browser-login client's tests (its OpenID Provider endpoints,
         // ID-token signing key and headless browser).

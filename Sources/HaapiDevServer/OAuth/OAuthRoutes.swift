@@ -12,5 +12,7 @@ enum OAuthRoutes {
         router.get("/oauth/end-session") { request, _ in await EndSessionEndpoint.handle(request, state: state) }
         router.post("/oauth/end-session") { request, _ in await EndSessionEndpoint.handle(request, state: state) }
         router.post("/oauth/register") { request, _ in await RegistrationEndpoint.handle(request, state: state) }
+        // The path Curity's documentation (and so the seeds' snippets) give the registration endpoint.
+        router.post("/oauth/oauth-registration") { request, _ in await RegistrationEndpoint.handle(request, state: state) }
     }
 }

@@ -21,3 +21,6 @@ public struct UnboundedTokenConfiguration: TokenBoundConfiguration, Hashable {
     /// No binding.
     public init() {}
 }
+
+/// Seed 000's spelling of ``UnboundedTokenConfiguration``.
+public typealias UnBoundedTokenConfiguration = UnboundedTokenConfiguration

@@ -106,7 +106,7 @@ public final class HaapiAccessorBuilder: @unchecked Sendable {
         return self
     }
 
-    /// Sets the attestation provider (default: App Attest on Apple devices, none elsewhere).
+    /// Sets the attestation provider (default: ``platformAttestationProvider``).
     @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
         attestationProvider = provider
         return self
@@ -130,19 +130,40 @@ public final class HaapiAccessorBuilder: @unchecked Sendable {
         return self
     }
 
-    /// The platform's attestation provider.
-    static var platformAttestationProvider: any AttestationProvider {
-        #if canImport(DeviceCheck) && canImport(CryptoKit)
-        return AppAttestProvider()
-        #else
-        return UnsupportedAttestationProvider()
-        #endif
+    /// The attestation provider of builders that are not given one: App Attest on Apple
+    /// devices; elsewhere none (``UnsupportedAttestationProvider``) unless the app sets its
+    /// platform's here, once, at start-up. Setting ``InsecureSoftwareAttestationProvider`` is for
+    /// development servers only, and says so in the log each time it is used.
+    public static var platformAttestationProvider: any AttestationProvider {
+        get { scopedPlatformProvider ?? platformProvider.withLock { $0 } }
+        set { platformProvider.withLock { $0 = newValue } }
     }
+
+    /// Runs `body` with ``platformAttestationProvider`` replaced by `provider` for it and the
+    /// tasks it starts, and nowhere else: for tests of code that builds accessors itself.
+    public static func withPlatformAttestationProvider<T>(
+        _ provider: any AttestationProvider, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await $scopedPlatformProvider.withValue(provider) { try await body() }
+    }
+
+    @TaskLocal private static var scopedPlatformProvider: (any AttestationProvider)?
+
+    private static let platformProvider: LockedValue<any AttestationProvider> = {
+        #if canImport(DeviceCheck) && canImport(CryptoKit)
+        return LockedValue(AppAttestProvider())
+        #else
+        return LockedValue(UnsupportedAttestationProvider())
+        #endif
+    }()
 
     /// The strategy the builder settles on.
     func resolvedStrategy() throws -> HaapiAccessStrategy {
         if let strategy { return strategy }
         let provider = attestationProvider ?? Self.platformAttestationProvider
+        if provider is InsecureSoftwareAttestationProvider {
+            HaapiLogger.warning(DriverFollowUpTag.attestation, "attesting with InsecureSoftwareAttestationProvider: for development servers only")
+        }
         if provider.isSupported { return .attestation(provider, dcrFallback: dcrConfiguration) }
         if let dcrConfiguration { return .dcr(dcrConfiguration) }
         if !(configuration.clientAuthenticationMethod is ClientAuthenticationMethodNone) { return .clientCredentials }
