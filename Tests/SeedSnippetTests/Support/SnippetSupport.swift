@@ -91,6 +91,15 @@ struct SnippetServer {
         try await server.state.store.put(record, kind: "client", id: clientID)
     }
 
+    /// A `private_key_jwt` client whose assertions the server checks with `publicKey`.
+    func addClient(_ clientID: String, publicKey: JWK) async throws {
+        var record = ClientRecord(
+            clientId: clientID, strategy: .jwt, redirectUris: ["haapi://callback"], scope: ["openid", SeedData.haapiScope],
+            issueTokenBoundAuthorizationCode: false, authenticators: ["username-password"])
+        record.jwks = String(decoding: try JSONValue.encodeSorted(["keys": [publicKey]]), as: UTF8.self)
+        try await server.state.store.put(record, kind: "client", id: clientID)
+    }
+
     /// The clients registered from `templateClientID` so far.
     func registeredClients(from templateClientID: String) async throws -> [ClientRecord] {
         try await server.state.store.all(ClientRecord.self, kind: "client").map(\.value).filter { $0.templateClientId == templateClientID }
