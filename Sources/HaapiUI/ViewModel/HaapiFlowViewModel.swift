@@ -278,6 +278,7 @@ import OpenCombine
 
     private func show(_ step: any HaapiRepresentation, entered: [String: String], generation current: Int) async {
         let shown = factory.makeUIModel(step)
+        HaapiLogger.debug(UIKitFollowUpTag.flow, "showing \(type(of: step)) (\(shown.viewName ?? "no view name"))")
         if case .clientOperation = shown.content {
             deepLinkManager?.registerHaapiFlowDeeplinkable(self)
         } else {
@@ -330,6 +331,7 @@ import OpenCombine
 
     /// Ends the flow with tokens or an OAuth error.
     private func end(with model: OAuthModel) {
+        HaapiLogger.info(UIKitFollowUpTag.flow, "the flow ended with \(type(of: model))")
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
         oAuthModel = model
         haapiFlowResult?.didReceiveOAuthModel(model)

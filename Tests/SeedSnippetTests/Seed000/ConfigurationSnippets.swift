@@ -15,11 +15,11 @@ private var appRedirectURIString: String { Constants.appRedirectURIString }
 /// Runs a flow of `configuration` to its end, the user logging in, and gives how it ended.
 @MainActor private func flowOutcome(_ configuration: HaapiUIKitConfiguration) async throws -> OAuthModel {
     let application = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: configuration).build()
-    defer { Task { await application.close() } }
     let viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
     await viewModel.start()
-    try await logInDemoUser(viewModel)
-    return try await waitFor { viewModel.oAuthModel }
+    let outcome = await Result(catching: { () async throws -> OAuthModel in try await logInDemoUser(viewModel); return try await waitFor { viewModel.oAuthModel } })
+    await application.close()
+    return try outcome.get()
 }
 
 extension SeedSnippets {

@@ -175,3 +175,10 @@ final class Delivered<Value>: @unchecked Sendable {
 
 /// The bundle the snippets' `appBundle` stands for: this target's fixtures.
 let appBundle = Bundle(url: Bundle.module.bundleURL.appendingPathComponent("Fixtures"))!
+
+extension Result where Failure == any Error {
+    /// The outcome of `body`, so that clean-up can run after it whatever happened.
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
