@@ -8,7 +8,7 @@ public struct DCRConfiguration: Sendable {
     public var templateClientId: String
     /// The registration endpoint; `nil` when the app's `URL(string:relativeTo:)` made none,
     /// which building the accessor reports as ``HaapiError/invalidConfiguration(reason:)``.
-    public var clientRegistrationEndpointUrl: URL?
+    public var clientRegistrationEndpointUrl: URL? { didSet { clientRegistrationEndpointUrl = clientRegistrationEndpointUrl?.absoluteURL } }
     /// Where the registered client is kept between runs.
     public var storage: any Storage
     /// Whether a stored client is dropped and a new one registered.
@@ -21,7 +21,7 @@ public struct DCRConfiguration: Sendable {
         shouldClearExistingDCRClient: Bool = false
     ) {
         self.templateClientId = templateClientId
-        self.clientRegistrationEndpointUrl = clientRegistrationEndpointUrl
+        self.clientRegistrationEndpointUrl = clientRegistrationEndpointUrl?.absoluteURL
         self.storage = storage ?? DefaultStorage.make()
         self.shouldClearExistingDCRClient = shouldClearExistingDCRClient
     }

@@ -47,11 +47,11 @@ public struct HaapiConfiguration: Sendable {
     /// The client id.
     public var clientId: String
     /// The server's base URL: relative `href`s resolve against it.
-    public var baseURL: URL
+    public var baseURL: URL { didSet { baseURL = baseURL.absoluteURL } }
     /// The token endpoint.
-    public var tokenEndpointURL: URL
+    public var tokenEndpointURL: URL { didSet { tokenEndpointURL = tokenEndpointURL.absoluteURL } }
     /// The authorization endpoint.
-    public var authorizationEndpointURL: URL
+    public var authorizationEndpointURL: URL { didSet { authorizationEndpointURL = authorizationEndpointURL.absoluteURL } }
     /// The app's redirect URI (sent as `redirect_uri`).
     public var appRedirect: String
     /// Extra header fields for every HAAPI request.
@@ -61,7 +61,7 @@ public struct HaapiConfiguration: Sendable {
     /// Whether redirection steps are followed without asking the app (default `true`).
     public var isAutoRedirect: Bool
     /// The revocation endpoint (RFC 7009), if any.
-    public var revocationEndpointURL: URL?
+    public var revocationEndpointURL: URL? { didSet { revocationEndpointURL = revocationEndpointURL?.absoluteURL } }
     /// The shortest lifetime a cached HAAPI access token may have left to be reused, in seconds (default 120).
     public var minTokenTtl: TimeInterval
     /// Whether tokens are bound to the flow's DPoP key (default: bound, P-256).
@@ -99,14 +99,15 @@ public struct HaapiConfiguration: Sendable {
         self.riskAssessmentConfiguration = applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
         self.name = name
         self.clientId = clientId
-        self.baseURL = baseURL
-        self.tokenEndpointURL = tokenEndpointURL
-        self.authorizationEndpointURL = authorizationEndpointURL
+        // `URL(string: "/oauth/token", relativeTo: baseURL)`, as the seeds write it, is kept absolute.
+        self.baseURL = baseURL.absoluteURL
+        self.tokenEndpointURL = tokenEndpointURL.absoluteURL
+        self.authorizationEndpointURL = authorizationEndpointURL.absoluteURL
         self.appRedirect = appRedirect
         self.httpHeadersProvider = httpHeadersProvider
         self.authorizationParametersProvider = authorizationParametersProvider
         self.isAutoRedirect = isAutoRedirect
-        self.revocationEndpointURL = revocationEndpointURL
+        self.revocationEndpointURL = revocationEndpointURL?.absoluteURL
         self.minTokenTtl = minTokenTtl
         self.tokenBoundConfiguration = tokenBoundConfiguration
         self.clientAuthenticationMethod = clientAuthenticationMethod

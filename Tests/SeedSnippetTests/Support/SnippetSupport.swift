@@ -170,6 +170,7 @@ final class Delivered<Value>: @unchecked Sendable {
     private var stored: Value?
 
     func set(_ value: Value) { lock.withLock { stored = value } }
+    func update(_ body: (inout Value?) -> Void) { lock.withLock { body(&stored) } }
     var value: Value? { lock.withLock { stored } }
 }
 
