@@ -183,3 +183,9 @@ extension Result where Failure == any Error {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
+
+/// Spoils the DPoP key OAuthTokenManager keeps for the bound tokens of configuration
+/// `configurationName` in the default storage, as a device in a bad state would.
+func corruptStoredKey(of configurationName: String) throws {
+    try DefaultStorage.make().write(key: "haapi-oauth-dpop-key.\(configurationName)", data: Data("not a key".utf8))
+}
