@@ -62,6 +62,9 @@ public struct FormField: RawJsonRepresentable, Hashable {
         rawJSON = reader.raw
     }
 
+    /// Whether the field is hidden: sent as the server gave it, never shown (the seeds' `HiddenFormField`).
+    public var isHidden: Bool { type == .hidden }
+
     /// Whether the user (rather than the server or the client) provides the value.
     public var isUserInput: Bool { type != .hidden && type != .context }
 

@@ -71,6 +71,8 @@ public struct FieldModel: Sendable, Hashable {
     public var isSecure: Bool { kind == .password }
     /// Whether the user fills it in (not hidden, not context).
     public var isUserInput: Bool { field.isUserInput }
+    /// Whether the field is hidden: sent as the server gave it, never shown.
+    public var isHidden: Bool { field.isHidden }
     /// For select fields: the options.
     public let options: [FieldOptionModel]
     /// For checkboxes: whether it is checked.
