@@ -14,6 +14,10 @@ enum ProviderDocument {
         do {
             response = try await transport.send(TransportRequest(url: url, headers: ["Accept": "application/json"]))
         } catch {
+            // A login cancelled while the provider's documents load is cancelled, not a provider failure.
+            if Task.isCancelled || error is CancellationError || (error as? HTTPTransportError)?.code == .cancelled {
+                throw OIDCError(.cancelled, "the task was cancelled while \(name) loaded", cause: error)
+            }
             throw OIDCError(failure, "\(name) \(url.absoluteString) could not be fetched", cause: error)
         }
         guard response.status == 200 else {

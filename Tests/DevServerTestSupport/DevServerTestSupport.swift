@@ -84,3 +84,18 @@ public enum Browser {
         Dictionary(FormURLEncoding.decode(URLComponents(string: url)?.percentEncodedQuery ?? ""), uniquingKeysWith: { first, _ in first })
     }
 }
+
+/// ``waitFor(timeout:_:)`` gave up.
+public struct TimedOut: Error {}
+
+/// Waits until `probe` gives a value, looking on the main actor (where view models change and
+/// completion handlers' results are read) every 10 ms.
+/// - Throws: ``TimedOut`` after `timeout`.
+@MainActor public func waitFor<T>(timeout: Duration = .seconds(10), _ probe: @MainActor () -> T?) async throws -> T {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if let found = probe() { return found }
+        guard ContinuousClock.now < deadline else { throw TimedOut() }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}

@@ -145,17 +145,6 @@ enum TestClient {
     }
 }
 
-struct TimedOut: Error {}
-
-/// Waits until `probe` gives a value, checking on the main actor, where the view model changes.
-@MainActor func waitFor<T>(timeout: Duration = .seconds(8), _ probe: @MainActor () -> T?) async throws -> T {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-        if let found = probe() { return found }
-        guard ContinuousClock.now < deadline else { throw TimedOut() }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
 
 /// A ``HaapiFlowResult`` that records what it receives.
 @MainActor final class FlowResultRecorder: HaapiFlowResult {

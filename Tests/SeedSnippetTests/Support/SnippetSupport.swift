@@ -1,4 +1,6 @@
 import DevServerTestSupport
+// The snippet files import HaapiUI alone; they wait for what the snippets do in the background with this.
+@_exported import func DevServerTestSupport.waitFor
 import Foundation
 import HaapiDevServer
 import HaapiUI
@@ -29,6 +31,9 @@ enum Constants {
 // inherit from, the application's delegate), so that the snippets compile as printed; what is
 // tested is our API's part of them. On Apple platforms UIKit's own types take their place.
 
+#if canImport(UIKit)
+@_exported import UIKit
+#else
 /// Stand-in for UIKit's `UIResponder`.
 class UIResponder: NSObject {}
 
@@ -43,6 +48,7 @@ final class UIApplication {
     static let shared = UIApplication()
     var delegate: (any UIApplicationDelegate)?
 }
+#endif
 
 // MARK: The development server, configured as the snippets' text asks
 
@@ -152,17 +158,6 @@ func runToAuthorizationResponse(_ manager: HaapiManager, from first: HaapiResult
     throw CancellationError()
 }
 
-struct TimedOut: Error {}
-
-/// Waits until `probe` gives a value (what completion handlers and publishers deliver later).
-@MainActor func waitFor<T>(timeout: Duration = .seconds(10), _ probe: @MainActor () -> T?) async throws -> T {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-        if let found = probe() { return found }
-        guard ContinuousClock.now < deadline else { throw TimedOut() }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
 
 /// A thread-safe box for what a completion handler delivers.
 final class Delivered<Value>: @unchecked Sendable {
