@@ -211,6 +211,37 @@ import Testing
         }
     }
 
+    /// Seed 000's HaapiDeepLinkManager: the app hands every URL it opens to the manager; the
+    /// flow registered while its external browser is out takes the return, and only that.
+    @Test func theDeepLinkManagerHandsTheBrowsersReturnToTheFlow() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUseDefaultExternalBrowser(value: true) }
+            let deepLinks = HaapiDeepLinkManager()
+            flow.viewModel.deepLinkManager = deepLinks
+            await flow.viewModel.start()
+            #expect(!(await deepLinks.canHandleUrl(URL(string: "haapi://callback?_resume_nonce=early")!)))
+            try await flow.choose("external-browser")
+            guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
+                Issue.record("expected an external browser operation"); return
+            }
+            let page = try await Browser.get(try #require(operation.launchURL))
+            let form = try Browser.firstForm(page.bodyText)
+            let action = try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL)
+            let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
+            let location = try #require(answer.headers["Location"])
+            let returned = try #require(URL(string: location))
+            // Another app's link, or the right redirect without a nonce, is not the flow's.
+            #expect(!(await deepLinks.canHandleUrl(URL(string: "otherapp://callback?_resume_nonce=x")!)))
+            #expect(!(await deepLinks.canHandleUrl(URL(string: FlowHarness.appRedirect)!)))
+            #expect(await deepLinks.canHandleUrl(returned))
+            #expect(await deepLinks.handleUrl(returned))
+            #expect(try await flow.outcome().tokens != nil)
+            // The flow has ended: it no longer takes links.
+            #expect(!(await deepLinks.canHandleUrl(returned)))
+            await flow.close()
+        }
+    }
+
     @Test func consentWithCheckboxes() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .attested, scopes: ["openid", "profile", "email"])
@@ -237,7 +268,7 @@ import Testing
             await flow.viewModel.cancel()
             #expect(flow.viewModel.isConfirmingInterruption)
             #expect(flow.viewModel.oAuthModel == nil)
-            await flow.viewModel.dismissCancel()
+            flow.viewModel.dismissCancel()
             #expect(!flow.viewModel.isConfirmingInterruption)
             await flow.viewModel.cancel()
             await flow.viewModel.confirmCancel()
