@@ -154,7 +154,7 @@ import OpenCombine
         await run(entered: [:]) { await manager.poll(step) }
     }
 
-    /// Asks to abandon the flow. With ``HaapiUIConfiguration/shouldConfirmFlowInterruption``,
+    /// Asks to abandon the flow. With ``HaapiUIKitConfiguration/shouldConfirmFlowInterruption``,
     /// this only sets ``isConfirmingInterruption``: the UI then calls ``confirmCancel()`` or
     /// ``dismissCancel()``. Otherwise the flow is cancelled at once (see ``confirmCancel()``).
     public func cancel() async {
