@@ -4,7 +4,11 @@ import PackageDescription
 // Layers, bottom to top (arrows point down only; see ../shared/DESIGN.md):
 //   haapi (CLI) -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
 //   haapi (CLI) -> OIDCClient -> OAuthCore
+//   haapi (CLI) -> OAuthTransportNIO -> OAuthCore
 //   HaapiDevServer -> OAuthCore
+// What an iOS app adds (OAuthCore up to HaapiUI and OIDCClient) depends on Foundation and
+// swift-crypto alone: SwiftNIO, AsyncHTTPClient, NIOSSL and swift-certificates come only with
+// OAuthTransportNIO, for servers, terminals and desktop apps.
 let package = Package(
     name: "swift-haapi",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
@@ -14,6 +18,7 @@ let package = Package(
         .library(name: "HaapiSDK", targets: ["HaapiSDK"]),
         .library(name: "HaapiUI", targets: ["HaapiUI"]),
         .library(name: "OIDCClient", targets: ["OIDCClient"]),
+        .library(name: "OAuthTransportNIO", targets: ["OAuthTransportNIO"]),
         .library(name: "HaapiDevServer", targets: ["HaapiDevServer"]),
         .executable(name: "haapi", targets: ["haapi"]),
     ],
@@ -37,21 +42,23 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "OAuthTransportNIO",
+            dependencies: [
+                "OAuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(
-            name: "HaapiDriver",
-            dependencies: ["OAuthCore", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
-        ),
+        .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
         .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
         .target(
             name: "HaapiUI",
@@ -62,17 +69,7 @@ let package = Package(
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
-        .target(
-            name: "OIDCClient",
-            dependencies: [
-                "OAuthCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
-        ),
+        .target(name: "OIDCClient", dependencies: ["OAuthCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "HaapiDevServer",
             dependencies: [
@@ -88,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "haapi",
             dependencies: [
-                "HaapiUI", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "HaapiDevServer",
+                "HaapiUI", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -105,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient",
+                "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient", "OAuthTransportNIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -127,7 +124,7 @@ let package = Package(
         ),
         .target(
             name: "DevServerTestSupport",
-            dependencies: [
+            dependencies: ["OAuthTransportNIO",
                 "HaapiDevServer", "OAuthCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -136,19 +133,19 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiDevServerTests",
-            dependencies: ["HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "HaapiUITests",
-            dependencies: ["HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "OIDCClientTests",
-            dependencies: [
+            dependencies: ["OAuthTransportNIO",
                 "OIDCClient", "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -171,7 +168,7 @@ let package = Package(
         // are Swift 5 code, as the apps that have them are.
         .testTarget(
             name: "SeedSnippetTests",
-            dependencies: ["HaapiUI", "HaapiDevServer", "DevServerTestSupport"],
+            dependencies: ["HaapiUI", "HaapiDevServer", "DevServerTestSupport", "OAuthTransportNIO"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -180,7 +177,7 @@ let package = Package(
         // ID-token signing key and headless browser).
         .target(
             name: "FaultServerSupport",
-            dependencies: [
+            dependencies: ["OAuthTransportNIO",
                 "OAuthCore", "OIDCClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -192,11 +189,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FaultTests",
-            dependencies: ["FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
+            dependencies: ["OAuthTransportNIO", "FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
         ),
         .testTarget(
             name: "OAuthCoreTransportTests",
-            dependencies: [
+            dependencies: ["OAuthTransportNIO",
                 "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# What an iOS app links: no SwiftNIO, AsyncHTTPClient, NIOSSL or swift-certificates.
+Scripts/check-app-dependencies.sh
+
 # Two throw-away Glewlwyd instances: one plain, one that requires DPoP nonces.
 OP_ENV=$(OP_PORT=4593 OP_DIR=/dev/shm/swift-haapi-op Scripts/op/up.sh)
 OP_NONCE_ENV=$(OP_PORT=4594 OP_DIR=/dev/shm/swift-haapi-op-nonce OP_DPOP_NONCE=1 Scripts/op/up.sh)

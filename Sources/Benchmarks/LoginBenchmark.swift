@@ -5,6 +5,7 @@ import HaapiSDK
 import NIOConcurrencyHelpers
 import OAuthCore
 import ServiceLifecycle
+import OAuthTransportNIO
 
 /// Full username/password logins against an in-process `haapi server` over loopback: from the
 /// HAAPI access token to the code exchange, through the real client stack.

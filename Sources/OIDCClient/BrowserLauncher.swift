@@ -1,3 +1,5 @@
+// Desktop and terminal apps only: Process (the browser) and a loopback listener do not exist on iOS.
+#if os(macOS) || os(Linux) || os(Windows)
 import OAuthCore
 import Foundation
 
@@ -91,3 +93,4 @@ public struct LaunchedBrowser: @unchecked Sendable {
         process.isRunning || process.terminationStatus == 0 ? nil : process.terminationStatus
     }
 }
+#endif

@@ -1,9 +1,12 @@
+// Desktop and terminal apps only: Process (the browser) and a loopback listener do not exist on iOS.
+#if os(macOS) || os(Linux) || os(Windows)
 import OAuthCore
 import Foundation
 
 /// The external user agent of a terminal or desktop app on Linux and macOS (RFC 8252 §7.3):
-/// a ``LoopbackRedirectListener`` on `127.0.0.1` that lives only for the request, and a
-/// ``BrowserLauncher`` that opens the provider's page.
+/// a ``RedirectListener`` on `127.0.0.1` that lives only for the request (`OAuthTransportNIO`'s
+/// `LoopbackRedirectListener.factory` starts one), and a ``BrowserLauncher`` that opens the
+/// provider's page.
 ///
 /// The redirect URI must be `http://127.0.0.1:PORT/path` (or `localhost`, though RFC 8252
 /// §8.3 prefers the IP literal). Port `0`, or no port, listens on any free port and sends
@@ -11,16 +14,20 @@ import Foundation
 public struct LoopbackUserAgent: ExternalUserAgent {
     /// What opens the browser.
     public var launcher: any BrowserLauncher
+    /// What receives the browser's return.
+    public var listen: RedirectListenerFactory
 
-    /// An agent that opens pages with `launcher` (the system browser by default).
-    public init(launcher: any BrowserLauncher = SystemBrowserLauncher()) {
+    /// An agent that opens pages with `launcher` (the system browser by default) and hears the
+    /// return with listeners from `listen`.
+    public init(launcher: any BrowserLauncher = SystemBrowserLauncher(), listen: @escaping RedirectListenerFactory) {
         self.launcher = launcher
+        self.listen = listen
     }
 
     /// An agent that runs `browserCommand` (program and leading arguments) with the URL as
     /// its last argument, or the system browser when `nil`.
-    public init(browserCommand: [String]?) {
-        self.init(launcher: SystemBrowserLauncher(command: browserCommand))
+    public init(browserCommand: [String]?, listen: @escaping RedirectListenerFactory) {
+        self.init(launcher: SystemBrowserLauncher(command: browserCommand), listen: listen)
     }
 
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
@@ -31,7 +38,12 @@ public struct LoopbackUserAgent: ExternalUserAgent {
                 .invalidConfiguration,
                 "a loopback redirect URI is http://127.0.0.1:PORT/path, not \(redirectURI.absoluteString)")
         }
-        let listener = try await LoopbackRedirectListener.start(port: redirectURI.port ?? 0, path: redirectURI.path)
+        let listener: any RedirectListener
+        do {
+            listener = try await listen(redirectURI.port ?? 0, redirectURI.path)
+        } catch {
+            throw OIDCError(.userAgentFailed, "cannot listen on 127.0.0.1:\(redirectURI.port ?? 0) for the browser's redirect (is another login running?)", cause: error)
+        }
         var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
         components.port = listener.port
         return LoopbackSession(redirectURI: components.url!, listener: listener, launcher: launcher)
@@ -41,7 +53,7 @@ public struct LoopbackUserAgent: ExternalUserAgent {
 /// One login through the loopback listener.
 struct LoopbackSession: ExternalUserAgentSession {
     let redirectURI: URL
-    let listener: LoopbackRedirectListener
+    let listener: any RedirectListener
     let launcher: any BrowserLauncher
 
     func present(_ url: URL, timeout: Duration) async throws -> URL {
@@ -75,3 +87,4 @@ struct LoopbackSession: ExternalUserAgentSession {
 
     func close() async { await listener.close() }
 }
+#endif

@@ -6,9 +6,9 @@ import OAuthCore
 /// callers need a new one, revoked and ended at logout.
 ///
 /// ```swift
-/// let client = OIDCClient(configuration: configuration, transport: try AsyncHTTPClientTransport(),
+/// let client = OIDCClient(configuration: configuration, transport: try URLSessionTransport(),
 ///                         storage: try FileStorage(directory: directory))
-/// try await client.login(using: LoopbackUserAgent())
+/// try await client.login(using: LoopbackUserAgent(listen: LoopbackRedirectListener.factory))
 /// let token = try await client.validAccessToken(minimumLifetime: 30)
 /// ```
 ///

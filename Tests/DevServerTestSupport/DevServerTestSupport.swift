@@ -3,6 +3,7 @@ import HaapiDevServer
 import Hummingbird
 import OAuthCore
 import ServiceLifecycle
+import OAuthTransportNIO
 
 /// A development server running in this process on a free loopback port for the body's
 /// duration, then stopped (shared by the test targets that need one).

@@ -4,6 +4,7 @@ import NIOHTTP1
 import OAuthCore
 import OIDCClient
 import Synchronization
+import OAuthTransportNIO
 
 /// The ID-token signing key of the tests' OpenID Providers (the OIDCClient tests' provider and
 /// the fault matrix's ``FaultServer``), so that every ID token they issue verifies against

@@ -3,6 +3,7 @@ import Foundation
 import OAuthCore
 import OIDCClient
 import Testing
+import OAuthTransportNIO
 
 /// An OIDCClient with a DPoP-bound session set up front (the login needs a browser), against
 /// two fault servers: the provider (discovery, authorization, token, revocation) and its
@@ -132,7 +133,7 @@ enum OIDCOperation: String, Sendable, CaseIterable {
             switch self {
             case .discovery: try await stack.client.discover()
             case .keySetFetch, .refresh: try await stack.client.refresh()
-            case .codeExchange: try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+            case .codeExchange: try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
             case .userInfo, .refreshAfter401: _ = try await stack.client.userInfo()
             case .revocation: try await stack.client.revoke()
             }
@@ -280,7 +281,7 @@ extension FaultMatrix {
 
         @Test func aLoginThroughTheBrowserReplacesTheSession() async throws {
             try await OIDCStack.with { stack in
-                let session = try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+                let session = try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
                 #expect(session.subject == OIDCStack.subject && session.isDPoPBound)
                 #expect(stack.provider.requests(to: "/authorize").count == 1 && stack.tokenRequests == 1)
                 stack.expectSession(.loggedInAgain)

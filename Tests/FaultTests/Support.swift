@@ -5,6 +5,7 @@ import HaapiSDK
 import OAuthCore
 import Synchronization
 import Testing
+import OAuthTransportNIO
 
 /// Issue 8's fault matrix: every fault of ``ServerFault`` that applies, through each component,
 /// against a real misbehaving server. One test at a time: several wait for a short timeout,

@@ -2,6 +2,7 @@ import DevServerTestSupport
 import Foundation
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,7 @@ import HaapiDriver
 import HaapiSDK
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 // MARK: - Test support
 

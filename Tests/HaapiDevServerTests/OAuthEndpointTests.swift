@@ -5,6 +5,7 @@ import Foundation
 import HaapiDriver
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 // MARK: Helpers
 

@@ -6,6 +6,7 @@ import HaapiSDK
 import HaapiUI
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 /// A transport that fails the next HAAPI request (not token requests) once armed.
 final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {

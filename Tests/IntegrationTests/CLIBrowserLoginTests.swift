@@ -2,6 +2,7 @@ import DevServerTestSupport
 import Foundation
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 /// `haapi login --browser` and the token commands against Glewlwyd, with Scripts/op/browser.sh
 /// as the browser (it logs alice in on the provider's pages and follows the redirect to the

@@ -3,6 +3,7 @@ import HaapiDriver
 import HaapiSDK
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 /// The driver's and the SDK's token paths against the real OpenID Provider.
 @Suite(

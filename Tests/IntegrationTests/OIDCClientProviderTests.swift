@@ -2,6 +2,7 @@ import Foundation
 import OAuthCore
 import OIDCClient
 import Testing
+import OAuthTransportNIO
 
 /// A headless browser for Glewlwyd (Scripts/op/browser.sh), run by ``SystemBrowserLauncher`` with the
 /// URL as their last argument, sharing one cookie jar (the browser's session) per test.
@@ -24,7 +25,7 @@ struct ProviderBrowser: Sendable {
 
     /// The browser, with this test's cookie jar (its login session lives there between login and logout).
     var agent: LoopbackUserAgent {
-        LoopbackUserAgent(browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)", "bash", Self.browserScript])
+        LoopbackUserAgent(browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)", "bash", Self.browserScript], listen: LoopbackRedirectListener.factory)
     }
 
     var login: LoopbackUserAgent { agent }

@@ -1,6 +1,7 @@
 import Foundation
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 /// The settings of a running third-party OpenID Provider (Glewlwyd), as `Scripts/op/up.sh` writes them.
 struct ProviderSettings: Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import NIOSSL
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 extension TransportTests {
     /// Key pinning: https hosts with pins go through `PinnedConnection`.

@@ -3,6 +3,7 @@ import Foundation
 import NIOHTTP1
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 extension TransportTests {
     /// Plain `http://` exchanges through the AsyncHTTPClient path.

@@ -3,6 +3,7 @@ import Foundation
 import NIOSSL
 import OAuthCore
 import Testing
+import OAuthTransportNIO
 
 extension TransportTests {
     /// Server trust on the AsyncHTTPClient path (no pins).
@@ -229,10 +230,14 @@ extension TransportTests {
         @Test(.enabled(if: OpenSSLCLI.path != nil, "needs the openssl command"))
         func pkcs12WithWrongPassphraseIsInvalidRequest() throws {
             let bundle = try makePKCS12(passphrase: "s3cret")
+            // The bundle is opened by the transport that uses it: that is where the passphrase is checked.
+            let identity = try ClientIdentity(pkcs12: bundle, passphrase: "wrong")
             let error = #expect(throws: HTTPTransportError.self) {
-                try ClientIdentity(pkcs12: bundle, passphrase: "wrong")
+                try AsyncHTTPClientTransport(configuration: .init(tls: TLSOptions(clientIdentity: identity)))
             }
             #expect(error?.code == .invalidRequest)
+            let notDER = #expect(throws: HTTPTransportError.self) { try ClientIdentity(pkcs12: Data("not a bundle".utf8), passphrase: "s3cret") }
+            #expect(notDER?.code == .invalidRequest)
         }
 
         @Test func unreadablePEMIsInvalidRequest() throws {
@@ -240,6 +245,13 @@ extension TransportTests {
                 try ClientIdentity(certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: "garbage")
             }
             #expect(badKey?.code == .invalidRequest)
+            // A key block that is not a key: found when the transport reads it.
+            let spoiled = try ClientIdentity(
+                certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
+            let unreadable = #expect(throws: HTTPTransportError.self) {
+                try AsyncHTTPClientTransport(configuration: .init(tls: TLSOptions(clientIdentity: spoiled)))
+            }
+            #expect(unreadable?.code == .invalidRequest)
             let noCertificate = #expect(throws: HTTPTransportError.self) {
                 try ClientIdentity(certificateChainPEM: "", privateKeyPEM: pki.client.keyPEM)
             }

@@ -3,6 +3,7 @@ import Foundation
 import OAuthCore
 import OIDCClient
 import Testing
+import OAuthTransportNIO
 
 /// One misbehaviour of the provider and what the client must make of it.
 struct Misbehaviour: Sendable, CustomTestStringConvertible {
@@ -105,7 +106,7 @@ struct ConformanceTests {
         let storage = InMemoryStorage()
         let client = try provider.client(storage: storage)
         do {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
             _ = try await client.userInfo()
             #expect(misbehaviour.expected == nil, "accepted, but \(misbehaviour.expected?.rawValue ?? "") was expected")
             #expect(try await client.authState?.subject == TestProvider.subject)
@@ -126,7 +127,7 @@ struct ConformanceTests {
         }
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         #expect(state.subject == TestProvider.subject)
         #expect(provider.record.withLockedValue { $0.jwksFetches } == 2)
     }
@@ -136,7 +137,7 @@ struct ConformanceTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         let error = await #expect(throws: OIDCError.self) {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()), options: AuthorizationOptions(prompt: "none"))
+            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory), options: AuthorizationOptions(prompt: "none"))
         }
         #expect(error?.serverError == "login_required")
         #expect(error?.recoverySuggestion == .newHaapiFlow)
@@ -146,7 +147,7 @@ struct ConformanceTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client(timeout: .milliseconds(500))
-        let error = await #expect(throws: OIDCError.self) { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser())) }
+        let error = await #expect(throws: OIDCError.self) { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
         #expect(error?.code == .timedOut)
         #expect(error?.recoverySuggestion == .newHaapiFlow)
     }
@@ -155,7 +156,7 @@ struct ConformanceTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client(timeout: .seconds(60))
-        let login = Task { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser())) }
+        let login = Task { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
         try await Task.sleep(for: .milliseconds(300))
         login.cancel()
         let error = await #expect(throws: OIDCError.self) { try await login.value }
@@ -172,7 +173,7 @@ struct ConformanceTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         let error = await #expect(throws: OIDCError.self, "\(`case`)") {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()), options: AuthorizationOptions(maxAge: 60))
+            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory), options: AuthorizationOptions(maxAge: 60))
         }
         #expect(error?.code == .invalidIDToken)
         #expect(provider.record.withLockedValue { $0.authorizeRequests.first?["max_age"] } == "60")

@@ -3,6 +3,7 @@ import Foundation
 import OAuthCore
 import OIDCClient
 import Testing
+import OAuthTransportNIO
 
 @Suite("OIDCClient against the test provider: the flow that should work")
 struct LoginFlowTests {
@@ -13,7 +14,7 @@ struct LoginFlowTests {
         let client = try provider.client(storage: storage)
         let browser = HeadlessBrowser()
         let state = try await client.login(
-            using: LoopbackUserAgent(launcher: browser),
+            using: LoopbackUserAgent(launcher: browser, listen: LoopbackRedirectListener.factory),
             options: AuthorizationOptions(
                 prompt: "login", maxAge: 600, acrValues: ["urn:acr:password"], loginHint: "alice",
                 additionalParameters: [("ui_locales", "sv"), ("state", "attacker-chosen")]))
@@ -44,7 +45,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let info = try await client.userInfo()
         #expect(info.subject == TestProvider.subject)
         #expect(info[string: "email"] == "user@example.test")
@@ -54,7 +55,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let first = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        let first = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let second = try await client.refresh()
         #expect(second.accessToken != first.accessToken)
         #expect(second.refreshToken != first.refreshToken && second.refreshToken != nil)
@@ -69,7 +70,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client(slowTokenEndpoint: true)
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<20 { group.addTask { try await client.refresh().accessToken } }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
@@ -82,7 +83,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start { $0.accessTokenLifetime = 10 }
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         // 10 s left is less than the 30 s asked for: refreshed.
         let token = try await client.validAccessToken(minimumLifetime: 30)
         #expect(token.value != state.accessToken)
@@ -97,7 +98,7 @@ struct LoginFlowTests {
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let client = try provider.client(storage: storage)
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         provider.change { $0.refreshError = "invalid_grant" }
         let error = await #expect(throws: OIDCError.self) { try await client.refresh() }
         #expect(error?.code == .loginRequired)
@@ -112,7 +113,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         provider.change { $0.refreshError = "temporarily_unavailable" }
         let error = await #expect(throws: OIDCError.self) { try await client.refresh() }
         #expect(error?.code == .tokenRequestFailed && error?.serverError == "temporarily_unavailable")
@@ -124,7 +125,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client(slowTokenEndpoint: true)
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let api = AuthorizedHTTPClient(client: client, transport: try AsyncHTTPClientTransport())
         let resource = URL(string: provider.issuer + "/api/resource")!
         #expect(try await api.send(TransportRequest(url: resource)).status == 200)
@@ -142,7 +143,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         // An API that refuses every token: one refresh, one retry, then its 401 is the answer.
         let api = Always401()
         let response = try await AuthorizedHTTPClient(client: client, transport: api)
@@ -158,7 +159,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         try await client.revoke()
         #expect(provider.record.withLockedValue { $0.revoked } == [state.refreshToken!, state.accessToken])
         #expect(try await client.authState == nil)
@@ -168,8 +169,8 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
-        try await client.endSession(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.endSession(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let request = try #require(provider.record.withLockedValue { $0.endSessionRequests.first })
         #expect(request["id_token_hint"] == state.idToken)
         #expect(request["client_id"] == TestProvider.clientID)
@@ -182,7 +183,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.useDPoP = true }
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let holder = try #require(try await client.dpopHolder())
         #expect(state.isDPoPBound)
         #expect(provider.record.withLockedValue { $0.authorizeRequests.first?["dpop_jkt"] } == holder.thumbprint)
@@ -199,7 +200,7 @@ struct LoginFlowTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.usePushedAuthorizationRequests = true }
         let browser = HeadlessBrowser()
-        try await client.login(using: LoopbackUserAgent(launcher: browser))
+        try await client.login(using: LoopbackUserAgent(launcher: browser, listen: LoopbackRedirectListener.factory))
         let opened = try #require(browser.opened.all.first)
         let query = try #require(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(Set(query.map(\.name)) == ["client_id", "request_uri"])
@@ -218,7 +219,7 @@ struct LoginFlowTests {
         #expect(registered.raw["token_endpoint_auth_method"] == "none")
         #expect(registered.raw["application_type"] == "native")
         let client = try provider.client { $0.clientAuthentication = registered.clientAuthentication }
-        #expect(try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser())).subject == TestProvider.subject)
+        #expect(try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory)).subject == TestProvider.subject)
         let refused = await #expect(throws: OIDCError.self) {
             try await DynamicClientRegistration.register(ClientRegistrationRequest(redirectURIs: []), metadata: metadata, transport: transport)
         }

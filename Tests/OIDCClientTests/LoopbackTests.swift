@@ -3,6 +3,7 @@ import Foundation
 import OAuthCore
 import OIDCClient
 import Testing
+import OAuthTransportNIO
 
 @Suite("Loopback user agent and browser launcher")
 struct LoopbackTests {
@@ -22,7 +23,7 @@ struct LoopbackTests {
         // The listener closes each connection first, so the port's sockets linger in TIME_WAIT
         // on this side; the next login must bind it again at once.
         for _ in 0..<3 {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         }
         let redirects = provider.record.withLockedValue { $0.authorizeRequests.map { $0["redirect_uri"] } }
         #expect(redirects == Array(repeating: "http://127.0.0.1:\(port)/callback", count: 3))
@@ -32,7 +33,7 @@ struct LoopbackTests {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser()))
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let redirect = try #require(provider.record.withLockedValue { $0.authorizeRequests.first?["redirect_uri"] }.flatMap(URL.init(string:)))
         let error = await #expect(throws: HTTPTransportError.self) {
             try await AsyncHTTPClientTransport().send(TransportRequest(url: redirect))
@@ -58,7 +59,7 @@ struct LoopbackTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         // A headless "browser": curl follows the provider's redirect to the loopback listener.
-        let agent = LoopbackUserAgent(browserCommand: ["sh", "-c", "curl -s -L -o /dev/null \"$0\""])
+        let agent = LoopbackUserAgent(browserCommand: ["sh", "-c", "curl -s -L -o /dev/null \"$0\""], listen: LoopbackRedirectListener.factory)
         let state = try await client.login(using: agent)
         #expect(state.subject == TestProvider.subject)
     }
@@ -78,7 +79,7 @@ struct LoopbackTests {
 
     @Test func aRedirectURIThatIsNotLoopbackIsRefused() async throws {
         let error = await #expect(throws: OIDCError.self) {
-            _ = try await LoopbackUserAgent(launcher: AbandonedBrowser()).startSession(redirectURI: URL(string: "https://example.com/cb")!)
+            _ = try await LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory).startSession(redirectURI: URL(string: "https://example.com/cb")!)
         }
         #expect(error?.code == .invalidConfiguration)
     }

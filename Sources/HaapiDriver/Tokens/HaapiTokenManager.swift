@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import OAuthCore
 
 /// A HAAPI access token: what every HAAPI request carries as `Authorization: DPoP <token>`.
@@ -37,7 +36,7 @@ public actor HaapiTokenManager {
     /// The client assertion type of a client attestation token.
     public static let attestationAssertionType = "urn:se:curity:attestation:client"
 
-    private static let openNames = NIOLockedValueBox<Set<String>>([])
+    private static let openNames = LockedValue<Set<String>>([])
 
     /// The manager's name.
     public nonisolated let name: String
@@ -78,7 +77,7 @@ public actor HaapiTokenManager {
             throw HaapiError.invalidConfiguration(reason: "DCR needs a client authentication method other than ClientAuthenticationMethodNone")
         }
         if claimsName {
-            let inserted = Self.openNames.withLockedValue { $0.insert(name).inserted }
+            let inserted = Self.openNames.withLock { $0.insert(name).inserted }
             guard inserted else { throw HaapiError.haapiTokenManagerAlreadyExists(name: name) }
         }
         holdsName = claimsName
@@ -97,7 +96,7 @@ public actor HaapiTokenManager {
         // A manager closed earlier has freed its name already, maybe for a new manager.
         guard holdsName, !isClosed else { return }
         let name = self.name
-        _ = Self.openNames.withLockedValue { $0.remove(name) }
+        _ = Self.openNames.withLock { $0.remove(name) }
     }
 
     /// Closes the manager and frees its name; later calls throw ``HaapiError/haapiTokenManagerIsClosed``.
@@ -108,7 +107,7 @@ public actor HaapiTokenManager {
         pending?.cancel()
         guard holdsName else { return }
         let name = self.name
-        _ = Self.openNames.withLockedValue { $0.remove(name) }
+        _ = Self.openNames.withLock { $0.remove(name) }
     }
 
     /// The client whose credentials the flow uses: the DCR-registered one once registered,

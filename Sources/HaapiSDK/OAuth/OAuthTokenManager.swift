@@ -40,7 +40,7 @@ public final class OAuthTokenManager: Sendable {
             self.transport = .success(transport)
         } else {
             do {
-                self.transport = .success(try AsyncHTTPClientTransport(configuration: .init(tls: configuration.clientAuthenticationMethod.tlsOptions ?? TLSOptions())))
+                self.transport = .success(try URLSessionTransport(configuration: .init(tls: configuration.clientAuthenticationMethod.tlsOptions ?? TLSOptions())))
             } catch {
                 self.transport = .failure(.invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)"))
             }

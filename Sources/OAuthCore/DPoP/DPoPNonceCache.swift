@@ -1,12 +1,11 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// The latest `DPoP-Nonce` each origin (scheme, host, port) has sent (RFC 9449 §8 and §9).
 ///
 /// Every response is offered to ``learn(from:)``, so the next proof to that origin carries
 /// the server's newest nonce without a failed round trip.
 public final class DPoPNonceCache: Sendable {
-    private let nonces = NIOLockedValueBox<[String: String]>([:])
+    private let nonces = LockedValue<[String: String]>([:])
 
     /// An empty cache.
     public init() {}
@@ -17,7 +16,7 @@ public final class DPoPNonceCache: Sendable {
     }
 
     func nonce(forOrigin origin: String) -> String? {
-        nonces.withLockedValue { $0[origin] }
+        nonces.withLock { $0[origin] }
     }
 
     /// Remembers the `DPoP-Nonce` of a response, if it has one, and returns it.
@@ -26,12 +25,12 @@ public final class DPoPNonceCache: Sendable {
         guard let nonce = response.headers["DPoP-Nonce"], !nonce.isEmpty, let origin = response.url.origin else {
             return nil
         }
-        nonces.withLockedValue { $0[origin] = nonce }
+        nonces.withLock { $0[origin] = nonce }
         return nonce
     }
 
     /// Forgets every nonce.
-    public func removeAll() { nonces.withLockedValue { $0.removeAll() } }
+    public func removeAll() { nonces.withLock { $0.removeAll() } }
 }
 
 extension URL {

@@ -49,4 +49,8 @@ extension ErrorCode where Domain == HTTPTransportError {
     public static var invalidRequest: Self { Self("invalid_request") }
     /// The response body is larger than the transport accepts.
     public static var responseTooLarge: Self { Self("response_too_large") }
+    /// The transport cannot do what its configuration asks on this platform (FoundationNetworking's
+    /// URLSession has no client certificates, pinning or custom trust): it refuses rather than
+    /// connect with less protection than configured.
+    public static var unsupportedConfiguration: Self { Self("unsupported_configuration") }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOSSL
 
 /// A pinned server public key (the seeds' `KeyPinning`): the base64 SHA-256 of the DER
 /// SubjectPublicKeyInfo of the server certificate's key, for one host name.
@@ -17,33 +16,44 @@ public struct KeyPinning: Sendable, Hashable {
 }
 
 /// A client certificate and its private key, for mutual TLS (`tls_client_auth`).
+///
+/// The material is kept as given; the transport that uses it reads it (NIOSSL in
+/// `OAuthTransportNIO`, the Security framework under ``URLSessionTransport`` on Apple
+/// platforms) and reports what it cannot read when it is made.
 public struct ClientIdentity: Sendable, Hashable {
-    let certificates: [NIOSSLCertificate]
-    let privateKey: NIOSSLPrivateKey
+    /// The certificate and key as given.
+    public enum Material: Sendable, Hashable {
+        /// A PEM certificate chain (leaf first) and a PEM private key.
+        case pem(certificateChain: String, privateKey: String)
+        /// A PKCS#12 bundle (`.p12` / `.pfx`) and its passphrase.
+        case pkcs12(Data, passphrase: String)
+    }
+
+    /// The certificate and key.
+    public let material: Material
 
     /// An identity from a PEM certificate chain (leaf first) and a PEM private key.
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the PEM cannot be read.
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when
+    ///   either text holds no PEM block of its kind.
     public init(certificateChainPEM: String, privateKeyPEM: String) throws {
-        do {
-            certificates = try NIOSSLCertificate.fromPEMBytes(Array(certificateChainPEM.utf8))
-            privateKey = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
-        } catch {
-            throw HTTPTransportError(.invalidRequest, "the client certificate or key PEM cannot be read", underlying: error)
-        }
-        guard !certificates.isEmpty else {
+        guard certificateChainPEM.contains("-----BEGIN CERTIFICATE-----") else {
             throw HTTPTransportError(.invalidRequest, "the client certificate PEM holds no certificate")
         }
+        guard privateKeyPEM.range(of: #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#, options: .regularExpression) != nil else {
+            throw HTTPTransportError(.invalidRequest, "the client key PEM holds no private key")
+        }
+        material = .pem(certificateChain: certificateChainPEM, privateKey: privateKeyPEM)
     }
 
     /// An identity from a PKCS#12 bundle (`.p12` / `.pfx`), as the seeds' `ClientAuthenticationMethodMTLS` loads it.
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the
+    ///   data is not DER (a PKCS#12 bundle is one ASN.1 `SEQUENCE`). The passphrase is checked
+    ///   when a transport opens the bundle.
     public init(pkcs12: Data, passphrase: String) throws {
-        do {
-            let bundle = try NIOSSLPKCS12Bundle(buffer: Array(pkcs12), passphrase: Array(passphrase.utf8))
-            certificates = bundle.certificateChain
-            privateKey = bundle.privateKey
-        } catch {
-            throw HTTPTransportError(.invalidRequest, "the PKCS#12 bundle cannot be read (wrong passphrase?)", underlying: error)
+        guard pkcs12.count > 4, pkcs12.first == 0x30 else {
+            throw HTTPTransportError(.invalidRequest, "the PKCS#12 bundle is not DER data")
         }
+        material = .pkcs12(pkcs12, passphrase: passphrase)
     }
 }
 
@@ -70,26 +80,42 @@ public struct TLSOptions: Sendable, Hashable {
         self.validatesHostname = validatesHostname
     }
 
+    /// Whether these are the defaults: the system's roots, host names checked, no client
+    /// certificate, no pins.
+    public var isSystemDefault: Bool { self == TLSOptions() }
+
     /// The pins for `host`, if any.
-    func pins(for host: String) -> Set<String> {
+    public func pins(for host: String) -> Set<String> {
         Set(keyPinnings.filter { $0.hostname.caseInsensitiveCompare(host) == .orderedSame }.map(\.publicKeyHash))
     }
+}
 
-    /// The NIOSSL client configuration these options describe.
-    func makeConfiguration() throws -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if let clientIdentity {
-            configuration.certificateChain = clientIdentity.certificates.map { .certificate($0) }
-            configuration.privateKey = .privateKey(clientIdentity.privateKey)
-        }
-        if let trustedRootsPEM {
-            do {
-                configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustedRootsPEM.utf8)))
-            } catch {
-                throw HTTPTransportError(.invalidRequest, "the trusted roots PEM cannot be read", underlying: error)
-            }
-        }
-        if !validatesHostname { configuration.certificateVerification = .noHostnameVerification }
-        return configuration
+/// The settings every transport of the package takes.
+public struct TransportConfiguration: Sendable, Hashable {
+    /// The longest one exchange may take when the request sets no timeout (default 30 s).
+    public var timeout: Duration
+    /// TLS settings: client certificate, trust roots, pins.
+    public var tls: TLSOptions
+    /// The largest response body accepted (default 4 MiB).
+    public var maximumResponseBytes: Int
+
+    /// Makes a configuration.
+    public init(timeout: Duration = .seconds(30), tls: TLSOptions = TLSOptions(), maximumResponseBytes: Int = 4 << 20) {
+        self.timeout = timeout
+        self.tls = tls
+        self.maximumResponseBytes = maximumResponseBytes
+    }
+}
+
+extension URL {
+    /// The URL without query, fragment and user information, for error messages and logs
+    /// (queries can hold codes and tokens).
+    package var redacted: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "<url>" }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.string ?? "<url>"
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// The package's logger, configured as the seeds describe.
 ///
@@ -22,7 +21,7 @@ public enum HaapiLogger {
         var sinks: [any LogSink] = []
     }
 
-    private static let state = NIOLockedValueBox(State())
+    private static let state = LockedValue(State())
 
     /// Settings that replace the global ones for one task and the tasks it starts.
     @TaskLocal static var scoped: State?
@@ -49,46 +48,46 @@ public enum HaapiLogger {
 
     /// The tags whose lines are logged; empty (the default) logs nothing.
     public static var followUpTags: [any FollowUpTag] {
-        get { state.withLockedValue { Array($0.followUpTags.values) } }
-        set { state.withLockedValue { $0.followUpTags = Dictionary(newValue.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) } }
+        get { state.withLock { Array($0.followUpTags.values) } }
+        set { state.withLock { $0.followUpTags = Dictionary(newValue.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) } }
     }
 
     /// Whether debug lines are logged; on in debug builds, off in release builds.
     public static var isDebugEnabled: Bool {
-        get { state.withLockedValue { $0.isDebugEnabled } }
-        set { state.withLockedValue { $0.isDebugEnabled = newValue } }
+        get { state.withLock { $0.isDebugEnabled } }
+        set { state.withLock { $0.isDebugEnabled = newValue } }
     }
 
     /// Whether info lines are logged (default on).
     public static var isInfoEnabled: Bool {
-        get { state.withLockedValue { $0.isInfoEnabled } }
-        set { state.withLockedValue { $0.isInfoEnabled = newValue } }
+        get { state.withLock { $0.isInfoEnabled } }
+        set { state.withLock { $0.isInfoEnabled = newValue } }
     }
 
     /// Whether warning lines are logged (default on).
     public static var isWarningEnabled: Bool {
-        get { state.withLockedValue { $0.isWarningEnabled } }
-        set { state.withLockedValue { $0.isWarningEnabled = newValue } }
+        get { state.withLock { $0.isWarningEnabled } }
+        set { state.withLock { $0.isWarningEnabled = newValue } }
     }
 
     /// Whether error lines are logged (default on).
     public static var isErrorEnabled: Bool {
-        get { state.withLockedValue { $0.isErrorEnabled } }
-        set { state.withLockedValue { $0.isErrorEnabled = newValue } }
+        get { state.withLock { $0.isErrorEnabled } }
+        set { state.withLock { $0.isErrorEnabled = newValue } }
     }
 
     /// Whether lines also go to standard error (default on). Sinks are unaffected.
     public static var isConsoleEnabled: Bool {
-        get { state.withLockedValue { $0.isConsoleEnabled } }
-        set { state.withLockedValue { $0.isConsoleEnabled = newValue } }
+        get { state.withLock { $0.isConsoleEnabled } }
+        set { state.withLock { $0.isConsoleEnabled = newValue } }
     }
 
     /// Whether sensitive values are masked (default on). Turning it off logs a warning to
     /// every destination, whatever the tags; only do it while debugging.
     public static var isSensitiveValueMasked: Bool {
-        get { state.withLockedValue { $0.isSensitiveValueMasked } }
+        get { state.withLock { $0.isSensitiveValueMasked } }
         set {
-            let wasMasked = state.withLockedValue { state in
+            let wasMasked = state.withLock { state in
                 defer { state.isSensitiveValueMasked = newValue }
                 return state.isSensitiveValueMasked
             }
@@ -101,12 +100,12 @@ public enum HaapiLogger {
 
     /// Adds a destination for log lines.
     public static func appendLogSink(_ sink: any LogSink) {
-        state.withLockedValue { $0.sinks.append(sink) }
+        state.withLock { $0.sinks.append(sink) }
     }
 
     /// Removes every added sink.
     public static func removeAllLogSinks() {
-        state.withLockedValue { $0.sinks.removeAll() }
+        state.withLock { $0.sinks.removeAll() }
     }
 
     /// Masks a value as the logger would: ``maskText`` while masking is on, the value otherwise.
@@ -138,7 +137,7 @@ public enum HaapiLogger {
     public static func log(
         _ type: LogType, _ tag: some FollowUpTag, _ message: () -> LogMessage, file: String = #fileID, line: Int = #line
     ) {
-        let snapshot = scoped ?? state.withLockedValue { $0 }
+        let snapshot = scoped ?? state.withLock { $0 }
         guard snapshot.followUpTags[tag.name] != nil else { return }
         switch type {
         case .debug: guard snapshot.isDebugEnabled else { return }
@@ -160,7 +159,7 @@ public enum HaapiLogger {
     }
 
     private static func emitUnsecuredWarning(_ text: String, snapshot: State? = nil) {
-        let snapshot = snapshot ?? state.withLockedValue { $0 }
+        let snapshot = snapshot ?? state.withLock { $0 }
         let tag = UnsecuredTag()
         if snapshot.isConsoleEnabled {
             ConsoleLogSink().writeLog(logType: .warning, followUpTag: tag, message: text, file: #fileID, line: #line)

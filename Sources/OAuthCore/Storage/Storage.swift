@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Key-value storage for secrets and state the package must keep (the seeds' `Storage`):
 /// registered DCR clients, tokens, DPoP keys.
@@ -48,17 +47,17 @@ public struct StorageError: IdsvrError, Hashable {
 
 /// A ``Storage`` in memory: for tests, and for state that must not outlive the process.
 public final class InMemoryStorage: Storage {
-    private let values = NIOLockedValueBox<[String: Data]>([:])
+    private let values = LockedValue<[String: Data]>([:])
 
     /// Empty storage.
     public init() {}
 
-    public func read(key: String) throws -> Data? { values.withLockedValue { $0[key] } }
-    public func write(key: String, data: Data) throws { values.withLockedValue { $0[key] = data } }
-    public func delete(key: String) throws { _ = values.withLockedValue { $0.removeValue(forKey: key) } }
+    public func read(key: String) throws -> Data? { values.withLock { $0[key] } }
+    public func write(key: String, data: Data) throws { values.withLock { $0[key] = data } }
+    public func delete(key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
 
     /// The keys stored, sorted.
-    public var keys: [String] { values.withLockedValue { $0.keys.sorted() } }
+    public var keys: [String] { values.withLock { $0.keys.sorted() } }
 }
 
 extension ErrorCode where Domain == StorageError {

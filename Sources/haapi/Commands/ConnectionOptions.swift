@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OAuthCore
+import OAuthTransportNIO
 
 /// Where and as whom to log in: flags, or `--config FILE` (seed 002's config.json shape).
 struct ConnectionOptions: ParsableArguments {

@@ -5,6 +5,7 @@ import HaapiUI
 import OAuthCore
 import OIDCClient
 import ServiceLifecycle
+import OAuthTransportNIO
 
 /// `haapi demo`: the development server in-process, a terminal login against it, the token's claims and userinfo.
 struct DemoCommand: AsyncParsableCommand {

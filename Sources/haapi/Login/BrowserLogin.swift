@@ -1,6 +1,7 @@
 import Foundation
 import OAuthCore
 import OIDCClient
+import OAuthTransportNIO
 
 /// `haapi login --browser`: the authorization-code flow in the system browser through
 /// OIDCClient (PKCE, state, nonce, ID-token validation), the redirect received on a loopback
@@ -25,7 +26,7 @@ struct BrowserLogin {
     }
 
     var userAgent: LoopbackUserAgent {
-        LoopbackUserAgent(launcher: SystemBrowserLauncher(commandLine: browserCommand))
+        LoopbackUserAgent(launcher: SystemBrowserLauncher(commandLine: browserCommand), listen: LoopbackRedirectListener.factory)
     }
 
     /// Logs in; the tokens as the profile keeps them.

@@ -3,6 +3,7 @@ import HaapiSDK
 import HaapiUI
 import OAuthCore
 import OIDCClient
+import OAuthTransportNIO
 
 /// Runs a HAAPI flow in the terminal: renders each UI model of a ``HaapiFlowViewModel`` and
 /// answers it from the keyboard or from ``Answers``.

@@ -1,6 +1,7 @@
 import Foundation
 import OAuthCore
 import OIDCClient
+import OAuthTransportNIO
 
 /// A profile's tokens, kept usable: refreshed once however many callers want it, revoked,
 /// and sent on API requests.

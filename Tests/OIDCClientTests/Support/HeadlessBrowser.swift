@@ -1,6 +1,7 @@
 import Foundation
 import OAuthCore
 import OIDCClient
+import OAuthTransportNIO
 
 /// A browser the user never finishes with.
 struct AbandonedBrowser: BrowserLauncher {

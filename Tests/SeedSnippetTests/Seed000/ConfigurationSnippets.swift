@@ -1,5 +1,6 @@
 import Foundation
 import HaapiUI
+import OAuthTransportNIO  // for the test's check of the bundle, not for the snippets
 import Testing
 
 // Seed 000, "HaapiUIKitConfiguration options": token binding, client authentication methods
@@ -131,10 +132,14 @@ extension SeedSnippets {
             let pinned = try #require(mtlsClientAuth2.tlsOptions)
             #expect(pinned.keyPinnings == [KeyPinning(hostname: "192.168.1.107", publicKeyHash: "Kjuy4mT3fbeDozRNP6rTjWRYmbs79Begb5Roq+DUu7s=")])
             #expect(try clientAuthenticationMethod.clientAuthentication(clientID: "c").methodName == "tls_client_auth")
-            // A wrong passphrase, a file in neither the bundle nor the file system: typed errors.
-            #expect(throws: HaapiError.self) {
-                _ = try ClientAuthenticationMethodMTLS(pkcs12Filename: pkcs12Filename, pkcs12Passphrase: "wrong", serverPEMFilename: serverPEMFilename, bundle: appBundle)
-            }
+            // A wrong passphrase is found by the transport that opens the bundle (NIOSSL here; URLSession on
+            // Linux cannot do mutual TLS at all); a file in neither the bundle nor the file system at once.
+            let wrong = try ClientAuthenticationMethodMTLS(pkcs12Filename: pkcs12Filename, pkcs12Passphrase: "wrong", serverPEMFilename: serverPEMFilename, bundle: appBundle)
+            let unreadable = #expect(throws: HTTPTransportError.self) { try AsyncHTTPClientTransport(configuration: .init(tls: try #require(wrong.tlsOptions))) }
+            #expect(unreadable?.code == .invalidRequest)
+            #expect(try AsyncHTTPClientTransport(configuration: .init(tls: bundled)).configuration.tls == bundled)
+            let unsupported = #expect(throws: HTTPTransportError.self) { try URLSessionTransport(configuration: .init(tls: bundled)) }
+            #expect(unsupported?.code == .unsupportedConfiguration)
             #expect(throws: HaapiError.self) {
                 _ = try ClientAuthenticationMethodMTLS(pkcs12Filename: "missing.p12", pkcs12Passphrase: passphrase, bundle: appBundle)
             }

@@ -4,30 +4,18 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import OAuthCore
 
-/// The default ``HTTPTransport``, on AsyncHTTPClient: works on Linux and Apple platforms,
-/// with connection pooling, mutual TLS and custom trust roots.
+/// An ``HTTPTransport`` on AsyncHTTPClient, for servers, terminals and desktop apps on Linux
+/// and macOS: connection pooling, mutual TLS, custom trust roots and pinning everywhere
+/// (``URLSessionTransport`` is the default of apps on Apple platforms).
 ///
 /// Redirects are never followed. Requests to a host with ``KeyPinning``s go through a
 /// one-connection client that checks the server key during the TLS handshake, because
 /// AsyncHTTPClient has no hook for that check.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Settings of the transport.
-    public struct Configuration: Sendable, Hashable {
-        /// The longest one exchange may take when the request sets no timeout (default 30 s).
-        public var timeout: Duration
-        /// TLS settings: client certificate, trust roots, pins.
-        public var tls: TLSOptions
-        /// The largest response body accepted (default 4 MiB).
-        public var maximumResponseBytes: Int
-
-        /// Makes a configuration.
-        public init(timeout: Duration = .seconds(30), tls: TLSOptions = TLSOptions(), maximumResponseBytes: Int = 4 << 20) {
-            self.timeout = timeout
-            self.tls = tls
-            self.maximumResponseBytes = maximumResponseBytes
-        }
-    }
+    public typealias Configuration = TransportConfiguration
 
     /// One client for the whole process: it lives as long as the process, so it never needs
     /// an explicit shutdown. TLS settings are applied per request.
@@ -49,7 +37,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the TLS material is unusable.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        self.tlsConfiguration = try configuration.tls.makeConfiguration()
+        self.tlsConfiguration = try configuration.tls.makeNIOConfiguration()
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -100,18 +88,6 @@ extension TimeAmount {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
-
-extension URL {
-    /// The URL without query and fragment, for error messages and logs (queries can hold codes and tokens).
-    var redacted: String {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "<url>" }
-        components.query = nil
-        components.fragment = nil
-        components.user = nil
-        components.password = nil
-        return components.string ?? "<url>"
     }
 }
 

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import OAuthCore
 
 /// An HTTP listener on `127.0.0.1` that lives for one redirect (RFC 8252 §7.3): it answers
 /// the first request to its path with a "you can close this window" page, hands that
@@ -11,7 +12,7 @@ import NIOPosix
 /// The address is bound with `SO_REUSEADDR`, so a fixed port (for providers that match the
 /// redirect URI's port exactly) can be bound again at once by the next login, even while
 /// connections of the previous one linger in `TIME_WAIT`.
-public final class LoopbackRedirectListener: Sendable {
+public final class LoopbackRedirectListener: RedirectListener {
     /// The port listened on (the actual one when port 0 was asked for).
     public let port: Int
     /// The path the redirect must come to (others get 404).
@@ -30,8 +31,11 @@ public final class LoopbackRedirectListener: Sendable {
         self.continuation = continuation
     }
 
+    /// The factory a loopback user agent starts listeners with.
+    public static let factory: RedirectListenerFactory = { port, path in try await start(port: port, path: path) }
+
     /// Starts listening on `127.0.0.1:port` (`0`: any free port) for requests to `path`.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when the port cannot be bound.
+    /// - Throws: ``HTTPTransportError`` ``HTTPTransportError/Code/connectionFailed`` when the port cannot be bound.
     public static func start(port: Int, path: String) async throws -> LoopbackRedirectListener {
         let path = path.isEmpty ? "/" : path
         let (stream, continuation) = AsyncStream<URL>.makeStream(bufferingPolicy: .bufferingOldest(1))
@@ -60,15 +64,15 @@ public final class LoopbackRedirectListener: Sendable {
                 .bind(host: "127.0.0.1", port: port).get()
             guard let bound = channel.localAddress?.port else {
                 try? await channel.close()
-                throw OIDCError(.userAgentFailed, "the loopback listener has no port")
+                throw HTTPTransportError(.connectionFailed, "the loopback listener has no port")
             }
             return LoopbackRedirectListener(port: bound, path: path, channel: channel, received: stream, continuation: continuation)
-        } catch let error as OIDCError {
+        } catch let error as HTTPTransportError {
             throw error
         } catch {
-            throw OIDCError(
-                .userAgentFailed, "cannot listen on 127.0.0.1:\(port) for the browser's redirect (is another login running?)",
-                cause: error)
+            throw HTTPTransportError(
+                .connectionFailed, "cannot listen on 127.0.0.1:\(port) for the browser's redirect (is another login running?)",
+                underlying: error)
         }
     }
 

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import OAuthCore
 
 /// One HTTPS exchange on its own connection, trusting the server by a pinned public key.
 ///

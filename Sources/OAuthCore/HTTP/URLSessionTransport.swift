@@ -1,0 +1,307 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The ``HTTPTransport`` of apps: URLSession, the platform's own HTTP stack (Apple's TLS,
+/// proxies, cellular and VPN settings), with nothing else linked in.
+///
+/// - Redirects are never followed (a session delegate refuses them): the 3xx is the response.
+/// - A request takes at most its ``TransportRequest/timeout`` (or the configuration's), body
+///   included; cancelling the calling task cancels the request.
+/// - A body larger than ``TransportConfiguration/maximumResponseBytes`` stops the download.
+/// - On Apple platforms, mutual TLS (a PKCS#12 identity), custom trust roots, host-name
+///   checking and public-key pinning are applied in the session delegate (`URLSessionTransport+Security.swift`).
+///   FoundationNetworking (Linux) can do none of these: a configuration that asks for them is
+///   refused with ``HTTPTransportError/Code/unsupportedConfiguration``, never silently dropped;
+///   `OAuthTransportNIO`'s `AsyncHTTPClientTransport` does them there.
+public final class URLSessionTransport: HTTPTransport {
+    /// Settings of the transport.
+    public typealias Configuration = TransportConfiguration
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Makes a transport with a session of its own.
+    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/unsupportedConfiguration``
+    ///   for TLS settings this platform's URLSession cannot apply, or
+    ///   ``HTTPTransportError/Code/invalidRequest`` for TLS material that cannot be read (a PKCS#12
+    ///   bundle with another passphrase).
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        delegate = SessionDelegate(trust: try ServerTrust(configuration.tls))
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        // Tokens and codes must not be cached or cookies kept: every exchange stands alone.
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.urlCredentialStorage = nil  // a 401 reaches the protocol code as it came
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.seconds
+        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // The session keeps its delegate until it is invalidated.
+        session.invalidateAndCancel()
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = request.url.host, !host.isEmpty
+        else {
+            throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(request.url.redacted)")
+        }
+        let target = "\(request.method) \(request.url.redacted)"
+        try Task.checkCancellation(target: target)
+        let timeout = request.timeout ?? configuration.timeout
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout.seconds)
+        urlRequest.httpMethod = request.method
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        urlRequest.httpBody = request.body
+        let task = TaskBox(session.dataTask(with: urlRequest))
+        let delegate = self.delegate
+        let limit = configuration.maximumResponseBytes
+        let deadline = ContinuousClock.now + timeout
+        let (data, response): (Data, HTTPURLResponse) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
+            group.addTask {
+                try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        delegate.start(task.task, limit: limit, target: target, continuation: continuation)
+                    }
+                } onCancel: {
+                    task.task.cancel()
+                }
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw HTTPTransportError(.timedOut, "\(target) timed out")
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+        var headers = HeaderFields()
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String else { continue }
+            headers.add(name: name, value: "\(value)")
+        }
+        return TransportResponse(status: response.statusCode, headers: headers, body: data, url: request.url)
+    }
+}
+
+/// A data task handed between the calling task and its cancellation handler.
+private final class TaskBox: @unchecked Sendable {
+    // Set once; URLSessionTask's own methods are thread-safe.
+    let task: URLSessionDataTask
+    init(_ task: URLSessionDataTask) { self.task = task }
+}
+
+/// The session's delegate: it refuses redirects, checks the server and presents the client
+/// certificate (through ``ServerTrust``), collects each task's body up to its limit, and
+/// resumes the task's caller when the task completes.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Exchange {
+        var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
+        var data = Data()
+        var response: HTTPURLResponse?
+        var limit = Int.max
+        var target = ""
+        /// Why the task was cancelled by this delegate, when it was.
+        var failure: HTTPTransportError?
+        /// The 401 whose challenge was refused by cancelling the task (FoundationNetworking).
+        var challengedResponse: HTTPURLResponse?
+        /// The outcome, when the task ended before its caller registered.
+        var outcome: Result<(Data, HTTPURLResponse), any Error>?
+    }
+
+    let trust: ServerTrust
+    // Every access to `exchanges` holds its lock; delegate callbacks come on the session's queue.
+    private let exchanges = LockedValue<[Int: Exchange]>([:])
+
+    init(trust: ServerTrust) { self.trust = trust }
+
+    /// Registers the caller of `task` and starts it.
+    func start(
+        _ task: URLSessionDataTask, limit: Int, target: String, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
+    ) {
+        let finished = exchanges.withLock { exchanges -> Result<(Data, HTTPURLResponse), any Error>? in
+            var exchange = exchanges[task.taskIdentifier] ?? Exchange()
+            if let outcome = exchange.outcome {
+                exchanges[task.taskIdentifier] = nil
+                return outcome
+            }
+            exchange.continuation = continuation
+            exchange.limit = limit
+            exchange.target = target
+            exchanges[task.taskIdentifier] = exchange
+            return nil
+        }
+        if let finished {
+            continuation.resume(with: finished)
+        } else {
+            task.resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)  // the 3xx is the response: the protocols read its Location themselves
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let answer = trust.answer(challenge)
+        exchanges.withLock { exchanges in
+            if let failure = answer.failure { exchanges[task.taskIdentifier, default: Exchange()].failure = failure }
+            if answer.disposition == .cancelAuthenticationChallenge, let response = challenge.failureResponse as? HTTPURLResponse {
+                exchanges[task.taskIdentifier, default: Exchange()].challengedResponse = response
+            }
+        }
+        completionHandler(answer.disposition, answer.credential)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let allowed = exchanges.withLock { exchanges -> Bool in
+            var exchange = exchanges[dataTask.taskIdentifier, default: Exchange()]
+            exchange.response = response as? HTTPURLResponse
+            if response.expectedContentLength > Int64(exchange.limit) {
+                exchange.failure = HTTPTransportError(.responseTooLarge, "the response to \(exchange.target) is too large")
+            }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.failure == nil
+        }
+        completionHandler(allowed ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = exchanges.withLock { exchanges -> Bool in
+            var exchange = exchanges[dataTask.taskIdentifier, default: Exchange()]
+            exchange.data.append(data)
+            if exchange.data.count > exchange.limit {
+                exchange.failure = HTTPTransportError(.responseTooLarge, "the response to \(exchange.target) is too large")
+                exchange.data = Data()
+            }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.failure != nil
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, outcome) = exchanges.withLock { exchanges -> (CheckedContinuation<(Data, HTTPURLResponse), any Error>?, Result<(Data, HTTPURLResponse), any Error>) in
+            var exchange = exchanges[task.taskIdentifier, default: Exchange()]
+            let target = exchange.target.isEmpty ? "the request" : exchange.target
+            let outcome: Result<(Data, HTTPURLResponse), any Error>
+            if let failure = exchange.failure {
+                outcome = .failure(failure)
+            } else if let challenged = exchange.challengedResponse {
+                outcome = .success((exchange.data, challenged))
+            } else if let error {
+                outcome = .failure(HTTPTransportError.classify(urlError: error, target: target))
+            } else if let response = exchange.response ?? task.response as? HTTPURLResponse {
+                outcome = .success((exchange.data, response))
+            } else {
+                outcome = .failure(HTTPTransportError(.connectionClosed, "\(target) got no HTTP response"))
+            }
+            if let continuation = exchange.continuation {
+                exchanges[task.taskIdentifier] = nil
+                return (continuation, outcome)
+            }
+            // The task ended before its caller registered (cancelled at once): keep the outcome for it.
+            exchange.outcome = outcome
+            exchanges[task.taskIdentifier] = exchange
+            return (nil, outcome)
+        }
+        continuation?.resume(with: outcome)
+    }
+}
+
+/// HTTP authentication challenges (`WWW-Authenticate: Basic`, a 401 of the token endpoint):
+/// the protocols answer them themselves, so the transport hands the 401 over as it came.
+enum HTTPAuthentication {
+    #if canImport(FoundationNetworking)
+    /// FoundationNetworking turns every 401 with a Basic or Digest challenge into a challenge
+    /// whose every answer but a credential either never completes the task or cancels it; so
+    /// the task is cancelled and the delegate delivers the 401 it keeps (``challengedResponse``).
+    static let refusal: (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) =
+        (.cancelAuthenticationChallenge, nil, nil)
+    #else
+    /// No credential (the session has no credential storage): the 401 is delivered as it came.
+    static let refusal: (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) =
+        (.performDefaultHandling, nil, nil)
+    #endif
+}
+
+extension HTTPTransportError {
+    /// Maps URLSession's errors to one typed error.
+    static func classify(urlError error: any Error, target: String) -> HTTPTransportError {
+        guard let error = error as? URLError else {
+            return HTTPTransportError(.connectionFailed, "\(target) failed", underlying: error)
+        }
+        switch error.code {
+        case .cancelled:
+            return HTTPTransportError(.cancelled, "\(target) was cancelled")
+        case .timedOut:
+            return HTTPTransportError(.timedOut, "\(target) timed out", underlying: error)
+        case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
+            return HTTPTransportError(.connectionClosed, "the connection broke during \(target)", underlying: error)
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
+            return HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed", underlying: error)
+        case .badURL, .unsupportedURL:
+            return HTTPTransportError(.invalidRequest, "\(target) is not a request URLSession can send", underlying: error)
+        default:
+            return HTTPTransportError(.connectionFailed, "\(target) could not connect", underlying: error)
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Throws ``HTTPTransportError/Code/cancelled`` when the current task is cancelled.
+    static func checkCancellation(target: String) throws {
+        if isCancelled { throw HTTPTransportError(.cancelled, "\(target) was cancelled") }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation's `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+#if canImport(FoundationNetworking) || !canImport(Security)
+/// What the server must prove and the client presents: on this platform, only what URLSession
+/// does by default (the system's roots, host names checked, no client certificate).
+struct ServerTrust: Sendable {
+    /// Refuses every TLS setting but the defaults: FoundationNetworking has no way to apply them.
+    init(_ tls: TLSOptions) throws {
+        guard tls.isSystemDefault else {
+            var asked: [String] = []
+            if tls.clientIdentity != nil { asked.append("a client certificate") }
+            if tls.trustedRootsPEM != nil { asked.append("custom trust roots") }
+            if !tls.keyPinnings.isEmpty { asked.append("public-key pinning") }
+            if !tls.validatesHostname { asked.append("no host-name check") }
+            throw HTTPTransportError(
+                .unsupportedConfiguration,
+                "URLSession on this platform cannot apply \(asked.joined(separator: ", ")); use AsyncHTTPClientTransport (OAuthTransportNIO)")
+        }
+    }
+
+    /// The answer to a challenge: FoundationNetworking has no certificate challenges, only HTTP
+    /// authentication, which gets no answer (``HTTPAuthentication/refusal``).
+    func answer(_ challenge: URLAuthenticationChallenge) -> (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) {
+        HTTPAuthentication.refusal
+    }
+}
+#endif
