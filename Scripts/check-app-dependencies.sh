@@ -21,7 +21,10 @@ failed = False
 for name in ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "OIDCClient"]:
     found = sorted(products(name, set()))
     bad = [p for p in found if p.startswith(forbidden)]
-    print(f"{name}: {\", \".join(found)}" + (f"  <- not allowed: {\", \".join(bad)}" if bad else ""))
+    line = name + ": " + ", ".join(found)
+    if bad:
+        line += "  <- not allowed: " + ", ".join(bad)
+    print(line)
     failed |= bool(bad)
 sys.exit(1 if failed else 0)
 '
