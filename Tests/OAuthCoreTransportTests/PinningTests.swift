@@ -31,9 +31,20 @@ extension TransportTests {
             for identity in [pki.server, pki.otherServer, pki.client] {
                 let hash = try identity.publicKeyHash
                 #expect(hash == (try identity.publicKeyHashViaNIOSSL))
+                // The walker the URLSession transport uses on Apple platforms, from the PEM's DER.
+                let der = try #require(PEM.blocks(in: try identity.certificatePEM, label: "CERTIFICATE").first)
+                #expect(try PublicKeyPin.hash(ofCertificateDER: der) == hash)
                 #expect(Data(base64Encoded: hash)?.count == 32)
             }
             #expect(try pki.server.publicKeyHash != (try pki.otherServer.publicKeyHash))
+        }
+
+        @Test func notACertificateIsATLSFailure() throws {
+            for bytes in [Data(), Data([0x30, 0x03, 0x02, 0x01, 0x01]), Data("not DER".utf8), Data([0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xFF])] {
+                let error = #expect(throws: HTTPTransportError.self) { try PublicKeyPin.hash(ofCertificateDER: bytes) }
+                #expect(error?.code == .tlsFailure)
+            }
+            #expect(PEM.blocks(in: "no PEM here", label: "CERTIFICATE").isEmpty)
         }
 
         @Test(.enabled(if: OpenSSLCLI.path != nil, "needs the openssl command"))

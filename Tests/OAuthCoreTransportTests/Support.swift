@@ -1,6 +1,7 @@
 import FaultServerSupport
 import Foundation
 import OAuthCore
+import OAuthTransportNIO
 import Testing
 
 /// All transport tests, one at a time: several measure how long a failure takes, which
@@ -68,5 +69,22 @@ enum OpenSSLCLI {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         return try body(directory)
+    }
+}
+
+/// The transports every plain-HTTP test runs against.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// OAuthTransportNIO's.
+    case asyncHTTPClient
+    /// OAuthCore's, on FoundationNetworking here.
+    case urlSession
+
+    var testDescription: String { rawValue }
+
+    func make(_ configuration: TransportConfiguration = TransportConfiguration()) throws -> any HTTPTransport {
+        switch self {
+        case .asyncHTTPClient: return try AsyncHTTPClientTransport(configuration: configuration)
+        case .urlSession: return try URLSessionTransport(configuration: configuration)
+        }
     }
 }

@@ -76,7 +76,11 @@ public final class URLSessionTransport: HTTPTransport {
                 }
             }
             group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
+                do {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                } catch {
+                    throw HTTPTransportError(.cancelled, "\(target) was cancelled")  // whichever child ends first, it says so
+                }
                 throw HTTPTransportError(.timedOut, "\(target) timed out")
             }
             defer { group.cancelAll() }
@@ -206,7 +210,12 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             } else if let challenged = exchange.challengedResponse {
                 outcome = .success((exchange.data, challenged))
             } else if let error {
-                outcome = .failure(HTTPTransportError.classify(urlError: error, target: target))
+                var failure = HTTPTransportError.classify(urlError: error, target: target)
+                if failure.code == .connectionFailed, exchange.response != nil {
+                    // The answer had begun (FoundationNetworking reports a cut body as an unknown error).
+                    failure = HTTPTransportError(.connectionClosed, "the connection broke during \(target)", underlying: error)
+                }
+                outcome = .failure(failure)
             } else if let response = exchange.response ?? task.response as? HTTPURLResponse {
                 outcome = .success((exchange.data, response))
             } else {
@@ -260,6 +269,11 @@ extension HTTPTransportError {
         case .badURL, .unsupportedURL:
             return HTTPTransportError(.invalidRequest, "\(target) is not a request URLSession can send", underlying: error)
         default:
+            // FoundationNetworking reports many libcurl failures as an unknown error with curl's text.
+            let text = String(describing: error)
+            if text.contains("SSL") || text.contains("certificate") || text.contains("TLS") {
+                return HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed", underlying: error)
+            }
             return HTTPTransportError(.connectionFailed, "\(target) could not connect", underlying: error)
         }
     }
