@@ -4,6 +4,7 @@ import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
+import OAuthTransportNIO
 import Testing
 
 /// The whole client stack (HaapiAccessorBuilder → driver → HaapiManager → OAuthTokenManager)
@@ -24,27 +25,36 @@ struct EndToEndTests {
             revocationEndpointURL: issuer.appendingPathComponent("oauth/revoke"), clientAuthenticationMethod: method)
     }
 
-    func accessor(_ strategy: Strategy, _ server: RunningServer, storage: InMemoryStorage) async throws -> any HaapiAccessor {
+    /// The network of an end-to-end login: the app's (URLSession) or OAuthTransportNIO's.
+    enum Transport: String, CaseIterable, Sendable {
+        case urlSession, asyncHTTPClient
+
+        func make() throws -> any HTTPTransport {
+            self == .urlSession ? try URLSessionTransport() : try AsyncHTTPClientTransport()
+        }
+    }
+
+    func accessor(_ strategy: Strategy, _ server: RunningServer, storage: InMemoryStorage, transport: Transport) async throws -> any HaapiAccessor {
         let store = server.state.store
         switch strategy {
         case .attestation:
             return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-attested", method: ClientAuthenticationMethodNone()))
-                .setAttestationProvider(InsecureSoftwareAttestationProvider()).setStorage(storage).build()
+                .setAttestationProvider(InsecureSoftwareAttestationProvider()).setStorage(storage).setTransport(try transport.make()).build()
         case .secret:
             let secret = try #require(try await store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret)
             return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-secret", method: ClientAuthenticationMethodSecret(secret)))
-                .setAccessStrategy(.clientCredentials).setStorage(storage).build()
+                .setAccessStrategy(.clientCredentials).setStorage(storage).setTransport(try transport.make()).build()
         case .jwt:
             let key = try JWSSigningKey(jwk: try #require(try await store.get(JWK.self, kind: "client-key", id: "haapi-jwt")))
             return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-jwt", method: try ClientAuthenticationMethodJWTAsymmetric(key: key)))
-                .setAccessStrategy(.clientCredentials).setStorage(storage).build()
+                .setAccessStrategy(.clientCredentials).setStorage(storage).setTransport(try transport.make()).build()
         case .dcr:
             let secret = try #require(try await store.get(ClientRecord.self, kind: "client", id: "haapi-dcr-template")?.clientSecret)
             let dcr = DCRConfiguration(
                 templateClientId: "haapi-dcr-template", clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
                 storage: storage)
             return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-dcr-template", method: ClientAuthenticationMethodSecret(secret)))
-                .setDCRConfiguration(configuration: dcr).setStorage(storage).build()
+                .setDCRConfiguration(configuration: dcr).setStorage(storage).setTransport(try transport.make()).build()
         }
     }
 
@@ -69,11 +79,11 @@ struct EndToEndTests {
         throw HaapiError.illegalState(message: "the flow did not end")
     }
 
-    @Test(arguments: Strategy.allCases)
-    func fullLoginRefreshAndRevocation(_ strategy: Strategy) async throws {
+    @Test(arguments: Strategy.allCases, Transport.allCases)
+    func fullLoginRefreshAndRevocation(_ strategy: Strategy, _ transport: Transport) async throws {
         try await RunningServer.with { server in
             let storage = InMemoryStorage()
-            let accessor = try await accessor(strategy, server, storage: storage)
+            let accessor = try await accessor(strategy, server, storage: storage, transport: transport)
             defer { Task { await accessor.close() } }
             let manager = accessor.haapiManager
             let done = try await login(manager)

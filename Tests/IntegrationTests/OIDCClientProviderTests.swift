@@ -71,6 +71,22 @@ struct OIDCClientProviderTests {
         #expect(again.subject == subject && again.accessToken != state.accessToken)
     }
 
+    /// The app's transport (URLSession; FoundationNetworking here): a whole browser login, UserInfo,
+    /// a refresh, revocation and the end of the session.
+    @Test func theWholeLifeOfALoginOverURLSession() async throws {
+        let browser = try ProviderBrowser.make()
+        defer { browser.remove() }
+        let client = OIDCClient(configuration: try configuration(try publicClient), transport: try URLSessionTransport())
+        let state = try await client.login(using: browser.login)
+        let subject = try #require(state.subject)
+        #expect(try await client.userInfo().subject == subject)
+        let refreshed = try await client.refresh()
+        #expect(refreshed.subject == subject && refreshed.accessToken != state.accessToken)
+        #expect(try await client.validAccessToken().value == refreshed.accessToken)
+        try await client.endSession(using: browser.logout)
+        #expect(try await client.authState == nil)
+    }
+
     @Test func refreshRotatesAndTheOldRefreshTokenEndsTheSession() async throws {
         let browser = try ProviderBrowser.make()
         defer { browser.remove() }
