@@ -5,7 +5,8 @@
 # log in, consent); for an end_session URL what login.html?prompt=end_session does (end the OIDC
 # and login sessions); then it goes where the provider sends the browser: the app's loopback listener.
 # The cookie jar ($OP_BROWSER_JAR, default $OP_DIR/browser-cookies) keeps the login session between
-# the two, as a browser would.
+# the two, as a browser would. With OP_BROWSER_PRINT=1 it prints where the provider sends the browser
+# instead of going there: the URL an app would be opened with (a private-use scheme, a claimed https link).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 URL" >&2; exit 2; }
 URL=${*: -1}
@@ -24,4 +25,4 @@ case "$URL" in
   *)
     next=$("$HERE/authorize.sh" "$URL" "$JAR") ;;
 esac
-curl -sS -o /dev/null "$next"
+if [ "${OP_BROWSER_PRINT:-0}" = 1 ]; then printf '%s\n' "$next"; else curl -sS -o /dev/null "$next"; fi

@@ -15,6 +15,11 @@ LOGOUT=${OP_POST_LOGOUT_REDIRECT_URI:-http://127.0.0.1:8765/logged-out}
 # port the library's tests listen on (the provider matches the port exactly).
 CLI_REDIRECT=${OP_CLI_REDIRECT_URI:-http://127.0.0.1:8766/callback}
 CLI_LOGOUT=${OP_CLI_POST_LOGOUT_REDIRECT_URI:-http://127.0.0.1:8766/logged-out}
+# The redirects of an app that is opened with them (RFC 8252 §7.1 private-use scheme, §7.2 claimed
+# https): the public client's deep-link logins, handed back through OIDCClient.resumeExternalUserAgentFlow.
+DEEPLINK_REDIRECT=com.example.swifthaapi:/oauth/callback
+DEEPLINK_LOGOUT=com.example.swifthaapi:/oauth/logged-out
+CLAIMED_REDIRECT=https://app.swift-haapi.test/oauth/callback
 if [ -f "$OP_DIR/provisioned" ]; then echo "provision: already done ($OP_DIR/op.env); restart with start.sh to redo"; exit 0; fi
 
 # Default administrator from the initial database -> session cookie -> API key for the calls below.
@@ -79,7 +84,8 @@ api POST /mod/plugin/ "$PLUGIN" >/dev/null
 api POST /user/ '{"username":"alice","password":"alice-password","name":"Alice Example","email":"alice@example.test","scope":["openid","profile","email","offline_access"],"enabled":true}' >/dev/null
 
 CLIENT_BASE=$(jq -cn --arg ru "$REDIRECT" --arg pl "$LOGOUT" --arg cru "$CLI_REDIRECT" --arg cpl "$CLI_LOGOUT" \
-  '{enabled:true,scope:[],redirect_uri:[$ru,$cru],post_logout_redirect_uris:[$pl,$cpl]}')
+  --arg dru "$DEEPLINK_REDIRECT" --arg dpl "$DEEPLINK_LOGOUT" --arg hru "$CLAIMED_REDIRECT" \
+  '{enabled:true,scope:[],redirect_uri:[$ru,$cru,$dru,$hru],post_logout_redirect_uris:[$pl,$cpl,$dpl]}')
 api POST /client/ "$(jq -c '. + {client_id:"native-app",name:"native-app",confidential:false,
    authorization_type:["code","refresh_token"]}' <<<"$CLIENT_BASE")" >/dev/null
 # client_credentials: the request must carry a scope, and only scopes in the client's own "scope" list are granted
@@ -101,13 +107,15 @@ jq -e --arg iss "$OP_ISSUER" '.issuer == $iss' <<<"$DISCO" >/dev/null || { echo 
 
 SETTINGS=$(jq -n --arg iss "$OP_ISSUER" --argjson d "$DISCO" --arg key "$KEY" --arg sec "$CONF_SECRET" \
   --arg pem "$OP_DIR/jwt-app.pem" --arg kid "$JWT_KID" --arg ru "$REDIRECT" --arg pl "$LOGOUT" --arg n "$OP_DPOP_NONCE" \
-  --arg cru "$CLI_REDIRECT" --arg cpl "$CLI_LOGOUT" '{
+  --arg cru "$CLI_REDIRECT" --arg cpl "$CLI_LOGOUT" \
+  --arg dru "$DEEPLINK_REDIRECT" --arg dpl "$DEEPLINK_LOGOUT" --arg hru "$CLAIMED_REDIRECT" '{
   OP_ISSUER:$iss, OP_DISCOVERY:($iss + "/.well-known/openid-configuration"),
   OP_AUTHORIZATION_ENDPOINT:$d.authorization_endpoint, OP_TOKEN_ENDPOINT:$d.token_endpoint,
   OP_USER:"alice", OP_PASSWORD:"alice-password",
   OP_PUBLIC_CLIENT_ID:"native-app", OP_CONF_CLIENT_ID:"conf-app", OP_CONF_CLIENT_SECRET:$sec,
   OP_JWT_CLIENT_ID:"jwt-app", OP_JWT_CLIENT_KEY:$pem, OP_JWT_CLIENT_KID:$kid,
   OP_REDIRECT_URI:$ru, OP_POST_LOGOUT_REDIRECT_URI:$pl, OP_CLI_REDIRECT_URI:$cru, OP_CLI_POST_LOGOUT_REDIRECT_URI:$cpl,
+  OP_DEEPLINK_REDIRECT_URI:$dru, OP_DEEPLINK_POST_LOGOUT_REDIRECT_URI:$dpl, OP_CLAIMED_REDIRECT_URI:$hru,
   OP_DPOP_NONCE:$n, OP_ADMIN_API_KEY:$key }')
 jq . <<<"$SETTINGS" > "$OP_DIR/op.json"
 jq -r 'to_entries[] | "\(.key)=\(.value | @sh)"' <<<"$SETTINGS" > "$OP_DIR/op.env"

@@ -10,7 +10,7 @@ ENVF="$OP_DIR/op.env"
 reusable() {
   [ -f "$OP_DIR/provisioned" ] && [ -f "$ENVF" ] && [ -f "$OP_DIR/glewlwyd.pid" ] &&
   kill -0 "$(cat "$OP_DIR/glewlwyd.pid")" 2>/dev/null &&
-  ( . "$ENVF"; [ "$OP_ISSUER" = "http://127.0.0.1:$OP_PORT/api/oidc" ] && [ "$OP_DPOP_NONCE" = "${1:-0}" ] && [ -n "${OP_CLI_REDIRECT_URI:-}" ] ) &&
+  ( . "$ENVF"; [ "$OP_ISSUER" = "http://127.0.0.1:$OP_PORT/api/oidc" ] && [ "$OP_DPOP_NONCE" = "${1:-0}" ] && [ -n "${OP_DEEPLINK_REDIRECT_URI:-}" ] ) &&
   curl -sf -o /dev/null --max-time 2 "$OP_ISSUER/.well-known/openid-configuration"
 }
 if reusable "${OP_DPOP_NONCE:-0}"; then

@@ -29,6 +29,9 @@ public actor OIDCClient {
     private var stateLoaded = false
     private var dpop: Dpop?
     private var refreshTask: Task<AuthState, any Error>?
+    /// The login or logout waiting for its redirect to come back through the app (a
+    /// ``DeepLinkUserAgent``'s), and the `state`s of the last ones answered.
+    private nonisolated let pendingRedirect = LockedValue<(pending: PendingRedirect?, answered: [String])>((nil, []))
 
     /// Makes a client. Nothing is sent until a method needs it.
     /// - Parameters:
@@ -182,7 +185,7 @@ public actor OIDCClient {
                 url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
             }
             HaapiLogger.info(OIDCFollowUpTag.flow, "login: opening the browser on \(metadata.authorizationEndpoint.absoluteString)")
-            redirect = try await session.present(url, timeout: configuration.userAgentTimeout)
+            redirect = try await present(url, in: session, state: request.state)
         } catch {
             await session.close()
             throw error
@@ -408,8 +411,7 @@ public actor OIDCClient {
         if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
         let returned: URL
         do {
-            returned = try await session.present(
-                AuthorizationRequest.appending(parameters, to: endpoint), timeout: configuration.userAgentTimeout)
+            returned = try await present(AuthorizationRequest.appending(parameters, to: endpoint), in: session, state: state)
         } catch {
             await session.close()
             throw error
@@ -420,5 +422,68 @@ public actor OIDCClient {
             throw OIDCError(.stateMismatch, "the browser came back from logout without the state this logout sent")
         }
         HaapiLogger.info(OIDCFollowUpTag.flow, "logout: the provider ended the session")
+    }
+
+    // MARK: Deep-link resume
+
+    /// Presents `url` in `session` and waits for the redirect; a ``DeepLinkUserAgent``'s session
+    /// waits for the app to hand it over (``resumeExternalUserAgentFlow(with:)``).
+    private func present(_ url: URL, in session: any ExternalUserAgentSession, state: String) async throws -> URL {
+        guard let deepLink = session as? DeepLinkSession else {
+            return try await session.present(url, timeout: configuration.userAgentTimeout)
+        }
+        let pending = PendingRedirect(redirectURI: deepLink.redirectURI, state: state, inbox: deepLink.inbox)
+        pendingRedirect.withLock { $0.pending = pending }
+        defer {
+            pendingRedirect.withLock { record in
+                if record.pending?.inbox === pending.inbox { record.pending = nil }
+            }
+        }
+        return try await deepLink.present(url, timeout: configuration.userAgentTimeout)
+    }
+
+    /// Whether `url` is the redirect a login or logout under way waits for: its redirect URI
+    /// (scheme, host, port and path) with that request's `state`. Call it with every URL the
+    /// app is opened with (a private-use scheme, or a claimed `https` link).
+    public nonisolated func isOAuthResponse(_ url: URL) -> Bool {
+        guard let pending = pendingRedirect.withLock({ $0.pending }) else { return false }
+        return pending.isRedirectURI(url) && PendingRedirect.state(of: url) == pending.state
+    }
+
+    /// Hands the redirect the app was opened with to the login or logout waiting for it, which
+    /// then goes on (an `error=` response ends it with ``OIDCError/Code/authorizationError``).
+    /// - Throws: ``OIDCError``, leaving the request under way (if any) and the session as they
+    ///   were: ``OIDCError/Code/noPendingRequest`` when no request waits for `url`,
+    ///   ``OIDCError/Code/redirectAlreadyDelivered`` when its request has had its redirect,
+    ///   ``OIDCError/Code/stateMismatch`` when it is the redirect URI with another `state`.
+    public nonisolated func resumeExternalUserAgentFlow(with url: URL) throws {
+        let state = PendingRedirect.state(of: url)
+        let pending = try pendingRedirect.withLock { record -> PendingRedirect in
+            guard let pending = record.pending, pending.isRedirectURI(url) else {
+                if let state, record.answered.contains(state) {
+                    throw OIDCError(.redirectAlreadyDelivered, "the login or logout this URL answers has had its redirect")
+                }
+                throw OIDCError(.noPendingRequest, "no login or logout under way waits for \(url.redacted)")
+            }
+            guard state == pending.state else {
+                throw OIDCError(.stateMismatch, "the URL is the redirect URI, but not with the state of the request under way")
+            }
+            record.pending = nil
+            record.answered = Array((record.answered + [pending.state]).suffix(8))
+            return pending
+        }
+        pending.inbox.deliver(.success(url))
+    }
+
+    /// Ends the login or logout waiting for its redirect (the user closed the browser, or
+    /// left): it fails with ``OIDCError/Code/cancelled``, and the session stays as it was.
+    /// - Returns: whether a request was waiting.
+    @discardableResult public nonisolated func cancelExternalUserAgentFlow() -> Bool {
+        guard let pending = pendingRedirect.withLock({ record -> PendingRedirect? in
+            defer { record.pending = nil }
+            return record.pending
+        }) else { return false }
+        pending.inbox.deliver(.failure(OIDCError(.cancelled, "the user cancelled the login in the browser")))
+        return true
     }
 }

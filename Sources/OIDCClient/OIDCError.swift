@@ -40,6 +40,8 @@ public struct OIDCError: IdsvrError {
             return "The provider refused the authorization request (error \(serverError ?? "unknown"))."
         case .cancelled, .timedOut:
             return "The user did not complete the login in the browser."
+        case .noPendingRequest, .redirectAlreadyDelivered:
+            return "The URL the app was opened with is not the redirect a login or logout under way waits for."
         case .invalidIDToken, .nonceMismatch, .atHashMismatch, .userInfoSubjectMismatch:
             return "The provider's tokens or claims failed OpenID Connect validation."
         case .loginRequired:
@@ -76,6 +78,9 @@ public struct OIDCError: IdsvrError {
         switch code {
         case .loginRequired, .cancelled, .timedOut, .stateMismatch, .nonceMismatch:
             return .newHaapiFlow
+        case .noPendingRequest, .redirectAlreadyDelivered:
+            // A stale or repeated link: nothing to do; the login under way (if any) goes on.
+            return .nonRecoverable(action: .fixInput)
         case .authorizationError:
             switch serverError {
             case "login_required", "interaction_required", "consent_required", "access_denied", "account_selection_required":
@@ -115,6 +120,10 @@ extension ErrorCode where Domain == OIDCError {
     public static var userAgentFailed: Self { Self("user_agent_failed") }
     /// The user cancelled the login or logout.
     public static var cancelled: Self { Self("cancelled") }
+    /// An incoming URL answers no login or logout under way (``OIDCClient/resumeExternalUserAgentFlow(with:)``).
+    public static var noPendingRequest: Self { Self("no_pending_request") }
+    /// An incoming URL answers a login or logout that has already been given its redirect.
+    public static var redirectAlreadyDelivered: Self { Self("redirect_already_delivered") }
     /// The user did not come back from the browser in time.
     public static var timedOut: Self { Self("timed_out") }
     /// The authorization response's `state` is not the one sent.
