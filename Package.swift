@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "OIDCClientTests",

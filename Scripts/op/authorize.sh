@@ -16,7 +16,14 @@ qparam() {   # qparam NAME URL -> url-decoded value
   local v; v=$(sed -n "s/.*[?&]$1=\([^&#]*\).*/\1/p" <<<"$2")
   printf '%b' "$(sed 's/+/ /g; s/%\([0-9A-Fa-f][0-9A-Fa-f]\)/\\x\1/g' <<<"$v")"
 }
-get_location() { curl -sS -o /dev/null -w '%{redirect_url}' -c "$JAR" -b "$JAR" "$1"; }
+get_location() {   # the Location as sent (curl's resolved form turns scheme:/path into scheme://path), resolved only when relative
+  local headers resolved raw
+  headers=$(mktemp)
+  resolved=$(curl -sS -o /dev/null -D "$headers" -w '%{redirect_url}' -c "$JAR" -b "$JAR" "$1")
+  raw=$(sed -n 's/^[Ll]ocation: *//p' "$headers" | tr -d '\r' | head -n 1)
+  rm -f "$headers"
+  if [[ "$raw" =~ ^[A-Za-z][A-Za-z0-9+.-]*: ]]; then printf '%s' "$raw"; else printf '%s' "$resolved"; fi
+}
 
 loc=$(get_location "$AUTHZ")
 case "$loc" in
