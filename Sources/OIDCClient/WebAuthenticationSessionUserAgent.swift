@@ -8,7 +8,10 @@ import Foundation
 /// the app (the seeds' `OIDExternalUserAgentIOS`).
 ///
 /// The redirect URI is a private-use scheme (`io.example.app:/callback`) or, from iOS 17.4
-/// and macOS 14.4, a claimed HTTPS URL; only its scheme is given to the session.
+/// and macOS 14.4, a claimed HTTPS URL of a domain associated with the app (the session then
+/// matches its host and path, `ASWebAuthenticationSession.Callback.https(host:path:)`). Before
+/// 17.4 only private-use schemes can be caught by the sheet; a claimed HTTPS redirect then
+/// takes ``DeepLinkUserAgent`` and the app's universal-link handling.
 public struct WebAuthenticationSessionUserAgent: ExternalUserAgent {
     /// Supplies the window the sheet is presented on.
     public let presentationContextProvider: @MainActor @Sendable () -> ASPresentationAnchor
@@ -22,56 +25,91 @@ public struct WebAuthenticationSessionUserAgent: ExternalUserAgent {
     }
 
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
-        guard let scheme = redirectURI.scheme, !scheme.isEmpty else {
+        guard let scheme = redirectURI.scheme?.lowercased(), !scheme.isEmpty else {
             throw OIDCError(.invalidConfiguration, "the redirect URI \(redirectURI.absoluteString) has no scheme")
         }
+        if scheme == "https" {
+            guard #available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *) else {
+                throw OIDCError(
+                    .invalidConfiguration,
+                    "the login sheet catches claimed https redirects from iOS 17.4 / macOS 14.4 on; use DeepLinkUserAgent with universal links")
+            }
+            guard redirectURI.host?.isEmpty == false else {
+                throw OIDCError(.invalidConfiguration, "the claimed https redirect URI \(redirectURI.absoluteString) has no host")
+            }
+        }
         return WebAuthenticationSession(
-            redirectURI: redirectURI, scheme: scheme, ephemeral: prefersEphemeralWebBrowserSession, anchor: presentationContextProvider)
+            redirectURI: redirectURI, ephemeral: prefersEphemeralWebBrowserSession, anchor: presentationContextProvider)
     }
 }
 
 /// One presentation of `ASWebAuthenticationSession`.
 struct WebAuthenticationSession: ExternalUserAgentSession {
     let redirectURI: URL
-    let scheme: String
     let ephemeral: Bool
     let anchor: @MainActor @Sendable () -> ASPresentationAnchor
 
     func present(_ url: URL, timeout: Duration) async throws -> URL {
-        let scheme = self.scheme, ephemeral = self.ephemeral, anchor = self.anchor
+        let redirectURI = self.redirectURI, ephemeral = self.ephemeral, anchor = self.anchor
+        let sheet = await Sheet()
         return try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask { @MainActor in
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
-                    let session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme) { callback, error in
+                    let completion: ASWebAuthenticationSession.CompletionHandler = { callback, error in
                         if let callback {
                             continuation.resume(returning: callback)
                         } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                            continuation.resume(throwing: OIDCError(.cancelled, "the user closed the login sheet"))
+                            continuation.resume(throwing: OIDCError(.cancelled, "the login sheet was closed"))
                         } else {
-                            continuation.resume(
-                                throwing: OIDCError(.userAgentFailed, "the login sheet failed", cause: error))
+                            continuation.resume(throwing: OIDCError(.userAgentFailed, "the login sheet failed", cause: error))
                         }
                     }
+                    let session = Self.session(url: url, redirectURI: redirectURI, completion: completion)
                     let provider = PresentationAnchorProvider(anchor: anchor)
                     session.presentationContextProvider = provider
                     session.prefersEphemeralWebBrowserSession = ephemeral
+                    // The session holds its provider weakly: keep it alive as long as the session.
+                    objc_setAssociatedObject(session, &PresentationAnchorProvider.key, provider, .OBJC_ASSOCIATION_RETAIN)
+                    sheet.session = session
                     if !session.start() {
                         continuation.resume(throwing: OIDCError(.userAgentFailed, "the login sheet could not be started"))
                     }
-                    // The session holds its provider weakly: keep it alive as long as the session.
-                    objc_setAssociatedObject(session, &PresentationAnchorProvider.key, provider, .OBJC_ASSOCIATION_RETAIN)
                 }
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                do { try await Task.sleep(for: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
                 throw OIDCError(.timedOut, "the login sheet was not completed within \(timeout)")
             }
-            defer { group.cancelAll() }
+            defer {
+                group.cancelAll()
+                // A timeout or a cancelled task closes the sheet; closing it completes the session.
+                Task { @MainActor in sheet.session?.cancel() }
+            }
             return try await group.next()!
         }
     }
 
+    /// The session for `redirectURI`: a claimed https redirect matched by host and path (iOS 17.4,
+    /// macOS 14.4), a private-use scheme by its scheme.
+    @MainActor private static func session(
+        url: URL, redirectURI: URL, completion: @escaping ASWebAuthenticationSession.CompletionHandler
+    ) -> ASWebAuthenticationSession {
+        let scheme = redirectURI.scheme?.lowercased() ?? ""
+        if #available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *) {
+            let callback: ASWebAuthenticationSession.Callback = scheme == "https"
+                ? .https(host: redirectURI.host ?? "", path: redirectURI.path.isEmpty ? "/" : redirectURI.path)
+                : .customScheme(scheme)
+            return ASWebAuthenticationSession(url: url, callback: callback, completionHandler: completion)
+        }
+        return ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
+    }
+
     func close() async {}
+}
+
+/// The session on screen, for closing it from outside the main-actor task that made it.
+@MainActor private final class Sheet {
+    var session: ASWebAuthenticationSession?
 }
 
 /// Answers `ASWebAuthenticationSession`'s question for a window.
