@@ -25,6 +25,10 @@ public struct KeychainStorage: Storage {
             kSecAttrAccount as String: key,
         ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        #if os(macOS)
+        // The iOS-style keychain, where access groups (app and extension sharing) work on macOS too.
+        query[kSecUseDataProtectionKeychain as String] = true
+        #endif
         return query
     }
 
