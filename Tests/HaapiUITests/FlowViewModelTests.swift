@@ -212,33 +212,75 @@ import Testing
     }
 
     /// Seed 000's HaapiDeepLinkManager: the app hands every URL it opens to the manager; the
-    /// flow registered while its external browser is out takes the return, and only that.
+    /// flow registered while its external browser is out takes the return, and only that. Every
+    /// other URL is a typed error that leaves the flow waiting.
     @Test func theDeepLinkManagerHandsTheBrowsersReturnToTheFlow() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUseDefaultExternalBrowser(value: true) }
             let deepLinks = HaapiDeepLinkManager()
             flow.viewModel.deepLinkManager = deepLinks
             await flow.viewModel.start()
-            #expect(!(await deepLinks.canHandleUrl(URL(string: "haapi://callback?_resume_nonce=early")!)))
+            try await expect(deepLinks, URL(string: "haapi://callback?_resume_nonce=early")!, toFailWith: .noPendingFlow)
             try await flow.choose("external-browser")
             guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
                 Issue.record("expected an external browser operation"); return
             }
-            let page = try await Browser.get(try #require(operation.launchURL))
-            let form = try Browser.firstForm(page.bodyText)
-            let action = try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL)
-            let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
-            let location = try #require(answer.headers["Location"])
-            let returned = try #require(URL(string: location))
-            // Another app's link, or the right redirect without a nonce, is not the flow's.
-            #expect(!(await deepLinks.canHandleUrl(URL(string: "otherapp://callback?_resume_nonce=x")!)))
-            #expect(!(await deepLinks.canHandleUrl(URL(string: FlowHarness.appRedirect)!)))
+            let returned = try await Self.browserReturn(operation, server: server)
+            // Another app's link, or the right redirect without its nonce, is not the flow's.
+            try await expect(deepLinks, URL(string: "otherapp://callback?_resume_nonce=x")!, toFailWith: .notTheAppRedirect)
+            try await expect(deepLinks, URL(string: FlowHarness.appRedirect)!, toFailWith: .missingResumeNonce)
             #expect(await deepLinks.canHandleUrl(returned))
-            #expect(await deepLinks.handleUrl(returned))
+            try await deepLinks.resumeFlow(with: returned)
             #expect(try await flow.outcome().tokens != nil)
-            // The flow has ended: it no longer takes links.
-            #expect(!(await deepLinks.canHandleUrl(returned)))
+            // The same link again: handed over already.
+            try await expect(deepLinks, returned, toFailWith: .alreadyDelivered)
+            #expect(!(await deepLinks.handleUrl(returned)))
             await flow.close()
+        }
+    }
+
+    /// The user gives up while the external browser is out: the flow ends as cancelled, and the
+    /// browser's late return finds nothing waiting.
+    @Test func cancellingWhileTheBrowserIsOutEndsTheFlow() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) {
+                $0.setUseDefaultExternalBrowser(value: true).setShouldConfirmInterruptionFlow(value: false)
+            }
+            let deepLinks = HaapiDeepLinkManager()
+            flow.viewModel.deepLinkManager = deepLinks
+            await flow.viewModel.start()
+            try await flow.choose("external-browser")
+            guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
+                Issue.record("expected an external browser operation"); return
+            }
+            let returned = try await Self.browserReturn(operation, server: server)
+            await flow.viewModel.cancel()
+            let ended = try #require(try await flow.outcome().oauthError)
+            #expect(ended.error == "access_denied")
+            try await expect(deepLinks, returned, toFailWith: .noPendingFlow)
+            await flow.close()
+        }
+    }
+
+    /// The external browser: the page, its login form, and the redirect back to the app.
+    static func browserReturn(_ operation: ExternalBrowserOperationModel, server: RunningServer) async throws -> URL {
+        let page = try await Browser.get(try #require(operation.launchURL))
+        let form = try Browser.firstForm(page.bodyText)
+        let action = try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL)
+        let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
+        let location = try #require(answer.headers["Location"])
+        return try #require(URL(string: location))
+    }
+
+    func expect(
+        _ deepLinks: HaapiDeepLinkManager, _ url: URL, toFailWith code: HaapiDeepLinkError.Code, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        #expect(!(await deepLinks.canHandleUrl(url)), sourceLocation: sourceLocation)
+        do {
+            try await deepLinks.resumeFlow(with: url)
+            Issue.record("\(url) resumed the flow", sourceLocation: sourceLocation)
+        } catch let error as HaapiDeepLinkError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 
 /// Something that can take an incoming URL back into its flow (the seeds' `HaapiFlowDeepLinkable`):
 /// a ``HaapiFlowViewModel`` waiting for an external browser or app to come back.
@@ -7,6 +8,15 @@ import Foundation
     func canHandleUrl(_ url: URL) -> Bool
     /// Takes `url` back into the flow.
     func handleUrl(_ url: URL) async
+    /// Says why `url` is not the return the flow waits for, if it is not.
+    /// - Throws: ``HaapiDeepLinkError``.
+    func checkUrl(_ url: URL) throws
+}
+
+extension HaapiFlowDeepLinkable {
+    public func checkUrl(_ url: URL) throws {
+        guard canHandleUrl(url) else { throw HaapiDeepLinkError(.notTheAppRedirect, "the flow does not wait for \(url.redacted)") }
+    }
 }
 
 /// Where the running flow registers for incoming URLs (the seeds' `HaapiDeepLinkManageable`).
@@ -28,6 +38,8 @@ import Foundation
     public static let shared = HaapiDeepLinkManager()
 
     private weak var current: (any HaapiFlowDeepLinkable)?
+    /// The `_resume_nonce`s of the last returns handed over.
+    private var resumedNonces: [String] = []
 
     /// A manager of its own (tests, several windows); apps use ``shared``.
     public init() {}
@@ -46,10 +58,38 @@ import Foundation
     }
 
     /// Hands `url` to the running flow when it waits for it.
-    /// - Returns: whether the flow took it.
+    /// - Returns: whether the flow took it (``resumeFlow(with:)`` says why not).
     @discardableResult public func handleUrl(_ url: URL) async -> Bool {
-        guard let current, current.canHandleUrl(url) else { return false }
+        do {
+            try await resumeFlow(with: url)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Hands `url` to the running flow, or says why it does not take it.
+    /// - Throws: ``HaapiDeepLinkError``, leaving the flow as it was:
+    ///   ``HaapiDeepLinkError/Code/alreadyDelivered`` for a return handed over before,
+    ///   ``HaapiDeepLinkError/Code/noPendingFlow`` when no flow waits,
+    ///   ``HaapiDeepLinkError/Code/notTheAppRedirect`` for another URL than the app's redirect,
+    ///   ``HaapiDeepLinkError/Code/missingResumeNonce`` for the redirect without its nonce.
+    public func resumeFlow(with url: URL) async throws {
+        let nonce = ResumeNonce.of(url)
+        if let nonce, resumedNonces.contains(nonce) {
+            throw HaapiDeepLinkError(.alreadyDelivered, "the flow has been resumed with this return already")
+        }
+        guard let current else { throw HaapiDeepLinkError(.noPendingFlow, "no flow waits for an external browser or app to come back") }
+        try current.checkUrl(url)
+        if let nonce { resumedNonces = Array((resumedNonces + [nonce]).suffix(8)) }
         await current.handleUrl(url)
-        return true
+    }
+}
+
+/// The `_resume_nonce` an external browser or app comes back with.
+enum ResumeNonce {
+    static func of(_ url: URL) -> String? {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        return FormURLEncoding.decode(query).first(where: { $0.0 == "_resume_nonce" })?.1
     }
 }

@@ -224,10 +224,7 @@ import OpenCombine
         await resumeExternalBrowser(nonce: nonce)
     }
 
-    private static func resumeNonce(in url: URL) -> String? {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        return FormURLEncoding.decode(query).first(where: { $0.0 == "_resume_nonce" })?.1
-    }
+    private static func resumeNonce(in url: URL) -> String? { ResumeNonce.of(url) }
 
     /// Stops the flow's work under way (polling, requests whose answers are then dropped).
     /// The application's accessor stays open for the next flow.
@@ -421,15 +418,24 @@ import OpenCombine
 }
 
 extension HaapiFlowViewModel: HaapiFlowDeepLinkable {
-    /// Whether `url` is the return the flow waits for: the current step is a client operation,
-    /// and `url` is the app's redirect (same scheme, host and path) with a `_resume_nonce`.
-    public func canHandleUrl(_ url: URL) -> Bool {
-        guard case .clientOperation? = uiModel?.content, Self.resumeNonce(in: url) != nil,
-            let redirect = URLComponents(string: configuration.haapiConfiguration.appRedirect),
-            let incoming = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return false }
-        return incoming.scheme?.lowercased() == redirect.scheme?.lowercased() && incoming.host?.lowercased() == redirect.host?.lowercased()
-            && incoming.path == redirect.path
+    /// Whether `url` is the return the flow waits for (see ``checkUrl(_:)``).
+    public func canHandleUrl(_ url: URL) -> Bool { (try? checkUrl(url)) != nil }
+
+    /// Says why `url` is not the return the flow waits for: the current step must be a client
+    /// operation, and `url` the app's redirect (same scheme, host and path) with a `_resume_nonce`.
+    /// - Throws: ``HaapiDeepLinkError``.
+    public func checkUrl(_ url: URL) throws {
+        guard case .clientOperation? = uiModel?.content else {
+            throw HaapiDeepLinkError(.noPendingFlow, "the flow does not wait for an external browser or app")
+        }
+        guard let redirect = URLComponents(string: configuration.haapiConfiguration.appRedirect),
+            let incoming = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            incoming.scheme?.lowercased() == redirect.scheme?.lowercased(), incoming.host?.lowercased() == redirect.host?.lowercased(),
+            incoming.path == redirect.path
+        else { throw HaapiDeepLinkError(.notTheAppRedirect, "\(url.redacted) is not the app's redirect") }
+        guard Self.resumeNonce(in: url) != nil else {
+            throw HaapiDeepLinkError(.missingResumeNonce, "the app's redirect came back without a _resume_nonce")
+        }
     }
 
     /// Resumes the flow with `url` (see ``resumeExternalBrowser(url:)``).

@@ -3,6 +3,7 @@ import HaapiDriver
 import HaapiSDK
 import HaapiUI
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 
 /// One login: a view model for the connection settings, rendered in the terminal.
@@ -34,6 +35,7 @@ struct LoginSession {
         let binding: any TokenBoundConfiguration = configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration()
         let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: haapi)
             .setStorage(InMemoryStorage())
+            .setTransport(try AsyncHTTPClientTransport())  // the NIO product, as everywhere in the CLI
             .setTokenBoundConfiguration(configuration: binding)
         let strategy = configuration.effectiveStrategy
         switch strategy {

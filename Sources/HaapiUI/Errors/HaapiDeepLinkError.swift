@@ -1,0 +1,37 @@
+import Foundation
+import OAuthCore
+
+/// Why an incoming URL did not resume a HAAPI flow (``HaapiDeepLinkManager/resumeFlow(with:)``).
+/// Whatever the reason, the flow (if any) goes on waiting as it was.
+public struct HaapiDeepLinkError: IdsvrError, Hashable {
+    /// The reason.
+    public typealias Code = ErrorCode<HaapiDeepLinkError>
+
+    /// The reason.
+    public let code: Code
+    /// What happened.
+    public let message: String
+
+    /// Makes an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var error: String { code.rawValue }
+    public var errorDescription: String { message }
+    public var failureReason: String { "The URL the app was opened with is not the return a running flow waits for." }
+    /// A stale, repeated or foreign link: nothing to do; the flow under way (if any) goes on.
+    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixInput) }
+}
+
+extension ErrorCode where Domain == HaapiDeepLinkError {
+    /// No flow waits for an external browser or app to come back.
+    public static var noPendingFlow: Self { Self("no_pending_flow") }
+    /// The URL is not the app's redirect (scheme, host and path) the flow was configured with.
+    public static var notTheAppRedirect: Self { Self("not_the_app_redirect") }
+    /// The URL is the app's redirect but carries no `_resume_nonce`.
+    public static var missingResumeNonce: Self { Self("missing_resume_nonce") }
+    /// The flow has been resumed with this URL's `_resume_nonce` already.
+    public static var alreadyDelivered: Self { Self("already_delivered") }
+}
