@@ -59,7 +59,7 @@ let package = Package(
             ]
         ),
         .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
-        .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
+        .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore", "OIDCClient"]),
         .target(
             name: "HaapiUI",
             dependencies: [
@@ -153,7 +153,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "HaapiDriverTests",

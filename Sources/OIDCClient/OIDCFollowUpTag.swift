@@ -5,6 +5,8 @@ import OAuthCore
 public enum OIDCFollowUpTag: String, FollowUpTag, CaseIterable {
     /// Login, refresh, logout: what the client decided and why.
     case flow = "OIDC_CLIENT_FLOW"
+    /// A ``TokenSession``'s refreshes, waits for other processes, revocations and storage.
+    case session = "OIDC_CLIENT_SESSION"
 
     public var name: String { rawValue }
 }

@@ -65,6 +65,14 @@ struct OIDCStack {
             #expect(session == storedSession, "the session before the fault is gone or changed", sourceLocation: sourceLocation)
         case .removed:
             #expect(session == nil, "the session was kept", sourceLocation: sourceLocation)
+        case .renewedKeepingIDToken:
+            // The refresh token the refresh spent is never the only one kept.
+            guard let session, let new = try? AuthState(storedData: session), let old = try? AuthState(storedData: storedSession) else {
+                Issue.record("no readable session after the refresh", sourceLocation: sourceLocation)
+                return
+            }
+            #expect(new.accessToken != old.accessToken && new.refreshToken != old.refreshToken, sourceLocation: sourceLocation)
+            #expect(new.idToken == old.idToken && new.subject == old.subject && new.dpopKey == old.dpopKey, sourceLocation: sourceLocation)
         case .renewed, .loggedInAgain:
             // Complete: every token new, the same user; a refresh keeps the DPoP key, a login makes a new one.
             guard let session, let new = try? JSONDecoder().decode(AuthState.self, from: session),
@@ -90,6 +98,9 @@ enum SessionAfterFault: Sendable {
     case unchanged
     /// A complete new session from a refresh (which succeeded before the fault).
     case renewed
+    /// New access and refresh tokens from a refresh whose new ID token was not kept: the
+    /// previous ID token stays.
+    case renewedKeepingIDToken
     /// A complete new session from a new login, with a new DPoP key.
     case loggedInAgain
     /// None: the session ended (`invalid_grant`) or the user logged out.
@@ -216,7 +227,6 @@ private let revocationFaults: [ExpectedFailure] = transportFaults + [
 
 let oidcFaults: [OIDCFaultRow] =
     documentFaults("discovery_failed").map { OIDCFaultRow(operation: .discovery, expected: $0, session: .unchanged) }
-    + documentFaults("key_set_unavailable").map { OIDCFaultRow(operation: .keySetFetch, expected: $0, session: .unchanged) }
     + refreshFaults
     // Refusing the provider would also refuse its authorization endpoint: the browser, not the exchange, would fail.
     + tokenRequestFaults.filter { $0.fault != .connectionRefused }.map { OIDCFaultRow(operation: .codeExchange, expected: $0, session: .unchanged) }
@@ -252,6 +262,21 @@ extension FaultMatrix {
                     // Only a 401 about the token refreshes; a nonce challenge or a failing server does not.
                     #expect(stack.tokenRequests - tokenRequestsBefore == (row.expected.fault == .expiredAccessToken ? 1 : 0))
                 }
+            }
+        }
+
+        /// A refresh whose new ID token cannot be verified, because the provider's keys do not
+        /// arrive (or not as a key set): the refreshed tokens are kept, since the refresh token
+        /// they replace is spent, with the previous ID token; the call succeeds.
+        @Test(arguments: documentFaults("key_set_unavailable").map(\.fault))
+        func aRefreshWhoseIDTokenCannotBeVerifiedKeepsTheNewTokens(_ fault: ServerFault) async throws {
+            try await OIDCStack.with { stack in
+                await stack.resources.inject(fault, at: OIDCOperation.keySetFetch.path)
+                let error = await OIDCOperation.keySetFetch.run(stack)
+                #expect(error == nil, "\(String(describing: error))")
+                #expect(stack.tokenRequests == 1)
+                #expect(stack.requests(to: .keySetFetch) == (fault == .connectionRefused ? 0 : 1))
+                stack.expectSession(.renewedKeepingIDToken)
             }
         }
 
@@ -302,7 +327,8 @@ extension FaultMatrix {
                     expect(error, toBe: ExpectedFailure(.clockFiveMinutesOff, "invalid_id_token", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self))
                     let message = (error as? OIDCError)?.message ?? ""
                     #expect(message.contains("claims are not valid"), "\(message)")
-                    stack.expectSession(.unchanged)
+                    // A refresh keeps the tokens it got, not their ID token; a login keeps nothing.
+                    stack.expectSession(operation == .refresh ? .renewedKeepingIDToken : .unchanged)
                 } else {
                     #expect(error == nil, "\(String(describing: error))")
                     stack.expectSession(operation == .codeExchange ? .loggedInAgain : .renewed)

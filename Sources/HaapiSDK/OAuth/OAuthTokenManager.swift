@@ -15,8 +15,8 @@ public final class OAuthTokenManager: Sendable {
     /// Where the key of bound tokens is kept.
     public let storage: any Storage
     /// The network, or why the configuration gives none (reported by every request).
-    private let transport: Result<any HTTPTransport, HaapiError>
-    private let clientAuthentication: @Sendable () async throws -> ClientAuthentication
+    let transport: Result<any HTTPTransport, HaapiError>
+    let clientAuthentication: @Sendable () async throws -> ClientAuthentication
     private let tokenEndpointResponseListener: (any TokenEndpointResponseListener)?
 
     /// A manager for the configuration's client, as the seeds make it.

@@ -13,9 +13,15 @@ import Darwin
 ///
 /// The kernel drops the lock when its holder's descriptor closes, so a holder that crashes
 /// or is killed never leaves the lock stuck. Waiting polls without blocking a thread, so a
-/// task waiting for the lock never starves the task that holds it.
-public struct FileLock: Sendable {
-    /// The lock file (created `0600` when missing; its contents are never used).
+/// task waiting for the lock never starves the task that holds it. The holder writes its
+/// ``LockHolder`` (process id and name, since when) into the file, so a waiter that gives up
+/// can say whom it waited for.
+///
+/// On iOS, a lock file in an app group's container must not be held while the app is
+/// suspended (the system ends a suspended app that holds one): hold it only around the work
+/// it guards, inside a background task.
+public struct FileLock: StorageLock {
+    /// The lock file (created `0600` when missing).
     public let url: URL
 
     /// A lock on the file at `url`.
@@ -26,28 +32,47 @@ public struct FileLock: Sendable {
     /// - Parameters:
     ///   - timeout: how long to wait for another holder before giving up.
     ///   - pollInterval: how often to try again while another holder has the lock.
+    ///   - whileWaiting: called once, when another holder has the lock, with that holder.
     /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when the lock file cannot be
-    ///   opened, ``StorageError/Code/lockTimeout`` when the lock stays taken for `timeout`,
-    ///   `CancellationError` when the task is cancelled while waiting, or what `body` throws.
+    ///   opened, ``StorageError/Code/lockTimeout`` (naming the holder) when the lock stays taken
+    ///   for `timeout`, `CancellationError` when the task is cancelled while waiting, or what `body` throws.
     @discardableResult
-    public func withLock<T>(
-        timeout: Duration = .seconds(60), pollInterval: Duration = .milliseconds(10), _ body: () async throws -> T
+    public nonisolated(nonsending) func withLock<T>(
+        timeout: Duration = .seconds(60), pollInterval: Duration = .milliseconds(10),
+        whileWaiting: (@Sendable (LockHolder?) -> Void)? = nil, _ body: () async throws -> T
     ) async throws -> T {
-        let descriptor = try await acquire(timeout: timeout, pollInterval: pollInterval)
+        let descriptor = try await acquire(timeout: timeout, pollInterval: pollInterval, whileWaiting: whileWaiting)
         defer {
+            _ = ftruncate(descriptor, 0)  // no stale holder for the next waiter to name
             _ = flock(descriptor, LOCK_UN)
             close(descriptor)
         }
         return try await body()
     }
 
-    private func acquire(timeout: Duration, pollInterval: Duration) async throws -> Int32 {
+    public nonisolated(nonsending) func withLock<T>(
+        timeout: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T
+    ) async throws -> T {
+        try await withLock(timeout: timeout, pollInterval: .milliseconds(10), whileWaiting: whileWaiting, body)
+    }
+
+    /// Who holds the lock now, as the holder wrote it; `nil` when the lock is free or the
+    /// holder wrote nothing readable.
+    public func holder() -> LockHolder? {
+        guard let data = FileManager.default.contents(atPath: url.path), !data.isEmpty else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(LockHolder.self, from: data)
+    }
+
+    private nonisolated(nonsending) func acquire(timeout: Duration, pollInterval: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?) async throws -> Int32 {
         let path = url.path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(errno)))
         }
         let deadline = ContinuousClock.now.advanced(by: timeout)
+        var announced = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let failure = errno
             if failure == EINTR { continue }
@@ -55,15 +80,33 @@ public struct FileLock: Sendable {
                 close(descriptor)
                 throw StorageError(.unavailable, "cannot lock \(path)", underlying: String(cString: strerror(failure)))
             }
+            if !announced {
+                announced = true
+                whileWaiting?(holder())
+            }
             guard ContinuousClock.now < deadline else {
                 close(descriptor)
-                throw StorageError(.lockTimeout, "\(path) stayed locked by another holder for \(timeout)")
+                let holder = holder()
+                throw StorageError(
+                    .lockTimeout, "\(path) stayed locked for \(timeout) by " + (holder.map { "\($0)" } ?? "another holder"),
+                    lockHolder: holder)
             }
             do { try await Task.sleep(for: pollInterval) } catch {
                 close(descriptor)
                 throw error
             }
         }
+        writeHolder(descriptor)
         return descriptor
+    }
+
+    /// Replaces the file's contents with this process's ``LockHolder`` (best effort: the
+    /// lock works without it).
+    private func writeHolder(_ descriptor: Int32) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(LockHolder.current()) else { return }
+        _ = ftruncate(descriptor, 0)
+        data.withUnsafeBytes { bytes in _ = pwrite(descriptor, bytes.baseAddress, bytes.count, 0) }
     }
 }

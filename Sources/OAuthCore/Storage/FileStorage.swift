@@ -14,7 +14,10 @@ import Darwin
 /// A write goes to a new temporary file that is flushed to disk and then renamed over the
 /// old one, so a crash at any moment leaves either the old value or the new one. This is
 /// the store for Linux and macOS command-line use; Apple apps use ``KeychainStorage``.
-public struct FileStorage: Storage {
+///
+/// Processes sharing the directory take turns on a key with ``lock(for:)``: a ``FileLock``
+/// on `.lock-<file>` next to the value.
+public struct FileStorage: LockingStorage {
     /// The directory holding the files.
     public let directory: URL
 
@@ -115,6 +118,13 @@ public struct FileStorage: Storage {
             throw StorageError(.deleteFailed, "cannot delete \"\(key)\"", underlying: Self.errnoText())
         }
         syncDirectory()
+    }
+
+    /// The lock of `key`'s read-modify-write cycles: `.lock-<file name>` in the directory.
+    /// - Throws: ``StorageError`` ``StorageError/Code/invalidKey`` for a key that cannot be stored.
+    public func lock(for key: String) throws -> any StorageLock {
+        let file = URL(fileURLWithPath: try filePath(for: key))
+        return FileLock(url: directory.appendingPathComponent(".lock-" + file.lastPathComponent))
     }
 
     /// The file of a key. Plain keys keep their name; any other key is stored under `~` and

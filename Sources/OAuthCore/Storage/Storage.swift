@@ -25,12 +25,15 @@ public struct StorageError: IdsvrError, Hashable {
     public let message: String
     /// The underlying error, described (errno text, OSStatus).
     public let underlying: String?
+    /// Who held the lock, for ``Code/lockTimeout``, when known.
+    public let lockHolder: LockHolder?
 
     /// Makes an error.
-    public init(_ code: Code, _ message: String, underlying: String? = nil) {
+    public init(_ code: Code, _ message: String, underlying: String? = nil, lockHolder: LockHolder? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.lockHolder = lockHolder
     }
 
     public var error: String { code.rawValue }
@@ -40,6 +43,8 @@ public struct StorageError: IdsvrError, Hashable {
         switch code {
         case .invalidKey: return .nonRecoverable(action: .fixInput)
         case .unavailable: return .nonRecoverable(action: .fixClientConfiguration)
+        // A new login writes over the value that cannot be read.
+        case .invalidFormat: return .newHaapiFlow
         default: return .retryable(condition: .whenInForeground)
         }
     }
@@ -71,6 +76,10 @@ extension ErrorCode where Domain == StorageError {
     public static var deleteFailed: Self { Self("delete_failed") }
     /// The storage location cannot be used (missing, not a directory, unsafe permissions).
     public static var unavailable: Self { Self("storage_unavailable") }
-    /// A ``FileLock`` stayed taken by another holder for longer than the caller would wait.
+    /// A stored value cannot be read: damaged, or written by a newer version of the package.
+    /// It is left as it is.
+    public static var invalidFormat: Self { Self("invalid_format") }
+    /// A ``StorageLock`` stayed taken by another holder for longer than the caller would wait
+    /// (``StorageError/lockHolder`` says who, when known).
     public static var lockTimeout: Self { Self("lock_timeout") }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OAuthCore
 import OAuthTransportNIO
+import OIDCClient
 
 /// Where and as whom to log in: flags, or `--config FILE` (seed 002's config.json shape).
 struct ConnectionOptions: ParsableArguments {
@@ -107,26 +108,20 @@ struct ConnectionOptions: ParsableArguments {
         return components.string
     }
 
-    /// GET `<issuer>/.well-known/openid-configuration`.
+    /// Fills the endpoints the settings lack from the issuer's discovery document (OIDCClient's
+    /// discovery: the document must name the same issuer).
     static func discover(issuer: String, into settings: inout ProfileConfiguration) async throws {
-        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        guard let url = URL(string: trimmed + "/.well-known/openid-configuration") else { throw CLIFailure("--issuer \(issuer) is not a URL") }
-        let response: TransportResponse
+        guard let url = URL(string: issuer), url.scheme != nil else { throw CLIFailure("--issuer \(issuer) is not a URL") }
+        let metadata: ProviderMetadata
         do {
-            response = try await AsyncHTTPClientTransport().send(TransportRequest(url: url, headers: ["Accept": "application/json"]))
+            metadata = try await ProviderMetadata.discover(issuer: url, transport: try AsyncHTTPClientTransport())
         } catch {
-            throw CLIFailure("discovery failed: cannot reach \(url.absoluteString): \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
+            throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
         }
-        guard response.status == 200, let document = try? JSONValue(parsing: response.body) else {
-            throw CLIFailure("discovery failed: \(url.absoluteString) answered HTTP \(response.status) without a JSON document")
-        }
-        guard let token = document["token_endpoint"]?.stringValue, let authorize = document["authorization_endpoint"]?.stringValue else {
-            throw CLIFailure("discovery failed: the document at \(url.absoluteString) has no token_endpoint or authorization_endpoint")
-        }
-        if settings.tokenEndpoint == nil { settings.tokenEndpoint = token }
-        if settings.authorizationEndpoint == nil { settings.authorizationEndpoint = authorize }
-        if settings.userinfoEndpoint == nil { settings.userinfoEndpoint = document["userinfo_endpoint"]?.stringValue }
-        if settings.revocationEndpoint == nil { settings.revocationEndpoint = document["revocation_endpoint"]?.stringValue }
+        if settings.tokenEndpoint == nil { settings.tokenEndpoint = metadata.tokenEndpoint.absoluteString }
+        if settings.authorizationEndpoint == nil { settings.authorizationEndpoint = metadata.authorizationEndpoint.absoluteString }
+        if settings.userinfoEndpoint == nil { settings.userinfoEndpoint = metadata.userInfoEndpoint?.absoluteString }
+        if settings.revocationEndpoint == nil { settings.revocationEndpoint = metadata.revocationEndpoint?.absoluteString }
     }
 }
 

@@ -71,25 +71,22 @@ struct DemoCommand: AsyncParsableCommand {
         terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)
-        Stderr.line(LoginCommand.summary(AuthState(outcome.tokens, dpop: outcome.dpop, issuer: issuer.absoluteString, clientID: settings.clientID), issuer: issuer.absoluteString, keptIn: nil))
-
-        print("Access token claims:")
-        print(JWTText.claims(outcome.tokens.accessToken).map(JWTText.pretty) ?? "(the access token is not a JWT)")
-        guard let userinfo = settings.userinfoEndpoint.flatMap(URL.init(string:)) else { return }
-        let base = try AsyncHTTPClientTransport()
-        let bound = outcome.tokens.isBound
-        let transport: any HTTPTransport = bound ? DPoPTransport(base: base, dpop: outcome.dpop) : base
-        let response: TransportResponse
+        // The tokens in a session in memory: the demo keeps nothing.
+        let session = try settings.tokenSession(storage: InMemoryStorage(), storageKey: "demo")
+        let tokens: AuthState
+        let info: UserInfo?
         do {
-            response = try await transport.send(TransportRequest(
-                url: userinfo, headers: ["Authorization": "\(bound ? "DPoP" : "Bearer") \(outcome.tokens.accessToken)", "Accept": "application/json"]))
+            tokens = try await session.start(with: outcome.tokens.response, dpop: outcome.dpop)
+            info = settings.userinfoEndpoint == nil ? nil : try await session.userInfo()
         } catch {
-            throw CLIFailure("the userinfo request failed: \(error)")
+            throw CLIFailure("the tokens the login ended with are unusable: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
         }
-        guard response.status == 200, let body = try? JSONValue(parsing: response.body) else {
-            throw CLIFailure("the userinfo endpoint answered HTTP \(response.status): \(response.bodyText.prefix(200))")
+        Stderr.line(LoginCommand.summary(tokens, issuer: issuer.absoluteString, keptIn: nil))
+        print("Access token claims:")
+        print(JWTText.claims(tokens.accessToken).map(JWTText.pretty) ?? "(the access token is not a JWT)")
+        if let info, let userinfo = settings.userinfoEndpoint {
+            print("Userinfo (\(userinfo)):")
+            print(JWTText.pretty(.object(info.claims)))
         }
-        print("Userinfo (\(userinfo.absoluteString)):")
-        print(JWTText.pretty(body))
     }
 }

@@ -36,17 +36,20 @@ struct LoginCommand: AsyncParsableCommand {
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
         let settings = try await connection.resolve(saved: saved, browser: browser)
         try store.writeConfiguration(settings)
+        // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
+        // the previous login's tokens cannot write over them.
         let tokens: AuthState
         if browser {
-            tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand).run()
+            tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand).run(keepingIn: store)
         } else {
             terminal.catchInterrupts()
             let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
                 .run(terminal: terminal)
-            tokens = AuthState(outcome.tokens, dpop: outcome.dpop, issuer: settings.issuer ?? settings.baseURL ?? "", clientID: settings.clientID)
+            let session = try store.session(settings)
+            tokens = try await store.reportingFailures(of: "keeping the tokens") {
+                try await session.start(with: outcome.tokens.response, dpop: outcome.dpop)
+            }
         }
-        // Under the lock: a `haapi token` refreshing the previous login's tokens must not overwrite these.
-        try await store.lock.withLock { try store.writeTokens(tokens) }
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
     }
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import OAuthCore
+import OIDCClient
 
 /// `haapi revoke`: revokes the profile's tokens at the server.
 struct RevokeCommand: AsyncParsableCommand {
@@ -13,13 +15,32 @@ struct RevokeCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var profile: ProfileOption
-    @Argument(help: "What to revoke: all, refresh or access.") var which: ProfileTokens.Revocation = .all
+    @Argument(help: "What to revoke: all, refresh or access.") var which: Which = .all
     @OptionGroup var log: LogOptions
+
+    /// The argument's words.
+    enum Which: String, CaseIterable, ExpressibleByArgument {
+        case all, refresh, access
+
+        var revocation: TokenSession.Revocation {
+            switch self {
+            case .all: return .all
+            case .refresh: return .refreshToken
+            case .access: return .accessToken
+            }
+        }
+    }
 
     func run() async throws {
         log.apply()
-        let revoked = try await ProfileTokens.open(profile.profile).revoke(which)
-        Stderr.line("Revoked the \(revoked.joined(separator: " and ")) of profile \(profile.profile)")
+        let (store, _, session) = try Profile.openSession(profile.profile)
+        _ = try await store.loggedIn(session)
+        let revoked = try await store.reportingFailures(of: "the revocation") { try await session.revoke(which.revocation) }
+        Stderr.line("Revoked the \(Self.describe(revoked)) of profile \(profile.profile)")
+    }
+
+    static func describe(_ revoked: [TokenRevocationClient.TokenTypeHint]) -> String {
+        revoked.isEmpty ? "nothing (no such token)" : revoked.map { $0 == .refreshToken ? "refresh token" : "access token" }.joined(separator: " and ")
     }
 }
 
@@ -42,28 +63,28 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let keeper = try ProfileTokens.open(profile.profile)
-        guard let tokens = try keeper.profile.readTokens() else {
+        let (store, configuration, session) = try Profile.openSession(profile.profile)
+        guard let tokens = try await store.reportingFailures(of: "reading the tokens", { try await session.authState }) else {
             Stderr.line("The profile \(profile.profile) is not logged in; nothing to do")
             return
         }
         var endSessionFailure: CLIFailure?
         if endSession {
-            guard keeper.configuration.isBrowserLogin else {
+            guard configuration.isBrowserLogin else {
                 throw CLIFailure("--end-session is for a browser login (`haapi login --browser`); this profile holds a HAAPI login")
             }
             // Before the revocation, while the ID token still serves as id_token_hint; a failure
             // here does not stop the tokens from being revoked and deleted.
             do {
-                try await BrowserLogin(configuration: keeper.configuration, browserCommand: browserCommand).endSession(tokens)
+                try await BrowserLogin(configuration: configuration, browserCommand: browserCommand).endSession(tokens)
             } catch let failure as CLIFailure {
                 endSessionFailure = failure
             }
         }
         do {
-            try await keeper.revoke(.all)
+            // The session is removed first, whatever the server answers.
+            try await store.reportingFailures(of: "the revocation") { try await session.revoke(.all) }
         } catch let failure as CLIFailure {
-            try await keeper.profile.lock.withLock { try keeper.profile.deleteTokens() }
             throw CLIFailure("the tokens of profile \(profile.profile) were deleted here, but \(failure.message)")
         }
         if let endSessionFailure {
@@ -72,5 +93,3 @@ struct LogoutCommand: AsyncParsableCommand {
         Stderr.line("Logged out of profile \(profile.profile): the tokens are revoked and deleted" + (endSession ? ", and the provider ended its session" : ""))
     }
 }
-
-extension ProfileTokens.Revocation: ExpressibleByArgument {}

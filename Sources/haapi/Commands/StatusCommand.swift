@@ -14,14 +14,14 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON object on standard output.") var json = false
 
     func run() async throws {
-        let keeper = try ProfileTokens.open(profile.profile)
-        let report = try Self.report(keeper.current(), keeper: keeper)
+        let (store, configuration, session) = try Profile.openSession(profile.profile)
+        let report = try Self.report(try await store.loggedIn(session), profile: store.name, configuration: configuration)
         if json {
             print(String(decoding: JSONValue.object(report).serialized(pretty: true), as: UTF8.self))
             return
         }
         var lines = ["Profile \(profile.profile): logged in" + (report["subject"]?.stringValue.map { " as \($0)" } ?? "")]
-        lines.append("  issuer:   \(report["issuer"]?.stringValue ?? "?")  (client \(keeper.configuration.clientID))")
+        lines.append("  issuer:   \(report["issuer"]?.stringValue ?? "?")  (client \(configuration.clientID))")
         lines.append("  scope:    \(report["scope"]?.stringValue ?? "(not given)")")
         if let seconds = report["expiresIn"]?.intValue {
             lines.append("  expires:  \(report["expiresAt"]?.stringValue ?? "")" + (seconds > 0 ? " (in \(seconds) s)" : " (expired)"))
@@ -35,12 +35,12 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     /// The status as JSON members; no token appears in it.
-    static func report(_ tokens: AuthState, keeper: ProfileTokens, now: Date = Date()) throws -> [String: JSONValue] {
+    static func report(_ tokens: AuthState, profile: String, configuration: ProfileConfiguration, now: Date = Date()) throws -> [String: JSONValue] {
         var report: [String: JSONValue] = [
-            "profile": .string(keeper.profile.name), "clientId": .string(keeper.configuration.clientID),
+            "profile": .string(profile), "clientId": .string(configuration.clientID),
             "tokenType": .string(tokens.tokenType), "refreshToken": .bool(tokens.refreshToken != nil),
         ]
-        report["issuer"] = (keeper.configuration.issuer ?? keeper.configuration.baseURL).map(JSONValue.string)
+        report["issuer"] = (configuration.issuer ?? configuration.baseURL).map(JSONValue.string)
         report["subject"] = tokens.subject.map(JSONValue.string)
         report["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
         if let expiry = tokens.accessTokenExpiresAt {
@@ -50,7 +50,9 @@ struct StatusCommand: AsyncParsableCommand {
             report["expired"] = .bool(seconds <= 0)
         }
         if tokens.isDPoPBound {
-            let thumbprint = try keeper.dpop(of: tokens).thumbprint
+            guard let key = tokens.dpopKey, let thumbprint = try? Dpop(privateJWK: key).thumbprint else {
+                throw CLIFailure("the tokens are DPoP-bound but the profile's key is missing or unusable: run `haapi login --profile \(profile)`")
+            }
             report["binding"] = .object(["type": "DPoP", "jkt": .string(thumbprint)])
         } else {
             report["binding"] = .object(["type": "Bearer"])

@@ -8,8 +8,9 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token",
         abstract: "Print the profile's access token on standard output, refreshed first when it has less than --min-ttl left.",
         discussion: """
-            Many concurrent callers, in one process or in many, cause at most one refresh: the first takes \
-            the profile's lock file and refreshes, the others wait and print its result. A DPoP-bound token \
+            Many concurrent callers, in one process or in many, cause one refresh: the first takes \
+            the profile's lock file and refreshes, the others wait and print its result (even when --min-ttl is \
+            longer than the server's tokens live). A DPoP-bound token \
             needs a DPoP proof with each request: see `haapi dpop-proof`, or use `haapi userinfo`.
             """)
 
@@ -23,8 +24,12 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let tokens = try await ProfileTokens.open(profile.profile).valid(minimumLifetime: TimeInterval(minTTL))
-        print(tokens.accessToken)
+        let (store, _, session) = try Profile.openSession(profile.profile)
+        _ = try await store.loggedIn(session)
+        let token = try await store.reportingFailures(of: "the refresh") {
+            try await session.validAccessToken(minimumLifetime: TimeInterval(minTTL))
+        }
+        print(token.value)
     }
 }
 
@@ -38,9 +43,9 @@ struct RefreshCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let keeper = try ProfileTokens.open(profile.profile)
-        let before = try keeper.current()
-        let after = try await keeper.refresh()
+        let (store, _, session) = try Profile.openSession(profile.profile)
+        let before = try await store.loggedIn(session)
+        let after = try await store.reportingFailures(of: "the refresh") { try await session.refresh() }
         var parts = ["Refreshed the tokens of profile \(profile.profile)", "\(after.tokenType) token" + Self.expiry(after)]
         if let refreshToken = after.refreshToken {
             parts.append(refreshToken == before.refreshToken ? "same refresh token" : "refresh token rotated")

@@ -10,8 +10,8 @@ struct BrowserLogin {
     let configuration: ProfileConfiguration
     let browserCommand: String?
 
-    /// The OIDCClient for the profile's settings, holding `tokens` when given.
-    func client(holding tokens: AuthState? = nil) async throws -> OIDCClient {
+    /// The OIDCClient for the profile's settings, keeping its session in `storage`.
+    func client(storage: any Storage = InMemoryStorage(), storageKey: String = "oidc-auth-state") throws -> OIDCClient {
         guard let issuer = configuration.issuer.flatMap(URL.init(string:)) else {
             throw CLIFailure("a browser login needs --issuer (its endpoints come from discovery)")
         }
@@ -20,18 +20,16 @@ struct BrowserLogin {
             issuer: issuer, clientAuthentication: try configuration.clientAuthentication(), redirectURI: redirect,
             postLogoutRedirectURI: configuration.postLogoutRedirectUri.flatMap(URL.init(string:)),
             scopes: configuration.scopes, useDPoP: configuration.dpop != false)
-        let client = OIDCClient(configuration: oidc, transport: try AsyncHTTPClientTransport())
-        if let tokens { try await client.setAuthState(tokens) }
-        return client
+        return OIDCClient(configuration: oidc, transport: try AsyncHTTPClientTransport(), storage: storage, storageKey: storageKey)
     }
 
     var userAgent: LoopbackUserAgent {
         LoopbackUserAgent(launcher: SystemBrowserLauncher(commandLine: browserCommand), listen: LoopbackRedirectListener.factory)
     }
 
-    /// Logs in; the tokens as the profile keeps them.
-    func run() async throws -> AuthState {
-        let client = try await client()
+    /// Logs in, the new session kept in the profile (under its lock).
+    func run(keepingIn profile: Profile) async throws -> AuthState {
+        let client = try client(storage: profile.storage, storageKey: Profile.tokensKey)
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
@@ -41,9 +39,11 @@ struct BrowserLogin {
 
     /// Sends the browser to the provider's end_session_endpoint with the ID token, and waits
     /// for it to come back.
+    /// The profile's own session is not touched: `haapi logout` revokes and removes it next.
     func endSession(_ tokens: AuthState) async throws {
-        let client = try await client(holding: tokens)
+        let client = try client()
         do {
+            try await client.setAuthState(tokens)
             try await client.endSession(using: userAgent)
         } catch let error as any IdsvrError {
             throw CLIFailure("the provider did not end the session: \(error.errorDescription)")

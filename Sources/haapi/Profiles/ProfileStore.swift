@@ -1,6 +1,7 @@
 import Foundation
 import HaapiUI
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 
 /// The connection settings of a profile: seed 002's config.json (issuer, clientID,
@@ -41,11 +42,46 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
         guard let clientSecret else { throw CLIFailure("the strategy \"secret\" needs a client secret (--client-secret)") }
         return .clientSecretBasic(clientID: clientID, secret: clientSecret)
     }
+
+    /// The provider: discovered at the issuer (the endpoints saved at login win over the
+    /// discovered ones), or, for settings without an issuer, described by the saved endpoints.
+    func provider(transport: any HTTPTransport) throws -> OpenIDProvider {
+        func url(_ text: String?) -> URL? { text.flatMap(URL.init(string:)) }
+        let token = url(tokenEndpoint), authorization = url(authorizationEndpoint)
+        let userInfo = url(userinfoEndpoint), revocation = url(revocationEndpoint)
+        if let issuer = url(issuer) {
+            return OpenIDProvider(issuer: issuer, transport: transport) { metadata in
+                if let token { metadata.tokenEndpoint = token }
+                if let authorization { metadata.authorizationEndpoint = authorization }
+                if let userInfo { metadata.userInfoEndpoint = userInfo }
+                if let revocation { metadata.revocationEndpoint = revocation }
+            }
+        }
+        guard let token, let authorization else {
+            throw CLIFailure("the connection settings have neither an issuer nor token and authorization endpoints")
+        }
+        let metadata = ProviderMetadata(
+            issuer: baseURL ?? ConnectionOptions.origin(token.absoluteString) ?? token.absoluteString, authorizationEndpoint: authorization,
+            tokenEndpoint: token, userInfoEndpoint: userInfo, revocationEndpoint: revocation)
+        return OpenIDProvider(metadata: metadata, transport: transport)
+    }
+
+    /// The session of these settings' tokens in `storage`, over the NIO transport.
+    func tokenSession(storage: any Storage, storageKey: String, lockTimeout: Duration = .seconds(60)) throws -> TokenSession {
+        let authentication = try clientAuthentication()
+        let transport: any HTTPTransport
+        do { transport = try AsyncHTTPClientTransport() } catch {
+            throw CLIFailure("cannot set up HTTPS: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
+        }
+        return TokenSession(
+            clientID: clientID, provider: try provider(transport: transport), storage: storage, storageKey: storageKey,
+            options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: { authentication })
+    }
 }
 
-/// `$HAAPI_HOME/profiles/<name>/`: config.json and tokens.json (with the DPoP key the tokens
-/// are bound to, so that tokens and key change in one atomic write), written by OAuthCore's
-/// FileStorage (directory 0700, files 0600).
+/// `$HAAPI_HOME/profiles/<name>/`: `config.json`, and `tokens.json`, the profile's
+/// ``TokenSession`` (tokens and DPoP key in one atomic write, refreshed under the lock file
+/// `.lock-tokens.json` next to them), written by OAuthCore's FileStorage (directory 0700, files 0600).
 struct Profile {
     static let configKey = "config.json"
     static let tokensKey = "tokens.json"
@@ -53,10 +89,6 @@ struct Profile {
     let name: String
     let directory: URL
     let storage: FileStorage
-
-    /// The lock every change of the profile's tokens is made under: `profiles/<name>.lock`,
-    /// next to the profile, so that one process refreshes while the others wait for its result.
-    var lock: FileLock { FileLock(url: directory.deletingLastPathComponent().appendingPathComponent("\(name).lock")) }
 
     /// `$HAAPI_HOME`, else `$XDG_CONFIG_HOME/swift-haapi`, else `~/.config/swift-haapi`.
     static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -103,32 +135,23 @@ struct Profile {
         try storage.write(key: Self.configKey, data: try Self.encoder.encode(configuration))
     }
 
-    func readTokens() throws -> AuthState? {
-        guard let data = try storage.read(key: Self.tokensKey) else { return nil }
-        do { return try Self.decoder.decode(AuthState.self, from: data) } catch {
-            throw CLIFailure("the profile's \(Self.tokensKey) is not valid (\(error)): run `haapi login --profile \(name)` again")
+    /// The profile's token session, for its saved settings.
+    func session(_ configuration: ProfileConfiguration) throws -> TokenSession {
+        try configuration.tokenSession(storage: storage, storageKey: Self.tokensKey)
+    }
+
+    /// Opens the named profile with its settings and session.
+    static func openSession(_ name: String) throws -> (profile: Profile, configuration: ProfileConfiguration, session: TokenSession) {
+        let profile = try Profile.open(name)
+        guard let configuration = try profile.readConfiguration() else {
+            throw CLIFailure("the profile \"\(name)\" has no connection settings: run `haapi login --profile \(name)` first")
         }
-    }
-
-    /// Forgets the tokens and the key they are bound to; the connection settings stay.
-    func deleteTokens() throws {
-        try storage.delete(key: Self.tokensKey)
-    }
-
-    func writeTokens(_ tokens: AuthState) throws {
-        try storage.write(key: Self.tokensKey, data: try Self.encoder.encode(tokens))
+        return (profile, configuration, try profile.session(configuration))
     }
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
         return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }()
 }

@@ -6,41 +6,46 @@ import OAuthCore
 /// refreshes once and retries once.
 ///
 /// Many concurrent requests that all get a 401 cause one refresh: each reports the token that
-/// failed (``OIDCClient/refresh(replacing:)``), and only a caller whose token is still the
+/// failed (``TokenSession/refresh(replacing:)``), and only a caller whose token is still the
 /// session's refreshes; the others wait for that refresh or use its result.
 public struct AuthorizedHTTPClient: HTTPTransport {
-    /// The session's owner.
-    public let client: OIDCClient
+    /// The session whose tokens are sent.
+    public let session: TokenSession
     /// The transport underneath.
     public let transport: any HTTPTransport
     /// The shortest remaining lifetime a token may have before it is refreshed up front.
     public var minimumLifetime: TimeInterval
 
-    /// A client for `client`'s session, sending through `transport`.
-    public init(client: OIDCClient, transport: any HTTPTransport, minimumLifetime: TimeInterval = 30) {
-        self.client = client
-        self.transport = transport
+    /// A client for `session`, sending through `transport` (by default the provider's).
+    public init(session: TokenSession, transport: (any HTTPTransport)? = nil, minimumLifetime: TimeInterval = 30) {
+        self.session = session
+        self.transport = transport ?? session.provider.transport
         self.minimumLifetime = minimumLifetime
+    }
+
+    /// A client for an ``OIDCClient``'s session.
+    public init(client: OIDCClient, transport: any HTTPTransport, minimumLifetime: TimeInterval = 30) {
+        self.init(session: client.session, transport: transport, minimumLifetime: minimumLifetime)
     }
 
     /// Sends `request` with the access token; a 401 answer is retried once after a refresh.
     /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired`` when there is no session or it
-    ///   cannot be refreshed, the other errors of ``OIDCClient/refresh()``; the transport's errors,
+    ///   cannot be refreshed, the other errors of ``TokenSession/refresh()``; the transport's errors,
     ///   and with a DPoP-bound token ``DPoPError`` when the API asks for a new nonce again after
     ///   one retry (a nonce challenge is a 401 about the proof, never a reason to refresh).
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let token = try await client.validAccessToken(minimumLifetime: minimumLifetime)
+        let token = try await session.validAccessToken(minimumLifetime: minimumLifetime)
         let response = try await send(request, with: token)
         guard response.status == 401 else { return response }
         HaapiLogger.debug(OIDCFollowUpTag.flow, "API answered 401 to \(request.url.absoluteString); refreshing once")
-        let fresh = try await client.refresh(replacing: token)
+        let fresh = try await session.refresh(replacing: token)
         return try await send(request, with: fresh)
     }
 
     private func send(_ request: TransportRequest, with token: AccessToken) async throws -> TransportResponse {
         var request = request
         request.headers["Authorization"] = token.authorizationHeaderValue
-        if token.isDPoPBound, let dpop = try await client.dpopHolder() {
+        if token.isDPoPBound, let dpop = try await session.dpopHolder() {
             // DPoPTransport adds the proof (with `ath`) and answers a nonce challenge itself,
             // so a 401 seen here is about the token, not the proof's nonce.
             return try await DPoPTransport(base: transport, dpop: dpop).send(request)

@@ -38,6 +38,37 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
     /// Every member as received.
     public var raw: [String: JSONValue]
 
+    /// Metadata written by hand, for a provider without discovery (its ``raw`` holds the same
+    /// members, as a discovery document would).
+    public init(
+        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL? = nil, userInfoEndpoint: URL? = nil,
+        endSessionEndpoint: URL? = nil, revocationEndpoint: URL? = nil
+    ) {
+        var raw: [String: JSONValue] = [
+            "issuer": .string(issuer), "authorization_endpoint": .string(authorizationEndpoint.absoluteString),
+            "token_endpoint": .string(tokenEndpoint.absoluteString),
+        ]
+        raw["jwks_uri"] = jwksURI.map { .string($0.absoluteString) }
+        raw["userinfo_endpoint"] = userInfoEndpoint.map { .string($0.absoluteString) }
+        raw["end_session_endpoint"] = endSessionEndpoint.map { .string($0.absoluteString) }
+        raw["revocation_endpoint"] = revocationEndpoint.map { .string($0.absoluteString) }
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.jwksURI = jwksURI
+        self.userInfoEndpoint = userInfoEndpoint
+        self.endSessionEndpoint = endSessionEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.registrationEndpoint = nil
+        self.pushedAuthorizationRequestEndpoint = nil
+        self.requirePushedAuthorizationRequests = false
+        self.authorizationResponseIssParameterSupported = false
+        self.idTokenSigningAlgValuesSupported = ["RS256"]
+        self.codeChallengeMethodsSupported = nil
+        self.dpopSigningAlgValuesSupported = nil
+        self.raw = raw
+    }
+
     /// Reads a discovery document.
     /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidMetadata`` when it is not a JSON object, or a
     ///   required member (`issuer`, `authorization_endpoint`, `token_endpoint`) is missing or not a URL.
@@ -111,7 +142,20 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         try self.init(json: JSONValue.object(raw).serialized())
     }
 
+    /// The provider's members, with the typed ones as they are now: an endpoint the app
+    /// changed is stored changed.
     public func encode(to encoder: any Encoder) throws {
-        try raw.encode(to: encoder)
+        var members = raw
+        func set(_ name: String, _ url: URL?) { members[name] = url.map { .string($0.absoluteString) } }
+        members["issuer"] = .string(issuer)
+        set("authorization_endpoint", authorizationEndpoint)
+        set("token_endpoint", tokenEndpoint)
+        set("jwks_uri", jwksURI)
+        set("userinfo_endpoint", userInfoEndpoint)
+        set("end_session_endpoint", endSessionEndpoint)
+        set("revocation_endpoint", revocationEndpoint)
+        set("registration_endpoint", registrationEndpoint)
+        set("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint)
+        try members.encode(to: encoder)
     }
 }

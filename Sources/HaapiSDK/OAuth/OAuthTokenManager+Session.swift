@@ -1,0 +1,72 @@
+import Foundation
+import HaapiDriver
+import OAuthCore
+import OIDCClient
+
+extension OAuthTokenManager {
+    /// A ``TokenSession`` for this configuration's client: the place to keep a flow's tokens
+    /// so that they are refreshed, shared with app extensions and revoked without code of the
+    /// app's own. Its requests use this manager's transport and client credentials (a
+    /// dynamically registered client's too).
+    ///
+    /// ```swift
+    /// // In the app, when the flow ends with tokens:
+    /// let session = try manager.tokenSession(storage: KeychainStorage(service: "tokens", accessGroup: group),
+    ///                                        lock: FileLock(url: groupContainer.appendingPathComponent("tokens.lock")))
+    /// try await manager.startSession(session, with: tokenModel.response)
+    /// // In the app or its extension (an `.oauth` accessor's manager), whenever a token is needed:
+    /// let token = try await session.validAccessToken(minimumLifetime: 30)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - storage: where the session is kept (default: this manager's ``storage``); share it
+    ///     between an app and its extensions, as seed 000's shared storage.
+    ///   - storageKey: the key of the session (default `haapi-token-session.<configuration name>`).
+    ///   - lock: the lock processes sharing `storage` refresh under (see ``TokenSession/init(clientID:provider:storage:storageKey:lock:options:clientAuthentication:)``).
+    ///   - issuer: the server's issuer, when the app knows it: its discovery document supplies the
+    ///     keys that verify ID tokens and the UserInfo endpoint. Without it, the configuration's
+    ///     endpoints are used and ID tokens are taken as the token endpoint sends them.
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the configuration gives no
+    ///   usable transport.
+    public func tokenSession(
+        storage: (any Storage)? = nil, storageKey: String? = nil, lock: (any StorageLock)? = nil, issuer: URL? = nil,
+        lockTimeout: Duration = .seconds(60)
+    ) throws -> TokenSession {
+        let transport = try transport.get()
+        let configuration = self.configuration
+        let provider: OpenIDProvider
+        if let issuer {
+            provider = OpenIDProvider(issuer: issuer, transport: transport) { metadata in
+                metadata.tokenEndpoint = configuration.tokenEndpointURL
+                if let revocation = configuration.revocationEndpointURL { metadata.revocationEndpoint = revocation }
+            }
+        } else {
+            provider = OpenIDProvider(
+                metadata: ProviderMetadata(
+                    issuer: configuration.baseURL.absoluteString, authorizationEndpoint: configuration.authorizationEndpointURL,
+                    tokenEndpoint: configuration.tokenEndpointURL, revocationEndpoint: configuration.revocationEndpointURL),
+                transport: transport)
+        }
+        return TokenSession(
+            clientID: configuration.clientId, provider: provider, storage: storage ?? self.storage,
+            storageKey: storageKey ?? "haapi-token-session.\(configuration.name)", lock: lock,
+            options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: clientAuthentication)
+    }
+
+    /// Starts `session` with the tokens a flow ended with (``TokenSession/start(with:dpop:nonce:)``),
+    /// bound to the key this manager exchanged the code with, or to `dpop` when given.
+    /// - Throws: the errors of ``TokenSession/start(with:dpop:nonce:)``; ``HaapiError/dpopProofFailure(message:cause:)``
+    ///   when the key the tokens are bound to cannot be read.
+    @discardableResult
+    public func startSession(_ session: TokenSession, with tokens: SuccessfulTokenResponse, dpop: Dpop? = nil) async throws -> AuthState {
+        var key = dpop
+        if key == nil, tokens.isDPoPBound {
+            do {
+                key = try storage.read(key: boundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
+            } catch {
+                throw HaapiError.dpopProofFailure(message: "the key the tokens are bound to cannot be read", cause: error)
+            }
+        }
+        return try await session.start(with: tokens, dpop: key)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import OAuthCore
+
+/// A signed-in session's tokens (the seeds' AppAuth `AuthState`): what an app keeps between
+/// launches so the user need not log in again.
+///
+/// A ``TokenSession`` keeps it in a ``Storage``, tokens and DPoP key together so that they
+/// change in one atomic write. Holds secrets (tokens, the DPoP private key): store it only
+/// where secrets belong.
+///
+/// `Codable` in one stored form (``storedData()``), versioned: every form an earlier version
+/// of this package wrote still decodes, so an update never logs a user out.
+public struct AuthState: Sendable, Hashable, Codable {
+    /// The issuer the tokens come from.
+    public var issuer: String
+    /// The client they were issued to.
+    public var clientID: String
+    /// The access token.
+    public var accessToken: String
+    /// `token_type`: `Bearer` or `DPoP`.
+    public var tokenType: String
+    /// When the access token expires, if the provider said; in whole seconds (rounded down),
+    /// so that the state reads back from storage exactly as it was written.
+    public var accessTokenExpiresAt: Date? {
+        didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds) }
+    }
+    /// The refresh token, if any; replaced at each refresh when the provider rotates them.
+    public var refreshToken: String?
+    /// The latest ID token, kept for `id_token_hint` at logout.
+    public var idToken: String?
+    /// The user's `sub` from the first ID token; every later ID token and UserInfo must match it.
+    public var subject: String?
+    /// The scopes granted.
+    public var scope: String?
+    /// The private JWK of the DPoP key the tokens are bound to, when they are.
+    public var dpopKey: JWK?
+
+    /// Makes a state.
+    public init(
+        issuer: String, clientID: String, accessToken: String, tokenType: String, accessTokenExpiresAt: Date? = nil,
+        refreshToken: String? = nil, idToken: String? = nil, subject: String? = nil, scope: String? = nil, dpopKey: JWK? = nil
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds)
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.subject = subject
+        self.scope = scope
+        self.dpopKey = dpopKey
+    }
+
+    /// The claims of ``idToken`` (to show who is logged in). Read without checking the
+    /// signature again: the token was validated when it was received, and this state is
+    /// only as trustworthy as the storage it was read from.
+    public var idTokenClaims: JWTClaims? {
+        guard let idToken, let jws = try? CompactJWS(idToken) else { return nil }
+        return try? JWTClaims(json: jws.payload)
+    }
+
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Whether the access token is DPoP-bound.
+    public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
+
+    /// Whether the access token is still valid for at least `minimumLifetime` seconds at `now`
+    /// (a token without a known expiry is assumed valid; the API's 401 will tell otherwise).
+    public func isAccessTokenValid(for minimumLifetime: TimeInterval = 0, at now: Date = Date()) -> Bool {
+        guard let accessTokenExpiresAt else { return true }
+        return accessTokenExpiresAt.timeIntervalSince(now) > minimumLifetime
+    }
+
+    /// The state after a token response: tokens the response lacks are kept (a provider that
+    /// does not rotate refresh tokens sends none back, RFC 6749 §6). The ID token is the
+    /// validated `idToken` when given; the response's own is never kept unvalidated.
+    public func updated(with tokens: TokenSuccessResponse, idToken: IDToken?) -> AuthState {
+        var next = self
+        next.accessToken = tokens.accessToken
+        next.tokenType = tokens.tokenType
+        next.accessTokenExpiresAt = tokens.expiresAt
+        next.refreshToken = tokens.refreshToken ?? refreshToken
+        next.idToken = idToken?.rawValue ?? self.idToken
+        next.scope = tokens.scope ?? scope
+        return next
+    }
+}
+
+// MARK: Stored form
+
+extension AuthState {
+    /// The version of the stored form this package writes. Version 1 (no `version` member)
+    /// was written with dates either as ISO 8601 strings (the `haapi` CLI's `tokens.json`) or
+    /// as seconds since 2001-01-01 (`OIDCClient`'s storage); both still decode.
+    public static let storedFormatVersion = 2
+
+    private enum CodingKeys: String, CodingKey {
+        case version, issuer, clientID, accessToken, tokenType, accessTokenExpiresAt, refreshToken, idToken, subject, scope, dpopKey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard version <= Self.storedFormatVersion else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container,
+                debugDescription: "the session was stored by a newer version (format \(version); this one reads up to \(Self.storedFormatVersion))")
+        }
+        issuer = try container.decode(String.self, forKey: .issuer)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        accessTokenExpiresAt = try container.decodeIfPresent(StoredDate.self, forKey: .accessTokenExpiresAt).map { Self.wholeSeconds($0.date) }
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        dpopKey = try container.decodeIfPresent(JWK.self, forKey: .dpopKey)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.storedFormatVersion, forKey: .version)
+        try container.encode(issuer, forKey: .issuer)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encode(tokenType, forKey: .tokenType)
+        try container.encodeIfPresent(accessTokenExpiresAt.map(StoredDate.init), forKey: .accessTokenExpiresAt)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encodeIfPresent(subject, forKey: .subject)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
+    }
+
+    /// The stored form: JSON with sorted keys (readable with `cat`, stable for diffs) and
+    /// dates as ISO 8601, whatever encoder settings a caller uses elsewhere.
+    public func storedData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Reads a stored session in any form this package has written.
+    /// - Throws: ``StorageError`` ``StorageError/Code/invalidFormat`` when `data` is not one
+    ///   (damaged, or written by a newer version); it says which.
+    public init(storedData data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(AuthState.self, from: data)
+        } catch let error as DecodingError {
+            throw StorageError(.invalidFormat, "the stored session cannot be read", underlying: Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (path.isEmpty ? "" : path + ": ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A date in the stored form: written as ISO 8601 in whole seconds; read from that, from
+/// ISO 8601 with fractional seconds, or from a number of seconds since 2001-01-01 (what
+/// Foundation's default date strategy wrote in version 1).
+private struct StoredDate: Codable {
+    let date: Date
+
+    init(_ date: Date) { self.date = date }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let seconds = try? container.decode(Double.self) {
+            date = Date(timeIntervalSinceReferenceDate: seconds)
+            return
+        }
+        let text = try container.decode(String.self)
+        guard let date = Self.parse(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date")
+        }
+        self.date = date
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(ISO8601DateFormatter().string(from: date))
+    }
+
+    private static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

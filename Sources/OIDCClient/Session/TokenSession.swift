@@ -1,0 +1,559 @@
+import Foundation
+import OAuthCore
+
+/// A signed-in user's tokens, kept usable: stored, refreshed once however many callers and
+/// processes need a new one, revoked, forgotten. One type for tokens from any login: an
+/// ``OIDCClient`` browser login, a HAAPI flow's code exchange, or tokens an app already has.
+///
+/// ```swift
+/// let session = TokenSession(
+///     clientID: "mobile-app", provider: OpenIDProvider(issuer: issuer, transport: transport),
+///     storage: try FileStorage(directory: directory))
+/// let token = try await session.validAccessToken(minimumLifetime: 30)
+/// ```
+///
+/// **Storage.** The tokens and the DPoP key they are bound to are one ``AuthState``, written
+/// in one atomic write under ``storageKey``. The stored form is versioned and every earlier
+/// form still reads (``AuthState/init(storedData:)``).
+///
+/// **One refresh.** Within a process the session is single-flight: callers that need a
+/// refresh while one runs wait for it and take its result. Across processes that share the
+/// storage (an app and its extensions, command-line processes), a refresh happens under
+/// ``lock``; a caller that waited for it reads the tokens again and takes them when another
+/// caller replaced the ones it had — even when they still fall short of a minimum lifetime no
+/// token can meet — so one call never refreshes twice in a row, and a rotated refresh token is
+/// presented once.
+///
+/// **Crash safety.** The rotated refresh token is written before anything else happens, so a
+/// process stopped at any moment leaves the old tokens or the new ones. A storage that fails
+/// to take the new tokens loses nothing: they stay in memory, are used, and are written at the
+/// next call.
+public actor TokenSession {
+    /// Settings beyond where the tokens are kept.
+    public struct Options: Sendable {
+        /// How long to wait for another process's refresh before ``StorageError/Code/lockTimeout``.
+        public var lockTimeout: Duration
+        /// Extra form parameters for every token request (`resource`, `audience`, ...).
+        public var additionalTokenParameters: [(String, String)]
+        /// The ID-token signature algorithms accepted (see ``OIDCConfiguration/allowedSigningAlgorithms``).
+        public var allowedSigningAlgorithms: Set<JWSAlgorithm>
+        /// How far the provider's clock and this device's may disagree.
+        public var clockSkew: TimeInterval
+
+        /// Makes options.
+        public init(
+            lockTimeout: Duration = .seconds(60), additionalTokenParameters: [(String, String)] = [],
+            allowedSigningAlgorithms: Set<JWSAlgorithm> = [.rs256, .ps256, .es256, .es384, .es512, .edDSA], clockSkew: TimeInterval = 120
+        ) {
+            self.lockTimeout = lockTimeout
+            self.additionalTokenParameters = additionalTokenParameters
+            self.allowedSigningAlgorithms = allowedSigningAlgorithms
+            self.clockSkew = clockSkew
+        }
+    }
+
+    /// What ``revoke(_:)`` revokes.
+    public enum Revocation: String, Sendable, CaseIterable {
+        /// The refresh token, then the access token; the session is removed first, whatever the
+        /// provider answers (a logout).
+        case all
+        /// The refresh token only; the access token is kept until it expires.
+        case refreshToken
+        /// The access token only; the next ``validAccessToken(minimumLifetime:)`` refreshes.
+        case accessToken
+    }
+
+    /// The client the tokens were issued to.
+    public nonisolated let clientID: String
+    /// The provider that issued them, reached through its transport.
+    public nonisolated let provider: OpenIDProvider
+    /// Where the session is kept.
+    public nonisolated let storage: any Storage
+    /// The key of the session in ``storage``.
+    public nonisolated let storageKey: String
+    /// The lock processes sharing ``storage`` refresh under; `nil` when the storage is not
+    /// shared with another process.
+    public nonisolated let lock: (any StorageLock)?
+    /// The settings.
+    public nonisolated let options: Options
+
+    private let clientAuthentication: @Sendable () async throws -> ClientAuthentication
+    /// The last value read or written, so an unchanged value is not decoded again.
+    private var lastStored: (data: Data, state: AuthState)?
+    /// Tokens the storage refused to take after a refresh, and the state they replace.
+    private var unsaved: (state: AuthState, replacing: AuthState?)?
+    private var refreshTask: Task<AuthState, any Error>?
+    private var holder: (key: JWK, dpop: Dpop)?
+    // The in-process turn-taking of changes (``lock`` serialises processes, this the tasks of one).
+    private var changing = false
+    private var waitingToChange: [CheckedContinuation<Void, Never>] = []
+
+    /// A session for the tokens of `clientID`.
+    ///
+    /// - Parameters:
+    ///   - storage: where the session is kept: ``FileStorage`` (files `0600`), `KeychainStorage`
+    ///     with an access group shared by an app and its extensions, or the app's own.
+    ///   - storageKey: the key of the session in `storage`.
+    ///   - lock: the lock for processes sharing `storage`; by default the storage's own when it
+    ///     is a ``LockingStorage`` (a ``FileStorage``), else none. An app sharing a Keychain
+    ///     group with an extension passes a ``FileLock`` in their app group's container.
+    ///   - clientAuthentication: the client's credentials at the token and revocation endpoints,
+    ///     asked for at each request (a dynamically registered client's may change).
+    public init(
+        clientID: String, provider: OpenIDProvider, storage: any Storage, storageKey: String = "oidc-auth-state",
+        lock: (any StorageLock)? = nil, options: Options = Options(),
+        clientAuthentication: (@Sendable () async throws -> ClientAuthentication)? = nil
+    ) {
+        self.clientID = clientID
+        self.provider = provider
+        self.storage = storage
+        self.storageKey = storageKey
+        self.lock = lock ?? (try? (storage as? any LockingStorage)?.lock(for: storageKey))
+        self.options = options
+        self.clientAuthentication = clientAuthentication ?? { .none(clientID: clientID) }
+    }
+
+    /// A session for an ``OIDCClient`` configuration's client.
+    public init(
+        configuration: OIDCConfiguration, provider: OpenIDProvider, storage: any Storage, storageKey: String = "oidc-auth-state",
+        lock: (any StorageLock)? = nil, lockTimeout: Duration = .seconds(60)
+    ) {
+        let authentication = configuration.clientAuthentication
+        self.init(
+            clientID: configuration.clientID, provider: provider, storage: storage, storageKey: storageKey, lock: lock,
+            options: Options(
+                lockTimeout: lockTimeout, additionalTokenParameters: configuration.additionalTokenParameters,
+                allowedSigningAlgorithms: configuration.allowedSigningAlgorithms, clockSkew: configuration.clockSkew),
+            clientAuthentication: { authentication })
+    }
+
+    // MARK: State
+
+    /// The session as stored now (another process may have changed it); `nil` when logged out.
+    /// - Throws: ``StorageError`` when the storage cannot be read, ``StorageError/Code/invalidFormat``
+    ///   when what it holds is not a session (it is left as it is).
+    public var authState: AuthState? {
+        get async throws { try await current() }
+    }
+
+    /// Replaces the session (`nil` removes it), under the lock, so that a refresh running in
+    /// another process cannot write over it.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when the state is for
+    ///   another client, ``StorageError``.
+    public func setAuthState(_ newState: AuthState?) async throws {
+        if let newState, newState.clientID != clientID {
+            throw OIDCError(.invalidConfiguration, "the session is for client \(newState.clientID), not \(clientID)")
+        }
+        try await whileChanging {
+            unsaved = nil
+            if let newState { try write(newState) } else { try delete() }
+        }
+    }
+
+    /// Starts the session with the tokens of a code exchange this app made itself (a HAAPI
+    /// flow's `SuccessfulTokenResponse`), bound to `dpop` when they are DPoP-bound.
+    ///
+    /// The ID token, if any, is validated when the provider's keys are known (signature,
+    /// issuer, audience, times, `nonce` when given); without them it is taken as the token
+    /// endpoint sent it over TLS (OpenID Connect Core §3.1.3.7, 6). Its `sub` becomes the
+    /// session's user, whom every refreshed ID token and UserInfo response must name.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidIDToken`` (and the other validation
+    ///   codes), ``OIDCError/Code/invalidConfiguration`` when bound tokens come without an
+    ///   exportable key; ``StorageError``. Nothing is stored when it throws.
+    @discardableResult
+    public func start(with tokens: TokenSuccessResponse, dpop: Dpop?, nonce: String? = nil) async throws -> AuthState {
+        let metadata = try await provider.metadata()
+        var subject: String?
+        if let raw = tokens.idToken {
+            do {
+                subject = try await validate(raw, metadata: metadata, nonce: nonce, accessToken: tokens.accessToken).subject
+            } catch let error as OIDCError where !Self.isAboutTheIDToken(error) && error.code != .cancelled {
+                HaapiLogger.info(OIDCFollowUpTag.session, "the ID token is taken as the token endpoint sent it: \(error.errorDescription)")
+                subject = Self.unverifiedClaims(raw)?.subject
+            }
+        }
+        let state = AuthState(
+            issuer: metadata.issuer, clientID: clientID, accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+            accessTokenExpiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
+            subject: subject ?? Self.unverifiedClaims(tokens.accessToken)?.subject, scope: tokens.scope,
+            dpopKey: try Self.exportedKey(of: dpop, for: tokens))
+        try await setAuthState(state)
+        return state
+    }
+
+    /// Removes the session here, without telling the provider.
+    public func forget() async throws { try await setAuthState(nil) }
+
+    /// The DPoP key holder of the session's tokens, when they are DPoP-bound.
+    /// - Throws: ``DPoPError`` or ``JOSEError`` when the stored key is unusable.
+    public func dpopHolder() async throws -> Dpop? {
+        try dpop(for: try await current())
+    }
+
+    // MARK: Tokens
+
+    /// An access token valid for at least `minimumLifetime` more seconds, refreshed first when
+    /// the stored one has less.
+    ///
+    /// When no token can meet `minimumLifetime` (it is longer than the provider's token
+    /// lifetime), the call returns the token of the one refresh it caused or waited for.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired`` when there is no session or it
+    ///   cannot be refreshed any more; the errors of ``refresh()``.
+    public func validAccessToken(minimumLifetime: TimeInterval = 30) async throws -> AccessToken {
+        guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
+        if current.isAccessTokenValid(for: minimumLifetime) { return AccessToken(current) }
+        return AccessToken(try await refreshed(from: current, reason: "has less than \(Int(minimumLifetime)) s left"))
+    }
+
+    /// Refreshes the tokens now (RFC 6749 §6), keeping the rotated refresh token the provider
+    /// returns; when another caller or process refreshed while this one waited, its tokens
+    /// are the result.
+    ///
+    /// `invalid_grant` (or a bare HTTP 400, as some providers answer a spent refresh token)
+    /// ends the session: it is removed once, and this caller and every waiter get
+    /// ``OIDCError/Code/loginRequired``. A failure before the provider answered leaves the
+    /// session as it was. A new ID token is validated after the new tokens are stored: one
+    /// that cannot be checked now (the provider's keys unreachable) or that fails its checks is
+    /// not kept, the previous one stays; one that names another user ends the session.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired``, ``OIDCError/Code/tokenRequestFailed``,
+    ///   ``OIDCError/Code/invalidIDToken`` and the other validation codes (the new tokens are kept
+    ///   with the previous ID token; when it names another user the session is removed); ``StorageError`` (``StorageError/Code/lockTimeout`` naming the
+    ///   process that holds the lock); ``HTTPTransportError``; ``DPoPError``.
+    @discardableResult
+    public func refresh() async throws -> AuthState {
+        guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
+        return try await refreshed(from: current, reason: "is to be renewed")
+    }
+
+    /// Refreshes unless the session's access token is no longer `stale`, because another
+    /// caller refreshed meanwhile: what an API client does after a 401, so that many
+    /// concurrent 401s cause one refresh.
+    public func refresh(replacing stale: AccessToken) async throws -> AccessToken {
+        if let refreshTask { return AccessToken(try await refreshTask.value) }
+        guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
+        if current.accessToken != stale.value { return AccessToken(current) }
+        return AccessToken(try await refreshed(from: current, reason: "was refused by the API"))
+    }
+
+    /// The one refresh for every caller of this process that needs it now.
+    private func refreshed(from seen: AuthState, reason: String) async throws -> AuthState {
+        if let refreshTask { return try await refreshTask.value }
+        let task = Task { try await self.refreshUnderLock(from: seen, reason: reason) }
+        refreshTask = task
+        defer { refreshTask = nil }
+        return try await task.value
+    }
+
+    private func refreshUnderLock(from seen: AuthState, reason: String) async throws -> AuthState {
+        try await whileChanging {
+            guard let stored = try storedWhileChanging() else {
+                throw OIDCError(.loginRequired, "the session ended while this caller waited (logged out, or its refresh token was refused)")
+            }
+            if stored.accessToken != seen.accessToken || stored.refreshToken != seen.refreshToken {
+                HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: another caller replaced the tokens meanwhile; taking them")
+                return stored
+            }
+            guard let refreshToken = stored.refreshToken else {
+                throw OIDCError(.loginRequired, "the access token \(reason) and the session has no refresh token; log in again")
+            }
+            return try await renew(stored, with: refreshToken)
+        }
+    }
+
+    /// Sends the refresh and keeps its result; called while changing.
+    private func renew(_ stored: AuthState, with refreshToken: String) async throws -> AuthState {
+        let metadata = try await provider.metadata()
+        HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: sending the refresh token to \(metadata.tokenEndpoint.absoluteString)")
+        let tokens: TokenSuccessResponse
+        do {
+            tokens = try await requestTokens(.refreshToken(refreshToken), metadata: metadata, dpop: try dpop(for: stored))
+        } catch let error as OIDCError where error.code == .tokenRequestFailed && Self.endsSession(error) {
+            HaapiLogger.info(OIDCFollowUpTag.session, "refresh: the refresh token was refused; removing the session")
+            try delete()
+            throw OIDCError(
+                .loginRequired, "the session has ended (the refresh token was refused); log in again", serverError: error.serverError,
+                cause: error)
+        }
+        // The rotated refresh token is kept before anything else can fail or take time.
+        var next = stored.updated(with: tokens, idToken: nil)
+        keep(next, replacing: stored)
+        if let raw = tokens.idToken {
+            // OpenID Connect Core §12.2: the same user, from the same issuer, for the same client.
+            // The tokens came from the token endpoint over TLS and are kept whatever their ID token
+            // is, unless it names another user; an ID token that fails is never kept.
+            let validated: IDToken?
+            do {
+                validated = try await validate(raw, metadata: metadata, nonce: nil, accessToken: tokens.accessToken)
+            } catch let error as OIDCError where Self.isAboutTheIDToken(error) {
+                HaapiLogger.warning(OIDCFollowUpTag.session, "refresh: the new ID token is not valid (\(error.errorDescription)); keeping the previous one")
+                throw OIDCError(
+                    error.code, "\(error.message) (the refreshed access and refresh tokens are kept, with the previous ID token)",
+                    serverError: error.serverError, cause: error.cause)
+            } catch {
+                HaapiLogger.warning(OIDCFollowUpTag.session, "refresh: the new ID token cannot be verified now (\(error)); keeping the previous one")
+                validated = nil
+            }
+            if let validated {
+                guard stored.subject == nil || validated.subject == stored.subject else {
+                    HaapiLogger.error(OIDCFollowUpTag.session, "refresh: the new ID token names another user; removing the session")
+                    unsaved = nil
+                    try? delete()
+                    throw OIDCError(.invalidIDToken, "the refreshed ID token is about another user than the session's; log in again")
+                }
+                next.idToken = raw
+                next.subject = stored.subject ?? validated.subject
+                keep(next, replacing: stored)
+            }
+        }
+        HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: new access token \(sensitive: next.accessToken)")
+        return next
+    }
+
+    // MARK: UserInfo
+
+    /// The user's claims from the UserInfo endpoint, sent with the access token (refreshed
+    /// once on a 401). Its `sub` must be the session's user (OpenID Connect Core §5.3.2).
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userInfoSubjectMismatch``, ``OIDCError/Code/userInfoFailed``
+    ///   (any answer but 200, with the status's recovery; or a body that is not a JSON object),
+    ///   ``OIDCError/Code/notSupported``, ``OIDCError/Code/loginRequired``; the errors of ``refresh()``;
+    ///   ``HTTPTransportError`` and ``DPoPError`` from the request.
+    public func userInfo() async throws -> UserInfo {
+        guard let endpoint = try await provider.metadata().userInfoEndpoint else {
+            throw OIDCError(.notSupported, "the provider publishes no userinfo_endpoint")
+        }
+        let response = try await AuthorizedHTTPClient(session: self)
+            .send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
+        guard response.status == 200 else {
+            throw OIDCError(
+                .userInfoFailed, "the UserInfo endpoint answered HTTP \(response.status)",
+                cause: ProviderDocument.unusableAnswer(response, from: "the UserInfo endpoint"))
+        }
+        guard let claims = (try? JSONValue(parsing: response.body))?.objectValue else {
+            throw OIDCError(.userInfoFailed, "the UserInfo response is not a JSON object (signed or encrypted UserInfo is not supported)")
+        }
+        guard let subject = claims["sub"]?.stringValue else {
+            throw OIDCError(.userInfoSubjectMismatch, "the UserInfo response has no sub")
+        }
+        guard let expected = try await current()?.subject, subject == expected else {
+            throw OIDCError(.userInfoSubjectMismatch, "the UserInfo response is about \"\(subject)\", not the logged-in user")
+        }
+        return UserInfo(subject: subject, claims: claims)
+    }
+
+    // MARK: Revocation
+
+    /// Revokes tokens at the provider (RFC 7009) and forgets what was revoked.
+    ///
+    /// ``Revocation/all`` removes the session first, so the user is logged out here even when
+    /// the provider cannot be reached or refuses; the failure is still thrown. The narrower
+    /// revocations change the session only after the provider accepted.
+    /// - Returns: what was revoked, in order.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no revocation endpoint),
+    ///   ``OIDCError/Code/loginRequired`` (nothing to revoke, for the narrower revocations);
+    ///   ``OAuthErrorResponse`` or ``TokenEndpointError`` when the provider refuses; ``HTTPTransportError``.
+    @discardableResult
+    public func revoke(_ which: Revocation = .all) async throws -> [TokenRevocationClient.TokenTypeHint] {
+        if which == .all {
+            let removed = try await whileChanging { () throws -> AuthState? in
+                let stored = try storedWhileChanging()
+                try delete()
+                return stored
+            }
+            guard let removed else { return [] }
+            let client = try await revocationClient()
+            var revoked: [TokenRevocationClient.TokenTypeHint] = []
+            // The refresh token first: revoking it usually revokes the access tokens issued with it (RFC 7009 §2.1).
+            if let refreshToken = removed.refreshToken {
+                try await client.revoke(refreshToken, hint: .refreshToken)
+                revoked.append(.refreshToken)
+            }
+            try await client.revoke(removed.accessToken, hint: .accessToken)
+            return revoked + [.accessToken]
+        }
+        return try await whileChanging {
+            guard var stored = try storedWhileChanging() else { throw OIDCError(.loginRequired, "no one is logged in") }
+            let client = try await revocationClient()
+            if which == .refreshToken {
+                guard let refreshToken = stored.refreshToken else { return [] }
+                try await client.revoke(refreshToken, hint: .refreshToken)
+                stored.refreshToken = nil
+            } else {
+                try await client.revoke(stored.accessToken, hint: .accessToken)
+                stored.accessTokenExpiresAt = Date()
+            }
+            if stored.refreshToken == nil && !stored.isAccessTokenValid(for: 0) { try delete() } else { try write(stored) }
+            return [which == .refreshToken ? .refreshToken : .accessToken]
+        }
+    }
+
+    private func revocationClient() async throws -> TokenRevocationClient {
+        guard let endpoint = try await provider.metadata().revocationEndpoint else {
+            throw OIDCError(.notSupported, "the provider publishes no revocation_endpoint")
+        }
+        return TokenRevocationClient(endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport)
+    }
+
+    // MARK: Token requests (shared with OIDCClient's code exchange)
+
+    /// Sends a token request and returns the tokens, or throws the typed refusal.
+    func requestTokens(_ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?) async throws -> TokenSuccessResponse {
+        let client = TokenEndpointClient(
+            endpoint: metadata.tokenEndpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
+            dpop: dpop)
+        let result: TokenEndpointResponse
+        do {
+            result = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters).result
+        } catch let error as TokenEndpointError {
+            throw OIDCError(
+                .tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode.map { String($0) } ?? "?"): \(error.errorDescription)",
+                cause: error)
+        }
+        switch result {
+        case .success(let tokens):
+            return tokens
+        case .failure(let refusal):
+            throw OIDCError(
+                .tokenRequestFailed, "the token endpoint refused the request: \(refusal.errorDescription)", serverError: refusal.error,
+                cause: refusal)
+        }
+    }
+
+    /// Validates an ID token from this session's provider for this client.
+    func validate(
+        _ raw: String, metadata: ProviderMetadata, nonce: String?, accessToken: String?, maxAge: Int? = nil,
+        maximumAge: TimeInterval = 600
+    ) async throws -> IDToken {
+        let validator = IDTokenValidator(
+            issuer: metadata.issuer, clientID: clientID, allowedAlgorithms: options.allowedSigningAlgorithms,
+            clockSkew: options.clockSkew, maximumAge: maximumAge)
+        return try await validator.validate(raw, keys: try await provider.keys(), nonce: nonce, accessToken: accessToken, maxAge: maxAge)
+    }
+
+    /// Whether a refused refresh means the session is over: `invalid_grant` (RFC 6749 §5.2), or
+    /// a bare HTTP 400 without an OAuth error body, which is how some providers (Glewlwyd)
+    /// refuse a reused, expired or revoked refresh token. Other refusals (`invalid_client`,
+    /// server errors) are configuration or transient problems and keep the session.
+    private static func endsSession(_ error: OIDCError) -> Bool {
+        if error.serverError == "invalid_grant" { return true }
+        if let plain = error.cause as? TokenEndpointError, plain.statusCode == 400, plain.rawBody.isEmpty { return true }
+        return false
+    }
+
+    /// Whether an ID token failed its checks (signature, claims, hashes), as opposed to not
+    /// being checkable now (no keys published or reachable, discovery failing, cancellation).
+    private static func isAboutTheIDToken(_ error: OIDCError) -> Bool {
+        [.invalidIDToken, .nonceMismatch, .atHashMismatch].contains(error.code)
+    }
+
+    private static func unverifiedClaims(_ token: String) -> JWTClaims? {
+        guard let jws = try? CompactJWS(token) else { return nil }
+        return try? JWTClaims(json: jws.payload)
+    }
+
+    private static func exportedKey(of dpop: Dpop?, for tokens: TokenSuccessResponse) throws -> JWK? {
+        guard tokens.isDPoPBound else { return nil }
+        guard let key = dpop?.signingKey.privateJWK else {
+            throw OIDCError(
+                .invalidConfiguration,
+                dpop == nil
+                    ? "the tokens are DPoP-bound, but no key was given to keep with them"
+                    : "the tokens are bound to a key that cannot be exported (a Secure Enclave key), so the session cannot keep it")
+        }
+        return key
+    }
+
+    // MARK: Storage
+
+    /// The session as stored, first writing tokens the storage refused earlier.
+    private func current() async throws -> AuthState? {
+        if unsaved != nil { _ = try? await whileChanging { try storedWhileChanging() } }
+        if let unsaved { return unsaved.state }
+        return try readStored()
+    }
+
+    /// The stored session, read while changing; tokens the storage refused earlier are
+    /// written first (unless the storage moved on meanwhile) and win when it refuses again.
+    private func storedWhileChanging() throws -> AuthState? {
+        let stored = try readStored()
+        guard let pending = unsaved else { return stored }
+        guard stored == pending.replacing else {
+            HaapiLogger.warning(OIDCFollowUpTag.session, "the session changed in storage; the tokens it could not take earlier are dropped")
+            unsaved = nil
+            return stored
+        }
+        do {
+            try write(pending.state)
+            unsaved = nil
+        } catch {
+            HaapiLogger.error(OIDCFollowUpTag.session, "the storage still refuses the refreshed tokens: \(error)")
+        }
+        return pending.state
+    }
+
+    private func readStored() throws -> AuthState? {
+        guard let data = try storage.read(key: storageKey) else {
+            lastStored = nil
+            return nil
+        }
+        if let lastStored, lastStored.data == data { return lastStored.state }
+        let state = try AuthState(storedData: data)
+        lastStored = (data, state)
+        return state
+    }
+
+    private func write(_ state: AuthState) throws {
+        let data = try state.storedData()
+        try storage.write(key: storageKey, data: data)
+        lastStored = (data, state)
+    }
+
+    /// Writes refreshed tokens; when the storage refuses, keeps them in memory to use and to
+    /// write at the next call, since the refresh token they replace may be spent already.
+    private func keep(_ state: AuthState, replacing previous: AuthState) {
+        do {
+            try write(state)
+            unsaved = nil
+        } catch {
+            HaapiLogger.error(OIDCFollowUpTag.session, "the refreshed tokens could not be stored (\(error)); kept in memory, stored at the next call")
+            unsaved = (state, unsaved?.replacing ?? previous)
+        }
+    }
+
+    private func delete() throws {
+        try storage.delete(key: storageKey)
+        lastStored = nil
+    }
+
+    private func dpop(for state: AuthState?) throws -> Dpop? {
+        guard let key = state?.dpopKey else { return nil }
+        if let holder, holder.key == key { return holder.dpop }
+        let dpop = try Dpop(privateJWK: key)
+        holder = (key, dpop)
+        return dpop
+    }
+
+    /// Runs `body` as the only change of the session in this process and, with a ``lock``,
+    /// among all the processes sharing the storage.
+    private func whileChanging<T>(_ body: () async throws -> T) async throws -> T {
+        while changing { await withCheckedContinuation { waitingToChange.append($0) } }
+        changing = true
+        defer {
+            changing = false
+            if !waitingToChange.isEmpty { waitingToChange.removeFirst().resume() }
+        }
+        guard let lock else { return try await body() }
+        let key = storageKey
+        return try await lock.withLock(
+            timeout: options.lockTimeout,
+            whileWaiting: { holder in
+                HaapiLogger.debug(OIDCFollowUpTag.session, "waiting for the lock of \"\(key)\", held by \(holder.map { "\($0)" } ?? "another process")")
+            }, body)
+    }
+}
+
+extension AccessToken {
+    /// The access token of a session.
+    init(_ state: AuthState) {
+        self.init(value: state.accessToken, tokenType: state.tokenType, expiresAt: state.accessTokenExpiresAt)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import OAuthCore
+import OIDCClient
+
+extension Profile {
+    /// Runs `body` on the profile's session, saying its failures the way the CLI does: what
+    /// happened to the profile, and the command that fixes it.
+    func reportingFailures<T>(of action: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as CLIFailure {
+            throw failure
+        } catch let error as OIDCError where error.code == .loginRequired {
+            throw CLIFailure("login required: \(error.errorDescription); run `haapi login --profile \(name)`")
+        } catch let error as StorageError where error.code == .lockTimeout {
+            throw CLIFailure("another process has been renewing the tokens of profile \"\(name)\" for too long: \(error.message)")
+        } catch let error as StorageError where error.code == .invalidFormat {
+            throw CLIFailure(
+                "the profile's \(Self.tokensKey) cannot be read (\(error.underlying ?? error.message)); "
+                    + "run `haapi login --profile \(name)` to replace it")
+        } catch {
+            throw CLIFailure("\(action) failed: \(Self.describe(error))")
+        }
+    }
+
+    /// The profile's tokens; a failure when it has none.
+    func loggedIn(_ session: TokenSession) async throws -> AuthState {
+        guard let tokens = try await reportingFailures(of: "reading the tokens", { try await session.authState }) else {
+            throw CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`")
+        }
+        return tokens
+    }
+
+    static func describe(_ error: any Error) -> String {
+        (error as? any IdsvrError)?.errorDescription ?? String(describing: error)
+    }
+}
