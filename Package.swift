@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "OIDCClientTests",
             dependencies: ["OAuthTransportNIO",
-                "OIDCClient", "OAuthCore", "FaultServerSupport",
+                "OIDCClient", "OAuthCore", "FaultServerSupport", "DevServerTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

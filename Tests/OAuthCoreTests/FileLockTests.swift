@@ -54,6 +54,32 @@ struct FileLockTests {
         #expect(entered)
     }
 
+    @Test func aWaiterThatGivesUpSaysWhoHoldsTheLock() async throws {
+        let url = try lockFile()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let announced = NIOLockedValueBox<[LockHolder?]>([])
+        try await FileLock(url: url).withLock {
+            let holder = try #require(FileLock(url: url).holder())
+            #expect(holder.processID == ProcessInfo.processInfo.processIdentifier)
+            #expect(holder.processName == ProcessInfo.processInfo.processName)
+            #expect(abs(holder.since.timeIntervalSinceNow) < 5)
+            do {
+                try await FileLock(url: url).withLock(timeout: .milliseconds(100), whileWaiting: { holder in announced.withLockedValue { $0.append(holder) } }) {
+                    Issue.record("entered a held lock")
+                }
+                Issue.record("no timeout")
+            } catch let error as StorageError {
+                #expect(error.code == .lockTimeout)
+                #expect(error.lockHolder == holder)
+                #expect(error.message.contains("process \(holder.processID) (\(holder.processName))"), "\(error.message)")
+            }
+        }
+        // Announced once, naming the holder; and after the release nobody is named.
+        #expect(announced.withLockedValue { $0.count } == 1)
+        #expect(announced.withLockedValue { $0.first??.processID } == ProcessInfo.processInfo.processIdentifier)
+        #expect(FileLock(url: url).holder() == nil)
+    }
+
     @Test func anUnusableLockFileIsATypedError() async throws {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/x.lock")
         await #expect(throws: StorageError.self) { try await FileLock(url: url).withLock {} }

@@ -1,0 +1,163 @@
+import DevServerTestSupport
+import Foundation
+import HaapiSDK
+import NIOConcurrencyHelpers
+import OAuthTransportNIO
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One session shared by processes: `haapi` processes and tasks of this process, all on one
+/// profile's tokens.json, asking at once, against `haapi server` (which rotates refresh tokens
+/// and revokes the grant on reuse), its request log counting the refreshes.
+@Suite("TokenSession across processes", .serialized)
+struct TokenSessionAcrossProcessesTests {
+    static let refreshLine = "request: POST /oauth/token grant_type=refresh_token"
+
+    /// The logged-in profile's storage and a session on it, as `haapi` opens it.
+    static func session(_ loggedIn: CLITokenTests.LoggedIn) throws -> (storage: FileStorage, session: TokenSession) {
+        let storage = try FileStorage(directory: loggedIn.tokensFile.deletingLastPathComponent())
+        let authentication = ClientAuthentication.clientSecretBasic(clientID: "haapi-secret", secret: loggedIn.secret)
+        let session = TokenSession(
+            clientID: "haapi-secret", provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
+            storage: storage, storageKey: "tokens.json", clientAuthentication: { authentication })
+        return (storage, session)
+    }
+
+    /// What the processes and the tasks ended with.
+    struct Outcome {
+        var processes: [HaapiCommand.Run]
+        var tasks: [Result<String, any Error>]
+    }
+
+    /// Holds the profile's lock, as a process refreshing would, while `processes` runs of
+    /// `haapi ARGUMENTS` and `tasks` calls start and reach it (every process says it waits);
+    /// then lets them all go at once and waits for them.
+    static func atOnce(
+        _ loggedIn: CLITokenTests.LoggedIn, storage: FileStorage, processes: Int, _ arguments: [String], tasks: Int,
+        _ call: @escaping @Sendable () async throws -> String
+    ) async throws -> Outcome {
+        try CLITests.requireBinary()
+        var launched: [(process: Process, out: URL, err: URL)] = []
+        let results = NIOLockedValueBox<[Result<String, any Error>]>([])
+        let group = DispatchGroup()
+        try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(10), whileWaiting: nil) {
+            for _ in 0..<tasks {
+                group.enter()
+                Task {
+                    let result: Result<String, any Error>
+                    do { result = .success(try await call()) } catch { result = .failure(error) }
+                    results.withLockedValue { $0.append(result) }
+                    group.leave()
+                }
+            }
+            for index in 0..<processes {
+                let out = loggedIn.directory.appendingPathComponent("at-once-\(index).out")
+                let err = loggedIn.directory.appendingPathComponent("at-once-\(index).err")
+                _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+                let process = HaapiCommand.process(
+                    arguments + ["--log-level", "debug"], home: loggedIn.directory, stdout: try FileHandle(forWritingTo: out),
+                    stderr: try FileHandle(forWritingTo: err))
+                try process.run()
+                launched.append((process, out, err))
+            }
+            // Every process has read the tokens it had and waits for the lock held here.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let waiting = try launched.filter { try String(contentsOf: $0.err, encoding: .utf8).contains("waiting for the lock of \"tokens.json\"") }
+                if waiting.count == processes { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        var runs: [HaapiCommand.Run] = []
+        for (process, out, err) in launched {
+            let start = Date()
+            while process.isRunning && Date().timeIntervalSince(start) < 60 { try await Task.sleep(for: .milliseconds(20)) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            runs.append(
+                HaapiCommand.Run(
+                    status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                    stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start)))
+        }
+        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+        return Outcome(processes: runs, tasks: results.withLockedValue { $0 })
+    }
+
+    @Test func processesAndTasksAskingForMoreThanATokenLivesMakeOneRefresh() async throws {
+        let loggedIn = try CLITokenTests.LoggedIn()
+        let (storage, session) = try Self.session(loggedIn)
+        let old = try #require(try loggedIn.storedTokens()?["accessToken"] as? String)
+        // The server's tokens live 900 s; every caller wants 100 000.
+        let outcome = try await Self.atOnce(loggedIn, storage: storage, processes: 8, ["token", "--min-ttl", "100000"], tasks: 200) {
+            try await session.validAccessToken(minimumLifetime: 100_000).value
+        }
+        for run in outcome.processes {
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("waiting for the lock of \"tokens.json\", held by process \(getpid())"), "\(run.stderr)")
+        }
+        let printed = Set(outcome.processes.map { $0.stdout.trimmingCharacters(in: .newlines) })
+        let returned = Set(try outcome.tasks.map { try $0.get() })
+        #expect(outcome.tasks.count == 200)
+        #expect(printed.count == 1 && printed == returned, "every process and task has the one refresh's token")
+        let token = try #require(printed.first)
+        let stored = try loggedIn.storedTokens()?["accessToken"] as? String
+        #expect(token != old && token == stored)
+        try await loggedIn.expectValidAccessToken(token)
+        #expect(loggedIn.server.lines(prefix: Self.refreshLine) == [Self.refreshLine + " 200"], "counted at the server: one refresh")
+
+        // The rotated refresh token is the only live one, and it works, from a process and from here.
+        let refresh = try loggedIn.haapi(["refresh"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let renewed = try await session.refresh()
+        try await loggedIn.expectValidAccessToken(renewed.accessToken)
+        _ = loggedIn.server.waitForLine(prefix: Self.refreshLine + " 200", timeout: 5)
+        #expect(loggedIn.server.lines(prefix: Self.refreshLine).count == 3)
+    }
+
+    @Test func aRefusedRefreshEndsTheSessionOnceForEveryProcessAndTask() async throws {
+        let loggedIn = try CLITokenTests.LoggedIn()
+        let (storage, session) = try Self.session(loggedIn)
+        try await loggedIn.revokeAtServer(try #require(try loggedIn.storedTokens()?["refreshToken"] as? String), hint: "refresh_token")
+        let outcome = try await Self.atOnce(loggedIn, storage: storage, processes: 6, ["token", "--min-ttl", "100000"], tasks: 100) {
+            try await session.validAccessToken(minimumLifetime: 100_000).value
+        }
+        for run in outcome.processes {
+            #expect(run.status == 1)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.contains("login required"), "\(run.stderr)")
+        }
+        for result in outcome.tasks {
+            guard case .failure(let error) = result, (error as? OIDCError)?.code == .loginRequired else {
+                Issue.record("expected loginRequired, got \(result)")
+                continue
+            }
+        }
+        #expect(loggedIn.server.lines(prefix: Self.refreshLine) == [Self.refreshLine + " 400"], "one refused refresh, then nobody asked again")
+        #expect(try loggedIn.storedTokens() == nil)
+    }
+
+    @Test func aLockHeldTooLongIsATypedErrorNamingTheHolder() async throws {
+        let loggedIn = try CLITokenTests.LoggedIn()
+        let storage = try FileStorage(directory: loggedIn.tokensFile.deletingLastPathComponent())
+        let session = TokenSession(
+            clientID: "haapi-secret", provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
+            storage: storage, storageKey: "tokens.json", options: TokenSession.Options(lockTimeout: .milliseconds(300)))
+        try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(5), whileWaiting: nil) {
+            do {
+                _ = try await session.refresh()
+                Issue.record("refreshed under a held lock")
+            } catch let error as StorageError {
+                #expect(error.code == .lockTimeout)
+                #expect(error.lockHolder?.processID == getpid())
+                #expect(error.message.contains("by process \(getpid())"), "\(error.message)")
+            }
+        }
+        #expect(loggedIn.server.lines(prefix: Self.refreshLine).isEmpty)
+    }
+}

@@ -1,0 +1,280 @@
+import DevServerTestSupport
+import FaultServerSupport
+import Foundation
+import NIOConcurrencyHelpers
+import OAuthCore
+import OAuthTransportNIO
+import OIDCClient
+import Testing
+
+/// The token session on its own: one refresh for many callers, the end of a session, storage
+/// that fails, sessions stored by earlier versions, and revocation. (Callers in other processes:
+/// `TokenSessionAcrossProcessesTests` and the Glewlwyd tests.)
+@Suite("TokenSession")
+struct TokenSessionTests {
+    static let key = "oidc-auth-state"
+
+    /// A provider with a user logged in through `storage`; the client whose session that is.
+    static func loggedIn(_ provider: TestProvider, storage: any Storage) async throws -> (client: OIDCClient, state: AuthState) {
+        let client = try provider.client(storage: storage)
+        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        return (client, state)
+    }
+
+    static func temporaryStorage() throws -> FileStorage {
+        try FileStorage(directory: FileManager.default.temporaryDirectory.appendingPathComponent("haapi-session-\(UUID().uuidString)"))
+    }
+
+    /// Holds the session's lock, as another process refreshing would, while `callers` callers
+    /// start and reach it; then lets them all go at once.
+    static func gated<T: Sendable>(
+        _ storage: FileStorage, callers: Int, _ call: @escaping @Sendable () async throws -> T
+    ) async throws -> [Result<T, any Error>] {
+        let started = NIOLockedValueBox(0)
+        return try await withThrowingTaskGroup(of: Result<T, any Error>.self) { group in
+            try await storage.lock(for: key).withLock(timeout: .seconds(10), whileWaiting: nil) {
+                for _ in 0..<callers {
+                    group.addTask {
+                        started.withLockedValue { $0 += 1 }
+                        do { return .success(try await call()) } catch { return .failure(error) }
+                    }
+                }
+                while started.withLockedValue({ $0 }) < callers { try await Task.sleep(for: .milliseconds(10)) }
+                // Every caller has started; give the last ones time to reach the refresh under way.
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            var results: [Result<T, any Error>] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+    }
+
+    @Test func aThousandCallersAskingForMoreThanATokenLivesMakeOneRefresh() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = try Self.temporaryStorage()
+        let (client, before) = try await Self.loggedIn(provider, storage: storage)
+        // The provider's tokens live 300 s; every caller wants 100 000.
+        let results = try await Self.gated(storage, callers: 1000) { try await client.validAccessToken(minimumLifetime: 100_000).value }
+        let tokens = Set(try results.map { try $0.get() })
+        #expect(tokens.count == 1, "every caller gets the one refresh's token")
+        #expect(tokens.first != before.accessToken)
+        #expect(provider.tokenRequests("refresh_token") == 1)
+        let stored = try AuthState(storedData: try #require(try storage.read(key: Self.key)))
+        #expect(stored.accessToken == tokens.first && stored.refreshToken != before.refreshToken)
+        // A later call is a new call: it refreshes again, with the rotated refresh token.
+        _ = try await client.validAccessToken(minimumLifetime: 100_000)
+        #expect(provider.tokenRequests("refresh_token") == 2)
+    }
+
+    @Test func aRefusedRefreshEndsTheSessionOnceAndEveryWaiterIsToldToLogIn() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = try Self.temporaryStorage()
+        let (client, _) = try await Self.loggedIn(provider, storage: storage)
+        provider.change { $0.refreshError = "invalid_grant" }
+        let results = try await Self.gated(storage, callers: 100) { try await client.validAccessToken(minimumLifetime: 100_000) }
+        for result in results {
+            guard case .failure(let error) = result, let error = error as? OIDCError else {
+                Issue.record("expected loginRequired, got \(result)")
+                continue
+            }
+            #expect(error.code == .loginRequired)
+            #expect(error.recoverySuggestion == .newHaapiFlow)
+        }
+        #expect(provider.tokenRequests("refresh_token") == 1, "the session ended once; the waiters found it ended")
+        #expect(try storage.read(key: Self.key) == nil)
+        // And stays ended: no request for a session that is gone.
+        await #expect(throws: OIDCError.self) { try await client.validAccessToken(minimumLifetime: 0) }
+        #expect(provider.tokenRequests("refresh_token") == 1)
+    }
+
+    /// A storage that refuses writes while `failing` is set, as a full disk or a locked keychain does.
+    final class FlakyStorage: Storage {
+        let base = InMemoryStorage()
+        let failing = NIOLockedValueBox(false)
+        func read(key: String) throws -> Data? { try base.read(key: key) }
+        func write(key: String, data: Data) throws {
+            if failing.withLockedValue({ $0 }) { throw StorageError(.writeFailed, "the disk is full") }
+            try base.write(key: key, data: data)
+        }
+        func delete(key: String) throws { try base.delete(key: key) }
+    }
+
+    @Test func aStorageThatFailsMidWriteLosesNothing() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = FlakyStorage()
+        let (client, before) = try await Self.loggedIn(provider, storage: storage)
+        let storedBefore = try #require(try storage.read(key: Self.key))
+
+        // The provider rotates the refresh token; the storage refuses the new tokens.
+        storage.failing.withLockedValue { $0 = true }
+        let renewed = try await client.validAccessToken(minimumLifetime: 100_000)
+        #expect(renewed.value != before.accessToken)
+        #expect(try storage.read(key: Self.key) == storedBefore, "the stored session is the old one, whole")
+        // Still refused: the new tokens are used from memory, with no new refresh.
+        #expect(try await client.validAccessToken(minimumLifetime: 30) == renewed)
+        #expect(try await client.authState?.accessToken == renewed.value)
+        #expect(provider.tokenRequests("refresh_token") == 1)
+
+        // The storage works again: the next call writes them, and their refresh token works.
+        storage.failing.withLockedValue { $0 = false }
+        #expect(try await client.validAccessToken(minimumLifetime: 30) == renewed)
+        let stored = try AuthState(storedData: try #require(try storage.read(key: Self.key)))
+        #expect(stored.accessToken == renewed.value && stored.refreshToken != before.refreshToken)
+        let again = try await client.refresh()
+        #expect(again.accessToken != renewed.value)
+        #expect(provider.tokenRequests("refresh_token") == 2)
+
+        // A login whose session cannot be stored fails and leaves the session before it.
+        storage.failing.withLockedValue { $0 = true }
+        let kept = try #require(try storage.read(key: Self.key))
+        await #expect(throws: StorageError.self) {
+            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        }
+        #expect(try storage.read(key: Self.key) == kept)
+    }
+
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: Bundle.module.bundleURL.appendingPathComponent("Fixtures").appendingPathComponent(name))
+    }
+
+    /// `haapi login`'s tokens.json and OIDCClient's stored state, as the version before
+    /// TokenSession wrote them (dates as ISO 8601 text, and as seconds since 2001).
+    @Test func sessionsStoredByEarlierVersionsRead() async throws {
+        let cli = try AuthState(storedData: try Self.fixture("cli-profile-tokens.json"))
+        let oidc = try AuthState(storedData: try Self.fixture("oidcclient-auth-state.json"))
+        #expect(cli == oidc)
+        #expect(cli.subject == "demo" && cli.clientID == "haapi-attested" && cli.issuer == "http://127.0.0.1:38315")
+        #expect(cli.accessTokenExpiresAt == ISO8601DateFormatter().date(from: "2026-11-22T23:13:27Z"))
+        #expect(cli.isDPoPBound && cli.refreshToken == "7j7fDHvbYAHUAkqf9lPOQvVT2wkmQlo2ZFuhcwVDbyQ")
+        #expect(cli.dpopKey?.d == "xR-0UntK7PPOamGCTRkw2ZPJ5Xshsg-41Bia7oBcbS8")
+        #expect(try Dpop(privateJWK: try #require(cli.dpopKey)).thumbprint == "rgjbh6h82WLaRvmyBTsrZkaRVEoA6fawhdWW0VAQcBI")
+
+        // A session over the old file reads it, and writes it back in today's form, losing nothing.
+        let storage = try Self.temporaryStorage()
+        try storage.write(key: "tokens.json", data: try Self.fixture("cli-profile-tokens.json"))
+        let session = TokenSession(
+            clientID: "haapi-attested", provider: OpenIDProvider(issuer: URL(string: cli.issuer)!, transport: try AsyncHTTPClientTransport()),
+            storage: storage, storageKey: "tokens.json")
+        #expect(try await session.authState == cli)
+        try await session.setAuthState(cli)
+        let written = try #require(try storage.read(key: "tokens.json"))
+        #expect(String(decoding: written, as: UTF8.self).contains(#""version" : 2"#))
+        #expect(try AuthState(storedData: written) == cli)
+    }
+
+    @Test func aSessionThatCannotBeReadIsATypedErrorAndIsLeftAsItIs() async throws {
+        let storage = try Self.temporaryStorage()
+        let session = TokenSession(
+            clientID: "c", provider: OpenIDProvider(issuer: URL(string: "http://127.0.0.1:9")!, transport: try AsyncHTTPClientTransport()),
+            storage: storage, storageKey: Self.key)
+        var newer = try JSONSerialization.jsonObject(with: try Self.fixture("cli-profile-tokens.json")) as! [String: Any]
+        newer["version"] = 99
+        let cases: [(data: Data, says: String)] = [
+            (try JSONSerialization.data(withJSONObject: newer), "stored by a newer version (format 99"),
+            (Data("{\"accessToken\": 7".utf8), ""), (Data([0xFF, 0x00]), ""),
+        ]
+        for (data, says) in cases {
+            try storage.write(key: Self.key, data: data)
+            do {
+                _ = try await session.validAccessToken(minimumLifetime: 0)
+                Issue.record("read an unreadable session")
+            } catch let error as StorageError {
+                #expect(error.code == .invalidFormat)
+                #expect(error.recoverySuggestion == .newHaapiFlow)
+                #expect(error.underlying.map { says.isEmpty || $0.contains(says) } == true, "\(error)")
+            }
+            #expect(try storage.read(key: Self.key) == data, "nothing is deleted or rewritten")
+        }
+    }
+
+    @Test func aRefreshedIDTokenAboutAnotherUserEndsTheSession() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = InMemoryStorage()
+        let (client, _) = try await Self.loggedIn(provider, storage: storage)
+        provider.change { $0.idTokenClaims = { $0["sub"] = "intruder" } }
+        await #expect(throws: OIDCError.self) { try await client.refresh() }
+        do { try await client.refresh() } catch let error as OIDCError { #expect(error.code == .loginRequired) }
+        #expect(try await client.authState == nil)
+        #expect(storage.keys.isEmpty)
+    }
+
+    @Test func bindingNeedsAKeyTheSessionCanKeep() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = InMemoryStorage()
+        let session = TokenSession(
+            clientID: TestProvider.clientID, provider: OpenIDProvider(issuer: URL(string: provider.issuer)!, transport: try AsyncHTTPClientTransport()),
+            storage: storage)
+        let bound = try TokenSuccessResponse(members: ["access_token": "at", "token_type": "DPoP", "expires_in": 60])
+        do {
+            try await session.start(with: bound, dpop: nil)
+            Issue.record("kept DPoP-bound tokens without their key")
+        } catch let error as OIDCError {
+            #expect(error.code == .invalidConfiguration)
+        }
+        #expect(storage.keys.isEmpty)
+        // With its key: kept together, the key usable after a restart.
+        let dpop = try Dpop()
+        let state = try await session.start(with: bound, dpop: dpop)
+        #expect(state.issuer == provider.issuer && state.dpopKey == dpop.signingKey.privateJWK)
+        #expect(try await session.dpopHolder()?.thumbprint == dpop.thumbprint)
+        // Another client's state is refused.
+        var foreign = state
+        foreign.clientID = "someone-else"
+        await #expect(throws: OIDCError.self) { try await session.setAuthState(foreign) }
+    }
+
+    @Test func revokingTheAccessTokenOnlyRefreshesNextAndRevokingEverythingLogsOut() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = InMemoryStorage()
+        let (client, before) = try await Self.loggedIn(provider, storage: storage)
+        #expect(try await client.session.revoke(.accessToken) == [.accessToken])
+        #expect(provider.record.withLockedValue { $0.revoked } == [before.accessToken])
+        let next = try await client.validAccessToken(minimumLifetime: 0)
+        #expect(next.value != before.accessToken && provider.tokenRequests("refresh_token") == 1)
+
+        let rotated = try #require(try await client.authState?.refreshToken)
+        #expect(try await client.session.revoke(.refreshToken) == [.refreshToken])
+        #expect(try await client.authState?.refreshToken == nil)
+        #expect(try await client.validAccessToken(minimumLifetime: 0) == next, "the access token stays until it expires")
+
+        #expect(try await client.session.revoke(.all) == [.accessToken])
+        #expect(try await client.authState == nil)
+        #expect(provider.record.withLockedValue { $0.revoked } == [before.accessToken, rotated, next.value])
+    }
+
+    /// The CLI is a shell over the session: `haapi userinfo` on a profile whose provider
+    /// answers UserInfo about someone else refuses it, as the library does.
+    @Test func haapiUserinfoRefusesAResponseAboutAnotherUser() async throws {
+        let provider = try await TestProvider.start { $0.userInfoSubject = "someone-else" }
+        defer { Task { await provider.stop() } }
+        let home = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let profile = try FileStorage(directory: home.appendingPathComponent("home/profiles/default"))
+        let configuration = OIDCConfiguration(
+            issuer: URL(string: provider.issuer)!, clientAuthentication: .none(clientID: TestProvider.clientID),
+            redirectURI: URL(string: "http://127.0.0.1:0/callback")!, scopes: ["openid", "profile"])
+        let client = OIDCClient(configuration: configuration, transport: try AsyncHTTPClientTransport(), storage: profile, storageKey: "tokens.json")
+        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let settings: [String: String] = [
+            "issuer": provider.issuer, "clientID": TestProvider.clientID, "redirectUri": "http://127.0.0.1:0/callback", "scope": "openid profile",
+            "login": "browser",
+        ]
+        try profile.write(key: "config.json", data: try JSONSerialization.data(withJSONObject: settings))
+
+        let refused = try HaapiCommand.run(["userinfo"], home: home)
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("\"someone-else\", not the logged-in user"), "\(refused.stderr)")
+
+        provider.change { $0.userInfoSubject = nil }
+        let accepted = try HaapiCommand.run(["userinfo"], home: home)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stdout.contains(#""sub" : "user-1""#))
+    }
+}
