@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 
 #if canImport(Glibc)
 import Glibc
@@ -96,5 +97,72 @@ public enum HaapiCommand {
         return Run(
             status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
             stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+    }
+}
+
+extension HaapiCommand {
+    /// What ``atOnce(holding:processes:_:home:tasks:_:)``'s processes and tasks ended with.
+    public struct AtOnce: Sendable {
+        /// The runs of `haapi`, in launch order.
+        public var processes: [Run]
+        /// The tasks' results.
+        public var tasks: [Result<String, any Error>]
+    }
+
+    /// Callers of one session that ask at once: holds `lock` (the session's, as a process
+    /// refreshing would) while `processes` runs of `haapi ARGUMENTS --log-level debug` and
+    /// `tasks` calls start, until every process logs that it waits for the lock; then lets
+    /// them all go together and waits for every one.
+    public static func atOnce(
+        holding lock: any StorageLock, processes: Int, _ arguments: [String], home: URL, environment: [String: String] = [:], tasks: Int,
+        _ call: @escaping @Sendable () async throws -> String
+    ) async throws -> AtOnce {
+        try requireBinary()
+        var launched: [(process: Process, out: URL, err: URL)] = []
+        let results = LockedValue<[Result<String, any Error>]>([])
+        let group = DispatchGroup()
+        try await lock.withLock(timeout: .seconds(10), whileWaiting: nil) {
+            for _ in 0..<tasks {
+                group.enter()
+                Task {
+                    let result: Result<String, any Error>
+                    do { result = .success(try await call()) } catch { result = .failure(error) }
+                    results.withLock { $0.append(result) }
+                    group.leave()
+                }
+            }
+            for index in 0..<processes {
+                let out = home.appendingPathComponent("at-once-\(index)-\(UUID().uuidString).out")
+                let err = home.appendingPathComponent("at-once-\(index)-\(UUID().uuidString).err")
+                _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+                let process = HaapiCommand.process(
+                    arguments + ["--log-level", "debug"], home: home, environment: environment, stdout: try FileHandle(forWritingTo: out),
+                    stderr: try FileHandle(forWritingTo: err))
+                try process.run()
+                launched.append((process, out, err))
+            }
+            // Every process has read the tokens it had and waits for the lock held here.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let waiting = try launched.filter { try String(contentsOf: $0.err, encoding: .utf8).contains("waiting for the lock of") }
+                if waiting.count == processes { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        var runs: [Run] = []
+        for (process, out, err) in launched {
+            let start = Date()
+            while process.isRunning && Date().timeIntervalSince(start) < 60 { try await Task.sleep(for: .milliseconds(20)) }
+            let timedOut = process.isRunning
+            if timedOut { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            runs.append(
+                Run(
+                    status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                    stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start), timedOut: timedOut))
+        }
+        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+        return AtOnce(processes: runs, tasks: results.withLock { $0 })
     }
 }

@@ -1,7 +1,6 @@
 import DevServerTestSupport
 import Foundation
 import HaapiSDK
-import NIOConcurrencyHelpers
 import OAuthTransportNIO
 import Testing
 
@@ -28,65 +27,13 @@ struct TokenSessionAcrossProcessesTests {
         return (storage, session)
     }
 
-    /// What the processes and the tasks ended with.
-    struct Outcome {
-        var processes: [HaapiCommand.Run]
-        var tasks: [Result<String, any Error>]
-    }
-
-    /// Holds the profile's lock, as a process refreshing would, while `processes` runs of
-    /// `haapi ARGUMENTS` and `tasks` calls start and reach it (every process says it waits);
-    /// then lets them all go at once and waits for them.
     static func atOnce(
         _ loggedIn: CLITokenTests.LoggedIn, storage: FileStorage, processes: Int, _ arguments: [String], tasks: Int,
         _ call: @escaping @Sendable () async throws -> String
-    ) async throws -> Outcome {
+    ) async throws -> HaapiCommand.AtOnce {
         try CLITests.requireBinary()
-        var launched: [(process: Process, out: URL, err: URL)] = []
-        let results = NIOLockedValueBox<[Result<String, any Error>]>([])
-        let group = DispatchGroup()
-        try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(10), whileWaiting: nil) {
-            for _ in 0..<tasks {
-                group.enter()
-                Task {
-                    let result: Result<String, any Error>
-                    do { result = .success(try await call()) } catch { result = .failure(error) }
-                    results.withLockedValue { $0.append(result) }
-                    group.leave()
-                }
-            }
-            for index in 0..<processes {
-                let out = loggedIn.directory.appendingPathComponent("at-once-\(index).out")
-                let err = loggedIn.directory.appendingPathComponent("at-once-\(index).err")
-                _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-                _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-                let process = HaapiCommand.process(
-                    arguments + ["--log-level", "debug"], home: loggedIn.directory, stdout: try FileHandle(forWritingTo: out),
-                    stderr: try FileHandle(forWritingTo: err))
-                try process.run()
-                launched.append((process, out, err))
-            }
-            // Every process has read the tokens it had and waits for the lock held here.
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                let waiting = try launched.filter { try String(contentsOf: $0.err, encoding: .utf8).contains("waiting for the lock of \"tokens.json\"") }
-                if waiting.count == processes { break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        var runs: [HaapiCommand.Run] = []
-        for (process, out, err) in launched {
-            let start = Date()
-            while process.isRunning && Date().timeIntervalSince(start) < 60 { try await Task.sleep(for: .milliseconds(20)) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            runs.append(
-                HaapiCommand.Run(
-                    status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-                    stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start)))
-        }
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
-        return Outcome(processes: runs, tasks: results.withLockedValue { $0 })
+        return try await HaapiCommand.atOnce(
+            holding: try storage.lock(for: "tokens.json"), processes: processes, arguments, home: loggedIn.directory, tasks: tasks, call)
     }
 
     @Test func processesAndTasksAskingForMoreThanATokenLivesMakeOneRefresh() async throws {

@@ -1,6 +1,7 @@
 import DevServerTestSupport
 import Foundation
 import OAuthCore
+import OIDCClient
 import Testing
 import OAuthTransportNIO
 
@@ -93,6 +94,57 @@ struct CLIBrowserLoginTests {
         #expect(logout.status == 1)
         #expect(logout.stderr.contains("deleted here"), "\(logout.stderr)")
         #expect(try haapi(["token", "--profile", "native"], home: home).status == 1)
+    }
+
+    /// Glewlwyd revokes a whole refresh-token chain when a spent refresh token comes back, so
+    /// two refreshes with one token would log the user out: processes and tasks asking at
+    /// once for more than a token lives make one refresh between them, and the chain goes on.
+    @Test func processesAndTasksSharingAProfileMakeOneRefreshAndTheChainGoesOn() async throws {
+        let home = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let clientID = try settings["OP_PUBLIC_CLIENT_ID"]
+        let login = try haapi(
+            ["login", "--browser", "--profile", "shared", "--issuer", try settings["OP_ISSUER"], "--client-id", clientID,
+             "--redirect-port", try port(try settings["OP_CLI_REDIRECT_URI"]), "--scope", "openid profile offline_access",
+             "--browser-command", Self.browser], home: home)
+        #expect(login.status == 0, "\(login.stderr)")
+        let storage = try FileStorage(directory: home.appendingPathComponent("home/profiles/shared"))
+        let counted = RefreshCountingTransport(base: try AsyncHTTPClientTransport())
+        let session = TokenSession(
+            clientID: clientID, provider: OpenIDProvider(issuer: URL(string: try settings["OP_ISSUER"])!, transport: counted),
+            storage: storage, storageKey: "tokens.json")
+        let before = try #require(try await session.authState)
+
+        let outcome = try await HaapiCommand.atOnce(
+            holding: try storage.lock(for: "tokens.json"), processes: 6, ["token", "--profile", "shared", "--min-ttl", "100000"], home: home,
+            tasks: 100
+        ) { try await session.validAccessToken(minimumLifetime: 100_000).value }
+        for run in outcome.processes { #expect(run.status == 0, "\(run.stderr)") }
+        let printed = Set(outcome.processes.map { $0.stdout.trimmingCharacters(in: .newlines) })
+        let returned = Set(try outcome.tasks.map { try $0.get() })
+        #expect(printed.count == 1 && printed == returned, "every process and task has the one refresh's token")
+        #expect(printed.first != before.accessToken)
+        let sentByProcesses = outcome.processes.filter { $0.stderr.contains("refresh: sending the refresh token") }.count
+        #expect(sentByProcesses + counted.refreshes == 1, "one refresh request in all (\(sentByProcesses) from processes, \(counted.refreshes) from here)")
+
+        // The chain was never reused, so it goes on: from a process, then from here.
+        let refresh = try haapi(["refresh", "--profile", "shared"], home: home)
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let renewed = try await session.refresh()
+        let verified = try VerifiedJWT(renewed.accessToken, keys: try await providerKeys())
+        #expect(verified.claims.subject == before.subject)
+    }
+
+    /// Counts the refresh-token grants sent through it.
+    final class RefreshCountingTransport: HTTPTransport {
+        let base: any HTTPTransport
+        private let count = LockedValue(0)
+        init(base: any HTTPTransport) { self.base = base }
+        var refreshes: Int { count.withLock { $0 } }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            if let body = request.body, String(decoding: body, as: UTF8.self).contains("grant_type=refresh_token") { count.withLock { $0 += 1 } }
+            return try await base.send(request)
+        }
     }
 
     func providerKeys() async throws -> JWKSet {
