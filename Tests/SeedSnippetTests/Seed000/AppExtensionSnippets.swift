@@ -137,3 +137,70 @@ extension SeedSnippets {
         }
     }
 }
+
+// MARK: Beyond 000-25: the same sharing with the library's TokenSession
+// The seed leaves the token sharing to the app ("the client code is required to implement the
+// token sharing mechanism"); TokenSession is that mechanism: the app starts the session in the
+// shared storage, and the app and the extension each keep it alive, one refresh between them.
+
+extension SeedSnippets.AppExtensions {
+    @Test("000-25 with TokenSession: the app starts a bound session in shared storage, the extension refreshes it, both see one session")
+    func sharedTokenSession() async throws {
+        let group = "group.token-session.example"
+        UserDefaults.standard.removePersistentDomain(forName: group)
+        let container = FileManager.default.temporaryDirectory.appendingPathComponent("app-group-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        defer {
+            UserDefaults.standard.removePersistentDomain(forName: group)
+            try? FileManager.default.removeItem(at: container)
+        }
+        try await SnippetServer.with { server in
+            try await server.addClient("seed-bound", strategy: .attestation, tokenBound: true, scope: ["openid", "profile", "offline_access"])
+            Constants.clientId = "seed-bound"
+            var configuration = HaapiUIKitConfigurationBuilder(
+                clientId: Constants.clientId, baseUrl: Constants.baseURL, tokenEndpointUrl: Constants.tokenEndpointURL,
+                authorizationEndpointUrl: Constants.authorizationEndpointURL, appRedirect: Constants.appRedirectURIString
+            )
+            .setTokenBoundConfiguration(configuration: BoundedTokenConfiguration())
+            .setOauthAuthorizationParamsProvider { OAuthAuthorizationParameters(scopes: ["openid", "profile", "offline_access"]) }
+            .build()
+            configuration.haapiConfiguration.revocationEndpointURL = server.revocationEndpointURL
+            // The storage the app and the extension share (the seed's UserDefaults suite), and a
+            // lock file in their app group's container for the refreshes.
+            let shared = MySharedStorage(appGroup: group)
+            let lock = FileLock(url: container.appendingPathComponent("token-session.lock"))
+            try await withDevelopmentAttestation {
+                // The app: the flow, then the session started with its tokens.
+                let application = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: configuration).build()
+                let viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
+                await viewModel.start()
+                try await logInDemoUser(viewModel)
+                // offline_access (a refresh token) is asked for: the user consents.
+                let consent = try await waitFor { viewModel.uiModel?.form(kind: .userConsent) }
+                await viewModel.submit(consent)
+                let model = try await waitFor { viewModel.oAuthModel as? OAuthTokenModel }
+                let manager = try await application.haapiAccessor().oAuthTokenManager
+                let appSession = try manager.tokenSession(storage: shared, lock: lock)
+                let started = try await manager.startSession(appSession, with: model.response)
+                #expect(started.isDPoPBound && started.subject == "demo" && started.refreshToken != nil)
+                let key = try Dpop(privateJWK: try #require(started.dpopKey))
+                #expect(try await server.claims(of: started.accessToken)?.jkt == key.thumbprint)
+                await application.close()
+
+                // The extension: an `.oauth` accessor of the same configuration, the session from the shared storage.
+                let extensionAccessor: any OAuthAccessor = try await HaapiAccessorBuilder(haapiConfiguration: configuration.haapiConfiguration)
+                    .setHaapiAccessorOption(option: .oauth).build()
+                let extensionSession = try extensionAccessor.oAuthTokenManager.tokenSession(storage: shared, lock: lock)
+                let refreshed = try await extensionSession.validAccessToken(minimumLifetime: 100_000)
+                #expect(refreshed.value != started.accessToken && refreshed.isDPoPBound)
+                #expect(try await server.claims(of: refreshed.value)?.jkt == key.thumbprint, "refreshed with the key stored with the tokens")
+                #expect(try await appSession.authState?.accessToken == refreshed.value, "the app sees the extension's refresh")
+
+                // Logging out in the app logs the extension out.
+                try await appSession.revoke(.all)
+                await #expect(throws: OIDCError.self) { try await extensionSession.validAccessToken(minimumLifetime: 0) }
+                #expect(try await server.claims(of: refreshed.value) == nil, "revoked at the server")
+            }
+        }
+    }
+}
