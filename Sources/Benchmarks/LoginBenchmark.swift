@@ -69,19 +69,29 @@ enum LoginBenchmark {
     }
 
     /// One login: HAAPI token, authorization request (with its redirect), username/password, code exchange.
-    static func login(_ accessor: any HaapiAccessor) async throws {
+    /// - Returns: the tokens.
+    @discardableResult
+    static func login(_ accessor: any HaapiAccessor, scopes: [String] = ["openid"]) async throws -> TokenSuccessResponse {
         let manager = accessor.haapiManager
-        var result = await manager.start(parameters: OAuthAuthorizationParameters(scopes: ["openid"]))
-        for _ in 0..<6 {
+        var result = await manager.start(parameters: OAuthAuthorizationParameters(scopes: scopes))
+        for _ in 0..<8 {
             switch result {
             case .representation(let form as InteractiveFormStep):
                 guard let login = form.forms.first(where: { $0.kind == .login })?.form else { throw HaapiError.illegalState(message: "no login form") }
                 result = await manager.submitForm(login, parameters: ["userName": SeedData.username, "password": "Password1"])
+            case .representation(let selector as AuthenticatorSelectorStep):
+                guard let password = selector.options.first(where: { $0.authenticatorType == "html-form" })?.action.form else {
+                    throw HaapiError.illegalState(message: "no username/password option")
+                }
+                result = await manager.submitForm(password, parameters: [:])
+            case .representation(let consent as UserConsentStep):
+                guard let accept = consent.actions.first(where: { $0.kind == .userConsent })?.form else { throw HaapiError.illegalState(message: "no consent form") }
+                result = await manager.submitForm(accept, parameters: [:])
             case .representation(let done as OAuthAuthorizationResponseStep):
                 guard let code = done.oauthAuthorizationResponseProperties.code,
-                    case .successfulToken = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop)
+                    case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop)
                 else { throw HaapiError.illegalState(message: "the code exchange failed") }
-                return
+                return tokens
             default:
                 throw HaapiError.illegalState(message: "unexpected result \(result)")
             }

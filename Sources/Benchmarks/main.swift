@@ -1,6 +1,7 @@
 // One benchmark report: the cost of the OAuthCore operations next to bare swift-crypto, HAAPI
 // decoding per captured response, HAAPI logins against the dev server, browser logins and
-// refreshes against Glewlwyd, and `haapi token` start-up. Build in release mode: `Scripts/bench.sh`.
+// refreshes against Glewlwyd, one token session shared by processes and tasks, and `haapi
+// token` start-up. Build in release mode: `Scripts/bench.sh`.
 import Crypto
 import Foundation
 import HaapiSDK
@@ -125,6 +126,20 @@ if let opEnv = argument("--op-env") {
     row("single-flight: all callers served (ms)", oidc.singleFlightMilliseconds)
 } else {
     print("| (skipped: the browser-login rows need Glewlwyd; pass --op-env PATH, as Scripts/bench.sh does)")
+}
+
+// One session for many callers wanting more than a token lives, in processes and in tasks.
+if let haapi = argument("--haapi") {
+    let sharing = try await SessionSharingBenchmark.run(haapi: haapi)
+    print("")
+    print("One TokenSession, callers asking at once for more than a token lives (haapi server, in process; refreshes counted there)")
+    print("| measure                                      |     value | note")
+    print("|----------------------------------------------|-----------|-----")
+    for (name, group) in [("haapi token processes", sharing.processes), ("in-process callers", sharing.tasks)] {
+        row("\(group.callers) \(name): refresh requests", Double(group.refreshes), "target 1")
+        row("\(group.callers) \(name): wait p50 (ms)", percentile(group.waitMilliseconds, 0.5), "from the lock's release to the token")
+        row("\(group.callers) \(name): wait p90 (ms)", percentile(group.waitMilliseconds, 0.9))
+    }
 }
 
 // `haapi token` with a cached token: what a script pays per call.
