@@ -101,7 +101,43 @@ public enum HaapiCommand {
 }
 
 extension HaapiCommand {
-    /// What ``atOnce(holding:processes:_:home:tasks:_:)``'s processes and tasks ended with.
+    /// A `haapi` process made by ``prepare(_:home:environment:)``, its output going to two files.
+    public struct Launched {
+        public let process: Process
+        let out: URL
+        let err: URL
+
+        /// What it has written to standard error so far.
+        public func standardError() throws -> String { try String(contentsOf: err, encoding: .utf8) }
+    }
+
+    /// `haapi ARGUMENTS`, not yet started, its output going to files in `home`.
+    public static func prepare(_ arguments: [String], home: URL, environment: [String: String] = [:]) throws -> Launched {
+        let name = UUID().uuidString
+        let out = home.appendingPathComponent("haapi-\(name).out")
+        let err = home.appendingPathComponent("haapi-\(name).err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = process(
+            arguments, home: home, environment: environment, stdout: try FileHandle(forWritingTo: out), stderr: try FileHandle(forWritingTo: err))
+        return Launched(process: process, out: out, err: err)
+    }
+
+    /// Waits for started processes (killing any still running after `timeout` seconds) and reads what they wrote.
+    public static func collect(_ launched: [Launched], timeout: Double = 120) throws -> [Run] {
+        let start = Date()
+        return try launched.map { run in
+            while run.process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }
+            let timedOut = run.process.isRunning
+            if timedOut { kill(run.process.processIdentifier, SIGKILL) }
+            run.process.waitUntilExit()
+            return Run(
+                status: run.process.terminationStatus, stdout: try String(contentsOf: run.out, encoding: .utf8),
+                stderr: try run.standardError(), seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+        }
+    }
+
+    /// What ``atOnce(holding:processes:_:home:environment:tasks:_:)``'s processes and tasks ended with.
     public struct AtOnce: Sendable {
         /// The runs of `haapi`, in launch order.
         public var processes: [Run]
@@ -118,7 +154,7 @@ extension HaapiCommand {
         _ call: @escaping @Sendable () async throws -> String
     ) async throws -> AtOnce {
         try requireBinary()
-        var launched: [(process: Process, out: URL, err: URL)] = []
+        var launched: [Launched] = []
         let results = LockedValue<[Result<String, any Error>]>([])
         let group = DispatchGroup()
         try await lock.withLock(timeout: .seconds(10), whileWaiting: nil) {
@@ -131,37 +167,20 @@ extension HaapiCommand {
                     group.leave()
                 }
             }
-            for index in 0..<processes {
-                let out = home.appendingPathComponent("at-once-\(index)-\(UUID().uuidString).out")
-                let err = home.appendingPathComponent("at-once-\(index)-\(UUID().uuidString).err")
-                _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-                _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-                let process = HaapiCommand.process(
-                    arguments + ["--log-level", "debug"], home: home, environment: environment, stdout: try FileHandle(forWritingTo: out),
-                    stderr: try FileHandle(forWritingTo: err))
-                try process.run()
-                launched.append((process, out, err))
+            for _ in 0..<processes {
+                let run = try prepare(arguments + ["--log-level", "debug"], home: home, environment: environment)
+                try run.process.run()
+                launched.append(run)
             }
             // Every process has read the tokens it had and waits for the lock held here.
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                let waiting = try launched.filter { try String(contentsOf: $0.err, encoding: .utf8).contains("waiting for the lock of") }
-                if waiting.count == processes { break }
+            while try launched.filter({ try $0.standardError().contains("waiting for the lock of") }).count < processes, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
-        var runs: [Run] = []
-        for (process, out, err) in launched {
-            let start = Date()
-            while process.isRunning && Date().timeIntervalSince(start) < 60 { try await Task.sleep(for: .milliseconds(20)) }
-            let timedOut = process.isRunning
-            if timedOut { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            runs.append(
-                Run(
-                    status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-                    stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start), timedOut: timedOut))
-        }
+        let deadline = Date().addingTimeInterval(60)
+        while launched.contains(where: { $0.process.isRunning }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let runs = try collect(launched, timeout: 1)
         await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
         return AtOnce(processes: runs, tasks: results.withLock { $0 })
     }

@@ -215,25 +215,8 @@ struct CLITokenTests {
     /// Starts `count` `haapi` processes at once and waits for all of them.
     static func concurrently(_ count: Int, _ arguments: [String], home: URL) throws -> [CLITests.Run] {
         try CLITests.requireBinary()
-        var launched: [(Process, URL, URL)] = []
-        for index in 0..<count {
-            let out = home.appendingPathComponent("concurrent-\(index).out")
-            let err = home.appendingPathComponent("concurrent-\(index).err")
-            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            let process = HaapiCommand.process(
-                arguments, home: home, stdout: try FileHandle(forWritingTo: out), stderr: try FileHandle(forWritingTo: err))
-            launched.append((process, out, err))
-        }
-        let start = Date()
-        for (process, _, _) in launched { try process.run() }
-        return try launched.map { process, out, err in
-            while process.isRunning && Date().timeIntervalSince(start) < 120 { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return CLITests.Run(
-                status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-                stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start))
-        }
+        let launched = try (0..<count).map { _ in try HaapiCommand.prepare(arguments, home: home) }
+        for run in launched { try run.process.run() }
+        return try HaapiCommand.collect(launched)
     }
 }
