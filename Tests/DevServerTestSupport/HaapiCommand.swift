@@ -78,12 +78,8 @@ public enum HaapiCommand {
     /// Runs `haapi ARGUMENTS` as ``process(_:home:environment:stdout:stderr:)`` makes it, with a time limit.
     public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:]) throws -> Run {
         try requireBinary()
-        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = process(
-            arguments, home: home, environment: extra, stdout: try FileHandle(forWritingTo: out), stderr: try FileHandle(forWritingTo: err))
+        let launched = try prepare(arguments, home: home, environment: extra)
+        let process = launched.process
         let start = Date()
         try process.run()
         while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }
@@ -95,8 +91,8 @@ public enum HaapiCommand {
         }
         process.waitUntilExit()
         return Run(
-            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8), seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+            status: process.terminationStatus, stdout: try String(contentsOf: launched.out, encoding: .utf8),
+            stderr: try launched.standardError(), seconds: Date().timeIntervalSince(start), timedOut: timedOut)
     }
 }
 
