@@ -82,6 +82,9 @@ PLUGIN=$(jq -cn --arg iss "$OP_ISSUER" --arg jwks "$OP_JWKS" --argjson nonce "$(
 api POST /mod/plugin/ "$PLUGIN" >/dev/null
 
 api POST /user/ '{"username":"alice","password":"alice-password","name":"Alice Example","email":"alice@example.test","scope":["openid","profile","email","offline_access"],"enabled":true}' >/dev/null
+# bob is for the tests that check scope-dependent claims: Glewlwyd keeps one consent per user and
+# client, so a concurrent test consenting for alice with fewer scopes could drop bob's email claim.
+api POST /user/ '{"username":"bob","password":"bob-password","name":"Bob Example","email":"bob@example.test","scope":["openid","profile","email","offline_access"],"enabled":true}' >/dev/null
 
 CLIENT_BASE=$(jq -cn --arg ru "$REDIRECT" --arg pl "$LOGOUT" --arg cru "$CLI_REDIRECT" --arg cpl "$CLI_LOGOUT" \
   --arg dru "$DEEPLINK_REDIRECT" --arg dpl "$DEEPLINK_LOGOUT" --arg hru "$CLAIMED_REDIRECT" \
@@ -111,7 +114,7 @@ SETTINGS=$(jq -n --arg iss "$OP_ISSUER" --argjson d "$DISCO" --arg key "$KEY" --
   --arg dru "$DEEPLINK_REDIRECT" --arg dpl "$DEEPLINK_LOGOUT" --arg hru "$CLAIMED_REDIRECT" '{
   OP_ISSUER:$iss, OP_DISCOVERY:($iss + "/.well-known/openid-configuration"),
   OP_AUTHORIZATION_ENDPOINT:$d.authorization_endpoint, OP_TOKEN_ENDPOINT:$d.token_endpoint,
-  OP_USER:"alice", OP_PASSWORD:"alice-password",
+  OP_USER:"alice", OP_PASSWORD:"alice-password", OP_CLAIMS_USER:"bob", OP_CLAIMS_PASSWORD:"bob-password",
   OP_PUBLIC_CLIENT_ID:"native-app", OP_CONF_CLIENT_ID:"conf-app", OP_CONF_CLIENT_SECRET:$sec,
   OP_JWT_CLIENT_ID:"jwt-app", OP_JWT_CLIENT_KEY:$pem, OP_JWT_CLIENT_KID:$kid,
   OP_REDIRECT_URI:$ru, OP_POST_LOGOUT_REDIRECT_URI:$pl, OP_CLI_REDIRECT_URI:$cru, OP_CLI_POST_LOGOUT_REDIRECT_URI:$cpl,

@@ -9,11 +9,20 @@ import OAuthTransportNIO
 struct ProviderBrowser: Sendable {
     let directory: URL
     let jar: URL
+    /// Who logs in, when not the provider's default user: `OP_USER` and `OP_PASSWORD` for the scripts.
+    var user: (name: String, password: String)?
 
-    static func make() throws -> ProviderBrowser {
+    /// A browser with a cookie jar of its own; `user` logs in instead of alice (tests that check
+    /// scope-dependent claims use the provider's `OP_CLAIMS_USER`, whose consent no other test changes).
+    static func make(user: (name: String, password: String)? = nil) throws -> ProviderBrowser {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return ProviderBrowser(directory: directory, jar: directory.appendingPathComponent("cookies"))
+        return ProviderBrowser(directory: directory, jar: directory.appendingPathComponent("cookies"), user: user)
+    }
+
+    /// The provider's user for claim checks (see ``make(user:)``).
+    static func claimsUser(_ settings: ProviderSettings) throws -> (name: String, password: String) {
+        (try settings["OP_CLAIMS_USER"], try settings["OP_CLAIMS_PASSWORD"])
     }
 
     /// Scripts/op/browser.sh: logs alice in and consents on the provider's pages, or ends the
@@ -25,7 +34,9 @@ struct ProviderBrowser: Sendable {
 
     /// The browser, with this test's cookie jar (its login session lives there between login and logout).
     var agent: LoopbackUserAgent {
-        LoopbackUserAgent(browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)", "bash", Self.browserScript], listen: LoopbackRedirectListener.factory)
+        let login = user.map { ["OP_USER=\($0.name)", "OP_PASSWORD=\($0.password)"] } ?? []
+        return LoopbackUserAgent(
+            browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)"] + login + ["bash", Self.browserScript], listen: LoopbackRedirectListener.factory)
     }
 
     var login: LoopbackUserAgent { agent }
@@ -55,7 +66,7 @@ struct OIDCClientProviderTests {
     var publicClient: ClientAuthentication { get throws { .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]) } }
 
     @Test func loginThenUserInfo() async throws {
-        let browser = try ProviderBrowser.make()
+        let browser = try ProviderBrowser.make(user: try ProviderBrowser.claimsUser(settings))
         defer { browser.remove() }
         let client = OIDCClient(configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport())
         let state = try await client.login(using: browser.login)
@@ -65,7 +76,7 @@ struct OIDCClientProviderTests {
         let subject = try #require(state.subject)
         let info = try await client.userInfo()
         #expect(info.subject == subject)
-        #expect(info[string: "email"] == "alice@example.test")
+        #expect(info[string: "email"] == "bob@example.test")
         // The same fixed port again right away: the previous listener's port may be in TIME_WAIT.
         let again = try await client.login(using: browser.login)
         #expect(again.subject == subject && again.accessToken != state.accessToken)
@@ -260,7 +271,7 @@ extension OIDCClientProviderTests {
         let settings = ProviderSettings.load("HAAPI_TEST_OP_NONCE_ENV")!
 
         @Test func dpopLoginRefreshAndUserInfoLearnTheNonces() async throws {
-            let browser = try ProviderBrowser.make()
+            let browser = try ProviderBrowser.make(user: try ProviderBrowser.claimsUser(settings))
             defer { browser.remove() }
             var configuration = OIDCConfiguration(
                 issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]),
@@ -274,7 +285,7 @@ extension OIDCClientProviderTests {
             // The first proof had no nonce: the token endpoint asked for one (400 use_dpop_nonce) and the retry got tokens.
             #expect(transport.seen.contains(400))
             for _ in 0..<3 {
-                #expect(try await client.userInfo()[string: "email"] == "alice@example.test")
+                #expect(try await client.userInfo()[string: "email"] == "bob@example.test")
                 _ = try await client.refresh()
             }
         }
