@@ -137,7 +137,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiUITests",
-            dependencies: ["OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport", "FaultServerSupport"],
+            // Fixtures/ui-kit: HAAPI responses from Curity's curityio/ui-kit (see its README).
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IntegrationTests",

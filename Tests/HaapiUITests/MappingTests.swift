@@ -87,10 +87,14 @@ struct CapturedMappingTests {
         #expect(continued.messages.first?.style == .info)
         guard case .authorizationResponse(let response) = try content("oauthAuthorizationResponse.json") else { Issue.record("response"); return }
         #expect(response.code == "OZxymZHVjkEhf9fajYz0jNPOaJaQpXTg")
-        guard case .generic = try content("launchExternalBrowser.json") else { Issue.record("legacy launch is generic"); return }
-        // Duo: nested selectors (device selector, device options, login forms) are kept.
-        let duo = factory.makeUIModel(try Documents.step(Documents.captured, "duo.json"))
-        #expect(!duo.selectors.isEmpty || !duo.forms.isEmpty)
+        // The legacy launch template is an external-browser operation with its continue action.
+        guard case .clientOperation(.externalBrowser(let launch)) = try content("launchExternalBrowser.json") else { Issue.record("legacy launch"); return }
+        #expect(launch.href?.contains("_launch_nonce=") == true)
+        #expect(launch.continueAction?.field("_resume_nonce")?.kind == .context)
+        // Duo: the device selector is the step's content; devices hold their factors' forms.
+        guard case .selector(let duo) = try content("duo.json") else { Issue.record("duo"); return }
+        #expect(duo.options.map(\.options.count) == [4, 4])
+        #expect(duo.options.allSatisfy { $0.form == nil })
     }
 
     @Test func qrCodeImageLinksAreImagesWithTheirBytes() throws {
@@ -131,7 +135,9 @@ struct FixtureMappingTests {
         case .problem(let problem):
             let model = ProblemModel(problem)
             #expect(model.type == problem.type)
-            #expect(model.isCorrectable == problem.type.isRetryableOnSameStep)
+            // The user corrects only what can be corrected; too many attempts or a failed
+            // authentication end the attempt, though the server would take the step again.
+            #expect(model.isCorrectable == [.invalidInput, .incorrectCredentials].contains(problem.type))
         }
     }
 

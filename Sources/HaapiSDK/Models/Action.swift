@@ -62,6 +62,38 @@ public struct Action: RawJsonRepresentable, Hashable {
 
     /// `properties.authenticatorType`, on authenticator options.
     public var authenticatorType: String? { properties["authenticatorType"]?.stringValue }
+
+    /// The launch this action asks for, when it is one in an older or unknown shape: a template
+    /// this SDK does not model (Curity's legacy `launch`) whose kind is `external-browser`, or whose
+    /// template is `launch`, with an `href` in its model. Such an action is an external-browser
+    /// operation in all but name: open `href`, come back with `_resume_nonce`, submit the continue action.
+    public var launch: LaunchActionModel? {
+        guard case .other(let model?) = model, kind == .externalBrowser || template == .launch,
+            let reader = try? JSONReader(model, path: "model")
+        else { return nil }
+        return try? LaunchActionModel(reader)
+    }
+}
+
+/// The model of a launch action in an older or unknown shape (see ``Action/launch``).
+public struct LaunchActionModel: RawJsonRepresentable, Hashable {
+    /// What to open.
+    public let href: String
+    /// The button's title.
+    public let actionTitle: String?
+    /// What to submit once the browser comes back (with `_resume_nonce`).
+    public let continueActions: [Action]
+    /// What to submit when the launch fails.
+    public let errorActions: [Action]
+    public let rawJSON: JSONValue
+
+    init(_ reader: JSONReader) throws {
+        href = try reader.string("href")
+        actionTitle = try reader.optionalString("actionTitle")
+        continueActions = try reader.objects("continueActions", Action.init)
+        errorActions = try reader.objects("errorActions", Action.init)
+        rawJSON = reader.raw
+    }
 }
 
 /// The model of an action, by template.

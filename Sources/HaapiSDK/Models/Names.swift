@@ -21,6 +21,8 @@ public struct ActionTemplate: OpenName {
     public static let selector: Self = "selector"
     /// An operation the client performs itself (open a browser, an app, WebAuthn).
     public static let clientOperation: Self = "client-operation"
+    /// `launch`: the legacy shape of an external-browser launch (see ``Action/launch``).
+    public static let launch: Self = "launch"
 }
 
 /// An action's `kind`: what the action does. Unknown kinds are normal.
@@ -39,6 +41,8 @@ public struct ActionKind: OpenName {
     public static let userConsent: Self = "user-consent"
     public static let deviceRegister: Self = "device-register"
     public static let passwordReset: Self = "password-reset"
+    /// `external-browser`: the kind of a legacy `launch` action.
+    public static let externalBrowser: Self = "external-browser"
 }
 
 /// A form field's `type`.

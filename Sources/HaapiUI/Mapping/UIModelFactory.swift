@@ -50,7 +50,8 @@ public struct UIModelFactory: Sendable {
         case let step as AuthenticatorSelectorStep:
             content = SelectorModel(step.selector, presentation: presentation).map(UIModel.Content.selector) ?? .generic
         case let step as PollingStep:
-            content = .polling(PollingModel(step, autoPollingDuration: autoPollingDuration))
+            let operation = step.actions.lazy.compactMap { self.clientOperation($0, in: step) }.first
+            content = .polling(PollingModel(step, autoPollingDuration: autoPollingDuration, clientOperation: operation))
         case let step as ContinueSameStep:
             content = .continueSameStep(forms(step.continueActions))
         case is UserConsentStep:
@@ -59,10 +60,19 @@ public struct UIModelFactory: Sendable {
             content = .authorizationResponse(step.oauthAuthorizationResponseProperties)
         case let step as any ClientOperationStep:
             content = .clientOperation(clientOperation(step))
-        case is InteractiveFormStep:
-            content = selectors.isEmpty ? .form(allForms) : .generic
         default:
-            content = .generic
+            if let launch = step.actions.lazy.compactMap(\.launch).first {
+                // Curity's legacy `launch` template: an external-browser operation in all but name.
+                content = .clientOperation(.externalBrowser(externalBrowser(
+                    href: launch.href, actions: ClientOperationActions(continueActions: launch.continueActions, errorActions: launch.errorActions))))
+            } else if let only = selectors.first, selectors.count == 1, allForms.allSatisfy(\.isCancel) {
+                // A step that is one choice (Duo's device selector, whatever the step's type) is a selector.
+                content = .selector(only)
+            } else if step is InteractiveFormStep {
+                content = selectors.isEmpty ? .form(allForms) : .generic
+            } else {
+                content = .generic
+            }
         }
         var messages = step.messages.map(MessageModel.init)
         if case .polling(let polling) = content, let recipient = polling.recipient,
@@ -75,25 +85,60 @@ public struct UIModelFactory: Sendable {
             selectors: selectors, problem: problem.map(ProblemModel.init))
     }
 
-    /// The model of a client operation.
-    public func clientOperation(_ step: any ClientOperationStep) -> ClientOperationModel {
-        let actions = ClientOperationActions(step.actionModel)
-        switch step {
-        case let step as ExternalBrowserClientOperationStep:
-            return .externalBrowser(ExternalBrowserOperationModel(
-                href: step.href,
-                launchURL: step.href.flatMap { ExternalBrowserOperationModel.launchURL(href: $0, appRedirect: appRedirect, baseURL: baseURL) },
-                appRedirect: appRedirect, prefersDefaultBrowser: useDefaultExternalBrowser, actions: actions))
-        case let step as BankIdClientOperationStep:
-            return .bankID(BankIDOperationModel(href: step.href, autoStartToken: step.autoStartToken, redirect: step.redirect, actions: actions))
-        case let step as EncapClientOperationStep:
-            return .encap(EncapOperationModel(href: step.href, activationCode: step.activationCode, actions: actions))
-        case is WebAuthnRegistrationClientOperationStep:
-            return .webAuthn(WebAuthnOperationModel(isRegistration: true, arguments: step.actionModel.arguments, actions: actions))
-        case is WebAuthnAuthenticationClientOperationStep:
-            return .webAuthn(WebAuthnOperationModel(isRegistration: false, arguments: step.actionModel.arguments, actions: actions))
-        default:
-            return .generic(GenericOperationModel(name: step.actionModel.name, arguments: step.actionModel.arguments, actions: actions))
+    /// The model shown once `option` of a selector in `current` is chosen: its own options as a
+    /// selector (an option holding options), or its form when the form asks for something (the
+    /// step's cancel forms offered beside it); `nil` when choosing it is just submitting its form.
+    public func makeUIModel(choosing option: SelectorOptionModel, on current: UIModel) -> UIModel? {
+        let cancels = current.forms.filter(\.isCancel)
+        let content: UIModel.Content
+        if let form = option.form {
+            guard !form.inputFields.isEmpty else { return nil }
+            content = .form([form] + cancels)
+        } else if let nested = SelectorModel(option.action, presentation: presentation), !nested.options.isEmpty {
+            content = .selector(nested)
+        } else {
+            return nil
         }
+        return UIModel(
+            representation: current.representation, content: content, messages: current.messages, links: current.links + current.images,
+            forms: cancels, selectors: [], problem: nil)
+    }
+
+    /// The model of a client operation step.
+    public func clientOperation(_ step: any ClientOperationStep) -> ClientOperationModel {
+        clientOperation(step.action, in: step) ?? .generic(GenericOperationModel(
+            name: step.actionModel.name, arguments: step.actionModel.arguments, actions: ClientOperationActions(step.actionModel)))
+    }
+
+    /// The model of the client-operation action `action` of `step` (a client operation step, or a
+    /// polling step that also offers one, as BankID's does); `nil` when `action` is not one.
+    public func clientOperation(_ action: Action, in step: any HaapiRepresentation) -> ClientOperationModel? {
+        guard let model = action.clientOperation else { return nil }
+        let actions = ClientOperationActions(model)
+        switch model.name {
+        case .externalBrowserFlow:
+            return .externalBrowser(externalBrowser(href: model.argument("href"), actions: actions))
+        case .bankID:
+            let qrData = ["qrCodeData", "qrData"].lazy.compactMap { model.argument($0) ?? step.content.properties[$0]?.stringValue }.first
+            let links = step.links.map(LinkModel.init)
+            let qrCode = links.first { $0.isImage && $0.rel == "qr-code" } ?? links.first(where: \.isQRCode)
+            return .bankID(BankIDOperationModel(
+                href: model.argument("href"), autoStartToken: model.argument("autoStartToken"), redirect: model.argument("redirect"),
+                qrData: qrData, qrCode: qrCode, actions: actions))
+        case .encapAutoActivation:
+            return .encap(EncapOperationModel(href: model.argument("href"), activationCode: model.argument("activationCode"), actions: actions))
+        case .webAuthnRegistration:
+            return .webAuthn(WebAuthnOperationModel(isRegistration: true, arguments: model.arguments, actions: actions))
+        case .webAuthnAuthentication:
+            return .webAuthn(WebAuthnOperationModel(isRegistration: false, arguments: model.arguments, actions: actions))
+        default:
+            return .generic(GenericOperationModel(name: model.name, arguments: model.arguments, actions: actions))
+        }
+    }
+
+    private func externalBrowser(href: String?, actions: ClientOperationActions) -> ExternalBrowserOperationModel {
+        ExternalBrowserOperationModel(
+            href: href, launchURL: href.flatMap { ExternalBrowserOperationModel.launchURL(href: $0, appRedirect: appRedirect, baseURL: baseURL) },
+            appRedirect: appRedirect, prefersDefaultBrowser: useDefaultExternalBrowser, actions: actions)
     }
 }

@@ -10,9 +10,16 @@ public struct ClientOperationActions: Sendable, Hashable {
     public let errorActions: [FormModel]
 
     init(_ model: ClientOperationActionModel) {
-        continueActions = model.continueActions.compactMap { FormModel($0) }
-        errorActions = model.errorActions.compactMap { FormModel($0) }
+        self.init(continueActions: model.continueActions, errorActions: model.errorActions)
     }
+
+    init(continueActions: [Action], errorActions: [Action]) {
+        self.continueActions = continueActions.compactMap { FormModel($0) }
+        self.errorActions = errorActions.compactMap { FormModel($0) }
+    }
+
+    /// Whether the operation offers any action at all.
+    public var isEmpty: Bool { continueActions.isEmpty && errorActions.isEmpty }
 }
 
 /// `external-browser-flow`: open ``launchURL`` in a browser, then call
@@ -42,16 +49,53 @@ public struct ExternalBrowserOperationModel: Sendable, Hashable {
     }
 }
 
-/// `bankid`: open the BankID app (``href`` / ``autoStartToken``), then submit the first continue action.
+/// `bankid`: start the BankID app on this device (``autoStartURL``), or let the user scan
+/// ``qrData`` / ``qrCode`` with BankID on another device; then submit the first continue action
+/// (it polls), or an error action (such as "BankID on another device").
 public struct BankIDOperationModel: Sendable, Hashable {
-    /// The URL that starts the app.
+    /// The URL that starts the app, as the server sent it.
     public let href: String?
     /// The auto-start token.
     public let autoStartToken: String?
-    /// Where the app returns to.
+    /// Where the app returns to, as the server sent it (possibly percent-encoded, or `null`).
     public let redirect: String?
+    /// The text of the QR code for BankID on another device (`qrCodeData` or `qrData` among the
+    /// operation's arguments or the step's properties), for UIs that draw the code themselves.
+    public let qrData: String?
+    /// The QR code image the server sent (a `qr-code` link, or any image link named a QR code).
+    public let qrCode: LinkModel?
     /// Continue and error actions.
     public let actions: ClientOperationActions
+
+    /// Makes a model.
+    public init(
+        href: String?, autoStartToken: String?, redirect: String?, qrData: String? = nil, qrCode: LinkModel? = nil,
+        actions: ClientOperationActions
+    ) {
+        self.href = href
+        self.autoStartToken = autoStartToken
+        self.redirect = redirect
+        self.qrData = qrData
+        self.qrCode = qrCode
+        self.actions = actions
+    }
+
+    /// The URL that starts BankID on this device: the server's `href` when it is a `bankid:` URL,
+    /// otherwise `bankid:///?autostarttoken=TOKEN&redirect=RETURN` as BankID's relying-party
+    /// guidelines define it (`redirect=null` when there is no return URL: the app then goes back
+    /// to whatever started it).
+    public var autoStartURL: URL? {
+        if let href, let url = URL(string: href), url.scheme?.lowercased() == "bankid" { return url }
+        guard let autoStartToken, !autoStartToken.isEmpty else { return nil }
+        let back: String
+        if let redirect, !redirect.isEmpty, redirect != "null" {
+            // Sent encoded (Curity does) or not: encoded exactly once either way.
+            back = FormURLEncoding.escape(redirect.removingPercentEncoding ?? redirect)
+        } else {
+            back = "null"
+        }
+        return URL(string: "bankid:///?autostarttoken=\(FormURLEncoding.escape(autoStartToken))&redirect=\(back)")
+    }
 }
 
 /// `encap-auto-activation`: activate an Encap device.
@@ -73,6 +117,13 @@ public struct WebAuthnOperationModel: Sendable, Hashable {
     public let arguments: [String: JSONValue]
     /// Continue and error actions.
     public let actions: ClientOperationActions
+
+    /// The error action that continues the flow in a browser instead, where no authenticator is
+    /// available (Curity's passkeys browser fallback: a form whose `href` asks for
+    /// `_force_external_browser_flow`, else the first error action).
+    public var browserFallback: FormModel? {
+        actions.errorActions.first { $0.form.href.contains("_force_external_browser_flow") } ?? actions.errorActions.first
+    }
 }
 
 /// Any other client operation, for the app to handle if it knows it.

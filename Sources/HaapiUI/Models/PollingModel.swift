@@ -21,10 +21,14 @@ public struct PollingModel: Sendable, Hashable {
     public var isAutomatic: Bool { interval != nil }
     /// The action that abandons the wait, if offered.
     public let cancel: FormModel?
+    /// What the client does while it waits, when the step offers it (BankID: start the app on
+    /// this device, or show the QR code for another).
+    public let clientOperation: ClientOperationModel?
 
     /// A model of `step`, with the configured automatic polling duration (seconds; 0 = off).
-    public init(_ step: PollingStep, autoPollingDuration: Double) {
+    public init(_ step: PollingStep, autoPollingDuration: Double, clientOperation: ClientOperationModel? = nil) {
         self.step = step
+        self.clientOperation = clientOperation
         cancel = step.cancelAction.flatMap { FormModel($0) }
         interval = Self.interval(serverMilliseconds: step.properties.interval, autoPollingDuration: autoPollingDuration)
     }

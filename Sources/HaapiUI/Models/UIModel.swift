@@ -65,6 +65,18 @@ public struct UIModel: Sendable {
     /// The cancel action the step offers, if any.
     public var cancelForm: FormModel? { form(kind: .cancel) }
 
+    /// Whether the step offers the user (or the client) a way on: a form to submit, an option to
+    /// choose, a link to follow, an operation with an action to continue or fail with, a wait,
+    /// or the end of the flow. A step without one is a dead end (``UnsupportedStepError``).
+    public var offersAction: Bool {
+        switch content {
+        case .polling, .authorizationResponse: return true
+        case .selector(let selector): return !selector.options.isEmpty
+        case .clientOperation(let operation): return !operation.actions.isEmpty || cancelForm != nil
+        default: return !contentForms.isEmpty || !forms.isEmpty || selectors.contains { !$0.options.isEmpty } || !links.isEmpty
+        }
+    }
+
     /// Makes a model.
     public init(
         representation: any HaapiRepresentation, content: Content, messages: [MessageModel], links: [LinkModel], forms: [FormModel],

@@ -65,6 +65,10 @@ import OpenCombine
     private var generation = 0
     /// Whether ``haapiFlowResult`` has received the current ``error``.
     private var isErrorReported = false
+    /// What the flow was started with, for a restart the server asks for.
+    private var startParameters: OAuthAuthorizationParameters?
+    /// Whether the flow has been restarted for a `mismatch-between-session-and-access-token` (only once).
+    private var restartedForMismatch = false
 
     private enum RetryAction {
         case start(OAuthAuthorizationParameters?)
@@ -90,6 +94,12 @@ import OpenCombine
 
     /// Starts (or restarts) the flow; the application's accessor is built first if it is not yet.
     public func start(parameters: OAuthAuthorizationParameters? = nil) async {
+        startParameters = parameters
+        restartedForMismatch = false
+        await begin(parameters: parameters)
+    }
+
+    private func begin(parameters: OAuthAuthorizationParameters?) async {
         shownStep = nil
         uiModel = nil
         oAuthModel = nil
@@ -128,13 +138,31 @@ import OpenCombine
         await run(entered: values) { await manager.submitForm(model, fields: values) }
     }
 
-    /// Chooses a selector option (submits its form).
+    /// Chooses a selector option. An option that holds options of its own (Duo's device holding
+    /// its factors) becomes the ``uiModel``'s selector; an option whose form asks for something
+    /// (Duo's passcode) becomes a form to fill in, submitted with ``submit(_:values:)``; any other
+    /// option's form is submitted at once (its hidden fields as the server gave them). Nothing
+    /// is sent until a form is submitted; ``returnToStep()`` goes back to the step as sent.
     public func select(_ option: SelectorOptionModel) async {
-        guard let form = option.form else {
-            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the option \"\(option.title)\" has no form to submit")))
+        guard let current = uiModel else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the flow shows no step to choose from")))
             return
         }
-        await submit(form)
+        if let form = option.form, form.inputFields.isEmpty {
+            await submit(form)
+        } else if let chosen = factory.makeUIModel(choosing: option, on: current) {
+            HaapiLogger.debug(UIKitFollowUpTag.flow, "chose \"\(option.title)\": showing what it holds")
+            uiModel = chosen
+        } else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the option \"\(option.title)\" has neither a form nor options")))
+        }
+    }
+
+    /// Shows the current step again as the server sent it (after ``select(_:)`` went into an
+    /// option); nothing is sent.
+    public func returnToStep() {
+        guard let shownStep else { return }
+        uiModel = factory.makeUIModel(shownStep)
     }
 
     /// Follows a link (a plain GET).
@@ -183,7 +211,7 @@ import OpenCombine
         retryAction = nil
         switch action {
         case .start(let parameters):
-            await start(parameters: parameters)
+            await begin(parameters: parameters)
         case .request(let operation, let entered):
             await run(entered: entered, operation)
         case .exchange(let step):
@@ -265,7 +293,7 @@ import OpenCombine
         case .representation(let step):
             await show(step, entered: entered, generation: current)
         case .problem(let problem):
-            handle(problem, entered: entered)
+            await handle(problem, entered: entered)
         case .error(let failure):
             let flowError = HaapiFlowError(failure: failure)
             if flowError.isRetryable { retryAction = .request(operation, entered: entered) }
@@ -298,21 +326,39 @@ import OpenCombine
         default:
             shownStep = step
             uiModel = shown
+            if !shown.offersAction {
+                // Nothing to submit, follow or wait for: say so rather than leave the UI stuck.
+                publish(HaapiFlowError(failure: UnsupportedStepError(step)))
+            }
         }
     }
 
-    private func handle(_ problem: any ProblemRepresentation, entered: [String: String]) {
+    private func handle(_ problem: any ProblemRepresentation, entered: [String: String]) async {
+        let model = ProblemModel(problem)
+        HaapiLogger.debug(UIKitFollowUpTag.flow, "problem \(problem.type.rawValue): \(model.handling)")
         if let authorization = problem as? AuthorizationProblem {
             stopPolling()
             end(with: OAuthErrorModel(authorization))
             return
         }
-        if problem.type.isRetryableOnSameStep, let step = shownStep {
-            uiModel = factory.makeUIModel(step, problem: problem, enteredValues: entered)
+        switch model.handling {
+        case .correctOnSameStep:
+            if let step = shownStep {
+                uiModel = factory.makeUIModel(step, problem: problem, enteredValues: entered)
+                return
+            }
+        case .restartFlow where !restartedForMismatch:
+            // The HAAPI token the flow's session was bound to changed (renewed, another DPoP key):
+            // a new flow binds to the new one. Twice in a row means something else is wrong.
+            restartedForMismatch = true
+            stopPolling()
+            await begin(parameters: startParameters)
             return
+        default:
+            break
         }
         stopPolling()
-        publish(HaapiFlowError(problem: ProblemModel(problem)))
+        publish(HaapiFlowError(problem: model))
     }
 
     /// Publishes an error. One that stops the flow ends it now, or once the user has seen it

@@ -97,7 +97,7 @@ import OAuthTransportNIO
         printMessages(model)
         if let problem = model.problem {
             message(problem.title, .error)
-            for line in problem.messages where line.text != problem.title { message(line.text, .error) }
+            for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
             if isScripted {
                 throw CLIFailure("the server refused the answers: \(problem.title)")
             }
@@ -106,9 +106,14 @@ import OAuthTransportNIO
         case .selector(let selector):
             try await chooseOption(selector.title ?? "Choose how to log in", selector.options)
         case .polling(let polling):
+            if case .bankID(let bankID)? = polling.clientOperation, shownBankIDToken != bankID.autoStartToken ?? bankID.qrData {
+                // Once per BankID order: the step repeats at every poll.
+                shownBankIDToken = bankID.autoStartToken ?? bankID.qrData
+                showBankID(bankID)
+            }
             try await wait(polling)
         case .clientOperation(let operation):
-            try await perform(operation)
+            try await perform(operation, in: model)
         case .consent(let consent):
             guard let form = consent.consent else { throw CLIFailure("the consent step has no consent form") }
             try await offer(model, forms: [form] + consent.forms.filter { $0 != form })
@@ -133,6 +138,7 @@ import OAuthTransportNIO
     }
 
     private var lastMessages: [String] = []
+    private var shownBankIDToken: String?
     private var lastText = ""
 
     private func printMessages(_ model: UIModel) {
@@ -145,7 +151,9 @@ import OAuthTransportNIO
         }
     }
 
-    func message(_ text: String, _ style: MessageStyle) {
+    /// Prints a line of (possibly server-sent, so escaped) text in a message style.
+    func message(_ unsafeText: String, _ style: MessageStyle) {
+        let text = TerminalText.safe(unsafeText)
         switch style {
         case .heading: Stderr.line(terminal.styled(text, .bold, .blue))
         case .info: Stderr.line(terminal.styled(text, .cyan))
@@ -163,24 +171,34 @@ import OAuthTransportNIO
         case link(LinkModel)
     }
 
-    /// Offers the forms (and links) of a step: one form is filled in directly; several make a menu.
-    private func offer(_ model: UIModel, forms: [FormModel]) async throws {
+    private static func choices(_ entries: [Entry]) -> [ChoiceOption] {
+        entries.map { entry in
+            switch entry {
+            case .form(let form): return ChoiceOption(title: form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
+            case .link(let link): return ChoiceOption(title: link.title, names: [link.rel, link.href].compactMap { $0 })
+            }
+        }
+    }
+
+    /// A problem's message in its own class's style; one without a known class is an error.
+    static func problemStyle(_ line: MessageModel) -> MessageStyle {
+        line.styles.contains { if case .other = $0 { return false } else { return true } } ? line.style : .error
+    }
+
+    /// Offers the forms (and links) of a step: one form is filled in directly; several make a
+    /// menu, whose answer on Enter (and for a script without a matching choice) is `defaultIndex`.
+    private func offer(_ model: UIModel, forms: [FormModel], defaultIndex: Int? = nil) async throws {
         let primary = forms.filter { !$0.isCancel }
         var entries = primary.map(Entry.form) + model.links.map(Entry.link)
         entries += forms.filter(\.isCancel).map(Entry.form)
-        guard !entries.isEmpty else { throw CLIFailure("login failed: the step offers nothing to do") }
+        guard !entries.isEmpty else { throw CLIFailure("login failed: " + UnsupportedStepError(model.representation).errorDescription) }
         let chosen: Entry
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
             chosen = entries[0]
+        } else if let defaultIndex {
+            chosen = entries[try await choose("Choose what to do", Self.choices(entries), defaultIndex: defaultIndex)]
         } else {
-            let options = entries.map { entry -> ChoiceOption in
-                switch entry {
-                case .form(let form): return ChoiceOption(title: form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
-                case .link(let link): return ChoiceOption(title: link.title, names: [link.rel, link.href].compactMap { $0 })
-                }
-            }
-            let question = "Choose what to do"
-            chosen = entries[try await choose(question, options, defaultIndex: primary.count == 1 ? 0 : nil)]
+            chosen = entries[try await choose("Choose what to do", Self.choices(entries), defaultIndex: primary.count == 1 ? 0 : nil)]
         }
         switch chosen {
         case .link(let link): await viewModel.followLink(link)
@@ -222,7 +240,7 @@ import OAuthTransportNIO
                     }
                 } else {
                     let hint = field.isChecked ? "[Y/n]" : "[y/N]"
-                    Stderr.write(terminal.styled("\(field.label) \(hint) ", .bold))
+                    Stderr.write(terminal.styled("\(TerminalText.safe(field.label)) \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
                     let checked = reply.isEmpty ? field.isChecked : reply.hasPrefix("y")
                     values[field.name] = checked ? (field.value ?? "on") : ""
@@ -238,7 +256,7 @@ import OAuthTransportNIO
                     }
                 } else {
                     let current = field.value.flatMap { $0.isEmpty || field.isSecure ? nil : $0 }
-                    let prompt = field.label + (current.map { " [\($0)]" } ?? "") + ": "
+                    let prompt = TerminalText.safe(field.label + (current.map { " [\($0)]" } ?? "")) + ": "
                     Stderr.write(terminal.styled(prompt, .bold))
                     let line = try await terminal.readLine(secret: field.isSecure)
                     values[field.name] = line.isEmpty ? (current ?? "") : line
@@ -274,12 +292,9 @@ import OAuthTransportNIO
             let id = option.form.flatMap { URL(string: $0.form.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
             return ChoiceOption(title: option.title, names: [option.authenticatorType, id, option.kind.rawValue].compactMap { $0 })
         }
-        let option = options[try await choose(question, choices, defaultIndex: nil)]
-        if option.form == nil, !option.options.isEmpty {
-            try await chooseOption(option.title, option.options)
-            return
-        }
-        await viewModel.select(option)
+        // The view model shows what a nested option holds (its options, or its form's fields)
+        // as the next model; the loop renders that in turn.
+        await viewModel.select(options[try await choose(question, choices, defaultIndex: nil)])
     }
 
     /// A numbered menu; from the answers, the next choice (matched by name or title).
@@ -290,7 +305,7 @@ import OAuthTransportNIO
                 let index = options.firstIndex(where: { $0.matches(answers.choices[choiceIndex]) })
             {
                 choiceIndex += 1
-                Stderr.line("\(question): \(options[index].title)")
+                Stderr.line(TerminalText.safe("\(question): \(options[index].title)"))
                 return index
             }
             if let defaultIndex { return defaultIndex }
@@ -299,10 +314,10 @@ import OAuthTransportNIO
             }
             throw CLIFailure("the answers have no choice for \"\(question)\" (options: \(names))")
         }
-        Stderr.line(terminal.styled(question, .bold))
+        Stderr.line(terminal.styled(TerminalText.safe(question), .bold))
         for (index, option) in options.enumerated() {
-            let detail = option.names.first.map { $0 == option.title ? "" : terminal.styled(" (\($0))", .dim) } ?? ""
-            Stderr.line("  \(index + 1)) \(option.title)\(detail)")
+            let detail = option.names.first.map { $0 == option.title ? "" : terminal.styled(" (\(TerminalText.safe($0)))", .dim) } ?? ""
+            Stderr.line("  \(index + 1)) \(TerminalText.safe(option.title))\(detail)")
         }
         while true {
             Stderr.write(terminal.styled("Choose 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
@@ -355,10 +370,61 @@ import OAuthTransportNIO
 
     // MARK: Client operations
 
-    private func perform(_ operation: ClientOperationModel) async throws {
-        guard case .externalBrowser(let model) = operation else {
-            throw CLIFailure("login failed: the client operation \(Self.name(operation)) is not supported in a terminal")
+    /// Performs what a terminal can of a client operation, and offers the rest of what the step
+    /// offers (its continue and error actions, cancel): a flow never stops here while the server
+    /// offers a way on.
+    private func perform(_ operation: ClientOperationModel, in model: UIModel) async throws {
+        switch operation {
+        case .externalBrowser(let browser):
+            try await openBrowser(browser)
+        case .bankID(let bankID):
+            showBankID(bankID)
+            // Continuing polls for BankID's answer; the error action is "BankID on another device".
+            try await offer(model, forms: operationForms(operation, in: model), defaultIndex: 0)
+        case .webAuthn(let webAuthn):
+            // A terminal has no platform authenticator: take the server's browser fallback.
+            guard let fallback = webAuthn.browserFallback else {
+                throw CLIFailure("login failed: passkeys need a platform authenticator, and the step offers no browser fallback")
+            }
+            message("Passkeys need a platform authenticator; continuing in the browser.", .info)
+            await viewModel.submit(fallback)
+        case .encap, .generic:
+            let forms = operationForms(operation, in: model)
+            guard !forms.isEmpty else {
+                throw CLIFailure("login failed: the client operation \(Self.name(operation)) cannot be performed in a terminal, and the step offers nothing else")
+            }
+            message("The client operation \(Self.name(operation)) cannot be performed in a terminal.", .warning)
+            try await offer(model, forms: forms, defaultIndex: operation.actions.continueActions.isEmpty ? nil : 0)
         }
+    }
+
+    /// The operation's continue and error actions, then the step's other forms (its cancel among
+    /// them) that do not repeat one of those.
+    private func operationForms(_ operation: ClientOperationModel, in model: UIModel) -> [FormModel] {
+        let own = operation.actions.continueActions + operation.actions.errorActions
+        let others = model.forms.filter { form in !own.contains { $0.form.href == form.form.href && $0.form.method == form.form.method } }
+        return own + others
+    }
+
+    /// Prints BankID's start link and, for another device, its QR code.
+    private func showBankID(_ model: BankIDOperationModel) {
+        if let url = model.autoStartURL {
+            Stderr.line("Start BankID on this device with:")
+            Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
+        }
+        if let data = model.qrData {
+            Stderr.line("Or scan this QR code with BankID on another device:")
+            if let code = QRCodeText.render(data) {
+                Stderr.write(code)
+            } else {
+                Stderr.line(terminal.styled("(install qrencode to see the QR code here)", .dim))
+            }
+        } else if let image = model.qrCode {
+            Stderr.line("Or scan the QR code with BankID on another device: " + TerminalText.safe(image.href.hasPrefix("data:") ? image.title : image.href))
+        }
+    }
+
+    private func openBrowser(_ model: ExternalBrowserOperationModel) async throws {
         guard let href = model.href else { throw CLIFailure("login failed: the external-browser operation has no href") }
         // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
         let listener: LoopbackRedirectListener
@@ -388,7 +454,7 @@ import OAuthTransportNIO
             throw CLIFailure("login failed: the external-browser href \(href) is not a URL")
         }
         Stderr.line("Continue the login in the browser:")
-        Stderr.line("  " + terminal.styled(url.absoluteString, .bold))
+        Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
         var launched = try? await browser.launch(url)
         if let launched {
             Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(redirectURI))", .dim))

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A QR code drawn with text, by the `qrencode` program (libqrencode's command-line tool,
+/// packaged by every major distribution and Homebrew): the terminal gets a code a phone can
+/// scan, and this project carries no QR encoder of its own.
+enum QRCodeText {
+    /// The code for `data` as lines of block characters, or `nil` when `qrencode` is not
+    /// installed or fails. The data goes through standard input, never the argument list.
+    static func render(_ data: String) -> String? {
+        guard let program = executable("qrencode") else { return nil }
+        let process = Process()
+        process.executableURL = program
+        // UTF8: two rows per line with half blocks, a quiet zone of 2 modules (phones read it on dark and light themes).
+        process.arguments = ["-t", "UTF8", "-m", "2", "-o", "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        input.fileHandleForWriting.write(Data(data.utf8))
+        try? input.fileHandleForWriting.close()
+        let drawn = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let text = String(data: drawn, encoding: .utf8), !text.isEmpty else { return nil }
+        return text
+    }
+
+    private static func executable(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+}

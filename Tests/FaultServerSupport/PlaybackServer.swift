@@ -1,0 +1,190 @@
+import Foundation
+import NIOHTTP1
+import Synchronization
+
+/// A HAAPI server that plays recorded responses as a flow: the authorization request gets the
+/// first step, and each following request to the HAAPI API gets the next one, in order, as a
+/// real Curity server sent them. The recorded hosts are rewritten to this server, so every
+/// `href` the client follows comes back here.
+///
+/// It also answers what a client needs around the flow: the token endpoint (a HAAPI access
+/// token for client credentials, tokens for the recorded authorization code) and the browser's
+/// visit to an external-browser launch URL (a redirect to the app's `redirect_uri` with a
+/// `_resume_nonce`). A request that is not the one a scene expects gets a 400 problem naming
+/// both, so a client that takes a wrong turn fails visibly.
+public final class PlaybackServer: Sendable {
+    /// One recorded response and the request it answers.
+    public struct Scene: Sendable {
+        /// The method and path (no query) the request must have, when checked.
+        public var expecting: (method: String, path: String)?
+        /// Form fields (query or body) the request must carry, with their values.
+        public var requiring: [String: String]
+        /// The recorded body.
+        public var body: String
+        /// `application/vnd.auth+json` for steps, `application/problem+json` for problems.
+        public var contentType: String
+        /// The status to answer with.
+        public var status: Int
+
+        /// A recorded step (or problem: a body whose `type` is an absolute URI is sent as a problem, with status 400).
+        public init(_ body: String, expecting: (method: String, path: String)? = nil, requiring: [String: String] = [:]) {
+            self.body = body
+            self.expecting = expecting
+            self.requiring = requiring
+            let isProblem = (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["type"]
+                .flatMap { $0 as? String }.map { $0.hasPrefix("https://") || $0.hasPrefix("http://") } ?? false
+            contentType = isProblem ? "application/problem+json" : "application/vnd.auth+json"
+            status = isProblem ? 400 : 200
+        }
+    }
+
+    /// The nonce the launch URL's redirect carries back to the app.
+    public static let resumeNonce = "playback-resume-nonce"
+    /// The path of the authorization endpoint; the flow starts here.
+    public static let authorizePath = "/oauth/authorize"
+    /// The path of the token endpoint.
+    public static let tokenPath = "/oauth/token"
+
+    private struct State {
+        var next = 0
+        var refusals: [String] = []
+    }
+
+    private let scenes: [Scene]
+    private let state = Mutex(State())
+    private let hosts: [String]
+    private let server = Mutex<TestServer?>(nil)
+
+    /// A server for `scenes`; `hosts` are the recorded origins rewritten to this server (by
+    /// default every `https://…ngrok.io` origin, as in Curity's captured responses).
+    private init(scenes: [Scene], hosts: [String]) {
+        self.scenes = scenes
+        self.hosts = hosts
+    }
+
+    /// Starts a server playing `scenes`.
+    public static func start(_ scenes: [Scene], hosts: [String] = []) async throws -> PlaybackServer {
+        let playback = PlaybackServer(scenes: scenes, hosts: hosts)
+        let server = try await TestServer.start { [playback] request in playback.answer(request) }
+        playback.server.withLock { $0 = server }
+        return playback
+    }
+
+    /// Runs `body` with a started server and stops it afterwards.
+    public static func with<T>(_ scenes: [Scene], hosts: [String] = [], _ body: (PlaybackServer) async throws -> T) async throws -> T {
+        try await run(try await start(scenes, hosts: hosts), stop: { await $0.stop() }, body)
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var url: String { server.withLock { $0!.url } }
+    /// Every request received, in order.
+    public var requests: [ReceivedRequest] { server.withLock { $0!.requests } }
+    /// How many scenes have been played.
+    public var played: Int { state.withLock { $0.next } }
+    /// Why requests were refused (wrong method, path or fields; nothing left to play).
+    public var refusals: [String] { state.withLock { $0.refusals } }
+
+    /// The requests to the HAAPI API (not the token endpoint, not the browser's launch visits).
+    public var flowRequests: [ReceivedRequest] {
+        requests.filter { $0.path != Self.tokenPath && !$0.uri.contains("_launch_nonce") }
+    }
+
+    /// Stops the server.
+    public func stop() async {
+        await server.withLock { $0 }?.stop()
+    }
+
+    // MARK: Answers
+
+    private func answer(_ request: ReceivedRequest) -> Reply {
+        if request.path == Self.tokenPath { return token(request) }
+        if let launch = launchRedirect(request) { return launch }
+        let index = state.withLock { state -> Int in
+            defer { state.next += 1 }
+            return state.next
+        }
+        guard index < scenes.count else { return refuse("nothing left to play for \(request.method) \(request.path)") }
+        let scene = scenes[index]
+        if let expected = scene.expecting, expected.method != request.method || expected.path != request.path {
+            return refuse("scene \(index + 1) expects \(expected.method) \(expected.path), got \(request.method) \(request.path)")
+        }
+        let fields = Self.fields(of: request)
+        for (name, value) in scene.requiring.sorted(by: { $0.key < $1.key }) where fields[name] != value {
+            return refuse("scene \(index + 1) expects \(name)=\(value), got \(fields[name].map { "\(name)=\($0)" } ?? "no \(name)")")
+        }
+        return .text(scene.status, rewrite(scene.body), headers: [("Content-Type", scene.contentType)])
+    }
+
+    /// The recorded body with its hosts pointing here.
+    private func rewrite(_ body: String) -> String {
+        var text = body
+        let origin = url
+        for host in hosts { text = text.replacingOccurrences(of: host, with: origin) }
+        if let pattern = try? NSRegularExpression(pattern: #"https://[A-Za-z0-9.-]+\.ngrok\.io"#) {
+            text = pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: origin)
+        }
+        return text
+    }
+
+    /// A browser visiting a launch URL (`_launch_nonce`, or any URL with a `redirect_uri` that
+    /// is not the authorization request) goes back to the app with the resume nonce.
+    private func launchRedirect(_ request: ReceivedRequest) -> Reply? {
+        guard request.method == "GET", request.path != Self.authorizePath else { return nil }
+        let query = Self.query(request.uri)
+        guard query["_launch_nonce"] != nil || (query["redirect_uri"] != nil && query["_resume_nonce"] == nil),
+            let redirect = query["redirect_uri"], var back = URLComponents(string: redirect)
+        else { return nil }
+        back.queryItems = (back.queryItems ?? []) + [URLQueryItem(name: "_resume_nonce", value: Self.resumeNonce)]
+        return .respond(status: 302, headers: [("Location", back.string ?? redirect), ("Content-Length", "0")])
+    }
+
+    private func token(_ request: ReceivedRequest) -> Reply {
+        let fields = Self.form(String(decoding: request.body, as: UTF8.self))
+        let tokenType = request.headers["DPoP"].isEmpty ? "Bearer" : "DPoP"
+        switch fields["grant_type"] {
+        case "client_credentials":
+            return json(["access_token": "playback-haapi-token-\(UUID().uuidString)", "token_type": tokenType, "expires_in": 600, "scope": "urn:se:curity:scopes:haapi"])
+        case "authorization_code":
+            guard let code = fields["code"], scenes.contains(where: { $0.body.contains(code) }) else {
+                return .text(400, #"{"error":"invalid_grant"}"#, headers: [("Content-Type", "application/json")])
+            }
+            return json(["access_token": "playback-access-token", "token_type": tokenType, "expires_in": 300, "refresh_token": "playback-refresh-token", "scope": "openid"])
+        default:
+            return .text(400, #"{"error":"unsupported_grant_type"}"#, headers: [("Content-Type", "application/json")])
+        }
+    }
+
+    private func json(_ members: [String: Any]) -> Reply {
+        let body = (try? JSONSerialization.data(withJSONObject: members)) ?? Data()
+        return .respond(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: Array(body))
+    }
+
+    private func refuse(_ reason: String) -> Reply {
+        state.withLock { $0.refusals.append(reason) }
+        let problem: [String: Any] = ["type": "https://curity.se/problems/unexpected", "title": "Playback: \(reason)"]
+        let body = (try? JSONSerialization.data(withJSONObject: problem)) ?? Data()
+        return .respond(status: 400, headers: [("Content-Type", "application/problem+json")], body: Array(body))
+    }
+
+    // MARK: Form fields
+
+    /// The fields of a request: its query, and its form body.
+    public static func fields(of request: ReceivedRequest) -> [String: String] {
+        query(request.uri).merging(form(String(decoding: request.body, as: UTF8.self))) { _, body in body }
+    }
+
+    static func query(_ uri: String) -> [String: String] {
+        guard let mark = uri.firstIndex(of: "?") else { return [:] }
+        return form(String(uri[uri.index(after: mark)...]))
+    }
+
+    static func form(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            guard let name = parts.first else { continue }
+            fields[name] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
+    }
+}

@@ -1,0 +1,373 @@
+import DevServerTestSupport
+import FaultServerSupport
+import Foundation
+import HaapiDriver
+import HaapiSDK
+import HaapiUI
+import OAuthCore
+import OAuthTransportNIO
+import Testing
+
+/// Recorded HAAPI responses nobody here wrote: Curity's captured responses (optional, outside
+/// the package) and the examples of Curity's curityio/ui-kit (in the package, Fixtures/ui-kit).
+enum Recorded {
+    static let uiKit = Documents.packageRoot.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit", isDirectory: true)
+
+    static func captured(_ name: String) throws -> String {
+        try String(contentsOf: Documents.captured.appendingPathComponent(name + ".json"), encoding: .utf8)
+    }
+
+    static func uiKit(_ name: String) throws -> String {
+        try String(contentsOf: uiKit.appendingPathComponent(name + ".json"), encoding: .utf8)
+    }
+
+    /// The ui-kit examples' absolute origin, rewritten to the playback server like the captured ones.
+    static let uiKitHosts = ["https://localhost:8443"]
+}
+
+/// A view model whose flow runs against a ``PlaybackServer``.
+@MainActor struct PlaybackHarness {
+    let playback: PlaybackServer
+    let viewModel: HaapiFlowViewModel
+
+    static let appRedirect = "haapi://callback"
+
+    static func make(_ playback: PlaybackServer, configure: (HaapiUIKitConfigurationBuilder) -> Void = { _ in }) throws -> PlaybackHarness {
+        let base = URL(string: playback.url)!
+        let configuration = HaapiConfiguration(
+            name: "playback-\(UUID().uuidString)", clientId: "playback-client", baseURL: base,
+            tokenEndpointURL: base.appendingPathComponent("oauth/token"), authorizationEndpointURL: base.appendingPathComponent("oauth/authorize"),
+            appRedirect: appRedirect, authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: ["openid"]) })
+        let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: configuration)
+            .setTransport(try AsyncHTTPClientTransport()).setStorage(InMemoryStorage())
+            .setTokenBoundConfiguration(configuration: UnboundedTokenConfiguration())
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("playback-secret")).setAccessStrategy(.clientCredentials)
+            .setAutoPollingDuration(duration: 0.05)
+        configure(builder)
+        return PlaybackHarness(playback: playback, viewModel: HaapiFlowViewModel(haapiUIKitConfiguration: builder.build()))
+    }
+
+    /// Plays `scenes` to `body`, then stops the flow and the server.
+    static func with(
+        _ scenes: [PlaybackServer.Scene], hosts: [String] = [], configure: (HaapiUIKitConfigurationBuilder) -> Void = { _ in },
+        _ body: (PlaybackHarness) async throws -> Void
+    ) async throws {
+        let playback = try await PlaybackServer.start(scenes, hosts: hosts)
+        let harness: PlaybackHarness
+        do { harness = try make(playback, configure: configure) } catch {
+            await playback.stop()
+            throw error
+        }
+        do {
+            try await body(harness)
+        } catch {
+            await harness.close()
+            await playback.stop()
+            throw error
+        }
+        #expect(playback.refusals.isEmpty, "the client took a turn the recorded flow does not: \(playback.refusals)")
+        await harness.close()
+        await playback.stop()
+    }
+
+    func model(sourceLocation: SourceLocation = #_sourceLocation) throws -> UIModel {
+        if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
+        return try #require(viewModel.uiModel, sourceLocation: sourceLocation)
+    }
+
+    /// The selector the flow shows.
+    func selector(sourceLocation: SourceLocation = #_sourceLocation) throws -> SelectorModel {
+        guard case .selector(let selector) = try model(sourceLocation: sourceLocation).content else {
+            Issue.record("expected a selector, got \(String(describing: viewModel.uiModel?.content))", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return selector
+    }
+
+    /// The option titled `title` of the selector shown.
+    func option(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> SelectorOptionModel {
+        try #require(try selector(sourceLocation: sourceLocation).options.first { $0.title == title }, sourceLocation: sourceLocation)
+    }
+
+    func tokens(sourceLocation: SourceLocation = #_sourceLocation) async throws -> OAuthTokenModel {
+        let outcome = try await waitFor(timeout: .seconds(8)) { viewModel.oAuthModel ?? (viewModel.error != nil ? OAuthErrorModel(error: "flow_error", errorDescription: viewModel.error?.title, source: .client) : nil) }
+        return try #require(outcome.tokens, "the flow ended with \(outcome) \(viewModel.error.map(\.title) ?? "")", sourceLocation: sourceLocation)
+    }
+
+    func close() async {
+        viewModel.stop()
+        await viewModel.haapiUIKitApplication.close()
+    }
+}
+
+typealias Scene = PlaybackServer.Scene
+
+@Suite("HaapiFlowViewModel through recorded Curity flows (curityio/ui-kit examples)")
+@MainActor struct UIKitPlaybackFlowTests {
+    static let duoPath = "/authentication/authenticate/duo/select-device"
+
+    /// Duo: a device selector whose options are selectors whose options are forms. The passcode
+    /// form's visible field is asked for; its hidden fields go as the server gave them.
+    @Test func duoPasscodeAsksForThePasscodeAndSendsTheHiddenFields() async throws {
+        let scenes = [
+            Scene(try Recorded.uiKit("duo-select-device-nested-selector")),
+            Scene(
+                try Recorded.uiKit("oauth-authorization-response"), expecting: ("POST", Self.duoPath),
+                requiring: ["device": "DPL9ZB1RC5I7DI4ANGW4", "factor": "passcode", "passcode": "424242"]),
+        ]
+        try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.select(try flow.option("Phone 1 (+XX XXX XXX 204)"))
+            // Choosing the device sent nothing: its factors are the next choice.
+            #expect(flow.playback.flowRequests.count == 1)
+            await flow.viewModel.select(try flow.option("Authenticate with passcode"))
+            guard case .form(let forms) = try flow.model().content, let form = forms.first else {
+                Issue.record("the passcode option did not become a form: \(String(describing: flow.viewModel.uiModel?.content))")
+                return
+            }
+            #expect(form.inputFields.map(\.name) == ["passcode"])
+            #expect(flow.playback.flowRequests.count == 1)
+            await flow.viewModel.submit(form, values: ["passcode": "424242"])
+            #expect(try await flow.tokens().accessToken == "playback-access-token")
+        }
+    }
+
+    /// Duo push: an option without visible fields is submitted at once.
+    @Test func duoPushIsSubmittedAtOnce() async throws {
+        let scenes = [
+            Scene(try Recorded.uiKit("duo-select-device-nested-selector")),
+            Scene(try Recorded.uiKit("oauth-authorization-response"), expecting: ("POST", Self.duoPath), requiring: ["factor": "push"]),
+        ]
+        try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.select(try flow.option("Phone 2 (+XX XXX XXX 305)"))
+            await flow.viewModel.select(try flow.option("Send push notification"))
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// Going into an option and back shows the step as sent.
+    @Test func returnToStepLeavesANestedChoice() async throws {
+        try await PlaybackHarness.with([Scene(try Recorded.uiKit("duo-select-device-nested-selector"))], hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.select(try flow.option("Phone 1 (+XX XXX XXX 204)"))
+            #expect(try flow.selector().options.count == 4)
+            flow.viewModel.returnToStep()
+            #expect(try flow.selector().options.map(\.title) == ["Phone 1 (+XX XXX XXX 204)", "Phone 2 (+XX XXX XXX 305)"])
+        }
+    }
+
+    /// BankID while polling: the polling model carries the operation (start link, QR image);
+    /// polling goes on to done and the flow ends with tokens.
+    @Test func bankIDPollingCarriesTheOperationAndEnds() async throws {
+        let scenes = [
+            Scene(try Recorded.uiKit("bankid-polling-pending")),
+            Scene(try Recorded.uiKit("bankid-polling-pending"), expecting: ("GET", "/poll")),
+            Scene(try Recorded.uiKit("bankid-polling-done"), expecting: ("GET", "/poll")),
+            Scene(try Recorded.uiKit("oauth-authorization-response"), expecting: ("GET", "/polldone")),
+        ]
+        try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            guard case .polling(let polling) = try flow.model().content, case .bankID(let bankID)? = polling.clientOperation else {
+                Issue.record("expected BankID while polling, got \(String(describing: flow.viewModel.uiModel?.content))")
+                return
+            }
+            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=test-token")
+            #expect(bankID.qrCode?.rel == "qr-code")
+            #expect(bankID.actions.continueActions.count == 1)
+            #expect(polling.cancel != nil)
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// Passkeys where no authenticator is at hand: the operation's options are decoded, and its
+    /// browser fallback is the error action that forces the external-browser flow.
+    @Test func webAuthnRegistrationOffersTheBrowserFallback() async throws {
+        let scenes = [
+            Scene(try Recorded.uiKit("webauthn-registration-passkey-client-operation")),
+            Scene(
+                try Recorded.uiKit("oauth-authorization-response"), expecting: ("GET", "/authentication/authenticate/webauthn"),
+                requiring: ["_force_external_browser_flow": "true"]),
+        ]
+        try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            guard case .clientOperation(.webAuthn(let webAuthn)) = try flow.model().content else {
+                Issue.record("expected a WebAuthn operation")
+                return
+            }
+            #expect(webAuthn.isRegistration)
+            await flow.viewModel.submit(try #require(webAuthn.browserFallback))
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// Each problem type, answering the username form: what the flow does about it.
+    @Test(arguments: [
+        ("problem-invalid-input", ProblemModel.Handling.correctOnSameStep),
+        ("problem-incorrect-credentials", .correctOnSameStep),
+        ("problem-too-many-attempts", .endAttempt),
+        ("problem-authentication-failed", .endAttempt),
+        ("problem-unexpected", .stop),
+        ("problem-generic-user-error", .stop),
+    ])
+    func eachProblemIsHandledByItsType(_ name: String, _ handling: ProblemModel.Handling) async throws {
+        let scenes = [
+            Scene(try Recorded.uiKit("username-authentication-step")),
+            Scene(try Recorded.uiKit(name), expecting: ("POST", "/auth/login")),
+            Scene(try Recorded.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            let form = try #require(try flow.model().form(kind: .login))
+            await flow.viewModel.submit(form, values: ["username": "someone"])
+            switch handling {
+            case .correctOnSameStep:
+                // The step stays, with the problem; the user corrects it and goes on.
+                let shown = try flow.model()
+                #expect(shown.problem?.handling == .correctOnSameStep)
+                #expect(flow.viewModel.error == nil)
+                await flow.viewModel.submit(try #require(shown.form(kind: .login)), values: ["username": "someone"])
+                _ = try await flow.tokens()
+            default:
+                // The flow stops with the server's title and messages; nothing more is sent.
+                let error = try #require(flow.viewModel.error)
+                let problem = try #require(error.problem)
+                #expect(problem.handling == handling)
+                #expect(!error.isRetryable)
+                #expect(!problem.messages.isEmpty)
+                #expect(error.title == problem.title)
+                #expect(flow.playback.played == 2)
+            }
+        }
+    }
+
+    /// `mismatch-between-session-and-access-token`: the flow starts again, once.
+    @Test func aSessionTokenMismatchRestartsTheFlowOnce() async throws {
+        let mismatch = try Recorded.uiKit("problem-session-token-mismatch")
+        let scenes = [
+            Scene(try Recorded.uiKit("username-authentication-step")),
+            Scene(mismatch, expecting: ("POST", "/auth/login")),
+            Scene(try Recorded.uiKit("username-authentication-step"), expecting: ("GET", PlaybackServer.authorizePath)),
+            Scene(mismatch, expecting: ("POST", "/auth/login")),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            // Restarted: the login form again, no error.
+            #expect(flow.viewModel.error == nil)
+            #expect(flow.playback.played == 3)
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            // A second mismatch in the same flow is an error.
+            #expect(flow.viewModel.error?.problem?.handling == .restartFlow)
+            #expect(flow.playback.played == 4)
+        }
+    }
+
+    /// A step that offers nothing ends with a typed error naming the step and its templates.
+    @Test func aStepThatOffersNothingEndsWithATypedError() async throws {
+        let deadEnd = #"{"type":"authentication-step","metadata":{"viewName":"custom/view"},"actions":[{"template":"hologram","kind":"login","model":{}}]}"#
+        try await PlaybackHarness.with([Scene(deadEnd)]) { flow in
+            await flow.viewModel.start()
+            let error = try #require(flow.viewModel.error?.underlyingError as? UnsupportedStepError)
+            #expect(error.stepType == .authenticationStep)
+            #expect(error.templates == [ActionTemplate(rawValue: "hologram")])
+            #expect(error.errorDescription.contains("custom/view") && error.errorDescription.contains("hologram"))
+        }
+    }
+}
+
+@Suite(
+    "HaapiFlowViewModel through the captured Curity flows",
+    .enabled(if: Documents.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"))
+@MainActor struct CapturedPlaybackFlowTests {
+    /// The captured legacy `launch` step: offered as an external-browser launch; the browser
+    /// comes back with `_resume_nonce`, which the continue action carries.
+    @Test func theLegacyLaunchStepResumesWithTheNonce() async throws {
+        let scenes = [
+            Scene(try Recorded.captured("launchExternalBrowser")),
+            Scene(
+                try Recorded.captured("oauthAuthorizationResponse"), expecting: ("GET", "/dev/authn/authenticate/username"),
+                requiring: ["_resume_nonce": PlaybackServer.resumeNonce]),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            guard case .clientOperation(.externalBrowser(let browser)) = try flow.model().content else {
+                Issue.record("the launch step is not an external-browser operation: \(String(describing: flow.viewModel.uiModel?.content))")
+                return
+            }
+            let launch = try #require(browser.launchURL)
+            #expect(launch.query?.contains("_launch_nonce=") == true && launch.query?.contains("redirect_uri=") == true)
+            // The browser: the server sends it back to the app's redirect with the nonce.
+            let back = try await Self.visit(launch)
+            #expect(back.hasPrefix(PlaybackHarness.appRedirect))
+            await flow.viewModel.resumeExternalBrowser(url: try #require(URL(string: back)))
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// Duo's captured step: passcode, as with the ui-kit example, on Curity's own recording.
+    @Test func duoPasscode() async throws {
+        let scenes = [
+            Scene(try Recorded.captured("duo")),
+            Scene(
+                try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/select-device"),
+                requiring: ["device": "DP5N54VPVTYII32TIANH", "factor": "passcode", "passcode": "123456"]),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.select(try flow.option("Fake (+XXX XXX XXX 789)"))
+            await flow.viewModel.select(try flow.option("passcode"))
+            let form = try #require(try flow.model().form(kind: .login))
+            await flow.viewModel.submit(form, values: ["passcode": "123456"])
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// Duo push: the device poller pending, then done, then the authorization response.
+    @Test func duoPushPollsToDone() async throws {
+        let scenes = [
+            Scene(try Recorded.captured("duo")),
+            Scene(try Recorded.captured("pollingStep"), expecting: ("POST", "/dev/authn/authenticate/duo1/select-device"), requiring: ["factor": "push"]),
+            Scene(try Recorded.captured("pollingStep"), expecting: ("GET", "/dev/authn/authenticate/duo1/device-poller")),
+            Scene(try Recorded.captured("pollingStepDone"), expecting: ("GET", "/dev/authn/authenticate/duo1/device-poller")),
+            Scene(try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller"), requiring: ["moveOn": "true"]),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.select(try flow.option("Galaxy (+XXX XXX XXX 815)"))
+            await flow.viewModel.select(try flow.option("push"))
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// BankID on this device: the client operation offers its start URL, its continue action
+    /// (polling), its error action (another device) and the step's cancel.
+    @Test func bankIDSameDeviceContinuesToPolling() async throws {
+        let scenes = [
+            Scene(try Recorded.captured("bankIdSelectSameOrOtherDevice")),
+            Scene(try Recorded.captured("bankIdSameDeviceClientOperation"), expecting: ("POST", "/dev/authn/authenticate/bankid1/index"), requiring: ["usesamedevice": "true"]),
+            Scene(try Recorded.captured("pollingStepDone"), expecting: ("GET", "/dev/authn/authenticate/bankid1/poller")),
+            Scene(try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller")),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: ActionKind(rawValue: "bankid-same-device"))))
+            let model = try flow.model()
+            guard case .clientOperation(.bankID(let bankID)) = model.content else {
+                Issue.record("expected BankID, got \(model.content)")
+                return
+            }
+            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=null")
+            #expect(bankID.actions.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
+            #expect(model.cancelForm != nil)
+            await flow.viewModel.submit(try #require(bankID.actions.continueActions.first))
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// The browser's visit to a launch URL: the redirect it is sent to.
+    static func visit(_ url: URL) async throws -> String {
+        let response = try await AsyncHTTPClientTransport().send(TransportRequest(method: "GET", url: url, headers: [:], body: nil))
+        return try #require(response.headers["Location"])
+    }
+}
