@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiDevServerTests",
-            dependencies: ["OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "DevServerTestSupport", "FaultServerSupport"]
         ),
         .testTarget(
             name: "HaapiUITests",

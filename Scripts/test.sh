@@ -18,6 +18,8 @@ trap stop_providers EXIT
 
 # tmux drives the interactive CLI test as a person would use the terminal.
 command -v tmux >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q tmux >/dev/null
+# qrencode draws BankID's QR code in the terminal (haapi login prints the link without it).
+command -v qrencode >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q qrencode >/dev/null
 
 export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV"
 swift test "$@"

@@ -47,7 +47,12 @@ import OAuthTransportNIO
                     await viewModel.retry()
                     continue
                 }
-                throw CLIFailure("login failed: \(Self.describe(error))")
+                if let problem = error.problem {
+                    // The server's messages, each in its class's style; the failure names the problem.
+                    for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
+                    throw CLIFailure("login failed: " + TerminalText.safe(problem.title))
+                }
+                throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)))
             }
             guard let model = viewModel.uiModel else { throw CLIFailure("login failed: the flow did not start") }
             do {
@@ -58,12 +63,10 @@ import OAuthTransportNIO
         }
     }
 
+    /// A failure (not a problem: its messages are printed on their own) in one line.
     static func describe(_ error: HaapiFlowError) -> String {
         var text = error.title
-        if let problem = error.problem {
-            let details = problem.messages.map(\.text).filter { $0 != text }
-            if !details.isEmpty { text += " (" + details.joined(separator: "; ") + ")" }
-        } else if let underlying = error.underlyingError {
+        if let underlying = error.underlyingError {
             let detail = (underlying as? any IdsvrError).map { "\($0.failureReason)" } ?? String(describing: underlying)
             if detail != text { text += ": " + detail }
         }
