@@ -202,6 +202,54 @@ typealias Scene = PlaybackServer.Scene
         }
     }
 
+    /// Passkey registration: the options decode as WebAuthn defines them, and the credential an
+    /// authenticator made goes back in the continue action's `credential` field as JSON.
+    @Test func webAuthnRegistrationOptionsDecodeAndTheCredentialIsSent() async throws {
+        let continuePath = "/authentication/register/create/webauthn"
+        let scenes = [
+            Scene(try Recorded.uiKit("webauthn-registration-passkey-client-operation")),
+            Scene(try Recorded.uiKit("oauth-authorization-response"), expecting: ("POST", continuePath)),
+        ]
+        try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            guard case .clientOperation(.webAuthn(let webAuthn)) = try flow.model().content else {
+                Issue.record("expected a WebAuthn operation")
+                return
+            }
+            let options = try #require(webAuthn.creationOptions[.any])
+            #expect(webAuthn.creationOptions.count == 1 && webAuthn.isPerformable)
+            #expect(!options.challenge.isEmpty && !options.userID.isEmpty && !options.userName.isEmpty)
+            #expect(options.algorithms.first == -7)
+            #expect(options.userVerification == "required")
+            let credential = WebAuthnCredential.registration(
+                id: Data([1, 2, 3, 4]), clientDataJSON: Data(#"{"type":"webauthn.create"}"#.utf8), attestationObject: Data([0xA3, 0x01]))
+            await flow.viewModel.completeWebAuthn(credential)
+            _ = try await flow.tokens()
+            let sent = try #require(PlaybackServer.fields(of: try #require(flow.playback.flowRequests.last))["credential"])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(sent.utf8)) as? [String: Any])
+            #expect(json["id"] as? String == "AQIDBA" && json["type"] as? String == "public-key")
+            let response = try #require(json["response"] as? [String: Any])
+            #expect(response["attestationObject"] as? String == "owE")
+            #expect(Base64URL.decode(response["clientDataJSON"] as? String ?? "") == Data(#"{"type":"webauthn.create"}"#.utf8))
+        }
+    }
+
+    /// "Any device": one set of options for this device and one for another, each with its field.
+    @Test func webAuthnAnyDeviceOffersBothKinds() async throws {
+        try await PlaybackHarness.with([Scene(try Recorded.uiKit("webauthn-registration-any-device-client-operation"))], hosts: Recorded.uiKitHosts) { flow in
+            await flow.viewModel.start()
+            guard case .clientOperation(.webAuthn(let webAuthn)) = try flow.model().content else {
+                Issue.record("expected a WebAuthn operation")
+                return
+            }
+            let platform = try #require(webAuthn.creationOptions[.platform])
+            let crossPlatform = try #require(webAuthn.creationOptions[.crossPlatform])
+            #expect(platform.authenticatorAttachment == "platform" && crossPlatform.authenticatorAttachment == "cross-platform")
+            #expect(platform.challenge != crossPlatform.challenge)
+            #expect(webAuthn.continueAction(for: .crossPlatform)?.field("crossPlatformCredential") != nil)
+        }
+    }
+
     /// Each problem type, answering the username form: what the flow does about it.
     @Test(arguments: [
         ("problem-invalid-input", ProblemModel.Handling.correctOnSameStep),

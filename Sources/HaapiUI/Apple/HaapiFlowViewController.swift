@@ -1,6 +1,7 @@
 #if canImport(UIKit) && canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
 import AuthenticationServices
 import Combine
+import CoreImage
 import UIKit
 
 /// A view controller that receives how the flow it presents ended (the seeds'
@@ -24,6 +25,8 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     private var webSession: ASWebAuthenticationSession?
     /// The external-browser operation already launched (one launch per step shown).
     private var launchedOperation: ExternalBrowserOperationModel?
+    /// The WebAuthn operation asked of the platform already (the model is redrawn, the sheet is not).
+    private var launchedWebAuthn: WebAuthnOperationModel?
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -108,6 +111,7 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
             }
         case .polling(let polling):
             stack.addArrangedSubview(label(polling.recipient.map { "Waiting for \($0)" } ?? "Waiting", style: .info))
+            if case .bankID(let bankID)? = polling.clientOperation { addBankID(bankID) }
             if !polling.isAutomatic { stack.addArrangedSubview(button("Check") { [weak self] in await self?.viewModel.poll() }) }
             if let cancel = polling.cancel { addForm(cancel) }
         case .clientOperation(let operation):
@@ -195,9 +199,11 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
             launchedOperation = browser
             if let url = browser.launchURL { launch(url, appRedirect: browser.appRedirect, prefersDefaultBrowser: browser.prefersDefaultBrowser) }
         case .bankID(let bankID):
-            if let href = bankID.href, let url = URL(string: href) {
-                stack.addArrangedSubview(button("Open BankID") { UIApplication.shared.open(url) })
-            }
+            addBankID(bankID)
+        case .webAuthn(let webAuthn):
+            guard launchedWebAuthn != webAuthn else { break }
+            launchedWebAuthn = webAuthn
+            Task { [weak self] in await self?.performWebAuthn(webAuthn) }
         default:
             break
         }
@@ -205,6 +211,41 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         for form in operation.actions.continueActions + operation.actions.errorActions
         where !form.fields.contains(where: { $0.kind == .context }) {  // those are resumed by the returning URL
             addForm(form)
+        }
+    }
+
+    /// BankID: a button that starts the app on this device, and the QR code for another.
+    private func addBankID(_ bankID: BankIDOperationModel) {
+        if let url = bankID.autoStartURL {
+            stack.addArrangedSubview(button("Open BankID") { UIApplication.shared.open(url) })
+        }
+        if let data = bankID.qrData, let image = Self.qrImage(data) {
+            stack.addArrangedSubview(UIImageView(image: image))
+        } else if let bytes = bankID.qrCode?.imageData, let image = UIImage(data: bytes) {
+            stack.addArrangedSubview(UIImageView(image: image))
+        }
+    }
+
+    /// A QR code drawn by Core Image's `CIQRCodeGenerator`, scaled without smoothing.
+    private static func qrImage(_ text: String) -> UIImage? {
+        guard let filter = CIFilter(name: "CIQRCodeGenerator") else { return nil }
+        filter.setValue(Data(text.utf8), forKey: "inputMessage")
+        filter.setValue("M", forKey: "inputCorrectionLevel")
+        guard let code = filter.outputImage?.transformed(by: CGAffineTransform(scaleX: 8, y: 8)),
+            let drawn = CIContext().createCGImage(code, from: code.extent)
+        else { return nil }
+        return UIImage(cgImage: drawn)
+    }
+
+    /// Passkeys through the platform's authenticators; when none answers (or the user declines),
+    /// the server's browser fallback.
+    private func performWebAuthn(_ operation: WebAuthnOperationModel) async {
+        do {
+            let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation)
+            await viewModel.completeWebAuthn(made.credential, kind: made.kind)
+        } catch {
+            HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
+            if let fallback = operation.browserFallback { await viewModel.submit(fallback) }
         }
     }
 

@@ -108,8 +108,11 @@ public struct EncapOperationModel: Sendable, Hashable {
     public let actions: ClientOperationActions
 }
 
-/// `webauthn-registration` or `webauthn-authentication`: the WebAuthn options for the
-/// platform's authenticator API; the continue action takes the credential as JSON.
+/// `webauthn-registration` or `webauthn-authentication`: the WebAuthn options decoded for the
+/// platform's authenticator API (``creationOptions`` or ``requestOptions``, by kind of
+/// authenticator); the continue action takes the credential as JSON
+/// (``HaapiFlowViewModel/completeWebAuthn(_:kind:)``), and where no authenticator is at hand
+/// the flow goes on in a browser (``browserFallback``).
 public struct WebAuthnOperationModel: Sendable, Hashable {
     /// Whether a credential is created (registration) rather than used (authentication).
     public let isRegistration: Bool
@@ -117,6 +120,48 @@ public struct WebAuthnOperationModel: Sendable, Hashable {
     public let arguments: [String: JSONValue]
     /// Continue and error actions.
     public let actions: ClientOperationActions
+
+    /// Makes a model.
+    public init(isRegistration: Bool, arguments: [String: JSONValue], actions: ClientOperationActions) {
+        self.isRegistration = isRegistration
+        self.arguments = arguments
+        self.actions = actions
+    }
+
+    /// Registration: the creation options the server sent, by kind of authenticator (one for
+    /// passkeys, or one each for this device and another); options that do not decode are left out.
+    public var creationOptions: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions] {
+        guard isRegistration else { return [:] }
+        var found: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions] = [:]
+        for kind in WebAuthnAuthenticatorKind.allCases {
+            if let value = arguments[kind.creationKey], let options = WebAuthnCreationOptions(value) { found[kind] = options }
+        }
+        return found
+    }
+
+    /// Authentication: the request options, when they decode.
+    public var requestOptions: WebAuthnRequestOptions? {
+        guard !isRegistration, let value = arguments["credentialRequestOptions"] else { return nil }
+        return WebAuthnRequestOptions(value)
+    }
+
+    /// Authentication: the credentials of this device and of other devices the server knows
+    /// for the user (Curity's `platformCredentials` / `crossPlatformCredentials`), when sent.
+    public var knownCredentials: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]] {
+        var found: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]] = [:]
+        if let value = arguments["platformCredentials"] { found[.platform] = WebAuthnCredentialDescriptor.list(value) }
+        if let value = arguments["crossPlatformCredentials"] { found[.crossPlatform] = WebAuthnCredentialDescriptor.list(value) }
+        return found
+    }
+
+    /// Whether the options decoded: an authenticator can be asked.
+    public var isPerformable: Bool { isRegistration ? !creationOptions.isEmpty : requestOptions != nil }
+
+    /// The continue action that carries a credential made by `kind` (the form with that
+    /// field, else the first continue action).
+    public func continueAction(for kind: WebAuthnAuthenticatorKind) -> FormModel? {
+        actions.continueActions.first { $0.field(kind.credentialField) != nil } ?? actions.continueActions.first
+    }
 
     /// The error action that continues the flow in a browser instead, where no authenticator is
     /// available (Curity's passkeys browser fallback: a form whose `href` asks for

@@ -254,6 +254,18 @@ import OpenCombine
 
     private static func resumeNonce(in url: URL) -> String? { ResumeNonce.of(url) }
 
+    /// Completes a WebAuthn operation with the credential the authenticator made: submits the
+    /// continue action with the credential, as JSON, in the field for `kind` (`credential`,
+    /// `platformCredential` or `crossPlatformCredential`).
+    public func completeWebAuthn(_ credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind = .any) async {
+        guard case .clientOperation(.webAuthn(let operation))? = uiModel?.content, let form = operation.continueAction(for: kind) else {
+            publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the current step is not a WebAuthn operation to complete")))
+            return
+        }
+        let name = form.field(kind.credentialField)?.name ?? form.fields.first { $0.kind == .context }?.name ?? kind.credentialField
+        await submit(form, values: [name: credential.json])
+    }
+
     /// Stops the flow's work under way (polling, requests whose answers are then dropped).
     /// The application's accessor stays open for the next flow.
     public func stop() {

@@ -1,0 +1,149 @@
+// Passkeys need ASAuthorizationController's public-key credential providers: iOS 15, macOS 12.
+#if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
+import AuthenticationServices
+import Foundation
+
+/// Performs a ``WebAuthnOperationModel`` with the platform's authenticators (passkeys in iCloud
+/// Keychain, or a security key), through `ASAuthorizationController`: a thin adapter, the
+/// options and the credential's JSON are the model's.
+///
+/// ```swift
+/// if case .clientOperation(.webAuthn(let operation)) = uiModel.content {
+///     let made = try await PasskeyAuthenticator(anchor: { view.window! }).perform(operation)
+///     await viewModel.completeWebAuthn(made.credential, kind: made.kind)
+/// }
+/// ```
+///
+/// The relying party id must be a domain of the app's associated domains (`webcredentials:`).
+/// When the user cancels or no authenticator can answer, take ``WebAuthnOperationModel/browserFallback``.
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+@MainActor public final class PasskeyAuthenticator: NSObject {
+    /// Supplies the window the system sheet is presented on.
+    public let anchor: @MainActor () -> ASPresentationAnchor
+    /// The relying party id to use when the server's options name none (its host, usually).
+    public let defaultRelyingPartyID: String?
+    private var continuation: CheckedContinuation<ASAuthorization, any Error>?
+
+    /// An authenticator presenting on the window `anchor` returns.
+    public init(defaultRelyingPartyID: String? = nil, anchor: @escaping @MainActor () -> ASPresentationAnchor) {
+        self.anchor = anchor
+        self.defaultRelyingPartyID = defaultRelyingPartyID
+    }
+
+    /// Asks the platform for the credential `operation` wants: a registration (this device's
+    /// passkey first, a security key when the server offers that kind) or an assertion.
+    /// - Throws: ``HaapiUIKitError/unsupported(cause:)`` when the options do not decode or name no
+    ///   relying party; `ASAuthorizationError` when the user cancels or nothing can answer.
+    public func perform(_ operation: WebAuthnOperationModel) async throws -> (credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind) {
+        if operation.isRegistration {
+            let all = operation.creationOptions
+            guard let (kind, options) = [WebAuthnAuthenticatorKind.any, .platform, .crossPlatform].lazy.compactMap({ kind in all[kind].map { (kind, $0) } }).first
+            else { throw HaapiUIKitError.unsupported(cause: "the WebAuthn registration options do not decode") }
+            let relyingParty = try relyingPartyID(options.relyingPartyID)
+            let request: ASAuthorizationRequest
+            if kind == .crossPlatform {
+                let provider = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
+                let keyRequest = provider.createCredentialRegistrationRequest(
+                    challenge: options.challenge, displayName: options.userDisplayName ?? options.userName, name: options.userName, userID: options.userID)
+                keyRequest.credentialParameters = options.algorithms.map {
+                    ASAuthorizationPublicKeyCredentialParameters(algorithm: ASCOSEAlgorithmIdentifier(rawValue: $0))
+                }
+                keyRequest.excludedCredentials = options.excludedCredentials.map {
+                    ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
+                        credentialID: $0.id, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
+                }
+                if let preference = options.userVerification { keyRequest.userVerificationPreference = .init(rawValue: preference) }
+                if let residentKey = options.residentKey { keyRequest.residentKeyPreference = .init(rawValue: residentKey) }
+                request = keyRequest
+            } else {
+                let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
+                let passkeyRequest = provider.createCredentialRegistrationRequest(challenge: options.challenge, name: options.userName, userID: options.userID)
+                passkeyRequest.displayName = options.userDisplayName
+                if let preference = options.userVerification { passkeyRequest.userVerificationPreference = .init(rawValue: preference) }
+                if #available(iOS 17.4, macOS 14.4, macCatalyst 17.4, visionOS 1.1, *) {
+                    passkeyRequest.excludedCredentials = options.excludedCredentials.map {
+                        ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0.id)
+                    }
+                }
+                request = passkeyRequest
+            }
+            guard let made = try await authorize([request]).credential as? any ASAuthorizationPublicKeyCredentialRegistration,
+                let attestation = made.rawAttestationObject
+            else { throw HaapiUIKitError.unsupported(cause: "the authenticator returned no attestation object") }
+            let attachment = kind == .crossPlatform ? "cross-platform" : "platform"
+            return (.registration(id: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation, attachment: attachment), kind)
+        }
+
+        guard let options = operation.requestOptions else {
+            throw HaapiUIKitError.unsupported(cause: "the WebAuthn authentication options do not decode")
+        }
+        let relyingParty = try relyingPartyID(options.relyingPartyID)
+        let known = operation.knownCredentials
+        let platformAllowed = known[.platform] ?? options.allowedCredentials
+        let passkeys = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
+            .createCredentialAssertionRequest(challenge: options.challenge)
+        passkeys.allowedCredentials = platformAllowed.map { ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0.id) }
+        var requests: [ASAuthorizationRequest] = [passkeys]
+        if let keys = known[.crossPlatform], !keys.isEmpty {
+            // The server knows security keys or phones of the user's: offer them beside passkeys.
+            let keyRequest = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
+                .createCredentialAssertionRequest(challenge: options.challenge)
+            keyRequest.allowedCredentials = keys.map {
+                ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
+                    credentialID: $0.id, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
+            }
+            requests.append(keyRequest)
+        }
+        if let preference = options.userVerification {
+            passkeys.userVerificationPreference = .init(rawValue: preference)
+        }
+        let authorization = try await authorize(requests)
+        guard let assertion = authorization.credential as? any ASAuthorizationPublicKeyCredentialAssertion else {
+            throw HaapiUIKitError.unsupported(cause: "the authenticator returned no assertion")
+        }
+        let isSecurityKey = authorization.credential is ASAuthorizationSecurityKeyPublicKeyCredentialAssertion
+        let kind: WebAuthnAuthenticatorKind = known.isEmpty ? .any : (isSecurityKey ? .crossPlatform : .platform)
+        return (.assertion(
+            id: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON, authenticatorData: assertion.rawAuthenticatorData,
+            signature: assertion.signature, userHandle: assertion.userID, attachment: isSecurityKey ? "cross-platform" : "platform"), kind)
+    }
+
+    private func relyingPartyID(_ fromServer: String?) throws -> String {
+        guard let id = fromServer ?? defaultRelyingPartyID, !id.isEmpty else {
+            throw HaapiUIKitError.unsupported(cause: "the WebAuthn options name no relying party and no default is configured")
+        }
+        return id
+    }
+
+    private func authorize(_ requests: [ASAuthorizationRequest]) async throws -> ASAuthorization {
+        try await withCheckedThrowingContinuation { continuation in
+            self.continuation = continuation
+            let controller = ASAuthorizationController(authorizationRequests: requests)
+            controller.delegate = self
+            controller.presentationContextProvider = self
+            controller.performRequests()
+        }
+    }
+}
+
+@available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
+extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
+    public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+        MainActor.assumeIsolated {
+            continuation?.resume(returning: authorization)
+            continuation = nil
+        }
+    }
+
+    public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+        MainActor.assumeIsolated {
+            continuation?.resume(throwing: error)
+            continuation = nil
+        }
+    }
+
+    public nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+        MainActor.assumeIsolated { anchor() }
+    }
+}
+#endif
