@@ -168,9 +168,19 @@ public final class PlaybackServer: Sendable {
 
     // MARK: Form fields
 
-    /// The fields of a request: its query, and its form body.
+    /// The fields of a request: its query, and its body (form-encoded, or a JSON object for
+    /// forms of type `application/json`, its values as text).
     public static func fields(of request: ReceivedRequest) -> [String: String] {
-        query(request.uri).merging(form(String(decoding: request.body, as: UTF8.self))) { _, body in body }
+        var body: [String: String]
+        if request.headers["Content-Type"].first?.lowercased().hasPrefix("application/json") == true,
+            let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+        {
+            body = [:]
+            for (name, value) in object { body[name] = value as? String ?? String(describing: value) }
+        } else {
+            body = form(String(decoding: request.body, as: UTF8.self))
+        }
+        return query(request.uri).merging(body) { _, body in body }
     }
 
     static func query(_ uri: String) -> [String: String] {

@@ -71,8 +71,8 @@ struct CLILoginTests {
         let unknown = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["fingerprint"]}"#)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("\"fingerprint\" matches no option"), "stderr: \(unknown.stderr)")
-        for name in ["username-password", "otp", "polling", "external-browser"] {
-            #expect(unknown.stderr.contains(name), "the options name \(name): \(unknown.stderr)")
+        for name in ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid"] {
+            #expect(unknown.stderr.lowercased().contains(name), "the options name \(name): \(unknown.stderr)")
         }
 
         let run = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["USERNAME-PASSWORD"]}"#)
@@ -85,6 +85,55 @@ struct CLILoginTests {
             "request: POST /oauth/token grant_type=client_credentials 200",
             "request: POST /oauth/token grant_type=authorization_code 200",
         ])
+    }
+
+    // MARK: Curity's shapes: Duo, BankID, the legacy launch step
+
+    /// Duo: the device selector's device, then its passcode factor, whose field is asked (the
+    /// passcode is read from a file once the server "showed it on the device").
+    @Test func duoPasscodeThroughTheNestedSelector() throws {
+        let login = try Login()
+        let codeFile = login.directory.appendingPathComponent("duo.txt")
+        let courier = Thread { [server = login.server] in
+            guard let line = server.waitForLine(prefix: "duo: ", timeout: 60) else { return }
+            try? Data("\(line.split(separator: " ")[1])\n".utf8).write(to: codeFile, options: .atomic)
+        }
+        courier.start()
+        let run = try login.run(answers: #"{"fields": {"userName": "demo", "passcode": {"file": "duo.txt"}}, "choices": ["duo", "Phone (+XX XXX XXX 000)", "Enter a passcode"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/duo/").map { $0.split(separator: " ")[2] } == [
+            "/authn/authenticate/duo/devices", "/authn/authenticate/duo/select-device",
+        ])
+    }
+
+    /// BankID on another device: the terminal prints the start link and draws the QR code, and
+    /// polling ends the login.
+    @Test(.enabled(if: CLIPlaybackTests.hasQRencode, "qrencode is not installed (Scripts/test.sh installs it)"))
+    func bankIDOnAnotherDeviceShowsTheQRCode() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-other-device"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("bankid:///?autostarttoken="), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("scan this QR code with BankID on another device"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("▀"), "stderr: \(run.stderr)")
+    }
+
+    /// BankID on this device: the client operation's continue action polls to the end.
+    @Test func bankIDOnThisDevice() throws {
+        let login = try Login()
+        let run = try login.run(answers: #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-same-device"]}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Start BankID on this device with:"), "stderr: \(run.stderr)")
+        #expect(login.server.lines(prefix: "request: GET /authn/authenticate/bankid/poll").count >= 1)
+    }
+
+    /// The legacy `launch` step: opened in the browser like the external-browser operation.
+    @Test func legacyLaunchStepThroughTheBrowser() async throws {
+        let login = try Login()
+        let run = try await Self.externalBrowserLogin(login, choice: "legacy-launch")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
     }
 
     // MARK: One-time code
@@ -179,7 +228,9 @@ struct CLILoginTests {
     /// An external-browser login: the "browser" is a script that writes down the URL it is asked
     /// to open; the test, as the person at the browser, opens the page, logs in, and is sent back
     /// to the command's loopback listener (`beforeReturning` runs with that URL first).
-    static func externalBrowserLogin(_ login: Login, beforeReturning: (URL) throws -> Void = { _ in }) async throws -> CLITests.Run {
+    static func externalBrowserLogin(
+        _ login: Login, choice: String = "external-browser", beforeReturning: (URL) throws -> Void = { _ in }
+    ) async throws -> CLITests.Run {
         let opened = login.directory.appendingPathComponent("opened-url")
         let script = login.directory.appendingPathComponent("record-url")
         try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
@@ -187,7 +238,7 @@ struct CLILoginTests {
 
         let running = Task { [login] in
             try await Self.onThread {
-                try login.run(answers: #"{"choices": ["external-browser"]}"#, extra: ["--browser-command", script.path])
+                try login.run(answers: #"{"choices": ["\#(choice)"]}"#, extra: ["--browser-command", script.path])
             }
         }
         let start = Date()

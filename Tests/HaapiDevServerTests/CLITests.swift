@@ -151,6 +151,21 @@ struct CLITests {
         #expect(run.stderr.contains("Password1"))  // the hint
     }
 
+    /// `haapi demo --client secret` reaches each of Curity's shapes the server simulates from its selector.
+    @Test(arguments: [
+        #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-other-device"]}"#,
+        #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-same-device"]}"#,
+        #"{"fields": {"userName": "demo"}, "choices": ["duo", "Tablet", "Send push notification"]}"#,
+    ])
+    func demoPicksTheSimulatedAuthenticators(_ script: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answers = try Self.write(script, to: directory)
+        let run = try Self.haapi(["demo", "--client", "secret", "--answers", answers], home: directory)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("\"sub\" : \"demo\""), "stdout: \(run.stdout)")
+    }
+
     @Test func demoWithTheSecretClientChoosesAtTheSelector() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -7,10 +7,12 @@ import OAuthCore
 /// `_resume_nonce`, and the app submits the continue form with it.
 enum ExternalBrowserAuthenticator {
     static let name = "external-browser"
+    /// The same authenticator sending Curity's legacy `launch` template.
+    static let legacyName = "legacy-launch"
     static let launchLifetime: TimeInterval = 10 * 60
 
-    /// The client-operation step, with a new launch nonce.
-    static func show(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+    /// The client-operation step (or, `legacy`, the `launch` step), with a new launch nonce.
+    static func show(_ request: inout FlowRequest, state: ServerState, legacy: Bool = false) async throws -> Response {
         let launchNonce = SeedData.randomToken(24)
         request.flow.launchNonce = launchNonce
         request.flow.resumeNonce = nil
@@ -19,7 +21,7 @@ enum ExternalBrowserAuthenticator {
         try await state.store.put(
             request.sessionID, kind: FlowSession.launchKind, id: launchNonce, expiresAt: Date().addingTimeInterval(launchLifetime))
         let href = Wire.appendingQuery(state.url(HaapiPaths.externalLaunch).absoluteString, [("_launch_nonce", launchNonce)])
-        return Wire.reply(Steps.externalBrowser(href: href))
+        return Wire.reply(legacy ? Steps.legacyLaunch(href: href) : Steps.externalBrowser(href: href))
     }
 
     /// The browser side: the flow of a launch nonce, and the checked `redirect_uri`.

@@ -42,6 +42,12 @@ struct FlowSession: Codable, Sendable, Hashable {
     var launchNonce: String?
     var resumeNonce: String?
     var externalUsername: String?
+    /// BankID: the order's autostart token, and its QR start token and secret (for the QR data).
+    var bankIDAutoStartToken: String?
+    var bankIDQRStartToken: String?
+    var bankIDQRStartSecret: String?
+    var bankIDOrderStart: Date?
+    var bankIDOtherDevice: Bool?
 
     /// The store kind of flow sessions.
     static let kind = "haapi-flow"

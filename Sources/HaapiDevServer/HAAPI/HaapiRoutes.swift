@@ -53,6 +53,26 @@ enum HaapiRoutes {
             try await PollingAuthenticator.moveOn(&request, state: state)
         }
 
+        // Duo: the user's devices, then a factor of one.
+        flow(router, .post, HaapiPaths.duoDevices, state, haapiOnly: true) { request in
+            try offered(DuoAuthenticator.name, request)
+            return try await DuoAuthenticator.devices(&request, state: state)
+        }
+        flow(router, .post, HaapiPaths.duoSelectDevice, state, haapiOnly: true) { request in
+            try offered(DuoAuthenticator.name, request)
+            return try await DuoAuthenticator.selectDevice(&request, state: state)
+        }
+
+        // BankID: an order, then its polling.
+        flow(router, .post, HaapiPaths.bankIDStart, state, haapiOnly: true) { request in
+            try offered(BankIDAuthenticator.name, request)
+            return try await BankIDAuthenticator.start(&request, state: state)
+        }
+        flow(router, .get, HaapiPaths.bankIDPoll, state, haapiOnly: true) { request in
+            try offered(BankIDAuthenticator.name, request)
+            return try await BankIDAuthenticator.poll(&request, state: state)
+        }
+
         // External browser: the HTML page the browser opens, and the app's continue form.
         router.get(RouterPath(HaapiPaths.externalLaunch)) { request, _ in
             await guarded(request) { try await ExternalBrowserAuthenticator.page(request, state: state) }
@@ -61,7 +81,7 @@ enum HaapiRoutes {
             await guarded(request) { try await ExternalBrowserAuthenticator.login(request, state: state) }
         }
         flow(router, .post, HaapiPaths.externalResume, state, haapiOnly: true) { request in
-            try offered(ExternalBrowserAuthenticator.name, request)
+            try offered(request.flow.authenticator == ExternalBrowserAuthenticator.legacyName ? ExternalBrowserAuthenticator.legacyName : ExternalBrowserAuthenticator.name, request)
             return try await ExternalBrowserAuthenticator.resume(&request, state: state)
         }
 
@@ -127,8 +147,14 @@ enum HaapiRoutes {
         }
         request.flow.authenticator = name
         switch name {
-        case ExternalBrowserAuthenticator.name:
-            return try await ExternalBrowserAuthenticator.show(&request, state: state)
+        case ExternalBrowserAuthenticator.name, ExternalBrowserAuthenticator.legacyName:
+            return try await ExternalBrowserAuthenticator.show(&request, state: state, legacy: name == ExternalBrowserAuthenticator.legacyName)
+        case DuoAuthenticator.name:
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return DuoAuthenticator.show(request)
+        case BankIDAuthenticator.name:
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return BankIDAuthenticator.show(request)
         case OTPAuthenticator.name:
             try await state.saveFlow(request.flow, id: request.sessionID)
             return OTPAuthenticator.show(request)

@@ -19,6 +19,10 @@ enum HaapiPaths {
     static let externalBrowser = "/authn/authenticate/external-browser"
     static let externalLaunch = "/authn/authenticate/external-browser/launch"
     static let externalResume = "/authn/authenticate/external-browser/resume"
+    static let duoDevices = "/authn/authenticate/duo/devices"
+    static let duoSelectDevice = "/authn/authenticate/duo/select-device"
+    static let bankIDStart = "/authn/authenticate/bankid/start"
+    static let bankIDPoll = "/authn/authenticate/bankid/poll"
     static let consent = "/authn/consent"
     static let cancel = "/authn/cancel"
 
@@ -127,6 +131,9 @@ enum Steps {
         "otp": ("sms", "One-time code"),
         "polling": ("polling", "Approve on your phone"),
         "external-browser": ("external-browser", "Log in with the browser"),
+        "legacy-launch": ("external-browser", "Log in with the browser (legacy launch step)"),
+        "duo": ("duo", "Duo"),
+        "bankid": ("bankid", "BankID"),
     ]
 
     /// The authenticator selector.
@@ -239,6 +246,122 @@ enum Steps {
             ])
     }
 
+    /// Curity's older shape of the same launch: template `launch`, kind `external-browser`, the
+    /// continue action inside the model.
+    static func legacyLaunch(href: String) -> JSONValue {
+        let resume = Wire.form(
+            kind: "continue", title: "If you are not redirected automatically, continue here", href: HaapiPaths.externalResume,
+            fields: [Wire.field("_resume_nonce", type: "context")])
+        let title = "The authentication process needs to use an external browser"
+        return Wire.step(
+            "authentication-step", viewName: "authenticator/external-browser/launch",
+            actions: [
+                [
+                    "template": "launch", "kind": "external-browser", "title": .string(title),
+                    "model": ["href": .string(href), "actionTitle": .string(title), "continueActions": [resume]],
+                ]
+            ])
+    }
+
+    /// A username form posting to `href` (the first step of the simulated second factors).
+    static func username(_ title: String, href: String, viewName: String, actionTitle: String) -> JSONValue {
+        Wire.step(
+            "authentication-step", viewName: viewName,
+            actions: [
+                Wire.form(
+                    kind: "login", title: title, href: href, actionTitle: actionTitle,
+                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")])
+            ])
+    }
+
+    /// Duo's device selection, shaped as Curity sends it: a selector of devices, each a selector
+    /// of factor forms (the factors' hidden fields name the device; passcode asks for the code).
+    static func duoDevices(_ devices: [(id: String, title: String)]) -> JSONValue {
+        func factor(_ device: String, _ factor: String, _ title: String, passcode: Bool = false) -> JSONValue {
+            var fields = [Wire.field("device", type: "hidden", value: device), Wire.field("factor", type: "hidden", value: factor)]
+            if passcode { fields.append(Wire.field("passcode", type: "text", label: "Passcode")) }
+            return Wire.form(kind: "login", title: title, href: HaapiPaths.duoSelectDevice, fields: fields)
+        }
+        let options: [JSONValue] = devices.map { device in
+            [
+                "template": "selector", "kind": "device-option", "title": .string(device.title),
+                "model": ["options": [factor(device.id, "push", "Send push notification"), factor(device.id, "passcode", "Enter a passcode", passcode: true)]],
+            ]
+        }
+        return Wire.step(
+            "authentication-step", viewName: "authenticator/duo/authenticate/select-device",
+            actions: [["template": "selector", "kind": "device-selector", "title": "Device selection", "model": ["options": .array(options)]]])
+    }
+
+    /// BankID's choice of this device or another, as Curity sends it.
+    static func bankIDChoice() -> JSONValue {
+        func form(_ kind: String, _ title: String, sameDevice: Bool) -> JSONValue {
+            Wire.form(
+                kind: kind, title: title, href: HaapiPaths.bankIDStart, actionTitle: "Login",
+                fields: [
+                    Wire.field("personalnumber", type: "username", label: "Personal number", placeholder: "yyyymmddnnnn"),
+                    Wire.field("usesamedevice", type: "hidden", value: sameDevice ? "true" : "false"),
+                ])
+        }
+        return Wire.step(
+            "authentication-step", viewName: "authenticator/bankid/enter-personalnumber/index",
+            actions: [
+                form("bankid-same-device", "Login with BankID installed on this device", sameDevice: true),
+                form("bankid-other-device", "Login with BankID installed on a different device", sameDevice: false),
+            ])
+    }
+
+    /// The `bankid` client operation: the app's autostart token, and for another device the
+    /// QR data; continuing polls.
+    static func bankIDOperation(autoStartToken: String, qrData: String?, continues: Bool) -> JSONValue {
+        var arguments: [String: JSONValue] = [
+            "href": .string("bankid:///?autostarttoken=\(autoStartToken)&redirect=null"), "autoStartToken": .string(autoStartToken),
+        ]
+        if let qrData { arguments["qrCodeData"] = .string(qrData) }
+        var model: [String: JSONValue] = ["name": "bankid", "arguments": .object(arguments)]
+        if continues {
+            model["continueActions"] = [
+                Wire.form(kind: "redirect", title: "Continue once BankID is done", href: HaapiPaths.bankIDPoll, method: "GET", type: false)
+            ]
+            model["errorActions"] = [
+                Wire.form(
+                    kind: "bankid-other-device", title: "Login with BankID installed on a different device", href: HaapiPaths.bankIDStart,
+                    actionTitle: "Login",
+                    fields: [
+                        Wire.field("personalnumber", type: "username", label: "Personal number", placeholder: "yyyymmddnnnn"),
+                        Wire.field("usesamedevice", type: "hidden", value: "false"),
+                    ])
+            ]
+        }
+        return ["template": "client-operation", "kind": "login", "title": "Login with BankID", "model": .object(model)]
+    }
+
+    /// BankID on this device: start the app, then continue (polling), or use another device, or cancel.
+    static func bankIDSameDevice(autoStartToken: String) -> JSONValue {
+        Wire.step(
+            "authentication-step", viewName: "authenticator/bankid/launch/index",
+            actions: [
+                bankIDOperation(autoStartToken: autoStartToken, qrData: nil, continues: true),
+                Wire.form(kind: "cancel", title: "Cancel this operation", href: HaapiPaths.cancel, actionTitle: "Cancel"),
+            ])
+    }
+
+    /// BankID waiting for the user: pending (poll, cancel, the operation with the current QR
+    /// data for another device) or done (the redirect form that continues).
+    static func bankIDPolling(done: Bool, autoStartToken: String, qrData: String?, interval: Int = 1000) -> JSONValue {
+        let actions: [JSONValue] = done
+            ? [Wire.form(kind: "redirect", href: HaapiPaths.pollingPoll, fields: [Wire.field("moveOn", type: "hidden", value: "true")])]
+            : [
+                Wire.form(kind: "poll", href: HaapiPaths.bankIDPoll, method: "GET", type: false),
+                Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Cancel"),
+                bankIDOperation(autoStartToken: autoStartToken, qrData: qrData, continues: false),
+            ]
+        return Wire.step(
+            "polling-step", viewName: "authenticator/bankid/wait/index", actions: actions,
+            messages: done ? [] : [Wire.message(qrData == nil ? "Start your BankID app" : "Scan the QR code with your BankID app")],
+            properties: ["status": .string(done ? "done" : "pending"), "interval": .string(String(interval))])
+    }
+
     /// The consent step: one checkbox per scope, and a cancel form.
     static func consent(scopes: [String], clientId: String) -> JSONValue {
         Wire.step(
@@ -294,6 +417,10 @@ enum Problems {
     }
 
     static func genericUserError(_ title: String) -> Response { reply("generic-user-error", title: title) }
+
+    static func authenticationFailed(_ title: String) -> Response {
+        reply("authentication-failed", title: title, extra: ["messages": [Wire.message(title, ["error"])]])
+    }
 
     static func mismatchBetweenSessionAndAccessToken() -> Response {
         reply("mismatch-between-session-and-access-token", title: "The session belongs to another client: start again")

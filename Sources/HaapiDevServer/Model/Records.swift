@@ -12,6 +12,8 @@ public struct UserRecord: Codable, Sendable, Hashable {
     public var email: String
     /// Phone number, shown as the polling authenticator's recipient.
     public var phone: String
+    /// Swedish personal identity number (`yyyymmddnnnn`), for the simulated BankID.
+    public var personalNumber: String? = nil
 }
 
 /// How a seeded client obtains HAAPI access tokens.

@@ -6,13 +6,17 @@ import OAuthCore
 public enum SeedData {
     /// The demo user's name.
     public static let username = "demo"
+    /// The demo user's personal number, for the simulated BankID.
+    public static let personalNumber = "199001011234"
     /// The HAAPI scope.
     public static let haapiScope = "urn:se:curity:scopes:haapi"
 
     static func install(in store: RecordStore) async throws {
         guard try await store.get(Bool.self, kind: "server", id: "seeded") == nil else { return }
         try await store.put(
-            UserRecord(username: username, password: "Password1", name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00"),
+            UserRecord(
+                username: username, password: "Password1", name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
+                personalNumber: personalNumber),
             kind: "user", id: username)
         let appRedirect = "haapi://callback"
         // Command-line apps come back on a loopback listener with a free port (RFC 8252 §7.3).
@@ -23,7 +27,7 @@ public enum SeedData {
                          issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
             ClientRecord(clientId: "haapi-secret", clientSecret: "haapi-secret-\(randomToken(12))", strategy: .secret,
                          redirectUris: [appRedirect, loopbackRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
-                         authenticators: ["username-password", "otp", "polling", "external-browser"]),
+                         authenticators: ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid"]),
             ClientRecord(clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
                          issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
             ClientRecord(clientId: "haapi-dcr-template", clientSecret: "dcr-secret-\(randomToken(12))", strategy: .dcr,

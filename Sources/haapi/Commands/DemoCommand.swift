@@ -68,6 +68,10 @@ struct DemoCommand: AsyncParsableCommand {
             settings.clientSecret = try await state.store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret
         }
         Stderr.line(terminal.styled("Log in as user \(SeedData.username) with password Password1.", .bold, .green))
+        if client == .secret {
+            Stderr.line(terminal.styled(
+                "BankID takes the personal number \(SeedData.personalNumber); one-time codes and Duo passcodes appear in the server's log here.", .green))
+        }
         terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)

@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import Hummingbird
+import OAuthCore
+
+/// A simulated BankID, shaped as Curity's BankID authenticator sends it: a choice of this
+/// device or another; on this device a `bankid` client operation with the autostart token
+/// (continuing polls); on another a polling step carrying the operation with QR data, which
+/// changes every second as BankID's animated QR code does
+/// (`bankid.<qrStartToken>.<seconds>.<HMAC-SHA256(qrStartSecret, seconds)>`).
+///
+/// The order is "signed" after ``DevServerConfiguration/pollsBeforeDone`` polls when the
+/// personal number is a user's; for any other number it ends, as an unsigned order does, in
+/// `authentication-failed`.
+enum BankIDAuthenticator {
+    static let name = "bankid"
+
+    static func show(_ request: FlowRequest) -> Response { Wire.reply(Steps.bankIDChoice()) }
+
+    /// `POST start`: a new order.
+    static func start(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let number = request.value("personalnumber")?.filter({ !$0.isWhitespace && $0 != "-" }), !number.isEmpty else {
+            return Problems.invalidInput([.missing("personalnumber", "You have to enter your personal number")])
+        }
+        guard number.count == 12, number.allSatisfy(\.isNumber) else {
+            return Problems.invalidInput([.invalid("personalnumber", "A personal number has 12 digits: yyyymmddnnnn")])
+        }
+        let otherDevice = request.value("usesamedevice") == "false"
+        let user = try await state.store.all(UserRecord.self, kind: "user").first { $0.value.personalNumber == number }?.value
+        request.flow.pollingUsername = user?.username
+        request.flow.polls = 0
+        request.flow.bankIDAutoStartToken = UUID().uuidString.lowercased()
+        request.flow.bankIDQRStartToken = UUID().uuidString.lowercased()
+        request.flow.bankIDQRStartSecret = SeedData.randomToken(16)
+        request.flow.bankIDOrderStart = Date()
+        request.flow.bankIDOtherDevice = otherDevice
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        let token = request.flow.bankIDAutoStartToken ?? ""
+        return Wire.reply(otherDevice
+            ? Steps.bankIDPolling(done: false, autoStartToken: token, qrData: qrData(request.flow))
+            : Steps.bankIDSameDevice(autoStartToken: token))
+    }
+
+    /// `GET poll`: pending, then done (continued by the polling authenticator's `moveOn`), or
+    /// `authentication-failed` for an order nobody can sign.
+    static func poll(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let token = request.flow.bankIDAutoStartToken else {
+            return Problems.genericUserError("No BankID order is under way: start again")
+        }
+        request.flow.polls += 1
+        let done = request.flow.polls > state.configuration.pollsBeforeDone
+        if done && request.flow.pollingUsername == nil {
+            request.flow.bankIDAutoStartToken = nil
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return Problems.authenticationFailed("The BankID order was not signed")
+        }
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        return Wire.reply(Steps.bankIDPolling(
+            done: done, autoStartToken: token, qrData: request.flow.bankIDOtherDevice == true ? qrData(request.flow) : nil))
+    }
+
+    /// The animated QR code's text at `now`, as BankID's relying-party guidelines define it.
+    static func qrData(_ flow: FlowSession, now: Date = Date()) -> String? {
+        guard let startToken = flow.bankIDQRStartToken, let secret = flow.bankIDQRStartSecret, let start = flow.bankIDOrderStart else { return nil }
+        let seconds = String(max(0, Int(now.timeIntervalSince(start))))
+        let code = HMAC<SHA256>.authenticationCode(for: Data(seconds.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return "bankid.\(startToken).\(seconds).\(code.map { String(format: "%02x", $0) }.joined())"
+    }
+}

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import OAuthCore
+
+/// A Duo-like second factor, shaped as Curity's Duo authenticator sends it: the user's devices
+/// in a selector, each a selector of factors (push, which waits for an approval like the
+/// polling authenticator; passcode, which asks for the code the device shows). The passcode is
+/// "shown on the device" as the OTP authenticator sends its code: in the server log, the
+/// request log (`duo: CODE for USERNAME`) and the test hook.
+enum DuoAuthenticator {
+    static let name = "duo"
+    static let logger = Logger(label: "haapi-server.duo")
+
+    static func show(_ request: FlowRequest) -> Response {
+        Wire.reply(Steps.username("Log in with Duo", href: HaapiPaths.duoDevices, viewName: "authenticator/duo/authenticate/get", actionTitle: "Continue"))
+    }
+
+    /// The user's devices: a phone and a tablet, with ids as stable as the user.
+    static func devices(of user: UserRecord) -> [(id: String, title: String)] {
+        let digits = String(user.phone.filter(\.isNumber).suffix(3))
+        return [("phone", "Phone (+XX XXX XXX \(digits))"), ("tablet", "Tablet")].map { kind, title in
+            let id = "D" + SHA256.hash(data: Data("\(user.username)|\(kind)".utf8)).prefix(9).map { String(format: "%02X", $0) }.joined()
+            return (id, title)
+        }
+    }
+
+    /// `POST devices`: the device selection, and a new passcode on the user's devices.
+    static func devices(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let username = request.value("userName") else {
+            return Problems.invalidInput([.missing("userName", "You have to enter your username")])
+        }
+        guard let user = try await state.user(username) else {
+            return Problems.invalidInput([.invalid("userName", "There is no such user")])
+        }
+        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        request.flow.otpUsername = username
+        request.flow.otpCode = code
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+        logger.notice("Duo passcode for \(username): \(code)")
+        state.configuration.requestLog?("duo: \(code) for \(username)")
+        return Wire.reply(Steps.duoDevices(devices(of: user)))
+    }
+
+    /// `POST select-device`: push waits for the approval; passcode checks the code (failures
+    /// count toward the lockout).
+    static func selectDevice(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        guard let username = request.flow.otpUsername, let user = try await state.user(username) else {
+            return Problems.genericUserError("No device was selected: start again")
+        }
+        guard let device = devices(of: user).first(where: { $0.id == request.value("device") }) else {
+            return Problems.invalidInput([.invalid("device", "This device is not one of yours")])
+        }
+        switch request.value("factor") {
+        case "push":
+            request.flow.pollingUsername = username
+            request.flow.polls = 0
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return Wire.reply(Steps.polling(done: false, recipient: device.title))
+        case "passcode":
+            guard let entered = request.value("passcode") else {
+                return Problems.invalidInput([.missing("passcode", "You have to enter the passcode")])
+            }
+            if try await Credentials.isLocked(username, state: state) { return Problems.tooManyAttempts() }
+            guard let code = request.flow.otpCode, entered == code else {
+                try await Credentials.recordFailure(username, state: state)
+                return Problems.incorrectCredentials()
+            }
+            try await Credentials.reset(username, state: state)
+            request.flow.otpCode = nil
+            try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
+            return try await FlowCompletion.authenticated(&request, username: username, state: state)
+        default:
+            return Problems.invalidInput([.invalid("factor", "Choose push or passcode")])
+        }
+    }
+}
