@@ -99,7 +99,9 @@ extension FaultMatrix {
                 await stack.server.inject(row.expected.fault, at: row.operation.path)
                 let started = ContinuousClock.now
                 expect(await row.operation.run(stack), toBe: row.expected)
-                #expect(ContinuousClock.now - started < .seconds(5))
+                // A ceiling that catches a hang or a retry loop (each costs the 500 ms exchange timeout or more), loose
+                // enough for a CI machine running every suite at once on 2 cores: not a speed claim.
+                #expect(ContinuousClock.now - started < .seconds(20))
                 // The key the stored refresh token is bound to is still the old one: never lost, never half-written.
                 #expect(stack.currentKey == stack.storedKey)
                 let sent = stack.server.requests(to: row.operation.path).count - before

@@ -61,7 +61,7 @@ import Testing
             try await flow.choose("bankid")
             let other = try #require(try flow.requireModel().form(kind: ActionKind(rawValue: "bankid-other-device")))
             await flow.viewModel.submit(other, values: ["personalnumber": SeedData.personalNumber])
-            let model = try await waitFor { () -> BankIDOperationModel? in
+            let model = try await waitFor(timeout: .seconds(45)) { () -> BankIDOperationModel? in
                 guard case .polling(let polling)? = flow.model?.content, case .bankID(let bankID)? = polling.clientOperation else { return nil }
                 return bankID
             }
@@ -101,7 +101,7 @@ import Testing
             try await flow.choose("bankid")
             let other = try #require(try flow.requireModel().form(kind: ActionKind(rawValue: "bankid-other-device")))
             await flow.viewModel.submit(other, values: ["personalnumber": "200001011234"])
-            let error = try await waitFor { flow.viewModel.error }
+            let error = try await waitFor(timeout: .seconds(45)) { flow.viewModel.error }
             #expect(error.problem?.type == .authenticationFailed)
             #expect(error.problem?.handling == .endAttempt)
             #expect(error.problem?.messages.first?.text == "The BankID order was not signed")

@@ -276,3 +276,53 @@ struct SmallModelTests {
         #expect(custom.dcrConfiguration?.templateClientId == "t")
     }
 }
+
+/// The examples of Curity's curityio/ui-kit (Fixtures/ui-kit, see its README): each decodes and
+/// maps, and every step a user meets offers a way on.
+@Suite("UI models of the curityio/ui-kit examples")
+struct UIKitExampleMappingTests {
+    static let directory = Recorded.uiKit
+
+    /// Steps that legitimately offer nothing by themselves: the flow's end, and continue-same-steps
+    /// (their actions are the submitted form's continue actions, which HaapiManager adds).
+    static func endsOrContinues(_ step: any HaapiRepresentation) -> Bool {
+        step is OAuthAuthorizationResponseStep || step is ContinueSameStep
+    }
+
+    @Test("Every ui-kit example decodes and maps", arguments: Documents.files(in: directory))
+    func everyExampleMaps(_ name: String) throws {
+        switch try Documents.load(Self.directory, name) {
+        case .representation(let step):
+            let model = factory.makeUIModel(step)
+            checkInvariants(step, model)
+            if !Self.endsOrContinues(step) { #expect(model.offersAction, "\(name) offers nothing: \(model.content)") }
+        case .problem(let problem):
+            let model = ProblemModel(problem)
+            #expect(!model.title.isEmpty && !model.messages.isEmpty)
+            #expect(model.handling == .authorizationError || !(problem is AuthorizationProblem))
+        }
+    }
+
+    @Test func theExamplesAreAllThere() {
+        #expect(Documents.files(in: Self.directory).count >= 40)
+    }
+
+    /// Shapes beyond the basic ones: nested selectors, a selector of continue forms, polling's
+    /// BankID operation, WebAuthn's options.
+    @Test func shapes() throws {
+        func content(_ name: String) throws -> UIModel.Content { factory.makeUIModel(try Documents.step(Self.directory, name + ".json")).content }
+        guard case .selector(let duo) = try content("duo-select-device-nested-selector") else { Issue.record("duo"); return }
+        #expect(duo.options.allSatisfy { $0.form == nil && $0.options.count == 4 })
+        guard case .selector(let actions) = try content("authentication-action-selector") else { Issue.record("action selector"); return }
+        #expect(actions.options.allSatisfy { $0.form?.kind == .continue })
+        guard case .polling(let polling) = try content("bankid-polling-pending"), case .bankID? = polling.clientOperation else {
+            Issue.record("bankid polling"); return
+        }
+        guard case .clientOperation(.webAuthn(let webAuthn)) = try content("webauthn-registration-any-device-client-operation") else {
+            Issue.record("webauthn"); return
+        }
+        #expect(Set(webAuthn.creationOptions.keys) == [.platform, .crossPlatform])
+        guard case .consent(let consent) = try content("user-consent") else { Issue.record("consent"); return }
+        #expect(consent.consent != nil)
+    }
+}

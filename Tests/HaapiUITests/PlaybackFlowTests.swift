@@ -291,6 +291,21 @@ typealias Scene = PlaybackServer.Scene
         }
     }
 
+    /// `error-authorization-response`: the flow ends with the OAuth error it carries.
+    @Test func anErrorAuthorizationResponseEndsTheFlowWithItsError() async throws {
+        let scenes = [
+            Scene(try Recorded.uiKit("username-authentication-step")),
+            Scene(try Recorded.uiKit("problem-error-authorization-response"), expecting: ("POST", "/auth/login")),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            let outcome = try await waitFor { flow.viewModel.oAuthModel }
+            let error = try #require(outcome.oauthError)
+            #expect(!error.error.isEmpty && error.source != .client)
+        }
+    }
+
     /// `mismatch-between-session-and-access-token`: the flow starts again, once.
     @Test func aSessionTokenMismatchRestartsTheFlowOnce() async throws {
         let mismatch = try Recorded.uiKit("problem-session-token-mismatch")
