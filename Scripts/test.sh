@@ -21,5 +21,8 @@ command -v tmux >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y 
 # qrencode draws BankID's QR code in the terminal (haapi login prints the link without it).
 command -v qrencode >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q qrencode >/dev/null
 
-export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV"
+# The software authenticator of the passkey tests (soft-webauthn, from PyPI).
+HAAPI_TEST_SOFT_AUTHENTICATOR=$(Scripts/webauthn/install.sh)
+
+export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV" HAAPI_TEST_SOFT_AUTHENTICATOR
 swift test "$@"

@@ -71,7 +71,7 @@ struct CLILoginTests {
         let unknown = try login.run(answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["fingerprint"]}"#)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("\"fingerprint\" matches no option"), "stderr: \(unknown.stderr)")
-        for name in ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid"] {
+        for name in ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid", "webauthn"] {
             #expect(unknown.stderr.lowercased().contains(name), "the options name \(name): \(unknown.stderr)")
         }
 
@@ -133,6 +133,16 @@ struct CLILoginTests {
         let login = try Login()
         let run = try await Self.externalBrowserLogin(login, choice: "legacy-launch")
         #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"))
+    }
+
+    /// Passkeys in a terminal: no authenticator there, so the server's browser fallback is taken
+    /// (after the password a first registration asks for) and the login ends in the browser.
+    @Test func passkeysFallBackToTheBrowser() async throws {
+        let login = try Login()
+        let run = try await Self.externalBrowserLogin(login, choice: "webauthn", fields: #"{"userName": "demo", "password": "Password1"}"#)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("continuing in the browser"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
     }
 
@@ -229,7 +239,7 @@ struct CLILoginTests {
     /// to open; the test, as the person at the browser, opens the page, logs in, and is sent back
     /// to the command's loopback listener (`beforeReturning` runs with that URL first).
     static func externalBrowserLogin(
-        _ login: Login, choice: String = "external-browser", beforeReturning: (URL) throws -> Void = { _ in }
+        _ login: Login, choice: String = "external-browser", fields: String = "{}", beforeReturning: (URL) throws -> Void = { _ in }
     ) async throws -> CLITests.Run {
         let opened = login.directory.appendingPathComponent("opened-url")
         let script = login.directory.appendingPathComponent("record-url")
@@ -238,7 +248,7 @@ struct CLILoginTests {
 
         let running = Task { [login] in
             try await Self.onThread {
-                try login.run(answers: #"{"choices": ["\#(choice)"]}"#, extra: ["--browser-command", script.path])
+                try login.run(answers: #"{"choices": ["\#(choice)"], "fields": \#(fields)}"#, extra: ["--browser-command", script.path])
             }
         }
         let start = Date()

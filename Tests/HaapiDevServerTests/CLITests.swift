@@ -310,7 +310,7 @@ struct CLITests {
         try Self.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "60", command])
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
 
-        _ = try Self.waitForPane(session, "Choose 1-7")
+        _ = try Self.waitForPane(session, "Choose 1-8")
         try Self.tmux(["send-keys", "-t", session, "1", "Enter"])
         _ = try Self.waitForPane(session, "Forgot your password?")
         try Self.tmux(["send-keys", "-t", session, "", "Enter"])

@@ -160,7 +160,7 @@ struct HaapiFlowTests {
         try await RunningServer.with { server in
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
-            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid"])
+            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
             let login = try expectStep(await client.manager.submit(try selector.option("html-form")), InteractiveFormStep.self)
             let result = await client.manager.submitForm(try login.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
             let code = try #require(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code)

@@ -125,3 +125,134 @@ import Testing
         }
     }
 }
+
+/// soft-webauthn's software authenticator (Scripts/webauthn, installed by Scripts/test.sh): one
+/// passkey kept in a state file, made and used as a platform authenticator would.
+struct SoftAuthenticator {
+    static let program = ProcessInfo.processInfo.environment["HAAPI_TEST_SOFT_AUTHENTICATOR"]
+    let state: URL
+    let origin: String
+
+    /// Runs `create` or `get` on `options` (WebAuthn's JSON form) and reads the credential it prints.
+    func run(_ command: String, _ options: JSONValue) throws -> WebAuthnCredential {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.program))
+        process.arguments = [command, state.path, origin]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(options.serialized())
+        try input.fileHandleForWriting.close()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let json = try JSONValue(parsing: printed)
+        func bytes(_ name: String) throws -> Data { try #require(json["response"]?[name]?.stringValue.flatMap(Base64URL.decode), "\(name)") }
+        let id = try #require(json["id"]?.stringValue.flatMap(Base64URL.decode))
+        if command == "create" {
+            return .registration(id: id, clientDataJSON: try bytes("clientDataJSON"), attestationObject: try bytes("attestationObject"))
+        }
+        return .assertion(
+            id: id, clientDataJSON: try bytes("clientDataJSON"), authenticatorData: try bytes("authenticatorData"), signature: try bytes("signature"),
+            userHandle: try bytes("userHandle"))
+    }
+}
+
+@Suite(
+    "Passkeys against the development server, with a software authenticator",
+    .enabled(if: SoftAuthenticator.program != nil, "needs Scripts/webauthn/install.sh and HAAPI_TEST_SOFT_AUTHENTICATOR (Scripts/test.sh sets it)"))
+@MainActor struct PasskeyFlowTests {
+    /// Starts a flow of the `webauthn` authenticator as `demo`, up to its client operation
+    /// (confirming the password first when `password` is given).
+    static func operation(_ server: RunningServer, password: String? = nil) async throws -> (FlowHarness, WebAuthnOperationModel) {
+        let flow = try await DevServerShapesTests.harness(server)
+        await flow.viewModel.start()
+        try await flow.choose("webauthn")
+        await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+        if let password {
+            let confirm = try #require(try flow.requireModel().form(kind: .login))
+            #expect(confirm.inputFields.map(\.name) == ["password"])
+            await flow.viewModel.submit(confirm, values: ["password": password])
+        }
+        guard case .clientOperation(.webAuthn(let operation)) = try flow.requireModel().content else {
+            Issue.record("expected a WebAuthn operation, got \(String(describing: flow.model?.content))")
+            throw CancellationError()
+        }
+        return (flow, operation)
+    }
+
+    static func authenticator(_ server: RunningServer) -> SoftAuthenticator {
+        var origin = "\(server.issuer.scheme!)://\(server.issuer.host!)"
+        if let port = server.issuer.port { origin += ":\(port)" }
+        return SoftAuthenticator(state: FileManager.default.temporaryDirectory.appendingPathComponent("passkey-\(UUID().uuidString).json"), origin: origin)
+    }
+
+    /// A first passkey after the password, then a login with it; the browser fallback is offered each time.
+    @Test func registerAPasskeyThenLogInWithIt() async throws {
+        try await RunningServer.with { server in
+            let passkey = Self.authenticator(server)
+            defer { try? FileManager.default.removeItem(at: passkey.state) }
+
+            let (registering, registration) = try await Self.operation(server, password: "Password1")
+            #expect(registration.isRegistration && registration.browserFallback != nil)
+            let options = try #require(registration.creationOptions[.any])
+            #expect(options.relyingPartyID == server.issuer.host && options.userName == "demo" && options.algorithms == [-7])
+            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.arguments["credentialCreationOptions"])))
+            #expect(try await registering.outcome().tokens != nil)
+            await registering.close()
+
+            // The user has a passkey now: no password, an assertion of it.
+            let (loggingIn, authentication) = try await Self.operation(server)
+            let request = try #require(authentication.requestOptions)
+            #expect(request.allowedCredentials.count == 1)
+            await loggingIn.viewModel.completeWebAuthn(try passkey.run("get", try #require(authentication.arguments["credentialRequestOptions"])))
+            #expect(try await loggingIn.outcome().tokens != nil)
+            await loggingIn.close()
+        }
+    }
+
+    /// A forged signature, and a challenge answered twice, are refused.
+    @Test func aForgedOrReplayedAssertionIsRefused() async throws {
+        try await RunningServer.with { server in
+            let passkey = Self.authenticator(server)
+            defer { try? FileManager.default.removeItem(at: passkey.state) }
+            let (registering, registration) = try await Self.operation(server, password: "Password1")
+            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.arguments["credentialCreationOptions"])))
+            _ = try await registering.outcome()
+            await registering.close()
+
+            let (flow, authentication) = try await Self.operation(server)
+            let genuine = try passkey.run("get", try #require(authentication.arguments["credentialRequestOptions"]))
+            var signature = try #require(genuine.signature)
+            signature[signature.count - 1] ^= 0x01
+            let forged = WebAuthnCredential.assertion(
+                id: genuine.id, clientDataJSON: genuine.clientDataJSON, authenticatorData: try #require(genuine.authenticatorData), signature: signature,
+                userHandle: genuine.userHandle)
+            await flow.viewModel.completeWebAuthn(forged)
+            let refused = try #require(flow.viewModel.error?.problem)
+            #expect(refused.type == .authenticationFailed)
+            #expect(refused.messages.first?.text.contains("not accepted") == true)
+            await flow.close()
+
+            // The genuine assertion, to a flow whose challenge was used up by the forged one.
+            let (again, _) = try await Self.operation(server)
+            await again.viewModel.completeWebAuthn(genuine)
+            #expect(again.viewModel.error?.problem?.type == .authenticationFailed)
+            await again.close()
+        }
+    }
+
+    /// The browser fallback: the error action leads to the external-browser authenticator.
+    @Test func theBrowserFallbackLeadsToTheExternalBrowser() async throws {
+        try await RunningServer.with { server in
+            let (flow, registration) = try await Self.operation(server, password: "Password1")
+            await flow.viewModel.submit(try #require(registration.browserFallback))
+            guard case .clientOperation(.externalBrowser) = try flow.requireModel().content else {
+                Issue.record("expected the external browser, got \(String(describing: flow.model?.content))")
+                return
+            }
+            await flow.close()
+        }
+    }
+}

@@ -96,7 +96,7 @@ import Testing
             await flow.viewModel.start()
             guard case .selector(let selector) = try flow.requireModel().content else { Issue.record("expected a selector"); return }
             #expect(selector.presentation == presentation)
-            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid"])
+            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
             #expect(selector.options.allSatisfy { !$0.title.isEmpty })
             try await flow.choose("html-form")
             try await flow.login()

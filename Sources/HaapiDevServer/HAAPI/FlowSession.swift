@@ -48,6 +48,11 @@ struct FlowSession: Codable, Sendable, Hashable {
     var bankIDQRStartSecret: String?
     var bankIDOrderStart: Date?
     var bankIDOtherDevice: Bool?
+    /// WebAuthn: who, the challenge sent (base64url, single use), and whether the password was
+    /// confirmed for a first registration.
+    var webAuthnUsername: String?
+    var webAuthnChallenge: String?
+    var webAuthnConfirmed: Bool?
 
     /// The store kind of flow sessions.
     static let kind = "haapi-flow"

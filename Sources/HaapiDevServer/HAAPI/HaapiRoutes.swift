@@ -73,6 +73,17 @@ enum HaapiRoutes {
             return try await BankIDAuthenticator.poll(&request, state: state)
         }
 
+        // Passkeys: the user, their password before a first registration, then the credential.
+        for (path, handler) in [
+            (HaapiPaths.webAuthnStart, WebAuthnAuthenticator.start), (HaapiPaths.webAuthnConfirm, WebAuthnAuthenticator.confirm),
+            (HaapiPaths.webAuthnRegister, WebAuthnAuthenticator.register), (HaapiPaths.webAuthnAuthenticate, WebAuthnAuthenticator.authenticate),
+        ] as [(String, @Sendable (inout FlowRequest, ServerState) async throws -> Response)] {
+            flow(router, .post, path, state, haapiOnly: true) { request in
+                try offered(WebAuthnAuthenticator.name, request)
+                return try await handler(&request, state)
+            }
+        }
+
         // External browser: the HTML page the browser opens, and the app's continue form.
         router.get(RouterPath(HaapiPaths.externalLaunch)) { request, _ in
             await guarded(request) { try await ExternalBrowserAuthenticator.page(request, state: state) }
@@ -155,6 +166,9 @@ enum HaapiRoutes {
         case BankIDAuthenticator.name:
             try await state.saveFlow(request.flow, id: request.sessionID)
             return BankIDAuthenticator.show(request)
+        case WebAuthnAuthenticator.name:
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return WebAuthnAuthenticator.show(request)
         case OTPAuthenticator.name:
             try await state.saveFlow(request.flow, id: request.sessionID)
             return OTPAuthenticator.show(request)

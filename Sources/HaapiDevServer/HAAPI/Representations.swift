@@ -23,6 +23,10 @@ enum HaapiPaths {
     static let duoSelectDevice = "/authn/authenticate/duo/select-device"
     static let bankIDStart = "/authn/authenticate/bankid/start"
     static let bankIDPoll = "/authn/authenticate/bankid/poll"
+    static let webAuthnStart = "/authn/authenticate/webauthn/start"
+    static let webAuthnConfirm = "/authn/authenticate/webauthn/confirm"
+    static let webAuthnRegister = "/authn/authenticate/webauthn/register"
+    static let webAuthnAuthenticate = "/authn/authenticate/webauthn/authenticate"
     static let consent = "/authn/consent"
     static let cancel = "/authn/cancel"
 
@@ -134,6 +138,7 @@ enum Steps {
         "legacy-launch": ("external-browser", "Log in with the browser (legacy launch step)"),
         "duo": ("duo", "Duo"),
         "bankid": ("bankid", "BankID"),
+        "webauthn": ("webauthn", "Passkey"),
     ]
 
     /// The authenticator selector.
@@ -360,6 +365,43 @@ enum Steps {
             "polling-step", viewName: "authenticator/bankid/wait/index", actions: actions,
             messages: done ? [] : [Wire.message(qrData == nil ? "Start your BankID app" : "Scan the QR code with your BankID app")],
             properties: ["status": .string(done ? "done" : "pending"), "interval": .string(String(interval))])
+    }
+
+    /// A WebAuthn client operation (`webauthn-registration` with creation options, or
+    /// `webauthn-authentication` with request options): the continue action takes the
+    /// credential; the error action is the browser fallback Curity offers.
+    static func webAuthn(registration: Bool, options: JSONValue) -> JSONValue {
+        let resume = Wire.form(
+            kind: "continue", title: registration ? "Register the passkey" : "Log in with the passkey",
+            href: registration ? HaapiPaths.webAuthnRegister : HaapiPaths.webAuthnAuthenticate,
+            fields: [Wire.field("credential", type: "context")])
+        let fallback = Wire.form(
+            kind: "redirect", title: "Use the browser instead",
+            href: HaapiPaths.authenticator(ExternalBrowserAuthenticator.name) + "?_force_external_browser_flow=true", method: "GET", type: false)
+        let name = registration ? "webauthn-registration" : "webauthn-authentication"
+        let arguments: JSONValue = registration ? ["credentialCreationOptions": ["publicKey": options]] : ["credentialRequestOptions": ["publicKey": options]]
+        return Wire.step(
+            registration ? "registration-step" : "authentication-step", viewName: "authenticator/webauthn/\(registration ? "register" : "authenticate")/get",
+            actions: [
+                [
+                    "template": "client-operation", "kind": registration ? "device-register" : "login",
+                    "title": registration ? "Register a passkey" : "Log in with a passkey",
+                    "model": ["name": .string(name), "arguments": arguments, "continueActions": [resume], "errorActions": [fallback]],
+                ],
+                Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Cancel"),
+            ])
+    }
+
+    /// Before a first passkey is registered, the account's password proves who registers it.
+    static func webAuthnConfirm(username: String) -> JSONValue {
+        Wire.step(
+            "authentication-step", viewName: "authenticator/webauthn/confirm/get",
+            actions: [
+                Wire.form(
+                    kind: "login", title: "Confirm your password to register a passkey", href: HaapiPaths.webAuthnConfirm, actionTitle: "Continue",
+                    fields: [Wire.field("password", type: "password", label: "Password")])
+            ],
+            messages: [Wire.message("\(username) has no passkey yet", ["heading"])])
     }
 
     /// The consent step: one checkbox per scope, and a cancel form.

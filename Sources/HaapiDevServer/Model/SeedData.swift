@@ -27,7 +27,7 @@ public enum SeedData {
                          issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
             ClientRecord(clientId: "haapi-secret", clientSecret: "haapi-secret-\(randomToken(12))", strategy: .secret,
                          redirectUris: [appRedirect, loopbackRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
-                         authenticators: ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid"]),
+                         authenticators: ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid", "webauthn"]),
             ClientRecord(clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
                          issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
             ClientRecord(clientId: "haapi-dcr-template", clientSecret: "dcr-secret-\(randomToken(12))", strategy: .dcr,
