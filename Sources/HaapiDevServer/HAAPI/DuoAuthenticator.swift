@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Hummingbird
-import Logging
 import OAuthCore
 
 /// A Duo-like second factor, shaped as Curity's Duo authenticator sends it: the user's devices
@@ -11,7 +10,6 @@ import OAuthCore
 /// request log (`duo: CODE for USERNAME`) and the test hook.
 enum DuoAuthenticator {
     static let name = "duo"
-    static let logger = Logger(label: "haapi-server.duo")
 
     static func show(_ request: FlowRequest) -> Response {
         Wire.reply(Steps.username("Log in with Duo", href: HaapiPaths.duoDevices, viewName: "authenticator/duo/authenticate/get", actionTitle: "Continue"))
@@ -28,20 +26,10 @@ enum DuoAuthenticator {
 
     /// `POST devices`: the device selection, and a new passcode on the user's devices.
     static func devices(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let username = request.value("userName") else {
-            return Problems.invalidInput([.missing("userName", "You have to enter your username")])
+        switch try await OTPAuthenticator.sendCode(&request, state: state, channel: "duo") {
+        case .refused(let problem): return problem
+        case .sent(let user): return Wire.reply(Steps.duoDevices(devices(of: user)))
         }
-        guard let user = try await state.user(username) else {
-            return Problems.invalidInput([.invalid("userName", "There is no such user")])
-        }
-        let code = String(format: "%06d", Int.random(in: 0...999_999))
-        request.flow.otpUsername = username
-        request.flow.otpCode = code
-        try await state.saveFlow(request.flow, id: request.sessionID)
-        try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-        logger.notice("Duo passcode for \(username): \(code)")
-        state.configuration.requestLog?("duo: \(code) for \(username)")
-        return Wire.reply(Steps.duoDevices(devices(of: user)))
     }
 
     /// `POST select-device`: push waits for the approval; passcode checks the code (failures

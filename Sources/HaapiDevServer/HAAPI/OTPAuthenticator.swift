@@ -14,20 +14,36 @@ enum OTPAuthenticator {
 
     /// `POST send`: makes a code for the user; answered with a continue-same-step.
     static func send(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        switch try await sendCode(&request, state: state, channel: "otp") {
+        case .refused(let problem): return problem
+        case .sent(let user):
+            return Wire.reply(Steps.continueSameStep("A code was sent to \(user.phone)", viewName: "authenticator/otp/authenticate/code-sent"))
+        }
+    }
+
+    /// What ``sendCode(_:state:channel:)`` did.
+    enum Sending {
+        case sent(UserRecord)
+        case refused(Response)
+    }
+
+    /// A new six-digit code for the user the form names, kept in the flow and "sent": to the
+    /// server log, to the request log as `CHANNEL: CODE for USERNAME`, and to the test hook.
+    static func sendCode(_ request: inout FlowRequest, state: ServerState, channel: String) async throws -> Sending {
         guard let username = request.value("userName") else {
-            return Problems.invalidInput([.missing("userName", "You have to enter your username")])
+            return .refused(Problems.invalidInput([.missing("userName", "You have to enter your username")]))
         }
         guard let user = try await state.user(username) else {
-            return Problems.invalidInput([.invalid("userName", "There is no such user")])
+            return .refused(Problems.invalidInput([.invalid("userName", "There is no such user")]))
         }
         let code = String(format: "%06d", Int.random(in: 0...999_999))
         request.flow.otpUsername = username
         request.flow.otpCode = code
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-        logger.notice("one-time code for \(username) (\(user.phone)): \(code)")
-        state.configuration.requestLog?("otp: \(code) for \(username)")
-        return Wire.reply(Steps.continueSameStep("A code was sent to \(user.phone)", viewName: "authenticator/otp/authenticate/code-sent"))
+        logger.notice("\(channel) code for \(username) (\(user.phone)): \(code)")
+        state.configuration.requestLog?("\(channel): \(code) for \(username)")
+        return .sent(user)
     }
 
     /// `POST verify`: checks the code (failures count toward the lockout).
