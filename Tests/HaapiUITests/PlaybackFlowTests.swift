@@ -306,6 +306,21 @@ typealias Scene = PlaybackServer.Scene
         }
     }
 
+    /// A problem type nobody here knows: the flow stops, showing its title and messages, and
+    /// the problem keeps its raw JSON (members this layer does not model included).
+    @Test func anUnknownProblemTypeStopsTheFlowWithItsTitleAndMessages() async throws {
+        let unknown = #"{"type":"https://example.com/problems/quota-exceeded","title":"Quota exceeded","retryAfter":60,"messages":[{"text":"Try tomorrow","classList":["warning"]}]}"#
+        let scenes = [Scene(try Recorded.uiKit("username-authentication-step")), Scene(unknown, expecting: ("POST", "/auth/login"))]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            let problem = try #require(flow.viewModel.error?.problem)
+            #expect(problem.handling == .stop && problem.title == "Quota exceeded")
+            #expect(problem.messages.map(\.style) == [.warning])
+            #expect(problem.rawJSON["retryAfter"]?.intValue == 60)
+        }
+    }
+
     /// `mismatch-between-session-and-access-token`: the flow starts again, once.
     @Test func aSessionTokenMismatchRestartsTheFlowOnce() async throws {
         let mismatch = try Recorded.uiKit("problem-session-token-mismatch")
@@ -426,6 +441,45 @@ typealias Scene = PlaybackServer.Scene
             #expect(bankID.actions.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
             #expect(model.cancelForm != nil)
             await flow.viewModel.submit(try #require(bankID.actions.continueActions.first))
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// Password, then the redirection step the server sends before the authorization response.
+    @Test func passwordWithARedirectionStep() async throws {
+        let scenes = [
+            Scene(try Recorded.captured("selectAuthenticationWithLinks")),
+            Scene(try Recorded.captured("usernamePassword"), expecting: ("GET", "/dev/authn/authenticate/username")),
+            Scene(
+                try Recorded.captured("redirectionStepRepresentation"), expecting: ("POST", "/dev/authn/authenticate/htmlSql"),
+                requiring: ["userName": "demo", "password": "Password1"]),
+            Scene(try Recorded.captured("oauthAuthorizationResponse"), expecting: ("GET", "/dev/authn/authenticate")),
+        ]
+        try await PlaybackHarness.with(scenes, hosts: ["https://785e77548e1e.ngrok.io"]) { flow in
+            await flow.viewModel.start()
+            guard case .selector(let selector) = try flow.model().content else { Issue.record("expected the selector"); return }
+            await flow.viewModel.select(try #require(selector.options.first { $0.authenticatorType == "username" } ?? selector.options.last))
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["userName": "demo", "password": "Password1"])
+            // The redirection step is followed by HaapiManager (isAutoRedirect): the UI never sees it.
+            _ = try await flow.tokens()
+        }
+    }
+
+    /// BankID on another device, chosen from the client operation's error action, with the personal number.
+    @Test func bankIDOtherDeviceFromTheClientOperation() async throws {
+        let scenes = [
+            Scene(try Recorded.captured("bankIdSelectSameOrOtherDevice")),
+            Scene(try Recorded.captured("bankIdSameDeviceClientOperation"), expecting: ("POST", "/dev/authn/authenticate/bankid1/index")),
+            Scene(
+                try Recorded.captured("pollingStepDone"), expecting: ("POST", "/dev/authn/authenticate/bankid1/launch"),
+                requiring: ["personalnumber": "199001011234", "usesamedevice": "false"]),
+            Scene(try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller")),
+        ]
+        try await PlaybackHarness.with(scenes) { flow in
+            await flow.viewModel.start()
+            await flow.viewModel.submit(try #require(try flow.model().form(kind: ActionKind(rawValue: "bankid-same-device"))))
+            guard case .clientOperation(.bankID(let bankID)) = try flow.model().content else { Issue.record("expected BankID"); return }
+            await flow.viewModel.submit(try #require(bankID.actions.errorActions.first), values: ["personalnumber": "199001011234"])
             _ = try await flow.tokens()
         }
     }
