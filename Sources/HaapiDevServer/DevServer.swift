@@ -81,7 +81,14 @@ public enum DevServer {
         }
         let result: JSONValue = [
             "issuer": .string(state.issuer.absoluteString),
-            "users": .array(users.map { ["username": .string($0.value.username), "password": .string($0.value.password)] }),
+            // Passwords are kept hashed: only the seeded demo user's, a published development credential, can be shown.
+            "users": .array(users.map { user in
+                var entry: [String: JSONValue] = ["username": .string(user.value.username)]
+                if user.value.username == SeedData.username, PasswordHash.verify(SeedData.password, against: user.value.passwordHash) {
+                    entry["password"] = .string(SeedData.password)
+                }
+                return .object(entry)
+            }),
             "clients": .array(clientValues),
         ]
         return result

@@ -89,6 +89,8 @@ public final class ServerState: Sendable {
             try await store.put(signingKey.privateJWK, kind: "signing-key", id: "current")
         }
         try await SeedData.install(in: store)
+        // Users stored by earlier versions kept their password in clear: reading hashes it, writing keeps only the hash.
+        for (id, user) in try await store.all(UserRecord.self, kind: "user") { try await store.put(user, kind: "user", id: id) }
         let issuer = try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
             ?? URL(string: "http://\(configuration.host):\(configuration.port)")!
         do {

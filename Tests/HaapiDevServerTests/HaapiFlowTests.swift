@@ -23,6 +23,12 @@ struct HaapiTokenTransport: HTTPTransport {
 }
 
 /// A HAAPI client of the running server: a DPoP key, a HAAPI token bound to it, and a HaapiManager.
+/// The code the server "sent" in the flow `manager` runs (its test hook).
+func sentCode(_ server: RunningServer, _ manager: HaapiManager) async throws -> String {
+    let session = try #require(await manager.currentSessionID)
+    return try #require(try await server.state.store.get(String.self, kind: "otp-test-hook", id: session))
+}
+
 struct HaapiTestClient {
     let server: RunningServer
     let clientId: String
@@ -338,8 +344,11 @@ struct HaapiFlowTests {
 
             let reset = try expectStep(
                 await client.manager.followLink(try #require(created.link(rel: "forgot-password"))), InteractiveFormStep.self)
+            let sent = try expectStep(
+                await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "alice"]), ContinueSameStep.self)
+            let resetCode = try await sentCode(server, client.manager)
             let changed = try expectStep(
-                await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "alice", "password": "Secret-2"]),
+                await client.manager.submitForm(try #require(sent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Secret-2"]),
                 InteractiveFormStep.self)
             let loginForm = try changed.form(kind: .login)
             try expectProblem(await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-1"]), .incorrectCredentials)

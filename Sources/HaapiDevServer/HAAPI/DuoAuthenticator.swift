@@ -51,11 +51,8 @@ enum DuoAuthenticator {
             guard let entered = request.value("passcode") else {
                 return Problems.invalidInput([.missing("passcode", "You have to enter the passcode")])
             }
-            if try await Credentials.isLocked(username, state: state) { return Problems.tooManyAttempts() }
-            guard let code = request.flow.otpCode, entered == code else {
-                try await Credentials.recordFailure(username, state: state)
-                return Problems.incorrectCredentials()
-            }
+            guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
+            guard let code = request.flow.otpCode, Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
             try await Credentials.reset(username, state: state)
             request.flow.otpCode = nil
             try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)

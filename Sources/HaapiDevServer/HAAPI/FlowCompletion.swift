@@ -81,20 +81,24 @@ enum FlowCompletion {
 }
 
 /// Password checks with lockout after ``DevServerConfiguration/lockoutAfterFailures`` failures.
+///
+/// Each attempt is counted before anything is compared, in one SQLite statement: parallel
+/// attempts cannot all pass the lockout check first, so a lockout period allows at most the
+/// limit's number of comparisons. A success clears the count. A locked account unlocks when
+/// ``lockoutDuration`` has passed since the last attempt, or at once by a password reset (which
+/// proves control of the account).
 enum Credentials {
     enum Outcome { case success(UserRecord), incorrect, locked }
 
     static let failuresKind = "login-failures"
     static let lockoutDuration: TimeInterval = 15 * 60
+    /// What a locked account's owner reads.
+    static let lockedMessage = "Too many failed attempts: the account is locked for 15 minutes, or until its password is reset"
 
-    static func isLocked(_ username: String, state: ServerState) async throws -> Bool {
-        let failures = try await state.store.get(Int.self, kind: failuresKind, id: username) ?? 0
-        return failures >= state.configuration.lockoutAfterFailures
-    }
-
-    static func recordFailure(_ username: String, state: ServerState) async throws {
-        let failures = try await state.store.get(Int.self, kind: failuresKind, id: username) ?? 0
-        try await state.store.put(failures + 1, kind: failuresKind, id: username, expiresAt: Date().addingTimeInterval(lockoutDuration))
+    /// Counts an attempt for `username`; `false` when the account is locked (nothing may be compared).
+    static func reserveAttempt(_ username: String, state: ServerState) async throws -> Bool {
+        let attempts = try await state.store.increment(kind: failuresKind, id: username, expiresAt: Date().addingTimeInterval(lockoutDuration))
+        return attempts <= state.configuration.lockoutAfterFailures
     }
 
     static func reset(_ username: String, state: ServerState) async throws {
@@ -103,12 +107,18 @@ enum Credentials {
 
     /// Checks a password: a locked account is refused even with the right password.
     static func check(username: String, password: String, state: ServerState) async throws -> Outcome {
-        if try await isLocked(username, state: state) { return .locked }
-        guard let user = try await state.user(username), user.password == password else {
-            try await recordFailure(username, state: state)
-            return .incorrect
-        }
+        guard try await reserveAttempt(username, state: state) else { return .locked }
+        // Unknown users cost a hash too: the answer's time does not tell which names exist.
+        let user = try await state.user(username)
+        guard PasswordHash.verify(password, against: user?.passwordHash ?? PasswordHash.decoy), let user else { return .incorrect }
         try await reset(username, state: state)
         return .success(user)
+    }
+
+    /// Compares two secrets in time that depends only on their lengths.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

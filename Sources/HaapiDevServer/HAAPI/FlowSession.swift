@@ -35,6 +35,11 @@ struct FlowSession: Codable, Sendable, Hashable {
     /// OTP: who the code was sent to, and the code.
     var otpUsername: String?
     var otpCode: String?
+    /// Password reset: who asked, the code sent (a code nobody received for an unknown name, so
+    /// the answers are the same), and the wrong codes entered for it.
+    var resetUsername: String?
+    var resetCode: String?
+    var resetFailures: Int = 0
     /// Polling: who is asked, and how many polls were answered so far.
     var pollingUsername: String?
     var polls: Int = 0

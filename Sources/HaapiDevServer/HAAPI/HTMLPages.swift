@@ -89,6 +89,19 @@ enum HTMLPages {
                 <form method="post" action="\(escape(HaapiPaths.forgotPassword))">
                 \(hidden([("session", sessionID)]))
                 <label>Username <input name="userName"></label>
+                <button type="submit">Send a code</button>
+                </form>
+                """, status: error == nil ? .ok : .badRequest)
+    }
+
+    /// The second page of a reset: the code the owner received, and the new password.
+    static func passwordResetConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
+        page(
+            "Reset password",
+            notices(error: error, notice: notice) + """
+                <form method="post" action="\(escape(HaapiPaths.forgotPasswordConfirm))">
+                \(hidden([("session", sessionID)]))
+                <label>Code <input name="code" autocomplete="one-time-code"></label>
                 <label>New password <input type="password" name="password"></label>
                 <button type="submit">Set new password</button>
                 </form>

@@ -28,7 +28,10 @@ enum HaapiRoutes {
         flow(router, .post, HaapiPaths.register, state) { request in try await UsernamePasswordAuthenticator.register(request, state: state) }
         flow(router, .get, HaapiPaths.forgotPassword, state) { request in UsernamePasswordAuthenticator.resetForm(request) }
         flow(router, .post, HaapiPaths.forgotPassword, state) { request in
-            try await UsernamePasswordAuthenticator.resetPassword(request, state: state)
+            try await UsernamePasswordAuthenticator.resetPassword(&request, state: state)
+        }
+        flow(router, .post, HaapiPaths.forgotPasswordConfirm, state) { request in
+            try await UsernamePasswordAuthenticator.confirmReset(&request, state: state)
         }
 
         // OTP.

@@ -54,11 +54,8 @@ enum OTPAuthenticator {
         guard let username = request.flow.otpUsername, let code = request.flow.otpCode else {
             return Problems.genericUserError("No code was sent: ask for one first")
         }
-        if try await Credentials.isLocked(username, state: state) { return Problems.tooManyAttempts() }
-        guard entered == code else {
-            try await Credentials.recordFailure(username, state: state)
-            return Problems.incorrectCredentials()
-        }
+        guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
+        guard Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
         try await Credentials.reset(username, state: state)
         request.flow.otpCode = nil
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)

@@ -9,6 +9,7 @@ enum HaapiPaths {
     static let authenticate = "/authn/authenticate"
     static let usernamePassword = "/authn/authenticate/username-password"
     static let forgotPassword = "/authn/authenticate/username-password/forgot-password"
+    static let forgotPasswordConfirm = "/authn/authenticate/username-password/forgot-password/confirm"
     static let register = "/authn/register/create/username-password"
     static let otp = "/authn/authenticate/otp"
     static let otpSend = "/authn/authenticate/otp/send"
@@ -174,19 +175,23 @@ enum Steps {
             messages: [Wire.message("Create an account", ["heading"])])
     }
 
-    /// Password reset: a form that sets a new password.
+    /// Password reset: a form that sends a code to the account's owner, whose continue action
+    /// takes the code and the new password.
     static func passwordReset() -> JSONValue {
-        Wire.step(
+        let confirm = Wire.form(
+            kind: "password-reset", title: "Enter the code and a new password", href: HaapiPaths.forgotPasswordConfirm, actionTitle: "Set new password",
+            fields: [
+                Wire.field("code", type: "text", label: "Code"),
+                Wire.field("password", type: "password", label: "New password"),
+            ])
+        return Wire.step(
             "authentication-step", viewName: "authenticator/html-form/forgot-password/get",
             actions: [
                 Wire.form(
-                    kind: "password-reset", title: "Reset password", href: HaapiPaths.forgotPassword, actionTitle: "Set new password",
-                    fields: [
-                        Wire.field("userName", type: "username", label: "Username"),
-                        Wire.field("password", type: "password", label: "New password"),
-                    ])
+                    kind: "password-reset", title: "Reset password", href: HaapiPaths.forgotPassword, actionTitle: "Send a code",
+                    fields: [Wire.field("userName", type: "username", label: "Username")], continueActions: [confirm])
             ],
-            messages: [Wire.message("Choose a new password", ["heading"])])
+            messages: [Wire.message("Reset your password", ["heading"])])
     }
 
     /// OTP: a form that sends the code, whose continue action enters it.
@@ -455,7 +460,7 @@ enum Problems {
     static func incorrectCredentials() -> Response { reply("incorrect-credentials", title: "Incorrect credentials") }
 
     static func tooManyAttempts() -> Response {
-        reply("too-many-attempts", title: "Too many failed attempts: the account is locked")
+        reply("too-many-attempts", title: Credentials.lockedMessage)
     }
 
     static func genericUserError(_ title: String) -> Response { reply("generic-user-error", title: title) }

@@ -39,7 +39,7 @@ enum UsernamePasswordAuthenticator {
         }
         switch try await Credentials.check(username: username, password: password, state: state) {
         case .locked:
-            return refuse(request, Problems.tooManyAttempts(), "Too many failed attempts: the account is locked", page: loginPage)
+            return refuse(request, Problems.tooManyAttempts(), Credentials.lockedMessage, page: loginPage)
         case .incorrect:
             return refuse(request, Problems.incorrectCredentials(), "Incorrect username or password", page: loginPage)
         case .success(let user):
@@ -74,19 +74,62 @@ enum UsernamePasswordAuthenticator {
         request.isHaapi ? Wire.reply(Steps.passwordReset()) : HTMLPages.passwordReset(sessionID: request.sessionID)
     }
 
-    /// `POST`: sets the new password (and lifts a lockout), then shows the login form again.
-    static func resetPassword(_ request: FlowRequest, state: ServerState) async throws -> Response {
-        let page = { (text: String) in HTMLPages.passwordReset(sessionID: request.sessionID, error: text) }
-        let missing = missingFields(request, passwordDetail: "Choose a new password")
-        guard missing.isEmpty, let username = request.value("userName"), let password = request.parameters["password"] else {
-            return refuse(request, Problems.invalidInput(missing), "Enter your username and a new password", page: page)
+    /// The one answer to a reset request, whoever was named (no way to learn which names exist).
+    static let resetSent = "If the account exists, a code was sent to its owner's phone"
+    /// Wrong codes allowed for one code: then a new one must be asked for.
+    static let resetAttempts = 5
+
+    /// `POST`: sends a code to the account's owner (the same simulated channel as the OTP
+    /// authenticator: the server log, the request log as `reset: CODE for USERNAME`, the test
+    /// hook). Nothing changes yet; known and unknown names get the same answer.
+    static func resetPassword(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.passwordReset(sessionID: sessionID, error: text) }
+        guard let username = request.value("userName") else {
+            return refuse(request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page)
         }
-        guard var user = try await state.user(username) else {
-            return refuse(request, Problems.invalidInput([.invalid("userName", "There is no such user")]), "There is no such user", page: page)
+        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        request.flow.resetUsername = username
+        request.flow.resetCode = code
+        request.flow.resetFailures = 0
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        if let user = try await state.user(username) {
+            try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+            OTPAuthenticator.logger.notice("password reset code for \(username) (\(user.phone)): \(code)")
+            state.configuration.requestLog?("reset: \(code) for \(username)")
         }
-        user.password = password
+        return request.isHaapi
+            ? Wire.reply(Steps.continueSameStep(resetSent, viewName: "authenticator/html-form/forgot-password/code-sent"))
+            : HTMLPages.passwordResetConfirm(sessionID: request.sessionID, notice: resetSent)
+    }
+
+    /// `POST confirm`: the code proves control of the account; then the new password is set
+    /// (and a lockout lifted), and the login form is shown again.
+    static func confirmReset(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.passwordResetConfirm(sessionID: sessionID, error: text) }
+        guard let username = request.flow.resetUsername, let expected = request.flow.resetCode else {
+            return refuse(request, Problems.genericUserError("No code was sent: ask for one first"), "Ask for a code first", page: page)
+        }
+        var missing: [Problems.InvalidField] = []
+        if request.value("code") == nil { missing.append(.missing("code", "You have to enter the code")) }
+        if (request.parameters["password"] ?? "").isEmpty { missing.append(.missing("password", "Choose a new password")) }
+        guard missing.isEmpty, let code = request.value("code"), let password = request.parameters["password"] else {
+            return refuse(request, Problems.invalidInput(missing), "Enter the code and a new password", page: page)
+        }
+        guard Credentials.constantTimeEqual(code, expected), var user = try await state.user(username) else {
+            request.flow.resetFailures += 1
+            if request.flow.resetFailures >= resetAttempts {
+                request.flow.resetCode = nil  // this code is spent: ask for a new one
+            }
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
+        }
+        user.setPassword(password)
         try await state.store.put(user, kind: "user", id: username)
         try await Credentials.reset(username, state: state)
+        request.flow.resetUsername = nil
+        request.flow.resetCode = nil
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return show(request, notice: "Your password was changed: you can log in now")
     }
 }

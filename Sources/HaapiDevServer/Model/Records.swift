@@ -4,8 +4,8 @@ import Foundation
 public struct UserRecord: Codable, Sendable, Hashable {
     /// The login name.
     public var username: String
-    /// The password (development data: kept in clear so `--print-config` can show it).
-    public var password: String
+    /// The password's salted hash (see `PasswordHash`); the password itself is never kept.
+    public var passwordHash: String
     /// Display name, for userinfo and ID tokens.
     public var name: String
     /// E-mail address.
@@ -14,6 +14,50 @@ public struct UserRecord: Codable, Sendable, Hashable {
     public var phone: String
     /// Swedish personal identity number (`yyyymmddnnnn`), for the simulated BankID.
     public var personalNumber: String? = nil
+
+    /// A user whose password is `password` (kept as a salted hash).
+    public init(username: String, password: String, name: String, email: String, phone: String, personalNumber: String? = nil) {
+        self.username = username
+        passwordHash = PasswordHash.make(password)
+        self.name = name
+        self.email = email
+        self.phone = phone
+        self.personalNumber = personalNumber
+    }
+
+    /// Changes the password.
+    public mutating func setPassword(_ password: String) { passwordHash = PasswordHash.make(password) }
+
+    private enum CodingKeys: String, CodingKey {
+        case username, passwordHash, name, email, phone, personalNumber
+        /// Where earlier versions kept the password in clear: hashed when read, and the server
+        /// rewrites every user at start (``ServerState``), so none stays in clear.
+        case legacyPassword = "password"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        username = try container.decode(String.self, forKey: .username)
+        if let hash = try container.decodeIfPresent(String.self, forKey: .passwordHash) {
+            passwordHash = hash
+        } else {
+            passwordHash = PasswordHash.make(try container.decode(String.self, forKey: .legacyPassword))
+        }
+        name = try container.decode(String.self, forKey: .name)
+        email = try container.decode(String.self, forKey: .email)
+        phone = try container.decode(String.self, forKey: .phone)
+        personalNumber = try container.decodeIfPresent(String.self, forKey: .personalNumber)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(username, forKey: .username)
+        try container.encode(passwordHash, forKey: .passwordHash)
+        try container.encode(name, forKey: .name)
+        try container.encode(email, forKey: .email)
+        try container.encode(phone, forKey: .phone)
+        try container.encodeIfPresent(personalNumber, forKey: .personalNumber)
+    }
 }
 
 /// How a seeded client obtains HAAPI access tokens.

@@ -6,6 +6,8 @@ import OAuthCore
 public enum SeedData {
     /// The demo user's name.
     public static let username = "demo"
+    /// The demo user's password: a published development credential.
+    public static let password = "Password1"
     /// The demo user's personal number, for the simulated BankID.
     public static let personalNumber = "199001011234"
     /// The HAAPI scope.
@@ -15,7 +17,7 @@ public enum SeedData {
         guard try await store.get(Bool.self, kind: "server", id: "seeded") == nil else { return }
         try await store.put(
             UserRecord(
-                username: username, password: "Password1", name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
+                username: username, password: password, name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
                 personalNumber: personalNumber),
             kind: "user", id: username)
         let appRedirect = "haapi://callback"

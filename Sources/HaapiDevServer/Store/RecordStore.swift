@@ -11,7 +11,19 @@ public actor RecordStore {
     private init(connection: SQLiteConnection) { self.connection = connection }
 
     /// Opens (creating) a database file, or an in-memory database when `path` is `nil`.
+    /// The file holds the signing key, client secrets and password hashes: it is created `0600`
+    /// (SQLite gives its `-wal` and `-shm` files the same mode), and a looser one is tightened.
     public static func open(path: String?) async throws -> RecordStore {
+        if let path {
+            if !FileManager.default.fileExists(atPath: path) {
+                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+                }
+            }
+            for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+            }
+        }
         let connection = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory)
         // WAL: readers never block the writer, and a crash leaves the last committed state.
         _ = try await connection.query("PRAGMA journal_mode=WAL")
@@ -57,6 +69,22 @@ public actor RecordStore {
             "INSERT INTO records (kind, id, data, expires) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO NOTHING RETURNING id",
             [.text(kind), .text(id), .blob(ByteBuffer(bytes: Array("{}".utf8))), Self.expiry(expiresAt)])
         return !rows.isEmpty
+    }
+
+    /// Adds one to the counter (`kind`, `id`) and returns the new count, in one statement (an
+    /// expired counter starts again at 1): concurrent callers each get a different count.
+    public func increment(kind: String, id: String, expiresAt: Date?) async throws -> Int {
+        let rows = try await connection.query(
+            """
+            INSERT INTO records (kind, id, data, expires) VALUES (?, ?, CAST('1' AS BLOB), ?)
+            ON CONFLICT (kind, id) DO UPDATE SET
+              data = CASE WHEN records.expires IS NOT NULL AND records.expires <= ? THEN CAST('1' AS BLOB)
+                     ELSE CAST(CAST(CAST(records.data AS TEXT) AS INTEGER) + 1 AS BLOB) END,
+              expires = excluded.expires
+            RETURNING data
+            """,
+            [.text(kind), .text(id), Self.expiry(expiresAt), .float(Date().timeIntervalSince1970)])
+        return try rows.first.flatMap { try Self.decode(Int.self, $0) } ?? 1
     }
 
     /// Removes (`kind`, `id`).

@@ -1,0 +1,99 @@
+import DevServerTestSupport
+import Foundation
+@testable import HaapiDevServer
+import HaapiDriver
+import HaapiSDK
+import OAuthCore
+import Testing
+
+/// The findings of the security review of the development server (issue 17), each kept closed
+/// by a test named after its item (the README's hardening table lists them).
+@Suite("Security review: the development server")
+struct SecurityReviewServerTests {
+    /// The login form of a new flow of `client`, and the manager that runs it.
+    static func loginForm(_ client: HaapiTestClient) async throws -> FormActionModel {
+        try expectStep(await client.manager.start(), InteractiveFormStep.self).form(kind: .login)
+    }
+
+    /// Item 1: a password reset proves control of the account with a code sent to its owner;
+    /// without it nothing changes, and known and unknown names get the same answer.
+    @Test func item01PasswordResetNeedsTheCodeSentToTheOwner() async throws {
+        try await RunningServer.with { server in
+            let client = try HaapiTestClient(server)
+            let login = try expectStep(await client.manager.start(), InteractiveFormStep.self)
+            let reset = try expectStep(await client.manager.followLink(try #require(login.link(rel: "forgot-password"))), InteractiveFormStep.self)
+            let resetForm = try reset.form(kind: .passwordReset)
+            // The first form takes only a name: no password can be set with it.
+            #expect(resetForm.fields.map(\.name) == ["userName"])
+            let sent = try expectStep(await client.manager.submitForm(resetForm, parameters: ["userName": "demo", "password": "Hijacked-1"]), ContinueSameStep.self)
+            let confirm = try #require(sent.continueActions.first?.form)
+            // Guessing the code changes nothing; after five wrong codes the code is spent.
+            for guess in ["000000", "111111", "222222", "333333", "444444"] {
+                try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": guess, "password": "Hijacked-1"]), .incorrectCredentials)
+            }
+            let code = try await sentCode(server, client.manager)
+            try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": code, "password": "Hijacked-1"]), .genericUserError)
+            let user = try #require(try await server.state.user(SeedData.username))
+            #expect(PasswordHash.verify(SeedData.password, against: user.passwordHash))
+
+            // An unknown name: the same step and message, and no code is sent.
+            let other = try HaapiTestClient(server)
+            let otherLogin = try expectStep(await other.manager.start(), InteractiveFormStep.self)
+            let otherReset = try expectStep(await other.manager.followLink(try #require(otherLogin.link(rel: "forgot-password"))), InteractiveFormStep.self)
+            let unknown = try expectStep(
+                await other.manager.submitForm(try otherReset.form(kind: .passwordReset), parameters: ["userName": "nobody"]), ContinueSameStep.self)
+            #expect(unknown.messages.map(\.text) == sent.messages.map(\.text))
+            let otherSession = try #require(await other.manager.currentSessionID)
+            #expect(try await server.state.store.get(String.self, kind: "otp-test-hook", id: otherSession) == nil)
+        }
+    }
+
+    /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
+    @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
+        try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in
+            let clients = try (0..<6).map { _ in try HaapiTestClient(server) }
+            var forms: [FormActionModel] = []
+            for client in clients { forms.append(try await Self.loginForm(client)) }
+            let answers = await withTaskGroup(of: ProblemType?.self) { group in
+                for index in 0..<60 {
+                    let client = clients[index % clients.count], form = forms[index % clients.count]
+                    group.addTask { await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "wrong-\(index)"]).problem?.type }
+                }
+                return await group.reduce(into: [ProblemType?]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0 == .incorrectCredentials }.count == 5)
+            #expect(answers.filter { $0 == .tooManyAttempts }.count == 55)
+            // The message says how the owner gets back in.
+            let locked = await clients[0].manager.submitForm(forms[0], parameters: ["userName": "demo", "password": SeedData.password])
+            #expect(locked.problem?.title?.contains("until its password is reset") == true)
+        }
+    }
+
+    /// Item 13: the database (and SQLite's `-wal` and `-shm` beside it) is `0600`, and holds no
+    /// password in clear: a salted PBKDF2 hash, also for users stored by earlier versions.
+    @Test func item13DatabaseIsPrivateAndKeepsOnlyPasswordHashes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-db-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("server.sqlite").path
+        // A user as an earlier version stored it: the password in clear.
+        let legacy = try await RecordStore.open(path: path)
+        try await legacy.put(
+            ["username": "olduser", "password": "Legacy-Secret-1", "name": "Old", "email": "", "phone": ""], kind: "user", id: "olduser")
+        try await legacy.close()
+        try await RunningServer.with(DevServerConfiguration(databasePath: path)) { server in
+            let user = try #require(try await server.state.user("olduser"))
+            #expect(user.passwordHash.hasPrefix("pbkdf2-sha512$210000$"))
+            #expect(PasswordHash.verify("Legacy-Secret-1", against: user.passwordHash))
+            for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+                let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+                #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
+            }
+        }
+        var bytes = Data()
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) { bytes += try Data(contentsOf: URL(fileURLWithPath: file)) }
+        for secret in ["Legacy-Secret-1", SeedData.password] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the database file")
+        }
+    }
+}
