@@ -167,7 +167,8 @@ struct DeepLinkTests {
 }
 
 /// Waits until `probe` gives a value.
-func eventually<T>(timeout: Duration = .seconds(10), _ probe: () -> T?) async throws -> T {
+/// (A ceiling for a CI machine running every suite at once on 2 cores, not a timing claim.)
+func eventually<T>(timeout: Duration = .seconds(45), _ probe: () -> T?) async throws -> T {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if let found = probe() { return found }
