@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import NIOHTTP1
+import OAuthCore
 import Synchronization
 
 /// A HAAPI server that plays recorded responses as a flow: the authorization request gets the
@@ -45,26 +47,45 @@ public final class PlaybackServer: Sendable {
     /// The path of the token endpoint.
     public static let tokenPath = "/oauth/token"
 
+    /// The OpenID Provider around the flow: discovery (`/.well-known/openid-configuration`,
+    /// this server as the issuer), its key set (`/jwks`), and an ID token with the code's tokens,
+    /// for `subject`, carrying the authorization request's nonce, or forged as `forgery` says.
+    public struct Identity: Sendable {
+        /// What is wrong with the ID token.
+        public enum Forgery: String, Sendable, CaseIterable {
+            case none, algNone, expired, wrongAudience, wrongIssuer, wrongNonce, noNonce, otherKey
+        }
+        public var subject: String
+        public var forgery: Forgery
+        public init(subject: String = "demo", forgery: Forgery = .none) {
+            self.subject = subject
+            self.forgery = forgery
+        }
+    }
+
     private struct State {
         var next = 0
         var refusals: [String] = []
+        var nonce: String?
     }
 
     private let scenes: [Scene]
     private let state = Mutex(State())
     private let hosts: [String]
+    private let identity: Identity?
     private let server = Mutex<TestServer?>(nil)
 
     /// A server for `scenes`; `hosts` are the recorded origins rewritten to this server (by
     /// default every `https://…ngrok.io` origin, as in Curity's captured responses).
-    private init(scenes: [Scene], hosts: [String]) {
+    private init(scenes: [Scene], hosts: [String], identity: Identity?) {
         self.scenes = scenes
         self.hosts = hosts
+        self.identity = identity
     }
 
-    /// Starts a server playing `scenes`.
-    public static func start(_ scenes: [Scene], hosts: [String] = []) async throws -> PlaybackServer {
-        let playback = PlaybackServer(scenes: scenes, hosts: hosts)
+    /// Starts a server playing `scenes`, an OpenID Provider too when `identity` is given.
+    public static func start(_ scenes: [Scene], hosts: [String] = [], identity: Identity? = nil) async throws -> PlaybackServer {
+        let playback = PlaybackServer(scenes: scenes, hosts: hosts, identity: identity)
         let server = try await TestServer.start { [playback] request in playback.answer(request) }
         playback.server.withLock { $0 = server }
         return playback
@@ -98,6 +119,14 @@ public final class PlaybackServer: Sendable {
 
     private func answer(_ request: ReceivedRequest) -> Reply {
         if request.path == Self.tokenPath { return token(request) }
+        if identity != nil, request.path == "/.well-known/openid-configuration" {
+            return json([
+                "issuer": url, "authorization_endpoint": url + Self.authorizePath, "token_endpoint": url + Self.tokenPath, "jwks_uri": url + "/jwks",
+                "response_types_supported": ["code"], "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["ES256"],
+            ])
+        }
+        if identity != nil, request.path == "/jwks" { return .text(200, TestIDTokenSigner.keySetJSON, headers: [("Content-Type", "application/json")]) }
+        if request.path == Self.authorizePath { state.withLock { $0.nonce = Self.query(request.uri)["nonce"] } }
         if let launch = launchRedirect(request) { return launch }
         let index = state.withLock { state -> Int in
             defer { state.next += 1 }
@@ -148,10 +177,45 @@ public final class PlaybackServer: Sendable {
             guard let code = fields["code"], scenes.contains(where: { $0.body.contains(code) }) else {
                 return .text(400, #"{"error":"invalid_grant"}"#, headers: [("Content-Type", "application/json")])
             }
-            return json(["access_token": "playback-access-token", "token_type": tokenType, "expires_in": 300, "refresh_token": "playback-refresh-token", "scope": "openid"])
+            var tokens: [String: Any] = [
+                "access_token": "playback-access-token", "token_type": tokenType, "expires_in": 300, "refresh_token": "playback-refresh-token",
+                "scope": "openid",
+            ]
+            if let identity { tokens["id_token"] = idToken(identity, clientID: fields["client_id"] ?? Self.basicClientID(request) ?? "") }
+            return json(tokens)
         default:
             return .text(400, #"{"error":"unsupported_grant_type"}"#, headers: [("Content-Type", "application/json")])
         }
+    }
+
+    /// An ID token for `identity`, signed with the tests' key unless forged otherwise.
+    private func idToken(_ identity: Identity, clientID: String) -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        var claims: [String: JSONValue] = [
+            "iss": .string(url), "sub": .string(identity.subject), "aud": .string(clientID), "iat": .integer(now), "exp": .integer(now + 300),
+        ]
+        if let nonce = state.withLock({ $0.nonce }) { claims["nonce"] = .string(nonce) }
+        switch identity.forgery {
+        case .none: break
+        case .expired: claims["iat"] = .integer(now - 7200); claims["exp"] = .integer(now - 3600)
+        case .wrongAudience: claims["aud"] = "someone-else"
+        case .wrongIssuer: claims["iss"] = "https://evil.example"
+        case .wrongNonce: claims["nonce"] = "not-the-nonce-sent"
+        case .noNonce: claims["nonce"] = nil
+        case .algNone:
+            let header = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
+            return header + "." + Base64URL.encode(JSONValue.object(claims).serialized()) + "."
+        case .otherKey:
+            return TestIDTokenSigner.sign(JSONValue.object(claims).serialized(), with: .es256(P256.Signing.PrivateKey(), keyID: TestIDTokenSigner.keyID))
+        }
+        return TestIDTokenSigner.sign(claims)
+    }
+
+    private static func basicClientID(_ request: ReceivedRequest) -> String? {
+        guard let header = request.headers["Authorization"].first, header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })
+        else { return nil }
+        return decoded.split(separator: ":", maxSplits: 1).first.map { String($0).removingPercentEncoding ?? String($0) }
     }
 
     private func json(_ members: [String: Any]) -> Reply {
@@ -183,7 +247,7 @@ public final class PlaybackServer: Sendable {
         return query(request.uri).merging(body) { _, body in body }
     }
 
-    static func query(_ uri: String) -> [String: String] {
+    public static func query(_ uri: String) -> [String: String] {
         guard let mark = uri.firstIndex(of: "?") else { return [:] }
         return form(String(uri[uri.index(after: mark)...]))
     }

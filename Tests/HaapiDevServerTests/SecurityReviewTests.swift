@@ -1,4 +1,5 @@
 import DevServerTestSupport
+import FaultServerSupport
 import Foundation
 @testable import HaapiDevServer
 import HaapiDriver
@@ -94,6 +95,46 @@ struct SecurityReviewServerTests {
         for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) { bytes += try Data(contentsOf: URL(fileURLWithPath: file)) }
         for secret in ["Legacy-Secret-1", SeedData.password] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the database file")
+        }
+    }
+}
+
+/// The findings of the security review about the client (issue 17).
+@Suite("Security review: the client")
+struct SecurityReviewClientTests {
+    /// Item 17: a HAAPI login sends a nonce and checks the ID token as OIDCClient does (one
+    /// validator): signature by the provider's key, issuer, audience, lifetime and nonce. A
+    /// forged one fails the login and nothing is kept.
+    @Test(arguments: PlaybackServer.Identity.Forgery.allCases)
+    func item17TheHaapiLoginChecksTheIDToken(_ forgery: PlaybackServer.Identity.Forgery) async throws {
+        let scenes = [
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
+        ]
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answers = try CLITests.write(#"{"fields": {"username": "admin"}}"#, to: directory)
+        let playback = try await PlaybackServer.start(scenes, identity: .init(subject: "admin", forgery: forgery))
+        let issuer = playback.url
+        let run = try await CLILoginTests.onThread {
+            try CLITests.haapi(
+                ["login", "--profile", "ci", "--issuer", issuer, "--client-id", "playback-client", "--client-secret", "playback-secret",
+                 "--answers", answers],
+                home: directory)
+        }
+        let nonce = PlaybackServer.query(playback.requests.first { $0.path == PlaybackServer.authorizePath }?.uri ?? "")["nonce"]
+        await playback.stop()
+        #expect(nonce?.count ?? 0 >= 32, "the authorization request carries a nonce")
+        let kept = FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/ci/tokens.json").path)
+        if forgery == .none {
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("Logged in as admin"), "\(run.stderr)")
+            #expect(kept)
+        } else {
+            #expect(run.status == 1, "\(forgery): \(run.stderr)")
+            #expect(!run.stderr.contains("Logged in"), "\(run.stderr)")
+            #expect(run.stderr.lowercased().contains("id token"), "\(run.stderr)")
+            #expect(!kept, "nothing is kept after a forged ID token")
         }
     }
 }

@@ -51,8 +51,5 @@ public enum SeedData {
     }
 
     /// A random URL-safe token of `bytes` random bytes.
-    public static func randomToken(_ bytes: Int = 32) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
+    public static func randomToken(_ bytes: Int = 32) -> String { RandomToken.make(bytes: bytes) }
 }

@@ -74,6 +74,11 @@ public actor HaapiManager {
 
     /// The PKCE `code_verifier` of the current flow, for the code exchange, when PKCE is on.
     public var codeVerifier: String? { pkce?.verifier }
+    /// The `nonce` the current flow's authorization request carried: the one its parameters
+    /// gave, or, for an OpenID request (`openid` scope) without one, a random one made here.
+    /// The ID token the flow ends with must carry it (``TokenSession/start(with:dpop:nonce:)``
+    /// checks it; OpenID Connect Core §3.1.2.1).
+    public private(set) var nonce: String?
 
     /// The flow's `Session-Id`, once the server has set one.
     public var currentSessionID: String? { sessionID }
@@ -108,7 +113,8 @@ public actor HaapiManager {
         ]
         if !parameters.scopes.isEmpty { query.append(("scope", parameters.scopes.joined(separator: " "))) }
         if let state = parameters.state { query.append(("state", state)) }
-        if let nonce = parameters.nonce { query.append(("nonce", nonce)) }
+        nonce = parameters.nonce ?? (parameters.scopes.contains("openid") ? RandomToken.make() : nil)
+        if let nonce { query.append(("nonce", nonce)) }
         if !parameters.acrValues.isEmpty { query.append(("acr_values", parameters.acrValues.joined(separator: " "))) }
         if let prompt = parameters.prompt { query.append(("prompt", prompt)) }
         if !parameters.uiLocales.isEmpty { query.append(("ui_locales", parameters.uiLocales.joined(separator: " "))) }

@@ -13,7 +13,7 @@ extension OAuthTokenManager {
     /// // In the app, when the flow ends with tokens:
     /// let session = try manager.tokenSession(storage: KeychainStorage(service: "tokens", accessGroup: group),
     ///                                        lock: FileLock(url: groupContainer.appendingPathComponent("tokens.lock")))
-    /// try await manager.startSession(session, with: tokenModel.response)
+    /// try await manager.startSession(session, with: tokenModel.response, nonce: await haapiManager.nonce)
     /// // In the app or its extension (an `.oauth` accessor's manager), whenever a token is needed:
     /// let token = try await session.validAccessToken(minimumLifetime: 30)
     /// ```
@@ -54,11 +54,14 @@ extension OAuthTokenManager {
     }
 
     /// Starts `session` with the tokens a flow ended with (``TokenSession/start(with:dpop:nonce:)``),
-    /// bound to the key this manager exchanged the code with, or to `dpop` when given.
+    /// bound to the key this manager exchanged the code with, or to `dpop` when given. Pass the
+    /// flow's ``HaapiManager/nonce``: the ID token must carry it.
     /// - Throws: the errors of ``TokenSession/start(with:dpop:nonce:)``; ``HaapiError/dpopProofFailure(message:cause:)``
     ///   when the key the tokens are bound to cannot be read.
     @discardableResult
-    public func startSession(_ session: TokenSession, with tokens: SuccessfulTokenResponse, dpop: Dpop? = nil) async throws -> AuthState {
+    public func startSession(
+        _ session: TokenSession, with tokens: SuccessfulTokenResponse, dpop: Dpop? = nil, nonce: String? = nil
+    ) async throws -> AuthState {
         var key = dpop
         if key == nil, tokens.isDPoPBound {
             do {
@@ -67,6 +70,6 @@ extension OAuthTokenManager {
                 throw HaapiError.dpopProofFailure(message: "the key the tokens are bound to cannot be read", cause: error)
             }
         }
-        return try await session.start(with: tokens, dpop: key)
+        return try await session.start(with: tokens, dpop: key, nonce: nonce)
     }
 }

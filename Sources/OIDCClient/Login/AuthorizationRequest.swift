@@ -25,8 +25,8 @@ public struct AuthorizationRequest: Sendable {
         configuration: OIDCConfiguration, redirectURI: URL, options: AuthorizationOptions = AuthorizationOptions(),
         dpopThumbprint: String? = nil
     ) {
-        state = RandomValue.make()
-        nonce = RandomValue.make()
+        state = RandomToken.make()
+        nonce = RandomToken.make()
         pkce = PKCE()
         self.redirectURI = redirectURI
         maxAge = options.maxAge

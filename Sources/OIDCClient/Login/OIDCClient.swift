@@ -193,7 +193,7 @@ public actor OIDCClient {
         // The tokens go first: whatever happens in the browser, this app is logged out.
         try await session.forget()
         let browser = try await userAgent.startSession(redirectURI: postLogout)
-        let state = RandomValue.make()
+        let state = RandomToken.make()
         var parameters = [("client_id", configuration.clientID), ("post_logout_redirect_uri", browser.redirectURI.absoluteString), ("state", state)]
         if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
         let returned: URL

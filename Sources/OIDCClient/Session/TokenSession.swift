@@ -165,18 +165,20 @@ public actor TokenSession {
         let metadata = try await provider.metadata()
         var subject: String?
         if let raw = tokens.idToken {
-            do {
+            if metadata.jwksURI != nil {
+                // A login's ID token is checked as OIDCClient checks it, or the login fails: one
+                // whose keys cannot be fetched now is not taken unverified.
                 subject = try await validate(raw, metadata: metadata, nonce: nonce, accessToken: tokens.accessToken).subject
-            } catch let error as OIDCError where !Self.isAboutTheIDToken(error) && error.code != .cancelled {
-                HaapiLogger.info(OIDCFollowUpTag.session, "the ID token is taken as the token endpoint sent it: \(error.errorDescription)")
-                subject = Self.unverifiedClaims(raw)?.subject
+            } else {
+                // A session without the provider's keys (no issuer configured) keeps the ID token
+                // for the app, but trusts none of its claims.
+                HaapiLogger.info(OIDCFollowUpTag.session, "the ID token cannot be verified (the provider publishes no keys here): its claims are not used")
             }
         }
         let state = AuthState(
             issuer: metadata.issuer, clientID: clientID, accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             accessTokenExpiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-            subject: subject ?? Self.unverifiedClaims(tokens.accessToken)?.subject, scope: tokens.scope,
-            dpopKey: try Self.exportedKey(of: dpop, for: tokens))
+            subject: subject, scope: tokens.scope, dpopKey: try Self.exportedKey(of: dpop, for: tokens))
         try await setAuthState(state)
         return state
     }
@@ -443,11 +445,6 @@ public actor TokenSession {
     /// being checkable now (no keys published or reachable, discovery failing, cancellation).
     private static func isAboutTheIDToken(_ error: OIDCError) -> Bool {
         [.invalidIDToken, .nonceMismatch, .atHashMismatch].contains(error.code)
-    }
-
-    private static func unverifiedClaims(_ token: String) -> JWTClaims? {
-        guard let jws = try? CompactJWS(token) else { return nil }
-        return try? JWTClaims(json: jws.payload)
     }
 
     private static func exportedKey(of dpop: Dpop?, for tokens: TokenSuccessResponse) throws -> JWK? {

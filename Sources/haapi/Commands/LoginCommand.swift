@@ -47,7 +47,7 @@ struct LoginCommand: AsyncParsableCommand {
                 .run(terminal: terminal)
             let session = try store.session(settings)
             tokens = try await store.reportingFailures(of: "keeping the tokens") {
-                try await session.start(with: outcome.tokens.response, dpop: outcome.dpop)
+                try await session.start(with: outcome.tokens.response, dpop: outcome.dpop, nonce: outcome.nonce)
             }
         }
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))

@@ -16,6 +16,8 @@ struct LoginSession {
     struct Outcome {
         let tokens: OAuthTokenModel
         let dpop: Dpop
+        /// The nonce the authorization request carried: the ID token must carry it too.
+        let nonce: String?
     }
 
     /// The view model's configuration for the settings.
@@ -64,9 +66,12 @@ struct LoginSession {
         defer { viewModel.stop() }
         do {
             let tokens = try await renderer.run(parameters: nil)
-            guard let dpop = viewModel.accessor?.haapiManager.dpop else { throw CLIFailure("login failed: the flow has no DPoP key") }
+            guard let manager = viewModel.accessor?.haapiManager, let dpop = manager.dpop else {
+                throw CLIFailure("login failed: the flow has no DPoP key")
+            }
+            let nonce = await manager.nonce
             await application.close()
-            return Outcome(tokens: tokens, dpop: dpop)
+            return Outcome(tokens: tokens, dpop: dpop, nonce: nonce)
         } catch {
             await application.close()
             throw error

@@ -179,9 +179,11 @@ extension SeedSnippets.AppExtensions {
                 let consent = try await waitFor { viewModel.uiModel?.form(kind: .userConsent) }
                 await viewModel.submit(consent)
                 let model = try await waitFor { viewModel.oAuthModel as? OAuthTokenModel }
-                let manager = try await application.haapiAccessor().oAuthTokenManager
-                let appSession = try manager.tokenSession(storage: shared, lock: lock)
-                let started = try await manager.startSession(appSession, with: model.response)
+                let accessor = try await application.haapiAccessor()
+                let manager = accessor.oAuthTokenManager
+                // With the issuer, the session verifies the ID token (and the flow's nonce in it).
+                let appSession = try manager.tokenSession(storage: shared, lock: lock, issuer: server.baseURL)
+                let started = try await manager.startSession(appSession, with: model.response, nonce: await accessor.haapiManager.nonce)
                 #expect(started.isDPoPBound && started.subject == "demo" && started.refreshToken != nil)
                 let key = try Dpop(privateJWK: try #require(started.dpopKey))
                 #expect(try await server.claims(of: started.accessToken)?.jkt == key.thumbprint)
