@@ -138,3 +138,65 @@ struct SecurityReviewClientTests {
         }
     }
 }
+
+extension SecurityReviewClientTests {
+    /// `haapi login` against `scenes`, with a browser command that records each URL it is given.
+    static func login(_ scenes: [PlaybackServer.Scene], answers json: String = "{}") async throws -> (run: CLITests.Run, opened: [String], playback: [ReceivedRequest]) {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = directory.appendingPathComponent("opened")
+        let browser = directory.appendingPathComponent("browser")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\n".utf8).write(to: browser)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
+        let answers = try CLITests.write(json, to: directory)
+        let playback = try await PlaybackServer.start(scenes)
+        let url = playback.url
+        let run = try await CLILoginTests.onThread {
+            try CLITests.haapi(
+                ["login", "--profile", "ci", "--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath,
+                 "--authorization-endpoint", url + PlaybackServer.authorizePath, "--client-id", "playback-client",
+                 "--client-secret", "playback-secret", "--answers", answers, "--browser-command", browser.path],
+                home: directory)
+        }
+        let requests = playback.requests
+        await playback.stop()
+        let opened = (try? String(contentsOf: record, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        return (run, opened, requests)
+    }
+
+    /// Item 16: an href to another origin gets no HAAPI request (no HAAPI token, Session-Id or
+    /// DPoP proof leaves for it); the login stops with the reason.
+    @Test func item16HaapiRequestsGoToTheConfiguredServerOnly() async throws {
+        try await withServer(reply: { _ in .text(200, "{}") }) { collector in
+            let step = #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"\#(collector.url)/collect","method":"POST","fields":[{"name":"username","type":"username"}]}}]}"#
+            let (run, _, _) = try await Self.login([PlaybackServer.Scene(step)], answers: #"{"fields": {"username": "demo"}}"#)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("configured server only"), "\(run.stderr)")
+            #expect(collector.requests.isEmpty, "\(collector.requests.map(\.headers))")
+        }
+    }
+
+    /// Item 18: escape sequences in server text never reach the terminal.
+    @Test func item18ServerTextReachesTheTerminalEscaped() async throws {
+        let evil = "\u{1B}]0;pwned\u{07}\u{1B}[2JDone\u{202E}txt.exe"
+        let problem = JSONValue.object(["type": "https://curity.se/problems/unexpected", "title": .string(evil), "messages": [["text": .string(evil), "classList": ["error"]]]])
+        let scenes = [
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
+            PlaybackServer.Scene(String(decoding: problem.serialized(), as: UTF8.self), expecting: ("POST", "/auth/login")),
+        ]
+        let (run, _, _) = try await Self.login(scenes, answers: #"{"fields": {"username": "demo"}}"#)
+        #expect(run.status == 1)
+        #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(run.stderr.debugDescription)")
+        #expect(run.stderr.contains("\\u{1B}]0;pwned"), "\(run.stderr)")
+    }
+
+    /// Item 19: only https, and http to loopback, are handed to the browser command.
+    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "http://evil.example/login", "ssh://evil.example"])
+    func item19OnlyWebURLsAreOpened(_ href: String) async throws {
+        let step = #"{"type":"authentication-step","actions":[{"template":"client-operation","kind":"login","model":{"name":"external-browser-flow","arguments":{"href":"\#(href)"},"continueActions":[{"template":"form","kind":"continue","model":{"href":"/resume","method":"POST","fields":[{"name":"_resume_nonce","type":"context"}]}}]}}]}"#
+        let (run, opened, _) = try await Self.login([PlaybackServer.Scene(step)])
+        #expect(run.status == 1)
+        #expect(opened.isEmpty, "the browser was given \(opened)")
+        #expect(run.stderr.contains("only https, and http to a loopback address, are opened"), "\(run.stderr)")
+    }
+}

@@ -189,6 +189,11 @@ public actor HaapiManager {
     ) async -> HaapiResult {
         var (method, url, query, body) = (method, url, query, body)
         for _ in 0...Self.maximumRedirects {
+            guard configuration.isServerOrigin(url) else {
+                // An href to elsewhere would carry the HAAPI token, the Session-Id and a DPoP proof there.
+                return .error(HaapiError.illegalState(
+                    message: "the server named \(HaapiConfiguration.origin(of: url) ?? url.absoluteString) as the next request's target; HAAPI requests go to the configured server only"))
+            }
             let result = await exchange(method: method, url: url, query: query, body: body)
             switch result {
             case .representation(let redirect as RedirectionStep) where configuration.isAutoRedirect:

@@ -50,7 +50,21 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     /// Starts the browser on `url` and returns it, so that a caller waiting for the user can
     /// notice a browser command that failed (it will not come back).
     /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
+    /// Whether `url` may be handed to a browser: `https`, or `http` to a loopback address. A
+    /// server could otherwise name `file:`, `javascript:` or an app's scheme, and `xdg-open`
+    /// would open it.
+    public static func isOpenable(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": return url.host?.isEmpty == false
+        case "http": return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host?.lowercased() ?? "")
+        default: return false
+        }
+    }
+
     public func launch(_ url: URL) async throws -> LaunchedBrowser {
+        guard Self.isOpenable(url) else {
+            throw OIDCError(.userAgentFailed, "refusing to open \(url.scheme ?? "a") URL: only https, and http to a loopback address, are opened")
+        }
         var failures: [String] = []
         for words in candidates {
             let process = Process()

@@ -454,7 +454,10 @@ import OAuthTransportNIO
     /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
     private func waitForBrowser(href: String, redirectURI: String, returned: LockedBox<URL?>) async throws {
         guard let url = ExternalBrowserOperationModel.launchURL(href: href, appRedirect: redirectURI, baseURL: baseURL) else {
-            throw CLIFailure("login failed: the external-browser href \(href) is not a URL")
+            throw CLIFailure("login failed: the external-browser href \(TerminalText.safe(href)) is not a URL")
+        }
+        guard SystemBrowserLauncher.isOpenable(url) else {
+            throw CLIFailure("login failed: the server asked to open a \(TerminalText.safe(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
         }
         Stderr.line("Continue the login in the browser:")
         Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
