@@ -399,6 +399,7 @@ struct HaapiFlowTests {
         try await RunningServer.with { server in
             let authorize = server.issuer.absoluteString
                 + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=openid%20profile"
+                + "&code_challenge=\(PKCE().challenge)&code_challenge_method=S256"
             let start = try await Browser.get(URL(string: authorize)!)
             let startLocation = try #require(start.headers["Location"])
             let page = try await Browser.get(try #require(URL(string: startLocation, relativeTo: server.issuer)?.absoluteURL))

@@ -518,24 +518,30 @@ struct OAuthEndpointTests {
             .none(clientID: "browser-app"), dpop: session))
     }
 
-    @Test func refreshRetriedAfterALostAnswerGetsNewTokensAndTheLostTokenIsDead() async throws {
+    /// Item 4 of the security review: a retry of a rotation whose answer was lost gets that same
+    /// answer (the successor and its access token), and the successor keeps working; the
+    /// rotated token presented once its successor was used revokes the grant.
+    @Test func refreshRetriedAfterALostAnswerGetsTheSameAnswerAndKillsNothing() async throws {
         try await RunningServer.with { server in
             let browser = ClientAuthentication.none(clientID: "browser-app")
             let session = try Dpop()
             let r1 = try #require(try await Self.boundRefreshToken(server, session: session).refreshToken)
             // The answer with r2 never reaches the client, which presents r1 again.
-            let lost = try #require(try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session)).refreshToken)
+            let lost = try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session))
             let retried = try tokens(try await server.requestToken(.refreshToken(r1), browser, dpop: session))
-            let r3 = try #require(retried.refreshToken)
-            #expect(r3 != lost && r3 != r1)
-            #expect(try await server.state.verifyAccessToken(retried.accessToken)?.jkt == session.thumbprint)
-            // The lost token is gone (without revoking the grant); its replacement works.
-            let lostUse = failure(try await server.requestToken(.refreshToken(lost), browser, dpop: session))
-            #expect(lostUse?.error == "invalid_grant")
-            #expect(lostUse?.serverDescription == "the refresh token is unknown, expired or revoked")
-            let next = try tokens(try await server.requestToken(.refreshToken(r3), browser, dpop: session))
+            #expect(retried.refreshToken == lost.refreshToken && retried.accessToken == lost.accessToken)
+            let r2 = try #require(lost.refreshToken)
+            let next = try tokens(try await server.requestToken(.refreshToken(r2), browser, dpop: session))
             #expect(try await server.state.verifyAccessToken(next.accessToken) != nil)
-            #expect(try await server.state.verifyAccessToken(retried.accessToken) != nil)
+            // r1 again, now that its successor was used: reuse, the whole grant goes.
+            #expect(failure(try await server.requestToken(.refreshToken(r1), browser, dpop: session))?.error == "invalid_grant")
+            #expect(try await server.state.verifyAccessToken(next.accessToken) == nil)
+
+            let other = try Dpop()
+            let s1 = try #require(try await Self.boundRefreshToken(server, session: session).refreshToken)
+            let s2 = try tokens(try await server.requestToken(.refreshToken(s1), browser, dpop: session))
+            #expect(failure(try await server.requestToken(.refreshToken(s1), browser, dpop: other)) != nil)
+            #expect(failure(try await server.requestToken(.refreshToken(try #require(s2.refreshToken)), browser, dpop: session))?.error == "invalid_grant")
         }
     }
 

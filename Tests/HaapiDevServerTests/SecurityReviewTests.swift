@@ -5,6 +5,7 @@ import Foundation
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
+import OAuthTransportNIO
 import Testing
 
 /// The findings of the security review of the development server (issue 17), each kept closed
@@ -46,6 +47,50 @@ struct SecurityReviewServerTests {
             #expect(unknown.messages.map(\.text) == sent.messages.map(\.text))
             let otherSession = try #require(await other.manager.currentSessionID)
             #expect(try await server.state.store.get(String.self, kind: "otp-test-hook", id: otherSession) == nil)
+        }
+    }
+
+    /// Item 3: a public client's browser flow needs S256 PKCE, and a client registered for HAAPI
+    /// cannot take the browser flow (it would skip attestation and the bound code).
+    @Test func item03PublicClientsNeedPKCEAndHaapiClientsStayInHaapi() async throws {
+        try await RunningServer.with { server in
+            func authorize(_ client: String, pkce: Bool) async throws -> [String: String] {
+                var url = server.issuer.absoluteString + "/oauth/authorize?client_id=\(client)&response_type=code&scope=openid&state=s1"
+                    + "&redirect_uri=" + FormURLEncoding.escape(client == "browser-app" ? "http://127.0.0.1/callback" : "haapi://callback")
+                if pkce { url += "&code_challenge=\(PKCE().challenge)&code_challenge_method=S256" }
+                let answer = try await Browser.get(URL(string: url)!)
+                return Browser.query(try #require(answer.headers["Location"]))
+            }
+            let withoutPKCE = try await authorize("browser-app", pkce: false)
+            let withPKCE = try await authorize("browser-app", pkce: true)
+            let attested = try await authorize("haapi-attested", pkce: true)
+            let secret = try await authorize("haapi-secret", pkce: true)
+            #expect(withoutPKCE["error"] == "invalid_request")
+            #expect(withPKCE["error"] == nil && withPKCE["code"] == nil)  // on to the login page, no error
+            #expect(attested["error"] == "unauthorized_client")
+            #expect(secret["error"] == "unauthorized_client")
+        }
+    }
+
+    /// Item 15: a refresh asking for a narrower scope narrows that access token only; the new
+    /// refresh token keeps the grant's scope (RFC 6749 §6).
+    @Test func item15ANarrowedRefreshKeepsTheGrantsScope() async throws {
+        try await RunningServer.with { server in
+            let client = ClientAuthentication.none(clientID: "browser-app")
+            let pkce = PKCE()
+            let code = SeedData.randomToken()
+            try await server.state.store.put(
+                AuthorizationCodeRecord(
+                    clientId: "browser-app", redirectUri: "http://127.0.0.1/callback", scope: ["openid", "profile", "email", "offline_access"],
+                    username: "demo", nonce: nil, codeChallenge: pkce.challenge, codeChallengeMethod: "S256", dpopJkt: nil, authTime: Date()),
+                kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(60))
+            let endpoint = TokenEndpointClient(endpoint: server.issuer.appendingPathComponent("oauth/token"), clientAuthentication: client, transport: try AsyncHTTPClientTransport())
+            guard case .success(let first) = try await endpoint.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier)).result,
+                case .success(let narrowed) = try await endpoint.requestToken(.refreshToken(try #require(first.refreshToken), scope: "openid")).result,
+                case .success(let again) = try await endpoint.requestToken(.refreshToken(try #require(narrowed.refreshToken))).result
+            else { Issue.record("a token request failed"); return }
+            #expect(narrowed.scope == "openid")
+            #expect(Set((again.scope ?? "").split(separator: " ").map(String.init)) == ["openid", "profile", "email", "offline_access"])
         }
     }
 

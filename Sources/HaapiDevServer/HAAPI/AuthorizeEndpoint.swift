@@ -30,6 +30,10 @@ enum AuthorizeEndpoint {
             FlowCompletion.oauthError(error, description, redirectUri: redirectUri, stateParameter: stateParameter, isHaapi: isHaapi, state: state)
         }
         guard query["response_type"] == "code" else { return redirectError("unsupported_response_type", "response_type must be code") }
+        if !isHaapi && !client.mayUseBrowserFlow {
+            // A HAAPI client's flow runs with attestation and a bound code; the browser flow would skip both.
+            return redirectError("unauthorized_client", "the client is registered for HAAPI and may not use the browser flow")
+        }
         let scope = (query["scope"] ?? "").split(separator: " ").map(String.init)
         guard Set(scope).isSubset(of: Set(client.scope)) else {
             return redirectError("invalid_scope", "the client may not ask for \(Set(scope).subtracting(client.scope).sorted().joined(separator: " "))")
@@ -40,6 +44,9 @@ enum AuthorizeEndpoint {
             guard let challenge, challenge.count >= 43, challenge.count <= 128, (method ?? "plain") == "S256" else {
                 return redirectError("invalid_request", "PKCE needs a code_challenge with code_challenge_method S256")
             }
+        } else if !client.isConfidential && !(isHaapi && client.issueTokenBoundAuthorizationCode) {
+            // RFC 9700 §2.1.1: a public client's code is bound to it by PKCE (or, in HAAPI, by the session's DPoP key).
+            return redirectError("invalid_request", "a public client must send a code_challenge (PKCE, S256)")
         }
         let requestedJkt = query["dpop_jkt"]
         if let requestedJkt, let caller, client.issueTokenBoundAuthorizationCode, requestedJkt != caller.thumbprint {

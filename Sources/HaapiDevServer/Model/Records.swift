@@ -96,6 +96,14 @@ public struct ClientRecord: Codable, Sendable, Hashable {
     public var authenticators: [String]
     /// For registered clients: the template they came from.
     public var templateClientId: String?
+    /// Whether a client registered for HAAPI may also take the plain browser flow (without
+    /// attestation or a bound code); `nil` is the strategy's default: only browser clients may.
+    public var allowsBrowserFlow: Bool?
+
+    /// Whether the client authenticates itself at the token endpoint (a secret or keys).
+    public var isConfidential: Bool { clientSecret != nil || jwks != nil }
+    /// Whether the client may take the plain browser flow.
+    public var mayUseBrowserFlow: Bool { allowsBrowserFlow ?? (strategy == .browser) }
 
     /// Makes a client.
     public init(

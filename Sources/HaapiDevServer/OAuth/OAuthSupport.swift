@@ -151,6 +151,10 @@ struct RefreshTokenRecord: Codable, Sendable, Hashable {
     /// The store id of the token it was rotated into: while that one is unused, presenting this
     /// token again soon after the rotation replaces it instead of revoking the grant.
     var successor: String?
+    /// The answer of the rotation (the successor and its access token), sealed with a key
+    /// derived from this token itself, so that only a presenter of this token can read it back:
+    /// a retry within the grace period gets this same answer, not new tokens.
+    var rotationAnswer: String? = nil
     /// When it expires.
     var expiresAt: Date
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -138,13 +139,13 @@ struct TokenEndpoint: Sendable {
             throw OAuthFailure.invalidGrant("the refresh token is unknown, expired or revoked")
         }
         let store = state.store
-        func putBack(used: Bool, successor: String? = nil) async throws {
+        func putBack(used: Bool, successor: String? = nil, answer: String? = nil) async throws {
             var stored = record
             stored.used = record.used || used
             if let successor {
-                // The first rotation starts the retry grace period; a retry does not extend it.
-                stored.usedAt = record.usedAt ?? Date()
+                stored.usedAt = Date()
                 stored.successor = successor
+                stored.rotationAnswer = answer
             }
             try await store.put(stored, kind: RefreshTokenRecord.kind, id: id, expiresAt: record.expiresAt)
         }
@@ -160,7 +161,14 @@ struct TokenEndpoint: Sendable {
         guard let family = try await state.store.get(GrantFamilyRecord.self, kind: GrantFamilyRecord.kind, id: record.family), !family.revoked else {
             throw OAuthFailure.invalidGrant("the refresh token is revoked")
         }
-        if record.used, try await !mayRetry(record, proofKey: proofKey) { try await revokeAsReused() }
+        if record.used {
+            // A retry of a rotation whose answer was lost gets that same answer; anything else is reuse (RFC 9700 §4.14.2).
+            guard try await mayRetry(record, proofKey: proofKey), let answer = RetryAnswer.open(record.rotationAnswer, with: token) else {
+                try await revokeAsReused()
+            }
+            try await putBack(used: true)
+            return answer
+        }
         if let bound = record.jkt {
             guard let proofKey else {
                 try await putBack(used: false)
@@ -171,7 +179,7 @@ struct TokenEndpoint: Sendable {
                 throw OAuthFailure.invalidDPoPProof("the DPoP proof's key is not the key the refresh token is bound to")
             }
         }
-        var scope = record.scope
+        var scope = record.scope  // the grant's: a narrower scope asked now applies to this access token only (RFC 6749 §6)
         if let asked = parameters["scope"] {
             let narrowed = OAuthSupport.scopes(asked)
             if let extra = narrowed.first(where: { !record.scope.contains($0) }) {
@@ -180,16 +188,10 @@ struct TokenEndpoint: Sendable {
             }
             scope = narrowed
         }
-        if record.used {
-            // The answer that carried the successor was lost: the successor goes, a new one takes its place.
-            // take makes sure a request that presents the successor meanwhile cannot also use it.
-            guard let lost = record.successor,
-                let successor = try await store.take(RefreshTokenRecord.self, kind: RefreshTokenRecord.kind, id: lost), !successor.used
-            else { try await revokeAsReused() }
-        }
         let next = SeedData.randomToken()
-        try await putBack(used: true, successor: OAuthSupport.tokenID(next))
-        return try await issueUserTokens(record, refreshToken: next, proofKey: proofKey, scope: scope)
+        let answer = try await issueUserTokens(record, refreshToken: next, proofKey: proofKey, scope: scope)
+        try await putBack(used: true, successor: OAuthSupport.tokenID(next), answer: RetryAnswer.seal(answer, with: token))
+        return answer
     }
 
     /// Whether a used refresh token, presented again, is a retry of a request whose answer was lost
@@ -213,8 +215,8 @@ struct TokenEndpoint: Sendable {
             clientId: refresh.clientId, subject: refresh.username, scope: scope, jkt: proofKey, lifetime: OAuthSupport.userAccessTokenLifetime)
         try await state.addToGrantFamily(refresh.family, accessToken: accessToken)
         var stored = refresh
-        stored.scope = scope
         stored.used = false
+        stored.rotationAnswer = nil
         stored.usedAt = nil
         stored.successor = nil
         stored.expiresAt = Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime)
@@ -228,5 +230,24 @@ struct TokenEndpoint: Sendable {
             body["id_token"] = .string(try await IDToken.issue(state: state, refresh: refresh, scope: scope))
         }
         return .object(body)
+    }
+}
+
+/// A rotation's answer kept for a lost-answer retry: AES-GCM with a key derived from the refresh
+/// token that was rotated, which the server does not keep (it stores only the token's hash).
+enum RetryAnswer {
+    private static func key(_ token: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(token.utf8)), info: Data("haapi-server refresh retry".utf8), outputByteCount: 32)
+    }
+
+    static func seal(_ answer: JSONValue, with token: String) -> String? {
+        (try? AES.GCM.seal(answer.serialized(), using: key(token)).combined).map { Base64URL.encode($0) }
+    }
+
+    static func open(_ sealed: String?, with token: String) -> JSONValue? {
+        guard let data = sealed.flatMap(Base64URL.decode), let box = try? AES.GCM.SealedBox(combined: data),
+            let plain = try? AES.GCM.open(box, using: key(token))
+        else { return nil }
+        return try? JSONValue(parsing: plain)
     }
 }
