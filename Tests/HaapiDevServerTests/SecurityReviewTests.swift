@@ -94,6 +94,66 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 12: a DCR initial access token registers one client, however many requests race with it.
+    @Test func item12AnInitialAccessTokenRegistersOneClient() async throws {
+        try await RunningServer.with { server in
+            let template = try #require(try await server.state.client("haapi-dcr-template"))
+            let endpoint = TokenEndpointClient(
+                endpoint: server.issuer.appendingPathComponent("oauth/token"),
+                clientAuthentication: .clientSecretBasic(clientID: template.clientId, secret: try #require(template.clientSecret)),
+                transport: try AsyncHTTPClientTransport())
+            guard case .success(let initial) = try await endpoint.requestToken(.clientCredentials(scope: "dcr")).result else {
+                Issue.record("no initial access token"); return
+            }
+            let http = try AsyncHTTPClientTransport()
+            let register = TransportRequest(
+                method: "POST", url: server.issuer.appendingPathComponent("oauth/register"),
+                headers: ["Authorization": "Bearer \(initial.accessToken)", "Content-Type": "application/json"],
+                body: Data(#"{"software_id":"haapi-dcr-template"}"#.utf8))
+            let statuses = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 { group.addTask { (try? await http.send(register).status) ?? 0 } }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 401 }.count == 11, "\(statuses)")
+            let registered = try await server.state.store.all(ClientRecord.self, kind: "client").filter { $0.value.templateClientId == template.clientId }
+            #expect(registered.count == 1)
+        }
+    }
+
+    /// Item 14: pages cannot be framed or cached; an oversized body is a 413 and no answer
+    /// carries an internal error's text.
+    @Test func item14PagesAreHardenedAndErrorsSayNothingInternal() async throws {
+        try await RunningServer.with { server in
+            let authorize = server.issuer.absoluteString
+                + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=openid"
+                + "&code_challenge=\(PKCE().challenge)&code_challenge_method=S256"
+            let start = try await Browser.get(URL(string: authorize)!)
+            let location = try #require(start.headers["Location"])
+            let page = try await Browser.get(try #require(URL(string: location, relativeTo: server.issuer)?.absoluteURL))
+            #expect(page.status == 200)
+            #expect(page.headers["X-Frame-Options"] == "DENY")
+            #expect(page.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+            #expect(page.headers["Cache-Control"] == "no-store")
+            #expect(start.headers["Cache-Control"] == "no-store")
+
+            let http = try AsyncHTTPClientTransport()
+            let huge = Data(repeating: UInt8(ascii: "a"), count: 200 * 1024)
+            for path in ["oauth/token", "oauth/revoke", "oauth/register"] {
+                let answer = try await http.send(TransportRequest(
+                    method: "POST", url: server.issuer.appendingPathComponent(path),
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: huge))
+                #expect(answer.status == 413 || answer.status == 401, "\(path): \(answer.status)")
+                let text = String(decoding: answer.body, as: UTF8.self)
+                #expect(!text.contains("NIO") && !text.contains("Error("), "\(path): \(text)")
+            }
+            let token = try await http.send(TransportRequest(
+                method: "POST", url: server.issuer.appendingPathComponent("oauth/token"),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: huge))
+            #expect(token.status == 413)
+        }
+    }
+
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
     @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in

@@ -44,8 +44,9 @@ enum AuthorizeEndpoint {
             guard let challenge, challenge.count >= 43, challenge.count <= 128, (method ?? "plain") == "S256" else {
                 return redirectError("invalid_request", "PKCE needs a code_challenge with code_challenge_method S256")
             }
-        } else if !client.isConfidential && !(isHaapi && client.issueTokenBoundAuthorizationCode) {
-            // RFC 9700 §2.1.1: a public client's code is bound to it by PKCE (or, in HAAPI, by the session's DPoP key).
+        } else if !isHaapi && !client.isConfidential {
+            // RFC 9700 §2.1.1: a public client's code is bound to it by PKCE. (A HAAPI flow's client
+            // proved itself for its HAAPI token, and the flow is bound to that token's session.)
             return redirectError("invalid_request", "a public client must send a code_challenge (PKCE, S256)")
         }
         let requestedJkt = query["dpop_jkt"]

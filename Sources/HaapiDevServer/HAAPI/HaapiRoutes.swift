@@ -128,6 +128,8 @@ enum HaapiRoutes {
             return try await body()
         } catch let refusal as HaapiRefusal {
             return refusal.reply
+        } catch where Reply.isTooLarge(error) {
+            return HaapiAccess.isHaapi(request) ? Reply.payloadTooLarge() : HTMLPages.error("The request is too large.", status: .contentTooLarge)
         } catch {
             logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return HaapiAccess.isHaapi(request)

@@ -55,8 +55,10 @@ enum OAuthSupport {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
+        } catch where Reply.isTooLarge(error) {
+            throw error  // answered 413 by the endpoint
         } catch {
-            throw OAuthFailure.invalidRequest("the request body is too large or unreadable")
+            throw OAuthFailure.invalidRequest("the request body is unreadable")
         }
         var parameters: [String: String] = [:]
         for (name, value) in FormURLEncoding.decode(String(buffer: buffer)) where !name.isEmpty {

@@ -43,7 +43,10 @@ enum RegistrationEndpoint {
             guard claims.clientId == template.clientId else {
                 return Reply.oauthError("invalid_client_metadata", "the initial access token was issued to another template client")
             }
-            // The initial access token is single use.
+            // The initial access token is single use: claimed in one statement, so two registrations
+            // racing with it cannot both pass (a check, then a revocation, would let both through).
+            guard try await state.store.insertIfAbsent(kind: "used-initial-access-token", id: claims.jti, expiresAt: claims.expiresAt.addingTimeInterval(60))
+            else { return unauthorized("the initial access token is invalid, expired, used, or lacks the scope dcr") }
             try await state.revokeAccessToken(jti: claims.jti, expiresAt: claims.expiresAt)
             let client = ClientRecord(
                 clientId: "dcr-" + SeedData.randomToken(12), clientSecret: SeedData.randomToken(), strategy: .registered,
@@ -60,7 +63,10 @@ enum RegistrationEndpoint {
                     "grant_types": ["authorization_code", "refresh_token", "client_credentials"], "response_types": ["code"],
                 ], status: .created)
         } catch {
-            return Reply.oauthError("server_error", "the registration failed: \(error)", status: .internalServerError)
+            // The detail is for the server's log; the client learns nothing of the internals.
+            if Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
+            HaapiRoutes.logger.error("POST \(path) failed: \(error)")
+            return Reply.oauthError("server_error", "the registration failed", status: .internalServerError)
         }
     }
 }

@@ -32,7 +32,9 @@ enum RevocationEndpoint {
         } catch let failure as OAuthFailure {
             return failure.response()
         } catch {
-            return Reply.oauthError("server_error", "the revocation failed: \(error)", status: .internalServerError)
+            if Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
+            HaapiRoutes.logger.error("revocation failed: \(error)")
+            return Reply.oauthError("server_error", "the revocation failed", status: .internalServerError)
         }
     }
 

@@ -25,17 +25,36 @@ enum Reply {
     }
 
     /// An HTML page.
+    /// A page: never framed (clickjacking of the login and consent forms), never cached (they
+    /// carry a session), no referrer to the next site, no content sniffing, and no script or
+    /// resource loads at all (the pages are plain forms with inline style).
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
+        headers[.xFrameOptions] = "DENY"
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.xContentTypeOptions] = "nosniff"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// A redirect.
+    /// A redirect (never cached: it may carry a code or a session).
     static func redirect(_ location: String) -> Response {
-        Response(status: .seeOther, headers: [.location: location])
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
     }
+
+    /// The answer to a body over the limit, whatever the endpoint.
+    static func payloadTooLarge() -> Response {
+        oauthError("invalid_request", "the request body is too large", status: .contentTooLarge)
+    }
+
+    /// Whether `error` is a body over the limit (Hummingbird's collect(upTo:)).
+    static func isTooLarge(_ error: any Error) -> Bool { error is NIOTooManyBytesError }
 }
 
 extension HTTPField.Name {
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let dpop = Self("DPoP")!
     static let dpopNonce = Self("DPoP-Nonce")!
     static let sessionID = Self("Session-Id")!
