@@ -305,3 +305,65 @@ extension SecurityReviewClientTests {
         #expect(run.stderr.contains("only https, and http to a loopback address, are opened"), "\(run.stderr)")
     }
 }
+
+extension SecurityReviewClientTests {
+    /// A login against a playback server with `secretArguments` and `environment`.
+    static func secretLogin(_ secretArguments: [String], environment: [String: String] = [:], directory: URL) async throws -> (CLITests.Run, [ReceivedRequest]) {
+        let scenes = [
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
+        ]
+        let answers = try CLITests.write(#"{"fields": {"username": "demo"}}"#, to: directory)
+        let playback = try await PlaybackServer.start(scenes)
+        let url = playback.url
+        let run = try await CLILoginTests.onThread {
+            try HaapiCommand.run(
+                ["login", "--profile", "ci", "--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath,
+                 "--authorization-endpoint", url + PlaybackServer.authorizePath, "--client-id", "playback-client", "--answers", answers]
+                    + secretArguments,
+                home: directory, environment: environment)
+        }
+        let requests = playback.requests
+        await playback.stop()
+        return (run, requests)
+    }
+
+    /// Item 20: the client secret comes from a file or the environment without a warning; on the
+    /// command line it still works, with a warning that `ps` shows it.
+    @Test func item20SecretsNeedNotBeOnTheCommandLine() async throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("secret")
+        try Data("from-a-file\n".utf8).write(to: file)
+        let warning = "visible to other users"
+        func sentSecret(_ requests: [ReceivedRequest]) -> String? {
+            guard let header = requests.first(where: { $0.path == PlaybackServer.tokenPath })?.headers["Authorization"].first,
+                let decoded = Data(base64Encoded: String(header.dropFirst("Basic ".count)))
+            else { return nil }
+            return String(decoding: decoded, as: UTF8.self).split(separator: ":", maxSplits: 1).last.map(String.init)
+        }
+        let (fromFile, fileRequests) = try await Self.secretLogin(["--client-secret-file", file.path], directory: directory)
+        #expect(fromFile.status == 0 && !fromFile.stderr.contains(warning), "\(fromFile.stderr)")
+        #expect(sentSecret(fileRequests) == "from-a-file")
+        let (fromEnvironment, environmentRequests) = try await Self.secretLogin([], environment: ["HAAPI_CLIENT_SECRET": "from-the-environment"], directory: directory)
+        #expect(fromEnvironment.status == 0 && !fromEnvironment.stderr.contains(warning), "\(fromEnvironment.stderr)")
+        #expect(sentSecret(environmentRequests) == "from-the-environment")
+        let (onArgv, argvRequests) = try await Self.secretLogin(["--client-secret", "on-the-command-line"], directory: directory)
+        #expect(onArgv.status == 0 && onArgv.stderr.contains(warning), "\(onArgv.stderr)")
+        #expect(sentSecret(argvRequests) == "on-the-command-line")
+    }
+
+    /// Item 22: plain http to another machine is refused unless allowed, and then warned about.
+    @Test func item22PlainHttpToAnotherMachineIsRefused() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let refused = try CLITests.haapi(["login", "--issuer", "http://idsvr.example/oauth", "--client-id", "c", "--answers", "/dev/null"], home: directory)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--allow-insecure-http"), "\(refused.stderr)")
+        // Allowed: warned about (discovery then fails at once: 127.0.0.2 is not the loopback
+        // address RFC 8252 names, so it counts as another machine here, and nothing listens there).
+        let allowed = try CLITests.haapi(
+            ["login", "--issuer", "http://127.0.0.2:9/oauth", "--client-id", "c", "--answers", "/dev/null", "--allow-insecure-http"], home: directory)
+        #expect(allowed.stderr.contains("travel in clear"), "\(allowed.stderr)")
+    }
+}

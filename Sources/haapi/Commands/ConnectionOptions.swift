@@ -11,7 +11,13 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The token endpoint.") var tokenEndpoint: String?
     @Option(help: "The authorization endpoint.") var authorizationEndpoint: String?
     @Option(help: "The client id.") var clientId: String?
-    @Option(help: "The client secret (client-credentials access to the HAAPI API).") var clientSecret: String?
+    @Option(help: ArgumentHelp(
+        "The client secret (client-credentials access to the HAAPI API): `-` reads it from standard input. Prefer --client-secret-file or HAAPI_CLIENT_SECRET: a value here is visible to other users in `ps`.",
+        valueName: "secret|-"))
+    var clientSecret: String?
+    @Option(help: "A file holding the client secret (its first line).") var clientSecretFile: String?
+    @Flag(help: "Allow http:// (not TLS) to a server that is not on this machine (tokens and secrets travel in clear).")
+    var allowInsecureHttp = false
     @Option(help: "The scopes, space-separated (default: openid).") var scope: String?
     @Option(help: "The redirect URI registered for the client (default: haapi://callback; with --browser http://127.0.0.1:PORT/callback).")
     var redirectUri: String?
@@ -24,8 +30,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "A JSON config file: issuer, clientID, redirectUri, scope (+ clientSecret, strategy, endpoints).") var config: String?
 
     var isGiven: Bool {
-        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, scope, redirectUri, attestation, config, postLogoutRedirectUri]
-            .contains { $0 != nil } || noDpop || redirectPort != nil
+        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, attestation, config, postLogoutRedirectUri]
+            .contains { $0 != nil } || noDpop || redirectPort != nil || ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"] != nil
     }
 
     func validate() throws {
@@ -33,8 +39,46 @@ struct ConnectionOptions: ParsableArguments {
         if let redirectPort, !(0...65535).contains(redirectPort) { throw ValidationError("--redirect-port must be 0 to 65535") }
         if redirectPort != nil && redirectUri != nil { throw ValidationError("give --redirect-uri or --redirect-port, not both") }
         for (name, value) in [("--issuer", issuer), ("--base-url", baseUrl), ("--token-endpoint", tokenEndpoint), ("--authorization-endpoint", authorizationEndpoint)] {
-            if let value, URL(string: value)?.scheme == nil { throw ValidationError("\(name) must be an absolute URL") }
+            guard let value else { continue }
+            guard let url = URL(string: value), url.scheme != nil else { throw ValidationError("\(name) must be an absolute URL") }
+            try Self.checkTransportSecurity(url, option: name, allowInsecureHttp: allowInsecureHttp)
         }
+        if clientSecret != nil && clientSecretFile != nil { throw ValidationError("give --client-secret or --client-secret-file, not both") }
+    }
+
+    /// `https`, or `http` to this machine; plain `http` to another host only when allowed, and then with a warning.
+    static func checkTransportSecurity(_ url: URL, option: String, allowInsecureHttp: Bool) throws {
+        guard url.scheme?.lowercased() == "http", !isLoopbackHost(url.host) else { return }
+        guard allowInsecureHttp else {
+            throw ValidationError("\(option) \(url.absoluteString) is http:// to another machine: tokens and secrets would travel in clear (give --allow-insecure-http to do it anyway)")
+        }
+        Stderr.line("haapi: warning: \(option) is http:// to another machine: tokens and secrets travel in clear")
+    }
+
+    static func isLoopbackHost(_ host: String?) -> Bool {
+        ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host?.lowercased() ?? "")
+    }
+
+    /// The client secret from --client-secret-file, `--client-secret -` (standard input),
+    /// HAAPI_CLIENT_SECRET, or --client-secret (with a warning: `ps` shows it).
+    func secret() throws -> String? {
+        if let clientSecretFile {
+            do {
+                let text = try String(contentsOfFile: clientSecretFile, encoding: .utf8)
+                return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            } catch {
+                throw CLIFailure("cannot read the client secret from \(clientSecretFile): \(error.localizedDescription)")
+            }
+        }
+        if clientSecret == "-" {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw CLIFailure("no client secret on standard input") }
+            return line
+        }
+        if let clientSecret {
+            Stderr.line("haapi: warning: a secret given on the command line is visible to other users (ps); use --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret -")
+            return clientSecret
+        }
+        return ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The settings from the flags (over `--config`, over `saved`), endpoints discovered when
@@ -65,7 +109,7 @@ struct ConnectionOptions: ParsableArguments {
         if let baseUrl { settings.baseURL = baseUrl }
         if let tokenEndpoint { settings.tokenEndpoint = tokenEndpoint }
         if let authorizationEndpoint { settings.authorizationEndpoint = authorizationEndpoint }
-        if let clientSecret { settings.clientSecret = clientSecret; settings.strategy = "secret" }
+        if let secret = try secret() { settings.clientSecret = secret; settings.strategy = "secret" }
         if let scope { settings.scope = scope }
         if let redirectUri { settings.redirectUri = redirectUri }
         if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
@@ -91,6 +135,13 @@ struct ConnectionOptions: ParsableArguments {
             try await Self.discover(issuer: issuer, into: &settings)
         }
         if settings.baseURL == nil { settings.baseURL = settings.issuer.flatMap(Self.origin) ?? settings.tokenEndpoint.flatMap(Self.origin) }
+        // Whatever the settings came from (flags, a config file, the profile, discovery).
+        for (name, value) in [
+            ("the issuer", settings.issuer), ("the base URL", settings.baseURL), ("the token endpoint", settings.tokenEndpoint),
+            ("the authorization endpoint", settings.authorizationEndpoint),
+        ] {
+            if let url = value.flatMap(URL.init(string:)) { try Self.checkTransportSecurity(url, option: name, allowInsecureHttp: allowInsecureHttp) }
+        }
         return settings
     }
 
