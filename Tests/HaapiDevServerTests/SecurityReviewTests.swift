@@ -154,6 +154,22 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 11: redirect URIs (and post-logout ones, which use the same check) match as strings,
+    /// except a loopback IP redirect's port (RFC 8252 §7.3); no tricks pass.
+    @Test(arguments: [
+        ("http://127.0.0.1/callback", true), ("http://127.0.0.1:5555/callback", true), ("haapi://callback", true),
+        ("http://user@127.0.0.1/callback", false), ("http://127.0.0.1:5555/callback#fragment", false), ("http://127.0.0.1:99999/callback", false),
+        ("http://127.0.0.1:0/callback", false), ("http://127.0.0.1/%63allback", false), ("http://127.0.0.1/callback/../callback", false),
+        ("http://127.0.0.1/callback?extra=1", false), ("http://localhost/callback", false), ("http://127.0.0.1\\@evil.example/callback", false),
+        ("haapi://callback/", false), ("HAAPI://callback", false), ("haapi://callback?x=1", false), ("haapi://callback#x", false),
+    ])
+    func item11RedirectURIsMatchExactly(_ uri: String, _ accepted: Bool) {
+        let client = ClientRecord(
+            clientId: "c", strategy: .browser, redirectUris: ["http://127.0.0.1/callback", "haapi://callback"], scope: [],
+            issueTokenBoundAuthorizationCode: false, authenticators: [])
+        #expect(client.accepts(redirectUri: uri) == accepted, "\(uri)")
+    }
+
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
     @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in

@@ -127,12 +127,17 @@ extension ClientRecord {
     /// loopback URI (`http://127.0.0.1/...`, `http://[::1]/...`), the same URI on any port,
     /// as RFC 8252 §7.3 asks of servers for native apps that listen on an ephemeral port.
     public func accepts(redirectUri: String) -> Bool {
+        // Exact string comparison (RFC 9700 §4.1.3), nothing decoded or normalized first.
         if redirectUris.contains(redirectUri) { return true }
-        guard let candidate = URLComponents(string: redirectUri), Self.isLoopback(candidate) else { return false }
+        // The one exception, RFC 8252 §7.3: a loopback IP redirect on any port. The rest must match
+        // as sent: no user info, no fragment, a port in range, the path and query byte for byte.
+        guard let candidate = URLComponents(string: redirectUri), Self.isLoopback(candidate), candidate.user == nil, candidate.password == nil,
+            candidate.fragment == nil, (candidate.port.map { (1...65535).contains($0) } ?? true), !redirectUri.contains("\\")
+        else { return false }
         return redirectUris.contains { registered in
             guard let known = URLComponents(string: registered), Self.isLoopback(known) else { return false }
-            return known.scheme == candidate.scheme && known.host == candidate.host && known.path == candidate.path
-                && known.query == candidate.query
+            return known.scheme == candidate.scheme && known.percentEncodedHost == candidate.percentEncodedHost
+                && known.percentEncodedPath == candidate.percentEncodedPath && known.percentEncodedQuery == candidate.percentEncodedQuery
         }
     }
 
