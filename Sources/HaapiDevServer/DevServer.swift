@@ -27,6 +27,7 @@ public enum DevServer {
         return Application(
             router: makeRouter(state: state),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "haapi-dev-server"),
+            services: [PurgeService(state: state)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -92,5 +93,22 @@ public enum DevServer {
             "clients": .array(clientValues),
         ]
         return result
+    }
+}
+
+/// Deletes expired records every ``DevServerConfiguration/purgeInterval``, so that what anyone
+/// may create without authentication (challenges, flows, DPoP `jti`s) cannot pile up.
+struct PurgeService: Service {
+    let state: ServerState
+
+    func run() async throws {
+        // Returns only when the server stops (its sleep is cancelled): a service that ended
+        // earlier would stop the whole group.
+        await cancelWhenGracefulShutdown {
+            while true {
+                do { try await Task.sleep(for: state.configuration.purgeInterval) } catch { return }
+                do { try await state.store.purgeExpired() } catch { HaapiRoutes.logger.error("purging expired records failed: \(error)") }
+            }
+        }
     }
 }

@@ -26,6 +26,13 @@ public struct DevServerConfiguration: Sendable {
     /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`)
     /// and one per one-time code the OTP authenticator "sends" (`otp: 123456 for demo`); `nil` logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
+    /// Unanswered attestation challenges a client may hold at once (they are handed out without
+    /// authentication, so each costs a row until it expires).
+    public var maxPendingChallengesPerClient = 100
+    /// Flows a client may have under way at once.
+    public var maxFlowSessionsPerClient = 1000
+    /// How often expired records (codes, challenges, flows, DPoP `jti`s, revoked tokens) are deleted.
+    public var purgeInterval: Duration = .seconds(60)
 
     /// Makes settings.
     public init(

@@ -170,6 +170,39 @@ struct SecurityReviewServerTests {
         #expect(client.accepts(redirectUri: uri) == accepted, "\(uri)")
     }
 
+    /// Item 6: expired records are purged on a schedule, and what anyone may create without
+    /// authentication is capped per client: unanswered attestation challenges and flows under way.
+    @Test func item06ExpiredRecordsArePurgedAndPendingOnesCapped() async throws {
+        var configuration = DevServerConfiguration()
+        configuration.maxPendingChallengesPerClient = 3
+        configuration.maxFlowSessionsPerClient = 2
+        configuration.purgeInterval = .milliseconds(200)
+        try await RunningServer.with(configuration) { server in
+            try await server.state.store.put("x", kind: "dpop-jti", id: "stale", expiresAt: Date().addingTimeInterval(-1))
+            // The purge runs every 200 ms; 30 s is a ceiling for a loaded machine.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await server.state.store.storedCount(kind: "dpop-jti") > 0 {
+                guard ContinuousClock.now < deadline else { Issue.record("the expired record was never purged"); return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+
+            let http = try AsyncHTTPClientTransport()
+            func challenge(_ client: String) async throws -> Int {
+                try await http.send(TransportRequest(url: URL(string: server.issuer.absoluteString + "/oauth/token/cat?client_id=\(client)")!)).status
+            }
+            var statuses: [Int] = []
+            for _ in 0..<4 { statuses.append(try await challenge("haapi-attested")) }
+            #expect(statuses == [200, 200, 200, 429])
+
+            var flows: [Bool] = []
+            for _ in 0..<3 {
+                let client = try HaapiTestClient(server)
+                flows.append(await client.manager.start().problem == nil)
+            }
+            #expect(flows == [true, true, false])
+        }
+    }
+
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
     @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in

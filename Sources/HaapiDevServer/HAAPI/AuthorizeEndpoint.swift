@@ -57,6 +57,8 @@ enum AuthorizeEndpoint {
             clientId: clientId, redirectUri: redirectUri, scope: scope, state: stateParameter, nonce: query["nonce"],
             acrValues: query["acr_values"], codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : "S256",
             requestedDPoPJkt: requestedJkt, isHaapi: isHaapi, sessionJkt: caller?.thumbprint)
+        guard try await state.store.count(kind: FlowSession.kind, where: "$.clientId", equals: clientId) < state.configuration.maxFlowSessionsPerClient
+        else { return redirectError("temporarily_unavailable", "too many flows of this client are under way") }
         let sessionID = SeedData.randomToken(24)
         try await state.saveFlow(flow, id: sessionID)
         if isHaapi {

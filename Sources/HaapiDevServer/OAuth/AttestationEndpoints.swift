@@ -21,6 +21,10 @@ enum AttestationEndpoints {
                     throw OAuthFailure.invalidRequest("client_id is missing")
                 }
                 _ = try await attestationClient(clientID, state: state)
+                let pending = try await state.store.count(kind: challengeKind, where: "$", equals: clientID)
+                guard pending < state.configuration.maxPendingChallengesPerClient else {
+                    return Reply.oauthError("slow_down", "too many unanswered challenges for this client: answer one or wait", status: .tooManyRequests)
+                }
                 let challenge = SeedData.randomToken()
                 try await state.store.put(clientID, kind: challengeKind, id: challenge, expiresAt: Date().addingTimeInterval(challengeLifetime))
                 return Reply.json(["challenge": .string(challenge)])

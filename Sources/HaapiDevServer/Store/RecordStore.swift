@@ -103,6 +103,21 @@ public actor RecordStore {
         }
     }
 
+    /// How many unexpired records of `kind` there are whose JSON value has `value` at `path`
+    /// (`$` for a record that is a string, `$.clientId` for a member).
+    public func count(kind: String, where path: String, equals value: String) async throws -> Int {
+        let rows = try await connection.query(
+            "SELECT COUNT(*) AS n FROM records WHERE kind = ? AND (expires IS NULL OR expires > ?) AND json_extract(CAST(data AS TEXT), ?) = ?",
+            [.text(kind), .float(Date().timeIntervalSince1970), .text(path), .text(value)])
+        return rows.first?.column("n")?.integer ?? 0
+    }
+
+    /// How many records of `kind` are stored, expired ones included.
+    public func storedCount(kind: String) async throws -> Int {
+        let rows = try await connection.query("SELECT COUNT(*) AS n FROM records WHERE kind = ?", [.text(kind)])
+        return rows.first?.column("n")?.integer ?? 0
+    }
+
     /// Deletes expired records.
     public func purgeExpired() async throws {
         _ = try await connection.query("DELETE FROM records WHERE expires IS NOT NULL AND expires <= ?", [.float(Date().timeIntervalSince1970)])
