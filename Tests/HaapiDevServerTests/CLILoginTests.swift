@@ -196,7 +196,7 @@ struct CLILoginTests {
         let login = try Login()
         let run = try login.run(answers: #"{"fields": {"userName": "demo"}, "choices": ["polling"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("Waiting for +46 70 000 00 00"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Waiting for +XX XXX XXX 000"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() != nil)
         // Two pending polls, then done, then the POST that moves on (the dev server's default of two).

@@ -203,6 +203,48 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 8: a one-time code, an approval to poll for and a passkey are answered the same way
+    /// for a name nobody has as for a user's (the reset is item 1's test); nothing is sent for
+    /// the unknown one, and its attempt ends in failure.
+    @Test func item08KnownAndUnknownNamesGetTheSameAnswers() async throws {
+        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+            /// The shape of an answer: its type, its kinds of actions, its messages with digits masked.
+            func shape(_ result: HaapiResult) -> String {
+                switch result {
+                case .representation(let step):
+                    let messages = step.messages.map { $0.text.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression) }
+                    let recipient = (step as? PollingStep)?.properties.recipientOfCommunication?.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression)
+                    return "\(step.type.rawValue) \(step.actions.map(\.kind.rawValue)) \(messages) \(recipient ?? "")"
+                case .problem(let problem): return "problem \(problem.type.rawValue)"
+                case .error(let error): return "error \(error)"
+                }
+            }
+            func answers(for name: String) async throws -> [String] {
+                var shapes: [String] = []
+                let client = try HaapiTestClient(server, clientId: "haapi-secret", tokenClientId: "haapi-secret")
+                let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+                // One-time code.
+                let otp = try expectStep(await client.manager.submit(try selector.option("sms")), InteractiveFormStep.self)
+                shapes.append(shape(await client.manager.submitForm(try otp.form(kind: .login), parameters: ["userName": name])))
+                // Polling: started, then after the polls either done or failed.
+                let again = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+                let polling = try expectStep(await client.manager.submit(try again.option("polling")), InteractiveFormStep.self)
+                let pending = await client.manager.submitForm(try polling.form(kind: .login), parameters: ["userName": name])
+                shapes.append(shape(pending))
+                // Passkeys: the password step either way.
+                let third = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+                let passkey = try expectStep(await client.manager.submit(try third.option("webauthn")), InteractiveFormStep.self)
+                let next = await client.manager.submitForm(try passkey.form(kind: .login), parameters: ["userName": name])
+                shapes.append(shape(next).replacingOccurrences(of: name, with: "NAME"))
+                return shapes
+            }
+            let known = try await answers(for: SeedData.username)
+            let unknown = try await answers(for: "nobody-here")
+            #expect(known == unknown)
+            #expect(!unknown.contains { $0.contains("invalid-input") })
+        }
+    }
+
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
     @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in

@@ -15,11 +15,11 @@ enum DuoAuthenticator {
         Wire.reply(Steps.username("Log in with Duo", href: HaapiPaths.duoDevices, viewName: "authenticator/duo/authenticate/get", actionTitle: "Continue"))
     }
 
-    /// The user's devices: a phone and a tablet, with ids as stable as the user.
-    static func devices(of user: UserRecord) -> [(id: String, title: String)] {
-        let digits = String(user.phone.filter(\.isNumber).suffix(3))
-        return [("phone", "Phone (+XX XXX XXX \(digits))"), ("tablet", "Tablet")].map { kind, title in
-            let id = "D" + SHA256.hash(data: Data("\(user.username)|\(kind)".utf8)).prefix(9).map { String(format: "%02X", $0) }.joined()
+    /// The user's devices: a phone and a tablet, with ids as stable as the name (a name nobody
+    /// has gets devices too, so the answer does not tell which names exist).
+    static func devices(of username: String, _ user: UserRecord?) -> [(id: String, title: String)] {
+        [("phone", "Phone (\(OTPAuthenticator.maskedPhone(of: username, user)))"), ("tablet", "Tablet")].map { kind, title in
+            let id = "D" + SHA256.hash(data: Data("\(username)|\(kind)".utf8)).prefix(9).map { String(format: "%02X", $0) }.joined()
             return (id, title)
         }
     }
@@ -28,22 +28,24 @@ enum DuoAuthenticator {
     static func devices(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         switch try await OTPAuthenticator.sendCode(&request, state: state, channel: "duo") {
         case .refused(let problem): return problem
-        case .sent(let user): return Wire.reply(Steps.duoDevices(devices(of: user)))
+        case .sent(_, let user): return Wire.reply(Steps.duoDevices(devices(of: request.flow.otpUsername ?? "", user)))
         }
     }
 
     /// `POST select-device`: push waits for the approval; passcode checks the code (failures
     /// count toward the lockout).
     static func selectDevice(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let username = request.flow.otpUsername, let user = try await state.user(username) else {
+        guard let username = request.flow.otpUsername else {
             return Problems.genericUserError("No device was selected: start again")
         }
-        guard let device = devices(of: user).first(where: { $0.id == request.value("device") }) else {
+        let user = try await state.user(username)
+        guard let device = devices(of: username, user).first(where: { $0.id == request.value("device") }) else {
             return Problems.invalidInput([.invalid("device", "This device is not one of yours")])
         }
         switch request.value("factor") {
         case "push":
-            request.flow.pollingUsername = username
+            request.flow.pollingUsername = user?.username  // nobody approves for a name nobody has
+            request.flow.pollingRecipient = device.title
             request.flow.polls = 0
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.polling(done: false, recipient: device.title))
@@ -52,7 +54,7 @@ enum DuoAuthenticator {
                 return Problems.invalidInput([.missing("passcode", "You have to enter the passcode")])
             }
             guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
-            guard let code = request.flow.otpCode, Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
+            guard user != nil, let code = request.flow.otpCode, Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
             try await Credentials.reset(username, state: state)
             request.flow.otpCode = nil
             try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)

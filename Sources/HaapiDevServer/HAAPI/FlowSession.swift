@@ -42,6 +42,8 @@ struct FlowSession: Codable, Sendable, Hashable {
     var resetFailures: Int = 0
     /// Polling: who is asked, and how many polls were answered so far.
     var pollingUsername: String?
+    /// Polling: who is shown as asked (a masked number, also for a name nobody has).
+    var pollingRecipient: String?
     var polls: Int = 0
     /// External browser: the nonce of the page the browser opens, and the nonce it comes back with.
     var launchNonce: String?

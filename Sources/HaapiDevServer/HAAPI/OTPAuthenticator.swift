@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -16,34 +17,46 @@ enum OTPAuthenticator {
     static func send(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         switch try await sendCode(&request, state: state, channel: "otp") {
         case .refused(let problem): return problem
-        case .sent(let user):
-            return Wire.reply(Steps.continueSameStep("A code was sent to \(user.phone)", viewName: "authenticator/otp/authenticate/code-sent"))
+        case .sent(let recipient, _):
+            return Wire.reply(Steps.continueSameStep("A code was sent to \(recipient)", viewName: "authenticator/otp/authenticate/code-sent"))
         }
     }
 
     /// What ``sendCode(_:state:channel:)`` did.
     enum Sending {
-        case sent(UserRecord)
+        /// Sent (or, for a name nobody has, answered the same way without sending): to `recipient`,
+        /// a masked phone number; `user` when there is one.
+        case sent(recipient: String, user: UserRecord?)
         case refused(Response)
     }
 
     /// A new six-digit code for the user the form names, kept in the flow and "sent": to the
     /// server log, to the request log as `CHANNEL: CODE for USERNAME`, and to the test hook.
+    /// A name nobody has gets the same answer (a masked number, a code nobody receives): the
+    /// answer does not tell which names exist.
     static func sendCode(_ request: inout FlowRequest, state: ServerState, channel: String) async throws -> Sending {
         guard let username = request.value("userName") else {
             return .refused(Problems.invalidInput([.missing("userName", "You have to enter your username")]))
         }
-        guard let user = try await state.user(username) else {
-            return .refused(Problems.invalidInput([.invalid("userName", "There is no such user")]))
-        }
+        let user = try await state.user(username)
         let code = String(format: "%06d", Int.random(in: 0...999_999))
         request.flow.otpUsername = username
         request.flow.otpCode = code
         try await state.saveFlow(request.flow, id: request.sessionID)
-        try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-        logger.notice("\(channel) code for \(username) (\(user.phone)): \(code)")
-        state.configuration.requestLog?("\(channel): \(code) for \(username)")
-        return .sent(user)
+        if let user {
+            try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+            logger.notice("\(channel) code for \(username) (\(user.phone)): \(code)")
+            state.configuration.requestLog?("\(channel): \(code) for \(username)")
+        }
+        return .sent(recipient: maskedPhone(of: username, user), user: user)
+    }
+
+    /// A phone number as the server shows it: its last three digits (for a name nobody has,
+    /// three digits the name always gets, so the answer looks the same).
+    static func maskedPhone(of username: String, _ user: UserRecord?) -> String {
+        let digits = user.map { String($0.phone.filter(\.isNumber).suffix(3)) }
+            ?? String(format: "%03d", Int(SHA256.hash(data: Data(username.utf8)).prefix(2).reduce(0) { $0 << 8 | Int($1) }) % 1000)
+        return "+XX XXX XXX \(digits)"
     }
 
     /// `POST verify`: checks the code (failures count toward the lockout).
