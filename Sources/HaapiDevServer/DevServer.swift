@@ -26,6 +26,13 @@ public enum DevServer {
         let configuration = state.configuration
         return Application(
             router: makeRouter(state: state),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [
+                    RequestDeadlineHandler(
+                        headerTimeout: .nanoseconds(configuration.headerReadTimeout.nanoseconds),
+                        bodyTimeout: .nanoseconds(configuration.bodyReadTimeout.nanoseconds))
+                ],
+                idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "haapi-dev-server"),
             services: [PurgeService(state: state)],
             onServerRunning: { channel in
@@ -93,6 +100,15 @@ public enum DevServer {
             "clients": .array(clientValues),
         ]
         return result
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product + attoseconds / 1_000_000_000
     }
 }
 

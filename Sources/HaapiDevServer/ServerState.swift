@@ -33,6 +33,12 @@ public struct DevServerConfiguration: Sendable {
     public var maxFlowSessionsPerClient = 1000
     /// How often expired records (codes, challenges, flows, DPoP `jti`s, revoked tokens) are deleted.
     public var purgeInterval: Duration = .seconds(60)
+    /// How long a request's head may take to arrive (from the connection or the previous response).
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// How long a request may take from its head to its answer (its body included).
+    public var bodyReadTimeout: Duration = .seconds(30)
+    /// How long a keep-alive connection may stay idle.
+    public var idleTimeout: Duration = .seconds(60)
 
     /// Makes settings.
     public init(

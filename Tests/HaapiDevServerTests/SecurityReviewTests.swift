@@ -1,6 +1,9 @@
 import DevServerTestSupport
 import FaultServerSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
@@ -168,6 +171,49 @@ struct SecurityReviewServerTests {
             clientId: "c", strategy: .browser, redirectUris: ["http://127.0.0.1/callback", "haapi://callback"], scope: [],
             issueTokenBoundAuthorizationCode: false, authenticators: [])
         #expect(client.accepts(redirectUri: uri) == accepted, "\(uri)")
+    }
+
+    /// Item 5: a connection whose request head, or body, does not arrive in time is closed.
+    @Test(arguments: [
+        "GET /oauth/jwks HTTP/1.1\r\nHost: 127.0.0.1\r\n",  // a head that never ends
+        "POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type",  // a body that never ends
+    ])
+    func item05SlowRequestsAreCut(_ partial: String) async throws {
+        var configuration = DevServerConfiguration()
+        configuration.headerReadTimeout = .milliseconds(500)
+        configuration.bodyReadTimeout = .milliseconds(500)
+        try await RunningServer.with(configuration) { server in
+            let port = try #require(server.issuer.port)
+            let started = ContinuousClock.now
+            // Waits (at most 20 s, a ceiling) for the server to close the connection.
+            let closed = try await CLILoginTests.onThread { Self.sendAndWaitForClose(port: port, partial) }
+            #expect(closed, "the server kept the connection open")
+            #expect(ContinuousClock.now - started < .seconds(20))
+        }
+    }
+
+    /// Connects, sends `text`, and reads until the server closes (`true`) or 20 s pass (`false`).
+    static func sendAndWaitForClose(port: Int, _ text: String) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return false }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = text.withCString { send(socket, $0, strlen($0), 0) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { return true }  // closed by the server
+            if count < 0 { return errno == ECONNRESET }  // reset counts too; a timeout does not
+        }
     }
 
     /// Item 6: expired records are purged on a schedule, and what anyone may create without
