@@ -291,6 +291,27 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 9: a Session-Id is bound to the HAAPI token's key that started the flow: another
+    /// instance of the same client presenting it gets mismatch-between-session-and-access-token.
+    @Test func item09TheSessionBelongsToTheTokensKey() async throws {
+        try await RunningServer.with { server in
+            let owner = try HaapiTestClient(server)
+            let login = try expectStep(await owner.manager.start(), InteractiveFormStep.self).form(kind: .login)
+            let sessionID = try #require(await owner.manager.currentSessionID)
+            // Another instance of the client: its own HAAPI token and DPoP key, the owner's Session-Id.
+            let thief = try HaapiTestClient(server)
+            let url = try #require(URL(string: login.href, relativeTo: server.issuer)?.absoluteURL)
+            let answer = try await HaapiTestClient.transport(token: thief.token, dpop: thief.dpop).send(.form(
+                url, parameters: [("userName", "demo"), ("password", SeedData.password)],
+                headers: ["Accept": "application/vnd.auth+json", "Session-Id": sessionID]))
+            #expect(answer.status == 400)
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("mismatch-between-session-and-access-token"))
+            // The owner goes on.
+            let mine = await owner.manager.submitForm(login, parameters: ["userName": "demo", "password": SeedData.password])
+            #expect(mine.problem == nil)
+        }
+    }
+
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
     @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in

@@ -91,7 +91,9 @@ struct FlowRequest: Sendable {
                 ? Problems.mismatchBetweenSessionAndAccessToken()
                 : HTMLPages.error("This authentication session belongs to an app, not to a browser.", status: .badRequest))
         }
-        if let caller, caller.claims.clientId != flow.clientId {
+        // The session belongs to the HAAPI token's key that started it, not merely to its client:
+        // another app instance of the same client, holding a stolen Session-Id, cannot continue it.
+        if let caller, caller.claims.clientId != flow.clientId || flow.sessionJkt.map({ $0 != caller.thumbprint }) == true {
             throw HaapiRefusal(reply: Problems.mismatchBetweenSessionAndAccessToken())
         }
         guard let client = try await state.client(flow.clientId) else {

@@ -470,7 +470,7 @@ enum Problems {
     }
 
     static func mismatchBetweenSessionAndAccessToken() -> Response {
-        reply("mismatch-between-session-and-access-token", title: "The session belongs to another client: start again")
+        reply("mismatch-between-session-and-access-token", title: "The session belongs to another HAAPI access token: start again")
     }
 
     static func unexpected() -> Response { reply("unexpected", title: "An unexpected error happened", status: .internalServerError) }
