@@ -312,6 +312,44 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 10: an expired ID token (or none) only identifies: nothing ends until the user
+    /// confirms on the server's page, whose single-use form token a link cannot carry.
+    @Test func item10AnExpiredHintOnlyIdentifiesTheSignOutAsksTheUser() async throws {
+        try await RunningServer.with { server in
+            let client = ClientAuthentication.none(clientID: "browser-app")
+            let pkce = PKCE()
+            let code = SeedData.randomToken()
+            try await server.state.store.put(
+                AuthorizationCodeRecord(
+                    clientId: "browser-app", redirectUri: "http://127.0.0.1/callback", scope: ["openid", "offline_access"], username: "demo",
+                    nonce: nil, codeChallenge: pkce.challenge, codeChallengeMethod: "S256", dpopJkt: nil, authTime: Date()),
+                kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(60))
+            let endpoint = TokenEndpointClient(endpoint: server.issuer.appendingPathComponent("oauth/token"), clientAuthentication: client, transport: try AsyncHTTPClientTransport())
+            guard case .success(let issued) = try await endpoint.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier)).result,
+                let idToken = issued.idToken
+            else { Issue.record("no tokens"); return }
+            // The same ID token, expired: re-signed by the server with exp in the past.
+            var claims = try #require(try JSONValue(parsing: try CompactJWS(idToken).payload).objectValue)
+            claims["exp"] = .integer(Int(Date().timeIntervalSince1970) - 60)
+            let expired = try server.state.signJWT(.object(claims))
+
+            let http = try AsyncHTTPClientTransport()
+            let query = FormURLEncoding.encode([("id_token_hint", expired), ("post_logout_redirect_uri", "http://127.0.0.1/callback"), ("state", "s1")])
+            let asked = try await http.send(TransportRequest(url: URL(string: server.issuer.absoluteString + "/oauth/end-session?" + query)!))
+            #expect(asked.status == 200)
+            #expect(try await server.state.verifyAccessToken(issued.accessToken) != nil, "nothing ended before the user confirmed")
+            let form = try Browser.firstForm(String(decoding: asked.body, as: UTF8.self))
+            let confirm = try #require(form.hidden.first { $0.0 == "confirm" })
+            let endURL = server.issuer.appendingPathComponent("oauth/end-session")
+            let confirmed = try await http.send(.form(endURL, parameters: [confirm]))
+            #expect(confirmed.status == 303)
+            #expect(confirmed.headers["Location"] == "http://127.0.0.1/callback?state=s1")
+            #expect(try await server.state.verifyAccessToken(issued.accessToken) == nil)
+            // The page's token is good once.
+            #expect(try await http.send(.form(endURL, parameters: [confirm])).status == 400)
+        }
+    }
+
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
     @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in

@@ -2,44 +2,90 @@ import Foundation
 import Hummingbird
 import OAuthCore
 
-/// `GET /oauth/end-session` (OpenID Connect RP-Initiated Logout): with a valid `id_token_hint`
-/// and a `post_logout_redirect_uri` registered for its client, 303 to that URI (with `state`);
-/// otherwise a plain "signed out" page. The grant the ID token came from is revoked.
+/// `GET /oauth/end-session` (OpenID Connect RP-Initiated Logout 1.0): with a valid, unexpired
+/// `id_token_hint`, the grant it came from ends and the browser goes to a `post_logout_redirect_uri`
+/// registered for its client (with `state`), or to a "signed out" page. Without such a hint
+/// (none, or an expired one, which only identifies) nothing ends until the user confirms on a
+/// page of this server, whose form carries a single-use token: a link alone signs nobody out.
 enum EndSessionEndpoint {
     static let path = "/oauth/end-session"
+    static let confirmationKind = "end-session-confirmation"
+
+    /// What a confirmation page stands for.
+    struct Pending: Codable {
+        var clientID: String?
+        var family: String?
+        var redirect: String?
+        var state: String?
+    }
 
     static func handle(_ request: Request, state: ServerState) async -> Response {
         var parameters = request.query
         if request.method == .post, let form = try? await OAuthSupport.form(request) {
             parameters.merge(form) { query, _ in query }
         }
-        var clientID = parameters["client_id"]
+        // The confirmation page's answer.
+        if request.method == .post, let token = parameters["confirm"] {
+            guard let pending = try? await state.store.take(Pending.self, kind: confirmationKind, id: token) else {
+                return page("Sign-out failed", "This sign-out page has expired or was used; start again.", status: .badRequest)
+            }
+            if let family = pending.family { try? await state.revokeGrantFamily(family) }
+            return finish(pending)
+        }
+        var pending = Pending(clientID: parameters["client_id"], family: nil, redirect: nil, state: parameters["state"])
+        var confirmed = false
         if let hint = parameters["id_token_hint"] {
             guard let claims = IDToken.verifyHint(hint, state: state), let audience = claims.audience?.first else {
                 return page("Sign-out failed", "The id_token_hint is not an ID token of this server.", status: .badRequest)
             }
-            if let clientID, clientID != audience {
+            if let clientID = pending.clientID, clientID != audience {
                 return page("Sign-out failed", "client_id does not match the id_token_hint.", status: .badRequest)
             }
-            clientID = audience
-            // The ID token names its grant (`sid`): signing out ends it.
-            if let family = claims[string: "sid"] { try? await state.revokeGrantFamily(family) }
+            pending.clientID = audience
+            pending.family = claims[string: "sid"]  // the ID token names its grant
+            // A current ID token stands for the user's session; an expired one only says whom it was about.
+            confirmed = claims.expiresAt.map { $0 > Date() } ?? false
         }
-        guard let redirect = parameters["post_logout_redirect_uri"] else {
+        if let redirect = parameters["post_logout_redirect_uri"] {
+            guard let clientID = pending.clientID, let client = try? await state.store.get(ClientRecord.self, kind: "client", id: clientID),
+                client.accepts(redirectUri: redirect)
+            else {
+                return page("Sign-out failed", "The post_logout_redirect_uri is not registered for the client.", status: .badRequest)
+            }
+            pending.redirect = redirect
+        }
+        if confirmed {
+            if let family = pending.family { try? await state.revokeGrantFamily(family) }
+            return finish(pending)
+        }
+        let token = SeedData.randomToken()
+        do {
+            try await state.store.put(pending, kind: confirmationKind, id: token, expiresAt: Date().addingTimeInterval(300))
+        } catch {
+            return page("Sign-out failed", "The sign-out could not be prepared.", status: .internalServerError)
+        }
+        return HTMLPages.page(
+            "Sign out?",
+            """
+            <p>\(HTMLPages.escape(pending.clientID ?? "An application")) asks to sign you out.</p>
+            <form method="post" action="\(HTMLPages.escape(path))">
+            \(HTMLPages.hidden([("confirm", token)]))
+            <button type="submit">Sign out</button>
+            </form>
+            """)
+    }
+
+    private static func finish(_ pending: Pending) -> Response {
+        guard let redirect = pending.redirect, var components = URLComponents(string: redirect) else {
             return page("Signed out", "You are signed out.")
         }
-        guard let clientID, let client = try? await state.store.get(ClientRecord.self, kind: "client", id: clientID),
-            client.accepts(redirectUri: redirect), var components = URLComponents(string: redirect)
-        else {
-            return page("Sign-out failed", "The post_logout_redirect_uri is not registered for the client.", status: .badRequest)
-        }
-        if let value = parameters["state"] {
+        if let value = pending.state {
             components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "state", value: value)]
         }
         return Reply.redirect(components.string ?? redirect)
     }
 
     private static func page(_ title: String, _ message: String, status: HTTPResponse.Status = .ok) -> Response {
-        Reply.html("<!doctype html><html><head><title>\(title)</title></head><body><h1>\(title)</h1><p>\(message)</p></body></html>", status: status)
+        HTMLPages.page(title, "<p>\(HTMLPages.escape(message))</p>", status: status)
     }
 }
