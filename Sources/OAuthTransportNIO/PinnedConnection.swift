@@ -11,10 +11,11 @@ import OAuthCore
 ///
 /// The pin is checked against the leaf certificate inside the TLS handshake, before any
 /// byte of the request is sent, so a connection to an impostor never carries a secret.
-/// The pin replaces the certificate chain check (chain and expiry are not checked): that is
-/// what pinning a development server's self-signed key needs, and the handshake itself
-/// proves that the server holds the pinned key. The host name is still checked against the
-/// certificate unless ``TLSOptions/validatesHostname`` is off (IP literals have no SNI).
+/// The pin replaces the certificate chain check (the chain is not checked): that is what
+/// pinning a development server's self-signed key needs, and the handshake itself proves that
+/// the server holds the pinned key. The leaf certificate must still be within its validity
+/// period (a pinned key does not make an expired certificate good), and the host name is still
+/// checked against it unless ``TLSOptions/validatesHostname`` is off (IP literals have no SNI).
 struct PinnedConnection {
     let request: TransportRequest
     let tls: TLSConfiguration
@@ -34,6 +35,7 @@ struct PinnedConnection {
         let group = MultiThreadedEventLoopGroup.singleton
         let outcome = Outcome(promise: group.next().makePromise(of: TransportResponse.self))
         let pinMismatch = NIOLockedValueBox<String?>(nil)
+        let outOfDate = NIOLockedValueBox(false)
         let pins = self.pins
         let limit = maximumResponseBytes
         let serverName = host.isIPAddress ? nil : host
@@ -48,7 +50,11 @@ struct PinnedConnection {
                         customVerificationCallback: { certificates, verification in
                             let hash = certificates.first.flatMap { try? $0.extractPublicKey().toSPKIBytes() }
                                 .map { Data(SHA256.hash(data: $0)).base64EncodedString() }
-                            if let hash, pins.contains(hash) {
+                            let now = time(nil)
+                            if let leaf = certificates.first, now < leaf.notValidBefore || now > leaf.notValidAfter {
+                                outOfDate.withLockedValue { $0 = true }
+                                verification.succeed(.failed)
+                            } else if let hash, pins.contains(hash) {
                                 verification.succeed(.certificateVerified)
                             } else {
                                 pinMismatch.withLockedValue { $0 = hash ?? "no certificate" }
@@ -95,6 +101,9 @@ struct PinnedConnection {
                 return try await outcome.promise.futureResult.get()
             } catch {
                 channel.close(promise: nil)
+                if outOfDate.withLockedValue({ $0 }) {
+                    throw HTTPTransportError(.tlsFailure, "\(target): the server's certificate is expired or not yet valid (its key is pinned, its dates still count)")
+                }
                 if let presented = pinMismatch.withLockedValue({ $0 }) {
                     throw HTTPTransportError(
                         .publicKeyPinMismatch,

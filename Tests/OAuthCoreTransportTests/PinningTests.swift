@@ -70,6 +70,24 @@ extension TransportTests {
             }
         }
 
+        /// Security review item 22: a pinned key does not make an expired certificate, or one for
+        /// another name, good.
+        @Test func item22APinnedKeyInAnExpiredOrMisnamedCertificateIsRefused() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.expiredServer)) { server in
+                let transport = try pinnedTransport([try serverPin])
+                let (error, _) = await transportFailure { try await transport.send(try .get("\(server.httpsURL)/p")) }
+                #expect(error?.code == .tlsFailure)
+                #expect(error?.errorDescription.contains("expired") == true, "\(String(describing: error))")
+                #expect(server.requests.isEmpty)
+            }
+            try await withServer(tls: try pki.serverTLS(pki.wrongNameServer)) { server in
+                let transport = try pinnedTransport([KeyPinning(hostname: "localhost", publicKeyHash: try pki.wrongNameServer.publicKeyHash)])
+                let (error, _) = await transportFailure { try await transport.send(try .get("https://localhost:\(server.port)/p")) }
+                #expect(error != nil)
+                #expect(server.requests.isEmpty)
+            }
+        }
+
         @Test func oneMatchingPinAmongSeveralIsEnough() async throws {
             try await withServer(tls: try pki.serverTLS(pki.server)) { server in
                 let transport = try pinnedTransport([

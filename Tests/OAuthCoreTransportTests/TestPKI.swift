@@ -50,6 +50,8 @@ struct TestPKI: Sendable {
     let otherCA: TestIdentity
     /// Server certificate for 127.0.0.1 and localhost, with its own key, signed by `otherCA`.
     let otherServer: TestIdentity
+    /// ``server``'s key in a certificate that expired yesterday (a pinned key, an expired certificate).
+    let expiredServer: TestIdentity
 
     static let shared: TestPKI = {
         do { return try TestPKI() } catch { fatalError("cannot make the test PKI: \(error)") }
@@ -72,6 +74,9 @@ struct TestPKI: Sendable {
             by: otherCA, commonName: "127.0.0.1",
             names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
             usage: .serverAuth)
+        expiredServer = try Self.issue(
+            by: ca, commonName: "127.0.0.1", names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
+            usage: .serverAuth, key: server.key, validity: (Date() - 2 * 86400, Date() - 86400))
     }
 
     private static func makeCA(name: String) throws -> TestIdentity {
@@ -90,13 +95,12 @@ struct TestPKI: Sendable {
     }
 
     private static func issue(
-        by issuer: TestIdentity, commonName: String, names: [GeneralName], usage: ExtendedKeyUsage.Usage
+        by issuer: TestIdentity, commonName: String, names: [GeneralName], usage: ExtendedKeyUsage.Usage,
+        key: P256.Signing.PrivateKey = P256.Signing.PrivateKey(), validity: (Date, Date) = (Date() - 3600, Date() + 86400)
     ) throws -> TestIdentity {
-        let key = P256.Signing.PrivateKey()
-        let now = Date()
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
-            notValidBefore: now - 3600, notValidAfter: now + 86400, issuer: issuer.certificate.subject,
+            notValidBefore: validity.0, notValidAfter: validity.1, issuer: issuer.certificate.subject,
             subject: try DistinguishedName { CommonName(commonName) },
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
