@@ -48,7 +48,7 @@ struct ServerTrust: @unchecked Sendable {
     private func evaluate(_ trust: SecTrust, host: String) -> (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) {
         let pins = tls.pins(for: host)
         if !pins.isEmpty {
-            // A pinned host is trusted by its key alone, as with the NIO transport.
+            // A pinned host is trusted by its key instead of a chain, as with the NIO transport.
             guard let leaf = (SecTrustCopyCertificateChain(trust) as? [SecCertificate])?.first,
                 let hash = try? PublicKeyPin.hash(ofCertificateDER: SecCertificateCopyData(leaf) as Data)
             else {
@@ -56,6 +56,16 @@ struct ServerTrust: @unchecked Sendable {
             }
             guard pins.contains(hash) else {
                 return (.cancelAuthenticationChallenge, nil, HTTPTransportError(.publicKeyPinMismatch, "the key of \(host) is not one of its pins (it hashes to \(hash))"))
+            }
+            // The pin stands for the chain, not for the certificate's dates or name: the leaf, as
+            // its own anchor, must still be valid now and (unless validatesHostname is off) name the host.
+            _ = SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, tls.validatesHostname ? host as CFString : nil))
+            _ = SecTrustSetAnchorCertificates(trust, [leaf] as CFArray)
+            _ = SecTrustSetAnchorCertificatesOnly(trust, true)
+            var error: CFError?
+            guard SecTrustEvaluateWithError(trust, &error) else {
+                return (.cancelAuthenticationChallenge, nil, HTTPTransportError(
+                    .tlsFailure, "the pinned server of \(host) presented a certificate that is expired, not yet valid or not for \(host)", underlying: error))
             }
             return (.useCredential, URLCredential(trust: trust), nil)
         }
