@@ -103,7 +103,9 @@ public final class ServerState: Sendable {
         }
         try await SeedData.install(in: store)
         // Users stored by earlier versions kept their password in clear: reading hashes it, writing keeps only the hash.
-        for (id, user) in try await store.all(UserRecord.self, kind: "user") { try await store.put(user, kind: "user", id: id) }
+        for (id, stored) in try await store.all(JSONValue.self, kind: "user") where stored["passwordHash"] == nil {
+            if let user = try await store.get(UserRecord.self, kind: "user", id: id) { try await store.put(user, kind: "user", id: id) }
+        }
         let issuer = try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
             ?? URL(string: "http://\(configuration.host):\(configuration.port)")!
         do {

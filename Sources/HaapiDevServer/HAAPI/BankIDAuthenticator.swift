@@ -47,16 +47,15 @@ enum BankIDAuthenticator {
         guard let token = request.flow.bankIDAutoStartToken else {
             return Problems.genericUserError("No BankID order is under way: start again")
         }
-        request.flow.polls += 1
-        let done = request.flow.polls > state.configuration.pollsBeforeDone
-        if done && request.flow.pollingUsername == nil {
-            request.flow.bankIDAutoStartToken = nil
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return Problems.authenticationFailed("The BankID order was not signed")
+        switch try await PollingAuthenticator.count(
+            &request, state: state, unapproved: "The BankID order was not signed", ending: { $0.bankIDAutoStartToken = nil })
+        {
+        case .waiting(let done):
+            return Wire.reply(Steps.bankIDPolling(
+                done: done, autoStartToken: token, qrData: request.flow.bankIDOtherDevice == true ? qrData(request.flow) : nil))
+        case .failed(let problem):
+            return problem
         }
-        try await state.saveFlow(request.flow, id: request.sessionID)
-        return Wire.reply(Steps.bankIDPolling(
-            done: done, autoStartToken: token, qrData: request.flow.bankIDOtherDevice == true ? qrData(request.flow) : nil))
     }
 
     /// The animated QR code's text at `now`, as BankID's relying-party guidelines define it.

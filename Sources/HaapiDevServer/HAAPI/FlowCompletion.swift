@@ -116,8 +116,10 @@ enum Credentials {
     }
 
     /// Compares two secrets in time that depends only on their lengths.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool { constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
+
+    /// Compares two byte strings in time that depends only on their lengths.
+    static func constantTimeEqual(_ x: [UInt8], _ y: [UInt8]) -> Bool {
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -29,15 +29,33 @@ enum PollingAuthenticator {
         guard let recipient = request.flow.pollingRecipient else {
             return Problems.genericUserError("Nothing is being waited for: start again")
         }
+        switch try await count(&request, state: state, unapproved: "The request was not approved", ending: { $0.pollingRecipient = nil }) {
+        case .waiting(let done): return Wire.reply(Steps.polling(done: done, recipient: recipient))
+        case .failed(let problem): return problem
+        }
+    }
+
+    /// Where a wait stands after one more poll.
+    enum Progress {
+        /// Still waiting (`done` false) or approved (`done` true; `moveOn` continues).
+        case waiting(done: Bool)
+        /// Over without an approval: the problem to answer with.
+        case failed(Response)
+    }
+
+    /// Counts one poll of the flow's wait (this authenticator's, Duo push's, BankID's) and saves
+    /// the flow: done after ``DevServerConfiguration/pollsBeforeDone`` polls, and then failed
+    /// (`authentication-failed` saying `unapproved`, the wait ended by `ending`) when nobody
+    /// could approve, a name nobody has.
+    static func count(
+        _ request: inout FlowRequest, state: ServerState, unapproved: String, ending: (inout FlowSession) -> Void
+    ) async throws -> Progress {
         request.flow.polls += 1
         let done = request.flow.polls > state.configuration.pollsBeforeDone
-        if done && request.flow.pollingUsername == nil {
-            request.flow.pollingRecipient = nil
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return Problems.authenticationFailed("The request was not approved")
-        }
+        let failed = done && request.flow.pollingUsername == nil
+        if failed { ending(&request.flow) }
         try await state.saveFlow(request.flow, id: request.sessionID)
-        return Wire.reply(Steps.polling(done: done, recipient: recipient))
+        return failed ? .failed(Problems.authenticationFailed(unapproved)) : .waiting(done: done)
     }
 
     /// `POST poll` (`moveOn`): once done, the user is authenticated.

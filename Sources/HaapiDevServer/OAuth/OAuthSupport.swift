@@ -23,6 +23,8 @@ struct OAuthFailure: Error {
     static func invalidScope(_ description: String) -> OAuthFailure { OAuthFailure("invalid_scope", description) }
     static func unauthorizedClient(_ description: String) -> OAuthFailure { OAuthFailure("unauthorized_client", description) }
     static func invalidDPoPProof(_ description: String) -> OAuthFailure { OAuthFailure("invalid_dpop_proof", description) }
+    /// A request body over the limit.
+    static let payloadTooLarge = OAuthFailure("invalid_request", "the request body is too large", status: .contentTooLarge)
     static func invalidClient(_ description: String, basic: Bool = false) -> OAuthFailure {
         OAuthFailure(
             "invalid_client", description, status: .unauthorized,
@@ -56,7 +58,7 @@ enum OAuthSupport {
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch where Reply.isTooLarge(error) {
-            throw error  // answered 413 by the endpoint
+            throw OAuthFailure.payloadTooLarge
         } catch {
             throw OAuthFailure.invalidRequest("the request body is unreadable")
         }

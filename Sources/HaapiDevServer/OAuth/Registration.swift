@@ -30,7 +30,8 @@ enum RegistrationEndpoint {
                     return Reply.oauthError(failure.error, failure.reason, status: .unauthorized, headers: await OAuthSupport.nonceHeaders(state))
                 }
             }
-            let body = try await request.body.collect(upTo: 64 * 1024)
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: 64 * 1024) } catch where Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
             guard let metadata = try? JSONValue(parsing: Data(buffer: body)), metadata.objectValue != nil else {
                 return Reply.oauthError("invalid_client_metadata", "the body must be a JSON object")
             }
@@ -64,7 +65,6 @@ enum RegistrationEndpoint {
                 ], status: .created)
         } catch {
             // The detail is for the server's log; the client learns nothing of the internals.
-            if Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
             HaapiRoutes.logger.error("POST \(path) failed: \(error)")
             return Reply.oauthError("server_error", "the registration failed", status: .internalServerError)
         }

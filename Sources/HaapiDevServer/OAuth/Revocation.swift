@@ -32,7 +32,6 @@ enum RevocationEndpoint {
         } catch let failure as OAuthFailure {
             return failure.response()
         } catch {
-            if Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
             HaapiRoutes.logger.error("revocation failed: \(error)")
             return Reply.oauthError("server_error", "the revocation failed", status: .internalServerError)
         }

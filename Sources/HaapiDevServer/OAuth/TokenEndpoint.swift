@@ -17,7 +17,6 @@ struct TokenEndpoint: Sendable {
         } catch let failure as OAuthFailure {
             return failure.response(adding: extra)
         } catch {
-            if Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
             HaapiRoutes.logger.error("token request failed: \(error)")
             return Reply.oauthError("server_error", "the token request failed", status: .internalServerError, headers: extra)
         }

@@ -65,7 +65,6 @@ enum UserInfoEndpoint {
             body["sub"] = .string(user.username)
             return Reply.json(.object(body), headers: nonceHeaders)
         } catch {
-            if Reply.isTooLarge(error) { return Reply.payloadTooLarge() }
             HaapiRoutes.logger.error("userinfo failed: \(error)")
             return Reply.oauthError("server_error", "userinfo failed", status: .internalServerError)
         }

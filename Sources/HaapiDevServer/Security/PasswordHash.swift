@@ -23,9 +23,7 @@ enum PasswordHash {
         guard parts.count == 4, parts[0] == scheme, let rounds = Int(parts[1]), rounds >= 210_000, rounds <= 10_000_000,
             let salt = Base64URL.decode(parts[2]), let expected = Base64URL.decode(parts[3])
         else { return false }
-        let derived = derive(password, salt: Array(salt), rounds: rounds)
-        guard derived.count == expected.count else { return false }
-        return zip(derived, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return Credentials.constantTimeEqual(derive(password, salt: Array(salt), rounds: rounds), Array(expected))
     }
 
     /// A hash no password matches, compared against for unknown users (same cost, same answer).

@@ -43,9 +43,7 @@ enum Reply {
     }
 
     /// The answer to a body over the limit, whatever the endpoint.
-    static func payloadTooLarge() -> Response {
-        oauthError("invalid_request", "the request body is too large", status: .contentTooLarge)
-    }
+    static func payloadTooLarge() -> Response { OAuthFailure.payloadTooLarge.response() }
 
     /// Whether `error` is a body over the limit (Hummingbird's collect(upTo:)).
     static func isTooLarge(_ error: any Error) -> Bool { error is NIOTooManyBytesError }

@@ -41,8 +41,12 @@ public struct MessageModel: Sendable, Hashable {
     public let classList: [String]
 
     /// The main style: the first known style, else ``MessageStyle/info``.
-    public var style: MessageStyle {
-        styles.first { if case .other = $0 { return false } else { return true } } ?? .info
+    public var style: MessageStyle { knownStyle ?? .info }
+
+    /// The first style this layer knows, if any class is one (a problem's message without one
+    /// is an error, a step's is information: the caller decides).
+    public var knownStyle: MessageStyle? {
+        styles.first { if case .other = $0 { return false } else { return true } }
     }
 
     /// Whether the message has `style`.

@@ -184,9 +184,7 @@ import OAuthTransportNIO
     }
 
     /// A problem's message in its own class's style; one without a known class is an error.
-    static func problemStyle(_ line: MessageModel) -> MessageStyle {
-        line.styles.contains { if case .other = $0 { return false } else { return true } } ? line.style : .error
-    }
+    static func problemStyle(_ line: MessageModel) -> MessageStyle { line.knownStyle ?? .error }
 
     /// Offers the forms (and links) of a step: one form is filled in directly; several make a
     /// menu, whose answer on Enter (and for a script without a matching choice) is `defaultIndex`.
