@@ -253,12 +253,6 @@ public final class PlaybackServer: Sendable {
     }
 
     static func form(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
-            guard let name = parts.first else { continue }
-            fields[name] = parts.count > 1 ? parts[1] : ""
-        }
-        return fields
+        Dictionary(FormURLEncoding.decode(text), uniquingKeysWith: { _, last in last })
     }
 }

@@ -18,33 +18,61 @@ struct CLIPlaybackTests {
 
     typealias Scene = PlaybackServer.Scene
 
-    /// Runs `haapi login` against `scenes` with the answers `json`; the "browser" fetches the
-    /// URL it is given with curl, following the server's redirect back to the command.
-    static func login(_ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], answers json: String) async throws -> (CLITests.Run, [String]) {
+    /// What a `haapi login` against a ``PlaybackServer`` left behind.
+    struct PlaybackLogin {
+        let run: CLITests.Run
+        /// The requests the playback refused (a wrong turn of the client).
+        let refusals: [String]
+        let requests: [ReceivedRequest]
+        /// The URLs the browser command was given.
+        let opened: [String]
+        /// Whether the login kept tokens in its profile.
+        let keptTokens: Bool
+    }
+
+    /// Runs `haapi login --profile ci` against `scenes` with the answers `json`: with `--issuer`
+    /// when the playback is an OpenID Provider (`identity`), else with its endpoints. The
+    /// "browser" writes down each URL and fetches it with curl, following the server's redirect
+    /// back to the command. `secret` are the client secret's arguments.
+    static func playbackLogin(
+        _ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], identity: PlaybackServer.Identity? = nil, answers json: String,
+        secret: [String] = ["--client-secret", "playback-secret"], environment: [String: String] = [:]
+    ) async throws -> PlaybackLogin {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        let record = directory.appendingPathComponent("opened")
         let browser = directory.appendingPathComponent("browser")
-        try Data("#!/bin/sh\nexec curl -s -o /dev/null -L --max-time 20 \"$1\"\n".utf8).write(to: browser)
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\nexec curl -s -o /dev/null -L --max-time 20 \"$1\"\n".utf8).write(to: browser)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
         let answers = try CLITests.write(json, to: directory)
-        let playback = try await PlaybackServer.start(scenes, hosts: hosts)
+        let playback = try await PlaybackServer.start(scenes, hosts: hosts, identity: identity)
         let url = playback.url
+        let connection = identity == nil
+            ? ["--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath, "--authorization-endpoint", url + PlaybackServer.authorizePath]
+            : ["--issuer", url]
         let run: CLITests.Run
         do {
             run = try await CLILoginTests.onThread {
                 try CLITests.haapi(
-                    ["login", "--profile", "ci", "--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath,
-                     "--authorization-endpoint", url + PlaybackServer.authorizePath, "--client-id", "playback-client",
-                     "--client-secret", "playback-secret", "--answers", answers, "--browser-command", browser.path],
-                    home: directory)
+                    ["login", "--profile", "ci"] + connection + ["--client-id", "playback-client"] + secret
+                        + ["--answers", answers, "--browser-command", browser.path],
+                    home: directory, environment: environment)
             }
         } catch {
             await playback.stop()
             throw error
         }
-        let refusals = playback.refusals
+        let (refusals, requests) = (playback.refusals, playback.requests)
         await playback.stop()
-        return (run, refusals)
+        let opened = (try? String(contentsOf: record, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        let kept = FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/ci/tokens.json").path)
+        return PlaybackLogin(run: run, refusals: refusals, requests: requests, opened: opened, keptTokens: kept)
+    }
+
+    /// ``playbackLogin(_:hosts:identity:answers:secret:environment:)``'s run and refusals.
+    static func login(_ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], answers json: String) async throws -> (CLITests.Run, [String]) {
+        let login = try await playbackLogin(scenes, hosts: hosts, answers: json)
+        return (login.run, login.refusals)
     }
 
     static func expectLoggedIn(_ run: CLITests.Run, _ refusals: [String], sourceLocation: SourceLocation = #_sourceLocation) {

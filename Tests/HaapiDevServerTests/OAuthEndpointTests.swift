@@ -11,7 +11,7 @@ import OAuthTransportNIO
 
 private enum OAuthTestError: Error { case unexpected(String) }
 
-private extension RunningServer {
+extension RunningServer {
     var http: AsyncHTTPClientTransport { get throws { try AsyncHTTPClientTransport() } }
     func endpoint(_ path: String) -> URL { issuer.appendingPathComponent(path) }
     var tokenURL: URL { endpoint("/oauth/token") }

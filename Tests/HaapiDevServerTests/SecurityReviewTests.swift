@@ -81,16 +81,10 @@ struct SecurityReviewServerTests {
         try await RunningServer.with { server in
             let client = ClientAuthentication.none(clientID: "browser-app")
             let pkce = PKCE()
-            let code = SeedData.randomToken()
-            try await server.state.store.put(
-                AuthorizationCodeRecord(
-                    clientId: "browser-app", redirectUri: "http://127.0.0.1/callback", scope: ["openid", "profile", "email", "offline_access"],
-                    username: "demo", nonce: nil, codeChallenge: pkce.challenge, codeChallengeMethod: "S256", dpopJkt: nil, authTime: Date()),
-                kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(60))
-            let endpoint = TokenEndpointClient(endpoint: server.issuer.appendingPathComponent("oauth/token"), clientAuthentication: client, transport: try AsyncHTTPClientTransport())
-            guard case .success(let first) = try await endpoint.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier)).result,
-                case .success(let narrowed) = try await endpoint.requestToken(.refreshToken(try #require(first.refreshToken), scope: "openid")).result,
-                case .success(let again) = try await endpoint.requestToken(.refreshToken(try #require(narrowed.refreshToken))).result
+            let code = try await server.issueCode(scope: ["openid", "profile", "email", "offline_access"], pkce: pkce)
+            guard case .success(let first) = try await server.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier), client),
+                case .success(let narrowed) = try await server.requestToken(.refreshToken(try #require(first.refreshToken), scope: "openid"), client),
+                case .success(let again) = try await server.requestToken(.refreshToken(try #require(narrowed.refreshToken)), client)
             else { Issue.record("a token request failed"); return }
             #expect(narrowed.scope == "openid")
             #expect(Set((again.scope ?? "").split(separator: " ").map(String.init)) == ["openid", "profile", "email", "offline_access"])
@@ -101,11 +95,8 @@ struct SecurityReviewServerTests {
     @Test func item12AnInitialAccessTokenRegistersOneClient() async throws {
         try await RunningServer.with { server in
             let template = try #require(try await server.state.client("haapi-dcr-template"))
-            let endpoint = TokenEndpointClient(
-                endpoint: server.issuer.appendingPathComponent("oauth/token"),
-                clientAuthentication: .clientSecretBasic(clientID: template.clientId, secret: try #require(template.clientSecret)),
-                transport: try AsyncHTTPClientTransport())
-            guard case .success(let initial) = try await endpoint.requestToken(.clientCredentials(scope: "dcr")).result else {
+            let authentication = ClientAuthentication.clientSecretBasic(clientID: template.clientId, secret: try #require(template.clientSecret))
+            guard case .success(let initial) = try await server.requestToken(.clientCredentials(scope: "dcr"), authentication) else {
                 Issue.record("no initial access token"); return
             }
             let http = try AsyncHTTPClientTransport()
@@ -316,16 +307,10 @@ struct SecurityReviewServerTests {
     /// confirms on the server's page, whose single-use form token a link cannot carry.
     @Test func item10AnExpiredHintOnlyIdentifiesTheSignOutAsksTheUser() async throws {
         try await RunningServer.with { server in
-            let client = ClientAuthentication.none(clientID: "browser-app")
             let pkce = PKCE()
-            let code = SeedData.randomToken()
-            try await server.state.store.put(
-                AuthorizationCodeRecord(
-                    clientId: "browser-app", redirectUri: "http://127.0.0.1/callback", scope: ["openid", "offline_access"], username: "demo",
-                    nonce: nil, codeChallenge: pkce.challenge, codeChallengeMethod: "S256", dpopJkt: nil, authTime: Date()),
-                kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(60))
-            let endpoint = TokenEndpointClient(endpoint: server.issuer.appendingPathComponent("oauth/token"), clientAuthentication: client, transport: try AsyncHTTPClientTransport())
-            guard case .success(let issued) = try await endpoint.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier)).result,
+            let code = try await server.issueCode(scope: ["openid", "offline_access"], pkce: pkce)
+            guard case .success(let issued) = try await server.requestToken(
+                .authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier), .none(clientID: "browser-app")),
                 let idToken = issued.idToken
             else { Issue.record("no tokens"); return }
             // The same ID token, expired: re-signed by the server with exp in the past.
@@ -412,21 +397,11 @@ struct SecurityReviewClientTests {
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
         ]
-        let directory = try CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let answers = try CLITests.write(#"{"fields": {"username": "admin"}}"#, to: directory)
-        let playback = try await PlaybackServer.start(scenes, identity: .init(subject: "admin", forgery: forgery))
-        let issuer = playback.url
-        let run = try await CLILoginTests.onThread {
-            try CLITests.haapi(
-                ["login", "--profile", "ci", "--issuer", issuer, "--client-id", "playback-client", "--client-secret", "playback-secret",
-                 "--answers", answers],
-                home: directory)
-        }
-        let nonce = PlaybackServer.query(playback.requests.first { $0.path == PlaybackServer.authorizePath }?.uri ?? "")["nonce"]
-        await playback.stop()
+        let login = try await CLIPlaybackTests.playbackLogin(
+            scenes, hosts: [], identity: .init(subject: "admin", forgery: forgery), answers: #"{"fields": {"username": "admin"}}"#)
+        let (run, kept) = (login.run, login.keptTokens)
+        let nonce = PlaybackServer.query(login.requests.first { $0.path == PlaybackServer.authorizePath }?.uri ?? "")["nonce"]
         #expect(nonce?.count ?? 0 >= 32, "the authorization request carries a nonce")
-        let kept = FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/ci/tokens.json").path)
         if forgery == .none {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("Logged in as admin"), "\(run.stderr)")
@@ -441,36 +416,12 @@ struct SecurityReviewClientTests {
 }
 
 extension SecurityReviewClientTests {
-    /// `haapi login` against `scenes`, with a browser command that records each URL it is given.
-    static func login(_ scenes: [PlaybackServer.Scene], answers json: String = "{}") async throws -> (run: CLITests.Run, opened: [String], playback: [ReceivedRequest]) {
-        let directory = try CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let record = directory.appendingPathComponent("opened")
-        let browser = directory.appendingPathComponent("browser")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\n".utf8).write(to: browser)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
-        let answers = try CLITests.write(json, to: directory)
-        let playback = try await PlaybackServer.start(scenes)
-        let url = playback.url
-        let run = try await CLILoginTests.onThread {
-            try CLITests.haapi(
-                ["login", "--profile", "ci", "--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath,
-                 "--authorization-endpoint", url + PlaybackServer.authorizePath, "--client-id", "playback-client",
-                 "--client-secret", "playback-secret", "--answers", answers, "--browser-command", browser.path],
-                home: directory)
-        }
-        let requests = playback.requests
-        await playback.stop()
-        let opened = (try? String(contentsOf: record, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-        return (run, opened, requests)
-    }
-
     /// Item 16: an href to another origin gets no HAAPI request (no HAAPI token, Session-Id or
     /// DPoP proof leaves for it); the login stops with the reason.
     @Test func item16HaapiRequestsGoToTheConfiguredServerOnly() async throws {
         try await withServer(reply: { _ in .text(200, "{}") }) { collector in
             let step = #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"\#(collector.url)/collect","method":"POST","fields":[{"name":"username","type":"username"}]}}]}"#
-            let (run, _, _) = try await Self.login([PlaybackServer.Scene(step)], answers: #"{"fields": {"username": "demo"}}"#)
+            let run = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: #"{"fields": {"username": "demo"}}"#).run
             #expect(run.status == 1)
             #expect(run.stderr.contains("configured server only"), "\(run.stderr)")
             #expect(collector.requests.isEmpty, "\(collector.requests.map(\.headers))")
@@ -485,7 +436,7 @@ extension SecurityReviewClientTests {
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
             PlaybackServer.Scene(String(decoding: problem.serialized(), as: UTF8.self), expecting: ("POST", "/auth/login")),
         ]
-        let (run, _, _) = try await Self.login(scenes, answers: #"{"fields": {"username": "demo"}}"#)
+        let run = try await CLIPlaybackTests.playbackLogin(scenes, answers: #"{"fields": {"username": "demo"}}"#).run
         #expect(run.status == 1)
         #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(run.stderr.debugDescription)")
         #expect(run.stderr.contains("\\u{1B}]0;pwned"), "\(run.stderr)")
@@ -495,7 +446,8 @@ extension SecurityReviewClientTests {
     @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "http://evil.example/login", "ssh://evil.example"])
     func item19OnlyWebURLsAreOpened(_ href: String) async throws {
         let step = #"{"type":"authentication-step","actions":[{"template":"client-operation","kind":"login","model":{"name":"external-browser-flow","arguments":{"href":"\#(href)"},"continueActions":[{"template":"form","kind":"continue","model":{"href":"/resume","method":"POST","fields":[{"name":"_resume_nonce","type":"context"}]}}]}}]}"#
-        let (run, opened, _) = try await Self.login([PlaybackServer.Scene(step)])
+        let login = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: "{}")
+        let (run, opened) = (login.run, login.opened)
         #expect(run.status == 1)
         #expect(opened.isEmpty, "the browser was given \(opened)")
         #expect(run.stderr.contains("only https, and http to a loopback address, are opened"), "\(run.stderr)")
@@ -503,27 +455,6 @@ extension SecurityReviewClientTests {
 }
 
 extension SecurityReviewClientTests {
-    /// A login against a playback server with `secretArguments` and `environment`.
-    static func secretLogin(_ secretArguments: [String], environment: [String: String] = [:], directory: URL) async throws -> (CLITests.Run, [ReceivedRequest]) {
-        let scenes = [
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
-        ]
-        let answers = try CLITests.write(#"{"fields": {"username": "demo"}}"#, to: directory)
-        let playback = try await PlaybackServer.start(scenes)
-        let url = playback.url
-        let run = try await CLILoginTests.onThread {
-            try HaapiCommand.run(
-                ["login", "--profile", "ci", "--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath,
-                 "--authorization-endpoint", url + PlaybackServer.authorizePath, "--client-id", "playback-client", "--answers", answers]
-                    + secretArguments,
-                home: directory, environment: environment)
-        }
-        let requests = playback.requests
-        await playback.stop()
-        return (run, requests)
-    }
-
     /// Item 20: the client secret comes from a file or the environment without a warning; on the
     /// command line it still works, with a warning that `ps` shows it.
     @Test func item20SecretsNeedNotBeOnTheCommandLine() async throws {
@@ -538,15 +469,22 @@ extension SecurityReviewClientTests {
             else { return nil }
             return String(decoding: decoded, as: UTF8.self).split(separator: ":", maxSplits: 1).last.map(String.init)
         }
-        let (fromFile, fileRequests) = try await Self.secretLogin(["--client-secret-file", file.path], directory: directory)
-        #expect(fromFile.status == 0 && !fromFile.stderr.contains(warning), "\(fromFile.stderr)")
-        #expect(sentSecret(fileRequests) == "from-a-file")
-        let (fromEnvironment, environmentRequests) = try await Self.secretLogin([], environment: ["HAAPI_CLIENT_SECRET": "from-the-environment"], directory: directory)
-        #expect(fromEnvironment.status == 0 && !fromEnvironment.stderr.contains(warning), "\(fromEnvironment.stderr)")
-        #expect(sentSecret(environmentRequests) == "from-the-environment")
-        let (onArgv, argvRequests) = try await Self.secretLogin(["--client-secret", "on-the-command-line"], directory: directory)
-        #expect(onArgv.status == 0 && onArgv.stderr.contains(warning), "\(onArgv.stderr)")
-        #expect(sentSecret(argvRequests) == "on-the-command-line")
+        let scenes = [
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
+        ]
+        func login(_ secret: [String], environment: [String: String] = [:]) async throws -> CLIPlaybackTests.PlaybackLogin {
+            try await CLIPlaybackTests.playbackLogin(scenes, answers: #"{"fields": {"username": "demo"}}"#, secret: secret, environment: environment)
+        }
+        let fromFile = try await login(["--client-secret-file", file.path])
+        #expect(fromFile.run.status == 0 && !fromFile.run.stderr.contains(warning), "\(fromFile.run.stderr)")
+        #expect(sentSecret(fromFile.requests) == "from-a-file")
+        let fromEnvironment = try await login([], environment: ["HAAPI_CLIENT_SECRET": "from-the-environment"])
+        #expect(fromEnvironment.run.status == 0 && !fromEnvironment.run.stderr.contains(warning), "\(fromEnvironment.run.stderr)")
+        #expect(sentSecret(fromEnvironment.requests) == "from-the-environment")
+        let onArgv = try await login(["--client-secret", "on-the-command-line"])
+        #expect(onArgv.run.status == 0 && onArgv.run.stderr.contains(warning), "\(onArgv.run.stderr)")
+        #expect(sentSecret(onArgv.requests) == "on-the-command-line")
     }
 
     /// Item 22: plain http to another machine is refused unless allowed, and then warned about.
