@@ -17,8 +17,13 @@ public struct UserRecord: Codable, Sendable, Hashable {
 
     /// A user whose password is `password` (kept as a salted hash).
     public init(username: String, password: String, name: String, email: String, phone: String, personalNumber: String? = nil) {
+        self.init(username: username, passwordHash: PasswordHash.make(password), name: name, email: email, phone: phone, personalNumber: personalNumber)
+    }
+
+    /// A user whose password hash is already made.
+    init(username: String, passwordHash: String, name: String, email: String, phone: String, personalNumber: String?) {
         self.username = username
-        passwordHash = PasswordHash.make(password)
+        self.passwordHash = passwordHash
         self.name = name
         self.email = email
         self.phone = phone
