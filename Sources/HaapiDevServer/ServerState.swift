@@ -35,7 +35,7 @@ public struct DevServerConfiguration: Sendable {
     public var purgeInterval: Duration = .seconds(60)
     /// How long a request's head may take to arrive (from the connection or the previous response).
     public var headerReadTimeout: Duration = .seconds(10)
-    /// How long a request may take from its head to its answer (its body included).
+    /// How long a request's body may take to arrive, from its head to its last byte.
     public var bodyReadTimeout: Duration = .seconds(30)
     /// How long a keep-alive connection may stay idle.
     public var idleTimeout: Duration = .seconds(60)

@@ -1,19 +1,21 @@
 import NIOCore
+import NIOHTTPTypes
 
 /// Closes a connection whose request does not arrive in time (RFC 9110 leaves it to servers;
 /// slow clients otherwise hold connections for as long as they like): the head within
 /// ``headerTimeout`` of the connection's start or of the previous response, the body within
-/// ``bodyTimeout`` of the head. An idle keep-alive connection is closed by Hummingbird's idle
-/// timeout. Placed after the HTTP decoder, it sees one message per decoded part and never
-/// looks inside them.
+/// ``bodyTimeout`` of the head. The time the server takes to answer counts for neither, and an
+/// idle keep-alive connection is closed by Hummingbird's idle timeout. Placed after the HTTP
+/// decoder, it sees the request's parts.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = Any
+    typealias InboundIn = HTTPRequestPart
     typealias OutboundIn = Any
 
     private let headerTimeout: TimeAmount
     private let bodyTimeout: TimeAmount
     private var deadline: Scheduled<Void>?
-    private var waitingForHead = true
+    /// Whether a request was read in full and its answer has not begun.
+    private var answering = false
 
     init(headerTimeout: TimeAmount, bodyTimeout: TimeAmount) {
         self.headerTimeout = headerTimeout
@@ -30,37 +32,41 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if waitingForHead {
-            // The decoder passes a request on once its head is complete: now the body has its own time.
-            waitingForHead = false
-            arm(bodyTimeout, context: context)
+        switch unwrapInboundIn(data) {
+        case .head: arm(bodyTimeout, context: context)
+        case .body: break
+        case .end:
+            // Read in full: from here on the server is answering, which no deadline of this handler limits.
+            disarm()
+            answering = true
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if !waitingForHead {
-            // A response has begun: the request was read. The next one has the header time again.
-            waitingForHead = true
+        if answering {
+            // The answer has begun: the next request on this connection has the header time.
+            answering = false
             arm(headerTimeout, context: context)
         }
         context.write(data, promise: promise)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        disarm()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
-    }
+    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
 
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
         deadline?.cancel()
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
     }
 }
