@@ -15,8 +15,9 @@ public struct DevServerConfiguration: Sendable {
     public var requiresDPoPNonce: Bool
     /// Failed logins before an account is locked.
     public var lockoutAfterFailures: Int
-    /// How many polls the polling authenticator answers `pending` before `done`.
-    public var pollsBeforeDone: Int
+    /// How long the waiting authenticators (polling, Duo push, BankID) wait for the user to
+    /// open the approval link they "send" (see ``ServerState/pendingApprovalLinks()``).
+    public var approvalTimeout: Duration
     /// Lifetime of HAAPI access tokens, in seconds (Curity's default: 600).
     public var haapiTokenLifetime: Int
     /// How long after a refresh token was rotated it may be presented again, in seconds, as a
@@ -24,7 +25,8 @@ public struct DevServerConfiguration: Sendable {
     /// reuse revokes the grant.
     public var refreshTokenRetryGrace: TimeInterval
     /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`)
-    /// and one per one-time code the OTP authenticator "sends" (`otp: 123456 for demo`); `nil` logs nothing.
+    /// one per one-time code the OTP authenticator "sends" (`otp: 123456 for demo`) and one per
+    /// approval link (`approve: URL for demo`); `nil` logs nothing.
     public var requestLog: (@Sendable (String) -> Void)?
     /// Unanswered attestation challenges a client may hold at once (they are handed out without
     /// authentication, so each costs a row until it expires).
@@ -43,7 +45,7 @@ public struct DevServerConfiguration: Sendable {
     /// Makes settings.
     public init(
         host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil, requiresDPoPNonce: Bool = false,
-        lockoutAfterFailures: Int = 5, pollsBeforeDone: Int = 2, haapiTokenLifetime: Int = 600,
+        lockoutAfterFailures: Int = 5, approvalTimeout: Duration = .seconds(120), haapiTokenLifetime: Int = 600,
         refreshTokenRetryGrace: TimeInterval = 30, requestLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host
@@ -51,7 +53,7 @@ public struct DevServerConfiguration: Sendable {
         self.databasePath = databasePath
         self.requiresDPoPNonce = requiresDPoPNonce
         self.lockoutAfterFailures = lockoutAfterFailures
-        self.pollsBeforeDone = pollsBeforeDone
+        self.approvalTimeout = approvalTimeout
         self.haapiTokenLifetime = haapiTokenLifetime
         self.refreshTokenRetryGrace = refreshTokenRetryGrace
         self.requestLog = requestLog

@@ -12,14 +12,15 @@ struct ServerCommand: AsyncParsableCommand {
             Prints one line `listening on http://HOST:PORT` when ready. Stop it with Ctrl-C (SIGINT) or SIGTERM. \
             With --log-requests it also prints `request: METHOD PATH STATUS` for each request answered \
             (`request: POST /oauth/token grant_type=refresh_token 200` at the token endpoint) and \
-            `otp: CODE for USERNAME` for each one-time code it "sends".
+            `otp: CODE for USERNAME` for each one-time code it "sends", and `approve: URL for USERNAME` for \
+            each approval a polling, Duo push or BankID login waits for (open the URL and press Approve).
             """)
 
     @Option(help: "The address to bind. Anything but loopback exposes development credentials.") var host = "127.0.0.1"
     @Option(help: "The port; 0 picks a free one.") var port = 8080
     @Option(help: "The SQLite database (default: $XDG_DATA_HOME/swift-haapi/server.sqlite).") var database: String?
     @Flag(help: "Require DPoP nonces.") var requireDpopNonce = false
-    @Flag(help: "Print a line on standard output for each request answered and each one-time code sent.") var logRequests = false
+    @Flag(help: "Print a line on standard output for each request answered, one-time code sent and approval asked for.") var logRequests = false
     @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
 
     func run() async throws {

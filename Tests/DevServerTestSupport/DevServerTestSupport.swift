@@ -43,6 +43,42 @@ public struct RunningServer: Sendable {
     }
 }
 
+extension RunningServer {
+    /// Plays the user's phone: waits (at most `timeout`, a ceiling) for an approval link the
+    /// server sent, opens it, and answers Approve (or Deny) on its page.
+    /// - Returns: the page the answer gave.
+    @discardableResult
+    public func answerApproval(approve: Bool = true, timeout: Duration = .seconds(30)) async throws -> TransportResponse {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let link = try await state.pendingApprovalLinks().first { return try await Browser.answerApproval(link, approve: approve) }
+            guard ContinuousClock.now < deadline else { throw TimedOut() }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// The user's phone for a server in another process: it finds the approval link the server
+/// "sent" in what the process printed, and approves.
+public enum Phone {
+    /// On a thread of its own, reads `output` every 20 ms (for at most `timeout` seconds, a
+    /// ceiling) until it holds an approval link, then opens it and presses Approve.
+    public static func approveWhenAsked(in output: @escaping @Sendable () -> String, timeout: Double = 60) {
+        Thread {
+            let start = Date()
+            while Date().timeIntervalSince(start) < timeout {
+                if let match = output().firstMatch(of: /https?:\/\/[^\s"]+\/authn\/approve\?request=[A-Za-z0-9_-]+/),
+                    let link = URL(string: String(match.output))
+                {
+                    Task { _ = try? await Browser.answerApproval(link) }
+                    return
+                }
+                usleep(20_000)
+            }
+        }.start()
+    }
+}
+
 /// A plain HTTP client (no Accept, no token), like a browser that does not follow redirects.
 public enum Browser {
     /// An HTML page without the form ``firstForm(_:)`` looks for.
@@ -60,6 +96,14 @@ public enum Browser {
     /// POST of a form, asking for HTML.
     public static func post(_ url: URL, _ form: [(String, String)]) async throws -> TransportResponse {
         try await AsyncHTTPClientTransport().send(TransportRequest.form(url, parameters: form, headers: ["Accept": "text/html"]))
+    }
+
+    /// Opens an approval link and presses Approve (or Deny) on its page.
+    public static func answerApproval(_ link: URL, approve: Bool = true) async throws -> TransportResponse {
+        let page = try await get(link)
+        let form = try firstForm(String(decoding: page.body, as: UTF8.self))
+        guard let action = URL(string: form.action, relativeTo: link)?.absoluteURL else { throw NoForm(page: form.action) }
+        return try await post(action, form.hidden + [("decision", approve ? "approve" : "deny")])
     }
 
     /// The action and hidden fields of the first form of an HTML page.

@@ -103,6 +103,8 @@ extension HaapiCommand {
         let out: URL
         let err: URL
 
+        /// The file its standard error goes to.
+        public var standardErrorFile: URL { err }
         /// What it has written to standard error so far.
         public func standardError() throws -> String { try String(contentsOf: err, encoding: .utf8) }
     }

@@ -112,6 +112,7 @@ struct CLILoginTests {
     @Test(.enabled(if: CLIPlaybackTests.hasQRencode, "qrencode is not installed (Scripts/test.sh installs it)"))
     func bankIDOnAnotherDeviceShowsTheQRCode() throws {
         let login = try Login()
+        Phone.approveWhenAsked(in: { [server = login.server] in server.lines(prefix: "approve: ").joined(separator: "\n") })
         let run = try login.run(answers: #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-other-device"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("bankid:///?autostarttoken="), "stderr: \(run.stderr)")
@@ -122,6 +123,7 @@ struct CLILoginTests {
     /// BankID on this device: the client operation's continue action polls to the end.
     @Test func bankIDOnThisDevice() throws {
         let login = try Login()
+        Phone.approveWhenAsked(in: { [server = login.server] in server.lines(prefix: "approve: ").joined(separator: "\n") })
         let run = try login.run(answers: #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-same-device"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Start BankID on this device with:"), "stderr: \(run.stderr)")
@@ -192,15 +194,17 @@ struct CLILoginTests {
 
     // MARK: Polling
 
-    @Test func pollingWaitsUntilTheServerIsDone() throws {
+    @Test func pollingWaitsUntilTheUserApproves() throws {
         let login = try Login()
+        Phone.approveWhenAsked(in: { [server = login.server] in server.lines(prefix: "approve: ").joined(separator: "\n") })
         let run = try login.run(answers: #"{"fields": {"userName": "demo"}, "choices": ["polling"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Waiting for +XX XXX XXX 000"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() != nil)
-        // Two pending polls, then done, then the POST that moves on (the dev server's default of two).
-        #expect(login.server.lines(prefix: "request: GET /authn/authenticate/polling/poll ").count == 3)
+        // Polls until the approval, the last one done, then the POST that moves on.
+        #expect(login.server.lines(prefix: "request: GET /authn/authenticate/polling/poll ").count >= 1)
+        #expect(login.server.lines(prefix: "request: POST /authn/approve ") == ["request: POST /authn/approve 200"])
         #expect(login.server.lines(prefix: "request: POST /authn/authenticate/polling/poll ") == [
             "request: POST /authn/authenticate/polling/poll 200"
         ])

@@ -161,7 +161,14 @@ struct CLITests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let answers = try Self.write(script, to: directory)
-        let run = try Self.haapi(["demo", "--client", "secret", "--answers", answers], home: directory)
+        try HaapiCommand.requireBinary()
+        let launched = try HaapiCommand.prepare(["demo", "--client", "secret", "--answers", answers], home: directory)
+        try launched.process.run()
+        // The embedded server's log, on standard error, is where the approval link appears.
+        let errors = launched.standardErrorFile
+        Phone.approveWhenAsked(in: { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" })
+        let run = try #require(try HaapiCommand.collect([launched], timeout: 60).first)
+        #expect(!run.timedOut)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("\"sub\" : \"demo\""), "stdout: \(run.stdout)")
     }

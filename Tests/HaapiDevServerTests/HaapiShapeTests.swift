@@ -144,7 +144,7 @@ struct HaapiShapeTests {
     }
 
     @Test func pollingPendingDoneAndCancel() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 0)) { server in
+        try await RunningServer.with { server in
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
@@ -152,6 +152,7 @@ struct HaapiShapeTests {
             let pending = try expectStep(await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
             let documented = ShapeComparison(alternatives: ["$.properties.recipientOfCommunication": "+46", "$.properties.interval": "2000"])
             try expectShape(pending.rawJSON, like: "pollingStep.json", documented)
+            try await server.answerApproval()
             let done = try expectStep(await client.manager.poll(pending), PollingStep.self)
             #expect(done.properties.status == .done)
             try expectShape(done.rawJSON, like: "pollingStepDone.json", documented)

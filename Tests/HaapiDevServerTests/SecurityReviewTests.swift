@@ -53,6 +53,56 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 2: a waiting authenticator signs nobody in on a bare name: only the user's Approve,
+    /// on the page of the link the server sent, ends the wait; a denial or no answer ends it in
+    /// authentication-failed, and continuing before the approval is refused.
+    @Test func item02AWaitingLoginEndsOnlyWithTheUsersApproval() async throws {
+        try await RunningServer.with(DevServerConfiguration(approvalTimeout: .seconds(2))) { server in
+            func waiting() async throws -> (HaapiTestClient, PollingStep) {
+                let client = try HaapiTestClient(server, clientId: "haapi-secret")
+                let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+                let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
+                let step = try expectStep(
+                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+                return (client, step)
+            }
+            // Approved: pending until then, done after, and the login completes.
+            let (approved, first) = try await waiting()
+            #expect(try expectStep(await approved.manager.poll(first), PollingStep.self).properties.status == .pending)
+            let link = try #require(try await server.state.pendingApprovalLinks().first)
+            let page = try await Browser.answerApproval(link)
+            #expect(page.status == 200)
+            #expect(try await Browser.get(link).status == 404, "a link is answered once")
+            #expect(try await Browser.post(link, [("decision", "deny")]).status == 404, "a link is answered once")
+            let done = try expectStep(await approved.manager.poll(first), PollingStep.self)
+            #expect(done.properties.status == .done)
+
+            // Another flow of the same user, not approved: the done step's continue is refused.
+            let (early, pending) = try await waiting()
+            let moveOn = try #require(done.mainAction?.form)
+            try expectProblem(await early.manager.submitForm(moveOn, parameters: [:]), .genericUserError)
+            #expect(try expectStep(await approved.manager.poll(done), OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
+
+            // Denied (as `curl -d decision=deny LINK` does): authentication-failed at the next poll.
+            let denial = try #require(try await server.state.pendingApprovalLinks().first)
+            #expect(try await Browser.post(denial, [("decision", "deny")]).status == 200)
+            try expectProblem(await early.manager.poll(pending), .authenticationFailed)
+
+            // Never answered: pending until the wait's time is up (2 s here), then
+            // authentication-failed, and the link is dead.
+            let (ignored, step) = try await waiting()
+            let unanswered = try #require(try await server.state.pendingApprovalLinks().first)
+            let ceiling = ContinuousClock.now + .seconds(30)
+            var result = await ignored.manager.poll(step)
+            while (result.representation as? PollingStep)?.properties.status == .pending, ContinuousClock.now < ceiling {
+                try await Task.sleep(for: .milliseconds(100))
+                result = await ignored.manager.poll(step)
+            }
+            try expectProblem(result, .authenticationFailed)
+            #expect(try await Browser.get(unanswered).status == 404)
+        }
+    }
+
     /// Item 3: a public client's browser flow needs S256 PKCE, and a client registered for HAAPI
     /// cannot take the browser flow (it would skip attestation and the bound code).
     @Test func item03PublicClientsNeedPKCEAndHaapiClientsStayInHaapi() async throws {
@@ -244,7 +294,7 @@ struct SecurityReviewServerTests {
     /// for a name nobody has as for a user's (the reset is item 1's test); nothing is sent for
     /// the unknown one, and its attempt ends in failure.
     @Test func item08KnownAndUnknownNamesGetTheSameAnswers() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+        try await RunningServer.with { server in
             /// The shape of an answer: its type, its kinds of actions, its messages with digits masked.
             func shape(_ result: HaapiResult) -> String {
                 switch result {
@@ -263,7 +313,7 @@ struct SecurityReviewServerTests {
                 // One-time code.
                 let otp = try expectStep(await client.manager.submit(try selector.option("sms")), InteractiveFormStep.self)
                 shapes.append(shape(await client.manager.submitForm(try otp.form(kind: .login), parameters: ["userName": name])))
-                // Polling: started, then after the polls either done or failed.
+                // Polling: started (approved, or not, on the phone; item 2's test).
                 let again = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
                 let polling = try expectStep(await client.manager.submit(try again.option("polling")), InteractiveFormStep.self)
                 let pending = await client.manager.submitForm(try polling.form(kind: .login), parameters: ["userName": name])

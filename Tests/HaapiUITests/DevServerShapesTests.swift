@@ -40,13 +40,14 @@ import Testing
     }
 
     @Test func duoPush() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+        try await RunningServer.with { server in
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("duo")
             await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
             try await Self.pick(flow, "Tablet")
             try await Self.pick(flow, "Send push notification")
+            try await server.answerApproval()  // on the tablet
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -55,7 +56,7 @@ import Testing
     /// BankID on another device: polling with the operation's QR data, which follows BankID's
     /// animated-QR format, to the end.
     @Test func bankIDOnAnotherDevice() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 2)) { server in
+        try await RunningServer.with { server in
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
@@ -68,6 +69,7 @@ import Testing
             let qr = try #require(model.qrData)
             #expect(qr.wholeMatch(of: /bankid\.[0-9a-f-]{36}\.[0-9]+\.[0-9a-f]{64}/) != nil, "\(qr)")
             #expect(model.autoStartURL?.scheme == "bankid")
+            try await server.answerApproval()  // signed in BankID
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -75,7 +77,7 @@ import Testing
 
     /// BankID on this device: the operation's autostart URL; its continue action polls to the end.
     @Test func bankIDOnThisDevice() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+        try await RunningServer.with { server in
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
@@ -88,14 +90,16 @@ import Testing
             #expect(bankID.actions.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
             #expect(model.cancelForm != nil)
             await flow.viewModel.submit(try #require(bankID.actions.continueActions.first))
+            try await server.answerApproval()  // signed in BankID
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
     }
 
-    /// An order nobody signs ends the attempt with authentication-failed and the server's message.
+    /// An order nobody signs (a number nobody has: no link is sent) ends the attempt, once its
+    /// time is up, with authentication-failed and the server's message.
     @Test func anUnsignedBankIDOrderFailsTheAttempt() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+        try await RunningServer.with(DevServerConfiguration(approvalTimeout: .seconds(1))) { server in
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
@@ -104,7 +108,7 @@ import Testing
             let error = try await waitFor(timeout: .seconds(45)) { flow.viewModel.error }
             #expect(error.problem?.type == .authenticationFailed)
             #expect(error.problem?.handling == .endAttempt)
-            #expect(error.problem?.messages.first?.text == "The BankID order was not signed")
+            #expect(error.problem?.messages.first?.text == "The BankID order was not signed in time")
             await flow.close()
         }
     }

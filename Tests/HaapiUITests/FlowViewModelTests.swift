@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func pollingRunsByItselfWithASmallAutoPollingDuration() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 2)) { server in
+        try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) {
                 $0.setAutoPollingDuration(duration: 0.05)
             }
@@ -144,21 +144,24 @@ import Testing
             #expect(polling.recipient == "+XX XXX XXX 000")
             #expect(polling.interval == .milliseconds(50))
             #expect(polling.cancel != nil)
+            // The first answer and two pending polls, each shown; then the user approves.
+            _ = try await waitFor { pending >= 3 ? true : nil }
+            try await server.answerApproval()
             #expect(try await flow.outcome().tokens != nil)
-            #expect(pending == 3)  // the first answer and two pending polls, each shown
             updates.cancel()
             await flow.close()
         }
     }
 
     @Test func theServersIntervalWinsOverAutoPollingDuration() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 0)) { server in
+        try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAutoPollingDuration(duration: 0.01) }
             await flow.viewModel.start()
             try await flow.choose("polling")
             await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
             guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
             #expect(polling.interval == .milliseconds(2000))
+            try await server.answerApproval()  // the next poll would be done
             try await Task.sleep(for: .milliseconds(400))
             #expect(flow.viewModel.oAuthModel == nil)  // 0.01 s would have finished by now
             await flow.close()
@@ -166,7 +169,7 @@ import Testing
     }
 
     @Test func zeroTurnsAutomaticPollingOffAndManualPollingWorks() async throws {
-        try await RunningServer.with(DevServerConfiguration(pollsBeforeDone: 1)) { server in
+        try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(duration: 0) }
             await flow.viewModel.start()
             try await flow.choose("polling")
@@ -176,13 +179,12 @@ import Testing
             try await Task.sleep(for: .milliseconds(300))
             guard case .polling(let still) = try flow.requireModel().content else { Issue.record("expected polling"); return }
             #expect(still.status == .pending)
-            var polls = 0
-            while flow.viewModel.oAuthModel == nil, polls < 5 {
-                await flow.viewModel.poll()
-                polls += 1
-            }
+            await flow.viewModel.poll()
+            guard case .polling(let polled) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            #expect(polled.status == .pending)
+            try await server.answerApproval()
+            await flow.viewModel.poll()  // done: the view model moves on by itself
             #expect(flow.viewModel.oAuthModel?.tokens != nil)
-            #expect(polls == 2)
             await flow.close()
         }
     }

@@ -9,9 +9,9 @@ import OAuthCore
 /// changes every second as BankID's animated QR code does
 /// (`bankid.<qrStartToken>.<seconds>.<HMAC-SHA256(qrStartSecret, seconds)>`).
 ///
-/// The order is "signed" after ``DevServerConfiguration/pollsBeforeDone`` polls when the
-/// personal number is a user's; for any other number it ends, as an unsigned order does, in
-/// `authentication-failed`.
+/// The order is "signed" when the user opens the approval link the server sends (``Approvals``)
+/// and approves; for a number nobody has, no link is sent and the order ends, as an unsigned
+/// one does, in `authentication-failed`.
 enum BankIDAuthenticator {
     static let name = "bankid"
 
@@ -27,8 +27,7 @@ enum BankIDAuthenticator {
         }
         let otherDevice = request.value("usesamedevice") == "false"
         let user = try await state.store.all(UserRecord.self, kind: "user").first { $0.value.personalNumber == number }?.value
-        request.flow.pollingUsername = user?.username
-        request.flow.polls = 0
+        try await Approvals.ask(&request, user: user, purpose: "a BankID order", state: state)
         request.flow.bankIDAutoStartToken = UUID().uuidString.lowercased()
         request.flow.bankIDQRStartToken = UUID().uuidString.lowercased()
         request.flow.bankIDQRStartSecret = SeedData.randomToken(16)
@@ -47,7 +46,7 @@ enum BankIDAuthenticator {
         guard let token = request.flow.bankIDAutoStartToken else {
             return Problems.genericUserError("No BankID order is under way: start again")
         }
-        switch try await PollingAuthenticator.count(
+        switch try await Approvals.progress(
             &request, state: state, unapproved: "The BankID order was not signed", ending: { $0.bankIDAutoStartToken = nil })
         {
         case .waiting(let done):

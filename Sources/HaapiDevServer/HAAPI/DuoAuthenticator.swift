@@ -4,7 +4,7 @@ import Hummingbird
 import OAuthCore
 
 /// A Duo-like second factor, shaped as Curity's Duo authenticator sends it: the user's devices
-/// in a selector, each a selector of factors (push, which waits for an approval like the
+/// in a selector, each a selector of factors (push, which waits for an approval link like the
 /// polling authenticator; passcode, which asks for the code the device shows). The passcode is
 /// "shown on the device" as the OTP authenticator sends its code: in the server log, the
 /// request log (`duo: CODE for USERNAME`) and the test hook.
@@ -44,9 +44,8 @@ enum DuoAuthenticator {
         }
         switch request.value("factor") {
         case "push":
-            request.flow.pollingUsername = user?.username  // nobody approves for a name nobody has
+            try await Approvals.ask(&request, user: user, purpose: "a Duo push to your \(device.title.lowercased())", state: state)
             request.flow.pollingRecipient = device.title
-            request.flow.polls = 0
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.polling(done: false, recipient: device.title))
         case "passcode":

@@ -40,11 +40,12 @@ struct FlowSession: Codable, Sendable, Hashable {
     var resetUsername: String?
     var resetCode: String?
     var resetFailures: Int = 0
-    /// Polling: who is asked, and how many polls were answered so far.
-    var pollingUsername: String?
+    /// Polling, Duo push, BankID: the approval request waited for (its id in the store, also
+    /// for a name nobody has, whose request nobody can answer), and when the wait ends.
+    var approvalID: String?
+    var approvalExpires: Date?
     /// Polling: who is shown as asked (a masked number, also for a name nobody has).
     var pollingRecipient: String?
-    var polls: Int = 0
     /// External browser: the nonce of the page the browser opens, and the nonce it comes back with.
     var launchNonce: String?
     var resumeNonce: String?

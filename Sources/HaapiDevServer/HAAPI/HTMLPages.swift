@@ -128,6 +128,20 @@ enum HTMLPages {
             """)
     }
 
+    /// What an approval request asks, with Approve and Deny (two submit buttons of one form).
+    static func approval(id: String, username: String, purpose: String, clientId: String) -> Response {
+        page(
+            "Approve the login?",
+            """
+            <p>\(escape(clientId)) is logging in as <strong>\(escape(username))</strong> (\(escape(purpose))).</p>
+            <form method="post" action="\(escape(HaapiPaths.approve))">
+            \(hidden([("request", id)]))
+            <button type="submit" name="decision" value="approve">Approve</button>
+            <button type="submit" name="decision" value="deny">Deny</button>
+            </form>
+            """)
+    }
+
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         page("Error", "<p class=\"error\">\(escape(message))</p>", status: status)
     }

@@ -99,6 +99,14 @@ enum HaapiRoutes {
             return try await ExternalBrowserAuthenticator.resume(&request, state: state)
         }
 
+        // The approvals the waiting authenticators wait for: the "phone" side, opened from a link.
+        router.get(RouterPath(HaapiPaths.approve)) { request, _ in
+            await guarded(request) { try await Approvals.page(request, state: state) }
+        }
+        router.post(RouterPath(HaapiPaths.approve)) { request, _ in
+            await guarded(request) { try await Approvals.decide(request, state: state) }
+        }
+
         // Consent and cancel.
         flow(router, .post, HaapiPaths.consent, state) { request in try await FlowCompletion.consent(&request, state: state) }
         flow(router, .post, HaapiPaths.cancel, state) { request in try await FlowCompletion.cancel(request, state: state) }

@@ -19,6 +19,8 @@ enum HaapiPaths {
     static let pollingPoll = "/authn/authenticate/polling/poll"
     static let externalBrowser = "/authn/authenticate/external-browser"
     static let externalLaunch = "/authn/authenticate/external-browser/launch"
+    /// The page where a user approves a waiting authenticator's request (the link it "sends").
+    static let approve = "/authn/approve"
     static let externalResume = "/authn/authenticate/external-browser/resume"
     static let duoDevices = "/authn/authenticate/duo/devices"
     static let duoSelectDevice = "/authn/authenticate/duo/select-device"

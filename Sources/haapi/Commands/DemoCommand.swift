@@ -70,7 +70,8 @@ struct DemoCommand: AsyncParsableCommand {
         Stderr.line(terminal.styled("Log in as user \(SeedData.username) with password Password1.", .bold, .green))
         if client == .secret {
             Stderr.line(terminal.styled(
-                "BankID takes the personal number \(SeedData.personalNumber); one-time codes and Duo passcodes appear in the server's log here.", .green))
+                "BankID takes the personal number \(SeedData.personalNumber); one-time codes and Duo passcodes appear in the server's log here, "
+                    + "and so do the links that approve polling, Duo push and BankID (open one and press Approve).", .green))
         }
         terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The approvals the waiting authenticators (polling, Duo push, BankID) wait for, as a phone
+/// app would give them: the server "sends" the user a link (to the server log, and to the
+/// request log as `approve: URL for USERNAME`), and only opening it and choosing Approve ends
+/// the wait. A name nobody has gets the same pending answers and no link, so its wait ends as
+/// an unapproved one does: after ``DevServerConfiguration/approvalTimeout``.
+enum Approvals {
+    static let logger = Logger(label: "haapi-server.approvals")
+    /// The store kind of approval requests (id = the secret in the link).
+    static let kind = "approval"
+
+    /// One request for the user's approval.
+    struct Record: Codable, Sendable {
+        /// The flow that waits.
+        var sessionID: String
+        var username: String
+        /// What the user is asked to approve ("the polling login", "a BankID order").
+        var purpose: String
+        var clientId: String
+        /// `true` approved, `false` denied, `nil` not answered yet.
+        var approved: Bool?
+    }
+
+    /// Where a wait stands.
+    enum Progress {
+        /// Still waiting (`done` false) or approved (`done` true).
+        case waiting(done: Bool)
+        /// Over without an approval: the problem to answer with.
+        case failed(Response)
+    }
+
+    /// Starts a wait for `user`'s approval of `purpose`, ending any earlier one of the flow, and
+    /// sends the link when there is a user. The caller saves the flow.
+    static func ask(_ request: inout FlowRequest, user: UserRecord?, purpose: String, state: ServerState) async throws {
+        if let earlier = request.flow.approvalID { try await state.store.delete(kind: kind, id: earlier) }
+        let id = SeedData.randomToken(24)
+        let timeout = state.configuration.approvalTimeout.components
+        let expires = Date().addingTimeInterval(TimeInterval(timeout.seconds) + TimeInterval(timeout.attoseconds) / 1e18)
+        request.flow.approvalID = id
+        request.flow.approvalExpires = expires
+        guard let user else { return }
+        try await state.store.put(
+            Record(sessionID: request.sessionID, username: user.username, purpose: purpose, clientId: request.flow.clientId),
+            kind: kind, id: id, expiresAt: expires)
+        let link = link(id, state: state)
+        logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
+        state.configuration.requestLog?("approve: \(link.absoluteString) for \(user.username)")
+    }
+
+    /// The link that approves (or denies) the request `id`.
+    static func link(_ id: String, state: ServerState) -> URL {
+        URL(string: Wire.appendingQuery(state.url(HaapiPaths.approve).absoluteString, [("request", id)]))!
+    }
+
+    /// Where the flow's wait stands: done once approved; failed (`authentication-failed` saying
+    /// `unapproved`, the wait ended by `ending`) when denied or out of time.
+    static func progress(
+        _ request: inout FlowRequest, state: ServerState, unapproved: String, ending: (inout FlowSession) -> Void
+    ) async throws -> Progress {
+        guard let id = request.flow.approvalID else { return .failed(Problems.genericUserError("Nothing is being waited for: start again")) }
+        let record = try await state.store.get(Record.self, kind: kind, id: id)
+        let sameFlow = record?.sessionID == request.sessionID
+        if sameFlow, record?.approved == true { return .waiting(done: true) }
+        let denied = sameFlow && record?.approved == false
+        guard denied || Date() >= request.flow.approvalExpires ?? .distantPast else { return .waiting(done: false) }
+        try await state.store.delete(kind: kind, id: id)
+        request.flow.approvalID = nil
+        request.flow.approvalExpires = nil
+        ending(&request.flow)
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        return .failed(Problems.authenticationFailed(denied ? unapproved : unapproved + " in time"))
+    }
+
+    /// The approved user of the flow's wait, which it ends; `nil` when it is not approved.
+    static func take(_ request: inout FlowRequest, state: ServerState) async throws -> String? {
+        guard let id = request.flow.approvalID,
+            let record = try await state.store.get(Record.self, kind: kind, id: id),
+            record.sessionID == request.sessionID, record.approved == true,
+            // Taken once: of two continues at the same time, one moves on.
+            try await state.store.take(Record.self, kind: kind, id: id) != nil
+        else { return nil }
+        request.flow.approvalID = nil
+        request.flow.approvalExpires = nil
+        return record.username
+    }
+
+    /// `GET approve?request=ID`: what is asked, with Approve and Deny.
+    static func page(_ request: Request, state: ServerState) async throws -> Response {
+        let id = request.uri.queryParameters.get("request") ?? ""
+        guard let record = try await state.store.get(Record.self, kind: kind, id: id), record.approved == nil else {
+            return HTMLPages.error(unknown, status: .notFound)
+        }
+        return HTMLPages.approval(id: id, username: record.username, purpose: record.purpose, clientId: record.clientId)
+    }
+
+    /// `POST approve` (`request`, `decision` = `approve` or `deny`): answers the request once.
+    static func decide(_ request: Request, state: ServerState) async throws -> Response {
+        let parameters = try await FlowRequest.allParameters(request)
+        let id = parameters["request"] ?? ""
+        guard let decision = parameters["decision"], ["approve", "deny"].contains(decision) else {
+            return HTMLPages.error("Choose approve or deny.", status: .badRequest)
+        }
+        guard var record = try await state.store.get(Record.self, kind: kind, id: id), record.approved == nil,
+            let flow = try await state.loadFlow(record.sessionID), flow.approvalID == id, let expires = flow.approvalExpires, Date() < expires
+        else { return HTMLPages.error(unknown, status: .notFound) }
+        record.approved = decision == "approve"
+        try await state.store.put(record, kind: kind, id: id, expiresAt: expires)
+        return HTMLPages.page(
+            record.approved == true ? "Approved" : "Denied",
+            "<p>\(HTMLPages.escape(record.approved == true ? "You can go back to the app." : "The login was refused."))</p>")
+    }
+
+    static let unknown = "This approval request is unknown, already answered, or expired."
+}
+
+extension ServerState {
+    /// The approval links the server has "sent" and nobody has answered yet: what the users'
+    /// phones would show (for tools and tests that play the user).
+    public func pendingApprovalLinks() async throws -> [URL] {
+        try await store.all(Approvals.Record.self, kind: Approvals.kind).filter { $0.value.approved == nil }.map { Approvals.link($0.id, state: self) }
+    }
+}
