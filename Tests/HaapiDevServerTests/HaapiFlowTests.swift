@@ -337,19 +337,24 @@ struct HaapiFlowTests {
             #expect(registration.type == .registrationStep)
             let create = try registration.form(kind: .userRegister)
             try expectProblem(await client.manager.submitForm(create, parameters: ["userName": "demo", "password": "x"]), .invalidInput)
+            let sent = try expectStep(
+                await client.manager.submitForm(create, parameters: ["userName": "alice", "password": "Secret-1", "name": "Alice", "phone": "+46 70 123 45 67"]),
+                ContinueSameStep.self)
+            #expect(sent.messages.map(\.text) == ["A message was sent to +XX XXX XXX 567: enter the code it gives to create the account"])
+            #expect(try await server.state.store.get(UserRecord.self, kind: "user", id: "alice") == nil, "no account before the code")
             let created = try expectStep(
-                await client.manager.submitForm(create, parameters: ["userName": "alice", "password": "Secret-1", "name": "Alice"]),
+                await client.manager.submitForm(try #require(sent.continueActions.first?.form), parameters: ["code": try await sentCode(server, client.manager)]),
                 InteractiveFormStep.self)
             #expect(!created.messages.isEmpty)
             #expect(try await server.state.store.get(UserRecord.self, kind: "user", id: "alice")?.name == "Alice")
 
             let reset = try expectStep(
                 await client.manager.followLink(try #require(created.link(rel: "forgot-password"))), InteractiveFormStep.self)
-            let sent = try expectStep(
+            let resetSent = try expectStep(
                 await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "alice"]), ContinueSameStep.self)
             let resetCode = try await sentCode(server, client.manager)
             let changed = try expectStep(
-                await client.manager.submitForm(try #require(sent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Secret-2"]),
+                await client.manager.submitForm(try #require(resetSent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Secret-2"]),
                 InteractiveFormStep.self)
             let loginForm = try changed.form(kind: .login)
             try expectProblem(await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-1"]), .incorrectCredentials)

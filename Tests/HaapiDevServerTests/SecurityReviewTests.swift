@@ -332,6 +332,44 @@ struct SecurityReviewServerTests {
         }
     }
 
+    /// Item 8, account creation: a taken name gets the answer a free one gets (a code "sent" to
+    /// the phone given); no code confirms it and the account is untouched. Of two creations of
+    /// one free name, the first confirmed wins.
+    @Test func item08CreatingATakenNameLooksLikeCreatingAFreeOne() async throws {
+        try await RunningServer.with { server in
+            func create(_ name: String) async throws -> (HaapiTestClient, ContinueSameStep, FormActionModel) {
+                let client = try HaapiTestClient(server)
+                let login = try expectStep(await client.manager.start(), InteractiveFormStep.self)
+                let registration = try expectStep(
+                    await client.manager.followLink(try #require(login.link(rel: "register-create"))), InteractiveFormStep.self)
+                let sent = try expectStep(
+                    await client.manager.submitForm(
+                        try registration.form(kind: .userRegister), parameters: ["userName": name, "password": "Hijacked-1", "phone": "+46 70 000 11 22"]),
+                    ContinueSameStep.self)
+                return (client, sent, try #require(sent.continueActions.first?.form))
+            }
+            let (free, freeSent, freeConfirm) = try await create("newcomer")
+            let (taken, takenSent, takenConfirm) = try await create(SeedData.username)
+            #expect(freeSent.messages.map(\.text) == takenSent.messages.map(\.text))
+            #expect(freeConfirm.fields.map(\.name) == takenConfirm.fields.map(\.name))
+
+            // The taken name: no code was sent, any code fails as a wrong one does, the owner's account is as it was.
+            let takenSession = try #require(await taken.manager.currentSessionID)
+            #expect(try await server.state.store.get(String.self, kind: "otp-test-hook", id: takenSession) == nil)
+            try expectProblem(await taken.manager.submitForm(takenConfirm, parameters: ["code": "123456"]), .incorrectCredentials)
+            let owner = try #require(try await server.state.user(SeedData.username))
+            #expect(PasswordHash.verify(SeedData.password, against: owner.passwordHash))
+
+            // The free name, asked for twice: the first code confirmed creates it; the second, right as it is, fails.
+            let (twin, _, twinConfirm) = try await create("newcomer")
+            let twinCode = try await sentCode(server, twin.manager)
+            _ = try expectStep(await free.manager.submitForm(freeConfirm, parameters: ["code": try await sentCode(server, free.manager)]), InteractiveFormStep.self)
+            try expectProblem(await twin.manager.submitForm(twinConfirm, parameters: ["code": twinCode]), .incorrectCredentials)
+            let created = try #require(try await server.state.user("newcomer"))
+            #expect(created.phone == "+46 70 000 11 22")
+        }
+    }
+
     /// Item 9: a Session-Id is bound to the HAAPI token's key that started the flow: another
     /// instance of the same client presenting it gets mismatch-between-session-and-access-token.
     @Test func item09TheSessionBelongsToTheTokensKey() async throws {

@@ -40,6 +40,11 @@ struct FlowSession: Codable, Sendable, Hashable {
     var resetUsername: String?
     var resetCode: String?
     var resetFailures: Int = 0
+    /// Account creation: the account waiting for the code sent to its phone (`nil` for a name
+    /// already taken, which no code confirms), the code, and the wrong codes entered for it.
+    var registration: UserRecord?
+    var registrationCode: String?
+    var registrationFailures: Int = 0
     /// Polling, Duo push, BankID: the approval request waited for (its id in the store, also
     /// for a name nobody has, whose request nobody can answer), and when the wait ends.
     var approvalID: String?

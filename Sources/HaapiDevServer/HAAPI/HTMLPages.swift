@@ -82,6 +82,19 @@ enum HTMLPages {
                 """, status: error == nil ? .ok : .badRequest)
     }
 
+    /// The second page of an account creation: the code sent to the phone given.
+    static func registrationConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
+        page(
+            "Create account",
+            notices(error: error, notice: notice) + """
+                <form method="post" action="\(escape(HaapiPaths.registerConfirm))">
+                \(hidden([("session", sessionID)]))
+                <label>Code <input name="code" autocomplete="one-time-code"></label>
+                <button type="submit">Confirm</button>
+                </form>
+                """, status: error == nil ? .ok : .badRequest)
+    }
+
     static func passwordReset(sessionID: String, error: String? = nil) -> Response {
         page(
             "Reset password",

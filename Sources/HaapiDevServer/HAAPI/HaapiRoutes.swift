@@ -25,7 +25,10 @@ enum HaapiRoutes {
             return try await UsernamePasswordAuthenticator.login(&request, state: state)
         }
         flow(router, .get, HaapiPaths.register, state) { request in UsernamePasswordAuthenticator.registrationForm(request) }
-        flow(router, .post, HaapiPaths.register, state) { request in try await UsernamePasswordAuthenticator.register(request, state: state) }
+        flow(router, .post, HaapiPaths.register, state) { request in try await UsernamePasswordAuthenticator.register(&request, state: state) }
+        flow(router, .post, HaapiPaths.registerConfirm, state) { request in
+            try await UsernamePasswordAuthenticator.confirmRegistration(&request, state: state)
+        }
         flow(router, .get, HaapiPaths.forgotPassword, state) { request in UsernamePasswordAuthenticator.resetForm(request) }
         flow(router, .post, HaapiPaths.forgotPassword, state) { request in
             try await UsernamePasswordAuthenticator.resetPassword(&request, state: state)

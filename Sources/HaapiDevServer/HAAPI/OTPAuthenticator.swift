@@ -54,10 +54,11 @@ enum OTPAuthenticator {
     /// A phone number as the server shows it: its last three digits (for a name nobody has,
     /// three digits the name always gets, so the answer looks the same).
     static func maskedPhone(of username: String, _ user: UserRecord?) -> String {
-        let digits = user.map { String($0.phone.filter(\.isNumber).suffix(3)) }
-            ?? String(format: "%03d", Int(SHA256.hash(data: Data(username.utf8)).prefix(2).reduce(0) { $0 << 8 | Int($1) }) % 1000)
-        return "+XX XXX XXX \(digits)"
+        masked(user?.phone ?? String(format: "%03d", Int(SHA256.hash(data: Data(username.utf8)).prefix(2).reduce(0) { $0 << 8 | Int($1) }) % 1000))
     }
+
+    /// A phone number as the server shows it: its last three digits.
+    static func masked(_ phone: String) -> String { "+XX XXX XXX " + String(phone.filter(\.isNumber).suffix(3)) }
 
     /// `POST verify`: checks the code (failures count toward the lockout).
     static func verify(_ request: inout FlowRequest, state: ServerState) async throws -> Response {

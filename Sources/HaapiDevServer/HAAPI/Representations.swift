@@ -11,6 +11,7 @@ enum HaapiPaths {
     static let forgotPassword = "/authn/authenticate/username-password/forgot-password"
     static let forgotPasswordConfirm = "/authn/authenticate/username-password/forgot-password/confirm"
     static let register = "/authn/register/create/username-password"
+    static let registerConfirm = "/authn/register/create/username-password/confirm"
     static let otp = "/authn/authenticate/otp"
     static let otpSend = "/authn/authenticate/otp/send"
     static let otpVerify = "/authn/authenticate/otp/verify"
@@ -171,7 +172,12 @@ enum Steps {
                         Wire.field("password", type: "password", label: "Password"),
                         Wire.field("name", type: "text", label: "Full name"),
                         Wire.field("email", type: "text", label: "E-mail"),
-                        Wire.field("phone", type: "text", label: "Phone number"),
+                        Wire.field("phone", type: "text", label: "Phone number (a code is sent to it)"),
+                    ],
+                    continueActions: [
+                        Wire.form(
+                            kind: "user-register", title: "Enter the code sent to your phone", href: HaapiPaths.registerConfirm,
+                            actionTitle: "Confirm", fields: [Wire.field("code", type: "text", label: "Code")])
                     ])
             ],
             messages: [Wire.message("Create an account", ["heading"])])

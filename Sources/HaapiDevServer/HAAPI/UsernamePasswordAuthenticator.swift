@@ -52,20 +52,66 @@ enum UsernamePasswordAuthenticator {
         request.isHaapi ? Wire.reply(Steps.registration()) : HTMLPages.registration(sessionID: request.sessionID)
     }
 
-    /// `POST`: creates the user, then shows the login form again.
-    static func register(_ request: FlowRequest, state: ServerState) async throws -> Response {
-        let page = { (text: String) in HTMLPages.registration(sessionID: request.sessionID, error: text) }
-        let missing = missingFields(request, passwordDetail: "Choose a password")
-        guard missing.isEmpty, let username = request.value("userName"), let password = request.parameters["password"] else {
-            return refuse(request, Problems.invalidInput(missing), "Enter a username and a password", page: page)
+    /// `POST`: sends a code to the phone given, which confirms the account. The answer is the
+    /// same whether the name is free or taken (nothing tells which names exist); for a taken
+    /// name the phone's owner is told so instead of getting a code.
+    static func register(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.registration(sessionID: sessionID, error: text) }
+        var missing = missingFields(request, passwordDetail: "Choose a password")
+        if request.value("phone") == nil { missing.append(.missing("phone", "A code is sent to this number to confirm the account")) }
+        guard missing.isEmpty, let username = request.value("userName"), let password = request.parameters["password"],
+            let phone = request.value("phone")
+        else {
+            return refuse(request, Problems.invalidInput(missing), "Enter a username, a password and a phone number", page: page)
         }
-        if try await state.user(username) != nil {
-            return refuse(request, Problems.invalidInput([.invalid("userName", "This username is taken")]), "This username is taken", page: page)
+        // Hashed either way, so the answer takes as long for a taken name.
+        let account = UserRecord(
+            username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "", phone: phone)
+        let taken = try await state.user(username) != nil
+        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        request.flow.registration = taken ? nil : account
+        request.flow.registrationCode = code
+        request.flow.registrationFailures = 0
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        if taken {
+            OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
+            state.configuration.requestLog?("register: taken for \(username)")
+        } else {
+            try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+            OTPAuthenticator.logger.notice("account creation code for \(username) (\(phone)): \(code)")
+            state.configuration.requestLog?("register: \(code) for \(username)")
         }
-        let user = UserRecord(
-            username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "",
-            phone: request.value("phone") ?? "")
-        try await state.store.put(user, kind: "user", id: username)
+        let sent = "A message was sent to \(OTPAuthenticator.masked(phone)): enter the code it gives to create the account"
+        return request.isHaapi
+            ? Wire.reply(Steps.continueSameStep(sent, viewName: "authenticator/html-form/register/code-sent"))
+            : HTMLPages.registrationConfirm(sessionID: request.sessionID, notice: sent)
+    }
+
+    /// `POST confirm`: the code sent to the phone creates the account (a taken name has no
+    /// code, so it fails as a wrong code does), then the login form is shown again.
+    static func confirmRegistration(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
+        let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.registrationConfirm(sessionID: sessionID, error: text) }
+        guard let expected = request.flow.registrationCode else {
+            return refuse(request, Problems.genericUserError("No code was sent: create the account first"), "Create the account first", page: page)
+        }
+        guard let code = request.value("code") else {
+            return refuse(request, Problems.invalidInput([.missing("code", "You have to enter the code")]), "Enter the code", page: page)
+        }
+        guard let account = request.flow.registration, Credentials.constantTimeEqual(code, expected),
+            // Of two creations of one name at once, one wins.
+            try await state.store.insertIfAbsent(account, kind: "user", id: account.username)
+        else {
+            request.flow.registrationFailures += 1
+            if request.flow.registrationFailures >= resetAttempts {
+                request.flow.registrationCode = nil  // this code is spent: start again
+            }
+            try await state.saveFlow(request.flow, id: request.sessionID)
+            return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
+        }
+        request.flow.registration = nil
+        request.flow.registrationCode = nil
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return show(request, notice: "Account created: you can log in now")
     }
 

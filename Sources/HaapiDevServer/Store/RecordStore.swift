@@ -62,12 +62,18 @@ public actor RecordStore {
 
     /// Records (`kind`, `id`) if it is not there yet; `false` when it was (replay detection).
     public func insertIfAbsent(kind: String, id: String, expiresAt: Date?) async throws -> Bool {
+        try await insertIfAbsent([String: String](), kind: kind, id: id, expiresAt: expiresAt)
+    }
+
+    /// Stores `value` under (`kind`, `id`) if nothing unexpired is there yet, in one statement;
+    /// `false` when something was (of two creations of one name at once, one wins).
+    public func insertIfAbsent<Value: Encodable>(_ value: Value, kind: String, id: String, expiresAt: Date? = nil) async throws -> Bool {
         _ = try await connection.query(
             "DELETE FROM records WHERE kind = ? AND id = ? AND expires IS NOT NULL AND expires <= ?",
             [.text(kind), .text(id), .float(Date().timeIntervalSince1970)])
         let rows = try await connection.query(
             "INSERT INTO records (kind, id, data, expires) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO NOTHING RETURNING id",
-            [.text(kind), .text(id), .blob(ByteBuffer(bytes: Array("{}".utf8))), Self.expiry(expiresAt)])
+            [.text(kind), .text(id), .blob(ByteBuffer(bytes: try Self.encoder.encode(value))), Self.expiry(expiresAt)])
         return !rows.isEmpty
     }
 
