@@ -201,8 +201,11 @@ struct OIDCClientProviderTests {
         let browser = try ProviderBrowser.make()
         defer { browser.remove() }
         let pem = try String(contentsOfFile: try settings["OP_JWT_CLIENT_KEY"], encoding: .utf8)
-        let authentication = try ClientAuthentication.privateKeyJWT(
+        var authentication = try ClientAuthentication.privateKeyJWT(
             clientID: try settings["OP_JWT_CLIENT_ID"], key: JWSSigningKey(pem: pem, algorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"]))
+        // Glewlwyd accepts only its token endpoint as an assertion's audience (it answers 403
+        // to the issuer, the default); this is the setting for such servers.
+        authentication.assertionAudience = .tokenEndpoint
         let client = OIDCClient(
             configuration: try configuration(authentication, scopes: ["openid", "offline_access"]), transport: try AsyncHTTPClientTransport())
         let state = try await client.login(using: browser.login)

@@ -37,7 +37,7 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test func clientAssertionsAreSignedForTheEndpoint() async throws {
+    @Test func clientAssertionsAreSigned() async throws {
         let secret = "a-shared-secret-that-is-long-enough-for-hs256"
         let ec = P256.Signing.PrivateKey()
         let cases: [(ClientAuthentication, JWSVerificationKey, String)] = [
@@ -55,6 +55,44 @@ struct TokenEndpointTests {
         }
         #expect(throws: JOSEError.self) { _ = try ClientAuthentication.clientSecretJWT(clientID: "c", secret: "short") }
         #expect(throws: JOSEError.self) { _ = try ClientAuthentication.privateKeyJWT(clientID: "c", key: .hs256(secret: Data(count: 32))) }
+    }
+
+    /// Review item 21 (the OpenID Foundation's 2025 advisory on audience injection): an
+    /// assertion names the issuer, one string, whatever endpoint it goes to; without a known
+    /// issuer, the token endpoint; the other choices for servers that need them.
+    @Test func item21AssertionsNameTheIssuerAtEveryEndpoint() async throws {
+        let ec = P256.Signing.PrivateKey()
+        var authentication = try ClientAuthentication.privateKeyJWT(clientID: "c", key: .es256(ec))
+        #expect(authentication.assertionAudience == .issuer)
+        func audience(_ request: TransportRequest) throws -> JSONValue? {
+            let assertion = try #require(formParameters(request)["client_assertion"])
+            return try VerifiedJWT(assertion, key: JWSVerificationKey(ec.publicKey)).claims.all["aud"]
+        }
+        let issuer = "https://as.example"
+        // The token endpoint, with and without a known issuer.
+        let transport = ScriptedTransport([ok, ok, json(200, "{}")])
+        _ = try await TokenEndpointClient(endpoint: endpoint, clientAuthentication: authentication, transport: transport, issuer: issuer)
+            .requestToken(.clientCredentials(scope: "s"))
+        _ = try await TokenEndpointClient(endpoint: endpoint, clientAuthentication: authentication, transport: transport)
+            .requestToken(.clientCredentials(scope: "s"))
+        // Revocation.
+        let revocation = URL(string: "https://as.example/oauth/revoke")!
+        try await TokenRevocationClient(
+            endpoint: revocation, clientAuthentication: authentication, transport: transport, tokenEndpoint: endpoint, issuer: issuer
+        ).revoke("t", hint: nil)
+        #expect(try transport.sent.map(audience) == [.string(issuer), .string(endpoint.absoluteString), .string(issuer)])
+
+        // The other choices, for a PAR request.
+        let par = ClientAuthentication.Recipient(endpoint: URL(string: "https://as.example/oauth/par")!, tokenEndpoint: endpoint, issuer: issuer)
+        #expect(par.audience(.issuer) == issuer)
+        #expect(par.audience(.tokenEndpoint) == endpoint.absoluteString)
+        #expect(par.audience(.endpoint) == "https://as.example/oauth/par")
+        authentication.assertionAudience = .tokenEndpoint
+        var parameters: [(String, String)] = []
+        var headers = HeaderFields()
+        try authentication.apply(to: &parameters, headers: &headers, recipient: par)
+        let assertion = try #require(parameters.first { $0.0 == "client_assertion" }?.1)
+        #expect(try VerifiedJWT(assertion, key: JWSVerificationKey(ec.publicKey)).claims.all["aud"] == .string(endpoint.absoluteString))
     }
 
     @Test func grantParameters() async throws {

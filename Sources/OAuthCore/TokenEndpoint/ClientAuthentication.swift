@@ -15,6 +15,51 @@ public struct ClientAuthentication: Sendable {
     let method: Method
     /// How long a client assertion is valid (default 60 s).
     public var assertionLifetime: TimeInterval = 60
+    /// What a client assertion's `aud` names (default ``AssertionAudience/issuer``).
+    public var assertionAudience: AssertionAudience = .issuer
+
+    /// What a client assertion's `aud` names. A client that names the endpoint it sends to can be
+    /// made to sign an assertion a malicious server replays at the real one (the OpenID
+    /// Foundation's 2025 advisory on audience injection); the issuer identifier, one string,
+    /// names the real server whatever endpoint is used.
+    public enum AssertionAudience: Sendable, Hashable {
+        /// The issuer identifier, for every endpoint (PAR, token, revocation); the token endpoint
+        /// when no issuer is known (a configuration of endpoints only).
+        case issuer
+        /// The token endpoint, for every endpoint: for servers that accept nothing else, such as
+        /// Glewlwyd.
+        case tokenEndpoint
+        /// The endpoint the request goes to (RFC 7523's first reading): only for servers that
+        /// demand it.
+        case endpoint
+    }
+
+    /// The server a request with the client's credentials goes to: what an assertion's `aud`
+    /// is chosen from.
+    public struct Recipient: Sendable, Hashable {
+        /// The endpoint the request goes to.
+        public var endpoint: URL
+        /// The server's token endpoint.
+        public var tokenEndpoint: URL
+        /// The server's issuer identifier, when known (discovered or configured).
+        public var issuer: String?
+
+        /// A recipient; `tokenEndpoint` defaults to `endpoint`.
+        public init(endpoint: URL, tokenEndpoint: URL? = nil, issuer: String? = nil) {
+            self.endpoint = endpoint
+            self.tokenEndpoint = tokenEndpoint ?? endpoint
+            self.issuer = issuer
+        }
+
+        /// The `aud` an assertion for this recipient carries.
+        public func audience(_ choice: AssertionAudience) -> String {
+            switch choice {
+            case .issuer: return issuer ?? tokenEndpoint.absoluteString
+            case .tokenEndpoint: return tokenEndpoint.absoluteString
+            case .endpoint: return endpoint.absoluteString
+            }
+        }
+    }
 
     /// A public client: only `client_id` is sent.
     public static func none(clientID: String) -> ClientAuthentication {
@@ -63,11 +108,12 @@ public struct ClientAuthentication: Sendable {
         }
     }
 
-    /// Adds the client's credentials to a token-endpoint request.
+    /// Adds the client's credentials to a request to one of the server's endpoints.
     ///
-    /// - Parameter audience: the endpoint URL, which a client assertion's `aud` must name exactly.
+    /// - Parameter recipient: where the request goes; a client assertion's `aud` is chosen from
+    ///   it by ``assertionAudience``.
     public func apply(
-        to parameters: inout [(String, String)], headers: inout HeaderFields, audience: URL, now: Date = Date()
+        to parameters: inout [(String, String)], headers: inout HeaderFields, recipient: Recipient, now: Date = Date()
     ) throws {
         switch method {
         case .none, .tlsClientAuth:
@@ -82,11 +128,11 @@ public struct ClientAuthentication: Sendable {
         case .jwt(let key):
             parameters.append(("client_id", clientID))
             parameters.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
-            parameters.append(("client_assertion", try assertion(key: key, audience: audience.absoluteString, now: now)))
+            parameters.append(("client_assertion", try assertion(key: key, audience: recipient.audience(assertionAudience), now: now)))
         }
     }
 
-    /// A client assertion (RFC 7523 §3): `iss` and `sub` the client id, `aud` the endpoint, a unique `jti`.
+    /// A client assertion (RFC 7523 §3): `iss` and `sub` the client id, `aud` one string, a unique `jti`.
     func assertion(key: JWSSigningKey, audience: String, now: Date) throws -> String {
         let issued = Int(now.timeIntervalSince1970)
         let claims: JSONValue = [

@@ -11,10 +11,13 @@ public struct TokenEndpointClient: Sendable {
     public let transport: any HTTPTransport
     /// The key holder that signs DPoP proofs, when tokens are to be DPoP-bound.
     public let dpop: Dpop?
+    /// The server's issuer identifier, when known: a client assertion's audience.
+    public let issuer: String?
 
     /// Makes a client.
-    public init(endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, dpop: Dpop? = nil) {
+    public init(endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, dpop: Dpop? = nil, issuer: String? = nil) {
         self.endpoint = endpoint
+        self.issuer = issuer
         self.clientAuthentication = clientAuthentication
         self.transport = transport
         self.dpop = dpop
@@ -35,12 +38,13 @@ public struct TokenEndpointClient: Sendable {
         _ grant: TokenGrant, additionalParameters: [(String, String)] = [], headers: HeaderFields = [:]
     ) async throws -> (result: TokenEndpointResponse, response: TransportResponse) {
         let endpoint = self.endpoint
+        let recipient = ClientAuthentication.Recipient(endpoint: endpoint, issuer: issuer)
         let authentication = clientAuthentication
         let makeRequest: @Sendable () throws -> TransportRequest = {
             var parameters = grant.parameters + additionalParameters
             var headers = headers
             headers["Accept"] = "application/json"
-            try authentication.apply(to: &parameters, headers: &headers, audience: endpoint)
+            try authentication.apply(to: &parameters, headers: &headers, recipient: recipient)
             HaapiLogger.debug(
                 DriverFollowUpTag.http,
                 "POST \(endpoint.redacted) \(parameters: parameters) headers \(headers: headers)")

@@ -17,10 +17,18 @@ public struct TokenRevocationClient: Sendable {
     public let clientAuthentication: ClientAuthentication
     /// The transport requests go through.
     public let transport: any HTTPTransport
+    /// The server's token endpoint and issuer identifier, when known: what a client assertion's
+    /// audience is chosen from (see ``ClientAuthentication/AssertionAudience``).
+    public let tokenEndpoint: URL?
+    public let issuer: String?
 
     /// Makes a client.
-    public init(endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport) {
+    public init(
+        endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, tokenEndpoint: URL? = nil, issuer: String? = nil
+    ) {
         self.endpoint = endpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.issuer = issuer
         self.clientAuthentication = clientAuthentication
         self.transport = transport
     }
@@ -35,7 +43,8 @@ public struct TokenRevocationClient: Sendable {
         var parameters = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint.rawValue)) }
         var headers: HeaderFields = ["Accept": "application/json"]
-        try clientAuthentication.apply(to: &parameters, headers: &headers, audience: endpoint)
+        try clientAuthentication.apply(
+            to: &parameters, headers: &headers, recipient: .init(endpoint: endpoint, tokenEndpoint: tokenEndpoint, issuer: issuer))
         HaapiLogger.debug(DriverFollowUpTag.http, "POST \(endpoint.redacted) \(parameters: parameters) headers \(headers: headers)")
         let response = try await transport.send(.form(endpoint, parameters: parameters, headers: headers))
         HaapiLogger.debug(DriverFollowUpTag.http, "revocation endpoint answered HTTP \(response.status)")

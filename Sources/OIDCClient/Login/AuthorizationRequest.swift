@@ -65,7 +65,8 @@ public struct AuthorizationRequest: Sendable {
         // The PAR endpoint authenticates clients as the token endpoint does (RFC 9126 §2). It
         // must accept the issuer, the token endpoint or its own URL as an assertion's audience;
         // the token endpoint is the one every provider accepts (Glewlwyd accepts only that).
-        try clientAuthentication.apply(to: &form, headers: &headers, audience: metadata.tokenEndpoint)
+        try clientAuthentication.apply(
+            to: &form, headers: &headers, recipient: .init(endpoint: parEndpoint, tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer))
         if !form.contains(where: { $0.0 == "client_id" }) { form.append(("client_id", clientAuthentication.clientID)) }
         let response = try await transport.send(.form(parEndpoint, parameters: form, headers: headers))
         let document = try? JSONValue(parsing: response.body)

@@ -389,19 +389,28 @@ public actor TokenSession {
     }
 
     private func revocationClient() async throws -> TokenRevocationClient {
-        guard let endpoint = try await provider.metadata().revocationEndpoint else {
+        let metadata = try await provider.metadata()
+        guard let endpoint = metadata.revocationEndpoint else {
             throw OIDCError(.notSupported, "the provider publishes no revocation_endpoint")
         }
-        return TokenRevocationClient(endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport)
+        return TokenRevocationClient(
+            endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
+            tokenEndpoint: metadata.tokenEndpoint, issuer: assertionIssuer(metadata))
     }
 
     // MARK: Token requests (shared with OIDCClient's code exchange)
+
+    /// The issuer a client assertion names: only one that discovery confirmed (a provider made
+    /// from endpoints alone has a stand-in, and its assertions name the token endpoint).
+    private func assertionIssuer(_ metadata: ProviderMetadata) -> String? {
+        provider.issuer == nil ? nil : metadata.issuer
+    }
 
     /// Sends a token request and returns the tokens, or throws the typed refusal.
     func requestTokens(_ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?) async throws -> TokenSuccessResponse {
         let client = TokenEndpointClient(
             endpoint: metadata.tokenEndpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
-            dpop: dpop)
+            dpop: dpop, issuer: assertionIssuer(metadata))
         let result: TokenEndpointResponse
         do {
             result = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters).result

@@ -168,7 +168,7 @@ extension SeedSnippets {
 
                 var parameters: [(String, String)] = []
                 var headers = HeaderFields()
-                try symConfig.clientAuthentication(clientID: "seed-jwt").apply(to: &parameters, headers: &headers, audience: tokenEndpointURL)
+                try symConfig.clientAuthentication(clientID: "seed-jwt").apply(to: &parameters, headers: &headers, recipient: .init(endpoint: tokenEndpointURL))
                 let assertion = try #require(parameters.first { $0.0 == "client_assertion" }?.1)
                 let verified = try VerifiedJWT(
                     assertion, key: JWSVerificationKey(hmacSecret: Data(secretKeyJWT.utf8)), allowedAlgorithms: [.hs256],

@@ -169,7 +169,7 @@ extension SeedSnippets {
             var parameters: [(String, String)] = []
             var headers = HeaderFields()
             try clientAuthenticationMethod.clientAuthentication(clientID: "c").apply(
-                to: &parameters, headers: &headers, audience: URL(string: "https://idsvr.example/token")!)
+                to: &parameters, headers: &headers, recipient: .init(endpoint: URL(string: "https://idsvr.example/token")!))
             #expect(headers["Authorization"] == "Basic " + Data("c:foo".utf8).base64EncodedString())
         }
 
@@ -216,7 +216,7 @@ extension SeedSnippets {
             ] {
                 var parameters: [(String, String)] = []
                 var headers = HeaderFields()
-                try method.clientAuthentication(clientID: "c").apply(to: &parameters, headers: &headers, audience: audience)
+                try method.clientAuthentication(clientID: "c").apply(to: &parameters, headers: &headers, recipient: .init(endpoint: audience))
                 let assertion = try #require(parameters.first { $0.0 == "client_assertion" }?.1)
                 let verified = try VerifiedJWT(assertion, key: key, options: JWTValidationOptions(issuer: "c", audience: audience.absoluteString))
                 #expect(verified.claims.subject == "c")
