@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HaapiDevServer
 import Hummingbird
 import OAuthCore
@@ -60,6 +63,10 @@ extension RunningServer {
 
 /// The user's phone for a server in another process: it finds the approval link the server
 /// "sent" in what the process printed, and approves.
+///
+/// It works on a thread of its own with URLSession's own threads, never on Swift's cooperative
+/// pool: the tests that run `haapi` block a pool thread while they wait, and on two cores a
+/// task would wait behind them.
 public enum Phone {
     /// On a thread of its own, reads `output` every 20 ms (for at most `timeout` seconds, a
     /// ceiling) until it holds an approval link, then opens it and presses Approve.
@@ -70,12 +77,44 @@ public enum Phone {
                 if let match = output().firstMatch(of: /https?:\/\/[^\s"]+\/authn\/approve\?request=[A-Za-z0-9_-]+/),
                     let link = URL(string: String(match.output))
                 {
-                    Task { _ = try? await Browser.answerApproval(link) }
+                    approve(link)
                     return
                 }
                 usleep(20_000)
             }
         }.start()
+    }
+
+    /// Opens `link` and posts its form with Approve, waiting for each answer.
+    static func approve(_ link: URL) {
+        guard let page = fetch(URLRequest(url: link)), let form = try? Browser.firstForm(page),
+            let action = URL(string: form.action, relativeTo: link)?.absoluteURL
+        else { return }
+        var post = URLRequest(url: action)
+        post.httpMethod = "POST"
+        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data(FormURLEncoding.encode(form.hidden + [("decision", "approve")]).utf8)
+        _ = fetch(post)
+    }
+
+    /// The body of the answer to `request`, as text; `nil` when none came.
+    static func fetch(_ request: URLRequest) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let body = LockedText()
+        URLSession.shared.dataTask(with: request) { data, _, _ in
+            body.set(data.map { String(decoding: $0, as: UTF8.self) })
+            done.signal()
+        }.resume()
+        done.wait()
+        return body.get()
+    }
+
+    /// Text behind a lock, for a completion handler to hand back.
+    final class LockedText: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text: String?
+        func set(_ value: String?) { lock.withLock { text = value } }
+        func get() -> String? { lock.withLock { text } }
     }
 }
 

@@ -57,17 +57,17 @@ struct SecurityReviewServerTests {
     /// on the page of the link the server sent, ends the wait; a denial or no answer ends it in
     /// authentication-failed, and continuing before the approval is refused.
     @Test func item02AWaitingLoginEndsOnlyWithTheUsersApproval() async throws {
-        try await RunningServer.with(DevServerConfiguration(approvalTimeout: .seconds(2))) { server in
-            func waiting() async throws -> (HaapiTestClient, PollingStep) {
-                let client = try HaapiTestClient(server, clientId: "haapi-secret")
-                let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
-                let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
-                let step = try expectStep(
-                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
-                return (client, step)
-            }
+        func waiting(_ server: RunningServer) async throws -> (HaapiTestClient, PollingStep) {
+            let client = try HaapiTestClient(server, clientId: "haapi-secret")
+            let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+            let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
+            let step = try expectStep(
+                await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+            return (client, step)
+        }
+        try await RunningServer.with { server in
             // Approved: pending until then, done after, and the login completes.
-            let (approved, first) = try await waiting()
+            let (approved, first) = try await waiting(server)
             #expect(try expectStep(await approved.manager.poll(first), PollingStep.self).properties.status == .pending)
             let link = try #require(try await server.state.pendingApprovalLinks().first)
             let page = try await Browser.answerApproval(link)
@@ -78,7 +78,7 @@ struct SecurityReviewServerTests {
             #expect(done.properties.status == .done)
 
             // Another flow of the same user, not approved: the done step's continue is refused.
-            let (early, pending) = try await waiting()
+            let (early, pending) = try await waiting(server)
             let moveOn = try #require(done.mainAction?.form)
             try expectProblem(await early.manager.submitForm(moveOn, parameters: [:]), .genericUserError)
             #expect(try expectStep(await approved.manager.poll(done), OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
@@ -87,11 +87,16 @@ struct SecurityReviewServerTests {
             let denial = try #require(try await server.state.pendingApprovalLinks().first)
             #expect(try await Browser.post(denial, [("decision", "deny")]).status == 200)
             try expectProblem(await early.manager.poll(pending), .authenticationFailed)
-
-            // Never answered: pending until the wait's time is up (2 s here), then
-            // authentication-failed, and the link is dead.
-            let (ignored, step) = try await waiting()
-            let unanswered = try #require(try await server.state.pendingApprovalLinks().first)
+        }
+        // Never answered: pending until the wait's time is up (1 s here), then
+        // authentication-failed, and the link (read where the server "sent" it) is dead.
+        let sent = LockedValue<[String]>([])
+        var configuration = DevServerConfiguration(approvalTimeout: .seconds(1))
+        configuration.requestLog = { line in if line.hasPrefix("approve: ") { sent.withLock { $0.append(line) } } }
+        try await RunningServer.with(configuration) { server in
+            let (ignored, step) = try await waiting(server)
+            let line = try #require(sent.withLock { $0.first })
+            let unanswered = try #require(URL(string: String(line.split(separator: " ")[1])))
             let ceiling = ContinuousClock.now + .seconds(30)
             var result = await ignored.manager.poll(step)
             while (result.representation as? PollingStep)?.properties.status == .pending, ContinuousClock.now < ceiling {
