@@ -179,6 +179,76 @@ struct CLITokenTests {
         #expect(try session.storedTokens()?["accessToken"] as? String != revoked)
     }
 
+    /// `haapi api`: the request with the DPoP-bound token and a fresh proof (the server checks
+    /// htm, htu, ath and jti), a refresh once on a 401, the body on stdout, and an HTTP error as
+    /// exit 1 with one line.
+    @Test func apiSendsTheRequestWithAProofAndRefreshesOnceOn401() async throws {
+        let session = try LoggedIn()
+        let userinfo = session.server.issuer + "/oauth/userinfo"
+        let get = try session.haapi(["api", userinfo])
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout.contains("\"sub\":\"demo\"") || get.stdout.contains("\"sub\" : \"demo\""), "\(get.stdout)")
+        let post = try session.haapi(["api", "--method", "POST", "--include", userinfo])
+        #expect(post.status == 0, "\(post.stderr)")
+        #expect(post.stdout.hasPrefix("HTTP 200\n"), "\(post.stdout)")
+
+        let revoked = try #require(try session.storedTokens()?["accessToken"] as? String)
+        try await session.revokeAtServer(revoked, hint: "access_token")
+        let again = try session.haapi(["api", userinfo])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try session.storedTokens()?["accessToken"] as? String != revoked)
+        #expect(session.server.lines(prefix: "request: POST /oauth/token grant_type=refresh_token").count == 1)
+
+        let missing = try session.haapi(["api", session.server.issuer + "/no/such/api"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "haapi: error: the API answered HTTP 404 to GET \(session.server.issuer)/no/such/api\n", "\(missing.stderr)")
+        let usage = try session.haapi(["api", "/relative"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("the URL must be absolute"), "\(usage.stderr)")
+    }
+
+    /// `haapi token --header`: the header lines of one request, which curl sends as they are
+    /// (`curl -H @-`), so no token or key is ever on a command line.
+    @Test func tokenHeaderLinesAuthorizeACurlRequest() throws {
+        let session = try LoggedIn()
+        let userinfo = session.server.issuer + "/oauth/userinfo"
+        let header = try session.haapi(["token", "--header", "--url", userinfo])
+        #expect(header.status == 0, "\(header.stderr)")
+        let lines = header.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.split(separator: ":")[0] } == ["Authorization", "DPoP"])
+        #expect(lines.first?.hasPrefix("Authorization: DPoP ") == true)
+
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "-H", "@-", userinfo]
+        let input = Pipe(), output = Pipe()
+        curl.standardInput = input
+        curl.standardOutput = output
+        try curl.run()
+        input.fileHandleForWriting.write(Data(header.stdout.utf8))
+        try input.fileHandleForWriting.close()
+        let body = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        #expect(body.contains("\"demo\""), "curl got: \(body)")
+        // A proof is for one request: the same lines again are a replay.
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        replay.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "@-", userinfo]
+        let replayInput = Pipe(), replayOutput = Pipe()
+        replay.standardInput = replayInput
+        replay.standardOutput = replayOutput
+        try replay.run()
+        replayInput.fileHandleForWriting.write(Data(header.stdout.utf8))
+        try replayInput.fileHandleForWriting.close()
+        let status = String(decoding: replayOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        replay.waitUntilExit()
+        #expect(status == "401")
+
+        let misuse = try session.haapi(["token", "--url", userinfo])
+        #expect(misuse.status == 2)
+        #expect(misuse.stderr.contains("--method and --url go with --header"), "\(misuse.stderr)")
+    }
+
     @Test func aRefusedRefreshTokenEndsTheLoginAndRemovesTheStaleTokens() async throws {
         let session = try LoggedIn()
         let refreshToken = try #require(try session.storedTokens()?["refreshToken"] as? String)

@@ -42,6 +42,21 @@ public struct AuthorizedHTTPClient: HTTPTransport {
         return try await send(request, with: fresh)
     }
 
+    /// The header fields that authorize one `method` request to `url`, for a tool that sends it
+    /// itself (`curl -H @-`): `Authorization`, and for a DPoP-bound token a `DPoP` proof made
+    /// now for this method and URL, bound to the token (`ath`). Such a request cannot answer a
+    /// 401 or a nonce challenge, which ``send(_:)`` does.
+    /// - Throws: the errors of ``TokenSession/validAccessToken(minimumLifetime:)``; ``DPoPError``
+    ///   or ``JOSEError`` when the proof cannot be made.
+    public func authorizationHeaders(method: String, url: URL) async throws -> HeaderFields {
+        let token = try await session.validAccessToken(minimumLifetime: minimumLifetime)
+        var headers: HeaderFields = ["Authorization": token.authorizationHeaderValue]
+        if token.isDPoPBound, let dpop = try await session.dpopHolder() {
+            headers["DPoP"] = try dpop.proof(method: method.uppercased(), url: url, accessToken: token.value)
+        }
+        return headers
+    }
+
     private func send(_ request: TransportRequest, with token: AccessToken) async throws -> TransportResponse {
         var request = request
         request.headers["Authorization"] = token.authorizationHeaderValue

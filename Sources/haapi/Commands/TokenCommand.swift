@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import OAuthCore
 import OIDCClient
 
-/// `haapi token`: prints a valid access token, for `curl -H "Authorization: Bearer $(haapi token)"`.
+/// `haapi token`: prints a valid access token, or the header lines that authorize one request.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
@@ -10,22 +11,49 @@ struct TokenCommand: AsyncParsableCommand {
         discussion: """
             Many concurrent callers, in one process or in many, cause one refresh: the first takes \
             the profile's lock file and refreshes, the others wait and print its result (even when --min-ttl is \
-            longer than the server's tokens live). A DPoP-bound token \
-            needs a DPoP proof with each request: see `haapi dpop-proof`, or use `haapi userinfo`.
+            longer than the server's tokens live).
+
+            A DPoP-bound token (what `haapi login` gets by default) needs a proof with each request: \
+            --header --method M --url U prints the `Authorization` and `DPoP` header lines of one request, \
+            for `curl -H @-`, so neither the token nor the key goes on a command line. `haapi api` sends \
+            the request itself, and also refreshes once on a 401.
+
+            Examples:
+              curl -H @<(haapi token --header --url https://api.example/items) https://api.example/items
+              haapi token --header --method POST --url https://api.example/items | curl -H @- -d name=x https://api.example/items
+              curl -H "Authorization: Bearer $(haapi token --min-ttl 60)" https://api.example/   # a Bearer-token profile only
             """)
 
     @OptionGroup var profile: ProfileOption
     @Option(name: .customLong("min-ttl"), help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
+    @Flag(help: "Print the header lines that authorize one request (Authorization, and DPoP for a DPoP-bound token) instead of the token.")
+    var header = false
+    @Option(help: "With --header: the request's HTTP method.") var method = "GET"
+    @Option(help: "With --header: the request's URL (the DPoP proof is made for it).") var url: String?
     @OptionGroup var log: LogOptions
 
     func validate() throws {
-        guard minTTL >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds") }
+        guard minTTL >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds, not \(minTTL)") }
+        if header {
+            guard let url, let target = URL(string: url), target.scheme != nil, target.host != nil else {
+                throw ValidationError("--header needs --url with the request's absolute URL")
+            }
+        } else if url != nil || method != "GET" {
+            throw ValidationError("--method and --url go with --header")
+        }
     }
 
     func run() async throws {
         log.apply()
         let (store, _, session) = try Profile.openSession(profile.profile)
         _ = try await store.loggedIn(session)
+        if header, let url = url.flatMap(URL.init(string:)) {
+            let headers = try await store.reportingFailures(of: "authorizing the request") {
+                try await AuthorizedHTTPClient(session: session, minimumLifetime: TimeInterval(minTTL)).authorizationHeaders(method: method, url: url)
+            }
+            for field in headers { print("\(field.name): \(field.value)") }
+            return
+        }
         let token = try await store.reportingFailures(of: "the refresh") {
             try await session.validAccessToken(minimumLifetime: TimeInterval(minTTL))
         }

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import OAuthCore
+import OIDCClient
+
+/// `haapi api`: one request to an API as the profile's user, as `gh api` does for GitHub.
+struct ApiCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api",
+        abstract: "Send one request to an API with the profile's access token (and a DPoP proof) and print the response body.",
+        discussion: """
+            The token is refreshed first when it is about to expire, and once more if the API answers 401; a \
+            DPoP-bound token gets a fresh proof for each request, and a nonce challenge is answered. The body \
+            goes to standard output; an HTTP status of 400 or more also prints one line on standard error and \
+            exits with 1.
+
+            Examples:
+              haapi api https://api.example/items
+              haapi api --method DELETE https://api.example/items/7
+              haapi api --data '{"name":"x"}' --header 'Content-Type: application/json' https://api.example/items
+              haapi api --data @item.json --include https://api.example/items
+            """)
+
+    @OptionGroup var profile: ProfileOption
+    @Option(help: "The HTTP method (default GET, or POST with --data).") var method: String?
+    @Option(help: "The request body: text, @FILE for a file's content, or @- for standard input.") var data: String?
+    @Option(name: [.customShort("H"), .long], help: "A header line `Name: value` to send (repeatable).") var header: [String] = []
+    @Flag(name: [.customShort("i"), .long], help: "Print the status line and the response's headers before its body.") var include = false
+    @Option(name: .customLong("min-ttl"), help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
+    @Argument(help: "The absolute URL to request.") var url: String
+    @OptionGroup var log: LogOptions
+
+    func validate() throws {
+        guard let target = URL(string: url), target.scheme != nil, target.host != nil else {
+            throw ValidationError("the URL must be absolute, such as https://api.example/items (got \"\(url)\")")
+        }
+        guard minTTL >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds, not \(minTTL)") }
+        for line in header where Self.headerField(line) == nil {
+            throw ValidationError("--header takes `Name: value`, not \"\(line)\"")
+        }
+    }
+
+    func run() async throws {
+        log.apply()
+        guard let target = URL(string: url) else { return }
+        let body = try data.map(Self.body)
+        var headers = HeaderFields()
+        for line in header { if let (name, value) = Self.headerField(line) { headers.add(name: name, value: value) } }
+        if body != nil && headers["Content-Type"] == nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
+        let request = TransportRequest(
+            method: (method ?? (body == nil ? "GET" : "POST")).uppercased(), url: target, headers: headers, body: body)
+        let (store, _, session) = try Profile.openSession(profile.profile)
+        _ = try await store.loggedIn(session)
+        let response = try await store.reportingFailures(of: "the request to \(target.absoluteString)") {
+            try await AuthorizedHTTPClient(session: session, minimumLifetime: TimeInterval(minTTL)).send(request)
+        }
+        if include {
+            let head = ["HTTP \(response.status)"] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]
+            FileHandle.standardOutput.write(Data(head.joined(separator: "\n").utf8))
+        }
+        FileHandle.standardOutput.write(response.body)
+        if response.status >= 400 {
+            throw CLIFailure("the API answered HTTP \(response.status) to \(request.method) \(target.absoluteString)")
+        }
+    }
+
+    /// The body `--data` names.
+    static func body(_ data: String) throws -> Data {
+        guard data.hasPrefix("@") else { return Data(data.utf8) }
+        let path = String(data.dropFirst())
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CLIFailure("cannot read the request body from \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// `Name: value` split in two; `nil` when it is not a header line.
+    static func headerField(_ line: String) -> (String, String)? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else { return nil }
+        return (name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+}
