@@ -13,7 +13,7 @@ struct Haapi: AsyncParsableCommand {
         abstract: "Sign in to OAuth 2.0 / OpenID Connect servers from a terminal (HAAPI or browser login).",
         version: "0.1.0",
         subcommands: [
-            LoginCommand.self, TokenCommand.self, ApiCommand.self, StatusCommand.self, RefreshCommand.self, RevokeCommand.self, LogoutCommand.self,
+            LoginCommand.self, TokenCommand.self, ApiCommand.self, StatusCommand.self, ProfilesCommand.self, RefreshCommand.self, RevokeCommand.self, LogoutCommand.self,
             UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on

@@ -50,10 +50,11 @@ struct CLITokenTests {
             return try JSONSerialization.jsonObject(with: Data(contentsOf: tokensFile)) as? [String: Any]
         }
 
-        /// Makes the stored access token look nearly expired, as it would be some minutes later.
-        func ageTokens() throws {
+        /// Makes the stored access token look nearly expired (or, with a negative `seconds`,
+        /// expired), as it would be some minutes later.
+        func ageTokens(by seconds: TimeInterval = 5) throws {
             var tokens = try #require(try storedTokens())
-            tokens["accessTokenExpiresAt"] = ISO8601DateFormatter().string(from: Date().addingTimeInterval(5))
+            tokens["accessTokenExpiresAt"] = ISO8601DateFormatter().string(from: Date().addingTimeInterval(seconds))
             try JSONSerialization.data(withJSONObject: tokens).write(to: tokensFile)
         }
 
@@ -132,10 +133,10 @@ struct CLITokenTests {
         #expect(try session.storedTokens() == nil)
         #expect(FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("home/profiles/default/config.json").path))
         let after = try session.haapi(["token"])
-        #expect(after.status == 1)
+        #expect(after.status == 4)
         #expect(after.stderr.contains("not logged in"), "\(after.stderr)")
         #expect(after.stdout.isEmpty)
-        #expect(try session.haapi(["status"]).status == 1)
+        #expect(try session.haapi(["status"]).status == 4)
         // The server no longer takes the revoked refresh token.
         let form = TransportRequest.form(
             try #require(URL(string: session.server.issuer + "/oauth/token")),
@@ -255,7 +256,7 @@ struct CLITokenTests {
         try await session.revokeAtServer(refreshToken, hint: "refresh_token")
         try session.ageTokens()
         let token = try session.haapi(["token", "--min-ttl", "60"])
-        #expect(token.status == 1)
+        #expect(token.status == 4)
         #expect(token.stderr.contains("login required"), "\(token.stderr)")
         #expect(token.stdout.isEmpty)
         #expect(try session.storedTokens() == nil)
@@ -273,13 +274,72 @@ struct CLITokenTests {
     @Test func usageAndMissingProfiles() throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try CLITests.haapi(["token", "--min-ttl", "-5"], home: directory).status == 2)
+        let negative = try CLITests.haapi(["token", "--min-ttl", "-5"], home: directory)
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--min-ttl must be 0 or more seconds, not -5"), "\(negative.stderr)")
         #expect(try CLITests.haapi(["revoke", "everything"], home: directory).status == 2)
-        let missing = try CLITests.haapi(["token", "--profile", "nobody"], home: directory)
-        #expect(missing.status == 1)
-        #expect(missing.stderr.contains("haapi login --profile nobody"), "\(missing.stderr)")
-        let status = try CLITests.haapi(["status", "--profile", "nobody"], home: directory)
-        #expect(status.status == 1)
+        // Read-only commands name the missing profile, exit 4 (login needed), and create nothing.
+        for command in [["token"], ["status"], ["userinfo"], ["api", "https://api.example/"], ["refresh"], ["logout"]] {
+            let missing = try CLITests.haapi(command + ["--profile", "nobody"], home: directory)
+            #expect(missing.status == 4, "\(command): \(missing.stderr)")
+            #expect(missing.stderr.contains("haapi login --profile nobody --issuer URL --client-id ID"), "\(command): \(missing.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/nobody").path))
+        // The hint for a profile with no settings is a command that says what to give.
+        let login = try CLITests.haapi(["login", "--profile", "nobody"], home: directory)
+        #expect(login.status == 2)
+        #expect(login.stderr.contains("haapi login --profile nobody --issuer URL --client-id ID"), "\(login.stderr)")
+    }
+
+    /// Profiles: `haapi profiles` lists them with their state, HAAPI_PROFILE chooses one,
+    /// `status --all` reports each with an exit code that says whether any needs a login, a
+    /// failed login saves nothing, and a damaged settings file is named and replaced by a login.
+    @Test func profilesStatesAndTheProfileFromTheEnvironment() throws {
+        let session = try LoggedIn(profile: "work")
+        let profiles = try session.haapi(["profiles"])
+        #expect(profiles.status == 0, "\(profiles.stderr)")
+        #expect(profiles.stdout.hasPrefix("  work\tlogged in\tdemo\t\(session.server.issuer)"), "\(profiles.stdout)")
+
+        let chosen = try CLITests.haapi(["status", "--json"], home: session.directory, environment: ["HAAPI_PROFILE": "work"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stdout.contains("\"state\" : \"logged in\""), "\(chosen.stdout)")
+        #expect(try CLITests.haapi(["profiles"], home: session.directory, environment: ["HAAPI_PROFILE": "work"]).stdout.hasPrefix("* work"))
+
+        // Expired with a refresh token: usable (exit 0); without one: login needed (exit 4).
+        try session.ageTokens(by: -60)
+        let refreshable = try session.haapi(["status", "--profile", "work"])
+        #expect(refreshable.status == 0)
+        #expect(refreshable.stderr.hasPrefix("Profile work: expired, refreshable as demo"), "\(refreshable.stderr)")
+        var tokens = try #require(try session.storedTokens())
+        tokens["refreshToken"] = nil
+        try JSONSerialization.data(withJSONObject: tokens).write(to: session.tokensFile)
+        let expired = try session.haapi(["status", "--profile", "work"])
+        #expect(expired.status == 4)
+        #expect(expired.stderr.hasPrefix("Profile work: login needed as demo"), "\(expired.stderr)")
+        let all = try session.haapi(["status", "--all", "--json"])
+        #expect(all.status == 4)
+        #expect(all.stdout.contains("\"profile\" : \"work\""), "\(all.stdout)")
+
+        // A failed login (the server refuses the password) saves no profile.
+        let answers = try CLITests.write(
+            #"{"fields": {"userName": "demo", "password": "wrong"}, "choices": ["username-password"]}"#, to: session.directory, name: "wrong.json")
+        let failed = try session.haapi(["login", "--profile", "other", "--issuer", session.server.issuer, "--client-id", "haapi-secret",
+                                        "--client-secret-file", try CLITests.write(session.secret, to: session.directory, name: "secret.txt"), "--answers", answers])
+        #expect(failed.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("home/profiles/other").path))
+
+        // A damaged settings file is named with its path; a login with settings replaces it.
+        let config = session.directory.appendingPathComponent("home/profiles/work/config.json")
+        try Data("{ not json".utf8).write(to: config)
+        let damaged = try session.haapi(["token", "--profile", "work"])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains(config.path) && damaged.stderr.contains("replaces it"), "\(damaged.stderr)")
+        let good = try CLITests.write(
+            #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: session.directory, name: "good.json")
+        let relogin = try session.haapi(["login", "--profile", "work", "--issuer", session.server.issuer, "--client-id", "haapi-secret",
+                                         "--client-secret-file", try CLITests.write(session.secret, to: session.directory, name: "secret.txt"), "--answers", good])
+        #expect(relogin.status == 0, "\(relogin.stderr)")
+        #expect(try session.haapi(["token", "--profile", "work"]).status == 0)
     }
 
     /// Starts `count` `haapi` processes at once and waits for all of them.

@@ -75,7 +75,7 @@ struct TokenSessionAcrossProcessesTests {
             try await session.validAccessToken(minimumLifetime: 100_000).value
         }
         for run in outcome.processes {
-            #expect(run.status == 1)
+            #expect(run.status == 4)
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.contains("login required"), "\(run.stderr)")
         }

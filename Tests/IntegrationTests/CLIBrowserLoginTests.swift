@@ -64,7 +64,7 @@ struct CLIBrowserLoginTests {
         let logout = try haapi(["logout", "--end-session", "--browser-command", Self.browser], home: home)
         #expect(logout.status == 0, "\(logout.stderr)")
         #expect(logout.stderr.contains("the provider ended its session"))
-        #expect(try haapi(["status"], home: home).status == 1)
+        #expect(try haapi(["status"], home: home).status == 4)
         // The provider's login session is over: the next authorization request meets the login page.
         let authorize = try await AsyncHTTPClientTransport().send(TransportRequest(
             url: try #require(URL(string: try settings["OP_AUTHORIZATION_ENDPOINT"] + "?response_type=code&client_id=\(try settings["OP_CONF_CLIENT_ID"])&redirect_uri=\(try settings["OP_CLI_REDIRECT_URI"])&scope=openid&nonce=n&state=s"))))
@@ -93,7 +93,7 @@ struct CLIBrowserLoginTests {
         let logout = try haapi(["logout", "--profile", "native"], home: home)
         #expect(logout.status == 1)
         #expect(logout.stderr.contains("deleted here"), "\(logout.stderr)")
-        #expect(try haapi(["token", "--profile", "native"], home: home).status == 1)
+        #expect(try haapi(["token", "--profile", "native"], home: home).status == 4)
     }
 
     /// Glewlwyd revokes a whole refresh-token chain when a spent refresh token comes back, so

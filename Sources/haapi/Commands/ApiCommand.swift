@@ -26,7 +26,7 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "The request body: text, @FILE for a file's content, or @- for standard input.") var data: String?
     @Option(name: [.customShort("H"), .long], help: "A header line `Name: value` to send (repeatable).") var header: [String] = []
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and the response's headers before its body.") var include = false
-    @Option(name: .customLong("min-ttl"), help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
+    @Option(name: .customLong("min-ttl"), parsing: .unconditional, help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
     @Argument(help: "The absolute URL to request.") var url: String
     @OptionGroup var log: LogOptions
 
@@ -49,7 +49,7 @@ struct ApiCommand: AsyncParsableCommand {
         if body != nil && headers["Content-Type"] == nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
         let request = TransportRequest(
             method: (method ?? (body == nil ? "GET" : "POST")).uppercased(), url: target, headers: headers, body: body)
-        let (store, _, session) = try Profile.openSession(profile.profile)
+        let (store, _, session) = try Profile.openSession(profile.name)
         _ = try await store.loggedIn(session)
         let response = try await store.reportingFailures(of: "the request to \(target.absoluteString)") {
             try await AuthorizedHTTPClient(session: session, minimumLifetime: TimeInterval(minTTL)).send(request)

@@ -24,18 +24,33 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let profile = profileOption.profile
-        let store = try Profile.open(profile)
-        let saved = try store.readConfiguration()
-        guard connection.isGiven || saved != nil else {
-            throw ValidationError("the profile \"\(profile)\" has no connection settings: give --issuer and --client-id, or --config FILE")
+        let profile = profileOption.name
+        try Profile.validate(profile)
+        let existed = Profile.exists(profile)
+        guard connection.isGiven || existed else {
+            throw ValidationError(
+                "the profile \"\(profile)\" has no connection settings yet: give them, as in "
+                    + "`haapi login --profile \(profile) --issuer URL --client-id ID` (or --config FILE)")
         }
+        let store = try Profile.open(profile)
+        // A login that fails saves nothing: a profile it created is removed again.
+        do {
+            try await login(profile: profile, store: store)
+        } catch {
+            if !existed { try? FileManager.default.removeItem(at: store.directory) }
+            throw error
+        }
+    }
+
+    private func login(profile: String, store: Profile) async throws {
+        // Damaged settings block nothing when new ones are given: the login replaces them.
+        let saved: ProfileConfiguration?
+        do { saved = try store.readConfiguration() } catch where connection.isGiven { saved = nil }
         // A profile saved by a browser login logs in the same way again when no settings are given.
         let browser = self.browser || (saved?.isBrowserLogin == true && !connection.isGiven)
         let terminal = Terminal()
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
         let settings = try await connection.resolve(saved: saved, browser: browser)
-        try store.writeConfiguration(settings)
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
         // the previous login's tokens cannot write over them.
         let tokens: AuthState
@@ -50,6 +65,8 @@ struct LoginCommand: AsyncParsableCommand {
                 try await session.start(with: outcome.tokens.response, dpop: outcome.dpop, nonce: outcome.nonce)
             }
         }
+        // The settings are saved with the tokens they got, never before.
+        try store.writeConfiguration(settings)
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
     }
 

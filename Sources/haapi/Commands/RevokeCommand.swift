@@ -33,10 +33,10 @@ struct RevokeCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let (store, _, session) = try Profile.openSession(profile.profile)
+        let (store, _, session) = try Profile.openSession(profile.name)
         _ = try await store.loggedIn(session)
         let revoked = try await store.reportingFailures(of: "the revocation") { try await session.revoke(which.revocation) }
-        Stderr.line("Revoked the \(Self.describe(revoked)) of profile \(profile.profile)")
+        Stderr.line("Revoked the \(Self.describe(revoked)) of profile \(profile.name)")
     }
 
     static func describe(_ revoked: [TokenRevocationClient.TokenTypeHint]) -> String {
@@ -63,9 +63,9 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let (store, configuration, session) = try Profile.openSession(profile.profile)
+        let (store, configuration, session) = try Profile.openSession(profile.name)
         guard let tokens = try await store.reportingFailures(of: "reading the tokens", { try await session.authState }) else {
-            Stderr.line("The profile \(profile.profile) is not logged in; nothing to do")
+            Stderr.line("The profile \(profile.name) is not logged in; nothing to do")
             return
         }
         var endSessionFailure: CLIFailure?
@@ -85,11 +85,11 @@ struct LogoutCommand: AsyncParsableCommand {
             // The session is removed first, whatever the server answers.
             try await store.reportingFailures(of: "the revocation") { try await session.revoke(.all) }
         } catch let failure as CLIFailure {
-            throw CLIFailure("the tokens of profile \(profile.profile) were deleted here, but \(failure.message)")
+            throw CLIFailure("the tokens of profile \(profile.name) were deleted here, but \(failure.message)")
         }
         if let endSessionFailure {
-            throw CLIFailure("the tokens of profile \(profile.profile) are revoked and deleted, but \(endSessionFailure.message)")
+            throw CLIFailure("the tokens of profile \(profile.name) are revoked and deleted, but \(endSessionFailure.message)")
         }
-        Stderr.line("Logged out of profile \(profile.profile): the tokens are revoked and deleted" + (endSession ? ", and the provider ended its session" : ""))
+        Stderr.line("Logged out of profile \(profile.name): the tokens are revoked and deleted" + (endSession ? ", and the provider ended its session" : ""))
     }
 }

@@ -25,7 +25,7 @@ struct TokenCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var profile: ProfileOption
-    @Option(name: .customLong("min-ttl"), help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
+    @Option(name: .customLong("min-ttl"), parsing: .unconditional, help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
     @Flag(help: "Print the header lines that authorize one request (Authorization, and DPoP for a DPoP-bound token) instead of the token.")
     var header = false
     @Option(help: "With --header: the request's HTTP method.") var method = "GET"
@@ -45,7 +45,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let (store, _, session) = try Profile.openSession(profile.profile)
+        let (store, _, session) = try Profile.openSession(profile.name)
         _ = try await store.loggedIn(session)
         if header, let url = url.flatMap(URL.init(string:)) {
             let headers = try await store.reportingFailures(of: "authorizing the request") {
@@ -71,10 +71,10 @@ struct RefreshCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        let (store, _, session) = try Profile.openSession(profile.profile)
+        let (store, _, session) = try Profile.openSession(profile.name)
         let before = try await store.loggedIn(session)
         let after = try await store.reportingFailures(of: "the refresh") { try await session.refresh() }
-        var parts = ["Refreshed the tokens of profile \(profile.profile)", "\(after.tokenType) token" + Self.expiry(after)]
+        var parts = ["Refreshed the tokens of profile \(profile.name)", "\(after.tokenType) token" + Self.expiry(after)]
         if let refreshToken = after.refreshToken {
             parts.append(refreshToken == before.refreshToken ? "same refresh token" : "refresh token rotated")
         }

@@ -98,22 +98,55 @@ struct Profile {
         return config.appendingPathComponent("swift-haapi")
     }
 
-    /// Opens (creating it) the profile `name`.
-    static func open(_ name: String) throws -> Profile {
+    /// Checks that `name` can name a profile directory.
+    static func validate(_ name: String) throws {
         guard !name.isEmpty, !name.hasPrefix("."), name.unicodeScalars.allSatisfy({
             $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
         }) else {
             throw CLIFailure("invalid profile name \"\(name)\" (use letters, digits, '.', '_' and '-')")
         }
-        let profiles = home().appendingPathComponent("profiles")
+    }
+
+    /// The profiles' folder.
+    static var folder: URL { home().appendingPathComponent("profiles") }
+
+    /// Whether the profile `name` has been saved (a login kept its settings).
+    static func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent(configKey).path)
+    }
+
+    /// The names of the saved profiles, sorted.
+    static func names() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return entries.filter { (try? validate($0)) != nil && exists($0) }.sorted()
+    }
+
+    /// Opens the profile `name`, creating its folder: for a login, which saves it.
+    static func open(_ name: String) throws -> Profile {
+        try validate(name)
+        let profiles = folder
         try makeDirectory(home())
         try makeDirectory(profiles)
         let directory = profiles.appendingPathComponent(name)
         do {
             return Profile(name: name, directory: directory, storage: try FileStorage(directory: directory))
         } catch {
-            throw CLIFailure("cannot open the profile directory \(directory.path): \(error)")
+            throw CLIFailure("cannot open the profile directory \(directory.path): \(Profile.describe(error))")
         }
+    }
+
+    /// Opens a saved profile without creating anything.
+    /// - Throws: a ``CLIFailure`` with exit code 4 (login needed) when there is no such profile.
+    static func openSaved(_ name: String) throws -> Profile {
+        try validate(name)
+        guard exists(name) else {
+            let known = names()
+            throw CLIFailure(
+                "there is no profile \"\(name)\"" + (known.isEmpty ? "" : " (the profiles: \(known.joined(separator: ", ")))")
+                    + "; log in with `haapi login --profile \(name) --issuer URL --client-id ID`",
+                exitCode: ExitCodes.loginNeeded)
+        }
+        return try open(name)
     }
 
     private static func makeDirectory(_ url: URL) throws {
@@ -124,10 +157,19 @@ struct Profile {
         }
     }
 
+    /// The saved settings; `nil` when there are none.
+    /// - Throws: a ``CLIFailure`` naming the file when it cannot be read.
     func readConfiguration() throws -> ProfileConfiguration? {
-        guard let data = try storage.read(key: Self.configKey) else { return nil }
+        let path = directory.appendingPathComponent(Self.configKey).path
+        let data: Data?
+        do { data = try storage.read(key: Self.configKey) } catch {
+            throw CLIFailure("cannot read \(path): \(Profile.describe(error))")
+        }
+        guard let data else { return nil }
         do { return try JSONDecoder().decode(ProfileConfiguration.self, from: data) } catch {
-            throw CLIFailure("the profile's \(Self.configKey) is not valid: \(error)")
+            throw CLIFailure(
+                "the profile's settings file \(path) is damaged (not the JSON haapi writes); "
+                    + "`haapi login --profile \(name) --issuer URL --client-id ID` replaces it")
         }
     }
 
@@ -140,9 +182,9 @@ struct Profile {
         try configuration.tokenSession(storage: storage, storageKey: Self.tokensKey)
     }
 
-    /// Opens the named profile with its settings and session.
+    /// Opens the saved profile `name` with its settings and session; creates nothing.
     static func openSession(_ name: String) throws -> (profile: Profile, configuration: ProfileConfiguration, session: TokenSession) {
-        let profile = try Profile.open(name)
+        let profile = try Profile.openSaved(name)
         guard let configuration = try profile.readConfiguration() else {
             throw CLIFailure("the profile \"\(name)\" has no connection settings: run `haapi login --profile \(name)` first")
         }

@@ -11,7 +11,7 @@ extension Profile {
         } catch let failure as CLIFailure {
             throw failure
         } catch let error as OIDCError where error.code == .loginRequired {
-            throw CLIFailure("login required: \(error.errorDescription); run `haapi login --profile \(name)`")
+            throw CLIFailure("login required: \(error.errorDescription); run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
         } catch let error as StorageError where error.code == .lockTimeout {
             throw CLIFailure("another process has been renewing the tokens of profile \"\(name)\" for too long: \(error.message)")
         } catch let error as StorageError where error.code == .invalidFormat {
@@ -26,7 +26,7 @@ extension Profile {
     /// The profile's tokens; a failure when it has none.
     func loggedIn(_ session: TokenSession) async throws -> AuthState {
         guard let tokens = try await reportingFailures(of: "reading the tokens", { try await session.authState }) else {
-            throw CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`")
+            throw CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
         }
         return tokens
     }
