@@ -47,13 +47,14 @@ public enum DevServer {
     }
 
     /// Runs the server until SIGINT or SIGTERM.
+    /// - Throws: ``DevServerError`` when the address cannot be bound; the store's errors.
     public static func run(configuration: DevServerConfiguration, onListening: @escaping @Sendable (URL) -> Void) async throws {
         let state = try await ServerState.open(configuration: configuration)
         do {
             try await makeApplication(state: state, onListening: onListening).runService()
         } catch {
             try? await state.store.close()
-            throw error
+            throw DevServerError(binding: error, host: configuration.host, port: configuration.port) ?? error
         }
         try await state.store.close()
     }
@@ -125,6 +126,47 @@ struct PurgeService: Service {
                 do { try await Task.sleep(for: state.configuration.purgeInterval) } catch { return }
                 do { try await state.store.purgeExpired() } catch { HaapiRoutes.logger.error("purging expired records failed: \(error)") }
             }
+        }
+    }
+}
+
+/// Why the server could not listen where it was asked to, in words a user can act on.
+public struct DevServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public enum Code: String, Sendable {
+        /// Another program listens on the port.
+        case addressInUse = "address_in_use"
+        /// The port needs privileges this user does not have.
+        case permissionDenied = "permission_denied"
+        /// The host is not an address of this machine.
+        case addressUnavailable = "address_unavailable"
+    }
+
+    public let code: Code
+    public let host: String
+    public let port: Int
+
+    /// The error a failed bind is, or `nil` when `error` is something else.
+    init?(binding error: any Error, host: String, port: Int) {
+        guard let error = error as? IOError else { return nil }
+        switch error.errnoCode {
+        case EADDRINUSE: code = .addressInUse
+        case EACCES: code = .permissionDenied
+        case EADDRNOTAVAIL: code = .addressUnavailable
+        default: return nil
+        }
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String {
+        switch code {
+        case .addressInUse:
+            return "port \(port) on \(host) is in use (another program listens there); choose another with --port N, or --port 0 for a free one"
+        case .permissionDenied:
+            return "port \(port) on \(host) needs privileges this user does not have; choose a port above 1023, or --port 0 for a free one"
+        case .addressUnavailable:
+            return "\(host) is not an address of this machine; give --host 127.0.0.1 or another local address"
         }
     }
 }

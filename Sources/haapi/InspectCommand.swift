@@ -34,8 +34,7 @@ struct InspectCommand: ParsableCommand {
         do {
             data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            printError("haapi inspect: cannot read \(file): \(error.localizedDescription)")
-            throw ExitCode.failure
+            throw CLIFailure("cannot read \(file): \(error.localizedDescription)")
         }
         let response: HaapiResponse
         do {
@@ -45,10 +44,7 @@ struct InspectCommand: ParsableCommand {
                 let report: JSONValue = ["error": ["code": .string(error.code.rawValue), "path": .string(error.path), "message": .string(error.message)]]
                 printError(String(decoding: Inspection.pretty(report), as: UTF8.self))
             } else {
-                printError("haapi inspect: not a usable HAAPI document")
-                printError("  code: \(error.code.rawValue)")
-                printError("  path: \(error.path)")
-                printError("  message: \(error.message)")
+                printError("haapi: error: not a usable HAAPI document: \(error.message) (code \(error.code.rawValue), at \(error.path))")
             }
             throw ExitCode(Self.unusableInput)
         }

@@ -23,6 +23,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Flag(help: "Print a line on standard output for each request answered, one-time code sent and approval asked for.") var logRequests = false
     @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
 
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535 (or 0 for a free one), not \(port)") }
+    }
+
     func run() async throws {
         let path = database ?? Self.defaultDatabasePath()
         if printConfig {
@@ -37,6 +41,14 @@ struct ServerCommand: AsyncParsableCommand {
 
                 """.utf8))
         }
+        do {
+            try await serve(path)
+        } catch let error as DevServerError {
+            throw CLIFailure(error.description)
+        }
+    }
+
+    private func serve(_ path: String) async throws {
         try await DevServer.run(
             configuration: .init(
                 host: host, port: port, databasePath: path, requiresDPoPNonce: requireDpopNonce,

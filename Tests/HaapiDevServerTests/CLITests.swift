@@ -266,6 +266,33 @@ struct CLITests {
         #expect(try Self.haapi(["--help"], home: directory).status == 0)
     }
 
+    /// Errors are one line with one prefix, in plain words, with what to do next: a mistyped
+    /// command gets the nearest one, a port out of range or in use says so and names --port 0.
+    @Test func errorsAreOneLineWithWhatToDoNext() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let typo = try Self.haapi(["tokn"], home: directory)
+        #expect(typo.status == 2)
+        #expect(typo.stderr == "haapi: error: unknown command \"tokn\"; did you mean `haapi token`? (`haapi --help` lists the commands)\n")
+        let unknown = try Self.haapi(["frobnicate", "--all"], home: directory)
+        #expect(unknown.stderr == "haapi: error: unknown command \"frobnicate\" (`haapi --help` lists the commands)\n", "\(unknown.stderr)")
+        let value = try Self.haapi(["token", "--min-ttl", "soon"], home: directory)
+        #expect(value.status == 2)
+        #expect(value.stderr == "haapi: error: The value 'soon' is invalid for '--min-ttl <min-ttl>' (see `haapi token --help`)\n", "\(value.stderr)")
+        let port = try Self.haapi(["server", "--port", "99999"], home: directory)
+        #expect(port.status == 2)
+        #expect(port.stderr == "haapi: error: --port must be 1 to 65535 (or 0 for a free one), not 99999 (see `haapi server --help`)\n", "\(port.stderr)")
+
+        let server = try ServerProcess(directory: directory)
+        defer { server.stop() }
+        let busyPort = try #require(URL(string: server.issuer)?.port)
+        let busy = try Self.haapi(["server", "--port", String(busyPort), "--database", directory.appendingPathComponent("other.sqlite").path], home: directory)
+        #expect(busy.status == 1)
+        #expect(busy.stderr == "haapi: error: port \(busyPort) on 127.0.0.1 is in use (another program listens there); choose another with --port N, or --port 0 for a free one\n", "\(busy.stderr)")
+        let inspect = try Self.haapi(["inspect", "/nonexistent/file.json"], home: directory)
+        #expect(inspect.stderr.hasPrefix("haapi: error: cannot read /nonexistent/file.json"), "\(inspect.stderr)")
+    }
+
     // MARK: As a person types it
 
     static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }

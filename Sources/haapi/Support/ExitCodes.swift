@@ -23,7 +23,7 @@ enum ExitCodes {
     static let interrupted: Int32 = 130
 
     /// Writes `error` the way `haapi` reports it and returns the exit code.
-    static func report(_ error: any Error, command: (any ParsableCommand.Type)) -> Int32 {
+    static func report(_ error: any Error, command: (any ParsableCommand.Type), arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         if let failure = error as? CLIFailure {
             Stderr.line("haapi: error: \(failure.message)")
             return failure.exitCode
@@ -35,14 +35,46 @@ enum ExitCodes {
             return ExitCodes.success
         }
         if code == .validationFailure {
-            if !message.isEmpty { Stderr.line(message) }
+            Stderr.line("haapi: error: " + usageLine(message, arguments: arguments))
             return ExitCodes.usage
         }
         if !message.isEmpty {
             let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-            Stderr.line(oneLine.hasPrefix("Error:") || oneLine.hasPrefix("haapi:") ? oneLine : "haapi: error: \(oneLine)")
+            Stderr.line(oneLine.hasPrefix("haapi:") ? oneLine : "haapi: error: \(oneLine)")
         }
         return code.rawValue == 0 ? ExitCodes.failure : code.rawValue
+    }
+
+    /// A usage error as one line: the parser's reason, a "did you mean" for a mistyped command,
+    /// and where the help is.
+    static func usageLine(_ message: String, arguments: [String]) -> String {
+        let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        var reason = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? "invalid arguments"
+        let subcommands = Haapi.configuration.subcommands.map { $0._commandName } + ["help"]
+        let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+        if let command, !subcommands.contains(command) {
+            reason = "unknown command \"\(command)\""
+            if let nearest = nearest(command, among: subcommands) { reason += "; did you mean `haapi \(nearest)`?" }
+            return reason + " (`haapi --help` lists the commands)"
+        }
+        let help = (command.map { subcommands.contains($0) } ?? false) ? "haapi \(command!) --help" : "haapi --help"
+        return reason + " (see `\(help)`)"
+    }
+
+    /// The name closest to `word` by edit distance, when it is close enough to be a typo.
+    static func nearest(_ word: String, among names: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for (i, x) in a.enumerated() {
+                var current = [i + 1]
+                for (j, y) in b.enumerated() { current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))) }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        let scored = names.map { ($0, distance(Array(word.lowercased()), Array($0))) }.min { $0.1 < $1.1 }
+        guard let (name, score) = scored, score <= max(1, name.count / 3) else { return nil }
+        return name
     }
 }
 
