@@ -14,7 +14,7 @@ struct Haapi: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             LoginCommand.self, TokenCommand.self, ApiCommand.self, StatusCommand.self, ProfilesCommand.self, RefreshCommand.self, RevokeCommand.self, LogoutCommand.self,
-            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self])
+            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self, CompletionCommand.self])
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
     /// standard error), 2 a usage error.
@@ -77,5 +77,30 @@ struct DPoPProofCommand: ParsableCommand {
         guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("--url must be an absolute URL") }
         let dpop = try key.map { try Dpop(privateJWK: JWK(json: Data(contentsOf: URL(fileURLWithPath: $0)))) } ?? Dpop()
         print(try dpop.proof(method: method, url: target, accessToken: accessToken, nonce: .some(nonce)))
+    }
+}
+
+/// `haapi completion SHELL`: the shell completion script, generated from the command definitions.
+struct CompletionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "completion",
+        abstract: "Print the completion script for bash, zsh or fish (generated from the command definitions).",
+        discussion: """
+            Examples:
+              source <(haapi completion bash)                                  # this bash session
+              haapi completion bash > ~/.local/share/bash-completion/completions/haapi
+              haapi completion zsh > "${fpath[1]}/_haapi"
+              haapi completion fish > ~/.config/fish/completions/haapi.fish
+            """)
+
+    @Argument(help: "bash, zsh or fish.") var shell: String
+
+    func validate() throws {
+        guard CompletionShell(rawValue: shell) != nil else { throw ValidationError("the shell must be bash, zsh or fish, not \"\(shell)\"") }
+    }
+
+    func run() {
+        guard let shell = CompletionShell(rawValue: shell) else { return }
+        print(Haapi.completionScript(for: shell))
     }
 }

@@ -266,6 +266,29 @@ struct CLITests {
         #expect(try Self.haapi(["--help"], home: directory).status == 0)
     }
 
+    /// `haapi completion bash` is a script bash accepts, and completing `haapi to` in it gives `token`.
+    @Test func completionScriptsCompleteTheCommands() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = try Self.haapi(["completion", "bash"], home: directory)
+        #expect(script.status == 0)
+        let file = try Self.write(script.stdout, to: directory, name: "haapi.bash")
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-c", "source \"$1\"; COMP_WORDS=(haapi to); COMP_CWORD=1; COMP_LINE='haapi to'; COMP_POINT=8; _haapi haapi to haapi; echo \"${COMPREPLY[*]}\"", "bash", file]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Self.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        bash.environment = environment
+        let output = Pipe()
+        bash.standardOutput = output
+        try bash.run()
+        let completed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        #expect(completed == "token\n", "\(completed)")
+        for shell in ["zsh", "fish"] { #expect(try Self.haapi(["completion", shell], home: directory).stdout.contains("haapi")) }
+        #expect(try Self.haapi(["completion", "tcsh"], home: directory).status == 2)
+    }
+
     /// Errors are one line with one prefix, in plain words, with what to do next: a mistyped
     /// command gets the nearest one, a port out of range or in use says so and names --port 0.
     @Test func errorsAreOneLineWithWhatToDoNext() throws {
