@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOHTTP1
 import OAuthCore
 import Synchronization
@@ -197,6 +200,9 @@ public final class FaultServer: Sendable {
     /// The server underneath, for its request log.
     public let server: TestServer
     private let box: StateBox
+    /// A socket bound, never listening, to the stopped server's port: connecting is refused,
+    /// and no other test's server can take the port meanwhile (and answer in its place).
+    private let reservation = Mutex<Int32?>(nil)
 
     private init(server: TestServer, box: StateBox) {
         self.server = server
@@ -228,6 +234,7 @@ public final class FaultServer: Sendable {
         }
         if fault == .connectionRefused {
             await server.stop()
+            reservation.withLock { $0 = Self.reserve(port: URL(string: server.url)?.port) }
             // Give the client's connection pool time to see its idle connections closed, so the
             // next request is refused rather than sent on a pooled connection found dead.
             try? await Task.sleep(for: .milliseconds(100))
@@ -238,7 +245,35 @@ public final class FaultServer: Sendable {
     public func requests(to path: String) -> [ReceivedRequest] { server.requests.filter { $0.path == path } }
 
     /// Stops the server.
-    public func stop() async { await server.stop() }
+    public func stop() async {
+        await server.stop()
+        reservation.withLock { socket in
+            if let socket { close(socket) }
+            socket = nil
+        }
+    }
+
+    /// A TCP socket bound to loopback `port` and never listening; `nil` when it cannot be bound.
+    private static func reserve(port: Int?) -> Int32? {
+        guard let port else { return nil }
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        var yes: Int32 = 1
+        // The stopped server's connections may linger in TIME_WAIT on the port.
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
+    }
 
     /// The mutable state, shared with the reply closure (which runs on an event loop).
     private final class StateBox: Sendable {

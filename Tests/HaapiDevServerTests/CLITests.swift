@@ -238,7 +238,8 @@ struct CLITests {
         #expect(run.stderr.contains("\"password\""), "stderr: \(run.stderr)")
 
         let noChoice = try Self.write(#"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: directory, name: "b.json")
-        let second = try Self.haapi(["login", "--answers", noChoice], home: directory)
+        let second = try Self.haapi(
+            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", noChoice], home: directory)
         #expect(second.status == 1)
         #expect(second.stderr.contains("Select Authentication Method"), "stderr: \(second.stderr)")
     }
