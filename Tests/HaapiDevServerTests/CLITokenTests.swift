@@ -219,30 +219,25 @@ struct CLITokenTests {
         #expect(lines.map { $0.split(separator: ":")[0] } == ["Authorization", "DPoP"])
         #expect(lines.first?.hasPrefix("Authorization: DPoP ") == true)
 
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "-H", "@-", userinfo]
-        let input = Pipe(), output = Pipe()
-        curl.standardInput = input
-        curl.standardOutput = output
-        try curl.run()
-        input.fileHandleForWriting.write(Data(header.stdout.utf8))
-        try input.fileHandleForWriting.close()
-        let body = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
+        /// curl with `arguments`, the header lines on its standard input (`-H @-`); what it printed.
+        func curl(_ arguments: [String]) throws -> String {
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-s", "-H", "@-"] + arguments
+            let input = Pipe(), output = Pipe()
+            curl.standardInput = input
+            curl.standardOutput = output
+            try curl.run()
+            input.fileHandleForWriting.write(Data(header.stdout.utf8))
+            try input.fileHandleForWriting.close()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            curl.waitUntilExit()
+            return printed
+        }
+        let body = try curl([userinfo])
         #expect(body.contains("\"demo\""), "curl got: \(body)")
         // A proof is for one request: the same lines again are a replay.
-        let replay = Process()
-        replay.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        replay.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "@-", userinfo]
-        let replayInput = Pipe(), replayOutput = Pipe()
-        replay.standardInput = replayInput
-        replay.standardOutput = replayOutput
-        try replay.run()
-        replayInput.fileHandleForWriting.write(Data(header.stdout.utf8))
-        try replayInput.fileHandleForWriting.close()
-        let status = String(decoding: replayOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        replay.waitUntilExit()
+        let status = try curl(["-o", "/dev/null", "-w", "%{http_code}", userinfo])
         #expect(status == "401")
 
         let misuse = try session.haapi(["token", "--url", userinfo])
