@@ -38,7 +38,11 @@ struct Haapi: AsyncParsableCommand {
 /// `haapi pkce`: prints a new PKCE pair.
 struct PKCECommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pkce", abstract: "Print a new PKCE code_verifier and its S256 code_challenge (RFC 7636).")
+        commandName: "pkce", abstract: "Print a new PKCE code_verifier and its S256 code_challenge (RFC 7636).",
+        discussion: """
+            Examples:
+              haapi pkce
+            """)
 
     func run() {
         let pair = PKCE()
@@ -51,7 +55,12 @@ struct PKCECommand: ParsableCommand {
 /// `haapi thumbprint FILE`: prints the RFC 7638 thumbprint of a JWK.
 struct ThumbprintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "thumbprint", abstract: "Print the RFC 7638 SHA-256 thumbprint of a JWK (a file, or - for standard input).")
+        commandName: "thumbprint", abstract: "Print the RFC 7638 SHA-256 thumbprint of a JWK (a file, or - for standard input).",
+        discussion: """
+            Examples:
+              haapi thumbprint key.jwk
+              cat key.jwk | haapi thumbprint -
+            """)
 
     @Argument(help: "A JSON file holding one JWK, or - to read standard input.")
     var file: String
@@ -65,7 +74,12 @@ struct ThumbprintCommand: ParsableCommand {
 /// `haapi dpop-proof`: prints a DPoP proof for one request, with a new or given key.
 struct DPoPProofCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dpop-proof", abstract: "Print a DPoP proof (RFC 9449) for one request, e.g. to try an API with curl.")
+        commandName: "dpop-proof", abstract: "Print a DPoP proof (RFC 9449) for one request, e.g. to try an API with curl.",
+        discussion: """
+            Examples:
+              haapi dpop-proof --method POST --url https://as.example/oauth/token
+              haapi dpop-proof --url https://api.example/items --key key.jwk
+            """)
 
     @Option(help: "The HTTP method of the request.") var method = "GET"
     @Option(help: "The URL of the request (query and fragment are left out of htu).") var url: String

@@ -15,6 +15,10 @@ struct InspectCommand: ParsableCommand {
             by content: a `type` that is an absolute URI makes it a problem.
             Exit status: 0 when the body decodes, 2 when it is not a usable HAAPI document (the \
             typed error, with its code and JSON path, goes to standard error), 1 when FILE cannot be read.
+
+            Examples:
+              haapi inspect step.json
+              curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -
             """)
 
     /// The exit status for a body that is not a usable HAAPI document.

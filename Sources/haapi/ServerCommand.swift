@@ -14,6 +14,11 @@ struct ServerCommand: AsyncParsableCommand {
             (`request: POST /oauth/token grant_type=refresh_token 200` at the token endpoint) and \
             `otp: CODE for USERNAME` for each one-time code it "sends", and `approve: URL for USERNAME` for \
             each approval a polling, Duo push or BankID login waits for (open the URL and press Approve).
+
+            Examples:
+              haapi server
+              haapi server --port 0 --log-requests   # a free port; the line `listening on URL` says which
+              haapi server --print-config
             """)
 
     @Option(help: "The address to bind. Anything but loopback exposes development credentials.") var host = "127.0.0.1"

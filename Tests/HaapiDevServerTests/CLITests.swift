@@ -267,6 +267,21 @@ struct CLITests {
         #expect(try Self.haapi(["--help"], home: directory).status == 0)
     }
 
+    /// Every subcommand's help shows examples.
+    @Test func everySubcommandsHelpHasExamples() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let overview = try Self.haapi(["--help"], home: directory).stdout
+        // The subcommands' lines start with two spaces and the name; wrapped lines with more.
+        let names = (overview.components(separatedBy: "SUBCOMMANDS:").last ?? "").split(separator: "\n")
+            .compactMap { $0.wholeMatch(of: #/  ([a-z][a-z-]*) .*/#).map { String($0.1) } }
+        #expect(names.count >= 16, "\(names)")
+        for name in names where name != "help" {
+            let help = try Self.haapi([name, "--help"], home: directory)
+            #expect(help.stdout.contains("Examples:\n  "), "haapi \(name) --help has no examples")
+        }
+    }
+
     /// `haapi completion bash` is a script bash accepts, and completing `haapi to` in it gives `token`.
     @Test func completionScriptsCompleteTheCommands() throws {
         let directory = try Self.temporaryDirectory()

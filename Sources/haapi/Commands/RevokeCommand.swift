@@ -12,6 +12,10 @@ struct RevokeCommand: AsyncParsableCommand {
             all (the default) revokes the refresh token and the access token and removes them from the profile; \
             refresh revokes the refresh token only (the access token is kept until it expires, though many servers revoke it with its grant); access revokes the \
             access token only (the next `haapi token` refreshes).
+
+            Examples:
+              haapi revoke
+              haapi revoke access   # the next `haapi token` refreshes
             """)
 
     @OptionGroup var profile: ProfileOption
@@ -52,6 +56,10 @@ struct LogoutCommand: AsyncParsableCommand {
         discussion: """
             The tokens are deleted even when the server cannot be reached; the command then exits with 1 and says so. \
             --end-session also ends the provider's browser session (RP-initiated logout) after a browser login.
+
+            Examples:
+              haapi logout
+              haapi logout --end-session   # after a browser login: the provider ends its session too
             """)
 
     @OptionGroup var profile: ProfileOption

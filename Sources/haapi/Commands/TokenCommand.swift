@@ -64,7 +64,12 @@ struct TokenCommand: AsyncParsableCommand {
 /// `haapi refresh`: renews the profile's tokens now.
 struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "refresh", abstract: "Refresh the profile's tokens now (the new ones are kept; nothing is printed on standard output).")
+        commandName: "refresh", abstract: "Refresh the profile's tokens now (the new ones are kept; nothing is printed on standard output).",
+        discussion: """
+            Examples:
+              haapi refresh
+              haapi refresh --profile ci
+            """)
 
     @OptionGroup var profile: ProfileOption
     @OptionGroup var log: LogOptions

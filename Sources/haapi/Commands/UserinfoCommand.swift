@@ -11,6 +11,10 @@ struct UserinfoCommand: AsyncParsableCommand {
         discussion: """
             The token is refreshed first when it is about to expire, and once more if the server answers 401. \
             A response about another user than the logged-in one (its sub is not the ID token's) is refused.
+
+            Examples:
+              haapi userinfo
+              haapi userinfo --profile ci | jq .email
             """)
 
     @OptionGroup var profile: ProfileOption
