@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "HaapiDevServerTests",
             dependencies: [
-                "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "DevServerTestSupport", "FaultServerSupport",
+                "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport", "FaultServerSupport",
                 // The request-deadline handler is tested in an embedded channel, with its own clock.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

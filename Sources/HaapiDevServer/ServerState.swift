@@ -41,6 +41,10 @@ public struct DevServerConfiguration: Sendable {
     public var bodyReadTimeout: Duration = .seconds(30)
     /// How long a keep-alive connection may stay idle.
     public var idleTimeout: Duration = .seconds(60)
+    /// Seconds a device must wait between polls of a device login (RFC 8628 `interval`).
+    public var deviceCodeInterval = 5
+    /// How long a device login's codes live, in seconds (RFC 8628 `expires_in`).
+    public var deviceCodeLifetime = 600
 
     /// Makes settings.
     public init(

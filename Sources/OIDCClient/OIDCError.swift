@@ -40,6 +40,10 @@ public struct OIDCError: IdsvrError {
             return "The provider refused the authorization request (error \(serverError ?? "unknown"))."
         case .cancelled, .timedOut:
             return "The user did not complete the login in the browser."
+        case .deviceCodeExpired:
+            return "The code shown to the user expired before the login was approved."
+        case .accessDenied:
+            return "The user refused the login."
         case .noPendingRequest, .redirectAlreadyDelivered:
             return "The URL the app was opened with is not the redirect a login or logout under way waits for."
         case .invalidIDToken, .nonceMismatch, .atHashMismatch, .userInfoSubjectMismatch:
@@ -62,7 +66,7 @@ public struct OIDCError: IdsvrError {
             return causeRecovery ?? .retryable(condition: .later)
         case .userInfoFailed:
             return causeRecovery ?? .nonRecoverable(action: .fixServerConfiguration)
-        case .tokenRequestFailed:
+        case .tokenRequestFailed, .deviceAuthorizationFailed:
             // The OAuth error's own (invalid_grant: a new login; server_error: later), or the unusable answer's.
             return causeRecovery
                 ?? (serverError == "temporarily_unavailable" || serverError == "server_error"
@@ -76,7 +80,7 @@ public struct OIDCError: IdsvrError {
 
     private var ownRecovery: IdsvrErrorHandling {
         switch code {
-        case .loginRequired, .cancelled, .timedOut, .stateMismatch, .nonceMismatch:
+        case .loginRequired, .cancelled, .timedOut, .stateMismatch, .nonceMismatch, .deviceCodeExpired, .accessDenied:
             return .newHaapiFlow
         case .noPendingRequest, .redirectAlreadyDelivered:
             // A stale or repeated link: nothing to do; the login under way (if any) goes on.
@@ -150,4 +154,10 @@ extension ErrorCode where Domain == OIDCError {
     public static var loginRequired: Self { Self("login_required") }
     /// Dynamic client registration failed.
     public static var registrationFailed: Self { Self("registration_failed") }
+    /// The device authorization endpoint refused the request, or answered what is not one (RFC 8628 §3.2).
+    public static var deviceAuthorizationFailed: Self { Self("device_authorization_failed") }
+    /// The user did not approve the device login before its code expired (`expired_token`, RFC 8628 §3.5).
+    public static var deviceCodeExpired: Self { Self("device_code_expired") }
+    /// The user denied the device login (`access_denied`, RFC 8628 §3.5).
+    public static var accessDenied: Self { Self("access_denied") }
 }

@@ -85,6 +85,33 @@ public enum Phone {
         }.start()
     }
 
+    /// On a thread of its own, reads `output` every 20 ms (for at most `timeout` seconds) until
+    /// it shows a device login's address and code ("open URL" … "enter the code CODE"), then
+    /// answers the device page as the user: signs in with `username` and `password` and approves.
+    public static func approveDeviceLoginWhenShown(
+        in output: @escaping @Sendable () -> String, username: String, password: String, timeout: Double = 60
+    ) {
+        Thread {
+            let start = Date()
+            while Date().timeIntervalSince(start) < timeout {
+                let text = output()
+                if let page = text.firstMatch(of: /open (https?:\/\/\S+\/device)\b/), let code = text.firstMatch(of: /enter the code ([A-Z]{4}-[A-Z]{4})/),
+                    let url = URL(string: String(page.1))
+                {
+                    var post = URLRequest(url: url)
+                    post.httpMethod = "POST"
+                    post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                    post.httpBody = Data(FormURLEncoding.encode([
+                        ("user_code", String(code.1)), ("userName", username), ("password", password), ("decision", "approve"),
+                    ]).utf8)
+                    _ = fetch(post)
+                    return
+                }
+                usleep(20_000)
+            }
+        }.start()
+    }
+
     /// Opens `link` and posts its form with Approve, waiting for each answer.
     static func approve(_ link: URL) {
         guard let page = fetch(URLRequest(url: link)), let form = try? Browser.firstForm(page),

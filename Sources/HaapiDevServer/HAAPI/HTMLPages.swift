@@ -155,6 +155,23 @@ enum HTMLPages {
             """)
     }
 
+    /// The device login page (RFC 8628 §3.3): the code shown on the device, the user's
+    /// credentials, and Approve or Deny.
+    static func device(userCode: String, error: String? = nil) -> Response {
+        page(
+            "Sign in a device",
+            notices(error: error, notice: nil) + """
+                <p>Enter the code your device shows, then sign in to let it use your account.</p>
+                <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
+                <label>Code <input name="user_code" value="\(escape(userCode))" autocomplete="off"></label>
+                <label>Username <input name="userName" autocomplete="username"></label>
+                <label>Password <input type="password" name="password" autocomplete="current-password"></label>
+                <button type="submit" name="decision" value="approve">Approve</button>
+                <button type="submit" name="decision" value="deny">Deny</button>
+                </form>
+                """, status: error == nil ? .ok : .badRequest)
+    }
+
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         page("Error", "<p class=\"error\">\(escape(message))</p>", status: status)
     }

@@ -6,6 +6,7 @@ enum OAuthRoutes {
         let token = TokenEndpoint(state: state)
         router.post("/oauth/token") { request, _ in await token.handle(request) }
         AttestationEndpoints.add(to: router, state: state)
+        DeviceAuthorizationEndpoint.add(to: router, state: state)
         router.post("/oauth/revoke") { request, _ in await RevocationEndpoint.handle(request, state: state) }
         router.get("/oauth/userinfo") { request, _ in await UserInfoEndpoint.handle(request, state: state) }
         router.post("/oauth/userinfo") { request, _ in await UserInfoEndpoint.handle(request, state: state) }

@@ -27,7 +27,7 @@ struct TokenEndpoint: Sendable {
         guard let grantType = parameters["grant_type"], !grantType.isEmpty else {
             throw OAuthFailure.invalidRequest("grant_type is missing")
         }
-        guard ["client_credentials", "authorization_code", "refresh_token"].contains(grantType) else {
+        guard ["client_credentials", "authorization_code", "refresh_token", TokenGrant.deviceCodeGrantType].contains(grantType) else {
             throw OAuthFailure("unsupported_grant_type", "the grant type \"\(grantType)\" is not supported")
         }
         // The proof comes first: a use_dpop_nonce answer must leave single-use values (codes, CATs) unused.
@@ -44,6 +44,8 @@ struct TokenEndpoint: Sendable {
             body = try await clientCredentials(parameters, client: client, proofKey: proofKey)
         case "authorization_code":
             body = try await authorizationCode(parameters, client: client.client, proofKey: proofKey)
+        case TokenGrant.deviceCodeGrantType:
+            body = try await deviceCode(parameters, client: client.client, proofKey: proofKey)
         default:
             body = try await refreshToken(parameters, client: client.client, proofKey: proofKey)
         }
@@ -127,6 +129,21 @@ struct TokenEndpoint: Sendable {
         let refresh = RefreshTokenRecord(
             clientId: client.clientId, username: record.username, scope: record.scope, jkt: proofKey, family: family,
             nonce: record.nonce, authTime: record.authTime, used: false, usedAt: nil, successor: nil, expiresAt: Date())
+        return try await issueUserTokens(refresh, proofKey: proofKey, scope: record.scope)
+    }
+
+    // MARK: device_code
+
+    private func deviceCode(_ parameters: [String: String], client: ClientRecord, proofKey: String?) async throws -> JSONValue {
+        let record = try await DeviceAuthorizationEndpoint.grant(parameters, client: client, state: state)
+        guard let username = record.approvedUsername else { throw OAuthFailure.invalidGrant("the device login was not approved") }
+        let family = SeedData.randomToken(16)
+        try await state.store.put(
+            GrantFamilyRecord(clientId: client.clientId, revoked: false, accessTokens: [:]), kind: GrantFamilyRecord.kind, id: family,
+            expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
+        let refresh = RefreshTokenRecord(
+            clientId: client.clientId, username: username, scope: record.scope, jkt: proofKey, family: family,
+            nonce: nil, authTime: record.authTime, used: false, usedAt: nil, successor: nil, expiresAt: Date())
         return try await issueUserTokens(refresh, proofKey: proofKey, scope: record.scope)
     }
 

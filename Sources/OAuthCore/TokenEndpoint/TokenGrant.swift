@@ -6,8 +6,13 @@ public enum TokenGrant: Sendable, Hashable {
     case refreshToken(String, scope: String? = nil)
     /// `client_credentials` (§4.4).
     case clientCredentials(scope: String?)
+    /// `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4).
+    case deviceCode(String)
     /// Any other grant type, with its parameters.
     case other(grantType: String, parameters: [String: String])
+
+    /// The grant type of RFC 8628's device authorization grant.
+    public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// The form parameters of the grant.
     var parameters: [(String, String)] {
@@ -25,6 +30,8 @@ public enum TokenGrant: Sendable, Hashable {
             var list = [("grant_type", "client_credentials")]
             if let scope { list.append(("scope", scope)) }
             return list
+        case .deviceCode(let code):
+            return [("grant_type", Self.deviceCodeGrantType), ("device_code", code)]
         case .other(let grantType, let parameters):
             return [("grant_type", grantType)] + parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }

@@ -24,6 +24,8 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
     public var registrationEndpoint: URL?
     /// `pushed_authorization_request_endpoint` (RFC 9126).
     public var pushedAuthorizationRequestEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628 §4).
+    public var deviceAuthorizationEndpoint: URL?
     /// `require_pushed_authorization_requests` (RFC 9126 §5).
     public var requirePushedAuthorizationRequests: Bool
     /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): when `true`, every
@@ -61,6 +63,7 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         self.revocationEndpoint = revocationEndpoint
         self.registrationEndpoint = nil
         self.pushedAuthorizationRequestEndpoint = nil
+        self.deviceAuthorizationEndpoint = nil
         self.requirePushedAuthorizationRequests = false
         self.authorizationResponseIssParameterSupported = false
         self.idTokenSigningAlgValuesSupported = ["RS256"]
@@ -98,6 +101,7 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         self.revocationEndpoint = try url("revocation_endpoint")
         self.registrationEndpoint = try url("registration_endpoint")
         self.pushedAuthorizationRequestEndpoint = try url("pushed_authorization_request_endpoint")
+        self.deviceAuthorizationEndpoint = try url("device_authorization_endpoint")
         self.requirePushedAuthorizationRequests = members["require_pushed_authorization_requests"]?.boolValue ?? false
         self.authorizationResponseIssParameterSupported =
             members["authorization_response_iss_parameter_supported"]?.boolValue ?? false

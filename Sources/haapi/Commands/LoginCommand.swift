@@ -17,6 +17,7 @@ struct LoginCommand: AsyncParsableCommand {
             Examples:
               HAAPI_CLIENT_SECRET=S haapi login --issuer http://127.0.0.1:8080 --client-id haapi-secret
               haapi login --browser --issuer https://op.example --client-id native-app
+              haapi login --device --issuer https://op.example --client-id native-app   # over SSH: a code to enter elsewhere
               haapi login --profile ci --answers answers.json   # a scripted login with the saved settings
               haapi login                                        # again, with the settings the profile saved
             """)
@@ -24,9 +25,15 @@ struct LoginCommand: AsyncParsableCommand {
     @OptionGroup var profileOption: ProfileOption
     @Flag(help: "Log in through the browser (authorization code + PKCE, the redirect on a loopback listener) instead of HAAPI.")
     var browser = false
+    @Flag(help: "Log in with a code entered on another device (RFC 8628 device authorization grant): for SSH sessions and machines with no browser.")
+    var device = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var interaction: InteractionOptions
     @OptionGroup var log: LogOptions
+
+    func validate() throws {
+        if browser && device { throw ValidationError("give --browser or --device, not both") }
+    }
 
     func run() async throws {
         log.apply()
@@ -53,14 +60,16 @@ struct LoginCommand: AsyncParsableCommand {
         let saved: ProfileConfiguration?
         do { saved = try store.readConfiguration() } catch where connection.isGiven { saved = nil }
         // A profile saved by a browser login logs in the same way again when no settings are given.
-        let browser = self.browser || (saved?.isBrowserLogin == true && !connection.isGiven)
+        let browser = self.browser || device || (saved?.isBrowserLogin == true && !connection.isGiven)
         let terminal = Terminal()
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
         let settings = try await connection.resolve(saved: saved, browser: browser)
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
         // the previous login's tokens cannot write over them.
         let tokens: AuthState
-        if browser {
+        if device {
+            tokens = try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: store)
+        } else if browser {
             tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand).run(keepingIn: store)
         } else {
             terminal.catchInterrupts()

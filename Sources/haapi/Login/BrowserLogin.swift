@@ -37,6 +37,26 @@ struct BrowserLogin {
         }
     }
 
+    /// Logs in with the device authorization grant: prints the address and the code to enter
+    /// on another device, then waits (polling as the provider asks) until the user approves;
+    /// the new session is kept in the profile.
+    func runOnAnotherDevice(keepingIn profile: Profile) async throws -> AuthState {
+        let client = try client(storage: profile.storage, storageKey: Profile.tokensKey)
+        do {
+            let authorization = try await client.startDeviceAuthorization()
+            let minutes = max(1, Int(authorization.expiresAt.timeIntervalSinceNow / 60))
+            Stderr.line("On any device, open \(TerminalText.safe(authorization.verificationURI.absoluteString))")
+            Stderr.line("and enter the code \(TerminalText.safe(authorization.userCode)) (it expires in \(minutes) min).")
+            if let complete = authorization.verificationURIComplete {
+                Stderr.line("Or open \(TerminalText.safe(complete.absoluteString)), which has the code in it.")
+            }
+            Stderr.line("Waiting for the approval...")
+            return try await client.completeDeviceAuthorization(authorization)
+        } catch let error as any IdsvrError {
+            throw CLIFailure("the device login failed: \(error.errorDescription)")
+        }
+    }
+
     /// Sends the browser to the provider's end_session_endpoint with the ID token, and waits
     /// for it to come back.
     /// The profile's own session is not touched: `haapi logout` revokes and removes it next.

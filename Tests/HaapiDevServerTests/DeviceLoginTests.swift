@@ -1,0 +1,158 @@
+import DevServerTestSupport
+import Foundation
+@testable import HaapiDevServer
+import OAuthCore
+import OAuthTransportNIO
+import OIDCClient
+import Testing
+
+/// The device authorization grant (RFC 8628) end to end: OIDCClient against the development
+/// server, the user answering on the server's `/device` page.
+@Suite("Device login (RFC 8628)")
+struct DeviceLoginTests {
+    static func client(_ server: RunningServer, clientID: String = "browser-app") throws -> OIDCClient {
+        OIDCClient(
+            configuration: OIDCConfiguration(
+                issuer: server.issuer, clientAuthentication: .none(clientID: clientID),
+                redirectURI: URL(string: "http://127.0.0.1/callback")!, scopes: ["openid", "profile", "offline_access"], useDPoP: true),
+            transport: try AsyncHTTPClientTransport())
+    }
+
+    /// The user's answer on the device page (the form a browser posts).
+    static func answer(_ server: RunningServer, code: String, password: String = SeedData.password, decision: String = "approve") async throws
+        -> TransportResponse
+    {
+        try await Browser.post(
+            server.issuer.appendingPathComponent("device"),
+            [("user_code", code), ("userName", SeedData.username), ("password", password), ("decision", decision)])
+    }
+
+    @Test func pendingSlowDownThenApprovedWithAValidatedIDTokenAndBoundTokens() async throws {
+        var configuration = DevServerConfiguration()
+        configuration.deviceCodeInterval = 1
+        try await RunningServer.with(configuration) { server in
+            let client = try Self.client(server)
+            var authorization = try await client.startDeviceAuthorization()
+            #expect(authorization.userCode.wholeMatch(of: /[B-DF-HJ-NP-TV-XZ]{4}-[B-DF-HJ-NP-TV-XZ]{4}/) != nil, "\(authorization.userCode)")
+            #expect(authorization.verificationURI == server.issuer.appendingPathComponent("device"))
+            #expect(authorization.verificationURIComplete?.query == "user_code=\(authorization.userCode)")
+            #expect(authorization.interval == 1)
+
+            // Not answered yet: pending; polled again at once: slow_down, and the interval grows.
+            guard case .pending = try await client.poll(&authorization) else { Issue.record("expected pending"); return }
+            guard case .slowDown = try await client.poll(&authorization) else { Issue.record("expected slow_down"); return }
+            #expect(authorization.interval == 6)
+
+            // A wrong password approves nothing; the page says so.
+            let wrong = try await Self.answer(server, code: authorization.userCode, password: "wrong")
+            #expect(wrong.status == 400)
+            #expect(String(decoding: wrong.body, as: UTF8.self).contains("Incorrect username or password"))
+            // The code as a person types it (lower case, no dash) and the right password.
+            let typed = authorization.userCode.lowercased().replacingOccurrences(of: "-", with: "")
+            #expect(try await Self.answer(server, code: typed).status == 200)
+            try await Task.sleep(for: .seconds(1.1))
+            let state = try await client.completeDeviceAuthorization(authorization)
+            #expect(state.subject == SeedData.username)
+            #expect(state.tokenType == "DPoP")
+            #expect(state.refreshToken != nil)
+            #expect(try await client.userInfo().subject == SeedData.username)
+            // The code is spent.
+            #expect(try await Self.answer(server, code: authorization.userCode).status == 400)
+        }
+    }
+
+    @Test func anExpiredCodeIsATypedError() async throws {
+        var configuration = DevServerConfiguration()
+        configuration.deviceCodeInterval = 1
+        configuration.deviceCodeLifetime = 2
+        try await RunningServer.with(configuration) { server in
+            let client = try Self.client(server)
+            var late = try await client.startDeviceAuthorization()
+            try await Task.sleep(for: .seconds(2.2))
+            do {
+                _ = try await client.poll(&late)
+                Issue.record("an expired code was accepted")
+            } catch let error as OIDCError {
+                #expect(error.code == .deviceCodeExpired)
+                #expect(error.recoverySuggestion == .newHaapiFlow)
+            }
+            // The server says expired_token too, to a client that asks anyway.
+            let raw = try await AsyncHTTPClientTransport().send(.form(
+                server.issuer.appendingPathComponent("oauth/device_authorization"), parameters: [("client_id", "browser-app"), ("scope", "openid")]))
+            let deviceCode = try #require(try JSONValue(parsing: raw.body)["device_code"]?.stringValue)
+            try await Task.sleep(for: .seconds(2.2))
+            let answer = try await AsyncHTTPClientTransport().send(.form(
+                server.issuer.appendingPathComponent("oauth/token"),
+                parameters: [("grant_type", TokenGrant.deviceCodeGrantType), ("device_code", deviceCode), ("client_id", "browser-app")]))
+            #expect(try JSONValue(parsing: answer.body)["error"]?.stringValue == "expired_token")
+        }
+    }
+
+    @Test func aDeniedLoginIsAccessDenied() async throws {
+        var configuration = DevServerConfiguration()
+        configuration.deviceCodeInterval = 1
+        try await RunningServer.with(configuration) { server in
+            let client = try Self.client(server)
+            var authorization = try await client.startDeviceAuthorization()
+            #expect(try await Self.answer(server, code: authorization.userCode, decision: "deny").status == 200)
+            do {
+                _ = try await client.poll(&authorization)
+                Issue.record("a denied login went on")
+            } catch let error as OIDCError {
+                #expect(error.code == .accessDenied)
+                #expect(error.serverError == "access_denied")
+            }
+        }
+    }
+
+    /// A client registered for HAAPI keeps to HAAPI: an attested one cannot even authenticate
+    /// there, and one with a secret is refused the grant.
+    @Test func anAttestedHaapiClientCannotUseTheDeviceGrant() async throws {
+        try await RunningServer.with { server in
+            do {
+                _ = try await Self.client(server, clientID: "haapi-attested").startDeviceAuthorization()
+                Issue.record("an attested client got device codes")
+            } catch let error as OIDCError {
+                #expect(error.code == .deviceAuthorizationFailed)
+                #expect(error.serverError == "invalid_client")
+            }
+            let secret = try #require(try await server.state.client("haapi-secret")?.clientSecret)
+            let confidential = OIDCClient(
+                configuration: OIDCConfiguration(
+                    issuer: server.issuer, clientAuthentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret),
+                    redirectURI: URL(string: "http://127.0.0.1/callback")!),
+                transport: try AsyncHTTPClientTransport())
+            do {
+                _ = try await confidential.startDeviceAuthorization()
+                Issue.record("a HAAPI client got device codes")
+            } catch let error as OIDCError {
+                #expect(error.serverError == "unauthorized_client")
+            }
+        }
+    }
+
+    /// `haapi login --device` against `haapi server`: the terminal shows the address and the
+    /// code, the user approves on another device, and the profile is logged in.
+    @Test func haapiLoginDeviceKeepsTheTokensInTheProfile() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try CLITests.ServerProcess(directory: directory)
+        defer { server.stop() }
+        try HaapiCommand.requireBinary()
+        let launched = try HaapiCommand.prepare(
+            ["login", "--device", "--issuer", server.issuer, "--client-id", "browser-app", "--scope", "openid profile offline_access"],
+            home: directory)
+        try launched.process.run()
+        let errors = launched.standardErrorFile
+        Phone.approveDeviceLoginWhenShown(
+            in: { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }, username: SeedData.username, password: SeedData.password)
+        let run = try #require(try HaapiCommand.collect([launched], timeout: 60).first)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Waiting for the approval..."), "\(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"), "\(run.stderr)")
+        let status = try CLITests.haapi(["status", "--json"], home: directory)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("\"subject\" : \"demo\""), "\(status.stdout)")
+        #expect(server.lines(prefix: "request: POST /oauth/token grant_type=urn:ietf:params:oauth:grant-type:device_code 200").count == 1)
+    }
+}
