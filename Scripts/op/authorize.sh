@@ -1,6 +1,7 @@
 #!/bin/bash
 # Headless user agent: does what a browser and Glewlwyd's login page would do for AUTHZ_URL and prints the
-# final redirect (redirect_uri?code=...&state=...&iss=..., or ?error=...).
+# final redirect (redirect_uri?code=...&state=...&iss=..., or ?error=...). AUTHZ_URL may also be a device
+# login's verification_uri_complete (RFC 8628): then the final page is Glewlwyd's prompt=deviceComplete.
 #   1. GET AUTHZ_URL            -> 302 to login.html?...&client_id=..&scope=..  (no session yet)
 #   2. POST /api/auth/          -> password login (session cookie)
 #   3. PUT /api/auth/grant/ID   -> consent to the requested scopes for the client
@@ -40,6 +41,7 @@ curl -sSf -o /dev/null -c "$JAR" -b "$JAR" -X PUT -H 'Content-Type: application/
   || { echo "authorize: consent for $client_id ($scope) failed" >&2; exit 1; }
 loc=$(get_location "$AUTHZ&g_continue")
 case "$loc" in
+  *prompt=deviceComplete*) printf '%s\n' "$loc"; exit 0 ;;   # a device login's verification page (RFC 8628): approved
   */login.html*) echo "authorize: still sent to the login page: $loc" >&2; exit 1 ;;
   "") echo "authorize: no redirect after login" >&2; exit 1 ;;
 esac

@@ -63,7 +63,8 @@ PLUGIN=$(jq -cn --arg iss "$OP_ISSUER" --arg jwks "$OP_JWKS" --argjson nonce "$(
   "allow-non-oidc":true, "subject-type":"public",
   "auth-type-code-enabled":true, "auth-type-code-revoke-replayed":true, "auth-type-refresh-enabled":true,
   "auth-type-client-enabled":true, "auth-type-token-enabled":false, "auth-type-id-token-enabled":false,
-  "auth-type-none-enabled":false, "auth-type-password-enabled":false, "auth-type-device-enabled":false,
+  "auth-type-none-enabled":false, "auth-type-password-enabled":false, "auth-type-device-enabled":true,
+  "device-authorization-expiration":600, "device-authorization-interval":1,
   "allowed-scope":["openid","profile","email","offline_access","urn:se:curity:scopes:haapi"], "scope":[], "claims":[], "additional-parameters":[],
   "name-claim":"on-demand", "name-claim-scope":["profile"], "email-claim":"on-demand", "email-claim-scope":["email"],
   "scope-claim":"no", "address-claim":{"type":"no"},
@@ -90,7 +91,7 @@ CLIENT_BASE=$(jq -cn --arg ru "$REDIRECT" --arg pl "$LOGOUT" --arg cru "$CLI_RED
   --arg dru "$DEEPLINK_REDIRECT" --arg dpl "$DEEPLINK_LOGOUT" --arg hru "$CLAIMED_REDIRECT" \
   '{enabled:true,scope:[],redirect_uri:[$ru,$cru,$dru,$hru],post_logout_redirect_uris:[$pl,$cpl,$dpl]}')
 api POST /client/ "$(jq -c '. + {client_id:"native-app",name:"native-app",confidential:false,
-   authorization_type:["code","refresh_token"]}' <<<"$CLIENT_BASE")" >/dev/null
+   authorization_type:["code","refresh_token","device_authorization"]}' <<<"$CLIENT_BASE")" >/dev/null
 # client_credentials: the request must carry a scope, and only scopes in the client's own "scope" list are granted
 CONF_SECRET=$(openssl rand -hex 24)
 api POST /client/ "$(jq -c --arg sec "$CONF_SECRET" '. + {client_id:"conf-app",name:"conf-app",confidential:true,

@@ -135,7 +135,13 @@ enum TestClient {
     /// Waits until the flow ends with an OAuth model.
     // A ceiling for a loaded CI machine (every suite at once on 2 cores), not a timing claim.
     func outcome(timeout: Duration = .seconds(30)) async throws -> OAuthModel {
-        try await waitFor(timeout: timeout) { viewModel.oAuthModel }
+        do {
+            return try await waitFor(timeout: timeout) { viewModel.oAuthModel }
+        } catch {
+            // What the flow shows instead, so that a failure says where it stopped.
+            Issue.record("no outcome in \(timeout); error: \(String(describing: viewModel.error)); shown: \(String(describing: viewModel.uiModel?.content))")
+            throw error
+        }
     }
 
     /// The flow's DPoP key.

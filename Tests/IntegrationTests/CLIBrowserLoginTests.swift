@@ -25,6 +25,45 @@ struct CLIBrowserLoginTests {
 
     func port(_ uri: String) throws -> String { String(try #require(URL(string: uri)?.port)) }
 
+    /// `haapi login --device` against Glewlwyd: the terminal shows the address with the code,
+    /// the user approves there on "another device" (Scripts/op/authorize.sh), and the profile
+    /// holds a DPoP-bound login.
+    @Test func deviceLoginKeepsTheTokensInTheProfile() throws {
+        let home = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let launched = try HaapiCommand.prepare(
+            ["login", "--device", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_PUBLIC_CLIENT_ID"],
+             "--scope", "openid profile offline_access"], home: home)
+        try launched.process.run()
+        let script = Self.browser.replacingOccurrences(of: "browser.sh", with: "authorize.sh")
+        let user = try settings["OP_USER"], password = try settings["OP_PASSWORD"]
+        let errors = launched.standardErrorFile
+        // The other device: the link with the code in it, opened once it is printed.
+        Thread {
+            let start = Date()
+            while Date().timeIntervalSince(start) < 60 {
+                let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+                if let match = text.firstMatch(of: /Or open (\S+), which has the code in it/) {
+                    let browser = Process()
+                    browser.executableURL = URL(fileURLWithPath: "/bin/bash")
+                    browser.arguments = [script, String(match.1)]
+                    browser.environment = ProcessInfo.processInfo.environment.merging(["OP_USER": user, "OP_PASSWORD": password]) { $1 }
+                    browser.standardOutput = FileHandle.nullDevice
+                    try? browser.run()
+                    browser.waitUntilExit()
+                    return
+                }
+                usleep(50_000)
+            }
+        }.start()
+        let run = try #require(try HaapiCommand.collect([launched], timeout: 60).first)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("enter the code"), "\(run.stderr)")
+        let status = try haapi(["status", "--json"], home: home)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("\"type\" : \"DPoP\""), "\(status.stdout)")
+    }
+
     @Test func confidentialClientLoginTokensRefreshAndLogoutWithEndSession() async throws {
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -197,6 +197,37 @@ struct OIDCClientProviderTests {
         #expect(try await client.userInfo().subject == state.subject)
     }
 
+    /// The device authorization grant (RFC 8628) against Glewlwyd: the codes, the user approving
+    /// on Glewlwyd's verification page (Scripts/op/authorize.sh with verification_uri_complete,
+    /// as a browser on another device), polling to DPoP-bound tokens and a validated ID token.
+    @Test func deviceLogin() async throws {
+        var configuration = try configuration(try publicClient, scopes: ["openid", "profile", "offline_access"])
+        configuration.useDPoP = true
+        let client = OIDCClient(configuration: configuration, transport: try AsyncHTTPClientTransport())
+        var authorization = try await client.startDeviceAuthorization()
+        guard case .pending = try await client.poll(&authorization) else { Issue.record("expected authorization_pending"); return }
+        let page = try #require(authorization.verificationURIComplete)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/op/authorize.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, page.absoluteString]
+        var environment = ProcessInfo.processInfo.environment
+        environment["OP_USER"] = try settings["OP_USER"]
+        environment["OP_PASSWORD"] = try settings["OP_PASSWORD"]
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        let finalPage = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && finalPage.contains("prompt=deviceComplete"), "\(finalPage)")
+        let state = try await client.completeDeviceAuthorization(authorization)
+        #expect(state.subject != nil)
+        #expect(state.isDPoPBound)
+        #expect(try await client.userInfo().subject == state.subject)
+    }
+
     @Test func privateKeyJWTClient() async throws {
         let browser = try ProviderBrowser.make()
         defer { browser.remove() }
