@@ -1,7 +1,7 @@
 #!/bin/bash
 # Configure the instance started by start.sh through Glewlwyd's admin REST API only:
 # OIDC plugin "oidc" (ES256, PKCE, rotating one-use refresh tokens, revocation/introspection, end_session,
-# DPoP, DCR, PAR), scopes, user alice, clients native-app / conf-app / jwt-app.
+# DPoP, DCR, PAR, the device grant), scopes, users alice / bob / carol / dave, clients native-app / conf-app / jwt-app.
 # Writes $OP_DIR/op.env (sourceable) and $OP_DIR/op.json.
 # env: OP_PORT (4593)  OP_DIR (/dev/shm/swift-haapi-op)  OP_DPOP_NONCE (0; 1 = DPoP nonces mandatory)
 #      OP_REDIRECT_URI (http://127.0.0.1:8765/callback)  OP_POST_LOGOUT_REDIRECT_URI (http://127.0.0.1:8765/logged-out)
@@ -86,6 +86,13 @@ api POST /user/ '{"username":"alice","password":"alice-password","name":"Alice E
 # bob is for the tests that check scope-dependent claims: Glewlwyd keeps one consent per user and
 # client, so a concurrent test consenting for alice with fewer scopes could drop bob's email claim.
 api POST /user/ '{"username":"bob","password":"bob-password","name":"Bob Example","email":"bob@example.test","scope":["openid","profile","email","offline_access"],"enabled":true}' >/dev/null
+# carol and dave are the device-login tests' users (OIDCClient's and the CLI's, which run at the same
+# time): their consent on Glewlwyd's verification page then never rewrites another test's consent rows
+# while that test logs in (concurrent rewrites of one user's grant fail in Glewlwyd's SQL).
+for who in carol dave; do
+  api POST /user/ "$(jq -cn --arg u "$who" '{username:$u,password:($u + "-password"),name:$u,email:($u + "@example.test"),
+    scope:["openid","profile","email","offline_access"],enabled:true}')" >/dev/null
+done
 
 CLIENT_BASE=$(jq -cn --arg ru "$REDIRECT" --arg pl "$LOGOUT" --arg cru "$CLI_REDIRECT" --arg cpl "$CLI_LOGOUT" \
   --arg dru "$DEEPLINK_REDIRECT" --arg dpl "$DEEPLINK_LOGOUT" --arg hru "$CLAIMED_REDIRECT" \
@@ -116,6 +123,7 @@ SETTINGS=$(jq -n --arg iss "$OP_ISSUER" --argjson d "$DISCO" --arg key "$KEY" --
   OP_ISSUER:$iss, OP_DISCOVERY:($iss + "/.well-known/openid-configuration"),
   OP_AUTHORIZATION_ENDPOINT:$d.authorization_endpoint, OP_TOKEN_ENDPOINT:$d.token_endpoint,
   OP_USER:"alice", OP_PASSWORD:"alice-password", OP_CLAIMS_USER:"bob", OP_CLAIMS_PASSWORD:"bob-password",
+  OP_DEVICE_USER:"carol", OP_DEVICE_PASSWORD:"carol-password", OP_CLI_DEVICE_USER:"dave", OP_CLI_DEVICE_PASSWORD:"dave-password",
   OP_PUBLIC_CLIENT_ID:"native-app", OP_CONF_CLIENT_ID:"conf-app", OP_CONF_CLIENT_SECRET:$sec,
   OP_JWT_CLIENT_ID:"jwt-app", OP_JWT_CLIENT_KEY:$pem, OP_JWT_CLIENT_KID:$kid,
   OP_REDIRECT_URI:$ru, OP_POST_LOGOUT_REDIRECT_URI:$pl, OP_CLI_REDIRECT_URI:$cru, OP_CLI_POST_LOGOUT_REDIRECT_URI:$cpl,

@@ -36,7 +36,7 @@ struct CLIBrowserLoginTests {
              "--scope", "openid profile offline_access"], home: home)
         try launched.process.run()
         let script = Self.browser.replacingOccurrences(of: "browser.sh", with: "authorize.sh")
-        let user = try settings["OP_USER"], password = try settings["OP_PASSWORD"]
+        let user = try settings["OP_CLI_DEVICE_USER"], password = try settings["OP_CLI_DEVICE_PASSWORD"]
         let errors = launched.standardErrorFile
         // The other device: the link with the code in it, opened once it is printed.
         Thread {

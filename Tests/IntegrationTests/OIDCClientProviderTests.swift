@@ -213,8 +213,8 @@ struct OIDCClientProviderTests {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script.path, page.absoluteString]
         var environment = ProcessInfo.processInfo.environment
-        environment["OP_USER"] = try settings["OP_USER"]
-        environment["OP_PASSWORD"] = try settings["OP_PASSWORD"]
+        environment["OP_USER"] = try settings["OP_DEVICE_USER"]
+        environment["OP_PASSWORD"] = try settings["OP_DEVICE_PASSWORD"]
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
