@@ -164,6 +164,40 @@ public enum Browser {
         try await AsyncHTTPClientTransport().send(TransportRequest.form(url, parameters: form, headers: ["Accept": "text/html"]))
     }
 
+    /// Does what a person at a browser does with the development server's pages from `url`:
+    /// follows redirects, signs in as `username` on a login form, accepts a consent form with
+    /// every box checked as shown and confirms a sign-out, until a redirect leaves the server
+    /// (the app's loopback listener), which it then opens.
+    /// - Returns: that last URL.
+    public static func walk(from url: URL, username: String, password: String, steps: Int = 8) async throws -> URL {
+        var response = try await get(url)
+        var current = url
+        for _ in 0..<steps {
+            if (300..<400).contains(response.status), let location = response.headers["Location"],
+                let next = URL(string: location, relativeTo: current)?.absoluteURL
+            {
+                if next.port != url.port || next.host != url.host {
+                    _ = try await get(next)
+                    return next
+                }
+                current = next
+                response = try await get(next)
+                continue
+            }
+            let html = String(decoding: response.body, as: UTF8.self)
+            let form = try firstForm(html)
+            var fields = form.hidden
+            if html.contains("name=\"userName\"") { fields += [("userName", username), ("password", password)] }
+            for box in html.matches(of: /<input type="checkbox" name="([^"]*)" value="([^"]*)" checked>/) {
+                fields.append((unescape(String(box.1)), unescape(String(box.2))))
+            }
+            guard let action = URL(string: form.action, relativeTo: current)?.absoluteURL else { throw NoForm(page: form.action) }
+            current = action
+            response = try await post(action, fields)
+        }
+        throw NoForm(page: "no redirect out of the server after \(steps) pages")
+    }
+
     /// Opens an approval link and presses Approve (or Deny) on its page.
     public static func answerApproval(_ link: URL, approve: Bool = true) async throws -> TransportResponse {
         let page = try await get(link)

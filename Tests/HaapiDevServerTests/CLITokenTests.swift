@@ -208,6 +208,39 @@ struct CLITokenTests {
         #expect(usage.stderr.contains("the URL must be absolute"), "\(usage.stderr)")
     }
 
+    /// A browser login against `haapi server`, then `logout --end-session`: the browser is sent
+    /// to the server's sign-out, comes back to the registered loopback post-logout URI, and the
+    /// command says what it waited for and that the provider ended its session.
+    @Test func browserLoginThenLogoutWithEndSessionAgainstOurOwnServer() async throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try CLITests.ServerProcess(directory: directory)
+        defer { server.stop() }
+        let opened = directory.appendingPathComponent("opened-url")
+        let script = directory.appendingPathComponent("record-url")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        /// Runs `arguments` while playing the person at the browser it opens.
+        func withBrowser(_ arguments: [String]) async throws -> CLITests.Run {
+            try? FileManager.default.removeItem(at: opened)
+            let running = Task { try await CLILoginTests.onThread { try CLITests.haapi(arguments + ["--browser-command", script.path], home: directory) } }
+            let start = Date()
+            while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let url = try #require(URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            _ = try await Browser.walk(from: url, username: "demo", password: "Password1")
+            return try await running.value
+        }
+        let login = try await withBrowser(["login", "--browser", "--issuer", server.issuer, "--client-id", "browser-app"])
+        #expect(login.status == 0, "\(login.stderr)")
+        let logout = try await withBrowser(["logout", "--end-session"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        #expect(logout.stderr.contains("waiting up to 60 s for it to come back"), "\(logout.stderr)")
+        #expect(logout.stderr.contains("and the provider ended its session"), "\(logout.stderr)")
+        #expect(try CLITests.haapi(["status"], home: directory).status == 4)
+    }
+
     /// `haapi token --header`: the header lines of one request, which curl sends as they are
     /// (`curl -H @-`), so no token or key is ever on a command line.
     @Test func tokenHeaderLinesAuthorizeACurlRequest() throws {

@@ -104,6 +104,9 @@ public struct ClientRecord: Codable, Sendable, Hashable {
     /// Whether a client registered for HAAPI may also take the plain browser flow (without
     /// attestation or a bound code); `nil` is the strategy's default: only browser clients may.
     public var allowsBrowserFlow: Bool?
+    /// Where the browser may be sent after a sign-out (`post_logout_redirect_uris`), besides the
+    /// redirect URIs; loopback ones on any port, as redirect URIs.
+    public var postLogoutRedirectUris: [String]?
 
     /// Whether the client authenticates itself at the token endpoint (a secret or keys).
     public var isConfidential: Bool { clientSecret != nil || jwks != nil }
@@ -131,7 +134,15 @@ extension ClientRecord {
     /// Whether `redirectUri` is one of the client's: an exact match, or, for a registered
     /// loopback URI (`http://127.0.0.1/...`, `http://[::1]/...`), the same URI on any port,
     /// as RFC 8252 §7.3 asks of servers for native apps that listen on an ephemeral port.
-    public func accepts(redirectUri: String) -> Bool {
+    public func accepts(redirectUri: String) -> Bool { Self.matches(redirectUri, registered: redirectUris) }
+
+    /// Whether the browser may be sent to `uri` after a sign-out: a post-logout URI of the
+    /// client's or one of its redirect URIs, matched as ``accepts(redirectUri:)`` matches.
+    public func accepts(postLogoutRedirectUri uri: String) -> Bool {
+        Self.matches(uri, registered: (postLogoutRedirectUris ?? []) + redirectUris)
+    }
+
+    static func matches(_ redirectUri: String, registered redirectUris: [String]) -> Bool {
         // Exact string comparison (RFC 9700 §4.1.3), nothing decoded or normalized first.
         if redirectUris.contains(redirectUri) { return true }
         // The one exception, RFC 8252 §7.3: a loopback IP redirect on any port. The rest must match

@@ -44,6 +44,10 @@ public enum SeedData {
                          authenticators: ["username-password"]),
         ]
         var stored = clients
+        // Command-line apps come back from a sign-out on a loopback listener too (`haapi logout --end-session`).
+        for index in stored.indices where stored[index].redirectUris.contains(loopbackRedirect) || stored[index].strategy == .browser {
+            stored[index].postLogoutRedirectUris = ["http://127.0.0.1/logged-out"]
+        }
         // The private_key_jwt client: a key pair, the public half registered, the private half kept for --print-config.
         let clientKey = JWSSigningKey.es256(P256.Signing.PrivateKey(), keyID: "haapi-jwt-key-1")
         if let index = stored.firstIndex(where: { $0.strategy == .jwt }), let publicJWK = clientKey.publicJWK {

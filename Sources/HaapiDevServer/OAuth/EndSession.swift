@@ -48,7 +48,7 @@ enum EndSessionEndpoint {
         }
         if let redirect = parameters["post_logout_redirect_uri"] {
             guard let clientID = pending.clientID, let client = try? await state.store.get(ClientRecord.self, kind: "client", id: clientID),
-                client.accepts(redirectUri: redirect)
+                client.accepts(postLogoutRedirectUri: redirect)
             else {
                 return page("Sign-out failed", "The post_logout_redirect_uri is not registered for the client.", status: .badRequest)
             }

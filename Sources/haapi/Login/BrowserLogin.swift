@@ -11,7 +11,9 @@ struct BrowserLogin {
     let browserCommand: String?
 
     /// The OIDCClient for the profile's settings, keeping its session in `storage`.
-    func client(storage: any Storage = InMemoryStorage(), storageKey: String = "oidc-auth-state") throws -> OIDCClient {
+    func client(
+        storage: any Storage = InMemoryStorage(), storageKey: String = "oidc-auth-state", browserTimeout: Duration = .seconds(300)
+    ) throws -> OIDCClient {
         guard let issuer = configuration.issuer.flatMap(URL.init(string:)) else {
             throw CLIFailure("a browser login needs --issuer (its endpoints come from discovery)")
         }
@@ -19,7 +21,7 @@ struct BrowserLogin {
         let oidc = OIDCConfiguration(
             issuer: issuer, clientAuthentication: try configuration.clientAuthentication(), redirectURI: redirect,
             postLogoutRedirectURI: configuration.postLogoutRedirectUri.flatMap(URL.init(string:)),
-            scopes: configuration.scopes, useDPoP: configuration.dpop != false)
+            scopes: configuration.scopes, userAgentTimeout: browserTimeout, useDPoP: configuration.dpop != false)
         return OIDCClient(configuration: oidc, transport: try AsyncHTTPClientTransport(), storage: storage, storageKey: storageKey)
     }
 
@@ -61,9 +63,13 @@ struct BrowserLogin {
     /// for it to come back.
     /// The profile's own session is not touched: `haapi logout` revokes and removes it next.
     func endSession(_ tokens: AuthState) async throws {
-        let client = try client()
+        // A sign-out page asks at most for a click: a minute is plenty, and a browser that never
+        // comes back does not hold the command for five.
+        let timeout = 60
+        let client = try client(browserTimeout: .seconds(timeout))
         do {
             try await client.setAuthState(tokens)
+            Stderr.line("Opening the browser at the provider's sign-out page; waiting up to \(timeout) s for it to come back...")
             try await client.endSession(using: userAgent)
         } catch let error as any IdsvrError {
             throw CLIFailure("the provider did not end the session: \(error.errorDescription)")
