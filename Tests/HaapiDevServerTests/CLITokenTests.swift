@@ -241,6 +241,33 @@ struct CLITokenTests {
         #expect(try CLITests.haapi(["status"], home: directory).status == 4)
     }
 
+    /// A browser login never waits in silence: with --no-browser, or a browser that cannot
+    /// start, it prints the URL to open and that it waits; opened, the login completes.
+    @Test(arguments: [["--no-browser"], ["--browser-command", "no-such-browser-here"]])
+    func aBrowserLoginPrintsTheURLWhenNoBrowserOpensIt(_ how: [String]) async throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try CLITests.ServerProcess(directory: directory)
+        defer { server.stop() }
+        try HaapiCommand.requireBinary()
+        let launched = try HaapiCommand.prepare(["login", "--browser", "--issuer", server.issuer, "--client-id", "browser-app"] + how, home: directory)
+        try launched.process.run()
+        let start = Date()
+        var printed = ""
+        while printed.firstMatch(of: /\n  (http\S+)\n/) == nil && Date().timeIntervalSince(start) < 60 {
+            try await Task.sleep(for: .milliseconds(100))
+            printed = (try? String(contentsOf: launched.standardErrorFile, encoding: .utf8)) ?? ""
+        }
+        let url = try #require(printed.firstMatch(of: /\n  (http\S+)\n/).flatMap { URL(string: String($0.1)) }, "\(printed)")
+        _ = try await Browser.walk(from: url, username: "demo", password: "Password1")
+        let run = try #require(try HaapiCommand.collect([launched], timeout: 60).first)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Open this URL in a browser on this machine"), "\(run.stderr)")
+        #expect(run.stderr.contains("Waiting for the browser to come back..."), "\(run.stderr)")
+        #expect(run.stderr.contains("no browser could be started") == (how != ["--no-browser"]), "\(run.stderr)")
+        #expect(run.stderr.contains("Logged in as demo"), "\(run.stderr)")
+    }
+
     /// `haapi token --header`: the header lines of one request, which curl sends as they are
     /// (`curl -H @-`), so no token or key is ever on a command line.
     @Test func tokenHeaderLinesAuthorizeACurlRequest() throws {

@@ -185,6 +185,8 @@ struct InteractionOptions: ParsableArguments {
     var answers: String?
     @Option(help: "The program that opens a URL (run with the URL as its last argument); default $BROWSER, xdg-open, open.")
     var browserCommand: String?
+    @Flag(help: "Do not start a browser: print the URL to open in one on this machine (for a login from another device, use --device).")
+    var noBrowser = false
 
     /// The answers, after checking that the login can ask its questions at all.
     func loadAnswers(terminal: Terminal) throws -> Answers? {

@@ -70,7 +70,8 @@ struct LoginCommand: AsyncParsableCommand {
         if device {
             tokens = try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: store)
         } else if browser {
-            tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand).run(keepingIn: store)
+            tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
+                .run(keepingIn: store)
         } else {
             terminal.catchInterrupts()
             let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)

@@ -9,6 +9,8 @@ import OAuthTransportNIO
 struct BrowserLogin {
     let configuration: ProfileConfiguration
     let browserCommand: String?
+    /// Whether a browser is started (`--no-browser`: the URL is only printed).
+    var startsBrowser = true
 
     /// The OIDCClient for the profile's settings, keeping its session in `storage`.
     func client(
@@ -26,7 +28,32 @@ struct BrowserLogin {
     }
 
     var userAgent: LoopbackUserAgent {
-        LoopbackUserAgent(launcher: SystemBrowserLauncher(commandLine: browserCommand), listen: LoopbackRedirectListener.factory)
+        LoopbackUserAgent(
+            launcher: AnnouncingLauncher(browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil),
+            listen: LoopbackRedirectListener.factory)
+    }
+
+    /// Says what the command waits for: the browser it started, or (with none, or none that
+    /// starts) the URL to open in one.
+    struct AnnouncingLauncher: BrowserLauncher {
+        let browser: SystemBrowserLauncher?
+
+        func open(_ url: URL) async throws {
+            let shown = TerminalText.safe(url.absoluteString)
+            if let browser {
+                do {
+                    try await browser.open(url)
+                    Stderr.line("Opened the browser at \(shown)")
+                    Stderr.line("Waiting for the browser to come back (if it did not open, open that URL on this machine)...")
+                    return
+                } catch {
+                    Stderr.line("haapi: warning: no browser could be started (\(Profile.describe(error)))")
+                }
+            }
+            Stderr.line("Open this URL in a browser on this machine (or log in with `haapi login --device` from elsewhere):")
+            Stderr.line("  \(shown)")
+            Stderr.line("Waiting for the browser to come back...")
+        }
     }
 
     /// Logs in, the new session kept in the profile (under its lock).
