@@ -105,6 +105,9 @@ public enum DevServer {
 }
 
 extension Duration {
+    /// The duration in seconds, for `Date` arithmetic.
+    var timeInterval: TimeInterval { TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18 }
+
     /// The duration in whole nanoseconds (saturating).
     var nanoseconds: Int64 {
         let (seconds, attoseconds) = components

@@ -37,8 +37,7 @@ enum Approvals {
     static func ask(_ request: inout FlowRequest, user: UserRecord?, purpose: String, state: ServerState) async throws {
         if let earlier = request.flow.approvalID { try await state.store.delete(kind: kind, id: earlier) }
         let id = SeedData.randomToken(24)
-        let timeout = state.configuration.approvalTimeout.components
-        let expires = Date().addingTimeInterval(TimeInterval(timeout.seconds) + TimeInterval(timeout.attoseconds) / 1e18)
+        let expires = Date().addingTimeInterval(state.configuration.approvalTimeout.timeInterval)
         request.flow.approvalID = id
         request.flow.approvalExpires = expires
         guard let user else { return }

@@ -39,16 +39,26 @@ enum OTPAuthenticator {
             return .refused(Problems.invalidInput([.missing("userName", "You have to enter your username")]))
         }
         let user = try await state.user(username)
-        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        let code = newCode()
         request.flow.otpUsername = username
         request.flow.otpCode = code
         try await state.saveFlow(request.flow, id: request.sessionID)
-        if let user {
-            try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-            logger.notice("\(channel) code for \(username) (\(user.phone)): \(code)")
-            state.configuration.requestLog?("\(channel): \(code) for \(username)")
-        }
+        if let user { try await deliver(code, channel: channel, for: username, to: user.phone, request: request, state: state) }
         return .sent(recipient: maskedPhone(of: username, user), user: user)
+    }
+
+    /// A new six-digit one-time code.
+    static func newCode() -> String { String(format: "%06d", Int.random(in: 0...999_999)) }
+
+    /// "Sends" `code` to `phone` (the simulated channel every one-time code of this server takes):
+    /// the server log, the request log as `CHANNEL: CODE for USERNAME`, and the test hook of the
+    /// request's flow (store kind ``FlowSession/otpTestHookKind``).
+    static func deliver(
+        _ code: String, channel: String, for username: String, to phone: String, request: FlowRequest, state: ServerState
+    ) async throws {
+        try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+        logger.notice("\(channel) code for \(username) (\(phone)): \(code)")
+        state.configuration.requestLog?("\(channel): \(code) for \(username)")
     }
 
     /// A phone number as the server shows it: its last three digits (for a name nobody has,

@@ -68,7 +68,7 @@ enum UsernamePasswordAuthenticator {
         let account = UserRecord(
             username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "", phone: phone)
         let taken = try await state.user(username) != nil
-        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        let code = OTPAuthenticator.newCode()
         request.flow.registration = taken ? nil : account
         request.flow.registrationCode = code
         request.flow.registrationFailures = 0
@@ -77,9 +77,7 @@ enum UsernamePasswordAuthenticator {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
             state.configuration.requestLog?("register: taken for \(username)")
         } else {
-            try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-            OTPAuthenticator.logger.notice("account creation code for \(username) (\(phone)): \(code)")
-            state.configuration.requestLog?("register: \(code) for \(username)")
+            try await OTPAuthenticator.deliver(code, channel: "register", for: username, to: phone, request: request, state: state)
         }
         let sent = "A message was sent to \(OTPAuthenticator.masked(phone)): enter the code it gives to create the account"
         return request.isHaapi
@@ -101,12 +99,7 @@ enum UsernamePasswordAuthenticator {
             // Of two creations of one name at once, one wins.
             try await state.store.insertIfAbsent(account, kind: "user", id: account.username)
         else {
-            request.flow.registrationFailures += 1
-            if request.flow.registrationFailures >= resetAttempts {
-                request.flow.registrationCode = nil  // this code is spent: start again
-            }
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
+            return try await refuseCode(&request, code: \.registrationCode, failures: \.registrationFailures, state: state, page: page)
         }
         request.flow.registration = nil
         request.flow.registrationCode = nil
@@ -125,6 +118,18 @@ enum UsernamePasswordAuthenticator {
     /// Wrong codes allowed for one code: then a new one must be asked for.
     static let resetAttempts = 5
 
+    /// A code that is not the one sent (to reset a password or create an account): counted in
+    /// the flow's `failures`; after ``resetAttempts`` the flow's `code` is spent.
+    static func refuseCode(
+        _ request: inout FlowRequest, code: WritableKeyPath<FlowSession, String?>, failures: WritableKeyPath<FlowSession, Int>,
+        state: ServerState, page: (String) -> Response
+    ) async throws -> Response {
+        request.flow[keyPath: failures] += 1
+        if request.flow[keyPath: failures] >= resetAttempts { request.flow[keyPath: code] = nil }
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
+    }
+
     /// `POST`: sends a code to the account's owner (the same simulated channel as the OTP
     /// authenticator: the server log, the request log as `reset: CODE for USERNAME`, the test
     /// hook). Nothing changes yet; known and unknown names get the same answer.
@@ -133,15 +138,13 @@ enum UsernamePasswordAuthenticator {
         guard let username = request.value("userName") else {
             return refuse(request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page)
         }
-        let code = String(format: "%06d", Int.random(in: 0...999_999))
+        let code = OTPAuthenticator.newCode()
         request.flow.resetUsername = username
         request.flow.resetCode = code
         request.flow.resetFailures = 0
         try await state.saveFlow(request.flow, id: request.sessionID)
         if let user = try await state.user(username) {
-            try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-            OTPAuthenticator.logger.notice("password reset code for \(username) (\(user.phone)): \(code)")
-            state.configuration.requestLog?("reset: \(code) for \(username)")
+            try await OTPAuthenticator.deliver(code, channel: "reset", for: username, to: user.phone, request: request, state: state)
         }
         return request.isHaapi
             ? Wire.reply(Steps.continueSameStep(resetSent, viewName: "authenticator/html-form/forgot-password/code-sent"))
@@ -162,12 +165,7 @@ enum UsernamePasswordAuthenticator {
             return refuse(request, Problems.invalidInput(missing), "Enter the code and a new password", page: page)
         }
         guard Credentials.constantTimeEqual(code, expected), var user = try await state.user(username) else {
-            request.flow.resetFailures += 1
-            if request.flow.resetFailures >= resetAttempts {
-                request.flow.resetCode = nil  // this code is spent: ask for a new one
-            }
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
+            return try await refuseCode(&request, code: \.resetCode, failures: \.resetFailures, state: state, page: page)
         }
         user.setPassword(password)
         try await state.store.put(user, kind: "user", id: username)

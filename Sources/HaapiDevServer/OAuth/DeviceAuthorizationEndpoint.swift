@@ -60,8 +60,7 @@ enum DeviceAuthorizationEndpoint {
             let expiresAt = Date().addingTimeInterval(TimeInterval(lifetime))
             let record = Record(
                 clientId: client.clientId, scope: scope, userCode: userCode, expiresAt: expiresAt, interval: state.configuration.deviceCodeInterval)
-            // Kept past expiry for an hour, so a late poll hears expired_token rather than invalid_grant.
-            try await state.store.put(record, kind: kind, id: OAuthSupport.tokenID(deviceCode), expiresAt: expiresAt.addingTimeInterval(3600))
+            try await save(record, id: OAuthSupport.tokenID(deviceCode), state: state)
             try await state.store.put(OAuthSupport.tokenID(deviceCode), kind: userCodeKind, id: userCode, expiresAt: expiresAt)
             let shown = formatted(userCode)
             let page = state.url(pagePath).absoluteString
@@ -76,6 +75,12 @@ enum DeviceAuthorizationEndpoint {
             HaapiRoutes.logger.error("device authorization failed: \(error)")
             return Reply.oauthError("server_error", "the device authorization request failed", status: .internalServerError)
         }
+    }
+
+    /// Stores a device login, kept past its expiry for an hour so that a late poll hears
+    /// expired_token rather than invalid_grant.
+    static func save(_ record: Record, id: String, state: ServerState) async throws {
+        try await state.store.put(record, kind: kind, id: id, expiresAt: record.expiresAt.addingTimeInterval(3600))
     }
 
     /// `XXXX-XXXX`, as the user reads it.
@@ -109,7 +114,7 @@ enum DeviceAuthorizationEndpoint {
                 record.authTime = Date()
             }
         }
-        try await state.store.put(record, kind: kind, id: hash, expiresAt: record.expiresAt.addingTimeInterval(3600))
+        try await save(record, id: hash, state: state)
         try await state.store.delete(kind: userCodeKind, id: userCode)
         return HTMLPages.page(
             record.denied ? "Denied" : "Approved",
@@ -134,7 +139,7 @@ enum DeviceAuthorizationEndpoint {
             let tooSoon = record.lastPoll.map { now.timeIntervalSince($0) < Double(record.interval) } ?? false
             if tooSoon { record.interval += 5 }
             record.lastPoll = now
-            try await state.store.put(record, kind: kind, id: id, expiresAt: record.expiresAt.addingTimeInterval(3600))
+            try await save(record, id: id, state: state)
             throw tooSoon
                 ? OAuthFailure("slow_down", "polled sooner than the interval: wait \(record.interval) s between polls")
                 : OAuthFailure("authorization_pending", "the user has not approved yet")
