@@ -30,11 +30,9 @@ public struct AuthorizationRequest: Sendable {
         pkce = PKCE()
         self.redirectURI = redirectURI
         maxAge = options.maxAge
-        var scopes = options.scopes ?? configuration.scopes
-        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
         var parameters: [(String, String)] = [
             ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI.absoluteString),
-            ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("scope", configuration.requestedScopes(options).joined(separator: " ")), ("state", state), ("nonce", nonce),
             ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
         ]
         if let prompt = options.prompt { parameters.append(("prompt", prompt)) }
@@ -60,15 +58,9 @@ public struct AuthorizationRequest: Sendable {
     public func pushedURL(
         metadata: ProviderMetadata, parEndpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport
     ) async throws -> URL {
-        var form = parameters.filter { $0.0 != "client_id" }
-        var headers: HeaderFields = ["Accept": "application/json"]
-        // The PAR endpoint authenticates clients as the token endpoint does (RFC 9126 §2). It
-        // must accept the issuer, the token endpoint or its own URL as an assertion's audience;
-        // the token endpoint is the one every provider accepts (Glewlwyd accepts only that).
-        try clientAuthentication.apply(
-            to: &form, headers: &headers, recipient: .init(endpoint: parEndpoint, tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer))
-        if !form.contains(where: { $0.0 == "client_id" }) { form.append(("client_id", clientAuthentication.clientID)) }
-        let response = try await transport.send(.form(parEndpoint, parameters: form, headers: headers))
+        // The PAR endpoint authenticates clients as the token endpoint does (RFC 9126 §2).
+        let response = try await transport.send(
+            try clientAuthentication.form(parEndpoint, parameters: parameters.filter { $0.0 != "client_id" }, metadata: metadata))
         let document = try? JSONValue(parsing: response.body)
         guard response.isSuccess else {
             let error = document?["error"]?.stringValue
@@ -87,5 +79,18 @@ public struct AuthorizationRequest: Sendable {
         let text = url.absoluteString
         let separator = text.contains("?") ? "&" : "?"
         return URL(string: text + separator + FormURLEncoding.encode(parameters))!
+    }
+}
+
+extension ClientAuthentication {
+    /// A form POST of `parameters` to `endpoint`, one of the endpoints `metadata` describes, with
+    /// the client's credentials (an assertion's audience chosen by ``assertionAudience``); the
+    /// body names the client even when a header authenticates it (PAR, device authorization).
+    func form(_ endpoint: URL, parameters: [(String, String)], metadata: ProviderMetadata) throws -> TransportRequest {
+        var form = parameters
+        var headers: HeaderFields = ["Accept": "application/json"]
+        try apply(to: &form, headers: &headers, recipient: .init(endpoint: endpoint, tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer))
+        if !form.contains(where: { $0.0 == "client_id" }) { form.append(("client_id", clientID)) }
+        return .form(endpoint, parameters: form, headers: headers)
     }
 }

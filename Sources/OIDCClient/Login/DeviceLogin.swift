@@ -65,15 +65,8 @@ extension OIDCClient {
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
             throw OIDCError(.notSupported, "the provider publishes no device_authorization_endpoint (RFC 8628)")
         }
-        var scopes = options.scopes ?? configuration.scopes
-        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
-        var parameters = [("scope", scopes.joined(separator: " "))] + options.additionalParameters
-        var headers: HeaderFields = ["Accept": "application/json"]
-        try configuration.clientAuthentication.apply(
-            to: &parameters, headers: &headers,
-            recipient: .init(endpoint: endpoint, tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer))
-        if !parameters.contains(where: { $0.0 == "client_id" }) { parameters.append(("client_id", configuration.clientID)) }
-        let response = try await transport.send(.form(endpoint, parameters: parameters, headers: headers))
+        let parameters = [("scope", configuration.requestedScopes(options).joined(separator: " "))] + options.additionalParameters
+        let response = try await transport.send(try configuration.clientAuthentication.form(endpoint, parameters: parameters, metadata: metadata))
         guard response.isSuccess else {
             let error = (try? JSONValue(parsing: response.body))?["error"]?.stringValue
             throw OIDCError(

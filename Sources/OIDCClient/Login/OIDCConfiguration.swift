@@ -58,4 +58,11 @@ public struct OIDCConfiguration: Sendable {
 
     /// The client id.
     public var clientID: String { clientAuthentication.clientID }
+
+    /// The scopes a request asks for: the options' or these, `openid` first when missing.
+    func requestedScopes(_ options: AuthorizationOptions) -> [String] {
+        var scopes = options.scopes ?? self.scopes
+        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
+        return scopes
+    }
 }
