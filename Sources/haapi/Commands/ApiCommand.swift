@@ -26,15 +26,14 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "The request body: text, @FILE for a file's content, or @- for standard input.") var data: String?
     @Option(name: [.customShort("H"), .long], help: "A header line `Name: value` to send (repeatable).") var header: [String] = []
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and the response's headers before its body.") var include = false
-    @Option(name: .customLong("min-ttl"), parsing: .unconditional, help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
+    @OptionGroup var minimumLifetime: MinimumLifetimeOption
     @Argument(help: "The absolute URL to request.") var url: String
     @OptionGroup var log: LogOptions
 
     func validate() throws {
-        guard let target = URL(string: url), target.scheme != nil, target.host != nil else {
+        guard absoluteURL(url) != nil else {
             throw ValidationError("the URL must be absolute, such as https://api.example/items (got \"\(url)\")")
         }
-        guard minTTL >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds, not \(minTTL)") }
         for line in header where Self.headerField(line) == nil {
             throw ValidationError("--header takes `Name: value`, not \"\(line)\"")
         }
@@ -42,7 +41,7 @@ struct ApiCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
-        guard let target = URL(string: url) else { return }
+        guard let target = absoluteURL(url) else { return }
         let body = try data.map(Self.body)
         var headers = HeaderFields()
         for line in header { if let (name, value) = Self.headerField(line) { headers.add(name: name, value: value) } }
@@ -52,7 +51,7 @@ struct ApiCommand: AsyncParsableCommand {
         let (store, _, session) = try Profile.openSession(profile.name)
         _ = try await store.loggedIn(session)
         let response = try await store.reportingFailures(of: "the request to \(target.absoluteString)") {
-            try await AuthorizedHTTPClient(session: session, minimumLifetime: TimeInterval(minTTL)).send(request)
+            try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).send(request)
         }
         if include {
             let head = ["HTTP \(response.status)"] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]

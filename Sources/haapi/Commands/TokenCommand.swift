@@ -25,7 +25,7 @@ struct TokenCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var profile: ProfileOption
-    @Option(name: .customLong("min-ttl"), parsing: .unconditional, help: "Refresh first when the token has fewer seconds than this left.") var minTTL: Int = 30
+    @OptionGroup var minimumLifetime: MinimumLifetimeOption
     @Flag(help: "Print the header lines that authorize one request (Authorization, and DPoP for a DPoP-bound token) instead of the token.")
     var header = false
     @Option(help: "With --header: the request's HTTP method.") var method = "GET"
@@ -33,9 +33,8 @@ struct TokenCommand: AsyncParsableCommand {
     @OptionGroup var log: LogOptions
 
     func validate() throws {
-        guard minTTL >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds, not \(minTTL)") }
         if header {
-            guard let url, let target = URL(string: url), target.scheme != nil, target.host != nil else {
+            guard absoluteURL(url) != nil else {
                 throw ValidationError("--header needs --url with the request's absolute URL")
             }
         } else if url != nil || method != "GET" {
@@ -47,15 +46,15 @@ struct TokenCommand: AsyncParsableCommand {
         log.apply()
         let (store, _, session) = try Profile.openSession(profile.name)
         _ = try await store.loggedIn(session)
-        if header, let url = url.flatMap(URL.init(string:)) {
+        if header, let url = absoluteURL(url) {
             let headers = try await store.reportingFailures(of: "authorizing the request") {
-                try await AuthorizedHTTPClient(session: session, minimumLifetime: TimeInterval(minTTL)).authorizationHeaders(method: method, url: url)
+                try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).authorizationHeaders(method: method, url: url)
             }
             for field in headers { print("\(field.name): \(field.value)") }
             return
         }
         let token = try await store.reportingFailures(of: "the refresh") {
-            try await session.validAccessToken(minimumLifetime: TimeInterval(minTTL))
+            try await session.validAccessToken(minimumLifetime: minimumLifetime.interval)
         }
         print(token.value)
     }

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+
+/// `--min-ttl SECONDS`: the lifetime the access token must have left, or it is refreshed first.
+struct MinimumLifetimeOption: ParsableArguments {
+    // Unconditional: `--min-ttl -5` is a (refused) value, not a missing one.
+    @Option(name: .customLong("min-ttl"), parsing: .unconditional, help: "Refresh first when the token has fewer seconds than this left.")
+    var seconds: Int = 30
+
+    var interval: TimeInterval { TimeInterval(seconds) }
+
+    func validate() throws {
+        guard seconds >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds, not \(seconds)") }
+    }
+}
+
+/// `text` as an absolute URL with a scheme and a host, as a request needs; `nil` otherwise.
+func absoluteURL(_ text: String?) -> URL? {
+    guard let text, let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+    return url
+}
