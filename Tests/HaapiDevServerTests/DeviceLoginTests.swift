@@ -10,10 +10,12 @@ import Testing
 /// server, the user answering on the server's `/device` page.
 @Suite("Device login (RFC 8628)")
 struct DeviceLoginTests {
-    static func client(_ server: RunningServer, clientID: String = "browser-app") throws -> OIDCClient {
+    static func client(
+        _ server: RunningServer, authentication: ClientAuthentication = .none(clientID: "browser-app")
+    ) throws -> OIDCClient {
         OIDCClient(
             configuration: OIDCConfiguration(
-                issuer: server.issuer, clientAuthentication: .none(clientID: clientID),
+                issuer: server.issuer, clientAuthentication: authentication,
                 redirectURI: URL(string: "http://127.0.0.1/callback")!, scopes: ["openid", "profile", "offline_access"], useDPoP: true),
             transport: try AsyncHTTPClientTransport())
     }
@@ -113,18 +115,14 @@ struct DeviceLoginTests {
     @Test func anAttestedHaapiClientCannotUseTheDeviceGrant() async throws {
         try await RunningServer.with { server in
             do {
-                _ = try await Self.client(server, clientID: "haapi-attested").startDeviceAuthorization()
+                _ = try await Self.client(server, authentication: .none(clientID: "haapi-attested")).startDeviceAuthorization()
                 Issue.record("an attested client got device codes")
             } catch let error as OIDCError {
                 #expect(error.code == .deviceAuthorizationFailed)
                 #expect(error.serverError == "invalid_client")
             }
             let secret = try #require(try await server.state.client("haapi-secret")?.clientSecret)
-            let confidential = OIDCClient(
-                configuration: OIDCConfiguration(
-                    issuer: server.issuer, clientAuthentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret),
-                    redirectURI: URL(string: "http://127.0.0.1/callback")!),
-                transport: try AsyncHTTPClientTransport())
+            let confidential = try Self.client(server, authentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret))
             do {
                 _ = try await confidential.startDeviceAuthorization()
                 Issue.record("a HAAPI client got device codes")

@@ -35,7 +35,6 @@ struct CLIBrowserLoginTests {
             ["login", "--device", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_PUBLIC_CLIENT_ID"],
              "--scope", "openid profile offline_access"], home: home)
         try launched.process.run()
-        let script = Self.browser.replacingOccurrences(of: "browser.sh", with: "authorize.sh")
         let user = try settings["OP_CLI_DEVICE_USER"], password = try settings["OP_CLI_DEVICE_PASSWORD"]
         let errors = launched.standardErrorFile
         // The other device: the link with the code in it, opened once it is printed.
@@ -43,14 +42,8 @@ struct CLIBrowserLoginTests {
             let start = Date()
             while Date().timeIntervalSince(start) < 60 {
                 let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                if let match = text.firstMatch(of: /Or open (\S+), which has the code in it/) {
-                    let browser = Process()
-                    browser.executableURL = URL(fileURLWithPath: "/bin/bash")
-                    browser.arguments = [script, String(match.1)]
-                    browser.environment = ProcessInfo.processInfo.environment.merging(["OP_USER": user, "OP_PASSWORD": password]) { $1 }
-                    browser.standardOutput = FileHandle.nullDevice
-                    try? browser.run()
-                    browser.waitUntilExit()
+                if let match = text.firstMatch(of: /Or open (\S+), which has the code in it/), let page = URL(string: String(match.1)) {
+                    _ = try? ProviderBrowser.authorize(page, user: user, password: password)
                     return
                 }
                 usleep(50_000)

@@ -61,20 +61,7 @@ struct HaapiSDKProviderTests {
             .init(name: "redirect_uri", value: try settings["OP_REDIRECT_URI"]), .init(name: "scope", value: "openid"),
             .init(name: "state", value: state), .init(name: "nonce", value: UUID().uuidString), .init(name: "dpop_jkt", value: dpopJKT),
         ]
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/op/authorize.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, components.url!.absoluteString]
-        var environment = ProcessInfo.processInfo.environment
-        environment["OP_USER"] = try settings["OP_USER"]
-        environment["OP_PASSWORD"] = try settings["OP_PASSWORD"]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let redirect = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let redirect = try ProviderBrowser.authorize(components.url!, user: try settings["OP_USER"], password: try settings["OP_PASSWORD"]).finalURL
         let items = URLComponents(string: redirect)?.queryItems ?? []
         #expect(items.first { $0.name == "state" }?.value == state)
         return try #require(items.first { $0.name == "code" }?.value, "no code in \(redirect)")

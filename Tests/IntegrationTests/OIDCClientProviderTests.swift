@@ -32,6 +32,22 @@ struct ProviderBrowser: Sendable {
             .appendingPathComponent("Scripts/op/browser.sh").path
     }
 
+    /// Scripts/op/authorize.sh, as `user`: what a browser and Glewlwyd's pages do for `url` (an
+    /// authorization request, or a device login's verification page); the last URL it reached
+    /// (the redirect with the code, or Glewlwyd's device-complete page) and its exit status.
+    static func authorize(_ url: URL, user: String, password: String) throws -> (finalURL: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [browserScript.replacingOccurrences(of: "browser.sh", with: "authorize.sh"), url.absoluteString]
+        process.environment = ProcessInfo.processInfo.environment.merging(["OP_USER": user, "OP_PASSWORD": password]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
+    }
+
     /// The browser, with this test's cookie jar (its login session lives there between login and logout).
     var agent: LoopbackUserAgent {
         let login = user.map { ["OP_USER=\($0.name)", "OP_PASSWORD=\($0.password)"] } ?? []
@@ -207,21 +223,8 @@ struct OIDCClientProviderTests {
         var authorization = try await client.startDeviceAuthorization()
         guard case .pending = try await client.poll(&authorization) else { Issue.record("expected authorization_pending"); return }
         let page = try #require(authorization.verificationURIComplete)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/op/authorize.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, page.absoluteString]
-        var environment = ProcessInfo.processInfo.environment
-        environment["OP_USER"] = try settings["OP_DEVICE_USER"]
-        environment["OP_PASSWORD"] = try settings["OP_DEVICE_PASSWORD"]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let finalPage = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0 && finalPage.contains("prompt=deviceComplete"), "\(finalPage)")
+        let approval = try ProviderBrowser.authorize(page, user: try settings["OP_DEVICE_USER"], password: try settings["OP_DEVICE_PASSWORD"])
+        #expect(approval.status == 0 && approval.finalURL.contains("prompt=deviceComplete"), "\(approval.finalURL)")
         let state = try await client.completeDeviceAuthorization(authorization)
         #expect(state.subject != nil)
         #expect(state.isDPoPBound)
