@@ -17,23 +17,40 @@ struct Haapi: AsyncParsableCommand {
             UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self, CompletionCommand.self])
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
-    /// standard error), 2 a usage error.
+    /// standard error), 2 a usage error, 4 a login is needed, 130 cancelled with Ctrl-C.
     static func main() async {
-        let code: Int32
+        let command: any ParsableCommand
+        do { command = try parseAsRoot() } catch { Foundation.exit(ExitCodes.report(error, command: Self.self)) }
+        let ownsSignals = command is any HandlesItsOwnSignals
+        // The command is used by this task alone from here on.
+        nonisolated(unsafe) let parsed = command
+        let work = Task { await execute(parsed) }
+        if !ownsSignals { Interrupts.install(cancelling: work) }
+        let code = await work.value
+        if Interrupts.cancelledCommand { Interrupts.exitCancelled() }
+        Foundation.exit(code)
+    }
+
+    private static func execute(_ command: any ParsableCommand) async -> Int32 {
+        var command = command
         do {
-            var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
-            code = ExitCodes.success
+            return ExitCodes.success
         } catch {
-            code = ExitCodes.report(error, command: Self.self)
+            // A cancelled command's error is the cancellation itself: `main` says "cancelled".
+            if Interrupts.cancelledCommand { return ExitCodes.interrupted }
+            return ExitCodes.report(error, command: Self.self)
         }
-        Foundation.exit(code)
     }
 }
+
+/// A command that stops on SIGINT and SIGTERM by itself (a server's graceful shutdown), so
+/// Ctrl-C does not cancel its task.
+protocol HandlesItsOwnSignals {}
 
 /// `haapi pkce`: prints a new PKCE pair.
 struct PKCECommand: ParsableCommand {

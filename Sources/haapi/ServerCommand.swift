@@ -4,7 +4,7 @@ import HaapiDevServer
 import HaapiDriver
 
 /// `haapi server`: the HAAPI-compatible development server.
-struct ServerCommand: AsyncParsableCommand {
+struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the HAAPI-compatible development server (state in SQLite).",

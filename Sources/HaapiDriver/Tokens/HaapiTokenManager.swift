@@ -51,7 +51,7 @@ public actor HaapiTokenManager {
     private let now: @Sendable () -> Date
 
     private var cached: HaapiAccessToken?
-    private var pending: Task<HaapiAccessToken, any Error>?
+    private var pending: SharedWork<HaapiAccessToken>?
     private var registeredClient: RegisteredClient?
     private var isClosed = false
     /// Whether the manager holds its name in ``openNames`` while open.
@@ -130,10 +130,10 @@ public actor HaapiTokenManager {
         guard !isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
         if let cached, cached.remainingLifetime(at: now()) > minTokenTtl { return cached }
         if let pending { return try await pending.value }
-        let task = Task { try await self.obtainToken() }
-        pending = task
+        let work = SharedWork { try await self.obtainToken() }
+        pending = work
         defer { pending = nil }
-        let token = try await task.value
+        let token = try await work.value
         guard !isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
         cached = token
         return token

@@ -82,7 +82,7 @@ public actor TokenSession {
     private var lastStored: (data: Data, state: AuthState)?
     /// Tokens the storage refused to take after a refresh, and the state they replace.
     private var unsaved: (state: AuthState, replacing: AuthState?)?
-    private var refreshTask: Task<AuthState, any Error>?
+    private var refreshTask: SharedWork<AuthState>?
     private var holder: (key: JWK, dpop: Dpop)?
     // The in-process turn-taking of changes (``lock`` serialises processes, this the tasks of one).
     private var changing = false
@@ -240,10 +240,10 @@ public actor TokenSession {
     /// The one refresh for every caller of this process that needs it now.
     private func refreshed(from seen: AuthState, reason: String) async throws -> AuthState {
         if let refreshTask { return try await refreshTask.value }
-        let task = Task { try await self.refreshUnderLock(from: seen, reason: reason) }
-        refreshTask = task
+        let work = SharedWork { try await self.refreshUnderLock(from: seen, reason: reason) }
+        refreshTask = work
         defer { refreshTask = nil }
-        return try await task.value
+        return try await work.value
     }
 
     private func refreshUnderLock(from seen: AuthState, reason: String) async throws -> AuthState {

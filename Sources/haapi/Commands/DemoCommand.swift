@@ -78,7 +78,6 @@ struct DemoCommand: AsyncParsableCommand {
                 "BankID takes the personal number \(SeedData.personalNumber); one-time codes and Duo passcodes appear in the server's log here, "
                     + "and so do the links that approve polling, Duo push and BankID (open one and press Approve).", .green))
         }
-        terminal.catchInterrupts()
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)
         // The tokens in a session in memory: the demo keeps nothing.

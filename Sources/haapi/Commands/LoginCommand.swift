@@ -73,7 +73,6 @@ struct LoginCommand: AsyncParsableCommand {
             tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
                 .run(keepingIn: store)
         } else {
-            terminal.catchInterrupts()
             let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
                 .run(terminal: terminal)
             let session = try store.session(settings)

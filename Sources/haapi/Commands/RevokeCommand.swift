@@ -91,7 +91,7 @@ struct LogoutCommand: AsyncParsableCommand {
         }
         do {
             // The session is removed first, whatever the server answers.
-            try await store.reportingFailures(of: "the revocation") { try await session.revoke(.all) }
+            _ = try await store.reportingFailures(of: "the revocation") { try await session.revoke(.all) }
         } catch let failure as CLIFailure {
             throw CLIFailure("the tokens of profile \(profile.name) were deleted here, but \(failure.message)")
         }

@@ -8,20 +8,18 @@ import Darwin
 /// Raised when the user presses Ctrl-C while a question is asked.
 struct Interrupted: Error {}
 
-/// The terminal: standard input read line by line on a thread of its own, Ctrl-C caught,
-/// echo turned off for secrets, and ANSI styles when standard error is a TTY.
+/// The terminal: standard input read line by line on a thread of its own, Ctrl-C at a
+/// question handed to the question, echo turned off for secrets, and ANSI styles when standard error is a TTY.
 final class Terminal: @unchecked Sendable {
     struct State {
         var lines: [String] = []
         var isAtEnd = false
-        var interrupts = 0
         var isReading = false
     }
 
     let isInteractive: Bool
     let usesColour: Bool
     private let state = LockedBox(State())
-    private var signalSource: (any DispatchSourceSignal)?
 
     init() {
         isInteractive = isatty(STDIN_FILENO) == 1
@@ -29,23 +27,8 @@ final class Terminal: @unchecked Sendable {
             && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
-    /// Catches SIGINT from now on: it becomes an interruption the flow handles.
-    func catchInterrupts() {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [state] in state.withLockedValue { $0.interrupts += 1 } }
-        source.resume()
-        signalSource = source
-    }
-
-    /// Takes a pending interruption, if any.
-    func takeInterrupt() -> Bool {
-        state.withLockedValue { state in
-            guard state.interrupts > 0 else { return false }
-            state.interrupts = 0
-            return true
-        }
-    }
+    /// Takes a Ctrl-C pressed while the command waited for the user, if any (see ``Interrupts``).
+    func takeInterrupt() -> Bool { Interrupts.take() }
 
     private func startReading() {
         let start = state.withLockedValue { state -> Bool in
@@ -78,15 +61,17 @@ final class Terminal: @unchecked Sendable {
                 Stderr.write("\n")
             }
         }
-        while true {
-            if takeInterrupt() { throw Interrupted() }
-            let next = state.withLockedValue { state -> (String?, Bool) in
-                if !state.lines.isEmpty { return (state.lines.removeFirst(), false) }
-                return (nil, state.isAtEnd)
+        return try await Interrupts.whileWaitingForTheUser {
+            while true {
+                if takeInterrupt() { throw Interrupted() }
+                let next = state.withLockedValue { state -> (String?, Bool) in
+                    if !state.lines.isEmpty { return (state.lines.removeFirst(), false) }
+                    return (nil, state.isAtEnd)
+                }
+                if let line = next.0 { return line }
+                if next.1 { throw CLIFailure("standard input ended while a question was asked") }
+                try await Task.sleep(for: .milliseconds(30))
             }
-            if let line = next.0 { return line }
-            if next.1 { throw CLIFailure("standard input ended while a question was asked") }
-            try await Task.sleep(for: .milliseconds(30))
         }
     }
 

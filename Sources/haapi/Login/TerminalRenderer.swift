@@ -40,7 +40,7 @@ import OAuthTransportNIO
                 throw CLIFailure("login failed: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")")
             }
             if let error = viewModel.error {
-                if error.isRetryable && retries < 2 {
+                if error.isRetryable && retries < 2 && !Task.isCancelled {
                     retries += 1
                     message("\(error.title); retrying", .warning)
                     try await Task.sleep(for: .milliseconds(500))
@@ -75,6 +75,8 @@ import OAuthTransportNIO
 
     // MARK: Ctrl-C
 
+    /// Ctrl-C while the login waited for the user: asks first when the configuration says so,
+    /// then abandons the flow (the server is told when the step offers a cancel action).
     private func interrupt() async throws {
         if viewModel.configuration.shouldConfirmFlowInterruption && terminal.isInteractive && !isScripted {
             await viewModel.cancel()
@@ -83,14 +85,14 @@ import OAuthTransportNIO
             do { reply = try await terminal.readLine() } catch is Interrupted { reply = "y" }
             if reply.lowercased().hasPrefix("y") {
                 await viewModel.confirmCancel()
-                throw CLIFailure("login cancelled")
+                throw CLIFailure.cancelled("login cancelled")
             }
             viewModel.dismissCancel()
             return
         }
         await viewModel.cancel()
         if viewModel.isConfirmingInterruption { await viewModel.confirmCancel() }
-        throw CLIFailure("login cancelled")
+        throw CLIFailure.cancelled("login cancelled")
     }
 
     // MARK: Rendering
@@ -344,29 +346,29 @@ import OAuthTransportNIO
             changed = true
         }
         defer { watcher.cancel() }
-        while true {
-            if terminal.takeInterrupt() { throw Interrupted() }
-            if viewModel.oAuthModel != nil || viewModel.error != nil { return }
-            if changed { return }
-            var text = "Waiting"
-            if let recipient = polling.recipient { text += " for \(recipient)" }
-            if let remaining = polling.remainingTime {
-                let left = max(0, remaining - Int(Date().timeIntervalSince(start)))
-                text += " (\(left) s left)"
+        // Ctrl-C while waiting asks first; a poll the terminal makes is a request, cancelled at once.
+        let pollsNow = try await Interrupts.whileWaitingForTheUser { () async throws -> Bool in
+            while true {
+                if terminal.takeInterrupt() { throw Interrupted() }
+                if viewModel.oAuthModel != nil || viewModel.error != nil || changed { return false }
+                var text = "Waiting"
+                if let recipient = polling.recipient { text += " for \(TerminalText.safe(recipient))" }
+                if let remaining = polling.remainingTime {
+                    let left = max(0, remaining - Int(Date().timeIntervalSince(start)))
+                    text += " (\(left) s left)"
+                }
+                if terminal.usesColour {
+                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text)
+                    frame += 1
+                } else if text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression) != lastText {
+                    lastText = text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression)
+                    terminal.status(text)
+                }
+                if !polling.isAutomatic, !viewModel.isLoading, Date().timeIntervalSince(start) > 2 { return true }
+                try await Task.sleep(for: .milliseconds(150))
             }
-            if terminal.usesColour {
-                terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text)
-                frame += 1
-            } else if text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression) != lastText {
-                lastText = text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression)
-                terminal.status(text)
-            }
-            if !polling.isAutomatic, !viewModel.isLoading, Date().timeIntervalSince(start) > 2 {
-                await viewModel.poll()
-                return
-            }
-            try await Task.sleep(for: .milliseconds(150))
         }
+        if pollsNow { await viewModel.poll() }
     }
 
     // MARK: Client operations
@@ -459,13 +461,20 @@ import OAuthTransportNIO
         }
         Stderr.line("Continue the login in the browser:")
         Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
-        var launched = try? await browser.launch(url)
+        let launched = try? await browser.launch(url)
         if let launched {
             Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(redirectURI))", .dim))
         } else {
             Stderr.line(terminal.styled("(no browser could be started; open the URL yourself)", .dim))
         }
         let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
+        try await Interrupts.whileWaitingForTheUser {
+            try await waitForReturn(launched: launched, redirectURI: redirectURI, returned: returned, until: deadline)
+        }
+    }
+
+    private func waitForReturn(launched: LaunchedBrowser?, redirectURI: String, returned: LockedBox<URL?>, until deadline: Date) async throws {
+        var launched = launched
         while returned.withLockedValue({ $0 }) == nil {
             if terminal.takeInterrupt() { throw Interrupted() }
             if let failed = launched, let status = failed.failureStatus {

@@ -11,6 +11,9 @@ struct CLIFailure: Error, CustomStringConvertible {
         self.exitCode = exitCode
     }
     var description: String { message }
+
+    /// The user stopped the command (Ctrl-C): reported without "error:", exit 130.
+    static func cancelled(_ message: String) -> CLIFailure { CLIFailure(message, exitCode: ExitCodes.interrupted) }
 }
 
 /// The exit codes of `haapi`: 0 success, 1 a user-facing failure, 2 a usage error, 4 a login
@@ -25,7 +28,7 @@ enum ExitCodes {
     /// Writes `error` the way `haapi` reports it and returns the exit code.
     static func report(_ error: any Error, command: (any ParsableCommand.Type), arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         if let failure = error as? CLIFailure {
-            Stderr.line("haapi: error: \(failure.message)")
+            Stderr.line((failure.exitCode == ExitCodes.interrupted ? "haapi: " : "haapi: error: ") + failure.message)
             return failure.exitCode
         }
         let code = command.exitCode(for: error)
