@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +20,7 @@ final class Terminal: @unchecked Sendable {
 
     let isInteractive: Bool
     let usesColour: Bool
-    private let state = LockedBox(State())
+    private let state = LockedValue(State())
 
     init() {
         isInteractive = isatty(STDIN_FILENO) == 1
@@ -31,16 +32,16 @@ final class Terminal: @unchecked Sendable {
     func takeInterrupt() -> Bool { Interrupts.take() }
 
     private func startReading() {
-        let start = state.withLockedValue { state -> Bool in
+        let start = state.withLock { state -> Bool in
             defer { state.isReading = true }
             return !state.isReading
         }
         guard start else { return }
         let thread = Thread { [state] in
             while let line = Swift.readLine(strippingNewline: true) {
-                state.withLockedValue { $0.lines.append(line) }
+                state.withLock { $0.lines.append(line) }
             }
-            state.withLockedValue { $0.isAtEnd = true }
+            state.withLock { $0.isAtEnd = true }
         }
         thread.start()
     }
@@ -64,7 +65,7 @@ final class Terminal: @unchecked Sendable {
         return try await Interrupts.whileWaitingForTheUser {
             while true {
                 if takeInterrupt() { throw Interrupted() }
-                let next = state.withLockedValue { state -> (String?, Bool) in
+                let next = state.withLock { state -> (String?, Bool) in
                     if !state.lines.isEmpty { return (state.lines.removeFirst(), false) }
                     return (nil, state.isAtEnd)
                 }

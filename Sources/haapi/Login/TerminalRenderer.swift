@@ -435,10 +435,10 @@ import OAuthTransportNIO
             throw CLIFailure("login failed: cannot listen for the browser's return: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
         }
         let redirectURI = "http://127.0.0.1:\(listener.port)/callback"
-        let returned = LockedBox<URL?>(nil)
+        let returned = LockedValue<URL?>(nil)
         let waiter = Task {
             let url = await listener.redirect()
-            returned.withLockedValue { $0 = url }
+            returned.withLock { $0 = url }
         }
         do {
             try await waitForBrowser(href: href, redirectURI: redirectURI, returned: returned)
@@ -448,11 +448,11 @@ import OAuthTransportNIO
             throw error
         }
         await listener.close()
-        if let back = returned.withLockedValue({ $0 }) { await viewModel.resumeExternalBrowser(url: back) }
+        if let back = returned.withLock({ $0 }) { await viewModel.resumeExternalBrowser(url: back) }
     }
 
     /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
-    private func waitForBrowser(href: String, redirectURI: String, returned: LockedBox<URL?>) async throws {
+    private func waitForBrowser(href: String, redirectURI: String, returned: LockedValue<URL?>) async throws {
         guard let url = ExternalBrowserOperationModel.launchURL(href: href, appRedirect: redirectURI, baseURL: baseURL) else {
             throw CLIFailure("login failed: the external-browser href \(TerminalText.safe(href)) is not a URL")
         }
@@ -473,9 +473,9 @@ import OAuthTransportNIO
         }
     }
 
-    private func waitForReturn(launched: LaunchedBrowser?, redirectURI: String, returned: LockedBox<URL?>, until deadline: Date) async throws {
+    private func waitForReturn(launched: LaunchedBrowser?, redirectURI: String, returned: LockedValue<URL?>, until deadline: Date) async throws {
         var launched = launched
-        while returned.withLockedValue({ $0 }) == nil {
+        while returned.withLock({ $0 }) == nil {
             if terminal.takeInterrupt() { throw Interrupted() }
             if let failed = launched, let status = failed.failureStatus {
                 // A browser that failed will not come back: a script ends now, a person can still open the URL.

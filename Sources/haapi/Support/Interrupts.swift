@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,12 +25,12 @@ enum Interrupts {
         var exiting = false
     }
 
-    private static let state = LockedBox(State())
+    private static let state = LockedValue(State())
     nonisolated(unsafe) private static var source: (any DispatchSourceSignal)?
 
     /// Catches SIGINT from now on; an interrupt cancels `command`.
     static func install(cancelling command: Task<Int32, Never>) {
-        state.withLockedValue { $0.command = command }
+        state.withLock { $0.command = command }
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler(handler: interrupted)
@@ -38,20 +39,20 @@ enum Interrupts {
     }
 
     /// Whether an interrupt cancelled the command.
-    static var cancelledCommand: Bool { state.withLockedValue { $0.cancelled } }
+    static var cancelledCommand: Bool { state.withLock { $0.cancelled } }
 
     /// Runs `body` with Ctrl-C handed to the command: each one is kept for ``take()``.
     static func whileWaitingForTheUser<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
-        state.withLockedValue { $0.waitsForTheUser += 1 }
-        defer { state.withLockedValue { $0.waitsForTheUser -= 1 } }
+        state.withLock { $0.waitsForTheUser += 1 }
+        defer { state.withLock { $0.waitsForTheUser -= 1 } }
         return try await body()
     }
 
     /// Takes a Ctrl-C kept while the command waited for the user, if there is one.
     static func take() -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard state.pending > 0 else { return false }
             state.pending = 0
             return true
@@ -60,7 +61,7 @@ enum Interrupts {
 
     /// Says "cancelled" (once, whoever calls) and ends the process with 130.
     static func exitCancelled(_ detail: String = "") -> Never {
-        let first = state.withLockedValue { state in
+        let first = state.withLock { state in
             defer { state.exiting = true }
             return !state.exiting
         }
@@ -73,7 +74,7 @@ enum Interrupts {
 
     private static func interrupted() {
         enum Action { case keep, cancel(Task<Int32, Never>?), exit }
-        let action = state.withLockedValue { state -> Action in
+        let action = state.withLock { state -> Action in
             if state.cancelled { return .exit }
             if state.waitsForTheUser > 0 {
                 state.pending += 1
