@@ -61,10 +61,36 @@ import Darwin
             #expect(!run.stderr.contains("did not stop"), "stderr: \(run.stderr)")
             #expect(seconds < 10, "Ctrl-C took \(seconds) s")
             #expect(!run.stderr.contains("retrying") && !run.stderr.contains("timed out"), "stderr: \(run.stderr)")
+            // Standard error is a file here: no spinner (item 1).
+            #expect(!run.stderr.contains("Waiting for"), "stderr: \(run.stderr)")
             // Nothing was sent again, and nothing was saved.
             try await Task.sleep(for: .seconds(1))
             #expect(server.requests.count == 1, "\(server.requests.map(\.uri))")
             #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("home/profiles/default").path))
+        }
+    }
+
+    /// Items 1 and 4 as a person sees them in a terminal: the wait names what it waits for and
+    /// counts the seconds, and Ctrl-C ends it at once with "haapi: cancelled" and status 130.
+    @Test(.enabled(if: CLITests.tmux != nil, "tmux is not installed"))
+    func item01And04AHangingServerShowsTheWaitAndCtrlCEndsIt() async throws {
+        try HaapiCommand.requireBinary()
+        let home = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await withServer(reply: { _ in .hang }) { server in
+            let session = "haapi-wait-\(UUID().uuidString.prefix(8))"
+            let command = "HAAPI_HOME='\(home.path)' '\(HaapiCommand.binary.path)' login --issuer \(server.url) --client-id app; echo \"EXIT=$?\"; sleep 60"
+            try CLITests.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "30", command])
+            defer { _ = try? CLITests.tmux(["kill-session", "-t", session]) }
+            let port = server.url.split(separator: ":").last!
+            try CLITests.waitForPane(session, "Waiting for 127.0.0.1:\(port): GET /.well-known/openid-configuration")
+            // The seconds count up while it waits.
+            try CLITests.waitForPane(session, "openid-configuration… 2 s")
+            try CLITests.tmux(["send-keys", "-t", session, "C-c"])
+            let ended = try CLITests.waitForPane(session, "EXIT=", timeout: 10)
+            #expect(ended.contains("haapi: cancelled\nEXIT=130"), "pane:\n\(ended)")
+            #expect(!ended.contains("Waiting for"), "the spinner's line is erased:\n\(ended)")
+            #expect(server.requests.count == 1)
         }
     }
 }

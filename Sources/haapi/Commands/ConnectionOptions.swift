@@ -165,7 +165,7 @@ struct ConnectionOptions: ParsableArguments {
         guard let url = URL(string: issuer), url.scheme != nil else { throw CLIFailure("--issuer \(issuer) is not a URL") }
         let metadata: ProviderMetadata
         do {
-            metadata = try await ProviderMetadata.discover(issuer: url, transport: try AsyncHTTPClientTransport())
+            metadata = try await ProviderMetadata.discover(issuer: url, transport: try AnnouncedTransport.make())
         } catch {
             throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
         }

@@ -66,15 +66,11 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
         return OpenIDProvider(metadata: metadata, transport: transport)
     }
 
-    /// The session of these settings' tokens in `storage`, over the NIO transport.
+    /// The session of these settings' tokens in `storage`, over the commands' transport.
     func tokenSession(storage: any Storage, storageKey: String, lockTimeout: Duration = .seconds(60)) throws -> TokenSession {
         let authentication = try clientAuthentication()
-        let transport: any HTTPTransport
-        do { transport = try AsyncHTTPClientTransport() } catch {
-            throw CLIFailure("cannot set up HTTPS: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
-        }
         return TokenSession(
-            clientID: clientID, provider: try provider(transport: transport), storage: storage, storageKey: storageKey,
+            clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make()), storage: storage, storageKey: storageKey,
             options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: { authentication })
     }
 }

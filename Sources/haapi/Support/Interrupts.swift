@@ -67,8 +67,9 @@ enum Interrupts {
         }
         guard first else { while true { pause() } }
         fflush(nil)  // what `print` has buffered
-        // After the terminal's "^C", on a line of its own.
-        Stderr.line((isatty(STDERR_FILENO) == 1 ? "\n" : "") + "haapi: cancelled" + detail)
+        // On a line of its own: the spinner's line, erased, or the one after the terminal's "^C".
+        let erased = WaitIndicator.shared.clear()
+        Stderr.line((isatty(STDERR_FILENO) == 1 && !erased ? "\n" : "") + "haapi: cancelled" + detail)
         exit(ExitCodes.interrupted)
     }
 
