@@ -168,6 +168,8 @@ struct CLIPlaybackTests {
             answers: #"{"fields": {"username": "someone"}}"#)
         #expect(run.status != 0)
         #expect(run.stderr.contains(title), "\(run.stderr)")
+        // Curity's lockout says no duration: the terminal says so (issue 18, item 8).
+        #expect(run.stderr.contains("the server does not say for how long") == (name == "problem-too-many-attempts"), "\(run.stderr)")
     }
 
     /// A message's class decides how it is shown: the too-many-attempts example with an `info`
@@ -187,6 +189,8 @@ struct CLIPlaybackTests {
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.contains("You can try again in 5 minutes."), "\(run.stderr)")
         #expect(lines.contains { $0.hasPrefix("error: You have exceeded") }, "\(run.stderr)")
+        // The server said how long: nothing is added.
+        #expect(!run.stderr.contains("does not say for how long"), "\(run.stderr)")
     }
 
     static let hasQRencode: Bool = {

@@ -7,6 +7,15 @@ enum FlowCompletion {
     /// Scopes that need no consent.
     static let consentFree: Set<String> = ["openid", SeedData.haapiScope]
 
+    /// What the consent step says each scope gives the client (a scope not here is shown by name).
+    static let scopeDescriptions: [String: String] = [
+        "profile": "Your name, username and locale",
+        "email": "Your email address and whether it is verified",
+        "phone": "Your phone number",
+        "address": "Your postal address",
+        "offline_access": "Access while you are away (a refresh token)",
+    ]
+
     /// The user is authenticated: ask for consent if needed, otherwise issue the code.
     static func authenticated(_ request: inout FlowRequest, username: String, state: ServerState) async throws -> Response {
         request.flow.username = username

@@ -123,7 +123,8 @@ enum HTMLPages {
 
     static func consent(sessionID: String, clientId: String, scopes: [String]) -> Response {
         let boxes = scopes.map {
-            "<label><input type=\"checkbox\" name=\"consent_\(escape($0))\" value=\"\(escape($0))\" checked> \(escape($0))</label>"
+            "<label><input type=\"checkbox\" name=\"consent_\(escape($0))\" value=\"\(escape($0))\" checked> \(escape($0))"
+                + (FlowCompletion.scopeDescriptions[$0].map { ": " + escape($0) } ?? "") + "</label>"
         }.joined(separator: "\n")
         return page(
             "Consent",

@@ -424,7 +424,9 @@ enum Steps {
             actions: [
                 Wire.form(
                     kind: "user-consent", title: "Consent", href: HaapiPaths.consent, actionTitle: "Accept",
-                    fields: scopes.map { Wire.field("consent_\($0)", type: "checkbox", label: $0, value: $0, checked: true) }),
+                    fields: scopes.map {
+                        Wire.field("consent_\($0)", type: "checkbox", label: FlowCompletion.scopeDescriptions[$0] ?? $0, value: $0, checked: true)
+                    }),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Deny"),
             ],
             messages: [Wire.message("\(clientId) asks for access to your account", ["heading"])])

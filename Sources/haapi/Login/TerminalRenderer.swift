@@ -50,7 +50,7 @@ import OAuthTransportNIO
                 if let problem = error.problem {
                     // The server's messages, each in its class's style; the failure names the problem.
                     for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
-                    throw CLIFailure("login failed: " + TerminalText.safe(problem.title))
+                    throw CLIFailure("login failed: " + TerminalText.safe(problem.title) + Self.lockoutNote(problem))
                 }
                 throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)))
             }
@@ -103,6 +103,7 @@ import OAuthTransportNIO
         if let problem = model.problem {
             message(problem.title, .error)
             for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
+            for line in Self.invalidFieldLines(problem, forms: model.forms + model.contentForms) { message(line, .error) }
             if isScripted {
                 throw CLIFailure("the server refused the answers: \(problem.title)")
             }
@@ -121,6 +122,12 @@ import OAuthTransportNIO
             try await perform(operation, in: model)
         case .consent(let consent):
             guard let form = consent.consent else { throw CLIFailure("the consent step has no consent form") }
+            if model.heading == nil {
+                message("\(viewModel.configuration.haapiConfiguration.clientId) asks for access to your account", .heading)
+            }
+            for field in form.inputFields where field.kind == .checkbox {
+                Stderr.line("  • " + TerminalText.safe(Self.checkboxText(field)) + (field.isReadonly ? terminal.styled(" (required)", .dim) : ""))
+            }
             try await offer(model, forms: [form] + consent.forms.filter { $0 != form })
         case .form(let forms), .continueSameStep(let forms):
             try await offer(model, forms: forms)
@@ -185,6 +192,44 @@ import OAuthTransportNIO
         }
     }
 
+    /// The fields an invalid-input problem names, each with the server's complaint: shown with
+    /// the problem, before the user chooses what to do again.
+    static func invalidFieldLines(_ problem: ProblemModel, forms: [FormModel]) -> [String] {
+        problem.invalidFields.map { invalid in
+            let label = forms.lazy.compactMap { $0.field(invalid.name)?.label }.first ?? invalid.name
+            return "\(label): \(invalid.detail ?? invalid.reason ?? "invalid")"
+        }
+    }
+
+    /// A checkbox as text: its label, and the value it stands for when that says more
+    /// (`profile: Your name, username and locale` for a consent scope).
+    static func checkboxText(_ field: FieldModel) -> String {
+        guard let value = field.field.value, !value.isEmpty, value != "on", value.caseInsensitiveCompare(field.label) != .orderedSame else {
+            return field.label
+        }
+        return "\(value): \(field.label)"
+    }
+
+    /// What Enter answers at a field's prompt: its value, but never a secret, and never what the
+    /// server just refused (a wrong one-time code must be typed anew). After incorrect
+    /// credentials only a username is kept; after invalid input, the fields not named in it.
+    static func promptDefault(_ field: FieldModel, problem: ProblemModel?) -> String? {
+        guard let value = field.value, !value.isEmpty, !field.isSecure else { return nil }
+        let typed = value != field.field.defaultValue
+        guard typed, let problem else { return value }
+        if field.error != nil { return nil }
+        if problem.invalidFields.isEmpty && field.kind != .username { return field.field.defaultValue.flatMap { $0.isEmpty ? nil : $0 } }
+        return value
+    }
+
+    /// For a lockout whose texts give no duration: says so, and what the user can do.
+    static func lockoutNote(_ problem: ProblemModel) -> String {
+        guard problem.type == .tooManyAttempts else { return "" }
+        let texts = [problem.title] + problem.messages.map(\.text)
+        if texts.contains(where: { $0.contains(where: \.isNumber) }) { return "" }
+        return " (the server does not say for how long: try again later, or ask its administrators to unlock the account)"
+    }
+
     /// A problem's message in its own class's style; one without a known class is an error.
     static func problemStyle(_ line: MessageModel) -> MessageStyle { line.knownStyle ?? .error }
 
@@ -210,19 +255,19 @@ import OAuthTransportNIO
                 await viewModel.submit(form)
                 return
             }
-            let values = try await fill(form)
+            let values = try await fill(form, problem: model.problem)
             await viewModel.submit(form, values: values)
         }
     }
 
-    /// Asks for every input field of a form.
-    private func fill(_ form: FormModel) async throws -> [String: String] {
+    /// Asks for every input field of a form; `problemShown` is the server's complaint about the last answers.
+    private func fill(_ form: FormModel, problem problemShown: ProblemModel?) async throws -> [String: String] {
         var values: [String: String] = [:]
         let formName = form.title ?? form.kind.rawValue
         for field in form.inputFields {
-            if let error = field.error {
-                message("\(field.label): \(error.detail ?? error.reason ?? "invalid")", .error)
-            }
+            // The server's complaint about a field goes with its prompt.
+            let complaint = field.error.map { terminal.styled(" (" + TerminalText.safe($0.detail ?? $0.reason ?? "invalid") + ")", .red) } ?? ""
+            if !complaint.isEmpty, isScripted || field.kind == .select { message("\(field.label): \(field.error?.detail ?? field.error?.reason ?? "invalid")", .error) }
             switch field.kind {
             case .select:
                 let options = field.options.map { ChoiceOption(title: $0.label, names: [$0.value]) }
@@ -243,7 +288,7 @@ import OAuthTransportNIO
                     }
                 } else {
                     let hint = field.isChecked ? "[Y/n]" : "[y/N]"
-                    Stderr.write(terminal.styled("\(TerminalText.safe(field.label)) \(hint) ", .bold))
+                    Stderr.write(terminal.styled(TerminalText.safe(Self.checkboxText(field)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
                     let checked = reply.isEmpty ? field.isChecked : reply.hasPrefix("y")
                     values[field.name] = checked ? (field.value ?? "on") : ""
@@ -258,9 +303,10 @@ import OAuthTransportNIO
                         throw CLIFailure("the answers have no value for the field \"\(field.name)\" (\(field.label)) of the form \"\(formName)\"")
                     }
                 } else {
-                    let current = field.value.flatMap { $0.isEmpty || field.isSecure ? nil : $0 }
-                    let prompt = TerminalText.safe(field.label + (current.map { " [\($0)]" } ?? "")) + ": "
-                    Stderr.write(terminal.styled(prompt, .bold))
+                    let current = Self.promptDefault(field, problem: problemShown)
+                    let prompt = terminal.styled(TerminalText.safe(field.label), .bold) + complaint
+                        + terminal.styled(TerminalText.safe(current.map { " [\($0)]" } ?? "") + ": ", .bold)
+                    Stderr.write(prompt)
                     let line = try await terminal.readLine(secret: field.isSecure)
                     values[field.name] = line.isEmpty ? (current ?? "") : line
                 }

@@ -1,0 +1,93 @@
+import DevServerTestSupport
+import Foundation
+import Testing
+
+/// Issue 18, item 8, as a person sees it in a terminal (tmux): consent lists the scopes with
+/// their descriptions under a heading naming the client, a refused one-time code is never the
+/// default, invalid input is shown at its fields, and a lockout says how long.
+@Suite(.enabled(if: CLITests.tmux != nil, "tmux is not installed"))
+struct CLIPromptTests {
+    /// `haapi demo --client secret` in a tmux pane, with the keys a person types.
+    final class Demo {
+        let session = "haapi-prompts-\(UUID().uuidString.prefix(8))"
+        let home: URL
+
+        init() throws {
+            try HaapiCommand.requireBinary()
+            home = try HaapiCommand.temporaryDirectory()
+            let command = "HAAPI_HOME='\(home.path)' '\(HaapiCommand.binary.path)' demo --client secret; echo \"EXIT=$?\"; sleep 60"
+            try CLITests.tmux(["new-session", "-d", "-s", session, "-x", "200", "-y", "80", command])
+        }
+
+        deinit {
+            _ = try? CLITests.tmux(["kill-session", "-t", session])
+            try? FileManager.default.removeItem(at: home)
+        }
+
+        func type(_ text: String) throws { try CLITests.tmux(["send-keys", "-t", session, "-l", text]); try CLITests.tmux(["send-keys", "-t", session, "Enter"]) }
+        @discardableResult func waitFor(_ text: String, count: Int = 1) throws -> String { try CLITests.waitForPane(session, text, count: count) }
+    }
+
+    @Test func item08InvalidInputAtItsFieldsAndConsentWithDescriptions() throws {
+        let demo = try Demo()
+        try demo.waitFor("Choose 1-8")
+        try demo.type("1")
+        try demo.waitFor("Choose 1-3 [1]")
+        try demo.type("")
+        try demo.waitFor("Username:")
+        try demo.type("")
+        try demo.waitFor("Password:")
+        try demo.type("")
+        // The problem names its fields before the menu comes back...
+        let refused = try demo.waitFor("Choose 1-3 [1]", count: 2)
+        #expect(refused.contains("error: Form Errors\nerror: Username: You have to enter your username\nerror: Password: You have to enter your password"), "pane:\n\(refused)")
+        try demo.type("")
+        // ...and each prompt carries its complaint.
+        try demo.waitFor("Username (You have to enter your username):")
+        try demo.type("demo")
+        try demo.waitFor("Password (You have to enter your password):")
+        try demo.type("Password1")
+        let consent = try demo.waitFor("Choose 1-2 [1]")
+        #expect(consent.contains("""
+            haapi-secret asks for access to your account
+              • profile: Your name, username and locale
+              • email: Your email address and whether it is verified
+              • offline_access: Access while you are away (a refresh token)
+            """), "pane:\n\(consent)")
+        try demo.type("")
+        try demo.waitFor("profile: Your name, username and locale [Y/n]")
+        try demo.type("")
+        try demo.waitFor("email: Your email address and whether it is verified [Y/n]")
+        try demo.type("n")
+        try demo.waitFor("offline_access: Access while you are away (a refresh token) [Y/n]")
+        try demo.type("")
+        let ended = try demo.waitFor("EXIT=")
+        #expect(ended.contains("EXIT=0"), "pane:\n\(ended)")
+        // The scope refused at the prompt was not granted.
+        #expect(ended.contains("scope openid profile offline_access"), "pane:\n\(ended)")
+    }
+
+    @Test func item08ARefusedCodeIsNeverTheDefaultAndTheLockoutSaysHowLong() throws {
+        let demo = try Demo()
+        try demo.waitFor("Choose 1-8")
+        try demo.type("2")
+        try demo.waitFor("Username:")
+        try demo.type("demo")
+        try demo.waitFor("One-time code:")
+        try demo.type("000001")
+        // The prompt comes again, empty: Enter does not send the refused code.
+        let again = try demo.waitFor("One-time code:", count: 2)
+        #expect(again.contains("error: Incorrect credentials"), "pane:\n\(again)")
+        #expect(!again.contains("[000001]"), "pane:\n\(again)")
+        try demo.type("")
+        try demo.waitFor("One-time code (You have to enter the code):")
+        // Five wrong codes are allowed; the sixth attempt finds the account locked.
+        for attempt in 2...6 {
+            try demo.type(String(format: "%06d", attempt))
+            if attempt < 6 { try demo.waitFor("One-time code:", count: attempt + 1) }
+        }
+        let ended = try demo.waitFor("EXIT=")
+        #expect(ended.contains("EXIT=1"), "pane:\n\(ended)")
+        #expect(ended.contains("haapi: error: login failed: Too many failed attempts: the account is locked for 15 minutes"), "pane:\n\(ended)")
+    }
+}
