@@ -21,6 +21,21 @@ public struct HTTPTransportError: IdsvrError, Hashable {
     public var errorDescription: String { message }
     public var failureReason: String { underlying ?? message }
 
+    /// What went wrong in plain words, without the request: for a message that names the
+    /// request itself ("the discovery document … could not be fetched: nothing answers there").
+    public var plainReason: String {
+        switch code {
+        case .connectionFailed: return "nothing answers there (the connection was refused, or the host cannot be reached)"
+        case .connectionClosed: return "the connection broke before the answer was complete"
+        case .timedOut: return "no answer came in time"
+        case .cancelled: return "it was cancelled"
+        case .tlsFailure: return "the TLS handshake failed (an untrusted or wrong certificate)"
+        case .publicKeyPinMismatch: return "the server's key is none of the pinned keys"
+        case .responseTooLarge: return "the answer is too large"
+        default: return message
+        }
+    }
+
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
         case .connectionFailed, .connectionClosed: return .retryable(condition: .whenNetworkAvailable)

@@ -18,7 +18,8 @@ enum ProviderDocument {
             if Task.isCancelled || error is CancellationError || (error as? HTTPTransportError)?.code == .cancelled {
                 throw OIDCError(.cancelled, "the task was cancelled while \(name) loaded", cause: error)
             }
-            throw OIDCError(failure, "\(name) \(url.absoluteString) could not be fetched", cause: error)
+            let reason = (error as? HTTPTransportError)?.plainReason ?? String(describing: error)
+            throw OIDCError(failure, "\(name) \(url.absoluteString) could not be fetched: \(reason)", cause: error)
         }
         guard response.status == 200 else {
             throw OIDCError(failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)", cause: unusableAnswer(response, from: name))
