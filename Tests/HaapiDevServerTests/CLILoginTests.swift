@@ -230,7 +230,7 @@ struct CLILoginTests {
             answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password", "cancel"]}"#,
             scope: "openid profile")
         #expect(run.status == 1)
-        #expect(run.stderr.contains("Choose what to do: Cancel"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Choose what to do: Deny"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("haapi: error: login cancelled"), "stderr: \(run.stderr)")
         // Denial is answered with an error-authorization-response problem.
         #expect(login.server.waitForLine(prefix: "request: POST /authn/cancel ", timeout: 10) == "request: POST /authn/cancel 400")

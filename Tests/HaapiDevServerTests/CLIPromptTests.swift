@@ -53,6 +53,9 @@ struct CLIPromptTests {
               • profile: Your name, username and locale
               • email: Your email address and whether it is verified
               • offline_access: Access while you are away (a refresh token)
+            Choose what to do
+              1) Accept (user-consent)
+              2) Deny (cancel)
             """), "pane:\n\(consent)")
         try demo.type("")
         try demo.waitFor("profile: Your name, username and locale [Y/n]")

@@ -128,7 +128,7 @@ import OAuthTransportNIO
             for field in form.inputFields where field.kind == .checkbox {
                 Stderr.line("  • " + TerminalText.safe(Self.checkboxText(field)) + (field.isReadonly ? terminal.styled(" (required)", .dim) : ""))
             }
-            try await offer(model, forms: [form] + consent.forms.filter { $0 != form })
+            try await offer(model, forms: [form] + consent.forms.filter { $0 != form }, byAction: true)
         case .form(let forms), .continueSameStep(let forms):
             try await offer(model, forms: forms)
         case .generic:
@@ -183,10 +183,12 @@ import OAuthTransportNIO
         case link(LinkModel)
     }
 
-    private static func choices(_ entries: [Entry]) -> [ChoiceOption] {
+    /// The menu of `entries`; forms are named by their title, or with `byAction` by their
+    /// button (consent's "Accept" and "Deny" say more than the forms' titles).
+    private static func choices(_ entries: [Entry], byAction: Bool = false) -> [ChoiceOption] {
         entries.map { entry in
             switch entry {
-            case .form(let form): return ChoiceOption(title: form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
+            case .form(let form): return ChoiceOption(title: byAction ? form.actionTitle : form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
             case .link(let link): return ChoiceOption(title: link.title, names: [link.rel, link.href].compactMap { $0 })
             }
         }
@@ -235,7 +237,7 @@ import OAuthTransportNIO
 
     /// Offers the forms (and links) of a step: one form is filled in directly; several make a
     /// menu, whose answer on Enter (and for a script without a matching choice) is `defaultIndex`.
-    private func offer(_ model: UIModel, forms: [FormModel], defaultIndex: Int? = nil) async throws {
+    private func offer(_ model: UIModel, forms: [FormModel], defaultIndex: Int? = nil, byAction: Bool = false) async throws {
         let primary = forms.filter { !$0.isCancel }
         var entries = primary.map(Entry.form) + model.links.map(Entry.link)
         entries += forms.filter(\.isCancel).map(Entry.form)
@@ -244,9 +246,9 @@ import OAuthTransportNIO
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
             chosen = entries[0]
         } else if let defaultIndex {
-            chosen = entries[try await choose("Choose what to do", Self.choices(entries), defaultIndex: defaultIndex)]
+            chosen = entries[try await choose("Choose what to do", Self.choices(entries, byAction: byAction), defaultIndex: defaultIndex)]
         } else {
-            chosen = entries[try await choose("Choose what to do", Self.choices(entries), defaultIndex: primary.count == 1 ? 0 : nil)]
+            chosen = entries[try await choose("Choose what to do", Self.choices(entries, byAction: byAction), defaultIndex: primary.count == 1 ? 0 : nil)]
         }
         switch chosen {
         case .link(let link): await viewModel.followLink(link)

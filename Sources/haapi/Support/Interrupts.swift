@@ -50,6 +50,9 @@ enum Interrupts {
         return try await body()
     }
 
+    /// Whether the command is waiting for the user now (then it shows its own status line).
+    static var isWaitingForTheUser: Bool { state.withLock { $0.waitsForTheUser > 0 } }
+
     /// Takes a Ctrl-C kept while the command waited for the user, if there is one.
     static func take() -> Bool {
         state.withLock { state in

@@ -9,7 +9,8 @@ import Darwin
 
 /// Says what the command waits for while it waits: after a moment, a spinner line on standard
 /// error naming the wait and its seconds, erased when the wait ends. Only on a terminal: on a
-/// pipe or a file it writes nothing.
+/// pipe or a file it writes nothing; and not while the command waits for the user (a question
+/// or a poll, which show their own line).
 final class WaitIndicator: Sendable {
     /// The process's indicator, on when standard error is a terminal that understands `\r`.
     static let shared = WaitIndicator(
@@ -46,6 +47,12 @@ final class WaitIndicator: Sendable {
                 let seconds = Int((ContinuousClock.now - start).components.seconds)
                 let drawn = "\r\u{1B}[2K\u{1B}[36m\(frames[frame % frames.count])\u{1B}[0m \(text)… \u{1B}[2m\(seconds) s\u{1B}[0m"
                 guard !Task.isCancelled else { return }
+                // A question or a poll's own status line is on the screen: a background
+                // request (automatic polling) must not write over it.
+                if Interrupts.isWaitingForTheUser {
+                    try await Task.sleep(for: .milliseconds(120))
+                    continue
+                }
                 line.withLock { line in
                     line.shown = id
                     Stderr.write(drawn)
