@@ -65,6 +65,25 @@ struct DeviceLoginTests {
         }
     }
 
+    /// User codes are short, so the page slows guessing (RFC 8628 §5.1): past 20 tries in a
+    /// minute, even the right code is refused with 429 and `Retry-After`, and nothing is approved.
+    @Test func guessingUserCodesIsSlowedDown() async throws {
+        try await RunningServer.with(DevServerConfiguration()) { server in
+            let client = try Self.client(server)
+            var authorization = try await client.startDeviceAuthorization()
+            for guess in 0..<DeviceAuthorizationEndpoint.triesPerMinute {
+                let wrong = try await Self.answer(server, code: String(format: "BCDF%04d", guess))
+                #expect(wrong.status == 400)
+                #expect(String(decoding: wrong.body, as: UTF8.self).contains("This code is unknown"))
+            }
+            let right = try await Self.answer(server, code: authorization.userCode)
+            #expect(right.status == 429)
+            #expect(right.headers["Retry-After"] == "60")
+            #expect(String(decoding: right.body, as: UTF8.self).contains("Too many codes were tried in the last minute"))
+            guard case .pending = try await client.poll(&authorization) else { Issue.record("the refused try approved the login"); return }
+        }
+    }
+
     @Test func anExpiredCodeIsATypedError() async throws {
         var configuration = DevServerConfiguration()
         configuration.deviceCodeInterval = 1

@@ -89,11 +89,24 @@ enum DeviceAuthorizationEndpoint {
     /// A code as typed: letters only, upper case (dashes, spaces and case do not matter).
     static func normalized(_ typed: String) -> String { String(typed.uppercased().filter { alphabet.contains($0) }) }
 
+    /// How many codes the page takes in a minute, from everyone: user codes are short enough to
+    /// guess (RFC 8628 §5.1), so guessing is slowed to this rate. Each try is counted before any
+    /// code is looked up, so parallel guesses get no more.
+    static let triesPerMinute = 20
+    static let triesKind = "device-code-tries"
+
     /// `POST /device`: the user code, the user's credentials and the decision.
     static func decide(_ request: Request, state: ServerState) async throws -> Response {
         let parameters = try await FlowRequest.allParameters(request)
         let typed = parameters["user_code"] ?? ""
         let userCode = normalized(typed)
+        let tries = try await state.store.increment(kind: triesKind, id: "all", expiresAt: Date().addingTimeInterval(60))
+        guard tries <= triesPerMinute else {
+            var page = HTMLPages.device(userCode: typed, error: "Too many codes were tried in the last minute: wait a minute, then enter yours again.")
+            page.status = .tooManyRequests
+            page.headers[.retryAfter] = "60"
+            return page
+        }
         guard let hash = try await state.store.get(String.self, kind: userCodeKind, id: userCode),
             var record = try await state.store.get(Record.self, kind: kind, id: hash),
             record.approvedUsername == nil, !record.denied, Date() < record.expiresAt
