@@ -224,6 +224,22 @@ struct CLILoginTests {
         #expect(login.server.lines(prefix: "request: POST /authn/consent ") == ["request: POST /authn/consent 200"])
     }
 
+    /// Issue 18: a wrong client secret says what to check and where the dev server shows its
+    /// secrets, and the login saves nothing.
+    @Test func aWrongSecretSaysWhatToCheckAndSavesNothing() throws {
+        let login = try Login()
+        let answers = try CLITests.write(#"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: login.directory, name: "answers.json")
+        let run = try CLITests.haapi(
+            ["login", "--issuer", login.server.issuer, "--client-id", "haapi-secret", "--answers", answers],
+            home: login.directory, environment: ["HAAPI_CLIENT_SECRET": "not-" + login.secret])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("haapi: error: login failed: "), "\(run.stderr)")
+        #expect(run.stderr.contains("check --client-id and the secret"), "\(run.stderr)")
+        #expect(run.stderr.contains("`haapi server --print-config` shows the development server's"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: login.directory.appendingPathComponent("home/profiles/default").path))
+    }
+
     @Test func consentCanBeDeniedWithTheCancelForm() throws {
         let login = try Login()
         let run = try login.run(

@@ -62,7 +62,7 @@ struct BrowserLogin {
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the browser login failed: \(error.errorDescription)")
+            throw CLIFailure("the browser login failed: \(error.errorDescription)" + Hints.after(error))
         }
     }
 
@@ -82,7 +82,7 @@ struct BrowserLogin {
             Stderr.line("Waiting for the approval...")
             return try await client.completeDeviceAuthorization(authorization)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the device login failed: \(error.errorDescription)")
+            throw CLIFailure("the device login failed: \(error.errorDescription)" + Hints.after(error))
         }
     }
 

@@ -52,7 +52,7 @@ import OAuthTransportNIO
                     for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
                     throw CLIFailure("login failed: " + TerminalText.safe(problem.title) + Self.lockoutNote(problem))
                 }
-                throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)))
+                throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)) + Hints.after(error))
             }
             guard let model = viewModel.uiModel else { throw CLIFailure("login failed: the flow did not start") }
             do {
