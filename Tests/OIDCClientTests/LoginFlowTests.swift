@@ -69,10 +69,23 @@ struct LoginFlowTests {
     @Test func manyConcurrentRefreshesSendOneRequest() async throws {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
-        let client = try provider.client(slowTokenEndpoint: true)
+        // The refresh's answer is held until every caller has asked: on a loaded machine a caller
+        // that started late would otherwise find the refresh over and rightly refresh again.
+        let gate = LockedValue(true)
+        let client = try provider.client(tokenGate: gate)
         try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        gate.withLock { $0 = false }
+        let asked = LockedValue(0)
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<20 { group.addTask { try await client.refresh().accessToken } }
+            for _ in 0..<20 {
+                group.addTask {
+                    asked.withLock { $0 += 1 }
+                    return try await client.refresh().accessToken
+                }
+            }
+            while asked.withLock({ $0 }) < 20 { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(300))
+            gate.withLock { $0 = true }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(tokens.count == 1)

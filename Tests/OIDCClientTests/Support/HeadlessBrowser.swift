@@ -12,8 +12,14 @@ struct AbandonedBrowser: BrowserLauncher {
 struct SlowTransport: HTTPTransport {
     let base: any HTTPTransport
     let delay: Duration
+    /// When set, a token request also waits until the test opens it (at most 10 s).
+    var gate: LockedValue<Bool>? = nil
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if request.url.path.hasSuffix("/token") { try await Task.sleep(for: delay) }
+        if request.url.path.hasSuffix("/token") {
+            try await Task.sleep(for: delay)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while let gate, !gate.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        }
         return try await base.send(request)
     }
 }
@@ -22,7 +28,7 @@ extension TestProvider {
     /// A client for this provider: a public client with a loopback redirect on any free port.
     func client(
         storage: any Storage = InMemoryStorage(), timeout: Duration = .seconds(15), slowTokenEndpoint: Bool = false,
-        configure: (inout OIDCConfiguration) -> Void = { _ in }
+        tokenGate: LockedValue<Bool>? = nil, configure: (inout OIDCConfiguration) -> Void = { _ in }
     ) throws -> OIDCClient {
         var configuration = OIDCConfiguration(
             issuer: URL(string: issuer)!, clientAuthentication: .none(clientID: TestProvider.clientID),
@@ -31,7 +37,8 @@ extension TestProvider {
             userAgentTimeout: timeout)
         configure(&configuration)
         let base = try AsyncHTTPClientTransport()
-        let transport: any HTTPTransport = slowTokenEndpoint ? SlowTransport(base: base, delay: .milliseconds(300)) : base
+        let transport: any HTTPTransport =
+            slowTokenEndpoint || tokenGate != nil ? SlowTransport(base: base, delay: .milliseconds(300), gate: tokenGate) : base
         return OIDCClient(configuration: configuration, transport: transport, storage: storage)
     }
 }
