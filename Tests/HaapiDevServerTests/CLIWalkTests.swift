@@ -125,8 +125,14 @@ struct CLIWalkTests {
         #expect(screen.contains("-F _haapi haapi"), "\(screen)")
 
         // 10: end-session against our own server, saying what it waits for.
+        try? FileManager.default.removeItem(at: shell.opened)
         try pane.send("haapi logout --end-session")
         screen = try pane.waitFor("waiting up to 60 s for it to come back")
+        // The line comes before the browser starts: wait for the URL it was given.
+        let start = Date()
+        while !FileManager.default.fileExists(atPath: shell.opened.path) && Date().timeIntervalSince(start) < 30 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let opened = try String(contentsOf: shell.opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await Browser.walk(from: try #require(URL(string: opened)), username: "demo", password: "Password1")
         screen = try pane.waitFor("EXIT=")
