@@ -141,6 +141,8 @@ struct TokenEndpointTests {
             (200, "not json", "application/json", .unexpectedResponse),
             (200, "[1,2]", "application/json", .unexpectedResponse),
             (400, #"{"message":"no error member"}"#, "application/json", .unexpectedResponse),
+            // Found by the token-response fuzz harness: an empty code is no OAuth error.
+            (400, #"{"error":""}"#, "application/json", .unexpectedResponse),
             (200, #"{"token_type":"Bearer"}"#, "application/json", .invalidResponse),
             (200, #"{"access_token":"at","token_type":"Bearer","expires_in":"soon"}"#, "application/json", .invalidResponse),
             (200, #"{"access_token":"at","token_type":"Bearer","expires_in":-5}"#, "application/json", .invalidResponse),

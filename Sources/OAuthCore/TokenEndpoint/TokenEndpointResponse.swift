@@ -17,7 +17,8 @@ public enum TokenEndpointResponse: Sendable, Hashable {
         }
         if response.isSuccess {
             self = .success(try TokenSuccessResponse(members: members, response: response, receivedAt: receivedAt))
-        } else if let error = members["error"]?.stringValue {
+        } else if let error = members["error"]?.stringValue, !error.isEmpty {
+            // RFC 6749 §5.2: `error` is a code of one or more characters; "" names no error.
             self = .failure(OAuthErrorResponse(error: error, members: members, statusCode: response.status, retryAfter: response.retryAfterSeconds))
         } else {
             throw TokenEndpointError(.unexpectedResponse, response: response)
