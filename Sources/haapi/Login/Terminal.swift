@@ -22,10 +22,14 @@ final class Terminal: @unchecked Sendable {
     let usesColour: Bool
     private let state = LockedValue(State())
 
+    /// Whether standard error is a terminal that can rewrite a line (`\r`, erase).
+    static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    /// Whether what goes to standard error may be coloured (a terminal, and no `NO_COLOR`).
+    static let standardErrorUsesColour = standardErrorIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+
     init() {
         isInteractive = isatty(STDIN_FILENO) == 1
-        usesColour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        usesColour = Self.standardErrorUsesColour
     }
 
     /// Takes a Ctrl-C pressed while the command waited for the user, if any (see ``Interrupts``).
@@ -82,8 +86,11 @@ final class Terminal: @unchecked Sendable {
         case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", cyan = "36"
     }
 
-    func styled(_ text: String, _ styles: Style...) -> String {
-        guard usesColour, !styles.isEmpty else { return text }
+    func styled(_ text: String, _ styles: Style...) -> String { Self.styled(text, styles, colour: usesColour) }
+
+    /// `text` in `styles` when `colour` is on, else as it is.
+    static func styled(_ text: String, _ styles: [Style], colour: Bool = standardErrorUsesColour) -> String {
+        guard colour, !styles.isEmpty else { return text }
         return "\u{1B}[" + styles.map(\.rawValue).joined(separator: ";") + "m" + text + "\u{1B}[0m"
     }
 

@@ -1,20 +1,14 @@
 import Foundation
 import OAuthCore
 import OAuthTransportNIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Says what the command waits for while it waits: after a moment, a spinner line on standard
 /// error naming the wait and its seconds, erased when the wait ends. Only on a terminal: on a
 /// pipe or a file it writes nothing; and not while the command waits for the user (a question
 /// or a poll, which show their own line).
 final class WaitIndicator: Sendable {
-    /// The process's indicator, on when standard error is a terminal that understands `\r`.
-    static let shared = WaitIndicator(
-        isEnabled: isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+    /// The process's indicator, on when standard error is a terminal that understands `\r` (coloured unless `NO_COLOR`).
+    static let shared = WaitIndicator(isEnabled: Terminal.standardErrorIsTerminal)
 
     /// How long a wait is "a moment": shorter ones show nothing.
     static let moment: Duration = .milliseconds(400)
@@ -45,7 +39,7 @@ final class WaitIndicator: Sendable {
             try await Task.sleep(for: Self.moment)
             for frame in 0... {
                 let seconds = Int((ContinuousClock.now - start).components.seconds)
-                let drawn = "\r\u{1B}[2K\u{1B}[36m\(frames[frame % frames.count])\u{1B}[0m \(text)… \u{1B}[2m\(seconds) s\u{1B}[0m"
+                let drawn = "\r\u{1B}[2K" + Terminal.styled(frames[frame % frames.count], [.cyan]) + " \(text)… " + Terminal.styled("\(seconds) s", [.dim])
                 guard !Task.isCancelled else { return }
                 // A question or a poll's own status line is on the screen: a background
                 // request (automatic polling) must not write over it.
