@@ -33,7 +33,7 @@ public enum DefaultStorage {
     /// The package's data directory: `$XDG_DATA_HOME/swift-haapi`, or `~/.local/share/swift-haapi`.
     public static var dataDirectory: URL {
         let base = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
         return base.appendingPathComponent("swift-haapi")
     }
 

@@ -141,8 +141,8 @@ public final class HaapiAccessorBuilder: @unchecked Sendable {
 
     /// Runs `body` with ``platformAttestationProvider`` replaced by `provider` for it and the
     /// tasks it starts, and nowhere else: for tests of code that builds accessors itself.
-    public static func withPlatformAttestationProvider<T>(
-        _ provider: any AttestationProvider, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    public nonisolated(nonsending) static func withPlatformAttestationProvider<T>(
+        _ provider: any AttestationProvider, _ body: () async throws -> T
     ) async rethrows -> T {
         try await $scopedPlatformProvider.withValue(provider) { try await body() }
     }

@@ -1,0 +1,161 @@
+#!/bin/bash
+# Type-checks for iOS (arm64-apple-ios17.0) what an iOS app compiles of this package, with the SDK
+# in ../shared/apple-sdk (its README): the app-facing targets with every Apple-only file in them,
+# and the seed snippets that need UIKit, SwiftUI or AuthenticationServices (Tests/AppleSnippets).
+# Fails on any error, and when BoringSSL (or any other C code) is compiled for those targets.
+#
+#   Scripts/check-apple.sh              the check
+#   Scripts/check-apple.sh --self-test  proves the check real: a copy of the package with a wrong
+#                                       line in every Apple-only file and snippet must fail, with an
+#                                       error at each of those lines; then the check itself runs
+#   Scripts/check-apple.sh --snippets   only the snippets, against the modules of the last check
+#
+# Without the SDK it says that it skipped and exits 0: the tests never depend on it.
+# Swift's availability checking stays on for our code: SwiftUI, whose interface in this SDK fails
+# Swift 6.3's availability checks, is loaded from a module prebuilt once without them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+sdk_dir=${HAAPI_APPLE_SDK_DIR:-$root/../shared/apple-sdk}
+targets=(OAuthCore HaapiDriver OIDCClient HaapiSDK HaapiUI)
+# A positive test for an Apple framework in an `#if` at the start of a line marks Apple-only code.
+apple_guard='^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)'
+
+if [ ! -f "$sdk_dir/env.sh" ]; then
+  echo "check-apple: skipped: no Apple SDK at $sdk_dir (see ../shared/apple-sdk/README.md); nothing was type-checked for iOS"
+  exit 0
+fi
+# shellcheck source=/dev/null
+. "$sdk_dir/env.sh"
+export APPLE_SDK_STAND_IN=$SWIFT_DRIVER_SWIFT_FRONTEND_EXEC
+export SWIFT_DRIVER_SWIFT_FRONTEND_EXEC=$root/Scripts/apple/swift-frontend
+export HAAPI_APPLE_MODULES="${targets[*]}"
+triple=arm64-apple-ios17.0
+real_frontend=$(dirname "$(readlink -f "$(command -v swiftc)")")/swift-frontend
+
+# The Apple-only files of the app-facing targets, and the snippets.
+apple_files() { # package directory
+  local dir=$1 target
+  for target in "${targets[@]}"; do grep -rlP "$apple_guard" "$dir/Sources/$target" --include='*.swift' || true; done | sort
+}
+
+# SwiftUI prebuilt without availability checks, once per SDK and compiler.
+prebuilt_swiftui() {
+  local compiler dir interface
+  compiler=$(swiftc --version 2>/dev/null | sha256sum | cut -c1-12)
+  dir=$(dirname "$APPLE_SDK")/prebuilt-modules-$compiler
+  interface=$APPLE_SDK/System/Library/Frameworks/SwiftUI.framework/Modules/SwiftUI.swiftmodule/arm64-apple-ios.swiftinterface
+  if [ ! -f "$dir/SwiftUI.swiftmodule/arm64-apple-ios.swiftmodule" ]; then
+    echo "check-apple: prebuilding SwiftUI for arm64-apple-ios (once per SDK and compiler, about a minute)" >&2
+    mkdir -p "$dir/SwiftUI.swiftmodule" "$dir.cache"
+    "$real_frontend" -compile-module-from-interface -module-name SwiftUI "$interface" \
+      -o "$dir/SwiftUI.swiftmodule/arm64-apple-ios.swiftmodule.tmp" -target "$triple" -sdk "$APPLE_SDK" \
+      -resource-dir "$APPLE_RESOURCE_DIR" -module-cache-path "$dir.cache" -disable-availability-checking >&2
+    mv "$dir/SwiftUI.swiftmodule/arm64-apple-ios.swiftmodule.tmp" "$dir/SwiftUI.swiftmodule/arm64-apple-ios.swiftmodule"
+  fi
+  echo "$dir"
+}
+
+# check PACKAGE_DIR SCRATCH LOG: type-checks the package's app-facing targets and its snippets;
+# the compiler's output goes to LOG. Returns non-zero on any error.
+check() {
+  local package=$1 scratch=$2 log=$3 prebuilt backfill modules file status=0
+  prebuilt=$(prebuilt_swiftui)
+  backfill=$scratch/apple-backfill
+  modules=$scratch/arm64-apple-ios/debug/Modules
+  local common=(-sdk "$APPLE_SDK" -resource-dir "$APPLE_RESOURCE_DIR" -swift-version 5
+    -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt")
+  : >"$log"
+  mkdir -p "$backfill"
+  export HAAPI_APPLE_BACKFILL=$backfill
+  swiftc -emit-module -parse-as-library -module-name AppleSDKBackfill -target "$triple" "${common[@]}" \
+    -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
+    -emit-module-path "$backfill/AppleSDKBackfill.swiftmodule" "$package"/Scripts/apple/Backfill/*.swift >>"$log" 2>&1 || status=1
+
+  # C targets compiled earlier are removed, so that any still in the graph compiles again and shows.
+  if [ -d "$scratch/arm64-apple-ios/debug" ] && [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
+    find "$scratch/arm64-apple-ios/debug" -maxdepth 1 -name '*.build' -type d | while read -r dir; do
+      if find "$dir" -name '*.o' -size +0 -print -quit | grep -q .; then rm -rf "$dir"; fi
+    done
+  fi
+  local build=(swift build --package-path "$package" --scratch-path "$scratch" --triple "$triple" --sdk "$APPLE_SDK")
+  for flag in -resource-dir "$APPLE_RESOURCE_DIR" -swift-version 5 \
+    -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt"; do build+=(-Xswiftc "$flag"); done
+  for target in "${targets[@]}"; do build+=(--target "$target"); done
+  if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then "${build[@]}" >>"$log" 2>&1 || status=1; fi
+
+  # Each snippet file is an app of its own (a module each: each may have its own @main).
+  for file in "$package"/Tests/AppleSnippets/*.swift; do
+    echo "check-apple: snippet $(basename "$file")" >>"$log"
+    swiftc -typecheck -parse-as-library -module-name "$(basename "$file" .swift)" -target "$triple" "${common[@]}" \
+      -I "$modules" -I "$backfill" -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
+      "$file" >>"$log" 2>&1 || status=1
+  done
+  return $status
+}
+
+errors_in() { grep -E '^[^ ]+:[0-9]+:[0-9]+: error:' "$1" | sort -u || true; }
+
+[ "${1:-}" = "--snippets" ] && export HAAPI_APPLE_SNIPPETS_ONLY=1
+if [ "${1:-}" = "--self-test" ]; then
+  copy=$(mktemp -d)
+  trap 'rm -rf "$copy"' EXIT
+  tar --exclude=./.build --exclude=./.git -cf - . | tar -xf - -C "$copy"
+  probes=()
+  for file in $(apple_files "$copy") "$copy"/Tests/AppleSnippets/*.swift; do
+    line=$(grep -nP "$apple_guard" "$file" | head -1 | cut -d: -f1)
+    line=${line:-0}
+    sed -i "$((line + 1))i let appleCheckProbe${#probes[@]}: Int = \"a wrong line the check must find\"" "$file"
+    probes+=("${file#"$copy"/}:$((line + 1))")
+  done
+  echo "check-apple: self-test: a wrong line in each of ${#probes[@]} Apple-only files and snippets"
+  log=$root/.build/ios-check-self-test.log
+  mkdir -p "$root/.build"
+  if check "$copy" "$root/.build/ios" "$log"; then
+    echo "check-apple: self-test FAILED: the check passed a package with wrong lines (log: $log)" >&2
+    exit 1
+  fi
+  missed=0
+  for probe in "${probes[@]}"; do
+    if errors_in "$log" | grep -q "^$copy/$probe:"; then
+      echo "  found: $probe"
+    else
+      echo "  MISSED: $probe" >&2
+      missed=$((missed + 1))
+    fi
+  done
+  if [ "$missed" -gt 0 ]; then
+    echo "check-apple: self-test FAILED: $missed wrong lines went unseen (log: $log)" >&2
+    exit 1
+  fi
+  echo "check-apple: self-test passed: the check failed with an error at each of the ${#probes[@]} wrong lines"
+fi
+
+log=$root/.build/ios-check.log
+mkdir -p "$root/.build"
+started=$(date +%s)
+status=0
+check "$root" "$root/.build/ios" "$log" || status=1
+errors=$(errors_in "$log")
+count=$(printf '%s' "$errors" | grep -c . || true)
+c_steps=$(grep -cE '^(\[[0-9]+/[0-9]+\] )?Compiling .*\.(c|cc|cpp|m|mm|S)$' "$log" || true)
+# Every C target built before was removed first, so one that exists now was compiled by this run.
+boring=no
+[ -d "$root/.build/ios/arm64-apple-ios/debug/CCryptoBoringSSL.build" ] && boring=yes
+[ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" = 1 ] && boring="not built by --snippets"
+
+echo "check-apple: type-checked for $triple in $(($(date +%s) - started)) s (log: $log)"
+echo "  targets: ${targets[*]}"
+echo "  Apple-only files: $(apple_files "$root" | sed "s#^$root/##" | tr '\n' ' ')"
+echo "  snippets: $(cd Tests/AppleSnippets && ls -- *.swift | tr '\n' ' ')"
+echo "  C compile steps: $c_steps (BoringSSL: $boring)"
+if [ "$count" -gt 0 ] || [ "$status" -ne 0 ]; then
+  printf '%s\n' "$errors" | sed "s#^$root/##" >&2
+  echo "check-apple: FAILED: $count errors" >&2
+  exit 1
+fi
+if [ "$boring" = yes ]; then
+  echo "check-apple: FAILED: BoringSSL is compiled for the app-facing targets" >&2
+  exit 1
+fi
+echo "check-apple: 0 errors"
