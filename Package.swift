@@ -43,7 +43,9 @@ let package = Package(
             name: "OAuthCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
+                // RSA: BoringSSL through CryptoExtras here; the Security framework on Apple platforms,
+                // so that an iOS app compiles no BoringSSL (Sources/OAuthCore/JOSE/RSA).
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows, .wasi, .openbsd])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,30 +3,45 @@
 # each captured HAAPI response, HAAPI logins against the dev server, browser logins, refreshes
 # and a 1000-caller single-flight refresh against Glewlwyd (started by Scripts/op/up.sh), and
 # `haapi token` start-up.
-#   Scripts/bench.sh --build-times   first also times two debug builds from empty scratch folders:
-#   the library products an iOS app adds (HaapiUI and OIDCClient, with what they depend on) and
-#   the whole package (several minutes each on two cores).
+#   Scripts/bench.sh --build-times   first also times builds from empty scratch folders (several
+#   minutes each on two cores): on Linux, a debug build of the targets an iOS app adds (OAuthCore,
+#   HaapiDriver, OIDCClient, HaapiSDK, HaapiUI, with their dependencies) against the whole package
+#   (goal: 0.3 of it or less); and, with ../shared/apple-sdk, the iOS type-check build of those
+#   targets (Scripts/check-apple.sh) with its count of C compile steps (goal: none, no BoringSSL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = "--build-times" ]; then
   shift
+  APP_TARGETS=(OAuthCore HaapiDriver OIDCClient HaapiSDK HaapiUI)
   seconds() {   # seconds SCRATCH TARGET... : wall time of a debug build of the targets from an empty scratch folder
     local scratch=$1; shift
     rm -rf "$scratch"
-    local start end target
+    local start end build=(swift build --scratch-path "$scratch")
+    for target in "$@"; do build+=(--target "$target"); done
     start=$(date +%s.%N)
-    if [ $# -eq 0 ]; then swift build --scratch-path "$scratch" >&2; fi
-    for target in "$@"; do swift build --scratch-path "$scratch" --target "$target" >&2; done
+    "${build[@]}" >&2
     end=$(date +%s.%N)
     rm -rf "$scratch"
     awk -v a="$start" -v b="$end" 'BEGIN { print b - a }'
   }
-  APP=$(seconds .build-bench-app HaapiUI OIDCClient)
+  APP=$(seconds .build-bench-app "${APP_TARGETS[@]}")
   WHOLE=$(seconds .build-bench-whole)
-  printf '\n| build from an empty scratch folder (debug) | seconds |\n|---|---|\n'
-  printf '| what an iOS app adds: HaapiUI, OIDCClient and their dependencies | %.0f |\n' "$APP"
-  printf '| the whole package (CLI, dev server, NIO transport, benchmarks) | %.0f |\n\n' "$WHOLE"
+  printf '\n| build from an empty scratch folder | seconds |\n|---|---|\n'
+  printf '| Linux debug: what an iOS app adds (%s, with their dependencies) | %.0f |\n' "${APP_TARGETS[*]}" "$APP"
+  printf '| Linux debug: the whole package (CLI, dev server, NIO transport, benchmarks) | %.0f |\n' "$WHOLE"
+  printf '| ratio, app-facing / whole (goal 0.3 or less) | %.2f |\n' "$(awk -v a="$APP" -v w="$WHOLE" 'BEGIN { print a / w }')"
+  if [ -f ../shared/apple-sdk/env.sh ]; then
+    rm -rf .build-bench-ios
+    IOS=$(HAAPI_APPLE_SCRATCH=$PWD/.build-bench-ios Scripts/check-apple.sh 2>&1 | tee /dev/stderr)
+    rm -rf .build-bench-ios
+    printf '| iOS type-check (Scripts/check-apple.sh): the app-facing targets | %s |\n' \
+      "$(printf '%s\n' "$IOS" | sed -n 's/^  targets built in \([0-9]*\) s.*/\1/p')"
+    printf '| iOS type-check: C compile steps in that build | %s |\n\n' \
+      "$(printf '%s\n' "$IOS" | sed -n 's/^  C compile steps: //p')"
+  else
+    printf '| iOS type-check | skipped: no ../shared/apple-sdk |\n\n'
+  fi
 fi
 
 swift build -c release --product Benchmarks >&2

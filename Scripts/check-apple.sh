@@ -82,7 +82,10 @@ check() {
   for flag in -resource-dir "$APPLE_RESOURCE_DIR" -swift-version 5 \
     -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt"; do build+=(-Xswiftc "$flag"); done
   for target in "${targets[@]}"; do build+=(--target "$target"); done
+  local started
+  started=$(date +%s)
   if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then "${build[@]}" >>"$log" 2>&1 || status=1; fi
+  echo "$(($(date +%s) - started))" >"$scratch/apple-targets-seconds"
 
   # Each snippet file is an app of its own (a module each: each may have its own @main).
   for file in "$package"/Tests/AppleSnippets/*.swift; do
@@ -135,17 +138,19 @@ log=$root/.build/ios-check.log
 mkdir -p "$root/.build"
 started=$(date +%s)
 status=0
-check "$root" "$root/.build/ios" "$log" || status=1
+scratch=${HAAPI_APPLE_SCRATCH:-$root/.build/ios}
+check "$root" "$scratch" "$log" || status=1
 errors=$(errors_in "$log")
 count=$(printf '%s' "$errors" | grep -c . || true)
 c_steps=$(grep -cE '^(\[[0-9]+/[0-9]+\] )?Compiling .*\.(c|cc|cpp|m|mm|S)$' "$log" || true)
 # Every C target built before was removed first, so one that exists now was compiled by this run.
 boring=no
-[ -d "$root/.build/ios/arm64-apple-ios/debug/CCryptoBoringSSL.build" ] && boring=yes
+[ -d "$scratch/arm64-apple-ios/debug/CCryptoBoringSSL.build" ] && boring=yes
 [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" = 1 ] && boring="not built by --snippets"
 
 echo "check-apple: type-checked for $triple in $(($(date +%s) - started)) s (log: $log)"
 echo "  targets: ${targets[*]}"
+echo "  targets built in $(cat "$scratch/apple-targets-seconds") s"
 echo "  Apple-only files: $(apple_files "$root" | sed "s#^$root/##" | tr '\n' ' ')"
 echo "  snippets: $(cd Tests/AppleSnippets && ls -- *.swift | tr '\n' ' ')"
 echo "  C compile steps: $c_steps (BoringSSL: $boring)"

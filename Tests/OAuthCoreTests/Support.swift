@@ -17,15 +17,18 @@ extension JSONValue {
 }
 
 /// Expects `body` to throw a JOSEError with `code`.
-func expectJOSE(_ code: JOSEError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+@discardableResult
+func expectJOSE(_ code: JOSEError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> JOSEError? {
     do {
         try body()
         Issue.record("expected JOSEError \(code), nothing was thrown", sourceLocation: sourceLocation)
     } catch let error as JOSEError {
         #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
+        return error
     } catch {
         Issue.record("expected JOSEError \(code), got \(error)", sourceLocation: sourceLocation)
     }
+    return nil
 }
 
 /// A transport that answers from a script and records what it was sent.

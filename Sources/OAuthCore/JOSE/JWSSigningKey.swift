@@ -1,17 +1,17 @@
 import Crypto
-import CryptoExtras
 import Foundation
 
 /// A private (or secret) key that signs JWS with one algorithm.
 ///
-/// All cryptography comes from swift-crypto; this type only chooses the primitive,
-/// converts ECDSA signatures to the JOSE `r || s` form and exposes the public JWK.
+/// All cryptography comes from swift-crypto (CryptoKit on Apple platforms), and RSA from the
+/// platform's RSA (``RSAPrivateKey``); this type only chooses the primitive, converts ECDSA
+/// signatures to the JOSE `r || s` form and exposes the public JWK.
 public struct JWSSigningKey: Sendable {
     enum Material: Sendable {
         case p256(P256.Signing.PrivateKey)
         case p384(P384.Signing.PrivateKey)
         case p521(P521.Signing.PrivateKey)
-        case rsa(_RSA.Signing.PrivateKey)
+        case rsa(RSAPrivateKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PrivateKey)
         case external(any JWSSigner)
@@ -54,11 +54,9 @@ public struct JWSSigningKey: Sendable {
         JWSSigningKey(.ed25519(key), .edDSA, keyID: keyID)
     }
 
-    /// An RSA key for RS256 or PS256.
-    /// - Throws: ``JOSEError`` when `algorithm` is not an RSA algorithm.
-    public static func rsa(
-        _ key: _RSA.Signing.PrivateKey, algorithm: JWSAlgorithm = .rs256, keyID: String? = nil
-    ) throws -> JWSSigningKey {
+    /// An RSA key for RS256 or PS256; the public `rsa(_:algorithm:keyID:)` takes the platform's
+    /// key type (swift-crypto's `_RSA.Signing.PrivateKey`, or a `SecKey` on Apple platforms).
+    static func rsa(_ key: RSAPrivateKey, algorithm: JWSAlgorithm, keyID: String?) throws -> JWSSigningKey {
         guard algorithm == .rs256 || algorithm == .ps256 else {
             throw JOSEError(.algorithmKeyMismatch, "an RSA key cannot sign \(algorithm.rawValue)")
         }
@@ -101,7 +99,7 @@ public struct JWSSigningKey: Sendable {
                 material = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: try jwk.bytes("d", jwk.d)))
             case "RSA":
                 material = .rsa(
-                    try _RSA.Signing.PrivateKey(
+                    try RSAPrivateKey(
                         n: try jwk.bytes("n", jwk.n), e: try jwk.bytes("e", jwk.e), d: try jwk.bytes("d", jwk.d),
                         p: try jwk.bytes("p", jwk.p), q: try jwk.bytes("q", jwk.q)))
             default:
@@ -128,7 +126,7 @@ public struct JWSSigningKey: Sendable {
             case .es256: material = .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
             case .es384: material = .p384(try P384.Signing.PrivateKey(pemRepresentation: pem))
             case .es512: material = .p521(try P521.Signing.PrivateKey(pemRepresentation: pem))
-            case .rs256, .ps256: material = .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
+            case .rs256, .ps256: material = .rsa(try RSAPrivateKey(pem: pem))
             case .edDSA: material = .ed25519(try Curve25519.Signing.PrivateKey(pemRepresentation: pem))
             case .hs256: throw JOSEError(.algorithmKeyMismatch, "HS256 takes a shared secret, not a PEM key")
             }
@@ -150,9 +148,8 @@ public struct JWSSigningKey: Sendable {
         case .p521(let key): jwk = Self.ecJWK("P-521", key.publicKey.rawRepresentation)
         case .ed25519(let key): jwk = JWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(key.publicKey.rawRepresentation))
         case .rsa(let key):
-            guard let primitives = try? key.publicKey.getKeyPrimitives() else { return nil }
-            jwk = JWK(
-                kty: "RSA", n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
+            guard let components = key.publicKey?.components else { return nil }
+            jwk = JWK(kty: "RSA", n: Base64URL.encode(components.modulus), e: Base64URL.encode(components.exponent))
         case .hmac: return nil
         case .external(let signer): jwk = signer.publicJWK
         }
@@ -189,8 +186,7 @@ public struct JWSSigningKey: Sendable {
             case .hmac(let key): return Data(HMAC<SHA256>.authenticationCode(for: input, using: key))
             case .external(let signer): return try signer.sign(Data(input))
             case .rsa(let key):
-                let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
-                return try key.signature(for: SHA256.hash(data: input), padding: padding).rawRepresentation
+                return try key.signature(for: input, padding: algorithm == .ps256 ? .pss : .pkcs1v15)
             }
         } catch {
             throw JOSEError(.signingFailed, "\(algorithm.rawValue) signing failed: \(error)")

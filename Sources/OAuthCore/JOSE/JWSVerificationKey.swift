@@ -1,5 +1,4 @@
 import Crypto
-import CryptoExtras
 import Foundation
 
 /// A public key (or shared secret) that verifies JWS signatures.
@@ -11,7 +10,7 @@ public struct JWSVerificationKey: Sendable {
         case p256(P256.Signing.PublicKey)
         case p384(P384.Signing.PublicKey)
         case p521(P521.Signing.PublicKey)
-        case rsa(_RSA.Signing.PublicKey)
+        case rsa(RSAPublicKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PublicKey)
     }
@@ -25,11 +24,6 @@ public struct JWSVerificationKey: Sendable {
     /// A P-256 public key (ES256).
     public init(_ key: P256.Signing.PublicKey, keyID: String? = nil) {
         self.init(.p256(key), keyID: keyID)
-    }
-
-    /// An RSA public key (RS256, PS256).
-    public init(_ key: _RSA.Signing.PublicKey, keyID: String? = nil) {
-        self.init(.rsa(key), keyID: keyID)
     }
 
     /// An Ed25519 public key (EdDSA).
@@ -65,7 +59,7 @@ public struct JWSVerificationKey: Sendable {
             case ("OKP", "Ed25519"):
                 material = .ed25519(try Curve25519.Signing.PublicKey(rawRepresentation: try jwk.bytes("x", jwk.x)))
             case ("RSA", _):
-                material = .rsa(try _RSA.Signing.PublicKey(n: try jwk.bytes("n", jwk.n), e: try jwk.bytes("e", jwk.e)))
+                material = .rsa(try RSAPublicKey(modulus: try jwk.bytes("n", jwk.n), exponent: try jwk.bytes("e", jwk.e)))
             case ("oct", _):
                 material = .hmac(SymmetricKey(data: try jwk.bytes("k", jwk.k)))
             default:
@@ -148,9 +142,7 @@ public struct JWSVerificationKey: Sendable {
         case .hmac(let key):
             valid = HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
         case .rsa(let key):
-            let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
-            valid = key.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input), padding: padding)
+            valid = key.isValidSignature(signature, for: input, padding: algorithm == .ps256 ? .pss : .pkcs1v15)
         }
         guard valid else {
             throw JOSEError(.invalidSignature, "the \(algorithm.rawValue) signature does not verify")
