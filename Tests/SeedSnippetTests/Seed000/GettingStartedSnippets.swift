@@ -27,7 +27,7 @@ return true
 
 // MARK: 000-2 The application from UIKit code, and HaapiFlow.start
 // Unchanged. The part after `// ... Presented UIViewController` presents UIKit screens: it is
-// compiled where UIKit exists (HaapiFlow, Sources/HaapiUIKit), not here.
+// type-checked for iOS with the whole snippet (Tests/AppleSnippets/Seed000UIKitApp.swift), not here.
 
 extension UIApplication {
 var haapiUIKitApplication: HaapiUIKitApplication {
@@ -60,7 +60,8 @@ return true
 
 // MARK: 000-5 ContentView: View, HaapiFlowResult (its HaapiFlowResult part)
 // Changed: `View` and `body` left out (SwiftUI); `IdsvrHaapiUIKit.OAuthTokenModel` is
-// `HaapiUI.OAuthTokenModel`. The whole view is 000-5 in Sources/HaapiUIKit's documentation.
+// `HaapiUI.OAuthTokenModel`. The whole view is type-checked for iOS in
+// Tests/AppleSnippets/Seed000SwiftUIApp.swift.
 
 @MainActor final class ContentViewResult: HaapiFlowResult {
 var received: [HaapiUI.OAuthTokenModel] = []
