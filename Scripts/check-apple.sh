@@ -66,14 +66,16 @@ check() {
   local common=(-sdk "$APPLE_SDK" -resource-dir "$APPLE_RESOURCE_DIR" -swift-version 5
     -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt")
   : >"$log"
-  mkdir -p "$backfill"
-  export HAAPI_APPLE_BACKFILL=$backfill
+  mkdir -p "$backfill" "$scratch/frontend-cwd"
+  export HAAPI_APPLE_BACKFILL=$backfill HAAPI_APPLE_FRONTEND_DIR=$scratch/frontend-cwd
   swiftc -emit-module -parse-as-library -module-name AppleSDKBackfill -target "$triple" "${common[@]}" \
     -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
     -emit-module-path "$backfill/AppleSDKBackfill.swiftmodule" "$package"/Scripts/apple/Backfill/*.swift >>"$log" 2>&1 || status=1
 
   # C targets compiled earlier are removed, so that any still in the graph compiles again and shows.
+  # Empty dependency records (no type-check writes real ones) would crash the driver's incremental mode.
   if [ -d "$scratch/arm64-apple-ios/debug" ] && [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
+    find "$scratch/arm64-apple-ios/debug" -name '*.swiftdeps' -size 0 -delete
     find "$scratch/arm64-apple-ios/debug" -maxdepth 1 -name '*.build' -type d | while read -r dir; do
       if find "$dir" -name '*.o' -size +0 -print -quit | grep -q .; then rm -rf "$dir"; fi
     done
@@ -86,6 +88,7 @@ check() {
   started=$(date +%s)
   if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then "${build[@]}" >>"$log" 2>&1 || status=1; fi
   echo "$(($(date +%s) - started))" >"$scratch/apple-targets-seconds"
+  rm -rf "$scratch/frontend-cwd"
 
   # Each snippet file is an app of its own (a module each: each may have its own @main).
   for file in "$package"/Tests/AppleSnippets/*.swift; do

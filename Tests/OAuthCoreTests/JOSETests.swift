@@ -215,6 +215,11 @@ struct JWSRoundTripTests {
         try CompactJWS(token).verify(with: JWSVerificationKey(ec.publicKey))
         expectJOSE(.invalidKey) { _ = try JWSSigningKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", algorithm: .es256) }
         expectJOSE(.algorithmKeyMismatch) { _ = try JWSSigningKey(pem: ec.pemRepresentation, algorithm: .hs256) }
+        // Ed25519 PEM is read by our own DER reader (CryptoKit has no PEM for it): swift-crypto's encoding.
+        let ed = Curve25519.Signing.PrivateKey()
+        let edKey = try JWSSigningKey(pem: ed.pemRepresentation, algorithm: .edDSA)
+        #expect(edKey.publicJWK?.x == Base64URL.encode(ed.publicKey.rawRepresentation))
+        expectJOSE(.invalidKey) { _ = try JWSSigningKey(pem: ec.pemRepresentation, algorithm: .edDSA) }
     }
 
     @Test func keySetSelectsByKeyID() throws {

@@ -81,3 +81,23 @@ enum DER {
         }
     }
 }
+
+extension DER {
+    /// rsaEncryption, 1.2.840.113549.1.1.1 (RFC 8017 appendix A.1): an OBJECT IDENTIFIER's content.
+    static let rsaEncryption = Data([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01])
+    /// id-Ed25519, 1.3.101.112 (RFC 8410 §3).
+    static let ed25519 = Data([0x2B, 0x65, 0x70])
+
+    /// The `privateKey` of a PKCS #8 `PrivateKeyInfo` (RFC 5208 §5, RFC 5958 §2) whose algorithm
+    /// is `algorithm`; `name` names it in the error for a key of another algorithm.
+    static func pkcs8PrivateKey(_ der: Data, algorithm: Data, named name: String) throws -> Data {
+        // PrivateKeyInfo ::= SEQUENCE { version, AlgorithmIdentifier, OCTET STRING privateKey, ... }
+        var outer = Reader(der)
+        var info = Reader(try outer.read(.sequence))
+        _ = try info.readInteger()
+        var identifier = Reader(try info.read(.sequence))
+        guard try identifier.read(.objectIdentifier) == algorithm else { throw Error(reason: "it is not an \(name) key") }
+        guard outer.isAtEnd else { throw Error(reason: "it has trailing bytes") }
+        return try info.read(.octetString)
+    }
+}

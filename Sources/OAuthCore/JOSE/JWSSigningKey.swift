@@ -127,7 +127,7 @@ public struct JWSSigningKey: Sendable {
             case .es384: material = .p384(try P384.Signing.PrivateKey(pemRepresentation: pem))
             case .es512: material = .p521(try P521.Signing.PrivateKey(pemRepresentation: pem))
             case .rs256, .ps256: material = .rsa(try RSAPrivateKey(pem: pem))
-            case .edDSA: material = .ed25519(try Curve25519.Signing.PrivateKey(pemRepresentation: pem))
+            case .edDSA: material = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: try Self.ed25519Seed(pem: pem)))
             case .hs256: throw JOSEError(.algorithmKeyMismatch, "HS256 takes a shared secret, not a PEM key")
             }
         } catch let error as JOSEError {
@@ -137,6 +137,15 @@ public struct JWSSigningKey: Sendable {
         }
         self.algorithm = algorithm
         self.keyID = keyID
+    }
+
+    /// The 32-byte seed of a PKCS #8 Ed25519 PEM key (RFC 8410 §7), read here because CryptoKit
+    /// has no PEM initializer for Curve25519 keys.
+    private static func ed25519Seed(pem: String) throws -> Data {
+        let (label, der) = try PEM.firstBlock(in: pem)
+        guard label == "PRIVATE KEY" else { throw DER.Error(reason: "a PEM \"\(label)\" is not a PKCS #8 private key") }
+        var seed = DER.Reader(try DER.pkcs8PrivateKey(der, algorithm: DER.ed25519, named: "Ed25519"))
+        return try seed.read(.octetString)
     }
 
     /// The public half as a JWK (with `kid` and `alg`), or `nil` for an HMAC secret.

@@ -84,25 +84,13 @@ enum RSAKeyEncoding {
         case "RSA PRIVATE KEY":
             return der
         case "PRIVATE KEY":
-            // PrivateKeyInfo ::= SEQUENCE { version, AlgorithmIdentifier, OCTET STRING privateKey, ... }
-            var outer = DER.Reader(der)
-            var info = DER.Reader(try outer.read(.sequence))
-            _ = try info.readInteger()
-            var algorithm = DER.Reader(try info.read(.sequence))
-            guard try algorithm.read(.objectIdentifier) == rsaEncryption else {
-                throw invalid("the PKCS #8 key is not an RSA key")
-            }
-            guard outer.isAtEnd else { throw DER.Error(reason: "it has trailing bytes") }
-            return try info.read(.octetString)
+            return try DER.pkcs8PrivateKey(der, algorithm: DER.rsaEncryption, named: "RSA")
         case "ENCRYPTED PRIVATE KEY":
             throw invalid("the PEM private key is encrypted; decrypt it first (openssl pkcs8 -topk8 -nocrypt)")
         default:
             throw invalid("a PEM \"\(label)\" is not an RSA private key")
         }
     }
-
-    /// 1.2.840.113549.1.1.1 (RFC 8017 appendix A.1), the contents of its OBJECT IDENTIFIER.
-    private static let rsaEncryption = Data([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01])
 
     private static func checkSize(_ modulus: Data) throws {
         let bits = UnsignedBigInteger(bigEndian: modulus).bitWidth
