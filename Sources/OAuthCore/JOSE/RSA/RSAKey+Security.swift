@@ -16,10 +16,7 @@ struct RSAPublicKey: @unchecked Sendable {
 
     /// A public key the app made or found itself (for example in the keychain).
     init(_ key: SecKey) throws {
-        guard isRSA(key), SecKeyIsAlgorithmSupported(key, .verify, RSASignaturePadding.pkcs1v15.algorithm) else {
-            throw RSAKeyEncoding.invalid("the SecKey is not an RSA public key")
-        }
-        self.key = key
+        self.key = try requireRSA(key, for: .verify, "the SecKey is not an RSA public key")
     }
 
     init(pkcs1DER der: Data) throws {
@@ -50,10 +47,7 @@ struct RSAPrivateKey: @unchecked Sendable {
 
     /// A private key the app made or found itself (for example in the keychain).
     init(_ key: SecKey) throws {
-        guard isRSA(key), SecKeyIsAlgorithmSupported(key, .sign, RSASignaturePadding.pkcs1v15.algorithm) else {
-            throw RSAKeyEncoding.invalid("the SecKey is not an RSA private key")
-        }
-        self.key = key
+        self.key = try requireRSA(key, for: .sign, "the SecKey is not an RSA private key")
     }
 
     /// Security does not check an imported key's members against each other as BoringSSL does,
@@ -90,9 +84,13 @@ extension RSASignaturePadding {
     }
 }
 
-private func isRSA(_ key: SecKey) -> Bool {
-    guard let attributes = SecKeyCopyAttributes(key) as? [CFString: Any] else { return false }
-    return (attributes[kSecAttrKeyType] as? String) == (kSecAttrKeyTypeRSA as String)
+/// `key`, if it is an RSA key that can do `operation` with RS256.
+private func requireRSA(_ key: SecKey, for operation: SecKeyOperationType, _ refusal: String) throws -> SecKey {
+    let attributes = SecKeyCopyAttributes(key) as? [CFString: Any]
+    guard (attributes?[kSecAttrKeyType] as? String) == (kSecAttrKeyTypeRSA as String),
+        SecKeyIsAlgorithmSupported(key, operation, RSASignaturePadding.pkcs1v15.algorithm)
+    else { throw RSAKeyEncoding.invalid(refusal) }
+    return key
 }
 
 private func makeKey(_ der: Data, keyClass: CFString) throws -> SecKey {
