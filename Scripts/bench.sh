@@ -8,10 +8,12 @@
 #   HaapiDriver, OIDCClient, HaapiSDK, HaapiUI, with their dependencies) against the whole package
 #   (goal: 0.3 of it or less); and, with ../shared/apple-sdk, the iOS type-check build of those
 #   targets (Scripts/check-apple.sh) with its count of C compile steps (goal: none, no BoringSSL).
+#   Scripts/bench.sh --build-times-only   those build rows alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ "${1:-}" = "--build-times" ]; then
+if [ "${1:-}" = "--build-times" ] || [ "${1:-}" = "--build-times-only" ]; then
+  only=$([ "$1" = "--build-times-only" ] && echo yes || echo no)
   shift
   APP_TARGETS=(OAuthCore HaapiDriver OIDCClient HaapiSDK HaapiUI)
   seconds() {   # seconds SCRATCH TARGET... : wall time of a debug build of the targets from an empty scratch folder
@@ -42,6 +44,7 @@ if [ "${1:-}" = "--build-times" ]; then
   else
     printf '| iOS type-check | skipped: no ../shared/apple-sdk |\n\n'
   fi
+  [ "$only" = yes ] && exit 0
 fi
 
 swift build -c release --product Benchmarks >&2
