@@ -35,7 +35,8 @@ if [ "${1:-}" = "--build-times" ] || [ "${1:-}" = "--build-times-only" ]; then
   printf '| ratio, app-facing / whole (goal 0.3 or less) | %.2f |\n' "$(awk -v a="$APP" -v w="$WHOLE" 'BEGIN { print a / w }')"
   if [ -f ../shared/apple-sdk/env.sh ]; then
     rm -rf .build-bench-ios
-    IOS=$(HAAPI_APPLE_SCRATCH=$PWD/.build-bench-ios Scripts/check-apple.sh 2>&1 | tee /dev/stderr)
+    IOS=$(HAAPI_APPLE_SCRATCH=$PWD/.build-bench-ios Scripts/check-apple.sh 2>&1)
+    printf '%s\n' "$IOS" >&2
     rm -rf .build-bench-ios
     printf '| iOS type-check (Scripts/check-apple.sh): the app-facing targets | %s |\n' \
       "$(printf '%s\n' "$IOS" | sed -n 's/^  targets built in \([0-9]*\) s.*/\1/p')"
