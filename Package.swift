@@ -4,6 +4,9 @@ import PackageDescription
 // Layers, bottom to top (arrows point down only; see ../shared/DESIGN.md):
 //   haapi (CLI) -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
 //   haapi (CLI) -> OIDCClient -> OAuthCore
+// OAuthCore is the protocol core both logins share: JOSE, DPoP, the token endpoint, discovery,
+// ID-token validation and the one token lifecycle (TokenSession). HaapiSDK and OIDCClient are
+// siblings; neither imports the other.
 //   haapi (CLI) -> OAuthTransportNIO -> OAuthCore
 //   HaapiDevServer -> OAuthCore
 // What an iOS app adds (OAuthCore up to HaapiUI and OIDCClient) depends on Foundation and
@@ -63,7 +66,7 @@ let package = Package(
             ]
         ),
         .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
-        .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore", "OIDCClient"]),
+        .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
         .target(
             name: "HaapiUI",
             dependencies: [

@@ -1,7 +1,6 @@
 import Foundation
 import HaapiDriver
 import OAuthCore
-import OIDCClient
 
 extension OAuthTokenManager {
     /// A ``TokenSession`` for this configuration's client: the place to keep a flow's tokens

@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// An OpenID Provider's metadata (OpenID Connect Discovery 1.0 §3, RFC 8414), the members
 /// this client uses typed and every member kept in ``raw``.

@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// A validated ID token (OpenID Connect Core §2): its compact form and its claims.
 public struct IDToken: Sendable, Hashable {

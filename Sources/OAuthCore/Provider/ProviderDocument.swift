@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// Fetches one of the provider's public JSON documents (discovery, JWKS).
 enum ProviderDocument {

@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// A signed-in user's tokens, kept usable: stored, refreshed once however many callers and
 /// processes need a new one, revoked, forgotten. One type for tokens from any login: an
@@ -111,20 +110,6 @@ public actor TokenSession {
         self.lock = lock ?? (try? (storage as? any LockingStorage)?.lock(for: storageKey))
         self.options = options
         self.clientAuthentication = clientAuthentication ?? { .none(clientID: clientID) }
-    }
-
-    /// A session for an ``OIDCClient`` configuration's client.
-    public init(
-        configuration: OIDCConfiguration, provider: OpenIDProvider, storage: any Storage, storageKey: String = "oidc-auth-state",
-        lock: (any StorageLock)? = nil, lockTimeout: Duration = .seconds(60)
-    ) {
-        let authentication = configuration.clientAuthentication
-        self.init(
-            clientID: configuration.clientID, provider: provider, storage: storage, storageKey: storageKey, lock: lock,
-            options: Options(
-                lockTimeout: lockTimeout, additionalTokenParameters: configuration.additionalTokenParameters,
-                allowedSigningAlgorithms: configuration.allowedSigningAlgorithms, clockSkew: configuration.clockSkew),
-            clientAuthentication: { authentication })
     }
 
     // MARK: State
@@ -407,7 +392,7 @@ public actor TokenSession {
     }
 
     /// Sends a token request and returns the tokens, or throws the typed refusal.
-    func requestTokens(_ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?) async throws -> TokenSuccessResponse {
+    package func requestTokens(_ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?) async throws -> TokenSuccessResponse {
         let client = TokenEndpointClient(
             endpoint: metadata.tokenEndpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
             dpop: dpop, issuer: assertionIssuer(metadata))
@@ -430,7 +415,7 @@ public actor TokenSession {
     }
 
     /// Validates an ID token from this session's provider for this client.
-    func validate(
+    package func validate(
         _ raw: String, metadata: ProviderMetadata, nonce: String?, accessToken: String?, maxAge: Int? = nil,
         maximumAge: TimeInterval = 600
     ) async throws -> IDToken {

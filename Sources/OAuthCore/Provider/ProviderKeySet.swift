@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// The provider's signing keys (`jwks_uri`), fetched once and fetched again when a token
 /// names a key id the cached set lacks: that is how a provider's key rotation reaches a

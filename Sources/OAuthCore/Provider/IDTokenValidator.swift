@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import OAuthCore
 
 /// Checks ID tokens as OpenID Connect Core §3.1.3.7 asks, in an order where nothing of an
 /// unverified token is believed: algorithm, signature, then claims.

@@ -1,4 +1,4 @@
-import OAuthCore
+import Foundation
 
 /// The log tags of the browser-based client, to switch on in ``HaapiLogger/followUpTags``
 /// next to the other layers' (`DriverFollowUpTag.allCases + OIDCFollowUpTag.allCases`).

@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// The client metadata sent to a registration endpoint (RFC 7591 §2).
 public struct ClientRegistrationRequest: Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// A signed-in session's tokens (the seeds' AppAuth `AuthState`): what an app keeps between
 /// launches so the user need not log in again.

@@ -1,4 +1,4 @@
-import OAuthCore
+import Foundation
 
 /// The claims of the UserInfo endpoint (OpenID Connect Core §5.3), checked to be about the
 /// user the ID token names.

@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// An OpenID Provider as a client sees it: its metadata, discovered once (or given), and its
 /// signing keys, reached through one transport.

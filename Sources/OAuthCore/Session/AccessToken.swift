@@ -1,4 +1,3 @@
-import OAuthCore
 import Foundation
 
 /// An access token ready to send to an API.

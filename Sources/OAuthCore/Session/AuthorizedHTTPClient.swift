@@ -1,5 +1,4 @@
 import Foundation
-import OAuthCore
 
 /// An ``HTTPTransport`` that calls APIs as the logged-in user (the seeds' `FetchClient`):
 /// it adds the session's access token (`Bearer`, or `DPoP` with a proof), and on a 401
@@ -21,11 +20,6 @@ public struct AuthorizedHTTPClient: HTTPTransport {
         self.session = session
         self.transport = transport ?? session.provider.transport
         self.minimumLifetime = minimumLifetime
-    }
-
-    /// A client for an ``OIDCClient``'s session.
-    public init(client: OIDCClient, transport: any HTTPTransport, minimumLifetime: TimeInterval = 30) {
-        self.init(session: client.session, transport: transport, minimumLifetime: minimumLifetime)
     }
 
     /// Sends `request` with the access token; a 401 answer is retried once after a refresh.

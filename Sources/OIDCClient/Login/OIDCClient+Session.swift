@@ -1,0 +1,24 @@
+import Foundation
+
+extension AuthorizedHTTPClient {
+    /// A client for an ``OIDCClient``'s session.
+    public init(client: OIDCClient, transport: any HTTPTransport, minimumLifetime: TimeInterval = 30) {
+        self.init(session: client.session, transport: transport, minimumLifetime: minimumLifetime)
+    }
+}
+
+extension TokenSession {
+    /// A session for an ``OIDCClient`` configuration's client.
+    public init(
+        configuration: OIDCConfiguration, provider: OpenIDProvider, storage: any Storage, storageKey: String = "oidc-auth-state",
+        lock: (any StorageLock)? = nil, lockTimeout: Duration = .seconds(60)
+    ) {
+        let authentication = configuration.clientAuthentication
+        self.init(
+            clientID: configuration.clientID, provider: provider, storage: storage, storageKey: storageKey, lock: lock,
+            options: Options(
+                lockTimeout: lockTimeout, additionalTokenParameters: configuration.additionalTokenParameters,
+                allowedSigningAlgorithms: configuration.allowedSigningAlgorithms, clockSkew: configuration.clockSkew),
+            clientAuthentication: { authentication })
+    }
+}
