@@ -106,6 +106,27 @@ struct OAuthTokenManagerTests {
         #expect(storage.keys.isEmpty)
     }
 
+    /// Before the tokens were kept with their key, the key was kept alone under
+    /// `haapi-oauth-dpop-key.<name>`: an app updated with bound tokens still refreshes them.
+    @Test func aKeyKeptAloneByAnEarlierVersionStillRefreshes() async throws {
+        let server = FakeTokenEndpoint()
+        let configuration = testConfiguration(bound: true)
+        let dpop = try Dpop()
+        let old = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: InMemoryStorage())
+        guard case .successfulToken(let tokens) = await old.fetchAccessToken(with: "good-code", dpop: dpop) else { Issue.record("no tokens"); return }
+        // What an earlier version left in the storage: the key alone, as JSON.
+        let storage = InMemoryStorage()
+        try storage.write(key: "haapi-oauth-dpop-key.\(configuration.name)", data: JSONValue.encodeSorted(try #require(dpop.signingKey.privateJWK)))
+        let updated = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
+        guard case .successfulToken(let refreshed) = await updated.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
+            Issue.record("the bound refresh failed with the key kept alone"); return
+        }
+        #expect(refreshed.isDPoPBound)
+        let proof = try #require(server.requests.last?.headers["DPoP"])
+        let header = try JSONValue(parsing: try #require(Base64URL.decode(String(proof.split(separator: ".")[0]))))
+        #expect(header["jwk"]?["x"]?.stringValue == dpop.publicJWK.x)
+    }
+
     @Test func unboundConfigurationRefusesAKeyAndSendsNoProof() async throws {
         let server = FakeTokenEndpoint()
         let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
@@ -137,7 +158,10 @@ struct OAuthTokenManagerTests {
         guard case .errorToken(let error) = await manager.fetchAccessToken(with: "used-code") else { Issue.record("no token error"); return }
         #expect(error.error == "invalid_grant" && error.recoverySuggestion == .newHaapiFlow)
         guard case .error(let failure) = await manager.fetchAccessToken(with: "html-please") else { Issue.record("HTML accepted"); return }
-        let typed = try #require(failure as? TokenEndpointError)
+        // One rule for the SDK's token requests (the HAAPI ones, revocations, code exchanges and
+        // refreshes): an answer that is not OAuth is a communication failure caused by it.
+        guard case HaapiError.communication(_, let cause as TokenEndpointError)? = failure as? HaapiError else { Issue.record("not communication: \(failure)"); return }
+        let typed = cause
         #expect(typed.statusCode == 502 && typed.rawBody == Data("<html>bad gateway</html>".utf8))
         // The listener saw each raw response: headers included.
         #expect(listener.events.map(\.0) == ["success", "tokenError", "error"])

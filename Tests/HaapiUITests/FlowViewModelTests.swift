@@ -35,6 +35,31 @@ import Testing
         }
     }
 
+    /// OAuthLifecycle refreshes through the package's one token lifecycle: callers presenting the
+    /// same refresh token at once share one request, so a rotated refresh token is spent once.
+    @Test func fiftyConcurrentLifecycleRefreshesMakeOneRefreshRequest() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested)
+            await flow.viewModel.start()
+            try await flow.login()
+            let refreshToken = try #require(try await flow.outcome().tokens?.refreshToken)
+            let application = flow.viewModel.haapiUIKitApplication
+            let refreshed = try await withThrowingTaskGroup(of: OAuthTokenModel?.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await OAuthLifecycle.refreshToken(refreshToken, haapiUIKitApplication: application).tokens }
+                }
+                var tokens: [OAuthTokenModel] = []
+                for try await model in group { if let model { tokens.append(model) } }
+                return tokens
+            }
+            #expect(flow.failing.refreshCount == 1)
+            #expect(refreshed.count == 50)
+            #expect(Set(refreshed.map(\.accessToken)).count == 1)
+            #expect(refreshed.first?.refreshToken != refreshToken)
+            await flow.close()
+        }
+    }
+
     @Test func invalidInputIsAttachedToTheFieldThenTheLoginSucceeds() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .attested)

@@ -16,6 +16,7 @@ final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
     private var armed = false
     private var armedResponse: TransportResponse?
     private var failures = 0
+    private var refreshes = 0
 
     /// Whether the `interval` of polling steps is removed (so that `autoPollingDuration` applies).
     let stripsPollingInterval: Bool
@@ -31,8 +32,13 @@ final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { armedResponse = TransportResponse(status: status, headers: ["Content-Type": "text/html"], body: Data("<html>no</html>".utf8), url: URL(string: "http://127.0.0.1/")!) }
     }
     var failureCount: Int { lock.withLock { failures } }
+    /// How many refresh-token grants were sent.
+    var refreshCount: Int { lock.withLock { refreshes } }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.url.path.hasPrefix("/oauth/token"), let body = request.body, String(decoding: body, as: UTF8.self).contains("grant_type=refresh_token") {
+            lock.withLock { refreshes += 1 }
+        }
         let fail = !request.url.path.hasPrefix("/oauth/token") && lock.withLock {
             defer { if armed { armed = false; failures += 1 } }
             return armed

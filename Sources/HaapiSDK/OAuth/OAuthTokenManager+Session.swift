@@ -40,15 +40,11 @@ extension OAuthTokenManager {
                 if let revocation = configuration.revocationEndpointURL { metadata.revocationEndpoint = revocation }
             }
         } else {
-            provider = OpenIDProvider(
-                metadata: ProviderMetadata(
-                    issuer: configuration.baseURL.absoluteString, authorizationEndpoint: configuration.authorizationEndpointURL,
-                    tokenEndpoint: configuration.tokenEndpointURL, revocationEndpoint: configuration.revocationEndpointURL),
-                transport: transport)
+            provider = OpenIDProvider(metadata: configuration.providerMetadata, transport: transport)
         }
         return TokenSession(
             clientID: configuration.clientId, provider: provider, storage: storage ?? self.storage,
-            storageKey: storageKey ?? "haapi-token-session.\(configuration.name)", lock: lock,
+            storageKey: storageKey ?? configuration.tokenSessionStorageKey, lock: lock,
             options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: clientAuthentication)
     }
 
@@ -64,11 +60,23 @@ extension OAuthTokenManager {
         var key = dpop
         if key == nil, tokens.isDPoPBound {
             do {
-                key = try storage.read(key: boundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
+                key = try await boundKey(for: tokens)
             } catch {
                 throw HaapiError.dpopProofFailure(message: "the key the tokens are bound to cannot be read", cause: error)
             }
         }
         return try await session.start(with: tokens, dpop: key, nonce: nonce)
+    }
+}
+
+extension HaapiConfiguration {
+    /// The key of the configuration's tokens in a storage.
+    var tokenSessionStorageKey: String { "haapi-token-session.\(name)" }
+
+    /// The server as the configuration's endpoints describe it, without discovery.
+    var providerMetadata: ProviderMetadata {
+        ProviderMetadata(
+            issuer: baseURL.absoluteString, authorizationEndpoint: authorizationEndpointURL, tokenEndpoint: tokenEndpointURL,
+            revocationEndpoint: revocationEndpointURL)
     }
 }

@@ -5,19 +5,26 @@ import OAuthCore
 /// Exchanges the flow's authorization code for tokens, refreshes and revokes them
 /// (the seeds' `OAuthTokenManager`).
 ///
+/// A face over the package's one token lifecycle: the tokens of the code exchange and the DPoP
+/// key they are bound to are kept as one ``AuthState`` in ``storage`` (under
+/// `haapi-token-session.<configuration name>`, where ``tokenSession(storage:storageKey:lock:issuer:lockTimeout:)``
+/// finds them), and refreshes go through a ``TokenSession``: callers refreshing the same token
+/// at once share one request, and a rotated refresh token is kept.
+///
 /// Token binding follows the seeds' table: with ``BoundedTokenConfiguration`` (the default)
-/// the exchange that is given a ``Dpop`` sends a proof from it, and the key is kept in
-/// ``storage`` so that the bound refresh token can be refreshed after a restart; with
+/// the exchange that is given a ``Dpop`` sends a proof from it, and the key is kept with the
+/// tokens so that the bound refresh token can be refreshed after a restart; with
 /// ``UnboundedTokenConfiguration`` passing a ``Dpop`` is an invalid configuration.
 public final class OAuthTokenManager: Sendable {
     /// The configuration.
     public let configuration: HaapiConfiguration
-    /// Where the key of bound tokens is kept.
+    /// Where the tokens and the key of bound tokens are kept.
     public let storage: any Storage
     /// The network, or why the configuration gives none (reported by every request).
     let transport: Result<any HTTPTransport, HaapiError>
     let clientAuthentication: @Sendable () async throws -> ClientAuthentication
-    private let tokenEndpointResponseListener: (any TokenEndpointResponseListener)?
+    /// The lifecycle of this configuration's tokens, when the configuration gives a network.
+    private let session: Result<TokenSession, HaapiError>
 
     /// A manager for the configuration's client, as the seeds make it.
     ///
@@ -25,7 +32,7 @@ public final class OAuthTokenManager: Sendable {
     ///   - transport: the network (default: the platform's, with the client authentication
     ///     method's TLS settings; when those are unusable, every request answers
     ///     ``HaapiError/invalidConfiguration(reason:)``).
-    ///   - storage: where the DPoP key of bound tokens is kept (default: ``DefaultStorage``).
+    ///   - storage: where tokens and the DPoP key of bound tokens are kept (default: ``DefaultStorage``).
     ///   - clientAuthentication: the client's credentials, when they are not the configuration's
     ///     (HaapiAccessorBuilder passes the DCR-registered client's).
     public init(
@@ -34,8 +41,8 @@ public final class OAuthTokenManager: Sendable {
         clientAuthentication: (@Sendable () async throws -> ClientAuthentication)? = nil
     ) {
         self.configuration = configuration
-        self.storage = storage ?? DefaultStorage.make()
-        self.tokenEndpointResponseListener = tokenEndpointResponseListener ?? configuration.tokenEndpointResponseListener
+        let storage = storage ?? DefaultStorage.make()
+        self.storage = storage
         if let transport {
             self.transport = .success(transport)
         } else {
@@ -47,13 +54,21 @@ public final class OAuthTokenManager: Sendable {
         }
         let method = configuration.clientAuthenticationMethod
         let clientID = configuration.clientId
-        self.clientAuthentication = clientAuthentication ?? { try method.clientAuthentication(clientID: clientID) }
+        let clientAuthentication = clientAuthentication ?? { try method.clientAuthentication(clientID: clientID) }
+        self.clientAuthentication = clientAuthentication
+        var options = TokenSession.Options()
+        options.tokenEndpointObserver = Self.observer(tokenEndpointResponseListener ?? configuration.tokenEndpointResponseListener, endpoint: configuration.tokenEndpointURL)
+        self.session = self.transport.map { transport in
+            TokenSession(
+                clientID: clientID, provider: OpenIDProvider(metadata: configuration.providerMetadata, transport: transport), storage: storage,
+                storageKey: configuration.tokenSessionStorageKey, options: options, clientAuthentication: clientAuthentication)
+        }
     }
 
-    /// The storage key of the DPoP key bound to this configuration's tokens.
-    var boundKeyStorageKey: String { "haapi-oauth-dpop-key.\(configuration.name)" }
+    /// Where the key of bound tokens was kept before it was kept with the tokens (still read).
+    var legacyBoundKeyStorageKey: String { "haapi-oauth-dpop-key.\(configuration.name)" }
 
-    /// Exchanges an authorization code for tokens.
+    /// Exchanges an authorization code for tokens, and keeps them with the key they are bound to.
     ///
     /// - Parameters:
     ///   - code: the code of the ``OAuthAuthorizationResponseStep``.
@@ -64,27 +79,37 @@ public final class OAuthTokenManager: Sendable {
         if dpop != nil && configuration.tokenBoundConfiguration.keyPairType == nil {
             return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to fetchAccessToken with UnboundedTokenConfiguration"))
         }
-        let response = await request(.authorizationCode(code: code, redirectURI: configuration.appRedirect, codeVerifier: codeVerifier), dpop: dpop)
-        if case .successfulToken(let tokens) = response, tokens.isDPoPBound, let dpop {
-            rememberBoundKey(dpop)
+        return await outcome {
+            let session = try self.session.get()
+            let grant = TokenGrant.authorizationCode(code: code, redirectURI: self.configuration.appRedirect, codeVerifier: codeVerifier)
+            let tokens = try await session.requestTokens(grant, metadata: try await session.provider.metadata(), dpop: dpop)
+            do {
+                try await session.start(with: tokens, dpop: dpop)
+            } catch {
+                // The tokens are the app's all the same; only their refresh after a restart is lost.
+                HaapiLogger.warning(SdkFollowUpTag.oauth, "the tokens cannot be kept (\(error)); a bound refresh token will not survive a restart")
+            }
+            return tokens
         }
-        return response
     }
 
     /// Refreshes tokens. A bound refresh token is refreshed with the key it is bound to: the
-    /// given one, or the one kept since the code exchange.
+    /// given one, or the one kept since the code exchange. Callers refreshing the same token at
+    /// the same time share one request and its answer.
     public func refreshAccessToken(with refreshToken: String, dpop: Dpop? = nil) async -> TokenResponse {
+        let bound = configuration.tokenBoundConfiguration.keyPairType != nil
+        if dpop != nil && !bound {
+            return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to refreshAccessToken with UnboundedTokenConfiguration"))
+        }
         var key = dpop
-        if key == nil, configuration.tokenBoundConfiguration.keyPairType != nil {
+        if key == nil, bound {
             do {
-                key = try storage.read(key: boundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
+                key = try await boundKey(forRefreshToken: refreshToken)
             } catch {
                 return .error(HaapiError.dpopProofFailure(message: "the key the refresh token is bound to cannot be read", cause: error))
             }
-        } else if key != nil, configuration.tokenBoundConfiguration.keyPairType == nil {
-            return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to refreshAccessToken with UnboundedTokenConfiguration"))
         }
-        return await request(.refreshToken(refreshToken), dpop: key)
+        return await outcome { [key] in try await self.session.get().refresh(presenting: refreshToken, dpop: key) }
     }
 
     /// Revokes an access token (RFC 7009).
@@ -92,72 +117,73 @@ public final class OAuthTokenManager: Sendable {
         await revoke(token, hint: .accessToken)
     }
 
-    /// Revokes a refresh token (RFC 7009) and forgets the key it was bound to.
+    /// Revokes a refresh token (RFC 7009) and forgets it, with the key it was bound to.
     public func revokeRefreshToken(_ token: String) async -> TokenRevocationResponse {
         let result = await revoke(token, hint: .refreshToken)
-        if case .success = result { try? storage.delete(key: boundKeyStorageKey) }
+        if case .success = result { try? storage.delete(key: legacyBoundKeyStorageKey) }
         return result
     }
 
-    // MARK: Exchange
+    // MARK: The token session
 
-    private func request(_ grant: TokenGrant, dpop: Dpop?) async -> TokenResponse {
-        let listener = tokenEndpointResponseListener
-        do {
-            let client = TokenEndpointClient(
-                endpoint: configuration.tokenEndpointURL, clientAuthentication: try await clientAuthentication(),
-                transport: try transport.get(), dpop: dpop)
-            let (result, response) = try await client.requestToken(grant)
-            switch result {
-            case .success(let tokens):
-                listener?.onSuccess(SuccessTokenHTTPURLResponseContent(response: response, tokens: tokens))
-                HaapiLogger.debug(SdkFollowUpTag.oauth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
-                return .successfulToken(tokens)
-            case .failure(let error):
-                listener?.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: error))
-                return .errorToken(error)
-            }
-        } catch {
-            let mapped = Self.map(error)
-            let response = (error as? TokenEndpointError).map {
-                TransportResponse(status: $0.statusCode ?? 0, headers: $0.contentType.map { ["Content-Type": $0] } ?? [:], body: $0.rawBody, url: configuration.tokenEndpointURL)
-            }
-            listener?.onError(ErrorHTTPURLResponseContent(response: response, error: mapped))
-            return .error(mapped)
+    /// The key a refresh token is bound to: the kept tokens' when it is theirs, else the one an
+    /// earlier version kept alone.
+    private func boundKey(forRefreshToken refreshToken: String) async throws -> Dpop? {
+        let session = try self.session.get()
+        if let kept = try await session.authState, kept.refreshToken == refreshToken, kept.dpopKey != nil {
+            return try await session.dpopHolder()
         }
+        return try storage.read(key: legacyBoundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
+    }
+
+    /// The key the kept tokens are bound to, when `tokens` are those tokens; else the key an
+    /// earlier version kept alone.
+    func boundKey(for tokens: TokenSuccessResponse) async throws -> Dpop? {
+        let session = try self.session.get()
+        if let kept = try await session.authState, kept.accessToken == tokens.accessToken, kept.dpopKey != nil {
+            return try await session.dpopHolder()
+        }
+        return try storage.read(key: legacyBoundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
     }
 
     private func revoke(_ token: String, hint: TokenRevocationClient.TokenTypeHint) async -> TokenRevocationResponse {
-        guard let endpoint = configuration.revocationEndpointURL else {
-            return .error(HaapiError.invalidConfiguration(reason: "no revocationEndpointURL is configured"))
-        }
         do {
-            let client = TokenRevocationClient(endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: try transport.get())
-            try await client.revoke(token, hint: hint)
+            try await session.get().revoke(presenting: token, hint: hint)
             return .success
-        } catch let error as OAuthErrorResponse {
-            return .errorToken(error)
-        } catch let error as TokenEndpointError {
-            return .error(HaapiError(error))
         } catch {
-            return .error(Self.map(error))
+            return Self.refusal(in: error).map { .errorToken($0) } ?? .error(Self.map(error))
         }
     }
 
-    private func rememberBoundKey(_ dpop: Dpop) {
-        guard let jwk = dpop.signingKey.privateJWK else {
-            HaapiLogger.warning(SdkFollowUpTag.oauth, "the DPoP key cannot be exported; the bound refresh token will not survive a restart")
-            return
-        }
+    /// The seeds' outcome of a token request: tokens, the server's OAuth error, or the SDK's error.
+    private func outcome(_ request: @Sendable () async throws -> TokenSuccessResponse) async -> TokenResponse {
         do {
-            try storage.write(key: boundKeyStorageKey, data: JSONValue.encodeSorted(jwk))
+            let tokens = try await request()
+            HaapiLogger.debug(SdkFollowUpTag.oauth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
+            return .successfulToken(tokens)
         } catch {
-            HaapiLogger.error(SdkFollowUpTag.oauth, "the DPoP key could not be stored: \(error)")
+            return Self.refusal(in: error).map { .errorToken($0) } ?? .error(Self.map(error))
         }
     }
 
+    /// The server's OAuth error behind a failure, if it is one.
+    private static func refusal(in error: any Error) -> OAuthErrorResponse? {
+        switch error {
+        case let refusal as OAuthErrorResponse: return refusal
+        case let error as OIDCError: return error.cause.flatMap(refusal(in:))
+        default: return nil
+        }
+    }
+
+    /// The SDK's error for a failure: the one mapping of the token lifecycle's errors to ``HaapiError``.
     static func map(_ error: any Error) -> any Error {
         switch error {
+        case let error as OIDCError where error.code == .notSupported || error.code == .invalidConfiguration:
+            return HaapiError.invalidConfiguration(reason: error.message)
+        case let error as OIDCError:
+            return error.cause.map(map) ?? error
+        case let error as TokenEndpointError:
+            return HaapiError(error)
         case let error as DPoPError:
             return error.code == .keyCreationFailed
                 ? HaapiError.dpopKeyCreationFailure(cause: error) : HaapiError.dpopProofFailure(message: error.message, cause: error)
@@ -165,6 +191,24 @@ public final class OAuthTokenManager: Sendable {
             return HaapiError.communication(message: "the token request failed", cause: error)
         default:
             return error
+        }
+    }
+
+    /// Tells `listener` about every token-endpoint exchange, as the seeds' listener expects.
+    private static func observer(_ listener: (any TokenEndpointResponseListener)?, endpoint: URL) -> TokenEndpointObserver? {
+        guard let listener else { return nil }
+        return { exchange in
+            switch exchange {
+            case .success((.success(let tokens), let response)):
+                listener.onSuccess(SuccessTokenHTTPURLResponseContent(response: response, tokens: tokens))
+            case .success((.failure(let refusal), let response)):
+                listener.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: refusal))
+            case .failure(let error):
+                let response = (error as? TokenEndpointError).map {
+                    TransportResponse(status: $0.statusCode ?? 0, headers: $0.contentType.map { ["Content-Type": $0] } ?? [:], body: $0.rawBody, url: endpoint)
+                }
+                listener.onError(ErrorHTTPURLResponseContent(response: response, error: map(error)))
+            }
         }
     }
 

@@ -38,6 +38,8 @@ public actor TokenSession {
         public var allowedSigningAlgorithms: Set<JWSAlgorithm>
         /// How far the provider's clock and this device's may disagree.
         public var clockSkew: TimeInterval
+        /// Sees every token-endpoint exchange: OAuthTokenManager's raw-response listener.
+        package var tokenEndpointObserver: TokenEndpointObserver?
 
         /// Makes options.
         public init(
@@ -82,6 +84,8 @@ public actor TokenSession {
     /// Tokens the storage refused to take after a refresh, and the state they replace.
     private var unsaved: (state: AuthState, replacing: AuthState?)?
     private var refreshTask: SharedWork<AuthState>?
+    /// The refreshes of refresh tokens callers present (``refresh(presenting:dpop:)``), by token.
+    private var presentedRefreshes: [String: SharedWork<TokenSuccessResponse>] = [:]
     private var holder: (key: JWK, dpop: Dpop)?
     // The in-process turn-taking of changes (``lock`` serialises processes, this the tasks of one).
     private var changing = false
@@ -243,17 +247,44 @@ public actor TokenSession {
             guard let refreshToken = stored.refreshToken else {
                 throw OIDCError(.loginRequired, "the access token \(reason) and the session has no refresh token; log in again")
             }
-            return try await renew(stored, with: refreshToken)
+            return try await renew(stored, with: refreshToken).state
         }
     }
 
-    /// Sends the refresh and keeps its result; called while changing.
-    private func renew(_ stored: AuthState, with refreshToken: String) async throws -> AuthState {
+    /// Refreshes with a refresh token the caller holds (OAuthTokenManager's
+    /// `refreshAccessToken(with:)`): callers presenting the same token at the same time share
+    /// one request, so a rotated refresh token is presented once.
+    ///
+    /// When it is the session's refresh token, the session is renewed as by ``refresh()``
+    /// (with `dpop`, or the session's key). Any other token is refreshed with `dpop` alone and
+    /// the session is left as it is.
+    /// - Returns: the token endpoint's answer.
+    /// - Throws: the errors of ``refresh()``; for a token that is not the session's, ``OIDCError``
+    ///   ``OIDCError/Code/tokenRequestFailed`` with the refusal as its cause.
+    package func refresh(presenting refreshToken: String, dpop: Dpop?) async throws -> TokenSuccessResponse {
+        if let running = presentedRefreshes[refreshToken] { return try await running.value }
+        let work = SharedWork { try await self.refreshUnderLock(presenting: refreshToken, dpop: dpop) }
+        presentedRefreshes[refreshToken] = work
+        defer { presentedRefreshes[refreshToken] = nil }
+        return try await work.value
+    }
+
+    private func refreshUnderLock(presenting refreshToken: String, dpop: Dpop?) async throws -> TokenSuccessResponse {
+        try await whileChanging {
+            if let stored = try storedWhileChanging(), stored.refreshToken == refreshToken {
+                return try await renew(stored, with: refreshToken, dpop: dpop).tokens
+            }
+            return try await requestTokens(.refreshToken(refreshToken), metadata: try await provider.metadata(), dpop: dpop)
+        }
+    }
+
+    /// Sends the refresh (with `dpop`, else the session's key) and keeps its result; called while changing.
+    private func renew(_ stored: AuthState, with refreshToken: String, dpop: Dpop? = nil) async throws -> (state: AuthState, tokens: TokenSuccessResponse) {
         let metadata = try await provider.metadata()
         HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: sending the refresh token to \(metadata.tokenEndpoint.absoluteString)")
         let tokens: TokenSuccessResponse
         do {
-            tokens = try await requestTokens(.refreshToken(refreshToken), metadata: metadata, dpop: try dpop(for: stored))
+            tokens = try await requestTokens(.refreshToken(refreshToken), metadata: metadata, dpop: try dpop ?? self.dpop(for: stored))
         } catch let error as OIDCError where error.code == .tokenRequestFailed && Self.endsSession(error) {
             HaapiLogger.info(OIDCFollowUpTag.session, "refresh: the refresh token was refused; removing the session")
             try delete()
@@ -264,7 +295,12 @@ public actor TokenSession {
         // The rotated refresh token is kept before anything else can fail or take time.
         var next = stored.updated(with: tokens, idToken: nil)
         keep(next, replacing: stored)
-        if let raw = tokens.idToken {
+        if let raw = tokens.idToken, metadata.jwksURI == nil {
+            // Without the provider's keys the ID token is kept as the token endpoint sent it, and
+            // none of its claims is trusted (as ``start(with:dpop:nonce:)`` does).
+            next.idToken = raw
+            keep(next, replacing: stored)
+        } else if let raw = tokens.idToken {
             // OpenID Connect Core §12.2: the same user, from the same issuer, for the same client.
             // The tokens came from the token endpoint over TLS and are kept whatever their ID token
             // is, unless it names another user; an ID token that fails is never kept.
@@ -293,7 +329,7 @@ public actor TokenSession {
             }
         }
         HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: new access token \(sensitive: next.accessToken)")
-        return next
+        return (next, tokens)
     }
 
     // MARK: UserInfo
@@ -358,19 +394,37 @@ public actor TokenSession {
             return revoked + [.accessToken]
         }
         return try await whileChanging {
-            guard var stored = try storedWhileChanging() else { throw OIDCError(.loginRequired, "no one is logged in") }
+            guard let stored = try storedWhileChanging() else { throw OIDCError(.loginRequired, "no one is logged in") }
             let client = try await revocationClient()
-            if which == .refreshToken {
-                guard let refreshToken = stored.refreshToken else { return [] }
-                try await client.revoke(refreshToken, hint: .refreshToken)
-                stored.refreshToken = nil
-            } else {
-                try await client.revoke(stored.accessToken, hint: .accessToken)
-                stored.accessTokenExpiresAt = Date()
-            }
-            if stored.refreshToken == nil && !stored.isAccessTokenValid(for: 0) { try delete() } else { try write(stored) }
-            return [which == .refreshToken ? .refreshToken : .accessToken]
+            let hint: TokenRevocationClient.TokenTypeHint = which == .refreshToken ? .refreshToken : .accessToken
+            guard let token = hint == .refreshToken ? stored.refreshToken : stored.accessToken else { return [] }
+            try await client.revoke(token, hint: hint)
+            try forget(token, from: stored)
+            return [hint]
         }
+    }
+
+    /// Revokes a token the caller holds (OAuthTokenManager's revocations, RFC 7009) and forgets
+    /// it when it is the session's: its refresh token ends the session, with the key (the
+    /// provider should revoke the access tokens of its grant too, RFC 7009 §2.1); its access
+    /// token counts as expired.
+    /// - Throws: the errors of ``revoke(_:)``.
+    package func revoke(presenting token: String, hint: TokenRevocationClient.TokenTypeHint) async throws {
+        try await revocationClient().revoke(token, hint: hint)
+        try await whileChanging {
+            guard let stored = try storedWhileChanging() else { return }
+            if stored.refreshToken == token { try delete() } else { try forget(token, from: stored) }
+        }
+    }
+
+    /// Forgets a revoked token of the session: a refresh token is dropped, an access token
+    /// counts as expired; a session left with neither usable is removed. Called while changing.
+    private func forget(_ revoked: String, from stored: AuthState) throws {
+        var next = stored
+        if next.refreshToken == revoked { next.refreshToken = nil }
+        if next.accessToken == revoked { next.accessTokenExpiresAt = Date() }
+        guard next != stored else { return }
+        if next.refreshToken == nil && !next.isAccessTokenValid(for: 0) { try delete() } else { try write(next) }
     }
 
     private func revocationClient() async throws -> TokenRevocationClient {
@@ -398,8 +452,12 @@ public actor TokenSession {
             dpop: dpop, issuer: assertionIssuer(metadata))
         let result: TokenEndpointResponse
         do {
-            result = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters).result
-        } catch let error as TokenEndpointError {
+            let exchange = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters)
+            options.tokenEndpointObserver?(.success(exchange))
+            result = exchange.result
+        } catch {
+            options.tokenEndpointObserver?(.failure(error))
+            guard let error = error as? TokenEndpointError else { throw error }
             throw OIDCError(
                 .tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode.map { String($0) } ?? "?"): \(error.errorDescription)",
                 cause: error)
@@ -541,6 +599,10 @@ public actor TokenSession {
             }, body)
     }
 }
+
+/// Sees one token-endpoint exchange of a ``TokenSession``: the answer and the HTTP response it
+/// came in, or the failure.
+package typealias TokenEndpointObserver = @Sendable (Result<(result: TokenEndpointResponse, response: TransportResponse), any Error>) -> Void
 
 extension AccessToken {
     /// The access token of a session.

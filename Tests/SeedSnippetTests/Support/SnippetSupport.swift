@@ -179,8 +179,9 @@ extension Result where Failure == any Error {
     }
 }
 
-/// Spoils the DPoP key OAuthTokenManager keeps for the bound tokens of configuration
-/// `configurationName` in the default storage, as a device in a bad state would.
+/// Spoils the tokens and DPoP key OAuthTokenManager keeps for configuration `configurationName`
+/// in the default storage (and the key an earlier version kept alone), as a device in a bad state would.
 func corruptStoredKey(of configurationName: String) throws {
+    try DefaultStorage.make().write(key: "haapi-token-session.\(configurationName)", data: Data("not a session".utf8))
     try DefaultStorage.make().write(key: "haapi-oauth-dpop-key.\(configurationName)", data: Data("not a key".utf8))
 }
