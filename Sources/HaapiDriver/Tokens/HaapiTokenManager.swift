@@ -118,9 +118,9 @@ public actor HaapiTokenManager {
             if registeredClient == nil, let configuration = dcrConfiguration, !configuration.shouldClearExistingDCRClient,
                 let stored = try configuration.storage.read(key: storageKey(configuration))
             {
-                registeredClient = try? RegisteredClient(json: stored)
+                registeredClient = try? RegisteredClient(registrationResponse: stored)
             }
-            if let registeredClient { return (registeredClient.clientID, try registeredClient.authentication()) }
+            if let registeredClient { return (registeredClient.clientID, try Self.confidentialAuthentication(of: registeredClient)) }
             return (clientID, try clientAuthenticationMethod.clientAuthentication(clientID: clientID))
         }
     }
@@ -227,11 +227,11 @@ public actor HaapiTokenManager {
             try configuration.storage.delete(key: key)
         }
         if registeredClient == nil, let stored = try configuration.storage.read(key: key) {
-            registeredClient = try? RegisteredClient(json: stored)
+            registeredClient = try? RegisteredClient(registrationResponse: stored)
         }
         if let client = registeredClient {
             do {
-                return try await requestToken(authentication: try client.authentication())
+                return try await requestToken(authentication: try Self.confidentialAuthentication(of: client))
             } catch HaapiError.serverError(let error, _, _) where error == "invalid_client" || error == "unauthorized_client" {
                 // The server forgot the client: register again, once.
                 HaapiLogger.info(DriverFollowUpTag.storage, "the stored DCR client was refused; registering a new one")
@@ -240,9 +240,9 @@ public actor HaapiTokenManager {
             }
         }
         let client = try await register(configuration)
-        try configuration.storage.write(key: key, data: client.json)
+        try configuration.storage.write(key: key, data: client.registrationResponse)
         registeredClient = client
-        return try await requestToken(authentication: try client.authentication())
+        return try await requestToken(authentication: try Self.confidentialAuthentication(of: client))
     }
 
     private func register(_ configuration: DCRConfiguration) async throws -> RegisteredClient {
@@ -254,18 +254,29 @@ public actor HaapiTokenManager {
             transport: transport
         ).requestToken(.clientCredentials(scope: "dcr"))
         let initialToken = try Self.tokens(initial.result)
-        let body: JSONValue = ["software_id": .string(configuration.templateClientId)]
-        let response = try await exchange(
-            TransportRequest(
-                method: "POST", url: registrationEndpoint,
-                headers: ["Authorization": "Bearer \(initialToken.accessToken)", "Content-Type": "application/json", "Accept": "application/json"],
-                body: body.serialized()))
-        guard response.isSuccess, let client = try? RegisteredClient(json: response.body) else {
-            let error = (try? JSONValue(parsing: response.body))?["error"]?.stringValue ?? "registration_failed"
-            throw HaapiError.serverError(error: error, errorDescription: "dynamic client registration failed", statusCode: response.status)
+        let client: RegisteredClient
+        do {
+            client = try await DynamicClientRegistration.register(
+                document: ["software_id": .string(configuration.templateClientId)], at: registrationEndpoint,
+                initialAccessToken: initialToken.accessToken, transport: transport)
+        } catch let error as OIDCError {
+            let status = (error.cause as? OAuthErrorResponse)?.statusCode ?? (error.cause as? TokenEndpointError)?.statusCode
+            throw HaapiError.serverError(error: error.serverError ?? "registration_failed", errorDescription: "dynamic client registration failed", statusCode: status ?? 0)
+        } catch {
+            throw HaapiError.communication(message: "the request to \(registrationEndpoint.host ?? "the server") failed", cause: error)
         }
         HaapiLogger.info(DriverFollowUpTag.storage, "registered DCR client \(client.clientID)")
         return client
+    }
+
+    /// The credentials of a registered client for the client credentials grant, which only a
+    /// confidential client may use (RFC 6749 §4.4): a registration without a secret is public
+    /// (RFC 7591), so it cannot fetch HAAPI tokens.
+    private static func confidentialAuthentication(of client: RegisteredClient) throws -> ClientAuthentication {
+        guard client.clientSecret != nil else {
+            throw HaapiError.invalidConfiguration(reason: "the registered DCR client has no client_secret to authenticate with")
+        }
+        return client.clientAuthentication
     }
 
     private func requestToken(authentication: ClientAuthentication, extra: [(String, String)] = []) async throws -> HaapiAccessToken {
@@ -304,28 +315,5 @@ public actor HaapiTokenManager {
         } catch {
             throw HaapiError.communication(message: "the request to \(request.url.host ?? "the server") failed", cause: error)
         }
-    }
-}
-
-/// A client registered by DCR, as stored between runs.
-struct RegisteredClient: Sendable {
-    let clientID: String
-    let clientSecret: String?
-    let json: Data
-
-    init(json: Data) throws {
-        guard let document = try? JSONValue(parsing: json), let id = document["client_id"]?.stringValue, !id.isEmpty else {
-            throw HaapiError.illegalState(message: "the DCR registration response has no client_id")
-        }
-        clientID = id
-        clientSecret = document["client_secret"]?.stringValue
-        self.json = json
-    }
-
-    func authentication() throws -> ClientAuthentication {
-        guard let clientSecret else {
-            throw HaapiError.invalidConfiguration(reason: "the registered DCR client has no client_secret to authenticate with")
-        }
-        return .clientSecretBasic(clientID: clientID, secret: clientSecret)
     }
 }

@@ -57,6 +57,26 @@ public struct RegisteredClient: Sendable, Hashable, Codable {
     /// Every member of the registration response.
     public var raw: [String: JSONValue]
 
+    /// Makes a client.
+    public init(clientID: String, clientSecret: String? = nil, raw: [String: JSONValue] = [:]) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.raw = raw
+    }
+
+    /// Reads a registration response (RFC 7591 §3.2.1), as the provider sent it or as
+    /// ``registrationResponse`` kept it.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/registrationFailed`` when it is not a JSON object
+    ///   with a `client_id`.
+    public init(registrationResponse data: Data) throws {
+        guard let members = (try? JSONValue(parsing: data))?.objectValue, let clientID = members["client_id"]?.stringValue, !clientID.isEmpty
+        else { throw OIDCError(.registrationFailed, "the registration response has no client_id") }
+        self.init(clientID: clientID, clientSecret: members["client_secret"]?.stringValue, raw: members)
+    }
+
+    /// The registration response, to keep and read again with ``init(registrationResponse:)``.
+    public var registrationResponse: Data { JSONValue.object(raw).serialized() }
+
     /// How this client authenticates at the token endpoint: with its secret, by the
     /// `token_endpoint_auth_method` the provider registered (`client_secret_post`, else
     /// `client_secret_basic`, the RFC 7591 default), or as a public client when it has none.
@@ -73,8 +93,8 @@ public struct RegisteredClient: Sendable, Hashable, Codable {
 public enum DynamicClientRegistration {
     /// Registers a client at the provider's `registration_endpoint`.
     /// - Parameter initialAccessToken: the bearer token the provider requires for registration, if any (§3).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no registration endpoint) or
-    ///   ``OIDCError/Code/registrationFailed`` (refused, or no `client_id` in the answer).
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no registration endpoint); the
+    ///   errors of ``register(document:at:initialAccessToken:transport:)``.
     public static func register(
         _ request: ClientRegistrationRequest, metadata: ProviderMetadata, initialAccessToken: String? = nil,
         transport: any HTTPTransport
@@ -82,18 +102,26 @@ public enum DynamicClientRegistration {
         guard let endpoint = metadata.registrationEndpoint else {
             throw OIDCError(.notSupported, "the provider publishes no registration_endpoint")
         }
+        return try await register(document: request.document, at: endpoint, initialAccessToken: initialAccessToken, transport: transport)
+    }
+
+    /// Registers a client described by `document`, the client metadata as the provider wants it
+    /// (a Curity template registration sends only `software_id`).
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/registrationFailed`` when the answer is not a
+    ///   registration: its cause is the ``OAuthErrorResponse`` of an OAuth error, else a
+    ///   ``TokenEndpointError`` keeping the answer; ``HTTPTransportError``.
+    public static func register(
+        document: JSONValue, at endpoint: URL, initialAccessToken: String? = nil, transport: any HTTPTransport
+    ) async throws -> RegisteredClient {
         var headers: HeaderFields = ["Content-Type": "application/json", "Accept": "application/json"]
         if let initialAccessToken { headers["Authorization"] = "Bearer " + initialAccessToken }
-        let response = try await transport.send(
-            TransportRequest(method: "POST", url: endpoint, headers: headers, body: request.document.serialized()))
-        let document = (try? JSONValue(parsing: response.body))?.objectValue
-        guard response.isSuccess, let document, let clientID = document["client_id"]?.stringValue else {
-            let error = document?["error"]?.stringValue
-            throw OIDCError(
-                .registrationFailed,
-                "the registration endpoint answered HTTP \(response.status)\(document?["error_description"]?.stringValue.map { ": \($0)" } ?? "")",
-                serverError: error)
-        }
-        return RegisteredClient(clientID: clientID, clientSecret: document["client_secret"]?.stringValue, raw: document)
+        let response = try await transport.send(TransportRequest(method: "POST", url: endpoint, headers: headers, body: document.serialized()))
+        if response.isSuccess, let client = try? RegisteredClient(registrationResponse: response.body) { return client }
+        let members = (try? JSONValue(parsing: response.body))?.objectValue
+        let refusal = members?["error"]?.stringValue.map { OAuthErrorResponse(error: $0, members: members ?? [:], statusCode: response.status) }
+        throw OIDCError(
+            .registrationFailed,
+            "the registration endpoint answered HTTP \(response.status)\(members?["error_description"]?.stringValue.map { ": \($0)" } ?? "")",
+            serverError: refusal?.error, cause: refusal ?? ProviderDocument.unusableAnswer(response, from: "the registration endpoint"))
     }
 }
