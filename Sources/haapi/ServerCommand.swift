@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OAuthCore
 import HaapiDevServer
 import HaapiDriver
 
@@ -39,7 +40,7 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
             print(String(decoding: configuration.serialized(pretty: true), as: UTF8.self))
             return
         }
-        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+        if !Loopback.isHost(host) {
             FileHandle.standardError.write(Data("""
                 ********** WARNING: binding \(host), not loopback. **********
                 ********** This development server has well-known demo credentials and no TLS; do not expose it. **********

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 
 /// A user of the development server.
 public struct UserRecord: Codable, Sendable, Hashable {
@@ -157,7 +158,8 @@ extension ClientRecord {
         }
     }
 
+    /// A loopback IP redirect (never `localhost`, which may resolve elsewhere: RFC 8252 §8.3).
     private static func isLoopback(_ components: URLComponents) -> Bool {
-        components.scheme == "http" && ["127.0.0.1", "[::1]", "::1"].contains(components.host ?? "")
+        components.scheme == "http" && Loopback.isIPLiteral(components.host)
     }
 }

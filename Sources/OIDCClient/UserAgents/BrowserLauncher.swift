@@ -56,7 +56,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     public static func isOpenable(_ url: URL) -> Bool {
         switch url.scheme?.lowercased() {
         case "https": return url.host?.isEmpty == false
-        case "http": return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host?.lowercased() ?? "")
+        case "http": return Loopback.isHost(url.host)
         default: return false
         }
     }

@@ -30,10 +30,14 @@ public struct LoopbackUserAgent: ExternalUserAgent {
         self.init(launcher: SystemBrowserLauncher(command: browserCommand), listen: listen)
     }
 
+    /// Whether the agent's listener can receive a redirect to `redirectURI`: `http` to this
+    /// machine over IPv4 (the listener binds `127.0.0.1`, so `[::1]` would never reach it).
+    public static func serves(_ redirectURI: URL) -> Bool {
+        Loopback.isHTTP(redirectURI) && redirectURI.host?.contains(":") == false
+    }
+
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
-        guard redirectURI.scheme?.lowercased() == "http", let host = redirectURI.host?.lowercased(),
-            ["127.0.0.1", "localhost"].contains(host)
-        else {
+        guard Self.serves(redirectURI) else {
             throw OIDCError(
                 .invalidConfiguration,
                 "a loopback redirect URI is http://127.0.0.1:PORT/path, not \(redirectURI.absoluteString)")

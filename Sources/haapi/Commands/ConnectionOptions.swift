@@ -48,15 +48,11 @@ struct ConnectionOptions: ParsableArguments {
 
     /// `https`, or `http` to this machine; plain `http` to another host only when allowed, and then with a warning.
     static func checkTransportSecurity(_ url: URL, option: String, allowInsecureHttp: Bool) throws {
-        guard url.scheme?.lowercased() == "http", !isLoopbackHost(url.host) else { return }
+        guard url.scheme?.lowercased() == "http", !Loopback.isHost(url.host) else { return }
         guard allowInsecureHttp else {
             throw ValidationError("\(option) \(url.absoluteString) is http:// to another machine: tokens and secrets would travel in clear (give --allow-insecure-http to do it anyway)")
         }
         Stderr.line("haapi: warning: \(option) is http:// to another machine: tokens and secrets travel in clear")
-    }
-
-    static func isLoopbackHost(_ host: String?) -> Bool {
-        ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host?.lowercased() ?? "")
     }
 
     /// The client secret from --client-secret-file, `--client-secret -` (standard input),
@@ -145,10 +141,9 @@ struct ConnectionOptions: ParsableArguments {
         return settings
     }
 
-    /// Whether a redirect URI is `http://127.0.0.1` or `http://localhost` (RFC 8252 §7.3).
+    /// Whether a redirect URI is one the loopback listener serves (see ``LoopbackUserAgent``).
     static func isLoopback(_ uri: String) -> Bool {
-        guard let url = URL(string: uri), url.scheme == "http", let host = url.host else { return false }
-        return host == "127.0.0.1" || host == "localhost"
+        URL(string: uri).map(LoopbackUserAgent.serves) ?? false
     }
 
     static func origin(_ url: String) -> String? {
