@@ -12,6 +12,9 @@ final class FakeAuthorizationServer: HTTPTransport, @unchecked Sendable {
     var refuseAttestation = false
     var tokenLifetime = 600
     var forgetRegisteredClients = false
+    /// How registered clients authenticate: `client_secret_basic` (the RFC 7591 default, not
+    /// named), `client_secret_post` (named), or `none` (registered without a secret).
+    var registeredAuthMethod = "client_secret_basic"
     var registeredSecrets: [String: String] = [:]
     var issued: [String] = []
     var revoked: Set<String> = []
@@ -66,6 +69,10 @@ final class FakeAuthorizationServer: HTTPTransport, @unchecked Sendable {
                 guard known, !(forgetRegisteredClients && registeredSecrets[pair[0]] != nil) else {
                     return json(401, ["error": "invalid_client"], url: request.url)
                 }
+            } else if let id = form["client_id"], let secret = form["client_secret"], registeredSecrets[id] == secret,
+                registeredAuthMethod == "client_secret_post"
+            {
+                // client_secret_post, accepted only from a client registered with it.
             } else {
                 return json(401, ["error": "invalid_client"], url: request.url)
             }
@@ -84,7 +91,14 @@ final class FakeAuthorizationServer: HTTPTransport, @unchecked Sendable {
             let id = "dcr-\(registeredSecrets.count + 1)"
             registeredSecrets[id] = "secret-\(id)"
             forgetRegisteredClients = false
-            return json(201, ["client_id": .string(id), "client_secret": .string("secret-\(id)")], url: request.url)
+            switch registeredAuthMethod {
+            case "none": return json(201, ["client_id": .string(id), "token_endpoint_auth_method": "none"], url: request.url)
+            case "client_secret_basic": return json(201, ["client_id": .string(id), "client_secret": .string("secret-\(id)")], url: request.url)
+            default:
+                return json(
+                    201, ["client_id": .string(id), "client_secret": .string("secret-\(id)"), "token_endpoint_auth_method": .string(registeredAuthMethod)],
+                    url: request.url)
+            }
         case ("GET", "/haapi/resource"):
             guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP "),
                 let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof)
@@ -183,6 +197,31 @@ struct HaapiTokenManagerTests {
         #expect(try await again.effectiveClient.clientID == "dcr-2")
     }
 
+    /// The registration's `token_endpoint_auth_method` is honoured (RFC 7591 §2): one
+    /// `RegisteredClient` for the driver and OIDCClient, which once disagreed.
+    @Test func aClientRegisteredForClientSecretPostSendsItsSecretInTheForm() async throws {
+        let server = FakeAuthorizationServer()
+        server.registeredAuthMethod = "client_secret_post"
+        let tokens = try manager(server, .dcr(dcr(InMemoryStorage(), false)))
+        _ = try await tokens.accessToken()
+        let request = try #require(server.tokenRequests.last)
+        #expect(request["client_id"] == "dcr-1" && request["client_secret"] == "secret-dcr-1")
+    }
+
+    /// A registration without a secret is a public client (RFC 7591), and the client credentials
+    /// grant is for confidential clients only (RFC 6749 §4.4): a configuration error, said before
+    /// any token request.
+    @Test func aClientRegisteredWithoutASecretCannotFetchHaapiTokens() async throws {
+        let server = FakeAuthorizationServer()
+        server.registeredAuthMethod = "none"
+        let tokens = try manager(server, .dcr(dcr(InMemoryStorage(), false)))
+        await #expect { _ = try await tokens.accessToken() } throws: { error in
+            guard case HaapiError.invalidConfiguration(let reason) = error else { return false }
+            return reason.contains("no client_secret")
+        }
+        #expect(server.tokenRequests.filter { $0["scope"] == HaapiTokenManager.haapiScope }.isEmpty)
+    }
+
     @Test func dcrWithoutClientAuthenticationIsAConfigurationError() throws {
         do {
             _ = try manager(FakeAuthorizationServer(), .dcr(dcr(InMemoryStorage(), false)), method: ClientAuthenticationMethodNone())
@@ -262,18 +301,37 @@ struct HaapiTokenManagerTests {
         #expect(try await refusing.send(resource).status == 401)
         #expect(always.resourceCalls == 2)
     }
+
+    /// The one retry rule (``AccessTokenChallenge/asksForNewToken``): a new token for a refused
+    /// token or a 401 that names no error; never for a faulty proof or a missing scope.
+    @Test(arguments: [
+        (#"DPoP error="invalid_token""#, 2), ("DPoP", 2), (#"Bearer realm="api""#, 2),
+        (#"DPoP error="invalid_dpop_proof", error_description="bad htu""#, 1), (#"Bearer error="insufficient_scope""#, 1),
+    ])
+    func aRefusalIsRetriedWithANewTokenOnlyWhenANewTokenCanHelp(challenge: String, calls: Int) async throws {
+        let server = FakeAuthorizationServer()
+        let always = FakeRefusingResource(base: server, challenge: challenge)
+        let transport = HaapiDriverTransport(tokenManager: try manager(server, .clientCredentials), base: always)
+        #expect(try await transport.send(TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!)).status == 401)
+        #expect(always.resourceCalls == calls)
+        #expect(server.count("/token") == calls)
+    }
 }
 
-/// Passes everything to the server but answers every resource request 401 invalid_token.
+/// Passes everything to the server but answers every resource request 401 with `challenge`.
 final class FakeRefusingResource: HTTPTransport, @unchecked Sendable {
     let base: FakeAuthorizationServer
+    let challenge: String
     private let lock = NSLock()
     private var calls = 0
-    init(base: FakeAuthorizationServer) { self.base = base }
+    init(base: FakeAuthorizationServer, challenge: String = #"DPoP error="invalid_token""#) {
+        self.base = base
+        self.challenge = challenge
+    }
     var resourceCalls: Int { lock.withLock { calls } }
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard request.url.path == "/haapi/resource" else { return try await base.send(request) }
         lock.withLock { calls += 1 }
-        return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], url: request.url)
+        return TransportResponse(status: 401, headers: ["WWW-Authenticate": challenge], url: request.url)
     }
 }

@@ -1,8 +1,8 @@
 import OAuthCore
 
 /// The transport of HAAPI requests: adds `Authorization: DPoP <HAAPI access token>` and a fresh
-/// DPoP proof to every request, and when the server answers 401 `invalid_token`, gets one new
-/// token and retries once.
+/// DPoP proof to every request, and when the server refuses the token (``AccessTokenChallenge/asksForNewToken``),
+/// gets one new token and retries once.
 public struct HaapiDriverTransport: HTTPTransport {
     /// Where tokens come from.
     public let tokenManager: HaapiTokenManager
@@ -20,7 +20,7 @@ public struct HaapiDriverTransport: HTTPTransport {
         while true {
             let token = try await tokenManager.accessToken()
             var authorized = request
-            authorized.headers["Authorization"] = "\(token.tokenType.caseInsensitiveCompare("bearer") == .orderedSame ? "Bearer" : "DPoP") \(token.value)"
+            authorized.headers["Authorization"] = token.authorizationHeaderValue
             let response: TransportResponse
             let outgoing = authorized
             do {
@@ -28,9 +28,7 @@ public struct HaapiDriverTransport: HTTPTransport {
             } catch let error as DPoPError {
                 throw HaapiError.dpopProofFailure(message: error.message, cause: error)
             }
-            let challenged = response.status == 401
-                && response.headers.values(for: "WWW-Authenticate").contains { $0.contains("invalid_token") }
-            guard challenged, !retried else { return response }
+            guard AccessTokenChallenge(response)?.asksForNewToken == true, !retried else { return response }
             HaapiLogger.debug(DriverFollowUpTag.flow, "the HAAPI access token was refused; getting a new one")
             await tokenManager.invalidateAccessToken(token)
             retried = true

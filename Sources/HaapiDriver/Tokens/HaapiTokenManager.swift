@@ -1,18 +1,9 @@
 import Foundation
 import OAuthCore
 
-/// A HAAPI access token: what every HAAPI request carries as `Authorization: DPoP <token>`.
-public struct HaapiAccessToken: Sendable, Hashable {
-    /// The token.
-    public let value: String
-    /// `DPoP` (HAAPI tokens are DPoP-bound) or `Bearer`.
-    public let tokenType: String
-    /// When it expires.
-    public let expiresAt: Date
-
-    /// Seconds left at `now`.
-    public func remainingLifetime(at now: Date = Date()) -> TimeInterval { expiresAt.timeIntervalSince(now) }
-}
+/// A HAAPI access token: the package's ``AccessToken``, which every HAAPI request carries as
+/// `Authorization: DPoP <token>` (`Bearer` when the server issued an unbound one).
+public typealias HaapiAccessToken = AccessToken
 
 /// How the driver obtains HAAPI access tokens.
 public enum HaapiAccessStrategy: Sendable {

@@ -254,9 +254,9 @@ public actor HaapiManager {
                 if !response.isSuccess, response.retryAfterSeconds != nil {
                     return .error(HaapiError(UnexpectedResponseError(response)))
                 }
-                if response.status == 401, let challenge = response.headers.values(for: "WWW-Authenticate").first(where: { $0.contains("invalid_token") }) {
+                if let challenge = AccessTokenChallenge(response), challenge.error == "invalid_token" {
                     // The driver has already renewed the HAAPI token once: a refusal of the new one is final.
-                    return .error(HaapiError.serverError(error: "invalid_token", errorDescription: Self.errorDescription(in: challenge), statusCode: 401))
+                    return .error(HaapiError.serverError(error: "invalid_token", errorDescription: challenge.errorDescription, statusCode: 401))
                 }
                 if !response.isSuccess, response.mediaType == "application/json",
                     let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue
@@ -268,13 +268,6 @@ public actor HaapiManager {
         } catch {
             return .error(error)
         }
-    }
-
-    /// The `error_description` parameter of a `WWW-Authenticate` challenge.
-    static func errorDescription(in challenge: String) -> String? {
-        guard let start = challenge.range(of: "error_description=\"") else { return nil }
-        let rest = challenge[start.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
     private static func json(_ response: TransportResponse) throws -> JSONValue {

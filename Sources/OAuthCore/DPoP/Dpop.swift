@@ -138,9 +138,7 @@ public final class Dpop: Sendable {
     /// from a resource server, or 400 `{"error":"use_dpop_nonce"}` from an authorization server.
     static func isNonceChallenge(_ response: TransportResponse) -> Bool {
         guard response.status == 400 || response.status == 401 else { return false }
-        if response.headers.values(for: "WWW-Authenticate").contains(where: { $0.contains("use_dpop_nonce") }) {
-            return true
-        }
+        if AccessTokenChallenge(response)?.error == "use_dpop_nonce" { return true }
         return (try? JSONValue(parsing: response.body))?["error"]?.stringValue == "use_dpop_nonce"
     }
 

@@ -9,7 +9,20 @@ public struct AccessToken: Sendable, Hashable {
     /// When it expires, if known.
     public let expiresAt: Date?
 
-    /// Whether requests with it need a DPoP proof.
+    /// Makes a token.
+    public init(value: String, tokenType: String, expiresAt: Date?) {
+        self.value = value
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+    }
+
+    /// Seconds left at `now`; infinite when the expiry is unknown (the API's 401 will tell).
+    public func remainingLifetime(at now: Date = Date()) -> TimeInterval {
+        expiresAt.map { $0.timeIntervalSince(now) } ?? .infinity
+    }
+
+    /// Whether requests with it need a DPoP proof: the server said so with `token_type` `DPoP`
+    /// (RFC 9449 §5); any other type is sent as a bearer token.
     public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
 
     /// The `Authorization` header value: `Bearer <token>` or `DPoP <token>` (RFC 6750, RFC 9449 §7.1).

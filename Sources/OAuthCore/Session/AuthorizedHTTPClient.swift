@@ -1,8 +1,8 @@
 import Foundation
 
 /// An ``HTTPTransport`` that calls APIs as the logged-in user (the seeds' `FetchClient`):
-/// it adds the session's access token (`Bearer`, or `DPoP` with a proof), and on a 401
-/// refreshes once and retries once.
+/// it adds the session's access token (`Bearer`, or `DPoP` with a proof), and when the API
+/// refuses the token (``AccessTokenChallenge/asksForNewToken``) refreshes once and retries once.
 ///
 /// Many concurrent requests that all get a 401 cause one refresh: each reports the token that
 /// failed (``TokenSession/refresh(replacing:)``), and only a caller whose token is still the
@@ -30,7 +30,7 @@ public struct AuthorizedHTTPClient: HTTPTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let token = try await session.validAccessToken(minimumLifetime: minimumLifetime)
         let response = try await send(request, with: token)
-        guard response.status == 401 else { return response }
+        guard AccessTokenChallenge(response)?.asksForNewToken == true else { return response }
         HaapiLogger.debug(OIDCFollowUpTag.flow, "API answered 401 to \(request.url.absoluteString); refreshing once")
         let fresh = try await session.refresh(replacing: token)
         return try await send(request, with: fresh)
