@@ -83,10 +83,13 @@ check() {
   local build=(swift build --package-path "$package" --scratch-path "$scratch" --triple "$triple" --sdk "$APPLE_SDK")
   for flag in -resource-dir "$APPLE_RESOURCE_DIR" -swift-version 5 \
     -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt"; do build+=(-Xswiftc "$flag"); done
-  for target in "${targets[@]}"; do build+=(--target "$target"); done
   local started
   started=$(date +%s)
-  if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then "${build[@]}" >>"$log" 2>&1 || status=1; fi
+  # One build per target: `swift build` honours only the last of several `--target` flags, and
+  # the targets are not all below one another (HaapiSDK and OIDCClient are siblings).
+  if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
+    for target in "${targets[@]}"; do "${build[@]}" --target "$target" >>"$log" 2>&1 || status=1; done
+  fi
   echo "$(($(date +%s) - started))" >"$scratch/apple-targets-seconds"
   rm -rf "$scratch/frontend-cwd"
 
