@@ -153,6 +153,15 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "haapiTests",
+            // The `haapi` command, run as a person or a script runs it: the built binary against
+            // `haapi server` or a recorded Curity flow, some under tmux.
+            dependencies: [
+                "haapi", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport",
+                "FaultServerSupport",
+            ]
+        ),
+        .testTarget(
             name: "HaapiUITests",
             dependencies: ["OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport", "FaultServerSupport"],
             // Fixtures/ui-kit: HAAPI responses from Curity's curityio/ui-kit (see its README).
@@ -212,7 +221,7 @@ let package = Package(
             dependencies: ["OAuthTransportNIO", "FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
         ),
         .testTarget(
-            name: "OAuthCoreTransportTests",
+            name: "OAuthTransportNIOTests",
             dependencies: ["OAuthTransportNIO",
                 "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -244,3 +244,11 @@ public struct TimedOut: Error {}
         try await Task.sleep(for: .milliseconds(10))
     }
 }
+
+/// Runs blocking `body` (a subprocess, a socket read) on a thread of its own, so that it holds
+/// no thread of the concurrency pool while it waits.
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

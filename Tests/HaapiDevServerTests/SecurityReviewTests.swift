@@ -232,7 +232,7 @@ struct SecurityReviewServerTests {
             let port = try #require(server.issuer.port)
             let started = ContinuousClock.now
             // Waits (at most 20 s, a ceiling) for the server to close the connection.
-            let closed = try await CLILoginTests.onThread { Self.sendAndWaitForClose(port: port, partial) }
+            let closed = try await onThread { Self.sendAndWaitForClose(port: port, partial) }
             #expect(closed, "the server kept the connection open")
             #expect(ContinuousClock.now - started < .seconds(20))
         }
@@ -473,122 +473,5 @@ struct SecurityReviewServerTests {
         for secret in ["Legacy-Secret-1", SeedData.password] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the database file")
         }
-    }
-}
-
-/// The findings of the security review about the client (issue 17).
-@Suite("Security review: the client")
-struct SecurityReviewClientTests {
-    /// Item 17: a HAAPI login sends a nonce and checks the ID token as OIDCClient does (one
-    /// validator): signature by the provider's key, issuer, audience, lifetime and nonce. A
-    /// forged one fails the login and nothing is kept.
-    @Test(arguments: PlaybackServer.Identity.Forgery.allCases)
-    func item17TheHaapiLoginChecksTheIDToken(_ forgery: PlaybackServer.Identity.Forgery) async throws {
-        let scenes = [
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
-        ]
-        let login = try await CLIPlaybackTests.playbackLogin(
-            scenes, hosts: [], identity: .init(subject: "admin", forgery: forgery), answers: #"{"fields": {"username": "admin"}}"#)
-        let (run, kept) = (login.run, login.keptTokens)
-        let nonce = PlaybackServer.query(login.requests.first { $0.path == PlaybackServer.authorizePath }?.uri ?? "")["nonce"]
-        #expect(nonce?.count ?? 0 >= 32, "the authorization request carries a nonce")
-        if forgery == .none {
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stderr.contains("Logged in as admin"), "\(run.stderr)")
-            #expect(kept)
-        } else {
-            #expect(run.status == 1, "\(forgery): \(run.stderr)")
-            #expect(!run.stderr.contains("Logged in"), "\(run.stderr)")
-            #expect(run.stderr.lowercased().contains("id token"), "\(run.stderr)")
-            #expect(!kept, "nothing is kept after a forged ID token")
-        }
-    }
-}
-
-extension SecurityReviewClientTests {
-    /// Item 16: an href to another origin gets no HAAPI request (no HAAPI token, Session-Id or
-    /// DPoP proof leaves for it); the login stops with the reason.
-    @Test func item16HaapiRequestsGoToTheConfiguredServerOnly() async throws {
-        try await withServer(reply: { _ in .text(200, "{}") }) { collector in
-            let step = #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"\#(collector.url)/collect","method":"POST","fields":[{"name":"username","type":"username"}]}}]}"#
-            let run = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: #"{"fields": {"username": "demo"}}"#).run
-            #expect(run.status == 1)
-            #expect(run.stderr.contains("configured server only"), "\(run.stderr)")
-            #expect(collector.requests.isEmpty, "\(collector.requests.map(\.headers))")
-        }
-    }
-
-    /// Item 18: escape sequences in server text never reach the terminal.
-    @Test func item18ServerTextReachesTheTerminalEscaped() async throws {
-        let evil = "\u{1B}]0;pwned\u{07}\u{1B}[2JDone\u{202E}txt.exe"
-        let problem = JSONValue.object(["type": "https://curity.se/problems/unexpected", "title": .string(evil), "messages": [["text": .string(evil), "classList": ["error"]]]])
-        let scenes = [
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
-            PlaybackServer.Scene(String(decoding: problem.serialized(), as: UTF8.self), expecting: ("POST", "/auth/login")),
-        ]
-        let run = try await CLIPlaybackTests.playbackLogin(scenes, answers: #"{"fields": {"username": "demo"}}"#).run
-        #expect(run.status == 1)
-        #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(run.stderr.debugDescription)")
-        #expect(run.stderr.contains("\\u{1B}]0;pwned"), "\(run.stderr)")
-    }
-
-    /// Item 19: only https, and http to loopback, are handed to the browser command.
-    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "http://evil.example/login", "ssh://evil.example"])
-    func item19OnlyWebURLsAreOpened(_ href: String) async throws {
-        let step = #"{"type":"authentication-step","actions":[{"template":"client-operation","kind":"login","model":{"name":"external-browser-flow","arguments":{"href":"\#(href)"},"continueActions":[{"template":"form","kind":"continue","model":{"href":"/resume","method":"POST","fields":[{"name":"_resume_nonce","type":"context"}]}}]}}]}"#
-        let login = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: "{}")
-        let (run, opened) = (login.run, login.opened)
-        #expect(run.status == 1)
-        #expect(opened.isEmpty, "the browser was given \(opened)")
-        #expect(run.stderr.contains("only https, and http to a loopback address, are opened"), "\(run.stderr)")
-    }
-}
-
-extension SecurityReviewClientTests {
-    /// Item 20: the client secret comes from a file or the environment without a warning; on the
-    /// command line it still works, with a warning that `ps` shows it.
-    @Test func item20SecretsNeedNotBeOnTheCommandLine() async throws {
-        let directory = try CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("secret")
-        try Data("from-a-file\n".utf8).write(to: file)
-        let warning = "visible to other users"
-        func sentSecret(_ requests: [ReceivedRequest]) -> String? {
-            guard let header = requests.first(where: { $0.path == PlaybackServer.tokenPath })?.headers["Authorization"].first,
-                let decoded = Data(base64Encoded: String(header.dropFirst("Basic ".count)))
-            else { return nil }
-            return String(decoding: decoded, as: UTF8.self).split(separator: ":", maxSplits: 1).last.map(String.init)
-        }
-        let scenes = [
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
-            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
-        ]
-        func login(_ secret: [String], environment: [String: String] = [:]) async throws -> CLIPlaybackTests.PlaybackLogin {
-            try await CLIPlaybackTests.playbackLogin(scenes, answers: #"{"fields": {"username": "demo"}}"#, secret: secret, environment: environment)
-        }
-        let fromFile = try await login(["--client-secret-file", file.path])
-        #expect(fromFile.run.status == 0 && !fromFile.run.stderr.contains(warning), "\(fromFile.run.stderr)")
-        #expect(sentSecret(fromFile.requests) == "from-a-file")
-        let fromEnvironment = try await login([], environment: ["HAAPI_CLIENT_SECRET": "from-the-environment"])
-        #expect(fromEnvironment.run.status == 0 && !fromEnvironment.run.stderr.contains(warning), "\(fromEnvironment.run.stderr)")
-        #expect(sentSecret(fromEnvironment.requests) == "from-the-environment")
-        let onArgv = try await login(["--client-secret", "on-the-command-line"])
-        #expect(onArgv.run.status == 0 && onArgv.run.stderr.contains(warning), "\(onArgv.run.stderr)")
-        #expect(sentSecret(onArgv.requests) == "on-the-command-line")
-    }
-
-    /// Item 22: plain http to another machine is refused unless allowed, and then warned about.
-    @Test func item22PlainHttpToAnotherMachineIsRefused() throws {
-        let directory = try CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let refused = try CLITests.haapi(["login", "--issuer", "http://idsvr.example/oauth", "--client-id", "c", "--answers", "/dev/null"], home: directory)
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("--allow-insecure-http"), "\(refused.stderr)")
-        // Allowed: warned about (discovery then fails at once: 127.0.0.2 is not the loopback
-        // address RFC 8252 names, so it counts as another machine here, and nothing listens there).
-        let allowed = try CLITests.haapi(
-            ["login", "--issuer", "http://127.0.0.2:9/oauth", "--client-id", "c", "--answers", "/dev/null", "--allow-insecure-http"], home: directory)
-        #expect(allowed.stderr.contains("travel in clear"), "\(allowed.stderr)")
     }
 }

@@ -57,13 +57,6 @@ struct CLILoginTests {
         }
     }
 
-    /// Runs `body` on a thread of its own (it may block), and waits for it without blocking a task's thread.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     // MARK: Selector
 
     @Test func selectorTakesAChoiceInAnyCaseAndRefusesAnUnknownOneNamingTheOptions() throws {
@@ -267,7 +260,7 @@ struct CLILoginTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
 
         let running = Task { [login] in
-            try await Self.onThread {
+            try await onThread {
                 try login.run(answers: #"{"choices": ["\#(choice)"], "fields": \#(fields)}"#, extra: ["--browser-command", script.path])
             }
         }

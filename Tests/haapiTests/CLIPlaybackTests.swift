@@ -52,7 +52,7 @@ struct CLIPlaybackTests {
             : ["--issuer", url]
         let run: CLITests.Run
         do {
-            run = try await CLILoginTests.onThread {
+            run = try await onThread {
                 try CLITests.haapi(
                     ["login", "--profile", "ci"] + connection + ["--client-id", "playback-client"] + secret
                         + ["--answers", answers, "--browser-command", browser.path],

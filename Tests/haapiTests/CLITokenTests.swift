@@ -223,7 +223,7 @@ struct CLITokenTests {
         /// Runs `arguments` while playing the person at the browser it opens.
         func withBrowser(_ arguments: [String]) async throws -> CLITests.Run {
             try? FileManager.default.removeItem(at: opened)
-            let running = Task { try await CLILoginTests.onThread { try CLITests.haapi(arguments + ["--browser-command", script.path], home: directory) } }
+            let running = Task { try await onThread { try CLITests.haapi(arguments + ["--browser-command", script.path], home: directory) } }
             let start = Date()
             while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
                 try await Task.sleep(for: .milliseconds(100))
