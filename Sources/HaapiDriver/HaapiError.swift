@@ -43,6 +43,14 @@ public enum HaapiError: IdsvrError {
         self = .communication(message: error.detail, cause: error)
     }
 
+    /// The HaapiError of a DPoP failure: ``dpopKeyCreationFailure(cause:)`` when no key could be
+    /// made, else ``dpopProofFailure(message:cause:)`` (a proof that could not be signed, or a
+    /// server that keeps asking for a new nonce).
+    public init(_ error: DPoPError) {
+        self = error.code == .keyCreationFailed
+            ? .dpopKeyCreationFailure(cause: error) : .dpopProofFailure(message: error.message, cause: error)
+    }
+
     /// The HaapiError of an answer that is neither a HAAPI step, a problem nor an OAuth error:
     /// ``communication(message:cause:)`` with the ``UnexpectedResponseError`` as its cause.
     public init(_ error: UnexpectedResponseError) {

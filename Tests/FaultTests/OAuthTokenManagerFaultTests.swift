@@ -125,6 +125,25 @@ extension FaultMatrix {
             }
         }
 
+        /// Without a transport of the app's, the manager's own honours the configuration's
+        /// timeout (it once took the 30 s default whatever was configured).
+        @Test func theDefaultTransportKeepsTheConfiguredTimeout() async throws {
+            try await withFaultServer(["/token": .tokenEndpoint(lifetime: OAuthStack.tokenLifetime)]) { server in
+                await server.inject(.noResponse, at: "/token")
+                let configuration = HaapiConfiguration(
+                    name: "fault-\(UUID().uuidString)", clientId: "app", baseURL: server.url("/"), tokenEndpointURL: server.url("/token"),
+                    authorizationEndpointURL: server.url("/authorize"), appRedirect: "app:/callback",
+                    clientAuthenticationMethod: ClientAuthenticationMethodSecret("secret"), timeout: .seconds(2))
+                let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, storage: InMemoryStorage())
+                let started = ContinuousClock.now
+                #expect(await manager.fetchAccessToken(with: "code-1").failure != nil)
+                // The configured 2 s (whole seconds: FoundationNetworking times a shorter one out at
+                // once); a ceiling far below the 30 s default, not a speed claim.
+                let waited = ContinuousClock.now - started
+                #expect(waited >= .seconds(2) && waited < .seconds(10))
+            }
+        }
+
         @Test(arguments: [ServerFault.bodyNotJSON, .wrongContentType])
         func revocationIgnoresTheBodyOfA200(_ fault: ServerFault) async throws {
             try await OAuthStack.with { stack in

@@ -105,11 +105,7 @@ enum ClientAuthenticator {
         guard let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { throw OAuthFailure.invalidClient("the Basic credentials are malformed", basic: true) }
-        func unescape(_ part: Substring) -> String {
-            let spaced = part.replacingOccurrences(of: "+", with: " ")
-            return spaced.removingPercentEncoding ?? spaced
-        }
-        return (unescape(text[..<colon]), unescape(text[text.index(after: colon)...]))
+        return (FormURLEncoding.unescape(text[..<colon]), FormURLEncoding.unescape(text[text.index(after: colon)...]))
     }
 
     private static func lookUp(_ id: String, state: ServerState, basic: Bool = false) async throws -> ClientRecord {

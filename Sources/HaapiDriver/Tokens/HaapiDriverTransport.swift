@@ -26,7 +26,7 @@ public struct HaapiDriverTransport: HTTPTransport {
             do {
                 response = try await tokenManager.dpop.send(using: base, accessToken: token.value) { outgoing }
             } catch let error as DPoPError {
-                throw HaapiError.dpopProofFailure(message: error.message, cause: error)
+                throw HaapiError(error)
             }
             guard AccessTokenChallenge(response)?.asksForNewToken == true, !retried else { return response }
             HaapiLogger.debug(DriverFollowUpTag.flow, "the HAAPI access token was refused; getting a new one")

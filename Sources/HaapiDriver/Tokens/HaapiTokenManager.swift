@@ -276,8 +276,7 @@ public actor HaapiTokenManager {
         do {
             result = try await client.requestToken(.clientCredentials(scope: Self.haapiScope), additionalParameters: extra).result
         } catch let error as DPoPError {
-            throw error.code == .keyCreationFailed
-                ? HaapiError.dpopKeyCreationFailure(cause: error) : HaapiError.dpopProofFailure(message: error.message, cause: error)
+            throw HaapiError(error)
         } catch let error as HTTPTransportError {
             throw HaapiError.communication(message: "the HAAPI token request failed", cause: error)
         } catch let error as TokenEndpointError {

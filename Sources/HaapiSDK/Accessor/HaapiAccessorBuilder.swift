@@ -234,8 +234,7 @@ struct AccessParts: Sendable {
             throw HaapiError.invalidConfiguration(reason: "the DCR configuration's clientRegistrationEndpointUrl is nil (not a URL)")
         }
         do {
-            self.transport = try transport ?? URLSessionTransport(
-                configuration: .init(timeout: configuration.timeout, tls: configuration.clientAuthenticationMethod.tlsOptions ?? TLSOptions()))
+            self.transport = try transport ?? configuration.defaultTransport()
         } catch {
             throw HaapiError.invalidConfiguration(reason: "the TLS settings are unusable: \(error)")
         }

@@ -180,3 +180,12 @@ public struct RiskAssessmentConfiguration: Sendable, Hashable {
             applicationIdentifier: bundle.bundleIdentifier ?? ProcessInfo.processInfo.processName)
     }
 }
+
+extension HaapiConfiguration {
+    /// The platform's transport for this configuration, built once for every part of the SDK:
+    /// its ``timeout`` and its client authentication method's TLS settings (mTLS, trust roots).
+    /// - Throws: when those TLS settings are unusable.
+    func defaultTransport() throws -> URLSessionTransport {
+        try URLSessionTransport(configuration: .init(timeout: timeout, tls: clientAuthenticationMethod.tlsOptions ?? TLSOptions()))
+    }
+}

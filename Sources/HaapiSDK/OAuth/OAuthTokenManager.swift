@@ -29,8 +29,8 @@ public final class OAuthTokenManager: Sendable {
     /// A manager for the configuration's client, as the seeds make it.
     ///
     /// - Parameters:
-    ///   - transport: the network (default: the platform's, with the client authentication
-    ///     method's TLS settings; when those are unusable, every request answers
+    ///   - transport: the network (default: the platform's, with the configuration's timeout and
+    ///     its client authentication method's TLS settings; when those are unusable, every request answers
     ///     ``HaapiError/invalidConfiguration(reason:)``).
     ///   - storage: where tokens and the DPoP key of bound tokens are kept (default: ``DefaultStorage``).
     ///   - clientAuthentication: the client's credentials, when they are not the configuration's
@@ -47,7 +47,7 @@ public final class OAuthTokenManager: Sendable {
             self.transport = .success(transport)
         } else {
             do {
-                self.transport = .success(try URLSessionTransport(configuration: .init(tls: configuration.clientAuthenticationMethod.tlsOptions ?? TLSOptions())))
+                self.transport = .success(try configuration.defaultTransport())
             } catch {
                 self.transport = .failure(.invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)"))
             }
@@ -185,8 +185,7 @@ public final class OAuthTokenManager: Sendable {
         case let error as TokenEndpointError:
             return HaapiError(error)
         case let error as DPoPError:
-            return error.code == .keyCreationFailed
-                ? HaapiError.dpopKeyCreationFailure(cause: error) : HaapiError.dpopProofFailure(message: error.message, cause: error)
+            return HaapiError(error)
         case let error as HTTPTransportError:
             return HaapiError.communication(message: "the token request failed", cause: error)
         default:

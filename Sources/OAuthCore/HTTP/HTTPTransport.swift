@@ -170,11 +170,14 @@ public enum FormURLEncoding {
     public static func decode(_ text: String) -> [(String, String)] {
         text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func unescape(_ part: Substring) -> String {
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
             return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
         }
+    }
+
+    /// Decodes one form-encoded name or value (`+` is a space); a malformed percent escape is
+    /// kept as written.
+    public static func unescape<S: StringProtocol>(_ part: S) -> String {
+        let spaced = part.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
     }
 }

@@ -81,10 +81,9 @@ struct LoginSession {
 
 /// Decoding of JWT payloads (not verified: for display).
 enum JWTText {
+    /// The claims of a token that is a JWT, read by OAuthCore's JWS parser.
     static func claims(_ token: String) -> JSONValue? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Base64URL.decode(String(parts[1])) else { return nil }
-        return try? JSONValue(parsing: data)
+        (try? CompactJWS(token)).flatMap { try? JSONValue(parsing: $0.payload) }
     }
 
     static func pretty(_ value: JSONValue) -> String { String(decoding: value.serialized(pretty: true), as: UTF8.self) }
