@@ -105,6 +105,25 @@ struct HaapiManagerTests {
         #expect(await manager.currentSessionID == "sess-1")
     }
 
+    /// Extra parameters never replace or repeat a protocol parameter (one builder for the HAAPI
+    /// flow and the browser login, which once differed: the flow sent both values).
+    @Test func extraParametersCannotOverrideTheProtocolsOnes() async throws {
+        var configuration = configuration(pkce: true)
+        configuration.authorizationParametersProvider = {
+            OAuthAuthorizationParameters(
+                scopes: ["openid"], state: "s-1",
+                extraRequestParameters: ["state": "forged", "redirect_uri": "https://evil.example/cb", "code_challenge": "x", "ui": "dark"])
+        }
+        let transport = RecordingTransport([step(Documents.login)])
+        _ = await HaapiManager(haapiConfiguration: configuration, transport: transport).start()
+        let pairs = FormURLEncoding.decode(try #require(transport.requests.first?.url.query))
+        for name in ["state", "redirect_uri", "code_challenge", "client_id"] {
+            #expect(pairs.filter { $0.0 == name }.count == 1, "\(name) sent once")
+        }
+        let sent = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+        #expect(sent["state"] == "s-1" && sent["redirect_uri"] == "app:/cb" && sent["ui"] == "dark")
+    }
+
     @Test func withoutAutoRedirectTheRedirectionStepIsReturned() async throws {
         let transport = RecordingTransport([step(Documents.redirect)])
         let manager = HaapiManager(haapiConfiguration: configuration(autoRedirect: false), transport: transport)

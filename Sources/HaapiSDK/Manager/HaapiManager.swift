@@ -108,20 +108,13 @@ public actor HaapiManager {
         } catch {
             return .error(error)
         }
-        var query: [(String, String)] = [
-            ("client_id", clientID), ("response_type", "code"), ("redirect_uri", configuration.appRedirect),
-        ]
-        if !parameters.scopes.isEmpty { query.append(("scope", parameters.scopes.joined(separator: " "))) }
-        if let state = parameters.state { query.append(("state", state)) }
+        var query = AuthorizationQuery(clientID: clientID, redirectURI: configuration.appRedirect)
         nonce = parameters.nonce ?? (parameters.scopes.contains("openid") ? RandomToken.make() : nil)
-        if let nonce { query.append(("nonce", nonce)) }
-        if !parameters.acrValues.isEmpty { query.append(("acr_values", parameters.acrValues.joined(separator: " "))) }
-        if let prompt = parameters.prompt { query.append(("prompt", prompt)) }
-        if !parameters.uiLocales.isEmpty { query.append(("ui_locales", parameters.uiLocales.joined(separator: " "))) }
         pkce = configuration.usesPKCE ? PKCE() : nil
-        if let pkce { query += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)] }
-        query += parameters.extraRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return await send(method: "GET", url: configuration.authorizationEndpointURL, query: query, body: nil, continueActions: [])
+        (query.scopes, query.state, query.nonce, query.pkce) = (parameters.scopes, parameters.state, nonce, pkce)
+        (query.acrValues, query.prompt, query.uiLocales) = (parameters.acrValues, parameters.prompt, parameters.uiLocales)
+        query.additionalParameters = parameters.extraRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return await send(method: "GET", url: configuration.authorizationEndpointURL, query: query.parameters, body: nil, continueActions: [])
     }
 
     /// Submits a form, as the seeds write it: `parameters` fill the fields by name; a value

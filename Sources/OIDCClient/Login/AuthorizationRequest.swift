@@ -30,20 +30,13 @@ public struct AuthorizationRequest: Sendable {
         pkce = PKCE()
         self.redirectURI = redirectURI
         maxAge = options.maxAge
-        var parameters: [(String, String)] = [
-            ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI.absoluteString),
-            ("scope", configuration.requestedScopes(options).joined(separator: " ")), ("state", state), ("nonce", nonce),
-            ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
-        ]
-        if let prompt = options.prompt { parameters.append(("prompt", prompt)) }
-        if let maxAge = options.maxAge { parameters.append(("max_age", String(maxAge))) }
-        if !options.acrValues.isEmpty { parameters.append(("acr_values", options.acrValues.joined(separator: " "))) }
-        if let hint = options.loginHint { parameters.append(("login_hint", hint)) }
-        if let dpopThumbprint { parameters.append(("dpop_jkt", dpopThumbprint)) }
-        let reserved = Set(parameters.map(\.0))
-        // The security parameters above are never overridden by extra ones.
-        parameters += options.additionalParameters.filter { !reserved.contains($0.0) }
-        self.parameters = parameters
+        var query = AuthorizationQuery(clientID: configuration.clientID, redirectURI: redirectURI.absoluteString)
+        query.scopes = configuration.requestedScopes(options)
+        (query.state, query.nonce, query.pkce) = (state, nonce, pkce)
+        (query.prompt, query.maxAge, query.acrValues, query.loginHint) = (options.prompt, options.maxAge, options.acrValues, options.loginHint)
+        query.dpopThumbprint = dpopThumbprint
+        query.additionalParameters = options.additionalParameters
+        parameters = query.parameters
     }
 
     /// The URL to open in the browser, with every parameter in the query.
