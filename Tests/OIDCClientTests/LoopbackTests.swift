@@ -7,12 +7,17 @@ import OAuthTransportNIO
 
 @Suite("Loopback user agent and browser launcher")
 struct LoopbackTests {
-    /// A port that was free a moment ago.
+    /// A port that was free a moment ago, below Linux's ephemeral range (32768 and up): a port
+    /// the system hands out could be taken again, by any outgoing connection of a busy machine,
+    /// before the test binds it.
     func freePort() async throws -> Int {
-        let probe = try await LoopbackRedirectListener.start(port: 0, path: "/")
-        let port = probe.port
-        await probe.close()
-        return port
+        for _ in 0..<50 {
+            guard let probe = try? await LoopbackRedirectListener.start(port: Int.random(in: 20_000..<32_000), path: "/") else { continue }
+            let port = probe.port
+            await probe.close()
+            return port
+        }
+        throw CancellationError()
     }
 
     @Test func twoLoginsInARowOnTheSameFixedPortBothWork() async throws {

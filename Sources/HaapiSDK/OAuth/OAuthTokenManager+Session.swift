@@ -33,17 +33,8 @@ extension OAuthTokenManager {
     ) throws -> TokenSession {
         let transport = try transport.get()
         let configuration = self.configuration
-        let provider: OpenIDProvider
-        if let issuer {
-            provider = OpenIDProvider(issuer: issuer, transport: transport) { metadata in
-                metadata.tokenEndpoint = configuration.tokenEndpointURL
-                if let revocation = configuration.revocationEndpointURL { metadata.revocationEndpoint = revocation }
-            }
-        } else {
-            provider = OpenIDProvider(metadata: configuration.providerMetadata, transport: transport)
-        }
         return TokenSession(
-            clientID: configuration.clientId, provider: provider, storage: storage ?? self.storage,
+            clientID: configuration.clientId, provider: try configuration.provider(issuer: issuer, transport: transport), storage: storage ?? self.storage,
             storageKey: storageKey ?? configuration.tokenSessionStorageKey, lock: lock,
             options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: clientAuthentication)
     }
@@ -73,10 +64,12 @@ extension HaapiConfiguration {
     /// The key of the configuration's tokens in a storage.
     var tokenSessionStorageKey: String { "haapi-token-session.\(name)" }
 
-    /// The server as the configuration's endpoints describe it, without discovery.
-    var providerMetadata: ProviderMetadata {
-        ProviderMetadata(
-            issuer: baseURL.absoluteString, authorizationEndpoint: authorizationEndpointURL, tokenEndpoint: tokenEndpointURL,
-            revocationEndpoint: revocationEndpointURL)
+    /// The server: discovered at `issuer` with the configuration's endpoints winning, or, without
+    /// an issuer, described by them (named by ``baseURL``).
+    func provider(issuer: URL?, transport: any HTTPTransport) throws -> OpenIDProvider {
+        try OpenIDProvider(
+            issuer: issuer,
+            endpoints: ProviderEndpoints(authorization: authorizationEndpointURL, token: tokenEndpointURL, revocation: revocationEndpointURL),
+            standInIssuer: baseURL.absoluteString, transport: transport)
     }
 }

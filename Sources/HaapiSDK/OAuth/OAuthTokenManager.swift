@@ -58,10 +58,12 @@ public final class OAuthTokenManager: Sendable {
         self.clientAuthentication = clientAuthentication
         var options = TokenSession.Options()
         options.tokenEndpointObserver = Self.observer(tokenEndpointResponseListener ?? configuration.tokenEndpointResponseListener, endpoint: configuration.tokenEndpointURL)
-        self.session = self.transport.map { transport in
-            TokenSession(
-                clientID: clientID, provider: OpenIDProvider(metadata: configuration.providerMetadata, transport: transport), storage: storage,
-                storageKey: configuration.tokenSessionStorageKey, options: options, clientAuthentication: clientAuthentication)
+        self.session = self.transport.flatMap { transport in
+            Result {
+                TokenSession(
+                    clientID: clientID, provider: try configuration.provider(issuer: nil, transport: transport), storage: storage,
+                    storageKey: configuration.tokenSessionStorageKey, options: options, clientAuthentication: clientAuthentication)
+            }.mapError { .invalidConfiguration(reason: "\($0)") }
         }
     }
 

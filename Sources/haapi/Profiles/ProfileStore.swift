@@ -47,23 +47,13 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
     /// discovered ones), or, for settings without an issuer, described by the saved endpoints.
     func provider(transport: any HTTPTransport) throws -> OpenIDProvider {
         func url(_ text: String?) -> URL? { text.flatMap(URL.init(string:)) }
-        let token = url(tokenEndpoint), authorization = url(authorizationEndpoint)
-        let userInfo = url(userinfoEndpoint), revocation = url(revocationEndpoint)
-        if let issuer = url(issuer) {
-            return OpenIDProvider(issuer: issuer, transport: transport) { metadata in
-                if let token { metadata.tokenEndpoint = token }
-                if let authorization { metadata.authorizationEndpoint = authorization }
-                if let userInfo { metadata.userInfoEndpoint = userInfo }
-                if let revocation { metadata.revocationEndpoint = revocation }
-            }
-        }
-        guard let token, let authorization else {
+        let endpoints = ProviderEndpoints(
+            authorization: url(authorizationEndpoint), token: url(tokenEndpoint), userInfo: url(userinfoEndpoint), revocation: url(revocationEndpoint))
+        do {
+            return try OpenIDProvider(issuer: url(issuer), endpoints: endpoints, standInIssuer: baseURL, transport: transport)
+        } catch is OIDCError {
             throw CLIFailure("the connection settings have neither an issuer nor token and authorization endpoints")
         }
-        let metadata = ProviderMetadata(
-            issuer: baseURL ?? ConnectionOptions.origin(token.absoluteString) ?? token.absoluteString, authorizationEndpoint: authorization,
-            tokenEndpoint: token, userInfoEndpoint: userInfo, revocationEndpoint: revocation)
-        return OpenIDProvider(metadata: metadata, transport: transport)
     }
 
     /// The session of these settings' tokens in `storage`, over the commands' transport.
