@@ -79,17 +79,26 @@ public actor TokenSession {
     public nonisolated let options: Options
 
     private let clientAuthentication: @Sendable () async throws -> ClientAuthentication
-    /// The last value read or written, so an unchanged value is not decoded again.
-    private var lastStored: (data: Data, state: AuthState)?
-    /// Tokens the storage refused to take after a refresh, and the state they replace.
-    private var unsaved: (state: AuthState, replacing: AuthState?)?
+    /// What this process knows of the stored session.
+    private var known = Known.nothing
     private var refreshTask: SharedWork<AuthState>?
     /// The refreshes of refresh tokens callers present (``refresh(presenting:dpop:)``), by token.
     private var presentedRefreshes: [String: SharedWork<TokenSuccessResponse>] = [:]
     private var holder: (key: JWK, dpop: Dpop)?
-    // The in-process turn-taking of changes (``lock`` serialises processes, this the tasks of one).
-    private var changing = false
-    private var waitingToChange: [CheckedContinuation<Void, Never>] = []
+    /// The turns of this process's changes (``lock`` serialises processes, this the tasks of one).
+    private let changes = TurnQueue()
+
+    /// What this process knows of the stored session. The storage functions below (``readStored()``,
+    /// ``write(_:)``, ``keep(_:replacing:)``, ``delete()``, ``storedWhileChanging()``) are its transitions.
+    private enum Known {
+        /// Nothing read yet, or nothing stored.
+        case nothing
+        /// The value last read or written, so that an unchanged value is not decoded again.
+        case stored(data: Data, state: AuthState)
+        /// Tokens the storage refused after a refresh, in use until it takes them at a later call,
+        /// and the stored state they replace (the refresh token in it may be spent already).
+        case unsaved(AuthState, replacing: AuthState?)
+    }
 
     /// A session for the tokens of `clientID`.
     ///
@@ -134,7 +143,8 @@ public actor TokenSession {
             throw OIDCError(.invalidConfiguration, "the session is for client \(newState.clientID), not \(clientID)")
         }
         try await whileChanging {
-            unsaved = nil
+            // Tokens the storage refused earlier are replaced too, whether or not this write succeeds.
+            known = .nothing
             if let newState { try write(newState) } else { try delete() }
         }
     }
@@ -319,7 +329,6 @@ public actor TokenSession {
             if let validated {
                 guard stored.subject == nil || validated.subject == stored.subject else {
                     HaapiLogger.error(OIDCFollowUpTag.session, "refresh: the new ID token names another user; removing the session")
-                    unsaved = nil
                     try? delete()
                     throw OIDCError(.invalidIDToken, "the refreshed ID token is about another user than the session's; log in again")
                 }
@@ -515,8 +524,8 @@ public actor TokenSession {
 
     /// The session as stored, first writing tokens the storage refused earlier.
     private func current() async throws -> AuthState? {
-        if unsaved != nil { _ = try? await whileChanging { try storedWhileChanging() } }
-        if let unsaved { return unsaved.state }
+        if case .unsaved = known { _ = try? await whileChanging { try storedWhileChanging() } }
+        if case .unsaved(let pending, _) = known { return pending }
         return try readStored()
     }
 
@@ -524,36 +533,35 @@ public actor TokenSession {
     /// written first (unless the storage moved on meanwhile) and win when it refuses again.
     private func storedWhileChanging() throws -> AuthState? {
         let stored = try readStored()
-        guard let pending = unsaved else { return stored }
-        guard stored == pending.replacing else {
+        guard case .unsaved(let pending, let replacing) = known else { return stored }
+        guard stored == replacing else {
             HaapiLogger.warning(OIDCFollowUpTag.session, "the session changed in storage; the tokens it could not take earlier are dropped")
-            unsaved = nil
+            known = .nothing
             return stored
         }
         do {
-            try write(pending.state)
-            unsaved = nil
+            try write(pending)
         } catch {
             HaapiLogger.error(OIDCFollowUpTag.session, "the storage still refuses the refreshed tokens: \(error)")
         }
-        return pending.state
+        return pending
     }
 
+    /// The stored session, decoded unless it is the value last read or written. Tokens the
+    /// storage refused earlier stay known.
     private func readStored() throws -> AuthState? {
-        guard let data = try storage.read(key: storageKey) else {
-            lastStored = nil
-            return nil
-        }
-        if let lastStored, lastStored.data == data { return lastStored.state }
-        let state = try AuthState(storedData: data)
-        lastStored = (data, state)
+        let data = try storage.read(key: storageKey)
+        if case .stored(let last, let state) = known, last == data { return state }
+        let state = try data.map(AuthState.init(storedData:))
+        if case .unsaved = known { return state }
+        known = data.flatMap { data in state.map { .stored(data: data, state: $0) } } ?? .nothing
         return state
     }
 
     private func write(_ state: AuthState) throws {
         let data = try state.storedData()
         try storage.write(key: storageKey, data: data)
-        lastStored = (data, state)
+        known = .stored(data: data, state: state)
     }
 
     /// Writes refreshed tokens; when the storage refuses, keeps them in memory to use and to
@@ -561,16 +569,19 @@ public actor TokenSession {
     private func keep(_ state: AuthState, replacing previous: AuthState) {
         do {
             try write(state)
-            unsaved = nil
         } catch {
             HaapiLogger.error(OIDCFollowUpTag.session, "the refreshed tokens could not be stored (\(error)); kept in memory, stored at the next call")
-            unsaved = (state, unsaved?.replacing ?? previous)
+            if case .unsaved(_, let replacing) = known {
+                known = .unsaved(state, replacing: replacing)
+            } else {
+                known = .unsaved(state, replacing: previous)
+            }
         }
     }
 
     private func delete() throws {
         try storage.delete(key: storageKey)
-        lastStored = nil
+        known = .nothing
     }
 
     private func dpop(for state: AuthState?) throws -> Dpop? {
@@ -584,19 +595,15 @@ public actor TokenSession {
     /// Runs `body` as the only change of the session in this process and, with a ``lock``,
     /// among all the processes sharing the storage.
     private func whileChanging<T>(_ body: () async throws -> T) async throws -> T {
-        while changing { await withCheckedContinuation { waitingToChange.append($0) } }
-        changing = true
-        defer {
-            changing = false
-            if !waitingToChange.isEmpty { waitingToChange.removeFirst().resume() }
+        try await changes.run {
+            guard let lock else { return try await body() }
+            let key = storageKey
+            return try await lock.withLock(
+                timeout: options.lockTimeout,
+                whileWaiting: { holder in
+                    HaapiLogger.debug(OIDCFollowUpTag.session, "waiting for the lock of \"\(key)\", held by \(holder.map { "\($0)" } ?? "another process")")
+                }, body)
         }
-        guard let lock else { return try await body() }
-        let key = storageKey
-        return try await lock.withLock(
-            timeout: options.lockTimeout,
-            whileWaiting: { holder in
-                HaapiLogger.debug(OIDCFollowUpTag.session, "waiting for the lock of \"\(key)\", held by \(holder.map { "\($0)" } ?? "another process")")
-            }, body)
     }
 }
 
