@@ -273,7 +273,25 @@ struct SmallModelTests {
         #expect(custom.useDefaultExternalBrowser)
         #expect(custom.isTokenBound)
         #expect(custom.haapiConfiguration.clientAuthenticationMethod is ClientAuthenticationMethodSecret)
-        #expect(custom.dcrConfiguration?.templateClientId == "t")
+        #expect(custom.accessorOptions.dcrConfiguration?.templateClientId == "t")
+    }
+
+    /// One builder set from many tasks at once (it is `Sendable`, its settings behind a lock),
+    /// and the accessor options of the UI configuration reach the accessor it builds.
+    @Test func theBuilderIsSharedAcrossTasksAndItsAccessorOptionsReachTheAccessor() async throws {
+        let storage = InMemoryStorage()
+        let builder = HaapiUIKitConfigurationBuilder(
+            clientId: "c", baseUrl: URL(string: "https://idsvr.example")!, tokenEndpointUrl: URL(string: "https://idsvr.example/token")!,
+            authorizationEndpointUrl: URL(string: "https://idsvr.example/authorize")!, appRedirect: "app:/cb")
+        await withTaskGroup(of: Void.self) { group in
+            for seconds in 1...50 { group.addTask { builder.setMinTokenTtl(value: TimeInterval(seconds)) } }
+            group.addTask { builder.setStorage(storage).setAccessStrategy(.clientCredentials) }
+            group.addTask { builder.setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")) }
+        }
+        let configuration = builder.build()
+        #expect((1...50).contains(Int(configuration.haapiConfiguration.minTokenTtl)))
+        let accessor: any OAuthAccessor = try await configuration.makeAccessorBuilder().setHaapiAccessorOption(option: .oauth).build()
+        #expect(accessor.oAuthTokenManager.storage as? InMemoryStorage === storage)
     }
 }
 

@@ -63,6 +63,29 @@ final class BuiltHaapiAccessor: HaapiAccessor, HaapiTokenManaging {
     }
 }
 
+/// What an accessor is built with beside its ``HaapiConfiguration``: one value, set through
+/// ``HaapiAccessorBuilder``'s setters or handed over whole (a UI configuration holds one), so
+/// that an option is added in one place.
+public struct HaapiAccessorOptions: Sendable {
+    /// What to build (default ``HaapiAccessorOption/all``).
+    public var option: HaapiAccessorOption = .all
+    /// The DCR fallback, if any.
+    public var dcrConfiguration: DCRConfiguration?
+    /// The attestation provider, if not ``HaapiAccessorBuilder/platformAttestationProvider``.
+    public var attestationProvider: (any AttestationProvider)?
+    /// A forced access strategy, if any.
+    public var accessStrategy: HaapiAccessStrategy?
+    /// The network, if not the platform's (``HaapiConfiguration/timeout`` and the client
+    /// authentication method's TLS settings).
+    public var transport: (any HTTPTransport)?
+    /// Where tokens and bound-token keys are kept, if not ``DefaultStorage`` (DCR clients go to
+    /// the DCR configuration's storage).
+    public var storage: (any Storage)?
+
+    /// Options with the defaults.
+    public init() {}
+}
+
 /// Builds the HAAPI and OAuth managers for a configuration and this device's capabilities
 /// (the seeds' `HaapiAccessorBuilder`).
 ///
@@ -75,59 +98,56 @@ final class BuiltHaapiAccessor: HaapiAccessor, HaapiTokenManaging {
 /// The access strategy: attestation when the device can attest (falling back to DCR when
 /// configured); otherwise DCR when configured; otherwise client credentials when the client
 /// has an authentication method; ``setAccessStrategy(_:)`` overrides the choice.
-public final class HaapiAccessorBuilder: @unchecked Sendable {
-    // The setters are meant for one thread, as the seeds use them; `build()` copies what it needs.
-    private var configuration: HaapiConfiguration
-    private var dcrConfiguration: DCRConfiguration?
-    private var option: HaapiAccessorOption = .all
-    private var attestationProvider: (any AttestationProvider)?
-    private var strategy: HaapiAccessStrategy?
-    private var transport: (any HTTPTransport)?
-    private var storage: (any Storage)?
+///
+/// Safe to share between tasks and threads: its settings are behind a lock, and `build()`
+/// takes a copy of them.
+public final class HaapiAccessorBuilder: Sendable {
+    private let settings: LockedValue<(configuration: HaapiConfiguration, options: HaapiAccessorOptions)>
 
-    /// A builder for `haapiConfiguration`.
-    public init(haapiConfiguration: HaapiConfiguration) { configuration = haapiConfiguration }
+    /// A builder for `haapiConfiguration`, with `options` (default: none set).
+    public init(haapiConfiguration: HaapiConfiguration, options: HaapiAccessorOptions = HaapiAccessorOptions()) {
+        settings = LockedValue((haapiConfiguration, options))
+    }
+
+    /// One change of the settings, under the lock.
+    private func set(_ change: (inout (configuration: HaapiConfiguration, options: HaapiAccessorOptions)) -> Void) -> Self {
+        settings.withLock { change(&$0) }
+        return self
+    }
 
     /// Enables the DCR fallback.
     @discardableResult public func setDCRConfiguration(configuration: DCRConfiguration) -> Self {
-        dcrConfiguration = configuration
-        return self
+        set { $0.options.dcrConfiguration = configuration }
     }
 
     /// Sets the client authentication method (client credentials and DCR).
     @discardableResult public func setClientAuthenticationMethod(method: any ClientAuthenticationMethod) -> Self {
-        configuration.clientAuthenticationMethod = method
-        return self
+        set { $0.configuration.clientAuthenticationMethod = method }
     }
 
     /// Chooses what to build: ``HaapiAccessorOption/all`` (the default) or ``HaapiAccessorOption/oauth``.
     @discardableResult public func setHaapiAccessorOption(option: HaapiAccessorOption) -> Self {
-        self.option = option
-        return self
+        set { $0.options.option = option }
     }
 
     /// Sets the attestation provider (default: ``platformAttestationProvider``).
     @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
-        attestationProvider = provider
-        return self
+        set { $0.options.attestationProvider = provider }
     }
 
     /// Forces an access strategy.
     @discardableResult public func setAccessStrategy(_ strategy: HaapiAccessStrategy) -> Self {
-        self.strategy = strategy
-        return self
+        set { $0.options.accessStrategy = strategy }
     }
 
-    /// Sets the network transport (default: the platform's, with the authentication method's TLS settings).
+    /// Sets the network transport (default: the platform's, with the configuration's timeout and TLS settings).
     @discardableResult public func setTransport(_ transport: any HTTPTransport) -> Self {
-        self.transport = transport
-        return self
+        set { $0.options.transport = transport }
     }
 
-    /// Sets where bound-token keys are kept (default: ``DefaultStorage``; DCR clients go to the DCR configuration's storage).
+    /// Sets where tokens and bound-token keys are kept (default: ``DefaultStorage``; DCR clients go to the DCR configuration's storage).
     @discardableResult public func setStorage(_ storage: any Storage) -> Self {
-        self.storage = storage
-        return self
+        set { $0.options.storage = storage }
     }
 
     /// The attestation provider of builders that are not given one: App Attest on Apple
@@ -159,13 +179,18 @@ public final class HaapiAccessorBuilder: @unchecked Sendable {
 
     /// The strategy the builder settles on.
     func resolvedStrategy() throws -> HaapiAccessStrategy {
-        if let strategy { return strategy }
-        let provider = attestationProvider ?? Self.platformAttestationProvider
+        let (configuration, options) = settings.withLock { $0 }
+        return try Self.strategy(configuration: configuration, options: options)
+    }
+
+    private static func strategy(configuration: HaapiConfiguration, options: HaapiAccessorOptions) throws -> HaapiAccessStrategy {
+        if let strategy = options.accessStrategy { return strategy }
+        let provider = options.attestationProvider ?? Self.platformAttestationProvider
         if provider is InsecureSoftwareAttestationProvider {
             HaapiLogger.warning(DriverFollowUpTag.attestation, "attesting with InsecureSoftwareAttestationProvider: for development servers only")
         }
-        if provider.isSupported { return .attestation(provider, dcrFallback: dcrConfiguration) }
-        if let dcrConfiguration { return .dcr(dcrConfiguration) }
+        if provider.isSupported { return .attestation(provider, dcrFallback: options.dcrConfiguration) }
+        if let dcrConfiguration = options.dcrConfiguration { return .dcr(dcrConfiguration) }
         if !(configuration.clientAuthenticationMethod is ClientAuthenticationMethodNone) { return .clientCredentials }
         throw HaapiError.invalidConfiguration(
             reason: "this device cannot attest and neither a DCR configuration nor a client authentication method is set")
@@ -201,18 +226,18 @@ public final class HaapiAccessorBuilder: @unchecked Sendable {
         }
     }
 
-    /// Makes the managers.
+    /// Makes the managers, from a copy of the settings.
     func assemble() throws -> any OAuthAccessor & HaapiTokenManaging {
-        let configuration = self.configuration
+        let (configuration, options) = settings.withLock { $0 }
         let parts = try AccessParts(
-            configuration: configuration, strategy: try resolvedStrategy(), dcrConfiguration: dcrConfiguration, transport: transport,
-            claimsName: option == .all)
+            configuration: configuration, strategy: try Self.strategy(configuration: configuration, options: options),
+            dcrConfiguration: options.dcrConfiguration, transport: options.transport, claimsName: options.option == .all)
         let tokenManager = parts.tokenManager
         let oauth = OAuthTokenManager(
-            oauthTokenConfiguration: configuration, transport: parts.transport, storage: storage,
+            oauthTokenConfiguration: configuration, transport: parts.transport, storage: options.storage,
             clientAuthentication: { try await tokenManager.effectiveClient.authentication })
         // With DCR the flow belongs to the registered client, known once the first token is obtained.
-        guard option == .all else { return BuiltOAuthAccessor(oAuthTokenManager: oauth, haapiTokenManager: tokenManager) }
+        guard options.option == .all else { return BuiltOAuthAccessor(oAuthTokenManager: oauth, haapiTokenManager: tokenManager) }
         return BuiltHaapiAccessor(
             haapiManager: HaapiManager(haapiConfiguration: configuration, parts: parts, ownsTokenManager: false),
             oAuthTokenManager: oauth, haapiTokenManager: tokenManager)

@@ -32,25 +32,16 @@ public struct HaapiUIKitConfiguration: Sendable {
     /// in-app browser session (default `false`). Carried to the UI in
     /// ``ExternalBrowserOperationModel/prefersDefaultBrowser``.
     public var useDefaultExternalBrowser: Bool
-    /// The DCR fallback, if any.
-    public var dcrConfiguration: DCRConfiguration?
-    /// The attestation provider, if not the platform's.
-    public var attestationProvider: (any AttestationProvider)?
-    /// A forced access strategy, if any.
-    public var accessStrategy: HaapiAccessStrategy?
-    /// The network transport, if not the default.
-    public var transport: (any HTTPTransport)?
-    /// Where bound-token keys are kept, if not the default storage.
-    public var storage: (any Storage)?
+    /// What the flow's accessor is built with (DCR fallback, attestation provider, access
+    /// strategy, transport, storage): handed whole to ``HaapiAccessorBuilder``.
+    public var accessorOptions: HaapiAccessorOptions
 
     /// Makes a configuration with the documented defaults.
     public init(
         haapiConfiguration: HaapiConfiguration, autoPollingDuration: TimeInterval = 3,
         shouldAutoHandleFlowErrorFeedback: Bool = true, presentationMode: PresentationMode = .modal,
         shouldConfirmFlowInterruption: Bool = true, authenticationSelectionPresentation: AuthenticatorSelectionPresentation = .list,
-        useDefaultExternalBrowser: Bool = false, dcrConfiguration: DCRConfiguration? = nil,
-        attestationProvider: (any AttestationProvider)? = nil, accessStrategy: HaapiAccessStrategy? = nil,
-        transport: (any HTTPTransport)? = nil, storage: (any Storage)? = nil
+        useDefaultExternalBrowser: Bool = false, accessorOptions: HaapiAccessorOptions = HaapiAccessorOptions()
     ) {
         self.haapiConfiguration = haapiConfiguration
         self.autoPollingDuration = autoPollingDuration
@@ -59,25 +50,14 @@ public struct HaapiUIKitConfiguration: Sendable {
         self.shouldConfirmFlowInterruption = shouldConfirmFlowInterruption
         self.authenticationSelectionPresentation = authenticationSelectionPresentation
         self.useDefaultExternalBrowser = useDefaultExternalBrowser
-        self.dcrConfiguration = dcrConfiguration
-        self.attestationProvider = attestationProvider
-        self.accessStrategy = accessStrategy
-        self.transport = transport
-        self.storage = storage
+        self.accessorOptions = accessorOptions
     }
 
     /// Whether tokens are bound to the flow's DPoP key (the token-bound configuration has a key type).
     public var isTokenBound: Bool { haapiConfiguration.tokenBoundConfiguration.keyPairType != nil }
 
-    /// The configuration's ``HaapiAccessorBuilder``, with the DCR configuration, client
-    /// authentication method, attestation provider, strategy, transport and storage set.
+    /// The configuration's ``HaapiAccessorBuilder``: its SDK configuration and accessor options.
     public func makeAccessorBuilder() -> HaapiAccessorBuilder {
-        let builder = HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration)
-        if let dcrConfiguration { builder.setDCRConfiguration(configuration: dcrConfiguration) }
-        if let attestationProvider { builder.setAttestationProvider(attestationProvider) }
-        if let accessStrategy { builder.setAccessStrategy(accessStrategy) }
-        if let transport { builder.setTransport(transport) }
-        if let storage { builder.setStorage(storage) }
-        return builder
+        HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration, options: accessorOptions)
     }
 }

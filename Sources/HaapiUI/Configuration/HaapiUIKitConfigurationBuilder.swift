@@ -15,13 +15,20 @@ import OAuthCore
 /// ```
 ///
 /// Each setter changes the builder and returns it, so calls chain, or stand alone on a `let`.
-public final class HaapiUIKitConfigurationBuilder: @unchecked Sendable {
-    // Meant for one thread, as the seeds use it; `build()` returns a copy.
-    private var configuration: HaapiUIKitConfiguration
+/// Safe to share between tasks and threads: the configuration is behind a lock, and `build()`
+/// returns a copy.
+public final class HaapiUIKitConfigurationBuilder: Sendable {
+    private let configuration: LockedValue<HaapiUIKitConfiguration>
 
     /// A builder for an SDK configuration made elsewhere.
     public init(haapiConfiguration: HaapiConfiguration) {
-        configuration = HaapiUIKitConfiguration(haapiConfiguration: haapiConfiguration)
+        configuration = LockedValue(HaapiUIKitConfiguration(haapiConfiguration: haapiConfiguration))
+    }
+
+    /// One change of the configuration, under the lock.
+    private func set(_ change: (inout HaapiUIKitConfiguration) -> Void) -> Self {
+        configuration.withLock { change(&$0) }
+        return self
     }
 
     /// A builder for a client, its server's endpoints and the app's redirect URI, as the seeds
@@ -37,114 +44,96 @@ public final class HaapiUIKitConfigurationBuilder: @unchecked Sendable {
 
     /// Seconds between automatic polls (default 3; `0` turns automatic polling off).
     @discardableResult public func setAutoPollingDuration(duration: TimeInterval) -> Self {
-        configuration.autoPollingDuration = duration
-        return self
+        set { $0.autoPollingDuration = duration }
     }
 
     /// Whether the UI gives feedback on an error that stops the flow before ending it (default `true`).
     @discardableResult public func setShouldAutoHandleFlowErrorFeedback(value: Bool) -> Self {
-        configuration.shouldAutoHandleFlowErrorFeedback = value
-        return self
+        set { $0.shouldAutoHandleFlowErrorFeedback = value }
     }
 
     /// How the flow is presented (default `.modal`).
     @discardableResult public func setPresentationMode(mode: PresentationMode) -> Self {
-        configuration.presentationMode = mode
-        return self
+        set { $0.presentationMode = mode }
     }
 
     /// How authenticator selectors are presented (default `.list`).
     @discardableResult public func setAuthenticationSelectionPresentation(presentation: AuthenticatorSelectionPresentation) -> Self {
-        configuration.authenticationSelectionPresentation = presentation
-        return self
+        set { $0.authenticationSelectionPresentation = presentation }
     }
 
     /// Whether cancelling asks for confirmation first (default `true`; the seeds' `shouldConfirmFlowInterruption`).
     @discardableResult public func setShouldConfirmInterruptionFlow(value: Bool) -> Self {
-        configuration.shouldConfirmFlowInterruption = value
-        return self
+        set { $0.shouldConfirmFlowInterruption = value }
     }
 
     /// Whether external-browser operations use the default browser (default `false`).
     @discardableResult public func setUseDefaultExternalBrowser(value: Bool) -> Self {
-        configuration.useDefaultExternalBrowser = value
-        return self
+        set { $0.useDefaultExternalBrowser = value }
     }
 
     /// Binds (``BoundedTokenConfiguration``) or does not bind (``UnboundedTokenConfiguration``)
     /// the flow's tokens to its DPoP key. Mandatory when the server issues token-bound codes.
     @discardableResult public func setTokenBoundConfiguration(configuration value: any TokenBoundConfiguration) -> Self {
-        configuration.haapiConfiguration.tokenBoundConfiguration = value
-        return self
+        set { $0.haapiConfiguration.tokenBoundConfiguration = value }
     }
 
     /// Enables the DCR fallback for devices that cannot attest.
     @discardableResult public func setDCRConfiguration(configuration value: DCRConfiguration) -> Self {
-        configuration.dcrConfiguration = value
-        return self
+        set { $0.accessorOptions.dcrConfiguration = value }
     }
 
     /// Sets how the client authenticates (client credentials and DCR).
     @discardableResult public func setClientAuthenticationMethod(method: any ClientAuthenticationMethod) -> Self {
-        configuration.haapiConfiguration.clientAuthenticationMethod = method
-        return self
+        set { $0.haapiConfiguration.clientAuthenticationMethod = method }
     }
 
     /// Collects the device context risk-assessment services ask for, with the app's bundle
     /// identifier (see ``RiskAssessmentConfiguration``).
     @discardableResult public func setApplicationBundle(_ bundle: Bundle) -> Self {
-        configuration.haapiConfiguration.riskAssessmentConfiguration = RiskAssessmentConfiguration(bundle: bundle)
-        return self
+        set { $0.haapiConfiguration.riskAssessmentConfiguration = RiskAssessmentConfiguration(bundle: bundle) }
     }
 
     /// Sets the authorization request's parameters (scopes, state, ...), asked for at each start.
     @discardableResult public func setOauthAuthorizationParamsProvider(provider: @escaping OAuthAuthorizationParametersProvider) -> Self {
-        configuration.haapiConfiguration.authorizationParametersProvider = provider
-        return self
+        set { $0.haapiConfiguration.authorizationParametersProvider = provider }
     }
 
     /// Sets extra header fields for every HAAPI request.
     @discardableResult public func setHttpHeadersProvider(provider: @escaping HttpHeadersProvider) -> Self {
-        configuration.haapiConfiguration.httpHeadersProvider = provider
-        return self
+        set { $0.haapiConfiguration.httpHeadersProvider = provider }
     }
 
     /// Sets the shortest lifetime a cached HAAPI access token may have left to be reused.
     @discardableResult public func setMinTokenTtl(value: TimeInterval) -> Self {
-        configuration.haapiConfiguration.minTokenTtl = value
-        return self
+        set { $0.haapiConfiguration.minTokenTtl = value }
     }
 
     /// Sets the revocation endpoint, for ``OAuthLifecycle``'s revocations.
     @discardableResult public func setRevocationEndpointUrl(endpoint: URL) -> Self {
-        configuration.haapiConfiguration.revocationEndpointURL = endpoint
-        return self
+        set { $0.haapiConfiguration.revocationEndpointURL = endpoint }
     }
 
     /// Sets the attestation provider (default: the platform's).
     @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
-        configuration.attestationProvider = provider
-        return self
+        set { $0.accessorOptions.attestationProvider = provider }
     }
 
     /// Forces an access strategy.
     @discardableResult public func setAccessStrategy(_ strategy: HaapiAccessStrategy) -> Self {
-        configuration.accessStrategy = strategy
-        return self
+        set { $0.accessorOptions.accessStrategy = strategy }
     }
 
     /// Sets the network transport.
     @discardableResult public func setTransport(_ transport: any HTTPTransport) -> Self {
-        configuration.transport = transport
-        return self
+        set { $0.accessorOptions.transport = transport }
     }
 
-    /// Sets where bound-token keys are kept.
+    /// Sets where tokens and bound-token keys are kept.
     @discardableResult public func setStorage(_ storage: any Storage) -> Self {
-        configuration.storage = storage
-        return self
+        set { $0.accessorOptions.storage = storage }
     }
 
     /// The configuration.
-    public func build() -> HaapiUIKitConfiguration { configuration }
+    public func build() -> HaapiUIKitConfiguration { configuration.withLock { $0 } }
 }

@@ -124,7 +124,7 @@ extension SeedSnippets {
                 // The extension: the same configuration, `.oauth`, the token from the shared storage.
                 let extensionAccessor: any OAuthAccessor = try await HaapiAccessorBuilder(haapiConfiguration: appConfiguration.haapiConfiguration)
                     .setHaapiAccessorOption(option: .oauth)
-                    .setDCRConfiguration(configuration: try #require(configuration.dcrConfiguration))
+                    .setDCRConfiguration(configuration: try #require(configuration.accessorOptions.dcrConfiguration))
                     .build()
                 guard case .successfulToken(let refreshed) = await extensionAccessor.oAuthTokenManager.refreshAccessToken(with: stored.refreshToken) else {
                     Issue.record("the extension could not refresh"); return
