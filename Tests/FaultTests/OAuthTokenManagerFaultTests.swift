@@ -20,11 +20,7 @@ struct OAuthStack {
     static func with(_ body: (OAuthStack) async throws -> Void) async throws {
         let endpoints: [String: FaultEndpoint] = ["/token": .tokenEndpoint(lifetime: tokenLifetime), "/revoke": .revocationEndpoint]
         try await withFaultServer(endpoints) { server in
-            let configuration = HaapiConfiguration(
-                name: "fault-\(UUID().uuidString)", clientId: "app", baseURL: server.url("/"), tokenEndpointURL: server.url("/token"),
-                authorizationEndpointURL: server.url("/authorize"), appRedirect: "app:/callback",
-                revocationEndpointURL: server.url("/revoke"), clientAuthenticationMethod: ClientAuthenticationMethodSecret("secret"),
-                timeout: exchangeTimeout)
+            let configuration = Self.configuration(of: server)
             let storage = InMemoryStorage()
             let dpop = try Dpop()
             let manager = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: try shortTimeoutTransport(), storage: storage)
@@ -33,6 +29,14 @@ struct OAuthStack {
             let storedKey = try #require(Self.keptKey(in: storage))
             try await body(OAuthStack(server: server, storage: storage, dpop: dpop, manager: manager, storedKey: storedKey))
         }
+    }
+
+    /// A confidential client's configuration for `server`'s endpoints.
+    static func configuration(of server: FaultServer, timeout: Duration = exchangeTimeout) -> HaapiConfiguration {
+        HaapiConfiguration(
+            name: "fault-\(UUID().uuidString)", clientId: "app", baseURL: server.url("/"), tokenEndpointURL: server.url("/token"),
+            authorizationEndpointURL: server.url("/authorize"), appRedirect: "app:/callback", revocationEndpointURL: server.url("/revoke"),
+            clientAuthenticationMethod: ClientAuthenticationMethodSecret("secret"), timeout: timeout)
     }
 
     /// The stored key now (nil when it is gone).
@@ -130,11 +134,8 @@ extension FaultMatrix {
         @Test func theDefaultTransportKeepsTheConfiguredTimeout() async throws {
             try await withFaultServer(["/token": .tokenEndpoint(lifetime: OAuthStack.tokenLifetime)]) { server in
                 await server.inject(.noResponse, at: "/token")
-                let configuration = HaapiConfiguration(
-                    name: "fault-\(UUID().uuidString)", clientId: "app", baseURL: server.url("/"), tokenEndpointURL: server.url("/token"),
-                    authorizationEndpointURL: server.url("/authorize"), appRedirect: "app:/callback",
-                    clientAuthenticationMethod: ClientAuthenticationMethodSecret("secret"), timeout: .seconds(2))
-                let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, storage: InMemoryStorage())
+                let manager = OAuthTokenManager(
+                    oauthTokenConfiguration: OAuthStack.configuration(of: server, timeout: .seconds(2)), storage: InMemoryStorage())
                 let started = ContinuousClock.now
                 #expect(await manager.fetchAccessToken(with: "code-1").failure != nil)
                 // The configured 2 s (whole seconds: FoundationNetworking times a shorter one out at
