@@ -59,21 +59,55 @@ import OpenCombine
     private let factory: UIModelFactory
     /// The step shown (a continue-same-step included), with the values the user submitted last.
     private var shownStep: (any HaapiRepresentation)?
-    private var retryAction: RetryAction?
+    /// Where the flow is; ``enter(_:)`` is the one way to change it.
+    private var phase = Phase.idle
     private var pollingTask: Task<Void, Never>?
     /// Bumped by every user action: results of superseded requests are dropped.
     private var generation = 0
-    /// Whether ``haapiFlowResult`` has received the current ``error``.
-    private var isErrorReported = false
     /// What the flow was started with, for a restart the server asks for.
     private var startParameters: OAuthAuthorizationParameters?
     /// Whether the flow has been restarted for a `mismatch-between-session-and-access-token` (only once).
     private var restartedForMismatch = false
 
+    /// What ``retry()`` repeats.
     private enum RetryAction {
         case start(OAuthAuthorizationParameters?)
         case request(@Sendable () async -> HaapiResult, entered: [String: String])
         case exchange(OAuthAuthorizationResponseStep)
+    }
+
+    /// Where the flow is. ``isLoading`` and ``error`` are read from it (see ``enter(_:)``).
+    private enum Phase {
+        /// Before ``start(parameters:)``.
+        case idle
+        /// A request the user asked for (or its retry) is under way.
+        case loading
+        /// A step is shown: the user acts next, or the poll timer for a pending polling step.
+        case showing
+        /// An error is shown. `retry` repeats what failed, when it may succeed; `reported` once
+        /// ``haapiFlowResult`` has received the error (the flow stopped on it).
+        case failed(HaapiFlowError, retry: RetryAction?, reported: Bool)
+        /// The flow ended: ``oAuthModel`` says how.
+        case ended
+    }
+
+    /// Moves the flow to `next` and publishes what changes with it.
+    private func enter(_ next: Phase) {
+        phase = next
+        if case .failed(let flowError, _, _) = next {
+            error = flowError
+        } else if error != nil {
+            error = nil
+        }
+        let loading = if case .loading = next { true } else { false }
+        if isLoading != loading { isLoading = loading }
+    }
+
+    /// After a request: the step it left shown, unless it moved the flow on (an error, the end)
+    /// or a later action superseded it.
+    private func settle(after request: Int) {
+        guard generation == request, case .loading = phase else { return }
+        enter(.showing)
     }
 
     /// A view model for a flow of `haapiUIKitApplication`; nothing is contacted until ``start(parameters:)``.
@@ -108,19 +142,14 @@ import OpenCombine
             generation += 1
             let current = generation
             stopPolling()
-            retryAction = nil
-            error = nil
-            isLoading = true
+            enter(.loading)
             do {
                 let made = try await haapiUIKitApplication.haapiAccessor()
                 guard generation == current else { return }
                 accessor = made
             } catch {
                 guard generation == current else { return }
-                isLoading = false
-                let flowError = HaapiFlowError(failure: error)
-                if flowError.isRetryable { retryAction = .start(parameters) }
-                publish(flowError)
+                publish(HaapiFlowError(failure: error), retry: .start(parameters))
                 return
             }
         }
@@ -207,8 +236,7 @@ import OpenCombine
 
     /// Repeats the request that failed with a retryable ``error``.
     public func retry() async {
-        guard let action = retryAction else { return }
-        retryAction = nil
+        guard case .failed(_, let action?, _) = phase else { return }
         switch action {
         case .start(let parameters):
             await begin(parameters: parameters)
@@ -216,10 +244,10 @@ import OpenCombine
             await run(entered: entered, operation)
         case .exchange(let step):
             generation += 1
-            isLoading = true
-            error = nil
+            let current = generation
+            enter(.loading)
             await exchange(step)
-            isLoading = false
+            settle(after: current)
         }
     }
 
@@ -227,9 +255,8 @@ import OpenCombine
     /// ``HaapiUIKitConfiguration/shouldAutoHandleFlowErrorFeedback``, the UI's alert was
     /// dismissed): the flow ends and ``haapiFlowResult`` receives the error.
     public func acknowledgeError() {
-        guard let error, !isErrorReported else { return }
-        retryAction = nil
-        finish(with: error)
+        guard case .failed(let flowError, _, reported: false) = phase else { return }
+        finish(with: flowError)
     }
 
     /// Resumes an external-browser operation with the `_resume_nonce` the browser came back with.
@@ -271,7 +298,7 @@ import OpenCombine
     public func stop() {
         generation += 1
         stopPolling()
-        if isLoading { isLoading = false }
+        if case .loading = phase { enter(.showing) }
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
     }
 
@@ -290,11 +317,9 @@ import OpenCombine
         generation += 1
         let current = generation
         stopPolling()
-        retryAction = nil
-        error = nil
-        if !isLoading { isLoading = true }
+        enter(.loading)
         await execute(operation, entered: entered, generation: current)
-        if generation == current { isLoading = false }
+        settle(after: current)
     }
 
     /// Sends a request and handles its result, unless a later action superseded it.
@@ -307,9 +332,7 @@ import OpenCombine
         case .problem(let problem):
             await handle(problem, entered: entered)
         case .error(let failure):
-            let flowError = HaapiFlowError(failure: failure)
-            if flowError.isRetryable { retryAction = .request(operation, entered: entered) }
-            publish(flowError)
+            publish(HaapiFlowError(failure: failure), retry: .request(operation, entered: entered))
         }
     }
 
@@ -373,12 +396,11 @@ import OpenCombine
         publish(HaapiFlowError(problem: model))
     }
 
-    /// Publishes an error. One that stops the flow ends it now, or once the user has seen it
-    /// (``acknowledgeError()``) when the UI gives the feedback.
-    private func publish(_ flowError: HaapiFlowError) {
+    /// Publishes an error; `retry` is kept when the error is retryable. One that stops the flow
+    /// ends it now, or once the user has seen it (``acknowledgeError()``) when the UI gives the feedback.
+    private func publish(_ flowError: HaapiFlowError, retry: RetryAction? = nil) {
         HaapiLogger.debug(UIKitFollowUpTag.flow, "flow error: \(flowError.title)")
-        error = flowError
-        isErrorReported = false
+        enter(.failed(flowError, retry: flowError.isRetryable ? retry : nil, reported: false))
         if !flowError.isRetryable && !configuration.shouldAutoHandleFlowErrorFeedback {
             finish(with: flowError)
         }
@@ -389,12 +411,13 @@ import OpenCombine
         HaapiLogger.info(UIKitFollowUpTag.flow, "the flow ended with \(type(of: model))")
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
         oAuthModel = model
+        enter(.ended)
         haapiFlowResult?.didReceiveOAuthModel(model)
     }
 
     /// Ends the flow with an error.
     private func finish(with flowError: HaapiFlowError) {
-        isErrorReported = true
+        enter(.failed(flowError, retry: nil, reported: true))
         stopPolling()
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
         haapiFlowResult?.didReceiveError(flowError)
@@ -429,15 +452,13 @@ import OpenCombine
     private func interrupt() async {
         isConfirmingInterruption = false
         stopPolling()
-        if let cancel = uiModel?.cancelForm, oAuthModel == nil {
+        if case .ended = phase { return }
+        if let cancel = uiModel?.cancelForm {
             await submit(cancel)
             return
         }
         generation += 1
-        isLoading = false
-        if oAuthModel == nil {
-            end(with: OAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
-        }
+        end(with: OAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
     }
 
     /// Exchanges the authorization response's code for tokens and publishes the ``OAuthModel``.
@@ -468,9 +489,7 @@ import OpenCombine
         case .errorToken(let response):
             end(with: OAuthErrorModel(response))
         case .error(let failure):
-            let flowError = HaapiFlowError(failure: failure)
-            if flowError.isRetryable { retryAction = .exchange(step) }
-            publish(flowError)
+            publish(HaapiFlowError(failure: failure), retry: .exchange(step))
         }
     }
 }
