@@ -33,20 +33,21 @@ enum Approvals {
     }
 
     /// Starts a wait for `user`'s approval of `purpose`, ending any earlier one of the flow, and
-    /// sends the link when there is a user. The caller saves the flow.
-    static func ask(_ request: inout FlowRequest, user: UserRecord?, purpose: String, state: ServerState) async throws {
-        if let earlier = request.flow.approvalID { try await state.store.delete(kind: kind, id: earlier) }
-        let id = SeedData.randomToken(24)
-        let expires = Date().addingTimeInterval(state.configuration.approvalTimeout.timeInterval)
-        request.flow.approvalID = id
-        request.flow.approvalExpires = expires
-        guard let user else { return }
+    /// sends the link when there is a user. The caller keeps the approval in the flow's
+    /// ``FlowSession/pending`` and saves the flow.
+    static func ask(_ request: FlowRequest, user: UserRecord?, purpose: String, state: ServerState) async throws -> Pending.Approval {
+        if let earlier = request.flow.pending.approval { try await state.store.delete(kind: kind, id: earlier.id) }
+        let approval = Pending.Approval(
+            id: SeedData.randomToken(24), expires: Date().addingTimeInterval(state.configuration.approvalTimeout.timeInterval))
+        let (id, expires) = (approval.id, approval.expires)
+        guard let user else { return approval }
         try await state.store.put(
             Record(sessionID: request.sessionID, username: user.username, purpose: purpose, clientId: request.flow.clientId),
             kind: kind, id: id, expiresAt: expires)
         let link = link(id, state: state)
         logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
         state.configuration.requestLog?("approve: \(link.absoluteString) for \(user.username)")
+        return approval
     }
 
     /// The link that approves (or denies) the request `id`.
@@ -55,34 +56,32 @@ enum Approvals {
     }
 
     /// Where the flow's wait stands: done once approved; failed (`authentication-failed` saying
-    /// `unapproved`, the wait ended by `ending`) when denied or out of time.
-    static func progress(
-        _ request: inout FlowRequest, state: ServerState, unapproved: String, ending: (inout FlowSession) -> Void
-    ) async throws -> Progress {
-        guard let id = request.flow.approvalID else { return .failed(Problems.genericUserError("Nothing is being waited for: start again")) }
+    /// `unapproved`, the wait over) when denied or out of time.
+    static func progress(_ request: inout FlowRequest, state: ServerState, unapproved: String) async throws -> Progress {
+        guard let approval = request.flow.pending.approval else {
+            return .failed(Problems.genericUserError("Nothing is being waited for: start again"))
+        }
+        let id = approval.id
         let record = try await state.store.get(Record.self, kind: kind, id: id)
         let sameFlow = record?.sessionID == request.sessionID
         if sameFlow, record?.approved == true { return .waiting(done: true) }
         let denied = sameFlow && record?.approved == false
-        guard denied || Date() >= request.flow.approvalExpires ?? .distantPast else { return .waiting(done: false) }
+        guard denied || Date() >= approval.expires else { return .waiting(done: false) }
         try await state.store.delete(kind: kind, id: id)
-        request.flow.approvalID = nil
-        request.flow.approvalExpires = nil
-        ending(&request.flow)
+        request.flow.pending = .nothing
         try await state.saveFlow(request.flow, id: request.sessionID)
         return .failed(Problems.authenticationFailed(denied ? unapproved : unapproved + " in time"))
     }
 
     /// The approved user of the flow's wait, which it ends; `nil` when it is not approved.
     static func take(_ request: inout FlowRequest, state: ServerState) async throws -> String? {
-        guard let id = request.flow.approvalID,
+        guard let id = request.flow.pending.approval?.id,
             let record = try await state.store.get(Record.self, kind: kind, id: id),
             record.sessionID == request.sessionID, record.approved == true,
             // Taken once: of two continues at the same time, one moves on.
             try await state.store.take(Record.self, kind: kind, id: id) != nil
         else { return nil }
-        request.flow.approvalID = nil
-        request.flow.approvalExpires = nil
+        request.flow.pending = .nothing
         return record.username
     }
 
@@ -103,10 +102,11 @@ enum Approvals {
             return HTMLPages.error("Choose approve or deny.", status: .badRequest)
         }
         guard var record = try await state.store.get(Record.self, kind: kind, id: id), record.approved == nil,
-            let flow = try await state.loadFlow(record.sessionID), flow.approvalID == id, let expires = flow.approvalExpires, Date() < expires
+            let flow = try await state.loadFlow(record.sessionID), let approval = flow.pending.approval, approval.id == id,
+            Date() < approval.expires
         else { return HTMLPages.error(unknown, status: .notFound) }
         record.approved = decision == "approve"
-        try await state.store.put(record, kind: kind, id: id, expiresAt: expires)
+        try await state.store.put(record, kind: kind, id: id, expiresAt: approval.expires)
         return HTMLPages.page(
             record.approved == true ? "Approved" : "Denied",
             "<p>\(HTMLPages.escape(record.approved == true ? "You can go back to the app." : "The login was refused."))</p>")

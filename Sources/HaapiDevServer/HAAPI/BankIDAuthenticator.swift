@@ -27,41 +27,36 @@ enum BankIDAuthenticator {
         }
         let otherDevice = request.value("usesamedevice") == "false"
         let user = try await state.store.all(UserRecord.self, kind: "user").first { $0.value.personalNumber == number }?.value
-        try await Approvals.ask(&request, user: user, purpose: "a BankID order", state: state)
-        request.flow.bankIDAutoStartToken = UUID().uuidString.lowercased()
-        request.flow.bankIDQRStartToken = UUID().uuidString.lowercased()
-        request.flow.bankIDQRStartSecret = SeedData.randomToken(16)
-        request.flow.bankIDOrderStart = Date()
-        request.flow.bankIDOtherDevice = otherDevice
+        let order = Pending.BankIDOrder(
+            autoStartToken: UUID().uuidString.lowercased(), qrStartToken: UUID().uuidString.lowercased(),
+            qrStartSecret: SeedData.randomToken(16), start: Date(), otherDevice: otherDevice,
+            approval: try await Approvals.ask(request, user: user, purpose: "a BankID order", state: state))
+        request.flow.pending = .bankID(order)
         try await state.saveFlow(request.flow, id: request.sessionID)
-        let token = request.flow.bankIDAutoStartToken ?? ""
         return Wire.reply(otherDevice
-            ? Steps.bankIDPolling(done: false, autoStartToken: token, qrData: qrData(request.flow))
-            : Steps.bankIDSameDevice(autoStartToken: token))
+            ? Steps.bankIDPolling(done: false, autoStartToken: order.autoStartToken, qrData: qrData(order))
+            : Steps.bankIDSameDevice(autoStartToken: order.autoStartToken))
     }
 
     /// `GET poll`: pending, then done (continued by the polling authenticator's `moveOn`), or
     /// `authentication-failed` for an order nobody can sign.
     static func poll(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let token = request.flow.bankIDAutoStartToken else {
+        guard case .bankID(let order) = request.flow.pending else {
             return Problems.genericUserError("No BankID order is under way: start again")
         }
-        switch try await Approvals.progress(
-            &request, state: state, unapproved: "The BankID order was not signed", ending: { $0.bankIDAutoStartToken = nil })
-        {
+        switch try await Approvals.progress(&request, state: state, unapproved: "The BankID order was not signed") {
         case .waiting(let done):
             return Wire.reply(Steps.bankIDPolling(
-                done: done, autoStartToken: token, qrData: request.flow.bankIDOtherDevice == true ? qrData(request.flow) : nil))
+                done: done, autoStartToken: order.autoStartToken, qrData: order.otherDevice ? qrData(order) : nil))
         case .failed(let problem):
             return problem
         }
     }
 
     /// The animated QR code's text at `now`, as BankID's relying-party guidelines define it.
-    static func qrData(_ flow: FlowSession, now: Date = Date()) -> String? {
-        guard let startToken = flow.bankIDQRStartToken, let secret = flow.bankIDQRStartSecret, let start = flow.bankIDOrderStart else { return nil }
-        let seconds = String(max(0, Int(now.timeIntervalSince(start))))
-        let code = HMAC<SHA256>.authenticationCode(for: Data(seconds.utf8), using: SymmetricKey(data: Data(secret.utf8)))
-        return "bankid.\(startToken).\(seconds).\(code.map { String(format: "%02x", $0) }.joined())"
+    static func qrData(_ order: Pending.BankIDOrder, now: Date = Date()) -> String {
+        let seconds = String(max(0, Int(now.timeIntervalSince(order.start))))
+        let code = HMAC<SHA256>.authenticationCode(for: Data(seconds.utf8), using: SymmetricKey(data: Data(order.qrStartSecret.utf8)))
+        return "bankid.\(order.qrStartToken).\(seconds).\(code.map { String(format: "%02x", $0) }.joined())"
     }
 }

@@ -26,16 +26,16 @@ enum DuoAuthenticator {
 
     /// `POST devices`: the device selection, and a new passcode on the user's devices.
     static func devices(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        switch try await OTPAuthenticator.sendCode(&request, state: state, channel: "duo") {
+        switch try await OTPAuthenticator.sendCode(&request, state: state, channel: "duo", pending: { .duo(username: $0, passcode: $1, push: nil) }) {
         case .refused(let problem): return problem
-        case .sent(_, let user): return Wire.reply(Steps.duoDevices(devices(of: request.flow.otpUsername ?? "", user)))
+        case .sent(let username, _, let user): return Wire.reply(Steps.duoDevices(devices(of: username, user)))
         }
     }
 
     /// `POST select-device`: push waits for the approval; passcode checks the code (failures
     /// count toward the lockout).
     static func selectDevice(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let username = request.flow.otpUsername else {
+        guard case .duo(let username, let passcode, _) = request.flow.pending else {
             return Problems.genericUserError("No device was selected: start again")
         }
         let user = try await state.user(username)
@@ -44,8 +44,8 @@ enum DuoAuthenticator {
         }
         switch request.value("factor") {
         case "push":
-            try await Approvals.ask(&request, user: user, purpose: "a Duo push to your \(device.title.lowercased())", state: state)
-            request.flow.pollingRecipient = device.title
+            let approval = try await Approvals.ask(request, user: user, purpose: "a Duo push to your \(device.title.lowercased())", state: state)
+            request.flow.pending = .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval))
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.polling(done: false, recipient: device.title))
         case "passcode":
@@ -53,9 +53,9 @@ enum DuoAuthenticator {
                 return Problems.invalidInput([.missing("passcode", "You have to enter the passcode")])
             }
             guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
-            guard user != nil, let code = request.flow.otpCode, Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
+            guard user != nil, let passcode, Credentials.constantTimeEqual(entered, passcode) else { return Problems.incorrectCredentials() }
             try await Credentials.reset(username, state: state)
-            request.flow.otpCode = nil
+            request.flow.pending = .nothing
             try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
             return try await FlowCompletion.authenticated(&request, username: username, state: state)
         default:

@@ -14,9 +14,7 @@ enum ExternalBrowserAuthenticator {
     /// The client-operation step (or, `legacy`, the `launch` step), with a new launch nonce.
     static func show(_ request: inout FlowRequest, state: ServerState, legacy: Bool = false) async throws -> Response {
         let launchNonce = SeedData.randomToken(24)
-        request.flow.launchNonce = launchNonce
-        request.flow.resumeNonce = nil
-        request.flow.externalUsername = nil
+        request.flow.pending = .externalBrowser(.launched(nonce: launchNonce))
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.put(
             request.sessionID, kind: FlowSession.launchKind, id: launchNonce, expiresAt: Date().addingTimeInterval(launchLifetime))
@@ -28,7 +26,7 @@ enum ExternalBrowserAuthenticator {
     static func launched(_ parameters: [String: String], state: ServerState) async throws -> (String, FlowSession, String)? {
         guard let nonce = parameters["_launch_nonce"],
             let sessionID = try await state.store.get(String.self, kind: FlowSession.launchKind, id: nonce),
-            let flow = try await state.loadFlow(sessionID), flow.launchNonce == nonce,
+            let flow = try await state.loadFlow(sessionID), flow.pending == .externalBrowser(.launched(nonce: nonce)),
             let client = try await state.client(flow.clientId),
             let redirectUri = parameters["redirect_uri"], client.accepts(redirectUri: redirectUri)
         else { return nil }
@@ -68,9 +66,7 @@ enum ExternalBrowserAuthenticator {
         case .success(let user):
             var flow = flow
             let resumeNonce = SeedData.randomToken(24)
-            flow.resumeNonce = resumeNonce
-            flow.externalUsername = user.username
-            flow.launchNonce = nil
+            flow.pending = .externalBrowser(.returned(resumeNonce: resumeNonce, username: user.username))
             try await state.saveFlow(flow, id: sessionID)
             try await state.store.delete(kind: FlowSession.launchKind, id: parameters["_launch_nonce"] ?? "")
             return Reply.redirect(Wire.appendingQuery(redirectUri, [("_resume_nonce", resumeNonce)]))
@@ -82,11 +78,10 @@ enum ExternalBrowserAuthenticator {
         guard let nonce = request.value("_resume_nonce") else {
             return Problems.invalidInput([.missing("_resume_nonce", "The browser did not come back with a resume nonce")])
         }
-        guard let expected = request.flow.resumeNonce, let username = request.flow.externalUsername, nonce == expected else {
+        guard case .externalBrowser(.returned(let expected, let username)) = request.flow.pending, nonce == expected else {
             return Problems.invalidInput([.invalid("_resume_nonce", "The resume nonce is not the one the browser was given")])
         }
-        request.flow.resumeNonce = nil
-        request.flow.externalUsername = nil
+        request.flow.pending = .nothing
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }
 }

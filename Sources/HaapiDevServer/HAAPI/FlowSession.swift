@@ -1,8 +1,9 @@
 import Foundation
 
-/// One authorization flow in progress: what the authorization request asked for and how far
-/// the user got. Kept in the ``RecordStore`` (kind ``FlowSession/kind``, id = the session id),
-/// so a flow started before a restart can finish after it.
+/// One authorization flow in progress: what the authorization request asked for, how far the
+/// user got, and what the authenticator under way waits for (``pending``). Kept in the
+/// ``RecordStore`` (kind ``FlowSession/kind``, id = the session id), so a flow started before a
+/// restart can finish after it.
 struct FlowSession: Codable, Sendable, Hashable {
     /// The client of the authorization request.
     var clientId: String
@@ -32,40 +33,8 @@ struct FlowSession: Codable, Sendable, Hashable {
     var username: String?
     /// When the user authenticated.
     var authTime: Date?
-    /// OTP: who the code was sent to, and the code.
-    var otpUsername: String?
-    var otpCode: String?
-    /// Password reset: who asked, the code sent (a code nobody received for an unknown name, so
-    /// the answers are the same), and the wrong codes entered for it.
-    var resetUsername: String?
-    var resetCode: String?
-    var resetFailures: Int = 0
-    /// Account creation: the account waiting for the code sent to its phone (`nil` for a name
-    /// already taken, which no code confirms), the code, and the wrong codes entered for it.
-    var registration: UserRecord?
-    var registrationCode: String?
-    var registrationFailures: Int = 0
-    /// Polling, Duo push, BankID: the approval request waited for (its id in the store, also
-    /// for a name nobody has, whose request nobody can answer), and when the wait ends.
-    var approvalID: String?
-    var approvalExpires: Date?
-    /// Polling: who is shown as asked (a masked number, also for a name nobody has).
-    var pollingRecipient: String?
-    /// External browser: the nonce of the page the browser opens, and the nonce it comes back with.
-    var launchNonce: String?
-    var resumeNonce: String?
-    var externalUsername: String?
-    /// BankID: the order's autostart token, and its QR start token and secret (for the QR data).
-    var bankIDAutoStartToken: String?
-    var bankIDQRStartToken: String?
-    var bankIDQRStartSecret: String?
-    var bankIDOrderStart: Date?
-    var bankIDOtherDevice: Bool?
-    /// WebAuthn: who, the challenge sent (base64url, single use), and whether the password was
-    /// confirmed for a first registration.
-    var webAuthnUsername: String?
-    var webAuthnChallenge: String?
-    var webAuthnConfirmed: Bool?
+    /// What the authenticator under way waits for.
+    var pending = Pending.nothing
 
     /// The store kind of flow sessions.
     static let kind = "haapi-flow"
@@ -75,6 +44,92 @@ struct FlowSession: Codable, Sendable, Hashable {
     static let otpTestHookKind = "otp-test-hook"
     /// How long an idle flow lives.
     static let lifetime: TimeInterval = 30 * 60
+}
+
+/// What the authenticator under way waits for: one case per authenticator, holding only what it
+/// needs, so that one authenticator's state never mixes with another's and starting one
+/// replaces what another left.
+enum Pending: Codable, Sendable, Hashable {
+    /// Nothing: no authenticator has started, or its wait is over.
+    case nothing
+    /// OTP: who the code was sent to (also a name nobody has), and the code; `nil` once used.
+    case oneTimeCode(username: String, code: String?)
+    /// Duo: the user whose devices are listed, the passcode "shown on the device" (`nil` once
+    /// used), and the push under way.
+    case duo(username: String, passcode: String?, push: Wait?)
+    /// Polling: the approval on the user's phone.
+    case polling(Wait)
+    /// BankID: the order the user signs.
+    case bankID(BankIDOrder)
+    /// Password reset: who asked (a code nobody receives for an unknown name, so the answers are
+    /// the same), and the code sent.
+    case passwordReset(username: String, CodeCheck)
+    /// Account creation: the account waiting for the code sent to its phone (`nil` for a name
+    /// already taken, which no code confirms), and the code.
+    case accountCreation(account: UserRecord?, CodeCheck)
+    /// External browser: before the browser comes back, the nonce of the page it opens; after,
+    /// the nonce it came back with and who logged in there.
+    case externalBrowser(ExternalBrowserVisit)
+    /// WebAuthn: who, the challenge sent (base64url, single use), and whether the password was
+    /// confirmed for a first registration.
+    case webAuthn(username: String, challenge: String?, confirmed: Bool)
+
+    /// An approval request waited for (its id in the store, also for a name nobody has, whose
+    /// request nobody can answer), and when the wait ends.
+    struct Approval: Codable, Sendable, Hashable {
+        var id: String
+        var expires: Date
+    }
+
+    /// A wait for an approval, and who is shown as asked (a masked number or a device, also for
+    /// a name nobody has).
+    struct Wait: Codable, Sendable, Hashable {
+        var recipient: String
+        var approval: Approval
+    }
+
+    /// A BankID order: its autostart token, its QR start token and secret (for the QR data),
+    /// when it started, whether it is signed on another device, and its approval.
+    struct BankIDOrder: Codable, Sendable, Hashable {
+        var autoStartToken: String
+        var qrStartToken: String
+        var qrStartSecret: String
+        var start: Date
+        var otherDevice: Bool
+        var approval: Approval
+    }
+
+    /// A code sent to confirm something, and the wrong codes entered for it; `code` is `nil`
+    /// once spent (too many wrong ones).
+    struct CodeCheck: Codable, Sendable, Hashable {
+        var code: String?
+        var failures = 0
+    }
+
+    /// Where an external-browser login stands.
+    enum ExternalBrowserVisit: Codable, Sendable, Hashable {
+        /// The browser was sent to the page of this launch nonce.
+        case launched(nonce: String)
+        /// The user logged in there; the app comes back with this resume nonce.
+        case returned(resumeNonce: String, username: String)
+    }
+
+    /// The approval the authenticator under way waits for: polling, a Duo push, a BankID order.
+    var approval: Approval? {
+        switch self {
+        case .polling(let wait), .duo(_, _, let wait?): wait.approval
+        case .bankID(let order): order.approval
+        default: nil
+        }
+    }
+
+    /// Who a polling step shows as asked: polling's phone, or the device of a Duo push.
+    var recipient: String? {
+        switch self {
+        case .polling(let wait), .duo(_, _, let wait?): wait.recipient
+        default: nil
+        }
+    }
 }
 
 extension ServerState {

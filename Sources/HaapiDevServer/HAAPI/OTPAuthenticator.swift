@@ -17,16 +17,16 @@ enum OTPAuthenticator {
     static func send(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         switch try await sendCode(&request, state: state, channel: "otp") {
         case .refused(let problem): return problem
-        case .sent(let recipient, _):
+        case .sent(_, let recipient, _):
             return Wire.reply(Steps.continueSameStep("A code was sent to \(recipient)", viewName: "authenticator/otp/authenticate/code-sent"))
         }
     }
 
     /// What ``sendCode(_:state:channel:)`` did.
     enum Sending {
-        /// Sent (or, for a name nobody has, answered the same way without sending): to `recipient`,
-        /// a masked phone number; `user` when there is one.
-        case sent(recipient: String, user: UserRecord?)
+        /// Sent (or, for a name nobody has, answered the same way without sending) for `username`:
+        /// to `recipient`, a masked phone number; `user` when there is one.
+        case sent(username: String, recipient: String, user: UserRecord?)
         case refused(Response)
     }
 
@@ -34,17 +34,21 @@ enum OTPAuthenticator {
     /// server log, to the request log as `CHANNEL: CODE for USERNAME`, and to the test hook.
     /// A name nobody has gets the same answer (a masked number, a code nobody receives): the
     /// answer does not tell which names exist.
-    static func sendCode(_ request: inout FlowRequest, state: ServerState, channel: String) async throws -> Sending {
+    /// - Parameter pending: what the flow then waits for, from the name and the code (by default
+    ///   the OTP authenticator's code).
+    static func sendCode(
+        _ request: inout FlowRequest, state: ServerState, channel: String,
+        pending: (String, String) -> Pending = { .oneTimeCode(username: $0, code: $1) }
+    ) async throws -> Sending {
         guard let username = request.value("userName") else {
             return .refused(Problems.invalidInput([.missing("userName", "You have to enter your username")]))
         }
         let user = try await state.user(username)
         let code = newCode()
-        request.flow.otpUsername = username
-        request.flow.otpCode = code
+        request.flow.pending = pending(username, code)
         try await state.saveFlow(request.flow, id: request.sessionID)
         if let user { try await deliver(code, channel: channel, for: username, to: user.phone, request: request, state: state) }
-        return .sent(recipient: maskedPhone(of: username, user), user: user)
+        return .sent(username: username, recipient: maskedPhone(of: username, user), user: user)
     }
 
     /// A new six-digit one-time code.
@@ -75,13 +79,13 @@ enum OTPAuthenticator {
         guard let entered = request.value("otp") else {
             return Problems.invalidInput([.missing("otp", "You have to enter the code")])
         }
-        guard let username = request.flow.otpUsername, let code = request.flow.otpCode else {
+        guard case .oneTimeCode(let username, let code?) = request.flow.pending else {
             return Problems.genericUserError("No code was sent: ask for one first")
         }
         guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
         guard Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
         try await Credentials.reset(username, state: state)
-        request.flow.otpCode = nil
+        request.flow.pending = .nothing
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }

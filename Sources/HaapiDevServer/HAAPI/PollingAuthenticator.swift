@@ -17,19 +17,20 @@ enum PollingAuthenticator {
             return Problems.invalidInput([.missing("userName", "You have to enter your username")])
         }
         let user = try await state.user(username)
-        try await Approvals.ask(&request, user: user, purpose: "a login approved on your phone", state: state)
-        request.flow.pollingRecipient = OTPAuthenticator.maskedPhone(of: username, user)
+        let approval = try await Approvals.ask(request, user: user, purpose: "a login approved on your phone", state: state)
+        let recipient = OTPAuthenticator.maskedPhone(of: username, user)
+        request.flow.pending = .polling(Pending.Wait(recipient: recipient, approval: approval))
         try await state.saveFlow(request.flow, id: request.sessionID)
-        return Wire.reply(Steps.polling(done: false, recipient: request.flow.pollingRecipient ?? ""))
+        return Wire.reply(Steps.polling(done: false, recipient: recipient))
     }
 
     /// `GET poll`: pending, then done once approved (with the redirect form that continues), or
     /// `authentication-failed` when denied or out of time.
     static func poll(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let recipient = request.flow.pollingRecipient else {
+        guard let recipient = request.flow.pending.recipient else {
             return Problems.genericUserError("Nothing is being waited for: start again")
         }
-        switch try await Approvals.progress(&request, state: state, unapproved: "The request was not approved", ending: { $0.pollingRecipient = nil }) {
+        switch try await Approvals.progress(&request, state: state, unapproved: "The request was not approved") {
         case .waiting(let done): return Wire.reply(Steps.polling(done: done, recipient: recipient))
         case .failed(let problem): return problem
         }
@@ -37,13 +38,12 @@ enum PollingAuthenticator {
 
     /// `POST poll` (`moveOn`): once approved, the user is authenticated.
     static func moveOn(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard request.flow.approvalID != nil else {
+        guard request.flow.pending.approval != nil else {
             return Problems.genericUserError("Nothing is being waited for: start again")
         }
         guard let username = try await Approvals.take(&request, state: state) else {
             return Problems.genericUserError("The approval is still pending")
         }
-        request.flow.pollingRecipient = nil
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }
 }

@@ -69,9 +69,7 @@ enum UsernamePasswordAuthenticator {
             username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "", phone: phone)
         let taken = try await state.user(username) != nil
         let code = OTPAuthenticator.newCode()
-        request.flow.registration = taken ? nil : account
-        request.flow.registrationCode = code
-        request.flow.registrationFailures = 0
+        request.flow.pending = .accountCreation(account: taken ? nil : account, Pending.CodeCheck(code: code))
         try await state.saveFlow(request.flow, id: request.sessionID)
         if taken {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
@@ -89,20 +87,19 @@ enum UsernamePasswordAuthenticator {
     /// code, so it fails as a wrong code does), then the login form is shown again.
     static func confirmRegistration(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.registrationConfirm(sessionID: sessionID, error: text) }
-        guard let expected = request.flow.registrationCode else {
+        guard case .accountCreation(let account, let check) = request.flow.pending, let expected = check.code else {
             return refuse(request, Problems.genericUserError("No code was sent: create the account first"), "Create the account first", page: page)
         }
         guard let code = request.value("code") else {
             return refuse(request, Problems.invalidInput([.missing("code", "You have to enter the code")]), "Enter the code", page: page)
         }
-        guard let account = request.flow.registration, Credentials.constantTimeEqual(code, expected),
+        guard let account, Credentials.constantTimeEqual(code, expected),
             // Of two creations of one name at once, one wins.
             try await state.store.insertIfAbsent(account, kind: "user", id: account.username)
         else {
-            return try await refuseCode(&request, code: \.registrationCode, failures: \.registrationFailures, state: state, page: page)
+            return try await refuseCode(&request, check: check, state: state, page: page) { .accountCreation(account: account, $0) }
         }
-        request.flow.registration = nil
-        request.flow.registrationCode = nil
+        request.flow.pending = .nothing
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return show(request, notice: "Account created: you can log in now")
@@ -119,13 +116,15 @@ enum UsernamePasswordAuthenticator {
     static let resetAttempts = 5
 
     /// A code that is not the one sent (to reset a password or create an account): counted in
-    /// the flow's `failures`; after ``resetAttempts`` the flow's `code` is spent.
+    /// the `check`'s failures, which `pending` keeps in the flow; after ``resetAttempts`` its code is spent.
     static func refuseCode(
-        _ request: inout FlowRequest, code: WritableKeyPath<FlowSession, String?>, failures: WritableKeyPath<FlowSession, Int>,
-        state: ServerState, page: (String) -> Response
+        _ request: inout FlowRequest, check: Pending.CodeCheck, state: ServerState, page: (String) -> Response,
+        pending: (Pending.CodeCheck) -> Pending
     ) async throws -> Response {
-        request.flow[keyPath: failures] += 1
-        if request.flow[keyPath: failures] >= resetAttempts { request.flow[keyPath: code] = nil }
+        var check = check
+        check.failures += 1
+        if check.failures >= resetAttempts { check.code = nil }
+        request.flow.pending = pending(check)
         try await state.saveFlow(request.flow, id: request.sessionID)
         return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
     }
@@ -139,9 +138,7 @@ enum UsernamePasswordAuthenticator {
             return refuse(request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page)
         }
         let code = OTPAuthenticator.newCode()
-        request.flow.resetUsername = username
-        request.flow.resetCode = code
-        request.flow.resetFailures = 0
+        request.flow.pending = .passwordReset(username: username, Pending.CodeCheck(code: code))
         try await state.saveFlow(request.flow, id: request.sessionID)
         if let user = try await state.user(username) {
             try await OTPAuthenticator.deliver(code, channel: "reset", for: username, to: user.phone, request: request, state: state)
@@ -155,7 +152,7 @@ enum UsernamePasswordAuthenticator {
     /// (and a lockout lifted), and the login form is shown again.
     static func confirmReset(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.passwordResetConfirm(sessionID: sessionID, error: text) }
-        guard let username = request.flow.resetUsername, let expected = request.flow.resetCode else {
+        guard case .passwordReset(let username, let check) = request.flow.pending, let expected = check.code else {
             return refuse(request, Problems.genericUserError("No code was sent: ask for one first"), "Ask for a code first", page: page)
         }
         var missing: [Problems.InvalidField] = []
@@ -165,13 +162,12 @@ enum UsernamePasswordAuthenticator {
             return refuse(request, Problems.invalidInput(missing), "Enter the code and a new password", page: page)
         }
         guard Credentials.constantTimeEqual(code, expected), var user = try await state.user(username) else {
-            return try await refuseCode(&request, code: \.resetCode, failures: \.resetFailures, state: state, page: page)
+            return try await refuseCode(&request, check: check, state: state, page: page) { .passwordReset(username: username, $0) }
         }
         user.setPassword(password)
         try await state.store.put(user, kind: "user", id: username)
         try await Credentials.reset(username, state: state)
-        request.flow.resetUsername = nil
-        request.flow.resetCode = nil
+        request.flow.pending = .nothing
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return show(request, notice: "Your password was changed: you can log in now")

@@ -44,15 +44,14 @@ enum WebAuthnAuthenticator {
         }
         // A name nobody has is answered as a user without passkeys (the password step, which fails):
         // the answer does not tell which names exist.
-        request.flow.webAuthnUsername = username
-        request.flow.webAuthnConfirmed = false
         let registered = try await credentials(of: username, state: state)
         guard !registered.isEmpty else {
+            request.flow.pending = .webAuthn(username: username, challenge: nil, confirmed: false)
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.webAuthnConfirm(username: username))
         }
         let challenge = SeedData.randomToken(32)
-        request.flow.webAuthnChallenge = challenge
+        request.flow.pending = .webAuthn(username: username, challenge: challenge, confirmed: false)
         try await state.saveFlow(request.flow, id: request.sessionID)
         let options: JSONValue = [
             "challenge": .string(challenge), "rpId": .string(verifier(state).relyingPartyID), "timeout": 120_000, "userVerification": "preferred",
@@ -63,7 +62,7 @@ enum WebAuthnAuthenticator {
 
     /// `POST confirm`: the password (failures count toward the lockout), then the registration options.
     static func confirm(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let username = request.flow.webAuthnUsername, let password = request.value("password") else {
+        guard case .webAuthn(let username, _, _) = request.flow.pending, let password = request.value("password") else {
             return Problems.invalidInput([.missing("password", "You have to enter your password")])
         }
         switch try await Credentials.check(username: username, password: password, state: state) {
@@ -71,8 +70,7 @@ enum WebAuthnAuthenticator {
         case .incorrect: return Problems.incorrectCredentials()
         case .success(let user):
             let challenge = SeedData.randomToken(32)
-            request.flow.webAuthnChallenge = challenge
-            request.flow.webAuthnConfirmed = true
+            request.flow.pending = .webAuthn(username: username, challenge: challenge, confirmed: true)
             try await state.saveFlow(request.flow, id: request.sessionID)
             let relyingParty = verifier(state).relyingPartyID
             let options: JSONValue = [
@@ -91,8 +89,7 @@ enum WebAuthnAuthenticator {
 
     /// `POST register`: checks the new credential and keeps it; the user is authenticated.
     static func register(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard request.flow.webAuthnConfirmed == true, let username = request.flow.webAuthnUsername,
-            let challenge = takeChallenge(&request)
+        guard case .webAuthn(let username, _, confirmed: true) = request.flow.pending, let challenge = takeChallenge(&request)
         else { return Problems.genericUserError("No passkey registration is under way: start again") }
         try await state.saveFlow(request.flow, id: request.sessionID)
         guard let credential = request.value("credential") else {
@@ -109,13 +106,13 @@ enum WebAuthnAuthenticator {
         let record = WebAuthnCredentialRecord(
             username: username, publicKey: Base64URL.encode(registered.publicKey.x963Representation), signCount: registered.signCount)
         try await state.store.put(record, kind: credentialKind, id: id)
-        request.flow.webAuthnConfirmed = false
+        request.flow.pending = .nothing
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }
 
     /// `POST authenticate`: checks the assertion against the user's passkey.
     static func authenticate(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let username = request.flow.webAuthnUsername, let challenge = takeChallenge(&request) else {
+        guard case .webAuthn(let username, _, _) = request.flow.pending, let challenge = takeChallenge(&request) else {
             return Problems.genericUserError("No passkey login is under way: start again")
         }
         try await state.saveFlow(request.flow, id: request.sessionID)
@@ -136,7 +133,8 @@ enum WebAuthnAuthenticator {
 
     /// The flow's challenge, used up: each is good for one answer.
     private static func takeChallenge(_ request: inout FlowRequest) -> Data? {
-        defer { request.flow.webAuthnChallenge = nil }
-        return request.flow.webAuthnChallenge.flatMap(Base64URL.decode)
+        guard case .webAuthn(let username, let challenge?, let confirmed) = request.flow.pending else { return nil }
+        request.flow.pending = .webAuthn(username: username, challenge: nil, confirmed: confirmed)
+        return Base64URL.decode(challenge)
     }
 }
