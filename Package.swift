@@ -74,7 +74,9 @@ let package = Package(
                 // Apple platforms publish with Combine; elsewhere OpenCombine stands in.
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
-            ]
+            ],
+            // Resources/Strings: the kit's hui_* texts, read by LocalizableStrings on every platform.
+            resources: [.copy("Resources/Strings")]
         ),
         .target(name: "OIDCClient", dependencies: ["OAuthCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The UI kit's user-facing texts, by the `hui_*` keys of Curity's UI kit (the seeds'
+/// `LocalizableStrings`).
+///
+/// A text comes from the app's own table when it has the key (on Apple platforms the main
+/// bundle's `Localizable.strings` and `.stringsdict`, as an app translates any key), else from the
+/// kit's table for the first of the user's languages it has (English and Swedish), else from
+/// English. A key nobody has is shown as itself, so a missing translation is visible, never blank.
+public struct LocalizableStrings: Sendable {
+    /// The keys of single texts.
+    public enum Key: String, CaseIterable, Sendable {
+        case back = "hui_back", cancel = "hui_cancel", done = "hui_done", ok = "hui_ok", or = "hui_or"
+        case interruptingTitle = "hui_haapi_flow_interrupting_title"
+        case interruptingMessage = "hui_haapi_flow_interrupting_message"
+        case interruptingConfirm = "hui_haapi_flow_interrupting_confirm"
+        case interruptingCancel = "hui_haapi_flow_interrupting_cancel"
+        case restartRequiredMessage = "hui_haapi_flow_restart_required_message"
+        case problemNoRoutes = "hui_problem_no_routes"
+        case problemNoRoutesMessage = "hui_problem_no_routes_message"
+        case developerRuntimeTitle = "hui_dev_runtime_title"
+        case developerRuntimeMessage = "hui_dev_runtime_message"
+        case developerUnsupportedTitle = "hui_dev_unsupported_title"
+        case developerUnsupportedMessage = "hui_dev_unsupported_message"
+        case appSchemeNotInstalled = "hui_app_scheme_is_not_installed"
+        case bankIDInstructionTitle = "hui_bankid_instruction_title_1"
+        case bankIDInstructionBody = "hui_bankid_instruction_body_1"
+        case userCodeCopyButton = "hui_user_code_copy_button"
+        case passkeysNotSupported = "hui_webauth_passkeys_not_supported"
+        case webAuthnPlatformMessage = "hui_webauthn_platform_message_text"
+        case webAuthnPlatformButton = "hui_webauthn_platform_button_text"
+        case webAuthnCrossPlatformMessage = "hui_webauthn_crossplatform_message_text"
+        case webAuthnCrossPlatformButton = "hui_webauthn_crossplatform_button_text"
+        case webAuthnRegistrationSuccessMessage = "hui_webauthn_registration_success_message_text"
+        case webAuthnNoCredentialsMessage = "hui_webauthn_no_credentials_message_text"
+        case webAuthnRetryMessage = "hui_webauthn_retry_message_text"
+        case webAuthnRetryButton = "hui_webauthn_retry_button_text"
+        case webAuthnErrorMessage = "hui_webauthn_error_message_text"
+        case webAuthnErrorButton = "hui_webauthn_error_button_text"
+        case webAuthnAppAssociationErrorMessage = "hui_webauthn_app_association_error_message_text"
+    }
+
+    /// The keys of texts with a count in them (`.stringsdict` plurals).
+    public enum PluralKey: String, CaseIterable, Sendable {
+        case pollingMinutes = "hui_polling_minutes", pollingSeconds = "hui_polling_seconds"
+        case pollingMinutesRemaining = "hui_polling_minutes_remaining", pollingSecondsRemaining = "hui_polling_seconds_remaining"
+    }
+
+    /// The languages the kit has tables for.
+    public static let kitLanguages = ["en", "sv"]
+
+    /// The kit's language in use: the first of the user's languages it has, else English.
+    public let language: String
+    private let texts: [String: String]
+    private let plurals: [String: Plural]
+    private let appTable: @Sendable (String) -> String?
+
+    /// The texts for `languages` (most preferred first; default: the user's, see
+    /// ``preferredLanguages``), with `appTable` looked up first (default: the main bundle's
+    /// `Localizable` table on Apple platforms, none elsewhere).
+    public init(languages: [String] = LocalizableStrings.preferredLanguages, appTable: (@Sendable (String) -> String?)? = nil) {
+        let language = languages.lazy.map { String($0.prefix { $0.isLetter }).lowercased() }.first(where: Self.kitLanguages.contains) ?? "en"
+        self.language = language
+        texts = Self.kitTables[language]?.texts ?? [:]
+        plurals = Self.kitTables[language]?.plurals ?? [:]
+        self.appTable = appTable ?? Self.mainBundleTable
+    }
+
+    /// The text of `key`.
+    public func string(_ key: Key) -> String { string(forKey: key.rawValue) }
+
+    /// The text of any key (one an app adds for its own screens too).
+    public func string(forKey key: String) -> String {
+        appTable(key) ?? texts[key] ?? Self.kitTables["en"]?.texts[key] ?? key
+    }
+
+    /// The text of `key` for `count` ("1 minute", "3 minutes").
+    public func string(_ key: PluralKey, count: Int) -> String {
+        if let format = appTable(key.rawValue) { return String.localizedStringWithFormat(format, count) }
+        guard let plural = plurals[key.rawValue] ?? Self.kitTables["en"]?.plurals[key.rawValue] else { return "\(key.rawValue) \(count)" }
+        return plural.text(for: count)
+    }
+
+    /// The user's languages, most preferred first: on Linux and other systems without a
+    /// language setting of their own, `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` first (so
+    /// `LANG=sv_SE.UTF-8` asks for Swedish), then `Locale.preferredLanguages`.
+    public static var preferredLanguages: [String] {
+        #if canImport(Darwin)
+        return Locale.preferredLanguages
+        #else
+        let environment = ProcessInfo.processInfo.environment
+        var named: [String] = []
+        for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
+            for value in (environment[variable] ?? "").split(separator: ":") where value != "C" && value != "POSIX" && !value.hasPrefix("C.") {
+                named.append(String(value))
+            }
+        }
+        return named + Locale.preferredLanguages
+        #endif
+    }
+
+    // MARK: Tables
+
+    /// One plural: the format per CLDR category. English and Swedish have `one` and `other`.
+    struct Plural: Sendable {
+        let formats: [String: String]
+
+        func text(for count: Int) -> String {
+            let format = (count == 1 ? formats["one"] : nil) ?? formats["other"] ?? "%d"
+            return format.replacingOccurrences(of: "%d", with: String(count))
+        }
+    }
+
+    struct Table: Sendable {
+        var texts: [String: String] = [:]
+        var plurals: [String: Plural] = [:]
+    }
+
+    /// The kit's tables, read once from its resources.
+    static let kitTables: [String: Table] = Dictionary(uniqueKeysWithValues: kitLanguages.map { ($0, table(language: $0)) })
+
+    static func table(language: String) -> Table {
+        let folder = Bundle.module.resourceURL?.appendingPathComponent("Strings/\(language).lproj")
+        var table = Table()
+        if let data = folder.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("Localizable.strings")) }) {
+            table.texts = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: String] ?? [:]
+        }
+        if let data = folder.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("Localizable.stringsdict")) }),
+            let entries = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: [String: Any]]
+        {
+            for (key, entry) in entries {
+                // One variable per entry, named by its NSStringLocalizedFormatKey (`%#@value@`).
+                guard let variable = entry.first(where: { $0.key != "NSStringLocalizedFormatKey" })?.value as? [String: Any] else { continue }
+                table.plurals[key] = Plural(formats: variable.compactMapValues { $0 as? String }.filter { !$0.key.hasPrefix("NSString") })
+            }
+        }
+        return table
+    }
+
+    /// The main bundle's `Localizable` table, where an app translates or rewords any key.
+    private static let mainBundleTable: @Sendable (String) -> String? = { key in
+        #if canImport(Darwin)
+        let missing = "\u{0}missing"
+        let text = Bundle.main.localizedString(forKey: key, value: missing, table: nil)
+        return text == missing ? nil : text
+        #else
+        return nil
+        #endif
+    }
+}
