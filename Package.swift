@@ -75,8 +75,14 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux, .android, .windows])),
             ],
-            // Resources/Strings: the kit's hui_* texts, read by LocalizableStrings on every platform.
-            resources: [.copy("Resources/Strings")]
+            // The kit's hui_* texts (LocalizableStrings) and its theme (Theme), compiled into the
+            // module: no resource bundle to find at run time, so an installed `haapi` binary or an
+            // app extension has them as an app does.
+            resources: [
+                .embedInCode("Resources/Localizable-en.strings"), .embedInCode("Resources/Localizable-sv.strings"),
+                .embedInCode("Resources/Localizable-en.stringsdict"), .embedInCode("Resources/Localizable-sv.stringsdict"),
+                .embedInCode("Resources/Theme.plist"),
+            ]
         ),
         .target(name: "OIDCClient", dependencies: ["OAuthCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(

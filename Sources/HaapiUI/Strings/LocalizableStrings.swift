@@ -120,14 +120,14 @@ public struct LocalizableStrings: Sendable {
     static let kitTables: [String: Table] = Dictionary(uniqueKeysWithValues: kitLanguages.map { ($0, table(language: $0)) })
 
     static func table(language: String) -> Table {
-        let folder = Bundle.module.resourceURL?.appendingPathComponent("Strings/\(language).lproj")
-        var table = Table()
-        if let data = folder.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("Localizable.strings")) }) {
-            table.texts = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: String] ?? [:]
+        let (strings, stringsdict): ([UInt8], [UInt8])
+        switch language {
+        case "sv": (strings, stringsdict) = (PackageResources.Localizable_sv_strings, PackageResources.Localizable_sv_stringsdict)
+        default: (strings, stringsdict) = (PackageResources.Localizable_en_strings, PackageResources.Localizable_en_stringsdict)
         }
-        if let data = folder.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("Localizable.stringsdict")) }),
-            let entries = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: [String: Any]]
-        {
+        var table = Table()
+        table.texts = (try? PropertyListSerialization.propertyList(from: Data(strings), format: nil)) as? [String: String] ?? [:]
+        if let entries = (try? PropertyListSerialization.propertyList(from: Data(stringsdict), format: nil)) as? [String: [String: Any]] {
             for (key, entry) in entries {
                 // One variable per entry, named by its NSStringLocalizedFormatKey (`%#@value@`).
                 guard let variable = entry.first(where: { $0.key != "NSStringLocalizedFormatKey" })?.value as? [String: Any] else { continue }

@@ -1,0 +1,168 @@
+import Foundation
+
+/// A style read from a ``Theme`` section (the seeds' `UIStyle`). Colours and images are held by
+/// their `hui_*` names: on Apple platforms the app's asset catalog is asked first, then the kit's
+/// palette (``Colors``, ``Images``), so an app recolours the kit by adding a colour set.
+public protocol UIStyle: Decodable, Sendable, Equatable {
+    /// The padding and background every style has.
+    var commonUIStyle: CommonUIStyle { get }
+}
+
+extension UIStyle {
+    /// The padding on the left (leading) side.
+    public var paddingLeft: Double { commonUIStyle.paddingStyle.left }
+    /// The padding on top.
+    public var paddingTop: Double { commonUIStyle.paddingStyle.top }
+    /// The padding on the right (trailing) side.
+    public var paddingRight: Double { commonUIStyle.paddingStyle.right }
+    /// The padding at the bottom.
+    public var paddingBottom: Double { commonUIStyle.paddingStyle.bottom }
+    /// The background colour's name, if the style has one.
+    public var backgroundColorName: String? { commonUIStyle.backgroundColorName }
+}
+
+/// The padding and background of a style (keys `paddingTop`, `paddingRight`, `paddingBottom`,
+/// `paddingLeft`, `backgroundColorName`; each may be left out).
+public struct CommonUIStyle: UIStyle {
+    /// The padding.
+    public let paddingStyle: PaddingStyle
+    /// The background colour's name; `nil` when none (`""` in the plist).
+    public let backgroundColorName: String?
+
+    public var commonUIStyle: CommonUIStyle { self }
+
+    private enum CodingKeys: String, CodingKey { case backgroundColorName }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        paddingStyle = try PaddingStyle(from: decoder)
+        backgroundColorName = try values.name(.backgroundColorName)
+    }
+}
+
+/// Space inside a view's edges, in points.
+public struct PaddingStyle: Decodable, Sendable, Hashable {
+    public let top: Double
+    public let right: Double
+    public let bottom: Double
+    public let left: Double
+
+    /// A padding.
+    public init(top: Double, right: Double, bottom: Double, left: Double) {
+        (self.top, self.right, self.bottom, self.left) = (top, right, bottom, left)
+    }
+
+    private enum CodingKeys: String, CodingKey { case paddingTop, paddingRight, paddingBottom, paddingLeft }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            top: values.number(.paddingTop), right: values.number(.paddingRight), bottom: values.number(.paddingBottom),
+            left: values.number(.paddingLeft))
+    }
+}
+
+/// The style of a screen (the seeds' `UIViewControllerStyle`): its header, its message and link
+/// stacks, its padding and background.
+public protocol UIViewControllerStyle: UIStyle {
+    /// What every screen's style has.
+    var commonVCStyle: CommonViewControllerStyle { get }
+    /// The theme section that describes this screen (`FormViewController`, ...).
+    static var themeSection: String { get }
+}
+
+extension UIViewControllerStyle {
+    public var commonUIStyle: CommonUIStyle { commonVCStyle.commonUIStyle }
+    /// The header's text appearance.
+    public var headerTextAppearance: TextAppearance { commonVCStyle.headerTextAppearance }
+    /// The header's colour name.
+    public var headerTextColorName: String { commonVCStyle.headerTextColorName }
+    /// The stack of messages.
+    public var messagesStyle: StackViewStyle { commonVCStyle.messagesStyle }
+    /// The stack of links.
+    public var linksStyle: StackViewStyle { commonVCStyle.linksStyle }
+}
+
+/// What every screen's style has (keys `headerTextAppearance`, `headerTextColorName`,
+/// `messagesStyle`, `linksStyle`, and the common ones).
+public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
+    public let commonUIStyle: CommonUIStyle
+    public let headerTextAppearance: TextAppearance
+    public let headerTextColorName: String
+    public let messagesStyle: StackViewStyle
+    public let linksStyle: StackViewStyle
+
+    private enum CodingKeys: String, CodingKey { case headerTextAppearance, headerTextColorName, messagesStyle, linksStyle }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonUIStyle = try CommonUIStyle(from: decoder)
+        headerTextAppearance = try values.style(TextAppearance.self, forKey: .headerTextAppearance, in: decoder)
+        headerTextColorName = try values.decode(String.self, forKey: .headerTextColorName)
+        messagesStyle = try values.style(StackViewStyle.self, forKey: .messagesStyle, in: decoder)
+        linksStyle = try values.style(StackViewStyle.self, forKey: .linksStyle, in: decoder)
+    }
+}
+
+/// How a text looks (sections `TextAppearance.*`): the text style, its point size from the
+/// theme's `UICTFontTextStyle*` values, the theme's font family, a trait, alignment, letter
+/// spacing and line height.
+public struct TextAppearance: UIStyle {
+    /// A font trait.
+    public enum SymbolicTrait: String, Sendable, CaseIterable {
+        case bold = "traitBold", italic = "traitItalic", monoSpace = "traitMonoSpace", condensed = "traitCondensed"
+    }
+
+    /// A text alignment.
+    public enum Alignment: String, Sendable, CaseIterable {
+        case natural, left, center, right, justified
+    }
+
+    public let commonUIStyle: CommonUIStyle
+    /// The text style's name (`UICTFontTextStyleBody`, ... or one the theme adds).
+    public let fontTextStyle: String
+    /// Its point size, before Dynamic Type scales it.
+    public let pointSize: Double
+    /// The font family; `nil` for the system font.
+    public let fontName: String?
+    /// The trait, if any.
+    public let fontSymbolicTrait: SymbolicTrait?
+    /// The alignment.
+    public let textAlignment: Alignment
+    /// The line height as a multiple of the font's; 0 leaves it to the font.
+    public let lineHeightMultiple: Double
+    /// Extra space between letters, in points.
+    public let kern: Double
+
+    private enum CodingKeys: String, CodingKey { case fontStyleName, fontSymbolicTrait, textAlignment, lineHeightMultiple, kern }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        let theme = try ThemeResolution.of(decoder).theme
+        commonUIStyle = try CommonUIStyle(from: decoder)
+        fontTextStyle = try values.decode(String.self, forKey: .fontStyleName)
+        guard let size = theme.pointSize(of: fontTextStyle) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [CodingKeys.fontStyleName], debugDescription: "the theme gives no point size for \"\(fontTextStyle)\" (a number at the top level)"))
+        }
+        pointSize = size
+        fontName = theme.fontName
+        fontSymbolicTrait = try values.enumeration(.fontSymbolicTrait)
+        textAlignment = try values.enumeration(.textAlignment) ?? .natural
+        lineHeightMultiple = try values.number(.lineHeightMultiple)
+        kern = try values.number(.kern)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The case named by the string at `key`; `nil` when absent or empty.
+    func enumeration<E: RawRepresentable & CaseIterable>(_ key: Key) throws -> E? where E.RawValue == String {
+        guard let raw = try name(key) else { return nil }
+        guard let value = E(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath + [key],
+                debugDescription: "\"\(raw)\" is not one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
+        }
+        return value
+    }
+}

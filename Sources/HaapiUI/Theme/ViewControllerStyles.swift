@@ -1,0 +1,284 @@
+import Foundation
+
+/// The container of the flow's screens (section `HaapiFlowViewController`): its background and
+/// close button.
+public struct HaapiFlowViewControllerStyle: UIStyle {
+    public let commonUIStyle: CommonUIStyle
+    public let closeButtonMinHeight: Double
+    public let closeButtonMinWidth: Double
+    public let closeButtonImageName: String
+    public let closeButtonTintColorName: String?
+
+    /// The section.
+    public static let themeSection = "HaapiFlowViewController"
+
+    private enum CodingKeys: String, CodingKey { case closeButtonMinHeight, closeButtonMinWidth, closeButtonImageName, closeButtonTintColorName }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonUIStyle = try CommonUIStyle(from: decoder)
+        closeButtonMinHeight = try values.number(.closeButtonMinHeight, or: 32)
+        closeButtonMinWidth = try values.number(.closeButtonMinWidth, or: 32)
+        closeButtonImageName = try values.name(.closeButtonImageName) ?? "xmark"
+        closeButtonTintColorName = try values.name(.closeButtonTintColorName)
+    }
+}
+
+/// The form screen's style (section `FormViewController`).
+public struct FormViewControllerStyle: UIViewControllerStyle {
+    public static let themeSection = "FormViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+    /// The stack of fields and buttons.
+    public let contentStyle: StackViewStyle
+    /// Texts between the fields.
+    public let contentTextAppearance: TextAppearance
+    public let contentTextColorName: String
+
+    private enum CodingKeys: String, CodingKey { case contentStyle, contentTextAppearance, contentTextColorName }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+        contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
+        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
+        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+    }
+}
+
+/// The selector screen's style (section `SelectorViewController`).
+public struct SelectorViewControllerStyle: UIViewControllerStyle {
+    public static let themeSection = "SelectorViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+    /// The stack of options.
+    public let contentStyle: StackViewStyle
+
+    private enum CodingKeys: String, CodingKey { case contentStyle }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+        contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
+    }
+}
+
+/// The polling screen's style (section `PollingViewController`).
+public struct PollingViewControllerStyle: UIViewControllerStyle {
+    public static let themeSection = "PollingViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+    public let contentStyle: StackViewStyle
+    public let loadingIndicatorSideDimension: Double
+    public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
+
+    private enum CodingKeys: String, CodingKey { case contentStyle, loadingIndicatorSideDimension, loadingIndicatorViewStyle }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+        contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
+        loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 40)
+        loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
+    }
+}
+
+/// The BankID screen's style (section `BankIdViewController`), with the `hui_*` keys of its texts.
+public struct BankIdViewControllerStyle: UIViewControllerStyle {
+    public static let themeSection = "BankIdViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+    public let contentStyle: StackViewStyle
+    public let contentTextAppearance: TextAppearance
+    public let contentTextColorName: String
+    /// The help text's box.
+    public let expandableViewStyle: ExpandableViewStyle
+    public let textInstructionTitleKey: String
+    public let textInstructionBodyKey: String
+    public let textOrKey: String
+    public let textMinutesKey: String
+    public let textSecondsKey: String
+    public let textMinutesRemainingKey: String
+    public let textSecondsRemainingKey: String
+
+    private enum CodingKeys: String, CodingKey {
+        case contentStyle, contentTextAppearance, contentTextColorName, expandableViewStyle, textInstructionTitle, textInstructionBody, textOr
+        case textMinutes, textSeconds, textMinutesRemaining, textSecondsRemaining
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+        contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
+        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
+        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+        expandableViewStyle = try values.style(ExpandableViewStyle.self, forKey: .expandableViewStyle, in: decoder)
+        textInstructionTitleKey = try values.name(.textInstructionTitle) ?? LocalizableStrings.Key.bankIDInstructionTitle.rawValue
+        textInstructionBodyKey = try values.name(.textInstructionBody) ?? LocalizableStrings.Key.bankIDInstructionBody.rawValue
+        textOrKey = try values.name(.textOr) ?? LocalizableStrings.Key.or.rawValue
+        textMinutesKey = try values.name(.textMinutes) ?? LocalizableStrings.PluralKey.pollingMinutes.rawValue
+        textSecondsKey = try values.name(.textSeconds) ?? LocalizableStrings.PluralKey.pollingSeconds.rawValue
+        textMinutesRemainingKey = try values.name(.textMinutesRemaining) ?? LocalizableStrings.PluralKey.pollingMinutesRemaining.rawValue
+        textSecondsRemainingKey = try values.name(.textSecondsRemaining) ?? LocalizableStrings.PluralKey.pollingSecondsRemaining.rawValue
+    }
+}
+
+/// The WebAuthn screen's style (section `WebAuthnViewController`), with the `hui_*` keys of its texts.
+public struct WebAuthnViewControllerStyle: UIViewControllerStyle {
+    /// The `hui_*` keys of the screen's texts; a theme points any of them at a key of the app's.
+    public struct TextualKeys: Sendable, Equatable {
+        public let platformButtonTextKey: String
+        public let platformMessageTextKey: String
+        public let crossPlatformButtonTextKey: String
+        public let crossPlatformMessageTextKey: String
+        public let errorButtonTextKey: String
+        public let errorMessageTextKey: String
+        public let registrationSuccessMessageTextKey: String
+        public let retryButtonTextKey: String
+        public let retryMessageTextKey: String
+        public let appAssociationErrorMessageTextKey: String
+        public let noCredentialsMessageTextKey: String
+        public let passkeysNotSupportedMessageTextKey: String
+    }
+
+    public static let themeSection = "WebAuthnViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+    public let contentStyle: StackViewStyle
+    public let contentTextAppearance: TextAppearance
+    public let contentTextColorName: String
+    public let loadingIndicatorSideDimension: Double
+    public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
+    /// The banner that says a passkey was registered.
+    public let successNotificationBannerViewStyle: NotificationBannerViewStyle
+    public let textualKeys: TextualKeys
+
+    private enum CodingKeys: String, CodingKey {
+        case contentStyle, contentTextAppearance, contentTextColorName, loadingIndicatorSideDimension, loadingIndicatorViewStyle
+        case successNotificationBannerViewStyle
+        case platformButtonText, platformMessageText, crossPlatformButtonText, crossPlatformMessageText, errorButtonText, errorMessageText
+        case registrationSuccessMessageText, retryButtonText, retryMessageText, appAssociationErrorMessageText, noCredentialsMessageText
+        case passkeysNotSupportedMessageText
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+        contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
+        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
+        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+        loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 40)
+        loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
+        successNotificationBannerViewStyle = try values.style(NotificationBannerViewStyle.self, forKey: .successNotificationBannerViewStyle, in: decoder)
+        func key(_ codingKey: CodingKeys, _ fallback: LocalizableStrings.Key) throws -> String { try values.name(codingKey) ?? fallback.rawValue }
+        textualKeys = try TextualKeys(
+            platformButtonTextKey: key(.platformButtonText, .webAuthnPlatformButton),
+            platformMessageTextKey: key(.platformMessageText, .webAuthnPlatformMessage),
+            crossPlatformButtonTextKey: key(.crossPlatformButtonText, .webAuthnCrossPlatformButton),
+            crossPlatformMessageTextKey: key(.crossPlatformMessageText, .webAuthnCrossPlatformMessage),
+            errorButtonTextKey: key(.errorButtonText, .webAuthnErrorButton),
+            errorMessageTextKey: key(.errorMessageText, .webAuthnErrorMessage),
+            registrationSuccessMessageTextKey: key(.registrationSuccessMessageText, .webAuthnRegistrationSuccessMessage),
+            retryButtonTextKey: key(.retryButtonText, .webAuthnRetryButton),
+            retryMessageTextKey: key(.retryMessageText, .webAuthnRetryMessage),
+            appAssociationErrorMessageTextKey: key(.appAssociationErrorMessageText, .webAuthnAppAssociationErrorMessage),
+            noCredentialsMessageTextKey: key(.noCredentialsMessageText, .webAuthnNoCredentialsMessage),
+            passkeysNotSupportedMessageTextKey: key(.passkeysNotSupportedMessageText, .passkeysNotSupported))
+    }
+}
+
+/// The problem screen's style (section `ProblemViewController`).
+public struct ProblemViewControllerStyle: UIViewControllerStyle {
+    public static let themeSection = "ProblemViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+
+    public init(from decoder: any Decoder) throws {
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+    }
+}
+
+/// The style of the screen for steps no other screen fits (section `GenericViewController`).
+public struct GenericViewControllerStyle: UIViewControllerStyle {
+    public static let themeSection = "GenericViewController"
+    public let commonVCStyle: CommonViewControllerStyle
+
+    public init(from decoder: any Decoder) throws {
+        commonVCStyle = try CommonViewControllerStyle(from: decoder)
+    }
+}
+
+/// The styles every screen shares (the seeds' `HaapiUIViewControllerStyle`): messages by kind,
+/// buttons, links, text fields, checkboxes, pickers, tabs, the banner and the header.
+public struct HaapiUIViewControllerStyle: Sendable, Equatable {
+    /// The message styles, one per kind of message (sections `MessageView.*`).
+    public struct MessageViewStyles: Sendable, Equatable {
+        public let error: MessageViewStyle
+        public let warn: MessageViewStyle
+        public let info: MessageViewStyle
+        public let recipientOfCommunication: MessageViewStyle
+        public let content: MessageViewStyle
+        public let heading: MessageViewStyle
+        public let username: MessageViewStyle
+        public let userCode: MessageViewStyle
+
+        /// The styles.
+        public init(
+            error: MessageViewStyle, warn: MessageViewStyle, info: MessageViewStyle, recipientOfCommunication: MessageViewStyle,
+            content: MessageViewStyle, heading: MessageViewStyle, username: MessageViewStyle, userCode: MessageViewStyle
+        ) {
+            self.error = error
+            self.warn = warn
+            self.info = info
+            self.recipientOfCommunication = recipientOfCommunication
+            self.content = content
+            self.heading = heading
+            self.username = username
+            self.userCode = userCode
+        }
+
+        /// The style of `message`: by its first known class; a user code (`userCode`) has its
+        /// own; any other message is content.
+        public func style(for message: MessageModel) -> MessageViewStyle {
+            switch message.knownStyle {
+            case .error?: return error
+            case .warning?: return warn
+            case .info?: return info
+            case .recipient?: return recipientOfCommunication
+            case .heading?: return heading
+            case .username?: return username
+            case .other?, nil:
+                return message.classList.contains { $0.caseInsensitiveCompare("userCode") == .orderedSame } ? userCode : content
+            }
+        }
+    }
+
+    public let messageViewStyles: MessageViewStyles
+    public let primaryButton: ActionableButtonStyle
+    public let secondaryButton: ActionableButtonStyle
+    public let textButton: ActionableButtonStyle
+    public let linkView: LinkViewStyle
+    public let inputTextField: InputTextFieldStyle
+    public let checkbox: CheckboxViewStyle
+    public let textPicker: TextPickerViewStyle
+    public let tabView: TabViewStyle
+    public let notificationBanner: NotificationBannerViewStyle
+    public let header: HeaderViewStyle
+
+    /// The shared styles of `theme`.
+    /// - Throws: ``ThemeError`` naming the section and key at fault.
+    public init(theme: Theme) throws(ThemeError) {
+        messageViewStyles = try MessageViewStyles(
+            error: theme.style(MessageViewStyle.self, named: "MessageView.Error"), warn: theme.style(MessageViewStyle.self, named: "MessageView.Warn"),
+            info: theme.style(MessageViewStyle.self, named: "MessageView.Info"),
+            recipientOfCommunication: theme.style(MessageViewStyle.self, named: "MessageView.RecipientOfCommunication"),
+            content: theme.style(MessageViewStyle.self, named: "MessageView.Content"),
+            heading: theme.style(MessageViewStyle.self, named: "MessageView.Heading"),
+            username: theme.style(MessageViewStyle.self, named: "MessageView.Username"),
+            userCode: theme.style(MessageViewStyle.self, named: "MessageView.UserCode"))
+        primaryButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Primary")
+        secondaryButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Secondary")
+        textButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Text")
+        linkView = try theme.style(LinkViewStyle.self, named: "LinkView")
+        inputTextField = try theme.style(InputTextFieldStyle.self, named: theme.textFieldSection)
+        checkbox = try theme.style(CheckboxViewStyle.self, named: "CheckboxView")
+        textPicker = try theme.style(TextPickerViewStyle.self, named: "TextPickerView")
+        tabView = try theme.style(TabViewStyle.self, named: "TabView")
+        notificationBanner = try theme.style(NotificationBannerViewStyle.self, named: "NotificationBannerView")
+        header = try theme.style(HeaderViewStyle.self, named: "HeaderView")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HaapiUI
+import Testing
+
+/// The kit's theme: every style resolves from the kit's `Theme.plist`, an app's plist is merged
+/// over it key by key, and a bad plist is a `ThemeError` naming the section and key.
+@Suite struct ThemeTests {
+    /// A theme from a property list written here as a dictionary.
+    static func plist(_ values: [String: Any], source: String = "App.plist") throws -> Theme {
+        try Theme(plist: PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0), source: source)
+    }
+
+    @Test func everyScreenAndSharedStyleResolvesFromTheKitTheme() throws {
+        let theme = try Theme.kit
+        let form = try theme.style(FormViewControllerStyle.self)
+        #expect(form.contentStyle.alignment == .fill)
+        #expect(form.headerTextAppearance.fontTextStyle == "UICTFontTextStyleTitle2")
+        #expect(form.headerTextAppearance.pointSize == 22 && form.headerTextAppearance.textAlignment == .center)
+        #expect(form.contentTextAppearance.lineHeightMultiple == 1.2 && form.contentTextAppearance.paddingTop == 12)
+        #expect(form.messagesStyle.alignment == .center && form.linksStyle.spacing == 4)
+        #expect(form.backgroundColorName == "hui_transparent" && form.paddingLeft == 16)
+
+        let polling = try theme.style(PollingViewControllerStyle.self)
+        #expect(polling.loadingIndicatorViewStyle.strokeColorName == "hui_primary_immutable")
+        let bankID = try theme.style(BankIdViewControllerStyle.self)
+        #expect(bankID.expandableViewStyle.iconImageName == "hui_ic_chevron_right")
+        #expect(bankID.textMinutesRemainingKey == "hui_polling_minutes_remaining")
+        let webAuthn = try theme.style(WebAuthnViewControllerStyle.self)
+        #expect(webAuthn.textualKeys.passkeysNotSupportedMessageTextKey == "hui_webauth_passkeys_not_supported")
+        #expect(webAuthn.successNotificationBannerViewStyle.backgroundColorName == "hui_success_immutable")
+        _ = try theme.style(SelectorViewControllerStyle.self)
+        _ = try theme.style(ProblemViewControllerStyle.self)
+        let generic = try theme.style(GenericViewControllerStyle.self)
+        #expect(generic.paddingTop == 0)
+        let flow = try theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
+        #expect(flow.backgroundColorName == "hui_background" && flow.closeButtonImageName == "xmark")
+
+        let common = try HaapiUIViewControllerStyle(theme: theme)
+        #expect(common.primaryButton.loadingIndicatorViewStyle.strokeColorName == "hui_button_loading_indicator_tint_primary")
+        #expect(common.primaryButton.textAppearance.fontSymbolicTrait == .bold)
+        #expect(common.messageViewStyles.userCode.textAppearance.fontSymbolicTrait == .monoSpace)
+        #expect(common.linkView.actionableButtonStyle.minHeight == 36)
+        #expect(common.inputTextField.textFieldContentPadding.left == 14)
+        #expect(common.header.imageName == nil && common.header.titleText == nil)
+        #expect(theme.fontName == nil)
+    }
+
+    @Test func messagesTakeTheStyleOfTheirFirstKnownClass() throws {
+        let styles = try HaapiUIViewControllerStyle(theme: .kit).messageViewStyles
+        func style(_ classes: [String]) -> MessageViewStyle { styles.style(for: MessageModel(text: "x", classList: classes)) }
+        #expect(style(["error"]) == styles.error)
+        #expect(style(["heading", "error"]) == styles.heading)
+        #expect(style(["recipientOfCommunication"]) == styles.recipientOfCommunication)
+        #expect(style(["userCode"]) == styles.userCode)
+        #expect(style([]) == styles.content)
+        #expect(style(["p"]) == styles.content)
+    }
+
+    @Test func everyColourAndImageTheKitThemeNamesIsInTheKitsPalette() throws {
+        let theme = try Theme.kit
+        var colours: Set<String> = [], images: Set<String> = []
+        for case .dictionary(let section) in theme.values.values {
+            for (key, value) in section {
+                guard case .string(let name) = value, !name.isEmpty else { continue }
+                if key.hasSuffix("ColorName") { colours.insert(name) }
+                if key.lowercased().contains("imagename") { images.insert(name) }
+            }
+        }
+        #expect(colours.count > 20 && !images.isEmpty)
+        #expect(colours.subtracting(Colors.kit.keys).isEmpty, "colours with no value: \(colours.subtracting(Colors.kit.keys).sorted())")
+        #expect(images.subtracting(Images.kitSymbols.keys).isEmpty, "images with no symbol: \(images.subtracting(Images.kitSymbols.keys).sorted())")
+        #expect(Colors.Value.components(0x3366_99FF) == (0.2, 0.4, 0.6, 1.0))
+    }
+
+    @Test func anAppsPlistIsMergedOverTheKitsKeyByKey() throws {
+        let app = try Self.plist([
+            "fontName": "Avenir Next",
+            "UICTFontTextStyleTitle2": 28,
+            "FormViewController": ["headerTextColorName": "brand_ink", "paddingLeft": 24],
+            "TextAppearance.Title2.Center": ["fontSymbolicTrait": "traitBold"],
+            // A section of the app's own, for a custom screen.
+            "MyBrandedButton": [
+                "backgroundColorName": "brand", "textAppearance": "TextAppearance.Body", "textColorName": "hui_button_text",
+                "loadingIndicatorViewStyle": "LoadingIndicatorView.ButtonPrimary",
+            ],
+        ])
+        let theme = try Theme.kit.merging(app)
+        let form = try theme.style(FormViewControllerStyle.self)
+        #expect(form.headerTextColorName == "brand_ink" && form.paddingLeft == 24)
+        // The keys the app left out are the kit's.
+        #expect(form.paddingTop == 12 && form.contentStyle.alignment == .fill && form.contentTextColorName == "hui_text_paragraphs")
+        #expect(form.headerTextAppearance.fontSymbolicTrait == .bold && form.headerTextAppearance.textAlignment == .center)
+        #expect(form.headerTextAppearance.pointSize == 28 && form.headerTextAppearance.fontName == "Avenir Next")
+        let button = try theme.style(ActionableButtonStyle.self, named: "MyBrandedButton")
+        #expect(button.backgroundColorName == "brand" && button.minHeight == 44)
+        // The kit's theme itself is unchanged.
+        #expect(try Theme.kit.style(FormViewControllerStyle.self).headerTextColorName == "hui_text")
+    }
+
+    @Test func aBadThemeIsAnErrorNamingTheSectionAndTheKey() throws {
+        func error(_ values: [String: Any], style: (Theme) throws -> Void) throws -> ThemeError {
+            let theme = try Theme.kit.merging(Self.plist(values))
+            do {
+                try style(theme)
+            } catch let error as ThemeError {
+                return error
+            }
+            Issue.record("no error for \(values)")
+            return ThemeError(source: "", reason: "none")
+        }
+        let form: (Theme) throws -> Void = { _ = try $0.style(FormViewControllerStyle.self) }
+
+        var failure = try error(["FormViewController": ["contentStyle": "StackView.Nope"]], style: form)
+        #expect(failure.section == "FormViewController" && failure.reason.contains("\"StackView.Nope\""))
+        #expect(failure.source == "the kit's Theme.plist + App.plist")
+
+        failure = try error(["MessageView.Error": ["textColorName": 3]]) { _ = try HaapiUIViewControllerStyle(theme: $0) }
+        #expect(failure.section == "MessageView.Error" && failure.key == "textColorName" && failure.reason == "is not a string")
+
+        failure = try error(["TextAppearance.Content": ["textAlignment": "middle"]], style: form)
+        #expect(failure.section == "TextAppearance.Content" && failure.key == "textAlignment")
+        #expect(failure.reason.contains("\"middle\" is not one of") && failure.reason.contains("\"center\""))
+
+        failure = try error(["TextAppearance.Content": ["fontStyleName": "UICTFontTextStyleHuge"]], style: form)
+        #expect(failure.key == "fontStyleName" && failure.reason.contains("no point size for \"UICTFontTextStyleHuge\""))
+
+        failure = try error(["StackView.Interactions": ["alignment": "fill", "spacing": 8, "backgroundColorName": "StackView.Interactions", "paddingTop": "x"]], style: form)
+        #expect(failure.section == "StackView.Interactions" && failure.key == "paddingTop" && failure.reason == "is not a number")
+
+        // A merge cannot remove a key: a theme edited by hand can.
+        var values = try Theme.kit.values
+        values["LoadingIndicatorView"] = .dictionary([:])
+        #expect {
+            try Theme(values: values, source: "Edited.plist").style(PollingViewControllerStyle.self)
+        } throws: {
+            ($0 as? ThemeError) == ThemeError(source: "Edited.plist", section: "LoadingIndicatorView", key: "strokeColorName", reason: "missing")
+        }
+
+        failure = try error(["A": ["textAppearance": "B", "textColorName": "x", "loadingIndicatorViewStyle": "A"]]) {
+            _ = try $0.style(ActionableButtonStyle.self, named: "A")
+        }
+        #expect(failure.reason.contains("no such section") || failure.reason.contains("\"B\""))
+
+        failure = try error(["A": ["actionableButtonStyle": "A"]]) { _ = try $0.style(LinkViewStyle.self, named: "A") }
+        #expect(failure.reason.contains("sections name each other: A -> A"))
+
+        failure = try error([:]) { _ = try $0.style(FormViewControllerStyle.self, named: "MyScreen") }
+        #expect(failure.section == "MyScreen" && failure.reason == "no such section")
+        #expect(failure.errorDescription == "the kit's Theme.plist + App.plist, section \"MyScreen\": no such section")
+
+        #expect(throws: ThemeError.self) { try Theme(plist: Data("not a plist".utf8), source: "Broken.plist") }
+        #expect(throws: ThemeError.self) { try Theme(plist: PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0), source: "Array.plist") }
+    }
+}
