@@ -47,3 +47,26 @@ import Testing
         #expect(strings.string(forKey: "hui_unknown_key") == "hui_unknown_key")
     }
 }
+
+/// Texts with arguments, and yes-or-no answers, in both languages.
+@Suite struct LocalizableStringsFormattingTests {
+    @Test func argumentsTakeThePlaceOfTheirMarkersInOrderOrByPosition() {
+        let english = LocalizableStrings(languages: ["en"], appTable: { _ in nil })
+        let swedish = LocalizableStrings(languages: ["sv"], appTable: { _ in nil })
+        #expect(english.string(.waitingFor, "+46 70") == "Waiting for +46 70")
+        #expect(swedish.string(.waitingFor, "+46 70") == "Väntar på +46 70")
+        #expect(english.string(.browserOpened, "xdg-open", "http://127.0.0.1:1/cb") == "Opened with xdg-open; waiting for the browser to come back to http://127.0.0.1:1/cb.")
+        // A translation may put the arguments in another order.
+        let reordered = LocalizableStrings(languages: ["en"], appTable: { $0 == "haapi_browser_opened" ? "Back to %2$@ from %1$@" : nil })
+        #expect(reordered.string(.browserOpened, "xdg-open", "URL") == "Back to URL from xdg-open")
+        // An argument holding a marker is not formatted again.
+        #expect(english.string(.browserOpened, "%@", "x") == "Opened with %@; waiting for the browser to come back to x.")
+    }
+
+    @Test func yesIsTheLanguagesLetterOrY() {
+        let english = LocalizableStrings(languages: ["en"], appTable: { _ in nil })
+        let swedish = LocalizableStrings(languages: ["sv"], appTable: { _ in nil })
+        #expect(english.isYes("y") && english.isYes(" Yes") && !english.isYes("j") && !english.isYes("") && !english.isYes("n"))
+        #expect(swedish.isYes("j") && swedish.isYes("Ja") && swedish.isYes("y") && !swedish.isYes("nej") && !swedish.isYes(""))
+    }
+}

@@ -60,7 +60,7 @@ import Darwin
             // The cancellation reached the request: no net had to end the process.
             #expect(!run.stderr.contains("did not stop"), "stderr: \(run.stderr)")
             #expect(seconds < 10, "Ctrl-C took \(seconds) s")
-            #expect(!run.stderr.contains("retrying") && !run.stderr.contains("timed out"), "stderr: \(run.stderr)")
+            #expect(!run.stderr.contains("trying again") && !run.stderr.contains("timed out"), "stderr: \(run.stderr)")
             // Standard error is a file here: no spinner (item 1).
             #expect(!run.stderr.contains("Waiting for"), "stderr: \(run.stderr)")
             // Nothing was sent again, and nothing was saved.

@@ -119,7 +119,7 @@ struct CLILoginTests {
         Phone.approveWhenAsked(in: { [server = login.server] in server.lines(prefix: "approve: ").joined(separator: "\n") })
         let run = try login.run(answers: #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-same-device"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("Start BankID on this device with:"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Open BankID on this device:"), "stderr: \(run.stderr)")
         #expect(login.server.lines(prefix: "request: GET /authn/authenticate/bankid/poll").count >= 1)
     }
 
@@ -137,7 +137,7 @@ struct CLILoginTests {
         let login = try Login()
         let run = try await Self.externalBrowserLogin(login, choice: "webauthn", fields: #"{"userName": "demo", "password": "Password1"}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("continuing in the browser"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("the login goes on in the browser"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
     }
 
@@ -285,7 +285,7 @@ struct CLILoginTests {
         #expect(landing.bodyText.contains("You can close this window and return to the app"))
 
         let run = try await running.value
-        #expect(run.stderr.contains("opened with \(script.path)"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Opened with \(script.path)"), "stderr: \(run.stderr)")
         return run
     }
 

@@ -155,7 +155,7 @@ struct CLIPlaybackTests {
             ],
             answers: "{}")
         Self.expectLoggedIn(run, refusals)
-        #expect(run.stderr.contains("continuing in the browser"), "\(run.stderr)")
+        #expect(run.stderr.contains("the login goes on in the browser"), "\(run.stderr)")
     }
 
     /// Each problem: the script stops with the server's title; an info message is not an error.

@@ -173,6 +173,30 @@ struct CLITests {
         #expect(run.stdout.contains("\"sub\" : \"demo\""), "stdout: \(run.stdout)")
     }
 
+    /// `LANG=sv_SE.UTF-8 haapi demo`: the terminal's own texts come from the UI kit's table, in Swedish.
+    @Test func demoSpeaksTheLanguageOfLANG() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let answers = try Self.write(#"{"fields": {"userName": "demo"}, "choices": ["polling"]}"#, to: directory)
+        try HaapiCommand.requireBinary()
+        var runs: [String: HaapiCommand.Run] = [:]
+        for language in ["sv_SE.UTF-8", "en_GB.UTF-8"] {
+            let launched = try HaapiCommand.prepare(
+                ["demo", "--client", "secret", "--answers", answers], home: directory,
+                environment: ["LANG": language, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""])
+            try launched.process.run()
+            let errors = launched.standardErrorFile
+            Phone.approveWhenAsked(in: { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" })
+            let run = try #require(try HaapiCommand.collect([launched], timeout: 60).first)
+            #expect(!run.timedOut && run.status == 0, "\(language): \(run.stderr)")
+            runs[language] = run
+        }
+        let swedish = try #require(runs["sv_SE.UTF-8"]).stderr, english = try #require(runs["en_GB.UTF-8"]).stderr
+        #expect(swedish.contains("Väntar på +XX XXX XXX 000"), "\(swedish)")
+        #expect(!swedish.contains("Waiting for +XX"), "\(swedish)")
+        #expect(english.contains("Waiting for +XX XXX XXX 000"), "\(english)")
+    }
+
     @Test func demoWithTheSecretClientChoosesAtTheSelector() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -431,7 +455,7 @@ struct CLITests {
         try Self.tmux(["send-keys", "-t", session, "", "Enter"])
         try Self.waitForPane(session, "Username:")
         try Self.tmux(["send-keys", "-t", session, "C-c"])
-        try Self.waitForPane(session, "Abandon the login? [y/N]")
+        try Self.waitForPane(session, "Stop logging in? [y/N]")
         // No: the login goes on at the same step.
         try Self.tmux(["send-keys", "-t", session, "n", "Enter"])
         try Self.waitForPane(session, "Choose 1-3", count: 2)
@@ -441,7 +465,7 @@ struct CLITests {
         try Self.waitForPane(session, "Password:")
         // Yes: the login ends as Ctrl-C ends a command, with exit status 130 and the reason.
         try Self.tmux(["send-keys", "-t", session, "C-c"])
-        try Self.waitForPane(session, "Abandon the login? [y/N]", count: 2)
+        try Self.waitForPane(session, "Stop logging in? [y/N]", count: 2)
         try Self.tmux(["send-keys", "-t", session, "y", "Enter"])
         let ended = try Self.waitForPane(session, "EXIT=")
         #expect(ended.contains("EXIT=130"), "pane:\n\(ended)")

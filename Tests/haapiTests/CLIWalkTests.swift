@@ -83,7 +83,7 @@ struct CLIWalkTests {
         screen = try pane.waitFor("Choose 1-8:")
         #expect(screen.contains("haapi: warning: a secret given on the command line is visible to other users (ps)"), "\(screen)")
         try pane.press("C-c")
-        try pane.waitFor("Abandon the login? [y/N]")
+        try pane.waitFor("Stop logging in? [y/N]")
         try CLITests.tmux(["send-keys", "-t", pane.session, "y", "Enter"])
         screen = try pane.waitFor("EXIT=")
         #expect(screen.contains("haapi: login cancelled\nEXIT=130"), "\(screen)")

@@ -38,6 +38,31 @@ public struct LocalizableStrings: Sendable {
         case webAuthnErrorMessage = "hui_webauthn_error_message_text"
         case webAuthnErrorButton = "hui_webauthn_error_button_text"
         case webAuthnAppAssociationErrorMessage = "hui_webauthn_app_association_error_message_text"
+        // This package's own texts (`haapi_*`), for the screens and the terminal.
+        case choose = "haapi_choose"
+        case chooseAuthenticator = "haapi_choose_authenticator"
+        case chooseAction = "haapi_choose_action"
+        case chooseNumber = "haapi_choose_number"
+        case yesNoDefaultNo = "haapi_yes_no_default_no"
+        case yesNoDefaultYes = "haapi_yes_no_default_yes"
+        case yesLetters = "haapi_yes_letters"
+        case required = "haapi_required"
+        case fieldInvalid = "haapi_field_invalid"
+        case consentHeading = "haapi_consent_heading"
+        case waiting = "haapi_waiting"
+        case waitingFor = "haapi_waiting_for"
+        case checkNow = "haapi_check_now"
+        case retrying = "haapi_retrying"
+        case bankIDOpenOnThisDevice = "haapi_bankid_open_on_this_device"
+        case bankIDScanOnOtherDevice = "haapi_bankid_scan_on_other_device"
+        case qrCodeOffered = "haapi_qr_code_offered"
+        case qrCodeNeedsQrencode = "haapi_qr_code_needs_qrencode"
+        case continueInBrowser = "haapi_continue_in_browser"
+        case browserOpened = "haapi_browser_opened"
+        case browserNotStarted = "haapi_browser_not_started"
+        case passkeysInBrowser = "haapi_passkeys_in_browser"
+        case operationNotInTerminal = "haapi_operation_not_in_terminal"
+        case waitingForAnswerFile = "haapi_waiting_for_answer_file"
     }
 
     /// The keys of texts with a count in them (`.stringsdict` plurals).
@@ -68,6 +93,42 @@ public struct LocalizableStrings: Sendable {
 
     /// The text of `key`.
     public func string(_ key: Key) -> String { string(forKey: key.rawValue) }
+
+    /// The text of `key` with `arguments` in place of its `%@` (in order) or `%1$@`, `%2$@`, ...
+    /// (by position, as a translation may reorder them).
+    public func string(_ key: Key, _ arguments: String...) -> String {
+        Self.format(string(key), arguments)
+    }
+
+    static func format(_ format: String, _ arguments: [String]) -> String {
+        var output = "", rest = Substring(format), next = 0
+        // One pass over the format, so an argument that holds a marker is never formatted again.
+        while let percent = rest.firstIndex(of: "%") {
+            output += rest[..<percent]
+            let after = rest[rest.index(after: percent)...]
+            if after.hasPrefix("@") {
+                output += next < arguments.count ? arguments[next] : "%@"
+                next += 1
+                rest = after.dropFirst()
+            } else if let match = after.prefixMatch(of: /([1-9][0-9]?)\$@/), let position = Int(match.1), position <= arguments.count {
+                output += arguments[position - 1]
+                rest = after[match.range.upperBound...]
+            } else if after.hasPrefix("%") {
+                output += "%"
+                rest = after.dropFirst()
+            } else {
+                output += "%"
+                rest = after
+            }
+        }
+        return output + rest
+    }
+
+    /// Whether `reply` to a yes-or-no question means yes (`y`, or `j` in Swedish, whatever the case).
+    public func isYes(_ reply: String) -> Bool {
+        guard let first = reply.trimmingCharacters(in: .whitespaces).lowercased().first else { return false }
+        return string(.yesLetters).lowercased().contains(first) || first == "y"
+    }
 
     /// The text of any key (one an app adds for its own screens too).
     public func string(forKey key: String) -> String {

@@ -13,6 +13,8 @@ import OAuthTransportNIO
     let answers: Answers?
     let browser: SystemBrowserLauncher
     let baseURL: URL
+    /// The texts, in the user's language (`LANG`), from the UI kit's table.
+    let strings = LocalizableStrings()
     private var choiceIndex = 0
     private var retries = 0
 
@@ -42,7 +44,7 @@ import OAuthTransportNIO
             if let error = viewModel.error {
                 if error.isRetryable && retries < 2 && !Task.isCancelled {
                     retries += 1
-                    message("\(error.title); retrying", .warning)
+                    message(strings.string(.retrying, error.title), .warning)
                     try await Task.sleep(for: .milliseconds(500))
                     await viewModel.retry()
                     continue
@@ -80,10 +82,10 @@ import OAuthTransportNIO
     private func interrupt() async throws {
         if viewModel.configuration.shouldConfirmFlowInterruption && terminal.isInteractive && !isScripted {
             await viewModel.cancel()
-            Stderr.write("\n" + terminal.styled("Abandon the login? [y/N] ", .yellow, .bold))
+            Stderr.write("\n" + terminal.styled("\(strings.string(.interruptingTitle)) \(strings.string(.yesNoDefaultNo)) ", .yellow, .bold))
             let reply: String
             do { reply = try await terminal.readLine() } catch is Interrupted { reply = "y" }
-            if reply.lowercased().hasPrefix("y") {
+            if strings.isYes(reply) {
                 await viewModel.confirmCancel()
                 throw CLIFailure.cancelled("login cancelled")
             }
@@ -110,7 +112,7 @@ import OAuthTransportNIO
         }
         switch model.content {
         case .selector(let selector):
-            try await chooseOption(selector.title ?? "Choose how to log in", selector.options)
+            try await chooseOption(selector.title ?? strings.string(.chooseAuthenticator), selector.options)
         case .polling(let polling):
             if case .bankID(let bankID)? = polling.clientOperation, shownBankIDToken != bankID.autoStartToken ?? bankID.qrData {
                 // Once per BankID order: the step repeats at every poll.
@@ -123,17 +125,17 @@ import OAuthTransportNIO
         case .consent(let consent):
             guard let form = consent.consent else { throw CLIFailure("the consent step has no consent form") }
             if model.heading == nil {
-                message("\(viewModel.configuration.haapiConfiguration.clientId) asks for access to your account", .heading)
+                message(strings.string(.consentHeading, viewModel.configuration.haapiConfiguration.clientId), .heading)
             }
             for field in form.inputFields where field.kind == .checkbox {
-                Stderr.line("  • " + TerminalText.safe(Self.checkboxText(field)) + (field.isReadonly ? terminal.styled(" (required)", .dim) : ""))
+                Stderr.line("  • " + TerminalText.safe(Self.checkboxText(field)) + (field.isReadonly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
             }
             try await offer(model, forms: [form] + consent.forms.filter { $0 != form }, byAction: true)
         case .form(let forms), .continueSameStep(let forms):
             try await offer(model, forms: forms)
         case .generic:
             if let selector = model.selectors.first {
-                try await chooseOption(selector.title ?? "Choose", selector.options)
+                try await chooseOption(selector.title ?? strings.string(.choose), selector.options)
             } else {
                 try await offer(model, forms: model.forms)
             }
@@ -159,7 +161,7 @@ import OAuthTransportNIO
         lastMessages = texts
         for item in model.messages { message(item.text, item.style) }
         for image in model.images where image.isQRCode {
-            message("(a QR code is offered: \(image.title); open the link in a browser to see it)", .info)
+            message(strings.string(.qrCodeOffered, image.title), .info)
         }
     }
 
@@ -246,9 +248,9 @@ import OAuthTransportNIO
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
             chosen = entries[0]
         } else if let defaultIndex {
-            chosen = entries[try await choose("Choose what to do", Self.choices(entries, byAction: byAction), defaultIndex: defaultIndex)]
+            chosen = entries[try await choose(strings.string(.chooseAction), Self.choices(entries, byAction: byAction), defaultIndex: defaultIndex)]
         } else {
-            chosen = entries[try await choose("Choose what to do", Self.choices(entries, byAction: byAction), defaultIndex: primary.count == 1 ? 0 : nil)]
+            chosen = entries[try await choose(strings.string(.chooseAction), Self.choices(entries, byAction: byAction), defaultIndex: primary.count == 1 ? 0 : nil)]
         }
         switch chosen {
         case .link(let link): await viewModel.followLink(link)
@@ -289,10 +291,10 @@ import OAuthTransportNIO
                         values[field.name] = field.isChecked ? (field.value ?? "on") : ""
                     }
                 } else {
-                    let hint = field.isChecked ? "[Y/n]" : "[y/N]"
+                    let hint = strings.string(field.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
                     Stderr.write(terminal.styled(TerminalText.safe(Self.checkboxText(field)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
-                    let checked = reply.isEmpty ? field.isChecked : reply.hasPrefix("y")
+                    let checked = reply.isEmpty ? field.isChecked : strings.isYes(reply)
                     values[field.name] = checked ? (field.value ?? "on") : ""
                 }
             default:
@@ -326,7 +328,7 @@ import OAuthTransportNIO
         while true {
             if let value = answer.currentValue() { return value }
             if !announced {
-                Stderr.line(terminal.styled("(waiting for the answer to \"\(name)\" in \(path))", .dim))
+                Stderr.line(terminal.styled(strings.string(.waitingForAnswerFile, name, path), .dim))
                 announced = true
             }
             if terminal.takeInterrupt() { throw Interrupted() }
@@ -371,12 +373,12 @@ import OAuthTransportNIO
             Stderr.line("  \(index + 1)) \(TerminalText.safe(option.title))\(detail)")
         }
         while true {
-            Stderr.write(terminal.styled("Choose 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
+            Stderr.write(terminal.styled("\(strings.string(.choose)) 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
             let line = try await terminal.readLine().trimmingCharacters(in: .whitespaces)
             if line.isEmpty, let defaultIndex { return defaultIndex }
             if let number = Int(line), (1...options.count).contains(number) { return number - 1 }
             if let index = options.firstIndex(where: { $0.matches(line) }) { return index }
-            message("Type a number from 1 to \(options.count).", .warning)
+            message(strings.string(.chooseNumber, String(options.count)), .warning)
         }
     }
 
@@ -399,18 +401,18 @@ import OAuthTransportNIO
             while true {
                 if terminal.takeInterrupt() { throw Interrupted() }
                 if viewModel.oAuthModel != nil || viewModel.error != nil || changed { return false }
-                var text = "Waiting"
-                if let recipient = polling.recipient { text += " for \(TerminalText.safe(recipient))" }
+                let text = polling.recipient.map { strings.string(.waitingFor, TerminalText.safe($0)) } ?? strings.string(.waiting)
+                // The time left is drawn with the spinner; without colour the line is printed only when its text changes.
+                var timeLeft = ""
                 if let remaining = polling.remainingTime {
-                    let left = max(0, remaining - Int(Date().timeIntervalSince(start)))
-                    text += " (\(left) s left)"
+                    timeLeft = " (" + strings.string(.pollingSecondsRemaining, count: max(0, remaining - Int(Date().timeIntervalSince(start)))) + ")"
                 }
                 if terminal.usesColour {
-                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text)
+                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text + timeLeft)
                     frame += 1
-                } else if text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression) != lastText {
-                    lastText = text.replacingOccurrences(of: #"\(\d+ s left\)"#, with: "", options: .regularExpression)
-                    terminal.status(text)
+                } else if text != lastText {
+                    lastText = text
+                    terminal.status(text + timeLeft)
                 }
                 if !polling.isAutomatic, !viewModel.isLoading, Date().timeIntervalSince(start) > 2 { return true }
                 try await Task.sleep(for: .milliseconds(150))
@@ -437,14 +439,14 @@ import OAuthTransportNIO
             guard let fallback = webAuthn.browserFallback else {
                 throw CLIFailure("login failed: passkeys need a platform authenticator, and the step offers no browser fallback")
             }
-            message("Passkeys need a platform authenticator; continuing in the browser.", .info)
+            message(strings.string(.passkeysInBrowser), .info)
             await viewModel.submit(fallback)
         case .encap, .generic:
             let forms = operationForms(operation, in: model)
             guard !forms.isEmpty else {
                 throw CLIFailure("login failed: the client operation \(Self.name(operation)) cannot be performed in a terminal, and the step offers nothing else")
             }
-            message("The client operation \(Self.name(operation)) cannot be performed in a terminal.", .warning)
+            message(strings.string(.operationNotInTerminal, Self.name(operation)), .warning)
             try await offer(model, forms: forms, defaultIndex: operation.actions.continueActions.isEmpty ? nil : 0)
         }
     }
@@ -460,18 +462,18 @@ import OAuthTransportNIO
     /// Prints BankID's start link and, for another device, its QR code.
     private func showBankID(_ model: BankIDOperationModel) {
         if let url = model.autoStartURL {
-            Stderr.line("Start BankID on this device with:")
+            Stderr.line(strings.string(.bankIDOpenOnThisDevice) + ":")
             Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
         }
         if let data = model.qrData {
-            Stderr.line("Or scan this QR code with BankID on another device:")
+            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ":")
             if let code = QRCodeText.render(data) {
                 Stderr.write(code)
             } else {
-                Stderr.line(terminal.styled("(install qrencode to see the QR code here)", .dim))
+                Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
             }
         } else if let image = model.qrCode {
-            Stderr.line("Or scan the QR code with BankID on another device: " + TerminalText.safe(image.href.hasPrefix("data:") ? image.title : image.href))
+            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ": " + TerminalText.safe(image.href.hasPrefix("data:") ? image.title : image.href))
         }
     }
 
@@ -507,13 +509,13 @@ import OAuthTransportNIO
         guard SystemBrowserLauncher.isOpenable(url) else {
             throw CLIFailure("login failed: the server asked to open a \(TerminalText.safe(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
         }
-        Stderr.line("Continue the login in the browser:")
+        Stderr.line(strings.string(.continueInBrowser) + ":")
         Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
         let launched = try? await browser.launch(url)
         if let launched {
-            Stderr.line(terminal.styled("(opened with \(launched.command); waiting for it to come back to \(redirectURI))", .dim))
+            Stderr.line(terminal.styled(strings.string(.browserOpened, launched.command, redirectURI), .dim))
         } else {
-            Stderr.line(terminal.styled("(no browser could be started; open the URL yourself)", .dim))
+            Stderr.line(terminal.styled(strings.string(.browserNotStarted), .dim))
         }
         let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
         try await Interrupts.whileWaitingForTheUser {

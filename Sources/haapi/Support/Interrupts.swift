@@ -12,7 +12,7 @@ import Darwin
 /// drops the request under way and nothing retries; `haapi` then says "cancelled" and exits
 /// with 130. While the command waits for the user (a question, a poll, a browser), it is
 /// handed to the command instead (``whileWaitingForTheUser(_:)``, ``take()``), so a login
-/// can ask "Abandon the login?". A second Ctrl-C after a cancellation ends the process.
+/// can ask "Stop logging in?". A second Ctrl-C after a cancellation ends the process.
 enum Interrupts {
     /// How long a cancelled command may take to stop before the process ends without it.
     static let stopLimit: Double = 2
