@@ -231,18 +231,20 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
             self.userCode = userCode
         }
 
-        /// The style of `message`: by its first known class; a user code (`userCode`) has its
-        /// own; any other message is content.
-        public func style(for message: MessageModel) -> MessageViewStyle {
-            switch message.knownStyle {
-            case .error?: return error
-            case .warning?: return warn
-            case .info?: return info
-            case .recipient?: return recipientOfCommunication
-            case .heading?: return heading
-            case .username?: return username
-            case .other?, nil:
-                return message.classList.contains { $0.caseInsensitiveCompare("userCode") == .orderedSame } ? userCode : content
+        /// The style of `message` (``MessageModel/themeSection``).
+        public func style(for message: MessageModel) -> MessageViewStyle { style(section: message.themeSection) }
+
+        /// The style of the section `name` (`MessageView.Error`, ...); content for any other name.
+        public func style(section name: String) -> MessageViewStyle {
+            switch name {
+            case "MessageView.Error": return error
+            case "MessageView.Warn": return warn
+            case "MessageView.Info": return info
+            case "MessageView.RecipientOfCommunication": return recipientOfCommunication
+            case "MessageView.Heading": return heading
+            case "MessageView.Username": return username
+            case "MessageView.UserCode": return userCode
+            default: return content
             }
         }
     }

@@ -1,0 +1,235 @@
+import Foundation
+import HaapiSDK
+import HaapiUI
+import Testing
+
+/// Which screen shows each response of Curity's UI kit examples, the SDK's fixtures and (when
+/// present) the captured Curity responses, with which elements in which order, texts and styles.
+@Suite struct ScreenTests {
+    static let uiKit = Documents.packageRoot.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit", isDirectory: true)
+    static let english = ScreenBuilder(strings: LocalizableStrings(languages: ["en"], appTable: { _ in nil }))
+    static let swedish = ScreenBuilder(strings: LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
+
+    static func screen(_ directory: URL, _ name: String, builder: ScreenBuilder = english, factory: UIModelFactory = factory) throws -> Screen {
+        switch try Documents.load(directory, name) {
+        case .representation(let step): return builder.screen(for: factory.makeUIModel(step))
+        case .problem(let problem): return builder.screen(for: ProblemModel(problem))
+        }
+    }
+
+    /// A short, readable form of an element, for tables of expected screens.
+    static func describe(_ item: ScreenItem) -> String {
+        switch item {
+        case .message(let text, let style): return "\(style.replacingOccurrences(of: "MessageView.", with: "")): \(text)"
+        case .text(let text): return "text: \(text)"
+        case .textField(let field):
+            return "field \(field.name) \(field.contentType.rawValue)\(field.isSecure ? " secure" : "")\(field.error.map { " error: \($0)" } ?? "")"
+        case .checkbox(let box): return "checkbox \(box.name)\(box.isChecked ? " checked" : "")\(box.isReadonly ? " readonly" : "")"
+        case .picker(let picker): return "picker \(picker.name) (\(picker.options.count))"
+        case .button(let button): return "\(button.role.rawValue) button: \(button.title)"
+        case .tabs(let titles, let selected): return "tabs \(titles) at \(selected)"
+        case .loadingIndicator: return "loading"
+        case .countdown(let text, _): return "countdown: \(text)"
+        case .qrCode(let data, let image): return "qr \(data != nil ? "data" : image != nil ? "image" : "none")"
+        case .expandable(let title, _): return "expandable: \(title)"
+        case .link(let title, _): return "link: \(title)"
+        }
+    }
+
+    static func describe(_ screen: Screen) -> [String] { screen.items.map(describe) }
+
+    // MARK: Every document
+
+    /// Whatever the step, its screen keeps every message, every link, every field a user fills
+    /// in of its content's forms, and a button for each of those forms.
+    @Test func everyScreenKeepsTheStepsMessagesLinksFieldsAndButtons() throws {
+        var seen = 0
+        for (directory, names) in [(Self.uiKit, Documents.files(in: Self.uiKit)), (Documents.fixtures, Documents.files(in: Documents.fixtures))]
+            + (Documents.isCapturedAvailable ? [(Documents.captured, Documents.files(in: Documents.captured))] : [])
+        {
+            for name in names {
+                guard let response = try? Documents.load(directory, name) else { continue }
+                seen += 1
+                switch response {
+                case .representation(let step):
+                    let model = factory.makeUIModel(step)
+                    let screen = Self.english.screen(for: model)
+                    let described = Self.describe(screen)
+                    for message in model.messages {
+                        #expect(screen.messages.contains(.message(text: message.text, style: message.themeSection)), "\(name): \(message.text)")
+                    }
+                    #expect(screen.links.count == model.links.count, "\(name)")
+                    if case .form(let forms) = model.content {
+                        for form in forms {
+                            for field in form.inputFields { #expect(screen.items.contains { Self.names(field.name, $0) }, "\(name): field \(field.name)") }
+                            #expect(screen.buttons.contains { $0.action == .submit(form) }, "\(name): the button of \(form.actionTitle) in \(described)")
+                        }
+                    }
+                    if case .selector(let selector) = model.content, selector.presentation == .list {
+                        #expect(screen.buttons.filter { if case .select = $0.action { true } else { false } }.count == selector.options.count, "\(name)")
+                    }
+                    // At most one primary button: the step's main way on.
+                    #expect(screen.buttons.filter { $0.role == .primary }.count <= 1, "\(name): \(described)")
+                case .problem(let problem):
+                    let screen = Self.english.screen(for: ProblemModel(problem))
+                    #expect(screen.kind == .problem)
+                    #expect(screen.messages.first == .message(text: problem.title ?? "Something went wrong", style: "MessageView.Error"), "\(name)")
+                    #expect(screen.links.count == problem.links.count)
+                }
+            }
+        }
+        #expect(seen >= 60, "the documents were read")
+    }
+
+    static func names(_ field: String, _ item: ScreenItem) -> Bool {
+        switch item {
+        case .textField(let text): return text.name == field
+        case .checkbox(let box): return box.name == field
+        case .picker(let picker): return picker.name == field
+        default: return false
+        }
+    }
+
+    // MARK: Screens, element by element
+
+    @Test func aLoginFormHasItsFieldsWithAutoFillTypesThenItsButtonThenItsLinks() throws {
+        let screen = try Self.screen(Self.uiKit, "html-form-login.json")
+        #expect(screen.kind == .form && screen.kind.themeSection == "FormViewController")
+        #expect(Self.describe(screen) == [
+            "field userName username", "field password password secure", "primary button: Login",
+            "link: Forgot your password?", "link: Forgot your username?", "link: Create account",
+        ])
+        #expect(screen.textFields.allSatisfy { $0.style == "InputTextField" && $0.value == nil })
+        #expect(screen.buttons.first?.style == "ActionableButton.Primary")
+        // A theme that names another text field section styles every field with it.
+        let outlined = try Theme.kit.merging(ThemeTests.plist(["huiTextField": "InputTextField.Outlined"]))
+        let themed = try Self.screen(Self.uiKit, "html-form-login.json", builder: ScreenBuilder(strings: Self.english.strings, theme: outlined))
+        #expect(themed.textFields.allSatisfy { $0.style == "InputTextField.Outlined" })
+        _ = try HaapiUIViewControllerStyle(theme: outlined)
+    }
+
+    @Test func everyKindOfFieldHasItsElement() throws {
+        #expect(Self.describe(try Self.screen(Self.uiKit, "form-different-inputs.json")) == [
+            "picker character (2)", "field something none", "checkbox accept", "checkbox always-checked checked readonly", "primary button: Submit",
+        ])
+        // A one-time code, its recipient above it; the form's second action is a secondary button.
+        #expect(Self.describe(try Self.screen(Self.uiKit, "html-form-account-activation-otp.json")) == [
+            "Heading: Activate Account", "Info: An email with a one time password has been sent to you.",
+            "Info: If you did not receive an email, check your spam folder.", "field otp oneTimeCode", "primary button: Activate",
+            "secondary button: Send a new activation email",
+        ])
+    }
+
+    @Test func consentShowsWhoAsksAndEachScopeThenAcceptAndCancel() throws {
+        #expect(Self.describe(try Self.screen(Self.uiKit, "user-consent.json")) == [
+            "Heading: Haapi Public Client", "Content: wants to access your account:", "Username: testuser",
+            "Content: The following permissions are requested by the above app. Please review these and consent if it is OK.",
+            "checkbox consent.claim.sub checked readonly", "checkbox consent.scope.read checked readonly", "primary button: Submit Consent",
+            "text button: Cancel",
+        ])
+    }
+
+    @Test func aSelectorIsAListOfButtonsOrTabsWithTheFirstOptionShown() throws {
+        let list = try Self.screen(Self.uiKit, "authentication-select-authenticator.json")
+        #expect(list.kind == .selector)
+        #expect(Self.describe(list) == [
+            "secondary button: Google", "secondary button: TOTP", "secondary button: Username/password", "secondary button: Email",
+            "secondary button: SMS",
+        ])
+        let tabs = UIModelFactory(presentation: .tabs, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
+        let tabbed = try Self.screen(Self.uiKit, "authentication-select-authenticator.json", factory: tabs)
+        #expect(Self.describe(tabbed) == [#"tabs ["Google", "TOTP", "Username/password", "Email", "SMS"] at 0"#, "primary button: Google"])
+        // Duo's nested selector: one button per device.
+        #expect(Self.describe(try Self.screen(Self.uiKit, "duo-select-device-nested-selector.json")) == [
+            "secondary button: Phone 1 (+XX XXX XXX 204)", "secondary button: Phone 2 (+XX XXX XXX 305)", "link: Register new device",
+        ])
+    }
+
+    @Test func pollingWaitsWithASpinnerTheTimeLeftAndCancel() throws {
+        #expect(Self.describe(try Self.screen(Self.uiKit, "sms-polling-pending.json")) == [
+            "Content: Please authenticate using the SMS sent to: xxxxxx7890", "loading", "text button: Restart",
+            "link: Register or change phone number",
+        ])
+        // The SDK's fixture says how long is left: in seconds under two minutes, else in minutes.
+        let timed = try Self.screen(Documents.fixtures, "polling-pending.json")
+        #expect(timed.kind == .polling)
+        #expect(timed.items.contains(.countdown(text: "2 minutes left", seconds: 143)), "\(Self.describe(timed))")
+        let swedish = try Self.screen(Documents.fixtures, "polling-pending.json", builder: Self.swedish)
+        #expect(swedish.items.contains(.countdown(text: "2 minuter kvar", seconds: 143)), "\(Self.describe(swedish))")
+        // Without automatic polling the user checks.
+        let manual = UIModelFactory(autoPollingDuration: 0, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
+        let checked = try Self.screen(Self.uiKit, "sms-polling-pending.json", factory: manual)
+        #expect(checked.buttons.first == ScreenItem.Button(title: "Check now", role: .primary, action: .poll))
+        #expect(try Self.screen(Self.uiKit, "sms-polling-pending.json", builder: Self.swedish, factory: manual).buttons.first?.title == "Kontrollera nu")
+    }
+
+    @Test func bankIDOffersTheAppHereOrTheQRCodeWithHelpThenWaits() throws {
+        let screen = try Self.screen(Self.uiKit, "bankid-polling-pending.json")
+        #expect(screen.kind == .bankID && screen.kind.themeSection == "BankIdViewController")
+        #expect(Self.describe(screen) == [
+            "Content: Scan the QR code with your BankID app", "primary button: Open BankID on this device", "text: or", "qr image",
+            "expandable: Scan the QR code", "loading", "text button: Cancel",
+        ])
+        guard case .button(let open) = screen.content.first, case .open(let url) = open.action else { Issue.record("no open button"); return }
+        #expect(url.scheme == "bankid" && url.absoluteString.contains("autostarttoken="))
+        let swedish = Self.describe(try Self.screen(Self.uiKit, "bankid-polling-pending.json", builder: Self.swedish))
+        #expect(swedish.contains("primary button: Öppna BankID på den här enheten") && swedish.contains("text: eller"), "\(swedish)")
+        #expect(swedish.contains("expandable: Skanna QR-koden"), "\(swedish)")
+    }
+
+    @Test func passkeysOfferEachKindTheServerAllowsThenTheFallback() throws {
+        // Any authenticator (`credentialCreationOptions`): one passkey button.
+        let passkey = try Self.screen(Self.uiKit, "webauthn-registration-passkey-client-operation.json")
+        #expect(passkey.kind == .webAuthn)
+        #expect(Self.describe(passkey) == [
+            "Content: Use a passkey saved on this device or in your password manager.", "primary button: Use a passkey",
+            "secondary button: redirect", "link: Return to login",
+        ])
+        #expect(passkey.buttons.first?.action == .passkey(.any))
+        // This device's or a security key: both, the device's first.
+        let both = try Self.screen(Self.uiKit, "webauthn-registration-any-device-client-operation.json", builder: Self.swedish)
+        #expect(both.buttons.prefix(2).map(\.action) == [.passkey(.platform), .passkey(.crossPlatform)])
+        #expect(both.buttons.prefix(2).map(\.title) == ["Använd en lösennyckel", "Använd en säkerhetsnyckel"], "\(Self.describe(both))")
+    }
+
+    @Test func anInvalidInputProblemPutsItsComplaintsUnderTheFields() throws {
+        let step = try Documents.step(Self.uiKit, "html-form-login.json")
+        let problem = try Documents.problem(Self.uiKit, "problem-invalid-input.json")
+        let screen = Self.english.screen(for: factory.makeUIModel(step, problem: problem))
+        let described = Self.describe(screen)
+        // The complaint about the password goes under it; those about fields the form does not
+        // have stay in the messages.
+        #expect(described == [
+            "Error: Invalid Input", "Error: Some of the provided information is invalid. Please check and try again.",
+            "Error: Username is required and cannot be empty", "Error: Please enter a valid email address", "field userName username",
+            "field password password secure error: Password must be at least 8 characters long and contain at least one number",
+            "primary button: Login", "link: Forgot your password?", "link: Forgot your username?", "link: Create account",
+        ])
+        // On its own, the same problem lists every complaint.
+        let alone = try Self.screen(Self.uiKit, "problem-invalid-input.json")
+        #expect(Self.describe(alone) == [
+            "Error: Invalid Input", "Error: Some of the provided information is invalid. Please check and try again.",
+            "Error: Username is required and cannot be empty", "Error: Please enter a valid email address",
+            "Error: Password must be at least 8 characters long and contain at least one number",
+        ])
+        #expect(alone.kind.themeSection == "ProblemViewController")
+    }
+
+    @Test func autoFillTypesFollowTheFieldsTypeKindAndName() throws {
+        func type(_ field: String) throws -> ScreenItem.TextField.ContentType {
+            let step = #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "fields": ["#
+                + field + "]}}]}"
+            guard case .representation(let representation) = try HaapiModel.response(from: Data(step.utf8)),
+                let form = factory.makeUIModel(representation).contentForms.first, let model = form.inputFields.first
+            else { throw CancellationError() }
+            return ScreenBuilder.contentType(model)
+        }
+        #expect(try type(#"{"type": "username", "name": "userName"}"#) == .username)
+        #expect(try type(#"{"type": "password", "name": "password"}"#) == .password)
+        #expect(try type(#"{"type": "password", "name": "newPassword"}"#) == .newPassword)
+        #expect(try type(#"{"type": "text", "name": "otp"}"#) == .oneTimeCode)
+        #expect(try type(#"{"type": "text", "name": "contact", "kind": "email"}"#) == .emailAddress)
+        #expect(try type(#"{"type": "text", "name": "mobileNumber"}"#) == .telephoneNumber)
+        #expect(try type(#"{"type": "text", "name": "something"}"#) == .none)
+    }
+}
