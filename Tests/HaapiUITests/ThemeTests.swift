@@ -152,3 +152,60 @@ import Testing
         #expect(throws: ThemeError.self) { try Theme(plist: PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0), source: "Array.plist") }
     }
 }
+
+/// `HaapiUIKitApplicationBuilder`: the app's theme plist from its bundle, checked in full by
+/// `buildOrThrow()`.
+@Suite struct ApplicationThemeTests {
+    static let configuration: HaapiUIKitConfiguration = {
+        let base = URL(string: "https://idsvr.example")!
+        return HaapiUIKitConfigurationBuilder(
+            clientId: "c", baseUrl: base, tokenEndpointUrl: base.appendingPathComponent("token"),
+            authorizationEndpointUrl: base.appendingPathComponent("authorize"), appRedirect: "app://cb"
+        ).build()
+    }()
+
+    /// A bundle (a directory) holding `files`.
+    static func bundle(_ files: [String: [String: Any]]) throws -> (Bundle, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("theme-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, values) in files {
+            try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: directory.appendingPathComponent(name))
+        }
+        return (try #require(Bundle(path: directory.path)), directory)
+    }
+
+    @Test func theAppsPlistIsLaidOverTheKitsAndEveryStyleIsReadAtBuild() throws {
+        let (bundle, directory) = try Self.bundle(["CompanyTheme.plist": ["ActionableButton.Primary": ["backgroundColorName": "company_blue"]]])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let application = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)
+            .setThemingPlistFileName("CompanyTheme", and: bundle)
+            .setLocalizableStrings(LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
+            .buildOrThrow()
+        #expect(application.commonStyle.primaryButton.backgroundColorName == "company_blue")
+        #expect(application.commonStyle.primaryButton.minHeight == 50)
+        #expect(application.screenBuilder.strings.language == "sv")
+        // `.plist` may be named too.
+        let named = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)
+            .setThemingPlistFileName("CompanyTheme.plist", and: bundle).buildOrThrow()
+        #expect(named.theme.source == "the kit's Theme.plist + CompanyTheme.plist")
+    }
+
+    @Test func aMissingOrWrongPlistFailsTheBuildNamingTheFileSectionAndKey() throws {
+        let (bundle, directory) = try Self.bundle(["Wrong.plist": ["FormViewController": ["contentStyle": 12]]])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect {
+            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Wrong", and: bundle).buildOrThrow()
+        } throws: {
+            ($0 as? ThemeError) == ThemeError(
+                source: "the kit's Theme.plist + Wrong.plist", section: "FormViewController", key: "contentStyle", reason: "is not a string")
+        }
+        #expect {
+            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Absent", and: bundle).buildOrThrow()
+        } throws: {
+            ($0 as? ThemeError)?.source == "Absent.plist" && ($0 as? ThemeError)?.reason.hasPrefix("no such file") == true
+        }
+        // build() shows the flow in the kit's theme rather than fail.
+        let fallback = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Wrong", and: bundle).build()
+        #expect(fallback.theme.source == "the kit's Theme.plist")
+    }
+}

@@ -1,32 +1,34 @@
 #if canImport(UIKit) && canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
 import AuthenticationServices
 import Combine
-import CoreImage
 import UIKit
 
 /// A view controller that receives how the flow it presents ended (the seeds'
 /// `HaapiFlowResultViewController`): the `from:` of ``HaapiFlow/start(from:haapiUIKitApplication:haapiDeepLinkManageable:animated:)``.
 public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowResult
 
-/// The flow's screens: each ``UIModel`` of a ``HaapiFlowViewModel`` drawn with standard UIKit
-/// controls (the seeds' `HaapiFlowViewController`). A thin adapter: every decision is the view
-/// model's, which is tested on every platform; this class only draws and forwards taps.
+/// The flow's container (the seeds' `HaapiFlowViewController`): for each ``UIModel`` of its
+/// ``HaapiFlowViewModel`` it shows the screen of its kind (``ScreenKind``): the app's, from the
+/// application's ``ViewControllerFactoryRegistry``, else the kit's. It performs what a screen asks
+/// (submit, select, follow, poll, open BankID, passkeys, the external browser), asks before the
+/// user leaves a login half way, and reports errors, all in the application's theme and texts.
 @available(iOSApplicationExtension, unavailable)
-@MainActor public final class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding {
+@MainActor public final class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
+    HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable
+{
     /// The flow this controller shows.
     public let viewModel: HaapiFlowViewModel
     private let onFinish: @MainActor @Sendable () -> Void
     private var cancellables = Set<AnyCancellable>()
-    private let scrollView = UIScrollView()
-    private let stack = UIStackView()
-    private let spinner = UIActivityIndicatorView(style: .medium)
-    /// The inputs of the forms on screen, by form and field name.
-    private var inputs: [(form: FormModel, name: String, read: () -> String)] = []
+    private let application: HaapiUIKitApplication
+    /// The styles every screen shares.
+    public let commonStyle: HaapiUIViewControllerStyle
+    public let screenBuilder: ScreenBuilder
+    /// The screen on show.
+    private var current: (any HaapiUIViewController)?
     private var webSession: ASWebAuthenticationSession?
     /// The external-browser operation already launched (one launch per step shown).
     private var launchedOperation: ExternalBrowserOperationModel?
-    /// The WebAuthn operation asked of the platform already (the model is redrawn, the sheet is not).
-    private var launchedWebAuthn: WebAuthnOperationModel?
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -39,7 +41,10 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         haapiUIKitApplication: HaapiUIKitApplication, haapiFlowResult: (any HaapiFlowResult)?,
         haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?, onFinish: @escaping @MainActor @Sendable () -> Void = {}
     ) {
+        application = haapiUIKitApplication
         viewModel = HaapiFlowViewModel(haapiUIKitApplication: haapiUIKitApplication)
+        screenBuilder = haapiUIKitApplication.screenBuilder
+        commonStyle = haapiUIKitApplication.commonStyle
         self.onFinish = onFinish
         super.init(nibName: nil, bundle: nil)
         viewModel.deepLinkManager = haapiDeepLinkManageable
@@ -51,30 +56,14 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
 
     public override func viewDidLoad() {
         super.viewDidLoad()
-        view.backgroundColor = .systemBackground
         isModalInPresentation = true  // closing goes through the close button and its confirmation
-        navigationItem.leftBarButtonItem = UIBarButtonItem(
-            systemItem: .close, primaryAction: UIAction { [weak self] _ in self?.close() })
-        navigationItem.rightBarButtonItem = UIBarButtonItem(customView: spinner)
-        scrollView.translatesAutoresizingMaskIntoConstraints = false
-        stack.translatesAutoresizingMaskIntoConstraints = false
-        stack.axis = .vertical
-        stack.spacing = 12
-        view.addSubview(scrollView)
-        scrollView.addSubview(stack)
-        NSLayoutConstraint.activate([
-            scrollView.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor),
-            scrollView.bottomAnchor.constraint(equalTo: view.safeAreaLayoutGuide.bottomAnchor),
-            scrollView.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor),
-            scrollView.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor),
-            stack.topAnchor.constraint(equalTo: scrollView.contentLayoutGuide.topAnchor, constant: 20),
-            stack.bottomAnchor.constraint(equalTo: scrollView.contentLayoutGuide.bottomAnchor, constant: -20),
-            stack.leadingAnchor.constraint(equalTo: scrollView.frameLayoutGuide.leadingAnchor, constant: 20),
-            stack.trailingAnchor.constraint(equalTo: scrollView.frameLayoutGuide.trailingAnchor, constant: -20),
-        ])
-        viewModel.$uiModel.receive(on: DispatchQueue.main).sink { [weak self] in self?.render($0) }.store(in: &cancellables)
+        navigationItem.backButtonTitle = screenBuilder.strings.string(.back)
+        if let style = try? application.theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection) {
+            apply(style: style)
+        }
+        viewModel.$uiModel.receive(on: DispatchQueue.main).sink { [weak self] in self?.show($0) }.store(in: &cancellables)
         viewModel.$isLoading.receive(on: DispatchQueue.main).sink { [weak self] loading in
-            if loading { self?.spinner.startAnimating() } else { self?.spinner.stopAnimating() }
+            if !loading { self?.current?.stopLoading() }
         }.store(in: &cancellables)
         viewModel.$error.receive(on: DispatchQueue.main).sink { [weak self] in self?.show($0) }.store(in: &cancellables)
         viewModel.$isConfirmingInterruption.receive(on: DispatchQueue.main).sink { [weak self] asking in
@@ -83,159 +72,106 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         Task { await viewModel.start() }
     }
 
-    // MARK: Drawing a step
+    /// Applies the container's style: its background and close button.
+    public func apply(style: HaapiFlowViewControllerStyle) {
+        view.backgroundColor = colorOptional(named: style.backgroundColorName) ?? .systemBackground
+        let close = UIBarButtonItem(
+            image: imageOptional(named: style.closeButtonImageName), primaryAction: UIAction { [weak self] _ in self?.close() })
+        close.tintColor = colorOptional(named: style.closeButtonTintColorName)
+        close.accessibilityLabel = screenBuilder.strings.string(.cancel)
+        navigationItem.leftBarButtonItem = close
+    }
 
-    private func render(_ model: UIModel?) {
-        stack.arrangedSubviews.forEach { $0.removeFromSuperview() }
-        inputs = []
+    // MARK: Screens
+
+    private func show(_ model: UIModel?) {
         guard let model else { return }
         title = model.heading
-        for message in model.messages where message.text != model.heading {
-            stack.addArrangedSubview(label(message.text, style: message.style))
+        if case .clientOperation(.externalBrowser(let browser)) = model.content, launchedOperation != browser, let url = browser.launchURL {
+            launchedOperation = browser
+            launch(url, appRedirect: browser.appRedirect, prefersDefaultBrowser: browser.prefersDefaultBrowser)
         }
-        if let problem = model.problem {
-            stack.addArrangedSubview(label(problem.title, style: .error))
-            for message in problem.messages where message.text != problem.title {
-                stack.addArrangedSubview(label(message.text, style: .error))
-            }
-        }
-        switch model.content {
-        case .form(let forms), .continueSameStep(let forms):
-            forms.forEach(addForm)
-        case .consent(let consent):
-            ([consent.consent].compactMap { $0 } + consent.forms.filter { $0 != consent.consent }).forEach(addForm)
-        case .selector(let selector):
-            if let title = selector.title { stack.addArrangedSubview(label(title, style: .heading)) }
-            for option in selector.options {
-                stack.addArrangedSubview(button(option.title) { [weak self] in await self?.viewModel.select(option) })
-            }
-        case .polling(let polling):
-            stack.addArrangedSubview(label(polling.recipient.map { "Waiting for \($0)" } ?? "Waiting", style: .info))
-            if case .bankID(let bankID)? = polling.clientOperation { addBankID(bankID) }
-            if !polling.isAutomatic { stack.addArrangedSubview(button("Check") { [weak self] in await self?.viewModel.poll() }) }
-            if let cancel = polling.cancel { addForm(cancel) }
-        case .clientOperation(let operation):
-            perform(operation)
-        case .authorizationResponse:
-            spinner.startAnimating()
-        case .generic:
-            model.forms.forEach(addForm)
-            for selector in model.selectors {
-                for option in selector.options {
-                    stack.addArrangedSubview(button(option.title) { [weak self] in await self?.viewModel.select(option) })
-                }
-            }
-        }
-        for link in model.links {
-            stack.addArrangedSubview(button(link.title, style: .secondary) { [weak self] in await self?.viewModel.followLink(link) })
+        // The same screen takes the next step in place (a form's complaints, a poll's answer).
+        if let current, current.handleFormModel(model) { return }
+        let kind = screenBuilder.screen(for: model).kind
+        do {
+            let registry = application.viewControllerFactoryRegistry ?? ViewControllerFactoryRegistry()
+            embed(try registry.screen(for: model, kind: kind, theme: application.theme, common: commonStyle))
+        } catch {
+            interruptHaapiFlowForError(error, title: screenBuilder.strings.string(.developerRuntimeTitle), message: "\(error)")
         }
     }
 
-    private func addForm(_ form: FormModel) {
-        for field in form.inputFields {
-            switch field.kind {
-            case .checkbox:
-                let toggle = UISwitch()
-                toggle.isOn = field.isChecked
-                toggle.isEnabled = !field.isReadonly
-                let row = UIStackView(arrangedSubviews: [label(field.label, style: .info), toggle])
-                row.axis = .horizontal
-                stack.addArrangedSubview(row)
-                inputs.append((form, field.name, { toggle.isOn ? (field.field.value ?? "on") : "" }))
-            default:
-                let input = UITextField()
-                input.borderStyle = .roundedRect
-                input.placeholder = field.label
-                input.text = field.isSecure ? nil : field.value
-                input.isSecureTextEntry = field.isSecure
-                input.autocapitalizationType = .none
-                input.autocorrectionType = .no
-                switch field.kind {
-                case .username: input.textContentType = .username
-                case .password: input.textContentType = .password
-                default: if field.name.lowercased().contains("otp") { input.textContentType = .oneTimeCode }
-                }
-                stack.addArrangedSubview(input)
-                if let error = field.error { stack.addArrangedSubview(label(error.detail ?? error.reason ?? "Invalid", style: .error)) }
-                inputs.append((form, field.name, { input.text ?? "" }))
-            }
+    private func embed(_ screen: any HaapiUIViewController) {
+        if let current {
+            current.willMove(toParent: nil)
+            current.view.removeFromSuperview()
+            current.removeFromParent()
         }
-        stack.addArrangedSubview(button(form.actionTitle, style: form.isCancel ? .secondary : .primary) { [weak self] in
-            guard let self else { return }
-            let values = Dictionary(self.inputs.filter { $0.form == form }.map { ($0.name, $0.read()) }, uniquingKeysWith: { _, last in last })
-            await self.viewModel.submit(form, values: values)
-        })
+        screen.haapiFlowViewControllerDelegate = self
+        screen.uiStylableThemeDelegate = self
+        addChild(screen)
+        screen.view.translatesAutoresizingMaskIntoConstraints = false
+        view.addSubview(screen.view)
+        NSLayoutConstraint.activate([
+            screen.view.topAnchor.constraint(equalTo: view.topAnchor),
+            screen.view.bottomAnchor.constraint(equalTo: view.bottomAnchor),
+            screen.view.leadingAnchor.constraint(equalTo: view.leadingAnchor),
+            screen.view.trailingAnchor.constraint(equalTo: view.trailingAnchor),
+        ])
+        screen.didMove(toParent: self)
+        current = screen
     }
 
-    private enum ButtonStyle { case primary, secondary }
+    // MARK: HaapiFlowViewControllerDelegate
 
-    private func button(_ title: String, style: ButtonStyle = .primary, action: @escaping @MainActor () async -> Void) -> UIButton {
-        let button = UIButton(type: .system)
-        button.setTitle(title, for: .normal)
-        button.titleLabel?.font = .preferredFont(forTextStyle: style == .primary ? .headline : .body)
-        button.addAction(UIAction { _ in Task { await action() } }, for: .touchUpInside)
-        return button
+    public func submit(interactionActionModel: FormModel, parameters: [String: String]) {
+        Task { await viewModel.submit(interactionActionModel, values: parameters) }
     }
 
-    private func label(_ text: String, style: MessageStyle) -> UILabel {
-        let label = UILabel()
-        label.text = text
-        label.numberOfLines = 0
-        switch style {
-        case .heading: label.font = .preferredFont(forTextStyle: .title2)
-        case .error: label.textColor = .systemRed
-        case .warning: label.textColor = .systemOrange
-        default: label.font = .preferredFont(forTextStyle: .body)
+    public func select(selectorItemModel: SelectorOptionModel) {
+        Task { await viewModel.select(selectorItemModel) }
+    }
+
+    public func follow(linkItemModel: LinkItemModel) {
+        Task { await viewModel.followLink(linkItemModel) }
+    }
+
+    public func poll() {
+        Task { await viewModel.poll() }
+    }
+
+    public func performPasskey(kind: WebAuthnAuthenticatorKind) {
+        guard case .clientOperation(.webAuthn(let operation))? = viewModel.uiModel?.content else { return }
+        Task { await performWebAuthn(operation) }
+    }
+
+    public func canOpenURL(_ url: URL) -> Bool { UIApplication.shared.canOpenURL(url) }
+
+    public func openURL(_ url: URL) {
+        UIApplication.shared.open(url) { [weak self] opened in
+            guard !opened, let self else { return }
+            self.alert(title: nil, message: self.screenBuilder.strings.string(.appSchemeNotInstalled))
         }
-        return label
     }
+
+    public func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?) {
+        viewModel.stop()
+        viewModel.haapiFlowResult?.didReceiveError(error)
+        if title != nil || message != nil { HaapiLogger.error(UIKitFollowUpTag.flow, "\(title ?? ""): \(message ?? "")") }
+    }
+
+    // MARK: UIStylableThemeDelegate
+
+    public func imageOptional(named: String?) -> UIImage? { ThemeAssets.image(named: named) }
+
+    public func colorOptional(named: String?) -> UIColor? { ThemeAssets.color(named: named) }
+
+    public func localizedStringForKey(key: String) -> String { screenBuilder.strings.string(forKey: key) }
+
+    public func style<S: UIStyle>(_ type: S.Type, named name: String) throws -> S { try application.theme.style(type, named: name) }
 
     // MARK: Client operations
-
-    private func perform(_ operation: ClientOperationModel) {
-        switch operation {
-        case .externalBrowser(let browser):
-            guard launchedOperation != browser else { break }
-            launchedOperation = browser
-            if let url = browser.launchURL { launch(url, appRedirect: browser.appRedirect, prefersDefaultBrowser: browser.prefersDefaultBrowser) }
-        case .bankID(let bankID):
-            addBankID(bankID)
-        case .webAuthn(let webAuthn):
-            guard launchedWebAuthn != webAuthn else { break }
-            launchedWebAuthn = webAuthn
-            Task { [weak self] in await self?.performWebAuthn(webAuthn) }
-        default:
-            break
-        }
-        // Every operation offers what its step offers: continue with, or give up.
-        for form in operation.actions.continueActions + operation.actions.errorActions
-        where !form.fields.contains(where: { $0.kind == .context }) {  // those are resumed by the returning URL
-            addForm(form)
-        }
-    }
-
-    /// BankID: a button that starts the app on this device, and the QR code for another.
-    private func addBankID(_ bankID: BankIDOperationModel) {
-        if let url = bankID.autoStartURL {
-            stack.addArrangedSubview(button("Open BankID") { UIApplication.shared.open(url) })
-        }
-        if let data = bankID.qrData, let image = Self.qrImage(data) {
-            stack.addArrangedSubview(UIImageView(image: image))
-        } else if let bytes = bankID.qrCode?.imageData, let image = UIImage(data: bytes) {
-            stack.addArrangedSubview(UIImageView(image: image))
-        }
-    }
-
-    /// A QR code drawn by Core Image's `CIQRCodeGenerator`, scaled without smoothing.
-    private static func qrImage(_ text: String) -> UIImage? {
-        guard let filter = CIFilter(name: "CIQRCodeGenerator") else { return nil }
-        filter.setValue(Data(text.utf8), forKey: "inputMessage")
-        filter.setValue("M", forKey: "inputCorrectionLevel")
-        guard let code = filter.outputImage?.transformed(by: CGAffineTransform(scaleX: 8, y: 8)),
-            let drawn = CIContext().createCGImage(code, from: code.extent)
-        else { return nil }
-        return UIImage(cgImage: drawn)
-    }
 
     /// Passkeys through the platform's authenticators; when none answers (or the user declines),
     /// the server's browser fallback.
@@ -245,6 +181,7 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
             await viewModel.completeWebAuthn(made.credential, kind: made.kind)
         } catch {
             HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
+            current?.stopLoading()
             if let fallback = operation.browserFallback { await viewModel.submit(fallback) }
         }
     }
@@ -276,23 +213,34 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         session.start()
     }
 
-    public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        view.window ?? ASPresentationAnchor()
+    public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+        // The system asks on the main thread.
+        MainActor.assumeIsolated { view.window ?? ASPresentationAnchor() }
     }
 
     // MARK: Errors and the end
 
     private func show(_ error: HaapiFlowError?) {
         guard let error, presentedViewController == nil else { return }
+        current?.stopLoading()
+        if let problem = error.problem, current?.handleProblemModel(problem) == true { return }
+        let strings = screenBuilder.strings
         let alert = UIAlertController(title: error.title, message: error.problem?.messages.map(\.text).joined(separator: "\n"), preferredStyle: .alert)
         if error.isRetryable {
-            alert.addAction(UIAlertAction(title: "Try again", style: .default) { [weak self] _ in Task { await self?.viewModel.retry() } })
-            alert.addAction(UIAlertAction(title: "Cancel", style: .cancel) { [weak self] _ in self?.viewModel.acknowledgeError() })
+            alert.addAction(UIAlertAction(title: strings.string(.webAuthnRetryButton), style: .default) { [weak self] _ in Task { await self?.viewModel.retry() } })
+            alert.addAction(UIAlertAction(title: strings.string(.cancel), style: .cancel) { [weak self] _ in self?.viewModel.acknowledgeError() })
         } else if viewModel.configuration.shouldAutoHandleFlowErrorFeedback {
-            alert.addAction(UIAlertAction(title: "OK", style: .default) { [weak self] _ in self?.viewModel.acknowledgeError() })
+            alert.addAction(UIAlertAction(title: strings.string(.ok), style: .default) { [weak self] _ in self?.viewModel.acknowledgeError() })
         } else {
             return  // the flow has ended already; the app gives the feedback
         }
+        present(alert, animated: true)
+    }
+
+    private func alert(title: String?, message: String) {
+        guard presentedViewController == nil else { return }
+        let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
+        alert.addAction(UIAlertAction(title: screenBuilder.strings.string(.ok), style: .default))
         present(alert, animated: true)
     }
 
@@ -301,9 +249,13 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     }
 
     private func confirmInterruption() {
-        let alert = UIAlertController(title: "Cancel the login?", message: nil, preferredStyle: .alert)
-        alert.addAction(UIAlertAction(title: "Keep going", style: .cancel) { [weak self] _ in self?.viewModel.dismissCancel() })
-        alert.addAction(UIAlertAction(title: "Cancel login", style: .destructive) { [weak self] _ in Task { await self?.viewModel.confirmCancel() } })
+        let strings = screenBuilder.strings
+        let alert = UIAlertController(
+            title: strings.string(.interruptingTitle), message: strings.string(.interruptingMessage), preferredStyle: .alert)
+        alert.addAction(UIAlertAction(title: strings.string(.interruptingCancel), style: .cancel) { [weak self] _ in self?.viewModel.dismissCancel() })
+        alert.addAction(UIAlertAction(title: strings.string(.interruptingConfirm), style: .destructive) { [weak self] _ in
+            Task { await self?.viewModel.confirmCancel() }
+        })
         present(alert, animated: true)
     }
 }

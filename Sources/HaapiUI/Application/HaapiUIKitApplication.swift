@@ -13,11 +13,29 @@ import OAuthCore
 public final class HaapiUIKitApplication: Sendable {
     /// The configuration.
     public let haapiUIKitConfiguration: HaapiUIKitConfiguration
+    /// The look of the flow's screens: the kit's theme with the app's plist over it.
+    public let theme: Theme
+    /// The texts of the flow's screens, in the user's language.
+    public let localizableStrings: LocalizableStrings
+    /// The styles every screen shares, read from ``theme``.
+    public let commonStyle: HaapiUIViewControllerStyle
+    /// The app's own screens (a `ViewControllerFactoryRegistry` on Apple platforms).
+    let viewControllerFactories: (any Sendable)?
     private let cache = AccessorCache()
 
-    init(haapiUIKitConfiguration: HaapiUIKitConfiguration) {
+    init(
+        haapiUIKitConfiguration: HaapiUIKitConfiguration, theme: Theme, commonStyle: HaapiUIViewControllerStyle,
+        localizableStrings: LocalizableStrings, viewControllerFactories: (any Sendable)?
+    ) {
         self.haapiUIKitConfiguration = haapiUIKitConfiguration
+        self.theme = theme
+        self.commonStyle = commonStyle
+        self.localizableStrings = localizableStrings
+        self.viewControllerFactories = viewControllerFactories
     }
+
+    /// What each screen shows, in the application's language and theme.
+    public var screenBuilder: ScreenBuilder { ScreenBuilder(strings: localizableStrings, theme: theme) }
 
     /// The shared accessor, built now if it is not yet.
     /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
@@ -48,17 +66,96 @@ public final class HaapiUIKitApplication: Sendable {
     }
 }
 
-/// Makes the ``HaapiUIKitApplication`` of a configuration (the seeds' `HaapiUIKitApplicationBuilder`).
-public final class HaapiUIKitApplicationBuilder: Sendable {
+/// Makes the ``HaapiUIKitApplication`` of a configuration (the seeds' `HaapiUIKitApplicationBuilder`):
+/// its theme, its texts and, on Apple platforms, the app's own screens.
+public final class HaapiUIKitApplicationBuilder {
     private let configuration: HaapiUIKitConfiguration
+    private var appTheme: Result<Theme, ThemeError>?
+    private var strings: LocalizableStrings?
+    /// The app's screens (``ViewControllerFactoryRegistry``), set on Apple platforms.
+    var viewControllerFactories: (any Sendable)?
 
     /// A builder for `haapiUIKitConfiguration`.
     public init(haapiUIKitConfiguration: HaapiUIKitConfiguration) {
         configuration = haapiUIKitConfiguration
     }
 
+    /// Lays the property list `plistFileName` (with or without `.plist`) of `bundle` over the
+    /// kit's theme, key by key (``Theme/merging(_:)``); ``buildOrThrow()`` reports a file that
+    /// is missing or wrong.
+    @discardableResult
+    public func setThemingPlistFileName(_ plistFileName: String, and bundle: Bundle = .main) -> HaapiUIKitApplicationBuilder {
+        let name = plistFileName.hasSuffix(".plist") ? String(plistFileName.dropLast(6)) : plistFileName
+        if let url = bundle.url(forResource: name, withExtension: "plist"), let data = try? Data(contentsOf: url) {
+            do throws(ThemeError) {
+                appTheme = .success(try Theme(plist: data, source: "\(name).plist"))
+            } catch {
+                appTheme = .failure(error)
+            }
+        } else {
+            appTheme = .failure(ThemeError(source: "\(name).plist", reason: "no such file in \(bundle.bundleURL.lastPathComponent)"))
+        }
+        return self
+    }
+
+    /// Uses `localizableStrings` for the flow's texts (by default, the user's language with the
+    /// main bundle's `Localizable` table first).
+    @discardableResult
+    public func setLocalizableStrings(_ localizableStrings: LocalizableStrings) -> HaapiUIKitApplicationBuilder {
+        strings = localizableStrings
+        return self
+    }
+
     /// The application. Nothing is contacted yet.
+    /// - Throws: ``ThemeError`` when the app's theme plist is missing or describes a style
+    ///   wrongly (every screen's style is read now, so a mistake shows at once, not on the
+    ///   screen that needs it).
+    public func buildOrThrow() throws(ThemeError) -> HaapiUIKitApplication {
+        try make(appTheme: appTheme)
+    }
+
+    private func make(appTheme: Result<Theme, ThemeError>?) throws(ThemeError) -> HaapiUIKitApplication {
+        var theme = try Theme.kit
+        switch appTheme {
+        case .success(let app)?: theme = theme.merging(app)
+        case .failure(let error)?: throw error
+        case nil: break
+        }
+        let commonStyle = try HaapiUIViewControllerStyle(theme: theme)
+        _ = try theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
+        for kind in ScreenKind.allCases { try kind.checkStyle(in: theme) }
+        return HaapiUIKitApplication(
+            haapiUIKitConfiguration: configuration, theme: theme, commonStyle: commonStyle, localizableStrings: strings ?? LocalizableStrings(),
+            viewControllerFactories: viewControllerFactories)
+    }
+
+    /// The application; when the app's theme is wrong, the kit's theme is used and the error logged.
     public func build() -> HaapiUIKitApplication {
-        HaapiUIKitApplication(haapiUIKitConfiguration: configuration)
+        do {
+            return try buildOrThrow()
+        } catch {
+            HaapiLogger.error(UIKitFollowUpTag.theming, "the app's theme is not used: \(error.errorDescription)")
+            do {
+                return try make(appTheme: nil)
+            } catch {
+                // The kit's own theme is read in full by ThemeTests: this is a defect of the package.
+                preconditionFailure("the kit's theme is broken: \(error.errorDescription)")
+            }
+        }
+    }
+}
+
+extension ScreenKind {
+    /// Reads the style of this screen from `theme`.
+    func checkStyle(in theme: Theme) throws(ThemeError) {
+        switch self {
+        case .form: _ = try theme.style(FormViewControllerStyle.self)
+        case .selector: _ = try theme.style(SelectorViewControllerStyle.self)
+        case .polling: _ = try theme.style(PollingViewControllerStyle.self)
+        case .bankID: _ = try theme.style(BankIdViewControllerStyle.self)
+        case .webAuthn: _ = try theme.style(WebAuthnViewControllerStyle.self)
+        case .problem: _ = try theme.style(ProblemViewControllerStyle.self)
+        case .generic: _ = try theme.style(GenericViewControllerStyle.self)
+        }
     }
 }

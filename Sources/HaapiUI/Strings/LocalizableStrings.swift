@@ -110,7 +110,7 @@ public struct LocalizableStrings: Sendable {
                 output += next < arguments.count ? arguments[next] : "%@"
                 next += 1
                 rest = after.dropFirst()
-            } else if let match = after.prefixMatch(of: /([1-9][0-9]?)\$@/), let position = Int(match.1), position <= arguments.count {
+            } else if let match = after.prefixMatch(of: #/([1-9][0-9]?)\$@/#), let position = Int(match.1), position <= arguments.count {
                 output += arguments[position - 1]
                 rest = after[match.range.upperBound...]
             } else if after.hasPrefix("%") {

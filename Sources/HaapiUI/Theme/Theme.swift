@@ -42,12 +42,21 @@ public struct Theme: Sendable {
 
     /// The kit's own theme.
     public static var kit: Theme {
-        get throws(ThemeError) { try kitResult.get() }
+        get throws(ThemeError) {
+            switch kitResult {
+            case .success(let theme): return theme
+            case .failure(let error): throw error
+            }
+        }
     }
 
-    private static let kitResult = Result { () throws(ThemeError) -> Theme in
-        try Theme(plist: Data(PackageResources.Theme_plist), source: "the kit's Theme.plist")
-    }
+    private static let kitResult: Result<Theme, ThemeError> = {
+        do throws(ThemeError) {
+            return .success(try Theme(plist: Data(PackageResources.Theme_plist), source: "the kit's Theme.plist"))
+        } catch {
+            return .failure(error)
+        }
+    }()
 
     /// This theme with `other` laid over it: `other`'s sections add keys to this theme's
     /// sections of the same name, or replace their values; its other values replace this one's.

@@ -1,0 +1,116 @@
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+
+/// Colours and images by their `hui_*` names: the app's asset catalog first, then the kit's
+/// palette (``Colors``) and symbols (``Images``).
+@MainActor public enum ThemeAssets {
+    /// The colour `name`; `nil` for no name or an unknown one.
+    public static func color(named name: String?, in bundle: Bundle = .main) -> UIColor? {
+        guard let name, !name.isEmpty else { return nil }
+        if let color = UIColor(named: name, in: bundle, compatibleWith: nil) { return color }
+        guard let value = Colors.kit[name] else { return nil }
+        return UIColor { traits in uiColor(traits.userInterfaceStyle == .dark ? value.dark : value.light) }
+    }
+
+    /// The image `name`: the app's, else the kit's symbol for it, else the SF Symbol of that name.
+    public static func image(named name: String?, in bundle: Bundle = .main) -> UIImage? {
+        guard let name, !name.isEmpty else { return nil }
+        return UIImage(named: name, in: bundle, compatibleWith: nil)
+            ?? Images.kitSymbols[name].flatMap { UIImage(systemName: $0) } ?? UIImage(systemName: name)
+    }
+
+    private nonisolated static func uiColor(_ rgba: UInt32) -> UIColor {
+        let parts = Colors.Value.components(rgba)
+        return UIColor(red: parts.red, green: parts.green, blue: parts.blue, alpha: parts.alpha)
+    }
+}
+
+extension TextAppearance {
+    /// The font: the theme's family (else the system font) at the style's size, with the trait,
+    /// scaled by Dynamic Type as the Apple text style of the same name, else as body text.
+    @MainActor public var fontText: UIFont {
+        let size = CGFloat(pointSize)
+        var font = fontName.flatMap { UIFont(name: $0, size: size) } ?? UIFont.systemFont(ofSize: size)
+        if let trait = fontSymbolicTrait?.uiTraits, let descriptor = font.fontDescriptor.withSymbolicTraits(trait) {
+            font = UIFont(descriptor: descriptor, size: size)
+        }
+        let style = UIFont.TextStyle(rawValue: fontTextStyle)
+        let appleStyles: [UIFont.TextStyle] = [.largeTitle, .title1, .title2, .title3, .headline, .subheadline, .body, .callout, .footnote, .caption1, .caption2]
+        return UIFontMetrics(forTextStyle: appleStyles.contains(style) ? style : .body).scaledFont(for: font)
+    }
+
+    /// The alignment, for UIKit.
+    public var nsTextAlignment: NSTextAlignment {
+        switch textAlignment {
+        case .natural: return .natural
+        case .left: return .left
+        case .center: return .center
+        case .right: return .right
+        case .justified: return .justified
+        }
+    }
+
+    /// Applies the font, alignment, letter spacing and line height to `label` showing `text`.
+    @MainActor public func apply(to label: UILabel, text: String, color: UIColor?) {
+        var attributes: [NSAttributedString.Key: Any] = [.font: fontText]
+        if let color { attributes[.foregroundColor] = color }
+        if kern != 0 { attributes[.kern] = kern }
+        let paragraph = NSMutableParagraphStyle()
+        paragraph.alignment = nsTextAlignment
+        if lineHeightMultiple > 0 { paragraph.lineHeightMultiple = lineHeightMultiple }
+        attributes[.paragraphStyle] = paragraph
+        label.attributedText = NSAttributedString(string: text, attributes: attributes)
+        label.adjustsFontForContentSizeCategory = true
+        label.numberOfLines = 0
+    }
+}
+
+extension TextAppearance.SymbolicTrait {
+    /// The trait, for UIKit.
+    public var uiTraits: UIFontDescriptor.SymbolicTraits {
+        switch self {
+        case .bold: return .traitBold
+        case .italic: return .traitItalic
+        case .monoSpace: return .traitMonoSpace
+        case .condensed: return .traitCondensed
+        }
+    }
+}
+
+extension StackViewStyle.Alignment {
+    /// The alignment, for UIKit.
+    public var uiAlignment: UIStackView.Alignment {
+        switch self {
+        case .fill: return .fill
+        case .leading: return .leading
+        case .top: return .top
+        case .firstBaseline: return .firstBaseline
+        case .center: return .center
+        case .trailing: return .trailing
+        case .bottom: return .bottom
+        case .lastBaseline: return .lastBaseline
+        }
+    }
+}
+
+extension UIStyle {
+    /// The background colour.
+    @MainActor public var backgroundColor: UIColor? { ThemeAssets.color(named: backgroundColorName) }
+
+    /// The padding, for UIKit layout.
+    public var directionalInsets: NSDirectionalEdgeInsets {
+        NSDirectionalEdgeInsets(top: paddingTop, leading: paddingLeft, bottom: paddingBottom, trailing: paddingRight)
+    }
+}
+
+extension StackViewStyle {
+    /// Applies the spacing, alignment, padding and background to `stack`.
+    @MainActor public func apply(to stack: UIStackView) {
+        stack.spacing = spacing
+        stack.alignment = alignment.uiAlignment
+        stack.isLayoutMarginsRelativeArrangement = true
+        stack.directionalLayoutMargins = directionalInsets
+        stack.backgroundColor = backgroundColor
+    }
+}
+#endif
