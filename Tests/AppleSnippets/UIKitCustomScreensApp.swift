@@ -37,15 +37,25 @@ final class BrandedFormViewController: FormViewController {
 @MainActor enum CustomScreensSetup {
     /// The application with the company's theme (`CompanyTheme.plist` in the app: the sections
     /// and keys it changes only), its translations (the app's `Localizable.strings`, `hui_*` and
-    /// its own keys, looked up first) and its form screen.
+    /// its own keys, looked up first), its form screen and its words on every wait.
     static func makeApplication(configuration: HaapiUIKitConfiguration) throws -> HaapiUIKitApplication {
         let registry = ViewControllerFactoryRegistry()
             .registerViewControllerFactoryFormModel { model, style, commonStyle in
                 BrandedFormViewController(model, style: style, commonStyle: commonStyle)
             }
+        // Every wait says the company's words above the server's.
+        let dataMapper = DataMapperBuilder(configuration: configuration)
+            .customize(modelType: PollingStep.self) { step, model in
+                UIModel(
+                    representation: step, content: model.content,
+                    messages: [MessageModel(text: "Approve the login on your phone", classList: ["heading"])] + model.messages,
+                    links: model.links, forms: model.forms, selectors: model.selectors, problem: model.problem)
+            }
+            .build()
         return try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: configuration)
             .setThemingPlistFileName("CompanyTheme")
             .setViewControllerFactoryRegistry(registry: registry)
+            .setDataMapper(dataMapper)
             .buildOrThrow()
     }
 }

@@ -83,7 +83,8 @@ enum TestClient {
 
     static func make(
         _ server: RunningServer, client: TestClient, scopes: [String] = ["openid"], bound: Bool? = nil,
-        stripsPollingInterval: Bool = false, configure: (HaapiUIKitConfigurationBuilder) -> Void = { _ in }
+        stripsPollingInterval: Bool = false, configure: (HaapiUIKitConfigurationBuilder) -> Void = { _ in },
+        application: (HaapiUIKitApplicationBuilder) -> Void = { _ in }
     ) async throws -> FlowHarness {
         let issuer = server.issuer
         let clientID = client == .attested ? "haapi-attested" : "haapi-secret"
@@ -106,7 +107,9 @@ enum TestClient {
             builder.setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret)).setAccessStrategy(.clientCredentials)
         }
         configure(builder)
-        return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitConfiguration: builder.build()), failing: failing)
+        let applicationBuilder = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: builder.build())
+        application(applicationBuilder)
+        return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitApplication: try applicationBuilder.buildOrThrow()), failing: failing)
     }
 
     var model: UIModel? { viewModel.uiModel }

@@ -19,14 +19,21 @@ public final class HaapiUIKitApplication: Sendable {
     public let localizableStrings: LocalizableStrings
     /// The styles every screen shares, read from ``theme``.
     public let commonStyle: HaapiUIViewControllerStyle
+    /// Maps each step to what its screen shows.
+    public let dataMapper: any DataMapper
+    /// Maps the token endpoint's answer to what the app receives.
+    public let oAuthDataMapper: any OAuthDataMapper
     /// The app's own screens (a `ViewControllerFactoryRegistry` on Apple platforms).
     let viewControllerFactories: (any Sendable)?
     private let cache = AccessorCache()
 
     init(
         haapiUIKitConfiguration: HaapiUIKitConfiguration, theme: Theme, commonStyle: HaapiUIViewControllerStyle,
-        localizableStrings: LocalizableStrings, viewControllerFactories: (any Sendable)?
+        localizableStrings: LocalizableStrings, dataMapper: (any DataMapper)? = nil, oAuthDataMapper: (any OAuthDataMapper)? = nil,
+        viewControllerFactories: (any Sendable)? = nil
     ) {
+        self.dataMapper = dataMapper ?? UIModelFactory(configuration: haapiUIKitConfiguration)
+        self.oAuthDataMapper = oAuthDataMapper ?? OAuthDataMapperBuilder().build()
         self.haapiUIKitConfiguration = haapiUIKitConfiguration
         self.theme = theme
         self.commonStyle = commonStyle
@@ -72,6 +79,8 @@ public final class HaapiUIKitApplicationBuilder {
     private let configuration: HaapiUIKitConfiguration
     private var appTheme: Result<Theme, ThemeError>?
     private var strings: LocalizableStrings?
+    private var dataMapper: (any DataMapper)?
+    private var oAuthDataMapper: (any OAuthDataMapper)?
     /// The app's screens (``ViewControllerFactoryRegistry``), set on Apple platforms.
     var viewControllerFactories: (any Sendable)?
 
@@ -95,6 +104,20 @@ public final class HaapiUIKitApplicationBuilder {
         } else {
             appTheme = .failure(ThemeError(source: "\(name).plist", reason: "no such file in \(bundle.bundleURL.lastPathComponent)"))
         }
+        return self
+    }
+
+    /// Maps steps with `dataMapper` (``DataMapperBuilder``) in place of the kit's mapping.
+    @discardableResult
+    public func setDataMapper(_ dataMapper: any DataMapper) -> HaapiUIKitApplicationBuilder {
+        self.dataMapper = dataMapper
+        return self
+    }
+
+    /// Maps the token endpoint's answers with `oAuthDataMapper` (``OAuthDataMapperBuilder``).
+    @discardableResult
+    public func setOAuthDataMapper(_ oAuthDataMapper: any OAuthDataMapper) -> HaapiUIKitApplicationBuilder {
+        self.oAuthDataMapper = oAuthDataMapper
         return self
     }
 
@@ -126,7 +149,7 @@ public final class HaapiUIKitApplicationBuilder {
         for kind in ScreenKind.allCases { try kind.checkStyle(in: theme) }
         return HaapiUIKitApplication(
             haapiUIKitConfiguration: configuration, theme: theme, commonStyle: commonStyle, localizableStrings: strings ?? LocalizableStrings(),
-            viewControllerFactories: viewControllerFactories)
+            dataMapper: dataMapper, oAuthDataMapper: oAuthDataMapper, viewControllerFactories: viewControllerFactories)
     }
 
     /// The application; when the app's theme is wrong, the kit's theme is used and the error logged.

@@ -44,4 +44,11 @@ public struct SelectorModel: Sendable, Hashable {
         self.presentation = presentation
         options = selector.options.map(SelectorOptionModel.init)
     }
+
+    /// A selector showing `options` of `action` (a data mapper that offers fewer, or in another order).
+    public init(_ action: Action, presentation: AuthenticatorSelectionPresentation, options: [SelectorOptionModel]) {
+        self.action = action
+        self.presentation = presentation
+        self.options = options
+    }
 }

@@ -56,7 +56,7 @@ import OpenCombine
 
     /// The accessor the flow runs on, once ``start(parameters:)`` has it.
     public private(set) var accessor: (any HaapiAccessor)?
-    private let factory: UIModelFactory
+    private var dataMapper: any DataMapper { haapiUIKitApplication.dataMapper }
     /// The step shown (a continue-same-step included), with the values the user submitted last.
     private var shownStep: (any HaapiRepresentation)?
     /// Where the flow is; ``enter(_:)`` is the one way to change it.
@@ -113,7 +113,6 @@ import OpenCombine
     /// A view model for a flow of `haapiUIKitApplication`; nothing is contacted until ``start(parameters:)``.
     public init(haapiUIKitApplication: HaapiUIKitApplication) {
         self.haapiUIKitApplication = haapiUIKitApplication
-        factory = UIModelFactory(configuration: haapiUIKitApplication.haapiUIKitConfiguration)
     }
 
     /// A view model for a configuration of its own.
@@ -179,7 +178,7 @@ import OpenCombine
         }
         if let form = option.form, form.inputFields.isEmpty {
             await submit(form)
-        } else if let chosen = factory.makeUIModel(choosing: option, on: current) {
+        } else if let chosen = dataMapper.mapSelectorOption(option, on: current) {
             HaapiLogger.debug(UIKitFollowUpTag.flow, "chose \"\(option.title)\": showing what it holds")
             uiModel = chosen
         } else {
@@ -190,8 +189,8 @@ import OpenCombine
     /// Shows the current step again as the server sent it (after ``select(_:)`` went into an
     /// option); nothing is sent.
     public func returnToStep() {
-        guard let shownStep else { return }
-        uiModel = factory.makeUIModel(shownStep)
+        guard let shownStep, let model = map(shownStep) else { return }
+        uiModel = model
     }
 
     /// Follows a link (a plain GET).
@@ -337,7 +336,7 @@ import OpenCombine
     }
 
     private func show(_ step: any HaapiRepresentation, entered: [String: String], generation current: Int) async {
-        let shown = factory.makeUIModel(step)
+        guard let shown = map(step) else { return }
         HaapiLogger.debug(UIKitFollowUpTag.flow, "showing \(type(of: step)) (\(shown.viewName ?? "no view name"))")
         if case .clientOperation = shown.content {
             deepLinkManager?.registerHaapiFlowDeeplinkable(self)
@@ -368,6 +367,22 @@ import OpenCombine
         }
     }
 
+    /// The model of `step` from the application's data mapper; its failure ends the flow.
+    private func map(_ step: any HaapiRepresentation, problem: (any ProblemRepresentation)? = nil, entered: [String: String] = [:]) -> UIModel? {
+        do {
+            return try dataMapper.mapHaapiRepresentationToUIModel(step, problem: problem, enteredValues: entered)
+        } catch {
+            stopPolling()
+            publish(HaapiFlowError(failure: error as? HaapiUIKitError ?? HaapiUIKitError.other(error)))
+            return nil
+        }
+    }
+
+    /// The model of the token endpoint's answer from the application's OAuth data mapper.
+    private func oauthModel(_ response: TokenResponse) throws -> OAuthModel {
+        try haapiUIKitApplication.oAuthDataMapper.mapTokenResponseToOAuthModel(tokenResponse: response)
+    }
+
     private func handle(_ problem: any ProblemRepresentation, entered: [String: String]) async {
         let model = ProblemModel(problem)
         HaapiLogger.debug(UIKitFollowUpTag.flow, "problem \(problem.type.rawValue): \(model.handling)")
@@ -379,7 +394,7 @@ import OpenCombine
         switch model.handling {
         case .correctOnSameStep:
             if let step = shownStep {
-                uiModel = factory.makeUIModel(step, problem: problem, enteredValues: entered)
+                if let model = map(step, problem: problem, entered: entered) { uiModel = model }
                 return
             }
         case .restartFlow where !restartedForMismatch:
@@ -471,7 +486,7 @@ import OpenCombine
                 if let idToken = properties.idToken { members["id_token"] = .string(idToken) }
                 if let scope = properties.scope { members["scope"] = .string(scope) }
                 do {
-                    end(with: OAuthTokenModel(try SuccessfulTokenResponse(members: members)))
+                    end(with: try oauthModel(.successfulToken(try SuccessfulTokenResponse(members: members))))
                 } catch {
                     publish(HaapiFlowError(failure: error))
                 }
@@ -483,13 +498,15 @@ import OpenCombine
         guard let accessor else { return }
         let dpop = configuration.isTokenBound ? accessor.haapiManager.dpop : nil
         let verifier = await accessor.haapiManager.codeVerifier
-        switch await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: dpop, codeVerifier: verifier) {
-        case .successfulToken(let tokens):
-            end(with: OAuthTokenModel(tokens))
-        case .errorToken(let response):
-            end(with: OAuthErrorModel(response))
-        case .error(let failure):
+        let response = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: dpop, codeVerifier: verifier)
+        if case .error(let failure) = response {
             publish(HaapiFlowError(failure: failure), retry: .exchange(step))
+            return
+        }
+        do {
+            end(with: try oauthModel(response))
+        } catch {
+            publish(HaapiFlowError(failure: error))
         }
     }
 }

@@ -13,11 +13,8 @@ public enum OAuthLifecycle {
     public static func refreshToken(_ refreshToken: String, haapiUIKitApplication: HaapiUIKitApplication) async throws -> OAuthModel {
         guard !refreshToken.isEmpty else { throw HaapiError.invalidConfiguration(reason: "the refresh token is empty") }
         let accessor = try await haapiUIKitApplication.haapiAccessor()
-        switch await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken) {
-        case .successfulToken(let tokens): return OAuthTokenModel(tokens)
-        case .errorToken(let error): return OAuthErrorModel(error)
-        case .error(let error): throw error
-        }
+        let response = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken)
+        return try haapiUIKitApplication.oAuthDataMapper.mapTokenResponseToOAuthModel(tokenResponse: response)
     }
 
     /// ``refreshToken(_:haapiUIKitApplication:)`` with a listener, as the seeds write it: the
