@@ -29,6 +29,9 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     private var webSession: ASWebAuthenticationSession?
     /// The external-browser operation already launched (one launch per step shown).
     private var launchedOperation: ExternalBrowserOperationModel?
+    /// The unknown client operation already handed to the app's handler.
+    private var handledOperation: GenericOperationModel?
+    private let banner = NotificationBanner()
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -91,6 +94,17 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
             launchedOperation = browser
             launch(url, appRedirect: browser.appRedirect, prefersDefaultBrowser: browser.prefersDefaultBrowser)
         }
+        if case .clientOperation(.generic(let operation)) = model.content, handledOperation != operation,
+            let handler = application.genericClientOperationHandler
+        {
+            handledOperation = operation
+            handler.handleGenericClientOperation(
+                actionModel: operation, viewControllerProvider: { [weak self] controller in self?.present(controller, animated: true) },
+                onSuccess: { [weak self] form, parameters in self?.submit(interactionActionModel: form, parameters: parameters) },
+                onError: { [weak self] in
+                    if let fallback = operation.actions.errorActions.first { self?.submit(interactionActionModel: fallback, parameters: [:]) }
+                })
+        }
         // The same screen takes the next step in place (a form's complaints, a poll's answer).
         if let current, current.handleFormModel(model) { return }
         let kind = screenBuilder.screen(for: model).kind
@@ -151,7 +165,7 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     public func openURL(_ url: URL) {
         UIApplication.shared.open(url) { [weak self] opened in
             guard !opened, let self else { return }
-            self.alert(title: nil, message: self.screenBuilder.strings.string(.appSchemeNotInstalled))
+            self.banner.show(self.screenBuilder.strings.string(.appSchemeNotInstalled), style: self.commonStyle.notificationBanner, over: self.view)
         }
     }
 
@@ -178,6 +192,11 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     private func performWebAuthn(_ operation: WebAuthnOperationModel) async {
         do {
             let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation)
+            if operation.isRegistration, let style = try? application.theme.style(WebAuthnViewControllerStyle.self) {
+                banner.show(
+                    localizedStringForKey(key: style.textualKeys.registrationSuccessMessageTextKey), style: style.successNotificationBannerViewStyle,
+                    over: view)
+            }
             await viewModel.completeWebAuthn(made.credential, kind: made.kind)
         } catch {
             HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
@@ -234,13 +253,6 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         } else {
             return  // the flow has ended already; the app gives the feedback
         }
-        present(alert, animated: true)
-    }
-
-    private func alert(title: String?, message: String) {
-        guard presentedViewController == nil else { return }
-        let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
-        alert.addAction(UIAlertAction(title: screenBuilder.strings.string(.ok), style: .default))
         present(alert, animated: true)
     }
 

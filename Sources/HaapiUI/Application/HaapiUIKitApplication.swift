@@ -25,13 +25,16 @@ public final class HaapiUIKitApplication: Sendable {
     public let oAuthDataMapper: any OAuthDataMapper
     /// The app's own screens (a `ViewControllerFactoryRegistry` on Apple platforms).
     let viewControllerFactories: (any Sendable)?
+    /// The app's handler of unknown client operations (a `GenericClientOperationHandler` on Apple platforms).
+    let genericClientOperations: (any Sendable)?
     private let cache = AccessorCache()
 
     init(
         haapiUIKitConfiguration: HaapiUIKitConfiguration, theme: Theme, commonStyle: HaapiUIViewControllerStyle,
         localizableStrings: LocalizableStrings, dataMapper: (any DataMapper)? = nil, oAuthDataMapper: (any OAuthDataMapper)? = nil,
-        viewControllerFactories: (any Sendable)? = nil
+        viewControllerFactories: (any Sendable)? = nil, genericClientOperations: (any Sendable)? = nil
     ) {
+        self.genericClientOperations = genericClientOperations
         self.dataMapper = dataMapper ?? UIModelFactory(configuration: haapiUIKitConfiguration)
         self.oAuthDataMapper = oAuthDataMapper ?? OAuthDataMapperBuilder().build()
         self.haapiUIKitConfiguration = haapiUIKitConfiguration
@@ -83,6 +86,8 @@ public final class HaapiUIKitApplicationBuilder {
     private var oAuthDataMapper: (any OAuthDataMapper)?
     /// The app's screens (``ViewControllerFactoryRegistry``), set on Apple platforms.
     var viewControllerFactories: (any Sendable)?
+    /// The app's handler of unknown client operations, set on Apple platforms.
+    var genericClientOperationHandler: (any Sendable)?
 
     /// A builder for `haapiUIKitConfiguration`.
     public init(haapiUIKitConfiguration: HaapiUIKitConfiguration) {
@@ -149,7 +154,8 @@ public final class HaapiUIKitApplicationBuilder {
         for kind in ScreenKind.allCases { try kind.checkStyle(in: theme) }
         return HaapiUIKitApplication(
             haapiUIKitConfiguration: configuration, theme: theme, commonStyle: commonStyle, localizableStrings: strings ?? LocalizableStrings(),
-            dataMapper: dataMapper, oAuthDataMapper: oAuthDataMapper, viewControllerFactories: viewControllerFactories)
+            dataMapper: dataMapper, oAuthDataMapper: oAuthDataMapper, viewControllerFactories: viewControllerFactories,
+            genericClientOperations: genericClientOperationHandler)
     }
 
     /// The application; when the app's theme is wrong, the kit's theme is used and the error logged.

@@ -1,0 +1,64 @@
+#if canImport(UIKit) && canImport(CoreImage) && !os(watchOS) && !os(tvOS)
+import UIKit
+
+/// Performs client operations the kit does not know (the seeds' `GenericClientOperationHandler`):
+/// an app's own authenticator that asks the client to do something. Set it with
+/// ``HaapiUIKitApplicationBuilder/setGenericClientOperationHandler(_:)``; without one, the step
+/// shows its continue and error actions.
+@MainActor public protocol GenericClientOperationHandler: Sendable {
+    /// Performs `actionModel`.
+    /// - Parameters:
+    ///   - viewControllerProvider: presents a view controller of the app's over the flow, if it needs one.
+    ///   - onSuccess: continues the flow by submitting one of the operation's continue actions with parameters.
+    ///   - onError: gives up; the flow takes the operation's first error action, if any.
+    func handleGenericClientOperation(
+        actionModel: GenericOperationModel, viewControllerProvider: ((UIViewController) -> Void)?,
+        onSuccess: @escaping (FormModel, [String: String]) -> Void, onError: @escaping () -> Void)
+}
+
+extension HaapiUIKitApplicationBuilder {
+    /// Performs unknown client operations with `value`.
+    @discardableResult
+    public func setGenericClientOperationHandler(_ value: any GenericClientOperationHandler) -> HaapiUIKitApplicationBuilder {
+        genericClientOperationHandler = value
+        return self
+    }
+}
+
+extension HaapiUIKitApplication {
+    /// The app's handler of unknown client operations, as the builder was given it.
+    var genericClientOperationHandler: (any GenericClientOperationHandler)? { genericClientOperations as? any GenericClientOperationHandler }
+}
+
+/// A message over the top of the flow for a few seconds (`NotificationBannerView*` styles).
+@MainActor final class NotificationBanner {
+    private weak var shown: UIView?
+
+    /// Shows `text` over `view` in `style`, for four seconds or until tapped.
+    func show(_ text: String, style: NotificationBannerViewStyle, over view: UIView) {
+        shown?.removeFromSuperview()
+        let label = UILabel()
+        style.textAppearance.apply(to: label, text: text, color: ThemeAssets.color(named: style.textColorName))
+        let banner = UIStackView(arrangedSubviews: [label])
+        banner.isLayoutMarginsRelativeArrangement = true
+        banner.directionalLayoutMargins = NSDirectionalEdgeInsets(top: 12, leading: style.paddingLeft, bottom: 12, trailing: style.paddingRight)
+        banner.backgroundColor = style.backgroundColor
+        banner.layer.cornerRadius = 10
+        banner.translatesAutoresizingMaskIntoConstraints = false
+        banner.accessibilityTraits = .staticText
+        view.addSubview(banner)
+        NSLayoutConstraint.activate([
+            banner.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: 8),
+            banner.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor, constant: 12),
+            banner.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -12),
+        ])
+        banner.addGestureRecognizer(UITapGestureRecognizer(target: banner, action: #selector(UIView.removeFromSuperview)))
+        shown = banner
+        UIAccessibility.post(notification: .announcement, argument: text)
+        Task { [weak banner] in
+            try? await Task.sleep(for: .seconds(4))
+            banner?.removeFromSuperview()
+        }
+    }
+}
+#endif
