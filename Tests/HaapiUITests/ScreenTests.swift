@@ -215,6 +215,28 @@ import Testing
         #expect(alone.kind.themeSection == "ProblemViewController")
     }
 
+    /// Curity's captured responses, when the optional `../shared` checkout is there.
+    @Test(.enabled(if: Documents.isCapturedAvailable, "the captured Curity responses are optional extras"))
+    func capturedCurityResponsesShowTheirScreens() throws {
+        let bankID = try Self.screen(Documents.captured, "bankIdSameDeviceClientOperation.json")
+        #expect(bankID.kind == .bankID)
+        // BankID's app on this device, then the way on when the app does not bring the user back.
+        #expect(Array(Self.describe(bankID).prefix(2)) == [
+            "primary button: Open BankID on this device",
+            "secondary button: If you are not redirected automatically, click here to continue authenticating",
+        ], "\(Self.describe(bankID))")
+        let selector = try Self.screen(Documents.captured, "selectAuthenticationWithLinks.json")
+        #expect(selector.kind == .selector && selector.buttons.count == 2)
+        #expect(Self.describe(selector).suffix(3) == ["link: Forgot your password?", "link: Forgot your username?", "link: Create account"])
+        #expect(Self.describe(try Self.screen(Documents.captured, "pollingStep.json")) == ["loading", "text button: Cancel"])
+        let form = try Documents.step(Documents.captured, "usernamePassword.json")
+        let errors = try Documents.problem(Documents.captured, "usernamePasswordFormErrors.json")
+        let corrected = Self.describe(Self.english.screen(for: factory.makeUIModel(form, problem: errors)))
+        #expect(corrected.first == "Error: Form Errors", "\(corrected)")
+        #expect(corrected.contains("field userName username error: You have to enter your username"), "\(corrected)")
+        #expect(corrected.contains("field password password secure error: You have to enter your password"), "\(corrected)")
+    }
+
     @Test func autoFillTypesFollowTheFieldsTypeKindAndName() throws {
         func type(_ field: String) throws -> ScreenItem.TextField.ContentType {
             let step = #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "fields": ["#

@@ -210,8 +210,11 @@ public struct ScreenBuilder: Sendable {
             if !polling.isAutomatic { items.append(.button(.init(title: strings.string(.checkNow), role: .secondary, action: .poll))) }
         }
         // Polling is the screen's own doing (or its "check now" button), not a form to show.
+        // Without polling, the server waits for the app to come back: its continue action is the
+        // way on when the app does not bring the user back by itself.
         let cancel = polling?.cancel
-        var others = otherForms(bankID.actions, in: model).filter { $0 != cancel && $0.kind != .poll }
+        let continues = polling == nil ? bankID.actions.continueActions : []
+        var others = (continues + otherForms(bankID.actions, in: model)).filter { $0 != cancel && $0.kind != .poll }
         if let cancel { others.append(cancel) }
         return items + formItems(others, primary: autoStart == nil && polling == nil)
     }
