@@ -244,7 +244,11 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         current?.stopLoading()
         if let problem = error.problem, current?.handleProblemModel(problem) == true { return }
         let strings = screenBuilder.strings
-        let alert = UIAlertController(title: error.title, message: error.problem?.messages.map(\.text).joined(separator: "\n"), preferredStyle: .alert)
+        // The server's words when it sent some, else the kit's (the failure's own text is for developers: logged).
+        let title = error.problem?.problem.title ?? strings.string(.developerRuntimeTitle)
+        let message = error.problem.map { $0.messages.map(\.text).joined(separator: "\n") } ?? strings.string(.developerRuntimeMessage)
+        if error.problem == nil { HaapiLogger.error(UIKitFollowUpTag.flow, "the flow failed: \(error.title)") }
+        let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
         if error.isRetryable {
             alert.addAction(UIAlertAction(title: strings.string(.webAuthnRetryButton), style: .default) { [weak self] _ in Task { await self?.viewModel.retry() } })
             alert.addAction(UIAlertAction(title: strings.string(.cancel), style: .cancel) { [weak self] _ in self?.viewModel.acknowledgeError() })
