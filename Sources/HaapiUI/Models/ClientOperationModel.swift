@@ -20,6 +20,13 @@ public struct ClientOperationActions: Sendable, Hashable {
 
     /// Whether the operation offers any action at all.
     public var isEmpty: Bool { continueActions.isEmpty && errorActions.isEmpty }
+
+    /// The forms of `model` that repeat none of these actions (the step's cancel, mostly):
+    /// what a UI offers beside the operation's own actions.
+    public func formsBeside(in model: UIModel) -> [FormModel] {
+        let own = continueActions + errorActions
+        return model.forms.filter { form in !own.contains { $0.form.href == form.form.href && $0.form.method == form.form.method } }
+    }
 }
 
 /// `external-browser-flow`: open ``launchURL`` in a browser, then call

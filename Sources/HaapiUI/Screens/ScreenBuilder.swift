@@ -186,9 +186,7 @@ public struct ScreenBuilder: Sendable {
     /// The time left, in minutes from two minutes up, else in seconds.
     func countdown(_ polling: PollingModel) -> ScreenItem? {
         guard let seconds = polling.remainingTime.map({ max(0, $0) }) else { return nil }
-        let text = seconds >= 120
-            ? strings.string(.pollingMinutesRemaining, count: seconds / 60) : strings.string(.pollingSecondsRemaining, count: seconds)
-        return .countdown(text: text, seconds: seconds)
+        return .countdown(text: strings.timeLeft(seconds: seconds), seconds: seconds)
     }
 
     /// BankID: the app on this device, or its QR code for another, with the help text; then
@@ -245,8 +243,6 @@ public struct ScreenBuilder: Sendable {
     /// An operation's error actions, then the step's forms that repeat none of its actions
     /// (its cancel among them); the continue actions are what the operation submits itself.
     private func otherForms(_ actions: ClientOperationActions, in model: UIModel) -> [FormModel] {
-        let own = actions.continueActions + actions.errorActions
-        let others = model.forms.filter { form in !own.contains { $0.form.href == form.form.href && $0.form.method == form.form.method } }
-        return actions.errorActions + others
+        actions.errorActions + actions.formsBeside(in: model)
     }
 }

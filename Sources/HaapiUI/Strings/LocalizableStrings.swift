@@ -142,6 +142,12 @@ public struct LocalizableStrings: Sendable {
         return plural.text(for: count)
     }
 
+    /// The time left to wait, `seconds` of it: in minutes from two minutes up, else in seconds
+    /// ("3 minutes left", "45 seconds left").
+    public func timeLeft(seconds: Int) -> String {
+        seconds >= 120 ? string(.pollingMinutesRemaining, count: seconds / 60) : string(.pollingSecondsRemaining, count: seconds)
+    }
+
     /// The user's languages, most preferred first: on Linux and other systems without a
     /// language setting of their own, `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` first (so
     /// `LANG=sv_SE.UTF-8` asks for Swedish), then `Locale.preferredLanguages`.

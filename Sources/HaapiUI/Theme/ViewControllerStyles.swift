@@ -284,3 +284,14 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
         header = try theme.style(HeaderViewStyle.self, named: "HeaderView")
     }
 }
+
+/// A screen style with a stack of content (`contentStyle`), which ``BaseViewController`` applies.
+protocol ContentStackStyled {
+    var contentStyle: StackViewStyle { get }
+}
+
+extension FormViewControllerStyle: ContentStackStyled {}
+extension SelectorViewControllerStyle: ContentStackStyled {}
+extension PollingViewControllerStyle: ContentStackStyled {}
+extension BankIdViewControllerStyle: ContentStackStyled {}
+extension WebAuthnViewControllerStyle: ContentStackStyled {}

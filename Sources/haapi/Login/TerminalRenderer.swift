@@ -13,8 +13,8 @@ import OAuthTransportNIO
     let answers: Answers?
     let browser: SystemBrowserLauncher
     let baseURL: URL
-    /// The texts, in the user's language (`LANG`), from the UI kit's table.
-    let strings = LocalizableStrings()
+    /// The texts, in the user's language (`LANG`): the application's, from the UI kit's table.
+    var strings: LocalizableStrings { viewModel.haapiUIKitApplication.localizableStrings }
     private var choiceIndex = 0
     private var retries = 0
 
@@ -454,9 +454,7 @@ import OAuthTransportNIO
     /// The operation's continue and error actions, then the step's other forms (its cancel among
     /// them) that do not repeat one of those.
     private func operationForms(_ operation: ClientOperationModel, in model: UIModel) -> [FormModel] {
-        let own = operation.actions.continueActions + operation.actions.errorActions
-        let others = model.forms.filter { form in !own.contains { $0.form.href == form.form.href && $0.form.method == form.form.method } }
-        return own + others
+        operation.actions.continueActions + operation.actions.errorActions + operation.actions.formsBeside(in: model)
     }
 
     /// Prints BankID's start link and, for another device, its QR code.

@@ -141,7 +141,8 @@ import UIKit
             view.heightAnchor.constraint(equalToConstant: 220).isActive = true
             return view
         case .expandable(let title, let body):
-            return expandableView(title: title, body: body)
+            let boxStyle = uiStylableThemeDelegate.flatMap { try? $0.style(ExpandableViewStyle.self, named: "ExpandableView") }
+            return expandableView(title: title, body: body, style: boxStyle)
         case .link(let title, let action):
             return buttonView(title, style: commonStyle.linkView.actionableButtonStyle, action: action)
         }
@@ -328,8 +329,8 @@ import UIKit
         return tabs
     }
 
-    private func expandableView(title: String, body: String) -> UIView {
-        let boxStyle = uiStylableThemeDelegate.flatMap { try? $0.style(ExpandableViewStyle.self, named: "ExpandableView") }
+    /// A title that opens to show `body`, in `boxStyle` (plain when `nil`).
+    func expandableView(title: String, body: String, style boxStyle: ExpandableViewStyle?) -> UIView {
         let header = UIButton(type: .system)
         header.setTitle(title, for: .normal)
         header.setImage(image(boxStyle?.iconImageName), for: .normal)
@@ -362,9 +363,7 @@ import UIKit
                 guard let self, var countdown = self.countdown else { return }
                 countdown.seconds = max(0, countdown.seconds - 1)
                 self.countdown = countdown
-                let text = countdown.seconds >= 120
-                    ? strings.string(.pollingMinutesRemaining, count: countdown.seconds / 60)
-                    : strings.string(.pollingSecondsRemaining, count: countdown.seconds)
+                let text = strings.timeLeft(seconds: countdown.seconds)
                 countdown.label.attributedText = NSAttributedString(string: text, attributes: countdown.label.attributedText?.attributes(at: 0, effectiveRange: nil) ?? [:])
             }
         })
@@ -459,8 +458,12 @@ import UIKit
         style.messagesStyle.apply(to: messagesStackView)
         style.linksStyle.apply(to: linksStackView)
         contentStackView.axis = .vertical
-        contentStackView.spacing = 16
-        contentStackView.alignment = .fill
+        if let content = (style as? any ContentStackStyled)?.contentStyle {
+            content.apply(to: contentStackView)
+        } else {
+            contentStackView.spacing = 16
+            contentStackView.alignment = .fill
+        }
     }
 
     /// Puts `view` just above `aboveView` in its stack; `false` when `aboveView` is in none.

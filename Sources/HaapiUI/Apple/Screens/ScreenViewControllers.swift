@@ -2,31 +2,16 @@
 import UIKit
 
 // The kit's screens, one per kind of step (``ScreenKind``). What each shows is decided by
-// ``ScreenBuilder`` (tested on every platform); these classes add their style's content stack.
+// ``ScreenBuilder`` (tested on every platform); the base draws it, in the screen's style.
 
 /// Fields and buttons: login, registration, consent (the seeds' `FormViewController`).
-@MainActor open class FormViewController: BaseViewController<UIModel, FormViewControllerStyle> {
-    public override func apply(style: FormViewControllerStyle) {
-        super.apply(style: style)
-        style.contentStyle.apply(to: contentStackView)
-    }
-}
+@MainActor open class FormViewController: BaseViewController<UIModel, FormViewControllerStyle> {}
 
 /// A choice of authenticator, as a list or as tabs (the seeds' `SelectorViewController`).
-@MainActor open class SelectorViewController: BaseViewController<UIModel, SelectorViewControllerStyle> {
-    public override func apply(style: SelectorViewControllerStyle) {
-        super.apply(style: style)
-        style.contentStyle.apply(to: contentStackView)
-    }
-}
+@MainActor open class SelectorViewController: BaseViewController<UIModel, SelectorViewControllerStyle> {}
 
 /// A wait, polled by the flow, with the time left (the seeds' `PollingViewController`).
 @MainActor open class PollingViewController: BaseViewController<UIModel, PollingViewControllerStyle> {
-    public override func apply(style: PollingViewControllerStyle) {
-        super.apply(style: style)
-        style.contentStyle.apply(to: contentStackView)
-    }
-
     open override func makeView(for item: ScreenItem) -> UIView? {
         guard case .loadingIndicator = item else { return super.makeView(for: item) }
         let spinner = UIActivityIndicatorView(style: .large)
@@ -43,9 +28,10 @@ import UIKit
 /// BankID: the app on this device, or a QR code for another that follows the server's updates,
 /// the help text, the time left (the seeds' `BankIdViewController`).
 @MainActor open class BankIdViewController: BaseViewController<UIModel, BankIdViewControllerStyle> {
-    public override func apply(style: BankIdViewControllerStyle) {
-        super.apply(style: style)
-        style.contentStyle.apply(to: contentStackView)
+    /// The help text in the style's own `expandableViewStyle`.
+    open override func makeView(for item: ScreenItem) -> UIView? {
+        guard case .expandable(let title, let body) = item else { return super.makeView(for: item) }
+        return expandableView(title: title, body: body, style: style.expandableViewStyle)
     }
 
     /// Shows the next poll's answer in place (a new QR code, the time left).
@@ -53,12 +39,7 @@ import UIKit
 }
 
 /// A passkey or a security key, then the server's fallback (the seeds' `WebAuthnViewController`).
-@MainActor open class WebAuthnViewController: BaseViewController<UIModel, WebAuthnViewControllerStyle> {
-    public override func apply(style: WebAuthnViewControllerStyle) {
-        super.apply(style: style)
-        style.contentStyle.apply(to: contentStackView)
-    }
-}
+@MainActor open class WebAuthnViewController: BaseViewController<UIModel, WebAuthnViewControllerStyle> {}
 
 /// A problem that ends the step: its title, messages and links (the seeds' `ProblemViewController`).
 @MainActor open class ProblemViewController: BaseViewController<ProblemModel, ProblemViewControllerStyle> {}
