@@ -25,4 +25,15 @@ command -v qrencode >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install
 HAAPI_TEST_SOFT_AUTHENTICATOR=$(Scripts/webauthn/install.sh)
 
 export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV" HAAPI_TEST_SOFT_AUTHENTICATOR
-swift test "$@"
+# CI shows the end of the output: the failures are repeated there, after the summary.
+log=$(mktemp)
+set +e
+swift test "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "== what failed (repeated from above) =="
+  grep -E '✘|error:|Fatal error|Crash|signal code' "$log" | grep -v '^✘ Test run with' | tail -n 40 || true
+fi
+rm -f "$log"
+exit "$status"
