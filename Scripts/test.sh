@@ -33,7 +33,7 @@ status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ]; then
   echo "== what failed (repeated from above) =="
-  grep -E '✘|error:|Fatal error|Crash|signal code' "$log" | grep -v '^✘ Test run with' | tail -n 40 || true
+  grep -E '^✘|: error: |Fatal error|signal code' "$log" | grep -v '^✘ Test run with' | tail -n 40 || true
 fi
 rm -f "$log"
 exit "$status"

@@ -52,16 +52,7 @@ public final class LoopbackRedirectListener: RedirectListener {
             }
         }
         do {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .serverChannelOption(.backlog, value: 16)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(RedirectHandler(path: path, deliver: deliver))
-                    }
-                }
-                .bind(host: "127.0.0.1", port: port).get()
+            let channel = try await bind(port: port, path: path, deliver: deliver)
             guard let bound = channel.localAddress?.port else {
                 try? await channel.close()
                 throw HTTPTransportError(.connectionFailed, "the loopback listener has no port")
@@ -74,6 +65,33 @@ public final class LoopbackRedirectListener: RedirectListener {
                 .connectionFailed, "cannot listen on 127.0.0.1:\(port) for the browser's redirect (is another login running?)",
                 underlying: error)
         }
+    }
+
+    /// Binds the listening socket. A fixed port still held by a login that is just ending (its
+    /// listener's close under way, in this process or one that is exiting) is tried again for
+    /// a second before giving up.
+    private static func bind(port: Int, path: String, deliver: @escaping @Sendable (URL) -> Void) async throws -> any Channel {
+        var attempts = 0
+        while true {
+            do {
+                return try await bootstrap(path: path, deliver: deliver).bind(host: "127.0.0.1", port: port).get()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE && port != 0 && attempts < 20 {
+                attempts += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private static func bootstrap(path: String, deliver: @escaping @Sendable (URL) -> Void) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(RedirectHandler(path: path, deliver: deliver))
+                }
+            }
     }
 
     /// Waits for the redirect.

@@ -46,7 +46,10 @@ public struct LoopbackUserAgent: ExternalUserAgent {
         do {
             listener = try await listen(redirectURI.port ?? 0, redirectURI.path)
         } catch {
-            throw OIDCError(.userAgentFailed, "cannot listen on 127.0.0.1:\(redirectURI.port ?? 0) for the browser's redirect (is another login running?)", cause: error)
+            let reason = (error as? HTTPTransportError)?.underlying ?? "\(error)"
+            throw OIDCError(
+                .userAgentFailed, "cannot listen on 127.0.0.1:\(redirectURI.port ?? 0) for the browser's redirect (is another login running?): \(reason)",
+                cause: error)
         }
         var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
         components.port = listener.port
