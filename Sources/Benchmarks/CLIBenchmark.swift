@@ -21,7 +21,7 @@ enum CLIBenchmark {
         defer { try? FileManager.default.removeItem(at: home) }
         let profile = home.appendingPathComponent("profiles/bench")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        let later = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600))
+        let later = Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())
         try Data(#"{"clientID": "bench", "redirectUri": "haapi://callback", "issuer": "https://as.example", "tokenEndpoint": "https://as.example/token"}"#.utf8)
             .write(to: profile.appendingPathComponent("config.json"))
         try Data(#"{"issuer": "https://as.example", "clientID": "bench", "accessToken": "\#(String(repeating: "a", count: 800))", "tokenType": "Bearer", "accessTokenExpiresAt": "\#(later)"}"#.utf8)

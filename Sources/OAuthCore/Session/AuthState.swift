@@ -188,14 +188,12 @@ private struct StoredDate: Codable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(ISO8601DateFormatter().string(from: date))
+        try container.encode(date.formatted(Date.ISO8601FormatStyle()))
     }
 
+    /// RFC 3339, with or without fractional seconds. FoundationEssentials' parser, not
+    /// ISO8601DateFormatter: that one starts ICU (calendar and time-zone data) on every read.
     private static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }

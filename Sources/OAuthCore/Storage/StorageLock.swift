@@ -44,7 +44,7 @@ public struct LockHolder: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public var description: String {
-        "process \(processID) (\(processName)), holding it since \(ISO8601DateFormatter().string(from: since))"
+        "process \(processID) (\(processName)), holding it since \(since.formatted(Date.ISO8601FormatStyle()))"
     }
 }
 

@@ -91,7 +91,7 @@ struct StatusCommand: AsyncParsableCommand {
         report["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
         if let expiry = tokens.accessTokenExpiresAt {
             let seconds = Int(expiry.timeIntervalSince(now).rounded(.down))
-            report["expiresAt"] = .string(ISO8601DateFormatter().string(from: expiry))
+            report["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
             report["expiresIn"] = .integer(seconds)
             report["expired"] = .bool(seconds <= 0)
         }
