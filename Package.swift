@@ -9,9 +9,15 @@ import PackageDescription
 // siblings; neither imports the other.
 //   haapi (CLI) -> OAuthTransportNIO -> OAuthCore
 //   HaapiDevServer -> OAuthCore
+// The two HTTP transports are modules of their own: OAuthTransportURLSession (URLSession, the
+// default of HaapiSDK on Apple platforms) and OAuthTransportNIO (AsyncHTTPClient, its default
+// elsewhere). On Linux URLSession is FoundationNetworking, which loads libcurl and some thirty
+// libraries at start: the CLI, which talks through AsyncHTTPClient, does not link it.
 // What an iOS app adds (OAuthCore up to HaapiUI and OIDCClient) depends on Foundation and
 // swift-crypto alone: SwiftNIO, AsyncHTTPClient, NIOSSL and swift-certificates come only with
 // OAuthTransportNIO, for servers, terminals and desktop apps.
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
+let otherPlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
 let package = Package(
     name: "swift-haapi",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
@@ -22,6 +28,7 @@ let package = Package(
         .library(name: "HaapiUI", targets: ["HaapiUI"]),
         .library(name: "OIDCClient", targets: ["OIDCClient"]),
         .library(name: "OAuthTransportNIO", targets: ["OAuthTransportNIO"]),
+        .library(name: "OAuthTransportURLSession", targets: ["OAuthTransportURLSession"]),
         .library(name: "HaapiDevServer", targets: ["HaapiDevServer"]),
         .executable(name: "haapi", targets: ["haapi"]),
     ],
@@ -48,7 +55,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RSA: BoringSSL through CryptoExtras here; the Security framework on Apple platforms,
                 // so that an iOS app compiles no BoringSSL (Sources/OAuthCore/JOSE/RSA).
-                .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows, .wasi, .openbsd])),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -66,7 +73,16 @@ let package = Package(
             ]
         ),
         .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
-        .target(name: "HaapiSDK", dependencies: ["HaapiDriver", "OAuthCore"]),
+        .target(name: "OAuthTransportURLSession", dependencies: ["OAuthCore"]),
+        .target(
+            name: "HaapiSDK",
+            dependencies: [
+                "HaapiDriver", "OAuthCore",
+                // The default transport of HaapiConfiguration.
+                .target(name: "OAuthTransportURLSession", condition: .when(platforms: applePlatforms)),
+                .target(name: "OAuthTransportNIO", condition: .when(platforms: otherPlatforms)),
+            ]
+        ),
         .target(
             name: "HaapiUI",
             dependencies: [
@@ -119,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient", "OAuthTransportNIO",
+                "OAuthTransportURLSession", "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient", "OAuthTransportNIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -151,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "HaapiDevServerTests",
             dependencies: [
-                "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport", "FaultServerSupport",
+                "OAuthTransportURLSession", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport", "FaultServerSupport",
                 // The request-deadline handler is tested in an embedded channel, with its own clock.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -177,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer", "DevServerTestSupport"]
         ),
         .testTarget(
             name: "OIDCClientTests",
@@ -205,7 +221,7 @@ let package = Package(
         // are Swift 5 code, as the apps that have them are.
         .testTarget(
             name: "SeedSnippetTests",
-            dependencies: ["HaapiUI", "HaapiDevServer", "DevServerTestSupport", "OAuthTransportNIO"],
+            dependencies: ["OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "DevServerTestSupport", "OAuthTransportNIO"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -230,8 +246,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OAuthTransportNIOTests",
-            dependencies: ["OAuthTransportNIO",
-                "OAuthCore", "FaultServerSupport",
+            dependencies: [
+                "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "FaultServerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

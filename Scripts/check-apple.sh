@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 sdk_dir=${HAAPI_APPLE_SDK_DIR:-$root/../shared/apple-sdk}
-targets=(OAuthCore HaapiDriver OIDCClient HaapiSDK HaapiUI)
+targets=(OAuthCore OAuthTransportURLSession HaapiDriver OIDCClient HaapiSDK HaapiUI)
 # A positive test for an Apple framework in an `#if` at the start of a line marks Apple-only code.
 apple_guard='^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)'
 

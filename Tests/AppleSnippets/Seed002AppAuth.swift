@@ -5,6 +5,7 @@
 // snippet and in docs/PORTING.md. Type-checked for iOS by Scripts/check-apple.sh.
 import AuthenticationServices
 import OAuthCore
+import OAuthTransportURLSession
 import OIDCClient
 import UIKit
 

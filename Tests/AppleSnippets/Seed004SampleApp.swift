@@ -6,6 +6,7 @@
 import Combine
 import Foundation
 import OAuthCore
+import OAuthTransportURLSession
 import OIDCClient
 import SwiftUI
 import UIKit

@@ -4,6 +4,7 @@ import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
+import OAuthTransportURLSession
 import OAuthTransportNIO
 import Testing
 

@@ -2,6 +2,7 @@ import DevServerTestSupport
 import Foundation
 import HaapiDevServer
 import OAuthCore
+import OAuthTransportURLSession
 import OAuthTransportNIO
 import OIDCClient
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import OAuthCore
+import OAuthTransportURLSession
 import OIDCClient
 import Testing
 import OAuthTransportNIO

@@ -1,6 +1,7 @@
 import FaultServerSupport
 import Foundation
 import OAuthCore
+import OAuthTransportURLSession
 import Testing
 
 extension TransportTests {

@@ -77,6 +77,26 @@ struct CLITokenTests {
         }
     }
 
+    /// What `haapi token` pays at every start: the CLI talks through AsyncHTTPClient, so
+    /// FoundationNetworking (URLSession on Linux), with libcurl and its thirty libraries, must not
+    /// be linked in by any module it uses.
+    @Test func theBinaryLoadsNeitherFoundationNetworkingNorLibcurl() throws {
+        #if os(Linux)
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [HaapiCommand.binary.path]
+        let output = Pipe()
+        ldd.standardOutput = output
+        try ldd.run()
+        let libraries = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(ldd.terminationStatus == 0)
+        #expect(libraries.contains("libswiftCore") || libraries.contains("libc.so"), "\(libraries)")
+        #expect(!libraries.contains("FoundationNetworking"), "\(libraries)")
+        #expect(!libraries.contains("libcurl"), "\(libraries)")
+        #endif
+    }
+
     @Test func tokenStatusRefreshUserinfoRevokeAndLogout() async throws {
         let session = try LoggedIn()
         let first = try #require(try session.storedTokens()?["accessToken"] as? String)

@@ -1,6 +1,11 @@
 import Foundation
 import HaapiDriver
 import OAuthCore
+#if canImport(Darwin)
+import OAuthTransportURLSession
+#else
+import OAuthTransportNIO
+#endif
 
 /// Extra header fields to send with every HAAPI request (the seeds' `HttpHeadersProvider`).
 public typealias HttpHeadersProvider = @Sendable () -> [String: String]
@@ -184,8 +189,15 @@ public struct RiskAssessmentConfiguration: Sendable, Hashable {
 extension HaapiConfiguration {
     /// The platform's transport for this configuration, built once for every part of the SDK:
     /// its ``timeout`` and its client authentication method's TLS settings (mTLS, trust roots).
+    /// URLSession on Apple platforms; elsewhere AsyncHTTPClient, which applies every TLS setting
+    /// (FoundationNetworking's URLSession applies none) and does not load libcurl.
     /// - Throws: when those TLS settings are unusable.
-    func defaultTransport() throws -> URLSessionTransport {
-        try URLSessionTransport(configuration: .init(timeout: timeout, tls: clientAuthenticationMethod.tlsOptions ?? TLSOptions()))
+    func defaultTransport() throws -> any HTTPTransport {
+        let settings = TransportConfiguration(timeout: timeout, tls: clientAuthenticationMethod.tlsOptions ?? TLSOptions())
+        #if canImport(Darwin)
+        return try URLSessionTransport(configuration: settings)
+        #else
+        return try AsyncHTTPClientTransport(configuration: settings)
+        #endif
     }
 }

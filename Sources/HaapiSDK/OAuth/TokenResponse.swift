@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import OAuthCore
 
 /// Tokens from the token endpoint (the seeds' `SuccessfulTokenResponse`).
@@ -35,15 +32,29 @@ public enum TokenRevocationResponse: Sendable {
 public class HTTPURLResponseContent: @unchecked Sendable {
     /// The body.
     public let data: Data?
+    #if canImport(Darwin)
     /// The HTTP response, when one arrived; its `allHeaderFields` keys are in canonical case
     /// (`Content-Type`, `Dpop-Nonce`).
     public let httpURLResponse: HTTPURLResponse?
+    #else
+    /// The HTTP response, when one arrived. Outside Apple platforms it is the transport's own
+    /// ``TransportResponse``, which answers as `HTTPURLResponse` does (`statusCode`,
+    /// `allHeaderFields` in canonical case, `value(forHTTPHeaderField:)`): `HTTPURLResponse` is
+    /// FoundationNetworking's there, and linking it loads libcurl into every process.
+    public let httpURLResponse: TransportResponse?
+    #endif
     /// The error, for failures; `nil` for a success.
     public let error: (any Error)?
 
     init(response: TransportResponse?, error: (any Error)?) {
         data = response?.body
-        httpURLResponse = response.flatMap(Self.httpURLResponse(of:))
+        #if canImport(Darwin)
+        httpURLResponse = response.flatMap {
+            HTTPURLResponse(url: $0.url, statusCode: $0.status, httpVersion: "HTTP/1.1", headerFields: $0.canonicalHeaderFields)
+        }
+        #else
+        httpURLResponse = response
+        #endif
         self.error = error
     }
 
@@ -53,15 +64,27 @@ public class HTTPURLResponseContent: @unchecked Sendable {
         guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
         return object
     }
+}
 
-    private static func httpURLResponse(of response: TransportResponse) -> HTTPURLResponse? {
+extension TransportResponse {
+    /// The status code, as `HTTPURLResponse` names it.
+    public var statusCode: Int { status }
+
+    /// The header fields as `HTTPURLResponse` gives them: names in canonical case
+    /// (`Content-Type`, `Dpop-Nonce`), repeated fields joined with ", ".
+    public var allHeaderFields: [AnyHashable: Any] { canonicalHeaderFields }
+
+    /// The value of a header field, whatever the case of `field`, as `HTTPURLResponse` answers.
+    public func value(forHTTPHeaderField field: String) -> String? { headers[field] }
+
+    var canonicalHeaderFields: [String: String] {
         var fields: [String: String] = [:]
-        for (name, value) in response.headers.fields {
+        for (name, value) in headers.fields {
             let canonical = name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
                 .joined(separator: "-")
             fields[canonical] = fields[canonical].map { "\($0), \(value)" } ?? value
         }
-        return HTTPURLResponse(url: response.url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)
+        return fields
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HaapiUI
 import OAuthTransportNIO  // for the test's check of the bundle, not for the snippets
+import OAuthTransportURLSession
 import Testing
 
 // Seed 000, "HaapiUIKitConfiguration options": token binding, client authentication methods

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

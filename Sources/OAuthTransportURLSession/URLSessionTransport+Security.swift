@@ -4,6 +4,7 @@
 // tested on Linux.
 #if canImport(Security) && !canImport(FoundationNetworking)
 import Foundation
+import OAuthCore
 import Security
 
 /// What the server must prove and the client presents, from ``TLSOptions``.
