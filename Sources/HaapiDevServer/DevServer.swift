@@ -60,8 +60,10 @@ public enum DevServer {
     }
 
     /// The seeded users and clients and the issuer, as `haapi server --print-config` prints them.
-    public static func printableConfiguration(databasePath: String?) async throws -> JSONValue {
-        let state = try await ServerState.open(configuration: DevServerConfiguration(databasePath: databasePath))
+    public static func printableConfiguration(databasePath: String?, passwordHashing: PasswordHashing = .standard) async throws -> JSONValue {
+        var configuration = DevServerConfiguration(databasePath: databasePath)
+        configuration.passwordHashing = passwordHashing
+        let state = try await ServerState.open(configuration: configuration)
         do {
             let result = try await printableConfiguration(state: state)
             try await state.store.close()
@@ -93,7 +95,7 @@ public enum DevServer {
             // Passwords are kept hashed: only the seeded demo user's, a published development credential, can be shown.
             "users": .array(users.map { user in
                 var entry: [String: JSONValue] = ["username": .string(user.value.username)]
-                if user.value.username == SeedData.username, PasswordHash.verify(SeedData.password, against: user.value.passwordHash) {
+                if user.value.username == SeedData.username, PasswordHash.verify(SeedData.password, against: user.value.passwordHash, hashing: state.configuration.passwordHashing) {
                     entry["password"] = .string(SeedData.password)
                 }
                 return .object(entry)
@@ -143,11 +145,21 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
         case permissionDenied = "permission_denied"
         /// The host is not an address of this machine.
         case addressUnavailable = "address_unavailable"
+        /// Benchmark password hashing was asked for on an address other machines can reach.
+        case insecurePasswordHashing = "insecure_password_hashing"
+        /// The database holds passwords hashed for benchmarks, and the server hashes as it should.
+        case weaklyHashedDatabase = "weakly_hashed_database"
     }
 
     public let code: Code
     public let host: String
     public let port: Int
+
+    init(_ code: Code, host: String, port: Int) {
+        self.code = code
+        self.host = host
+        self.port = port
+    }
 
     /// The error a failed bind is, or `nil` when `error` is something else.
     init?(binding error: any Error, host: String, port: Int) {
@@ -170,6 +182,11 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
             return "port \(port) on \(host) needs privileges this user does not have; choose a port above 1023, or --port 0 for a free one"
         case .addressUnavailable:
             return "\(host) is not an address of this machine; give --host 127.0.0.1 or another local address"
+        case .insecurePasswordHashing:
+            return "benchmark password hashing makes passwords cheap to guess: it is refused on \(host); bind loopback (--host 127.0.0.1)"
+        case .weaklyHashedDatabase:
+            return "this database's passwords were hashed for benchmarks (--insecure-password-hashing-for-benchmarks): "
+                + "start with that flag again, or give a new --database"
         }
     }
 }

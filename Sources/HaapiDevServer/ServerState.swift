@@ -45,6 +45,10 @@ public struct DevServerConfiguration: Sendable {
     public var deviceCodeInterval = 5
     /// How long a device login's codes live, in seconds (RFC 8628 `expires_in`).
     public var deviceCodeLifetime = 600
+    /// How stored passwords are hashed (default ``PasswordHashing/standard``).
+    /// ``PasswordHashing/insecureForBenchmarks`` is refused unless the server binds loopback, and
+    /// a database seeded with it is refused by a server that hashes as it should.
+    public var passwordHashing: PasswordHashing = .standard
 
     /// Makes settings.
     public init(
@@ -107,7 +111,16 @@ public final class ServerState: Sendable {
             signingKey = .es256(P256.Signing.PrivateKey(), keyID: "dev-es256-\(UUID().uuidString.prefix(8))")
             try await store.put(signingKey.privateJWK, kind: "signing-key", id: "current")
         }
-        try await SeedData.install(in: store)
+        if configuration.passwordHashing.isInsecure && !Loopback.isHost(configuration.host) {
+            try? await store.close()
+            throw DevServerError(.insecurePasswordHashing, host: configuration.host, port: configuration.port)
+        }
+        try await SeedData.install(in: store, hashing: configuration.passwordHashing)
+        for (_, user) in try await store.all(UserRecord.self, kind: "user")
+        where (PasswordHash.rounds(of: user.passwordHash) ?? .max) < configuration.passwordHashing.rounds {
+            try? await store.close()
+            throw DevServerError(.weaklyHashedDatabase, host: configuration.host, port: configuration.port)
+        }
         // Users stored by earlier versions kept their password in clear: reading hashes it, writing keeps only the hash.
         for (id, stored) in try await store.all(JSONValue.self, kind: "user") where stored["passwordHash"] == nil {
             if let user = try await store.get(UserRecord.self, kind: "user", id: id) { try await store.put(user, kind: "user", id: id) }

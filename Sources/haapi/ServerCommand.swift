@@ -28,6 +28,11 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     @Flag(help: "Require DPoP nonces.") var requireDpopNonce = false
     @Flag(help: "Print a line on standard output for each request answered, one-time code sent and approval asked for.") var logRequests = false
     @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
+    @Flag(help: ArgumentHelp(
+        "Hash passwords with one PBKDF2 round, not 210,000, so that a benchmark measures the client, not the server's key derivation. Makes passwords cheap to guess: loopback only, never for real users."))
+    var insecurePasswordHashingForBenchmarks = false
+
+    private var passwordHashing: PasswordHashing { insecurePasswordHashingForBenchmarks ? .insecureForBenchmarks : .standard }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535 (or 0 for a free one), not \(port)") }
@@ -36,7 +41,7 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     func run() async throws {
         let path = database ?? Self.defaultDatabasePath()
         if printConfig {
-            let configuration = try await DevServer.printableConfiguration(databasePath: path)
+            let configuration = try await DevServer.printableConfiguration(databasePath: path, passwordHashing: passwordHashing)
             print(String(decoding: configuration.serialized(pretty: true), as: UTF8.self))
             return
         }
@@ -47,6 +52,9 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
 
                 """.utf8))
         }
+        if insecurePasswordHashingForBenchmarks {
+            FileHandle.standardError.write(Data("WARNING: passwords are hashed for benchmarks (one PBKDF2 round): cheap to guess.\n".utf8))
+        }
         do {
             try await serve(path)
         } catch let error as DevServerError {
@@ -56,12 +64,18 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
 
     private func serve(_ path: String) async throws {
         try await DevServer.run(
-            configuration: .init(
-                host: host, port: port, databasePath: path, requiresDPoPNonce: requireDpopNonce,
-                requestLog: logRequests ? Self.writeLine : nil)
+            configuration: configuration(databasePath: path)
         ) { issuer in
             Self.writeLine("listening on \(issuer.absoluteString)")
         }
+    }
+
+    private func configuration(databasePath: String) -> DevServerConfiguration {
+        var configuration = DevServerConfiguration(
+            host: host, port: port, databasePath: databasePath, requiresDPoPNonce: requireDpopNonce,
+            requestLog: logRequests ? Self.writeLine : nil)
+        configuration.passwordHashing = passwordHashing
+        return configuration
     }
 
     /// One line, written straight to the file descriptor so it is seen at once, even through a pipe.

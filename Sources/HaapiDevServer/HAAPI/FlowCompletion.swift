@@ -119,7 +119,10 @@ enum Credentials {
         guard try await reserveAttempt(username, state: state) else { return .locked }
         // Unknown users cost a hash too: the answer's time does not tell which names exist.
         let user = try await state.user(username)
-        guard PasswordHash.verify(password, against: user?.passwordHash ?? PasswordHash.decoy), let user else { return .incorrect }
+        let hashing = state.configuration.passwordHashing
+        guard PasswordHash.verify(password, against: user?.passwordHash ?? PasswordHash.decoy(hashing), hashing: hashing), let user else {
+            return .incorrect
+        }
         try await reset(username, state: state)
         return .success(user)
     }

@@ -17,11 +17,11 @@ public enum SeedData {
     /// The HAAPI scope.
     public static let haapiScope = "urn:se:curity:scopes:haapi"
 
-    static func install(in store: RecordStore) async throws {
+    static func install(in store: RecordStore, hashing: PasswordHashing = .standard) async throws {
         guard try await store.get(Bool.self, kind: "server", id: "seeded") == nil else { return }
         try await store.put(
             UserRecord(
-                username: username, passwordHash: demoPasswordHash, name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
+                username: username, passwordHash: hashing == .standard ? demoPasswordHash : PasswordHash.make(password, hashing: hashing), name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
                 personalNumber: personalNumber),
             kind: "user", id: username)
         let appRedirect = "haapi://callback"

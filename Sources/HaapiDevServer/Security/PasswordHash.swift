@@ -3,35 +3,60 @@ import CryptoExtras
 import Foundation
 import OAuthCore
 
-/// Stored passwords: PBKDF2-HMAC-SHA512 with a random salt and 210,000 rounds (OWASP's
-/// recommendation for that hash), as `pbkdf2-sha512$ROUNDS$SALT$HASH` (base64url). The server
-/// keeps no password in clear, and compares in constant time.
+/// How the server hashes stored passwords: PBKDF2-HMAC-SHA512 with a random salt, this many
+/// rounds. ``standard`` is the default; ``insecureForBenchmarks`` exists so that a benchmark of
+/// the client stack does not measure the server's key derivation, and is refused off loopback.
+public struct PasswordHashing: Sendable, Hashable {
+    /// PBKDF2 rounds per hash.
+    public let rounds: Int
+
+    /// 210,000 rounds: OWASP's recommendation for PBKDF2-HMAC-SHA512.
+    public static let standard = PasswordHashing(rounds: 210_000)
+    /// One round: a password costs nothing to guess. For measuring clients only.
+    public static let insecureForBenchmarks = PasswordHashing(rounds: 1)
+
+    /// Whether this is weaker than ``standard``.
+    public var isInsecure: Bool { rounds < Self.standard.rounds }
+}
+
+/// Stored passwords, as `pbkdf2-sha512$ROUNDS$SALT$HASH` (base64url). The server keeps no
+/// password in clear, and compares in constant time.
 enum PasswordHash {
     static let scheme = "pbkdf2-sha512"
-    static let rounds = 210_000
 
     /// A new hash of `password`.
-    static func make(_ password: String) -> String {
+    static func make(_ password: String, hashing: PasswordHashing = .standard) -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let rounds = hashing.rounds
         return "\(scheme)$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(derive(password, salt: salt, rounds: rounds)))"
     }
 
-    /// Whether `password` is the one `stored` was made from.
-    static func verify(_ password: String, against stored: String) -> Bool {
+    /// Whether `password` is the one `stored` was made from, by a hash at least as strong as
+    /// `hashing` asks: a weaker stored hash matches nothing.
+    static func verify(_ password: String, against stored: String, hashing: PasswordHashing = .standard) -> Bool {
+        guard let rounds = rounds(of: stored), rounds >= max(1, hashing.rounds), rounds <= 10_000_000 else { return false }
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == scheme, let rounds = Int(parts[1]), rounds >= 210_000, rounds <= 10_000_000,
-            let salt = Base64URL.decode(parts[2]), let expected = Base64URL.decode(parts[3])
-        else { return false }
+        guard let salt = Base64URL.decode(parts[2]), let expected = Base64URL.decode(parts[3]) else { return false }
         return Credentials.constantTimeEqual(derive(password, salt: Array(salt), rounds: rounds), Array(expected))
     }
 
+    /// The rounds of a stored hash, or `nil` when it is not one of ours.
+    static func rounds(of stored: String) -> Int? {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == scheme else { return nil }
+        return Int(parts[1])
+    }
+
     /// A hash no password matches, compared against for unknown users (same cost, same answer).
-    static let decoy = make(SeedData.randomToken(24))
+    static func decoy(_ hashing: PasswordHashing) -> String { hashing == .standard ? standardDecoy : make(SeedData.randomToken(24), hashing: hashing) }
+    private static let standardDecoy = make(SeedData.randomToken(24))
 
     private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {
-        // The rounds are checked above and the output size is fixed: this cannot throw.
-        let key = try! KDF.Insecure.PBKDF2.deriveKey(from: Array(password.utf8), salt: salt, using: .sha512, outputByteCount: 32, rounds: rounds)
+        // The rounds are at least one (checked by the callers: 210,000 unless a benchmark asked
+        // for fewer) and the output size is fixed: this cannot throw.
+        let key = try! KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(password.utf8), salt: salt, using: .sha512, outputByteCount: 32, unsafeUncheckedRounds: rounds)
         return key.withUnsafeBytes { Array($0) }
     }
 }
