@@ -2,7 +2,7 @@
 # Builds in release mode and prints the benchmark tables: OAuthCore operations, decoding of
 # each captured HAAPI response, HAAPI logins against the dev server, browser logins, refreshes
 # and a 1000-caller single-flight refresh against Glewlwyd (started by Scripts/op/up.sh), and
-# `haapi token` start-up.
+# `haapi token` start-up beside the floor program (Scripts/bench/floor.swift).
 #   Scripts/bench.sh --build-times   first also times builds from empty scratch folders (several
 #   minutes each on two cores): on Linux, a debug build of the targets an iOS app adds (OAuthCore,
 #   HaapiDriver, OIDCClient, HaapiSDK, HaapiUI, with their dependencies) against the whole package
@@ -49,7 +49,12 @@ if [ "${1:-}" = "--build-times" ] || [ "${1:-}" = "--build-times-only" ]; then
 fi
 
 swift build -c release --product Benchmarks >&2
-swift build -c release --product haapi >&2
 BIN=$(swift build -c release --show-bin-path)
+# The haapi binary people install (Scripts/build-cli.sh), and the programs the start-up rows use:
+# runstat, which starts a command and reads what it cost, and the floor program beside haapi token.
+HAAPI=$(Scripts/build-cli.sh)
+mkdir -p .build/bench
+clang -O2 -Wall -o .build/bench/runstat Scripts/bench/runstat.c
+swiftc -O -o .build/bench/floor Scripts/bench/floor.swift
 OP_ENV=$(Scripts/op/up.sh) || { echo "bench: Glewlwyd did not start; its rows are skipped" >&2; OP_ENV=; }
-"$BIN/Benchmarks" --haapi "$BIN/haapi" ${OP_ENV:+--op-env "$OP_ENV"} "$@"
+"$BIN/Benchmarks" --haapi "$HAAPI" --runstat .build/bench/runstat --floor .build/bench/floor ${OP_ENV:+--op-env "$OP_ENV"} "$@"

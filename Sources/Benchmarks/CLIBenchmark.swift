@@ -1,22 +1,23 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `haapi token` with a cached token (no network): the process's wall time and peak memory,
-/// which is what a shell script pays per call.
+/// `haapi token` with a cached token (no network) and the floor program, each run by `runstat`
+/// (Scripts/bench/runstat.c): the wall time, CPU time and peak memory of the process itself.
+///
+/// Not spawned from here: Linux counts in a child's peak RSS the address space of the process
+/// it was spawned from, so from this benchmark process every command would read at least the
+/// size this process had reached.
 enum CLIBenchmark {
-    struct Result {
+    struct Figures {
         let runs: Int
-        let wallMilliseconds: [Double]
-        let peakKilobytes: [Int]
+        let wallP50: Double
+        let wallP90: Double
+        let cpuP50: Double
+        let peakMiB: Double
     }
 
-    /// Runs `haapi token` `runs` times on a profile whose token is valid for an hour.
-    static func run(binary: String, runs: Int = 30) throws -> Result {
+    /// Runs `haapi token` on a profile whose token is valid for an hour, then the floor program
+    /// on the same `tokens.json`.
+    static func run(haapi: String, floor: String, runstat: String, runs: Int = 40) throws -> (token: Figures, floor: Figures) {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let profile = home.appendingPathComponent("profiles/bench")
@@ -24,41 +25,34 @@ enum CLIBenchmark {
         let later = Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())
         try Data(#"{"clientID": "bench", "redirectUri": "haapi://callback", "issuer": "https://as.example", "tokenEndpoint": "https://as.example/token"}"#.utf8)
             .write(to: profile.appendingPathComponent("config.json"))
+        let tokens = profile.appendingPathComponent("tokens.json")
         try Data(#"{"issuer": "https://as.example", "clientID": "bench", "accessToken": "\#(String(repeating: "a", count: 800))", "tokenType": "Bearer", "accessTokenExpiresAt": "\#(later)"}"#.utf8)
-            .write(to: profile.appendingPathComponent("tokens.json"))
-
-        var walls: [Double] = []
-        var peaks: [Int] = []
-        for _ in 0..<runs {
-            let (wall, peak, status) = try spawn(binary, ["token", "--profile", "bench"], environment: ["HAAPI_HOME=\(home.path)"])
-            guard status == 0 else { throw BenchmarkFailure("haapi token exited with \(status)") }
-            walls.append(wall)
-            peaks.append(peak)
-        }
-        return Result(runs: runs, wallMilliseconds: walls.sorted(), peakKilobytes: peaks.sorted())
+            .write(to: tokens)
+        let token = try measure(runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path])
+        let floorFigures = try measure(runstat: runstat, runs: runs, [floor, tokens.path], environment: [:])
+        return (token, floorFigures)
     }
 
-    /// Runs a program with its output discarded; returns its wall time (ms), peak resident
-    /// memory (KiB, from wait4's rusage) and exit status.
-    private static func spawn(_ path: String, _ arguments: [String], environment: [String]) throws -> (Double, Int, Int32) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = (environment + ["PATH=/usr/bin:/bin"]).map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t()
-        let start = ContinuousClock.now
-        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { throw BenchmarkFailure("cannot run \(path)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let elapsed = (ContinuousClock.now - start).components
-        let milliseconds = Double(elapsed.seconds) * 1e3 + Double(elapsed.attoseconds) / 1e15
-        return (milliseconds, Int(usage.ru_maxrss), (status >> 8) & 0xff)
+    /// `runstat RUNS 3 COMMAND…`, parsed.
+    private static func measure(runstat: String, runs: Int, _ command: [String], environment: [String: String]) throws -> Figures {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: runstat)
+        process.arguments = [String(runs), "3"] + command
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var values: [String: Double] = [:]
+        for pair in text.split(whereSeparator: \.isWhitespace) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
+        }
+        guard process.terminationStatus == 0, let wall = values["wall_p50_ms"], let wall90 = values["wall_p90_ms"], let cpu = values["cpu_p50_ms"],
+            let peak = values["peak_rss_p50_kib"]
+        else { throw BenchmarkFailure("runstat \(command.joined(separator: " ")) failed: \(text)") }
+        return Figures(runs: runs, wallP50: wall, wallP90: wall90, cpuP50: cpu, peakMiB: peak / 1024)
     }
 }
 

@@ -93,16 +93,35 @@ for file in capturedFiles {
 }
 
 // Full logins against the development server over loopback.
-let loginResult = try await LoginBenchmark.run(logins: 200)
 func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-print("")
-print("HAAPI logins against haapi server over loopback (\(loginResult.logins) sequential logins, the whole client stack)")
-print("| measure                                      |     value | note")
-print("|----------------------------------------------|-----------|-----")
-row("logins per second", Double(loginResult.logins) / loginResult.seconds, "HAAPI token, authorize, login, code exchange")
-row("login latency p50 (ms)", percentile(loginResult.latencies, 0.50))
-row("login latency p99 (ms)", percentile(loginResult.latencies, 0.99))
-row("HTTP requests per login", loginResult.requestsPerLogin)
+
+// HAAPI logins and refreshes against `haapi server`, which runs in a process of its own: per
+// transport, against a server hashing passwords as it should (most of a login is then its key
+// derivation) and one hashing them for benchmarks (what is left is the client stack, loopback
+// HTTP and the server's other work). Client CPU is this process's own.
+if let haapi = argument("--haapi") {
+    print("")
+    print("HAAPI logins against haapi server over loopback (private_key_jwt client, username/password, DPoP-bound tokens; a new accessor,")
+    print("HAAPI token and DPoP key per login), then refreshes with rotation. The server is a process of its own: client CPU is the client's")
+    print("| server's password hash         | transport       | logins | login p50 ms | login p99 ms | logins/s | requests/login | client CPU ms/login | refresh p50 ms | refresh p99 ms | client CPU ms/refresh |")
+    print("|--------------------------------|-----------------|--------|--------------|--------------|----------|----------------|---------------------|----------------|----------------|-----------------------|")
+    for cheap in [false, true] {
+        for transport in LoginBenchmark.Transport.allCases {
+            let result = try await LoginBenchmark.run(
+                haapi: haapi, transport: transport, cheapPasswordHash: cheap, logins: cheap ? 200 : 20, refreshes: 100)
+            let hash = cheap ? "PBKDF2-SHA512, 1 round (bench)" : "PBKDF2-SHA512, 210,000 rounds"
+            print(String(
+                format: "| %@ | %@ | %6d | %12.2f | %12.2f | %8.1f | %14.1f | %19.2f | %14.2f | %14.2f | %21.2f |",
+                hash.padding(toLength: 30, withPad: " ", startingAt: 0), transport.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0),
+                result.logins, percentile(result.latencies, 0.5), percentile(result.latencies, 0.99), Double(result.logins) / result.seconds,
+                result.requestsPerLogin, result.clientCPUPerLogin, percentile(result.refreshLatencies, 0.5),
+                percentile(result.refreshLatencies, 0.99), result.clientCPUPerRefresh))
+        }
+    }
+} else {
+    print("")
+    print("| (skipped: the HAAPI login rows start haapi server; pass --haapi PATH to the release binary, as Scripts/bench.sh does)")
+}
 
 // OIDCClient against Glewlwyd.
 func argument(_ name: String) -> String? {
@@ -142,17 +161,24 @@ if let haapi = argument("--haapi") {
     }
 }
 
-// `haapi token` with a cached token: what a script pays per call.
-if let haapi = argument("--haapi") {
-    let cli = try CLIBenchmark.run(binary: haapi)
+// `haapi token` with a cached token, what a script pays per call, next to the floor: a Swift
+// program that imports Foundation, reads the same JSON file and prints one field.
+if let haapi = argument("--haapi"), let runstat = argument("--runstat"), let floor = argument("--floor") {
+    let cli = try CLIBenchmark.run(haapi: haapi, floor: floor, runstat: runstat)
     print("")
-    print("haapi token with a cached token (\(cli.runs) runs of the release binary, no network)")
+    print("haapi token with a cached token, and the floor program, in the same run (\(cli.token.runs) runs each after 3 unmeasured,")
+    print("each started by Scripts/bench/runstat.c with fork and exec; no network): \(haapi)")
     print("| measure                                      |     value | note")
     print("|----------------------------------------------|-----------|-----")
-    row("start-up to exit p50 (ms)", percentile(cli.wallMilliseconds, 0.5), "process start, profile read, token printed")
-    row("start-up to exit p90 (ms)", percentile(cli.wallMilliseconds, 0.9))
-    row("peak resident memory p50 (MiB)", Double(percentile(cli.peakKilobytes.map(Double.init), 0.5)) / 1024, "ru_maxrss")
+    row("haapi token: start-up to exit p50 (ms)", cli.token.wallP50, "target <= 15")
+    row("haapi token: start-up to exit p90 (ms)", cli.token.wallP90)
+    row("haapi token: CPU time p50 (ms)", cli.token.cpuP50, "user + system")
+    row("haapi token: peak resident memory p50 (MiB)", cli.token.peakMiB, "target <= 30; ru_maxrss of the process itself")
+    row("floor: start-up to exit p50 (ms)", cli.floor.wallP50, "swiftc -O, Foundation: read tokens.json, print a field")
+    row("floor: start-up to exit p90 (ms)", cli.floor.wallP90)
+    row("floor: CPU time p50 (ms)", cli.floor.cpuP50)
+    row("floor: peak resident memory p50 (MiB)", cli.floor.peakMiB)
 } else {
     print("")
-    print("| (skipped: haapi token start-up; pass --haapi PATH to the release binary)")
+    print("| (skipped: haapi token start-up; pass --haapi, --runstat and --floor, as Scripts/bench.sh does)")
 }
