@@ -49,6 +49,10 @@ public struct DevServerConfiguration: Sendable {
     /// ``PasswordHashing/insecureForBenchmarks`` is refused unless the server binds loopback, and
     /// a database seeded with it is refused by a server that hashes as it should.
     public var passwordHashing: PasswordHashing = .standard
+    /// Receives what the server "sends" a user out of band (a one-time code by text message, a
+    /// link that approves a push), so that a program embedding the server (`haapi demo`) shows it
+    /// to its user; `nil`: the server's log says it.
+    public var userMessages: (@Sendable (OutOfBandMessage) -> Void)?
 
     /// Makes settings.
     public init(
@@ -66,6 +70,14 @@ public struct DevServerConfiguration: Sendable {
         self.refreshTokenRetryGrace = refreshTokenRetryGrace
         self.requestLog = requestLog
     }
+}
+
+/// What the development server "sends" a user outside the flow.
+public enum OutOfBandMessage: Sendable, Hashable {
+    /// A one-time code, by `channel` (`otp`, `sms`...) to the user's masked `recipient`.
+    case oneTimeCode(channel: String, username: String, recipient: String, code: String)
+    /// A link that approves (or denies) a waiting login (polling, Duo push, BankID).
+    case approvalLink(username: String, purpose: String, link: URL)
 }
 
 /// What every route shares: the store, the issuer URL, the signing key, the settings.

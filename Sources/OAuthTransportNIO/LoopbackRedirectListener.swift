@@ -122,6 +122,21 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
         self.deliver = deliver
     }
 
+    /// The page the browser shows on its return, by what the return carries: a code (signed
+    /// in), an error (the sign-in did not finish), or neither (the end of a session's sign-out).
+    static func page(forQuery query: String) -> String {
+        let names = Set(query.split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]) })
+        let (title, text): (String, String)
+        if names.contains("code") {
+            (title, text) = ("Signed in", "You are signed in. You can close this window and return to the app.")
+        } else if names.contains("error") {
+            (title, text) = ("Sign-in not completed", "The sign-in did not complete. Return to the app to see why.")
+        } else {
+            (title, text) = ("Signed out", "You are signed out. You can close this window and return to the app.")
+        }
+        return "<!doctype html><meta charset=utf-8><title>\(title)</title><p>\(text)"
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head): self.head = head
@@ -133,8 +148,7 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
             let requestPath = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
             let local = context.channel.localAddress?.port ?? 0
             let matches = head.method == .GET && requestPath == path
-            let page = matches
-                ? "<!doctype html><meta charset=utf-8><title>Signed in</title><p>You can close this window and return to the app."
+            let page = matches ? Self.page(forQuery: target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
                 : "<!doctype html><meta charset=utf-8><title>Not found</title><p>Not found."
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "text/html; charset=utf-8")

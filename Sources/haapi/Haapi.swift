@@ -20,6 +20,10 @@ struct Haapi: AsyncParsableCommand {
     /// standard error), 2 a usage error, 4 a login is needed, 130 cancelled with Ctrl-C.
     static func main() async {
         let command: any ParsableCommand
+        if let unknown = unknownHelpTopic(Array(CommandLine.arguments.dropFirst())) {
+            Stderr.line("haapi: error: \(unknown) (`haapi --help` lists the commands)")
+            Foundation.exit(ExitCodes.usage)
+        }
         do { command = try parseAsRoot() } catch { Foundation.exit(ExitCodes.report(error, command: Self.self)) }
         let ownsSignals = command is any HandlesItsOwnSignals
         // The command is used by this task alone from here on.
@@ -29,6 +33,22 @@ struct Haapi: AsyncParsableCommand {
         let code = await work.value
         if Interrupts.cancelledCommand { Interrupts.exitCancelled() }
         Foundation.exit(code)
+    }
+
+    /// For `haapi help WORD...` naming no command (which the parser answers with the main help and
+    /// exit 0): the usage error to report instead.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var commands: [any ParsableCommand.Type] = configuration.subcommands
+        for word in arguments.dropFirst() where !word.hasPrefix("-") {
+            guard let next = commands.first(where: { $0._commandName == word }) else {
+                let nearest = ExitCodes.nearest(word, among: commands.map { $0._commandName })
+                let parents = arguments.dropFirst().prefix { $0 != word }.filter { !$0.hasPrefix("-") }
+                return "unknown command \"\(word)\"" + (nearest.map { "; did you mean `haapi help \((parents + [$0]).joined(separator: " "))`?" } ?? "")
+            }
+            commands = next.configuration.subcommands
+        }
+        return nil
     }
 
     private static func execute(_ command: any ParsableCommand) async -> Int32 {

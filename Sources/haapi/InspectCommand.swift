@@ -7,24 +7,26 @@ import OAuthCore
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show what the SDK makes of a HAAPI response (a step or a problem): class, actions, fields, links...",
+        abstract: "Show what the SDK makes of a HAAPI response (a step or a problem), or the header and claims of a JWT.",
         discussion: """
             Reads a response body from FILE (or standard input for -) and prints the typed model: \
             its class and type, metadata, messages, links, actions with their forms, fields and \
             nested options, and problem details. Without --content-type the document is classified \
-            by content: a `type` that is an absolute URI makes it a problem.
+            by content: a `type` that is an absolute URI makes it a problem. A JWT (an access or ID \
+            token) is printed as its header and claims, not verified, with its times (exp, iat...) as dates.
             Exit status: 0 when the body decodes, 2 when it is not a usable HAAPI document (the \
             typed error, with its code and JSON path, goes to standard error), 1 when FILE cannot be read.
 
             Examples:
               haapi inspect step.json
               curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -
+              haapi token | haapi inspect -
             """)
 
     /// The exit status for a body that is not a usable HAAPI document.
     static let unusableInput: Int32 = 2
 
-    @Argument(help: "A file holding a HAAPI response body, or - to read standard input.")
+    @Argument(help: "A file holding a HAAPI response body or a JWT, or - to read standard input.")
     var file: String
 
     @Flag(help: "Print JSON (stable, sorted keys) instead of text.")
@@ -39,6 +41,12 @@ struct InspectCommand: ParsableCommand {
             data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw CLIFailure("cannot read \(file): \(error.localizedDescription)")
+        }
+        // A JWT (`haapi token | haapi inspect -`): its header and claims, times as dates.
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if contentType == nil, !text.hasPrefix("{"), let readable = JWTText.readable(text) {
+            print(JWTText.pretty(readable))
+            return
         }
         let response: HaapiResponse
         do {

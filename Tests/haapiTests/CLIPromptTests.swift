@@ -47,17 +47,19 @@ struct CLIPromptTests {
         try demo.type("demo")
         try demo.waitFor("Password (You have to enter your password):")
         try demo.type("Password1")
-        let consent = try demo.waitFor("Choose 1-2 [1]")
+        let consent = try demo.waitFor("Choose 1-3 [1]", count: 3)
         #expect(consent.contains("""
             haapi-secret asks for access to your account
               • profile: Your name, username and locale
               • email: Your email address and whether it is verified
               • offline_access: Access while you are away (a refresh token)
             Choose what to do
-              1) Accept (user-consent)
-              2) Deny (cancel)
+              1) Accept
+              2) Choose what to allow
+              3) Deny
             """), "pane:\n\(consent)")
-        try demo.type("")
+        // Accept grants what is listed without asking again; choosing asks scope by scope.
+        try demo.type("2")
         try demo.waitFor("profile: Your name, username and locale [Y/n]")
         try demo.type("")
         try demo.waitFor("email: Your email address and whether it is verified [Y/n]")

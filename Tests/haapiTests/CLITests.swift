@@ -416,11 +416,11 @@ struct CLITests {
         _ = try Self.waitForPane(session, "Password:")
         try Self.tmux(["send-keys", "-t", session, "Password1", "Enter"])
         _ = try Self.waitForPane(session, "asks for access")
-        let consentPane = try Self.waitForPane(session, "Choose 1-2")
+        let consentPane = try Self.waitForPane(session, "Choose 1-3 [1]", count: 2)
         #expect(!consentPane.contains("Password1\n"), "the password is not echoed")
         #expect(consentPane.contains("Password:"))
         try Self.tmux(["send-keys", "-t", session, "", "Enter"])
-        // Consent checkboxes: take the defaults.
+        // Accept: the listed scopes, asked no more.
         let start = Date()
         var pane = ""
         while Date().timeIntervalSince(start) < 30 {

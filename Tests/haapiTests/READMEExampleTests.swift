@@ -160,6 +160,24 @@ struct READMEExampleTests {
         }
     }
 
+    /// Every relative link of the README names a file of the repository (a link to `../` is
+    /// broken for everyone who clones it).
+    @Test func everyRelativeLinkStaysInTheRepository() throws {
+        let root = Self.readme.deletingLastPathComponent().standardizedFileURL
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        var checked = 0
+        for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+            let target = String(match.1)
+            if target.hasPrefix("#") || target.contains("://") || target.hasPrefix("mailto:") { continue }
+            let path = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            let resolved = root.appendingPathComponent(path).standardizedFileURL
+            #expect(resolved.path.hasPrefix(root.path + "/"), "\(target) points outside the repository")
+            #expect(FileManager.default.fileExists(atPath: resolved.path), "\(target) does not exist")
+            checked += 1
+        }
+        #expect(checked >= 2)
+    }
+
     @Test func everyCommandLineExampleRunsAsPrinted() async throws {
         try HaapiCommand.requireBinary()
         let directory = try HaapiCommand.temporaryDirectory()
@@ -196,6 +214,22 @@ struct READMEExampleTests {
             case let line where line.hasPrefix("haapi login --browser"):
                 let run = try await shell.runWithBrowser(line)
                 #expect(run.status == 0 && run.stderr.contains("Logged in as demo"), "\(run.stderr)")
+            case let line where line.hasPrefix("haapi login --attestation software"):
+                let pane = try shell.runAtTerminal(line)
+                #expect(pane.contains("EXIT=0") && pane.contains("Logged in as demo"), "pane:\n\(pane)")
+            case "haapi token --decode":
+                try loggedIn()
+                let run = try shell.run(example)
+                #expect(run.status == 0 && run.stdout.contains("\"sub\" : \"demo\""), "\(run.stdout) \(run.stderr)")
+                #expect(run.stdout.firstMatch(of: /"exp" : "20\d\d-/) != nil, "\(run.stdout)")
+            case "haapi profiles use default":
+                let run = try shell.run(example)
+                #expect(run.status == 0 && run.stderr.contains("Commands now use profile default"), "\(run.stderr)")
+            case "haapi logout --all":
+                try loggedIn()
+                let run = try shell.run(example)
+                #expect(run.status == 0 && run.stderr.contains("Logged out of profile default"), "\(run.stderr)")
+                #expect(try shell.run("haapi status").status == 4)
             case let line where line.hasPrefix("haapi login --device"):
                 let run = try shell.runWithPhone(line)
                 #expect(run.status == 0 && run.stderr.contains("Logged in as demo"), "\(run.stderr)")
@@ -247,7 +281,7 @@ struct READMEExampleTests {
                 played -= 1
             }
         }
-        #expect(played >= 14, "the README's examples were not found")
+        #expect(played >= 18, "the README's examples were not found")
 
         // The prose's examples: a Bearer profile's curl line, and completion in bash.
         shell.environment["HAAPI_PROFILE"] = "bearer"

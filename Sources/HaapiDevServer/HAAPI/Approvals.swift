@@ -45,7 +45,11 @@ enum Approvals {
             Record(sessionID: request.sessionID, username: user.username, purpose: purpose, clientId: request.flow.clientId),
             kind: kind, id: id, expiresAt: expires)
         let link = link(id, state: state)
-        logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
+        if let userMessages = state.configuration.userMessages {
+            userMessages(.approvalLink(username: user.username, purpose: purpose, link: link))
+        } else {
+            logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
+        }
         state.configuration.requestLog?("approve: \(link.absoluteString) for \(user.username)")
         return approval
     }

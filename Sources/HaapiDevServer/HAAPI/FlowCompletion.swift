@@ -41,16 +41,18 @@ enum FlowCompletion {
                 : HTMLPages.error("Consent comes after authentication", status: .badRequest)
         }
         let needing = request.flow.scope.filter { !consentFree.contains($0) }
-        let accepted = needing.filter { request.value("consent_\($0)") != nil }
+        // An unchecked box is left out of the form; an empty value counts as unchecked too.
+        let accepted = needing.filter { request.value("consent_\($0)")?.isEmpty == false }
         try await state.store.put(accepted, kind: "consent", id: consentID(username, request.flow.clientId))
         let granted = request.flow.scope.filter { consentFree.contains($0) || accepted.contains($0) }
-        return try await issueCode(request, scope: granted, state: state)
+        let declinedOffline = request.flow.scope.contains("offline_access") && !granted.contains("offline_access")
+        return try await issueCode(request, scope: granted, refreshTokenDeclined: declinedOffline, state: state)
     }
 
     static func consentID(_ username: String, _ clientId: String) -> String { "\(username)|\(clientId)" }
 
     /// Stores the code (``AuthorizationCodeRecord``), ends the flow, and answers the authorization response.
-    static func issueCode(_ request: FlowRequest, scope: [String], state: ServerState) async throws -> Response {
+    static func issueCode(_ request: FlowRequest, scope: [String], refreshTokenDeclined: Bool = false, state: ServerState) async throws -> Response {
         let flow = request.flow
         guard let username = flow.username else { throw FlowError("no authenticated user") }
         let code = SeedData.randomToken(24)
@@ -58,7 +60,7 @@ enum FlowCompletion {
         let record = AuthorizationCodeRecord(
             clientId: flow.clientId, redirectUri: flow.redirectUri, scope: scope, username: username, nonce: flow.nonce,
             codeChallenge: flow.codeChallenge, codeChallengeMethod: flow.codeChallengeMethod, dpopJkt: bound ?? flow.requestedDPoPJkt,
-            authTime: flow.authTime ?? Date())
+            authTime: flow.authTime ?? Date(), refreshTokenDeclined: refreshTokenDeclined ? true : nil)
         try await state.store.put(record, kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(AuthorizationCodeRecord.lifetime))
         try await state.endFlow(request.sessionID)
         let iss = state.issuer.absoluteString

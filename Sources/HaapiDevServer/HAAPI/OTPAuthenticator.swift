@@ -61,7 +61,11 @@ enum OTPAuthenticator {
         _ code: String, channel: String, for username: String, to phone: String, request: FlowRequest, state: ServerState
     ) async throws {
         try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
-        logger.notice("\(channel) code for \(username) (\(phone)): \(code)")
+        if let userMessages = state.configuration.userMessages {
+            userMessages(.oneTimeCode(channel: channel, username: username, recipient: masked(phone), code: code))
+        } else {
+            logger.notice("\(channel) code for \(username) (\(phone)): \(code)")
+        }
         state.configuration.requestLog?("\(channel): \(code) for \(username)")
     }
 

@@ -20,6 +20,9 @@ public struct AuthorizationCodeRecord: Codable, Sendable, Hashable {
     public var dpopJkt: String?
     /// When the user authenticated.
     public var authTime: Date
+    /// Whether the user declined `offline_access` at consent: the exchange then gives no refresh
+    /// token (the consent screen says that scope is the refresh token).
+    public var refreshTokenDeclined: Bool? = nil
 
     /// The store kind of codes.
     public static let kind = "code"

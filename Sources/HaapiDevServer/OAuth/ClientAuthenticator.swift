@@ -92,6 +92,8 @@ enum ClientAuthenticator {
             return AuthenticatedClient(client: client, method: .none)
         case .attestation where allowsPublicAttestationClient:
             return AuthenticatedClient(client: client, method: .none)
+        case .attestation:
+            throw OAuthFailure.invalidClient("client \"\(id)\" authenticates with a client attestation token")
         default:
             throw OAuthFailure.invalidClient("client \"\(id)\" must authenticate")
         }

@@ -129,7 +129,7 @@ struct TokenEndpoint: Sendable {
         let refresh = RefreshTokenRecord(
             clientId: client.clientId, username: record.username, scope: record.scope, jkt: proofKey, family: family,
             nonce: record.nonce, authTime: record.authTime, used: false, usedAt: nil, successor: nil, expiresAt: Date())
-        return try await issueUserTokens(refresh, proofKey: proofKey, scope: record.scope)
+        return try await issueUserTokens(refresh, proofKey: proofKey, scope: record.scope, withRefreshToken: record.refreshTokenDeclined != true)
     }
 
     // MARK: device_code
@@ -225,9 +225,10 @@ struct TokenEndpoint: Sendable {
     }
 
     /// An access token (bound to the proof's key when there is one), a new refresh token of
-    /// `refresh` (keeping its binding), and an ID token when the scope has openid.
+    /// `refresh` (keeping its binding) unless `withRefreshToken` is false (the user declined
+    /// `offline_access`), and an ID token when the scope has openid.
     private func issueUserTokens(
-        _ refresh: RefreshTokenRecord, refreshToken: String = SeedData.randomToken(), proofKey: String?, scope: [String]
+        _ refresh: RefreshTokenRecord, refreshToken: String = SeedData.randomToken(), proofKey: String?, scope: [String], withRefreshToken: Bool = true
     ) async throws -> JSONValue {
         let accessToken = try state.issueAccessToken(
             clientId: refresh.clientId, subject: refresh.username, scope: scope, jkt: proofKey, lifetime: OAuthSupport.userAccessTokenLifetime)
@@ -238,12 +239,14 @@ struct TokenEndpoint: Sendable {
         stored.usedAt = nil
         stored.successor = nil
         stored.expiresAt = Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime)
-        try await state.store.put(stored, kind: RefreshTokenRecord.kind, id: OAuthSupport.tokenID(refreshToken), expiresAt: stored.expiresAt)
         var body: [String: JSONValue] = [
             "access_token": .string(accessToken), "token_type": proofKey == nil ? "Bearer" : "DPoP",
-            "expires_in": .integer(OAuthSupport.userAccessTokenLifetime), "refresh_token": .string(refreshToken),
-            "scope": .string(scope.joined(separator: " ")),
+            "expires_in": .integer(OAuthSupport.userAccessTokenLifetime), "scope": .string(scope.joined(separator: " ")),
         ]
+        if withRefreshToken {
+            try await state.store.put(stored, kind: RefreshTokenRecord.kind, id: OAuthSupport.tokenID(refreshToken), expiresAt: stored.expiresAt)
+            body["refresh_token"] = .string(refreshToken)
+        }
         if scope.contains("openid") {
             body["id_token"] = .string(try await IDToken.issue(state: state, refresh: refresh, scope: scope))
         }

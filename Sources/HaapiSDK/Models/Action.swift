@@ -171,6 +171,10 @@ public struct FormActionModel: RawJsonRepresentable, Hashable {
                 value = field.value ?? values[field.name]
             } else if field.type == .checkbox && field.isReadonly {
                 value = field.defaultValue
+            } else if field.type == .checkbox && values[field.name]?.isEmpty == true {
+                // Unchecked: left out, as a browser leaves it out (RFC 1866 §8.1.2.3); an empty
+                // value would still name the box, and a server may read that as checked.
+                value = nil
             } else {
                 value = values[field.name] ?? field.defaultValue
             }

@@ -49,6 +49,7 @@ public struct LocalizableStrings: Sendable {
         case required = "haapi_required"
         case fieldInvalid = "haapi_field_invalid"
         case consentHeading = "haapi_consent_heading"
+        case consentChooseScopes = "haapi_consent_choose_scopes"
         case waiting = "haapi_waiting"
         case waitingFor = "haapi_waiting_for"
         case checkNow = "haapi_check_now"

@@ -67,27 +67,49 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         }
         var failures: [String] = []
         for words in candidates {
+            // Looked up here rather than through env: a program that is not installed is then
+            // never started, and prints nothing of its own ("env: 'xdg-open': No such file").
+            guard let program = Self.executable(words[0]) else {
+                failures.append("\(words[0]): not found")
+                continue
+            }
             let process = Process()
-            // env finds the program on PATH, as a shell would.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = words + [url.absoluteString]
+            process.executableURL = program
+            process.arguments = Array(words.dropFirst()) + [url.absoluteString]
             // The browser's chatter must not mix with a terminal app's output.
             process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
             do {
                 try process.run()
             } catch {
-                failures.append("\(words[0]): \(error)")
+                failures.append("\(words[0]): \(error.localizedDescription)")
                 continue
             }
-            // A program that is not installed makes env exit 127 at once; then the next one is tried.
+            // A launcher that finds no browser (xdg-open on a machine without one) fails at once;
+            // then the next one is tried.
             try? await Task.sleep(for: .milliseconds(200))
-            if !process.isRunning, process.terminationStatus == 127 {
-                failures.append("\(words[0]): not found")
+            if !process.isRunning, process.terminationStatus != 0 {
+                failures.append("\(words[0]): exited with status \(process.terminationStatus)")
                 continue
             }
             return LaunchedBrowser(command: words.joined(separator: " "), process: process)
         }
         throw OIDCError(.userAgentFailed, "no browser could be started (\(failures.joined(separator: "; ")))")
+    }
+
+    /// The executable a command names: a path as given, else the first match on `PATH`.
+    static func executable(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        let files = FileManager.default
+        if name.contains("/") { return files.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
+        let path = environment["PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if files.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue, files.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+        }
+        return nil
     }
 
     static func words(_ line: String) -> [String] {

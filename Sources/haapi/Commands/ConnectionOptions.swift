@@ -82,18 +82,12 @@ struct ConnectionOptions: ParsableArguments {
     func resolve(saved: ProfileConfiguration?, browser: Bool = false) async throws -> ProfileConfiguration {
         var settings: ProfileConfiguration
         if let config {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: config)) } catch {
-                throw CLIFailure("cannot read \(config): \(error.localizedDescription)")
-            }
-            do { settings = try JSONDecoder().decode(ProfileConfiguration.self, from: data) } catch {
-                throw CLIFailure("\(config) is not a config.json (issuer, clientID, redirectUri, scope): \(error)")
-            }
+            settings = try ProfileConfiguration.read(configFile: config, clientID: clientId)
         } else if let saved, clientId == nil || clientId == saved.clientID {
             settings = saved
         } else {
             guard let clientId else { throw ValidationError("--client-id is required (or --config FILE)") }
-            settings = ProfileConfiguration(clientID: clientId, redirectUri: "haapi://callback")
+            settings = ProfileConfiguration(clientID: clientId, redirectUri: ProfileConfiguration.defaultRedirectURI)
         }
         if let clientId { settings.clientID = clientId }
         if let issuer, issuer != settings.issuer {

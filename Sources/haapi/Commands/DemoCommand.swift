@@ -32,7 +32,10 @@ struct DemoCommand: AsyncParsableCommand {
         let terminal = Terminal()
         let answers = try interaction.loadAnswers(terminal: terminal)
         let state: ServerState
-        do { state = try await ServerState.open(configuration: DevServerConfiguration(host: "127.0.0.1", port: 0)) } catch {
+        var configuration = DevServerConfiguration(host: "127.0.0.1", port: 0)
+        // What a real server would text or push to the user is shown as a message to them here.
+        configuration.userMessages = { message in Stderr.line(terminal.styled(Self.describe(message), .bold, .yellow)) }
+        do { state = try await ServerState.open(configuration: configuration) } catch {
             throw CLIFailure("cannot start the development server: \(error)")
         }
         let (listening, continuation) = AsyncStream<URL>.makeStream()
@@ -57,6 +60,16 @@ struct DemoCommand: AsyncParsableCommand {
         try result.get()
     }
 
+    /// A message the server "sends" the user, as the demo shows it.
+    static func describe(_ message: OutOfBandMessage) -> String {
+        switch message {
+        case .oneTimeCode(let channel, let username, let recipient, let code):
+            return "Message to \(username) (\(channel), \(recipient)): your one-time code is \(code)"
+        case .approvalLink(let username, let purpose, let link):
+            return "Message to \(username) (\(purpose)): to approve the login, open \(TerminalText.safe(link.absoluteString))"
+        }
+    }
+
     private func demo(issuer: URL, state: ServerState, answers: Answers?, terminal: Terminal) async throws {
         Stderr.line(terminal.styled("Development server on \(issuer.absoluteString) (in memory, stops with this command)", .dim))
         var settings = ProfileConfiguration(
@@ -75,8 +88,8 @@ struct DemoCommand: AsyncParsableCommand {
         Stderr.line(terminal.styled("Log in as user \(SeedData.username) with password Password1.", .bold, .green))
         if client == .secret {
             Stderr.line(terminal.styled(
-                "BankID takes the personal number \(SeedData.personalNumber); one-time codes and Duo passcodes appear in the server's log here, "
-                    + "and so do the links that approve polling, Duo push and BankID (open one and press Approve).", .green))
+                "BankID takes the personal number \(SeedData.personalNumber). One-time codes, and the links that approve polling, "
+                    + "Duo push and BankID (open one and press Approve), appear here as messages to you.", .green))
         }
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)

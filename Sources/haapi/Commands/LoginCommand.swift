@@ -29,6 +29,7 @@ struct LoginCommand: AsyncParsableCommand {
     var device = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var interaction: InteractionOptions
+    @Flag(help: "Print the profile's state as `haapi status --json` does (standard output) once logged in.") var json = false
     @OptionGroup var log: LogOptions
 
     func validate() throws {
@@ -62,6 +63,8 @@ struct LoginCommand: AsyncParsableCommand {
         // A profile saved by a browser login logs in the same way again when no settings are given.
         let browser = self.browser || device || (saved?.isBrowserLogin == true && !connection.isGiven)
         let terminal = Terminal()
+        // What is wrong with the files given is said before anything else, and before any request.
+        if let config = connection.config { _ = try ProfileConfiguration.read(configFile: config, clientID: connection.clientId) }
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
         let settings = try await connection.resolve(saved: saved, browser: browser)
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
@@ -83,6 +86,7 @@ struct LoginCommand: AsyncParsableCommand {
         // The settings are saved with the tokens they got, never before.
         try store.writeConfiguration(settings)
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
+        if json { print(String(decoding: await ProfileReport.read(profile).json.serialized(pretty: true), as: UTF8.self)) }
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.

@@ -10,9 +10,11 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show the profile's login: its state, subject, scopes, expiry and token binding. Exit 0 when usable, 4 when a login is needed.",
         discussion: """
-            The state is `logged in`, `expired, refreshable` (the next command renews it) or `login needed` \
-            (no tokens, or an expired token with no refresh token). The text goes to standard error; --json \
-            prints a JSON object (with --all, an array) on standard output instead. No token is shown.
+            The state is `logged in`, `expired, refreshable` (the next command renews it), `login needed` \
+            (the token expired and there is no refresh token), `logged out` (no tokens), `no such profile` \
+            or `broken` (its files cannot be read; exit 1). The text goes to standard error; --json \
+            prints a JSON object (with --all, an array) on standard output instead, with the same keys in \
+            every state (README: "haapi status --json"). No token is shown.
 
             Examples:
               haapi status
@@ -21,122 +23,227 @@ struct StatusCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var profile: ProfileOption
-    @Flag(help: "Report every profile (exit 4 when any needs a login).") var all = false
+    @Flag(help: "Report every profile (exit 1 when any is broken, else 4 when any needs a login).") var all = false
     @Flag(help: "Print JSON on standard output.") var json = false
 
     func run() async throws {
         let names = all ? Profile.names() : [profile.name]
-        var reports: [[String: JSONValue]] = []
-        var lines: [String] = []
-        for name in names {
-            let (report, text) = try await Self.status(of: name)
-            reports.append(report)
-            lines.append(text)
-        }
+        var reports: [ProfileReport] = []
+        for name in names { reports.append(await ProfileReport.read(name)) }
         if json {
-            let value: JSONValue = all ? .array(reports.map(JSONValue.object)) : .object(reports.first ?? [:])
+            let value: JSONValue = all ? .array(reports.map(\.json)) : (reports.first?.json ?? .null)
             print(String(decoding: value.serialized(pretty: true), as: UTF8.self))
         } else {
-            Stderr.line(all && names.isEmpty ? "No profiles yet: log in with `haapi login --issuer URL --client-id ID`" : lines.joined(separator: "\n"))
+            Stderr.line(all && names.isEmpty ? "No profiles yet: log in with `haapi login --issuer URL --client-id ID`" : reports.map(\.text).joined(separator: "\n"))
         }
-        if names.isEmpty || reports.contains(where: { $0["state"]?.stringValue == State.loginNeeded.rawValue }) {
-            throw ExitCode(ExitCodes.loginNeeded)
+        if reports.contains(where: { $0.state == .broken }) { throw ExitCode(ExitCodes.failure) }
+        if names.isEmpty || reports.contains(where: { !$0.state.isUsable }) { throw ExitCode(ExitCodes.loginNeeded) }
+    }
+}
+
+/// What `haapi status` and `haapi profiles` report of one profile. Its JSON has the same keys in
+/// every state (`null` where a state has no value), so that scripts need not test for them.
+struct ProfileReport {
+    /// Whether a profile can be used now; the JSON's `state`.
+    enum State: String, CaseIterable {
+        case loggedIn, refreshable, loginNeeded, loggedOut, missing, broken
+
+        /// How the text output says it.
+        var text: String {
+            switch self {
+            case .loggedIn: return "logged in"
+            case .refreshable: return "expired, refreshable"
+            case .loginNeeded: return "login needed"
+            case .loggedOut: return "logged out"
+            case .missing: return "no such profile"
+            case .broken: return "broken"
+            }
         }
+
+        /// Whether a command can use the profile without a new login.
+        var isUsable: Bool { self == .loggedIn || self == .refreshable }
     }
 
-    /// Whether a profile can be used now.
-    enum State: String {
-        case loggedIn = "logged in"
-        case refreshable = "expired, refreshable"
-        case loginNeeded = "login needed"
+    /// The keys of ``json``, in every state.
+    static let keys = [
+        "profile", "isDefault", "state", "issuer", "clientId", "subject", "scope", "tokenType", "binding", "expiresAt", "expiresIn", "expired",
+        "refreshToken", "problem",
+    ]
+
+    let profile: String
+    var state: State
+    var members: [String: JSONValue] = [:]
+    /// Why the profile is broken, or what the user can do next.
+    var problem: String?
+
+    var json: JSONValue {
+        var object = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, JSONValue.null) })
+        object.merge(members) { _, given in given }
+        object["profile"] = .string(profile)
+        object["isDefault"] = .bool(profile == ProfileOption.defaultName())
+        object["state"] = .string(state.rawValue)
+        object["refreshToken"] = members["refreshToken"] ?? .bool(false)
+        object["problem"] = problem.map(JSONValue.string) ?? .null
+        return .object(object)
     }
 
-    /// One profile's report and its text.
-    static func status(of name: String) async throws -> (report: [String: JSONValue], text: String) {
+    /// The report of the profile `name`; reading it never throws: a damaged profile is `broken`.
+    static func read(_ name: String, now: Date = Date()) async -> ProfileReport {
         guard Profile.exists(name) else {
-            return (["profile": .string(name), "state": .string(State.loginNeeded.rawValue)],
-                    "Profile \(name): login needed (no such profile; `haapi login --profile \(name) --issuer URL --client-id ID`)")
+            return ProfileReport(profile: name, state: .missing, problem: "`haapi login --profile \(name) --issuer URL --client-id ID`")
         }
-        let (store, configuration, session) = try Profile.openSession(name)
-        guard let tokens = try await store.reportingFailures(of: "reading the tokens", { try await session.authState }) else {
-            return (["profile": .string(name), "clientId": .string(configuration.clientID), "state": .string(State.loginNeeded.rawValue)],
-                    "Profile \(name): login needed (no tokens; `haapi login --profile \(name)`)")
+        do {
+            let (store, configuration, session) = try Profile.openSession(name)
+            var report = ProfileReport(profile: name, state: .loggedOut)
+            report.members["clientId"] = .string(configuration.clientID)
+            report.members["issuer"] = (configuration.issuer ?? configuration.baseURL).map(JSONValue.string)
+            guard let tokens = try await store.reportingFailures(of: "reading the tokens", { try await session.authState }) else {
+                report.problem = "`haapi login --profile \(name)`"
+                return report
+            }
+            report.members.merge(try tokenMembers(tokens, profile: name, now: now)) { _, new in new }
+            report.state = tokens.isAccessTokenValid() ? .loggedIn : (tokens.refreshToken != nil ? .refreshable : .loginNeeded)
+            if report.state == .loginNeeded { report.problem = "the token expired and there is no refresh token; `haapi login --profile \(name)`" }
+            return report
+        } catch {
+            return ProfileReport(profile: name, state: .broken, problem: (error as? CLIFailure)?.message ?? Profile.describe(error))
         }
-        var report = try Self.report(tokens, profile: name, configuration: configuration)
-        let state: State = tokens.isAccessTokenValid() ? .loggedIn : (tokens.refreshToken != nil ? .refreshable : .loginNeeded)
-        report["state"] = .string(state.rawValue)
-        var lines = ["Profile \(name): \(state.rawValue)" + (report["subject"]?.stringValue.map { " as \($0)" } ?? "")
-            + (state == .loginNeeded ? " (the token expired and there is no refresh token; `haapi login --profile \(name)`)" : "")]
-        lines.append("  issuer:   \(report["issuer"]?.stringValue ?? "?")  (client \(configuration.clientID))")
-        lines.append("  scope:    \(report["scope"]?.stringValue ?? "(not given)")")
-        if let seconds = report["expiresIn"]?.intValue {
-            lines.append("  expires:  \(report["expiresAt"]?.stringValue ?? "")" + (seconds > 0 ? " (in \(seconds) s)" : " (expired)"))
-        } else {
-            lines.append("  expires:  unknown")
-        }
-        let binding = report["binding"]?["jkt"]?.stringValue.map { "DPoP, key thumbprint \($0)" } ?? "none (Bearer)"
-        lines.append("  binding:  \(binding)")
-        lines.append("  refresh:  \(report["refreshToken"]?.boolValue == true ? "a refresh token is kept" : "no refresh token")")
-        return (report, lines.joined(separator: "\n"))
     }
 
-    /// The status as JSON members; no token appears in it.
-    static func report(_ tokens: AuthState, profile: String, configuration: ProfileConfiguration, now: Date = Date()) throws -> [String: JSONValue] {
-        var report: [String: JSONValue] = [
-            "profile": .string(profile), "clientId": .string(configuration.clientID),
-            "tokenType": .string(tokens.tokenType), "refreshToken": .bool(tokens.refreshToken != nil),
-        ]
-        report["issuer"] = (configuration.issuer ?? configuration.baseURL).map(JSONValue.string)
-        report["subject"] = tokens.subject.map(JSONValue.string)
-        report["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
+    /// What the profile's tokens say; no token appears in it.
+    static func tokenMembers(_ tokens: AuthState, profile: String, now: Date) throws -> [String: JSONValue] {
+        var members: [String: JSONValue] = ["tokenType": .string(tokens.tokenType), "refreshToken": .bool(tokens.refreshToken != nil)]
+        members["subject"] = tokens.subject.map(JSONValue.string)
+        members["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
         if let expiry = tokens.accessTokenExpiresAt {
             let seconds = Int(expiry.timeIntervalSince(now).rounded(.down))
-            report["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
-            report["expiresIn"] = .integer(seconds)
-            report["expired"] = .bool(seconds <= 0)
+            members["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
+            members["expiresIn"] = .integer(seconds)
+            members["expired"] = .bool(seconds <= 0)
         }
         if tokens.isDPoPBound {
             guard let key = tokens.dpopKey, let thumbprint = try? Dpop(privateJWK: key).thumbprint else {
                 throw CLIFailure("the tokens are DPoP-bound but the profile's key is missing or unusable: run `haapi login --profile \(profile)`")
             }
-            report["binding"] = .object(["type": "DPoP", "jkt": .string(thumbprint)])
+            members["binding"] = .object(["type": "DPoP", "jkt": .string(thumbprint)])
         } else {
-            report["binding"] = .object(["type": "Bearer"])
+            members["binding"] = .object(["type": "Bearer"])
         }
-        return report
+        return members
+    }
+
+    /// The report as `haapi status` prints it.
+    var text: String {
+        let subject = members["subject"]?.stringValue.map { " as \($0)" } ?? ""
+        switch state {
+        case .missing, .loggedOut, .broken:
+            return "Profile \(profile): \(state.text)" + (problem.map { " (\($0))" } ?? "")
+        case .loggedIn, .refreshable, .loginNeeded:
+            var lines = ["Profile \(profile): \(state.text)\(subject)" + (problem.map { " (\($0))" } ?? "")]
+            lines.append("  issuer:   \(members["issuer"]?.stringValue ?? "?")  (client \(members["clientId"]?.stringValue ?? "?"))")
+            lines.append("  scope:    \(members["scope"]?.stringValue ?? "(not given)")")
+            if let seconds = members["expiresIn"]?.intValue {
+                lines.append("  expires:  \(members["expiresAt"]?.stringValue ?? "")" + (seconds > 0 ? " (in \(seconds) s)" : " (expired)"))
+            } else {
+                lines.append("  expires:  unknown")
+            }
+            let binding = members["binding"]?["jkt"]?.stringValue.map { "DPoP, key thumbprint \($0)" } ?? "none (Bearer)"
+            lines.append("  binding:  \(binding)")
+            lines.append("  refresh:  \(members["refreshToken"]?.boolValue == true ? "a refresh token is kept" : "no refresh token")")
+            return lines.joined(separator: "\n")
+        }
     }
 }
 
-/// `haapi profiles`: the saved profiles, one line each, with their state.
+/// `haapi profiles`: the saved profiles (list, the default one, deleting one).
 struct ProfilesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profiles",
-        abstract: "List the saved profiles (standard output: name, state, subject, issuer); `*` marks the one used by default.",
+        abstract: "List the saved profiles, choose the default one, or delete one.",
         discussion: """
-            The profile commands use comes from --profile, else $HAAPI_PROFILE, else `default`.
+            The profile a command uses comes from --profile, else $HAAPI_PROFILE, else the one \
+            `haapi profiles use NAME` chose, else `default`.
 
             Examples:
               haapi profiles
-              HAAPI_PROFILE=ci haapi token
-            """)
+              haapi profiles use work
+              haapi profiles delete old
+              haapi profiles --json
+            """,
+        subcommands: [ProfilesListCommand.self, ProfilesUseCommand.self, ProfilesDeleteCommand.self],
+        defaultSubcommand: ProfilesListCommand.self)
+}
+
+/// `haapi profiles [list]`: one line per profile, or a JSON array.
+struct ProfilesListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the saved profiles (standard output: name, state, subject, issuer); `*` marks the one used by default.")
+
+    @Flag(help: "Print a JSON array of `haapi status --json` objects on standard output.") var json = false
 
     func run() async throws {
-        let current = ProfileOption.fromEnvironment()
+        let current = ProfileOption.defaultName()
         let names = Profile.names()
+        var reports: [ProfileReport] = []
+        for name in names { reports.append(await ProfileReport.read(name)) }
+        if json {
+            print(String(decoding: JSONValue.array(reports.map(\.json)).serialized(pretty: true), as: UTF8.self))
+            return
+        }
         guard !names.isEmpty else {
             Stderr.line("No profiles yet: log in with `haapi login --issuer URL --client-id ID`")
             return
         }
-        for name in names {
-            let report: [String: JSONValue]
-            do { report = try await StatusCommand.status(of: name).report } catch let failure as CLIFailure {
-                print("\(name == current ? "*" : " ") \(name)\tunreadable: \(failure.message)")
-                continue
-            }
-            let columns = [
-                report["state"]?.stringValue ?? "?", report["subject"]?.stringValue ?? "-", report["issuer"]?.stringValue ?? "-",
-            ]
-            print("\(name == current ? "*" : " ") \(name)\t" + columns.joined(separator: "\t"))
+        for report in reports {
+            let columns = report.state == .broken
+                ? [report.state.text + ": " + (report.problem ?? "")]
+                : [report.state.text, report.members["subject"]?.stringValue ?? "-", report.members["issuer"]?.stringValue ?? "-"]
+            print("\(report.profile == current ? "*" : " ") \(report.profile)\t" + columns.joined(separator: "\t"))
         }
+    }
+}
+
+/// `haapi profiles use NAME`: the profile commands use when neither --profile nor $HAAPI_PROFILE names one.
+struct ProfilesUseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "use", abstract: "Make NAME the profile commands use by default ($HAAPI_PROFILE and --profile still win).")
+
+    @Argument(help: "A saved profile.") var name: String
+
+    func run() throws {
+        _ = try Profile.openSaved(name)
+        try ProfileOption.setDefault(name)
+        Stderr.line("Commands now use profile \(name) by default" + (ProfileOption.environmentName() != nil ? " (but HAAPI_PROFILE is set here, and wins)" : ""))
+    }
+}
+
+/// `haapi profiles delete NAME`: logs out (best effort) and removes the profile's folder.
+struct ProfilesDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a profile: its tokens are revoked when the server can be reached, then its settings, tokens and key are removed.")
+
+    @Argument(help: "A saved profile.") var name: String
+    @OptionGroup var log: LogOptions
+
+    func run() async throws {
+        log.apply()
+        let store = try Profile.openSaved(name)
+        var note = ""
+        if let configuration = try? store.readConfiguration(), let session = try? store.session(configuration),
+            (try? await session.authState) != nil
+        {
+            do {
+                _ = try await store.reportingFailures(of: "the revocation") { try await session.revoke(.all) }
+            } catch let failure as CLIFailure {
+                note = " (the server was not told: \(failure.message))"
+            }
+        }
+        do { try FileManager.default.removeItem(at: store.directory) } catch {
+            throw CLIFailure("cannot delete \(store.directory.path): \(error.localizedDescription)")
+        }
+        if ProfileOption.savedDefault() == name { try ProfileOption.setDefault(nil) }
+        Stderr.line("Deleted profile \(name)\(note)")
     }
 }

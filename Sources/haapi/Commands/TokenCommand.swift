@@ -30,9 +30,14 @@ struct TokenCommand: AsyncParsableCommand {
     var header = false
     @Option(help: "With --header: the request's HTTP method.") var method = "GET"
     @Option(help: "With --header: the request's URL (the DPoP proof is made for it).") var url: String?
+    @Flag(help: "Print JSON: the token, its type, expiry and scopes.") var json = false
+    @Flag(help: "Print the header and claims of the access token (not verified; times as dates) instead of the token.") var decode = false
+    @Flag(help: "With --decode: the ID token of the login instead of the access token.") var idToken = false
     @OptionGroup var log: LogOptions
 
     func validate() throws {
+        if [header, json, decode].filter({ $0 }).count > 1 { throw ValidationError("give one of --header, --json and --decode") }
+        if idToken && !decode { throw ValidationError("--id-token goes with --decode") }
         if header {
             guard absoluteURL(url) != nil else {
                 throw ValidationError("--header needs --url with the request's absolute URL")
@@ -55,6 +60,35 @@ struct TokenCommand: AsyncParsableCommand {
         }
         let token = try await store.reportingFailures(of: "the refresh") {
             try await session.validAccessToken(minimumLifetime: minimumLifetime.interval)
+        }
+        if decode {
+            let tokens = try await store.loggedIn(session)
+            guard let chosen = idToken ? tokens.idToken : token.value else { throw CLIFailure("the login of profile \(profile.name) gave no ID token") }
+            guard let readable = JWTText.readable(chosen) else {
+                throw CLIFailure("the \(idToken ? "ID" : "access") token of profile \(profile.name) is not a JWT (an opaque token: ask the server, e.g. `haapi userinfo`)")
+            }
+            print(JWTText.pretty(readable))
+            return
+        }
+        if json {
+            let tokens = try await store.loggedIn(session)
+            var object: [String: JSONValue] = ["token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null]
+            if let expiry = token.expiresAt {
+                object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
+                object["expiresIn"] = .integer(Int(expiry.timeIntervalSinceNow.rounded(.down)))
+            }
+            let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
+            object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
+            print(String(decoding: JSONValue.object(object).serialized(pretty: true), as: UTF8.self))
+            return
+        }
+        // `Authorization: Bearer $(haapi token)` is what people type, and a DPoP-bound token sent so
+        // is refused with a 401 that does not say why: said here, where the token is made.
+        if token.isDPoPBound && isatty(STDOUT_FILENO) == 0 {
+            Stderr.line(
+                "haapi: warning: this token is DPoP-bound: sent as `Authorization: Bearer` it is refused; send requests with "
+                    + "`haapi api URL`, or with the headers of `haapi token --header --url URL` (`haapi login --no-dpop` asks for "
+                    + "Bearer tokens where the server allows them)")
         }
         print(token.value)
     }

@@ -40,17 +40,20 @@ struct BrowserLogin {
 
         func open(_ url: URL) async throws {
             let shown = TerminalText.safe(url.absoluteString)
+            var opening = "Open this URL in a browser on this machine"
             if let browser {
                 do {
-                    try await browser.open(url)
-                    Stderr.line("Opened the browser at \(shown)")
+                    let launched = try await browser.launch(url)
+                    Stderr.line("Opened the browser (\(TerminalText.safe(launched.command))) at \(shown)")
                     Stderr.line("Waiting for the browser to come back (if it did not open, open that URL on this machine)...")
                     return
                 } catch {
-                    Stderr.line("haapi: warning: no browser could be started (\(Profile.describe(error)))")
+                    // One line: what was tried, and what to do instead.
+                    let reason = (error as? OIDCError)?.message ?? Profile.describe(error)
+                    opening = reason.prefix(1).uppercased() + reason.dropFirst() + ". Open this URL in a browser on this machine"
                 }
             }
-            Stderr.line("Open this URL in a browser on this machine (or log in with `haapi login --device` from elsewhere):")
+            Stderr.line(opening + " (or log in with `haapi login --device` from elsewhere):")
             Stderr.line("  \(shown)")
             Stderr.line("Waiting for the browser to come back...")
         }
@@ -96,7 +99,7 @@ struct BrowserLogin {
         let client = try client(browserTimeout: .seconds(timeout))
         do {
             try await client.setAuthState(tokens)
-            Stderr.line("Opening the browser at the provider's sign-out page; waiting up to \(timeout) s for it to come back...")
+            Stderr.line("Ending the provider's session at its sign-out page; waiting up to \(timeout) s for it to come back...")
             try await client.endSession(using: userAgent)
         } catch let error as any IdsvrError {
             throw CLIFailure("the provider did not end the session: \(error.errorDescription)")

@@ -58,6 +58,11 @@ struct LoginSession {
 
     /// Runs the flow; the view model is closed afterwards whatever happens.
     @MainActor func run(terminal: Terminal) async throws -> Outcome {
+        // No secret and no attestation this machine can make: the builder could only say so in
+        // the SDK's terms; the server tells which of the user's mistakes it is.
+        if configuration.effectiveStrategy == "none" && !HaapiAccessorBuilder.platformAttestationProvider.isSupported {
+            throw await ClientDiagnosis.missingCredentials(configuration)
+        }
         let application = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: try uiConfiguration()).build()
         let viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
         let renderer = TerminalRenderer(
@@ -87,4 +92,18 @@ enum JWTText {
     }
 
     static func pretty(_ value: JSONValue) -> String { String(decoding: value.serialized(pretty: true), as: UTF8.self) }
+
+    /// The claims that are times (seconds since 1970, RFC 7519 §4.1), shown as dates by ``readable(_:)``.
+    static let timeClaims: Set<String> = ["exp", "iat", "nbf", "auth_time", "updated_at"]
+
+    /// A token's header and claims for a reader: time claims as ISO 8601 dates (UTC).
+    /// `nil` when `token` is not a JWT.
+    static func readable(_ token: String) -> JSONValue? {
+        guard let jws = try? CompactJWS(token), let claims = try? JSONValue(parsing: jws.payload), case .object(var members) = claims else { return nil }
+        for name in timeClaims {
+            guard let seconds = members[name]?.doubleValue, seconds.isFinite, abs(seconds) < 1e11 else { continue }
+            members[name] = .string(Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle()))
+        }
+        return ["header": .object(jws.header.raw), "claims": .object(members)]
+    }
 }

@@ -130,7 +130,7 @@ import OAuthTransportNIO
             for field in form.inputFields where field.kind == .checkbox {
                 Stderr.line("  • " + TerminalText.safe(Self.checkboxText(field)) + (field.isReadonly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
             }
-            try await offer(model, forms: [form] + consent.forms.filter { $0 != form }, byAction: true)
+            try await offer(model, forms: [form] + consent.forms.filter { $0 != form }, byAction: true, isConsent: true)
         case .form(let forms), .continueSameStep(let forms):
             try await offer(model, forms: forms)
         case .generic:
@@ -183,6 +183,8 @@ import OAuthTransportNIO
     private enum Entry {
         case form(FormModel)
         case link(LinkModel)
+        /// Consent's form, with a question per scope before it is submitted.
+        case choosingBoxes(FormModel, title: String)
     }
 
     /// The menu of `entries`; forms are named by their title, or with `byAction` by their
@@ -192,6 +194,7 @@ import OAuthTransportNIO
             switch entry {
             case .form(let form): return ChoiceOption(title: byAction ? form.actionTitle : form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
             case .link(let link): return ChoiceOption(title: link.title, names: [link.rel, link.href].compactMap { $0 })
+            case .choosingBoxes(_, let title): return ChoiceOption(title: title, names: ["choose"])
             }
         }
     }
@@ -239,9 +242,14 @@ import OAuthTransportNIO
 
     /// Offers the forms (and links) of a step: one form is filled in directly; several make a
     /// menu, whose answer on Enter (and for a script without a matching choice) is `defaultIndex`.
-    private func offer(_ model: UIModel, forms: [FormModel], defaultIndex: Int? = nil, byAction: Bool = false) async throws {
+    /// Consent (`isConsent`) is asked once: its scopes were listed, and accepting grants the
+    /// checked ones; a person at the terminal may instead choose them one by one.
+    private func offer(_ model: UIModel, forms: [FormModel], defaultIndex: Int? = nil, byAction: Bool = false, isConsent: Bool = false) async throws {
         let primary = forms.filter { !$0.isCancel }
         var entries = primary.map(Entry.form) + model.links.map(Entry.link)
+        if isConsent, !isScripted, let accept = primary.first, accept.inputFields.contains(where: { $0.kind == .checkbox && !$0.isReadonly }) {
+            entries.insert(.choosingBoxes(accept, title: strings.string(.consentChooseScopes)), at: 1)
+        }
         entries += forms.filter(\.isCancel).map(Entry.form)
         guard !entries.isEmpty else { throw CLIFailure("login failed: " + UnsupportedStepError(model.representation).errorDescription) }
         let chosen: Entry
@@ -259,13 +267,15 @@ import OAuthTransportNIO
                 await viewModel.submit(form)
                 return
             }
-            let values = try await fill(form, problem: model.problem)
+            let values = try await fill(form, problem: model.problem, asksCheckboxes: !isConsent)
             await viewModel.submit(form, values: values)
+        case .choosingBoxes(let form, _):
+            await viewModel.submit(form, values: try await fill(form, problem: model.problem))
         }
     }
 
     /// Asks for every input field of a form; `problemShown` is the server's complaint about the last answers.
-    private func fill(_ form: FormModel, problem problemShown: ProblemModel?) async throws -> [String: String] {
+    private func fill(_ form: FormModel, problem problemShown: ProblemModel?, asksCheckboxes: Bool = true) async throws -> [String: String] {
         var values: [String: String] = [:]
         let formName = form.title ?? form.kind.rawValue
         for field in form.inputFields {
@@ -284,7 +294,9 @@ import OAuthTransportNIO
                 }
             case .checkbox:
                 if field.isReadonly { continue }
-                if isScripted {
+                if !isScripted && !asksCheckboxes {
+                    values[field.name] = field.isChecked ? (field.value ?? "on") : ""
+                } else if isScripted {
                     if let answer = try await answer(for: field.name) {
                         values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
                     } else {
@@ -368,9 +380,10 @@ import OAuthTransportNIO
             throw CLIFailure("the answers have no choice for \"\(question)\" (options: \(names))")
         }
         Stderr.line(terminal.styled(TerminalText.safe(question), .bold))
+        // Titles only: the names an --answers file may use (`login`, `external-browser`) are the
+        // server's ids, which a person at the terminal has no use for.
         for (index, option) in options.enumerated() {
-            let detail = option.names.first.map { $0 == option.title ? "" : terminal.styled(" (\(TerminalText.safe($0)))", .dim) } ?? ""
-            Stderr.line("  \(index + 1)) \(TerminalText.safe(option.title))\(detail)")
+            Stderr.line("  \(index + 1)) \(TerminalText.safe(option.title))")
         }
         while true {
             Stderr.write(terminal.styled("\(strings.string(.choose)) 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
@@ -509,7 +522,12 @@ import OAuthTransportNIO
         }
         Stderr.line(strings.string(.continueInBrowser) + ":")
         Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
-        let launched = try? await browser.launch(url)
+        let launched: LaunchedBrowser?
+        do { launched = try await browser.launch(url) } catch {
+            // No browser will come back: a script ends now, a person can still open the URL.
+            if isScripted { throw CLIFailure("login failed: " + ((error as? OIDCError)?.message ?? "\(error)")) }
+            launched = nil
+        }
         if let launched {
             Stderr.line(terminal.styled(strings.string(.browserOpened, launched.command, redirectURI), .dim))
         } else {

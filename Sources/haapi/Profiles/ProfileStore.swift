@@ -65,6 +65,58 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
     }
 }
 
+extension ProfileConfiguration {
+    /// The keys a `--config` file may hold, and whether each is a string (else a boolean).
+    static let fileKeys: [(name: String, isString: Bool)] = [
+        ("issuer", true), ("clientID", true), ("redirectUri", true), ("postLogoutRedirectUri", true), ("scope", true),
+        ("clientSecret", true), ("strategy", true), ("attestation", true), ("baseURL", true), ("authorizationEndpoint", true),
+        ("tokenEndpoint", true), ("userinfoEndpoint", true), ("revocationEndpoint", true), ("dpop", false), ("login", true),
+    ]
+
+    /// The redirect URI of a HAAPI login when none is given.
+    static let defaultRedirectURI = "haapi://callback"
+
+    /// Reads a `--config` file (seed 002's config.json: issuer, clientID, redirectUri, scope,
+    /// and the other settings a profile keeps). What is wrong is said in the file's terms: the
+    /// key, what it must be, the nearest known key for a misspelt one. `redirectUri` defaults
+    /// to `haapi://callback`.
+    /// `clientID` (`--client-id`) stands in for a file without one.
+    static func read(configFile path: String, clientID: String? = nil) throws -> ProfileConfiguration {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CLIFailure("cannot read \(path): \(error.localizedDescription)")
+        }
+        guard let value = try? JSONValue(parsing: data), case .object(var members) = value else {
+            throw CLIFailure("\(path) is not a JSON object such as {\"issuer\": \"https://op.example\", \"clientID\": \"my-app\"}")
+        }
+        let names = fileKeys.map(\.name)
+        for key in members.keys.sorted() where !names.contains(key) {
+            let suggestion = names.first { $0.caseInsensitiveCompare(key) == .orderedSame }
+                ?? names.first { $0.lowercased() == key.lowercased().replacingOccurrences(of: "_", with: "") }
+                ?? ExitCodes.nearest(key, among: names)
+            throw CLIFailure(
+                "\(path): unknown key \"\(TerminalText.safe(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+                    + " (the keys: \(names.joined(separator: ", ")))")
+        }
+        for (name, isString) in fileKeys {
+            guard let member = members[name] else { continue }
+            switch (member, isString) {
+            case (.null, _): members[name] = nil
+            case (.string, true), (.bool, false): break
+            default: throw CLIFailure("\(path): \"\(name)\" must be \(isString ? "a string" : "true or false")")
+            }
+        }
+        if members["clientID"] == nil, let clientID { members["clientID"] = .string(clientID) }
+        guard members["clientID"] != nil else {
+            throw CLIFailure("\(path): \"clientID\" is missing (the client id registered at the server; or give --client-id)")
+        }
+        if members["redirectUri"] == nil { members["redirectUri"] = .string(defaultRedirectURI) }
+        do { return try JSONDecoder().decode(ProfileConfiguration.self, from: JSONValue.object(members).serialized()) } catch {
+            throw CLIFailure("\(path) cannot be read as settings: \(error.localizedDescription)")
+        }
+    }
+}
+
 /// `$HAAPI_HOME/profiles/<name>/`: `config.json`, and `tokens.json`, the profile's
 /// ``TokenSession`` (tokens and DPoP key in one atomic write, refreshed under the lock file
 /// `.lock-tokens.json` next to them), written by OAuthCore's FileStorage (directory 0700, files 0600).
