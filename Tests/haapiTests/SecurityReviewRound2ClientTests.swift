@@ -55,4 +55,32 @@ struct SecurityReviewRound2ClientTests {
         #expect(notAnOrigin.status == 2)
         #expect(notAnOrigin.stderr.contains("--allow-origin takes an origin"), "\(notAnOrigin.stderr)")
     }
+
+    /// Item 6: a device authorization with an `expires_in` or an `interval` of 1e300 (which
+    /// trapped converting to Int, and in Task.sleep) ends `haapi login --device` with a typed
+    /// error naming the member, exit 1.
+    @Test(arguments: [(#""expires_in": 1e300, "interval": 5"#, "expires_in"), (#""expires_in": 600, "interval": 1e300"#, "interval")])
+    func round2Item06AProvidersExtremeNumbersAreTypedErrors(_ numbers: String, _ member: String) async throws {
+        try await withServer(reply: { request in
+            let issuer = "http://" + (request.headers["Host"].first ?? "")
+            switch request.path {
+            case "/.well-known/openid-configuration":
+                return .text(
+                    200, #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","device_authorization_endpoint":"\#(issuer)/device","jwks_uri":"\#(issuer)/jwks"}"#,
+                    headers: [("Content-Type", "application/json")])
+            case "/device":
+                return .text(
+                    200, #"{"device_code":"d","user_code":"BCDF-GHJK","verification_uri":"\#(issuer)/activate",\#(numbers)}"#,
+                    headers: [("Content-Type", "application/json")])
+            default:
+                return .text(404, "")
+            }
+        }) { provider in
+            let directory = try CLITests.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let run = try CLITests.haapi(["login", "--device", "--issuer", "http://127.0.0.1:\(provider.port)", "--client-id", "c"], home: directory)
+            #expect(run.status == 1, "\(run.status): \(run.stderr)")
+            #expect(run.stderr.contains("the device login failed") && run.stderr.contains("\(member) ("), "\(run.stderr)")
+        }
+    }
 }
