@@ -31,6 +31,9 @@ public struct DevServerConfiguration: Sendable {
     /// Unanswered attestation challenges a client may hold at once (they are handed out without
     /// authentication, so each costs a row until it expires).
     public var maxPendingChallengesPerClient = 100
+    /// Approval links (polling, Duo push, BankID) a user may have outstanding at once; a login
+    /// past them waits without a link being sent, so nobody can flood a user's phone (push bombing).
+    public var maxPendingApprovalsPerUser = 3
     /// Flows a client may have under way at once.
     public var maxFlowSessionsPerClient = 1000
     /// How often expired records (codes, challenges, flows, DPoP `jti`s, revoked tokens) are deleted.

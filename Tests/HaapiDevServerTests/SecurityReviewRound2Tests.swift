@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 #endif
 @testable import HaapiDevServer
+import HaapiSDK
 import OAuthCore
 import OAuthTransportNIO
 import Testing
@@ -185,6 +186,32 @@ struct SecurityReviewRound2ServerTests {
             }
             #expect(outcomes.filter { $0 != "approved" } == [], "of \(outcomes.count) runs")
             #expect(outcomes.count == 50)
+        }
+    }
+
+    /// Also noticed: approval links are capped per user (push bombing), and their page says who
+    /// asks, when and from where, and what to do when it is not the user.
+    @Test func round2AlsoApprovalLinksAreCappedPerUserAndShowWhoAsks() async throws {
+        try await RunningServer.with(Self.configuration) { server in
+            var steps: [(HaapiTestClient, PollingStep)] = []
+            for _ in 0..<(server.state.configuration.maxPendingApprovalsPerUser + 1) {
+                let client = try HaapiTestClient(server, clientId: "haapi-secret")
+                let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+                let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
+                let step = try expectStep(
+                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+                steps.append((client, step))
+            }
+            // Three links; the fourth login waits as one for an unknown name does.
+            let links = try await server.state.pendingApprovalLinks()
+            #expect(links.count == 3)
+            let (last, step) = try #require(steps.last)
+            #expect(try expectStep(await last.manager.poll(step), PollingStep.self).properties.status == .pending)
+
+            let page = String(decoding: try await Browser.get(try #require(links.first)).body, as: UTF8.self)
+            #expect(page.contains("haapi-secret is logging in as <strong>demo</strong>"), "\(page)")
+            #expect(page.contains("from the address 127.0.0.1") && page.contains("asked at 20"), "\(page)")
+            #expect(page.contains("If you are not signing in yourself right now, choose Deny"))
         }
     }
 

@@ -147,12 +147,17 @@ enum HTMLPages {
             """)
     }
 
-    /// What an approval request asks, with Approve and Deny (two submit buttons of one form).
-    static func approval(id: String, username: String, purpose: String, clientId: String) -> Response {
-        page(
+    /// What an approval request asks, who asks and from where, with Approve and Deny (two
+    /// submit buttons of one form).
+    static func approval(id: String, record: Approvals.Record) -> Response {
+        let context = [
+            record.requestedAt.map { "at " + escape($0.ISO8601Format()) }, record.source.map { "from the address " + escape($0) },
+        ].compactMap { $0 }
+        return page(
             "Approve the login?",
             """
-            <p>\(escape(clientId)) is logging in as <strong>\(escape(username))</strong> (\(escape(purpose))).</p>
+            <p>\(escape(record.clientId)) is logging in as <strong>\(escape(record.username))</strong> (\(escape(record.purpose)))\(context.isEmpty ? "" : ", asked " + context.joined(separator: " "))).</p>
+            <p class="error">If you are not signing in yourself right now, choose Deny: someone else may have your password.</p>
             <form method="post" action="\(escape(HaapiPaths.approve))">
             \(hidden([("request", id)]))
             <button type="submit" name="decision" value="approve">Approve</button>

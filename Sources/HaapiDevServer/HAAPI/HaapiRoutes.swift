@@ -121,9 +121,9 @@ enum HaapiRoutes {
         _ router: Router<DevServerRequestContext>, _ method: HTTPRequest.Method, _ path: String, _ state: ServerState, haapiOnly: Bool = false,
         _ handler: @escaping @Sendable (inout FlowRequest) async throws -> Response
     ) {
-        router.on(RouterPath(path), method: method) { request, _ in
+        router.on(RouterPath(path), method: method) { request, context in
             await guarded(request) {
-                var flowRequest = try await FlowRequest.load(request, state: state)
+                var flowRequest = try await FlowRequest.load(request, source: context.source, state: state)
                 if haapiOnly && !flowRequest.isHaapi {
                     return HTMLPages.error("This step is only available to apps (HAAPI).", status: .notAcceptable)
                 }
