@@ -125,7 +125,7 @@ let package = Package(
         ),
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["OAuthCore", "HaapiSDK", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "OIDCClient", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .executableTarget(
             name: "haapi-fuzz",

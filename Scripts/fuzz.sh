@@ -3,7 +3,7 @@
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]     default: 60 s each, every harness
 #   FUZZ_CONFIGURATION=debug FUZZ_RUNS=20000 Scripts/fuzz.sh   (quicker to build; a fixed number of
 #   inputs from a fixed seed, so the run is repeatable: what CI runs)
-# Harnesses: haapi-response problem jose token-response json (Sources/FuzzHarnesses).
+# Harnesses: haapi-response problem jose token-response json provider-numbers (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
 # present, and Fuzz/Regressions. A crash or a broken property stops the run with the input saved
 # in .build-fuzz/crashes/HARNESS/: copy it to Fuzz/Regressions/HARNESS/ and fix the bug; the
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers)
 BUILD=.build-fuzz
 # release fuzzes faster; debug builds faster (CI, where each harness runs for a few seconds).
 CONFIGURATION=${FUZZ_CONFIGURATION:-release}
@@ -53,6 +53,12 @@ PY
       printf '\000{"access_token":"a","token_type":"Bearer","expires_in":300,"refresh_token":"r","scope":"openid"}' > "$dir/success"
       printf '\001{"error":"invalid_grant","error_description":"expired"}' > "$dir/error"
       printf '\003<html>502</html>' > "$dir/html" ;;
+    provider-numbers)
+      # Fuzz/Regressions/provider-numbers holds the extreme numbers; these are ordinary answers.
+      printf '\000{"device_code":"d","user_code":"BCDF-GHJK","verification_uri":"https://as.example/device","expires_in":600,"interval":5}' > "$dir/device"
+      printf '\001{"access_token":"a","token_type":"Bearer","expires_in":300}' > "$dir/token"
+      printf '\00230' > "$dir/retry-after"
+      { printf '\003'; cat Tests/HaapiSDKTests/Fixtures/polling-pending.json; } > "$dir/polling" ;;
   esac
 }
 

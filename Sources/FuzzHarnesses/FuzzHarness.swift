@@ -1,7 +1,10 @@
 import Crypto
 import Foundation
+import HaapiDriver
 import HaapiSDK
+import HaapiUI
 import OAuthCore
+import OIDCClient
 
 /// The fuzz targets: decoders that read bytes from the network, each run on arbitrary input
 /// with the properties every input must keep.
@@ -19,6 +22,11 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case tokenResponse = "token-response"
     /// `JSONValue(parsing:)`: the fast byte parser must agree with JSONDecoder.
     case json
+    /// A provider's numbers, which become dates, waits and counts: a device authorization
+    /// (first byte 0 mod 4), a token response (1), a `Retry-After` value (2) or a HAAPI polling
+    /// step (3), the rest of the input being the JSON (or the header's text). None may trap, and
+    /// each wait must stay within its bound.
+    case providerNumbers = "provider-numbers"
 
     /// Runs the harness on one input.
     public func run(_ data: Data) -> [String] {
@@ -28,6 +36,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .jose: return Self.jose(data)
         case .tokenResponse: return Self.tokenResponse(data)
         case .json: return Self.json(data)
+        case .providerNumbers: return Self.providerNumbers(data)
         }
     }
 
@@ -125,6 +134,52 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             return ["serializing and parsing again changed the value"]
         }
         return []
+    }
+
+    private static func providerNumbers(_ data: Data) -> [String] {
+        let body = Data(data.dropFirst())
+        var violations: [String] = []
+        switch (data.first ?? 0) % 4 {
+        case 0:
+            do {
+                let now = Date()
+                let authorization = try DeviceAuthorization(json: body, now: now, dpop: nil)
+                // What `haapi login --device` and completeDeviceAuthorization do with the numbers.
+                _ = Int(authorization.expiresAt.timeIntervalSince(now) / 60)
+                _ = Duration.seconds(authorization.interval)
+                if !(1...DeviceAuthorization.longestLifetime).contains(authorization.interval) {
+                    violations.append("a device login polls every \(authorization.interval) s")
+                }
+                if !(authorization.expiresAt.timeIntervalSince(now) <= DeviceAuthorization.longestLifetime) {
+                    violations.append("device codes that live until \(authorization.expiresAt)")
+                }
+            } catch is OIDCError {
+            } catch {
+                violations.append("an untyped error: \(error)")
+            }
+        case 1:
+            let response = TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: body, url: URL(string: "https://as.example/token")!)
+            if case .success(let tokens)? = try? TokenEndpointResponse(response), let expiresIn = tokens.expiresIn {
+                _ = tokens.expiresAt?.timeIntervalSinceNow
+                if expiresIn < 0 { violations.append("a negative expires_in: \(expiresIn)") }
+            }
+        case 2:
+            let response = TransportResponse(
+                status: 503, headers: ["Retry-After": String(decoding: body, as: UTF8.self)], body: Data(), url: URL(string: "https://as.example/token")!)
+            if let seconds = response.retryAfterSeconds {
+                if !(0...TransportResponse.longestRetryAfter).contains(seconds) { violations.append("Retry-After gave \(seconds) s") }
+                _ = Duration.seconds(seconds)
+            }
+            _ = UnexpectedResponseError(response).errorDescription
+        default:
+            guard case .representation(let step as PollingStep)? = try? HaapiModel.response(from: body, contentType: HaapiModel.authMediaType) else { break }
+            if let interval = PollingModel.interval(serverMilliseconds: step.properties.interval, autoPollingDuration: 3),
+                interval > PollingModel.longestServerInterval || interval <= .zero
+            {
+                violations.append("polls every \(interval)")
+            }
+        }
+        return violations
     }
 
     // MARK: Replay

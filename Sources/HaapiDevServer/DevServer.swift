@@ -8,8 +8,8 @@ import ServiceLifecycle
 /// The HAAPI-compatible development server (`haapi server`).
 public enum DevServer {
     /// The router with every route of the server.
-    public static func makeRouter(state: ServerState) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public static func makeRouter(state: ServerState) -> Router<DevServerRequestContext> {
+        let router = Router(context: DevServerRequestContext.self)
         if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: log)) }
         DiscoveryRoutes.add(to: router, state: state)
         OAuthRoutes.add(to: router, state: state)

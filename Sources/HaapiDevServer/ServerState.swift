@@ -31,6 +31,9 @@ public struct DevServerConfiguration: Sendable {
     /// Unanswered attestation challenges a client may hold at once (they are handed out without
     /// authentication, so each costs a row until it expires).
     public var maxPendingChallengesPerClient = 100
+    /// Approval links (polling, Duo push, BankID) a user may have outstanding at once; a login
+    /// past them waits without a link being sent, so nobody can flood a user's phone (push bombing).
+    public var maxPendingApprovalsPerUser = 3
     /// Flows a client may have under way at once.
     public var maxFlowSessionsPerClient = 1000
     /// How often expired records (codes, challenges, flows, DPoP `jti`s, revoked tokens) are deleted.
@@ -41,6 +44,14 @@ public struct DevServerConfiguration: Sendable {
     public var bodyReadTimeout: Duration = .seconds(30)
     /// How long a keep-alive connection may stay idle.
     public var idleTimeout: Duration = .seconds(60)
+    /// Device logins a client may have stored at once (each is kept until an hour after its
+    /// codes expire); the next `/oauth/device_authorization` gets `temporarily_unavailable` (429).
+    public var maxDeviceCodesPerClient = 1000
+    /// Codes the `/device` page takes from one source address in a fixed one-minute window
+    /// (RFC 8628 §5.1: user codes are short enough to guess); then 429 for that address only.
+    public var deviceCodeTriesPerMinute = 20
+    /// Sign-in tries one device code takes in a fixed one-minute window, whoever makes them.
+    public var deviceCodeTriesPerCode = 10
     /// Seconds a device must wait between polls of a device login (RFC 8628 `interval`).
     public var deviceCodeInterval = 5
     /// How long a device login's codes live, in seconds (RFC 8628 `expires_in`).

@@ -166,7 +166,8 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
 
     public var errorDescription: String {
         if let retryAfter {
-            let seconds = retryAfter.rounded() == retryAfter ? String(Int(retryAfter)) : String(retryAfter)
+            // Int(exactly:): a whole number in Int's range prints without ".0"; no value traps.
+            let seconds = Int(exactly: retryAfter).map(String.init) ?? String(retryAfter)
             return "The server answered HTTP \(statusCode) and asked to try again in \(seconds) s."
         }
         let kind = body.isEmpty ? "an empty body" : "content of type \(contentType ?? "none")"

@@ -98,13 +98,11 @@ public enum Phone {
                 if let page = text.firstMatch(of: /open (https?:\/\/\S+\/device)\b/), let code = text.firstMatch(of: /enter the code ([A-Z]{4}-[A-Z]{4})/),
                     let url = URL(string: String(page.1))
                 {
-                    var post = URLRequest(url: url)
-                    post.httpMethod = "POST"
-                    post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                    post.httpBody = Data(FormURLEncoding.encode([
-                        ("user_code", String(code.1)), ("userName", username), ("password", password), ("decision", "approve"),
-                    ]).utf8)
-                    _ = fetch(post)
+                    // Signs in with the code, then approves what the consent page shows.
+                    guard let consent = fetch(post(url, [("user_code", String(code.1)), ("userName", username), ("password", password)])),
+                        let form = try? Browser.firstForm(consent), let action = URL(string: form.action, relativeTo: url)?.absoluteURL
+                    else { return }
+                    _ = fetch(post(action, form.hidden + Browser.checkedBoxes(consent) + [("decision", "approve")]))
                     return
                 }
                 usleep(20_000)
@@ -117,11 +115,16 @@ public enum Phone {
         guard let page = fetch(URLRequest(url: link)), let form = try? Browser.firstForm(page),
             let action = URL(string: form.action, relativeTo: link)?.absoluteURL
         else { return }
-        var post = URLRequest(url: action)
+        _ = fetch(post(action, form.hidden + [("decision", "approve")]))
+    }
+
+    /// A POST of `form` to `url`.
+    static func post(_ url: URL, _ form: [(String, String)]) -> URLRequest {
+        var post = URLRequest(url: url)
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        post.httpBody = Data(FormURLEncoding.encode(form.hidden + [("decision", "approve")]).utf8)
-        _ = fetch(post)
+        post.httpBody = Data(FormURLEncoding.encode(form).utf8)
+        return post
     }
 
     /// The body of the answer to `request`, as text; `nil` when none came.
@@ -188,14 +191,35 @@ public enum Browser {
             let form = try firstForm(html)
             var fields = form.hidden
             if html.contains("name=\"userName\"") { fields += [("userName", username), ("password", password)] }
-            for box in html.matches(of: /<input type="checkbox" name="([^"]*)" value="([^"]*)" checked>/) {
-                fields.append((unescape(String(box.1)), unescape(String(box.2))))
-            }
+            fields += checkedBoxes(html)
             guard let action = URL(string: form.action, relativeTo: current)?.absoluteURL else { throw NoForm(page: form.action) }
             current = action
             response = try await post(action, fields)
         }
         throw NoForm(page: "no redirect out of the server after \(steps) pages")
+    }
+
+    /// The name and value of each checked box of a page, as a browser posts them.
+    public static func checkedBoxes(_ html: String) -> [(String, String)] {
+        html.matches(of: /<input type="checkbox" name="([^"]*)" value="([^"]*)" checked>/).map { (unescape(String($0.1)), unescape(String($0.2))) }
+    }
+
+    /// Signs in on a device login's page (`/device` of `issuer`) with `code` and the credentials.
+    /// - Returns: the answer: the consent page, or the page saying what was wrong.
+    public static func signInForDevice(_ issuer: URL, code: String, username: String, password: String) async throws -> TransportResponse {
+        try await post(issuer.appendingPathComponent("device"), [("user_code", code), ("userName", username), ("password", password)])
+    }
+
+    /// Answers a device login's consent page: Approve (with the boxes as they are checked, or
+    /// only those in `scopes` when given) or Deny.
+    public static func answerDeviceConsent(
+        _ consent: TransportResponse, issuer: URL, approve: Bool = true, scopes: [String]? = nil
+    ) async throws -> TransportResponse {
+        let html = String(decoding: consent.body, as: UTF8.self)
+        let form = try firstForm(html)
+        guard let action = URL(string: form.action, relativeTo: issuer)?.absoluteURL else { throw NoForm(page: form.action) }
+        let boxes = checkedBoxes(html).filter { box in scopes.map { $0.contains(box.1) } ?? true }
+        return try await post(action, form.hidden + boxes + [("decision", approve ? "approve" : "deny")])
     }
 
     /// Opens an approval link and presses Approve (or Deny) on its page.

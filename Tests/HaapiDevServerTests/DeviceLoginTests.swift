@@ -20,13 +20,14 @@ struct DeviceLoginTests {
             transport: try AsyncHTTPClientTransport())
     }
 
-    /// The user's answer on the device page (the form a browser posts).
+    /// The user's answer on the device pages (the forms a browser posts): sign in with the code,
+    /// then Approve or Deny on the consent page; the first page's answer when it is not that page.
     static func answer(_ server: RunningServer, code: String, password: String = SeedData.password, decision: String = "approve") async throws
         -> TransportResponse
     {
-        try await Browser.post(
-            server.issuer.appendingPathComponent("device"),
-            [("user_code", code), ("userName", SeedData.username), ("password", password), ("decision", decision)])
+        let signedIn = try await Browser.signInForDevice(server.issuer, code: code, username: SeedData.username, password: password)
+        guard String(decoding: signedIn.body, as: UTF8.self).contains("name=\"consent\"") else { return signedIn }
+        return try await Browser.answerDeviceConsent(signedIn, issuer: server.issuer, approve: decision == "approve")
     }
 
     @Test func pendingSlowDownThenApprovedWithAValidatedIDTokenAndBoundTokens() async throws {
@@ -66,12 +67,13 @@ struct DeviceLoginTests {
     }
 
     /// User codes are short, so the page slows guessing (RFC 8628 §5.1): past 20 tries in a
-    /// minute, even the right code is refused with 429 and `Retry-After`, and nothing is approved.
+    /// minute from one address, even its right code is refused with 429 and `Retry-After`, and
+    /// nothing is approved.
     @Test func guessingUserCodesIsSlowedDown() async throws {
         try await RunningServer.with(DevServerConfiguration()) { server in
             let client = try Self.client(server)
             var authorization = try await client.startDeviceAuthorization()
-            for guess in 0..<DeviceAuthorizationEndpoint.triesPerMinute {
+            for guess in 0..<server.state.configuration.deviceCodeTriesPerMinute {
                 let wrong = try await Self.answer(server, code: String(format: "BCDF%04d", guess))
                 #expect(wrong.status == 400)
                 #expect(String(decoding: wrong.body, as: UTF8.self).contains("This code is unknown"))
@@ -79,7 +81,7 @@ struct DeviceLoginTests {
             let right = try await Self.answer(server, code: authorization.userCode)
             #expect(right.status == 429)
             #expect(right.headers["Retry-After"] == "60")
-            #expect(String(decoding: right.body, as: UTF8.self).contains("Too many codes were tried in the last minute"))
+            #expect(String(decoding: right.body, as: UTF8.self).contains("Too many tries in the last minute"))
             guard case .pending = try await client.poll(&authorization) else { Issue.record("the refused try approved the login"); return }
         }
     }

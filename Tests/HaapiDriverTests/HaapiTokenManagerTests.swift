@@ -335,3 +335,15 @@ final class FakeRefusingResource: HTTPTransport, @unchecked Sendable {
         return TransportResponse(status: 401, headers: ["WWW-Authenticate": challenge], url: request.url)
     }
 }
+
+/// Issue 28, item 6: numbers from a server never trap where they are described.
+@Suite("Hostile numbers in HAAPI errors")
+struct HostileNumberTests {
+    /// A `Retry-After` past Int's range is described as a number, not converted (which trapped).
+    @Test func round2Item06AHugeRetryAfterIsDescribedWithoutTrapping() {
+        let huge = UnexpectedResponseError(statusCode: 503, contentType: nil, body: Data(), retryAfter: 1e300)
+        #expect(huge.errorDescription == "The server answered HTTP 503 and asked to try again in 1e+300 s.")
+        let whole = UnexpectedResponseError(statusCode: 503, contentType: nil, body: Data(), retryAfter: 30)
+        #expect(whole.errorDescription == "The server answered HTTP 503 and asked to try again in 30 s.")
+    }
+}

@@ -241,6 +241,9 @@ struct SmallModelTests {
         #expect(PollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 3) == .milliseconds(500))
         #expect(PollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 0) == nil)
         #expect(PollingModel.interval(serverMilliseconds: nil, autoPollingDuration: 0.25) == .milliseconds(250))
+        // Issue 28, item 6: a server's absurd interval is cut to five minutes.
+        #expect(PollingModel.interval(serverMilliseconds: 9_000_000_000_000_000, autoPollingDuration: 3) == PollingModel.longestServerInterval)
+        #expect(PollingModel.longestServerInterval == .seconds(300))
     }
 
     @Test func builderDefaultsAndOptions() {

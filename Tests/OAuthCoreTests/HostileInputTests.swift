@@ -88,4 +88,18 @@ struct JSONNumberTests {
         #expect(try JSONValue(parsing: Data("1e2".utf8)) == .integer(100))
         #expect(try JSONValue(parsing: Data("0.5".utf8)) == .number(0.5))
     }
+
+    /// Issue 28, item 6: a `Retry-After` far in the future (in seconds or as a date) becomes at
+    /// most a day, so no caller converts or waits an absurd number; a negative or non-finite one is ignored.
+    @Test func round2Item06RetryAfterIsBounded() {
+        func retryAfter(_ value: String) -> Double? {
+            TransportResponse(status: 503, headers: ["Retry-After": value], body: Data(), url: URL(string: "https://as.example/")!).retryAfterSeconds
+        }
+        #expect(retryAfter("1e300") == TransportResponse.longestRetryAfter)
+        #expect(retryAfter("Fri, 31 Dec 9999 23:59:59 GMT") == TransportResponse.longestRetryAfter)
+        #expect(retryAfter("30") == 30)
+        #expect(retryAfter("1e400") == nil)
+        #expect(retryAfter("-5") == nil)
+        #expect(TransportResponse.longestRetryAfter == 86400)
+    }
 }

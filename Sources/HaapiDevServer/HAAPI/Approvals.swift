@@ -22,6 +22,10 @@ enum Approvals {
         var clientId: String
         /// `true` approved, `false` denied, `nil` not answered yet.
         var approved: Bool?
+        /// When and from which address the login asked: what the page shows, so that a user can
+        /// tell a login of their own from someone else's (`nil` in records of older servers).
+        var requestedAt: Date?
+        var source: String?
     }
 
     /// Where a wait stands.
@@ -41,8 +45,17 @@ enum Approvals {
             id: SeedData.randomToken(24), expires: Date().addingTimeInterval(state.configuration.approvalTimeout.timeInterval))
         let (id, expires) = (approval.id, approval.expires)
         guard let user else { return approval }
+        // Push bombing: past a few outstanding requests, a user gets no more links (the login then
+        // waits in vain, as one for a name nobody has does), so a flood cannot wear the user down.
+        let outstanding = try await state.store.count(kind: kind, where: "$.username", equals: user.username)
+        guard outstanding < state.configuration.maxPendingApprovalsPerUser else {
+            logger.warning("approval request for \(user.username) (\(purpose)) not sent: \(outstanding) are outstanding")
+            return approval
+        }
         try await state.store.put(
-            Record(sessionID: request.sessionID, username: user.username, purpose: purpose, clientId: request.flow.clientId),
+            Record(
+                sessionID: request.sessionID, username: user.username, purpose: purpose, clientId: request.flow.clientId,
+                requestedAt: Date(), source: request.source),
             kind: kind, id: id, expiresAt: expires)
         let link = link(id, state: state)
         if let userMessages = state.configuration.userMessages {
@@ -95,7 +108,7 @@ enum Approvals {
         guard let record = try await state.store.get(Record.self, kind: kind, id: id), record.approved == nil else {
             return HTMLPages.error(unknown, status: .notFound)
         }
-        return HTMLPages.approval(id: id, username: record.username, purpose: record.purpose, clientId: record.clientId)
+        return HTMLPages.approval(id: id, record: record)
     }
 
     /// `POST approve` (`request`, `decision` = `approve` or `deny`): answers the request once.

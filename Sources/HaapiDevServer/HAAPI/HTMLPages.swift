@@ -121,18 +121,23 @@ enum HTMLPages {
                 """, status: error == nil ? .ok : .badRequest)
     }
 
-    static func consent(sessionID: String, clientId: String, scopes: [String]) -> Response {
-        let boxes = scopes.map {
+    /// One checked box per scope (`consent_SCOPE`), with what the scope gives: the scopes a
+    /// consent form asks for (the user may uncheck some).
+    static func scopeBoxes(_ scopes: [String]) -> String {
+        scopes.map {
             "<label><input type=\"checkbox\" name=\"consent_\(escape($0))\" value=\"\(escape($0))\" checked> \(escape($0))"
                 + (FlowCompletion.scopeDescriptions[$0].map { ": " + escape($0) } ?? "") + "</label>"
         }.joined(separator: "\n")
-        return page(
+    }
+
+    static func consent(sessionID: String, clientId: String, scopes: [String]) -> Response {
+        page(
             "Consent",
             """
             <p>\(escape(clientId)) asks for access to your account.</p>
             <form method="post" action="\(escape(HaapiPaths.consent))">
             \(hidden([("session", sessionID)]))
-            \(boxes)
+            \(scopeBoxes(scopes))
             <button type="submit">Accept</button>
             </form>
             <form method="post" action="\(escape(HaapiPaths.cancel))">
@@ -142,12 +147,17 @@ enum HTMLPages {
             """)
     }
 
-    /// What an approval request asks, with Approve and Deny (two submit buttons of one form).
-    static func approval(id: String, username: String, purpose: String, clientId: String) -> Response {
-        page(
+    /// What an approval request asks, who asks and from where, with Approve and Deny (two
+    /// submit buttons of one form).
+    static func approval(id: String, record: Approvals.Record) -> Response {
+        let context = [
+            record.requestedAt.map { "at " + escape($0.ISO8601Format()) }, record.source.map { "from the address " + escape($0) },
+        ].compactMap { $0 }
+        return page(
             "Approve the login?",
             """
-            <p>\(escape(clientId)) is logging in as <strong>\(escape(username))</strong> (\(escape(purpose))).</p>
+            <p>\(escape(record.clientId)) is logging in as <strong>\(escape(record.username))</strong> (\(escape(record.purpose)))\(context.isEmpty ? "" : ", asked " + context.joined(separator: " "))).</p>
+            <p class="error">If you are not signing in yourself right now, choose Deny: someone else may have your password.</p>
             <form method="post" action="\(escape(HaapiPaths.approve))">
             \(hidden([("request", id)]))
             <button type="submit" name="decision" value="approve">Approve</button>
@@ -156,21 +166,44 @@ enum HTMLPages {
             """)
     }
 
-    /// The device login page (RFC 8628 §3.3): the code shown on the device, the user's
-    /// credentials, and Approve or Deny.
-    static func device(userCode: String, error: String? = nil) -> Response {
+    /// The device login page (RFC 8628 §3.3): the code shown on the device and the user's
+    /// credentials; what the device asks for comes next, on ``deviceConsent(token:userCode:clientId:scopes:requestedAt:)``.
+    static func device(userCode: String, error: String? = nil, status: HTTPResponse.Status? = nil) -> Response {
         page(
             "Sign in a device",
             notices(error: error, notice: nil) + """
-                <p>Enter the code your device shows, then sign in to let it use your account.</p>
+                <p>Enter the code your device shows, then sign in: the next page shows what the device asks for.</p>
                 <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
                 <label>Code <input name="user_code" value="\(escape(userCode))" autocomplete="off"></label>
                 <label>Username <input name="userName" autocomplete="username"></label>
                 <label>Password <input type="password" name="password" autocomplete="current-password"></label>
-                <button type="submit" name="decision" value="approve">Approve</button>
-                <button type="submit" name="decision" value="deny">Deny</button>
+                <button type="submit">Continue</button>
                 </form>
-                """, status: error == nil ? .ok : .badRequest)
+                """, status: status ?? (error == nil ? .ok : .badRequest))
+    }
+
+    /// The device login's consent (RFC 8628 §5.4–5.5): which client asks, for which scopes, since
+    /// when, and a warning against approving a code someone else sent; Approve or Deny. The
+    /// single-use `token` stands for the code and the signed-in user.
+    static func deviceConsent(token: String, userCode: String, clientId: String, scopes: [String], requestedAt: Date?) -> Response {
+        let free = scopes.filter { FlowCompletion.consentFree.contains($0) }
+        let asked = scopes.filter { !FlowCompletion.consentFree.contains($0) }
+        let when = requestedAt.map {
+            "<p>Requested at \(escape($0.ISO8601Format())) (\(max(0, Int(Date().timeIntervalSince($0) / 60))) minutes ago).</p>\n"
+        } ?? ""
+        return page(
+            "Approve the device?",
+            """
+            <p>A device showing the code <strong>\(escape(DeviceAuthorizationEndpoint.formatted(userCode)))</strong> wants to use your account as the client <strong>\(escape(clientId))</strong>.</p>
+            \(when)<p class="error">Approve only if you started this yourself, on a device in front of you. If someone sent you this code, choose Deny.</p>
+            <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
+            \(hidden([("consent", token)]))
+            \(free.isEmpty ? "" : "<p>Always given: " + free.map(escape).joined(separator: ", ") + "</p>")
+            \(scopeBoxes(asked))
+            <button type="submit" name="decision" value="approve">Approve</button>
+            <button type="submit" name="decision" value="deny">Deny</button>
+            </form>
+            """)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {

@@ -70,13 +70,16 @@ struct FlowRequest: Sendable {
     /// Query parameters and, for POST and PUT, the form-encoded body.
     let parameters: [String: String]
     let caller: HaapiCaller?
+    /// The address the request came from (``DevServerRequestContext``), shown where a user is
+    /// asked to approve what it started.
+    var source = "unknown"
 
     /// Loads the flow of a request to the authentication service.
     ///
     /// HAAPI requests carry `Session-Id` and must present a HAAPI token of the flow's client
     /// (otherwise the problem mismatch-between-session-and-access-token); browser requests
     /// carry the session in a `session` parameter.
-    static func load(_ request: Request, state: ServerState) async throws -> FlowRequest {
+    static func load(_ request: Request, source: String, state: ServerState) async throws -> FlowRequest {
         let isHaapi = HaapiAccess.isHaapi(request)
         let caller = isHaapi ? try await HaapiAccess.authenticate(request, state: state) : nil
         let parameters = try await allParameters(request)
@@ -99,7 +102,7 @@ struct FlowRequest: Sendable {
         guard let client = try await state.client(flow.clientId) else {
             throw FlowError("the flow's client \(flow.clientId) no longer exists")
         }
-        return FlowRequest(isHaapi: isHaapi, sessionID: sessionID, flow: flow, client: client, parameters: parameters, caller: caller)
+        return FlowRequest(isHaapi: isHaapi, sessionID: sessionID, flow: flow, client: client, parameters: parameters, caller: caller, source: source)
     }
 
     /// Query parameters, with a POST or PUT form body's on top.

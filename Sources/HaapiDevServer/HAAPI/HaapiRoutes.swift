@@ -8,7 +8,7 @@ import Logging
 enum HaapiRoutes {
     static let logger = Logger(label: "haapi-server.flow")
 
-    static func add(to router: Router<BasicRequestContext>, state: ServerState) {
+    static func add(to router: Router<DevServerRequestContext>, state: ServerState) {
         router.get(RouterPath(HaapiPaths.authorize)) { request, _ in
             await guarded(request) { try await AuthorizeEndpoint.handle(request, state: state) }
         }
@@ -118,12 +118,12 @@ enum HaapiRoutes {
     /// A route of the authentication service: loads the flow (checking the HAAPI token, the
     /// DPoP proof and the session), runs `handler`, and answers faults with `unexpected`.
     static func flow(
-        _ router: Router<BasicRequestContext>, _ method: HTTPRequest.Method, _ path: String, _ state: ServerState, haapiOnly: Bool = false,
+        _ router: Router<DevServerRequestContext>, _ method: HTTPRequest.Method, _ path: String, _ state: ServerState, haapiOnly: Bool = false,
         _ handler: @escaping @Sendable (inout FlowRequest) async throws -> Response
     ) {
-        router.on(RouterPath(path), method: method) { request, _ in
+        router.on(RouterPath(path), method: method) { request, context in
             await guarded(request) {
-                var flowRequest = try await FlowRequest.load(request, state: state)
+                var flowRequest = try await FlowRequest.load(request, source: context.source, state: state)
                 if haapiOnly && !flowRequest.isHaapi {
                     return HTMLPages.error("This step is only available to apps (HAAPI).", status: .notAcceptable)
                 }

@@ -14,7 +14,7 @@ enum AttestationEndpoints {
     /// How far the answer's `iat` may be from now.
     static let answerMaximumAge: TimeInterval = 120
 
-    static func add(to router: Router<BasicRequestContext>, state: ServerState) {
+    static func add(to router: Router<DevServerRequestContext>, state: ServerState) {
         router.get(RouterPath(path)) { request, _ -> Response in
             do {
                 guard let clientID = request.query["client_id"], !clientID.isEmpty else {

@@ -4,7 +4,7 @@ import OAuthCore
 
 /// `/.well-known/openid-configuration` and the JWKS.
 enum DiscoveryRoutes {
-    static func add(to router: Router<BasicRequestContext>, state: ServerState) {
+    static func add(to router: Router<DevServerRequestContext>, state: ServerState) {
         router.get("/.well-known/openid-configuration") { _, _ in
             let issuer = state.issuer.absoluteString
             return Reply.json([

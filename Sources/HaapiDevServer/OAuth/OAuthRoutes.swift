@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The OAuth endpoints: token, attestation (CAT), revocation, userinfo, end session, registration.
 enum OAuthRoutes {
-    static func add(to router: Router<BasicRequestContext>, state: ServerState) {
+    static func add(to router: Router<DevServerRequestContext>, state: ServerState) {
         let token = TokenEndpoint(state: state)
         router.post("/oauth/token") { request, _ in await token.handle(request) }
         AttestationEndpoints.add(to: router, state: state)

@@ -77,20 +77,61 @@ public actor RecordStore {
         return !rows.isEmpty
     }
 
+    /// How a counter's expiry moves when it is counted again.
+    public enum CounterWindow: Sendable {
+        /// Each count sets the expiry again: the counter lasts until a quiet period has passed
+        /// since the last count (a lockout that ends some time after the last attempt).
+        case sliding
+        /// The expiry is set by the first count only: the counter covers a fixed window, and
+        /// counting more in it cannot keep it alive (a rate limit nobody can extend forever).
+        case fixed
+    }
+
     /// Adds one to the counter (`kind`, `id`) and returns the new count, in one statement (an
     /// expired counter starts again at 1): concurrent callers each get a different count.
-    public func increment(kind: String, id: String, expiresAt: Date?) async throws -> Int {
+    public func increment(kind: String, id: String, expiresAt: Date?, window: CounterWindow = .sliding) async throws -> Int {
+        let now = SQLiteData.float(Date().timeIntervalSince1970)
+        let expires =
+            switch window {
+            case .sliding: "excluded.expires"
+            case .fixed: "CASE WHEN records.expires IS NOT NULL AND records.expires <= ? THEN excluded.expires ELSE records.expires END"
+            }
         let rows = try await connection.query(
             """
             INSERT INTO records (kind, id, data, expires) VALUES (?, ?, CAST('1' AS BLOB), ?)
             ON CONFLICT (kind, id) DO UPDATE SET
               data = CASE WHEN records.expires IS NOT NULL AND records.expires <= ? THEN CAST('1' AS BLOB)
                      ELSE CAST(CAST(CAST(records.data AS TEXT) AS INTEGER) + 1 AS BLOB) END,
-              expires = excluded.expires
+              expires = \(expires)
             RETURNING data
             """,
-            [.text(kind), .text(id), Self.expiry(expiresAt), .float(Date().timeIntervalSince1970)])
+            [.text(kind), .text(id), Self.expiry(expiresAt), now] + (window == .fixed ? [now] : []))
         return try rows.first.flatMap { try Self.decode(Int.self, $0) } ?? 1
+    }
+
+    /// Changes the unexpired record (`kind`, `id`) atomically: `change` edits what is stored, and
+    /// the result replaces it only if nobody wrote the record in between (else `change` runs
+    /// again on the newer value), so a read-modify-write never erases another writer's change.
+    /// The record's expiry is kept.
+    /// - Parameter change: edits the value; `false` leaves the record as it is.
+    /// - Returns: the value before and after the change; `nil` when there is no such record or
+    ///   `change` declined.
+    public func update<Value: Codable>(
+        _ type: Value.Type, kind: String, id: String, _ change: (inout Value) throws -> Bool
+    ) async throws -> (before: Value, after: Value)? {
+        while true {
+            let rows = try await connection.query(
+                "SELECT data FROM records WHERE kind = ? AND id = ? AND (expires IS NULL OR expires > ?)",
+                [.text(kind), .text(id), .float(Date().timeIntervalSince1970)])
+            guard let row = rows.first, let stored = row.column("data"), let before = try Self.decode(type, row) else { return nil }
+            var after = before
+            guard try change(&after) else { return nil }
+            // Compare-and-swap on the stored bytes: one statement, so no other write falls between.
+            let updated = try await connection.query(
+                "UPDATE records SET data = ? WHERE kind = ? AND id = ? AND data = ? RETURNING id",
+                [.blob(ByteBuffer(bytes: try Self.encoder.encode(after))), .text(kind), .text(id), stored])
+            if !updated.isEmpty { return (before, after) }
+        }
     }
 
     /// Removes (`kind`, `id`).

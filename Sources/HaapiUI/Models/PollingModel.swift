@@ -17,6 +17,9 @@ public struct PollingModel: Sendable, Hashable {
     /// The time between automatic polls: the server's interval when given, else the
     /// configuration's `autoPollingDuration`; `nil` when automatic polling is off.
     public let interval: Duration?
+    /// The longest wait between automatic polls that a server's `interval` gives: five minutes.
+    /// A wait far longer would be a broken server's (and past the clock's range, it would trap).
+    public static let longestServerInterval: Duration = .seconds(300)
     /// Whether the view model polls by itself (otherwise the UI calls ``HaapiFlowViewModel/poll()``).
     public var isAutomatic: Bool { interval != nil }
     /// The action that abandons the wait, if offered.
@@ -34,10 +37,11 @@ public struct PollingModel: Sendable, Hashable {
     }
 
     /// The time between automatic polls: `nil` when `autoPollingDuration` is 0 or less,
-    /// otherwise the server's interval when it gives a positive one, else `autoPollingDuration`.
+    /// otherwise the server's interval when it gives a positive one (at most
+    /// ``longestServerInterval``), else `autoPollingDuration`.
     public static func interval(serverMilliseconds: Int?, autoPollingDuration: Double) -> Duration? {
         guard autoPollingDuration > 0 else { return nil }
-        if let serverMilliseconds, serverMilliseconds > 0 { return .milliseconds(serverMilliseconds) }
+        if let serverMilliseconds, serverMilliseconds > 0 { return min(.milliseconds(serverMilliseconds), longestServerInterval) }
         return .milliseconds(Int64((autoPollingDuration * 1000).rounded()))
     }
 }

@@ -34,8 +34,9 @@ public final class DPoPNonceCache: Sendable {
 }
 
 extension URL {
-    /// `scheme://host:port`, lower case, with the scheme's default port made explicit.
-    var origin: String? { TargetParts(self)?.origin }
+    /// `scheme://host:port`, lower case, with the scheme's default port made explicit (for
+    /// comparing origins: DPoP nonces, where a token may be sent).
+    package var origin: String? { TargetParts(self)?.origin }
 
     /// The DPoP `htu` of a request to this URL: scheme, host, port and path, without query
     /// and fragment (RFC 9449 §4.2); scheme and host lower case, a default port left out.

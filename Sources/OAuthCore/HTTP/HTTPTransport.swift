@@ -122,13 +122,17 @@ public struct TransportResponse: Sendable, Hashable {
     public var isSuccess: Bool { (200..<300).contains(status) }
 
     /// The `Retry-After` delay in seconds (RFC 9110 §10.2.3): a number of seconds, or an
-    /// HTTP date turned into the seconds from `now` (0 for a date already past).
+    /// HTTP date turned into the seconds from `now` (0 for a date already past); a longer one
+    /// than ``longestRetryAfter`` is cut to it, so that no caller waits, or converts, an absurd number.
     public func retryAfterSeconds(now: Date = Date()) -> Double? {
         guard let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Double(value) { return seconds >= 0 && seconds.isFinite ? seconds : nil }
+        if let seconds = Double(value) { return seconds >= 0 && seconds.isFinite ? min(seconds, Self.longestRetryAfter) : nil }
         guard let date = Self.httpDate(value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        return min(max(0, date.timeIntervalSince(now)), Self.longestRetryAfter)
     }
+
+    /// The longest `Retry-After` delay ``retryAfterSeconds(now:)`` gives: a day.
+    public static let longestRetryAfter: TimeInterval = 24 * 3600
 
     /// The `Retry-After` delay in seconds from now; see ``retryAfterSeconds(now:)``.
     public var retryAfterSeconds: Double? { retryAfterSeconds() }

@@ -21,7 +21,7 @@ import Darwin
 /// suspended (the system ends a suspended app that holds one): hold it only around the work
 /// it guards, inside a background task.
 public struct FileLock: StorageLock {
-    /// The lock file (created `0600` when missing).
+    /// The lock file (created `0600` when missing; never followed when it is a symbolic link).
     public let url: URL
 
     /// A lock on the file at `url`.
@@ -34,7 +34,8 @@ public struct FileLock: StorageLock {
     ///   - pollInterval: how often to try again while another holder has the lock.
     ///   - whileWaiting: called once, when another holder has the lock, with that holder.
     /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when the lock file cannot be
-    ///   opened, ``StorageError/Code/lockTimeout`` (naming the holder) when the lock stays taken
+    ///   opened or is a symbolic link, a hard link or not a regular file (it is then left as it
+    ///   is), ``StorageError/Code/lockTimeout`` (naming the holder) when the lock stays taken
     ///   for `timeout`, `CancellationError` when the task is cancelled while waiting, or what `body` throws.
     @discardableResult
     public nonisolated(nonsending) func withLock<T>(
@@ -67,9 +68,23 @@ public struct FileLock: StorageLock {
 
     private nonisolated(nonsending) func acquire(timeout: Duration, pollInterval: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?) async throws -> Int32 {
         let path = url.path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NOFOLLOW: a symbolic link planted as the lock file would make the holder's writes
+        // (and the truncation at release) land on the file it points to.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(errno)))
+            let failure = errno
+            if failure == ELOOP {
+                throw StorageError(
+                    .unavailable, "the lock file \(path) is a symbolic link, which is never followed: remove it (rm \(path))",
+                    underlying: String(cString: strerror(failure)))
+            }
+            throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(failure)))
+        }
+        // A hard link is another name of some other file: truncating it would empty that file.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
+            close(descriptor)
+            throw StorageError(.unavailable, "the lock file \(path) is not a plain file of its own (a link or a device): remove it (rm \(path))")
         }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var announced = false

@@ -21,9 +21,11 @@ public struct FileStorage: LockingStorage {
     /// The directory holding the files.
     public let directory: URL
 
-    /// Opens (and creates, `0700`) a storage directory.
+    /// Opens (and creates, `0700`) a storage directory; one that exists is made `0700` if it is
+    /// only readable by others.
     /// - Throws: ``StorageError`` with ``StorageError/Code/unavailable`` when the directory cannot be
-    ///   created or is not a directory.
+    ///   created, is not a directory, belongs to another user, is writable by its group or by
+    ///   others (who could plant links or replace files there), or cannot be made private.
     public init(directory: URL) throws {
         self.directory = directory
         let path = directory.path
@@ -38,9 +40,31 @@ public struct FileStorage: LockingStorage {
         } else if !isDirectory.boolValue {
             throw StorageError(.unavailable, "\(path) exists and is not a directory")
         }
-        // Tighten a directory that already existed with looser permissions.
-        _ = chmod(path, 0o700)
+        try Self.checkPrivate(path)
         removeAbandonedTemporaryFiles()
+    }
+
+    /// Refuses a directory that another user owns or may write to, and tightens one that others
+    /// may only read: the tokens and keys stored there must be this user's alone.
+    private static func checkPrivate(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw StorageError(.unavailable, "cannot check the storage directory \(path)", underlying: errnoText())
+        }
+        guard info.st_uid == geteuid() else {
+            throw StorageError(
+                .unavailable, "the storage directory \(path) belongs to another user (uid \(info.st_uid)): use a directory of your own")
+        }
+        guard info.st_mode & mode_t(0o022) == 0 else {
+            throw StorageError(
+                .unavailable,
+                "the storage directory \(path) is writable by other users, who could plant links or replace files in it: "
+                    + "check what it holds, then `chmod 700 \(path)`")
+        }
+        guard info.st_mode & mode_t(0o077) != 0 else { return }
+        guard chmod(path, 0o700) == 0 else {
+            throw StorageError(.unavailable, "cannot make the storage directory \(path) private (chmod 700)", underlying: errnoText())
+        }
     }
 
     /// Temporary files older than this are the debris of a writer that died between creating

@@ -21,7 +21,9 @@ public struct DeviceAuthorization: Sendable {
     let dpop: Dpop?
 
     /// Reads a device authorization response (RFC 8628 §3.2).
-    init(json: Data, now: Date, dpop: Dpop?) throws {
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/deviceAuthorizationFailed`` when a member is
+    ///   missing or out of range (an `expires_in` over ``longestLifetime``, an `interval` longer than it).
+    package init(json: Data, now: Date, dpop: Dpop?) throws {
         guard let document = try? JSONValue(parsing: json), document.objectValue != nil else {
             throw OIDCError(.deviceAuthorizationFailed, "the device authorization response is not a JSON object")
         }
@@ -33,14 +35,30 @@ public struct DeviceAuthorization: Sendable {
             throw OIDCError(
                 .deviceAuthorizationFailed, "the device authorization response lacks device_code, user_code, verification_uri or expires_in")
         }
+        // A provider's numbers become a date, minutes on a screen and waits: out of range they would trap.
+        guard expiresIn <= Self.longestLifetime else {
+            throw OIDCError(
+                .deviceAuthorizationFailed,
+                "the device authorization response's expires_in (\(expiresIn) s) is longer than a device code lives (at most \(Int(Self.longestLifetime)) s)")
+        }
+        let interval = document["interval"]?.doubleValue
+        if let interval, interval > expiresIn {
+            throw OIDCError(
+                .deviceAuthorizationFailed,
+                "the device authorization response's interval (\(interval) s) is longer than the codes live (\(expiresIn) s)")
+        }
         self.deviceCode = deviceCode
         self.userCode = userCode
         self.verificationURI = verification
         self.verificationURIComplete = document["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:))
         self.expiresAt = now.addingTimeInterval(expiresIn)
-        self.interval = max(1, document["interval"]?.doubleValue ?? 5)
+        self.interval = max(1, interval ?? 5)
         self.dpop = dpop
     }
+
+    /// The longest `expires_in` accepted: device codes live minutes (RFC 8628's example: 30 minutes),
+    /// and a far larger number is a broken or hostile provider's.
+    public static let longestLifetime: TimeInterval = 24 * 3600
 }
 
 /// What one poll of a device login found (RFC 8628 §3.5).

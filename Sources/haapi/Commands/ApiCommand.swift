@@ -14,11 +14,17 @@ struct ApiCommand: AsyncParsableCommand {
             goes to standard output; an HTTP status of 400 or more also prints one line on standard error and \
             exits with 1.
 
+            The token goes only to the provider's origin (its issuer, base URL, token and userinfo endpoints), \
+            to origins kept in the profile (`haapi login --api-origin ORIGIN`) and to those given with \
+            --allow-origin; a URL elsewhere is refused before anything is sent (exit 2). As for login, http:// \
+            to another machine also needs --allow-insecure-http.
+
             Examples:
               haapi api https://api.example/items
               haapi api --method DELETE https://api.example/items/7
               haapi api --data '{"name":"x"}' --header 'Content-Type: application/json' https://api.example/items
               haapi api --data @item.json --include https://api.example/items
+              haapi api --allow-origin https://api.other.example https://api.other.example/v1/me
             """)
 
     @OptionGroup var profile: ProfileOption
@@ -26,6 +32,12 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "The request body: text, @FILE for a file's content, or @- for standard input.") var data: String?
     @Option(name: [.customShort("H"), .long], help: "A header line `Name: value` to send (repeatable).") var header: [String] = []
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and the response's headers before its body.") var include = false
+    @Option(help: ArgumentHelp(
+        "Also send the token to this origin, for this call (repeatable; `haapi login --api-origin` keeps one in the profile).",
+        valueName: "origin"))
+    var allowOrigin: [String] = []
+    @Flag(help: "Allow http:// (not TLS) to an API that is not on this machine (the token travels in clear).")
+    var allowInsecureHttp = false
     @OptionGroup var minimumLifetime: MinimumLifetimeOption
     @Argument(help: "The absolute URL to request.") var url: String
     @OptionGroup var log: LogOptions
@@ -37,6 +49,7 @@ struct ApiCommand: AsyncParsableCommand {
         for line in header where Self.headerField(line) == nil {
             throw ValidationError("--header takes `Name: value`, not \"\(line)\"")
         }
+        for origin in allowOrigin { try ConnectionOptions.checkOrigin(origin, option: "--allow-origin", allowInsecureHttp: allowInsecureHttp) }
     }
 
     func run() async throws {
@@ -48,7 +61,9 @@ struct ApiCommand: AsyncParsableCommand {
         if body != nil && headers["Content-Type"] == nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
         let request = TransportRequest(
             method: (method ?? (body == nil ? "GET" : "POST")).uppercased(), url: target, headers: headers, body: body)
-        let (store, _, session) = try Profile.openSession(profile.name)
+        let (store, configuration, session) = try Profile.openSession(profile.name)
+        // Before the token is even read: a refusal sends nothing, so no 401 from there can start a refresh.
+        try configuration.checkAPITarget(target, extra: allowOrigin, allowInsecureHttp: allowInsecureHttp)
         _ = try await store.loggedIn(session)
         let response = try await store.reportingFailures(of: "the request to \(target.absoluteString)") {
             try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).send(request)

@@ -28,10 +28,15 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: String?
     @Flag(help: "Do not bind the tokens to a DPoP key.") var noDpop = false
     @Option(help: "A JSON config file: issuer, clientID, redirectUri, scope (+ clientSecret, strategy, endpoints).") var config: String?
+    @Option(help: ArgumentHelp(
+        "An origin besides the provider's that `haapi api` may send the profile's tokens to (repeatable; kept in the profile).",
+        valueName: "origin"))
+    var apiOrigin: [String] = []
 
     var isGiven: Bool {
         [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, attestation, config, postLogoutRedirectUri]
-            .contains { $0 != nil } || noDpop || redirectPort != nil || ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"] != nil
+            .contains { $0 != nil } || noDpop || redirectPort != nil || !apiOrigin.isEmpty
+            || ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"] != nil
     }
 
     func validate() throws {
@@ -44,6 +49,18 @@ struct ConnectionOptions: ParsableArguments {
             try Self.checkTransportSecurity(url, option: name, allowInsecureHttp: allowInsecureHttp)
         }
         if clientSecret != nil && clientSecretFile != nil { throw ValidationError("give --client-secret or --client-secret-file, not both") }
+        for origin in apiOrigin { try Self.checkOrigin(origin, option: "--api-origin", allowInsecureHttp: allowInsecureHttp) }
+    }
+
+    /// Checks an origin given on the command line: an `http` or `https` URL with a host and no
+    /// path, and plain `http` to another machine only when allowed.
+    static func checkOrigin(_ text: String, option: String, allowInsecureHttp: Bool) throws {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false,
+            url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil
+        else {
+            throw ValidationError("\(option) takes an origin such as https://api.example or http://127.0.0.1:8080, not \"\(TerminalText.safe(text))\"")
+        }
+        try checkTransportSecurity(url, option: option, allowInsecureHttp: allowInsecureHttp)
     }
 
     /// `https`, or `http` to this machine; plain `http` to another host only when allowed, and then with a warning.
@@ -103,6 +120,7 @@ struct ConnectionOptions: ParsableArguments {
         if let scope { settings.scope = scope }
         if let redirectUri { settings.redirectUri = redirectUri }
         if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
+        if !apiOrigin.isEmpty { settings.apiOrigins = apiOrigin }
         if browser {
             settings.login = "browser"
             if let redirectPort {

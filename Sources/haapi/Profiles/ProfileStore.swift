@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HaapiUI
 import OAuthCore
@@ -26,6 +27,8 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
     var dpop: Bool?
     /// `browser` for a browser login (`haapi login --browser`); a HAAPI login otherwise.
     var login: String?
+    /// Origins besides the provider's that `haapi api` may send the tokens to (`haapi login --api-origin`).
+    var apiOrigins: [String]?
 
     var isBrowserLogin: Bool { login == "browser" }
 
@@ -43,6 +46,26 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
         return .clientSecretBasic(clientID: clientID, secret: clientSecret)
     }
 
+    /// The origins `haapi api` sends these settings' tokens to: the provider's (issuer, base URL,
+    /// token and userinfo endpoints), ``apiOrigins``, and `extra` (`--allow-origin`); a token
+    /// sent anywhere else could be replayed there.
+    func apiOrigins(adding extra: [String]) -> Set<String> {
+        let provider = [issuer, baseURL, tokenEndpoint, userinfoEndpoint].compactMap { $0 }
+        return Set((provider + (apiOrigins ?? []) + extra).compactMap { URL(string: $0)?.origin })
+    }
+
+    /// Refuses, before anything is sent, a request to `url` whose origin is not one of
+    /// ``apiOrigins(adding:)``, and plain `http` to another machine unless `allowInsecureHttp`.
+    /// - Throws: `ValidationError` naming the origin and the flags that allow it.
+    func checkAPITarget(_ url: URL, extra: [String], allowInsecureHttp: Bool) throws {
+        guard let origin = url.origin, apiOrigins(adding: extra).contains(origin) else {
+            let shown = url.origin ?? url.absoluteString
+            throw ValidationError(
+                "\(TerminalText.safe(shown)) is not the provider's origin: the profile's token is sent only there "
+                    + "(give --allow-origin \(TerminalText.safe(shown)) for this call, or `haapi login --api-origin ORIGIN` to keep it in the profile)")
+        }
+        try ConnectionOptions.checkTransportSecurity(url, option: "the URL", allowInsecureHttp: allowInsecureHttp)
+    }
     /// The provider: discovered at the issuer (the endpoints saved at login win over the
     /// discovered ones), or, for settings without an issuer, described by the saved endpoints.
     func provider(transport: any HTTPTransport) throws -> OpenIDProvider {

@@ -1,0 +1,89 @@
+import Foundation
+import OAuthCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Item 7 of the second security review (issue 28): the lock file and the storage directory.
+@Suite("Security review, round 2: file storage")
+struct SecurityReviewRound2StorageTests {
+    func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("haapi-round2-\(UUID().uuidString)")
+    }
+
+    /// Item 7: a symbolic link (or a hard link) planted as `.lock-tokens.json` is refused with a
+    /// typed error naming it, and the file it points to is left as it was (it was truncated).
+    @Test func round2Item07APlantedLockFileLinkIsRefusedAndItsTargetLeftUntouched() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try FileStorage(directory: directory)
+        let target = directory.appendingPathComponent("other-file")
+        try Data("precious".utf8).write(to: target)
+        let lockFile = directory.appendingPathComponent(".lock-tokens.json")
+        for plant in ["symbolic link", "hard link"] {
+            if plant == "symbolic link" {
+                try FileManager.default.createSymbolicLink(at: lockFile, withDestinationURL: target)
+            } else {
+                try FileManager.default.linkItem(at: target, to: lockFile)
+            }
+            do {
+                try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(1), whileWaiting: nil) {
+                    Issue.record("the lock was taken through a planted \(plant)")
+                }
+            } catch let error as StorageError {
+                #expect(error.code == .unavailable)
+                #expect(error.message.contains(lockFile.path) && error.message.contains("remove it"), "\(error.message)")
+            }
+            #expect(try Data(contentsOf: target) == Data("precious".utf8), "the \(plant)'s target was changed")
+            try FileManager.default.removeItem(at: lockFile)
+        }
+        // Without the plant, the lock works.
+        try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(1), whileWaiting: nil) {}
+    }
+
+    /// Item 7: a storage directory writable by its group or by others, or owned by another user,
+    /// is refused (naming the path and the fix); one that cannot be made private is too, rather
+    /// than used as it is.
+    @Test func round2Item07AStorageDirectoryOthersControlIsRefused() throws {
+        for mode in [0o770, 0o707] {
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            // Set after creation: the umask would clear the group and other bits.
+            #expect(chmod(directory.path, mode_t(mode)) == 0)
+            do {
+                _ = try FileStorage(directory: directory)
+                Issue.record("a directory of mode \(String(mode, radix: 8)) was used")
+            } catch let error as StorageError {
+                #expect(error.code == .unavailable)
+                #expect(error.message.contains("writable by other users") && error.message.contains("chmod 700 \(directory.path)"), "\(error.message)")
+            }
+        }
+
+        // Another user's directory: one made for user 65534 (as root), else the root directory.
+        let foreign = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: foreign) }
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let othersPath = geteuid() == 0 && chown(foreign.path, 65534, 65534) == 0 ? foreign.path : "/"
+        do {
+            _ = try FileStorage(directory: URL(fileURLWithPath: othersPath))
+            Issue.record("another user's directory was used")
+        } catch let error as StorageError {
+            #expect(error.message.contains("belongs to another user"), "\(error.message)")
+        }
+
+        // This process's own /proc directory is ours and readable by all, and chmod fails there.
+        #if os(Linux)
+        do {
+            _ = try FileStorage(directory: URL(fileURLWithPath: "/proc/self"))
+            Issue.record("a directory that could not be made private was used")
+        } catch let error as StorageError {
+            #expect(error.message.contains("cannot make the storage directory /proc/self private"), "\(error.message)")
+        }
+        #endif
+    }
+}
