@@ -30,6 +30,7 @@ public enum DevServer {
                 additionalChannelHandlers: [
                     RequestDeadlineHandler(
                         headerTimeout: .nanoseconds(configuration.headerReadTimeout.nanoseconds),
+                        keepAliveTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
                         bodyTimeout: .nanoseconds(configuration.bodyReadTimeout.nanoseconds))
                 ],
                 idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),

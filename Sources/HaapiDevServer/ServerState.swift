@@ -38,7 +38,8 @@ public struct DevServerConfiguration: Sendable {
     public var maxFlowSessionsPerClient = 1000
     /// How often expired records (codes, challenges, flows, DPoP `jti`s, revoked tokens) are deleted.
     public var purgeInterval: Duration = .seconds(60)
-    /// How long a request's head may take to arrive (from the connection or the previous response).
+    /// How long the first request's head may take to arrive on a new connection (a kept-alive
+    /// connection waits for the next one for ``idleTimeout``).
     public var headerReadTimeout: Duration = .seconds(10)
     /// How long a request's body may take to arrive, from its head to its last byte.
     public var bodyReadTimeout: Duration = .seconds(30)
@@ -52,6 +53,9 @@ public struct DevServerConfiguration: Sendable {
     public var deviceCodeTriesPerMinute = 20
     /// Sign-in tries one device code takes in a fixed one-minute window, whoever makes them.
     public var deviceCodeTriesPerCode = 10
+    /// The fixed window in which `/device` counts tries per source and per code
+    /// (``deviceCodeTriesPerMinute``, ``deviceCodeTriesPerCode``): a minute.
+    public var deviceCodeTryWindow: Duration = .seconds(60)
     /// Seconds a device must wait between polls of a device login (RFC 8628 `interval`).
     public var deviceCodeInterval = 5
     /// How long a device login's codes live, in seconds (RFC 8628 `expires_in`).

@@ -11,7 +11,7 @@ import Testing
     let channel: EmbeddedChannel
 
     init() throws {
-        channel = EmbeddedChannel(handler: RequestDeadlineHandler(headerTimeout: .seconds(10), bodyTimeout: .seconds(30)))
+        channel = EmbeddedChannel(handler: RequestDeadlineHandler(headerTimeout: .seconds(10), keepAliveTimeout: .seconds(60), bodyTimeout: .seconds(30)))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     }
 
@@ -43,11 +43,23 @@ import Testing
         #expect(isOpen)
         try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
         try channel.writeOutbound(HTTPResponsePart.end(nil))
-        // The answer began: the next request's head has its 10 s again.
-        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        // The answer began: the kept-alive connection waits for the next head as long as an idle
+        // one may (a client reusing it ten seconds later must not find it closing), and no longer.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(59))
         #expect(isOpen)
         try channel.writeInbound(head)
         channel.embeddedEventLoop.advanceTime(by: .seconds(29))
+        #expect(isOpen)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(!isOpen)
+    }
+
+    @Test func aKeptAliveConnectionWithNoNextRequestIsClosedAfterTheIdleTime() throws {
+        try channel.writeInbound(head)
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(59))
         #expect(isOpen)
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(!isOpen)

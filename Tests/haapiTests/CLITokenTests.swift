@@ -294,6 +294,11 @@ struct CLITokenTests {
     @Test func tokenHeaderLinesAuthorizeACurlRequest() throws {
         let session = try LoggedIn()
         let userinfo = session.server.issuer + "/oauth/userinfo"
+        // Header lines for another origin carry the token there: refused, as `haapi api` refuses it, unless allowed.
+        let foreign = try session.haapi(["token", "--header", "--url", "https://elsewhere.example/items"])
+        #expect(foreign.status == 2 && foreign.stdout.isEmpty && foreign.stderr.contains("is not the provider's origin"), "\(foreign.stderr)")
+        let allowed = try session.haapi(["token", "--header", "--url", "https://elsewhere.example/items", "--allow-origin", "https://elsewhere.example"])
+        #expect(allowed.status == 0 && allowed.stdout.hasPrefix("Authorization: DPoP "), "\(allowed.stderr)")
         let header = try session.haapi(["token", "--header", "--url", userinfo])
         #expect(header.status == 0, "\(header.stderr)")
         let lines = header.stdout.split(separator: "\n").map(String.init)
@@ -323,7 +328,7 @@ struct CLITokenTests {
 
         let misuse = try session.haapi(["token", "--url", userinfo])
         #expect(misuse.status == 2)
-        #expect(misuse.stderr.contains("--method and --url go with --header"), "\(misuse.stderr)")
+        #expect(misuse.stderr.contains("--method, --url, --allow-origin and --allow-insecure-http go with --header"), "\(misuse.stderr)")
     }
 
     @Test func aRefusedRefreshTokenEndsTheLoginAndRemovesTheStaleTokens() async throws {

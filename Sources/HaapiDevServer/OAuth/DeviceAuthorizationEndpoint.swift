@@ -129,7 +129,7 @@ enum DeviceAuthorizationEndpoint {
         if let token = parameters["consent"] { return try await confirm(token, parameters, state: state) }
         let typed = parameters["user_code"] ?? ""
         let userCode = normalized(typed)
-        let window = Date().addingTimeInterval(60)
+        let window = Date().addingTimeInterval(state.configuration.deviceCodeTryWindow.timeInterval)
         let bySource = try await state.store.increment(kind: triesKind, id: "source " + source, expiresAt: window, window: .fixed)
         guard bySource <= state.configuration.deviceCodeTriesPerMinute else { return tooManyTries(typed) }
         guard let hash = try await state.store.get(String.self, kind: userCodeKind, id: userCode),

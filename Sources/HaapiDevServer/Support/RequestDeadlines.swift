@@ -2,23 +2,26 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Closes a connection whose request does not arrive in time (RFC 9110 leaves it to servers;
-/// slow clients otherwise hold connections for as long as they like): the head within
-/// ``headerTimeout`` of the connection's start or of the previous response, the body within
-/// ``bodyTimeout`` of the head. The time the server takes to answer counts for neither, and an
-/// idle keep-alive connection is closed by Hummingbird's idle timeout. Placed after the HTTP
-/// decoder, it sees the request's parts.
+/// slow clients otherwise hold connections for as long as they like): the first head within
+/// ``headerTimeout`` of the connection's start, each next one within ``keepAliveTimeout`` of the
+/// previous response, the body within ``bodyTimeout`` of the head. The time the server takes to
+/// answer counts for none. A kept-alive connection waits as long as an idle one may: a client
+/// that reuses it a few seconds later must not find it closing under its request (HTTP clients
+/// keep pooled connections for a minute). Placed after the HTTP decoder, it sees the request's parts.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias OutboundIn = Any
 
     private let headerTimeout: TimeAmount
+    private let keepAliveTimeout: TimeAmount
     private let bodyTimeout: TimeAmount
     private var deadline: Scheduled<Void>?
     /// Whether a request was read in full and its answer has not begun.
     private var answering = false
 
-    init(headerTimeout: TimeAmount, bodyTimeout: TimeAmount) {
+    init(headerTimeout: TimeAmount, keepAliveTimeout: TimeAmount, bodyTimeout: TimeAmount) {
         self.headerTimeout = headerTimeout
+        self.keepAliveTimeout = keepAliveTimeout
         self.bodyTimeout = bodyTimeout
     }
 
@@ -45,9 +48,9 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if answering {
-            // The answer has begun: the next request on this connection has the header time.
+            // The answer has begun: the next request on this connection has the keep-alive time.
             answering = false
-            arm(headerTimeout, context: context)
+            arm(keepAliveTimeout, context: context)
         }
         context.write(data, promise: promise)
     }

@@ -15,7 +15,8 @@ struct TokenCommand: AsyncParsableCommand {
 
             A DPoP-bound token (what `haapi login` gets by default) needs a proof with each request: \
             --header --method M --url U prints the `Authorization` and `DPoP` header lines of one request, \
-            for `curl -H @-`, so neither the token nor the key goes on a command line. `haapi api` sends \
+            for `curl -H @-`, so neither the token nor the key goes on a command line; as for `haapi api`, \
+            only for the provider's origin, the profile's API origins and --allow-origin. `haapi api` sends \
             the request itself, and also refreshes once on a 401.
 
             Examples:
@@ -30,6 +31,10 @@ struct TokenCommand: AsyncParsableCommand {
     var header = false
     @Option(help: "With --header: the request's HTTP method.") var method = "GET"
     @Option(help: "With --header: the request's URL (the DPoP proof is made for it).") var url: String?
+    @Option(help: ArgumentHelp(
+        "With --header: also authorize requests to this origin (repeatable), as `haapi api --allow-origin` does.", valueName: "origin"))
+    var allowOrigin: [String] = []
+    @Flag(help: "With --header: allow an http:// URL on another machine (the token travels in clear).") var allowInsecureHttp = false
     @Flag(help: "Print JSON: the token, its type, expiry and scopes.") var json = false
     @Flag(help: "Print the header and claims of the access token (not verified; times as dates) instead of the token.") var decode = false
     @Flag(help: "With --decode: the ID token of the login instead of the access token.") var idToken = false
@@ -42,14 +47,19 @@ struct TokenCommand: AsyncParsableCommand {
             guard absoluteURL(url) != nil else {
                 throw ValidationError("--header needs --url with the request's absolute URL")
             }
-        } else if url != nil || method != "GET" {
-            throw ValidationError("--method and --url go with --header")
+            for origin in allowOrigin { try ConnectionOptions.checkOrigin(origin, option: "--allow-origin", allowInsecureHttp: allowInsecureHttp) }
+        } else if url != nil || method != "GET" || !allowOrigin.isEmpty || allowInsecureHttp {
+            throw ValidationError("--method, --url, --allow-origin and --allow-insecure-http go with --header")
         }
     }
 
     func run() async throws {
         log.apply()
-        let (store, _, session) = try Profile.openSession(profile.name)
+        let (store, configuration, session) = try Profile.openSession(profile.name)
+        // The header lines carry the token: made only for the origins `haapi api` sends it to.
+        if header, let url = absoluteURL(url) {
+            try configuration.checkAPITarget(url, extra: allowOrigin, allowInsecureHttp: allowInsecureHttp)
+        }
         _ = try await store.loggedIn(session)
         if header, let url = absoluteURL(url) {
             let headers = try await store.reportingFailures(of: "authorizing the request") {
