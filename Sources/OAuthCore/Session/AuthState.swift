@@ -101,23 +101,67 @@ extension AuthState {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
-        guard version <= Self.storedFormatVersion else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .version, in: container,
-                debugDescription: "the session was stored by a newer version (format \(version); this one reads up to \(Self.storedFormatVersion))")
+        let value = try JSONValue(from: decoder)
+        do { try self.init(stored: value) } catch let error as StoredFormError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
-        issuer = try container.decode(String.self, forKey: .issuer)
-        clientID = try container.decode(String.self, forKey: .clientID)
-        accessToken = try container.decode(String.self, forKey: .accessToken)
-        tokenType = try container.decode(String.self, forKey: .tokenType)
-        accessTokenExpiresAt = try container.decodeIfPresent(StoredDate.self, forKey: .accessTokenExpiresAt).map { Self.wholeSeconds($0.date) }
-        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
-        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
-        subject = try container.decodeIfPresent(String.self, forKey: .subject)
-        scope = try container.decodeIfPresent(String.self, forKey: .scope)
-        dpopKey = try container.decodeIfPresent(JWK.self, forKey: .dpopKey)
+    }
+
+    /// What is wrong with a stored session: the member, and why.
+    struct StoredFormError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Reads the stored form from its parsed JSON. By hand rather than by `JSONDecoder`, whose
+    /// generic machinery cost `haapi token` (one stored session read per start) more than the
+    /// rest of the read.
+    init(stored value: JSONValue) throws(StoredFormError) {
+        guard case .object(let members) = value else { throw StoredFormError(description: "not a JSON object") }
+        func string(_ key: CodingKeys) throws(StoredFormError) -> String? {
+            switch members[key.rawValue] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw StoredFormError(description: "\(key.rawValue): not a string")
+            }
+        }
+        func required(_ key: CodingKeys) throws(StoredFormError) -> String {
+            guard let text = try string(key) else { throw StoredFormError(description: "\(key.rawValue): missing") }
+            return text
+        }
+        let version: Int
+        switch members[CodingKeys.version.rawValue] {
+        case nil, .null?: version = 1
+        case .integer(let number)?: version = number
+        default: throw StoredFormError(description: "version: not an integer")
+        }
+        guard version <= Self.storedFormatVersion else {
+            throw StoredFormError(
+                description: "version: the session was stored by a newer version (format \(version); this one reads up to \(Self.storedFormatVersion))")
+        }
+        issuer = try required(.issuer)
+        clientID = try required(.clientID)
+        accessToken = try required(.accessToken)
+        tokenType = try required(.tokenType)
+        switch members[CodingKeys.accessTokenExpiresAt.rawValue] {
+        case nil, .null?: accessTokenExpiresAt = nil
+        case .integer(let seconds)?: accessTokenExpiresAt = Self.wholeSeconds(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case .number(let seconds)?: accessTokenExpiresAt = Self.wholeSeconds(Date(timeIntervalSinceReferenceDate: seconds))
+        case .string(let text)?:
+            guard let date = StoredDate.parse(text) else {
+                throw StoredFormError(description: "accessTokenExpiresAt: \"\(text)\" is not an ISO 8601 date")
+            }
+            accessTokenExpiresAt = Self.wholeSeconds(date)
+        default: throw StoredFormError(description: "accessTokenExpiresAt: not a date")
+        }
+        refreshToken = try string(.refreshToken)
+        idToken = try string(.idToken)
+        subject = try string(.subject)
+        scope = try string(.scope)
+        if let key = members[CodingKeys.dpopKey.rawValue], key != .null {
+            do { dpopKey = try JWK(members: key) } catch { throw StoredFormError(description: "dpopKey: \((error as? JOSEError)?.message ?? "\(error)")") }
+        } else {
+            dpopKey = nil
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -147,44 +191,23 @@ extension AuthState {
     /// - Throws: ``StorageError`` ``StorageError/Code/invalidFormat`` when `data` is not one
     ///   (damaged, or written by a newer version); it says which.
     public init(storedData data: Data) throws {
-        do {
-            self = try JSONDecoder().decode(AuthState.self, from: data)
-        } catch let error as DecodingError {
-            throw StorageError(.invalidFormat, "the stored session cannot be read", underlying: Self.describe(error))
+        let value: JSONValue
+        do { value = try JSONValue(parsing: data) } catch {
+            throw StorageError(.invalidFormat, "the stored session cannot be read", underlying: "not JSON: \(error)")
         }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return (path.isEmpty ? "" : path + ": ") + context.debugDescription
-        @unknown default:
-            return "\(error)"
+        do { try self.init(stored: value) } catch {
+            throw StorageError(.invalidFormat, "the stored session cannot be read", underlying: error.description)
         }
     }
 }
 
-/// A date in the stored form: written as ISO 8601 in whole seconds; read from that, from
-/// ISO 8601 with fractional seconds, or from a number of seconds since 2001-01-01 (what
-/// Foundation's default date strategy wrote in version 1).
-private struct StoredDate: Codable {
+/// A date in the stored form: written as ISO 8601 in whole seconds; read (``AuthState/init(stored:)``)
+/// from that, from ISO 8601 with fractional seconds, or from a number of seconds since 2001-01-01
+/// (what Foundation's default date strategy wrote in version 1).
+private struct StoredDate: Encodable {
     let date: Date
 
     init(_ date: Date) { self.date = date }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let seconds = try? container.decode(Double.self) {
-            date = Date(timeIntervalSinceReferenceDate: seconds)
-            return
-        }
-        let text = try container.decode(String.self)
-        guard let date = Self.parse(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date")
-        }
-        self.date = date
-    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -193,7 +216,7 @@ private struct StoredDate: Codable {
 
     /// RFC 3339, with or without fractional seconds. FoundationEssentials' parser, not
     /// ISO8601DateFormatter: that one starts ICU (calendar and time-zone data) on every read.
-    private static func parse(_ text: String) -> Date? {
+    static func parse(_ text: String) -> Date? {
         (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }

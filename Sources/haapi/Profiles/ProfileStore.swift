@@ -7,7 +7,7 @@ import OIDCClient
 
 /// The connection settings of a profile: seed 002's config.json (issuer, clientID,
 /// redirectUri, scope) plus what this tool needs (secret, strategy, endpoints).
-struct ProfileConfiguration: Codable, Sendable, Equatable {
+struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var issuer: String?
     var clientID: String
     var redirectUri: String
@@ -89,12 +89,51 @@ struct ProfileConfiguration: Codable, Sendable, Equatable {
 }
 
 extension ProfileConfiguration {
-    /// The keys a `--config` file may hold, and whether each is a string (else a boolean).
-    static let fileKeys: [(name: String, isString: Bool)] = [
-        ("issuer", true), ("clientID", true), ("redirectUri", true), ("postLogoutRedirectUri", true), ("scope", true),
-        ("clientSecret", true), ("strategy", true), ("attestation", true), ("baseURL", true), ("authorizationEndpoint", true),
-        ("tokenEndpoint", true), ("userinfoEndpoint", true), ("revocationEndpoint", true), ("dpop", false), ("login", true),
+    /// What a member of `config.json` holds.
+    enum FileValue { case string, bool, strings }
+
+    /// The keys a `config.json` (or `--config` file) may hold, and what each holds.
+    static let fileKeys: [(name: String, value: FileValue)] = [
+        ("issuer", .string), ("clientID", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
+        ("clientSecret", .string), ("strategy", .string), ("attestation", .string), ("baseURL", .string), ("authorizationEndpoint", .string),
+        ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string), ("dpop", .bool), ("login", .string),
+        ("apiOrigins", .strings),
     ]
+
+    /// The settings of a parsed `config.json`; `nil` when a member is missing or of the wrong
+    /// type. Read by hand, as ``AuthState`` is: `JSONDecoder` cost each start of `haapi token`
+    /// more than the rest of reading the profile.
+    init?(json: JSONValue) {
+        guard case .object(let members) = json else { return nil }
+        var strings: [String: String] = [:]
+        for (name, kind) in Self.fileKeys where kind == .string {
+            switch members[name] {
+            case nil, .null?: break
+            case .string(let text)?: strings[name] = text
+            default: return nil
+            }
+        }
+        guard let clientID = strings["clientID"], let redirectUri = strings["redirectUri"] else { return nil }
+        self.init(
+            issuer: strings["issuer"], clientID: clientID, redirectUri: redirectUri, postLogoutRedirectUri: strings["postLogoutRedirectUri"],
+            scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"], attestation: strings["attestation"],
+            baseURL: strings["baseURL"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
+            userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"])
+        switch members["dpop"] {
+        case nil, .null?: dpop = nil
+        case .bool(let flag)?: dpop = flag
+        default: return nil
+        }
+        login = strings["login"]
+        switch members["apiOrigins"] {
+        case nil, .null?: apiOrigins = nil
+        case .array(let items)?:
+            let origins = items.compactMap(\.stringValue)
+            guard origins.count == items.count else { return nil }
+            apiOrigins = origins
+        default: return nil
+        }
+    }
 
     /// The redirect URI of a HAAPI login when none is given.
     static let defaultRedirectURI = "haapi://callback"
@@ -121,12 +160,15 @@ extension ProfileConfiguration {
                 "\(path): unknown key \"\(TerminalText.safe(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                     + " (the keys: \(names.joined(separator: ", ")))")
         }
-        for (name, isString) in fileKeys {
+        for (name, kind) in fileKeys {
             guard let member = members[name] else { continue }
-            switch (member, isString) {
+            switch (member, kind) {
             case (.null, _): members[name] = nil
-            case (.string, true), (.bool, false): break
-            default: throw CLIFailure("\(path): \"\(name)\" must be \(isString ? "a string" : "true or false")")
+            case (.string, .string), (.bool, .bool): break
+            case (.array(let items), .strings) where items.allSatisfy({ $0.stringValue != nil }): break
+            default:
+                let wanted = switch kind { case .string: "a string"; case .bool: "true or false"; case .strings: "an array of strings" }
+                throw CLIFailure("\(path): \"\(name)\" must be \(wanted)")
             }
         }
         if members["clientID"] == nil, let clientID { members["clientID"] = .string(clientID) }
@@ -134,9 +176,8 @@ extension ProfileConfiguration {
             throw CLIFailure("\(path): \"clientID\" is missing (the client id registered at the server; or give --client-id)")
         }
         if members["redirectUri"] == nil { members["redirectUri"] = .string(defaultRedirectURI) }
-        do { return try JSONDecoder().decode(ProfileConfiguration.self, from: JSONValue.object(members).serialized()) } catch {
-            throw CLIFailure("\(path) cannot be read as settings: \(error.localizedDescription)")
-        }
+        guard let settings = ProfileConfiguration(json: .object(members)) else { throw CLIFailure("\(path) cannot be read as settings") }
+        return settings
     }
 }
 
@@ -227,11 +268,10 @@ struct Profile {
             throw CLIFailure("cannot read \(path): \(Profile.describe(error))")
         }
         guard let data else { return nil }
-        do { return try JSONDecoder().decode(ProfileConfiguration.self, from: data) } catch {
-            throw CLIFailure(
-                "the profile's settings file \(path) is damaged (not the JSON haapi writes); "
-                    + "`haapi login --profile \(name) --issuer URL --client-id ID` replaces it")
-        }
+        if let value = try? JSONValue(parsing: data), let settings = ProfileConfiguration(json: value) { return settings }
+        throw CLIFailure(
+            "the profile's settings file \(path) is damaged (not the JSON haapi writes); "
+                + "`haapi login --profile \(name) --issuer URL --client-id ID` replaces it")
     }
 
     func writeConfiguration(_ configuration: ProfileConfiguration) throws {
