@@ -19,6 +19,15 @@ struct Haapi: AsyncParsableCommand {
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
     /// standard error), 2 a usage error, 4 a login is needed, 130 cancelled with Ctrl-C.
     static func main() async {
+        if let quick = TokenCommand.quickArguments(Array(CommandLine.arguments.dropFirst())) {
+            LogOptions.applyDefault()
+            let profile = quick.profile ?? ProfileOption.defaultName()
+            let work = Task { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }
+            Interrupts.install(cancelling: work)
+            let code = await work.value
+            if Interrupts.cancelledCommand { Interrupts.exitCancelled() }
+            Foundation.exit(code)
+        }
         let command: any ParsableCommand
         if let unknown = unknownHelpTopic(Array(CommandLine.arguments.dropFirst())) {
             Stderr.line("haapi: error: \(unknown) (`haapi --help` lists the commands)")
@@ -61,10 +70,25 @@ struct Haapi: AsyncParsableCommand {
             }
             return ExitCodes.success
         } catch {
-            // A cancelled command's error is the cancellation itself: `main` says "cancelled".
-            if Interrupts.cancelledCommand { return ExitCodes.interrupted }
-            return ExitCodes.report(error, command: Self.self)
+            return exitCode(after: error)
         }
+    }
+
+    /// `haapi token` from ``TokenCommand/quickArguments(_:)``.
+    private static func printToken(profile: String, minimumLifetime: Int) async -> Int32 {
+        do {
+            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(minimumLifetime))
+            return ExitCodes.success
+        } catch {
+            return exitCode(after: error)
+        }
+    }
+
+    /// Reports a command's failure as `haapi` does; its exit code.
+    private static func exitCode(after error: any Error) -> Int32 {
+        // A cancelled command's error is the cancellation itself: `main` says "cancelled".
+        if Interrupts.cancelledCommand { return ExitCodes.interrupted }
+        return ExitCodes.report(error, command: Self.self)
     }
 }
 

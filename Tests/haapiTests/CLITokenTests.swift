@@ -289,6 +289,25 @@ struct CLITokenTests {
         #expect(run.stderr.contains("Logged in as demo"), "\(run.stderr)")
     }
 
+    /// `haapi token` as scripts call it (`--profile NAME`, `--min-ttl N`) is read without the
+    /// argument parser; every other spelling goes through it. Both answer alike, token or failure.
+    @Test func theQuickTokenPathAnswersAsTheParserDoes() throws {
+        let session = try LoggedIn(profile: "work")
+        let quick = try session.haapi(["token", "--min-ttl", "60", "--profile", "work"])
+        let parsed = try session.haapi(["token", "--profile=work", "--min-ttl=60"])
+        #expect(quick.status == 0 && parsed.status == 0, "\(quick.stderr) \(parsed.stderr)")
+        #expect(quick.stdout == parsed.stdout && quick.stdout.count > 20)
+        #expect(quick.stderr == parsed.stderr)
+        let missingQuick = try session.haapi(["token", "--profile", "nobody"])
+        let missingParsed = try session.haapi(["token", "--profile=nobody"])
+        #expect(missingQuick.status == 4 && missingParsed.status == 4)
+        #expect(missingQuick.stderr == missingParsed.stderr && missingQuick.stderr.contains("there is no profile \"nobody\""), "\(missingQuick.stderr)")
+        // What the quick reader does not take is the parser's to refuse.
+        for arguments in [["token", "--min-ttl", "-5"], ["token", "--profile"], ["token", "--nosuch", "x"]] {
+            #expect(try session.haapi(arguments).status == 2, "\(arguments)")
+        }
+    }
+
     /// `haapi token --header`: the header lines of one request, which curl sends as they are
     /// (`curl -H @-`), so no token or key is ever on a command line.
     @Test func tokenHeaderLinesAuthorizeACurlRequest() throws {

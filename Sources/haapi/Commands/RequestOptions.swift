@@ -5,7 +5,10 @@ import Foundation
 struct MinimumLifetimeOption: ParsableArguments {
     // Unconditional: `--min-ttl -5` is a (refused) value, not a missing one.
     @Option(name: .customLong("min-ttl"), parsing: .unconditional, help: "Refresh first when the token has fewer seconds than this left.")
-    var seconds: Int = 30
+    var seconds: Int = MinimumLifetimeOption.defaultSeconds
+
+    /// `--min-ttl`'s default.
+    static let defaultSeconds = 30
 
     var interval: TimeInterval { TimeInterval(seconds) }
 

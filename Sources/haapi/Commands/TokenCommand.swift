@@ -55,6 +55,10 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         log.apply()
+        if !header && !json && !decode {
+            try await Self.printToken(profile: profile.name, minimumLifetime: minimumLifetime.interval)
+            return
+        }
         let (store, configuration, session) = try Profile.openSession(profile.name)
         // The header lines carry the token: made only for the origins `haapi api` sends it to.
         if header, let url = absoluteURL(url) {
@@ -80,18 +84,20 @@ struct TokenCommand: AsyncParsableCommand {
             print(JWTText.pretty(readable))
             return
         }
-        if json {
-            let tokens = try await store.loggedIn(session)
-            var object: [String: JSONValue] = ["token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null]
-            if let expiry = token.expiresAt {
-                object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
-                object["expiresIn"] = .integer(Int(expiry.timeIntervalSinceNow.rounded(.down)))
-            }
-            let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
-            object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
-            print(String(decoding: JSONValue.object(object).serialized(pretty: true), as: UTF8.self))
-            return
+        // --json
+        let tokens = try await store.loggedIn(session)
+        var object: [String: JSONValue] = ["token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null]
+        if let expiry = token.expiresAt {
+            object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
+            object["expiresIn"] = .integer(Int(expiry.timeIntervalSinceNow.rounded(.down)))
         }
+        let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
+        object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
+        print(String(decoding: JSONValue.object(object).serialized(pretty: true), as: UTF8.self))
+    }
+
+    /// Prints `token`; a DPoP-bound one printed into a pipe comes with a warning.
+    static func printAccessToken(_ token: AccessToken) {
         // `Authorization: Bearer $(haapi token)` is what people type, and a DPoP-bound token sent so
         // is refused with a 401 that does not say why: said here, where the token is made.
         if token.isDPoPBound && isatty(STDOUT_FILENO) == 0 {
@@ -100,7 +106,38 @@ struct TokenCommand: AsyncParsableCommand {
                     + "`haapi api URL`, or with the headers of `haapi token --header --url URL` (`haapi login --no-dpop` asks for "
                     + "Bearer tokens where the server allows them)")
         }
-        print(token.value)
+        Swift.print(token.value)
+    }
+
+    /// `haapi token` as scripts call it in loops: the profile's valid access token, printed.
+    static func printToken(profile name: String, minimumLifetime: TimeInterval) async throws {
+        let (store, _, session) = try Profile.openSession(name)
+        _ = try await store.loggedIn(session)
+        printAccessToken(try await store.reportingFailures(of: "the refresh") { try await session.validAccessToken(minimumLifetime: minimumLifetime) })
+    }
+
+    /// The arguments of `haapi token` as scripts give them, read without ArgumentParser: nothing
+    /// but `--profile NAME` and `--min-ttl SECONDS` (each once, values as the parser would take
+    /// them); `nil` for anything else, which the parser reads. Building the parser's command tree
+    /// was a third of a cached token's start (protocol-conformance scans over the whole binary).
+    static func quickArguments(_ arguments: [String]) -> (profile: String?, minimumLifetime: Int)? {
+        guard arguments.first == "token" else { return nil }
+        var profile: String?
+        var minimumLifetime: Int?
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else { return nil }
+            switch name {
+            case "--profile" where profile == nil:
+                profile = value
+            case "--min-ttl" where minimumLifetime == nil:
+                guard let seconds = Int(value), seconds >= 0 else { return nil }
+                minimumLifetime = seconds
+            default:
+                return nil
+            }
+        }
+        return (profile, minimumLifetime ?? MinimumLifetimeOption.defaultSeconds)
     }
 }
 

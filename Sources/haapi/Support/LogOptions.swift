@@ -20,7 +20,7 @@ struct LogOptions: ParsableArguments {
     /// Configures HaapiLogger.
     func apply() {
         guard let logLevel else {
-            HaapiLogger.followUpTags = []
+            Self.applyDefault()
             return
         }
         HaapiLogger.followUpTags = DriverFollowUpTag.allCases + SdkFollowUpTag.allCases + OIDCFollowUpTag.allCases
@@ -31,4 +31,7 @@ struct LogOptions: ParsableArguments {
         HaapiLogger.isErrorEnabled = true
         if unmask { HaapiLogger.isSensitiveValueMasked = false }
     }
+
+    /// No `--log-level`: nothing is logged.
+    static func applyDefault() { HaapiLogger.followUpTags = [] }
 }
