@@ -125,7 +125,7 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
     /// The page the browser shows on its return, by what the return carries: a code (signed
     /// in), an error (the sign-in did not finish), or neither (the end of a session's sign-out).
     static func page(forQuery query: String) -> String {
-        let names = Set(query.split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]) })
+        let names = Set(FormURLEncoding.decode(query).map(\.0))
         let (title, text): (String, String)
         if names.contains("code") {
             (title, text) = ("Signed in", "You are signed in. You can close this window and return to the app.")

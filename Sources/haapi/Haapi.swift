@@ -22,11 +22,7 @@ struct Haapi: AsyncParsableCommand {
         if let quick = TokenCommand.quickArguments(Array(CommandLine.arguments.dropFirst())) {
             LogOptions.applyDefault()
             let profile = quick.profile ?? ProfileOption.defaultName()
-            let work = Task { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }
-            Interrupts.install(cancelling: work)
-            let code = await work.value
-            if Interrupts.cancelledCommand { Interrupts.exitCancelled() }
-            Foundation.exit(code)
+            await finish(Task { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }, cancelledByCtrlC: true)
         }
         let command: any ParsableCommand
         if let unknown = unknownHelpTopic(Array(CommandLine.arguments.dropFirst())) {
@@ -37,8 +33,13 @@ struct Haapi: AsyncParsableCommand {
         let ownsSignals = command is any HandlesItsOwnSignals
         // The command is used by this task alone from here on.
         nonisolated(unsafe) let parsed = command
-        let work = Task { await execute(parsed) }
-        if !ownsSignals { Interrupts.install(cancelling: work) }
+        await finish(Task { await execute(parsed) }, cancelledByCtrlC: !ownsSignals)
+    }
+
+    /// Waits for the command's `work` (which Ctrl-C cancels, unless the command handles its
+    /// signals itself) and exits with its code, or as cancelled.
+    private static func finish(_ work: Task<Int32, Never>, cancelledByCtrlC: Bool) async -> Never {
+        if cancelledByCtrlC { Interrupts.install(cancelling: work) }
         let code = await work.value
         if Interrupts.cancelledCommand { Interrupts.exitCancelled() }
         Foundation.exit(code)

@@ -94,12 +94,18 @@ struct ConnectionOptions: ParsableArguments {
         return ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The settings from the flags (over `--config`, over `saved`), endpoints discovered when
-    /// missing; `browser` makes a browser login's settings (a loopback redirect URI).
-    func resolve(saved: ProfileConfiguration?, browser: Bool = false) async throws -> ProfileConfiguration {
+    /// The settings of `--config FILE`, when given.
+    func configFile() throws -> ProfileConfiguration? {
+        try config.map { try ProfileConfiguration.read(configFile: $0, clientID: clientId) }
+    }
+
+    /// The settings from the flags (over `fromFile`, the ``configFile()``, over `saved`),
+    /// endpoints discovered when missing; `browser` makes a browser login's settings (a loopback
+    /// redirect URI).
+    func resolve(saved: ProfileConfiguration?, fromFile: ProfileConfiguration?, browser: Bool = false) async throws -> ProfileConfiguration {
         var settings: ProfileConfiguration
-        if let config {
-            settings = try ProfileConfiguration.read(configFile: config, clientID: clientId)
+        if let fromFile {
+            settings = fromFile
         } else if let saved, clientId == nil || clientId == saved.clientID {
             settings = saved
         } else {

@@ -64,9 +64,9 @@ struct LoginCommand: AsyncParsableCommand {
         let browser = self.browser || device || (saved?.isBrowserLogin == true && !connection.isGiven)
         let terminal = Terminal()
         // What is wrong with the files given is said before anything else, and before any request.
-        if let config = connection.config { _ = try ProfileConfiguration.read(configFile: config, clientID: connection.clientId) }
+        let fromFile = try connection.configFile()
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
-        let settings = try await connection.resolve(saved: saved, browser: browser)
+        let settings = try await connection.resolve(saved: saved, fromFile: fromFile, browser: browser)
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
         // the previous login's tokens cannot write over them.
         let tokens: AuthState
@@ -86,7 +86,7 @@ struct LoginCommand: AsyncParsableCommand {
         // The settings are saved with the tokens they got, never before.
         try store.writeConfiguration(settings)
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
-        if json { print(String(decoding: await ProfileReport.read(profile).json.serialized(pretty: true), as: UTF8.self)) }
+        if json { print(JWTText.pretty(await ProfileReport.read(profile).json)) }
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.

@@ -32,7 +32,7 @@ struct StatusCommand: AsyncParsableCommand {
         for name in names { reports.append(await ProfileReport.read(name)) }
         if json {
             let value: JSONValue = all ? .array(reports.map(\.json)) : (reports.first?.json ?? .null)
-            print(String(decoding: value.serialized(pretty: true), as: UTF8.self))
+            print(JWTText.pretty(value))
         } else {
             Stderr.line(all && names.isEmpty ? "No profiles yet: log in with `haapi login --issuer URL --client-id ID`" : reports.map(\.text).joined(separator: "\n"))
         }
@@ -188,7 +188,7 @@ struct ProfilesListCommand: AsyncParsableCommand {
         var reports: [ProfileReport] = []
         for name in names { reports.append(await ProfileReport.read(name)) }
         if json {
-            print(String(decoding: JSONValue.array(reports.map(\.json)).serialized(pretty: true), as: UTF8.self))
+            print(JWTText.pretty(.array(reports.map(\.json))))
             return
         }
         guard !names.isEmpty else {

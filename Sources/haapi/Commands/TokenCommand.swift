@@ -93,7 +93,7 @@ struct TokenCommand: AsyncParsableCommand {
         }
         let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
         object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
-        print(String(decoding: JSONValue.object(object).serialized(pretty: true), as: UTF8.self))
+        print(JWTText.pretty(.object(object)))
     }
 
     /// Prints `token`; a DPoP-bound one printed into a pipe comes with a warning.

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiDriver
 import OAuthCore
 
 /// Why a HAAPI login cannot start when the settings give the client no way to authenticate
@@ -17,7 +18,7 @@ enum ClientDiagnosis {
         do {
             let transport = try AnnouncedTransport.make()
             let probe = TokenEndpointClient(endpoint: endpoint, clientAuthentication: .none(clientID: client), transport: transport)
-            guard case .failure(let error) = try await probe.requestToken(.clientCredentials(scope: haapiScope)).result else {
+            guard case .failure(let error) = try await probe.requestToken(.clientCredentials(scope: HaapiTokenManager.haapiScope)).result else {
                 return generic(client, detail: nil)
             }
             refusal = error
@@ -26,9 +27,6 @@ enum ClientDiagnosis {
         }
         return explain(refusal, client: client)
     }
-
-    /// The scope of a HAAPI access token.
-    static let haapiScope = "urn:se:curity:scopes:haapi"
 
     /// The failure for the token endpoint's `refusal` of a credential-less HAAPI token request.
     static func explain(_ refusal: OAuthErrorResponse, client: String) -> CLIFailure {

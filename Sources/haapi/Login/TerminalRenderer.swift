@@ -294,14 +294,11 @@ import OAuthTransportNIO
                 }
             case .checkbox:
                 if field.isReadonly { continue }
-                if !isScripted && !asksCheckboxes {
+                if isScripted, let answer = try await answer(for: field.name) {
+                    values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
+                } else if isScripted || !asksCheckboxes {
+                    // Not asked: the box as the server checked it.
                     values[field.name] = field.isChecked ? (field.value ?? "on") : ""
-                } else if isScripted {
-                    if let answer = try await answer(for: field.name) {
-                        values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
-                    } else {
-                        values[field.name] = field.isChecked ? (field.value ?? "on") : ""
-                    }
                 } else {
                     let hint = strings.string(field.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
                     Stderr.write(terminal.styled(TerminalText.safe(Self.checkboxText(field)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))

@@ -90,7 +90,18 @@ struct ProfileConfiguration: Encodable, Sendable, Equatable {
 
 extension ProfileConfiguration {
     /// What a member of `config.json` holds.
-    enum FileValue { case string, bool, strings }
+    enum FileValue {
+        case string, bool, strings
+
+        /// As an error says it: `"scope" must be a string`.
+        var described: String {
+            switch self {
+            case .string: return "a string"
+            case .bool: return "true or false"
+            case .strings: return "an array of strings"
+            }
+        }
+    }
 
     /// The keys a `config.json` (or `--config` file) may hold, and what each holds.
     static let fileKeys: [(name: String, value: FileValue)] = [
@@ -100,39 +111,40 @@ extension ProfileConfiguration {
         ("apiOrigins", .strings),
     ]
 
-    /// The settings of a parsed `config.json`; `nil` when a member is missing or of the wrong
-    /// type. Read by hand, as ``AuthState`` is: `JSONDecoder` cost each start of `haapi token`
-    /// more than the rest of reading the profile.
-    init?(json: JSONValue) {
-        guard case .object(let members) = json else { return nil }
+    /// A member of a `config.json` that is missing or is not what it must be.
+    struct MemberError: Error {
+        let name: String
+        /// What the member must be (`a string`...); `nil`: it is missing.
+        let wanted: String?
+    }
+
+    /// The settings of a parsed `config.json` (members that are `null` count as absent). Read by
+    /// hand, as ``AuthState`` is: `JSONDecoder` cost each start of `haapi token` more than the
+    /// rest of reading the profile.
+    /// - Throws: ``MemberError`` for the first member missing (`clientID`, `redirectUri`) or of the wrong type.
+    init(json: JSONValue) throws(MemberError) {
+        guard case .object(let members) = json else { throw MemberError(name: "", wanted: "a JSON object") }
         var strings: [String: String] = [:]
-        for (name, kind) in Self.fileKeys where kind == .string {
-            switch members[name] {
-            case nil, .null?: break
-            case .string(let text)?: strings[name] = text
-            default: return nil
+        var flags: [String: Bool] = [:]
+        var lists: [String: [String]] = [:]
+        for (name, kind) in Self.fileKeys {
+            guard let member = members[name], member != .null else { continue }
+            switch (member, kind) {
+            case (.string(let text), .string): strings[name] = text
+            case (.bool(let flag), .bool): flags[name] = flag
+            case (.array(let items), .strings) where items.allSatisfy({ $0.stringValue != nil }): lists[name] = items.compactMap(\.stringValue)
+            default:
+                throw MemberError(name: name, wanted: kind.described)
             }
         }
-        guard let clientID = strings["clientID"], let redirectUri = strings["redirectUri"] else { return nil }
+        guard let clientID = strings["clientID"] else { throw MemberError(name: "clientID", wanted: nil) }
+        guard let redirectUri = strings["redirectUri"] else { throw MemberError(name: "redirectUri", wanted: nil) }
         self.init(
             issuer: strings["issuer"], clientID: clientID, redirectUri: redirectUri, postLogoutRedirectUri: strings["postLogoutRedirectUri"],
             scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"], attestation: strings["attestation"],
             baseURL: strings["baseURL"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
-            userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"])
-        switch members["dpop"] {
-        case nil, .null?: dpop = nil
-        case .bool(let flag)?: dpop = flag
-        default: return nil
-        }
-        login = strings["login"]
-        switch members["apiOrigins"] {
-        case nil, .null?: apiOrigins = nil
-        case .array(let items)?:
-            let origins = items.compactMap(\.stringValue)
-            guard origins.count == items.count else { return nil }
-            apiOrigins = origins
-        default: return nil
-        }
+            userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"], dpop: flags["dpop"],
+            login: strings["login"], apiOrigins: lists["apiOrigins"])
     }
 
     /// The redirect URI of a HAAPI login when none is given.
@@ -141,8 +153,7 @@ extension ProfileConfiguration {
     /// Reads a `--config` file (seed 002's config.json: issuer, clientID, redirectUri, scope,
     /// and the other settings a profile keeps). What is wrong is said in the file's terms: the
     /// key, what it must be, the nearest known key for a misspelt one. `redirectUri` defaults
-    /// to `haapi://callback`.
-    /// `clientID` (`--client-id`) stands in for a file without one.
+    /// to `haapi://callback`; `clientID` (`--client-id`) stands in for a file without one.
     static func read(configFile path: String, clientID: String? = nil) throws -> ProfileConfiguration {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -160,24 +171,14 @@ extension ProfileConfiguration {
                 "\(path): unknown key \"\(TerminalText.safe(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                     + " (the keys: \(names.joined(separator: ", ")))")
         }
-        for (name, kind) in fileKeys {
-            guard let member = members[name] else { continue }
-            switch (member, kind) {
-            case (.null, _): members[name] = nil
-            case (.string, .string), (.bool, .bool): break
-            case (.array(let items), .strings) where items.allSatisfy({ $0.stringValue != nil }): break
-            default:
-                let wanted = switch kind { case .string: "a string"; case .bool: "true or false"; case .strings: "an array of strings" }
-                throw CLIFailure("\(path): \"\(name)\" must be \(wanted)")
+        if members["clientID", default: .null] == .null, let clientID { members["clientID"] = .string(clientID) }
+        if members["redirectUri", default: .null] == .null { members["redirectUri"] = .string(defaultRedirectURI) }
+        do { return try ProfileConfiguration(json: .object(members)) } catch {
+            guard let wanted = error.wanted else {
+                throw CLIFailure("\(path): \"\(error.name)\" is missing (the client id registered at the server; or give --client-id)")
             }
+            throw CLIFailure("\(path): \"\(error.name)\" must be \(wanted)")
         }
-        if members["clientID"] == nil, let clientID { members["clientID"] = .string(clientID) }
-        guard members["clientID"] != nil else {
-            throw CLIFailure("\(path): \"clientID\" is missing (the client id registered at the server; or give --client-id)")
-        }
-        if members["redirectUri"] == nil { members["redirectUri"] = .string(defaultRedirectURI) }
-        guard let settings = ProfileConfiguration(json: .object(members)) else { throw CLIFailure("\(path) cannot be read as settings") }
-        return settings
     }
 }
 
@@ -268,7 +269,7 @@ struct Profile {
             throw CLIFailure("cannot read \(path): \(Profile.describe(error))")
         }
         guard let data else { return nil }
-        if let value = try? JSONValue(parsing: data), let settings = ProfileConfiguration(json: value) { return settings }
+        if let value = try? JSONValue(parsing: data), let settings = try? ProfileConfiguration(json: value) { return settings }
         throw CLIFailure(
             "the profile's settings file \(path) is damaged (not the JSON haapi writes); "
                 + "`haapi login --profile \(name) --issuer URL --client-id ID` replaces it")
