@@ -11,6 +11,7 @@ public enum DevServer {
     public static func makeRouter(state: ServerState) -> Router<DevServerRequestContext> {
         let router = Router(context: DevServerRequestContext.self)
         if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: log)) }
+        router.add(middleware: LanguageMiddleware())
         DiscoveryRoutes.add(to: router, state: state)
         OAuthRoutes.add(to: router, state: state)
         HaapiRoutes.add(to: router, state: state)

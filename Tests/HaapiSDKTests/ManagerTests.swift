@@ -105,6 +105,22 @@ struct HaapiManagerTests {
         #expect(await manager.currentSessionID == "sess-1")
     }
 
+    /// Every HAAPI request asks for the user's languages, as URLSession does on Apple platforms,
+    /// so that the server words its steps for the user; the app's own header wins.
+    @Test func requestsAskForTheUsersLanguagesUnlessTheAppSaysOtherwise() async throws {
+        let transport = RecordingTransport([step(Documents.redirect), step(Documents.login)])
+        _ = await HaapiManager(haapiConfiguration: configuration(), transport: transport).start()
+        let expected = UserLanguages.acceptLanguage(UserLanguages.preferred)
+        #expect(transport.requests.count == 2)
+        for request in transport.requests { #expect(request.headers["Accept-Language"] == expected) }
+
+        var ownHeader = configuration()
+        ownHeader.httpHeadersProvider = { ["accept-language": "fr-CA"] }
+        let second = RecordingTransport([step(Documents.login)])
+        _ = await HaapiManager(haapiConfiguration: ownHeader, transport: second).start()
+        #expect(second.requests.first?.headers.values(for: "Accept-Language") == ["fr-CA"])
+    }
+
     /// Extra parameters never replace or repeat a protocol parameter (one builder for the HAAPI
     /// flow and the browser login, which once differed: the flow sent both values).
     @Test func extraParametersCannotOverrideTheProtocolsOnes() async throws {

@@ -22,6 +22,7 @@ import Testing
         switch item {
         case .message(let text, let style): return "\(style.replacingOccurrences(of: "MessageView.", with: "")): \(text)"
         case .text(let text): return "text: \(text)"
+        case .section(let title): return "section: \(title)"
         case .textField(let field):
             return "field \(field.name) \(field.contentType.rawValue)\(field.isSecure ? " secure" : "")\(field.error.map { " error: \($0)" } ?? "")"
         case .checkbox(let box): return "checkbox \(box.name)\(box.isChecked ? " checked" : "")\(box.isReadonly ? " readonly" : "")"
@@ -132,16 +133,17 @@ import Testing
     @Test func aSelectorIsAListOfButtonsOrTabsWithTheFirstOptionShown() throws {
         let list = try Self.screen(Self.uiKit, "authentication-select-authenticator.json")
         #expect(list.kind == .selector)
+        // The selector's title heads it (the step has no heading of its own).
         #expect(Self.describe(list) == [
-            "secondary button: Google", "secondary button: TOTP", "secondary button: Username/password", "secondary button: Email",
+            "Heading: Login", "secondary button: Google", "secondary button: TOTP", "secondary button: Username/password", "secondary button: Email",
             "secondary button: SMS",
         ])
         let tabs = UIModelFactory(presentation: .tabs, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
         let tabbed = try Self.screen(Self.uiKit, "authentication-select-authenticator.json", factory: tabs)
-        #expect(Self.describe(tabbed) == [#"tabs ["Google", "TOTP", "Username/password", "Email", "SMS"] at 0"#, "primary button: Google"])
+        #expect(Self.describe(tabbed) == ["Heading: Login", #"tabs ["Google", "TOTP", "Username/password", "Email", "SMS"] at 0"#, "primary button: Google"])
         // Duo's nested selector: one button per device.
         #expect(Self.describe(try Self.screen(Self.uiKit, "duo-select-device-nested-selector.json")) == [
-            "secondary button: Phone 1 (+XX XXX XXX 204)", "secondary button: Phone 2 (+XX XXX XXX 305)", "link: Register new device",
+            "Heading: Device selection", "secondary button: Phone 1 (+XX XXX XXX 204)", "secondary button: Phone 2 (+XX XXX XXX 305)", "link: Register new device",
         ])
     }
 

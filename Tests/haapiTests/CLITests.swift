@@ -195,6 +195,12 @@ struct CLITests {
         #expect(swedish.contains("Väntar på +XX XXX XXX 000"), "\(swedish)")
         #expect(!swedish.contains("Waiting for +XX"), "\(swedish)")
         #expect(english.contains("Waiting for +XX XXX XXX 000"), "\(english)")
+        // The demo's own lines, and the server's words: haapi asks for the user's languages.
+        #expect(swedish.contains("Logga in som användaren demo med lösenordet Password1."), "\(swedish)")
+        #expect(swedish.contains("Meddelande till demo (en inloggning som godkänns i telefonen): öppna http"), "\(swedish)")
+        #expect(swedish.contains("Välj inloggningsmetod: Godkänn i telefonen"), "\(swedish)")
+        #expect(english.contains("Message to demo (a login approved on your phone): to approve the login, open http"), "\(english)")
+        #expect(english.contains("Select Authentication Method: Approve on your phone"), "\(english)")
     }
 
     @Test func demoWithTheSecretClientChoosesAtTheSelector() throws {

@@ -59,7 +59,7 @@ enum Approvals {
             kind: kind, id: id, expiresAt: expires)
         let link = link(id, state: state)
         if let userMessages = state.configuration.userMessages {
-            userMessages(.approvalLink(username: user.username, purpose: purpose, link: link))
+            userMessages(.approvalLink(username: user.username, purpose: ServerTexts.translate(purpose), link: link))
         } else {
             logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
         }

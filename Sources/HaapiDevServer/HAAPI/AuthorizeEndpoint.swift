@@ -56,7 +56,8 @@ enum AuthorizeEndpoint {
         let flow = FlowSession(
             clientId: clientId, redirectUri: redirectUri, scope: scope, state: stateParameter, nonce: query["nonce"],
             acrValues: query["acr_values"], codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : "S256",
-            requestedDPoPJkt: requestedJkt, isHaapi: isHaapi, sessionJkt: caller?.thumbprint)
+            requestedDPoPJkt: requestedJkt, isHaapi: isHaapi, sessionJkt: caller?.thumbprint,
+            language: ServerLanguage.requested(uiLocales: query["ui_locales"]))
         guard try await state.store.count(kind: FlowSession.kind, where: "$.clientId", equals: clientId) < state.configuration.maxFlowSessionsPerClient
         else { return redirectError("temporarily_unavailable", "too many flows of this client are under way") }
         let sessionID = SeedData.randomToken(24)

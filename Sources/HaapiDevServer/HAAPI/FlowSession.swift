@@ -35,6 +35,9 @@ struct FlowSession: Codable, Sendable, Hashable {
     var authTime: Date?
     /// What the authenticator under way waits for.
     var pending = Pending.nothing
+    /// The language the authorization request's `ui_locales` asked for (one the server has),
+    /// kept for the whole flow, as Curity keeps it in a cookie; else each request's own.
+    var language: String? = nil
 
     /// The store kind of flow sessions.
     static let kind = "haapi-flow"

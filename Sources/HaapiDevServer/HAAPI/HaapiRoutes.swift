@@ -127,7 +127,9 @@ enum HaapiRoutes {
                 if haapiOnly && !flowRequest.isHaapi {
                     return HTMLPages.error("This step is only available to apps (HAAPI).", status: .notAcceptable)
                 }
-                return try await handler(&flowRequest)
+                return try await ServerLanguage.$current.withValue(flowRequest.flow.language ?? ServerLanguage.current) {
+                    try await handler(&flowRequest)
+                }
             }
         }
     }

@@ -11,11 +11,17 @@ enum Reply {
     /// The problem media type.
     static let problemMediaType = "application/problem+json"
 
-    /// A JSON response.
+    /// A JSON response. A HAAPI step or problem is worded in the request's language
+    /// (``ServerLanguage``), which `Content-Language` names.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, type: String = "application/json", headers: HTTPFields = [:]) -> Response {
         var headers = headers
+        var value = value
         headers[.contentType] = type
         headers[.cacheControl] = "no-store"
+        if type == authMediaType || type == problemMediaType {
+            value = ServerTexts.localized(value, to: ServerLanguage.current)
+            headers[.contentLanguage] = ServerLanguage.current
+        }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.serialized())))
     }
 

@@ -211,8 +211,14 @@ public actor HaapiManager {
         return .error(HaapiError.illegalState(message: "more than \(Self.maximumRedirects) redirection steps in a row"))
     }
 
+    /// The user's languages as an `Accept-Language` value, read once per process.
+    static let acceptLanguage = UserLanguages.acceptLanguage(UserLanguages.preferred)
+
     private func exchange(method: String, url: URL, query: [(String, String)], body: (Data, String)?) async -> HaapiResult {
         var headers: HeaderFields = ["Accept": HaapiModel.authMediaType]
+        // The server words its labels, titles and problems in the user's languages (an app's
+        // URLSession would add this on Apple platforms; every transport gets it here).
+        if let languages = Self.acceptLanguage { headers["Accept-Language"] = languages }
         for (name, value) in (configuration.httpHeadersProvider?() ?? [:]).sorted(by: { $0.key < $1.key }) {
             headers[name] = value
         }

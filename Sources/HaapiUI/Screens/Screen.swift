@@ -163,6 +163,9 @@ public enum ScreenItem: Sendable, Hashable {
     case message(text: String, style: String)
     /// A text between elements (BankID's "or"), in the screen's content style.
     case text(String)
+    /// A form's title over its fields, when a step offers more than one form (Curity's section
+    /// item), in the screen's header style (`headerTextAppearance`, `headerTextColorName`).
+    case section(String)
     case textField(TextField)
     case checkbox(Checkbox)
     case picker(Picker)

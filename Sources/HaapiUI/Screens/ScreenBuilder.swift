@@ -28,6 +28,10 @@ public struct ScreenBuilder: Sendable {
         var messages = model.messages.map { ScreenItem.message(text: $0.text, style: $0.themeSection) }
         let links = model.links.map { ScreenItem.link(title: $0.title, action: .follow($0)) }
         let (kind, content) = kindAndContent(model)
+        // A selector says what is chosen (Curity's `SelectorModel.title`) unless a heading does.
+        if case .selector(let selector) = model.content, let title = selector.title, !title.isEmpty, model.heading == nil {
+            messages.insert(.message(text: title, style: "MessageView.Heading"), at: 0)
+        }
         if let problem = model.problem {
             let shown = Set(content.compactMap(\.fieldName))
             messages.insert(contentsOf: problemMessages(problem, fieldsShown: shown), at: 0)
@@ -93,11 +97,17 @@ public struct ScreenBuilder: Sendable {
 
     /// The fields of each form then its button: the first form that is not a cancel is the
     /// primary one (when `primary`), other forms secondary, cancel forms text buttons last.
+    /// When more than one form asks for something, each titled one that does is headed by its
+    /// title, so that two "Log in" buttons say what each logs in with (BankID here or elsewhere).
     func formItems(_ forms: [FormModel], primary: Bool = true) -> [ScreenItem] {
         let ordered = forms.filter { !$0.isCancel } + forms.filter(\.isCancel)
+        let sectioned = ordered.filter { !$0.isCancel && !$0.inputFields.isEmpty }.count > 1
         var items: [ScreenItem] = []
         var primaryTaken = !primary
         for form in ordered {
+            if sectioned, !form.isCancel, !form.inputFields.isEmpty, let title = form.title, !title.isEmpty, title != form.actionTitle {
+                items.append(.section(title))
+            }
             for field in form.inputFields { items.append(contentsOf: fieldItem(field, of: form)) }
             let role: ScreenItem.Button.Role
             if form.isCancel {

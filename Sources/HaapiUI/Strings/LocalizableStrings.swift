@@ -64,6 +64,12 @@ public struct LocalizableStrings: Sendable {
         case passkeysInBrowser = "haapi_passkeys_in_browser"
         case operationNotInTerminal = "haapi_operation_not_in_terminal"
         case waitingForAnswerFile = "haapi_waiting_for_answer_file"
+        case errorLabel = "haapi_error_label"
+        case warningLabel = "haapi_warning_label"
+        case demoLogInAs = "haapi_demo_log_in_as"
+        case demoMessagesHint = "haapi_demo_messages_hint"
+        case messageOneTimeCode = "haapi_message_one_time_code"
+        case messageApprovalLink = "haapi_message_approval_link"
     }
 
     /// The keys of texts with a count in them (`.stringsdict` plurals).
@@ -85,7 +91,7 @@ public struct LocalizableStrings: Sendable {
     /// ``preferredLanguages``), with `appTable` looked up first (default: the main bundle's
     /// `Localizable` table on Apple platforms, none elsewhere).
     public init(languages: [String] = LocalizableStrings.preferredLanguages, appTable: (@Sendable (String) -> String?)? = nil) {
-        let language = languages.lazy.map { String($0.prefix { $0.isLetter }).lowercased() }.first(where: Self.kitLanguages.contains) ?? "en"
+        let language = UserLanguages.negotiate(languages, available: Self.kitLanguages) ?? "en"
         self.language = language
         texts = Self.kitTables[language]?.texts ?? [:]
         plurals = Self.kitTables[language]?.plurals ?? [:]
@@ -149,23 +155,8 @@ public struct LocalizableStrings: Sendable {
         seconds >= 120 ? string(.pollingMinutesRemaining, count: seconds / 60) : string(.pollingSecondsRemaining, count: seconds)
     }
 
-    /// The user's languages, most preferred first: on Linux and other systems without a
-    /// language setting of their own, `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` first (so
-    /// `LANG=sv_SE.UTF-8` asks for Swedish), then `Locale.preferredLanguages`.
-    public static var preferredLanguages: [String] {
-        #if canImport(Darwin)
-        return Locale.preferredLanguages
-        #else
-        let environment = ProcessInfo.processInfo.environment
-        var named: [String] = []
-        for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
-            for value in (environment[variable] ?? "").split(separator: ":") where value != "C" && value != "POSIX" && !value.hasPrefix("C.") {
-                named.append(String(value))
-            }
-        }
-        return named + Locale.preferredLanguages
-        #endif
-    }
+    /// The user's languages, most preferred first (``UserLanguages/preferred``).
+    public static var preferredLanguages: [String] { UserLanguages.preferred }
 
     // MARK: Tables
 

@@ -60,13 +60,16 @@ struct DemoCommand: AsyncParsableCommand {
         try result.get()
     }
 
+    /// The demo's texts, in the user's language.
+    static let strings = LocalizableStrings()
+
     /// A message the server "sends" the user, as the demo shows it.
     static func describe(_ message: OutOfBandMessage) -> String {
         switch message {
         case .oneTimeCode(let channel, let username, let recipient, let code):
-            return "Message to \(username) (\(channel), \(recipient)): your one-time code is \(code)"
+            return strings.string(.messageOneTimeCode, username, channel, recipient, code)
         case .approvalLink(let username, let purpose, let link):
-            return "Message to \(username) (\(purpose)): to approve the login, open \(TerminalText.safe(link.absoluteString))"
+            return strings.string(.messageApprovalLink, username, purpose, TerminalText.safe(link.absoluteString))
         }
     }
 
@@ -85,11 +88,9 @@ struct DemoCommand: AsyncParsableCommand {
             settings.strategy = "secret"
             settings.clientSecret = try await state.store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret
         }
-        Stderr.line(terminal.styled("Log in as user \(SeedData.username) with password Password1.", .bold, .green))
+        Stderr.line(terminal.styled(Self.strings.string(.demoLogInAs, SeedData.username, SeedData.password), .bold, .green))
         if client == .secret {
-            Stderr.line(terminal.styled(
-                "BankID takes the personal number \(SeedData.personalNumber). One-time codes, and the links that approve polling, "
-                    + "Duo push and BankID (open one and press Approve), appear here as messages to you.", .green))
+            Stderr.line(terminal.styled(Self.strings.string(.demoMessagesHint, SeedData.personalNumber), .green))
         }
         let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
             .run(terminal: terminal)

@@ -171,8 +171,8 @@ import OAuthTransportNIO
         switch style {
         case .heading: Stderr.line(terminal.styled(text, .bold, .blue))
         case .info: Stderr.line(terminal.styled(text, .cyan))
-        case .warning: Stderr.line(terminal.styled("warning: ", .yellow, .bold) + terminal.styled(text, .yellow))
-        case .error: Stderr.line(terminal.styled("error: ", .red, .bold) + terminal.styled(text, .red))
+        case .warning: Stderr.line(terminal.styled(strings.string(.warningLabel) + " ", .yellow, .bold) + terminal.styled(text, .yellow))
+        case .error: Stderr.line(terminal.styled(strings.string(.errorLabel) + " ", .red, .bold) + terminal.styled(text, .red))
         case .username, .recipient: Stderr.line(terminal.styled(text, .bold))
         case .other: Stderr.line(text)
         }

@@ -113,6 +113,11 @@ import UIKit
             return messageView(text, style: commonStyle.messageViewStyles.style(section: section))
         case .text(let text):
             return messageView(text, style: commonStyle.messageViewStyles.content)
+        case .section(let title):
+            let label = UILabel()
+            style.headerTextAppearance.apply(to: label, text: title, color: color(style.headerTextColorName))
+            label.accessibilityTraits.insert(.header)
+            return label
         case .textField(let field):
             return textFieldView(field)
         case .checkbox(let checkbox):
