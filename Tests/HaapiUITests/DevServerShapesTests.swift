@@ -106,7 +106,7 @@ import Testing
             let other = try #require(try flow.requireModel().form(kind: ActionKind(rawValue: "bankid-other-device")))
             await flow.viewModel.submit(other, values: ["personalnumber": "200001011234"])
             let error = try await waitFor(timeout: .seconds(45)) { flow.viewModel.error }
-            #expect(error.problem?.type == .authenticationFailed)
+            #expect(error.problem?.type == .authenticationFailedProblem)
             #expect(error.problem?.handling == .endAttempt)
             #expect(error.problem?.messages.first?.text == "The BankID order was not signed in time")
             await flow.close()
@@ -235,14 +235,14 @@ struct SoftAuthenticator {
                 userHandle: genuine.userHandle)
             await flow.viewModel.completeWebAuthn(forged)
             let refused = try #require(flow.viewModel.error?.problem)
-            #expect(refused.type == .authenticationFailed)
+            #expect(refused.type == .authenticationFailedProblem)
             #expect(refused.messages.first?.text.contains("not accepted") == true)
             await flow.close()
 
             // The genuine assertion, to a flow whose challenge was used up by the forged one.
             let (again, _) = try await Self.operation(server)
             await again.viewModel.completeWebAuthn(genuine)
-            #expect(again.viewModel.error?.problem?.type == .authenticationFailed)
+            #expect(again.viewModel.error?.problem?.type == .authenticationFailedProblem)
             await again.close()
         }
     }

@@ -67,7 +67,7 @@ import Testing
             let form = try #require(try flow.requireModel().form(kind: .login))
             await flow.viewModel.submit(form, values: ["userName": "demo"])
             let model = try flow.requireModel()
-            #expect(model.problem?.type == .invalidInput)
+            #expect(model.problem?.type == .invalidInputProblem)
             let again = try #require(model.form(kind: .login))
             #expect(again.field("password")?.error?.reason == "missing")
             #expect(again.field("userName")?.error == nil)
@@ -75,7 +75,7 @@ import Testing
             #expect(flow.viewModel.error == nil)
 
             await flow.viewModel.submit(again, values: ["userName": "demo", "password": "wrong"])
-            #expect(flow.model?.problem?.type == .incorrectCredentials)
+            #expect(flow.model?.problem?.type == .incorrectCredentialsProblem)
             #expect(flow.model?.form(kind: .login)?.hasErrors == false)
 
             try await flow.login()
@@ -94,7 +94,7 @@ import Testing
             flow.viewModel.haapiFlowResult = recorder
             await flow.viewModel.start()
             try await flow.login(password: "wrong")
-            #expect(flow.model?.problem?.type == .incorrectCredentials)
+            #expect(flow.model?.problem?.type == .incorrectCredentialsProblem)
             #expect(flow.viewModel.error == nil && recorder.errors.isEmpty)
 
             flow.failing.armPage(status: 404)
@@ -145,7 +145,7 @@ import Testing
             let code = try await flow.otpCode()
             await flow.viewModel.submit(enter, values: ["otp": code == "000000" ? "111111" : "000000"])
             let refused = try flow.requireModel()
-            #expect(refused.problem?.type == .incorrectCredentials)
+            #expect(refused.problem?.type == .incorrectCredentialsProblem)
             guard case .continueSameStep(let still) = refused.content else { Issue.record("expected to stay on the step"); return }
             await flow.viewModel.submit(try #require(still.first { $0.field("otp") != nil }), values: ["otp": code])
             #expect(try await flow.outcome().tokens != nil)
@@ -416,7 +416,7 @@ import Testing
             try await server.state.store.delete(kind: "client", id: "haapi-attested")
             try await flow.login()
             let error = try #require(flow.viewModel.error)
-            #expect(error.problem?.type == .unexpected)
+            #expect(error.problem?.problem.type == .unexpected)
             #expect(!error.isRetryable)
             #expect(flow.viewModel.oAuthModel == nil)
             await flow.close()

@@ -134,7 +134,7 @@ struct FixtureMappingTests {
             checkInvariants(step, factory.makeUIModel(step))
         case .problem(let problem):
             let model = ProblemModel(problem)
-            #expect(model.type == problem.type)
+            #expect(model.problem.type == problem.type && model.type == HandleableProblemType(problem.type))
             // The user corrects only what can be corrected; too many attempts or a failed
             // authentication end the attempt, though the server would take the step again.
             #expect(model.isCorrectable == [.invalidInput, .incorrectCredentials].contains(problem.type))

@@ -81,5 +81,9 @@ import SwiftUI
 
     public func updateUIViewController(_ uiViewController: UIViewController, context: Context) {}
 }
+
+/// The seeds' other name of ``HaapiFlowViewControllerRepresentable``.
+@available(iOSApplicationExtension, unavailable)
+public typealias HaapiFlowVCRepresentable = HaapiFlowViewControllerRepresentable
 #endif
 #endif

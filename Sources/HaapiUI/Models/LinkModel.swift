@@ -30,3 +30,6 @@ public struct LinkModel: Sendable, Hashable {
         imageData = link.isImage ? link.imageData : nil
     }
 }
+
+/// A link of a step (the seeds' `LinkItemModel`).
+public typealias LinkItemModel = LinkModel

@@ -31,6 +31,25 @@ public enum MessageStyle: Sendable, Hashable {
     }
 }
 
+/// How the kit shows a message (Curity's names); each has its theme section (`MessageView.*`).
+public enum MessageStyleAttribute: String, Codable, Sendable, CaseIterable {
+    case heading, info, error, warn, recipientofcommunication, content, username, usercode
+
+    /// The theme section of the message view's style.
+    public var themeSection: String {
+        switch self {
+        case .heading: return "MessageView.Heading"
+        case .info: return "MessageView.Info"
+        case .error: return "MessageView.Error"
+        case .warn: return "MessageView.Warn"
+        case .recipientofcommunication: return "MessageView.RecipientOfCommunication"
+        case .content: return "MessageView.Content"
+        case .username: return "MessageView.Username"
+        case .usercode: return "MessageView.UserCode"
+        }
+    }
+}
+
 /// A message of a step or a problem, with its styles.
 public struct MessageModel: Sendable, Hashable {
     /// The text.
@@ -52,6 +71,21 @@ public struct MessageModel: Sendable, Hashable {
     /// Whether the message has `style`.
     public func hasStyle(_ style: MessageStyle) -> Bool { styles.contains(style) }
 
+    /// How the kit shows the message (Curity's `InfoMessageModel.messageStyleAttribute`): by its
+    /// first known class; a user code (`userCode`) as one; any other message as content.
+    public var messageStyleAttribute: MessageStyleAttribute {
+        switch knownStyle {
+        case .heading?: return .heading
+        case .info?: return .info
+        case .warning?: return .warn
+        case .error?: return .error
+        case .username?: return .username
+        case .recipient?: return .recipientofcommunication
+        case .other?, nil:
+            return classList.contains { $0.caseInsensitiveCompare("userCode") == .orderedSame } ? .usercode : .content
+        }
+    }
+
     /// A model of `message`.
     public init(_ message: UserMessage) {
         self.init(text: message.text, classList: message.classList)
@@ -64,3 +98,6 @@ public struct MessageModel: Sendable, Hashable {
         styles = classList.map(MessageStyle.init(className:))
     }
 }
+
+/// A message of a step (the seeds' `InfoMessageModel`).
+public typealias InfoMessageModel = MessageModel

@@ -1,14 +1,34 @@
 import HaapiSDK
 import OAuthCore
 
+/// The problems the kit tells apart (Curity's names); every other type is `unhandleable`: its
+/// title and messages are shown and the flow stops.
+public enum HandleableProblemType: String, Codable, Sendable, CaseIterable {
+    case authenticationFailedProblem, invalidInputProblem, incorrectCredentialsProblem, sessionAndAccessTokenMismatchProblem
+    case tooManyAttemptsProblem, unhandleable
+
+    /// The kind of a problem of `type`.
+    public init(_ type: ProblemType) {
+        switch type {
+        case .authenticationFailed: self = .authenticationFailedProblem
+        case .invalidInput: self = .invalidInputProblem
+        case .incorrectCredentials: self = .incorrectCredentialsProblem
+        case .mismatchBetweenSessionAndAccessToken: self = .sessionAndAccessTokenMismatchProblem
+        case .tooManyAttempts: self = .tooManyAttemptsProblem
+        default: self = .unhandleable
+        }
+    }
+}
+
 /// A problem as a UI shows it: title, messages, the fields that were wrong.
 public struct ProblemModel: Sendable {
     /// The problem as received.
     public let problem: any ProblemRepresentation
-    /// Its type.
-    public var type: ProblemType { problem.type }
-    /// The title: the server's, else a generic one.
-    public var title: String { problem.title ?? "Something went wrong" }
+    /// The kind of problem, as the kit handles it (Curity's `ProblemModel.type`; optional as
+    /// there, always set here). The type as received is `problem.type`.
+    public var type: HandleableProblemType? { HandleableProblemType(problem.type) }
+    /// The title: the server's, else the kit's (`hui_dev_runtime_title`) in the user's language.
+    public var title: String { problem.title ?? LocalizableStrings().string(.developerRuntimeTitle) }
     /// The messages.
     public let messages: [MessageModel]
     /// The links (`authorization-response` for OAuth errors).

@@ -52,3 +52,6 @@ public struct SelectorModel: Sendable, Hashable {
         self.options = options
     }
 }
+
+/// One option of a selector (the seeds' `SelectorItemModel`; its `title` is the option's).
+public typealias SelectorItemModel = SelectorOptionModel

@@ -198,18 +198,6 @@ extension ScreenItem {
 }
 
 extension MessageModel {
-    /// The theme section of the message's style: by its first known class; a user code
-    /// (`userCode`) has its own; any other message is content.
-    public var themeSection: String {
-        switch knownStyle {
-        case .error?: return "MessageView.Error"
-        case .warning?: return "MessageView.Warn"
-        case .info?: return "MessageView.Info"
-        case .recipient?: return "MessageView.RecipientOfCommunication"
-        case .heading?: return "MessageView.Heading"
-        case .username?: return "MessageView.Username"
-        case .other?, nil:
-            return classList.contains { $0.caseInsensitiveCompare("userCode") == .orderedSame } ? "MessageView.UserCode" : "MessageView.Content"
-        }
-    }
+    /// The theme section of the message's style (``messageStyleAttribute``).
+    public var themeSection: String { messageStyleAttribute.themeSection }
 }

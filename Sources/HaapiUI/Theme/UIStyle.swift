@@ -83,6 +83,9 @@ extension UIViewControllerStyle {
     public var linksStyle: StackViewStyle { commonVCStyle.linksStyle }
 }
 
+/// What every screen's style has (the seeds' `BaseViewControllerStyle`).
+public typealias BaseViewControllerStyle = CommonViewControllerStyle
+
 /// What every screen's style has (keys `headerTextAppearance`, `headerTextColorName`,
 /// `messagesStyle`, `linksStyle`, and the common ones).
 public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {

@@ -231,7 +231,7 @@ import OAuthTransportNIO
 
     /// For a lockout whose texts give no duration: says so, and what the user can do.
     static func lockoutNote(_ problem: ProblemModel) -> String {
-        guard problem.type == .tooManyAttempts else { return "" }
+        guard problem.type == .tooManyAttemptsProblem else { return "" }
         let texts = [problem.title] + problem.messages.map(\.text)
         if texts.contains(where: { $0.contains(where: \.isNumber) }) { return "" }
         return " (the server does not say for how long: try again later, or ask its administrators to unlock the account)"

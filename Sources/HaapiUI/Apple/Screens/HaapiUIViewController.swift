@@ -22,12 +22,6 @@ import UIKit
     func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?)
 }
 
-/// A link of a step (the seeds' `LinkItemModel`).
-public typealias LinkItemModel = LinkModel
-
-/// A message of a step (the seeds' `InfoMessageModel`).
-public typealias InfoMessageModel = MessageModel
-
 /// Where a screen finds its styles, texts, colours and images (the seeds'
 /// `UIStylableThemeDelegate`): ``HaapiFlowViewController`` is one, for the application's theme.
 @MainActor public protocol UIStylableThemeDelegate: AnyObject {
