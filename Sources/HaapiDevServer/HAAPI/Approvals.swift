@@ -126,7 +126,7 @@ enum Approvals {
         try await state.store.put(record, kind: kind, id: id, expiresAt: approval.expires)
         return HTMLPages.page(
             record.approved == true ? "Approved" : "Denied",
-            "<p>\(HTMLPages.escape(record.approved == true ? "You can go back to the app." : "The login was refused."))</p>")
+            "<p>\(HTMLPages.t(record.approved == true ? "You can go back to the app." : "The login was refused."))</p>")
     }
 
     static let unknown = "This approval request is unknown, already answered, or expired."

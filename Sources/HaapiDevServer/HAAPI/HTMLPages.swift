@@ -1,10 +1,21 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import OAuthCore
 
 /// The HTML pages of the browser flows (the same flows as HAAPI, for a browser: the browser
-/// login and the external-browser operation). Plain forms, no script.
+/// login and the external-browser operation). Plain forms, no script; worded in the request's
+/// language (``ServerLanguage``), as the HAAPI steps are.
 enum HTMLPages {
+    /// `text` in the request's language, escaped.
+    static func t(_ text: String) -> String { escape(ServerTexts.translate(text)) }
+
+    /// The sentence `english` (with `%@` or `%1$@` markers) in the request's language, escaped,
+    /// with `arguments` (HTML the caller escaped) in its places.
+    static func sentence(_ english: String, _ arguments: [String]) -> String {
+        Placeholders.fill(escape(ServerTexts.template(english)), arguments)
+    }
+
     static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -24,9 +35,9 @@ enum HTMLPages {
         Reply.html(
             """
             <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <html lang="\(ServerLanguage.current)"><head><meta charset="utf-8"><title>\(t(title))</title>
             <style>body{font-family:sans-serif;max-width:28em;margin:3em auto}label{display:block;margin:.6em 0}.error{color:#b00}.info{color:#060}</style>
-            </head><body><h1>\(escape(title))</h1>
+            </head><body><h1>\(t(title))</h1>
             \(body)
             </body></html>
             """, status: status)
@@ -37,7 +48,7 @@ enum HTMLPages {
     }
 
     static func notices(error: String?, notice: String?) -> String {
-        (error.map { "<p class=\"error\">\(escape($0))</p>\n" } ?? "") + (notice.map { "<p class=\"info\">\(escape($0))</p>\n" } ?? "")
+        (error.map { "<p class=\"error\">\(t($0))</p>\n" } ?? "") + (notice.map { "<p class=\"info\">\(t($0))</p>\n" } ?? "")
     }
 
     /// The username/password login form, posting to `action` with `hiddenFields`.
@@ -49,8 +60,8 @@ enum HTMLPages {
         if let sessionID {
             let query = "?session=" + FormURLEncodingEscape.escape(sessionID)
             links = """
-                <p><a rel="forgot-password" href="\(escape(HaapiPaths.forgotPassword + query))">Forgot your password?</a>
-                <a rel="register-create" href="\(escape(HaapiPaths.register + query))">Create account</a></p>
+                <p><a rel="forgot-password" href="\(escape(HaapiPaths.forgotPassword + query))">\(t("Forgot your password?"))</a>
+                <a rel="register-create" href="\(escape(HaapiPaths.register + query))">\(t("Create account"))</a></p>
                 """
         }
         return page(
@@ -58,9 +69,9 @@ enum HTMLPages {
             notices(error: error, notice: notice) + """
                 <form method="post" action="\(escape(action))">
                 \(hidden(hiddenFields))
-                <label>Username <input name="userName" autocomplete="username"></label>
-                <label>Password <input type="password" name="password" autocomplete="current-password"></label>
-                <button type="submit">Log in</button>
+                <label>\(t("Username")) <input name="userName" autocomplete="username"></label>
+                <label>\(t("Password")) <input type="password" name="password" autocomplete="current-password"></label>
+                <button type="submit">\(t("Log in"))</button>
                 </form>
                 \(links)
                 """, status: status)
@@ -72,12 +83,12 @@ enum HTMLPages {
             notices(error: error, notice: nil) + """
                 <form method="post" action="\(escape(HaapiPaths.register))">
                 \(hidden([("session", sessionID)]))
-                <label>Username <input name="userName"></label>
-                <label>Password <input type="password" name="password"></label>
-                <label>Full name <input name="name"></label>
-                <label>E-mail <input type="email" name="email"></label>
-                <label>Phone <input type="tel" name="phone"></label>
-                <button type="submit">Create account</button>
+                <label>\(t("Username")) <input name="userName"></label>
+                <label>\(t("Password")) <input type="password" name="password"></label>
+                <label>\(t("Full name")) <input name="name"></label>
+                <label>\(t("E-mail")) <input type="email" name="email"></label>
+                <label>\(t("Phone")) <input type="tel" name="phone"></label>
+                <button type="submit">\(t("Create account"))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }
@@ -89,8 +100,8 @@ enum HTMLPages {
             notices(error: error, notice: notice) + """
                 <form method="post" action="\(escape(HaapiPaths.registerConfirm))">
                 \(hidden([("session", sessionID)]))
-                <label>Code <input name="code" autocomplete="one-time-code"></label>
-                <button type="submit">Confirm</button>
+                <label>\(t("Code")) <input name="code" autocomplete="one-time-code"></label>
+                <button type="submit">\(t("Confirm"))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }
@@ -101,8 +112,8 @@ enum HTMLPages {
             notices(error: error, notice: nil) + """
                 <form method="post" action="\(escape(HaapiPaths.forgotPassword))">
                 \(hidden([("session", sessionID)]))
-                <label>Username <input name="userName"></label>
-                <button type="submit">Send a code</button>
+                <label>\(t("Username")) <input name="userName"></label>
+                <button type="submit">\(t("Send a code"))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }
@@ -114,9 +125,9 @@ enum HTMLPages {
             notices(error: error, notice: notice) + """
                 <form method="post" action="\(escape(HaapiPaths.forgotPasswordConfirm))">
                 \(hidden([("session", sessionID)]))
-                <label>Code <input name="code" autocomplete="one-time-code"></label>
-                <label>New password <input type="password" name="password"></label>
-                <button type="submit">Set new password</button>
+                <label>\(t("Code")) <input name="code" autocomplete="one-time-code"></label>
+                <label>\(t("New password")) <input type="password" name="password"></label>
+                <button type="submit">\(t("Set new password"))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }
@@ -126,7 +137,7 @@ enum HTMLPages {
     static func scopeBoxes(_ scopes: [String]) -> String {
         scopes.map {
             "<label><input type=\"checkbox\" name=\"consent_\(escape($0))\" value=\"\(escape($0))\" checked> \(escape($0))"
-                + (FlowCompletion.scopeDescriptions[$0].map { ": " + escape($0) } ?? "") + "</label>"
+                + (FlowCompletion.scopeDescriptions[$0].map { ": " + t($0) } ?? "") + "</label>"
         }.joined(separator: "\n")
     }
 
@@ -134,15 +145,15 @@ enum HTMLPages {
         page(
             "Consent",
             """
-            <p>\(escape(clientId)) asks for access to your account.</p>
+            <p>\(sentence("%@ asks for access to your account.", [escape(clientId)]))</p>
             <form method="post" action="\(escape(HaapiPaths.consent))">
             \(hidden([("session", sessionID)]))
             \(scopeBoxes(scopes))
-            <button type="submit">Accept</button>
+            <button type="submit">\(t("Accept"))</button>
             </form>
             <form method="post" action="\(escape(HaapiPaths.cancel))">
             \(hidden([("session", sessionID)]))
-            <button type="submit">Deny</button>
+            <button type="submit">\(t("Deny"))</button>
             </form>
             """)
     }
@@ -151,17 +162,21 @@ enum HTMLPages {
     /// submit buttons of one form).
     static func approval(id: String, record: Approvals.Record) -> Response {
         let context = [
-            record.requestedAt.map { "at " + escape($0.ISO8601Format()) }, record.source.map { "from the address " + escape($0) },
+            record.requestedAt.map { sentence("at %@", [escape($0.ISO8601Format())]) },
+            record.source.map { sentence("from the address %@", [escape($0)]) },
         ].compactMap { $0 }
+        let who = sentence(
+            "%1$@ is logging in as %2$@ (%3$@)",
+            [escape(record.clientId), "<strong>\(escape(record.username))</strong>", t(record.purpose)])
         return page(
             "Approve the login?",
             """
-            <p>\(escape(record.clientId)) is logging in as <strong>\(escape(record.username))</strong> (\(escape(record.purpose)))\(context.isEmpty ? "" : ", asked " + context.joined(separator: " "))).</p>
-            <p class="error">If you are not signing in yourself right now, choose Deny: someone else may have your password.</p>
+            <p>\(who)\(context.isEmpty ? "" : ", " + sentence("asked %@", [context.joined(separator: " ")])).</p>
+            <p class="error">\(t("If you are not signing in yourself right now, choose Deny: someone else may have your password."))</p>
             <form method="post" action="\(escape(HaapiPaths.approve))">
             \(hidden([("request", id)]))
-            <button type="submit" name="decision" value="approve">Approve</button>
-            <button type="submit" name="decision" value="deny">Deny</button>
+            <button type="submit" name="decision" value="approve">\(t("Approve"))</button>
+            <button type="submit" name="decision" value="deny">\(t("Deny"))</button>
             </form>
             """)
     }
@@ -172,12 +187,12 @@ enum HTMLPages {
         page(
             "Sign in a device",
             notices(error: error, notice: nil) + """
-                <p>Enter the code your device shows, then sign in: the next page shows what the device asks for.</p>
+                <p>\(t("Enter the code your device shows, then sign in: the next page shows what the device asks for."))</p>
                 <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
-                <label>Code <input name="user_code" value="\(escape(userCode))" autocomplete="off"></label>
-                <label>Username <input name="userName" autocomplete="username"></label>
-                <label>Password <input type="password" name="password" autocomplete="current-password"></label>
-                <button type="submit">Continue</button>
+                <label>\(t("Code")) <input name="user_code" value="\(escape(userCode))" autocomplete="off"></label>
+                <label>\(t("Username")) <input name="userName" autocomplete="username"></label>
+                <label>\(t("Password")) <input type="password" name="password" autocomplete="current-password"></label>
+                <button type="submit">\(t("Continue"))</button>
                 </form>
                 """, status: status ?? (error == nil ? .ok : .badRequest))
     }
@@ -189,25 +204,27 @@ enum HTMLPages {
         let free = scopes.filter { FlowCompletion.consentFree.contains($0) }
         let asked = scopes.filter { !FlowCompletion.consentFree.contains($0) }
         let when = requestedAt.map {
-            "<p>Requested at \(escape($0.ISO8601Format())) (\(max(0, Int(Date().timeIntervalSince($0) / 60))) minutes ago).</p>\n"
+            "<p>" + sentence("Requested at %1$@ (%2$@ minutes ago).", [escape($0.ISO8601Format()), String(max(0, Int(Date().timeIntervalSince($0) / 60)))]) + "</p>\n"
         } ?? ""
         return page(
             "Approve the device?",
             """
-            <p>A device showing the code <strong>\(escape(DeviceAuthorizationEndpoint.formatted(userCode)))</strong> wants to use your account as the client <strong>\(escape(clientId))</strong>.</p>
-            \(when)<p class="error">Approve only if you started this yourself, on a device in front of you. If someone sent you this code, choose Deny.</p>
+            <p>\(sentence(
+                "A device showing the code %1$@ wants to use your account as the client %2$@.",
+                ["<strong>\(escape(DeviceAuthorizationEndpoint.formatted(userCode)))</strong>", "<strong>\(escape(clientId))</strong>"]))</p>
+            \(when)<p class="error">\(t("Approve only if you started this yourself, on a device in front of you. If someone sent you this code, choose Deny."))</p>
             <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
             \(hidden([("consent", token)]))
-            \(free.isEmpty ? "" : "<p>Always given: " + free.map(escape).joined(separator: ", ") + "</p>")
+            \(free.isEmpty ? "" : "<p>" + sentence("Always given: %@", [free.map(escape).joined(separator: ", ")]) + "</p>")
             \(scopeBoxes(asked))
-            <button type="submit" name="decision" value="approve">Approve</button>
-            <button type="submit" name="decision" value="deny">Deny</button>
+            <button type="submit" name="decision" value="approve">\(t("Approve"))</button>
+            <button type="submit" name="decision" value="deny">\(t("Deny"))</button>
             </form>
             """)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
-        page("Error", "<p class=\"error\">\(escape(message))</p>", status: status)
+        page("Error", "<p class=\"error\">\(t(message))</p>", status: status)
     }
 }
 

@@ -67,10 +67,10 @@ enum EndSessionEndpoint {
         return HTMLPages.page(
             "Sign out?",
             """
-            <p>\(HTMLPages.escape(pending.clientID ?? "An application")) asks to sign you out.</p>
+            <p>\(HTMLPages.sentence("%@ asks to sign you out.", [HTMLPages.escape(pending.clientID ?? ServerTexts.translate("An application"))]))</p>
             <form method="post" action="\(HTMLPages.escape(path))">
             \(HTMLPages.hidden([("confirm", token)]))
-            <button type="submit">Sign out</button>
+            <button type="submit">\(HTMLPages.t("Sign out"))</button>
             </form>
             """)
     }
@@ -86,6 +86,6 @@ enum EndSessionEndpoint {
     }
 
     private static func page(_ title: String, _ message: String, status: HTTPResponse.Status = .ok) -> Response {
-        HTMLPages.page(title, "<p>\(HTMLPages.escape(message))</p>", status: status)
+        HTMLPages.page(title, "<p>\(HTMLPages.t(message))</p>", status: status)
     }
 }

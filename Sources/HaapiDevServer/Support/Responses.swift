@@ -35,7 +35,7 @@ enum Reply {
     /// carry a session), no referrer to the next site, no content sniffing, and no script or
     /// resource loads at all (the pages are plain forms with inline style).
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentLanguage: ServerLanguage.current]
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
         headers[.xFrameOptions] = "DENY"
         headers[.referrerPolicy] = "no-referrer"

@@ -62,8 +62,14 @@ enum ServerTexts {
         tables[ServerLanguage.current]?.translate(text) ?? text
     }
 
-    /// One language's texts: exact ones, then patterns with one `%@` (a name, a number, a reason)
-    /// that keep what stands in its place.
+    /// The translation of a sentence with `%@` or `%1$@` markers (to fill with ``Placeholders``),
+    /// in the language of the request being answered; `english` when there is none.
+    static func template(_ english: String) -> String {
+        tables[ServerLanguage.current]?.exact[english] ?? english
+    }
+
+    /// One language's texts: exact ones (sentences with markers too, for ``template(_:)``),
+    /// then patterns with one `%@` (a name, a number, a reason) that keep what stands in its place.
     struct Table: Sendable {
         let exact: [String: String]
         let patterns: [(prefix: String, suffix: String, translation: String)]
@@ -72,10 +78,9 @@ enum ServerTexts {
             var exact: [String: String] = [:]
             var patterns: [(String, String, String)] = []
             for (english, translation) in texts {
+                exact[english] = translation
                 if let marker = english.range(of: "%@") {
                     patterns.append((String(english[..<marker.lowerBound]), String(english[marker.upperBound...]), translation))
-                } else {
-                    exact[english] = translation
                 }
             }
             self.exact = exact
@@ -236,5 +241,57 @@ enum ServerTexts {
         "An unexpected error happened": "Ett oväntat fel inträffade",
         "An unexpected error happened.": "Ett oväntat fel inträffade.",
         "Authorization failed": "Auktoriseringen misslyckades",
+        "This authentication session belongs to an app, not to a browser.": "Inloggningssessionen hör till en app, inte till en webbläsare.",
+        "This login link is unknown, expired, or has a redirect_uri the app did not register.":
+            "Inloggningslänken är okänd, har gått ut eller har en redirect_uri som appen inte har registrerat.",
+        "Error": "Fel",
+        // Pages of the browser
+        "Log in": "Logga in",
+        "Phone": "Telefon",
+        "%@ asks for access to your account.": "%@ ber om tillgång till ditt konto.",
+        "Approve the login?": "Godkänna inloggningen?",
+        "%1$@ is logging in as %2$@ (%3$@)": "%1$@ loggar in som %2$@ (%3$@)",
+        "asked %@": "begärt %@",
+        "at %@": "den %@",
+        "from the address %@": "från adressen %@",
+        "If you are not signing in yourself right now, choose Deny: someone else may have your password.":
+            "Om det inte är du som loggar in just nu, välj Neka: någon annan kan ha ditt lösenord.",
+        "Approve": "Godkänn",
+        "Approved": "Godkänt",
+        "Denied": "Nekat",
+        "You can go back to the app.": "Du kan gå tillbaka till appen.",
+        "The login was refused.": "Inloggningen nekades.",
+        "Choose approve or deny.": "Välj godkänn eller neka.",
+        "This approval request is unknown, already answered, or expired.": "Förfrågan om godkännande är okänd, redan besvarad eller har gått ut.",
+        "Sign in a device": "Logga in en enhet",
+        "Enter the code your device shows, then sign in: the next page shows what the device asks for.":
+            "Ange koden som din enhet visar och logga sedan in: nästa sida visar vad enheten ber om.",
+        "Approve the device?": "Godkänna enheten?",
+        "A device showing the code %1$@ wants to use your account as the client %2$@.":
+            "En enhet som visar koden %1$@ vill använda ditt konto som klienten %2$@.",
+        "Requested at %1$@ (%2$@ minutes ago).": "Begärd %1$@ (för %2$@ minuter sedan).",
+        "Approve only if you started this yourself, on a device in front of you. If someone sent you this code, choose Deny.":
+            "Godkänn bara om du själv startade detta, på en enhet framför dig. Om någon skickade koden till dig, välj Neka.",
+        "Always given: %@": "Ges alltid: %@",
+        "The device is signed in: you can go back to it.": "Enheten är inloggad: du kan gå tillbaka till den.",
+        "The device was refused.": "Enheten nekades.",
+        "This code is unknown, already used or expired: check it, or start again on the device.":
+            "Koden är okänd, redan använd eller har gått ut: kontrollera den, eller börja om på enheten.",
+        "Too many tries in the last minute: wait a minute, then enter your code again.":
+            "För många försök den senaste minuten: vänta en minut och ange sedan koden igen.",
+        "Choose Approve or Deny.": "Välj Godkänn eller Neka.",
+        "This page expired or was already answered: enter the code again.": "Sidan har gått ut eller är redan besvarad: ange koden igen.",
+        "Sign out?": "Logga ut?",
+        "%@ asks to sign you out.": "%@ ber om att logga ut dig.",
+        "An application": "Ett program",
+        "Sign out": "Logga ut",
+        "Signed out": "Utloggad",
+        "You are signed out.": "Du är utloggad.",
+        "Sign-out failed": "Utloggningen misslyckades",
+        "This sign-out page has expired or was used; start again.": "Utloggningssidan har gått ut eller är redan använd; börja om.",
+        "The id_token_hint is not an ID token of this server.": "id_token_hint är inte en ID-token från den här servern.",
+        "client_id does not match the id_token_hint.": "client_id stämmer inte med id_token_hint.",
+        "The post_logout_redirect_uri is not registered for the client.": "post_logout_redirect_uri är inte registrerad för klienten.",
+        "The sign-out could not be prepared.": "Utloggningen kunde inte förberedas.",
     ])
 }

@@ -104,31 +104,7 @@ public struct LocalizableStrings: Sendable {
     /// The text of `key` with `arguments` in place of its `%@` (in order) or `%1$@`, `%2$@`, ...
     /// (by position, as a translation may reorder them).
     public func string(_ key: Key, _ arguments: String...) -> String {
-        Self.format(string(key), arguments)
-    }
-
-    static func format(_ format: String, _ arguments: [String]) -> String {
-        var output = "", rest = Substring(format), next = 0
-        // One pass over the format, so an argument that holds a marker is never formatted again.
-        while let percent = rest.firstIndex(of: "%") {
-            output += rest[..<percent]
-            let after = rest[rest.index(after: percent)...]
-            if after.hasPrefix("@") {
-                output += next < arguments.count ? arguments[next] : "%@"
-                next += 1
-                rest = after.dropFirst()
-            } else if let match = after.prefixMatch(of: #/([1-9][0-9]?)\$@/#), let position = Int(match.1), position <= arguments.count {
-                output += arguments[position - 1]
-                rest = after[match.range.upperBound...]
-            } else if after.hasPrefix("%") {
-                output += "%"
-                rest = after.dropFirst()
-            } else {
-                output += "%"
-                rest = after
-            }
-        }
-        return output + rest
+        Placeholders.fill(string(key), arguments)
     }
 
     /// Whether `reply` to a yes-or-no question means yes (`y`, or `j` in Swedish, whatever the case).
