@@ -48,6 +48,35 @@ struct SecurityReviewRound2StorageTests {
     /// Item 7: a storage directory writable by its group or by others, or owned by another user,
     /// is refused (naming the path and the fix); one that cannot be made private is too, rather
     /// than used as it is.
+    /// A value's file that is a link or not a plain file is refused on reading: the tokens read
+    /// are the file the storage wrote, never a file a link points to, and a FIFO never hangs a read.
+    @Test func aPlantedValueLinkOrFIFOIsRefusedOnReading() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try FileStorage(directory: directory)
+        let target = directory.appendingPathComponent("other-file")
+        try Data("someone else's".utf8).write(to: target)
+        let value = directory.appendingPathComponent("tokens.json")
+        try FileManager.default.createSymbolicLink(at: value, withDestinationURL: target)
+        #expect {
+            _ = try storage.read(key: "tokens.json")
+        } throws: { error in
+            let error = error as? StorageError
+            return error?.code == .readFailed && error?.message.contains("symbolic link") == true && error?.message.contains(value.path) == true
+        }
+        try FileManager.default.removeItem(at: value)
+        #expect(mkfifo(value.path, 0o600) == 0)
+        #expect {
+            _ = try storage.read(key: "tokens.json")
+        } throws: { error in (error as? StorageError)?.message.contains("not a plain file") == true }
+        try FileManager.default.removeItem(at: value)
+        // A value the storage wrote reads back, and writing over a planted link replaces the link.
+        try FileManager.default.createSymbolicLink(at: value, withDestinationURL: target)
+        try storage.write(key: "tokens.json", data: Data("mine".utf8))
+        #expect(try storage.read(key: "tokens.json") == Data("mine".utf8))
+        #expect(try Data(contentsOf: target) == Data("someone else's".utf8))
+    }
+
     @Test func round2Item07AStorageDirectoryOthersControlIsRefused() throws {
         for mode in [0o770, 0o707] {
             let directory = temporaryDirectory()
