@@ -77,6 +77,37 @@ struct SecurityReviewRound2StorageTests {
         #expect(try Data(contentsOf: target) == Data("someone else's".utf8))
     }
 
+    /// A folder above the storage directory that lets someone else swap it is refused: one every
+    /// user may write to without the sticky bit, or one another user owns. A sticky one (as
+    /// `/tmp`) is fine.
+    @Test func aFolderAboveTheStorageThatOthersControlIsRefused() throws {
+        let top = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: top) }
+        let open = top.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        let storage = open.appendingPathComponent("haapi/profiles/default")
+        // Set after creation: the umask would clear the bits.
+        #expect(chmod(open.path, 0o777) == 0)
+        #expect {
+            _ = try FileStorage(directory: storage)
+        } throws: { error in
+            let message = (error as? StorageError)?.message ?? ""
+            return message.contains(open.path + ", above the storage directory") && message.contains("without the sticky bit")
+        }
+        #expect(chmod(open.path, 0o1777) == 0)
+        let sticky = try FileStorage(directory: storage)
+        try sticky.write(key: "k", data: Data("v".utf8))
+        #expect(try sticky.read(key: "k") == Data("v".utf8))
+
+        // A folder another user owns, when this test may make one (as root).
+        #expect(chmod(open.path, 0o755) == 0)
+        if geteuid() == 0, chown(open.path, 65534, 65534) == 0 {
+            #expect {
+                _ = try FileStorage(directory: storage)
+            } throws: { error in ((error as? StorageError)?.message ?? "").contains("belongs to another user (uid 65534)") }
+        }
+    }
+
     @Test func round2Item07AStorageDirectoryOthersControlIsRefused() throws {
         for mode in [0o770, 0o707] {
             let directory = temporaryDirectory()

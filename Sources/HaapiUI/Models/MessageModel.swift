@@ -1,6 +1,7 @@
 import HaapiSDK
 
-/// How a message is shown, from its `classList` (the seeds' `MessageStyleAttribute`).
+/// A class of a message's `classList`, read (unknown classes kept); the kit shows a message by
+/// its ``MessageModel/messageStyleAttribute``.
 public enum MessageStyle: Sendable, Hashable {
     /// `heading`: a title.
     case heading
@@ -33,7 +34,22 @@ public enum MessageStyle: Sendable, Hashable {
 
 /// How the kit shows a message (Curity's names); each has its theme section (`MessageView.*`).
 public enum MessageStyleAttribute: String, Codable, Sendable, CaseIterable {
-    case heading, info, error, warn, recipientofcommunication, content, username, usercode
+    /// A heading over the step (class `heading`).
+    case heading
+    /// Information (class `info`).
+    case info
+    /// An error (class `error` or `is-error`).
+    case error
+    /// A warning (class `warning`).
+    case warn
+    /// Whom a code or request was sent to (class `recipientOfCommunication`).
+    case recipientofcommunication
+    /// Any other text of the step.
+    case content
+    /// A user name (class `username`).
+    case username
+    /// A code for the user to type elsewhere (class `userCode`).
+    case usercode
 
     /// The theme section of the message view's style.
     public var themeSection: String {

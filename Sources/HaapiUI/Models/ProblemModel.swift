@@ -4,8 +4,18 @@ import OAuthCore
 /// The problems the kit tells apart (Curity's names); every other type is `unhandleable`: its
 /// title and messages are shown and the flow stops.
 public enum HandleableProblemType: String, Codable, Sendable, CaseIterable {
-    case authenticationFailedProblem, invalidInputProblem, incorrectCredentialsProblem, sessionAndAccessTokenMismatchProblem
-    case tooManyAttemptsProblem, unhandleable
+    /// `authentication-failed`: the attempt is over.
+    case authenticationFailedProblem
+    /// `invalid-input`: fields to correct on the same step.
+    case invalidInputProblem
+    /// `incorrect-credentials`: try again on the same step.
+    case incorrectCredentialsProblem
+    /// `mismatch-between-session-and-access-token`: the flow starts again.
+    case sessionAndAccessTokenMismatchProblem
+    /// `too-many-attempts`: the attempt is over (the account may be locked).
+    case tooManyAttemptsProblem
+    /// Any other problem: its title and messages are shown and the flow stops.
+    case unhandleable
 
     /// The kind of a problem of `type`.
     public init(_ type: ProblemType) {

@@ -41,7 +41,39 @@ public struct FileStorage: LockingStorage {
             throw StorageError(.unavailable, "\(path) exists and is not a directory")
         }
         try Self.checkPrivate(path)
+        try Self.checkAncestors(path)
         removeAbandonedTemporaryFiles()
+    }
+
+    /// Refuses a directory that someone else could swap for one of theirs through a folder above
+    /// it: one every user may write to without the sticky bit (anyone may rename entries there),
+    /// or one another user owns (an owner may always rename entries). `/tmp` (sticky, root's)
+    /// and the user's own folders pass; the path is checked as it resolves, links followed.
+    private static func checkAncestors(_ path: String) throws {
+        guard let resolved = realpath(path, nil) else {
+            throw StorageError(.unavailable, "cannot check the folders above the storage directory \(path)", underlying: errnoText())
+        }
+        var ancestor = URL(fileURLWithPath: String(cString: resolved))
+        free(resolved)
+        while ancestor.path != "/" {
+            ancestor.deleteLastPathComponent()
+            var info = stat()
+            guard stat(ancestor.path, &info) == 0 else {
+                throw StorageError(.unavailable, "cannot check \(ancestor.path), above the storage directory \(path)", underlying: errnoText())
+            }
+            if info.st_uid != geteuid() && info.st_uid != 0 {
+                throw StorageError(
+                    .unavailable,
+                    "\(ancestor.path), above the storage directory \(path), belongs to another user (uid \(info.st_uid)), "
+                        + "who could put another directory in its place: use a directory of your own")
+            }
+            if info.st_mode & 0o002 != 0 && info.st_mode & mode_t(S_ISVTX) == 0 {
+                throw StorageError(
+                    .unavailable,
+                    "\(ancestor.path), above the storage directory \(path), is writable by every user without the sticky bit, "
+                        + "so anyone could put another directory in its place: `chmod o-w \(ancestor.path)` or use another directory")
+            }
+        }
     }
 
     /// Refuses a directory that another user owns or may write to, and tightens one that others
