@@ -67,7 +67,7 @@ enum EndSessionEndpoint {
         return HTMLPages.page(
             "Sign out?",
             """
-            <p>\(HTMLPages.sentence("%@ asks to sign you out.", [HTMLPages.escape(pending.clientID ?? ServerTexts.translate("An application"))]))</p>
+            <p>\(HTMLPages.sentence("%@ asks to sign you out.", [pending.clientID.map(HTMLPages.escape) ?? HTMLPages.t("An application")]))</p>
             <form method="post" action="\(HTMLPages.escape(path))">
             \(HTMLPages.hidden([("confirm", token)]))
             <button type="submit">\(HTMLPages.t("Sign out"))</button>

@@ -23,8 +23,7 @@ enum ServerLanguage {
     /// The first language of a `ui_locales` value (space-separated, most preferred first) the
     /// server has.
     static func requested(uiLocales: String?) -> String? {
-        let locales = (uiLocales ?? "").split(separator: " ").prefix(16).map { $0.lowercased() }
-        return UserLanguages.negotiate(locales, available: available)
+        UserLanguages.negotiate((uiLocales ?? "").split(separator: " ").prefix(16).map(String.init), available: available)
     }
 }
 

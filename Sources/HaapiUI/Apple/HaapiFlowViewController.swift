@@ -245,7 +245,7 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         if let problem = error.problem, current?.handleProblemModel(problem) == true { return }
         let strings = screenBuilder.strings
         // The server's words when it sent some, else the kit's (the failure's own text is for developers: logged).
-        let title = error.problem?.problem.title ?? strings.string(.developerRuntimeTitle)
+        let title = error.problem?.title(in: strings) ?? strings.string(.developerRuntimeTitle)
         let message = error.problem.map { $0.messages.map(\.text).joined(separator: "\n") } ?? strings.string(.developerRuntimeMessage)
         if error.problem == nil { HaapiLogger.error(UIKitFollowUpTag.flow, "the flow failed: \(error.title)") }
         let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)

@@ -38,7 +38,10 @@ public struct ProblemModel: Sendable {
     /// there, always set here). The type as received is `problem.type`.
     public var type: HandleableProblemType? { HandleableProblemType(problem.type) }
     /// The title: the server's, else the kit's (`hui_dev_runtime_title`) in the user's language.
-    public var title: String { problem.title ?? LocalizableStrings().string(.developerRuntimeTitle) }
+    public var title: String { title(in: LocalizableStrings()) }
+
+    /// The title: the server's, else the kit's (`hui_dev_runtime_title`) from `strings`.
+    public func title(in strings: LocalizableStrings) -> String { problem.title ?? strings.string(.developerRuntimeTitle) }
     /// The messages.
     public let messages: [MessageModel]
     /// The links (`authorization-response` for OAuth errors).

@@ -30,7 +30,7 @@ public struct ScreenBuilder: Sendable {
         let (kind, content) = kindAndContent(model)
         // A selector says what is chosen (Curity's `SelectorModel.title`) unless a heading does.
         if case .selector(let selector) = model.content, let title = selector.title, !title.isEmpty, model.heading == nil {
-            messages.insert(.message(text: title, style: "MessageView.Heading"), at: 0)
+            messages.insert(.message(text: title, style: MessageStyleAttribute.heading.themeSection), at: 0)
         }
         if let problem = model.problem {
             let shown = Set(content.compactMap(\.fieldName))
@@ -82,13 +82,14 @@ public struct ScreenBuilder: Sendable {
     /// error too), then its complaints about fields other than `fieldsShown` (those go under
     /// their fields): nothing the server said is lost.
     private func problemMessages(_ problem: ProblemModel, fieldsShown: Set<String>) -> [ScreenItem] {
-        let title = problem.problem.title ?? strings.string(.developerRuntimeTitle)
-        var items: [ScreenItem] = [.message(text: title, style: "MessageView.Error")]
+        let title = problem.title(in: strings)
+        let error = MessageStyleAttribute.error.themeSection
+        var items: [ScreenItem] = [.message(text: title, style: error)]
         for message in problem.messages where message.text != title {
-            items.append(.message(text: message.text, style: message.knownStyle == nil ? "MessageView.Error" : message.themeSection))
+            items.append(.message(text: message.text, style: message.knownStyle == nil ? error : message.themeSection))
         }
         for field in problem.invalidFields where !fieldsShown.contains(field.name) {
-            items.append(.message(text: field.detail ?? field.name, style: "MessageView.Error"))
+            items.append(.message(text: field.detail ?? field.name, style: error))
         }
         return items
     }
@@ -242,10 +243,10 @@ public struct ScreenBuilder: Sendable {
         for (index, kind) in kinds.enumerated() {
             let (message, button): (LocalizableStrings.Key, LocalizableStrings.Key) =
                 kind == .crossPlatform ? (.webAuthnCrossPlatformMessage, .webAuthnCrossPlatformButton) : (.webAuthnPlatformMessage, .webAuthnPlatformButton)
-            items.append(.message(text: strings.string(message), style: "MessageView.Content"))
+            items.append(.message(text: strings.string(message), style: MessageStyleAttribute.content.themeSection))
             items.append(.button(.init(title: strings.string(button), role: index == 0 ? .primary : .secondary, action: .passkey(kind))))
         }
-        if kinds.isEmpty { items.append(.message(text: strings.string(.passkeysNotSupported), style: "MessageView.Warn")) }
+        if kinds.isEmpty { items.append(.message(text: strings.string(.passkeysNotSupported), style: MessageStyleAttribute.warn.themeSection)) }
         let others = otherForms(webAuthn.actions, in: model).filter { form in !webAuthn.actions.continueActions.contains(form) }
         return items + formItems(others, primary: kinds.isEmpty)
     }

@@ -231,21 +231,27 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
             self.userCode = userCode
         }
 
-        /// The style of `message` (``MessageModel/themeSection``).
-        public func style(for message: MessageModel) -> MessageViewStyle { style(section: message.themeSection) }
+        /// The style of `message` (``MessageModel/messageStyleAttribute``).
+        public func style(for message: MessageModel) -> MessageViewStyle { style(for: message.messageStyleAttribute) }
 
-        /// The style of the section `name` (`MessageView.Error`, ...); content for any other name.
-        public func style(section name: String) -> MessageViewStyle {
-            switch name {
-            case "MessageView.Error": return error
-            case "MessageView.Warn": return warn
-            case "MessageView.Info": return info
-            case "MessageView.RecipientOfCommunication": return recipientOfCommunication
-            case "MessageView.Heading": return heading
-            case "MessageView.Username": return username
-            case "MessageView.UserCode": return userCode
-            default: return content
+        /// The style of messages shown as `attribute`.
+        public func style(for attribute: MessageStyleAttribute) -> MessageViewStyle {
+            switch attribute {
+            case .error: return error
+            case .warn: return warn
+            case .info: return info
+            case .recipientofcommunication: return recipientOfCommunication
+            case .heading: return heading
+            case .username: return username
+            case .usercode: return userCode
+            case .content: return content
             }
+        }
+
+        /// The style of the section `name` (`MessageView.Error`, ...: a ``MessageStyleAttribute/themeSection``);
+        /// content for any other name.
+        public func style(section name: String) -> MessageViewStyle {
+            style(for: MessageStyleAttribute.allCases.first { $0.themeSection == name } ?? .content)
         }
     }
 
@@ -264,14 +270,12 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
     /// The shared styles of `theme`.
     /// - Throws: ``ThemeError`` naming the section and key at fault.
     public init(theme: Theme) throws(ThemeError) {
+        func message(_ attribute: MessageStyleAttribute) throws(ThemeError) -> MessageViewStyle {
+            try theme.style(MessageViewStyle.self, named: attribute.themeSection)
+        }
         messageViewStyles = try MessageViewStyles(
-            error: theme.style(MessageViewStyle.self, named: "MessageView.Error"), warn: theme.style(MessageViewStyle.self, named: "MessageView.Warn"),
-            info: theme.style(MessageViewStyle.self, named: "MessageView.Info"),
-            recipientOfCommunication: theme.style(MessageViewStyle.self, named: "MessageView.RecipientOfCommunication"),
-            content: theme.style(MessageViewStyle.self, named: "MessageView.Content"),
-            heading: theme.style(MessageViewStyle.self, named: "MessageView.Heading"),
-            username: theme.style(MessageViewStyle.self, named: "MessageView.Username"),
-            userCode: theme.style(MessageViewStyle.self, named: "MessageView.UserCode"))
+            error: message(.error), warn: message(.warn), info: message(.info), recipientOfCommunication: message(.recipientofcommunication),
+            content: message(.content), heading: message(.heading), username: message(.username), userCode: message(.usercode))
         primaryButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Primary")
         secondaryButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Secondary")
         textButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Text")

@@ -68,23 +68,23 @@ public struct FileLock: StorageLock {
 
     private nonisolated(nonsending) func acquire(timeout: Duration, pollInterval: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?) async throws -> Int32 {
         let path = url.path
-        // O_NOFOLLOW: a symbolic link planted as the lock file would make the holder's writes
-        // (and the truncation at release) land on the file it points to.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            let failure = errno
-            if failure == ELOOP {
+        // A link planted as the lock file would make the holder's writes (and the truncation at
+        // release) land on the file it points to: a symbolic link is never followed, and a hard
+        // link (another name of some other file) is refused.
+        let descriptor: Int32
+        do {
+            descriptor = try PlainFile.descriptor(path, flags: O_RDWR | O_CREAT, singleLink: true)
+        } catch {
+            switch error {
+            case .symbolicLink:
                 throw StorageError(
                     .unavailable, "the lock file \(path) is a symbolic link, which is never followed: remove it (rm \(path))",
-                    underlying: String(cString: strerror(failure)))
+                    underlying: String(cString: strerror(ELOOP)))
+            case .notPlain:
+                throw StorageError(.unavailable, "the lock file \(path) is not a plain file of its own (a link or a device): remove it (rm \(path))")
+            case .missing: throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(ENOENT)))
+            case .failed(let reason): throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: reason)
             }
-            throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(failure)))
-        }
-        // A hard link is another name of some other file: truncating it would empty that file.
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
-            close(descriptor)
-            throw StorageError(.unavailable, "the lock file \(path) is not a plain file of its own (a link or a device): remove it (rm \(path))")
         }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var announced = false

@@ -122,20 +122,20 @@ public struct FileStorage: LockingStorage {
     ///   as tokens or a key must be the file this storage wrote, never one a link points to.
     public func read(key: String) throws -> Data? {
         let path = try filePath(for: key)
-        // O_NONBLOCK: opening a FIFO does not wait for a writer; it is refused below.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP {
+        let descriptor: Int32
+        do {
+            // O_NONBLOCK: opening a FIFO does not wait for a writer; it is refused as not plain.
+            descriptor = try PlainFile.descriptor(path, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            switch error {
+            case .missing: return nil
+            case .symbolicLink:
                 throw StorageError(.readFailed, "the value of \"\(key)\" is a symbolic link, which this storage never writes: remove it (\(path))")
+            case .notPlain: throw StorageError(.readFailed, "the value of \"\(key)\" is not a plain file: remove it (\(path))")
+            case .failed(let reason): throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: reason)
             }
-            throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: Self.errnoText())
         }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw StorageError(.readFailed, "the value of \"\(key)\" is not a plain file: remove it (\(path))")
-        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {

@@ -51,8 +51,9 @@ import OAuthTransportNIO
                 }
                 if let problem = error.problem {
                     // The server's messages, each in its class's style; the failure names the problem.
-                    for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
-                    throw CLIFailure("login failed: " + TerminalText.safe(problem.title) + Self.lockoutNote(problem))
+                    let title = problem.title(in: strings)
+                    for line in problem.messages where line.text != title { message(line.text, Self.problemStyle(line)) }
+                    throw CLIFailure("login failed: " + TerminalText.safe(title) + Self.lockoutNote(problem))
                 }
                 throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)) + Hints.after(error))
             }
@@ -103,11 +104,12 @@ import OAuthTransportNIO
         if terminal.takeInterrupt() { throw Interrupted() }
         printMessages(model)
         if let problem = model.problem {
-            message(problem.title, .error)
-            for line in problem.messages where line.text != problem.title { message(line.text, Self.problemStyle(line)) }
+            let title = problem.title(in: strings)
+            message(title, .error)
+            for line in problem.messages where line.text != title { message(line.text, Self.problemStyle(line)) }
             for line in Self.invalidFieldLines(problem, forms: model.forms + model.contentForms) { message(line, .error) }
             if isScripted {
-                throw CLIFailure("the server refused the answers: \(problem.title)")
+                throw CLIFailure("the server refused the answers: \(title)")
             }
         }
         switch model.content {
