@@ -140,10 +140,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Locks for process-wide state that tests of several targets change (HaapiLogger's settings).
+        .target(name: "SharedTestState", path: "Tests/SharedTestState"),
         .testTarget(
             name: "OAuthCoreTests",
             dependencies: [
-                "OAuthCore",
+                "OAuthCore", "SharedTestState",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -221,7 +223,7 @@ let package = Package(
         // are Swift 5 code, as the apps that have them are.
         .testTarget(
             name: "SeedSnippetTests",
-            dependencies: ["OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "DevServerTestSupport", "OAuthTransportNIO"],
+            dependencies: ["OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "DevServerTestSupport", "OAuthTransportNIO", "SharedTestState"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

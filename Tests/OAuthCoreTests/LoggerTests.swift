@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import OAuthCore
+import SharedTestState
 import Testing
 
 /// A follow-up tag only these tests use, so lines of other suites never mix in.
@@ -25,25 +26,27 @@ final class CapturingSink: LogSink, @unchecked Sendable {
 
 @Suite("HaapiLogger", .serialized)
 struct LoggerTests {
-    /// Runs `body` with a fresh sink and default settings, restoring the defaults afterwards.
-    func withSink(_ body: (CapturingSink) throws -> Void) rethrows {
-        let sink = CapturingSink()
-        HaapiLogger.removeAllLogSinks()
-        HaapiLogger.isConsoleEnabled = false
-        HaapiLogger.appendLogSink(sink)
-        defer {
-            HaapiLogger.followUpTags = []
-            HaapiLogger.isSensitiveValueMasked = true
-            HaapiLogger.isInfoEnabled = true
-            HaapiLogger.isDebugEnabled = true
+    /// Runs `body` with a fresh sink and default settings, restoring the defaults afterwards,
+    /// while no test of another suite changes the logger.
+    func withSink(_ sink: CapturingSink = CapturingSink(), _ body: (CapturingSink) async throws -> Void) async rethrows {
+        try await SharedState.haapiLogger.exclusively {
             HaapiLogger.removeAllLogSinks()
-            HaapiLogger.isConsoleEnabled = true
+            HaapiLogger.isConsoleEnabled = false
+            HaapiLogger.appendLogSink(sink)
+            defer {
+                HaapiLogger.followUpTags = []
+                HaapiLogger.isSensitiveValueMasked = true
+                HaapiLogger.isInfoEnabled = true
+                HaapiLogger.isDebugEnabled = true
+                HaapiLogger.removeAllLogSinks()
+                HaapiLogger.isConsoleEnabled = true
+            }
+            try await body(sink)
         }
-        try body(sink)
     }
 
-    @Test func nothingIsLoggedUntilTagsAreSet() {
-        withSink { sink in
+    @Test func nothingIsLoggedUntilTagsAreSet() async {
+        await withSink { sink in
             #expect(HaapiLogger.followUpTags.isEmpty)
             HaapiLogger.error(TestTag.first, "hidden")
             #expect(sink.lines.isEmpty)
@@ -54,8 +57,8 @@ struct LoggerTests {
         }
     }
 
-    @Test func levelSwitchesAndDefaults() {
-        withSink { sink in
+    @Test func levelSwitchesAndDefaults() async {
+        await withSink { sink in
             #expect(HaapiLogger.isInfoEnabled && HaapiLogger.isWarningEnabled && HaapiLogger.isErrorEnabled)
             #expect(HaapiLogger.isSensitiveValueMasked)
             HaapiLogger.followUpTags = TestTag.allCases + DriverFollowUpTag.allCases
@@ -71,8 +74,8 @@ struct LoggerTests {
         }
     }
 
-    @Test func secretsAreMaskedByDefault() {
-        withSink { sink in
+    @Test func secretsAreMaskedByDefault() async {
+        await withSink { sink in
             HaapiLogger.followUpTags = [TestTag.first]
             let headers: HeaderFields = ["Authorization": "DPoP at-123", "DPoP": "proof.jwt.sig", "Content-Type": "text/plain"]
             HaapiLogger.info(TestTag.first, "token \(sensitive: "at-123") \(headers: headers)")
@@ -85,8 +88,8 @@ struct LoggerTests {
         }
     }
 
-    @Test func unmaskingWarnsLoudly() {
-        withSink { sink in
+    @Test func unmaskingWarnsLoudly() async {
+        await withSink { sink in
             HaapiLogger.isSensitiveValueMasked = false
             // The warning is written even though no tag is enabled.
             #expect(sink.lines.count == 2)
@@ -112,7 +115,7 @@ struct LoggerTests {
             }
         }
         let driver = DriverSink()
-        try await withSinkAsync(sink) {
+        try await withSink(sink) { _ in
             HaapiLogger.appendLogSink(driver)
             HaapiLogger.followUpTags = DriverFollowUpTag.allCases
             let transport = ScriptedTransport([json(200, #"{"access_token":"secret-at","token_type":"Bearer"}"#)])
@@ -127,22 +130,10 @@ struct LoggerTests {
         #expect(!text.contains(Data("c:client-secret-value".utf8).base64EncodedString()))
     }
 
-    func withSinkAsync(_ sink: CapturingSink, _ body: () async throws -> Void) async rethrows {
-        HaapiLogger.removeAllLogSinks()
-        HaapiLogger.isConsoleEnabled = false
-        HaapiLogger.appendLogSink(sink)
-        defer {
-            HaapiLogger.followUpTags = []
-            HaapiLogger.removeAllLogSinks()
-            HaapiLogger.isConsoleEnabled = true
-        }
-        try await body()
-    }
-
-    @Test func swiftLogBridgeForwardsLevelTagAndMaskedText() {
+    @Test func swiftLogBridgeForwardsLevelTagAndMaskedText() async {
         let recorder = RecordingLogHandler.Store()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(store: recorder) }
-        withSink { _ in
+        await withSink { _ in
             HaapiLogger.appendLogSink(SwiftLogSink(logger: logger))
             HaapiLogger.followUpTags = [TestTag.second]
             HaapiLogger.warning(TestTag.second, "secret \(sensitive: "s3cr3t")")

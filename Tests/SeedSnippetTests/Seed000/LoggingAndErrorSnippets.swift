@@ -1,5 +1,6 @@
 import Foundation
 import HaapiUI
+import SharedTestState
 import Testing
 
 // Seed 000, "HaapiLogger" and "Error handling - IdsvrError".
@@ -98,6 +99,11 @@ extension SeedSnippets {
     @MainActor struct LoggingAndErrors {
         @Test("000-20, 000-21, 000-22: the tags chosen are logged to the sink, values masked until unmasked with the documented warnings")
         func logging() async throws {
+            // The logger is global: other suites' tests must not change it meanwhile.
+            try await SharedState.haapiLogger.exclusively { try await loggingHoldingTheLogger() }
+        }
+
+        func loggingHoldingTheLogger() async throws {
             defer {
                 HaapiLogger.followUpTags = []
                 HaapiLogger.removeAllLogSinks()

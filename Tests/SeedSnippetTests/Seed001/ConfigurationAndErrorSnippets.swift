@@ -1,5 +1,6 @@
 import Foundation
 import HaapiUI
+import SharedTestState
 import Testing
 
 // Seed 001, the OAuth accessor, "Client Authentication Method", "Error handling", "Common
@@ -325,6 +326,11 @@ extension SeedSnippets {
 
         @Test("001-23, 001-24, 001-25: Driver and Sdk tags, then Sdk alone, to the sink")
         func sdkLogs() async throws {
+            // The logger is global: other suites' tests must not change it meanwhile.
+            try await SharedState.haapiLogger.exclusively { try await sdkLogsHoldingTheLogger() }
+        }
+
+        func sdkLogsHoldingTheLogger() async throws {
             defer {
                 HaapiLogger.followUpTags = []
                 HaapiLogger.removeAllLogSinks()
