@@ -368,9 +368,15 @@ struct CLITests {
 
     /// Runs tmux with posix_spawn and waitpid (a tmux server started by the call inherits and
     /// keeps the descriptors, which Foundation's Process does not cope with); returns its output.
+    ///
+    /// Each session (the value of `-s` or `-t`) has a tmux server of its own (`-L`): with one
+    /// server for all, a test's `new-session` could reach the server as another test's
+    /// `kill-session` of the last session stopped it, and the new session never existed.
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
         let path = try #require(tmux)
+        let named = arguments.indices.first { ["-s", "-t"].contains(arguments[$0]) && $0 + 1 < arguments.count }
+        let arguments = try ["-L", "haapi-test-" + #require(named.map { arguments[$0 + 1] }, "tmux \(arguments) names no session")] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-tmux-\(UUID().uuidString)").path
         defer { unlink(output) }
         var actions = posix_spawn_file_actions_t()
@@ -386,7 +392,15 @@ struct CLITests {
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if arguments.contains("new-session"), status != 0 { throw TmuxFailed(arguments: arguments, status: status) }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    /// A tmux session that could not be started.
+    struct TmuxFailed: Error, CustomStringConvertible {
+        let arguments: [String]
+        let status: Int32
+        var description: String { "tmux \(arguments.joined(separator: " ")) failed (wait status \(status))" }
     }
 
     /// Waits until the pane shows `text` (`count` times); returns the pane.
