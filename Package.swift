@@ -140,7 +140,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Locks for process-wide state that tests of several targets change (HaapiLogger's settings).
+        // What tests of several targets share in the one test process: HaapiLogger's settings
+        // (a lock) and the executor threads (a trait that gives blocking tests threads of their own).
         .target(name: "SharedTestState", path: "Tests/SharedTestState"),
         .testTarget(
             name: "OAuthCoreTests",
@@ -184,7 +185,7 @@ let package = Package(
             // `haapi server` or a recorded Curity flow, some under tmux.
             dependencies: [
                 "haapi", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport",
-                "FaultServerSupport",
+                "FaultServerSupport", "SharedTestState",
             ]
         ),
         .testTarget(
@@ -195,12 +196,12 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer", "DevServerTestSupport"]
+            dependencies: ["OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer", "DevServerTestSupport", "SharedTestState"]
         ),
         .testTarget(
             name: "OIDCClientTests",
             dependencies: ["OAuthTransportNIO",
-                "OIDCClient", "OAuthCore", "FaultServerSupport", "DevServerTestSupport",
+                "OIDCClient", "OAuthCore", "FaultServerSupport", "DevServerTestSupport", "SharedTestState",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

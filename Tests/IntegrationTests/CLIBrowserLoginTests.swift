@@ -2,6 +2,7 @@ import DevServerTestSupport
 import Foundation
 import OAuthCore
 import OIDCClient
+import SharedTestState
 import Testing
 import OAuthTransportNIO
 
@@ -10,7 +11,7 @@ import OAuthTransportNIO
 /// CLI's loopback listener).
 @Suite(
     "haapi login --browser against a real OpenID Provider (Glewlwyd)", .serialized,
-    .enabled(if: ProviderSettings.load("HAAPI_TEST_OP_ENV") != nil, "needs Scripts/test.sh to start the provider"))
+    .enabled(if: ProviderSettings.load("HAAPI_TEST_OP_ENV") != nil, "needs Scripts/test.sh to start the provider"), .ownThreads)
 struct CLIBrowserLoginTests {
     let settings = ProviderSettings.load("HAAPI_TEST_OP_ENV")!
     static let browser = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

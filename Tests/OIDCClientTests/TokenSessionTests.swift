@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import OAuthCore
 import OAuthTransportNIO
 import OIDCClient
+import SharedTestState
 import Testing
 
 /// The token session on its own: one refresh for many callers, the end of a session, storage
@@ -250,7 +251,7 @@ struct TokenSessionTests {
 
     /// The CLI is a shell over the session: `haapi userinfo` on a profile whose provider
     /// answers UserInfo about someone else refuses it, as the library does.
-    @Test func haapiUserinfoRefusesAResponseAboutAnotherUser() async throws {
+    @Test(.ownThreads) func haapiUserinfoRefusesAResponseAboutAnotherUser() async throws {
         let provider = try await TestProvider.start { $0.userInfoSubject = "someone-else" }
         defer { Task { await provider.stop() } }
         let home = try HaapiCommand.temporaryDirectory()

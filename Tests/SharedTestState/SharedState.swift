@@ -1,6 +1,7 @@
 /// Process-wide state that tests of different targets change. Every test target runs in one
 /// process, tests in parallel, and `.serialized` orders a suite's own tests only: a test that
-/// changes such state holds it with ``exclusively(_:)`` for as long as it depends on it.
+/// changes such state holds it with ``exclusively(_:)`` for as long as it depends on it. (The
+/// executor threads are shared too: see ``OwnThreadsTrait``.)
 public enum SharedState: Sendable {
     /// `HaapiLogger`'s global settings and sinks.
     case haapiLogger

@@ -1,10 +1,11 @@
 import DevServerTestSupport
 import Foundation
 import HaapiDevServer
+import SharedTestState
 import Testing
 
 /// The device authorization grant (RFC 8628) from the command line.
-@Suite("haapi login --device")
+@Suite("haapi login --device", .ownThreads)
 struct CLIDeviceLoginTests {
     /// `haapi login --device` against `haapi server`: the terminal shows the address and the
     /// code, the user approves on another device, and the profile is logged in.

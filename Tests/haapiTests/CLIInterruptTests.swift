@@ -1,6 +1,7 @@
 import DevServerTestSupport
 import FaultServerSupport
 import Foundation
+import SharedTestState
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Darwin
 /// Issue 18, item 4: Ctrl-C cancels a request under way at once, says "cancelled", exits with
 /// 130 and retries nothing. The server never answers, so only the cancellation can end the
 /// command before its 30 s timeout.
-@Suite struct CLIInterruptTests {
+@Suite(.ownThreads) struct CLIInterruptTests {
     /// What a hanging command was doing when Ctrl-C came.
     enum Waiting: String, CaseIterable, CustomTestStringConvertible {
         /// Discovery of the issuer (`login --issuer`).

@@ -6,11 +6,12 @@ import Glibc
 import Darwin
 #endif
 import OAuthCore
+import SharedTestState
 import Testing
 
 /// `haapi login --answers` run as a CI job runs it, against `haapi server --log-requests`, through
 /// each kind of step the server has: selector, one-time code, polling, consent and external browser.
-@Suite("haapi login through each kind of step", .serialized)
+@Suite("haapi login through each kind of step", .serialized, .ownThreads)
 struct CLILoginTests {
     /// A server in a temporary directory, and the `haapi login` arguments of its `haapi-secret` client.
     /// Sendable: every stored property is a constant, and the server's output is behind a lock.

@@ -1,12 +1,13 @@
 import DevServerTestSupport
 import FaultServerSupport
 import Foundation
+import SharedTestState
 import Testing
 
 /// `haapi login --answers` through recorded Curity flows played by a ``PlaybackServer``: the
 /// examples of Curity's curityio/ui-kit (in the package) and Curity's captured responses
 /// (optional, outside it).
-@Suite("haapi login through recorded Curity flows")
+@Suite("haapi login through recorded Curity flows", .ownThreads)
 struct CLIPlaybackTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let uiKit = packageRoot.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit", isDirectory: true)
@@ -201,7 +202,7 @@ struct CLIPlaybackTests {
 
 @Suite(
     "haapi login through the captured Curity flows",
-    .enabled(if: CLIPlaybackTests.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"))
+    .enabled(if: CLIPlaybackTests.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"), .ownThreads)
 struct CLICapturedPlaybackTests {
     typealias Scene = PlaybackServer.Scene
     static func captured(_ name: String) throws -> String { try CLIPlaybackTests.captured(name) }

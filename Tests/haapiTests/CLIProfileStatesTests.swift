@@ -1,9 +1,10 @@
 import Foundation
+import SharedTestState
 import Testing
 
 /// `haapi status --json` and `haapi profiles --json` (issue 27): the same keys in every state,
 /// `state` one of a fixed set, each state reached for real.
-@Suite("haapi status JSON", .serialized)
+@Suite("haapi status JSON", .serialized, .ownThreads)
 struct CLIProfileStatesTests {
     static let keys: Set<String> = [
         "profile", "isDefault", "state", "issuer", "clientId", "subject", "scope", "tokenType", "binding", "expiresAt", "expiresIn", "expired",

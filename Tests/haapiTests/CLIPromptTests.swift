@@ -1,11 +1,12 @@
 import DevServerTestSupport
 import Foundation
+import SharedTestState
 import Testing
 
 /// Issue 18, item 8, as a person sees it in a terminal (tmux): consent lists the scopes with
 /// their descriptions under a heading naming the client, a refused one-time code is never the
 /// default, invalid input is shown at its fields, and a lockout says how long.
-@Suite(.enabled(if: CLITests.tmux != nil, "tmux is not installed"))
+@Suite(.enabled(if: CLITests.tmux != nil, "tmux is not installed"), .ownThreads)
 struct CLIPromptTests {
     /// `haapi demo --client secret` in a tmux pane, with the keys a person types.
     final class Demo {

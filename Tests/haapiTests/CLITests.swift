@@ -1,5 +1,6 @@
 import DevServerTestSupport
 import Foundation
+import SharedTestState
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Darwin
 
 /// End-to-end tests of the built `haapi` binary: `haapi demo` and `haapi login` run as a
 /// person or a CI job runs them (no TTY, `--answers`), and once under tmux as a person types.
-@Suite("haapi command line", .serialized)
+@Suite("haapi command line", .serialized, .ownThreads)
 struct CLITests {
     static var binary: URL { HaapiCommand.binary }
     typealias Run = HaapiCommand.Run

@@ -1,6 +1,7 @@
 import DevServerTestSupport
 import Foundation
 import OAuthCore
+import SharedTestState
 import Testing
 import OAuthTransportNIO
 
@@ -12,7 +13,7 @@ import Darwin
 
 /// End-to-end tests of `haapi token`, `status`, `refresh`, `revoke`, `logout` and `userinfo`:
 /// the built binary against `haapi server`, after a scripted `haapi login`.
-@Suite("haapi token commands", .serialized)
+@Suite("haapi token commands", .serialized, .ownThreads)
 struct CLITokenTests {
     /// A server subprocess and a logged-in profile in a temporary directory.
     final class LoggedIn {

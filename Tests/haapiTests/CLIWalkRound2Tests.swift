@@ -1,10 +1,11 @@
 import DevServerTestSupport
 import Foundation
+import SharedTestState
 import Testing
 
 /// Issue 27 walked as a new user meets it: a bash in a tmux pane against `haapi server`, each
 /// item checked on the screen.
-@Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"))
+@Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"), .ownThreads)
 struct CLIWalkRound2Tests {
     @Test func everyItemAsANewUserSeesIt() async throws {
         try HaapiCommand.requireBinary()

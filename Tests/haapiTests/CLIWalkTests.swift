@@ -1,11 +1,12 @@
 import DevServerTestSupport
 import Foundation
+import SharedTestState
 import Testing
 
 /// Issue 18 walked as a user sees it: a bash in a tmux pane, commands typed one after another
 /// against `haapi server`, each checked on the screen (with the terminal's colours, spinner and
 /// prompts, which a pipe never shows).
-@Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"))
+@Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"), .ownThreads)
 struct CLIWalkTests {
     /// A bash in a tmux pane, with the README test's environment (haapi on PATH, a home of its
     /// own, a browser that records its URL).

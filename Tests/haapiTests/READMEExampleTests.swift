@@ -1,5 +1,6 @@
 import DevServerTestSupport
 import Foundation
+import SharedTestState
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Darwin
 ///
 /// The README's placeholders are mapped to the server (``Substitutions``); an example this
 /// test does not know how to play fails it, so a new example comes with its test.
-@Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"))
+@Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"), .ownThreads)
 struct READMEExampleTests {
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("README.md")

@@ -2,10 +2,11 @@ import DevServerTestSupport
 import FaultServerSupport
 import Foundation
 import OAuthCore
+import SharedTestState
 import Testing
 
 /// The findings of the security review about the client (issue 17).
-@Suite("Security review: the client")
+@Suite("Security review: the client", .ownThreads)
 struct SecurityReviewClientTests {
     /// Item 17: a HAAPI login sends a nonce and checks the ID token as OIDCClient does (one
     /// validator): signature by the provider's key, issuer, audience, lifetime and nonce. A

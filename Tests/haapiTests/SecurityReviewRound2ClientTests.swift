@@ -2,11 +2,12 @@ import DevServerTestSupport
 import FaultServerSupport
 import Foundation
 import OAuthCore
+import SharedTestState
 import Testing
 
 /// The findings of the second security review about the client (issue 28), each kept closed by
 /// a test named after its item (the README's hardening table lists them).
-@Suite("Security review, round 2: the client", .serialized)
+@Suite("Security review, round 2: the client", .serialized, .ownThreads)
 struct SecurityReviewRound2ClientTests {
     /// Item 5: `haapi api` sends the profile's token to the provider's origin only, unless the
     /// call (`--allow-origin`) or the profile (`haapi login --api-origin`) names another; a

@@ -2,6 +2,7 @@ import DevServerTestSupport
 import Foundation
 import HaapiSDK
 import OAuthTransportNIO
+import SharedTestState
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Darwin
 /// One session shared by processes: `haapi` processes and tasks of this process, all on one
 /// profile's tokens.json, asking at once, against `haapi server` (which rotates refresh tokens
 /// and revokes the grant on reuse), its request log counting the refreshes.
-@Suite("TokenSession across processes", .serialized)
+@Suite("TokenSession across processes", .serialized, .ownThreads)
 struct TokenSessionAcrossProcessesTests {
     static let refreshLine = "request: POST /oauth/token grant_type=refresh_token"
 
