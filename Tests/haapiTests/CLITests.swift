@@ -386,6 +386,9 @@ struct CLITests {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of this process: a tmux server lives on with what it inherits, and NIO's
+        // sockets are not close-on-exec (a listening loopback port stayed taken by a tmux server).
+        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, 3) == 0 else { throw CocoaError(.executableLoad) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
@@ -396,6 +399,12 @@ struct CLITests {
         if arguments.contains("new-session"), status != 0 { throw TmuxFailed(arguments: arguments, status: status) }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare.
+    static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt)? = {
+        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self) }
+    }()
 
     /// A tmux session that could not be started.
     struct TmuxFailed: Error, CustomStringConvertible {
