@@ -135,7 +135,7 @@ extension HaapiCommand {
         }
     }
 
-    /// What ``atOnce(holding:processes:_:home:environment:tasks:_:)``'s processes and tasks ended with.
+    /// What ``atOnce(holding:processes:_:home:environment:tasks:joined:_:)``'s processes and tasks ended with.
     public struct AtOnce: Sendable {
         /// The runs of `haapi`, in launch order.
         public var processes: [Run]
@@ -145,20 +145,26 @@ extension HaapiCommand {
 
     /// Callers of one session that ask at once: holds `lock` (the session's, as a process
     /// refreshing would) while `processes` runs of `haapi ARGUMENTS --log-level debug` and
-    /// `tasks` calls start, until every process logs that it waits for the lock; then lets
-    /// them all go together and waits for every one.
+    /// `tasks` calls start, until every process logs that it waits for the lock and every task
+    /// has begun its call; then runs `joined`, and lets them all go together and waits for
+    /// every one.
+    ///
+    /// A task begun is not yet a task waiting: when the tasks call an actor (a `TokenSession`),
+    /// `joined` makes a call of its own on it, which the actor runs after each task's first step.
     public static func atOnce(
         holding lock: any StorageLock, processes: Int, _ arguments: [String], home: URL, environment: [String: String] = [:], tasks: Int,
-        _ call: @escaping @Sendable () async throws -> String
+        joined: @escaping @Sendable () async throws -> Void = {}, _ call: @escaping @Sendable () async throws -> String
     ) async throws -> AtOnce {
         try requireBinary()
         var launched: [Launched] = []
         let results = LockedValue<[Result<String, any Error>]>([])
+        let begun = LockedValue(0)
         let group = DispatchGroup()
         try await lock.withLock(timeout: .seconds(10), whileWaiting: nil) {
             for _ in 0..<tasks {
                 group.enter()
                 Task {
+                    begun.withLock { $0 += 1 }
                     let result: Result<String, any Error>
                     do { result = .success(try await call()) } catch { result = .failure(error) }
                     results.withLock { $0.append(result) }
@@ -170,11 +176,15 @@ extension HaapiCommand {
                 try run.process.run()
                 launched.append(run)
             }
-            // Every process has read the tokens it had and waits for the lock held here.
+            // Every process has read the tokens it had and waits for the lock held here, and
+            // every task has begun (on a loaded machine a task may start seconds after it was made).
             let deadline = Date().addingTimeInterval(60)
-            while try launched.filter({ try $0.standardError().contains("waiting for the lock of") }).count < processes, Date() < deadline {
+            while try launched.filter({ try $0.standardError().contains("waiting for the lock of") }).count < processes
+                || begun.withLock({ $0 }) < tasks, Date() < deadline
+            {
                 try await Task.sleep(for: .milliseconds(50))
             }
+            try await joined()
         }
         let deadline = Date().addingTimeInterval(60)
         while launched.contains(where: { $0.process.isRunning }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }

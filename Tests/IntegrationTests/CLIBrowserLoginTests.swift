@@ -150,7 +150,7 @@ struct CLIBrowserLoginTests {
 
         let outcome = try await HaapiCommand.atOnce(
             holding: try storage.lock(for: "tokens.json"), processes: 6, ["token", "--profile", "shared", "--min-ttl", "100000"], home: home,
-            tasks: 100
+            tasks: 100, joined: { _ = try await session.authState }
         ) { try await session.validAccessToken(minimumLifetime: 100_000).value }
         for run in outcome.processes { #expect(run.status == 0, "\(run.stderr)") }
         let printed = Set(outcome.processes.map { $0.stdout.trimmingCharacters(in: .newlines) })

@@ -28,13 +28,17 @@ struct TokenSessionAcrossProcessesTests {
         return (storage, session)
     }
 
+    /// ``HaapiCommand/atOnce(holding:processes:_:home:environment:tasks:joined:_:)`` on the
+    /// profile, `session`'s tasks all waiting for the one refresh before the lock is let go: a
+    /// task that came later would rightly refresh again, for its own minimum lifetime.
     static func atOnce(
-        _ loggedIn: CLITokenTests.LoggedIn, storage: FileStorage, processes: Int, _ arguments: [String], tasks: Int,
+        _ loggedIn: CLITokenTests.LoggedIn, storage: FileStorage, session: TokenSession, processes: Int, _ arguments: [String], tasks: Int,
         _ call: @escaping @Sendable () async throws -> String
     ) async throws -> HaapiCommand.AtOnce {
         try CLITests.requireBinary()
         return try await HaapiCommand.atOnce(
-            holding: try storage.lock(for: "tokens.json"), processes: processes, arguments, home: loggedIn.directory, tasks: tasks, call)
+            holding: try storage.lock(for: "tokens.json"), processes: processes, arguments, home: loggedIn.directory, tasks: tasks,
+            joined: { _ = try await session.authState }, call)
     }
 
     @Test func processesAndTasksAskingForMoreThanATokenLivesMakeOneRefresh() async throws {
@@ -42,7 +46,7 @@ struct TokenSessionAcrossProcessesTests {
         let (storage, session) = try Self.session(loggedIn)
         let old = try #require(try loggedIn.storedTokens()?["accessToken"] as? String)
         // The server's tokens live 900 s; every caller wants 100 000.
-        let outcome = try await Self.atOnce(loggedIn, storage: storage, processes: 8, ["token", "--min-ttl", "100000"], tasks: 200) {
+        let outcome = try await Self.atOnce(loggedIn, storage: storage, session: session, processes: 8, ["token", "--min-ttl", "100000"], tasks: 200) {
             try await session.validAccessToken(minimumLifetime: 100_000).value
         }
         for run in outcome.processes {
@@ -72,7 +76,7 @@ struct TokenSessionAcrossProcessesTests {
         let loggedIn = try CLITokenTests.LoggedIn()
         let (storage, session) = try Self.session(loggedIn)
         try await loggedIn.revokeAtServer(try #require(try loggedIn.storedTokens()?["refreshToken"] as? String), hint: "refresh_token")
-        let outcome = try await Self.atOnce(loggedIn, storage: storage, processes: 6, ["token", "--min-ttl", "100000"], tasks: 100) {
+        let outcome = try await Self.atOnce(loggedIn, storage: storage, session: session, processes: 6, ["token", "--min-ttl", "100000"], tasks: 100) {
             try await session.validAccessToken(minimumLifetime: 100_000).value
         }
         for run in outcome.processes {
