@@ -192,10 +192,10 @@ enum LoginBenchmark {
         for _ in 0..<8 {
             switch result {
             case .representation(let form as InteractiveFormStep):
-                guard let login = form.forms.first(where: { $0.kind == .login })?.form else { throw HaapiError.illegalState(message: "no login form") }
+                guard let login = form.actions.first(where: { $0.kind == .login })?.model else { throw HaapiError.illegalState(message: "no login form") }
                 result = await manager.submitForm(login, parameters: ["userName": SeedData.username, "password": "Password1"])
             case .representation(let selector as AuthenticatorSelectorStep):
-                guard let password = selector.options.first(where: { $0.authenticatorType == "html-form" })?.action.form else {
+                guard let password = selector.authenticators.first(where: { $0.type == "html-form" })?.action.model else {
                     throw HaapiError.illegalState(message: "no username/password option")
                 }
                 result = await manager.submitForm(password, parameters: [:])

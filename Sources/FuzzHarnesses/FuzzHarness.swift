@@ -173,7 +173,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             _ = UnexpectedResponseError(response).errorDescription
         default:
             guard case .representation(let step as PollingStep)? = try? HaapiModel.response(from: body, contentType: HaapiModel.authMediaType) else { break }
-            if let interval = PollingModel.interval(serverMilliseconds: step.properties.interval, autoPollingDuration: 3),
+            if let interval = PollingModel.interval(serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3),
                 interval > PollingModel.longestServerInterval || interval <= .zero
             {
                 violations.append("polls every \(interval)")

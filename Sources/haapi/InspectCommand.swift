@@ -48,7 +48,7 @@ struct InspectCommand: ParsableCommand {
             print(JWTText.pretty(readable))
             return
         }
-        let response: HaapiResponse
+        let response: HaapiDocument
         do {
             response = try HaapiModel.response(from: data, contentType: contentType)
         } catch let error as HaapiModelError {
@@ -78,7 +78,7 @@ enum Inspection {
 
     static func pretty(_ value: JSONValue) -> Data { value.serialized(pretty: true) }
 
-    static func json(_ response: HaapiResponse) -> JSONValue {
+    static func json(_ response: HaapiDocument) -> JSONValue {
         var result: [String: JSONValue] = [:]
         switch response {
         case .representation(let step):
@@ -88,15 +88,15 @@ enum Inspection {
             if let metadata = step.metadata { result["metadata"] = json(metadata) }
             result["messages"] = .array(step.messages.map(json))
             result["links"] = .array(step.links.map(json))
-            result["actions"] = .array(step.actions.map(json))
-            if !step.content.properties.isEmpty { result["properties"] = .object(step.content.properties) }
+            result["actions"] = .array(step.allActions.map(json))
+            if !step.propertiesJSON.isEmpty { result["properties"] = .object(step.propertiesJSON) }
         case .problem(let problem):
             result["result"] = "problem"
             result["class"] = .string(className(problem))
             result["type"] = .string(problem.type.rawValue)
-            if let metadata = problem.problemContent.metadata { result["metadata"] = json(metadata) }
-            if let title = problem.title { result["title"] = .string(title) }
-            if let code = problem.problemContent.code { result["code"] = .string(code) }
+            if let metadata = problem.metadata { result["metadata"] = json(metadata) }
+            if let title = problem.title { result["title"] = .string(title.literal) }
+            if let code = problem.code { result["code"] = .string(code) }
             result["messages"] = .array(problem.messages.map(json))
             result["links"] = .array(problem.links.map(json))
             if let invalid = problem as? InvalidInputProblem {
@@ -104,12 +104,12 @@ enum Inspection {
                     invalid.invalidFields.map { field in
                         var object: [String: JSONValue] = ["name": .string(field.name)]
                         if let reason = field.reason { object["reason"] = .string(reason) }
-                        if let detail = field.detail { object["detail"] = .string(detail) }
+                        if !field.detail.literal.isEmpty { object["detail"] = .string(field.detail.literal) }
                         return .object(object)
                     })
             }
             if let authorization = problem as? AuthorizationProblem {
-                if let error = authorization.error { result["error"] = .string(error) }
+                if authorization.rawJSON["error"] != nil { result["error"] = .string(authorization.error) }
                 if let description = authorization.errorDescription { result["errorDescription"] = .string(description) }
                 if let iss = authorization.iss { result["iss"] = .string(iss) }
             }
@@ -125,99 +125,101 @@ enum Inspection {
     }
 
     static func json(_ message: UserMessage) -> JSONValue {
-        ["text": .string(message.text), "classList": .array(message.classList.map { .string($0) })]
+        ["text": .string(message.text.literal), "classList": .array(message.classList.map { .string($0) })]
     }
 
     static func json(_ link: Link) -> JSONValue {
         var object: [String: JSONValue] = ["href": .string(shortened(link.href)), "image": .bool(link.isImage)]
-        if let rel = link.rel { object["rel"] = .string(rel) }
-        if let title = link.title { object["title"] = .string(title) }
+        if !link.rel.isEmpty { object["rel"] = .string(link.rel) }
+        if let title = link.title { object["title"] = .string(title.literal) }
         if let type = link.type { object["type"] = .string(type) }
         return .object(object)
     }
 
-    static func json(_ action: Action) -> JSONValue {
+    static func json(_ action: any Action) -> JSONValue {
         var object: [String: JSONValue] = ["template": .string(action.template.rawValue), "kind": .string(action.kind.rawValue)]
-        if let title = action.title { object["title"] = .string(title) }
-        if !action.properties.isEmpty { object["properties"] = .object(action.properties) }
-        switch action.model {
-        case .form(let form):
+        if let title = action.title { object["title"] = .string(title.literal) }
+        if let properties = action.rawJSON["properties"]?.objectValue, !properties.isEmpty { object["properties"] = .object(properties) }
+        switch action {
+        case let action as FormAction:
+            let form = action.model
             object["method"] = .string(form.method)
             object["href"] = .string(form.href)
             object["type"] = .string(form.type)
-            if let actionTitle = form.actionTitle { object["actionTitle"] = .string(actionTitle) }
+            if let actionTitle = form.actionTitle { object["actionTitle"] = .string(actionTitle.literal) }
             object["fields"] = .array(form.fields.map(json))
             if !form.continueActions.isEmpty { object["continueActions"] = .array(form.continueActions.map(json)) }
             if !form.errorActions.isEmpty { object["errorActions"] = .array(form.errorActions.map(json)) }
-        case .selector(let selector):
-            object["options"] = .array(selector.options.map(json))
-        case .clientOperation(let operation):
+        case let action as SelectorAction:
+            object["options"] = .array(action.model.options.map(json))
+        case let action as ClientOperationAction:
+            let operation = action.model
             object["name"] = .string(operation.name.rawValue)
-            object["arguments"] = .object(operation.arguments)
+            object["arguments"] = .object(operation.argumentsJSON)
             object["continueActions"] = .array(operation.continueActions.map(json))
             if !operation.errorActions.isEmpty { object["errorActions"] = .array(operation.errorActions.map(json)) }
-        case .other(let model):
-            if let model { object["model"] = model }
+        default:
+            if let model = action.rawJSON["model"] { object["model"] = model }
         }
         return .object(object)
     }
 
-    static func json(_ field: FormField) -> JSONValue {
+    static func json(_ field: any FormField) -> JSONValue {
         var object: [String: JSONValue] = [
             "type": .string(field.type.rawValue), "name": .string(field.name), "required": .bool(field.isRequired),
         ]
-        if let label = field.label { object["label"] = .string(label) }
-        if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder) }
+        if let label = field.label { object["label"] = .string(label.literal) }
+        if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder.literal) }
         if let value = shownValue(field) { object["value"] = .string(value) }
-        if let kind = field.kind { object["kind"] = .string(kind) }
-        if let minLength = field.minLength { object["minLength"] = .integer(minLength) }
-        if let maxLength = field.maxLength { object["maxLength"] = .integer(maxLength) }
-        if field.type == .checkbox {
-            object["checked"] = .bool(field.isChecked)
-            object["readonly"] = .bool(field.isReadonly)
+        if let kind = (field as? TextFormField)?.kind { object["kind"] = .string(kind.rawValue) }
+        if let minLength = (field as? any TextLengthRestriction)?.minLength { object["minLength"] = .integer(minLength) }
+        if let maxLength = (field as? any TextLengthRestriction)?.maxLength { object["maxLength"] = .integer(maxLength) }
+        if let checkbox = field as? CheckboxFormField {
+            object["checked"] = .bool(checkbox.checked)
+            object["readonly"] = .bool(checkbox.readonly)
         }
-        if !field.options.isEmpty {
+        if let options = (field as? SelectFormField)?.options, !options.isEmpty {
             object["options"] = .array(
-                field.options.map { ["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.isSelected)] })
+                options.map { ["label": .string($0.label.literal), "value": .string($0.value), "selected": .bool($0.selected)] })
         }
         return .object(object)
     }
 
     // MARK: Text
 
-    static func text(_ response: HaapiResponse) -> String {
+    static func text(_ response: HaapiDocument) -> String {
         var out = Output()
         switch response {
         case .representation(let step):
             out.line("class: \(className(step))")
             out.line("type: \(step.type.rawValue)")
             metadata(step.metadata, &out)
-            if !step.content.properties.isEmpty {
+            if !step.propertiesJSON.isEmpty {
                 out.line("properties:")
-                for (key, value) in step.content.properties.sorted(by: { $0.key < $1.key }) {
+                for (key, value) in step.propertiesJSON.sorted(by: { $0.key < $1.key }) {
                     out.line("  \(key): \(plain(value))")
                 }
             }
             messages(step.messages, &out)
             links(step.links, &out)
-            if !step.actions.isEmpty {
+            if !step.allActions.isEmpty {
                 out.line("actions:")
-                for action in step.actions { self.action(action, &out, indent: 1) }
+                for action in step.allActions { self.action(action, &out, indent: 1) }
             }
         case .problem(let problem):
             out.line("class: \(className(problem))")
             out.line("type: \(problem.type.rawValue)")
             if let title = problem.title { out.line("title: \(title)") }
-            if let code = problem.problemContent.code { out.line("code: \(code)") }
-            metadata(problem.problemContent.metadata, &out)
+            if let code = problem.code { out.line("code: \(code)") }
+            metadata(problem.metadata, &out)
             if let invalid = problem as? InvalidInputProblem {
                 out.line("invalid fields:")
                 for field in invalid.invalidFields {
-                    out.line("  \(field.name): \(field.reason ?? "-")" + (field.detail.map { " (\($0))" } ?? ""))
+                    out.line("  \(field.name): \(field.reason ?? "-")" + (field.detail.literal.isEmpty ? "" : " (\(field.detail))"))
                 }
             }
             if let authorization = problem as? AuthorizationProblem {
-                if let error = authorization.error { out.line("error: \(error)") }
+                if authorization.rawJSON["error"] != nil { out.line("error: \(authorization.error)") }
                 if let description = authorization.errorDescription { out.line("error_description: \(description)") }
                 if let iss = authorization.iss { out.line("iss: \(iss)") }
             }
@@ -254,21 +256,22 @@ enum Inspection {
         guard !links.isEmpty else { return }
         out.line("links:")
         for link in links {
-            var line = link.rel ?? "(no rel)"
+            var line = link.rel.isEmpty ? "(no rel)" : link.rel
             if link.isImage { line += " [image\(link.type.map { " \($0)" } ?? "")]" } else if let type = link.type { line += " [\(type)]" }
             if let title = link.title { line += " \"\(title)\"" }
             out.line(line + ": " + shortened(link.href), indent: 1)
         }
     }
 
-    static func action(_ action: Action, _ out: inout Output, indent: Int) {
+    static func action(_ action: any Action, _ out: inout Output, indent: Int) {
         var head = "\(action.template.rawValue) \(action.kind.rawValue)"
         if let title = action.title { head += " \"\(title)\"" }
-        if !action.properties.isEmpty {
-            head += " {" + action.properties.sorted { $0.key < $1.key }.map { "\($0.key)=\(plain($0.value))" }.joined(separator: ", ") + "}"
+        if let properties = action.rawJSON["properties"]?.objectValue, !properties.isEmpty {
+            head += " {" + properties.sorted { $0.key < $1.key }.map { "\($0.key)=\(plain($0.value))" }.joined(separator: ", ") + "}"
         }
-        switch action.model {
-        case .form(let form):
+        switch action {
+        case let action as FormAction:
+            let form = action.model
             var line = head + ": \(form.method) \(form.href)"
             if form.type != "application/x-www-form-urlencoded" { line += " (\(form.type))" }
             if let actionTitle = form.actionTitle { line += " [\(actionTitle)]" }
@@ -276,43 +279,44 @@ enum Inspection {
             for field in form.fields { self.field(field, &out, indent: indent + 1) }
             nested("continue actions", form.continueActions, &out, indent: indent + 1)
             nested("error actions", form.errorActions, &out, indent: indent + 1)
-        case .selector(let selector):
-            out.line("- " + head + ": \(selector.options.count) options", indent: indent)
-            for option in selector.options { self.action(option, &out, indent: indent + 1) }
-        case .clientOperation(let operation):
+        case let action as SelectorAction:
+            out.line("- " + head + ": \(action.model.options.count) options", indent: indent)
+            for option in action.model.options { self.action(option, &out, indent: indent + 1) }
+        case let action as ClientOperationAction:
+            let operation = action.model
             out.line("- " + head + ": operation \(operation.name.rawValue)", indent: indent)
-            for (key, value) in operation.arguments.sorted(by: { $0.key < $1.key }) {
+            for (key, value) in operation.argumentsJSON.sorted(by: { $0.key < $1.key }) {
                 out.line("argument \(key): \(plain(value))", indent: indent + 1)
             }
             nested("continue actions", operation.continueActions, &out, indent: indent + 1)
             nested("error actions", operation.errorActions, &out, indent: indent + 1)
-        case .other(let model):
-            out.line("- " + head + ": unknown template" + (model.map { ", model \(plain($0))" } ?? ""), indent: indent)
+        default:
+            out.line("- " + head + ": unknown template" + (action.rawJSON["model"].map { ", model \(plain($0))" } ?? ""), indent: indent)
         }
     }
 
-    static func nested(_ title: String, _ actions: [Action], _ out: inout Output, indent: Int) {
+    static func nested(_ title: String, _ actions: [any Action], _ out: inout Output, indent: Int) {
         guard !actions.isEmpty else { return }
         out.line(title + ":", indent: indent)
         for action in actions { self.action(action, &out, indent: indent + 1) }
     }
 
-    static func field(_ field: FormField, _ out: inout Output, indent: Int) {
+    static func field(_ field: any FormField, _ out: inout Output, indent: Int) {
         var line = "field \(field.type.rawValue) \(field.name)"
         if let label = field.label { line += " \"\(label)\"" }
         if field.isUserInput { line += field.isRequired ? " required" : " optional" }
         if let value = shownValue(field) { line += " value=\"\(value)\"" }
         if let placeholder = field.placeholder { line += " placeholder=\"\(placeholder)\"" }
-        if let kind = field.kind { line += " kind=\(kind)" }
-        if let minLength = field.minLength { line += " minLength=\(minLength)" }
-        if let maxLength = field.maxLength { line += " maxLength=\(maxLength)" }
-        if field.type == .checkbox {
-            line += field.isChecked ? " checked" : " unchecked"
-            if field.isReadonly { line += " readonly" }
+        if let kind = (field as? TextFormField)?.kind { line += " kind=\(kind.rawValue)" }
+        if let minLength = (field as? any TextLengthRestriction)?.minLength { line += " minLength=\(minLength)" }
+        if let maxLength = (field as? any TextLengthRestriction)?.maxLength { line += " maxLength=\(maxLength)" }
+        if let checkbox = field as? CheckboxFormField {
+            line += checkbox.checked ? " checked" : " unchecked"
+            if checkbox.readonly { line += " readonly" }
         }
         out.line(line, indent: indent)
-        for option in field.options {
-            out.line("option \(option.value) \"\(option.label)\"" + (option.isSelected ? " (selected)" : ""), indent: indent + 1)
+        for option in (field as? SelectFormField)?.options ?? [] {
+            out.line("option \(option.value) \"\(option.label)\"" + (option.selected ? " (selected)" : ""), indent: indent + 1)
         }
     }
 
@@ -320,7 +324,7 @@ enum Inspection {
 
     /// The value to show: what the client sends without the user (hidden fields, checkbox
     /// values). Values of other fields, passwords above all, are not shown.
-    static func shownValue(_ field: FormField) -> String? {
+    static func shownValue(_ field: any FormField) -> String? {
         field.type == .hidden || field.type == .checkbox ? field.value : nil
     }
 

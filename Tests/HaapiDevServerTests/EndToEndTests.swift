@@ -65,10 +65,10 @@ struct EndToEndTests {
         for _ in 0..<8 {
             switch result {
             case .representation(let selector as AuthenticatorSelectorStep):
-                let option = try #require(selector.options.first { $0.authenticatorType == "html-form" })
+                let option = try #require(selector.authenticators.first { $0.type == "html-form" })
                 result = await manager.submit(option.action)
             case .representation(let form as InteractiveFormStep):
-                let login = try #require(form.forms.first { $0.kind == .login }?.form)
+                let login = try #require(form.actions.first { $0.kind == .login }?.form)
                 result = await manager.submitForm(login, parameters: ["userName": SeedData.username, "password": "Password1"])
             case .representation(let done as OAuthAuthorizationResponseStep):
                 return done

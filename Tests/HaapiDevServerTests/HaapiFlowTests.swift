@@ -114,7 +114,7 @@ extension InteractiveFormStep {
 }
 
 extension AuthenticatorSelectorStep {
-    func option(_ type: String) throws -> Action { try #require(options.first { $0.authenticatorType == type }?.action) }
+    func option(_ type: String) throws -> FormAction { try #require(authenticators.first { $0.type == type }?.action) }
 }
 
 /// Starts a flow and logs in with username and password (the client offers only that authenticator).
@@ -158,7 +158,7 @@ struct HaapiFlowTests {
             #expect(abs(record.authTime.timeIntervalSinceNow) < 60)
             // The flow is over: its session is gone.
             let again = await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "Password1"])
-            try expectProblem(again, .genericUserError)
+            try expectProblem(again, .genericUserProblem)
         }
     }
 
@@ -166,7 +166,7 @@ struct HaapiFlowTests {
         try await RunningServer.with { server in
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
-            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
+            #expect(Set(selector.authenticators.compactMap(\.type)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
             let login = try expectStep(await client.manager.submit(try selector.option("html-form")), InteractiveFormStep.self)
             let result = await client.manager.submitForm(try login.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
             let code = try #require(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code)
@@ -182,18 +182,18 @@ struct HaapiFlowTests {
             let step = try expectStep(await client.manager.start(), InteractiveFormStep.self)
             let form = try step.form(kind: .login)
 
-            let missing = try expectProblem(await client.manager.submitForm(form), .invalidInput)
+            let missing = try expectProblem(await client.manager.submitForm(form), .invalidInputProblem)
             let invalid = try #require(missing as? InvalidInputProblem)
             #expect(invalid.invalidFields.map(\.name).sorted() == ["password", "userName"])
             #expect(invalid.invalidField(named: "password")?.reason == "missing")
-            #expect(invalid.invalidField(named: "userName")?.detail?.isEmpty == false)
+            #expect(invalid.invalidField(named: "userName")?.detail.literal.isEmpty == false)
 
             for _ in 0..<2 {
-                try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "wrong"]), .incorrectCredentials)
+                try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "wrong"]), .incorrectCredentialsProblem)
             }
             // Locked: even the right password is refused now.
             let locked = await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "Password1"])
-            try expectProblem(locked, .tooManyAttempts)
+            try expectProblem(locked, .tooManyAttemptsProblem)
             #expect(locked.problem?.type.isRetryableOnSameStep == true)
         }
     }
@@ -207,7 +207,7 @@ struct HaapiFlowTests {
             let send = try otp.form(kind: .login)
             #expect(send.continueActions.count == 1)
             let sent = try expectStep(await client.manager.submitForm(send, parameters: ["userName": "demo"]), ContinueSameStep.self)
-            #expect(sent.messages.first?.text.contains("+XX XXX XXX 000") == true)
+            #expect(sent.messages.first?.text.literal.contains("+XX XXX XXX 000") == true)
             let enter = try #require(sent.continueActions.first?.form)
             #expect(enter.field("otp") != nil)
 
@@ -216,7 +216,7 @@ struct HaapiFlowTests {
             #expect(code.count == 6)
             #expect(log.lines.filter { $0.hasPrefix("otp: ") } == ["otp: \(code) for demo"])
             let wrong = code == "000000" ? "111111" : "000000"
-            try expectProblem(await client.manager.submitForm(enter, parameters: ["otp": wrong]), .incorrectCredentials)
+            try expectProblem(await client.manager.submitForm(enter, parameters: ["otp": wrong]), .incorrectCredentialsProblem)
             let result = await client.manager.submitForm(enter, parameters: ["otp": code])
             #expect(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
         }
@@ -228,20 +228,20 @@ struct HaapiFlowTests {
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
             var step = try expectStep(await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
-            #expect(step.properties.status == .pending)
-            #expect(step.properties.recipientOfCommunication == "+XX XXX XXX 000")
-            #expect(step.properties.interval == 2000)
+            #expect(step.pollingProperties.status == .pending)
+            #expect(step.pollingProperties.recipientOfCommunication == "+XX XXX XXX 000")
+            #expect(step.pollingProperties.intervalMilliseconds == 2000)
             #expect(step.cancelAction != nil)
             // Pending until the user approves on the page of the link the server sent.
             for _ in 0..<2 {
                 step = try expectStep(await client.manager.poll(step), PollingStep.self)
-                #expect(step.properties.status == .pending)
+                #expect(step.pollingProperties.status == .pending)
             }
             try await server.answerApproval()
             step = try expectStep(await client.manager.poll(step), PollingStep.self)
-            #expect(step.properties.status == .done)
-            #expect(step.mainAction?.kind == .redirect)
-            #expect(step.mainAction?.form?.method == "POST")
+            #expect(step.pollingProperties.status == .done)
+            #expect(step.mainAction.kind == .redirect)
+            #expect(step.mainAction.form?.method == "POST")
             let result = await client.manager.poll(step)
             #expect(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
         }
@@ -254,7 +254,7 @@ struct HaapiFlowTests {
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
             let step = try expectStep(await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
             let result = await client.manager.submit(try #require(step.cancelAction))
-            let problem = try #require(try expectProblem(result, .errorAuthorizationResponse) as? AuthorizationProblem)
+            let problem = try #require(try expectProblem(result, .errorAuthorizationResponseProblem) as? AuthorizationProblem)
             #expect(problem.error == "access_denied")
             #expect(problem.errorDescription?.isEmpty == false)
             #expect(problem.iss == server.issuer.absoluteString)
@@ -270,7 +270,7 @@ struct HaapiFlowTests {
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let operation = try expectStep(
                 await client.manager.submit(try selector.option("external-browser")), ExternalBrowserClientOperationStep.self)
-            let href = try #require(operation.href)
+            let href = operation.actionModel.href
             let continueForm = try #require(operation.continueActions.first?.form)
             #expect(continueForm.field("_resume_nonce")?.type == .context)
 
@@ -289,7 +289,7 @@ struct HaapiFlowTests {
             #expect(location.hasPrefix("haapi://callback?"))
             let nonce = try #require(Browser.query(location)["_resume_nonce"])
 
-            try expectProblem(await client.manager.submitForm(continueForm, parameters: ["_resume_nonce": "forged"]), .invalidInput)
+            try expectProblem(await client.manager.submitForm(continueForm, parameters: ["_resume_nonce": "forged"]), .invalidInputProblem)
             let result = await client.manager.submitForm(continueForm, parameters: ["_resume_nonce": nonce])
             #expect(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
         }
@@ -301,7 +301,7 @@ struct HaapiFlowTests {
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let operation = try expectStep(
                 await client.manager.submit(try selector.option("external-browser")), ExternalBrowserClientOperationStep.self)
-            let href = try #require(operation.href)
+            let href = operation.actionModel.href
             let evil = try #require(URL(string: href + "&redirect_uri=https%3A%2F%2Fevil.example%2F"))
             let page = try await Browser.get(evil)
             #expect(page.status == 400)
@@ -336,7 +336,7 @@ struct HaapiFlowTests {
                 await client.manager.followLink(try #require(step.link(rel: "register-create"))), InteractiveFormStep.self)
             #expect(registration.type == .registrationStep)
             let create = try registration.form(kind: .userRegister)
-            try expectProblem(await client.manager.submitForm(create, parameters: ["userName": "demo", "password": "x"]), .invalidInput)
+            try expectProblem(await client.manager.submitForm(create, parameters: ["userName": "demo", "password": "x"]), .invalidInputProblem)
             let sent = try expectStep(
                 await client.manager.submitForm(create, parameters: ["userName": "alice", "password": "Secret-1", "name": "Alice", "phone": "+46 70 123 45 67"]),
                 ContinueSameStep.self)
@@ -357,7 +357,7 @@ struct HaapiFlowTests {
                 await client.manager.submitForm(try #require(resetSent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Secret-2"]),
                 InteractiveFormStep.self)
             let loginForm = try changed.form(kind: .login)
-            try expectProblem(await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-1"]), .incorrectCredentials)
+            try expectProblem(await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-1"]), .incorrectCredentialsProblem)
             let result = await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-2"])
             let code = try #require(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code)
             #expect(try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code)?.username == "alice")
@@ -475,7 +475,7 @@ struct HaapiFlowTests {
             // The flow's client disappears from under it: an internal fault.
             try await server.state.store.delete(kind: "client", id: "haapi-attested")
             let result = await client.manager.submitForm(try step.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
-            try expectProblem(result, .unexpected)
+            try expectProblem(result, .unexpectedProblem)
         }
     }
 }
@@ -582,7 +582,7 @@ struct HaapiRefusalTests {
                 Issue.record("expected a problem")
                 return
             }
-            #expect(problem.type == .mismatchBetweenSessionAndAccessToken)
+            #expect(problem.type == .sessionAndAccessTokenMismatchProblem)
         }
     }
 

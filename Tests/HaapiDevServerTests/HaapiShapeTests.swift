@@ -102,12 +102,12 @@ struct HaapiShapeTests {
             try expectShape(login.rawJSON, like: "usernamePassword.json")
             let form = try login.form(kind: .login)
 
-            let invalid = try expectProblem(await client.manager.submitForm(form), .invalidInput)
+            let invalid = try expectProblem(await client.manager.submitForm(form), .invalidInputProblem)
             #expect(invalid is InvalidInputProblem)
             try expectShape(invalid.rawJSON, like: "usernamePasswordFormErrors.json")
-            let incorrect = try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .incorrectCredentials)
+            let incorrect = try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .incorrectCredentialsProblem)
             try expectShape(incorrect.rawJSON, like: "incorrectCredentialsProblem.json")
-            let locked = try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .tooManyAttempts)
+            let locked = try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .tooManyAttemptsProblem)
             try expectShape(locked.rawJSON, like: "incorrectCredentialsProblem.json")
 
             let response = try expectStep(
@@ -154,10 +154,10 @@ struct HaapiShapeTests {
             try expectShape(pending.rawJSON, like: "pollingStep.json", documented)
             try await server.answerApproval()
             let done = try expectStep(await client.manager.poll(pending), PollingStep.self)
-            #expect(done.properties.status == .done)
+            #expect(done.pollingProperties.status == .done)
             try expectShape(done.rawJSON, like: "pollingStepDone.json", documented)
 
-            let cancel = try expectProblem(await client.manager.submit(try #require(pending.cancelAction)), .errorAuthorizationResponse)
+            let cancel = try expectProblem(await client.manager.submit(try #require(pending.cancelAction)), .errorAuthorizationResponseProblem)
             #expect(cancel is AuthorizationProblem)
             let links = try Captured.load("oauthAuthorizationResponse.json")["links"]!
             try expectShape(
@@ -227,7 +227,7 @@ struct HaapiShapeTests {
             let mismatch = try await other.send("GET", "/authn/authenticate", sessionID: sessionID)
             try expectShape(try JSONValue(parsing: mismatch.body), like: "incorrectCredentialsProblem.json")
             _ = try expectStep(await client.manager.submitForm(try #require(consent.actions.first?.form)), OAuthAuthorizationResponseStep.self)
-            let finished = try expectProblem(await client.manager.submitForm(try again.form(kind: .login)), .genericUserError)
+            let finished = try expectProblem(await client.manager.submitForm(try again.form(kind: .login)), .genericUserProblem)
             try expectShape(finished.rawJSON, like: "incorrectCredentialsProblem.json")
         }
     }
@@ -237,7 +237,7 @@ struct HaapiShapeTests {
             let client = try HaapiTestClient(server)
             let login = try expectStep(await client.manager.start(), InteractiveFormStep.self)
             try await server.state.store.delete(kind: "client", id: "haapi-attested")
-            let problem = try expectProblem(await client.manager.submitForm(try login.form(kind: .login)), .unexpected)
+            let problem = try expectProblem(await client.manager.submitForm(try login.form(kind: .login)), .unexpectedProblem)
             try expectShape(problem.rawJSON, like: "incorrectCredentialsProblem.json")
         }
     }

@@ -226,7 +226,7 @@ struct SecurityReviewRound2ServerTests {
             let links = try await server.state.pendingApprovalLinks()
             #expect(links.count == 3)
             let (last, step) = try #require(steps.last)
-            #expect(try expectStep(await last.manager.poll(step), PollingStep.self).properties.status == .pending)
+            #expect(try expectStep(await last.manager.poll(step), PollingStep.self).pollingProperties.status == .pending)
 
             let page = String(decoding: try await Browser.get(try #require(links.first)).body, as: UTF8.self)
             #expect(page.contains("haapi-secret is logging in as <strong>demo</strong>"), "\(page)")

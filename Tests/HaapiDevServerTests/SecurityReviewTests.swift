@@ -34,10 +34,10 @@ struct SecurityReviewServerTests {
             let confirm = try #require(sent.continueActions.first?.form)
             // Guessing the code changes nothing; after five wrong codes the code is spent.
             for guess in ["000000", "111111", "222222", "333333", "444444"] {
-                try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": guess, "password": "Hijacked-1"]), .incorrectCredentials)
+                try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": guess, "password": "Hijacked-1"]), .incorrectCredentialsProblem)
             }
             let code = try await sentCode(server, client.manager)
-            try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": code, "password": "Hijacked-1"]), .genericUserError)
+            try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": code, "password": "Hijacked-1"]), .genericUserProblem)
             let user = try #require(try await server.state.user(SeedData.username))
             #expect(PasswordHash.verify(SeedData.password, against: user.passwordHash))
 
@@ -68,25 +68,25 @@ struct SecurityReviewServerTests {
         try await RunningServer.with { server in
             // Approved: pending until then, done after, and the login completes.
             let (approved, first) = try await waiting(server)
-            #expect(try expectStep(await approved.manager.poll(first), PollingStep.self).properties.status == .pending)
+            #expect(try expectStep(await approved.manager.poll(first), PollingStep.self).pollingProperties.status == .pending)
             let link = try #require(try await server.state.pendingApprovalLinks().first)
             let page = try await Browser.answerApproval(link)
             #expect(page.status == 200)
             #expect(try await Browser.get(link).status == 404, "a link is answered once")
             #expect(try await Browser.post(link, [("decision", "deny")]).status == 404, "a link is answered once")
             let done = try expectStep(await approved.manager.poll(first), PollingStep.self)
-            #expect(done.properties.status == .done)
+            #expect(done.pollingProperties.status == .done)
 
             // Another flow of the same user, not approved: the done step's continue is refused.
             let (early, pending) = try await waiting(server)
-            let moveOn = try #require(done.mainAction?.form)
-            try expectProblem(await early.manager.submitForm(moveOn, parameters: [:]), .genericUserError)
+            let moveOn = try #require(done.mainAction.form)
+            try expectProblem(await early.manager.submitForm(moveOn, parameters: [:]), .genericUserProblem)
             #expect(try expectStep(await approved.manager.poll(done), OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
 
             // Denied (as `curl -d decision=deny LINK` does): authentication-failed at the next poll.
             let denial = try #require(try await server.state.pendingApprovalLinks().first)
             #expect(try await Browser.post(denial, [("decision", "deny")]).status == 200)
-            try expectProblem(await early.manager.poll(pending), .authenticationFailed)
+            try expectProblem(await early.manager.poll(pending), .authenticationFailedProblem)
         }
         // Never answered: pending until the wait's time is up (1 s here), then
         // authentication-failed, and the link (read where the server "sent" it) is dead.
@@ -99,11 +99,11 @@ struct SecurityReviewServerTests {
             let unanswered = try #require(URL(string: String(line.split(separator: " ")[1])))
             let ceiling = ContinuousClock.now + .seconds(30)
             var result = await ignored.manager.poll(step)
-            while (result.representation as? PollingStep)?.properties.status == .pending, ContinuousClock.now < ceiling {
+            while (result.representation as? PollingStep)?.pollingProperties.status == .pending, ContinuousClock.now < ceiling {
                 try await Task.sleep(for: .milliseconds(100))
                 result = await ignored.manager.poll(step)
             }
-            try expectProblem(result, .authenticationFailed)
+            try expectProblem(result, .authenticationFailedProblem)
             #expect(try await Browser.get(unanswered).status == 404)
         }
     }
@@ -300,9 +300,9 @@ struct SecurityReviewServerTests {
             func shape(_ result: HaapiResult) -> String {
                 switch result {
                 case .representation(let step):
-                    let messages = step.messages.map { $0.text.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression) }
-                    let recipient = (step as? PollingStep)?.properties.recipientOfCommunication?.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression)
-                    return "\(step.type.rawValue) \(step.actions.map(\.kind.rawValue)) \(messages) \(recipient ?? "")"
+                    let messages = step.messages.map { $0.text.literal.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression) }
+                    let recipient = (step as? PollingStep)?.pollingProperties.recipientOfCommunication?.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression)
+                    return "\(step.type.rawValue) \(step.allActions.map(\.kind.rawValue)) \(messages) \(recipient ?? "")"
                 case .problem(let problem): return "problem \(problem.type.rawValue)"
                 case .error(let error): return "error \(error)"
                 }
@@ -357,7 +357,7 @@ struct SecurityReviewServerTests {
             // The taken name: no code was sent, any code fails as a wrong one does, the owner's account is as it was.
             let takenSession = try #require(await taken.manager.currentSessionID)
             #expect(try await server.state.store.get(String.self, kind: "otp-test-hook", id: takenSession) == nil)
-            try expectProblem(await taken.manager.submitForm(takenConfirm, parameters: ["code": "123456"]), .incorrectCredentials)
+            try expectProblem(await taken.manager.submitForm(takenConfirm, parameters: ["code": "123456"]), .incorrectCredentialsProblem)
             let owner = try #require(try await server.state.user(SeedData.username))
             #expect(PasswordHash.verify(SeedData.password, against: owner.passwordHash))
 
@@ -365,7 +365,7 @@ struct SecurityReviewServerTests {
             let (twin, _, twinConfirm) = try await create("newcomer")
             let twinCode = try await sentCode(server, twin.manager)
             _ = try expectStep(await free.manager.submitForm(freeConfirm, parameters: ["code": try await sentCode(server, free.manager)]), InteractiveFormStep.self)
-            try expectProblem(await twin.manager.submitForm(twinConfirm, parameters: ["code": twinCode]), .incorrectCredentials)
+            try expectProblem(await twin.manager.submitForm(twinConfirm, parameters: ["code": twinCode]), .incorrectCredentialsProblem)
             let created = try #require(try await server.state.user("newcomer"))
             #expect(created.phone == "+46 70 000 11 22")
         }
@@ -442,11 +442,11 @@ struct SecurityReviewServerTests {
             }
             let answers = results.map { $0.problem?.type }
             let others = results.filter { $0.problem == nil }.map { "\($0)" }
-            #expect(answers.filter { $0 == .incorrectCredentials }.count == 5, "\(others)")
-            #expect(answers.filter { $0 == .tooManyAttempts }.count == 55, "\(others)")
+            #expect(answers.filter { $0 == .incorrectCredentialsProblem }.count == 5, "\(others)")
+            #expect(answers.filter { $0 == .tooManyAttemptsProblem }.count == 55, "\(others)")
             // The message says how the owner gets back in.
             let locked = await clients[0].manager.submitForm(forms[0], parameters: ["userName": "demo", "password": SeedData.password])
-            #expect(locked.problem?.title?.contains("until its password is reset") == true)
+            #expect(locked.problem?.title?.literal.contains("until its password is reset") == true)
         }
     }
 

@@ -105,17 +105,17 @@ struct ConformanceTests {
             Issue.record("not a step")
             return
         }
-        #expect(step.actions.count == 1)
-        let deviceSelector = try #require(step.actions.first)
+        #expect(step.allActions.count == 1)
+        let deviceSelector = try #require(step.allActions.first)
         #expect(deviceSelector.template == .selector)
         #expect(deviceSelector.kind == "device-selector")
         #expect(deviceSelector.title == "Device selection")
         let devices = try #require(deviceSelector.selector).options
-        #expect(devices.map(\.title) == ["Fake (+XXX XXX XXX 789)", "Galaxy (+XXX XXX XXX 815)"])
+        #expect(devices.map(\.titleText) == ["Fake (+XXX XXX XXX 789)", "Galaxy (+XXX XXX XXX 815)"])
         for (device, id) in zip(devices, ["DP5N54VPVTYII32TIANH", "DPS31IX8I1NUQIY9EMC6"]) {
             #expect(device.kind == "device-option")
             let factors = try #require(device.selector).options
-            #expect(factors.map(\.title) == ["auto", "push", "sms", "passcode"])
+            #expect(factors.map(\.titleText) == ["auto", "push", "sms", "passcode"])
             for factor in factors {
                 #expect(factor.kind == .login)
                 let form = try #require(factor.form)
@@ -123,11 +123,11 @@ struct ConformanceTests {
                 #expect(form.href == "/dev/authn/authenticate/duo1/select-device")
                 #expect(form.field("device")?.type == .hidden)
                 #expect(form.field("device")?.value == id)
-                #expect(form.field("factor")?.value == factor.title)
-                #expect(form.parameters(with: [:]).map { "\($0.0)=\($0.1)" } == ["device=\(id)", "factor=\(factor.title!)"])
+                #expect(form.field("factor")?.value == factor.titleText)
+                #expect(form.parameters(with: [:]).map { "\($0.0)=\($0.1)" } == ["device=\(id)", "factor=\(factor.titleText!)"])
             }
             let passcode = try #require(factors[3].form)
-            #expect(passcode.fields.map(\.type) == [.hidden, .hidden, .text])
+            #expect(passcode.fields.map(\.type) == [FormFieldType.hidden, .hidden, .text])
             #expect(passcode.field("passcode")?.label == "Passcode")
             let sms = try #require(factors[2].form)
             #expect(sms.continueActions.count == 1)
@@ -142,7 +142,7 @@ struct ConformanceTests {
 // MARK: - Classes
 
 /// Whether `response` is of the manifest's class `name`.
-func hasClass(_ name: String, _ response: HaapiResponse) -> Bool {
+func hasClass(_ name: String, _ response: HaapiDocument) -> Bool {
     switch response {
     case .representation(let step):
         switch name {
@@ -155,7 +155,7 @@ func hasClass(_ name: String, _ response: HaapiResponse) -> Bool {
         case "GenericRepresentationStep": return step is GenericRepresentationStep
         case "UserConsentStep": return step is UserConsentStep
         case "ClientOperationStep(bankid)":
-            return (step as? BankIdClientOperationStep)?.actionModel.name == .bankID
+            return (step as? BankIdClientOperationStep)?.actionModel.name == .bankId
         default: return false
         }
     case .problem(let problem):
@@ -170,7 +170,7 @@ func hasClass(_ name: String, _ response: HaapiResponse) -> Bool {
     }
 }
 
-func describeResponse(_ response: HaapiResponse) -> String {
+func describeResponse(_ response: HaapiDocument) -> String {
     switch response {
     case .representation(let step): return "\(type(of: step)) (\(step.type))"
     case .problem(let problem): return "\(type(of: problem)) (\(problem.type))"
@@ -180,7 +180,7 @@ func describeResponse(_ response: HaapiResponse) -> String {
 // MARK: - Facts
 
 /// Checks every fact `MANIFEST.tsv` lists for `file`.
-func checkFacts(_ file: String, _ response: HaapiResponse) throws {
+func checkFacts(_ file: String, _ response: HaapiDocument) throws {
     func step() throws -> any HaapiRepresentation {
         guard case .representation(let step) = response else { throw FactError.notA("step") }
         return step
@@ -200,7 +200,7 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
         // actions=1; form kind=login; a non-standard title key inside the model is ignored
         let step = try #require(try step() as? InteractiveFormStep)
         #expect(step.actions.count == 1)
-        #expect(step.forms.count == 1)
+        #expect(step.actions.count == 1)
         let action = try #require(step.actions.first)
         #expect(action.kind == .login)
         #expect(action.title == nil, "the model's title must not become the action's title")
@@ -217,21 +217,21 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
         let step = try #require(try step() as? AuthenticatorSelectorStep)
         #expect(step.title == "Select Authentication Method")
         #expect(step.selector.kind == .authenticatorSelector)
-        #expect(step.options.count == 2)
-        #expect(step.options.map(\.authenticatorType) == ["google", "username"])
-        #expect(step.options.map(\.title) == ["google1", "username"])
-        #expect(step.options.map { $0.action.form?.href } == ["/dev/authn/authenticate/google1", "/dev/authn/authenticate/username"])
-        #expect(step.options.allSatisfy { $0.action.form?.method == "GET" })
+        #expect(step.authenticators.count == 2)
+        #expect(step.authenticators.map(\.type) == ["google", "username"])
+        #expect(step.authenticators.map(\.title) == ["google1", "username"])
+        #expect(step.authenticators.map { $0.action.model.href } == ["/dev/authn/authenticate/google1", "/dev/authn/authenticate/username"])
+        #expect(step.authenticators.allSatisfy { $0.action.model.method == "GET" })
 
     case "bankIdSameDeviceClientOperation.json":
         // autoStartToken; continueActions=1; errorActions=1 (kind bankid-other-device, 2 fields); cancel form present
         let step = try #require(try step() as? BankIdClientOperationStep)
-        #expect(step.actionModel.name == .bankID)
-        #expect(step.action.kind == .login)
-        #expect(step.action.title == "Login with BankID")
-        #expect(step.autoStartToken == "04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c")
-        #expect(step.href == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=null")
-        #expect(step.redirect == "https%3A%2F%2Fdafe6dff0c1c.ngrok.io%2Fdev%2Fauthn%2Fauthenticate%2Fbankid1%2Flaunch")
+        #expect(step.actionModel.name == .bankId)
+        #expect(step.clientOperationAction?.kind == .login)
+        #expect(step.clientOperationAction?.title == "Login with BankID")
+        #expect(step.actionModel.autoStartToken == "04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c")
+        #expect(step.actionModel.href == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=null")
+        #expect(step.actionModel.redirect == "https%3A%2F%2Fdafe6dff0c1c.ngrok.io%2Fdev%2Fauthn%2Fauthenticate%2Fbankid1%2Flaunch")
         #expect(step.continueActions.count == 1)
         #expect(step.continueActions.first?.kind == .redirect)
         #expect(step.continueActions.first?.form?.href == "https://dafe6dff0c1c.ngrok.io/dev/authn/authenticate/bankid1/poller")
@@ -242,7 +242,7 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
         let otherForm = try #require(otherDevice.form)
         #expect(otherForm.fields.count == 2)
         #expect(otherForm.fields.map(\.name) == ["personalnumber", "usesamedevice"])
-        #expect(otherForm.fields.map(\.type) == [.username, .hidden])
+        #expect(otherForm.fields.map(\.type) == [FormFieldType.username, .hidden])
         #expect(otherForm.field("usesamedevice")?.value == "false")
         let cancel = try #require(step.action(kind: .cancel))
         #expect(cancel.form?.method == "POST")
@@ -253,14 +253,14 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "bankIdSelectSameOrOtherDevice.json":
         // forms=2; kinds bankid-same-device, bankid-other-device; placeholder yyyymmddnnnn
         let step = try #require(try step() as? InteractiveFormStep)
-        #expect(step.forms.count == 2)
-        #expect(step.forms.map(\.kind.rawValue) == ["bankid-same-device", "bankid-other-device"])
-        #expect(step.forms[0].form?.field("usesamedevice")?.value == "true")
-        let personalNumber = try #require(step.forms[1].form?.field("personalnumber"))
+        #expect(step.actions.count == 2)
+        #expect(step.actions.map(\.kind.rawValue) == ["bankid-same-device", "bankid-other-device"])
+        #expect(step.actions[0].form?.field("usesamedevice")?.value == "true")
+        let personalNumber = try #require(step.actions[1].form?.field("personalnumber"))
         #expect(personalNumber.placeholder == "yyyymmddnnnn")
         #expect(personalNumber.label == "Personal number")
         #expect(personalNumber.type == .username)
-        #expect(step.forms[1].form?.field("usesamedevice")?.value == "false")
+        #expect(step.actions[1].form?.field("usesamedevice")?.value == "false")
 
     case "continueSameStep.json":
         // messages=1; classList info
@@ -275,7 +275,7 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "duo.json":
         // selector kind device-selector nesting device-option selectors nesting login forms (more in duoNesting)
         let step = try step()
-        let selector = try #require(step.actions.first)
+        let selector = try #require(step.allActions.first)
         #expect(selector.kind == "device-selector")
         let devices = try #require(selector.selector?.options)
         #expect(devices.count == 2)
@@ -287,16 +287,16 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "incorrectCredentialsProblem.json":
         // title=Incorrect credentials
         let problem = try #require(try problem() as? Problem)
-        #expect(problem.type == .incorrectCredentials)
+        #expect(problem.type == .incorrectCredentialsProblem)
         #expect(problem.type.isRetryableOnSameStep)
         #expect(problem.title == "Incorrect credentials")
         #expect(problem.messages.isEmpty)
-        #expect(problem.problemContent.metadata?.templateArea == "html1")
+        #expect(problem.metadata?.templateArea == "html1")
 
     case "incorrectCredentialsProblemWithMessages.json":
         // messages=2
         let problem = try #require(try problem() as? Problem)
-        #expect(problem.type == .incorrectCredentials)
+        #expect(problem.type == .incorrectCredentialsProblem)
         #expect(problem.title == "Incorrect credentials")
         #expect(problem.messages.count == 2)
         #expect(problem.messages.map(\.text) == ["Foo", "Bar"])
@@ -310,7 +310,7 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
         #expect(action.template.rawValue == "launch")
         #expect(action.kind.rawValue == "external-browser")
         #expect(action.title == "The authentication process needs to use an external browser")
-        guard case .other(let model?) = action.model else {
+        guard let model = (action as? GenericAction)?.model else {
             Issue.record("an unknown template must keep its model as raw JSON")
             return
         }
@@ -330,12 +330,12 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
         #expect(form.actionTitle == "Pair device")
         #expect(form.field("activationCode")?.type == .hidden)
         #expect(form.field("activationCode")?.value == "459120")
-        let deviceType = try #require(form.field("devicetype"))
+        let deviceType = try #require(form.field("devicetype") as? SelectFormField)
         #expect(deviceType.type == .select)
         #expect(deviceType.label == "Device Type")
         #expect(deviceType.options.map(\.value) == ["phone", "tablet", "other"])
         #expect(deviceType.options.map(\.label) == ["Phone", "Tablet", "Other"])
-        #expect(deviceType.options.allSatisfy { !$0.isSelected })
+        #expect(deviceType.options.allSatisfy { !$0.selected })
         let qr = try #require(step.link(rel: "activation"))
         #expect(qr.href.hasPrefix("data:image/png;base64,"))
         #expect(qr.isImage)
@@ -363,10 +363,10 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "pollingStep.json":
         // status=pending; poll action GET; cancel action present
         let step = try #require(try step() as? PollingStep)
-        #expect(step.properties.status == .pending)
-        #expect(step.properties.recipientOfCommunication == nil)
-        #expect(step.properties.interval == nil)
-        let poll = try #require(step.mainAction)
+        #expect(step.pollingProperties.status == .pending)
+        #expect(step.pollingProperties.recipientOfCommunication == nil)
+        #expect(step.pollingProperties.interval == nil)
+        let poll = step.mainAction
         #expect(poll.kind == .poll)
         #expect(poll.form?.method == "GET")
         #expect(poll.form?.href == "https://d3dd92f30197.ngrok.io/dev/authn/authenticate/duo1/device-poller")
@@ -377,8 +377,8 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "pollingStepDone.json":
         // status=done; main action kind redirect, POST, hidden field moveOn=true
         let step = try #require(try step() as? PollingStep)
-        #expect(step.properties.status == .done)
-        let main = try #require(step.mainAction)
+        #expect(step.pollingProperties.status == .done)
+        let main = step.mainAction
         #expect(main.kind == .redirect)
         let form = try #require(main.form)
         #expect(form.method == "POST")
@@ -392,7 +392,7 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
         // one redirect form, GET
         let step = try #require(try step() as? RedirectionStep)
         #expect(step.actions.count == 1)
-        #expect(step.action.kind == .redirect)
+        #expect(step.redirectAction.kind == .redirect)
         #expect(step.form.method == "GET")
         #expect(step.form.fields.isEmpty)
         #expect(step.form.href.contains("/dev/authn/authenticate?serviceProviderId=oauth-dev&client_id=haapi-"))
@@ -401,17 +401,17 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "selectAuthentication.json":
         // options=40, each kind select-authenticator with properties.authenticatorType
         let step = try #require(try step() as? AuthenticatorSelectorStep)
-        #expect(step.options.count == 40)
-        #expect(step.options.allSatisfy { $0.action.kind == .selectAuthenticator })
-        #expect(step.options.allSatisfy { $0.authenticatorType?.isEmpty == false })
-        #expect(step.options.allSatisfy { $0.action.properties["authenticatorType"]?.stringValue == $0.authenticatorType })
-        #expect(step.options.first?.authenticatorType == "google")
-        #expect(step.options.contains { $0.authenticatorType == "html-form" })
+        #expect(step.authenticators.count == 40)
+        #expect(step.authenticators.allSatisfy { $0.action.kind == .selectAuthenticator })
+        #expect(step.authenticators.allSatisfy { $0.type?.isEmpty == false })
+        #expect(step.authenticators.allSatisfy { $0.action.properties?.authenticatorType == $0.type })
+        #expect(step.authenticators.first?.type == "google")
+        #expect(step.authenticators.contains { $0.type == "html-form" })
 
     case "selectAuthenticationWithLinks.json":
         // options=2; links forgot-password, forgot-account-id, register-create
         let step = try #require(try step() as? AuthenticatorSelectorStep)
-        #expect(step.options.count == 2)
+        #expect(step.authenticators.count == 2)
         #expect(step.links.map(\.rel) == expectedLinks.map(\.rel))
         #expect(step.links.map(\.href) == expectedLinks.map(\.href))
         #expect(step.link(rel: "register-create")?.title == "Create account")
@@ -420,10 +420,10 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "usernamePassword.json":
         // fields userName (username), password (password); links=3; metadata.templateArea=html1
         let step = try #require(try step() as? InteractiveFormStep)
-        let form = try #require(step.forms.first?.form)
-        #expect(step.forms.first?.title == "Login")
+        let form = try #require(step.actions.first?.form)
+        #expect(step.actions.first?.title == "Login")
         #expect(form.fields.map(\.name) == ["userName", "password"])
-        #expect(form.fields.map(\.type) == [.username, .password])
+        #expect(form.fields.map(\.type) == [FormFieldType.username, .password])
         #expect(form.fields.map(\.label) == ["Username", "Password"])
         #expect(form.fields.allSatisfy { $0.isRequired && $0.isUserInput && $0.value == nil })
         #expect(form.type == "application/x-www-form-urlencoded")
@@ -435,7 +435,7 @@ func checkFacts(_ file: String, _ response: HaapiResponse) throws {
     case "usernamePasswordFormErrors.json":
         // invalidFields=2 (password, userName), reason invalidValue; title=Form Errors
         let problem = try #require(try problem() as? InvalidInputProblem)
-        #expect(problem.type == .invalidInput)
+        #expect(problem.type == .invalidInputProblem)
         #expect(problem.title == "Form Errors")
         #expect(problem.invalidFields.count == 2)
         #expect(problem.invalidFields.map(\.name) == ["password", "userName"])
@@ -473,20 +473,19 @@ struct RawWalker {
 
     mutating func step(_ step: any HaapiRepresentation, _ json: JSONValue) {
         same(step.rawJSON, json, "$")
-        same(step.content.rawJSON, json, "$ (content)")
         #expect(step.type.rawValue == json["type"]?.stringValue)
         metadata(step.metadata, json["metadata"], "metadata")
         messages(step.messages, json["messages"], "messages")
         links(step.links, json["links"], "links")
-        each(step.actions, json["actions"], "actions") { $0.action($1, $2, $3) }
-        #expect(step.content.properties == (json["properties"]?.objectValue ?? [:]))
+        each(step.allActions, json["actions"], "actions") { $0.action($1, $2, $3) }
+        #expect(step.propertiesJSON == (json["properties"]?.objectValue ?? [:]))
     }
 
     mutating func problem(_ problem: any ProblemRepresentation, _ json: JSONValue) {
         same(problem.rawJSON, json, "$")
         #expect(problem.type.rawValue == json["type"]?.stringValue)
-        #expect(problem.title == json["title"]?.stringValue)
-        metadata(problem.problemContent.metadata, json["metadata"], "metadata")
+        #expect(problem.title?.literal == json["title"]?.stringValue)
+        metadata(problem.metadata, json["metadata"], "metadata")
         messages(problem.messages, json["messages"], "messages")
         links(problem.links, json["links"], "links")
         if let invalid = problem as? InvalidInputProblem {
@@ -494,7 +493,7 @@ struct RawWalker {
                 walker.compared += 1
                 #expect(field.name == json["name"]?.stringValue, "\(path)")
                 #expect(field.reason == json["reason"]?.stringValue, "\(path)")
-                #expect(field.detail == json["detail"]?.stringValue, "\(path)")
+                #expect(field.detail.literal == json["detail"]?.stringValue ?? "", "\(path)")
             }
         }
     }
@@ -512,7 +511,7 @@ struct RawWalker {
     mutating func messages(_ messages: [UserMessage], _ json: JSONValue?, _ path: String) {
         each(messages, json, path) { walker, message, json, path in
             walker.same(message.rawJSON, json, path)
-            #expect(message.text == json["text"]?.stringValue, "\(path).text")
+            #expect(message.text.literal == json["text"]?.stringValue, "\(path).text")
             #expect(message.classList == (json["classList"]?.arrayValue?.compactMap(\.stringValue) ?? []), "\(path).classList")
         }
     }
@@ -521,56 +520,61 @@ struct RawWalker {
         each(links, json, path) { walker, link, json, path in
             walker.same(link.rawJSON, json, path)
             #expect(link.href == json["href"]?.stringValue, "\(path).href")
-            #expect(link.rel == json["rel"]?.stringValue, "\(path).rel")
-            #expect(link.title == json["title"]?.stringValue, "\(path).title")
+            #expect(link.rel == json["rel"]?.stringValue ?? "", "\(path).rel")
+            #expect(link.title?.literal == json["title"]?.stringValue, "\(path).title")
             #expect(link.type == json["type"]?.stringValue, "\(path).type")
         }
     }
 
-    mutating func action(_ action: Action, _ json: JSONValue, _ path: String) {
+    mutating func action(_ action: any Action, _ json: JSONValue, _ path: String) {
         same(action.rawJSON, json, path)
         #expect(action.template.rawValue == json["template"]?.stringValue, "\(path).template")
         #expect(action.kind.rawValue == json["kind"]?.stringValue, "\(path).kind")
-        #expect(action.title == json["title"]?.stringValue, "\(path).title")
-        #expect(action.properties == (json["properties"]?.objectValue ?? [:]), "\(path).properties")
+        #expect(action.title?.literal == json["title"]?.stringValue, "\(path).title")
+        #expect(action.rawJSON["properties"] == json["properties"], "\(path).properties")
         let model = json["model"]
         let modelPath = "\(path).model"
-        switch action.model {
-        case .form(let form):
+        switch action {
+        case let action as FormAction:
+            let form = action.model
             #expect(action.template == .form, "\(path): a form model for template \(action.template)")
             same(form.rawJSON, model, modelPath)
             #expect(form.href == model?["href"]?.stringValue, "\(modelPath).href")
             #expect(form.method == (model?["method"]?.stringValue ?? "GET").uppercased(), "\(modelPath).method")
             #expect(form.type == model?["type"]?.stringValue ?? "application/x-www-form-urlencoded", "\(modelPath).type")
-            #expect(form.actionTitle == model?["actionTitle"]?.stringValue, "\(modelPath).actionTitle")
+            #expect(form.actionTitle?.literal == model?["actionTitle"]?.stringValue, "\(modelPath).actionTitle")
             each(form.fields, model?["fields"], "\(modelPath).fields") { $0.field($1, $2, $3) }
             each(form.continueActions, model?["continueActions"], "\(modelPath).continueActions") { $0.action($1, $2, $3) }
             each(form.errorActions, model?["errorActions"], "\(modelPath).errorActions") { $0.action($1, $2, $3) }
-        case .selector(let selector):
+        case let action as SelectorAction:
+            let selector = action.model
             #expect(action.template == .selector, "\(path): a selector model for template \(action.template)")
             same(selector.rawJSON, model, modelPath)
             each(selector.options, model?["options"], "\(modelPath).options") { $0.action($1, $2, $3) }
-        case .clientOperation(let operation):
+        case let action as ClientOperationAction:
+            let operation = action.model
             #expect(action.template == .clientOperation, "\(path): a client-operation model for template \(action.template)")
             same(operation.rawJSON, model, modelPath)
             #expect(operation.name.rawValue == model?["name"]?.stringValue, "\(modelPath).name")
-            #expect(operation.arguments == (model?["arguments"]?.objectValue ?? [:]), "\(modelPath).arguments")
+            #expect(operation.argumentsJSON == (model?["arguments"]?.objectValue ?? [:]), "\(modelPath).arguments")
+            #expect(operation.arguments.count == operation.argumentsJSON.count, "\(modelPath).arguments")
             each(operation.continueActions, model?["continueActions"], "\(modelPath).continueActions") { $0.action($1, $2, $3) }
             each(operation.errorActions, model?["errorActions"], "\(modelPath).errorActions") { $0.action($1, $2, $3) }
-        case .other(let raw):
+        default:
+            #expect(action is GenericAction)
             #expect(![ActionTemplate.form, .selector, .clientOperation].contains(action.template))
-            same(raw, model, modelPath)
+            same(action.rawJSON["model"], model, modelPath)
         }
     }
 
-    mutating func field(_ field: FormField, _ json: JSONValue, _ path: String) {
+    mutating func field(_ field: any FormField, _ json: JSONValue, _ path: String) {
         same(field.rawJSON, json, path)
         #expect(field.name == json["name"]?.stringValue, "\(path).name")
         #expect(field.type.rawValue == json["type"]?.stringValue ?? "text", "\(path).type")
-        #expect(field.label == json["label"]?.stringValue, "\(path).label")
-        #expect(field.placeholder == json["placeholder"]?.stringValue, "\(path).placeholder")
-        #expect(field.value == json["value"]?.stringValue, "\(path).value")
-        each(field.options, json["options"], "\(path).options") { walker, option, json, path in
+        #expect(field.label?.literal == json["label"]?.stringValue, "\(path).label")
+        #expect(field.placeholder?.literal == json["placeholder"]?.stringValue, "\(path).placeholder")
+        #expect(field.value == json["value"]?.stringValue ?? (field is HiddenFormField ? "" : nil), "\(path).value")
+        each((field as? SelectFormField)?.options ?? [], json["options"], "\(path).options") { walker, option, json, path in
             walker.same(option.rawJSON, json, path)
             #expect(option.value == json["value"]?.stringValue, "\(path).value")
         }

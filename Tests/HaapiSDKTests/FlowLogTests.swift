@@ -72,7 +72,7 @@ struct FlowLogTests {
             .setStorage(InMemoryStorage()).build()
         let manager = accessor.haapiManager
         let login = try #require(await manager.start().representation as? InteractiveFormStep)
-        let loginForm = try #require(login.forms.first?.form)
+        let loginForm = try #require(login.actions.first?.form)
         let done = try #require(
             await manager.submitForm(loginForm, parameters: ["userName": "alice", "password": secrets.password])
                 .representation as? OAuthAuthorizationResponseStep)

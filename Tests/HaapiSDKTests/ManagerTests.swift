@@ -85,7 +85,7 @@ struct HaapiManagerTests {
         let manager = HaapiManager(haapiConfiguration: configuration(pkce: true), transport: transport)
         let result = await manager.start()
         let login = try #require(result.representation as? InteractiveFormStep)
-        #expect(login.forms.count == 1)
+        #expect(login.actions.count == 1)
         let requests = transport.requests
         #expect(requests.count == 2)
         let authorize = query(requests[0])
@@ -170,10 +170,10 @@ struct HaapiManagerTests {
         let transport = RecordingTransport([step(Documents.login, headers: ["Set-Session-Id": "s"]), step(Documents.badCredentials, status: 400), step(Documents.done)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let login = try #require(await manager.start().representation as? InteractiveFormStep)
-        let formModel = try #require(login.forms.first?.form)
+        let formModel = try #require(login.actions.first?.form)
         // A problem is a result the user can correct.
         let problem = try #require(await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "wrong", "csrf": "forged"]).problem)
-        #expect(problem.type == .incorrectCredentials && problem.title == "Incorrect credentials")
+        #expect(problem.type == .incorrectCredentialsProblem && problem.title == "Incorrect credentials")
         let request = transport.requests[1]
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://idsvr.example/authn/login?lang=en")
@@ -188,8 +188,8 @@ struct HaapiManagerTests {
         let transport = RecordingTransport([step(Documents.polling), step(Documents.polling), step(Documents.login)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let polling = try #require(await manager.start().representation as? PollingStep)
-        #expect(polling.properties.status == .pending && polling.properties.interval == 2000)
-        #expect(polling.properties.recipientOfCommunication == "+46 70")
+        #expect(polling.pollingProperties.status == .pending && polling.pollingProperties.intervalMilliseconds == 2000)
+        #expect(polling.pollingProperties.recipientOfCommunication == "+46 70")
         _ = await manager.poll(polling)
         #expect(transport.requests[1].url.absoluteString == "https://idsvr.example/authn/poll")
         #expect(transport.requests[1].method == "GET" && transport.requests[1].body == nil)
@@ -203,7 +203,7 @@ struct HaapiManagerTests {
         let transport = RecordingTransport([step(Documents.otpWithContinue), step(Documents.continueSame)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let send = try #require(await manager.start().representation as? InteractiveFormStep)
-        let sendForm = try #require(send.forms.first?.form)
+        let sendForm = try #require(send.actions.first?.form)
         let next = try #require(await manager.submitForm(sendForm, parameters: ["phone": "+4670"]).representation as? ContinueSameStep)
         #expect(next.messages.map(\.text) == ["Code sent"])
         #expect(next.continueActions.first?.form?.href == "/authn/otp")
@@ -215,7 +215,7 @@ struct HaapiManagerTests {
         let transport = RecordingTransport([step(Documents.jsonForm), step(Documents.done)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let step = try #require(await manager.start().representation as? InteractiveFormStep)
-        let jsonForm = try #require(step.forms.first?.form)
+        let jsonForm = try #require(step.actions.first?.form)
         _ = await manager.submitForm(jsonForm, parameters: ["credential": #"{"id":"x"}"#])
         let request = transport.requests[1]
         #expect(request.headers["Content-Type"] == "application/json")
@@ -269,7 +269,7 @@ extension FormActionModel {
     /// A GET form with no fields, followed like a link (test convenience).
     var asLink: Link {
         get throws {
-            let link = try HaapiModel.representation(from: ["type": "x", "links": [["href": .string(href)]]]).links[0]
+            let link = try HaapiModel.representation(from: ["type": "authentication-step", "links": [["href": .string(href)]]]).links[0]
             return link
         }
     }

@@ -121,7 +121,7 @@ import Testing
             guard case .selector(let selector) = try flow.requireModel().content else { Issue.record("expected a selector"); return }
             await flow.viewModel.select(try #require(selector.options.first { $0.title.contains("legacy launch") }))
             let model = try flow.requireModel()
-            #expect(model.representation.actions.first?.template == .launch)
+            #expect(model.representation.allActions.first?.template == .launch)
             guard case .clientOperation(.externalBrowser(let operation)) = model.content else { Issue.record("expected a launch, got \(model.content)"); return }
             await flow.viewModel.resumeExternalBrowser(url: try await FlowViewModelTests.browserReturn(operation, server: server))
             #expect(try await flow.outcome().tokens != nil)

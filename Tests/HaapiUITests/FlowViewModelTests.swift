@@ -416,7 +416,7 @@ import Testing
             try await server.state.store.delete(kind: "client", id: "haapi-attested")
             try await flow.login()
             let error = try #require(flow.viewModel.error)
-            #expect(error.problem?.problem.type == .unexpected)
+            #expect(error.problem?.problem.type == .unexpectedProblem)
             #expect(!error.isRetryable)
             #expect(flow.viewModel.oAuthModel == nil)
             await flow.close()

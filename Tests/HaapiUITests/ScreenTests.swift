@@ -74,7 +74,7 @@ import Testing
                 case .problem(let problem):
                     let screen = Self.english.screen(for: ProblemModel(problem))
                     #expect(screen.kind == .problem)
-                    #expect(screen.messages.first == .message(text: problem.title ?? "Something went wrong", style: "MessageView.Error"), "\(name)")
+                    #expect(screen.messages.first == .message(text: problem.title?.literal ?? "Something went wrong", style: "MessageView.Error"), "\(name)")
                     #expect(screen.links.count == problem.links.count)
                 }
             }

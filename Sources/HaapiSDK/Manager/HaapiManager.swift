@@ -119,9 +119,8 @@ public actor HaapiManager {
 
     /// Submits a form, as the seeds write it: `parameters` fill the fields by name; a value
     /// that is not a `String` is sent as its text (`true`/`false` for a `Bool`; see
-    /// ``FormActionModel/fieldValues(_:)``). Runs on the caller's executor until the values
-    /// are text, so a dictionary of `Any` never crosses to the manager.
-    public nonisolated(nonsending) func submitForm(_ form: FormActionModel, parameters: [String: Any]) async -> HaapiResult {
+    /// ``FormActionModel/fieldValues(_:)``).
+    public func submitForm(_ form: FormActionModel, parameters: [String: any Sendable]) async -> HaapiResult {
         await submitForm(form, fields: form.fieldValues(parameters))
     }
 
@@ -149,8 +148,8 @@ public actor HaapiManager {
         return ([], (Data(FormURLEncoding.encode(fields).utf8), "application/x-www-form-urlencoded"))
     }
 
-    /// Submits the form of a form action.
-    public func submit(_ action: Action, fields: [String: String] = [:]) async -> HaapiResult {
+    /// Submits the form of a form action (any other action is an error: it has no form).
+    public func submit(_ action: any Action, fields: [String: String] = [:]) async -> HaapiResult {
         guard let form = action.form else {
             return .error(HaapiError.illegalState(message: "the \(action.template) action \"\(action.kind)\" has no form to submit"))
         }
@@ -169,16 +168,13 @@ public actor HaapiManager {
     /// Polls once: submits the step's main action (the `poll` action while pending, the
     /// continuing action once done or failed).
     public func poll(_ step: PollingStep) async -> HaapiResult {
-        guard let action = step.mainAction else {
-            return .error(HaapiError.illegalState(message: "the polling step has no action to submit"))
-        }
-        return await submit(action)
+        await submit(step.mainAction)
     }
 
     // MARK: Exchange
 
     private func send(
-        method: String, url: URL, query: [(String, String)], body: (Data, String)?, continueActions: [Action]
+        method: String, url: URL, query: [(String, String)], body: (Data, String)?, continueActions: [any Action]
     ) async -> HaapiResult {
         var (method, url, query, body) = (method, url, query, body)
         for _ in 0...Self.maximumRedirects {
@@ -199,8 +195,12 @@ public actor HaapiManager {
                 (query, body) = Self.encode(form, form.parameters(with: [:]))
             case .representation(let step as ContinueSameStep):
                 // Stay on the current step; offer the submitted form's continue actions.
-                let actions = continueActions.isEmpty ? step.continueActions : continueActions
-                return .representation(ContinueSameStep(content: step.content, continueActions: actions))
+                guard !continueActions.isEmpty else { return result }
+                do {
+                    return .representation(try step.offering(continueActions))
+                } catch {
+                    return .error(error)
+                }
             case .representation(let step):
                 currentRepresentation = step
                 return result
@@ -296,7 +296,7 @@ public actor HaapiManager {
 
     /// ``submitForm(_:parameters:)`` with a completion handler.
     public nonisolated func submitForm(
-        _ form: FormActionModel, parameters: [String: Any], completionHandler: @escaping HaapiCompletionHandler
+        _ form: FormActionModel, parameters: [String: any Sendable], completionHandler: @escaping HaapiCompletionHandler
     ) {
         let fields = form.fieldValues(parameters)
         Task { completionHandler(await submitForm(form, fields: fields)) }
@@ -320,7 +320,7 @@ public enum SdkFollowUpTag: String, FollowUpTag, CaseIterable {
     /// Mapping responses to models.
     case mapping = "HAAPI_SDK_MAPPING"
     /// OAuth token requests.
-    case oauth = "HAAPI_SDK_OAUTH"
+    case oAuth = "HAAPI_SDK_OAUTH"
 
     public var name: String { rawValue }
 }

@@ -1,144 +1,303 @@
 import Foundation
 import OAuthCore
 
-/// An action the user (or the client) can take on a step (the seeds' `Action`).
-///
-/// The `model` depends on the `template`; an unknown template keeps its model as raw JSON,
-/// so nothing is lost and the step still decodes.
-public struct Action: RawJsonRepresentable, Hashable {
-    /// How the action is presented and submitted.
-    public let template: ActionTemplate
+/// An action the user (or the client) can take on a step (the seeds' `Action`). Switch on the
+/// concrete type: ``FormAction``, ``SelectorAction``, ``ClientOperationAction``, or
+/// ``GenericAction`` for a template this SDK does not know (kept whole).
+public protocol Action: Codable, Equatable, Sendable {
     /// What the action does.
-    public let kind: ActionKind
+    var kind: ActionKind { get }
     /// The title to show.
-    public let title: String?
-    /// Extra properties, such as `authenticatorType` on authenticator options.
-    public let properties: [String: JSONValue]
-    /// The template's model.
-    public let model: ActionModel
-    public let rawJSON: JSONValue
+    var title: Message? { get }
+    /// Whether `other` is the same action.
+    func isEqualTo(_ other: any Action) -> Bool
+    /// The action as received (models of this SDK keep it).
+    var rawJSON: JSONValue { get }
+}
 
-    init(_ reader: JSONReader) throws {
-        template = ActionTemplate(rawValue: try reader.optionalString("template") ?? "")
-        kind = ActionKind(rawValue: try reader.optionalString("kind") ?? "")
-        title = try reader.optionalString("title")
-        properties = try reader.optionalObject("properties")?.members ?? [:]
-        let model = try reader.optionalObject("model")
-        switch template {
-        case .form:
-            guard let model else { throw HaapiModelError(.missingMember, path: reader.child("model"), "a form action has no model") }
-            self.model = .form(try FormActionModel(model))
-        case .selector:
-            guard let model else { throw HaapiModelError(.missingMember, path: reader.child("model"), "a selector action has no model") }
-            self.model = .selector(try SelectorActionModel(model))
-        case .clientOperation:
-            guard let model else {
-                throw HaapiModelError(.missingMember, path: reader.child("model"), "a client-operation action has no model")
-            }
-            self.model = .clientOperation(try ClientOperationActionModel(model))
-        default:
-            self.model = .other(model?.raw)
+extension Action {
+    public func isEqualTo(_ other: any Action) -> Bool { (other as? Self) == self }
+    public var rawJSON: JSONValue { .null }
+
+    /// How the action is presented and submitted.
+    public var template: ActionTemplate {
+        switch self {
+        case is FormAction: return .form
+        case is SelectorAction: return .selector
+        case is ClientOperationAction: return .clientOperation
+        default: return ActionTemplate(rawValue: rawJSON["template"]?.stringValue ?? "")
         }
-        rawJSON = reader.raw
     }
 
     /// The form model, if this is a form action.
-    public var form: FormActionModel? {
-        if case .form(let model) = model { return model }
-        return nil
-    }
-
+    public var form: FormActionModel? { (self as? FormAction)?.model }
     /// The selector model, if this is a selector action.
-    public var selector: SelectorActionModel? {
-        if case .selector(let model) = model { return model }
-        return nil
-    }
-
+    public var selector: SelectorActionModel? { (self as? SelectorAction)?.model }
     /// The client-operation model, if this is a client-operation action.
-    public var clientOperation: ClientOperationActionModel? {
-        if case .clientOperation(let model) = model { return model }
-        return nil
+    public var clientOperation: (any ClientOperationActionModelRepresentation)? { (self as? ClientOperationAction)?.model }
+    /// `properties.authenticatorType`, on authenticator options.
+    public var authenticatorType: String? { rawJSON["properties"]?["authenticatorType"]?.stringValue }
+    /// The title's text, if there is a title.
+    public var titleText: String? { title?.literal }
+}
+
+/// Reads an action by its `template`.
+func decodeAction(_ reader: JSONReader) throws -> any Action {
+    let kind = ActionKind(rawValue: try reader.optionalString("kind") ?? "")
+    let title = try reader.optionalMessage("title")
+    let model = try reader.optionalObject("model")
+    let properties = try reader.optionalObject("properties")
+    func required(_ what: String) throws -> JSONReader {
+        guard let model else { throw HaapiModelError(.missingMember, path: reader.child("model"), "a \(what) action has no model") }
+        return model
+    }
+    switch ActionTemplate(rawValue: try reader.optionalString("template") ?? "") {
+    case .form:
+        return FormAction(
+            kind: kind, title: title, model: try FormActionModel(required("form")), properties: try properties.map(FormAction.Properties.init),
+            rawJSON: reader.raw)
+    case .selector:
+        return SelectorAction(
+            kind: kind, title: title, model: try SelectorActionModel(required("selector")),
+            properties: try properties.map(SelectorAction.Properties.init), rawJSON: reader.raw)
+    case .clientOperation:
+        return ClientOperationAction(
+            kind: kind, title: title, model: try decodeClientOperationModel(required("client-operation")),
+            properties: try properties.map(ClientOperationAction.Properties.init), rawJSON: reader.raw)
+    default:
+        return GenericAction(kind: kind, title: title, rawJSON: reader.raw)
+    }
+}
+
+extension JSONReader {
+    /// An optional array of actions; absent means empty.
+    func actions(_ key: String) throws -> [any Action] { try objects(key, decodeAction) }
+}
+
+/// Decodes an action of the type `T` (its template must say so).
+func decodeTypedAction<T: Action>(_ decoder: any Decoder, as _: T.Type) throws -> T {
+    let action = try decodeAction(JSONReader(decoding: decoder))
+    guard let typed = action as? T else {
+        throw HaapiModelError(.wrongType, path: "template", "an action of template \(action.template.rawValue) is not a \(T.self)")
+    }
+    return typed
+}
+
+extension Array where Element == any Action {
+    /// Whether two action lists are the same, action by action.
+    func isEqualTo(_ other: [any Action]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0.isEqualTo($1) }
     }
 
-    /// `properties.authenticatorType`, on authenticator options.
-    public var authenticatorType: String? { properties["authenticatorType"]?.stringValue }
+    /// Hashes each action's JSON.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for action in self { hasher.combine(action.rawJSON) }
+    }
+}
 
-    /// The launch this action asks for, when it is one in an older or unknown shape: a template
-    /// this SDK does not model (Curity's legacy `launch`) whose kind is `external-browser`, or whose
-    /// template is `launch`, with an `href` in its model. Such an action is an external-browser
-    /// operation in all but name: open `href`, come back with `_resume_nonce`, submit the continue action.
+/// An action's `properties`, kept as JSON.
+public protocol ActionProperties: Codable, Hashable, Sendable {}
+
+/// A form to fill in and submit (template `form`).
+public struct FormAction: Action, Hashable, RawJsonRepresentable {
+    /// A form action's `properties`: the authenticator type on authenticator options.
+    public struct Properties: ActionProperties {
+        /// `html-form`, `sms`, `bankid`, ... (empty when not given).
+        public let authenticatorType: String
+        public let rawJSON: JSONValue
+        public var rawJsonString: String { rawJSON.jsonText }
+
+        init(authenticatorType: String, rawJSON: JSONValue) { (self.authenticatorType, self.rawJSON) = (authenticatorType, rawJSON) }
+
+        init(_ reader: JSONReader) throws {
+            authenticatorType = try reader.optionalString("authenticatorType") ?? ""
+            rawJSON = reader.raw
+        }
+
+        public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    }
+
+    public let kind: ActionKind
+    public let title: Message?
+    public let model: FormActionModel
+    public let properties: Properties?
+    public let rawJSON: JSONValue
+    public var rawJsonString: String? { rawJSON.jsonText }
+
+    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(kind: ActionKind, title: Message?, model: FormActionModel, properties: Properties?, rawJSON: JSONValue) {
+        (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
+    }
+}
+
+/// A choice between nested actions (template `selector`).
+public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
+    /// A selector action's `properties`, as JSON.
+    public struct Properties: ActionProperties {
+        public let rawJSON: JSONValue
+        public var rawJsonString: String { rawJSON.jsonText }
+
+        init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
+        init(_ reader: JSONReader) throws { rawJSON = reader.raw }
+        public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    }
+
+    public let kind: ActionKind
+    public let title: Message?
+    public let model: SelectorActionModel
+    public let properties: Properties?
+    public let rawJSON: JSONValue
+    public var rawJsonString: String? { rawJSON.jsonText }
+
+    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(kind: ActionKind, title: Message?, model: SelectorActionModel, properties: Properties?, rawJSON: JSONValue) {
+        (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
+    }
+}
+
+/// An operation the client performs itself (template `client-operation`): opening a browser or
+/// the BankID app, a WebAuthn ceremony, ...
+public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
+    /// A client-operation action's `properties`, as JSON.
+    public struct Properties: ActionProperties {
+        public let rawJSON: JSONValue
+        public var rawJsonString: String { rawJSON.jsonText }
+
+        init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
+        init(_ reader: JSONReader) throws { rawJSON = reader.raw }
+        public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    }
+
+    public let kind: ActionKind
+    public let title: Message?
+    /// The operation: a ``BankIdClientOperationActionModel``, an ``ExternalBrowserClientOperationActionModel``, ...
+    public let model: any ClientOperationActionModelRepresentation
+    public let properties: Properties?
+    public let rawJSON: JSONValue
+    public var rawJsonString: String? { rawJSON.jsonText }
+
+    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(kind: ActionKind, title: Message?, model: any ClientOperationActionModelRepresentation, properties: Properties?, rawJSON: JSONValue) {
+        (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// An action of a template this SDK does not model, kept whole (``rawJSON``; its model is
+/// ``model``).
+public struct GenericAction: Action, Hashable, RawJsonRepresentable {
+    public let kind: ActionKind
+    public let title: Message?
+    public let rawJSON: JSONValue
+    public var rawJsonString: String? { rawJSON.jsonText }
+
+    /// The action's `model` as received, if it had one.
+    public var model: JSONValue? { rawJSON["model"] }
+
+    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(kind: ActionKind, title: Message?, rawJSON: JSONValue) {
+        (self.kind, self.title, self.rawJSON) = (kind, title, rawJSON)
+    }
+
+    /// The launch this action asks for, when it is one in an older shape: Curity's legacy
+    /// `launch` template (or any whose kind is `external-browser`) with an `href` in its model.
+    /// Such an action is an external-browser operation in all but name: open `href`, come back
+    /// with `_resume_nonce`, submit the continue action.
     public var launch: LaunchActionModel? {
-        guard case .other(let model?) = model, kind == .externalBrowser || template == .launch,
-            let reader = try? JSONReader(model, path: "model")
-        else { return nil }
+        guard kind == .externalBrowser || template == .launch, let model, let reader = try? JSONReader(model, path: "model") else { return nil }
         return try? LaunchActionModel(reader)
     }
 }
 
-/// The model of a launch action in an older or unknown shape (see ``Action/launch``).
-public struct LaunchActionModel: RawJsonRepresentable, Hashable {
+/// The model of a launch action in an older shape (see ``GenericAction/launch``).
+public struct LaunchActionModel: Sendable, Hashable {
     /// What to open.
     public let href: String
     /// The button's title.
-    public let actionTitle: String?
+    public let actionTitle: Message?
     /// What to submit once the browser comes back (with `_resume_nonce`).
-    public let continueActions: [Action]
+    public let continueActions: [any Action]
     /// What to submit when the launch fails.
-    public let errorActions: [Action]
+    public let errorActions: [any Action]
     public let rawJSON: JSONValue
 
     init(_ reader: JSONReader) throws {
         href = try reader.string("href")
-        actionTitle = try reader.optionalString("actionTitle")
-        continueActions = try reader.objects("continueActions", Action.init)
-        errorActions = try reader.objects("errorActions", Action.init)
+        actionTitle = try reader.optionalMessage("actionTitle")
+        continueActions = try reader.actions("continueActions")
+        errorActions = try reader.actions("errorActions")
         rawJSON = reader.raw
     }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
-/// The model of an action, by template.
-public enum ActionModel: Sendable, Hashable {
-    /// A form (template `form`).
-    case form(FormActionModel)
-    /// A choice between nested actions (template `selector`).
-    case selector(SelectorActionModel)
-    /// An operation the client performs (template `client-operation`).
-    case clientOperation(ClientOperationActionModel)
-    /// An unknown template: its model as received, if it had one.
-    case other(JSONValue?)
-}
+/// What an action or a link holds (the seeds' `RepresentationActionModel`): a
+/// ``FormActionModel``, a ``SelectorActionModel``, a client operation's model, or a ``Link``.
+public protocol RepresentationActionModel: Codable, Equatable, Sendable {}
 
 /// A form to submit (the seeds' `FormActionModel`).
-public struct FormActionModel: RawJsonRepresentable, Hashable {
-    /// Where to submit; may be relative to the server's base URL.
-    public let href: String
-    /// The HTTP method (default `GET`).
-    public let method: String
+public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable {
+    /// The submit button's title.
+    public let actionTitle: Message?
+    /// The actions offered after submitting, when the server answers with a continue-same-step.
+    public let continueActions: [any Action]
+    /// The actions offered when the operation fails.
+    public let errorActions: [any Action]
+    /// The fields.
+    public let fields: [any FormField]
     /// The body's media type (default `application/x-www-form-urlencoded`; WebAuthn uses `application/json`).
     public let type: String
-    /// The submit button's title.
-    public let actionTitle: String?
-    /// The fields.
-    public let fields: [FormField]
-    /// The actions offered after submitting, when the server answers with a continue-same-step.
-    public let continueActions: [Action]
-    /// The actions offered when the operation fails.
-    public let errorActions: [Action]
+    /// The HTTP method (default `GET`).
+    public let method: String
+    /// Where to submit; may be relative to the server's base URL.
+    public let href: String
     public let rawJSON: JSONValue
+    public var rawJsonString: String? { rawJSON.jsonText }
+
+    init(
+        actionTitle: Message?, continueActions: [any Action], errorActions: [any Action], fields: [any FormField], type: String?, method: String,
+        href: String
+    ) {
+        (self.actionTitle, self.continueActions, self.errorActions, self.fields) = (actionTitle, continueActions, errorActions, fields)
+        (self.type, self.method, self.href) = (type ?? "application/x-www-form-urlencoded", method.uppercased(), href)
+        var members: [String: JSONValue] = ["href": .string(href), "method": .string(self.method), "type": .string(self.type)]
+        members["actionTitle"] = actionTitle?.json
+        if !fields.isEmpty { members["fields"] = .array(fields.map(\.rawJSON)) }
+        if !continueActions.isEmpty { members["continueActions"] = .array(continueActions.map(\.rawJSON)) }
+        if !errorActions.isEmpty { members["errorActions"] = .array(errorActions.map(\.rawJSON)) }
+        rawJSON = .object(members)
+    }
 
     init(_ reader: JSONReader) throws {
         href = try reader.string("href")
         method = (try reader.optionalString("method") ?? "GET").uppercased()
         type = try reader.optionalString("type") ?? "application/x-www-form-urlencoded"
-        actionTitle = try reader.optionalString("actionTitle")
-        fields = try reader.objects("fields", FormField.init)
-        continueActions = try reader.objects("continueActions", Action.init)
-        errorActions = try reader.objects("errorActions", Action.init)
+        actionTitle = try reader.optionalMessage("actionTitle")
+        fields = try reader.objects("fields", decodeFormField)
+        continueActions = try reader.actions("continueActions")
+        errorActions = try reader.actions("errorActions")
         rawJSON = reader.raw
     }
 
+    public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+
     /// The field named `name`.
-    public func field(_ name: String) -> FormField? { fields.first { $0.name == name } }
+    public func field(_ name: String) -> (any FormField)? { fields.first { $0.name == name } }
 
     /// Values of any type, by field name, as text to submit: a `String` as it is; a `Bool` for
     /// a checkbox as the checkbox's value (`on` by default) when `true` and the empty string
@@ -149,7 +308,7 @@ public struct FormActionModel: RawJsonRepresentable, Hashable {
             case let text as String:
                 result[entry.key] = text
             case let flag as Bool:
-                if let checkbox = field(entry.key), checkbox.type == .checkbox {
+                if let checkbox = field(entry.key) as? CheckboxFormField {
                     result[entry.key] = flag ? (checkbox.value ?? "on") : ""
                 } else {
                     result[entry.key] = flag ? "true" : "false"
@@ -167,11 +326,11 @@ public struct FormActionModel: RawJsonRepresentable, Hashable {
         var result: [(String, String)] = []
         for field in fields {
             let value: String?
-            if field.type == .hidden {
-                value = field.value ?? values[field.name]
-            } else if field.type == .checkbox && field.isReadonly {
-                value = field.defaultValue
-            } else if field.type == .checkbox && values[field.name]?.isEmpty == true {
+            if let hidden = field as? HiddenFormField {
+                value = hidden.rawJSON["value"] == nil ? values[field.name] : hidden.value
+            } else if let checkbox = field as? CheckboxFormField, checkbox.readonly {
+                value = checkbox.defaultValue
+            } else if field is CheckboxFormField && values[field.name]?.isEmpty == true {
                 // Unchecked: left out, as a browser leaves it out (RFC 1866 §8.1.2.3); an empty
                 // value would still name the box, and a server may read that as checked.
                 value = nil
@@ -187,38 +346,24 @@ public struct FormActionModel: RawJsonRepresentable, Hashable {
 }
 
 /// A choice between actions (the seeds' `SelectorActionModel`); options may nest.
-public struct SelectorActionModel: RawJsonRepresentable, Hashable {
+public struct SelectorActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable {
     /// The options, each an action of its own.
-    public let options: [Action]
+    public let options: [any Action]
     public let rawJSON: JSONValue
+    public var rawJsonString: String? { rawJSON.jsonText }
 
-    init(_ reader: JSONReader) throws {
-        options = try reader.objects("options", Action.init)
-        rawJSON = reader.raw
+    init(options: [any Action]) {
+        self.options = options
+        rawJSON = .object(["options": .array(options.map(\.rawJSON))])
     }
-}
-
-/// An operation the client performs itself (the seeds' `ClientOperationActionModel`), such as
-/// opening an external browser or the BankID app, then continuing with `continueActions`.
-public struct ClientOperationActionModel: RawJsonRepresentable, Hashable {
-    /// The operation.
-    public let name: ClientOperationName
-    /// Its arguments, as received.
-    public let arguments: [String: JSONValue]
-    /// What to do once the operation is done.
-    public let continueActions: [Action]
-    /// What to do when it fails.
-    public let errorActions: [Action]
-    public let rawJSON: JSONValue
 
     init(_ reader: JSONReader) throws {
-        name = ClientOperationName(rawValue: try reader.string("name"))
-        arguments = try reader.optionalObject("arguments")?.members ?? [:]
-        continueActions = try reader.objects("continueActions", Action.init)
-        errorActions = try reader.objects("errorActions", Action.init)
+        options = try reader.actions("options")
         rawJSON = reader.raw
     }
 
-    /// A string argument.
-    public func argument(_ name: String) -> String? { arguments[name]?.stringValue }
+    public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

@@ -1,80 +1,361 @@
 import OAuthCore
 
-/// A field of a form (the seeds' `FormField` and its typed variants), with every member kept.
-public struct FormField: RawJsonRepresentable, Hashable {
-    /// An option of a `select` field (the seeds' `SelectFormField.Option`).
-    public struct Option: RawJsonRepresentable, Hashable {
-        /// The text to show.
-        public let label: String
-        /// The value to submit.
-        public let value: String
-        /// Whether it is the initial choice.
-        public let isSelected: Bool
-        public let rawJSON: JSONValue
+/// A field of a form (the seeds' `FormField`). Switch on the concrete type: ``TextFormField``,
+/// ``UsernameFormField``, ``PasswordFormField``, ``SelectFormField``, ``CheckboxFormField``,
+/// ``HiddenFormField``, ``ContextFormField``, or ``GenericFormField`` for a type this SDK does
+/// not know (shown as text).
+public protocol FormField: Codable, Equatable, Sendable {
+    /// The name to submit the value under.
+    var name: String { get }
+    /// The label.
+    var label: Message? { get }
+    /// Placeholder text.
+    var placeholder: Message? { get }
+    /// Whether a value is required (default `true`).
+    var isRequired: Bool { get }
+    /// Whether `other` is the same field.
+    func isEqualTo(_ other: any FormField) -> Bool
+    /// The field as received (models of this SDK keep it).
+    var rawJSON: JSONValue { get }
+}
 
-        init(_ reader: JSONReader) throws {
-            value = try reader.optionalString("value") ?? ""
-            label = try reader.optionalString("label") ?? value
-            isSelected = try reader.optionalBool("selected") ?? false
-            rawJSON = reader.raw
+extension FormField {
+    public func isEqualTo(_ other: any FormField) -> Bool { (other as? Self) == self }
+    public var isRequired: Bool { true }
+    public var rawJSON: JSONValue { .null }
+
+    /// The wire `type`.
+    public var type: FormFieldType {
+        switch self {
+        case is TextFormField: return .text
+        case is UsernameFormField: return .username
+        case is PasswordFormField: return .password
+        case is SelectFormField: return .select
+        case is CheckboxFormField: return .checkbox
+        case is HiddenFormField: return .hidden
+        case is ContextFormField: return .context
+        default: return FormFieldType(rawValue: rawJSON["type"]?.stringValue ?? "text")
         }
     }
 
-    /// The name to submit the value under.
-    public let name: String
-    /// The field type; unknown types are kept (render them as text).
-    public let type: FormFieldType
-    /// The label.
-    public let label: String?
-    /// Placeholder text.
-    public let placeholder: String?
     /// The value the server gave: fixed for hidden fields, the initial value otherwise.
-    public let value: String?
-    /// Whether a value is required (default `true`).
-    public let isRequired: Bool
-    /// For text fields: the kind of text (`number`, `email`, `tel`, `url`, `color`, ...).
-    public let kind: String?
-    /// For text fields: the shortest accepted length.
-    public let minLength: Int?
-    /// For text fields: the longest accepted length.
-    public let maxLength: Int?
-    /// For select fields: the options.
-    public let options: [Option]
-    /// For checkboxes: whether it starts checked.
-    public let isChecked: Bool
-    /// For checkboxes: whether the user may not change it.
-    public let isReadonly: Bool
-    public let rawJSON: JSONValue
-
-    init(_ reader: JSONReader) throws {
-        name = try reader.string("name")
-        type = FormFieldType(rawValue: try reader.optionalString("type") ?? "text")
-        label = try reader.optionalString("label")
-        placeholder = try reader.optionalString("placeholder")
-        value = try reader.optionalString("value")
-        isRequired = try reader.optionalBool("required") ?? true
-        kind = try reader.optionalString("kind")
-        minLength = try reader.optionalInt("minLength")
-        maxLength = try reader.optionalInt("maxLength")
-        options = try reader.objects("options", Option.init)
-        isChecked = try reader.optionalBool("checked") ?? false
-        isReadonly = try reader.optionalBool("readonly") ?? false
-        rawJSON = reader.raw
+    public var value: String? {
+        // Read from the JSON: a concrete field's own `value` would resolve to this property here.
+        (try? JSONReader(members: rawJSON.objectValue ?? [:], path: "").optionalString("value")) ?? nil
     }
 
-    /// Whether the field is hidden: sent as the server gave it, never shown (the seeds' `HiddenFormField`).
-    public var isHidden: Bool { type == .hidden }
+    /// Whether the field is hidden: sent as the server gave it, never shown.
+    public var isHidden: Bool { self is HiddenFormField }
 
     /// Whether the user (rather than the server or the client) provides the value.
-    public var isUserInput: Bool { type != .hidden && type != .context }
+    public var isUserInput: Bool { !(self is HiddenFormField) && !(self is ContextFormField) }
 
     /// The value submitted when the caller gives none: a hidden field's value, the selected
     /// option, a checked checkbox's value (`on` by default), or the initial value.
     public var defaultValue: String? {
-        switch type {
-        case .select: return options.first(where: \.isSelected)?.value ?? value
-        case .checkbox: return isChecked ? (value ?? "on") : nil
+        switch self {
+        case let field as SelectFormField: return field.options.first(where: \.selected)?.value ?? field.value
+        case let field as CheckboxFormField: return field.checked ? (field.value ?? "on") : nil
         default: return value
         }
+    }
+}
+
+/// A field with length limits (text, username and password fields).
+public protocol TextLengthRestriction {
+    /// The shortest accepted length.
+    var minLength: Int? { get }
+    /// The longest accepted length.
+    var maxLength: Int? { get }
+}
+
+/// The members every field has, read once.
+struct FieldParts {
+    let name: String
+    let label: Message?
+    let placeholder: Message?
+    let isRequired: Bool
+    let value: String?
+    let minLength: Int?
+    let maxLength: Int?
+    let raw: JSONValue
+
+    /// The parts of a field made from values; `extra` are the type's own wire members.
+    init(
+        type: FormFieldType, name: String, label: Message? = nil, placeholder: Message? = nil, isRequired: Bool = true, value: String? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, extra: [String: JSONValue] = [:]
+    ) {
+        (self.name, self.label, self.placeholder, self.isRequired, self.value) = (name, label, placeholder, isRequired, value)
+        (self.minLength, self.maxLength) = (minLength, maxLength)
+        var members = extra
+        members["type"] = .string(type.rawValue)
+        members["name"] = .string(name)
+        members["label"] = label?.json
+        members["placeholder"] = placeholder?.json
+        members["value"] = value.map(JSONValue.string)
+        members["minLength"] = minLength.map(JSONValue.integer)
+        members["maxLength"] = maxLength.map(JSONValue.integer)
+        if !isRequired { members["required"] = .bool(false) }
+        raw = .object(members)
+    }
+
+    init(_ reader: JSONReader) throws {
+        name = try reader.string("name")
+        label = try reader.optionalMessage("label")
+        placeholder = try reader.optionalMessage("placeholder")
+        isRequired = try reader.optionalBool("required") ?? true
+        value = try reader.optionalString("value")
+        minLength = try reader.optionalInt("minLength")
+        maxLength = try reader.optionalInt("maxLength")
+        raw = reader.raw
+    }
+}
+
+/// Reads a field by its wire `type` (absent: text).
+func decodeFormField(_ reader: JSONReader) throws -> any FormField {
+    let parts = try FieldParts(reader)
+    switch FormFieldType(rawValue: try reader.optionalString("type") ?? "text") {
+    case .text: return TextFormField(parts, kind: try reader.optionalString("kind").map(TextFormField.Kind.init(rawValue:)))
+    case .username: return UsernameFormField(parts)
+    case .password: return PasswordFormField(parts)
+    case .select: return SelectFormField(parts, options: try reader.objects("options", SelectFormField.Option.init))
+    case .checkbox:
+        return CheckboxFormField(parts, checked: try reader.optionalBool("checked") ?? false, readonly: try reader.optionalBool("readonly") ?? false)
+    case .hidden: return HiddenFormField(parts)
+    case .context: return ContextFormField(parts)
+    default: return GenericFormField(parts)
+    }
+}
+
+/// A text field; ``kind`` says what text (`number`, `email`, `tel`, `url`, `color`, ...).
+public struct TextFormField: FormField, TextLengthRestriction, Hashable {
+    /// The kind of text.
+    @frozen public enum Kind: RawRepresentable, Codable, Hashable, Sendable {
+        public typealias RawValue = String
+        case number
+        case email
+        case url
+        case tel
+        case color
+        /// A kind this SDK has no case for, as received.
+        case unknown(value: String)
+
+        public init(rawValue: String) { self = Self.named(rawValue) ?? .unknown(value: rawValue) }
+        public var rawValue: String { knownName ?? { if case .unknown(let value) = self { return value } else { return "" } }() }
+        public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
+        public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
+    }
+
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    public let maxLength: Int?
+    public let minLength: Int?
+    public let kind: Kind?
+    public let value: String?
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts, kind: Kind?) {
+        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
+        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
+        self.kind = kind
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+extension TextFormField.Kind: WireNames {
+    static let knownCases: [TextFormField.Kind] = [.number, .email, .url, .tel, .color]
+    var knownName: String? {
+        switch self {
+        case .number: return "number"
+        case .email: return "email"
+        case .url: return "url"
+        case .tel: return "tel"
+        case .color: return "color"
+        default: return nil
+        }
+    }
+}
+
+/// A username field.
+public struct UsernameFormField: FormField, TextLengthRestriction, Hashable {
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    public let maxLength: Int?
+    public let minLength: Int?
+    public let value: String?
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts) {
+        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
+        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// A password field: never echoed.
+public struct PasswordFormField: FormField, TextLengthRestriction, Hashable {
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    public let maxLength: Int?
+    public let minLength: Int?
+    public let value: String?
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts) {
+        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
+        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// A choice from ``options``.
+public struct SelectFormField: FormField, Hashable {
+    /// An option of a select field.
+    public struct Option: Codable, Hashable, Sendable, RawJsonRepresentable {
+        /// The text to show.
+        public let label: Message
+        /// The value to submit.
+        public let value: String
+        /// Whether it is the initial choice.
+        public let selected: Bool
+        public let rawJSON: JSONValue
+
+        init(label: Message, value: String, selected: Bool) {
+            (self.label, self.value, self.selected) = (label, value, selected)
+            rawJSON = .object(["label": label.json, "value": .string(value), "selected": .bool(selected)])
+        }
+
+        init(_ reader: JSONReader) throws {
+            value = try reader.optionalString("value") ?? ""
+            label = try reader.optionalMessage("label") ?? Message(literal: value)
+            selected = try reader.optionalBool("selected") ?? false
+            rawJSON = reader.raw
+        }
+
+        public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+        public var rawJsonString: String? { rawJSON.jsonText }
+    }
+
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    public let options: [Option]
+    public let value: String?
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts, options: [Option]) {
+        (name, label, placeholder, isRequired, value, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value, parts.raw)
+        self.options = options
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// A checkbox.
+public struct CheckboxFormField: FormField, Hashable {
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    /// Whether it starts checked.
+    public let checked: Bool
+    /// Whether the user may not change it.
+    public let readonly: Bool
+    /// The value submitted when checked (`on` when absent).
+    public let value: String?
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts, checked: Bool, readonly: Bool) {
+        (name, label, placeholder, isRequired, value, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value, parts.raw)
+        (self.checked, self.readonly) = (checked, readonly)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).
+public struct ContextFormField: FormField, Hashable {
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts) {
+        (name, label, placeholder, isRequired, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.raw)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// A value sent as the server gave it, never shown.
+public struct HiddenFormField: FormField, Hashable {
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    /// The value to send (empty when the server gave none).
+    public let value: String
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts) {
+        (name, label, placeholder, isRequired, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.raw)
+        value = parts.value ?? ""
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// A field of a type this SDK does not know (``type`` says which), kept whole: show it as text.
+public struct GenericFormField: FormField, TextLengthRestriction, Hashable {
+    public let name: String
+    public let label: Message?
+    public let placeholder: Message?
+    public let isRequired: Bool
+    public let maxLength: Int?
+    public let minLength: Int?
+    public let value: String?
+    public let rawJSON: JSONValue
+
+    init(_ parts: FieldParts) {
+        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
+        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+/// Decodes a field of the type `T` (its wire `type` must say so).
+private func decodeField<T: FormField>(_ decoder: any Decoder, as _: T.Type) throws -> T {
+    let field = try decodeFormField(JSONReader(decoding: decoder))
+    guard let typed = field as? T else {
+        throw HaapiModelError(.wrongType, path: "type", "a field of type \(field.type.rawValue) is not a \(T.self)")
+    }
+    return typed
+}
+
+extension Array where Element == any FormField {
+    /// Whether two field lists are the same, field by field.
+    func isEqualTo(_ other: [any FormField]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0.isEqualTo($1) }
     }
 }

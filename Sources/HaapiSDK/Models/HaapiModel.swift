@@ -1,15 +1,24 @@
 import Foundation
 import OAuthCore
 
-/// A decoded HAAPI document: a step or a problem.
-public enum HaapiResponse: Sendable {
+/// A decoded HAAPI document, by what it is: a step or a problem.
+public enum HaapiDocument: Sendable {
     /// A step (`application/vnd.auth+json`).
     case representation(any HaapiRepresentation)
     /// A problem (`application/problem+json`).
     case problem(any ProblemRepresentation)
+
+    /// The document, whatever it is.
+    public var response: any HaapiResponse {
+        switch self {
+        case .representation(let step): return step
+        case .problem(let problem): return problem
+        }
+    }
 }
 
-/// Turns HAAPI documents into typed models (the seeds' `HaapiModel` factories).
+/// Turns HAAPI documents into typed models; its factory enums (``ContentFactory``,
+/// ``StepFactory``, ...) make models from values, as tests and previews need.
 public enum HaapiModel {
     /// The HAAPI step media type.
     public static let authMediaType = "application/vnd.auth+json"
@@ -19,7 +28,7 @@ public enum HaapiModel {
     /// Decodes a document. `contentType` (parameters ignored) says whether it is a step or a
     /// problem; without one, a `type` that is an absolute URI makes it a problem.
     /// - Throws: ``HaapiModelError`` naming what was wrong and where.
-    public static func response(from data: Data, contentType: String? = nil) throws -> HaapiResponse {
+    public static func response(from data: Data, contentType: String? = nil) throws -> HaapiDocument {
         let json: JSONValue
         do {
             json = try JSONValue(parsing: data)
@@ -37,59 +46,64 @@ public enum HaapiModel {
     }
 
     /// Decodes and classifies a step.
+    /// - Throws: ``HaapiModelError``; its code is `haapi_unknown_step_type` for a `type` this SDK does not know.
     public static func representation(from json: JSONValue) throws -> any HaapiRepresentation {
-        let content = try RepresentationContent(JSONReader(json, path: "$"))
-        let properties = try JSONReader(.object(content.properties), path: "properties")
-        switch content.type {
+        let parts = try RepresentationParts(JSONReader(json, path: "$"))
+        switch parts.type {
         case .redirectionStep:
-            if let action = content.actions.first(where: { $0.form != nil }) {
-                return RedirectionStep(content: content, action: action)
+            if let action = parts.actions.lazy.compactMap({ $0 as? FormAction }).first {
+                return RedirectionStep(parts, redirectAction: action)
             }
         case .pollingStep:
-            return PollingStep(content: content, properties: try PollingProperties(properties))
+            if let step = PollingStep(parts, properties: try PollingProperties(parts.propertiesReader)) { return step }
         case .continueSameStep:
-            return ContinueSameStep(content: content, continueActions: content.actions)
+            return ContinueSameStep(parts, actions: parts.actions)
         case .userConsentStep, .consentorStep:
-            return UserConsentStep(content: content)
+            return UserConsentStep(parts)
         case .oauthAuthorizationResponse:
-            return OAuthAuthorizationResponseStep(
-                content: content, oauthAuthorizationResponseProperties: try OAuthAuthorizationResponseProperties(properties))
+            return OAuthAuthorizationResponseStep(parts, properties: try OAuthAuthorizationResponseProperties(parts.propertiesReader))
         case .authenticationStep, .registrationStep:
-            if let step = classifyInteraction(content) { return step }
-        default:
-            break
+            if let step = classifyInteraction(parts) { return step }
         }
-        return GenericRepresentationStep(content: content)
+        return GenericRepresentationStep(parts)
     }
 
     /// Authentication and registration steps: a client operation, an authenticator selector,
     /// or forms; anything else is left generic.
-    private static func classifyInteraction(_ content: RepresentationContent) -> (any HaapiRepresentation)? {
-        let actions = content.actions
+    private static func classifyInteraction(_ parts: RepresentationParts) -> (any HaapiRepresentation)? {
+        let actions = parts.actions
         // A client operation next to forms (BankID offers "start the app" and "cancel" forms
         // beside the operation) is still a client-operation step.
-        if let index = actions.firstIndex(where: { $0.clientOperation != nil }),
-            actions.indices.allSatisfy({ $0 == index || actions[$0].form != nil }),
-            let operation = actions[index].clientOperation
+        if let index = actions.firstIndex(where: { $0 is ClientOperationAction }),
+            actions.indices.allSatisfy({ $0 == index || actions[$0] is FormAction }),
+            let operation = actions[index] as? ClientOperationAction
         {
-            let action = actions[index]
-            switch operation.name {
-            case .externalBrowserFlow: return ExternalBrowserClientOperationStep(content: content, action: action)
-            case .bankID: return BankIdClientOperationStep(content: content, action: action)
-            case .encapAutoActivation: return EncapClientOperationStep(content: content, action: action)
-            case .webAuthnRegistration: return WebAuthnRegistrationClientOperationStep(content: content, action: action)
-            case .webAuthnAuthentication: return WebAuthnAuthenticationClientOperationStep(content: content, action: action)
-            default: return GenericClientOperationStep(content: content, action: action)
+            switch operation.model {
+            case let model as ExternalBrowserClientOperationActionModel:
+                if let step = ExternalBrowserClientOperationStep(parts, model: model) { return step }
+            case let model as BankIdClientOperationActionModel:
+                return BankIdClientOperationStep(parts, model: model)
+            case let model as EncapAutoActivationClientOperationActionModel:
+                return EncapClientOperationStep(parts, model: model)
+            case let model as WebAuthnRegistrationClientOperationActionModel:
+                if let step = WebAuthnRegistrationClientOperationStep(parts, model: model) { return step }
+            case let model as WebAuthnAuthenticationClientOperationActionModel:
+                if let step = WebAuthnAuthenticationClientOperationStep(parts, model: model) { return step }
+            default:
+                break
             }
+            // A known operation without what its typed step needs is handled as any other.
+            guard let reader = try? JSONReader(operation.model.rawJSON, path: "model"), let generic = try? OperationParts(reader) else { return nil }
+            return GenericClientOperationStep(parts, model: GenericClientOperationActionModel(generic))
         }
-        if let selector = actions.first(where: { action in
-            guard let options = action.selector?.options, !options.isEmpty else { return false }
-            return options.allSatisfy { $0.kind == .selectAuthenticator && $0.form != nil }
+        if let selector = actions.lazy.compactMap({ $0 as? SelectorAction }).first(where: { selector in
+            let options = selector.model.options
+            return !options.isEmpty && options.allSatisfy { $0.kind == .selectAuthenticator && $0 is FormAction }
         }) {
-            return AuthenticatorSelectorStep(content: content, selector: selector)
+            return AuthenticatorSelectorStep(parts, selector: selector)
         }
-        if !actions.isEmpty, actions.allSatisfy({ $0.form != nil }) {
-            return InteractiveFormStep(content: content)
+        if !actions.isEmpty, case let forms = actions.compactMap({ $0 as? FormAction }), forms.count == actions.count {
+            return InteractiveFormStep(parts, actions: forms)
         }
         return nil
     }
@@ -97,21 +111,11 @@ public enum HaapiModel {
     /// Decodes and classifies a problem.
     public static func problem(from json: JSONValue) throws -> any ProblemRepresentation {
         let reader = try JSONReader(json, path: "$")
-        let content = try ProblemContent(reader)
-        switch content.type {
-        case .invalidInput:
-            let fields = try reader.objects("invalidFields") { field in
-                InvalidInputProblem.InvalidField(
-                    name: try field.string("name"), reason: try field.optionalString("reason"),
-                    detail: try field.optionalString("detail"))
-            }
-            return InvalidInputProblem(problemContent: content, invalidFields: fields)
-        case .errorAuthorizationResponse:
-            return AuthorizationProblem(
-                problemContent: content, error: try reader.optionalString("error"),
-                errorDescription: try reader.optionalString("error_description"), iss: try reader.optionalString("iss"))
-        default:
-            return Problem(problemContent: content)
+        let parts = try ProblemParts(reader)
+        switch parts.type {
+        case .invalidInputProblem: return try InvalidInputProblem(parts, reader: reader)
+        case .errorAuthorizationResponseProblem: return try AuthorizationProblem(parts, reader: reader)
+        default: return Problem(parts)
         }
     }
 

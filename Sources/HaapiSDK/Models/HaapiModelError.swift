@@ -3,8 +3,9 @@ import OAuthCore
 /// A HAAPI response body that cannot be made into a model: not JSON, or JSON of the wrong
 /// shape for its declared type. ``path`` names where (`actions[0].model.fields[1].name`).
 ///
-/// Unknown step types, templates, kinds, field types and problem types are *not* errors:
-/// they decode into generic models.
+/// Unknown templates, kinds, field types, operations and problem types are *not* errors: they
+/// decode into generic models. A step `type` this SDK does not know is (``Code/unknownStepType``):
+/// no step model can say what it is.
 public struct HaapiModelError: IdsvrError, Hashable {
     /// The kind of failure.
     public typealias Code = ErrorCode<HaapiModelError>
@@ -36,4 +37,6 @@ extension ErrorCode where Domain == HaapiModelError {
     public static var wrongType: Self { Self("haapi_wrong_type") }
     /// A member the type requires is missing.
     public static var missingMember: Self { Self("haapi_missing_member") }
+    /// The step's `type` is not one this SDK knows.
+    public static var unknownStepType: Self { Self("haapi_unknown_step_type") }
 }

@@ -5,6 +5,11 @@ struct JSONReader {
     let members: [String: JSONValue]
     let path: String
 
+    init(members: [String: JSONValue], path: String) {
+        self.members = members
+        self.path = path
+    }
+
     init(_ value: JSONValue, path: String) throws {
         guard case .object(let members) = value else {
             throw HaapiModelError(.wrongType, path: path, "expected an object, found \(value.kindName)")

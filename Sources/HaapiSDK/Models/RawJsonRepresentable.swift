@@ -3,15 +3,62 @@ import OAuthCore
 
 /// A model that keeps the JSON it was made from, whole: members the typed model does not
 /// know are still there (the seeds' `RawJsonRepresentable`).
-public protocol RawJsonRepresentable: Sendable {
-    /// The JSON the model was decoded from, exactly as received.
+public protocol RawJsonRepresentable {
+    /// The JSON the model was made from, as text.
+    var rawJsonString: String? { get }
+    /// The JSON the model was made from, exactly as received (models of this SDK keep it; for
+    /// others it is read from ``rawJsonString``).
     var rawJSON: JSONValue { get }
 }
 
 extension RawJsonRepresentable {
+    public var rawJSON: JSONValue { rawJsonString.flatMap { try? JSONValue(parsing: Data($0.utf8)) } ?? .null }
+
     /// The raw JSON as a dictionary, as the seeds' `rawJsonDictionary`.
     public var rawJsonDictionary: [String: JSONValue] { rawJSON.objectValue ?? [:] }
 
     /// The raw JSON serialized again (sorted keys): decoding and encoding lose nothing.
     public func jsonData() -> Data { rawJSON.serialized() }
+}
+
+extension JSONValue {
+    /// The value as JSON text (sorted keys), for `rawJsonString`.
+    var jsonText: String { String(decoding: serialized(), as: UTF8.self) }
+
+    /// The value as Foundation values (`String`, `Int`, `Double`, `Bool`, arrays and
+    /// dictionaries of them, `NSNull` for `null`), as Curity's models hand out `arguments`.
+    var sendableValue: any Sendable {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let flag): return flag
+        case .integer(let number): return number
+        case .number(let number): return number
+        case .string(let text): return text
+        case .array(let values): return values.map(\.sendableValue)
+        case .object(let members): return members.mapValues(\.sendableValue)
+        }
+    }
+
+    /// A value given as Foundation values (the inverse of ``sendableValue``); what has no JSON
+    /// form becomes its description.
+    init(sendable value: any Sendable) {
+        switch value {
+        case let json as JSONValue: self = json
+        case is NSNull: self = .null
+        case let flag as Bool: self = .bool(flag)
+        case let number as Int: self = .integer(number)
+        case let number as Double: self = .number(number)
+        case let text as String: self = .string(text)
+        case let values as [any Sendable]: self = .array(values.map(JSONValue.init(sendable:)))
+        case let members as [String: any Sendable]: self = .object(members.mapValues(JSONValue.init(sendable:)))
+        default: self = .string(String(describing: value))
+        }
+    }
+}
+
+extension JSONReader {
+    /// Reads the document a `Decoder` holds (a model's `init(from:)`).
+    init(decoding decoder: any Decoder) throws {
+        try self.init(JSONValue(from: decoder), path: "$")
+    }
 }

@@ -89,7 +89,7 @@ public final class OAuthTokenManager: Sendable {
                 try await session.start(with: tokens, dpop: dpop)
             } catch {
                 // The tokens are the app's all the same; only their refresh after a restart is lost.
-                HaapiLogger.warning(SdkFollowUpTag.oauth, "the tokens cannot be kept (\(error)); a bound refresh token will not survive a restart")
+                HaapiLogger.warning(SdkFollowUpTag.oAuth, "the tokens cannot be kept (\(error)); a bound refresh token will not survive a restart")
             }
             return tokens
         }
@@ -161,7 +161,7 @@ public final class OAuthTokenManager: Sendable {
     private func outcome(_ request: @Sendable () async throws -> TokenSuccessResponse) async -> TokenResponse {
         do {
             let tokens = try await request()
-            HaapiLogger.debug(SdkFollowUpTag.oauth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
+            HaapiLogger.debug(SdkFollowUpTag.oAuth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
             return .successfulToken(tokens)
         } catch {
             return Self.refusal(in: error).map { .errorToken($0) } ?? .error(Self.map(error))

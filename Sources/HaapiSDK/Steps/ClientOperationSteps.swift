@@ -1,72 +1,259 @@
+import Foundation
 import OAuthCore
 
 /// A step whose main action is an operation the client performs itself (other actions, such
 /// as BankID's "start the app" and "cancel", are forms). Switch on the concrete type for the
 /// operations every client should know.
-public protocol ClientOperationStep: HaapiRepresentation {
-    /// The client-operation action.
-    var action: Action { get }
-}
+public protocol ClientOperationStep: HaapiRepresentation {}
 
 extension ClientOperationStep {
-    /// The operation's model: name, arguments, continue and error actions.
-    public var actionModel: ClientOperationActionModel { action.clientOperation! }
+    /// The client-operation action (each step type also has its typed `actionModel`).
+    public var clientOperationAction: ClientOperationAction? { allActions.lazy.compactMap { $0 as? ClientOperationAction }.first }
+    /// The operation's model, whatever its type.
+    public var operationModel: (any ClientOperationActionModelRepresentation)? { clientOperationAction?.model }
     /// What to do once the operation is done.
-    public var continueActions: [Action] { actionModel.continueActions }
+    public var continueActions: [any Action] { operationModel?.continueActions ?? [] }
     /// What to do when it fails.
-    public var errorActions: [Action] { actionModel.errorActions }
+    public var errorActions: [any Action] { operationModel?.errorActions ?? [] }
 }
 
-/// `external-browser-flow`: open `href` in a browser (with the app's `redirect_uri` appended),
-/// then submit the continue action with the `_resume_nonce` the browser comes back with.
+/// The first form action of `actions`.
+private func firstForm(_ actions: [any Action]) -> FormAction? { actions.lazy.compactMap { $0 as? FormAction }.first }
+
+/// `external-browser-flow`: open the operation's `href` in a browser with the app's redirect
+/// (``urlToLaunch(redirectTo:)``), then submit ``continueFormActionModel`` with the
+/// `_resume_nonce` the browser comes back with (``formattedParametersFromURL(_:)``).
 public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable {
-    public let content: RepresentationContent
-    public let action: Action
-    /// The URL to open.
-    public var href: String? { actionModel.argument("href") }
+    public let actionModel: ExternalBrowserClientOperationActionModel
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let properties: (any Properties)?
+    public let links: [Link]
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+    public let continueFormActionModel: FormActionModel
+
+    init?(_ parts: RepresentationParts, model: ExternalBrowserClientOperationActionModel) {
+        guard let resume = firstForm(model.continueActions) else { return nil }
+        self.init(parts, model: model, continueForm: resume.model)
+    }
+
+    init(_ parts: RepresentationParts, model: ExternalBrowserClientOperationActionModel, continueForm: FormActionModel) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        (actions, actionModel, continueFormActionModel) = (parts.actions, model, continueForm)
+    }
+
+    /// The actions to show beside the operation: the step's other actions (a cancel form).
+    public var actionsToPresent: [any Action] { actions.filter { !($0 is ClientOperationAction) } }
+
+    /// The URL to open, with `redirect_uri=<redirectTo>`.
+    public func urlToLaunch(redirectTo: String) -> URL? { actionModel.urlToLaunch(redirectTo: redirectTo) }
+
+    /// The parameters to submit with ``continueFormActionModel`` from the URL the browser came
+    /// back to: its `_resume_nonce`, under the name of the form's context field.
+    /// - Throws: ``HaapiModelError`` when the URL has no `_resume_nonce`.
+    public func formattedParametersFromURL(_ url: URL) throws -> [String: String] {
+        guard let nonce = ResumeNonce.of(url) else {
+            throw HaapiModelError(.missingMember, path: "_resume_nonce", "the URL the browser came back to has no _resume_nonce")
+        }
+        let name = continueFormActionModel.fields.first { $0 is ContextFormField }?.name ?? ResumeNonce.parameter
+        return [name: nonce]
+    }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
-/// `bankid`: start the BankID app, then continue (usually with polling).
+/// `bankid`: start BankID on this device, or show a QR code for another device; then continue
+/// (usually with polling).
 public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
-    public let content: RepresentationContent
-    public let action: Action
-    /// The URL that starts the app.
-    public var href: String? { actionModel.argument("href") }
-    /// The auto-start token.
-    public var autoStartToken: String? { actionModel.argument("autoStartToken") }
-    /// Where the app returns to.
-    public var redirect: String? { actionModel.argument("redirect") }
+    /// The `activation` link (a QR code), when the step has one.
+    public let activationLink: Link?
+    public let actionModel: BankIdClientOperationActionModel
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init(_ parts: RepresentationParts, model: BankIdClientOperationActionModel) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        (actions, actionModel) = (parts.actions, model)
+        activationLink = parts.links.first { $0.rel == "activation" }
+    }
+
+    /// The URL that starts BankID on this device, returning to `redirectTo`.
+    public func urlToLaunch(redirectTo: String) -> URL? { actionModel.urlToLaunch(redirectTo: redirectTo) }
+    /// What to do once BankID is started.
+    public var continueActions: [any Action] { actionModel.continueActions }
+    /// What to do when it fails (such as "BankID on another device").
+    public var errorActions: [any Action] { actionModel.errorActions }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `encap-auto-activation`: activate an Encap device.
 public struct EncapClientOperationStep: ClientOperationStep, Hashable {
-    public let content: RepresentationContent
-    public let action: Action
+    public let actionModel: EncapAutoActivationClientOperationActionModel
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init(_ parts: RepresentationParts, model: EncapAutoActivationClientOperationActionModel) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        (actions, actionModel) = (parts.actions, model)
+    }
+
     /// The activation URL.
-    public var href: String? { actionModel.argument("href") }
-    /// The activation code.
-    public var activationCode: String? { actionModel.argument("activationCode") }
+    public var urlToLaunch: URL? { actionModel.urlToLaunch }
+    /// What to do once activated.
+    public var continueActions: [any Action] { actionModel.continueActions }
+    /// What to do when activation fails.
+    public var errorActions: [any Action] { actionModel.errorActions }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
-/// `webauthn-registration`: create a WebAuthn credential with the given options.
+/// The WebAuthn credential as JSON members (base64url), as a continue form's credential field takes it.
+private func credentialParameters(_ members: [String: JSONValue]) -> [String: Any] {
+    members.mapValues { value -> Any in
+        if let object = value.objectValue { return object.mapValues { $0.stringValue ?? "" } }
+        return value.stringValue ?? ""
+    }
+}
+
+/// `webauthn-registration`: create a WebAuthn credential with the operation's options, then
+/// submit ``continueAction`` with it (``formattedParametersForRegistration(credentialOptions:attestationObject:rawClientDataJSON:credentialID:credentialParamType:)``).
 public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hashable {
-    public let content: RepresentationContent
-    public let action: Action
-    /// The credential creation options as received (`credentialCreationOptions`, or platform
-    /// and cross-platform variants).
-    public var credentialOptions: [String: JSONValue] { actionModel.arguments }
+    public let actionModel: WebAuthnRegistrationClientOperationActionModel
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+    /// The form that takes the new credential.
+    public let continueAction: FormAction
+
+    init?(_ parts: RepresentationParts, model: WebAuthnRegistrationClientOperationActionModel) {
+        guard let resume = firstForm(model.continueActions) else { return nil }
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        (actions, actionModel, continueAction) = (parts.actions, model, resume)
+    }
+
+    /// The error actions that continue in a browser instead.
+    public var fallbackActions: [any Action] { actionModel.fallbackActions }
+
+    /// The parameters of ``continueAction`` for a credential the authenticator made: the
+    /// credential's JSON (WebAuthn's `PublicKeyCredential` shape) under the field for the kind
+    /// of `credentialOptions` (`platformCredential`, `crossPlatformCredential`, or `credential`).
+    public func formattedParametersForRegistration(
+        credentialOptions: any WebAuthnRegistrationClientOperationActionModel.CredentialRequestOptions, attestationObject: Data,
+        rawClientDataJSON: Data, credentialID: Data, credentialParamType: String = "public-key"
+    ) -> [String: Any] {
+        let kind: WebAuthnAuthenticatorKind =
+            actionModel.creationOptions[.platform] == nil && actionModel.creationOptions[.crossPlatform] == nil
+            ? .any : (credentialOptions is WebAuthnRegistrationClientOperationActionModel.PlatformCredentialRequestOptions ? .platform : .crossPlatform)
+        let credential = WebAuthnCredential.registration(id: credentialID, clientDataJSON: rawClientDataJSON, attestationObject: attestationObject)
+        let name = continueAction.model.field(kind.credentialField)?.name ?? kind.credentialField
+        return [name: credentialParameters(credential.members(type: credentialParamType))]
+    }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
-/// `webauthn-authentication`: sign a WebAuthn challenge with the given options.
+/// `webauthn-authentication`: sign the operation's challenge, then submit ``continueAction``
+/// with the assertion (``formattedParametersForAssertion(rawAuthenticatorData:rawClientDataJSON:signature:credentialID:credentialParamType:userId:)``).
 public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Hashable {
-    public let content: RepresentationContent
-    public let action: Action
-    /// The credential request options as received.
-    public var credentialOptions: [String: JSONValue] { actionModel.arguments }
+    public let actions: [any Action]
+    public let actionModel: WebAuthnAuthenticationClientOperationActionModel
+    /// The form that takes the assertion.
+    public let continueAction: FormAction
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init?(_ parts: RepresentationParts, model: WebAuthnAuthenticationClientOperationActionModel) {
+        guard let resume = firstForm(model.continueActions) else { return nil }
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        (actions, actionModel, continueAction) = (parts.actions, model, resume)
+    }
+
+    /// The error actions that continue in a browser instead.
+    public var fallbackActions: [any Action] { actionModel.fallbackActions }
+
+    /// The parameters of ``continueAction`` for an assertion: the credential's JSON under the
+    /// form's credential field.
+    public func formattedParametersForAssertion(
+        rawAuthenticatorData: Data, rawClientDataJSON: Data, signature: Data, credentialID: Data, credentialParamType: String = "public-key",
+        userId: Data? = nil
+    ) -> [String: Any] {
+        let credential = WebAuthnCredential.assertion(
+            id: credentialID, clientDataJSON: rawClientDataJSON, authenticatorData: rawAuthenticatorData, signature: signature, userHandle: userId)
+        let name = continueAction.model.field(WebAuthnAuthenticatorKind.any.credentialField)?.name
+            ?? continueAction.model.fields.first { $0 is ContextFormField }?.name ?? WebAuthnAuthenticatorKind.any.credentialField
+        return [name: credentialParameters(credential.members(type: credentialParamType))]
+    }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
-/// Any other client operation, for the app to handle if it knows it.
+/// Any other client operation (or a known one without what its typed step needs), for the app
+/// to handle if it knows it.
 public struct GenericClientOperationStep: ClientOperationStep, Hashable {
-    public let content: RepresentationContent
-    public let action: Action
+    public let actions: [any Action]
+    public let actionModel: GenericClientOperationActionModel
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init(_ parts: RepresentationParts, model: GenericClientOperationActionModel) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        (actions, actionModel) = (parts.actions, model)
+    }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

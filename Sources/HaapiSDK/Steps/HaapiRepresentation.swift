@@ -1,67 +1,116 @@
+import Foundation
 import OAuthCore
 
-/// A step's `type` on the wire.
-public struct RepresentationType: OpenName {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    public static let authenticationStep: Self = "authentication-step"
-    public static let registrationStep: Self = "registration-step"
-    public static let redirectionStep: Self = "redirection-step"
-    public static let pollingStep: Self = "polling-step"
-    public static let continueSameStep: Self = "continue-same-step"
-    public static let userConsentStep: Self = "user-consent-step"
-    public static let consentorStep: Self = "consentor-step"
-    public static let oauthAuthorizationResponse: Self = "oauth-authorization-response"
-}
-
-/// What every step has: the wire members common to all step types.
-public struct RepresentationContent: RawJsonRepresentable, Hashable {
-    /// The wire type.
-    public let type: RepresentationType
-    /// Rendering hints.
-    public let metadata: Metadata?
-    /// Messages to show.
-    public let messages: [UserMessage]
-    /// Links to offer.
-    public let links: [Link]
-    /// The actions.
-    public let actions: [Action]
-    /// `properties` (polling status, authorization response values, ...).
-    public let properties: [String: JSONValue]
-    public let rawJSON: JSONValue
-
-    init(_ reader: JSONReader) throws {
-        type = RepresentationType(rawValue: try reader.string("type"))
-        metadata = try reader.optionalObject("metadata").map(Metadata.init)
-        messages = try reader.objects("messages", UserMessage.init)
-        links = try reader.objects("links", Link.init)
-        actions = try reader.objects("actions", Action.init)
-        properties = try reader.optionalObject("properties")?.members ?? [:]
-        rawJSON = reader.raw
-    }
-}
+/// A HAAPI document: a step (``HaapiRepresentation``) or a problem (``ProblemRepresentation``).
+public protocol HaapiResponse: RawJsonRepresentable, Codable, Equatable, Sendable {}
 
 /// A step of a HAAPI flow (the seeds' `HaapiRepresentation`). Switch on the concrete type:
 /// ``InteractiveFormStep``, ``AuthenticatorSelectorStep``, ``RedirectionStep``, ``PollingStep``,
 /// ``ContinueSameStep``, ``UserConsentStep``, ``OAuthAuthorizationResponseStep``, a
 /// ``ClientOperationStep``, or ``GenericRepresentationStep`` for what fits none.
-public protocol HaapiRepresentation: RawJsonRepresentable {
-    /// The members every step has.
-    var content: RepresentationContent { get }
+public protocol HaapiRepresentation: HaapiResponse {
+    /// Rendering hints.
+    var metadata: Metadata? { get }
+    /// The wire type.
+    var type: RepresentationType { get }
+    /// `properties` (polling status, authorization response values, ...).
+    var properties: (any Properties)? { get }
+    /// Links to offer.
+    var links: [Link] { get }
+    /// Messages to show.
+    var messages: [UserMessage] { get }
+    /// Every action of the step, in order, whatever its type (each step also has its own,
+    /// typed `actions`).
+    var allActions: [any Action] { get }
 }
 
 extension HaapiRepresentation {
-    public var type: RepresentationType { content.type }
-    public var metadata: Metadata? { content.metadata }
-    public var messages: [UserMessage] { content.messages }
-    public var links: [Link] { content.links }
-    public var actions: [Action] { content.actions }
-    public var rawJSON: JSONValue { content.rawJSON }
+    public var allActions: [any Action] { [] }
 
     /// The link with relation `rel`.
     public func link(rel: String) -> Link? { links.first { $0.rel == rel } }
 
     /// The first action of kind `kind`.
-    public func action(kind: ActionKind) -> Action? { actions.first { $0.kind == kind } }
+    public func action(kind: ActionKind) -> (any Action)? { allActions.first { $0.kind == kind } }
+
+    /// The form actions of the step, in order.
+    public var formActions: [FormAction] { allActions.compactMap { $0 as? FormAction } }
+
+    /// `properties` as received (an empty object when there were none).
+    public var propertiesJSON: [String: JSONValue] { rawJSON["properties"]?.objectValue ?? [:] }
+
+    /// Whether the step is `other`, by type and content.
+    public func isEqualTo(_ other: any HaapiRepresentation) -> Bool {
+        Swift.type(of: other) == Swift.type(of: self) && other.rawJSON == rawJSON && other.allActions.isEqualTo(allActions)
+    }
+}
+
+/// The members every step has, read once.
+struct RepresentationParts: Sendable {
+    let type: RepresentationType
+    let metadata: Metadata?
+    let messages: [UserMessage]
+    let links: [Link]
+    let actions: [any Action]
+    let properties: [String: JSONValue]?
+    let raw: JSONValue
+
+    /// The parts of a step made from values; its JSON is composed from theirs, unless
+    /// `rawJsonString` gives JSON of its own.
+    init(
+        type: RepresentationType, metadata: Metadata?, messages: [UserMessage], links: [Link], actions: [any Action],
+        properties: [String: JSONValue]?, rawJsonString: String?
+    ) {
+        (self.type, self.metadata, self.messages, self.links, self.actions, self.properties) = (type, metadata, messages, links, actions, properties)
+        if let text = rawJsonString, let given = try? JSONValue(parsing: Data(text.utf8)) {
+            raw = given
+        } else {
+            var members: [String: JSONValue] = ["type": .string(type.rawValue)]
+            members["metadata"] = metadata?.rawJSON
+            if !messages.isEmpty { members["messages"] = .array(messages.map(\.rawJSON)) }
+            if !links.isEmpty { members["links"] = .array(links.map(\.rawJSON)) }
+            if !actions.isEmpty { members["actions"] = .array(actions.map(\.rawJSON)) }
+            members["properties"] = properties.map(JSONValue.object)
+            raw = .object(members)
+        }
+    }
+
+    init(_ reader: JSONReader) throws {
+        let name = try reader.string("type")
+        guard let type = RepresentationType(rawValue: name) else {
+            throw HaapiModelError(.unknownStepType, path: reader.child("type"), "\"\(name)\" is not a step type this SDK knows")
+        }
+        self.type = type
+        metadata = try reader.optionalObject("metadata").map(Metadata.init)
+        messages = try reader.objects("messages", UserMessage.init)
+        links = try reader.objects("links", Link.init)
+        actions = try reader.actions("actions")
+        properties = try reader.optionalObject("properties")?.members
+        raw = reader.raw
+    }
+
+    /// The properties as ``GenericProperties``, when the step has any.
+    var genericProperties: GenericProperties? {
+        properties.map { GenericProperties(rawJSON: .object($0)) }
+    }
+
+    /// A reader of the properties (empty when there are none).
+    var propertiesReader: JSONReader {
+        JSONReader(members: properties ?? [:], path: "properties")
+    }
+}
+
+extension GenericProperties {
+    init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
+}
+
+extension HaapiRepresentation {
+    /// Decodes a document as a step of this type (each step's `init(from:)`).
+    static func decoded(_ decoder: any Decoder) throws -> Self {
+        let step = try HaapiModel.representation(from: JSONValue(from: decoder))
+        guard let typed = step as? Self else {
+            throw HaapiModelError(.wrongType, path: "$", "the document is a \(Swift.type(of: step)), not a \(Self.self)")
+        }
+        return typed
+    }
 }

@@ -1,158 +1,266 @@
+import Foundation
 import OAuthCore
+
+// Each step keeps the members every step has (`type`, `metadata`, `messages`, `links`,
+// `properties`, the JSON as received) and its own typed ones, as Curity's SDK declares them.
+// `init(from:)` decodes through HaapiModel.representation(from:), the one reading of a step.
 
 /// A step whose actions are forms to fill in (login, registration, OTP entry, ...).
 public struct InteractiveFormStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
+    /// The forms, in order.
+    public var actions: [FormAction]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
 
-    /// The form actions, in order.
-    public var forms: [Action] { actions.filter { $0.form != nil } }
+    init(_ parts: RepresentationParts, actions: [FormAction]) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        self.actions = actions
+    }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A choice of authenticator: a selector whose options are `select-authenticator` forms.
 public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
     /// One authenticator to choose (the seeds' `AuthenticatorSelectorStep.AuthenticatorOption`).
-    public struct AuthenticatorOption: Sendable, Hashable {
-        /// The option's title.
-        public let title: String?
+    public struct AuthenticatorOption: Codable, Hashable, Sendable {
+        /// The option's title (the authenticator type when it has none).
+        public let title: Message
         /// `properties.authenticatorType`, such as `html-form`, `sms`, `google`.
-        public let authenticatorType: String?
-        /// The option's action (submit its form to choose it).
-        public let action: Action
-    }
+        public let type: String?
+        /// The option's action: submit its form to choose it.
+        public let action: FormAction
 
-    public let content: RepresentationContent
-    /// The selector action.
-    public let selector: Action
+        init(title: Message, type: String?, action: FormAction) { (self.title, self.type, self.action) = (title, type, action) }
+
+        init(_ action: FormAction) {
+            self.action = action
+            type = action.properties?.authenticatorType ?? action.authenticatorType
+            title = action.title ?? Message(literal: type ?? action.kind.rawValue)
+        }
+
+        public init(from decoder: any Decoder) throws { self.init(try FormAction(from: decoder)) }
+        public func encode(to encoder: any Encoder) throws { try action.encode(to: encoder) }
+    }
 
     /// The selector's title.
-    public var title: String? { selector.title }
-
+    public let title: Message
     /// The authenticators to choose from.
-    public var options: [AuthenticatorOption] {
-        (selector.selector?.options ?? []).map { AuthenticatorOption(title: $0.title, authenticatorType: $0.authenticatorType, action: $0) }
+    public let authenticators: [AuthenticatorOption]
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+    /// The selector action.
+    public let selector: SelectorAction
+
+    init(_ parts: RepresentationParts, selector: SelectorAction, title: Message? = nil, authenticators: [AuthenticatorOption]? = nil) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        actions = parts.actions
+        self.selector = selector
+        self.title = title ?? selector.title ?? Message(literal: "")
+        self.authenticators = authenticators ?? selector.model.options.compactMap { ($0 as? FormAction).map(AuthenticatorOption.init) }
     }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step to follow without the user: one form of kind `redirect` (GET, or POST of hidden fields).
 public struct RedirectionStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
     /// The redirect action.
-    public let action: Action
+    public let redirectAction: FormAction
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
 
-    /// Its form.
-    public var form: FormActionModel { action.form! }
-}
-
-/// The status of a polling step.
-public struct PollingStatus: OpenName {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    public static let pending: Self = "pending"
-    public static let done: Self = "done"
-    public static let failed: Self = "failed"
-}
-
-/// The `properties` of a polling step (the seeds' `PollingProperties`).
-public struct PollingProperties: Sendable, Hashable {
-    /// pending, done or failed.
-    public let status: PollingStatus
-    /// Who was contacted (a phone number, a device name).
-    public let recipientOfCommunication: String?
-    /// The longest the server will wait, in seconds.
-    public let maxWaitTime: Int?
-    /// How much of it is left, in seconds.
-    public let maxWaitRemainingTime: Int?
-    /// The server's polling interval in milliseconds, when it gives one.
-    public let interval: Int?
-
-    init(_ reader: JSONReader) throws {
-        status = PollingStatus(rawValue: try reader.string("status"))
-        recipientOfCommunication = try reader.optionalString("recipientOfCommunication")
-        maxWaitTime = try reader.optionalInt("maxWaitTime")
-        maxWaitRemainingTime = try reader.optionalInt("maxWaitRemainingTime")
-        interval = try reader.optionalInt("interval")
+    init(_ parts: RepresentationParts, redirectAction: FormAction) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        actions = parts.actions
+        self.redirectAction = redirectAction
     }
+
+    /// The redirect's form.
+    public var form: FormActionModel { redirectAction.model }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step that waits for something outside the client (a push approval, an SMS, BankID).
 public struct PollingStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
-    /// Status, recipient, times.
-    public let properties: PollingProperties
-
     /// What to submit next: the `poll` action while pending, otherwise the action that
     /// continues the flow (in captures, a `redirect` form the client submits by itself).
-    public var mainAction: Action? {
-        properties.status == .pending
-            ? action(kind: .poll) ?? actions.first { $0.kind != .cancel }
-            : actions.first { $0.kind != .cancel && $0.kind != .poll }
+    public let mainAction: FormAction
+    /// The action that abandons the wait, if offered.
+    public let cancelAction: FormAction?
+    public let actions: [any Action]
+    /// Status, recipient, times.
+    public let pollingProperties: PollingProperties
+    public let messages: [UserMessage]
+    public let metadata: Metadata?
+    public let links: [Link]
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    /// The step's main action, or `nil` when it has none to submit (such a step is a
+    /// ``GenericRepresentationStep``).
+    init?(_ parts: RepresentationParts, properties: PollingProperties) {
+        let forms = parts.actions.compactMap { $0 as? FormAction }
+        let main =
+            properties.status == .pending
+            ? forms.first { $0.kind == .poll } ?? forms.first { $0.kind != .cancel }
+            : forms.first { $0.kind != .cancel && $0.kind != .poll }
+        guard let main else { return nil }
+        self.init(parts, properties: properties, mainAction: main, cancelAction: forms.first { $0.kind == .cancel })
     }
 
-    /// The action that abandons the wait, if offered.
-    public var cancelAction: Action? { action(kind: .cancel) }
+    init(_ parts: RepresentationParts, properties: PollingProperties, mainAction: FormAction, cancelAction: FormAction?) {
+        (type, metadata, messages, links, rawJSON, actions) = (parts.type, parts.metadata, parts.messages, parts.links, parts.raw, parts.actions)
+        (self.mainAction, self.cancelAction, pollingProperties) = (mainAction, cancelAction, properties)
+    }
+
+    public var properties: (any Properties)? { pollingProperties }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// The answer to a form that had `continueActions`: stay on the step, show the new messages,
-/// and offer those actions ("enter the passcode we sent").
+/// and offer those actions ("enter the passcode we sent"). ``HaapiManager`` fills ``actions``
+/// with the submitted form's continue actions when the server sends none.
 public struct ContinueSameStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
-    /// The actions to offer now: the submitted form's `continueActions` (HaapiManager fills
-    /// them in), or the step's own actions when it has any.
-    public let continueActions: [Action]
+    /// The actions to offer now.
+    public let actions: [any Action]
+    public let links: [Link]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init(_ parts: RepresentationParts, actions: [any Action]) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        self.actions = actions
+    }
+
+    /// The same step offering `actions` (the form's continue actions).
+    func offering(_ actions: [any Action]) throws -> ContinueSameStep {
+        ContinueSameStep(try RepresentationParts(JSONReader(rawJSON, path: "$")), actions: actions)
+    }
+
+    /// The actions to offer (the seeds' name).
+    public var continueActions: [any Action] { actions }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step that asks the user to consent (`user-consent-step` and `consentor-step`).
 public struct UserConsentStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
-}
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
 
-/// The values of an authorization response (the seeds' `OAuthAuthorizationResponseProperties`).
-public struct OAuthAuthorizationResponseProperties: Sendable, Hashable {
-    /// The authorization code.
-    public let code: String?
-    /// The state sent in the authorization request.
-    public let state: String?
-    /// The issuer (RFC 9207).
-    public let iss: String?
-    /// The granted scope.
-    public let scope: String?
-    /// Implicit and hybrid flows: the access token.
-    public let accessToken: String?
-    /// Implicit and hybrid flows: the token type.
-    public let tokenType: String?
-    /// Implicit and hybrid flows: seconds until the access token expires (number or string on the wire).
-    public let expiresIn: Int?
-    /// The ID token.
-    public let idToken: String?
-    /// The session state.
-    public let sessionState: String?
-
-    init(_ reader: JSONReader) throws {
-        code = try reader.optionalString("code")
-        state = try reader.optionalString("state")
-        iss = try reader.optionalString("iss")
-        scope = try reader.optionalString("scope")
-        accessToken = try reader.optionalString("access_token")
-        tokenType = try reader.optionalString("token_type")
-        expiresIn = try reader.optionalInt("expires_in")
-        idToken = try reader.optionalString("id_token")
-        sessionState = try reader.optionalString("session_state")
+    init(_ parts: RepresentationParts) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        actions = parts.actions
     }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// The end of a successful flow: the authorization response, with the code to exchange for tokens.
 public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
     /// The response's values.
     public let oauthAuthorizationResponseProperties: OAuthAuthorizationResponseProperties
+    public let actions: [any Action]
+    public let metadata: Metadata?
+    public let messages: [UserMessage]
+    public let links: [Link]
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init(_ parts: RepresentationParts, properties: OAuthAuthorizationResponseProperties) {
+        (type, metadata, messages, links, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.raw)
+        actions = parts.actions
+        oauthAuthorizationResponseProperties = properties
+    }
+
+    public var properties: (any Properties)? { oauthAuthorizationResponseProperties }
 
     /// The `authorization-response` link: the redirect URI with the response in its query.
     public var authorizationResponseLink: Link? { link(rel: "authorization-response") }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
-/// A step no typed class fits (an unknown type or template, or an unusual mix of actions).
-/// Nothing of it is lost: see ``RepresentationContent/rawJSON``.
+/// A step no typed class fits (an unknown template, or an unusual mix of actions). Nothing of
+/// it is lost: see ``rawJSON``.
 public struct GenericRepresentationStep: HaapiRepresentation, Hashable {
-    public let content: RepresentationContent
+    public let actions: [any Action]
+    public let messages: [UserMessage]
+    public let metadata: Metadata?
+    public let links: [Link]
+    public let properties: (any Properties)?
+    public let type: RepresentationType
+    public let rawJSON: JSONValue
+
+    init(_ parts: RepresentationParts) {
+        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        actions = parts.actions
+    }
+
+    public var allActions: [any Action] { actions }
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public var rawJsonString: String? { rawJSON.jsonText }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

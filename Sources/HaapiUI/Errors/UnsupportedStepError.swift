@@ -15,7 +15,7 @@ public struct UnsupportedStepError: IdsvrError, Hashable {
     /// The error for `step`.
     public init(_ step: any HaapiRepresentation) {
         stepType = step.type
-        templates = step.actions.map(\.template)
+        templates = step.allActions.map(\.template)
         viewName = step.metadata?.viewName
     }
 

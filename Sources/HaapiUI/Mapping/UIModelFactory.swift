@@ -40,11 +40,11 @@ public struct UIModelFactory: Sendable {
         _ step: any HaapiRepresentation, problem: (any ProblemRepresentation)? = nil, enteredValues: [String: String] = [:]
     ) -> UIModel {
         let invalid = problem as? InvalidInputProblem
-        func forms(_ actions: [Action]) -> [FormModel] {
+        func forms(_ actions: [any Action]) -> [FormModel] {
             actions.compactMap { FormModel($0, invalidInput: invalid, enteredValues: enteredValues) }
         }
-        let allForms = forms(step.actions)
-        let selectors = step.actions.compactMap { SelectorModel($0, presentation: presentation) }
+        let allForms = forms(step.allActions)
+        let selectors = step.allActions.compactMap { SelectorModel($0, presentation: presentation) }
         let content: UIModel.Content
         switch step {
         case let step as AuthenticatorSelectorStep:
@@ -61,7 +61,7 @@ public struct UIModelFactory: Sendable {
         case let step as any ClientOperationStep:
             content = .clientOperation(clientOperation(step))
         default:
-            if let launch = step.actions.lazy.compactMap(\.launch).first {
+            if let launch = step.allActions.lazy.compactMap({ ($0 as? GenericAction)?.launch }).first {
                 // Curity's legacy `launch` template: an external-browser operation in all but name.
                 content = .clientOperation(.externalBrowser(externalBrowser(
                     href: launch.href, actions: ClientOperationActions(continueActions: launch.continueActions, errorActions: launch.errorActions))))
@@ -74,7 +74,7 @@ public struct UIModelFactory: Sendable {
                 content = .generic
             }
         }
-        var messages = step.messages.map(MessageModel.init)
+        var messages = step.messages.map { MessageModel($0) }
         if case .polling(let polling) = content, let recipient = polling.recipient,
             !messages.contains(where: { $0.text.contains(recipient) })
         {
@@ -106,20 +106,20 @@ public struct UIModelFactory: Sendable {
 
     /// The model of a client operation step.
     public func clientOperation(_ step: any ClientOperationStep) -> ClientOperationModel {
-        clientOperation(step.action, in: step) ?? .generic(GenericOperationModel(
-            name: step.actionModel.name, arguments: step.actionModel.arguments, actions: ClientOperationActions(step.actionModel)))
+        if let action = step.clientOperationAction, let model = clientOperation(action, in: step) { return model }
+        return .generic(GenericOperationModel(name: .unknown(value: ""), arguments: [:], actions: ClientOperationActions(continueActions: [], errorActions: [])))
     }
 
     /// The model of the client-operation action `action` of `step` (a client operation step, or a
     /// polling step that also offers one, as BankID's does); `nil` when `action` is not one.
-    public func clientOperation(_ action: Action, in step: any HaapiRepresentation) -> ClientOperationModel? {
+    public func clientOperation(_ action: any Action, in step: any HaapiRepresentation) -> ClientOperationModel? {
         guard let model = action.clientOperation else { return nil }
         let actions = ClientOperationActions(model)
         switch model.name {
-        case .externalBrowserFlow:
+        case .externalBrowser:
             return .externalBrowser(externalBrowser(href: model.argument("href"), actions: actions))
-        case .bankID:
-            let qrData = ["qrCodeData", "qrData"].lazy.compactMap { model.argument($0) ?? step.content.properties[$0]?.stringValue }.first
+        case .bankId:
+            let qrData = ["qrCodeData", "qrData"].lazy.compactMap { model.argument($0) ?? step.propertiesJSON[$0]?.stringValue }.first
             let links = step.links.map(LinkModel.init)
             let qrCode = links.first { $0.isImage && $0.rel == "qr-code" } ?? links.first(where: \.isQRCode)
             return .bankID(BankIDOperationModel(
@@ -128,11 +128,11 @@ public struct UIModelFactory: Sendable {
         case .encapAutoActivation:
             return .encap(EncapOperationModel(href: model.argument("href"), activationCode: model.argument("activationCode"), actions: actions))
         case .webAuthnRegistration:
-            return .webAuthn(WebAuthnOperationModel(isRegistration: true, arguments: model.arguments, actions: actions))
+            return .webAuthn(WebAuthnOperationModel(isRegistration: true, arguments: model.argumentsJSON, actions: actions))
         case .webAuthnAuthentication:
-            return .webAuthn(WebAuthnOperationModel(isRegistration: false, arguments: model.arguments, actions: actions))
+            return .webAuthn(WebAuthnOperationModel(isRegistration: false, arguments: model.argumentsJSON, actions: actions))
         default:
-            return .generic(GenericOperationModel(name: model.name, arguments: model.arguments, actions: actions))
+            return .generic(GenericOperationModel(name: model.name, arguments: model.argumentsJSON, actions: actions))
         }
     }
 

@@ -9,11 +9,11 @@ public struct ClientOperationActions: Sendable, Hashable {
     /// What to submit when it fails.
     public let errorActions: [FormModel]
 
-    init(_ model: ClientOperationActionModel) {
+    init(_ model: any ClientOperationActionModelRepresentation) {
         self.init(continueActions: model.continueActions, errorActions: model.errorActions)
     }
 
-    init(continueActions: [Action], errorActions: [Action]) {
+    init(continueActions: [any Action], errorActions: [any Action]) {
         self.continueActions = continueActions.compactMap { FormModel($0) }
         self.errorActions = errorActions.compactMap { FormModel($0) }
     }

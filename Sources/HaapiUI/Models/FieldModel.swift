@@ -19,15 +19,15 @@ public enum FieldKind: Sendable, Hashable {
     /// An unknown type, kept: render it as text where possible.
     case other(String)
 
-    init(_ field: FormField) {
-        switch field.type {
-        case .text: self = .text(textKind: field.kind)
-        case .username: self = .username
-        case .password: self = .password
-        case .hidden: self = .hidden
-        case .select: self = .select
-        case .checkbox: self = .checkbox
-        case .context: self = .context
+    init(_ field: any FormField) {
+        switch field {
+        case let text as TextFormField: self = .text(textKind: text.kind?.rawValue)
+        case is UsernameFormField: self = .username
+        case is PasswordFormField: self = .password
+        case is HiddenFormField: self = .hidden
+        case is SelectFormField: self = .select
+        case is CheckboxFormField: self = .checkbox
+        case is ContextFormField: self = .context
         default: self = .other(field.type.rawValue)
         }
     }
@@ -54,15 +54,15 @@ public struct FieldOptionModel: Sendable, Hashable {
 /// A form field as a UI shows it.
 public struct FieldModel: Sendable, Hashable {
     /// The field as received.
-    public let field: FormField
+    public let field: any FormField
     /// The name its value is submitted under.
     public var name: String { field.name }
     /// The kind of input.
     public let kind: FieldKind
     /// The label: the server's, else the placeholder, else the name.
-    public var label: String { field.label ?? field.placeholder ?? field.name }
+    public var label: String { field.label?.literal ?? field.placeholder?.literal ?? field.name }
     /// Placeholder text.
-    public var placeholder: String? { field.placeholder }
+    public var placeholder: String? { field.placeholder?.literal }
     /// Whether a value is required.
     public var isRequired: Bool { field.isRequired }
     /// The current value: what the user entered last (never for passwords), else the server's default.
@@ -78,24 +78,34 @@ public struct FieldModel: Sendable, Hashable {
     /// For checkboxes: whether it is checked.
     public let isChecked: Bool
     /// For checkboxes: whether the user may not change it.
-    public var isReadonly: Bool { field.isReadonly }
+    public var isReadonly: Bool { (field as? CheckboxFormField)?.readonly ?? false }
     /// For text: the shortest accepted length.
-    public var minLength: Int? { field.minLength }
+    public var minLength: Int? { (field as? any TextLengthRestriction)?.minLength }
     /// For text: the longest accepted length.
-    public var maxLength: Int? { field.maxLength }
+    public var maxLength: Int? { (field as? any TextLengthRestriction)?.maxLength }
     /// The server's complaint about the last value, from an invalid-input problem.
     public let error: FieldErrorModel?
 
     /// A model of `field`, with the value the user entered last and the server's complaint, if any.
-    public init(_ field: FormField, enteredValue: String? = nil, error: FieldErrorModel? = nil) {
+    public init(_ field: any FormField, enteredValue: String? = nil, error: FieldErrorModel? = nil) {
         self.field = field
         kind = FieldKind(field)
         self.error = error
         let current = kind == .password ? nil : (enteredValue ?? field.defaultValue)
         value = kind == .checkbox ? field.value ?? "on" : current
-        isChecked = kind == .checkbox ? (enteredValue.map { !$0.isEmpty } ?? field.isChecked) : false
-        options = field.options.map { option in
-            FieldOptionModel(label: option.label, value: option.value, isSelected: current.map { option.value == $0 } ?? option.isSelected)
+        isChecked = kind == .checkbox ? (enteredValue.map { !$0.isEmpty } ?? (field as? CheckboxFormField)?.checked ?? false) : false
+        options = ((field as? SelectFormField)?.options ?? []).map { option in
+            FieldOptionModel(label: option.label.literal, value: option.value, isSelected: current.map { option.value == $0 } ?? option.selected)
         }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.field.isEqualTo(rhs.field) && lhs.value == rhs.value && lhs.isChecked == rhs.isChecked && lhs.options == rhs.options && lhs.error == rhs.error
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(field.rawJSON)
+        hasher.combine(value)
+        hasher.combine(error)
     }
 }

@@ -8,9 +8,9 @@ public struct LinkModel: Sendable, Hashable {
     /// The target (possibly relative to the server's base URL, a `data:` URL for images).
     public var href: String { link.href }
     /// The relation (`forgot-password`, `register-create`, `activation`, ...).
-    public var rel: String? { link.rel }
+    public var rel: String? { link.rel.isEmpty ? nil : link.rel }
     /// The text to show: the title, else the relation, else the target.
-    public var title: String { link.title ?? link.rel ?? link.href }
+    public var title: String { link.title?.literal ?? rel ?? link.href }
     /// The media type of the target.
     public var type: String? { link.type }
     /// Whether the link is an image to show rather than a link to follow.
@@ -19,7 +19,7 @@ public struct LinkModel: Sendable, Hashable {
     /// `activation` relation or a title naming a QR code, or any `data:` image).
     public var isQRCode: Bool {
         guard isImage else { return false }
-        return rel == "activation" || (link.title?.lowercased().contains("qr") ?? false) || href.lowercased().hasPrefix("data:image/")
+        return rel == "activation" || (link.title?.literal.lowercased().contains("qr") ?? false) || href.lowercased().hasPrefix("data:image/")
     }
     /// The decoded image bytes of a `data:` image link.
     public let imageData: Data?

@@ -104,7 +104,7 @@ public struct MessageModel: Sendable, Hashable {
 
     /// A model of `message`.
     public init(_ message: UserMessage) {
-        self.init(text: message.text, classList: message.classList)
+        self.init(text: message.text.literal, classList: message.classList)
     }
 
     /// A model of a text and its classes.

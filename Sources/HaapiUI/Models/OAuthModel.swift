@@ -77,7 +77,7 @@ public struct OAuthErrorModel: OAuthModel, Error, Hashable {
 
     /// A model of an `error-authorization-response` problem.
     public init(_ problem: AuthorizationProblem) {
-        self.init(error: problem.error ?? "access_denied", errorDescription: problem.errorDescription ?? problem.title, source: .authorizationResponse)
+        self.init(error: problem.error, errorDescription: problem.errorDescription ?? problem.title?.literal, source: .authorizationResponse)
     }
 
     /// A model of a token endpoint error.

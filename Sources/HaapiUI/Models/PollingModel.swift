@@ -5,15 +5,15 @@ public struct PollingModel: Sendable, Hashable {
     /// The step as received.
     public let step: PollingStep
     /// pending, done or failed.
-    public var status: PollingStatus { step.properties.status }
+    public var status: PollingStatus { step.pollingProperties.status }
     /// Who was contacted (a phone number, a device name).
-    public var recipient: String? { step.properties.recipientOfCommunication }
+    public var recipient: String? { step.pollingProperties.recipientOfCommunication }
     /// The longest the server waits, in seconds.
-    public var maxWaitTime: Int? { step.properties.maxWaitTime }
+    public var maxWaitTime: Int? { step.pollingProperties.maxWaitTimeSeconds }
     /// How many seconds of it are left.
-    public var remainingTime: Int? { step.properties.maxWaitRemainingTime }
+    public var remainingTime: Int? { step.pollingProperties.maxWaitRemainingTimeSeconds }
     /// The server's interval in milliseconds, when it gives one.
-    public var serverInterval: Int? { step.properties.interval }
+    public var serverInterval: Int? { step.pollingProperties.intervalMilliseconds }
     /// The time between automatic polls: the server's interval when given, else the
     /// configuration's `autoPollingDuration`; `nil` when automatic polling is off.
     public let interval: Duration?
@@ -33,7 +33,7 @@ public struct PollingModel: Sendable, Hashable {
         self.step = step
         self.clientOperation = clientOperation
         cancel = step.cancelAction.flatMap { FormModel($0) }
-        interval = Self.interval(serverMilliseconds: step.properties.interval, autoPollingDuration: autoPollingDuration)
+        interval = Self.interval(serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: autoPollingDuration)
     }
 
     /// The time between automatic polls: `nil` when `autoPollingDuration` is 0 or less,

@@ -20,11 +20,11 @@ public enum HandleableProblemType: String, Codable, Sendable, CaseIterable {
     /// The kind of a problem of `type`.
     public init(_ type: ProblemType) {
         switch type {
-        case .authenticationFailed: self = .authenticationFailedProblem
-        case .invalidInput: self = .invalidInputProblem
-        case .incorrectCredentials: self = .incorrectCredentialsProblem
-        case .mismatchBetweenSessionAndAccessToken: self = .sessionAndAccessTokenMismatchProblem
-        case .tooManyAttempts: self = .tooManyAttemptsProblem
+        case .authenticationFailedProblem: self = .authenticationFailedProblem
+        case .invalidInputProblem: self = .invalidInputProblem
+        case .incorrectCredentialsProblem: self = .incorrectCredentialsProblem
+        case .sessionAndAccessTokenMismatchProblem: self = .sessionAndAccessTokenMismatchProblem
+        case .tooManyAttemptsProblem: self = .tooManyAttemptsProblem
         default: self = .unhandleable
         }
     }
@@ -41,7 +41,7 @@ public struct ProblemModel: Sendable {
     public var title: String { title(in: LocalizableStrings()) }
 
     /// The title: the server's, else the kit's (`hui_dev_runtime_title`) from `strings`.
-    public func title(in strings: LocalizableStrings) -> String { problem.title ?? strings.string(.developerRuntimeTitle) }
+    public func title(in strings: LocalizableStrings) -> String { problem.title?.literal ?? strings.string(.developerRuntimeTitle) }
     /// The messages.
     public let messages: [MessageModel]
     /// The links (`authorization-response` for OAuth errors).
@@ -74,10 +74,10 @@ public struct ProblemModel: Sendable {
         /// The handling of a problem type.
         public init(_ type: ProblemType) {
             switch type {
-            case .invalidInput, .incorrectCredentials: self = .correctOnSameStep
-            case .tooManyAttempts, .authenticationFailed: self = .endAttempt
-            case .mismatchBetweenSessionAndAccessToken: self = .restartFlow
-            case .errorAuthorizationResponse: self = .authorizationError
+            case .invalidInputProblem, .incorrectCredentialsProblem: self = .correctOnSameStep
+            case .tooManyAttemptsProblem, .authenticationFailedProblem: self = .endAttempt
+            case .sessionAndAccessTokenMismatchProblem: self = .restartFlow
+            case .errorAuthorizationResponseProblem: self = .authorizationError
             default: self = .stop
             }
         }

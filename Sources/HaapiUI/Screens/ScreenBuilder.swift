@@ -89,7 +89,7 @@ public struct ScreenBuilder: Sendable {
             items.append(.message(text: message.text, style: message.knownStyle == nil ? error : message.themeSection))
         }
         for field in problem.invalidFields where !fieldsShown.contains(field.name) {
-            items.append(.message(text: field.detail ?? field.name, style: error))
+            items.append(.message(text: field.detail.literal.isEmpty ? field.name : field.detail.literal, style: error))
         }
         return items
     }

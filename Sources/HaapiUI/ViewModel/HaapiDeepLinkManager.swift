@@ -85,11 +85,3 @@ extension HaapiFlowDeepLinkable {
         await current.handleUrl(url)
     }
 }
-
-/// The `_resume_nonce` an external browser or app comes back with.
-enum ResumeNonce {
-    static func of(_ url: URL) -> String? {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        return FormURLEncoding.decode(query).first(where: { $0.0 == "_resume_nonce" })?.1
-    }
-}

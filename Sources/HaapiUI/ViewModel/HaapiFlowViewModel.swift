@@ -351,9 +351,10 @@ import OpenCombine
         case let polling as PollingStep:
             shownStep = polling
             uiModel = shown
-            if polling.properties.status == .pending {
+            if polling.pollingProperties.status == .pending {
                 schedulePoll(polling, generation: current)
-            } else if let next = polling.mainAction, let manager {
+            } else if let manager {
+                let next = polling.mainAction
                 // Done or failed: the continuing action is submitted without the user.
                 await execute({ await manager.submit(next) }, entered: [:], generation: current)
             }
@@ -443,7 +444,7 @@ import OpenCombine
     private func schedulePoll(_ step: PollingStep, generation current: Int) {
         stopPolling()
         guard let interval = PollingModel.interval(
-            serverMilliseconds: step.properties.interval, autoPollingDuration: configuration.autoPollingDuration)
+            serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: configuration.autoPollingDuration)
         else { return }
         pollingTask = Task { [weak self] in
             do { try await Task.sleep(for: interval) } catch { return }

@@ -206,7 +206,7 @@ import OAuthTransportNIO
     static func invalidFieldLines(_ problem: ProblemModel, forms: [FormModel]) -> [String] {
         problem.invalidFields.map { invalid in
             let label = forms.lazy.compactMap { $0.field(invalid.name)?.label }.first ?? invalid.name
-            return "\(label): \(invalid.detail ?? invalid.reason ?? "invalid")"
+            return "\(label): \(invalid.detail.literal.isEmpty ? invalid.reason ?? "invalid" : invalid.detail.literal)"
         }
     }
 

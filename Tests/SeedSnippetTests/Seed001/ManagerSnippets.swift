@@ -157,7 +157,7 @@ extension SeedSnippets {
                     #expect((screen.errors.value ?? []).isEmpty)
                     screen.startFlow()
                     let again = try await waitFor { (screen.representations.value?.count ?? 0) >= 3 ? screen.representations.value?.last as? InteractiveFormStep : nil }
-                    let form = try #require(again.forms.first { $0.kind == .login }?.form)
+                    let form = try #require(again.actions.first { $0.kind == .login }?.form)
                     screen.submit(formActionModel: form, parameters: ["userName": "demo", "password": "Password1"] as [String: Any])
                     let done = try await waitFor { screen.representations.value?.last as? OAuthAuthorizationResponseStep }
                     #expect(done.oauthAuthorizationResponseProperties.code != nil)

@@ -145,10 +145,10 @@ func runToAuthorizationResponse(_ manager: HaapiManager, from first: HaapiResult
         case .representation(let done as OAuthAuthorizationResponseStep):
             return done
         case .representation(let form as InteractiveFormStep):
-            let login = try #require(form.forms.first { $0.kind == .login }?.form)
+            let login = try #require(form.actions.first { $0.kind == .login }?.form)
             result = await manager.submitForm(login, parameters: ["userName": "demo", "password": "Password1"])
         case .representation(let selector as AuthenticatorSelectorStep):
-            let option = try #require(selector.options.first)
+            let option = try #require(selector.authenticators.first)
             result = await manager.submit(option.action)
         default:
             Issue.record("unexpected result: \(result)")

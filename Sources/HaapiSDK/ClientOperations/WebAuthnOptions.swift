@@ -17,7 +17,7 @@ public struct WebAuthnCredentialDescriptor: Sendable, Hashable {
         transports = value["transports"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
-    static func list(_ value: JSONValue?) -> [WebAuthnCredentialDescriptor] {
+    public static func list(_ value: JSONValue?) -> [WebAuthnCredentialDescriptor] {
         value?.arrayValue?.compactMap(WebAuthnCredentialDescriptor.init) ?? []
     }
 }
@@ -114,7 +114,7 @@ public enum WebAuthnAuthenticatorKind: String, Sendable, Hashable, CaseIterable 
     case crossPlatform
 
     /// The arguments' key of the creation options for this kind.
-    var creationKey: String {
+    public var creationKey: String {
         switch self {
         case .any: return "credentialCreationOptions"
         case .platform: return "platformCredentialCreationOptions"
@@ -163,17 +163,20 @@ public struct WebAuthnCredential: Sendable, Hashable {
     }
 
     /// The JSON the server reads (WebAuthn Level 3's `PublicKeyCredential.toJSON()` shape).
-    public var json: String {
+    public var json: String { String(decoding: JSONValue.object(members()).serialized(), as: UTF8.self) }
+
+    /// The members of ``json``, the credential's `type` being `type`.
+    func members(type: String = "public-key") -> [String: JSONValue] {
         var response: [String: JSONValue] = ["clientDataJSON": .string(Base64URL.encode(clientDataJSON))]
         if let attestationObject { response["attestationObject"] = .string(Base64URL.encode(attestationObject)) }
         if let authenticatorData { response["authenticatorData"] = .string(Base64URL.encode(authenticatorData)) }
         if let signature { response["signature"] = .string(Base64URL.encode(signature)) }
         if let userHandle { response["userHandle"] = .string(Base64URL.encode(userHandle)) }
         var members: [String: JSONValue] = [
-            "id": .string(Base64URL.encode(id)), "rawId": .string(Base64URL.encode(id)), "type": .string("public-key"),
+            "id": .string(Base64URL.encode(id)), "rawId": .string(Base64URL.encode(id)), "type": .string(type),
             "response": .object(response), "clientExtensionResults": .object([:]),
         ]
         if let authenticatorAttachment { members["authenticatorAttachment"] = .string(authenticatorAttachment) }
-        return String(decoding: JSONValue.object(members).serialized(), as: UTF8.self)
+        return members
     }
 }

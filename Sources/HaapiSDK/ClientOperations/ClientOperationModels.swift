@@ -1,0 +1,444 @@
+import Foundation
+import OAuthCore
+
+/// What every client operation's model has (the seeds' `ClientOperationActionModel`): the
+/// operation's name and arguments, what to submit once it is done, and what when it fails.
+/// Switch on the concrete type: ``ExternalBrowserClientOperationActionModel``,
+/// ``BankIdClientOperationActionModel``, ``EncapAutoActivationClientOperationActionModel``,
+/// ``WebAuthnRegistrationClientOperationActionModel``,
+/// ``WebAuthnAuthenticationClientOperationActionModel``, ``GenericClientOperationActionModel``.
+public protocol ClientOperationActionModelRepresentation: RepresentationActionModel {
+    /// The operation.
+    var name: ClientOperationName { get }
+    /// Its arguments, as Foundation values (`String`, numbers, `Bool`, arrays, dictionaries).
+    var arguments: [String: any Sendable] { get }
+    /// What to do once the operation is done.
+    var continueActions: [any Action] { get }
+    /// What to do when it fails.
+    var errorActions: [any Action] { get }
+    /// The model as received (models of this SDK keep it).
+    var rawJSON: JSONValue { get }
+}
+
+extension ClientOperationActionModelRepresentation {
+    public var rawJSON: JSONValue { .null }
+
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+
+    /// Whether `other` is the same operation.
+    public func isEqualTo(_ other: any ClientOperationActionModelRepresentation) -> Bool {
+        type(of: other) == type(of: self) && other.rawJSON == rawJSON
+    }
+
+    /// The arguments as received.
+    public var argumentsJSON: [String: JSONValue] { rawJSON["arguments"]?.objectValue ?? [:] }
+    /// A string argument.
+    public func argument(_ name: String) -> String? { argumentsJSON[name]?.stringValue }
+}
+
+/// The members every client operation's model has, read once.
+struct OperationParts: Sendable {
+    let name: ClientOperationName
+    let arguments: [String: JSONValue]
+    let continueActions: [any Action]
+    let errorActions: [any Action]
+    let raw: JSONValue
+
+    init(name: ClientOperationName, arguments: [String: JSONValue], continueActions: [any Action], errorActions: [any Action]) {
+        (self.name, self.arguments, self.continueActions, self.errorActions) = (name, arguments, continueActions, errorActions)
+        var members: [String: JSONValue] = ["name": .string(name.rawValue), "arguments": .object(arguments)]
+        if !continueActions.isEmpty { members["continueActions"] = .array(continueActions.map(\.rawJSON)) }
+        if !errorActions.isEmpty { members["errorActions"] = .array(errorActions.map(\.rawJSON)) }
+        raw = .object(members)
+    }
+
+    init(_ reader: JSONReader) throws {
+        name = ClientOperationName(rawValue: try reader.string("name"))
+        arguments = try reader.optionalObject("arguments")?.members ?? [:]
+        continueActions = try reader.actions("continueActions")
+        errorActions = try reader.actions("errorActions")
+        raw = reader.raw
+    }
+
+    func argument(_ key: String) -> String? { arguments[key]?.stringValue }
+}
+
+/// Reads a client operation's model by its `name`: the typed model when its required arguments
+/// are there, the generic one otherwise (nothing is lost either way).
+func decodeClientOperationModel(_ reader: JSONReader) throws -> any ClientOperationActionModelRepresentation {
+    let parts = try OperationParts(reader)
+    switch parts.name {
+    case .externalBrowser:
+        if let model = ExternalBrowserClientOperationActionModel(parts) { return model }
+    case .bankId:
+        if let model = BankIdClientOperationActionModel(parts) { return model }
+    case .encapAutoActivation:
+        if let model = EncapAutoActivationClientOperationActionModel(parts) { return model }
+    case .webAuthnRegistration:
+        return WebAuthnRegistrationClientOperationActionModel(parts)
+    case .webAuthnAuthentication:
+        return WebAuthnAuthenticationClientOperationActionModel(parts)
+    case .unknown:
+        break
+    }
+    return GenericClientOperationActionModel(parts)
+}
+
+/// Decodes a client operation's model of the type `T`.
+private func decodeOperation<T: ClientOperationActionModelRepresentation>(_ decoder: any Decoder, as _: T.Type) throws -> T {
+    let parts = try OperationParts(JSONReader(decoding: decoder))
+    let model: (any ClientOperationActionModelRepresentation)?
+    switch T.self {
+    case is ClientOperationActionModel.Type: model = ClientOperationActionModel(parts)
+    case is GenericClientOperationActionModel.Type: model = GenericClientOperationActionModel(parts)
+    default: model = try decodeClientOperationModel(JSONReader(parts.raw, path: "$"))
+    }
+    guard let typed = model as? T else {
+        throw HaapiModelError(.wrongType, path: "name", "the operation \(parts.name.rawValue) is not a \(T.self), or lacks its arguments")
+    }
+    return typed
+}
+
+/// Adds `redirect_uri=<redirectTo>` to `href` (resolved against `baseURL` when relative):
+/// where a browser comes back to once an external login is done.
+func launchURL(href: String, redirectTo: String, baseURL: URL?) -> URL? {
+    guard let url = URL(string: href, relativeTo: baseURL)?.absoluteURL, url.scheme != nil,
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    else { return nil }
+    let added = "redirect_uri=" + FormURLEncoding.escape(redirectTo)
+    components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+    return components.url
+}
+
+/// The `_resume_nonce` an external browser or app comes back with, in the query of the app's
+/// redirect: the value that resumes an external-browser or BankID step.
+public enum ResumeNonce {
+    /// The parameter's name.
+    public static let parameter = "_resume_nonce"
+
+    /// The nonce in `url`'s query, if it has one.
+    public static func of(_ url: URL) -> String? {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        return FormURLEncoding.decode(query).first(where: { $0.0 == parameter })?.1
+    }
+}
+
+/// Any client operation, its arguments as received (the seeds' `ClientOperationActionModel`).
+public struct ClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    public let rawJSON: JSONValue
+
+    init(_ parts: OperationParts) {
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// `external-browser-flow`: open ``href`` in a browser with the app's redirect
+/// (``urlToLaunch(redirectTo:)``), then submit the continue action with the `_resume_nonce`
+/// the browser comes back with.
+public struct ExternalBrowserClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    /// What to open.
+    public let href: String
+    public let rawJSON: JSONValue
+
+    init?(_ parts: OperationParts) {
+        guard let href = parts.argument("href") else { return nil }
+        self.href = href
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+    }
+
+    /// ``href`` with `redirect_uri=<redirectTo>` added; `nil` when `href` is not an absolute URL.
+    public func urlToLaunch(redirectTo: String) -> URL? { urlToLaunch(redirectTo: redirectTo, relativeTo: nil) }
+
+    /// ``href``, resolved against `baseURL` when relative, with `redirect_uri=<redirectTo>` added.
+    public func urlToLaunch(redirectTo: String, relativeTo baseURL: URL?) -> URL? {
+        launchURL(href: href, redirectTo: redirectTo, baseURL: baseURL)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// `bankid`: start BankID on this device (``urlToLaunch(redirectTo:)``), or show a QR code for
+/// BankID on another device; then submit the first continue action (it polls).
+public struct BankIdClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    /// The auto-start token (empty when the server sent only a `bankid:` URL).
+    public let autoStartToken: String
+    /// Where BankID returns to, as the server sent it (possibly percent-encoded, or `null`).
+    public let redirect: String
+    /// The URL that starts BankID, as the server sent it.
+    public let href: String
+    public let rawJSON: JSONValue
+
+    init?(_ parts: OperationParts) {
+        let token = parts.argument("autoStartToken") ?? ""
+        let href = parts.argument("href") ?? ""
+        guard !token.isEmpty || !href.isEmpty else { return nil }
+        (autoStartToken, self.href, redirect) = (token, href, parts.argument("redirect") ?? "null")
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+    }
+
+    /// The URL that starts BankID on this device, returning to `redirectTo` (`null`: BankID goes
+    /// back to whatever started it). The server's `href` when it is a `bankid:` URL, with its
+    /// `redirect` replaced; otherwise `bankid:///?autostarttoken=TOKEN&redirect=RETURN` as BankID's
+    /// relying-party guidelines define it.
+    public func urlToLaunch(redirectTo: String?) -> URL? {
+        let back: String
+        if let redirectTo, !redirectTo.isEmpty, redirectTo != "null" {
+            // Given encoded or not: encoded exactly once either way.
+            back = FormURLEncoding.escape(redirectTo.removingPercentEncoding ?? redirectTo)
+        } else {
+            back = "null"
+        }
+        if let url = URL(string: href), url.scheme?.lowercased() == "bankid" {
+            guard redirectTo != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+            var query = (components.percentEncodedQuery ?? "").split(separator: "&").filter { !$0.lowercased().hasPrefix("redirect=") }
+            query.append("redirect=\(back)"[...])
+            components.percentEncodedQuery = query.joined(separator: "&")
+            return components.url
+        }
+        guard !autoStartToken.isEmpty else { return nil }
+        return URL(string: "bankid:///?autostarttoken=\(FormURLEncoding.escape(autoStartToken))&redirect=\(back)")
+    }
+
+    /// The URL that starts BankID with the server's own `redirect` (see ``urlToLaunch(redirectTo:)``).
+    public var autoStartURL: URL? {
+        if let url = URL(string: href), url.scheme?.lowercased() == "bankid" { return url }
+        return urlToLaunch(redirectTo: redirect)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// `encap-auto-activation`: activate an Encap device with ``activationCode``.
+public struct EncapAutoActivationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    /// The activation code.
+    public let activationCode: String
+    /// The activation URL.
+    public let href: String
+    public let rawJSON: JSONValue
+
+    init?(_ parts: OperationParts) {
+        guard let code = parts.argument("activationCode") else { return nil }
+        (activationCode, href) = (code, parts.argument("href") ?? "")
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+    }
+
+    /// The activation URL, when ``href`` is one.
+    public var urlToLaunch: URL? { href.isEmpty ? nil : URL(string: href) }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// The error actions of a WebAuthn operation that continue the flow in a browser instead, where
+/// no authenticator is at hand (Curity's passkeys browser fallback): a form whose `href` asks
+/// for `_force_external_browser_flow` first.
+private func webAuthnFallbackActions(_ errorActions: [any Action]) -> [any Action] {
+    let forced = errorActions.filter { $0.form?.href.contains("_force_external_browser_flow") == true }
+    return forced + errorActions.filter { $0.form?.href.contains("_force_external_browser_flow") != true }
+}
+
+/// `webauthn-registration`: create a passkey or a security key's credential with the server's
+/// options (``platformOptions`` for this device, ``crossPlatformOptions`` for another).
+public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// What every set of creation options has.
+    public protocol CredentialRequestOptions: Sendable {
+        var relyingPartyId: String? { get }
+        var challengeData: Data? { get }
+        var userIdData: Data? { get }
+        var userName: String? { get }
+        var displayName: String? { get }
+        var userVerification: String? { get }
+        var attestation: String? { get }
+    }
+
+    /// The options for this device's authenticator (a passkey).
+    public struct PlatformCredentialRequestOptions: CredentialRequestOptions, Hashable {
+        public let relyingPartyId: String?
+        public let challengeData: Data?
+        public let userIdData: Data?
+        public let userName: String?
+        public let displayName: String?
+        public let userVerification: String?
+        public let attestation: String?
+
+        init(_ options: WebAuthnCreationOptions) {
+            (relyingPartyId, challengeData, userIdData) = (options.relyingPartyID, options.challenge, options.userID)
+            (userName, displayName) = (options.userName, options.userDisplayName)
+            (userVerification, attestation) = (options.userVerification, options.attestation)
+        }
+    }
+
+    /// The options for a security key or another device.
+    public struct CrossPlatformCredentialRequestOptions: CredentialRequestOptions, Hashable {
+        public let relyingPartyId: String?
+        public let challengeData: Data?
+        public let userIdData: Data?
+        public let userName: String?
+        public let displayName: String?
+        public let userVerification: String?
+        public let attestation: String?
+        /// The algorithms the server accepts.
+        public let publicKeyCredParams: [CredentialParams]?
+        /// Credentials not to register again.
+        public let excludedCredentials: [ExcludedCredential]?
+        /// `required`, `preferred` or `discouraged`.
+        public let residentKey: String?
+
+        init(_ options: WebAuthnCreationOptions) {
+            (relyingPartyId, challengeData, userIdData) = (options.relyingPartyID, options.challenge, options.userID)
+            (userName, displayName) = (options.userName, options.userDisplayName)
+            (userVerification, attestation, residentKey) = (options.userVerification, options.attestation, options.residentKey)
+            publicKeyCredParams = options.algorithms.map { CredentialParams(algorithmId: $0, type: "public-key") }
+            excludedCredentials = options.excludedCredentials.map { ExcludedCredential(credentialID: $0.id, type: $0.type) }
+        }
+    }
+
+    /// An algorithm the server accepts (a COSE identifier: -7 is ES256).
+    public struct CredentialParams: Sendable, Hashable {
+        public let algorithmId: Int
+        public let type: String
+    }
+
+    /// A credential the user already has.
+    public struct ExcludedCredential: Sendable, Hashable {
+        public let credentialID: Data
+        public let type: String
+    }
+
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    public var platformOptions: PlatformCredentialRequestOptions?
+    public var crossPlatformOptions: CrossPlatformCredentialRequestOptions?
+    /// The options the server sent, by kind of authenticator (one set for passkeys, or one
+    /// each for this device and another); options that do not decode are left out.
+    public let creationOptions: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions]
+    public let rawJSON: JSONValue
+
+    init(_ parts: OperationParts) {
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+        var found: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions] = [:]
+        for kind in WebAuthnAuthenticatorKind.allCases {
+            if let value = parts.arguments[kind.creationKey], let options = WebAuthnCreationOptions(value) { found[kind] = options }
+        }
+        creationOptions = found
+        platformOptions = (found[.platform] ?? found[.any]).map(PlatformCredentialRequestOptions.init)
+        crossPlatformOptions = (found[.crossPlatform] ?? found[.any]).map(CrossPlatformCredentialRequestOptions.init)
+    }
+
+    /// The error actions that continue in a browser, the forced browser flow first.
+    public var fallbackActions: [any Action] { webAuthnFallbackActions(errorActions) }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// `webauthn-authentication`: sign the server's challenge with a passkey or a security key.
+public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// The request options.
+    public struct CredentialRequestOptions: Sendable, Hashable {
+        public let relyingPartyId: String?
+        public let challengeData: Data?
+        /// The credentials of this device the server knows for the user.
+        public let platformAllowCredentials: [AllowedCredential]?
+        /// The credentials of security keys and other devices the server knows for the user.
+        public let crossPlatformAllowCredentials: [AllowedCredential]?
+        public let userVerificationPreference: String?
+    }
+
+    /// A credential that may answer.
+    public struct AllowedCredential: Sendable, Hashable {
+        public let credentialID: Data
+        public let type: String
+    }
+
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    public let credentialOptions: CredentialRequestOptions
+    /// The request options as WebAuthn defines them, when they decode.
+    public let requestOptions: WebAuthnRequestOptions?
+    /// The credentials of this device and of other devices the server knows for the user
+    /// (`platformCredentials` / `crossPlatformCredentials`), when sent.
+    public let knownCredentials: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]]
+    public let rawJSON: JSONValue
+
+    init(_ parts: OperationParts) {
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+        let options = parts.arguments["credentialRequestOptions"].flatMap(WebAuthnRequestOptions.init)
+        requestOptions = options
+        var known: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]] = [:]
+        if let value = parts.arguments["platformCredentials"] { known[.platform] = WebAuthnCredentialDescriptor.list(value) }
+        if let value = parts.arguments["crossPlatformCredentials"] { known[.crossPlatform] = WebAuthnCredentialDescriptor.list(value) }
+        knownCredentials = known
+        func allowed(_ list: [WebAuthnCredentialDescriptor]?) -> [AllowedCredential]? {
+            list.map { $0.map { AllowedCredential(credentialID: $0.id, type: $0.type) } }
+        }
+        credentialOptions = CredentialRequestOptions(
+            relyingPartyId: options?.relyingPartyID, challengeData: options?.challenge,
+            platformAllowCredentials: allowed(known[.platform] ?? options?.allowedCredentials),
+            crossPlatformAllowCredentials: allowed(known[.crossPlatform] ?? options?.allowedCredentials),
+            userVerificationPreference: options?.userVerification)
+    }
+
+    /// The error actions that continue in a browser, the forced browser flow first.
+    public var fallbackActions: [any Action] { webAuthnFallbackActions(errorActions) }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
+
+/// Any other client operation, for the app to handle if it knows it
+/// (``HaapiModel/ActionModelFactory/genericClientOperation(arguments:name:continueActions:errorActions:)``).
+public struct GenericClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    public let name: ClientOperationName
+    public let arguments: [String: any Sendable]
+    public let continueActions: [any Action]
+    public let errorActions: [any Action]
+    public let rawJSON: JSONValue
+
+    init(_ parts: OperationParts) {
+        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
+        arguments = parts.arguments.mapValues(\.sendableValue)
+    }
+
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+}
