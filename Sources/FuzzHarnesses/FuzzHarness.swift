@@ -173,8 +173,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             _ = UnexpectedResponseError(response).errorDescription
         default:
             guard case .representation(let step as PollingStep)? = try? HaapiModel.response(from: body, contentType: HaapiModel.authMediaType) else { break }
-            if let interval = PollingModel.interval(serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3),
-                interval > PollingModel.longestServerInterval || interval <= .zero
+            if let interval = KitPollingModel.interval(serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3),
+                interval > KitPollingModel.longestServerInterval || interval <= 0
             {
                 violations.append("polls every \(interval)")
             }

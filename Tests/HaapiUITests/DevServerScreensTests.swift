@@ -27,15 +27,15 @@ import Testing
 
     /// The screen shown now, described element by element.
     static func screen(_ flow: FlowHarness, sourceLocation: SourceLocation = #_sourceLocation) throws -> Screen {
-        swedish.screen(for: try flow.requireModel(sourceLocation: sourceLocation))
+        swedish.screen(for: try flow.requireModel(sourceLocation: sourceLocation), problem: flow.viewModel.problemModel)
     }
 
     static func described(_ flow: FlowHarness, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         ScreenTests.describe(try screen(flow, sourceLocation: sourceLocation))
     }
 
-    static func form(_ flow: FlowHarness, _ kind: String) throws -> FormModel {
-        try #require(try flow.requireModel().contentForms.first { $0.kind.rawValue == kind })
+    static func form(_ flow: FlowHarness, _ kind: String) throws -> KitButtonItem {
+        try #require(try flow.requireModel().button(kind: ActionKind(rawValue: kind)))
     }
 
     @Test func theSelectorTheLoginFormItsProblemsAndConsent() async throws {
@@ -59,7 +59,7 @@ import Testing
 
             try await flow.login(password: "wrong")
             #expect(try Self.described(flow).first == "Error: Felaktiga inloggningsuppgifter")
-            await flow.viewModel.submit(try Self.form(flow, "login"), values: ["userName": "", "password": ""])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "", "password": ""])
             #expect(try Self.described(flow).prefix(3) == [
                 "Error: Fel i formuläret", "field userName username error: Du måste ange ditt användarnamn",
                 "field password password secure error: Du måste ange ditt lösenord",
@@ -72,7 +72,7 @@ import Testing
             ])
             let consent = try Self.screen(flow)
             #expect(consent.items.compactMap { if case .checkbox(let box) = $0 { box.label } else { nil } } == ["Ditt namn, användarnamn och språk"])
-            await flow.viewModel.submit(try Self.form(flow, "user-consent"), values: ["consent_profile": "profile"])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "user-consent"), parameters: ["consent_profile": "profile"])
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -85,7 +85,7 @@ import Testing
             try await flow.choose("sms")
             #expect(try Self.described(flow) == ["field userName username", "primary button: Skicka kod"])
             #expect(try Self.screen(flow).textFields.map(\.placeholder) == ["användarnamn"])
-            await flow.viewModel.submit(try Self.form(flow, "login"), values: ["userName": "demo"])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "demo"])
             #expect(try Self.described(flow) == ["Info: En kod skickades till +XX XXX XXX 000", "field otp oneTimeCode", "primary button: Verifiera"])
             #expect(try Self.screen(flow).textFields.map(\.label) == ["Engångskod"])
             await flow.close()
@@ -95,7 +95,7 @@ import Testing
             await flow.viewModel.start()
             try await flow.choose("polling")
             #expect(try Self.described(flow) == ["field userName username", "primary button: Skicka förfrågan"])
-            await flow.viewModel.submit(try Self.form(flow, "login"), values: ["userName": "demo"])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "demo"])
             #expect(try Self.screen(flow).kind == .polling)
             #expect(try Self.described(flow) == ["RecipientOfCommunication: +XX XXX XXX 000", "loading", "text button: Avbryt"])
             await flow.close()
@@ -104,7 +104,7 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("duo")
-            await flow.viewModel.submit(try Self.form(flow, "login"), values: ["userName": "demo"])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "demo"])
             #expect(try Self.described(flow) == ["Heading: Välj enhet", "secondary button: Telefon (+XX XXX XXX 000)", "secondary button: Surfplatta"])
             await flow.close()
         }
@@ -121,9 +121,9 @@ import Testing
                 "section: Logga in med BankID på en annan enhet", "field personalnumber username", "secondary button: Logga in",
             ])
             #expect(try Self.screen(flow).textFields.map(\.placeholder) == ["ååååmmddnnnn", "ååååmmddnnnn"])
-            await flow.viewModel.submit(try Self.form(flow, "bankid-other-device"), values: ["personalnumber": "1990"])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "bankid-other-device"), parameters: ["personalnumber": "1990"])
             #expect(try Self.described(flow).contains("field personalnumber username error: Ett personnummer har 12 siffror: ååååmmddnnnn"))
-            await flow.viewModel.submit(try Self.form(flow, "bankid-other-device"), values: ["personalnumber": SeedData.personalNumber])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "bankid-other-device"), parameters: ["personalnumber": SeedData.personalNumber])
             #expect(try Self.screen(flow).kind == .bankID)
             #expect(try Self.described(flow) == [
                 "Info: Skanna QR-koden med BankID-appen", "primary button: Öppna BankID på den här enheten", "text: eller", "qr data",
@@ -138,15 +138,13 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("html-form")
-            await flow.viewModel.followLink(try #require(try flow.requireModel().links.first { $0.rel == "register-create" }))
+            await flow.viewModel.followLink(try #require(ScreenBuilder.linkItems(of: try flow.requireModel()).first { $0.rel == "register-create" }).link)
             #expect(try Self.described(flow) == [
                 "Heading: Skapa ett konto", "field userName username", "field password password secure", "field name none",
                 "field email emailAddress", "field phone telephoneNumber", "primary button: Skapa konto",
             ])
             #expect(try Self.screen(flow).textFields.map(\.label) == ["Användarnamn", "Lösenord", "Fullständigt namn", "E-post", "Telefonnummer (en kod skickas dit)"])
-            await flow.viewModel.submit(
-                try Self.form(flow, "user-register"),
-                values: ["userName": "nils", "password": "Password1", "name": "Nils", "email": "nils@example.test", "phone": "+46701234567"])
+            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "user-register"), parameters: ["userName": "nils", "password": "Password1", "name": "Nils", "email": "nils@example.test", "phone": "+46701234567"])
             #expect(try Self.described(flow) == [
                 "Info: Ett meddelande skickades till +XX XXX XXX 567: ange koden i det för att skapa kontot", "field code oneTimeCode",
                 "primary button: Bekräfta",

@@ -16,8 +16,8 @@ import Testing
 
     /// Picks the option titled `title` of the selector shown.
     static func pick(_ flow: FlowHarness, _ title: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        guard case .selector(let selector) = try flow.requireModel(sourceLocation: sourceLocation).content else {
-            Issue.record("expected a selector, got \(String(describing: flow.model?.content))", sourceLocation: sourceLocation)
+        guard let selector = try flow.requireModel(sourceLocation: sourceLocation) as? KitSelectorModel else {
+            Issue.record("expected a selector, got \(String(describing: flow.model))", sourceLocation: sourceLocation)
             throw CancellationError()
         }
         await flow.viewModel.select(try #require(selector.options.first { $0.title == title }, sourceLocation: sourceLocation))
@@ -28,12 +28,12 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("duo")
-            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             try await Self.pick(flow, "Phone (+XX XXX XXX 000)")
             try await Self.pick(flow, "Enter a passcode")
-            let form = try #require(try flow.requireModel().form(kind: .login))
-            #expect(form.inputFields.map(\.name) == ["passcode"])
-            await flow.viewModel.submit(form, values: ["passcode": try await flow.otpCode()])
+            let form = try #require(try flow.requireModel().button(kind: .login))
+            #expect(form.fields.map(\.key) == ["passcode"])
+            await flow.viewModel.submit(interactionActionModel: form, parameters: ["passcode": try await flow.otpCode()])
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -44,7 +44,7 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("duo")
-            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             try await Self.pick(flow, "Tablet")
             try await Self.pick(flow, "Send push notification")
             try await server.answerApproval()  // on the tablet
@@ -60,10 +60,10 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
-            let other = try #require(try flow.requireModel().form(kind: ActionKind(rawValue: "bankid-other-device")))
-            await flow.viewModel.submit(other, values: ["personalnumber": SeedData.personalNumber])
-            let model = try await waitFor(timeout: .seconds(45)) { () -> BankIDOperationModel? in
-                guard case .polling(let polling)? = flow.model?.content, case .bankID(let bankID)? = polling.clientOperation else { return nil }
+            let other = try #require(try flow.requireModel().button(kind: ActionKind(rawValue: "bankid-other-device")))
+            await flow.viewModel.submit(interactionActionModel: other, parameters: ["personalnumber": SeedData.personalNumber])
+            let model = try await waitFor(timeout: .seconds(45)) { () -> KitBankIdModel? in
+                guard let bankID = flow.model as? KitBankIdModel, bankID.polling != nil else { return nil }
                 return bankID
             }
             let qr = try #require(model.qrData)
@@ -81,15 +81,17 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
-            let same = try #require(try flow.requireModel().form(kind: ActionKind(rawValue: "bankid-same-device")))
-            await flow.viewModel.submit(same, values: ["personalnumber": SeedData.personalNumber])
+            let same = try #require(try flow.requireModel().button(kind: ActionKind(rawValue: "bankid-same-device")))
+            await flow.viewModel.submit(interactionActionModel: same, parameters: ["personalnumber": SeedData.personalNumber])
             let model = try flow.requireModel()
-            guard case .clientOperation(.bankID(let bankID)) = model.content else { Issue.record("expected BankID, got \(model.content)"); return }
+            guard let bankID = model as? KitBankIdModel, bankID.polling == nil else { Issue.record("expected BankID, got \(model)"); return }
             let url = try #require(bankID.autoStartURL)
             #expect(url.absoluteString.hasPrefix("bankid:///?autostarttoken=") && url.absoluteString.hasSuffix("&redirect=null"))
-            #expect(bankID.actions.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
-            #expect(model.cancelForm != nil)
-            await flow.viewModel.submit(try #require(bankID.actions.continueActions.first))
+            #expect(bankID.kitButtons.map(\.kind.rawValue).contains("bankid-other-device"))
+            #expect(bankID.button(kind: .cancel) != nil)
+            let step = try #require(flow.viewModel.shownStep as? BankIdClientOperationStep)
+            #expect(step.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
+            await flow.viewModel.submit(form: try #require(step.continueActions.first?.form), parameters: [:])
             try await server.answerApproval()  // signed in BankID
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
@@ -103,12 +105,12 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
-            let other = try #require(try flow.requireModel().form(kind: ActionKind(rawValue: "bankid-other-device")))
-            await flow.viewModel.submit(other, values: ["personalnumber": "200001011234"])
+            let other = try #require(try flow.requireModel().button(kind: ActionKind(rawValue: "bankid-other-device")))
+            await flow.viewModel.submit(interactionActionModel: other, parameters: ["personalnumber": "200001011234"])
             let error = try await waitFor(timeout: .seconds(45)) { flow.viewModel.error }
             #expect(error.problem?.type == .authenticationFailedProblem)
             #expect(error.problem?.handling == .endAttempt)
-            #expect(error.problem?.messages.first?.text == "The BankID order was not signed in time")
+            #expect(error.problem?.messageItems.first?.text == "The BankID order was not signed in time")
             await flow.close()
         }
     }
@@ -118,11 +120,11 @@ import Testing
         try await RunningServer.with { server in
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
-            guard case .selector(let selector) = try flow.requireModel().content else { Issue.record("expected a selector"); return }
+            guard let selector = try flow.requireModel() as? KitSelectorModel else { Issue.record("expected a selector"); return }
             await flow.viewModel.select(try #require(selector.options.first { $0.title.contains("legacy launch") }))
             let model = try flow.requireModel()
-            #expect(model.representation.allActions.first?.template == .launch)
-            guard case .clientOperation(.externalBrowser(let operation)) = model.content else { Issue.record("expected a launch, got \(model.content)"); return }
+            #expect(flow.viewModel.shownStep?.allActions.first?.template == .launch)
+            guard let operation = model as? KitExternalBrowserModel else { Issue.record("expected a launch, got \(model)"); return }
             await flow.viewModel.resumeExternalBrowser(url: try await FlowViewModelTests.browserReturn(operation, server: server))
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
@@ -169,18 +171,18 @@ struct SoftAuthenticator {
 @MainActor struct PasskeyFlowTests {
     /// Starts a flow of the `webauthn` authenticator as `demo`, up to its client operation
     /// (confirming the password first when `password` is given).
-    static func operation(_ server: RunningServer, password: String? = nil) async throws -> (FlowHarness, WebAuthnOperationModel) {
+    static func operation(_ server: RunningServer, password: String? = nil) async throws -> (FlowHarness, KitWebAuthnModel) {
         let flow = try await DevServerShapesTests.harness(server)
         await flow.viewModel.start()
         try await flow.choose("webauthn")
-        await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+        await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
         if let password {
-            let confirm = try #require(try flow.requireModel().form(kind: .login))
-            #expect(confirm.inputFields.map(\.name) == ["password"])
-            await flow.viewModel.submit(confirm, values: ["password": password])
+            let confirm = try #require(try flow.requireModel().button(kind: .login))
+            #expect(confirm.fields.map(\.key) == ["password"])
+            await flow.viewModel.submit(interactionActionModel: confirm, parameters: ["password": password])
         }
-        guard case .clientOperation(.webAuthn(let operation)) = try flow.requireModel().content else {
-            Issue.record("expected a WebAuthn operation, got \(String(describing: flow.model?.content))")
+        guard let operation = try flow.requireModel() as? KitWebAuthnModel else {
+            Issue.record("expected a WebAuthn operation, got \(String(describing: flow.model))")
             throw CancellationError()
         }
         return (flow, operation)
@@ -200,17 +202,17 @@ struct SoftAuthenticator {
 
             let (registering, registration) = try await Self.operation(server, password: "Password1")
             #expect(registration.isRegistration && registration.browserFallback != nil)
-            let options = try #require(registration.creationOptions[.any])
+            let options = try #require((registration.actionModel as? WebAuthnRegistrationClientOperationActionModel)?.creationOptions[.any])
             #expect(options.relyingPartyID == server.issuer.host && options.userName == "demo" && options.algorithms == [-7])
-            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.arguments["credentialCreationOptions"])))
+            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.operation?.argumentsJSON["credentialCreationOptions"])))
             #expect(try await registering.outcome().tokens != nil)
             await registering.close()
 
             // The user has a passkey now: no password, an assertion of it.
             let (loggingIn, authentication) = try await Self.operation(server)
-            let request = try #require(authentication.requestOptions)
+            let request = try #require((authentication.actionModel as? WebAuthnAuthenticationClientOperationActionModel)?.requestOptions)
             #expect(request.allowedCredentials.count == 1)
-            await loggingIn.viewModel.completeWebAuthn(try passkey.run("get", try #require(authentication.arguments["credentialRequestOptions"])))
+            await loggingIn.viewModel.completeWebAuthn(try passkey.run("get", try #require(authentication.operation?.argumentsJSON["credentialRequestOptions"])))
             #expect(try await loggingIn.outcome().tokens != nil)
             await loggingIn.close()
         }
@@ -222,12 +224,12 @@ struct SoftAuthenticator {
             let passkey = Self.authenticator(server)
             defer { try? FileManager.default.removeItem(at: passkey.state) }
             let (registering, registration) = try await Self.operation(server, password: "Password1")
-            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.arguments["credentialCreationOptions"])))
+            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.operation?.argumentsJSON["credentialCreationOptions"])))
             _ = try await registering.outcome()
             await registering.close()
 
             let (flow, authentication) = try await Self.operation(server)
-            let genuine = try passkey.run("get", try #require(authentication.arguments["credentialRequestOptions"]))
+            let genuine = try passkey.run("get", try #require(authentication.operation?.argumentsJSON["credentialRequestOptions"]))
             var signature = try #require(genuine.signature)
             signature[signature.count - 1] ^= 0x01
             let forged = WebAuthnCredential.assertion(
@@ -236,7 +238,7 @@ struct SoftAuthenticator {
             await flow.viewModel.completeWebAuthn(forged)
             let refused = try #require(flow.viewModel.error?.problem)
             #expect(refused.type == .authenticationFailedProblem)
-            #expect(refused.messages.first?.text.contains("not accepted") == true)
+            #expect(refused.messageItems.first?.text?.contains("not accepted") == true)
             await flow.close()
 
             // The genuine assertion, to a flow whose challenge was used up by the forged one.
@@ -251,9 +253,9 @@ struct SoftAuthenticator {
     @Test func theBrowserFallbackLeadsToTheExternalBrowser() async throws {
         try await RunningServer.with { server in
             let (flow, registration) = try await Self.operation(server, password: "Password1")
-            await flow.viewModel.submit(try #require(registration.browserFallback))
-            guard case .clientOperation(.externalBrowser) = try flow.requireModel().content else {
-                Issue.record("expected the external browser, got \(String(describing: flow.model?.content))")
+            await flow.viewModel.submit(form: try #require(registration.browserFallback), parameters: [:])
+            guard try flow.requireModel() is KitExternalBrowserModel else {
+                Issue.record("expected the external browser, got \(String(describing: flow.model))")
                 return
             }
             await flow.close()

@@ -15,22 +15,22 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .attested)
             await flow.viewModel.start()
             #expect(!flow.viewModel.isLoading)
-            guard case .form(let forms) = try flow.requireModel().content else { Issue.record("expected a form"); return }
-            let login = try #require(forms.first { $0.kind == .login })
-            #expect(login.inputFields.map(\.name) == ["userName", "password"])
-            #expect(login.field("password")?.isSecure == true)
+            guard let form = try flow.requireModel() as? KitFormModel else { Issue.record("expected a form"); return }
+            let login = try #require(form.button(kind: .login))
+            #expect(login.fields.map(\.key) == ["userName", "password"])
+            #expect((login.fields.last as? KitInputTextItem)?.inputConfiguration.isSecure == true)
             try await flow.login()
-            let tokens = try #require(try await flow.outcome().tokens)
+            let tokens = try #require(try await flow.outcome().kitTokens)
             #expect(tokens.isBound)
             #expect(tokens.refreshToken != nil)
             let claims = try await server.state.verifyAccessToken(tokens.accessToken)
             #expect(claims?.subject == "demo")
             #expect(claims?.jkt == flow.dpop?.thumbprint)
-            guard case .authorizationResponse(let response)? = flow.model?.content else { Issue.record("expected the response"); return }
-            #expect(response.state == "ui-state")
+            guard let response = flow.model as? KitAuthorizationRequestModel else { Issue.record("expected the response"); return }
+            #expect(response.properties.state == "ui-state")
 
             let refreshed = try await OAuthLifecycle.refreshToken(try #require(tokens.refreshToken), haapiUIKitApplication: flow.viewModel.haapiUIKitApplication)
-            #expect(refreshed.tokens?.isBound == true)
+            #expect(refreshed.kitTokens?.isBound == true)
             await flow.close()
         }
     }
@@ -64,19 +64,20 @@ import Testing
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .attested)
             await flow.viewModel.start()
-            let form = try #require(try flow.requireModel().form(kind: .login))
-            await flow.viewModel.submit(form, values: ["userName": "demo"])
+            let form = try #require(try flow.requireModel().button(kind: .login))
+            await flow.viewModel.submit(interactionActionModel: form, parameters: ["userName": "demo"])
             let model = try flow.requireModel()
-            #expect(model.problem?.type == .invalidInputProblem)
-            let again = try #require(model.form(kind: .login))
-            #expect(again.field("password")?.error?.reason == "missing")
-            #expect(again.field("userName")?.error == nil)
-            #expect(again.field("userName")?.value == "demo")
+            #expect(flow.viewModel.problemModel?.type == .invalidInputProblem)
+            let again = try #require(model.button(kind: .login))
+            let fields = again.fields.compactMap { $0 as? KitInputTextItem }
+            #expect(fields.first { $0.key == "password" }?.error?.isEmpty == false)
+            #expect(fields.first { $0.key == "userName" }?.error == nil)
+            #expect(fields.first { $0.key == "userName" }?.value == "demo")
             #expect(flow.viewModel.error == nil)
 
-            await flow.viewModel.submit(again, values: ["userName": "demo", "password": "wrong"])
-            #expect(flow.model?.problem?.type == .incorrectCredentialsProblem)
-            #expect(flow.model?.form(kind: .login)?.hasErrors == false)
+            await flow.viewModel.submit(interactionActionModel: again, parameters: ["userName": "demo", "password": "wrong"])
+            #expect(flow.viewModel.problemModel?.type == .incorrectCredentialsProblem)
+            #expect(flow.model?.button(kind: .login)?.fields.allSatisfy { ($0 as? KitInputTextItem)?.error == nil } == true)
 
             try await flow.login()
             #expect(try await flow.outcome().tokens != nil)
@@ -94,7 +95,7 @@ import Testing
             flow.viewModel.haapiFlowResult = recorder
             await flow.viewModel.start()
             try await flow.login(password: "wrong")
-            #expect(flow.model?.problem?.type == .incorrectCredentialsProblem)
+            #expect(flow.viewModel.problemModel?.type == .incorrectCredentialsProblem)
             #expect(flow.viewModel.error == nil && recorder.errors.isEmpty)
 
             flow.failing.armPage(status: 404)
@@ -119,13 +120,13 @@ import Testing
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation: presentation) }
             await flow.viewModel.start()
-            guard case .selector(let selector) = try flow.requireModel().content else { Issue.record("expected a selector"); return }
+            guard let selector = try flow.requireModel() as? KitSelectorModel else { Issue.record("expected a selector"); return }
             #expect(selector.presentation == presentation)
-            #expect(Set(selector.options.compactMap(\.authenticatorType)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
+            #expect(Set(selector.options.compactMap(\.type)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
             #expect(selector.options.allSatisfy { !$0.title.isEmpty })
             try await flow.choose("html-form")
             try await flow.login()
-            let tokens = try #require(try await flow.outcome().tokens)
+            let tokens = try #require(try await flow.outcome().kitTokens)
             #expect(!tokens.isBound)
             await flow.close()
         }
@@ -136,18 +137,18 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .secret, bound: false)
             await flow.viewModel.start()
             try await flow.choose("sms")
-            let send = try #require(try flow.requireModel().form(kind: .login))
-            await flow.viewModel.submit(send, values: ["userName": "demo"])
+            let send = try #require(try flow.requireModel().button(kind: .login))
+            await flow.viewModel.submit(interactionActionModel: send, parameters: ["userName": "demo"])
             let sent = try flow.requireModel()
-            guard case .continueSameStep(let forms) = sent.content else { Issue.record("expected continue-same-step"); return }
-            #expect(sent.messages.contains { $0.text.contains("+XX XXX XXX 000") })
-            let enter = try #require(forms.first { $0.field("otp") != nil })
+            guard let continued = sent as? KitContinueSameModel else { Issue.record("expected continue-same-step"); return }
+            #expect(continued.messageItems.contains { $0.text?.contains("+XX XXX XXX 000") == true })
+            let enter = try #require(continued.kitButtons.first { $0.fields.contains { $0.key == "otp" } })
             let code = try await flow.otpCode()
-            await flow.viewModel.submit(enter, values: ["otp": code == "000000" ? "111111" : "000000"])
+            await flow.viewModel.submit(interactionActionModel: enter, parameters: ["otp": code == "000000" ? "111111" : "000000"])
             let refused = try flow.requireModel()
-            #expect(refused.problem?.type == .incorrectCredentialsProblem)
-            guard case .continueSameStep(let still) = refused.content else { Issue.record("expected to stay on the step"); return }
-            await flow.viewModel.submit(try #require(still.first { $0.field("otp") != nil }), values: ["otp": code])
+            #expect(flow.viewModel.problemModel?.type == .incorrectCredentialsProblem)
+            guard let still = refused as? KitContinueSameModel else { Issue.record("expected to stay on the step"); return }
+            await flow.viewModel.submit(interactionActionModel: try #require(still.kitButtons.first { $0.fields.contains { $0.key == "otp" } }), parameters: ["otp": code])
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -160,15 +161,15 @@ import Testing
             }
             var pending = 0  // every change the $uiModel publisher sends
             let updates = flow.viewModel.$uiModel.sink { model in
-                if case .polling(let polling)? = model?.content, polling.status == .pending { pending += 1 }
+                if let polling = model as? KitPollingModel, polling.status == .pending { pending += 1 }
             }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
-            guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            guard let polling = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
             #expect(polling.recipient == "+XX XXX XXX 000")
-            #expect(polling.interval == .milliseconds(50))
-            #expect(polling.cancel != nil)
+            #expect(polling.pollInterval == 0.05)
+            #expect(polling.cancelAction != nil)
             // The first answer and two pending polls, each shown; then the user approves. The
             // ceiling is for a loaded CI machine (every suite at once on 2 cores), not a timing claim.
             _ = try await waitFor(timeout: .seconds(30)) { pending >= 3 ? true : nil }
@@ -184,9 +185,9 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAutoPollingDuration(duration: 0.01) }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
-            guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
-            #expect(polling.interval == .milliseconds(2000))
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            guard let polling = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
+            #expect(polling.pollInterval == 2)
             try await server.answerApproval()  // the next poll would be done
             try await Task.sleep(for: .milliseconds(400))
             #expect(flow.viewModel.oAuthModel == nil)  // 0.01 s would have finished by now
@@ -199,14 +200,14 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(duration: 0) }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
-            guard case .polling(let polling) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            guard let polling = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
             #expect(!polling.isAutomatic)
             try await Task.sleep(for: .milliseconds(300))
-            guard case .polling(let still) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            guard let still = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
             #expect(still.status == .pending)
             await flow.viewModel.poll()
-            guard case .polling(let polled) = try flow.requireModel().content else { Issue.record("expected polling"); return }
+            guard let polled = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
             #expect(polled.status == .pending)
             try await server.answerApproval()
             await flow.viewModel.poll()  // done: the view model moves on by itself
@@ -220,11 +221,11 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUseDefaultExternalBrowser(value: true) }
             await flow.viewModel.start()
             try await flow.choose("external-browser")
-            guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
+            guard let operation = try flow.requireModel() as? KitExternalBrowserModel else {
                 Issue.record("expected an external browser operation"); return
             }
             #expect(operation.prefersDefaultBrowser)
-            let url = try #require(operation.launchURL)
+            let url = try #require(operation.url)
             #expect(Browser.query(url.absoluteString)["redirect_uri"] == FlowHarness.appRedirect)
             // The browser: the page, its login form, the redirect back to the app.
             let page = try await Browser.get(url)
@@ -250,7 +251,7 @@ import Testing
             await flow.viewModel.start()
             try await expect(deepLinks, URL(string: "haapi://callback?_resume_nonce=early")!, toFailWith: .noPendingFlow)
             try await flow.choose("external-browser")
-            guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
+            guard let operation = try flow.requireModel() as? KitExternalBrowserModel else {
                 Issue.record("expected an external browser operation"); return
             }
             let returned = try await Self.browserReturn(operation, server: server)
@@ -278,12 +279,12 @@ import Testing
             flow.viewModel.deepLinkManager = deepLinks
             await flow.viewModel.start()
             try await flow.choose("external-browser")
-            guard case .clientOperation(.externalBrowser(let operation)) = try flow.requireModel().content else {
+            guard let operation = try flow.requireModel() as? KitExternalBrowserModel else {
                 Issue.record("expected an external browser operation"); return
             }
             let returned = try await Self.browserReturn(operation, server: server)
             await flow.viewModel.cancel()
-            let ended = try #require(try await flow.outcome().oauthError)
+            let ended = try #require(try await flow.outcome().kitError)
             #expect(ended.error == "access_denied")
             try await expect(deepLinks, returned, toFailWith: .noPendingFlow)
             await flow.close()
@@ -291,8 +292,8 @@ import Testing
     }
 
     /// The external browser: the page, its login form, and the redirect back to the app.
-    static func browserReturn(_ operation: ExternalBrowserOperationModel, server: RunningServer) async throws -> URL {
-        let page = try await Browser.get(try #require(operation.launchURL))
+    static func browserReturn(_ operation: KitExternalBrowserModel, server: RunningServer) async throws -> URL {
+        let page = try await Browser.get(try #require(operation.url))
         let form = try Browser.firstForm(page.bodyText)
         let action = try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL)
         let answer = try await Browser.post(action, form.hidden + [("userName", "demo"), ("password", "Password1")])
@@ -317,12 +318,13 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .attested, scopes: ["openid", "profile", "email"])
             await flow.viewModel.start()
             try await flow.login()
-            guard case .consent(let consent) = try flow.requireModel().content else { Issue.record("expected consent"); return }
-            #expect(consent.checkboxes.count == 2)
-            #expect(consent.cancel != nil)
-            let email = try #require(consent.checkboxes.first { $0.value == "email" })
-            await flow.viewModel.submit(try #require(consent.consent), values: [email.name: ""])
-            let tokens = try #require(try await flow.outcome().tokens)
+            guard let consent = try flow.requireModel() as? KitFormModel, consent.step is UserConsentStep else { Issue.record("expected consent"); return }
+            let boxes = consent.interactionItems.compactMap { $0 as? KitCheckboxItem }
+            #expect(boxes.count == 2)
+            #expect(consent.button(kind: .cancel) != nil)
+            let email = try #require(boxes.first { $0.value == "email" })
+            await flow.viewModel.submit(interactionActionModel: try #require(consent.button(kind: .userConsent)), parameters: [email.key: ""])
+            let tokens = try #require(try await flow.outcome().kitTokens)
             #expect(Set(tokens.scope?.split(separator: " ").map(String.init) ?? []) == ["openid", "profile"])
             await flow.close()
         }
@@ -334,7 +336,7 @@ import Testing
             #expect(flow.viewModel.configuration.shouldConfirmFlowInterruption)
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(try #require(try flow.requireModel().form(kind: .login)), values: ["userName": "demo"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             await flow.viewModel.cancel()
             #expect(flow.viewModel.isConfirmingInterruption)
             #expect(flow.viewModel.oAuthModel == nil)
@@ -343,7 +345,7 @@ import Testing
             await flow.viewModel.cancel()
             await flow.viewModel.confirmCancel()
             #expect(!flow.viewModel.isConfirmingInterruption)
-            let outcome = try #require(try await flow.outcome().oauthError)
+            let outcome = try #require(try await flow.outcome().kitError)
             #expect(outcome.error == "access_denied")
             #expect(outcome.source == .authorizationResponse)
             await flow.close()
@@ -356,7 +358,7 @@ import Testing
             await flow.viewModel.start()
             await flow.viewModel.cancel()
             #expect(!flow.viewModel.isConfirmingInterruption)
-            let outcome = try #require(try await flow.outcome().oauthError)
+            let outcome = try #require(try await flow.outcome().kitError)
             #expect(outcome.error == "access_denied")
             await flow.close()
         }
@@ -367,13 +369,13 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .attested)
             await flow.viewModel.start()
             flow.failing.arm()
-            let form = try #require(flow.model?.form(kind: .login))
-            await flow.viewModel.submit(form, values: ["userName": "demo", "password": "Password1"])
+            let form = try #require(flow.model?.button(kind: .login))
+            await flow.viewModel.submit(interactionActionModel: form, parameters: ["userName": "demo", "password": "Password1"])
             #expect(flow.failing.failureCount == 1)
             let error = try #require(flow.viewModel.error)
             #expect(error.isRetryable)
             #expect(!flow.viewModel.isLoading)
-            guard case .form = try #require(flow.model).content else { Issue.record("the step is still shown"); return }
+            guard try #require(flow.model) is KitFormModel else { Issue.record("the step is still shown"); return }
             await flow.viewModel.retry()
             #expect(flow.viewModel.error == nil)
             #expect(try await flow.outcome().tokens != nil)
@@ -389,7 +391,7 @@ import Testing
                 await flow.viewModel.start()
                 try await flow.choose("html-form")
                 try await flow.login()
-                let tokens = try #require(try await flow.outcome().tokens)
+                let tokens = try #require(try await flow.outcome().kitTokens)
                 #expect(tokens.isBound == bound)
                 let claims = try await server.state.verifyAccessToken(tokens.accessToken)
                 #expect(claims?.jkt == (bound ? flow.dpop?.thumbprint : nil))
@@ -399,7 +401,7 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .attested, bound: false)
             await flow.viewModel.start()
             try await flow.login()
-            let refused = try #require(try await flow.outcome().oauthError)
+            let refused = try #require(try await flow.outcome().kitError)
             #expect(refused.error == "invalid_dpop_proof")
             #expect(refused.source == .tokenEndpoint)
             await flow.close()

@@ -34,106 +34,119 @@ enum Documents {
     }
 }
 
-let factory = UIModelFactory(appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
+let factory = KitDataMapper(appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
 
-/// Checks what every UI model must keep: every message, link and form of the step.
-func checkInvariants(_ step: any HaapiRepresentation, _ model: UIModel) {
-    #expect(model.messages.count >= step.messages.count)
-    #expect(model.links.count + model.images.count == step.links.count)
-    #expect(model.forms.count == step.allActions.filter { $0.form != nil }.count)
-    #expect(model.selectors.count == step.allActions.filter { $0.selector != nil }.count)
-    for form in model.forms {
-        #expect(form.fields.count == form.form.fields.count)
-        for field in form.fields where field.kind == .password { #expect(field.isSecure) }
+extension KitDataMapper {
+    /// The model of `step` (a test's step always maps).
+    func model(_ step: any HaapiRepresentation) throws -> any UIInteractionModel { try mapHaapiRepresentationToInteraction(haapiRepresentation: step) }
+}
+
+/// The elements of every form a model shows, the images of its step, and its selectors' options.
+@MainActor func shown(_ model: any UIModel) -> (items: [any InteractionItemModel], options: Int) {
+    switch model {
+    case let selector as KitSelectorModel: return (selector.cancelItems, selector.selectorItems.count)
+    case let generic as KitGenericModel: return (generic.formModel?.interactionItems ?? [], generic.selectorModel?.selectorItems.count ?? 0)
+    default: return (HaapiFlowViewModel.interactionItems(of: model) + model.kitButtons, 0)
+    }
+}
+
+/// Checks what every UI model must keep: every message and link of the step, a field for each
+/// field the user fills in, secrets hidden.
+@MainActor func checkInvariants(_ step: any HaapiRepresentation, _ model: any UIModel) {
+    let context = (model as? any KitStepModel)?.context
+    #expect((context?.messageItems.count ?? 0) >= step.messages.count)
+    #expect((context?.linkItems.count ?? 0) + (context?.images.count ?? 0) == step.links.count)
+    for field in shown(model).items.compactMap({ $0 as? KitInputTextItem }) where field.inputConfiguration.contentType == .password {
+        #expect(field.inputConfiguration.isSecure)
     }
 }
 
 @Suite(
     "UI models of the captured Curity responses",
     .enabled(if: Documents.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"))
-struct CapturedMappingTests {
+@MainActor struct CapturedMappingTests {
     @Test("Every captured step maps to a UI model, every captured problem to a problem model", arguments: Documents.files(in: Documents.captured))
     func everyCapturedResponseMaps(_ name: String) throws {
         switch try Documents.load(Documents.captured, name) {
         case .representation(let step):
-            checkInvariants(step, factory.makeUIModel(step))
+            checkInvariants(step, try factory.model(step))
         case .problem(let problem):
-            let model = ProblemModel(problem)
-            #expect(!model.title.isEmpty)
-            #expect(model.messages.count == problem.messages.count)
+            let model = try #require(try factory.mapHaapiResultToUIModel(haapiResult: .problem(problem)) as? KitProblemModel)
+            #expect(!(model.title ?? "").isEmpty)
+            #expect(model.messageItems.count == problem.messages.count)
         }
     }
 
-    @Test func contentKinds() throws {
-        func content(_ name: String) throws -> UIModel.Content { factory.makeUIModel(try Documents.step(Documents.captured, name)).content }
-        guard case .form(let forms) = try content("usernamePassword.json") else { Issue.record("form"); return }
-        let login = try #require(forms.first { $0.kind == .login })
-        #expect(login.field("userName")?.kind == .username)
-        #expect(login.field("password")?.isSecure == true)
-        guard case .selector(let selector) = try content("selectAuthentication.json") else { Issue.record("selector"); return }
+    @Test func modelKinds() throws {
+        func model(_ name: String) throws -> any UIInteractionModel { try factory.model(try Documents.step(Documents.captured, name)) }
+        let form = try #require(try model("usernamePassword.json") as? KitFormModel)
+        let login = try #require(form.button(kind: .login))
+        #expect((login.fields.first { $0.key == "userName" } as? KitInputTextItem)?.inputConfiguration.contentType == .username)
+        #expect((login.fields.first { $0.key == "password" } as? KitInputTextItem)?.inputConfiguration.isSecure == true)
+        let selector = try #require(try model("selectAuthentication.json") as? KitSelectorModel)
         #expect(selector.options.count == 40)
-        #expect(selector.options.allSatisfy { $0.authenticatorType != nil && $0.form != nil })
-        guard case .polling(let polling) = try content("pollingStep.json") else { Issue.record("polling"); return }
+        #expect(selector.options.allSatisfy { $0.type != nil && $0.formActionModel != nil })
+        let polling = try #require(try model("pollingStep.json") as? KitPollingModel)
         #expect(polling.status == .pending)
-        #expect(polling.cancel != nil)
-        guard case .polling(let done) = try content("pollingStepDone.json") else { Issue.record("polling done"); return }
-        #expect(done.status == .done)
-        guard case .clientOperation(.bankID(let bankID)) = try content("bankIdSameDeviceClientOperation.json") else { Issue.record("bankid"); return }
-        #expect(bankID.autoStartToken == "04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c")
-        #expect(bankID.actions.continueActions.count == 1)
-        #expect(bankID.actions.errorActions.count == 1)
-        guard case .continueSameStep = try content("continueSameStep.json") else { Issue.record("continue-same-step"); return }
-        let continued = factory.makeUIModel(try Documents.step(Documents.captured, "continueSameStep.json"))
-        #expect(continued.messages.first?.style == .info)
-        guard case .authorizationResponse(let response) = try content("oauthAuthorizationResponse.json") else { Issue.record("response"); return }
+        #expect(polling.cancelAction != nil)
+        #expect((try model("pollingStepDone.json") as? KitPollingModel)?.status == .done)
+        let bankID = try #require(try model("bankIdSameDeviceClientOperation.json") as? KitBankIdModel)
+        #expect(bankID.autoStartURL?.absoluteString.contains("autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c") == true)
+        #expect(bankID.polling == nil)
+        // Its continue action (under the app button), "another device" and cancel.
+        #expect(bankID.otherItems.compactMap { ($0 as? KitButtonItem)?.kind.rawValue } == ["redirect", "bankid-other-device", "cancel"])
+        let continued = try #require(try model("continueSameStep.json") as? KitContinueSameModel)
+        #expect(continued.messageItems.first?.messageStyleAttribute == .info)
+        let response = try #require(try model("oauthAuthorizationResponse.json") as? KitAuthorizationRequestModel)
         #expect(response.code == "OZxymZHVjkEhf9fajYz0jNPOaJaQpXTg")
         // The legacy launch template is an external-browser operation with its continue action.
-        guard case .clientOperation(.externalBrowser(let launch)) = try content("launchExternalBrowser.json") else { Issue.record("legacy launch"); return }
-        #expect(launch.href?.contains("_launch_nonce=") == true)
-        #expect(launch.continueAction?.field("_resume_nonce")?.kind == .context)
-        // Duo: the device selector is the step's content; devices hold their factors' forms.
-        guard case .selector(let duo) = try content("duo.json") else { Issue.record("duo"); return }
-        #expect(duo.options.map(\.options.count) == [4, 4])
-        #expect(duo.options.allSatisfy { $0.form == nil })
+        let launch = try #require(try model("launchExternalBrowser.json") as? KitExternalBrowserModel)
+        #expect(launch.href.contains("_launch_nonce="))
+        #expect(launch.formActionModel.field("_resume_nonce") is ContextFormField)
+        // Duo: the device selector is the step's model; devices hold their factors' forms.
+        let duo = try #require(try model("duo.json") as? KitSelectorModel)
+        #expect(duo.options.map(\.nestedOptions.count) == [4, 4])
+        #expect(duo.options.allSatisfy { $0.formActionModel == nil })
     }
 
     @Test func qrCodeImageLinksAreImagesWithTheirBytes() throws {
-        let model = factory.makeUIModel(try Documents.step(Documents.captured, "messagesWithTextAndImageLinks.json"))
-        let qr = try #require(model.images.first { $0.rel == "activation" })
+        let model = try #require(try factory.model(try Documents.step(Documents.captured, "messagesWithTextAndImageLinks.json")) as? KitFormModel)
+        let qr = try #require(model.context.images.first { $0.rel == "activation" })
         #expect(qr.isQRCode)
-        let bytes = try #require(qr.imageData)
+        let bytes = try #require(qr.link.imageData)
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // PNG
-        let devicetype = try #require(model.forms.first?.field("devicetype"))
-        #expect(devicetype.kind == .select)
+        let devicetype = try #require(model.interactionItems.first { $0.key == "devicetype" } as? KitSelectItem)
         #expect(!devicetype.options.isEmpty)
     }
 
     @Test func formErrorsAttachToTheirFields() throws {
         let step = try Documents.step(Documents.captured, "usernamePassword.json")
-        let problem = try Documents.problem(Documents.captured, "usernamePasswordFormErrors.json")
-        let model = factory.makeUIModel(step, problem: problem, enteredValues: ["userName": "alice", "password": "secret"])
-        let login = try #require(model.form(kind: .login))
-        #expect(login.field("userName")?.error?.reason == "invalidValue")
-        #expect(login.field("password")?.error?.reason == "invalidValue")
-        #expect(login.field("userName")?.value == "alice")
-        #expect(login.field("password")?.value == nil)  // a password is never kept
-        #expect(model.problem?.title == "Form Errors")
-        #expect(model.problem?.isCorrectable == true)
-        let incorrect = ProblemModel(try Documents.problem(Documents.captured, "incorrectCredentialsProblemWithMessages.json"))
-        #expect(incorrect.messages.count == 2)
+        let problem = KitProblemModel(try Documents.problem(Documents.captured, "usernamePasswordFormErrors.json"))
+        let model = try #require(try factory.model(step) as? KitFormModel)
+        let fields = model.interactionItems.compactMap { $0 as? KitInputTextItem }
+        for field in fields { field.value = field.key == "userName" ? "alice" : "secret" }
+        HaapiFlowViewModel.mark(model, with: problem)
+        #expect(fields.first { $0.key == "userName" }?.error == "You have to enter your username")
+        #expect(fields.first { $0.key == "password" }?.error?.isEmpty == false)
+        #expect(fields.first { $0.key == "userName" }?.value == "alice")
+        #expect(fields.first { $0.key == "password" }?.value == "")  // a password is never kept
+        #expect(problem.title == "Form Errors")
+        #expect(problem.isCorrectable)
+        let incorrect = KitProblemModel(try Documents.problem(Documents.captured, "incorrectCredentialsProblemWithMessages.json"))
+        #expect(incorrect.messageItems.count == 2)
         #expect(incorrect.isCorrectable)
     }
 }
 
 @Suite("UI models of the SDK fixtures")
-struct FixtureMappingTests {
+@MainActor struct FixtureMappingTests {
     @Test("Every fixture maps", arguments: Documents.files(in: Documents.fixtures).filter { $0 != "unknown-step-type.json" })
     func everyFixtureMaps(_ name: String) throws {
         switch try Documents.load(Documents.fixtures, name) {
         case .representation(let step):
-            checkInvariants(step, factory.makeUIModel(step))
+            checkInvariants(step, try factory.model(step))
         case .problem(let problem):
-            let model = ProblemModel(problem)
+            let model = KitProblemModel(problem)
             #expect(model.problem.type == problem.type && model.type == HandleableProblemType(problem.type))
             // The user corrects only what can be corrected; too many attempts or a failed
             // authentication end the attempt, though the server would take the step again.
@@ -147,77 +160,72 @@ struct FixtureMappingTests {
 
     @Test func pollingPending() throws {
         let step = try Documents.step(Documents.fixtures, "polling-pending.json")
-        guard case .polling(let polling) = factory.makeUIModel(step).content else { Issue.record("polling"); return }
+        let polling = try #require(try factory.model(step) as? KitPollingModel)
         #expect(polling.recipient == "+46 70 *** ** 58")
-        #expect(polling.remainingTime == 143)
+        #expect(polling.maxWaitRemainingTime == 143)
         #expect(polling.maxWaitTime == 180)
-        #expect(polling.serverInterval == 2500)
-        #expect(polling.interval == .milliseconds(2500))  // the server's interval wins
-        let model = factory.makeUIModel(step)
-        #expect(model.images.first?.imageData != nil)
-        let off = UIModelFactory(autoPollingDuration: 0, appRedirect: "app://cb", baseURL: URL(string: "https://x.example")!)
-        guard case .polling(let manual) = off.makeUIModel(step).content else { Issue.record("polling"); return }
-        #expect(manual.interval == nil)
+        #expect(polling.pollInterval == 2.5)  // the server's interval wins
+        #expect(polling.context.images.first?.link.imageData != nil)
+        let off = KitDataMapper(autoPollingDuration: 0, appRedirect: "app://cb", baseURL: URL(string: "https://x.example")!)
+        let manual = try #require(try off.model(step) as? KitPollingModel)
+        #expect(manual.pollInterval == nil)
         #expect(!manual.isAutomatic)
         let failed = try Documents.step(Documents.fixtures, "polling-failed.json")
-        guard case .polling(let failure) = factory.makeUIModel(failed).content else { Issue.record("polling"); return }
-        #expect(failure.status == .failed)
+        #expect((try factory.model(failed) as? KitPollingModel)?.status == .failed)
     }
 
     @Test func clientOperations() throws {
         let browser = try Documents.step(Documents.fixtures, "external-browser-flow.json")
-        guard case .clientOperation(.externalBrowser(let operation)) = factory.makeUIModel(browser).content else { Issue.record("browser"); return }
-        let url = try #require(operation.launchURL)
+        let operation = try #require(try factory.model(browser) as? KitExternalBrowserModel)
+        let url = try #require(operation.url)
         #expect(Browser.query(url.absoluteString)["redirect_uri"] == "app://cb")
-        #expect(operation.continueAction?.fields.contains { $0.name == "_resume_nonce" && $0.kind == .context } == true)
+        #expect(operation.formActionModel.fields.contains { $0.name == "_resume_nonce" && $0 is ContextFormField })
         #expect(!operation.prefersDefaultBrowser)
+        #expect(try operation.buildParameters(URL(string: "app://cb?_resume_nonce=n-1")!)["_resume_nonce"] as? String == "n-1")
 
-        guard case .clientOperation(.encap(let encap)) = factory.makeUIModel(try Documents.step(Documents.fixtures, "encap-auto-activation.json")).content
-        else { Issue.record("encap"); return }
-        #expect(encap.activationCode != nil)
-        guard case .clientOperation(.webAuthn(let registration)) = factory.makeUIModel(try Documents.step(Documents.fixtures, "webauthn-registration.json")).content
-        else { Issue.record("webauthn registration"); return }
+        let encap = try #require(try factory.model(try Documents.step(Documents.fixtures, "encap-auto-activation.json")) as? KitGenericOperationModel)
+        #expect(encap.actionModel.argument("activationCode") != nil)
+        let registration = try #require(try factory.model(try Documents.step(Documents.fixtures, "webauthn-registration.json")) as? KitWebAuthnModel)
         #expect(registration.isRegistration)
-        #expect(!registration.arguments.isEmpty)
-        guard case .clientOperation(.webAuthn(let authentication)) = factory.makeUIModel(try Documents.step(Documents.fixtures, "webauthn-authentication.json")).content
-        else { Issue.record("webauthn authentication"); return }
+        #expect(registration.kinds == [.any])
+        let authentication = try #require(try factory.model(try Documents.step(Documents.fixtures, "webauthn-authentication.json")) as? KitWebAuthnModel)
         #expect(!authentication.isRegistration)
-        guard case .clientOperation(.generic(let generic)) = factory.makeUIModel(try Documents.step(Documents.fixtures, "unknown-client-operation.json")).content
-        else { Issue.record("generic"); return }
-        #expect(!generic.name.rawValue.isEmpty)
+        let generic = try #require(try factory.model(try Documents.step(Documents.fixtures, "unknown-client-operation.json")) as? KitGenericOperationModel)
+        #expect(!generic.actionModel.name.rawValue.isEmpty)
     }
 
     @Test func consentSteps() throws {
         for name in ["user-consent-step.json", "consentor-step.json"] {
-            guard case .consent(let consent) = factory.makeUIModel(try Documents.step(Documents.fixtures, name)).content else {
-                Issue.record("\(name): consent"); continue
-            }
-            #expect(consent.consent != nil, "\(name)")
+            let consent = try #require(try factory.model(try Documents.step(Documents.fixtures, name)) as? KitFormModel, "\(name)")
+            #expect(consent.buttons.contains { !$0.isCancel }, "\(name)")
         }
-        guard case .consent(let consent) = factory.makeUIModel(try Documents.step(Documents.fixtures, "user-consent-step.json")).content else { return }
-        #expect(!consent.checkboxes.isEmpty)
+        let consent = try #require(try factory.model(try Documents.step(Documents.fixtures, "user-consent-step.json")) as? KitFormModel)
+        #expect(consent.interactionItems.contains { $0 is KitCheckboxItem })
     }
 
     @Test func formFieldKinds() throws {
-        let model = factory.makeUIModel(try Documents.step(Documents.fixtures, "form-fields.json"))
-        let fields = model.forms.flatMap(\.fields)
-        #expect(fields.contains { $0.kind == .hidden && !$0.isUserInput })
-        #expect(fields.contains { if case .text = $0.kind { return !$0.isSecure } else { return false } })
-        #expect(fields.contains { $0.kind == .checkbox })
-        #expect(fields.contains { $0.kind == .select && $0.options.contains(where: \.isSelected) })
-        for field in fields where field.kind == .checkbox { #expect(field.value != nil) }
+        let model = try #require(try factory.model(try Documents.step(Documents.fixtures, "form-fields.json")) as? KitFormModel)
+        let items = model.interactionItems
+        // The hidden field is sent as the server gave it: it is not an element of the screen.
+        #expect(!items.contains { $0.key == "flow" })
+        #expect(items.contains { ($0 as? KitInputTextItem)?.inputConfiguration.isSecure == false })
+        #expect(items.contains { $0 is KitCheckboxItem })
+        #expect(items.contains { ($0 as? KitSelectItem)?.selectedPosition != nil })
+        for box in items.compactMap({ $0 as? KitCheckboxItem }) { #expect(!box.value.isEmpty) }
+        // A button submits its form with the values of its fields.
+        let button = try #require(model.buttons.first)
+        #expect(Set(button.fields.map(\.key)) == Set(items.filter { !($0 is KitButtonItem) }.map(\.key)))
     }
 
     @Test func problemsWithInvalidFields() throws {
         let problem = try Documents.problem(Documents.fixtures, "problem-invalid-input.json")
-        let model = ProblemModel(problem)
-        #expect(!model.invalidFields.isEmpty)
+        #expect(!KitProblemModel(problem).invalidFields.isEmpty)
         let authorization = try Documents.problem(Documents.fixtures, "problem-error-authorization-response.json")
-        let oauth = OAuthErrorModel(try #require(authorization as? AuthorizationProblem))
+        let oauth = KitOAuthErrorModel(try #require(authorization as? AuthorizationProblem))
         #expect(!oauth.error.isEmpty)
         #expect(oauth.source == .authorizationResponse)
         for name in ["problem-unexpected.json", "problem-generic-user-error.json", "problem-unknown-type.json"] {
-            #expect(!ProblemModel(try Documents.problem(Documents.fixtures, name)).isCorrectable, "\(name)")
+            #expect(!KitProblemModel(try Documents.problem(Documents.fixtures, name)).isCorrectable, "\(name)")
         }
     }
 }
@@ -225,25 +233,23 @@ struct FixtureMappingTests {
 @Suite("Messages, links, configuration")
 struct SmallModelTests {
     @Test func messageClassesMapToStyles() {
-        let cases: [(String, MessageStyle)] = [
-            ("heading", .heading), ("info", .info), ("warning", .warning), ("error", .error), ("is-error", .error),
-            ("userName", .username), ("recipient", .recipient), ("userCode", .other("userCode")),
+        let cases: [([String], MessageStyleAttribute)] = [
+            (["heading"], .heading), (["info"], .info), (["warning"], .warn), (["error"], .error), (["is-error"], .error),
+            (["userName"], .username), (["recipient"], .recipientofcommunication), (["userCode"], .usercode), (["activationCode", "warning"], .warn),
+            ([], .content),
         ]
-        for (name, style) in cases { #expect(MessageStyle(className: name) == style) }
-        let message = MessageModel(text: "Hi", classList: ["activationCode", "warning"])
-        #expect(message.style == .warning)
-        #expect(message.styles == [.other("activationCode"), .warning])
-        #expect(MessageModel(text: "plain", classList: []).style == .info)
+        for (classList, style) in cases { #expect(MessageStyleAttribute(classList: classList) == style, "\(classList)") }
+        #expect(MessageStyleAttribute(knownClassList: ["activationCode"]) == nil)
     }
 
     @Test func pollingIntervalRules() {
-        #expect(PollingModel.interval(serverMilliseconds: nil, autoPollingDuration: 3) == .seconds(3))
-        #expect(PollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 3) == .milliseconds(500))
-        #expect(PollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 0) == nil)
-        #expect(PollingModel.interval(serverMilliseconds: nil, autoPollingDuration: 0.25) == .milliseconds(250))
+        #expect(KitPollingModel.interval(serverMilliseconds: nil, autoPollingDuration: 3) == 3)
+        #expect(KitPollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 3) == 0.5)
+        #expect(KitPollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 0) == nil)
+        #expect(KitPollingModel.interval(serverMilliseconds: nil, autoPollingDuration: 0.25) == 0.25)
         // Issue 28, item 6: a server's absurd interval is cut to five minutes.
-        #expect(PollingModel.interval(serverMilliseconds: 9_000_000_000_000_000, autoPollingDuration: 3) == PollingModel.longestServerInterval)
-        #expect(PollingModel.longestServerInterval == .seconds(300))
+        #expect(KitPollingModel.interval(serverMilliseconds: 9_000_000_000_000_000, autoPollingDuration: 3) == KitPollingModel.longestServerInterval)
+        #expect(KitPollingModel.longestServerInterval == 300)
     }
 
     @Test func builderDefaultsAndOptions() {
@@ -301,8 +307,8 @@ struct SmallModelTests {
 /// The examples of Curity's curityio/ui-kit (Fixtures/ui-kit, see its README): each decodes and
 /// maps, and every step a user meets offers a way on.
 @Suite("UI models of the curityio/ui-kit examples")
-struct UIKitExampleMappingTests {
-    static let directory = Recorded.uiKit
+@MainActor struct UIKitExampleMappingTests {
+    nonisolated static let directory = Recorded.uiKit
 
     /// Steps that legitimately offer nothing by themselves: the flow's end, and continue-same-steps
     /// (their actions are the submitted form's continue actions, which HaapiManager adds).
@@ -314,12 +320,12 @@ struct UIKitExampleMappingTests {
     func everyExampleMaps(_ name: String) throws {
         switch try Documents.load(Self.directory, name) {
         case .representation(let step):
-            let model = factory.makeUIModel(step)
+            let model = try factory.model(step)
             checkInvariants(step, model)
-            if !Self.endsOrContinues(step) { #expect(model.offersAction, "\(name) offers nothing: \(model.content)") }
+            if !Self.endsOrContinues(step) { #expect(HaapiFlowViewModel.offersAction(model, on: step), "\(name) offers nothing: \(model)") }
         case .problem(let problem):
-            let model = ProblemModel(problem)
-            #expect(!model.title.isEmpty && !model.messages.isEmpty)
+            let model = KitProblemModel(problem)
+            #expect(!(model.title ?? "").isEmpty && !model.messageItems.isEmpty)
             #expect(model.handling == .authorizationError || !(problem is AuthorizationProblem))
         }
     }
@@ -331,19 +337,16 @@ struct UIKitExampleMappingTests {
     /// Shapes beyond the basic ones: nested selectors, a selector of continue forms, polling's
     /// BankID operation, WebAuthn's options.
     @Test func shapes() throws {
-        func content(_ name: String) throws -> UIModel.Content { factory.makeUIModel(try Documents.step(Self.directory, name + ".json")).content }
-        guard case .selector(let duo) = try content("duo-select-device-nested-selector") else { Issue.record("duo"); return }
-        #expect(duo.options.allSatisfy { $0.form == nil && $0.options.count == 4 })
-        guard case .selector(let actions) = try content("authentication-action-selector") else { Issue.record("action selector"); return }
-        #expect(actions.options.allSatisfy { $0.form?.kind == .continue })
-        guard case .polling(let polling) = try content("bankid-polling-pending"), case .bankID? = polling.clientOperation else {
-            Issue.record("bankid polling"); return
-        }
-        guard case .clientOperation(.webAuthn(let webAuthn)) = try content("webauthn-registration-any-device-client-operation") else {
-            Issue.record("webauthn"); return
-        }
-        #expect(Set(webAuthn.creationOptions.keys) == [.platform, .crossPlatform])
-        guard case .consent(let consent) = try content("user-consent") else { Issue.record("consent"); return }
-        #expect(consent.consent != nil)
+        func model(_ name: String) throws -> any UIInteractionModel { try factory.model(try Documents.step(Self.directory, name + ".json")) }
+        let duo = try #require(try model("duo-select-device-nested-selector") as? KitSelectorModel)
+        #expect(duo.options.allSatisfy { $0.formActionModel == nil && $0.nestedOptions.count == 4 })
+        let actions = try #require(try model("authentication-action-selector") as? KitSelectorModel)
+        #expect(actions.options.allSatisfy { $0.option.kind == .continue && $0.formActionModel != nil })
+        let polling = try #require(try model("bankid-polling-pending") as? KitBankIdModel)
+        #expect(polling.polling != nil)
+        let webAuthn = try #require(try model("webauthn-registration-any-device-client-operation") as? KitWebAuthnModel)
+        #expect(Set(webAuthn.kinds) == [.platform, .crossPlatform])
+        let consent = try #require(try model("user-consent") as? KitFormModel)
+        #expect(consent.step is UserConsentStep)
     }
 }

@@ -44,7 +44,7 @@ enum Recorded {
             .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("playback-secret")).setAccessStrategy(.clientCredentials)
             .setAutoPollingDuration(duration: 0.05)
         configure(builder)
-        return PlaybackHarness(playback: playback, viewModel: HaapiFlowViewModel(haapiUIKitConfiguration: builder.build()))
+        return PlaybackHarness(playback: playback, viewModel: try HaapiFlowViewModel(haapiUIKitConfiguration: builder.build()))
     }
 
     /// Plays `scenes` to `body`, then stops the flow and the server.
@@ -70,28 +70,30 @@ enum Recorded {
         await playback.stop()
     }
 
-    func model(sourceLocation: SourceLocation = #_sourceLocation) throws -> UIModel {
+    func model(sourceLocation: SourceLocation = #_sourceLocation) throws -> any UIModel {
         if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
         return try #require(viewModel.uiModel, sourceLocation: sourceLocation)
     }
 
     /// The selector the flow shows.
-    func selector(sourceLocation: SourceLocation = #_sourceLocation) throws -> SelectorModel {
-        guard case .selector(let selector) = try model(sourceLocation: sourceLocation).content else {
-            Issue.record("expected a selector, got \(String(describing: viewModel.uiModel?.content))", sourceLocation: sourceLocation)
+    func selector(sourceLocation: SourceLocation = #_sourceLocation) throws -> KitSelectorModel {
+        guard let selector = try model(sourceLocation: sourceLocation) as? KitSelectorModel else {
+            Issue.record("expected a selector, got \(String(describing: viewModel.uiModel))", sourceLocation: sourceLocation)
             throw CancellationError()
         }
         return selector
     }
 
     /// The option titled `title` of the selector shown.
-    func option(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> SelectorOptionModel {
+    func option(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> KitSelectorItem {
         try #require(try selector(sourceLocation: sourceLocation).options.first { $0.title == title }, sourceLocation: sourceLocation)
     }
 
-    func tokens(sourceLocation: SourceLocation = #_sourceLocation) async throws -> OAuthTokenModel {
+    func tokens(sourceLocation: SourceLocation = #_sourceLocation) async throws -> any OAuthTokenModel {
         // A ceiling for a loaded CI machine (every suite runs at once on 2 cores), not a timing claim.
-        let outcome = try await waitFor(timeout: .seconds(45)) { viewModel.oAuthModel ?? (viewModel.error != nil ? OAuthErrorModel(error: "flow_error", errorDescription: viewModel.error?.title, source: .client) : nil) }
+        let outcome = try await waitFor(timeout: .seconds(45)) { () -> (any OAuthModel)? in
+            viewModel.oAuthModel ?? (viewModel.error != nil ? KitOAuthErrorModel(error: "flow_error", errorDescription: viewModel.error?.title, source: .client) : nil)
+        }
         return try #require(outcome.tokens, "the flow ended with \(outcome) \(viewModel.error.map(\.title) ?? "")", sourceLocation: sourceLocation)
     }
 
@@ -122,13 +124,13 @@ typealias Scene = PlaybackServer.Scene
             // Choosing the device sent nothing: its factors are the next choice.
             #expect(flow.playback.flowRequests.count == 1)
             await flow.viewModel.select(try flow.option("Authenticate with passcode"))
-            guard case .form(let forms) = try flow.model().content, let form = forms.first else {
-                Issue.record("the passcode option did not become a form: \(String(describing: flow.viewModel.uiModel?.content))")
+            guard let model = try flow.model() as? KitFormModel, let form = model.buttons.first else {
+                Issue.record("the passcode option did not become a form: \(String(describing: flow.viewModel.uiModel))")
                 return
             }
-            #expect(form.inputFields.map(\.name) == ["passcode"])
+            #expect(form.fields.map(\.key) == ["passcode"])
             #expect(flow.playback.flowRequests.count == 1)
-            await flow.viewModel.submit(form, values: ["passcode": "424242"])
+            await flow.viewModel.submit(interactionActionModel: form, parameters: ["passcode": "424242"])
             #expect(try await flow.tokens().accessToken == "playback-access-token")
         }
     }
@@ -169,14 +171,14 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
             await flow.viewModel.start()
-            guard case .polling(let polling) = try flow.model().content, case .bankID(let bankID)? = polling.clientOperation else {
-                Issue.record("expected BankID while polling, got \(String(describing: flow.viewModel.uiModel?.content))")
+            guard let bankID = try flow.model() as? KitBankIdModel, let polling = bankID.polling else {
+                Issue.record("expected BankID while polling, got \(String(describing: flow.viewModel.uiModel))")
                 return
             }
             #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=test-token")
             #expect(bankID.qrCode?.rel == "qr-code")
-            #expect(bankID.actions.continueActions.count == 1)
-            #expect(polling.cancel != nil)
+            #expect((flow.viewModel.shownStep as? PollingStep)?.allActions.compactMap { ($0 as? ClientOperationAction)?.model.continueActions.count } == [1])
+            #expect(polling.cancelAction != nil)
             _ = try await flow.tokens()
         }
     }
@@ -192,12 +194,12 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
             await flow.viewModel.start()
-            guard case .clientOperation(.webAuthn(let webAuthn)) = try flow.model().content else {
+            guard let webAuthn = try flow.model() as? KitWebAuthnModel else {
                 Issue.record("expected a WebAuthn operation")
                 return
             }
             #expect(webAuthn.isRegistration)
-            await flow.viewModel.submit(try #require(webAuthn.browserFallback))
+            await flow.viewModel.submit(form: try #require(webAuthn.browserFallback), parameters: [:])
             _ = try await flow.tokens()
         }
     }
@@ -212,12 +214,13 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes, hosts: Recorded.uiKitHosts) { flow in
             await flow.viewModel.start()
-            guard case .clientOperation(.webAuthn(let webAuthn)) = try flow.model().content else {
+            guard let webAuthn = try flow.model() as? KitWebAuthnModel else {
                 Issue.record("expected a WebAuthn operation")
                 return
             }
-            let options = try #require(webAuthn.creationOptions[.any])
-            #expect(webAuthn.creationOptions.count == 1 && webAuthn.isPerformable)
+            let creation = try #require((webAuthn.actionModel as? WebAuthnRegistrationClientOperationActionModel)?.creationOptions)
+            let options = try #require(creation[.any])
+            #expect(creation.count == 1 && webAuthn.kinds == [.any])
             #expect(!options.challenge.isEmpty && !options.userID.isEmpty && !options.userName.isEmpty)
             #expect(options.algorithms.first == -7)
             #expect(options.userVerification == "required")
@@ -239,12 +242,13 @@ typealias Scene = PlaybackServer.Scene
     @Test func webAuthnAnyDeviceOffersBothKinds() async throws {
         try await PlaybackHarness.with([Scene(try Recorded.uiKit("webauthn-registration-any-device-client-operation"))], hosts: Recorded.uiKitHosts) { flow in
             await flow.viewModel.start()
-            guard case .clientOperation(.webAuthn(let webAuthn)) = try flow.model().content else {
+            guard let webAuthn = try flow.model() as? KitWebAuthnModel else {
                 Issue.record("expected a WebAuthn operation")
                 return
             }
-            let platform = try #require(webAuthn.creationOptions[.platform])
-            let crossPlatform = try #require(webAuthn.creationOptions[.crossPlatform])
+            let creation = try #require((webAuthn.actionModel as? WebAuthnRegistrationClientOperationActionModel)?.creationOptions)
+            let platform = try #require(creation[.platform])
+            let crossPlatform = try #require(creation[.crossPlatform])
             #expect(platform.authenticatorAttachment == "platform" && crossPlatform.authenticatorAttachment == "cross-platform")
             #expect(platform.challenge != crossPlatform.challenge)
             #expect(webAuthn.continueAction(for: .crossPlatform)?.field("crossPlatformCredential") != nil)
@@ -253,14 +257,14 @@ typealias Scene = PlaybackServer.Scene
 
     /// Each problem type, answering the username form: what the flow does about it.
     @Test(arguments: [
-        ("problem-invalid-input", ProblemModel.Handling.correctOnSameStep),
+        ("problem-invalid-input", ProblemHandling.correctOnSameStep),
         ("problem-incorrect-credentials", .correctOnSameStep),
         ("problem-too-many-attempts", .endAttempt),
         ("problem-authentication-failed", .endAttempt),
         ("problem-unexpected", .stop),
         ("problem-generic-user-error", .stop),
     ])
-    func eachProblemIsHandledByItsType(_ name: String, _ handling: ProblemModel.Handling) async throws {
+    func eachProblemIsHandledByItsType(_ name: String, _ handling: ProblemHandling) async throws {
         let scenes = [
             Scene(try Recorded.uiKit("username-authentication-step")),
             Scene(try Recorded.uiKit(name), expecting: ("POST", "/auth/login")),
@@ -268,15 +272,15 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            let form = try #require(try flow.model().form(kind: .login))
-            await flow.viewModel.submit(form, values: ["username": "someone"])
+            let form = try #require(try flow.model().button(kind: .login))
+            await flow.viewModel.submit(interactionActionModel: form, parameters: ["username": "someone"])
             switch handling {
             case .correctOnSameStep:
                 // The step stays, with the problem; the user corrects it and goes on.
                 let shown = try flow.model()
-                #expect(shown.problem?.handling == .correctOnSameStep)
+                #expect(flow.viewModel.problemModel?.handling == .correctOnSameStep)
                 #expect(flow.viewModel.error == nil)
-                await flow.viewModel.submit(try #require(shown.form(kind: .login)), values: ["username": "someone"])
+                await flow.viewModel.submit(interactionActionModel: try #require(shown.button(kind: .login)), parameters: ["username": "someone"])
                 _ = try await flow.tokens()
             default:
                 // The flow stops with the server's title and messages; nothing more is sent.
@@ -284,7 +288,7 @@ typealias Scene = PlaybackServer.Scene
                 let problem = try #require(error.problem)
                 #expect(problem.handling == handling)
                 #expect(!error.isRetryable)
-                #expect(!problem.messages.isEmpty)
+                #expect(!problem.messageItems.isEmpty)
                 #expect(error.title == problem.title)
                 #expect(flow.playback.played == 2)
             }
@@ -299,9 +303,9 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             let outcome = try await waitFor { flow.viewModel.oAuthModel }
-            let error = try #require(outcome.oauthError)
+            let error = try #require(outcome as? KitOAuthErrorModel)
             #expect(!error.error.isEmpty && error.source != .client)
         }
     }
@@ -313,11 +317,11 @@ typealias Scene = PlaybackServer.Scene
         let scenes = [Scene(try Recorded.uiKit("username-authentication-step")), Scene(unknown, expecting: ("POST", "/auth/login"))]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             let problem = try #require(flow.viewModel.error?.problem)
             #expect(problem.handling == .stop && problem.title == "Quota exceeded")
-            #expect(problem.messages.map(\.style) == [.warning])
-            #expect(problem.rawJSON["retryAfter"]?.intValue == 60)
+            #expect(problem.messageItems.map(\.messageStyleAttribute) == [.warn])
+            #expect(problem.problem.rawJSON["retryAfter"]?.intValue == 60)
         }
     }
 
@@ -332,11 +336,11 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             // Restarted: the login form again, no error.
             #expect(flow.viewModel.error == nil)
             #expect(flow.playback.played == 3)
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["username": "someone"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             // A second mismatch in the same flow is an error.
             #expect(flow.viewModel.error?.problem?.handling == .restartFlow)
             #expect(flow.playback.played == 4)
@@ -371,11 +375,11 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            guard case .clientOperation(.externalBrowser(let browser)) = try flow.model().content else {
-                Issue.record("the launch step is not an external-browser operation: \(String(describing: flow.viewModel.uiModel?.content))")
+            guard let browser = try flow.model() as? KitExternalBrowserModel else {
+                Issue.record("the launch step is not an external-browser operation: \(String(describing: flow.viewModel.uiModel))")
                 return
             }
-            let launch = try #require(browser.launchURL)
+            let launch = try #require(browser.url)
             #expect(launch.query?.contains("_launch_nonce=") == true && launch.query?.contains("redirect_uri=") == true)
             // The browser: the server sends it back to the app's redirect with the nonce.
             let back = try await Self.visit(launch)
@@ -397,8 +401,8 @@ typealias Scene = PlaybackServer.Scene
             await flow.viewModel.start()
             await flow.viewModel.select(try flow.option("Fake (+XXX XXX XXX 789)"))
             await flow.viewModel.select(try flow.option("passcode"))
-            let form = try #require(try flow.model().form(kind: .login))
-            await flow.viewModel.submit(form, values: ["passcode": "123456"])
+            let form = try #require(try flow.model().button(kind: .login))
+            await flow.viewModel.submit(interactionActionModel: form, parameters: ["passcode": "123456"])
             _ = try await flow.tokens()
         }
     }
@@ -431,16 +435,17 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: ActionKind(rawValue: "bankid-same-device"))))
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: ActionKind(rawValue: "bankid-same-device"))), parameters: [:])
             let model = try flow.model()
-            guard case .clientOperation(.bankID(let bankID)) = model.content else {
-                Issue.record("expected BankID, got \(model.content)")
+            guard let bankID = model as? KitBankIdModel else {
+                Issue.record("expected BankID, got \(model)")
                 return
             }
+            let step = try #require(flow.viewModel.shownStep as? BankIdClientOperationStep)
             #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=null")
-            #expect(bankID.actions.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
-            #expect(model.cancelForm != nil)
-            await flow.viewModel.submit(try #require(bankID.actions.continueActions.first))
+            #expect(step.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
+            #expect(bankID.button(kind: .cancel) != nil)
+            await flow.viewModel.submit(form: try #require(step.continueActions.first?.form), parameters: [:])
             _ = try await flow.tokens()
         }
     }
@@ -457,9 +462,9 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes, hosts: ["https://785e77548e1e.ngrok.io"]) { flow in
             await flow.viewModel.start()
-            guard case .selector(let selector) = try flow.model().content else { Issue.record("expected the selector"); return }
-            await flow.viewModel.select(try #require(selector.options.first { $0.authenticatorType == "username" } ?? selector.options.last))
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: .login)), values: ["userName": "demo", "password": "Password1"])
+            guard let selector = try flow.model() as? KitSelectorModel else { Issue.record("expected the selector"); return }
+            await flow.viewModel.select(try #require(selector.options.first { $0.type == "username" } ?? selector.options.last))
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["userName": "demo", "password": "Password1"])
             // The redirection step is followed by HaapiManager (isAutoRedirect): the UI never sees it.
             _ = try await flow.tokens()
         }
@@ -477,9 +482,9 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(try #require(try flow.model().form(kind: ActionKind(rawValue: "bankid-same-device"))))
-            guard case .clientOperation(.bankID(let bankID)) = try flow.model().content else { Issue.record("expected BankID"); return }
-            await flow.viewModel.submit(try #require(bankID.actions.errorActions.first), values: ["personalnumber": "199001011234"])
+            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: ActionKind(rawValue: "bankid-same-device"))), parameters: [:])
+            guard let bankID = try flow.model() as? KitBankIdModel else { Issue.record("expected BankID"); return }
+            await flow.viewModel.submit(interactionActionModel: try #require(bankID.button(kind: .bankIdOtherDevice)), parameters: ["personalnumber": "199001011234"])
             _ = try await flow.tokens()
         }
     }

@@ -15,9 +15,9 @@ import Testing
             (["custom", "error"], .error, "MessageView.Error"), (["custom"], .content, "MessageView.Content"), ([], .content, "MessageView.Content"),
         ]
         for (classes, attribute, section) in cases {
-            let message: InfoMessageModel = MessageModel(text: "t", classList: classes)
+            let message: any InfoMessageModel = KitInfoMessage(text: "t", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes)
             #expect(message.messageStyleAttribute == attribute, "\(classes)")
-            #expect(message.themeSection == section, "\(classes)")
+            #expect(message.messageStyleAttribute.themeSection == section, "\(classes)")
         }
         // Curity's raw values, as an app may have stored them.
         #expect(MessageStyleAttribute.allCases.map(\.rawValue) == ["heading", "info", "error", "warn", "recipientofcommunication", "content", "username", "usercode"])
@@ -36,16 +36,15 @@ import Testing
                 Issue.record("\(type) is not a problem")
                 continue
             }
-            #expect(ProblemModel(problem).type == kind, "\(type)")
+            #expect(KitProblemModel(problem).type == kind, "\(type)")
         }
     }
 
     @Test func theKitsModelsAnswerToCuritysNames() {
-        let option: SelectorItemModel? = nil
-        let link: LinkItemModel? = nil
+        let option: (any SelectorItemModel)? = nil
+        let link: (any LinkItemModel)? = nil
         let style: BaseViewControllerStyle? = nil
         #expect(option == nil && link == nil && style == nil)
-        #expect(SelectorItemModel.self == SelectorOptionModel.self)
         #expect(BaseViewControllerStyle.self == CommonViewControllerStyle.self)
     }
 }

@@ -5,15 +5,15 @@ import Testing
 
 /// Which screen shows each response of Curity's UI kit examples, the SDK's fixtures and (when
 /// present) the captured Curity responses, with which elements in which order, texts and styles.
-@Suite struct ScreenTests {
+@Suite @MainActor struct ScreenTests {
     static let uiKit = Documents.packageRoot.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit", isDirectory: true)
     static let english = ScreenBuilder(strings: LocalizableStrings(languages: ["en"], appTable: { _ in nil }))
     static let swedish = ScreenBuilder(strings: LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
 
-    static func screen(_ directory: URL, _ name: String, builder: ScreenBuilder = english, factory: UIModelFactory = factory) throws -> Screen {
+    static func screen(_ directory: URL, _ name: String, builder: ScreenBuilder = english, factory: KitDataMapper = factory) throws -> Screen {
         switch try Documents.load(directory, name) {
-        case .representation(let step): return builder.screen(for: factory.makeUIModel(step))
-        case .problem(let problem): return builder.screen(for: ProblemModel(problem))
+        case .representation(let step): return builder.screen(for: try factory.model(step))
+        case .problem(let problem): return builder.screen(for: KitProblemModel(problem))
         }
     }
 
@@ -53,26 +53,26 @@ import Testing
                 seen += 1
                 switch response {
                 case .representation(let step):
-                    let model = factory.makeUIModel(step)
+                    let model = try factory.model(step)
                     let screen = Self.english.screen(for: model)
                     let described = Self.describe(screen)
-                    for message in model.messages {
-                        #expect(screen.messages.contains(.message(text: message.text, style: message.themeSection)), "\(name): \(message.text)")
+                    for message in ScreenBuilder.messageItems(of: model) {
+                        #expect(screen.messages.contains(.message(text: message.text ?? "", style: message.themeSection)), "\(name): \(message)")
                     }
-                    #expect(screen.links.count == model.links.count, "\(name)")
-                    if case .form(let forms) = model.content {
-                        for form in forms {
-                            for field in form.inputFields { #expect(screen.items.contains { Self.names(field.name, $0) }, "\(name): field \(field.name)") }
-                            #expect(screen.buttons.contains { $0.action == .submit(form) }, "\(name): the button of \(form.actionTitle) in \(described)")
+                    #expect(screen.links.count == ScreenBuilder.linkItems(of: model).count, "\(name)")
+                    if let form = model as? KitFormModel {
+                        for button in form.buttons {
+                            for field in button.fields { #expect(screen.items.contains { Self.names(field.key, $0) }, "\(name): field \(field.key)") }
+                            #expect(screen.buttons.contains { $0.action == .submit(button) }, "\(name): the button of \(button.label) in \(described)")
                         }
                     }
-                    if case .selector(let selector) = model.content, selector.presentation == .list {
-                        #expect(screen.buttons.filter { if case .select = $0.action { true } else { false } }.count == selector.options.count, "\(name)")
+                    if let selector = model as? KitSelectorModel, selector.presentation == .list {
+                        #expect(screen.buttons.filter { if case .select = $0.action { true } else { false } }.count == selector.selectorItems.count, "\(name)")
                     }
                     // At most one primary button: the step's main way on.
                     #expect(screen.buttons.filter { $0.role == .primary }.count <= 1, "\(name): \(described)")
                 case .problem(let problem):
-                    let screen = Self.english.screen(for: ProblemModel(problem))
+                    let screen = Self.english.screen(for: KitProblemModel(problem))
                     #expect(screen.kind == .problem)
                     #expect(screen.messages.first == .message(text: problem.title?.literal ?? "Something went wrong", style: "MessageView.Error"), "\(name)")
                     #expect(screen.links.count == problem.links.count)
@@ -138,7 +138,7 @@ import Testing
             "Heading: Login", "secondary button: Google", "secondary button: TOTP", "secondary button: Username/password", "secondary button: Email",
             "secondary button: SMS",
         ])
-        let tabs = UIModelFactory(presentation: .tabs, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
+        let tabs = KitDataMapper(presentation: .tabs, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
         let tabbed = try Self.screen(Self.uiKit, "authentication-select-authenticator.json", factory: tabs)
         #expect(Self.describe(tabbed) == ["Heading: Login", #"tabs ["Google", "TOTP", "Username/password", "Email", "SMS"] at 0"#, "primary button: Google"])
         // Duo's nested selector: one button per device.
@@ -159,7 +159,7 @@ import Testing
         let swedish = try Self.screen(Documents.fixtures, "polling-pending.json", builder: Self.swedish)
         #expect(swedish.items.contains(.countdown(text: "2 minuter kvar", seconds: 143)), "\(Self.describe(swedish))")
         // Without automatic polling the user checks.
-        let manual = UIModelFactory(autoPollingDuration: 0, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
+        let manual = KitDataMapper(autoPollingDuration: 0, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
         let checked = try Self.screen(Self.uiKit, "sms-polling-pending.json", factory: manual)
         #expect(checked.buttons.first == ScreenItem.Button(title: "Check now", role: .primary, action: .poll))
         #expect(try Self.screen(Self.uiKit, "sms-polling-pending.json", builder: Self.swedish, factory: manual).buttons.first?.title == "Kontrollera nu")
@@ -197,7 +197,7 @@ import Testing
     @Test func anInvalidInputProblemPutsItsComplaintsUnderTheFields() throws {
         let step = try Documents.step(Self.uiKit, "html-form-login.json")
         let problem = try Documents.problem(Self.uiKit, "problem-invalid-input.json")
-        let screen = Self.english.screen(for: factory.makeUIModel(step, problem: problem))
+        let screen = Self.english.screen(for: try factory.model(step), problem: KitProblemModel(problem))
         let described = Self.describe(screen)
         // The complaint about the password goes under it; those about fields the form does not
         // have stay in the messages.
@@ -233,7 +233,7 @@ import Testing
         #expect(Self.describe(try Self.screen(Documents.captured, "pollingStep.json")) == ["loading", "text button: Cancel"])
         let form = try Documents.step(Documents.captured, "usernamePassword.json")
         let errors = try Documents.problem(Documents.captured, "usernamePasswordFormErrors.json")
-        let corrected = Self.describe(Self.english.screen(for: factory.makeUIModel(form, problem: errors)))
+        let corrected = Self.describe(Self.english.screen(for: try factory.model(form), problem: KitProblemModel(errors)))
         #expect(corrected.first == "Error: Form Errors", "\(corrected)")
         #expect(corrected.contains("field userName username error: You have to enter your username"), "\(corrected)")
         #expect(corrected.contains("field password password secure error: You have to enter your password"), "\(corrected)")
@@ -244,9 +244,9 @@ import Testing
             let step = #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "fields": ["#
                 + field + "]}}]}"
             guard case .representation(let representation) = try HaapiModel.response(from: Data(step.utf8)),
-                let form = factory.makeUIModel(representation).contentForms.first, let model = form.inputFields.first
+                let field = representation.formActions.first?.model.fields.first
             else { throw CancellationError() }
-            return ScreenBuilder.contentType(model)
+            return KitDataMapper.contentType(field)
         }
         #expect(try type(#"{"type": "username", "name": "userName"}"#) == .username)
         #expect(try type(#"{"type": "password", "name": "password"}"#) == .password)

@@ -79,7 +79,7 @@ enum TestClient {
     let viewModel: HaapiFlowViewModel
     let failing: FailingOnceTransport
 
-    static let appRedirect = "haapi://callback"
+    nonisolated static let appRedirect = "haapi://callback"
 
     static func make(
         _ server: RunningServer, client: TestClient, scopes: [String] = ["openid"], bound: Bool? = nil,
@@ -112,9 +112,9 @@ enum TestClient {
         return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitApplication: try applicationBuilder.buildOrThrow()), failing: failing)
     }
 
-    var model: UIModel? { viewModel.uiModel }
+    var model: (any UIModel)? { viewModel.uiModel }
 
-    func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> UIModel {
+    func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> any UIModel {
         if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
         return try #require(viewModel.uiModel, sourceLocation: sourceLocation)
     }
@@ -128,7 +128,7 @@ enum TestClient {
 
     /// Chooses `authenticatorType` at the selector.
     func choose(_ authenticatorType: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        guard case .selector(let selector) = try requireModel(sourceLocation: sourceLocation).content else {
+        guard let selector = try requireModel(sourceLocation: sourceLocation) as? KitSelectorModel else {
             Issue.record("expected a selector", sourceLocation: sourceLocation)
             throw CancellationError()
         }
@@ -137,18 +137,18 @@ enum TestClient {
 
     /// Fills the login form in.
     func login(username: String = "demo", password: String = "Password1") async throws {
-        let form = try #require(try requireModel().form(kind: .login))
-        await viewModel.submit(form, values: ["userName": username, "password": password])
+        let form = try #require(try requireModel().button(kind: .login))
+        await viewModel.submit(interactionActionModel: form, parameters: ["userName": username, "password": password])
     }
 
     /// Waits until the flow ends with an OAuth model.
     // A ceiling for a loaded CI machine (every suite at once on 2 cores), not a timing claim.
-    func outcome(timeout: Duration = .seconds(30)) async throws -> OAuthModel {
+    func outcome(timeout: Duration = .seconds(30)) async throws -> any OAuthModel {
         do {
             return try await waitFor(timeout: timeout) { viewModel.oAuthModel }
         } catch {
             // What the flow shows instead, so that a failure says where it stopped.
-            Issue.record("no outcome in \(timeout); error: \(String(describing: viewModel.error)); shown: \(String(describing: viewModel.uiModel?.content))")
+            Issue.record("no outcome in \(timeout); error: \(String(describing: viewModel.error)); shown: \(String(describing: viewModel.uiModel))")
             throw error
         }
     }
@@ -165,9 +165,16 @@ enum TestClient {
 
 /// A ``HaapiFlowResult`` that records what it receives.
 @MainActor final class FlowResultRecorder: HaapiFlowResult {
-    var models: [OAuthModel] = []
+    var models: [any OAuthModel] = []
     var errors: [any Error] = []
 
-    func didReceiveOAuthModel(_ oAuthModel: OAuthModel) { models.append(oAuthModel) }
-    func didReceiveError(_ error: Error) { errors.append(error) }
+    func didReceiveOAuthModel(_ oAuthModel: any OAuthModel) { models.append(oAuthModel) }
+    func didReceiveError(_ error: any Error) { errors.append(error) }
+}
+
+extension OAuthModel {
+    /// The kit's tokens, if the flow ended with them.
+    var kitTokens: KitOAuthTokenModel? { self as? KitOAuthTokenModel }
+    /// The kit's OAuth error, if the flow ended with one.
+    var kitError: KitOAuthErrorModel? { self as? KitOAuthErrorModel }
 }

@@ -47,7 +47,7 @@ import Testing
 
     @Test func messagesTakeTheStyleOfTheirFirstKnownClass() throws {
         let styles = try HaapiUIViewControllerStyle(theme: .kit).messageViewStyles
-        func style(_ classes: [String]) -> MessageViewStyle { styles.style(for: MessageModel(text: "x", classList: classes)) }
+        func style(_ classes: [String]) -> MessageViewStyle { styles.style(for: KitInfoMessage(text: "x", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes)) }
         #expect(style(["error"]) == styles.error)
         #expect(style(["heading", "error"]) == styles.heading)
         #expect(style(["recipientOfCommunication"]) == styles.recipientOfCommunication)
@@ -177,10 +177,11 @@ import Testing
     @Test func theAppsPlistIsLaidOverTheKitsAndEveryStyleIsReadAtBuild() throws {
         let (bundle, directory) = try Self.bundle(["CompanyTheme.plist": ["ActionableButton.Primary": ["backgroundColorName": "company_blue"]]])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let application = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)
+        let built = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)
             .setThemingPlistFileName("CompanyTheme", and: bundle)
             .setLocalizableStrings(LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
-            .buildOrThrow()
+            .buildOrThrow() as? KitApplication
+        let application = try #require(built)
         #expect(application.commonStyle.primaryButton.backgroundColorName == "company_blue")
         #expect(application.commonStyle.primaryButton.minHeight == 50)
         #expect(application.screenBuilder.strings.language == "sv")

@@ -165,6 +165,12 @@ public struct ExternalBrowserClientOperationActionModel: ClientOperationActionMo
 
     /// ``href``, resolved against `baseURL` when relative, with `redirect_uri=<redirectTo>` added.
     public func urlToLaunch(redirectTo: String, relativeTo baseURL: URL?) -> URL? {
+        Self.urlToLaunch(href: href, redirectTo: redirectTo, relativeTo: baseURL)
+    }
+
+    /// `href`, resolved against `baseURL` when relative, with `redirect_uri=<redirectTo>` added:
+    /// where an external browser is sent so that it comes back to `redirectTo`.
+    public static func urlToLaunch(href: String, redirectTo: String, relativeTo baseURL: URL?) -> URL? {
         launchURL(href: href, redirectTo: redirectTo, baseURL: baseURL)
     }
 

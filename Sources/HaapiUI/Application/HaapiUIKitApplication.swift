@@ -3,25 +3,55 @@ import HaapiDriver
 import HaapiSDK
 import OAuthCore
 
-/// An app's HAAPI setup: its configuration, and the accessor (HAAPI manager, OAuth token
-/// manager, DPoP key) every flow and ``OAuthLifecycle`` call of the app shares (the seeds'
-/// `HaapiUIKitApplication`). Make one, once, with ``HaapiUIKitApplicationBuilder``.
+/// An app's HAAPI setup (the seeds' `HaapiUIKitApplication`): its configuration, how steps and
+/// token responses become models, and the accessor (HAAPI manager, OAuth token manager, DPoP key)
+/// every flow and ``OAuthLifecycle`` call of the app shares. Make one, once, with
+/// ``HaapiUIKitApplicationBuilder``: its ``KitApplication`` also has the app's theme, texts and
+/// screens.
+public protocol HaapiUIKitApplication: AnyObject, Sendable {
+    /// The configuration.
+    var haapiUIKitConfiguration: HaapiUIKitConfiguration { get }
+    /// Maps each step to what its screen shows.
+    var dataMapper: any DataMapper { get }
+    /// Maps the token endpoint's answer to what the app receives.
+    var oAuthDataMapper: any OAuthDataMapper { get }
+    #if canImport(UIKit) && canImport(CoreImage) && !os(watchOS) && !os(tvOS)
+    /// Handles the client operations the kit does not know.
+    var genericClientOperationHandler: any GenericClientOperationHandler { get }
+    #endif
+    /// The look of the flow's screens (by default the kit's).
+    var theme: Theme { get }
+    /// The texts of the flow's screens, in the user's language (by default the kit's).
+    var localizableStrings: LocalizableStrings { get }
+    /// The shared accessor, built now if it is not yet (by default a new one each time).
+    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
+    func haapiAccessor() async throws -> any HaapiAccessor
+    /// Closes the shared accessor; a later use builds a new one.
+    func close() async
+}
+
+extension HaapiUIKitApplication {
+    public var theme: Theme { (try? Theme.kit) ?? Theme(values: [:], source: "none") }
+    public var localizableStrings: LocalizableStrings { LocalizableStrings() }
+    public func haapiAccessor() async throws -> any HaapiAccessor { try await haapiUIKitConfiguration.makeAccessorBuilder().build() }
+    public func close() async {}
+
+    /// What each screen shows, in the application's language and theme.
+    public var screenBuilder: ScreenBuilder { ScreenBuilder(strings: localizableStrings, theme: theme) }
+}
+
+/// The kit's ``HaapiUIKitApplication``: what ``HaapiUIKitApplicationBuilder`` makes.
 ///
 /// The accessor is built on first use, by the first flow's ``HaapiFlowViewModel/start(parameters:)``
 /// or the first ``OAuthLifecycle`` call; a failure is reported there and the next use tries
 /// again. One flow runs at a time: starting a flow ends the one under way.
-public final class HaapiUIKitApplication: Sendable {
-    /// The configuration.
+public final class KitApplication: HaapiUIKitApplication {
     public let haapiUIKitConfiguration: HaapiUIKitConfiguration
-    /// The look of the flow's screens: the kit's theme with the app's plist over it.
     public let theme: Theme
-    /// The texts of the flow's screens, in the user's language.
     public let localizableStrings: LocalizableStrings
     /// The styles every screen shares, read from ``theme``.
     public let commonStyle: HaapiUIViewControllerStyle
-    /// Maps each step to what its screen shows.
     public let dataMapper: any DataMapper
-    /// Maps the token endpoint's answer to what the app receives.
     public let oAuthDataMapper: any OAuthDataMapper
     /// The app's own screens (a `ViewControllerFactoryRegistry` on Apple platforms).
     let viewControllerFactories: (any Sendable)?
@@ -35,7 +65,7 @@ public final class HaapiUIKitApplication: Sendable {
         viewControllerFactories: (any Sendable)? = nil, genericClientOperations: (any Sendable)? = nil
     ) {
         self.genericClientOperations = genericClientOperations
-        self.dataMapper = dataMapper ?? UIModelFactory(configuration: haapiUIKitConfiguration)
+        self.dataMapper = dataMapper ?? KitDataMapper(configuration: haapiUIKitConfiguration)
         self.oAuthDataMapper = oAuthDataMapper ?? OAuthDataMapperBuilder().build()
         self.haapiUIKitConfiguration = haapiUIKitConfiguration
         self.theme = theme
@@ -44,17 +74,10 @@ public final class HaapiUIKitApplication: Sendable {
         self.viewControllerFactories = viewControllerFactories
     }
 
-    /// What each screen shows, in the application's language and theme.
-    public var screenBuilder: ScreenBuilder { ScreenBuilder(strings: localizableStrings, theme: theme) }
-
-    /// The shared accessor, built now if it is not yet.
-    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
     public func haapiAccessor() async throws -> any HaapiAccessor {
         try await cache.accessor { try await self.haapiUIKitConfiguration.makeAccessorBuilder().build() }
     }
 
-    /// Closes the accessor (its HAAPI token manager frees the configuration's name); a later
-    /// use builds a new one.
     public func close() async {
         await cache.close()
     }
@@ -138,11 +161,11 @@ public final class HaapiUIKitApplicationBuilder {
     /// - Throws: ``ThemeError`` when the app's theme plist is missing or describes a style
     ///   wrongly (every screen's style is read now, so a mistake shows at once, not on the
     ///   screen that needs it).
-    public func buildOrThrow() throws(ThemeError) -> HaapiUIKitApplication {
+    public func buildOrThrow() throws(ThemeError) -> any HaapiUIKitApplication {
         try make(appTheme: appTheme)
     }
 
-    private func make(appTheme: Result<Theme, ThemeError>?) throws(ThemeError) -> HaapiUIKitApplication {
+    private func make(appTheme: Result<Theme, ThemeError>?) throws(ThemeError) -> KitApplication {
         var theme = try Theme.kit
         switch appTheme {
         case .success(let app)?: theme = theme.merging(app)
@@ -152,14 +175,14 @@ public final class HaapiUIKitApplicationBuilder {
         let commonStyle = try HaapiUIViewControllerStyle(theme: theme)
         _ = try theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
         for kind in ScreenKind.allCases { try kind.checkStyle(in: theme) }
-        return HaapiUIKitApplication(
+        return KitApplication(
             haapiUIKitConfiguration: configuration, theme: theme, commonStyle: commonStyle, localizableStrings: strings ?? LocalizableStrings(),
             dataMapper: dataMapper, oAuthDataMapper: oAuthDataMapper, viewControllerFactories: viewControllerFactories,
             genericClientOperations: genericClientOperationHandler)
     }
 
     /// The application; when the app's theme is wrong, the kit's theme is used and the error logged.
-    public func build() -> HaapiUIKitApplication {
+    public func build() -> any HaapiUIKitApplication {
         do {
             return try buildOrThrow()
         } catch {

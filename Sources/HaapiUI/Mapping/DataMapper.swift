@@ -1,108 +1,124 @@
 import Foundation
 import HaapiSDK
 
-/// Maps the server's steps to the models the screens show (the seeds' `DataMapper`).
-/// ``UIModelFactory`` is the kit's; ``DataMapperBuilder`` changes how one kind of step is
-/// mapped and keeps the kit's mapping for the others. Set one with
+/// Makes the UI model of a HAAPI response (the seeds' `UIModelFactory`), for
+/// ``DataMapperBuilder/customize(modelType:handler:)``.
+public typealias UIModelFactory = @Sendable (any HaapiResponse) throws -> any UIModel
+
+/// Maps the server's steps and problems to the models the screens show (the seeds'
+/// `DataMapper`). ``KitDataMapper`` is the kit's; ``DataMapperBuilder`` changes how some kinds of
+/// response are mapped and keeps the kit's mapping for the others. Set one with
 /// ``HaapiUIKitApplicationBuilder/setDataMapper(_:)``.
 public protocol DataMapper: Sendable {
-    /// The model of `haapiRepresentation`, with `problem` attached to its fields and the
-    /// non-secret values the user entered last.
-    /// - Throws: any error, to end the flow with it (``HaapiUIKitError/unsupportedMap(objName:expectedObjName:)``
-    ///   says a step cannot be shown).
-    func mapHaapiRepresentationToUIModel(
-        _ haapiRepresentation: any HaapiRepresentation, problem: (any ProblemRepresentation)?, enteredValues: [String: String]
-    ) throws -> UIModel
-
-    /// The model shown once `option` of a selector on `current` is chosen; `nil` when choosing
-    /// it is submitting its form.
-    func mapSelectorOption(_ option: SelectorOptionModel, on current: UIModel) -> UIModel?
+    /// The model of a step (any ``UIInteractionModel``) or a problem (a ``ProblemModel``).
+    /// - Throws: the failure an `error` result holds, or any error to end the flow with
+    ///   (``HaapiUIKitError/unsupportedMap(objName:expectedObjName:)`` says a step cannot be shown).
+    func mapHaapiResultToUIModel(haapiResult: HaapiResult) throws -> any UIModel
+    /// The model of an action's model shown on its own (an option's form or options).
+    func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws -> any UIInteractionModel
+    /// The model of a step.
+    func mapHaapiRepresentationToInteraction(haapiRepresentation: any HaapiRepresentation) throws -> any UIInteractionModel
+    /// The model shown once `item` of a selector on `step` is chosen (its form to fill in, or its
+    /// options). By default, the model of the item's action.
+    func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel
 }
 
-extension UIModelFactory: DataMapper {
-    public func mapHaapiRepresentationToUIModel(
-        _ haapiRepresentation: any HaapiRepresentation, problem: (any ProblemRepresentation)?, enteredValues: [String: String]
-    ) throws -> UIModel {
-        makeUIModel(haapiRepresentation, problem: problem, enteredValues: enteredValues)
-    }
-
-    public func mapSelectorOption(_ option: SelectorOptionModel, on current: UIModel) -> UIModel? {
-        makeUIModel(choosing: option, on: current)
+extension DataMapper {
+    public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel {
+        try mapRepresentationActionModelToUIInteractionModel(representationActionModel: item.action)
     }
 }
 
-/// Makes a ``DataMapper`` that maps some kinds of step the app's way (the seeds'
+/// Makes a ``DataMapper`` that maps some kinds of response the app's way (the seeds'
 /// `DataMapperBuilder`).
 ///
 /// ```swift
-/// let mapper = DataMapperBuilder(configuration: configuration)
-///     .customize(modelType: PollingStep.self) { step, model in
-///         // The company's text on every wait.
-///         UIModel(representation: step, content: model.content, messages: [MessageModel(text: "Hang on…", classList: ["info"])],
-///                 links: model.links, forms: model.forms, selectors: model.selectors, problem: model.problem)
+/// let stock = DataMapperBuilder(redirectTo: redirect, autoPollingDuration: 3, authSelectionPresentation: .list).build()
+/// let mapper = DataMapperBuilder(redirectTo: redirect, autoPollingDuration: 3, authSelectionPresentation: .list)
+///     .customize(modelType: PollingStep.self) { response in
+///         // The company's screen for every wait, made from the kit's model of it.
+///         CompanyWaitModel(try stock.mapHaapiResultToUIModel(haapiResult: .representation(response as! PollingStep)))
 ///     }
 ///     .build()
 /// ```
 public final class DataMapperBuilder {
-    private let base: UIModelFactory
-    private var handlers: [CustomizedDataMapper.Handler] = []
+    private let base: KitDataMapper
+    private var handlers: [(type: Any.Type, factory: UIModelFactory)] = []
 
-    /// A builder over the kit's mapping with these settings.
-    /// - Parameters:
-    ///   - redirectTo: the app's redirect (for external-browser steps).
-    ///   - baseURL: the server's base URL, for relative `href`s.
+    /// A builder over the kit's mapping with these settings (relative `href`s of external
+    /// browsers are resolved only with a `baseURL`: see ``init(redirectTo:autoPollingDuration:authSelectionPresentation:baseURL:)``).
+    public convenience init(redirectTo: String, autoPollingDuration: TimeInterval, authSelectionPresentation: AuthenticatorSelectionPresentation) {
+        self.init(base: KitDataMapper(presentation: authSelectionPresentation, autoPollingDuration: autoPollingDuration, appRedirect: redirectTo))
+    }
+
+    /// A builder over the kit's mapping with these settings and the server's base URL.
     public convenience init(
         redirectTo: String, autoPollingDuration: TimeInterval, authSelectionPresentation: AuthenticatorSelectionPresentation, baseURL: URL
     ) {
-        self.init(base: UIModelFactory(
+        self.init(base: KitDataMapper(
             presentation: authSelectionPresentation, autoPollingDuration: autoPollingDuration, appRedirect: redirectTo, baseURL: baseURL))
     }
 
     /// A builder over the kit's mapping for `configuration`.
     public convenience init(configuration: HaapiUIKitConfiguration) {
-        self.init(base: UIModelFactory(configuration: configuration))
+        self.init(base: KitDataMapper(configuration: configuration))
     }
 
     /// A builder over `base`.
-    public init(base: UIModelFactory) {
+    public init(base: KitDataMapper) {
         self.base = base
     }
 
-    /// Maps steps of type `T` with `handler`, given the step and the kit's model of it; a later
-    /// customisation of the same type wins.
+    /// Maps responses of type `T` (a step or problem type) with `handler`; a later customisation
+    /// of the same type wins.
     @discardableResult
-    public func customize<T: HaapiRepresentation>(modelType: T.Type, handler: @escaping @Sendable (T, UIModel) throws -> UIModel) -> DataMapperBuilder {
-        handlers.insert({ step, model in
-            guard let step = step as? T else { return nil }
-            return try handler(step, model)
-        }, at: 0)
+    public func customize<T: HaapiResponse>(modelType: T.Type, handler: @escaping UIModelFactory) -> DataMapperBuilder {
+        handlers.insert((T.self, handler), at: 0)
         return self
     }
 
     /// The mapper.
     public func build() -> any DataMapper {
-        CustomizedDataMapper(base: base, handlers: handlers)
+        CustomizedDataMapper(base: base, handlers: handlers.map { entry in
+            { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
+        })
     }
 }
 
-/// The kit's mapping, then the first handler for the step's type.
+/// The kit's mapping, unless a handler for the response's type maps it.
 private struct CustomizedDataMapper: DataMapper {
-    typealias Handler = @Sendable (any HaapiRepresentation, UIModel) throws -> UIModel?
-    let base: UIModelFactory
-    let handlers: [Handler]
+    let base: KitDataMapper
+    let handlers: [@Sendable (any HaapiResponse) throws -> (any UIModel)?]
 
-    func mapHaapiRepresentationToUIModel(
-        _ haapiRepresentation: any HaapiRepresentation, problem: (any ProblemRepresentation)?, enteredValues: [String: String]
-    ) throws -> UIModel {
-        let model = base.makeUIModel(haapiRepresentation, problem: problem, enteredValues: enteredValues)
+    private func custom(_ response: any HaapiResponse) throws -> (any UIModel)? {
         for handler in handlers {
-            if let mapped = try handler(haapiRepresentation, model) { return mapped }
+            if let mapped = try handler(response) { return mapped }
         }
-        return model
+        return nil
     }
 
-    func mapSelectorOption(_ option: SelectorOptionModel, on current: UIModel) -> UIModel? {
-        base.makeUIModel(choosing: option, on: current)
+    func mapHaapiResultToUIModel(haapiResult: HaapiResult) throws -> any UIModel {
+        switch haapiResult {
+        case .representation(let step): return try custom(step) ?? base.mapHaapiResultToUIModel(haapiResult: haapiResult)
+        case .problem(let problem): return try custom(problem) ?? base.mapHaapiResultToUIModel(haapiResult: haapiResult)
+        case .error: return try base.mapHaapiResultToUIModel(haapiResult: haapiResult)
+        }
+    }
+
+    func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws -> any UIInteractionModel {
+        try base.mapRepresentationActionModelToUIInteractionModel(representationActionModel: representationActionModel)
+    }
+
+    func mapHaapiRepresentationToInteraction(haapiRepresentation: any HaapiRepresentation) throws -> any UIInteractionModel {
+        guard let mapped = try custom(haapiRepresentation) else { return try base.mapHaapiRepresentationToInteraction(haapiRepresentation: haapiRepresentation) }
+        guard let interaction = mapped as? any UIInteractionModel else {
+            throw HaapiUIKitError.unsupportedMap(objName: "\(type(of: mapped))", expectedObjName: "a UIInteractionModel")
+        }
+        return interaction
+    }
+
+    func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel {
+        try base.mapSelection(item, on: step)
     }
 }
 
@@ -111,28 +127,28 @@ private struct CustomizedDataMapper: DataMapper {
 public protocol OAuthDataMapper: Sendable {
     /// The model of `tokenResponse`: an ``OAuthTokenModel``, an ``OAuthErrorModel``, or one of the app's.
     /// - Throws: the failure `tokenResponse` holds, or any error to end the flow with.
-    func mapTokenResponseToOAuthModel(tokenResponse: TokenResponse) throws -> OAuthModel
+    func mapTokenResponseToOAuthModel(tokenResponse: TokenResponse) throws -> any OAuthModel
 }
 
-/// Makes an ``OAuthDataMapper`` (the seeds' `OAuthDataMapperBuilder`): tokens become an
-/// ``OAuthTokenModel`` and errors an ``OAuthErrorModel`` unless a handler says otherwise.
+/// Makes an ``OAuthDataMapper`` (the seeds' `OAuthDataMapperBuilder`): tokens become a
+/// ``KitOAuthTokenModel`` and errors a ``KitOAuthErrorModel`` unless a handler says otherwise.
 public final class OAuthDataMapperBuilder {
-    private var tokens: (@Sendable (SuccessfulTokenResponse) throws -> OAuthModel)?
-    private var errors: (@Sendable (ErrorTokenResponse) throws -> OAuthModel)?
+    private var tokens: (@Sendable (SuccessfulTokenResponse) throws -> any OAuthModel)?
+    private var errors: (@Sendable (ErrorTokenResponse) throws -> any OAuthModel)?
 
     /// A builder of the kit's mapping.
     public init() {}
 
     /// Maps successful token responses with `handler`.
     @discardableResult
-    public func customize(modelType: SuccessfulTokenResponse.Type, handler: @escaping @Sendable (SuccessfulTokenResponse) throws -> OAuthModel) -> OAuthDataMapperBuilder {
+    public func customize(modelType: SuccessfulTokenResponse.Type, handler: @escaping @Sendable (SuccessfulTokenResponse) throws -> any OAuthModel) -> OAuthDataMapperBuilder {
         tokens = handler
         return self
     }
 
     /// Maps the server's OAuth errors with `handler`.
     @discardableResult
-    public func customize(modelType: ErrorTokenResponse.Type, handler: @escaping @Sendable (ErrorTokenResponse) throws -> OAuthModel) -> OAuthDataMapperBuilder {
+    public func customize(modelType: ErrorTokenResponse.Type, handler: @escaping @Sendable (ErrorTokenResponse) throws -> any OAuthModel) -> OAuthDataMapperBuilder {
         errors = handler
         return self
     }
@@ -144,13 +160,13 @@ public final class OAuthDataMapperBuilder {
 }
 
 struct KitOAuthDataMapper: OAuthDataMapper {
-    var tokens: (@Sendable (SuccessfulTokenResponse) throws -> OAuthModel)?
-    var errors: (@Sendable (ErrorTokenResponse) throws -> OAuthModel)?
+    var tokens: (@Sendable (SuccessfulTokenResponse) throws -> any OAuthModel)?
+    var errors: (@Sendable (ErrorTokenResponse) throws -> any OAuthModel)?
 
-    func mapTokenResponseToOAuthModel(tokenResponse: TokenResponse) throws -> OAuthModel {
+    func mapTokenResponseToOAuthModel(tokenResponse: TokenResponse) throws -> any OAuthModel {
         switch tokenResponse {
-        case .successfulToken(let response): return try tokens?(response) ?? OAuthTokenModel(response)
-        case .errorToken(let response): return try errors?(response) ?? OAuthErrorModel(response)
+        case .successfulToken(let response): return try tokens?(response) ?? KitOAuthTokenModel(response)
+        case .errorToken(let response): return try errors?(response) ?? KitOAuthErrorModel(response)
         case .error(let failure): throw failure
         }
     }

@@ -7,7 +7,7 @@ public struct HaapiFlowError: Error, Sendable {
     /// What went wrong.
     public enum Kind: Sendable {
         /// The server answered with a problem the flow does not handle by itself.
-        case problem(ProblemModel)
+        case problem(KitProblemModel)
         /// The SDK, the network or the server's response failed.
         case failure(any Error)
     }
@@ -21,14 +21,14 @@ public struct HaapiFlowError: Error, Sendable {
     /// A title to show.
     public var title: String {
         switch kind {
-        case .problem(let problem): return problem.title
+        case .problem(let problem): return problem.title ?? problem.message
         case .failure(let error as any IdsvrError): return error.errorDescription
         case .failure: return "The request failed"
         }
     }
 
     /// The problem, if this is one.
-    public var problem: ProblemModel? {
+    public var problem: KitProblemModel? {
         if case .problem(let problem) = kind { return problem }
         return nil
     }
@@ -40,7 +40,7 @@ public struct HaapiFlowError: Error, Sendable {
     }
 
     /// An error for a problem (never retryable: the flow must go another way).
-    public init(problem: ProblemModel) {
+    public init(problem: KitProblemModel) {
         kind = .problem(problem)
         isRetryable = false
     }

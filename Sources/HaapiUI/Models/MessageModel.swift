@@ -1,37 +1,5 @@
 import HaapiSDK
 
-/// A class of a message's `classList`, read (unknown classes kept); the kit shows a message by
-/// its ``MessageModel/messageStyleAttribute``.
-public enum MessageStyle: Sendable, Hashable {
-    /// `heading`: a title.
-    case heading
-    /// `info`: information.
-    case info
-    /// `warning`: a warning.
-    case warning
-    /// `error` or `is-error`: an error.
-    case error
-    /// `userName`: the user's name.
-    case username
-    /// `recipient` or `recipientOfCommunication`: who a code or a request was sent to.
-    case recipient
-    /// A class this layer does not know (`userCode`, `activationCode`, ...), kept as received.
-    case other(String)
-
-    /// The style of one class name.
-    public init(className: String) {
-        switch className.lowercased() {
-        case "heading": self = .heading
-        case "info": self = .info
-        case "warning": self = .warning
-        case "error", "is-error": self = .error
-        case "username", "user-name": self = .username
-        case "recipient", "recipientofcommunication": self = .recipient
-        default: self = .other(className)
-        }
-    }
-}
-
 /// How the kit shows a message (Curity's names); each has its theme section (`MessageView.*`).
 public enum MessageStyleAttribute: String, Codable, Sendable, CaseIterable {
     /// A heading over the step (class `heading`).
@@ -66,54 +34,27 @@ public enum MessageStyleAttribute: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// A message of a step or a problem, with its styles.
-public struct MessageModel: Sendable, Hashable {
-    /// The text.
-    public let text: String
-    /// The styles, one per class, in the order of `classList` (unknown classes kept as ``MessageStyle/other(_:)``).
-    public let styles: [MessageStyle]
-    /// The classes as received.
-    public let classList: [String]
-
-    /// The main style: the first known style, else ``MessageStyle/info``.
-    public var style: MessageStyle { knownStyle ?? .info }
-
-    /// The first style this layer knows, if any class is one (a problem's message without one
-    /// is an error, a step's is information: the caller decides).
-    public var knownStyle: MessageStyle? {
-        styles.first { if case .other = $0 { return false } else { return true } }
-    }
-
-    /// Whether the message has `style`.
-    public func hasStyle(_ style: MessageStyle) -> Bool { styles.contains(style) }
-
-    /// How the kit shows the message (Curity's `InfoMessageModel.messageStyleAttribute`): by its
-    /// first known class; a user code (`userCode`) as one; any other message as content.
-    public var messageStyleAttribute: MessageStyleAttribute {
-        switch knownStyle {
-        case .heading?: return .heading
-        case .info?: return .info
-        case .warning?: return .warn
-        case .error?: return .error
-        case .username?: return .username
-        case .recipient?: return .recipientofcommunication
-        case .other?, nil:
-            return classList.contains { $0.caseInsensitiveCompare("userCode") == .orderedSame } ? .usercode : .content
+extension MessageStyleAttribute {
+    /// The style a message's classes give it, if one of them is a class the kit knows: the first
+    /// of `heading`, `info`, `warning`, `error` (or `is-error`), `username`, `recipient` (or
+    /// `recipientOfCommunication`); else `userCode` as a code.
+    public init?(knownClassList classList: [String]) {
+        for name in classList {
+            switch name.lowercased() {
+            case "heading": self = .heading
+            case "info": self = .info
+            case "warning": self = .warn
+            case "error", "is-error": self = .error
+            case "username", "user-name": self = .username
+            case "recipient", "recipientofcommunication": self = .recipientofcommunication
+            default: continue
+            }
+            return
         }
+        guard classList.contains(where: { $0.caseInsensitiveCompare("userCode") == .orderedSame }) else { return nil }
+        self = .usercode
     }
 
-    /// A model of `message`.
-    public init(_ message: UserMessage) {
-        self.init(text: message.text.literal, classList: message.classList)
-    }
-
-    /// A model of a text and its classes.
-    public init(text: String, classList: [String]) {
-        self.text = text
-        self.classList = classList
-        styles = classList.map(MessageStyle.init(className:))
-    }
+    /// The style a message's classes give it; any other message is content.
+    public init(classList: [String]) { self = Self(knownClassList: classList) ?? .content }
 }
-
-/// A message of a step (the seeds' `InfoMessageModel`).
-public typealias InfoMessageModel = MessageModel

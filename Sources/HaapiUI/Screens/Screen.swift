@@ -35,7 +35,7 @@ public enum ScreenKind: String, Sendable, CaseIterable {
 /// What a screen shows, top to bottom, with its texts in the user's language and the theme
 /// section that styles each element: the value a UI draws, and a test asserts on.
 ///
-/// ``ScreenBuilder`` makes it from a ``UIModel`` or a ``ProblemModel``; the kit's view
+/// ``ScreenBuilder`` makes it from any ``UIModel``, the app's own included; the kit's view
 /// controllers draw it and send each element's ``ScreenAction`` back to the flow.
 public struct Screen: Sendable, Hashable {
     /// The screen that shows it.
@@ -63,38 +63,53 @@ public struct Screen: Sendable, Hashable {
 
 /// What a tap on an element does.
 public enum ScreenAction: Sendable, Hashable {
-    /// Submits a form with what the user entered in its fields.
-    case submit(FormModel)
+    /// Submits a button's form with what the user entered in its fields.
+    case submit(any InteractionItemButtonModel)
     /// Chooses an option of a selector.
-    case select(SelectorOptionModel)
+    case select(any SelectorItemInteractionActionModel)
     /// Opens a URL outside the app (BankID's app, the browser of an external-browser step).
     case open(URL)
     /// Follows a link of the step.
-    case follow(LinkModel)
+    case follow(any LinkItemModel)
     /// Polls now.
     case poll
     /// Starts the passkey ceremony with an authenticator of `kind`.
     case passkey(WebAuthnAuthenticatorKind)
+
+    /// What identifies the action: its kind, and the element's key, title or target.
+    private var identity: String {
+        switch self {
+        case .submit(let button): return "submit \(button.key) \(button.label)"
+        case .select(let option): return "select \(option.title) \(option.type ?? "")"
+        case .open(let url): return "open \(url.absoluteString)"
+        case .follow(let link): return "follow \(link.rel) \(link.href)"
+        case .poll: return "poll"
+        case .passkey(let kind): return "passkey \(kind.rawValue)"
+        }
+    }
+
+    public static func == (lhs: ScreenAction, rhs: ScreenAction) -> Bool { lhs.identity == rhs.identity }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 
-/// One element of a ``Screen``.
+/// One element of a ``Screen``. Fields keep the model element they edit (``TextField/item``):
+/// a screen writes what the user enters there; two screens are equal when they show the same.
 public enum ScreenItem: Sendable, Hashable {
     /// A text field.
     public struct TextField: Sendable, Hashable {
-        /// What the system may fill in (AutoFill), from the field's type and kind.
-        public enum ContentType: String, Sendable, CaseIterable {
-            case username, password, newPassword, oneTimeCode, emailAddress, telephoneNumber, none
-        }
+        public typealias ContentType = InputTextConfiguration.ContentType
 
-        /// The field's form (submitted with ``ScreenAction/submit(_:)``).
-        public let form: FormModel
-        /// The field's name in the form.
+        /// The element it edits.
+        public let item: any InteractionItemInputTextModel
+        /// The field's name in its form.
         public let name: String
         public let label: String
         public let placeholder: String?
         /// The value shown at first (never a password).
         public let value: String?
         public let contentType: ContentType
+        /// The keyboard to show.
+        public let keyboard: InputTextConfiguration.Keyboard
         public let isSecure: Bool
         public let isRequired: Bool
         public let minLength: Int?
@@ -103,11 +118,19 @@ public enum ScreenItem: Sendable, Hashable {
         public let error: String?
         /// The theme section (the theme's `huiTextField`).
         public let style: String
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            (lhs.name, lhs.label, lhs.placeholder, lhs.value, lhs.contentType, lhs.keyboard) == (rhs.name, rhs.label, rhs.placeholder, rhs.value, rhs.contentType, rhs.keyboard)
+                && (lhs.isSecure, lhs.isRequired, lhs.minLength, lhs.maxLength, lhs.error, lhs.style)
+                    == (rhs.isSecure, rhs.isRequired, rhs.minLength, rhs.maxLength, rhs.error, rhs.style)
+        }
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// A checkbox.
     public struct Checkbox: Sendable, Hashable {
-        public let form: FormModel
+        /// The element it edits.
+        public let item: any InteractionItemCheckboxModel
         public let name: String
         public let label: String
         public let isChecked: Bool
@@ -115,16 +138,34 @@ public enum ScreenItem: Sendable, Hashable {
         public let isReadonly: Bool
         public let error: String?
         public let style: String
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            (lhs.name, lhs.label, lhs.isChecked, lhs.isReadonly, lhs.error, lhs.style) == (rhs.name, rhs.label, rhs.isChecked, rhs.isReadonly, rhs.error, rhs.style)
+        }
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// A choice among values (a select field).
     public struct Picker: Sendable, Hashable {
-        public let form: FormModel
+        /// One value to choose.
+        public struct Option: Sendable, Hashable {
+            public let label: String
+            public let value: String
+            public let isSelected: Bool
+        }
+
+        /// The element it edits.
+        public let item: any InteractionItemSelectModel
         public let name: String
         public let label: String
-        public let options: [FieldOptionModel]
+        public let options: [Option]
         public let error: String?
         public let style: String
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            (lhs.name, lhs.label, lhs.options, lhs.error, lhs.style) == (rhs.name, rhs.label, rhs.options, rhs.error, rhs.style)
+        }
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// A button.
@@ -137,6 +178,15 @@ public enum ScreenItem: Sendable, Hashable {
             case secondary
             /// A way out, or a minor action (`ActionableButton.Text`).
             case text
+
+            /// The role of a button of `type` (a link-like button is a text button).
+            public init(_ type: InteractionItemButtonType) {
+                switch type {
+                case .primary: self = .primary
+                case .secondary: self = .secondary
+                case .text, .link: self = .text
+                }
+            }
         }
 
         public let title: String
@@ -178,7 +228,7 @@ public enum ScreenItem: Sendable, Hashable {
     /// The time left to wait, as text, and in seconds.
     case countdown(text: String, seconds: Int)
     /// A QR code: its data (drawn by the app) or the server's image of it.
-    case qrCode(data: String?, image: LinkModel?)
+    case qrCode(data: String?, image: KitLinkItem?)
     /// A title that opens to show a text (`ExpandableView`; BankID's help).
     case expandable(title: String, body: String)
     /// A link of the step (`LinkView`).
@@ -197,7 +247,7 @@ extension ScreenItem {
     }
 }
 
-extension MessageModel {
+extension InfoMessageModel {
     /// The theme section of the message's style (``messageStyleAttribute``).
     public var themeSection: String { messageStyleAttribute.themeSection }
 }

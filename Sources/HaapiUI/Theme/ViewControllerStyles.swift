@@ -232,7 +232,7 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
         }
 
         /// The style of `message` (``MessageModel/messageStyleAttribute``).
-        public func style(for message: MessageModel) -> MessageViewStyle { style(for: message.messageStyleAttribute) }
+        public func style(for message: any InfoMessageModel) -> MessageViewStyle { style(for: message.messageStyleAttribute) }
 
         /// The style of messages shown as `attribute`.
         public func style(for attribute: MessageStyleAttribute) -> MessageViewStyle {

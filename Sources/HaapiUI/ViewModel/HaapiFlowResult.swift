@@ -7,23 +7,25 @@ import Foundation
     /// The flow (or an ``OAuthLifecycle`` refresh) ended with tokens or an OAuth error. By
     /// default an ``OAuthTokenModel`` goes to ``didReceiveOAuthTokenModel(_:)`` and an
     /// ``OAuthErrorModel`` to ``didReceiveError(_:)``.
-    func didReceiveOAuthModel(_ oAuthModel: OAuthModel)
+    func didReceiveOAuthModel(_ oAuthModel: any OAuthModel)
     /// The flow ended with tokens (called by the default ``didReceiveOAuthModel(_:)``).
-    func didReceiveOAuthTokenModel(_ oAuthTokenModel: OAuthTokenModel)
+    func didReceiveOAuthTokenModel(_ oAuthTokenModel: any OAuthTokenModel)
     /// The flow stopped with an error.
-    func didReceiveError(_ error: Error)
+    func didReceiveError(_ error: any Error)
 }
 
 extension HaapiFlowResult {
-    public func didReceiveOAuthModel(_ oAuthModel: OAuthModel) {
+    public func didReceiveOAuthModel(_ oAuthModel: any OAuthModel) {
         switch oAuthModel {
-        case let tokens as OAuthTokenModel: didReceiveOAuthTokenModel(tokens)
-        case let error as OAuthErrorModel: didReceiveError(error)
+        case let tokens as any OAuthTokenModel: didReceiveOAuthTokenModel(tokens)
+        case let error as KitOAuthErrorModel: didReceiveError(error)
+        case let error as any OAuthErrorModel:
+            didReceiveError(KitOAuthErrorModel(error: error.error, errorDescription: error.errorDescription, errorUri: error.errorUri, source: .tokenEndpoint))
         default: didReceiveError(HaapiUIKitError.unsupportedMap(objName: "\(type(of: oAuthModel))", expectedObjName: "OAuthTokenModel"))
         }
     }
 
-    public func didReceiveOAuthTokenModel(_ oAuthTokenModel: OAuthTokenModel) {}
+    public func didReceiveOAuthTokenModel(_ oAuthTokenModel: any OAuthTokenModel) {}
 }
 
 /// Receives the outcome of an ``OAuthLifecycle`` operation (the seeds' `OAuthLifecycleResultListener`).

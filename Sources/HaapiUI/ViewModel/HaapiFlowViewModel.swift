@@ -21,12 +21,14 @@ import OpenCombine
 ///     .store(in: &cancellables)
 /// ```
 ///
-/// ``isLoading``, ``uiModel`` (the current step as a ``UIModel``), ``error`` (a
-/// ``HaapiFlowError``), ``oAuthModel`` (how the flow ended: an ``OAuthTokenModel`` or an
-/// ``OAuthErrorModel``) and ``isConfirmingInterruption``. Then call the actions:
-/// ``start(parameters:)``, ``submit(_:values:)``, ``select(_:)``, ``followLink(_:)``,
-/// ``poll()``, ``cancel()`` / ``confirmCancel()`` / ``dismissCancel()``, ``retry()``,
-/// ``acknowledgeError()`` and ``resumeExternalBrowser(url:)``.
+/// ``isLoading``, ``uiModel`` (the current step as a ``UIModel``: a ``FormModel``, a
+/// ``SelectorModel``, a ``PollingModel``, ...), ``problemModel`` (the server's complaint about the
+/// last submission, on the same step), ``error`` (a ``HaapiFlowError``), ``oAuthModel`` (how the
+/// flow ended: an ``OAuthTokenModel`` or an ``OAuthErrorModel``) and ``isConfirmingInterruption``.
+/// Then call the actions: ``start(parameters:)``, ``submit(form:parameters:)``,
+/// ``submit(interactionActionModel:parameters:)``, ``select(_:)``, ``followLink(_:)``, ``poll()``,
+/// ``cancel()`` / ``confirmCancel()`` / ``dismissCancel()``, ``retry()``, ``acknowledgeError()``,
+/// ``resumeExternalBrowser(url:)`` and ``completeWebAuthn(_:kind:)``.
 ///
 /// By itself the view model polls polling steps (every ``HaapiUIKitConfiguration/autoPollingDuration``
 /// or the server's interval) and submits their continuing action once done; keeps the flow on
@@ -35,17 +37,20 @@ import OpenCombine
 /// them). How the flow ended also goes to ``haapiFlowResult``, when set.
 @MainActor public final class HaapiFlowViewModel: ObservableObject {
     /// The application the flow belongs to.
-    public nonisolated let haapiUIKitApplication: HaapiUIKitApplication
+    public nonisolated let haapiUIKitApplication: any HaapiUIKitApplication
     /// The configuration.
     public nonisolated var configuration: HaapiUIKitConfiguration { haapiUIKitApplication.haapiUIKitConfiguration }
     /// Whether a request is under way.
     @Published public private(set) var isLoading = false
     /// The current step, as a UI model (`nil` before the flow starts).
-    @Published public private(set) var uiModel: UIModel?
+    @Published public private(set) var uiModel: (any UIModel)?
+    /// The server's complaint about the last submission, when the step stays for the user to
+    /// correct it (its field errors are also on the fields' models); `nil` once another step is shown.
+    @Published public private(set) var problemModel: KitProblemModel?
     /// The current error (`nil` when there is none); a retryable one can be ``retry()``-ed.
     @Published public private(set) var error: HaapiFlowError?
     /// How the flow ended: an ``OAuthTokenModel`` or an ``OAuthErrorModel`` (`nil` until it ends).
-    @Published public private(set) var oAuthModel: OAuthModel?
+    @Published public private(set) var oAuthModel: (any OAuthModel)?
     /// Whether ``cancel()`` is waiting for the UI to ``confirmCancel()`` or ``dismissCancel()``.
     @Published public private(set) var isConfirmingInterruption = false
     /// Receives how the flow ended: its ``oAuthModel``, or its ``error`` once the flow stops
@@ -57,8 +62,8 @@ import OpenCombine
     /// The accessor the flow runs on, once ``start(parameters:)`` has it.
     public private(set) var accessor: (any HaapiAccessor)?
     private var dataMapper: any DataMapper { haapiUIKitApplication.dataMapper }
-    /// The step shown (a continue-same-step included), with the values the user submitted last.
-    private var shownStep: (any HaapiRepresentation)?
+    /// The step shown (a continue-same-step included).
+    public private(set) var shownStep: (any HaapiRepresentation)?
     /// Where the flow is; ``enter(_:)`` is the one way to change it.
     private var phase = Phase.idle
     private var pollingTask: Task<Void, Never>?
@@ -72,7 +77,7 @@ import OpenCombine
     /// What ``retry()`` repeats.
     private enum RetryAction {
         case start(OAuthAuthorizationParameters?)
-        case request(@Sendable () async -> HaapiResult, entered: [String: String])
+        case request(@Sendable () async -> HaapiResult)
         case exchange(OAuthAuthorizationResponseStep)
     }
 
@@ -111,13 +116,19 @@ import OpenCombine
     }
 
     /// A view model for a flow of `haapiUIKitApplication`; nothing is contacted until ``start(parameters:)``.
-    public init(haapiUIKitApplication: HaapiUIKitApplication) {
+    public init(haapiUIKitApplication: any HaapiUIKitApplication) {
         self.haapiUIKitApplication = haapiUIKitApplication
     }
 
-    /// A view model for a configuration of its own.
-    public convenience init(haapiUIKitConfiguration: HaapiUIKitConfiguration) {
-        self.init(haapiUIKitApplication: HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: haapiUIKitConfiguration).build())
+    /// A view model for a configuration of its own, with these mappers.
+    /// - Throws: ``ThemeError`` when the kit's theme cannot be read (a defect of the package).
+    public convenience init(
+        haapiUIKitConfiguration: HaapiUIKitConfiguration, dataMapper: (any DataMapper)? = nil,
+        oAuthDataMapper: any OAuthDataMapper = OAuthDataMapperBuilder().build()
+    ) throws {
+        let builder = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: haapiUIKitConfiguration).setOAuthDataMapper(oAuthDataMapper)
+        if let dataMapper { builder.setDataMapper(dataMapper) }
+        self.init(haapiUIKitApplication: try builder.buildOrThrow())
     }
 
     /// The HAAPI manager, once the flow has started.
@@ -135,6 +146,7 @@ import OpenCombine
     private func begin(parameters: OAuthAuthorizationParameters?) async {
         shownStep = nil
         uiModel = nil
+        problemModel = nil
         oAuthModel = nil
         isConfirmingInterruption = false
         if accessor == nil {
@@ -154,34 +166,58 @@ import OpenCombine
         }
         guard let manager else { return }
         HaapiLogger.debug(UIKitFollowUpTag.flow, "starting a flow")
-        await run(entered: [:]) { await manager.start(parameters: parameters) }
+        await run { await manager.start(parameters: parameters) }
     }
 
-    /// Submits a form of the current UI model with the values the user entered, by field name
-    /// (hidden fields and readonly checkboxes keep the server's values; for a checkbox, an
-    /// empty string unchecks it).
-    public func submit(_ form: FormModel, values: [String: String] = [:]) async {
+    /// Submits `form` with `parameters`, by field name (a `String` as it is, a `Bool` for a
+    /// checkbox as checked or not; hidden fields and readonly checkboxes keep the server's values;
+    /// for a checkbox, an empty string unchecks it).
+    public func submit(form: FormActionModel, parameters: [String: any Sendable]) async {
         guard let manager = requireManager() else { return }
-        let model = form.form
-        await run(entered: values) { await manager.submitForm(model, fields: values) }
+        let fields = form.fieldValues(parameters)
+        await run { await manager.submitForm(form, fields: fields) }
+    }
+
+    /// What a UI's element does, as Curity's flow controller is told it: a button's form is
+    /// submitted with `parameters`, an option is chosen, a link followed.
+    public func submit(interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable]) async {
+        switch interactionActionModel {
+        case let option as any SelectorItemInteractionActionModel:
+            await select(option)
+        default:
+            switch interactionActionModel.action {
+            case let form as FormActionModel:
+                // What was submitted is what the step shows again when the server sends it back.
+                let items = (interactionActionModel as? KitButtonItem)?.fields ?? uiModel.map(Self.interactionItems(of:)) ?? []
+                Self.keep(parameters, in: items)
+                await submit(form: form, parameters: parameters)
+            case let link as Link: await followLink(link)
+            default:
+                publish(HaapiFlowError(failure: HaapiUIKitError.unsupported(cause: "\(type(of: interactionActionModel.action)) cannot be submitted")))
+            }
+        }
     }
 
     /// Chooses a selector option. An option that holds options of its own (Duo's device holding
     /// its factors) becomes the ``uiModel``'s selector; an option whose form asks for something
-    /// (Duo's passcode) becomes a form to fill in, submitted with ``submit(_:values:)``; any other
-    /// option's form is submitted at once (its hidden fields as the server gave them). Nothing
-    /// is sent until a form is submitted; ``returnToStep()`` goes back to the step as sent.
-    public func select(_ option: SelectorOptionModel) async {
-        guard let current = uiModel else {
+    /// (Duo's passcode) becomes a form to fill in; any other option's form is submitted at once
+    /// (its hidden fields as the server gave them). Nothing is sent until a form is submitted;
+    /// ``returnToStep()`` goes back to the step as sent.
+    public func select(_ option: any SelectorItemInteractionActionModel) async {
+        guard let step = shownStep else {
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the flow shows no step to choose from")))
             return
         }
-        if let form = option.form, form.inputFields.isEmpty {
-            await submit(form)
-        } else if let chosen = dataMapper.mapSelectorOption(option, on: current) {
+        if let form = option.action as? FormActionModel, !form.fields.contains(where: \.isUserInput) {
+            await submit(form: form, parameters: [:])
+            return
+        }
+        do {
+            let chosen = try dataMapper.mapSelection(option, on: step)
             HaapiLogger.debug(UIKitFollowUpTag.flow, "chose \"\(option.title)\": showing what it holds")
+            problemModel = nil
             uiModel = chosen
-        } else {
+        } catch {
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the option \"\(option.title)\" has neither a form nor options")))
         }
     }
@@ -190,14 +226,14 @@ import OpenCombine
     /// option); nothing is sent.
     public func returnToStep() {
         guard let shownStep, let model = map(shownStep) else { return }
+        problemModel = nil
         uiModel = model
     }
 
     /// Follows a link (a plain GET).
-    public func followLink(_ link: LinkModel) async {
+    public func followLink(_ link: Link) async {
         guard let manager = requireManager() else { return }
-        let value = link.link
-        await run(entered: [:]) { await manager.followLink(value) }
+        await run { await manager.followLink(link) }
     }
 
     /// Polls the current polling step once (for UIs that poll themselves, with
@@ -207,7 +243,7 @@ import OpenCombine
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the current step is not a polling step")))
             return
         }
-        await run(entered: [:]) { await manager.poll(step) }
+        await run { await manager.poll(step) }
     }
 
     /// Asks to abandon the flow. With ``HaapiUIKitConfiguration/shouldConfirmFlowInterruption``,
@@ -239,8 +275,8 @@ import OpenCombine
         switch action {
         case .start(let parameters):
             await begin(parameters: parameters)
-        case .request(let operation, let entered):
-            await run(entered: entered, operation)
+        case .request(let operation):
+            await run(operation)
         case .exchange(let step):
             generation += 1
             let current = generation
@@ -258,38 +294,48 @@ import OpenCombine
         finish(with: flowError)
     }
 
+    /// The operation the flow waits to come back from: an external browser (or Curity's older
+    /// launch), when the shown step is one.
+    private var browserOperation: (any FormOperationModel)? { uiModel as? any FormOperationModel }
+
+    /// The form that resumes the client operation the flow waits for: an external browser's,
+    /// else the operation's first continue action.
+    private var resumeForm: FormActionModel? {
+        browserOperation?.formActionModel ?? (shownStep as? any ClientOperationStep)?.continueActions.lazy.compactMap(\.form).first
+    }
+
+    /// Whether the flow waits for an external browser or app to come back.
+    public var isWaitingForReturn: Bool { shownStep is any ClientOperationStep || browserOperation != nil }
+
     /// Resumes an external-browser operation with the `_resume_nonce` the browser came back with.
     public func resumeExternalBrowser(nonce: String) async {
-        guard case .clientOperation(let operation)? = uiModel?.content, let form = operation.actions.continueActions.first else {
+        guard let form = resumeForm else {
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the current step is not a client operation to resume")))
             return
         }
-        let name = form.fields.first { $0.kind == .context }?.name ?? "_resume_nonce"
-        await submit(form, values: [name: nonce])
+        let name = form.fields.first { $0 is ContextFormField }?.name ?? ResumeNonce.parameter
+        await submit(form: form, parameters: [name: nonce])
     }
 
     /// Resumes an external-browser operation with the URL the browser came back to (the app
     /// redirect with `_resume_nonce` in its query).
     public func resumeExternalBrowser(url: URL) async {
-        guard let nonce = Self.resumeNonce(in: url) else {
+        guard let nonce = ResumeNonce.of(url) else {
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the URL has no _resume_nonce")))
             return
         }
         await resumeExternalBrowser(nonce: nonce)
     }
 
-    private static func resumeNonce(in url: URL) -> String? { ResumeNonce.of(url) }
-
     /// Completes a WebAuthn operation with the credential the authenticator made: submits the
     /// continue action with the credential, as JSON, in the field for `kind` (`credential`,
     /// `platformCredential` or `crossPlatformCredential`).
     public func completeWebAuthn(_ credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind = .any) async {
-        guard case .clientOperation(.webAuthn(let operation))? = uiModel?.content, let form = operation.continueAction(for: kind) else {
+        guard let operation = uiModel as? KitWebAuthnModel, let form = operation.continueAction(for: kind) else {
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the current step is not a WebAuthn operation to complete")))
             return
         }
-        let name = form.field(kind.credentialField)?.name ?? form.fields.first { $0.kind == .context }?.name ?? kind.credentialField
-        await submit(form, values: [name: credential.json])
+        await submit(form: form, parameters: operation.buildParametersWrapper(WebAuthnCeremonyResult(credential: credential, kind: kind)))
     }
 
     /// Stops the flow's work under way (polling, requests whose answers are then dropped).
@@ -312,33 +358,34 @@ import OpenCombine
     // MARK: Running requests
 
     /// Runs a user's request: supersedes what is under way, shows loading, handles the result.
-    private func run(entered: [String: String], _ operation: @escaping @Sendable () async -> HaapiResult) async {
+    private func run(_ operation: @escaping @Sendable () async -> HaapiResult) async {
         generation += 1
         let current = generation
         stopPolling()
         enter(.loading)
-        await execute(operation, entered: entered, generation: current)
+        await execute(operation, generation: current)
         settle(after: current)
     }
 
     /// Sends a request and handles its result, unless a later action superseded it.
-    private func execute(_ operation: @escaping @Sendable () async -> HaapiResult, entered: [String: String], generation current: Int) async {
+    private func execute(_ operation: @escaping @Sendable () async -> HaapiResult, generation current: Int) async {
         let result = await operation()
         guard generation == current else { return }
         switch result {
         case .representation(let step):
-            await show(step, entered: entered, generation: current)
+            await show(step, generation: current)
         case .problem(let problem):
-            await handle(problem, entered: entered)
+            await handle(problem)
         case .error(let failure):
-            publish(HaapiFlowError(failure: failure), retry: .request(operation, entered: entered))
+            publish(HaapiFlowError(failure: failure), retry: .request(operation))
         }
     }
 
-    private func show(_ step: any HaapiRepresentation, entered: [String: String], generation current: Int) async {
+    private func show(_ step: any HaapiRepresentation, generation current: Int) async {
         guard let shown = map(step) else { return }
-        HaapiLogger.debug(UIKitFollowUpTag.flow, "showing \(type(of: step)) (\(shown.viewName ?? "no view name"))")
-        if case .clientOperation = shown.content {
+        HaapiLogger.debug(UIKitFollowUpTag.flow, "showing \(type(of: step)) (\(step.metadata?.viewName ?? "no view name"))")
+        problemModel = nil
+        if step is any ClientOperationStep || shown is any FormOperationModel {
             deepLinkManager?.registerHaapiFlowDeeplinkable(self)
         } else {
             deepLinkManager?.unregisterHaapiFlowDeeplinkable()
@@ -356,22 +403,39 @@ import OpenCombine
             } else if let manager {
                 let next = polling.mainAction
                 // Done or failed: the continuing action is submitted without the user.
-                await execute({ await manager.submit(next) }, entered: [:], generation: current)
+                await execute({ await manager.submit(next) }, generation: current)
             }
         default:
             shownStep = step
             uiModel = shown
-            if !shown.offersAction {
+            if !Self.offersAction(shown, on: step) {
                 // Nothing to submit, follow or wait for: say so rather than leave the UI stuck.
                 publish(HaapiFlowError(failure: UnsupportedStepError(step)))
             }
         }
     }
 
+    /// Whether `model` offers the user (or the client) a way on: a form to submit, an option to
+    /// choose, a link to follow, an operation with an action to continue or fail with, a wait,
+    /// or the end of the flow. A step without one is a dead end (``UnsupportedStepError``).
+    public nonisolated static func offersAction(_ model: any UIModel, on step: any HaapiRepresentation) -> Bool {
+        switch model {
+        case is any PollingModel, is any AuthorizationRequestModel: return true
+        case let selector as any SelectorModel: return !selector.selectorItems.isEmpty
+        case let form as any FormModel: return !form.interactionItems.isEmpty || !form.linkItems.isEmpty
+        case let continued as any ContinueSameModel: return !(continued.formModel?.interactionItems.isEmpty ?? true)
+        case let generic as any GenericModel:
+            return !(generic.formModel?.interactionItems.isEmpty ?? true) || !(generic.selectorModel?.selectorItems.isEmpty ?? true)
+                || !step.links.filter { !$0.isImage }.isEmpty
+        case is any UIOperationModel: return !step.allActions.isEmpty
+        default: return true
+        }
+    }
+
     /// The model of `step` from the application's data mapper; its failure ends the flow.
-    private func map(_ step: any HaapiRepresentation, problem: (any ProblemRepresentation)? = nil, entered: [String: String] = [:]) -> UIModel? {
+    private func map(_ step: any HaapiRepresentation) -> (any UIModel)? {
         do {
-            return try dataMapper.mapHaapiRepresentationToUIModel(step, problem: problem, enteredValues: entered)
+            return try dataMapper.mapHaapiRepresentationToInteraction(haapiRepresentation: step)
         } catch {
             stopPolling()
             publish(HaapiFlowError(failure: error as? HaapiUIKitError ?? HaapiUIKitError.other(error)))
@@ -380,22 +444,25 @@ import OpenCombine
     }
 
     /// The model of the token endpoint's answer from the application's OAuth data mapper.
-    private func oauthModel(_ response: TokenResponse) throws -> OAuthModel {
+    private func oauthModel(_ response: TokenResponse) throws -> any OAuthModel {
         try haapiUIKitApplication.oAuthDataMapper.mapTokenResponseToOAuthModel(tokenResponse: response)
     }
 
-    private func handle(_ problem: any ProblemRepresentation, entered: [String: String]) async {
-        let model = ProblemModel(problem)
+    private func handle(_ problem: any ProblemRepresentation) async {
+        let model = KitProblemModel(problem, strings: haapiUIKitApplication.localizableStrings)
         HaapiLogger.debug(UIKitFollowUpTag.flow, "problem \(problem.type.rawValue): \(model.handling)")
         if let authorization = problem as? AuthorizationProblem {
             stopPolling()
-            end(with: OAuthErrorModel(authorization))
+            end(with: KitOAuthErrorModel(authorization))
             return
         }
         switch model.handling {
         case .correctOnSameStep:
-            if let step = shownStep {
-                if let model = map(step, problem: problem, entered: entered) { uiModel = model }
+            if let shown = uiModel, shownStep != nil {
+                // The step stays with what the user entered (never a password), the server's
+                // complaints at the fields they are about.
+                Self.mark(shown, with: model)
+                problemModel = model
                 return
             }
         case .restartFlow where !restartedForMismatch:
@@ -422,8 +489,53 @@ import OpenCombine
         }
     }
 
+    /// Sets each field's error from `problem`'s complaint about it (none for the others), and
+    /// empties secure fields: a password is never shown again.
+    public static func mark(_ model: any UIModel, with problem: KitProblemModel) {
+        let complaints = Dictionary(problem.invalidFields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for item in interactionItems(of: model) {
+            let complaint = complaints[item.key].map { $0.detail.literal.isEmpty ? ($0.reason ?? "") : $0.detail.literal }
+            switch item {
+            case let field as KitInputTextItem:
+                field.error = complaint
+                if field.inputConfiguration.isSecure { field.value = "" }
+            case let box as KitCheckboxItem: box.error = complaint
+            case let select as KitSelectItem: select.error = complaint
+            case var other as any InteractionItemInputTextModel: other.error = complaint
+            default: break
+            }
+        }
+    }
+
+    /// Writes submitted values into the elements they were entered in (a checkbox is checked by
+    /// `true` or a non-empty value, a select field chooses the option of that value).
+    static func keep(_ parameters: [String: any Sendable], in items: [any InteractionItemModel]) {
+        for item in items {
+            guard let submitted = parameters[item.key] else { continue }
+            switch (item, submitted) {
+            case (let field as KitInputTextItem, let text as String): field.value = text
+            case (let box as KitCheckboxItem, let checked as Bool): box.isChecked = checked
+            case (let box as KitCheckboxItem, let text as String): box.isChecked = !text.isEmpty
+            case (let select as KitSelectItem, let text as String):
+                if let position = select.options.firstIndex(where: { $0.1 == text }) { select.selectedPosition = position }
+            default: break
+            }
+        }
+    }
+
+    /// Every element of `model`'s forms.
+    public nonisolated static func interactionItems(of model: any UIModel) -> [any InteractionItemModel] {
+        switch model {
+        case let form as any FormModel: return form.interactionItems
+        case let continued as any ContinueSameModel: return continued.formModel?.interactionItems ?? []
+        case let generic as any GenericModel: return generic.formModel?.interactionItems ?? []
+        case let bankID as KitBankIdModel: return bankID.otherItems
+        default: return []
+        }
+    }
+
     /// Ends the flow with tokens or an OAuth error.
-    private func end(with model: OAuthModel) {
+    private func end(with model: any OAuthModel) {
         HaapiLogger.info(UIKitFollowUpTag.flow, "the flow ended with \(type(of: model))")
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
         oAuthModel = model
@@ -443,11 +555,11 @@ import OpenCombine
 
     private func schedulePoll(_ step: PollingStep, generation current: Int) {
         stopPolling()
-        guard let interval = PollingModel.interval(
+        guard let interval = KitPollingModel.interval(
             serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: configuration.autoPollingDuration)
         else { return }
         pollingTask = Task { [weak self] in
-            do { try await Task.sleep(for: interval) } catch { return }
+            do { try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000)) } catch { return }
             await self?.autoPoll(step, generation: current)
         }
     }
@@ -455,7 +567,7 @@ import OpenCombine
     private func autoPoll(_ step: PollingStep, generation current: Int) async {
         guard generation == current, let manager else { return }
         pollingTask = nil  // this task is the one running: it must not be cancelled by what follows
-        await execute({ await manager.poll(step) }, entered: [:], generation: current)
+        await execute({ await manager.poll(step) }, generation: current)
     }
 
     private func stopPolling() {
@@ -469,12 +581,20 @@ import OpenCombine
         isConfirmingInterruption = false
         stopPolling()
         if case .ended = phase { return }
-        if let cancel = uiModel?.cancelForm {
-            await submit(cancel)
+        if let cancel = cancelForm {
+            await submit(form: cancel, parameters: [:])
             return
         }
         generation += 1
-        end(with: OAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
+        end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
+    }
+
+    /// The cancel action the shown step offers: among its forms, then its operation's.
+    private var cancelForm: FormActionModel? {
+        guard let step = shownStep else { return nil }
+        let operation = (step as? any ClientOperationStep)?.operationModel
+        let candidates = step.allActions + (operation?.continueActions ?? []) + (operation?.errorActions ?? [])
+        return candidates.first { $0.kind == .cancel }?.form
     }
 
     /// Exchanges the authorization response's code for tokens and publishes the ``OAuthModel``.
@@ -520,7 +640,7 @@ extension HaapiFlowViewModel: HaapiFlowDeepLinkable {
     /// operation, and `url` the app's redirect (same scheme, host and path) with a `_resume_nonce`.
     /// - Throws: ``HaapiDeepLinkError``.
     public func checkUrl(_ url: URL) throws {
-        guard case .clientOperation? = uiModel?.content else {
+        guard isWaitingForReturn else {
             throw HaapiDeepLinkError(.noPendingFlow, "the flow does not wait for an external browser or app")
         }
         guard let redirect = URLComponents(string: configuration.haapiConfiguration.appRedirect),
@@ -528,7 +648,7 @@ extension HaapiFlowViewModel: HaapiFlowDeepLinkable {
             incoming.scheme?.lowercased() == redirect.scheme?.lowercased(), incoming.host?.lowercased() == redirect.host?.lowercased(),
             incoming.path == redirect.path
         else { throw HaapiDeepLinkError(.notTheAppRedirect, "\(url.redacted) is not the app's redirect") }
-        guard Self.resumeNonce(in: url) != nil else {
+        guard ResumeNonce.of(url) != nil else {
             throw HaapiDeepLinkError(.missingResumeNonce, "the app's redirect came back without a _resume_nonce")
         }
     }

@@ -14,7 +14,7 @@ struct LoginSession {
     let name: String
 
     struct Outcome {
-        let tokens: OAuthTokenModel
+        let tokens: KitOAuthTokenModel
         let dpop: Dpop
         /// The nonce the authorization request carried: the ID token must carry it too.
         let nonce: String?

@@ -30,13 +30,13 @@ import OAuthTransportNIO
     var isScripted: Bool { answers != nil }
 
     /// Runs the flow to its end: the tokens, or a ``CLIFailure``.
-    func run(parameters: OAuthAuthorizationParameters?) async throws -> OAuthTokenModel {
+    func run(parameters: OAuthAuthorizationParameters?) async throws -> KitOAuthTokenModel {
         await viewModel.start(parameters: parameters)
         while true {
             if let outcome = viewModel.oAuthModel {
-                if let tokens = outcome.tokens { return tokens }
-                guard let error = outcome.oauthError else { throw CLIFailure("login failed: the flow ended with \(type(of: outcome))") }
-                if error.error == "access_denied" && error.source == .client || viewModel.uiModel?.cancelForm != nil && error.error == "access_denied" {
+                if let tokens = outcome as? KitOAuthTokenModel { return tokens }
+                guard let error = outcome as? KitOAuthErrorModel else { throw CLIFailure("login failed: the flow ended with \(type(of: outcome))") }
+                if error.error == "access_denied" && (error.source == .client || Self.offersCancel(viewModel.shownStep)) {
                     throw CLIFailure("login cancelled")
                 }
                 throw CLIFailure("login failed: \(error.error)\(error.errorDescription.map { ": \($0)" } ?? "")")
@@ -44,15 +44,15 @@ import OAuthTransportNIO
             if let error = viewModel.error {
                 if error.isRetryable && retries < 2 && !Task.isCancelled {
                     retries += 1
-                    message(strings.string(.retrying, error.title), .warning)
+                    message(strings.string(.retrying, error.title), .warn)
                     try await Task.sleep(for: .milliseconds(500))
                     await viewModel.retry()
                     continue
                 }
                 if let problem = error.problem {
                     // The server's messages, each in its class's style; the failure names the problem.
-                    let title = problem.title(in: strings)
-                    for line in problem.messages where line.text != title { message(line.text, Self.problemStyle(line)) }
+                    let title = problem.title ?? strings.string(.developerRuntimeTitle)
+                    for line in problem.messageItems where line.text != title { message(line.text ?? "", Self.problemStyle(line)) }
                     throw CLIFailure("login failed: " + TerminalText.safe(title) + Self.lockoutNote(problem))
                 }
                 throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)) + Hints.after(error))
@@ -64,6 +64,13 @@ import OAuthTransportNIO
                 try await interrupt()
             }
         }
+    }
+
+    /// Whether `step` offers a cancel action (a cancellation then ends in the server's `access_denied`).
+    static func offersCancel(_ step: (any HaapiRepresentation)?) -> Bool {
+        guard let step else { return false }
+        let operation = (step as? any ClientOperationStep)?.operationModel
+        return (step.allActions + (operation?.continueActions ?? []) + (operation?.errorActions ?? [])).contains { $0.kind == .cancel }
     }
 
     /// A failure (not a problem: its messages are printed on their own) in one line.
@@ -100,48 +107,75 @@ import OAuthTransportNIO
 
     // MARK: Rendering
 
-    private func render(_ model: UIModel) async throws {
+    private func render(_ model: any UIModel) async throws {
         if terminal.takeInterrupt() { throw Interrupted() }
         printMessages(model)
-        if let problem = model.problem {
-            let title = problem.title(in: strings)
+        if let problem = viewModel.problemModel {
+            let title = problem.title ?? strings.string(.developerRuntimeTitle)
             message(title, .error)
-            for line in problem.messages where line.text != title { message(line.text, Self.problemStyle(line)) }
-            for line in Self.invalidFieldLines(problem, forms: model.forms + model.contentForms) { message(line, .error) }
+            for line in problem.messageItems where line.text != title { message(line.text ?? "", Self.problemStyle(line)) }
+            for line in Self.invalidFieldLines(problem, items: HaapiFlowViewModel.interactionItems(of: model)) { message(line, .error) }
             if isScripted {
                 throw CLIFailure("the server refused the answers: \(title)")
             }
         }
-        switch model.content {
-        case .selector(let selector):
-            try await chooseOption(selector.title ?? strings.string(.chooseAuthenticator), selector.options)
-        case .polling(let polling):
-            if case .bankID(let bankID)? = polling.clientOperation, shownBankIDToken != bankID.autoStartToken ?? bankID.qrData {
+        switch model {
+        case let selector as KitSelectorModel:
+            try await chooseOption(selector.title ?? strings.string(.chooseAuthenticator), selector.selectorItems.compactMap { $0 as? KitSelectorItem })
+        case let bankID as KitBankIdModel:
+            if shownBankIDToken != Self.bankIDOrder(bankID) {
                 // Once per BankID order: the step repeats at every poll.
-                shownBankIDToken = bankID.autoStartToken ?? bankID.qrData
+                shownBankIDToken = Self.bankIDOrder(bankID)
                 showBankID(bankID)
             }
+            if let polling = bankID.polling {
+                try await wait(polling)
+            } else {
+                // Continuing polls for BankID's answer; the error action is "BankID on another device".
+                try await offer(model, forms: Self.forms(bankID.otherItems), defaultIndex: 0)
+            }
+        case let polling as KitPollingModel:
             try await wait(polling)
-        case .clientOperation(let operation):
-            try await perform(operation, in: model)
-        case .consent(let consent):
-            guard let form = consent.consent else { throw CLIFailure("the consent step has no consent form") }
-            if model.heading == nil {
+        case let browser as KitExternalBrowserModel:
+            try await openBrowser(browser)
+        case let webAuthn as KitWebAuthnModel:
+            // A terminal has no platform authenticator: take the server's browser fallback.
+            guard let fallback = webAuthn.browserFallback else {
+                throw CLIFailure("login failed: passkeys need a platform authenticator, and the step offers no browser fallback")
+            }
+            message(strings.string(.passkeysInBrowser), .info)
+            await viewModel.submit(form: fallback, parameters: [:])
+        case let operation as KitGenericOperationModel:
+            let forms = Self.forms(operation.interactionModel?.interactionItems ?? [])
+            let name = operation.actionModel.name.rawValue
+            guard !forms.isEmpty else {
+                throw CLIFailure("login failed: the client operation \(name) cannot be performed in a terminal, and the step offers nothing else")
+            }
+            message(strings.string(.operationNotInTerminal, name), .warn)
+            try await offer(model, forms: forms, defaultIndex: operation.actionModel.continueActions.isEmpty ? nil : 0)
+        case let form as KitFormModel where form.step is UserConsentStep:
+            let forms = Self.forms(form.interactionItems)
+            guard let consent = forms.first(where: { $0.kind == .userConsent }) ?? forms.first(where: { !$0.isCancel }) else {
+                throw CLIFailure("the consent step has no consent form")
+            }
+            if !form.messageItems.contains(where: { $0.messageStyleAttribute == .heading }) {
                 message(strings.string(.consentHeading, viewModel.configuration.haapiConfiguration.clientId), .heading)
             }
-            for field in form.inputFields where field.kind == .checkbox {
-                Stderr.line("  • " + TerminalText.safe(Self.checkboxText(field)) + (field.isReadonly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
+            for box in consent.fields.compactMap({ $0 as? KitCheckboxItem }) {
+                Stderr.line("  • " + TerminalText.safe(Self.checkboxText(box)) + (box.isReadOnly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
             }
-            try await offer(model, forms: [form] + consent.forms.filter { $0 != form }, byAction: true, isConsent: true)
-        case .form(let forms), .continueSameStep(let forms):
-            try await offer(model, forms: forms)
-        case .generic:
-            if let selector = model.selectors.first {
-                try await chooseOption(selector.title ?? strings.string(.choose), selector.options)
+            try await offer(model, forms: [consent] + forms.filter { $0.key != consent.key }, byAction: true, isConsent: true)
+        case let form as any FormModel:
+            try await offer(model, forms: Self.forms(form.interactionItems))
+        case let continued as any ContinueSameModel:
+            try await offer(model, forms: Self.forms(continued.formModel?.interactionItems ?? []))
+        case let generic as KitGenericModel:
+            if let selector = generic.selectorModel as? KitSelectorModel {
+                try await chooseOption(selector.title ?? strings.string(.choose), selector.selectorItems.compactMap { $0 as? KitSelectorItem })
             } else {
-                try await offer(model, forms: model.forms)
+                try await offer(model, forms: Self.forms(generic.formModel?.interactionItems ?? []))
             }
-        case .authorizationResponse:
+        case is any AuthorizationRequestModel:
             // The view model exchanges the code; after an automatic poll that exchange may still
             // be under way when this model shows: wait for its outcome, which the loop handles.
             let deadline = Date().addingTimeInterval(60)
@@ -150,43 +184,52 @@ import OAuthTransportNIO
                 guard Date() < deadline else { throw CLIFailure("login failed: the authorization response ended without tokens") }
                 try await Task.sleep(for: .milliseconds(50))
             }
+        default:
+            throw CLIFailure("login failed: the step's model \(type(of: model)) cannot be shown in a terminal")
         }
     }
+
+    /// The buttons among a model's elements: each submits its form with the values of its fields.
+    static func forms(_ items: [any InteractionItemModel]) -> [KitButtonItem] { items.compactMap { $0 as? KitButtonItem } }
+
+    /// What identifies a BankID order (its start token, else its QR code's data).
+    static func bankIDOrder(_ model: KitBankIdModel) -> String? { model.autoStartURL?.absoluteString ?? model.qrData }
 
     private var lastMessages: [String] = []
     private var shownBankIDToken: String?
     private var lastText = ""
 
-    private func printMessages(_ model: UIModel) {
-        let texts = model.messages.map(\.text)
-        if case .polling = model.content, texts == lastMessages { return }
+    private func printMessages(_ model: any UIModel) {
+        let items = ScreenBuilder.messageItems(of: model)
+        let texts = items.map { $0.text ?? "" }
+        if model is any PollingModel, texts == lastMessages { return }
         lastMessages = texts
-        for item in model.messages { message(item.text, item.style) }
-        for image in model.images where image.isQRCode {
-            message(strings.string(.qrCodeOffered, image.title), .info)
+        for item in items { message(item.text ?? "", item.messageStyleAttribute) }
+        for image in (model as? any KitStepModel)?.context.images ?? [] where image.isQRCode {
+            message(strings.string(.qrCodeOffered, image.text ?? image.href), .info)
         }
     }
 
     /// Prints a line of (possibly server-sent, so escaped) text in a message style.
-    func message(_ unsafeText: String, _ style: MessageStyle) {
+    func message(_ unsafeText: String, _ style: MessageStyleAttribute) {
         let text = TerminalText.safe(unsafeText)
         switch style {
         case .heading: Stderr.line(terminal.styled(text, .bold, .blue))
         case .info: Stderr.line(terminal.styled(text, .cyan))
-        case .warning: Stderr.line(terminal.styled(strings.string(.warningLabel) + " ", .yellow, .bold) + terminal.styled(text, .yellow))
+        case .warn: Stderr.line(terminal.styled(strings.string(.warningLabel) + " ", .yellow, .bold) + terminal.styled(text, .yellow))
         case .error: Stderr.line(terminal.styled(strings.string(.errorLabel) + " ", .red, .bold) + terminal.styled(text, .red))
-        case .username, .recipient: Stderr.line(terminal.styled(text, .bold))
-        case .other: Stderr.line(text)
+        case .username, .recipientofcommunication: Stderr.line(terminal.styled(text, .bold))
+        case .content, .usercode: Stderr.line(text)
         }
     }
 
     // MARK: Forms and menus
 
     private enum Entry {
-        case form(FormModel)
-        case link(LinkModel)
+        case form(KitButtonItem)
+        case link(any LinkItemModel)
         /// Consent's form, with a question per scope before it is submitted.
-        case choosingBoxes(FormModel, title: String)
+        case choosingBoxes(KitButtonItem, title: String)
     }
 
     /// The menu of `entries`; forms are named by their title, or with `byAction` by their
@@ -194,8 +237,8 @@ import OAuthTransportNIO
     private static func choices(_ entries: [Entry], byAction: Bool = false) -> [ChoiceOption] {
         entries.map { entry in
             switch entry {
-            case .form(let form): return ChoiceOption(title: byAction ? form.actionTitle : form.title ?? form.actionTitle, names: [form.kind.rawValue, form.actionTitle])
-            case .link(let link): return ChoiceOption(title: link.title, names: [link.rel, link.href].compactMap { $0 })
+            case .form(let form): return ChoiceOption(title: byAction ? form.label : form.title ?? form.label, names: [form.kind.rawValue, form.label])
+            case .link(let link): return ChoiceOption(title: link.text ?? link.href, names: [link.rel, link.href].filter { !$0.isEmpty })
             case .choosingBoxes(_, let title): return ChoiceOption(title: title, names: ["choose"])
             }
         }
@@ -203,57 +246,63 @@ import OAuthTransportNIO
 
     /// The fields an invalid-input problem names, each with the server's complaint: shown with
     /// the problem, before the user chooses what to do again.
-    static func invalidFieldLines(_ problem: ProblemModel, forms: [FormModel]) -> [String] {
+    static func invalidFieldLines(_ problem: KitProblemModel, items: [any InteractionItemModel]) -> [String] {
         problem.invalidFields.map { invalid in
-            let label = forms.lazy.compactMap { $0.field(invalid.name)?.label }.first ?? invalid.name
+            let label = items.first { $0.key == invalid.name }?.label ?? invalid.name
             return "\(label): \(invalid.detail.literal.isEmpty ? invalid.reason ?? "invalid" : invalid.detail.literal)"
         }
     }
 
     /// A checkbox as text: its label, and the value it stands for when that says more
     /// (`profile: Your name, username and locale` for a consent scope).
-    static func checkboxText(_ field: FieldModel) -> String {
-        guard let value = field.field.value, !value.isEmpty, value != "on", value.caseInsensitiveCompare(field.label) != .orderedSame else {
-            return field.label
-        }
-        return "\(value): \(field.label)"
+    static func checkboxText(_ box: KitCheckboxItem) -> String {
+        let value = box.value
+        guard !value.isEmpty, value != "on", value.caseInsensitiveCompare(box.label) != .orderedSame else { return box.label }
+        return "\(value): \(box.label)"
     }
 
     /// What Enter answers at a field's prompt: its value, but never a secret, and never what the
     /// server just refused (a wrong one-time code must be typed anew). After incorrect
     /// credentials only a username is kept; after invalid input, the fields not named in it.
-    static func promptDefault(_ field: FieldModel, problem: ProblemModel?) -> String? {
-        guard let value = field.value, !value.isEmpty, !field.isSecure else { return nil }
-        let typed = value != field.field.defaultValue
+    static func promptDefault(_ field: KitInputTextItem, problem: KitProblemModel?) -> String? {
+        let value = field.value
+        guard !value.isEmpty, !field.inputConfiguration.isSecure else { return nil }
+        let typed = value != field.initialValue
         guard typed, let problem else { return value }
         if field.error != nil { return nil }
-        if problem.invalidFields.isEmpty && field.kind != .username { return field.field.defaultValue.flatMap { $0.isEmpty ? nil : $0 } }
+        if problem.invalidFields.isEmpty && field.inputConfiguration.contentType != .username { return field.initialValue.isEmpty ? nil : field.initialValue }
         return value
     }
 
     /// For a lockout whose texts give no duration: says so, and what the user can do.
-    static func lockoutNote(_ problem: ProblemModel) -> String {
+    static func lockoutNote(_ problem: KitProblemModel) -> String {
         guard problem.type == .tooManyAttemptsProblem else { return "" }
-        let texts = [problem.title] + problem.messages.map(\.text)
+        let texts = [problem.title ?? ""] + problem.messageItems.compactMap(\.text)
         if texts.contains(where: { $0.contains(where: \.isNumber) }) { return "" }
         return " (the server does not say for how long: try again later, or ask its administrators to unlock the account)"
     }
 
     /// A problem's message in its own class's style; one without a known class is an error.
-    static func problemStyle(_ line: MessageModel) -> MessageStyle { line.knownStyle ?? .error }
+    static func problemStyle(_ line: any InfoMessageModel) -> MessageStyleAttribute {
+        guard let kit = line as? KitInfoMessage else { return line.messageStyleAttribute }
+        return MessageStyleAttribute(knownClassList: kit.classList) ?? .error
+    }
 
     /// Offers the forms (and links) of a step: one form is filled in directly; several make a
     /// menu, whose answer on Enter (and for a script without a matching choice) is `defaultIndex`.
     /// Consent (`isConsent`) is asked once: its scopes were listed, and accepting grants the
     /// checked ones; a person at the terminal may instead choose them one by one.
-    private func offer(_ model: UIModel, forms: [FormModel], defaultIndex: Int? = nil, byAction: Bool = false, isConsent: Bool = false) async throws {
+    private func offer(_ model: any UIModel, forms: [KitButtonItem], defaultIndex: Int? = nil, byAction: Bool = false, isConsent: Bool = false) async throws {
         let primary = forms.filter { !$0.isCancel }
-        var entries = primary.map(Entry.form) + model.links.map(Entry.link)
-        if isConsent, !isScripted, let accept = primary.first, accept.inputFields.contains(where: { $0.kind == .checkbox && !$0.isReadonly }) {
+        var entries = primary.map(Entry.form) + ScreenBuilder.linkItems(of: model).map(Entry.link)
+        if isConsent, !isScripted, let accept = primary.first, accept.fields.contains(where: { ($0 as? KitCheckboxItem)?.isReadOnly == false }) {
             entries.insert(.choosingBoxes(accept, title: strings.string(.consentChooseScopes)), at: 1)
         }
         entries += forms.filter(\.isCancel).map(Entry.form)
-        guard !entries.isEmpty else { throw CLIFailure("login failed: " + UnsupportedStepError(model.representation).errorDescription) }
+        guard !entries.isEmpty else {
+            let step = viewModel.shownStep.map { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
+            throw CLIFailure("login failed: " + step)
+        }
         let chosen: Entry
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
             chosen = entries[0]
@@ -263,71 +312,100 @@ import OAuthTransportNIO
             chosen = entries[try await choose(strings.string(.chooseAction), Self.choices(entries, byAction: byAction), defaultIndex: primary.count == 1 ? 0 : nil)]
         }
         switch chosen {
-        case .link(let link): await viewModel.followLink(link)
+        case .link(let link): await viewModel.followLink(link.link)
         case .form(let form):
             if form.isCancel {
-                await viewModel.submit(form)
+                await submit(form, [:])
                 return
             }
-            let values = try await fill(form, problem: model.problem, asksCheckboxes: !isConsent)
-            await viewModel.submit(form, values: values)
+            let values = try await fill(form, problem: viewModel.problemModel, asksCheckboxes: !isConsent)
+            await submit(form, values)
         case .choosingBoxes(let form, _):
-            await viewModel.submit(form, values: try await fill(form, problem: model.problem))
+            await submit(form, try await fill(form, problem: viewModel.problemModel))
         }
     }
 
+    /// Submits `form` with `values`, kept in its fields as a screen keeps what was typed (for the
+    /// prompts' defaults if the server refuses them).
+    private func submit(_ form: KitButtonItem, _ values: [String: String]) async {
+        for field in form.fields {
+            guard let value = values[field.key] else { continue }
+            switch field {
+            case let text as KitInputTextItem: text.value = value
+            case let box as KitCheckboxItem: box.isChecked = !value.isEmpty
+            case let select as KitSelectItem: select.selectedPosition = select.options.firstIndex { $0.1 == value }
+            default: break
+            }
+        }
+        guard let model = form.formActionModel else { return }
+        await viewModel.submit(form: model, parameters: values)
+    }
+
     /// Asks for every input field of a form; `problemShown` is the server's complaint about the last answers.
-    private func fill(_ form: FormModel, problem problemShown: ProblemModel?, asksCheckboxes: Bool = true) async throws -> [String: String] {
+    private func fill(_ form: KitButtonItem, problem problemShown: KitProblemModel?, asksCheckboxes: Bool = true) async throws -> [String: String] {
         var values: [String: String] = [:]
         let formName = form.title ?? form.kind.rawValue
-        for field in form.inputFields {
+        for field in form.fields {
             // The server's complaint about a field goes with its prompt.
-            let complaint = field.error.map { terminal.styled(" (" + TerminalText.safe($0.detail ?? $0.reason ?? "invalid") + ")", .red) } ?? ""
-            if !complaint.isEmpty, isScripted || field.kind == .select { message("\(field.label): \(field.error?.detail ?? field.error?.reason ?? "invalid")", .error) }
-            switch field.kind {
-            case .select:
-                let options = field.options.map { ChoiceOption(title: $0.label, names: [$0.value]) }
-                if let answer = try await answer(for: field.name) {
-                    values[field.name] = field.options.first { $0.value == answer || $0.label == answer }?.value ?? answer
+            let error = Self.error(of: field)
+            let complaint = error.map { terminal.styled(" (" + TerminalText.safe($0.isEmpty ? "invalid" : $0) + ")", .red) } ?? ""
+            if let error, isScripted || field is KitSelectItem { message("\(field.label): \(error.isEmpty ? "invalid" : error)", .error) }
+            switch field {
+            case let select as KitSelectItem:
+                let options = select.options.map { ChoiceOption(title: $0.0, names: [$0.1]) }
+                if let answer = try await answer(for: select.key) {
+                    values[select.key] = select.options.first { $0.1 == answer || $0.0 == answer }?.1 ?? answer
                 } else {
-                    let selected = field.options.firstIndex(where: \.isSelected)
-                    let index = try await choose("\(field.label) (field \"\(field.name)\" of form \"\(formName)\")", options, defaultIndex: selected, consumesChoices: false)
-                    values[field.name] = field.options[index].value
+                    let question = "\(select.label) (field \"\(select.key)\" of form \"\(formName)\")"
+                    let index = try await choose(question, options, defaultIndex: select.selectedPosition, consumesChoices: false)
+                    values[select.key] = select.options[index].1
                 }
-            case .checkbox:
-                if field.isReadonly { continue }
-                if isScripted, let answer = try await answer(for: field.name) {
-                    values[field.name] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : (field.value ?? "on")
+            case let box as KitCheckboxItem:
+                if box.isReadOnly { continue }
+                if isScripted, let answer = try await answer(for: box.key) {
+                    values[box.key] = ["", "false", "no", "off", "0"].contains(answer.lowercased()) ? "" : box.value
                 } else if isScripted || !asksCheckboxes {
                     // Not asked: the box as the server checked it.
-                    values[field.name] = field.isChecked ? (field.value ?? "on") : ""
+                    values[box.key] = box.isChecked ? box.value : ""
                 } else {
-                    let hint = strings.string(field.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
-                    Stderr.write(terminal.styled(TerminalText.safe(Self.checkboxText(field)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
+                    let hint = strings.string(box.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
+                    Stderr.write(terminal.styled(TerminalText.safe(Self.checkboxText(box)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
-                    let checked = reply.isEmpty ? field.isChecked : strings.isYes(reply)
-                    values[field.name] = checked ? (field.value ?? "on") : ""
+                    let checked = reply.isEmpty ? box.isChecked : strings.isYes(reply)
+                    values[box.key] = checked ? box.value : ""
                 }
-            default:
-                if let answer = try await answer(for: field.name) {
-                    values[field.name] = answer
+            case let text as KitInputTextItem:
+                if let answer = try await answer(for: text.key) {
+                    values[text.key] = answer
                 } else if isScripted {
-                    if let value = field.value, !value.isEmpty {
-                        values[field.name] = value
+                    if !text.value.isEmpty {
+                        values[text.key] = text.value
                     } else {
-                        throw CLIFailure("the answers have no value for the field \"\(field.name)\" (\(field.label)) of the form \"\(formName)\"")
+                        throw CLIFailure("the answers have no value for the field \"\(text.key)\" (\(text.label)) of the form \"\(formName)\"")
                     }
                 } else {
-                    let current = Self.promptDefault(field, problem: problemShown)
-                    let prompt = terminal.styled(TerminalText.safe(field.label), .bold) + complaint
+                    let current = Self.promptDefault(text, problem: problemShown)
+                    let prompt = terminal.styled(TerminalText.safe(text.label), .bold) + complaint
                         + terminal.styled(TerminalText.safe(current.map { " [\($0)]" } ?? "") + ": ", .bold)
                     Stderr.write(prompt)
-                    let line = try await terminal.readLine(secret: field.isSecure)
-                    values[field.name] = line.isEmpty ? (current ?? "") : line
+                    let line = try await terminal.readLine(secret: text.inputConfiguration.isSecure)
+                    values[text.key] = line.isEmpty ? (current ?? "") : line
                 }
+            default:
+                continue
             }
         }
         return values
+    }
+
+    /// The server's complaint about a field's last value (empty when it gave no text), if any.
+    static func error(of field: any InteractionItemModel) -> String? {
+        switch field {
+        case let text as KitInputTextItem: return text.error
+        case let box as KitCheckboxItem: return box.error
+        case let select as KitSelectItem: return select.error
+        default: return nil
+        }
     }
 
     /// The scripted answer for the field `name`, if there is one; a file answer is waited for.
@@ -350,11 +428,11 @@ import OAuthTransportNIO
         }
     }
 
-    private func chooseOption(_ question: String, _ options: [SelectorOptionModel]) async throws {
+    private func chooseOption(_ question: String, _ options: [KitSelectorItem]) async throws {
         let choices = options.map { option in
             // The last path segment of the option's href is the server's authenticator id (`username-password`).
-            let id = option.form.flatMap { URL(string: $0.form.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
-            return ChoiceOption(title: option.title, names: [option.authenticatorType, id, option.kind.rawValue].compactMap { $0 })
+            let id = option.formActionModel.flatMap { URL(string: $0.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
+            return ChoiceOption(title: option.title, names: [option.type, id, option.option.kind.rawValue].compactMap { $0 })
         }
         // The view model shows what a nested option holds (its options, or its form's fields)
         // as the next model; the loop renders that in turn.
@@ -390,13 +468,13 @@ import OAuthTransportNIO
             if line.isEmpty, let defaultIndex { return defaultIndex }
             if let number = Int(line), (1...options.count).contains(number) { return number - 1 }
             if let index = options.firstIndex(where: { $0.matches(line) }) { return index }
-            message(strings.string(.chooseNumber, String(options.count)), .warning)
+            message(strings.string(.chooseNumber, String(options.count)), .warn)
         }
     }
 
     // MARK: Polling
 
-    private func wait(_ polling: PollingModel) async throws {
+    private func wait(_ polling: KitPollingModel) async throws {
         let start = Date()
         let frames = ["|", "/", "-", "\\"]
         var frame = 0
@@ -404,7 +482,7 @@ import OAuthTransportNIO
         // The step changes when a poll answers something other than this same pending step.
         var changed = false
         let watcher = viewModel.$uiModel.dropFirst().sink { model in
-            if case .polling(let current)? = model?.content, current == polling { return }
+            if let current = model as? any PollingModel, current.isEqualTo(polling) { return }
             changed = true
         }
         defer { watcher.cancel() }
@@ -416,8 +494,9 @@ import OAuthTransportNIO
                 let text = polling.recipient.map { strings.string(.waitingFor, TerminalText.safe($0)) } ?? strings.string(.waiting)
                 // The time left is drawn with the spinner; without colour the line is printed only when its text changes.
                 var timeLeft = ""
-                if let remaining = polling.remainingTime {
-                    timeLeft = " (" + strings.string(.pollingSecondsRemaining, count: max(0, remaining - Int(Date().timeIntervalSince(start)))) + ")"
+                if let remaining = polling.maxWaitRemainingTime {
+                    let left = ScreenBuilder.wholeSeconds(remaining - Date().timeIntervalSince(start))
+                    timeLeft = " (" + strings.string(.pollingSecondsRemaining, count: left) + ")"
                 }
                 if terminal.usesColour {
                     terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text + timeLeft)
@@ -435,42 +514,8 @@ import OAuthTransportNIO
 
     // MARK: Client operations
 
-    /// Performs what a terminal can of a client operation, and offers the rest of what the step
-    /// offers (its continue and error actions, cancel): a flow never stops here while the server
-    /// offers a way on.
-    private func perform(_ operation: ClientOperationModel, in model: UIModel) async throws {
-        switch operation {
-        case .externalBrowser(let browser):
-            try await openBrowser(browser)
-        case .bankID(let bankID):
-            showBankID(bankID)
-            // Continuing polls for BankID's answer; the error action is "BankID on another device".
-            try await offer(model, forms: operationForms(operation, in: model), defaultIndex: 0)
-        case .webAuthn(let webAuthn):
-            // A terminal has no platform authenticator: take the server's browser fallback.
-            guard let fallback = webAuthn.browserFallback else {
-                throw CLIFailure("login failed: passkeys need a platform authenticator, and the step offers no browser fallback")
-            }
-            message(strings.string(.passkeysInBrowser), .info)
-            await viewModel.submit(fallback)
-        case .encap, .generic:
-            let forms = operationForms(operation, in: model)
-            guard !forms.isEmpty else {
-                throw CLIFailure("login failed: the client operation \(Self.name(operation)) cannot be performed in a terminal, and the step offers nothing else")
-            }
-            message(strings.string(.operationNotInTerminal, Self.name(operation)), .warning)
-            try await offer(model, forms: forms, defaultIndex: operation.actions.continueActions.isEmpty ? nil : 0)
-        }
-    }
-
-    /// The operation's continue and error actions, then the step's other forms (its cancel among
-    /// them) that do not repeat one of those.
-    private func operationForms(_ operation: ClientOperationModel, in model: UIModel) -> [FormModel] {
-        operation.actions.continueActions + operation.actions.errorActions + operation.actions.formsBeside(in: model)
-    }
-
     /// Prints BankID's start link and, for another device, its QR code.
-    private func showBankID(_ model: BankIDOperationModel) {
+    private func showBankID(_ model: KitBankIdModel) {
         if let url = model.autoStartURL {
             Stderr.line(strings.string(.bankIDOpenOnThisDevice) + ":")
             Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
@@ -483,12 +528,11 @@ import OAuthTransportNIO
                 Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
             }
         } else if let image = model.qrCode {
-            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ": " + TerminalText.safe(image.href.hasPrefix("data:") ? image.title : image.href))
+            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ": " + TerminalText.safe(image.href.hasPrefix("data:") ? image.text ?? "" : image.href))
         }
     }
 
-    private func openBrowser(_ model: ExternalBrowserOperationModel) async throws {
-        guard let href = model.href else { throw CLIFailure("login failed: the external-browser operation has no href") }
+    private func openBrowser(_ model: KitExternalBrowserModel) async throws {
         // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
         let listener: LoopbackRedirectListener
         do { listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback") } catch {
@@ -501,7 +545,7 @@ import OAuthTransportNIO
             returned.withLock { $0 = url }
         }
         do {
-            try await waitForBrowser(href: href, redirectURI: redirectURI, returned: returned)
+            try await waitForBrowser(model, redirectURI: redirectURI, returned: returned)
         } catch {
             waiter.cancel()
             await listener.close()
@@ -512,9 +556,9 @@ import OAuthTransportNIO
     }
 
     /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
-    private func waitForBrowser(href: String, redirectURI: String, returned: LockedValue<URL?>) async throws {
-        guard let url = ExternalBrowserOperationModel.launchURL(href: href, appRedirect: redirectURI, baseURL: baseURL) else {
-            throw CLIFailure("login failed: the external-browser href \(TerminalText.safe(href)) is not a URL")
+    private func waitForBrowser(_ model: KitExternalBrowserModel, redirectURI: String, returned: LockedValue<URL?>) async throws {
+        guard let url = model.url(redirectingTo: redirectURI) else {
+            throw CLIFailure("login failed: the external-browser href \(TerminalText.safe(model.href)) is not a URL")
         }
         guard SystemBrowserLauncher.isOpenable(url) else {
             throw CLIFailure("login failed: the server asked to open a \(TerminalText.safe(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
@@ -546,21 +590,11 @@ import OAuthTransportNIO
                 // A browser that failed will not come back: a script ends now, a person can still open the URL.
                 let what = "the browser command \(failed.command) exited with status \(status)"
                 if isScripted { throw CLIFailure("login failed: \(what)") }
-                message("\(what); open the URL yourself", .warning)
+                message("\(what); open the URL yourself", .warn)
                 launched = nil
             }
             if Date() > deadline { throw CLIFailure("login failed: the browser did not come back to \(redirectURI) in time") }
             try await Task.sleep(for: .milliseconds(100))
-        }
-    }
-
-    static func name(_ operation: ClientOperationModel) -> String {
-        switch operation {
-        case .externalBrowser: return "external-browser-flow"
-        case .bankID: return "bankid"
-        case .encap: return "encap-auto-activation"
-        case .webAuthn: return "webauthn"
-        case .generic(let model): return model.name.rawValue
         }
     }
 }

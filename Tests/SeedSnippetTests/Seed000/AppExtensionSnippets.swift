@@ -99,7 +99,7 @@ extension SeedSnippets {
                 let configuration = haapiUIKitConfiguration  // made now, with this server's addresses
                 // "When providing a DCRConfiguration it is required to set the ClientAuthenticationMethod
                 // to a value different than ClientAuthenticationMethodNone otherwise it will fail."
-                let unauthenticated = HaapiFlowViewModel(haapiUIKitConfiguration: configuration)
+                let unauthenticated = try HaapiFlowViewModel(haapiUIKitConfiguration: configuration)
                 await unauthenticated.start()
                 guard case .invalidConfiguration(let reason)? = unauthenticated.error?.underlyingError as? HaapiError else {
                     Issue.record("got \(String(describing: unauthenticated.error))"); return
@@ -176,9 +176,9 @@ extension SeedSnippets.AppExtensions {
                 await viewModel.start()
                 try await logInDemoUser(viewModel)
                 // offline_access (a refresh token) is asked for: the user consents.
-                let consent = try await waitFor { viewModel.uiModel?.form(kind: .userConsent) }
-                await viewModel.submit(consent)
-                let model = try await waitFor { viewModel.oAuthModel as? OAuthTokenModel }
+                let consent = try await waitFor { viewModel.uiModel?.button(kind: .userConsent) }
+                await viewModel.submit(interactionActionModel: consent, parameters: [:])
+                let model = try await waitFor { viewModel.oAuthModel as? KitOAuthTokenModel }
                 let accessor = try await application.haapiAccessor()
                 let manager = accessor.oAuthTokenManager
                 // With the issuer, the session verifies the ID token (and the flow's nonce in it).

@@ -43,14 +43,14 @@ extension SeedSnippets {
                 // MARK: end of 000-7
                 try await withDevelopmentAttestation {
                     // This machine has no Secure Enclave.
-                    let viewModel = HaapiFlowViewModel(haapiUIKitConfiguration: haapiUIKitConfiguration)
+                    let viewModel = try HaapiFlowViewModel(haapiUIKitConfiguration: haapiUIKitConfiguration)
                     await viewModel.start()
                     guard case .dpopKeyCreationFailure? = viewModel.error?.underlyingError as? HaapiError else {
                         Issue.record("got \(String(describing: viewModel.error))"); return
                     }
                     // Seed 001's advice for a persistent failure: the P-256 key pair type.
                     haapiUIKitConfiguration.haapiConfiguration.tokenBoundConfiguration = BoundedTokenConfiguration(keyPairType: .p256)
-                    let tokens = try #require(try await flowOutcome(haapiUIKitConfiguration) as? OAuthTokenModel)
+                    let tokens = try #require(try await flowOutcome(haapiUIKitConfiguration) as? KitOAuthTokenModel)
                     #expect(tokens.isBound)
                     #expect(try await server.claims(of: tokens.accessToken)?.jkt != nil)
                 }
@@ -87,12 +87,12 @@ extension SeedSnippets {
                 .build()
                 // MARK: end of 000-9
                 try await withDevelopmentAttestation {
-                    let tokens = try #require(try await flowOutcome(haapiUIKitConfiguration) as? OAuthTokenModel)
+                    let tokens = try #require(try await flowOutcome(haapiUIKitConfiguration) as? KitOAuthTokenModel)
                     #expect(!tokens.isBound)
                     #expect(try await server.claims(of: tokens.accessToken)?.jkt == nil)
                     // The table's other row for such a server: bound when the client binds.
                     haapiUIKitConfiguration.haapiConfiguration.tokenBoundConfiguration = BoundedTokenConfiguration()
-                    let bound = try #require(try await flowOutcome(haapiUIKitConfiguration) as? OAuthTokenModel)
+                    let bound = try #require(try await flowOutcome(haapiUIKitConfiguration) as? KitOAuthTokenModel)
                     #expect(bound.isBound)
                 }
             }

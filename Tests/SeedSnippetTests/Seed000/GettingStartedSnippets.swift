@@ -118,7 +118,7 @@ extension SeedSnippets {
                     let viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
                     await viewModel.start()
                     try await logInDemoUser(viewModel)
-                    let tokens = try await waitFor { viewModel.oAuthModel as? OAuthTokenModel }
+                    let tokens = try await waitFor { viewModel.oAuthModel as? KitOAuthTokenModel }
                     #expect(!tokens.isBound)
                     #expect(try await server.claims(of: tokens.accessToken)?.subject == "demo")
                 }

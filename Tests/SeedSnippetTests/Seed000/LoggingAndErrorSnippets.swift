@@ -171,7 +171,7 @@ extension SeedSnippets {
         @Test("000-23, 000-24: a HaapiUIKitError of the view model is cast and its recovery suggestion followed")
         func uiKitErrors() async throws {
             try await SnippetServer.with { _ in
-                let viewModel = HaapiFlowViewModel(haapiUIKitConfiguration: HaapiUIKitConfigurationBuilder(
+                let viewModel = try HaapiFlowViewModel(haapiUIKitConfiguration: HaapiUIKitConfigurationBuilder(
                     clientId: Constants.clientId, baseUrl: Constants.baseURL, tokenEndpointUrl: Constants.tokenEndpointURL,
                     authorizationEndpointUrl: Constants.authorizationEndpointURL, appRedirect: Constants.appRedirectURIString).build())
                 // Polling before the flow has a polling step: the view model's own error.

@@ -100,7 +100,7 @@ extension SeedSnippets {
                 // Each publisher gave its current value first, then every change, in order.
                 #expect(screen.loadingStates.first == false && screen.loadingStates.last == false)
                 #expect(screen.loadingStates.filter { $0 }.count == 2)  // the start, the login
-                #expect(screen.uiModels.compactMap { $0 }.contains { $0.form(kind: .login) != nil })
+                #expect(screen.uiModels.compactMap { $0 }.contains { $0.button(kind: .login) != nil })
                 #expect(screen.errors.allSatisfy { $0 == nil })
                 #expect(screen.oAuthModels.first.map { $0 == nil } == true)
                 await screen.haapiFlowViewModel.haapiUIKitApplication.close()

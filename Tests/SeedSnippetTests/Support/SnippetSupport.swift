@@ -132,8 +132,8 @@ struct SnippetServer {
         throw CancellationError()
     }
     let model = try await waitFor { viewModel.uiModel }
-    let form = try #require(model.form(kind: .login), "the step has no login form: \(model.content)")
-    await viewModel.submit(form, values: ["userName": "demo", "password": password])
+    let form = try #require(model.button(kind: .login), "the step has no login form: \(model)")
+    await viewModel.submit(interactionActionModel: form, parameters: ["userName": "demo", "password": password])
 }
 
 /// Answers a HAAPI result the way a user would, until the flow ends: the demo user's

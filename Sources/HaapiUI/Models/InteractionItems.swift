@@ -1,0 +1,205 @@
+import Foundation
+import HaapiSDK
+
+// The kit's own elements. Those that hold what the user enters are classes whose values live on
+// the main actor, as Curity's are: the screen that edits them and the flow that submits them
+// share one object, so an app's hook that sets an item's `error` shows on the screen.
+
+/// A message of a step or a problem, with the style its classes give it.
+public struct KitInfoMessage: InfoMessageModel, Hashable {
+    public let key: String?
+    public let reason: String?
+    public let text: String?
+    public let messageStyleAttribute: MessageStyleAttribute
+    /// The message's classes as received.
+    public let classList: [String]
+
+    /// A message with its style.
+    public init(text: String?, messageStyleAttribute: MessageStyleAttribute, key: String? = nil, reason: String? = nil, classList: [String] = []) {
+        (self.text, self.messageStyleAttribute, self.key, self.reason, self.classList) = (text, messageStyleAttribute, key, reason, classList)
+    }
+
+    /// The message a server's message is shown as: styled by its classes.
+    public init(_ message: UserMessage) {
+        self.init(
+            text: message.text.literal, messageStyleAttribute: MessageStyleAttribute(classList: message.classList), key: message.text.key,
+            classList: message.classList)
+    }
+}
+
+/// A link to follow, or an image to show (a QR code, usually).
+public struct KitLinkItem: LinkItemModel, Hashable {
+    public let link: Link
+    public var href: String { link.href }
+    public var rel: String { link.rel }
+    public var type: String? { link.type }
+    /// The text to show: the title, else the relation, else the target.
+    public var text: String? { link.title?.literal ?? (link.rel.isEmpty ? link.href : link.rel) }
+    /// Whether the link is an image to show rather than a link to follow.
+    public var isImage: Bool { link.isImage }
+    /// Whether the link is an image the UI should present as a QR code (an image with the
+    /// `activation` or `qr-code` relation or a title naming a QR code, or any `data:` image).
+    public var isQRCode: Bool {
+        guard isImage else { return false }
+        return ["activation", "qr-code"].contains(rel) || (link.title?.literal.lowercased().contains("qr") ?? false)
+            || href.lowercased().hasPrefix("data:image/")
+    }
+
+    /// The item of `link`.
+    public init(_ link: Link) { self.link = link }
+}
+
+/// A text field.
+public final class KitInputTextItem: InteractionItemInputTextModel, Sendable {
+    public let key: String
+    public let label: String
+    public let placeholder: String?
+    public let inputConfiguration: InputTextConfiguration
+    public let isRequired: Bool
+    /// The value the server gave (empty when it gave none, and for secrets).
+    public let initialValue: String
+    /// The value the user entered, else the server's.
+    @MainActor public var value: String
+    /// The server's complaint about the last value.
+    @MainActor public var error: String?
+
+    /// A field named `key`.
+    public init(key: String, label: String, placeholder: String?, value: String, inputConfiguration: InputTextConfiguration, isRequired: Bool) {
+        (self.key, self.label, self.placeholder, self.inputConfiguration, self.isRequired) = (key, label, placeholder, inputConfiguration, isRequired)
+        initialValue = value
+        self.value = value
+        error = nil
+    }
+}
+
+/// A checkbox.
+public final class KitCheckboxItem: InteractionItemCheckboxModel, Sendable {
+    public let key: String
+    public let label: String
+    public let isReadOnly: Bool
+    public let isRequired: Bool
+    /// The value submitted when checked.
+    @MainActor public var value: String
+    @MainActor public var isChecked: Bool
+    /// The server's complaint about the last value.
+    @MainActor public var error: String?
+
+    /// A checkbox named `key`.
+    public init(key: String, label: String, value: String, isChecked: Bool, isReadOnly: Bool, isRequired: Bool) {
+        (self.key, self.label, self.isReadOnly, self.isRequired) = (key, label, isReadOnly, isRequired)
+        self.value = value
+        self.isChecked = isChecked
+        error = nil
+    }
+}
+
+/// A choice among values (a select field).
+public final class KitSelectItem: InteractionItemSelectModel, Sendable {
+    public let key: String
+    public let label: String
+    public let action: (any Action)?
+    public let options: [(String, String)]
+    public let isRequired: Bool
+    /// The chosen option's value.
+    @MainActor public var value: String
+    @MainActor public var selectedPosition: Int? {
+        didSet { value = selectedPosition.flatMap { options.indices.contains($0) ? options[$0].1 : nil } ?? "" }
+    }
+    /// The server's complaint about the last value.
+    @MainActor public var error: String?
+
+    /// A select field named `key`; `selected` is the index of the chosen option.
+    public init(key: String, label: String, options: [(String, String)], selected: Int?, isRequired: Bool, action: (any Action)? = nil) {
+        (self.key, self.label, self.options, self.isRequired, self.action) = (key, label, options, isRequired, action)
+        selectedPosition = selected
+        value = selected.flatMap { options.indices.contains($0) ? options[$0].1 : nil } ?? ""
+        error = nil
+    }
+}
+
+/// A button: submits a form with the values of ``fields``.
+public struct KitButtonItem: InteractionItemButtonModel {
+    public let key: String
+    public let label: String
+    public let type: InteractionItemButtonType
+    public let imageResourceName: String?
+    public let action: any RepresentationActionModel
+    /// What the button's action does (`login`, `cancel`, ...).
+    public let kind: ActionKind
+    /// The title of the button's action (its ``label`` is the form's `actionTitle`, when given).
+    public let title: String?
+    /// The elements whose values it submits (its form's fields).
+    public let fields: [any InteractionItemModel]
+
+    /// A button that submits `action`'s form with the values of `fields`.
+    public init(
+        key: String, label: String, type: InteractionItemButtonType, action: any RepresentationActionModel, kind: ActionKind, title: String? = nil,
+        fields: [any InteractionItemModel] = [], imageResourceName: String? = nil
+    ) {
+        (self.key, self.label, self.type, self.action, self.kind, self.title, self.fields) = (key, label, type, action, kind, title, fields)
+        self.imageResourceName = imageResourceName
+    }
+
+    /// The form it submits.
+    public var formActionModel: FormActionModel? { action as? FormActionModel }
+    /// Whether it abandons the flow.
+    public var isCancel: Bool { kind == .cancel }
+
+    /// What its fields hold now, by name: a checkbox's value when checked, an empty string when not.
+    @MainActor public func parameters() -> [String: any Sendable] {
+        var parameters: [String: any Sendable] = [:]
+        for field in fields {
+            switch field {
+            case let box as any InteractionItemCheckboxModel: parameters[box.key] = box.isChecked ? box.value : ""
+            case let value as any InteractionItemModel & InteractionValueModel: parameters[value.key] = value.value
+            default: break
+            }
+        }
+        return parameters
+    }
+}
+
+/// A title over the elements of one form.
+public struct KitSectionItem: InteractionItemSectionModel {
+    public let key: String
+    public let label: String
+
+    /// A title.
+    public init(key: String, label: String) { (self.key, self.label) = (key, label) }
+}
+
+/// A text between elements.
+public struct KitTextItem: InteractionItemTextContentModel {
+    public let key: String
+    public let label: String
+
+    /// A text.
+    public init(key: String, label: String) { (self.key, self.label) = (key, label) }
+}
+
+/// An option of a selector: an authenticator, a device, or any nested choice.
+public struct KitSelectorItem: SelectorItemInteractionActionModel {
+    public let title: String
+    /// The option's form (``FormActionModel``) or its own options (``SelectorActionModel``).
+    public let action: any RepresentationActionModel
+    public let type: String?
+    public let icon: String?
+    public let shouldKeepFocus: Bool
+    /// The option as received.
+    public let option: any Action
+
+    /// The item of `option`: its title, else its authenticator type, else its kind.
+    public init(_ option: any Action, shouldKeepFocus: Bool = false) {
+        self.option = option
+        type = option.authenticatorType
+        title = option.title?.literal ?? type ?? option.kind.rawValue
+        action = option.form.map { $0 as any RepresentationActionModel } ?? option.selector ?? HaapiModel.ActionModelFactory.selector(options: [])
+        icon = type
+        self.shouldKeepFocus = shouldKeepFocus
+    }
+
+    /// The option's form, when choosing it submits one.
+    public var formActionModel: FormActionModel? { action as? FormActionModel }
+    /// The options nested under this one (a device holding its factors).
+    public var nestedOptions: [any Action] { (action as? SelectorActionModel)?.options ?? [] }
+}

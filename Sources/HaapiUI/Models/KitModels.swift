@@ -1,0 +1,494 @@
+import Foundation
+import HaapiSDK
+import OAuthCore
+
+// The kit's own UI models, one per kind of screen: what ``KitDataMapper`` makes of each step.
+// Each implements Curity's protocol and keeps what the kit's screens also use (the step, image
+// links, the presentation) as members of its own.
+
+extension UIModel {
+    /// The kit's buttons of the model: its forms' (an operation's other ways on, a selector's
+    /// cancels, a wait's poll and cancel included).
+    public var kitButtons: [KitButtonItem] {
+        let items: [any InteractionItemModel]
+        switch self {
+        case let selector as KitSelectorModel: items = selector.cancelItems
+        case let polling as KitPollingModel: items = [polling.mainAction] + (polling.cancelAction.map { [$0] } ?? [])
+        case let operation as any UIOperationModel: items = ((operation.interactionModel as Any) as? any FormModel)?.interactionItems ?? []
+        default: items = HaapiFlowViewModel.interactionItems(of: self)
+        }
+        return items.compactMap { $0 as? KitButtonItem }
+    }
+
+    /// The kit's button of kind `kind`, if the model has one.
+    public func button(kind: ActionKind) -> KitButtonItem? { kitButtons.first { $0.kind == kind } }
+}
+
+extension KitSelectorModel {
+    /// The options, as the kit's items.
+    public var options: [KitSelectorItem] { selectorItems.compactMap { $0 as? KitSelectorItem } }
+
+    /// The option of `authenticatorType`.
+    public func option(authenticatorType: String) -> KitSelectorItem? { options.first { $0.type == authenticatorType } }
+}
+
+/// What every model of a step keeps of it.
+public struct StepContext: Sendable {
+    /// The step as received.
+    public let step: any HaapiRepresentation
+    /// The messages, styled.
+    public let messageItems: [any InfoMessageModel]
+    /// The links that are not images.
+    public let linkItems: [any LinkItemModel]
+    /// The image links (QR codes).
+    public let images: [KitLinkItem]
+
+    /// The context of `step`, with `messages` in place of the step's own when given.
+    public init(_ step: any HaapiRepresentation, messages: [any InfoMessageModel]? = nil) {
+        self.step = step
+        messageItems = messages ?? step.messages.map { KitInfoMessage($0) }
+        let links = step.links.map(KitLinkItem.init)
+        linkItems = links.filter { !$0.isImage }
+        images = links.filter(\.isImage)
+    }
+
+    var templateArea: String? { step.metadata?.templateArea }
+    var viewName: String? { step.metadata?.viewName }
+    var representationType: String? { step.type.rawValue }
+}
+
+/// A model of a step, with its context.
+public protocol KitStepModel: UIInteractionModel {
+    /// The step it shows, its messages and links.
+    var context: StepContext { get }
+}
+
+extension KitStepModel {
+    public var templateArea: String? { context.templateArea }
+    public var viewName: String? { context.viewName }
+    public var representationType: String? { context.representationType }
+    /// The step it shows.
+    public var step: any HaapiRepresentation { context.step }
+}
+
+/// Fields and buttons: login, registration, consent, continue steps.
+public struct KitFormModel: FormModel, KitStepModel {
+    public let context: StepContext
+    public let interactionItems: [any InteractionItemModel]
+    public var messageItems: [any InfoMessageModel] { context.messageItems }
+    public var linkItems: [any LinkItemModel] { context.linkItems }
+
+    /// A form model of `items` on `context`.
+    public init(context: StepContext, interactionItems: [any InteractionItemModel]) {
+        self.context = context
+        self.interactionItems = interactionItems
+    }
+
+    /// The buttons, in order.
+    public var buttons: [KitButtonItem] { interactionItems.compactMap { $0 as? KitButtonItem } }
+    /// The button of kind `kind`.
+    public func button(kind: ActionKind) -> KitButtonItem? { buttons.first { $0.kind == kind } }
+}
+
+/// A choice between options, presented as a list or as tabs.
+public struct KitSelectorModel: SelectorModel, KitStepModel {
+    public let context: StepContext
+    public let title: String?
+    public let selectorItems: [any SelectorItemModel]
+    /// How the options are presented.
+    public let presentation: AuthenticatorSelectionPresentation
+    /// The step's cancel forms, offered beside the options.
+    public let cancelItems: [KitButtonItem]
+    public var messageItems: [any InfoMessageModel] { context.messageItems }
+    public var linkItems: [any LinkItemModel] { context.linkItems }
+
+    /// A selector on `context`.
+    public init(
+        context: StepContext, title: String?, selectorItems: [any SelectorItemModel], presentation: AuthenticatorSelectionPresentation,
+        cancelItems: [KitButtonItem] = []
+    ) {
+        (self.context, self.title, self.selectorItems, self.presentation, self.cancelItems) = (context, title, selectorItems, presentation, cancelItems)
+    }
+}
+
+/// A wait for something outside the app: a spinner, who was contacted, the time left.
+public struct KitPollingModel: PollingModel, KitStepModel {
+    public let context: StepContext
+    public let mainAction: any InteractionItemModel
+    public let cancelAction: (any InteractionItemModel)?
+    public let autoPollingDuration: TimeInterval
+    public let status: PollingStatus
+    public let maxWaitTime: TimeInterval?
+    public let maxWaitRemainingTime: TimeInterval?
+    /// Who was contacted (a phone number, a device name).
+    public let recipient: String?
+    /// Seconds between automatic polls: the server's interval when it gives one, else
+    /// ``autoPollingDuration``; `nil` when the UI polls.
+    public let pollInterval: TimeInterval?
+    public var messageItems: [any InfoMessageModel] { context.messageItems }
+    public var linkItems: [any LinkItemModel] { context.linkItems }
+
+    /// A polling model of `step`.
+    public init(
+        context: StepContext, properties: PollingProperties, mainAction: KitButtonItem, cancelAction: KitButtonItem?, autoPollingDuration: TimeInterval
+    ) {
+        (self.context, self.mainAction, self.cancelAction, self.autoPollingDuration) = (context, mainAction, cancelAction, autoPollingDuration)
+        status = properties.status
+        recipient = properties.recipientOfCommunication
+        maxWaitTime = properties.maxWaitTimeSeconds.map(TimeInterval.init)
+        maxWaitRemainingTime = properties.maxWaitRemainingTimeSeconds.map(TimeInterval.init)
+        pollInterval = Self.interval(serverMilliseconds: properties.intervalMilliseconds, autoPollingDuration: autoPollingDuration)
+    }
+
+    /// Whether the view model polls by itself (otherwise the UI calls ``HaapiFlowViewModel/poll()``).
+    public var isAutomatic: Bool { pollInterval != nil }
+
+    public func isEqualTo(_ other: any PollingModel) -> Bool {
+        other.status == status && other.maxWaitRemainingTime == maxWaitRemainingTime && other.viewName == viewName
+    }
+
+    /// The longest wait between automatic polls that a server's `interval` gives: five minutes.
+    /// A wait far longer would be a broken server's (and past a clock's range).
+    public static let longestServerInterval: TimeInterval = 300
+
+    /// Seconds between automatic polls: `nil` when `autoPollingDuration` is 0 or less,
+    /// otherwise the server's interval when it gives a positive one (at most
+    /// ``longestServerInterval``), else `autoPollingDuration`.
+    public static func interval(serverMilliseconds: Int?, autoPollingDuration: TimeInterval) -> TimeInterval? {
+        guard autoPollingDuration > 0 else { return nil }
+        if let serverMilliseconds, serverMilliseconds > 0 { return min(TimeInterval(serverMilliseconds) / 1000, longestServerInterval) }
+        return autoPollingDuration
+    }
+}
+
+/// BankID: start the app on this device, or scan its QR code with BankID on another; then,
+/// when the step polls, the wait.
+public struct KitBankIdModel: BankIdModel, KitStepModel {
+    public let context: StepContext
+    /// The wait, when the step polls (a BankID client-operation step without polling waits for
+    /// the app to come back instead).
+    public let polling: KitPollingModel?
+    /// The URL that starts BankID on this device.
+    public let autoStartURL: URL?
+    /// The text of the QR code for BankID on another device, for UIs that draw it themselves.
+    public let qrData: String?
+    /// The QR code image the server sent.
+    public let qrCode: KitLinkItem?
+    /// The step's other ways on, as elements (the continue action under the app button when the
+    /// step does not poll, "on another device", cancel).
+    public let otherItems: [any InteractionItemModel]
+
+    /// A BankID model.
+    public init(
+        context: StepContext, polling: KitPollingModel?, autoStartURL: URL?, qrData: String?, qrCode: KitLinkItem?, otherItems: [any InteractionItemModel]
+    ) {
+        (self.context, self.polling, self.autoStartURL, self.qrData, self.qrCode, self.otherItems) = (
+            context, polling, autoStartURL, qrData, qrCode, otherItems
+        )
+    }
+
+    public var messageItems: [any InfoMessageModel] { context.messageItems }
+    public var linkItems: [any LinkItemModel] { context.linkItems }
+    public var mainAction: any InteractionItemModel {
+        polling?.mainAction ?? otherItems.first { $0 is KitButtonItem } ?? KitTextItem(key: "bankid", label: "")
+    }
+    public var cancelAction: (any InteractionItemModel)? { polling?.cancelAction }
+    public var autoPollingDuration: TimeInterval { polling?.autoPollingDuration ?? 0 }
+    public var status: PollingStatus { polling?.status ?? .pending }
+    public var maxWaitTime: TimeInterval? { polling?.maxWaitTime }
+    public var maxWaitRemainingTime: TimeInterval? { polling?.maxWaitRemainingTime }
+    public func isEqualTo(_ other: any PollingModel) -> Bool { polling?.isEqualTo(other) ?? false }
+}
+
+/// The answer to a form with continue actions: the new messages, and those actions as a form.
+public struct KitContinueSameModel: ContinueSameModel, KitStepModel {
+    public let context: StepContext
+    public let formModel: (any FormModel)?
+    public var messageItems: [any InfoMessageModel] { context.messageItems }
+
+    /// A continue-same model.
+    public init(context: StepContext, formModel: KitFormModel?) { (self.context, self.formModel) = (context, formModel) }
+}
+
+/// A step no other model fits: its forms and its choices.
+public struct KitGenericModel: GenericModel, KitStepModel {
+    public let context: StepContext
+    public let formModel: (any FormModel)?
+    public let selectorModel: (any SelectorModel)?
+
+    /// A generic model.
+    public init(context: StepContext, formModel: KitFormModel?, selectorModel: KitSelectorModel?) {
+        (self.context, self.formModel, self.selectorModel) = (context, formModel, selectorModel)
+    }
+}
+
+/// The flow reached the authorization response; the code is being exchanged.
+public struct KitAuthorizationRequestModel: AuthorizationRequestModel, KitStepModel {
+    public let context: StepContext
+    public let code: String
+    /// The response's values.
+    public let properties: OAuthAuthorizationResponseProperties
+
+    /// The model of an authorization response.
+    public init(context: StepContext, properties: OAuthAuthorizationResponseProperties) {
+        (self.context, self.properties) = (context, properties)
+        code = properties.code ?? ""
+    }
+}
+
+/// A problem that stops an operation from being performed here.
+public struct KitOperationProblem: UIProblemModel {
+    public let title: String?
+    public let message: String
+    public var representationType: String? { nil }
+
+    /// A problem.
+    public init(title: String?, message: String) { (self.title, self.message) = (title, message) }
+}
+
+/// An external browser (`external-browser-flow`, and Curity's older `launch`): open ``url``,
+/// then submit ``formActionModel`` with what the browser comes back with (``buildParameters``).
+public struct KitExternalBrowserModel: FormOperationModel, KitStepModel {
+    public let context: StepContext
+    public let url: URL?
+    public let formActionModel: FormActionModel
+    public let buildParameters: @Sendable (URL) throws -> [String: any Sendable]
+    /// The step's other ways on (cancel, an error action).
+    public let interactionModel: (any FormModel)?
+    public var errorInteractionModel: (any UIInteractionModel)? { nil }
+    public let problem: any UIProblemModel
+
+    /// The URL that sends the browser to ``href`` and back to `redirect` (a terminal's loopback listener).
+    public func url(redirectingTo redirect: String) -> URL? {
+        ExternalBrowserClientOperationActionModel.urlToLaunch(href: href, redirectTo: redirect, relativeTo: baseURL)
+    }
+
+    /// Whether to open the default browser rather than an in-app session.
+    public let prefersDefaultBrowser: Bool
+    /// What the browser opens, as the server sent it.
+    public let href: String
+    /// The server's base URL, for a relative ``href``.
+    public let baseURL: URL?
+
+    /// An external-browser model: the browser opens `href` (relative to `baseURL`) with `redirectTo` added.
+    public init(
+        context: StepContext, href: String, redirectTo: String, baseURL: URL?, formActionModel: FormActionModel, interactionModel: KitFormModel?,
+        prefersDefaultBrowser: Bool, problem: any UIProblemModel
+    ) {
+        (self.href, self.baseURL) = (href, baseURL)
+        url = ExternalBrowserClientOperationActionModel.urlToLaunch(href: href, redirectTo: redirectTo, relativeTo: baseURL)
+        (self.context, self.formActionModel, self.interactionModel) = (context, formActionModel, interactionModel)
+        (self.prefersDefaultBrowser, self.problem) = (prefersDefaultBrowser, problem)
+        let nonceField = formActionModel.fields.first { $0 is ContextFormField }?.name ?? ResumeNonce.parameter
+        buildParameters = { url in
+            guard let nonce = ResumeNonce.of(url) else {
+                throw HaapiDeepLinkError(.missingResumeNonce, "the browser came back without a _resume_nonce")
+            }
+            return [nonceField: nonce]
+        }
+    }
+}
+
+/// A client operation the kit does not perform itself (Encap, an app's own): the app's
+/// ``GenericClientOperationHandler`` does, or the step's other ways on are offered.
+public struct KitGenericOperationModel: GenericOperationModel, KitStepModel {
+    public let context: StepContext
+    public let actionModel: GenericClientOperationActionModel
+    /// The URL the operation names, when it names one.
+    public let url: URL?
+    /// The step's other ways on.
+    public let interactionModel: (any FormModel)?
+    public var errorInteractionModel: (any UIInteractionModel)? { nil }
+    public let problem: any UIProblemModel
+
+    /// A generic operation model.
+    public init(context: StepContext, actionModel: GenericClientOperationActionModel, url: URL?, interactionModel: KitFormModel?, problem: any UIProblemModel) {
+        (self.context, self.actionModel, self.url, self.interactionModel, self.problem) = (context, actionModel, url, interactionModel, problem)
+    }
+}
+
+/// A passkey or security-key ceremony: one button per kind of authenticator the options allow,
+/// the credential submitted with the continue action for that kind.
+public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
+    public let context: StepContext
+    public let actionModel: any RepresentationActionModel
+    /// The kinds of authenticator the options allow, in the order the screen offers them.
+    public let kinds: [WebAuthnAuthenticatorKind]
+    /// The step's other ways on (the browser fallback, cancel), as a form.
+    public let interactionModel: (any FormModel)?
+    public var errorInteractionModel: (any UIInteractionModel)? { nil }
+    public var url: URL? { nil }
+    public let problem: any UIProblemModel
+    public var otherActions: [any UIInteractionModel] { interactionModel.map { [$0] } ?? [] }
+    public let buildParametersWrapper: @Sendable (any WebAuthnOperationParametersModel) -> [String: any Sendable]
+
+    /// A WebAuthn model.
+    public init(context: StepContext, actionModel: any ClientOperationActionModelRepresentation, interactionModel: KitFormModel?, problem: any UIProblemModel) {
+        (self.context, self.actionModel, self.interactionModel, self.problem) = (context, actionModel, interactionModel, problem)
+        kinds = Self.kinds(of: actionModel)
+        let continueForms = actionModel.continueActions.compactMap(\.form)
+        buildParametersWrapper = { parameters in
+            guard let made = parameters as? WebAuthnCeremonyResult else { return [:] }
+            let (credential, kind) = (made.credential, made.kind)
+            let form = continueForms.first { $0.field(kind.credentialField) != nil } ?? continueForms.first
+            let name = form?.field(kind.credentialField)?.name ?? form?.fields.first { $0 is ContextFormField }?.name ?? kind.credentialField
+            return [name: credential.json]
+        }
+    }
+
+    /// The kinds of authenticator `operation`'s options allow: each kind it sends creation options
+    /// for, or this device's and another for request options that decode.
+    public static func kinds(of operation: any ClientOperationActionModelRepresentation) -> [WebAuthnAuthenticatorKind] {
+        switch operation {
+        case let registration as WebAuthnRegistrationClientOperationActionModel:
+            return WebAuthnAuthenticatorKind.allCases.filter { registration.creationOptions[$0] != nil }
+        case let authentication as WebAuthnAuthenticationClientOperationActionModel:
+            return authentication.requestOptions == nil ? [] : [.platform, .crossPlatform]
+        default:
+            return []
+        }
+    }
+
+    /// Whether a credential is created (registration) rather than used.
+    public var isRegistration: Bool { actionModel is WebAuthnRegistrationClientOperationActionModel }
+    /// The operation's model, whatever its kind.
+    public var operation: (any ClientOperationActionModelRepresentation)? { actionModel as? any ClientOperationActionModelRepresentation }
+
+    /// The continue action that carries a credential made by `kind` (the form with that field,
+    /// else the first continue action).
+    public func continueAction(for kind: WebAuthnAuthenticatorKind) -> FormActionModel? {
+        let forms = operation?.continueActions.compactMap(\.form) ?? []
+        return forms.first { $0.field(kind.credentialField) != nil } ?? forms.first
+    }
+
+    /// The error action that continues the flow in a browser instead (Curity's passkeys
+    /// browser fallback), when the step offers one.
+    public var browserFallback: FormActionModel? {
+        switch actionModel {
+        case let registration as WebAuthnRegistrationClientOperationActionModel: return registration.fallbackActions.first?.form
+        case let authentication as WebAuthnAuthenticationClientOperationActionModel: return authentication.fallbackActions.first?.form
+        default: return nil
+        }
+    }
+}
+
+/// What a passkey or security key made, and which kind of authenticator made it: what
+/// ``KitWebAuthnModel/buildParametersWrapper`` turns into the continue action's parameters.
+public struct WebAuthnCeremonyResult: WebAuthnOperationParametersModel, Hashable {
+    /// The credential.
+    public let credential: WebAuthnCredential
+    /// The kind of authenticator that made it (`any` when the options were for any kind).
+    public let kind: WebAuthnAuthenticatorKind
+
+    /// A result.
+    public init(credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind) { (self.credential, self.kind) = (credential, kind) }
+}
+
+/// What a flow does about a problem, by type.
+public enum ProblemHandling: Sendable, Hashable {
+    /// `invalid-input`, `incorrect-credentials`: the step stays, the complaints shown at its fields.
+    case correctOnSameStep
+    /// `too-many-attempts`, `authentication-failed`: the attempt is over; the flow stops with
+    /// the server's message.
+    case endAttempt
+    /// `mismatch-between-session-and-access-token`: the HAAPI token changed under the flow;
+    /// the flow starts again (once).
+    case restartFlow
+    /// `error-authorization-response`: the flow ends with the OAuth error.
+    case authorizationError
+    /// `unexpected`, `generic-user-error` and every unknown type: the flow stops, showing the
+    /// problem's title and messages.
+    case stop
+
+    /// The handling of a problem type.
+    public init(_ type: ProblemType) {
+        switch type {
+        case .invalidInputProblem, .incorrectCredentialsProblem: self = .correctOnSameStep
+        case .tooManyAttemptsProblem, .authenticationFailedProblem: self = .endAttempt
+        case .sessionAndAccessTokenMismatchProblem: self = .restartFlow
+        case .errorAuthorizationResponseProblem: self = .authorizationError
+        default: self = .stop
+        }
+    }
+}
+
+/// A problem as the kit shows it: its title (the server's, else the kit's), its messages and links.
+public struct KitProblemModel: ProblemModel {
+    /// The problem as received.
+    public let problem: any ProblemRepresentation
+    public let title: String?
+    public let messageItems: [any InfoMessageModel]
+    public let linkItems: [any LinkItemModel]
+
+    /// The model of `problem`; `title` is the server's, else the kit's (`hui_dev_runtime_title`) from `strings`.
+    public init(_ problem: any ProblemRepresentation, strings: LocalizableStrings = LocalizableStrings()) {
+        self.problem = problem
+        title = problem.title?.literal ?? strings.string(.developerRuntimeTitle)
+        messageItems = problem.messages.map { KitInfoMessage($0) }
+        linkItems = problem.links.map(KitLinkItem.init)
+    }
+
+    /// The first message, else the title.
+    public var message: String { messageItems.lazy.compactMap(\.text).first ?? title ?? "" }
+    public var type: HandleableProblemType? { HandleableProblemType(problem.type) }
+    public var representationType: String? { problem.type.rawValue }
+    /// For invalid-input problems: the wrong fields.
+    public var invalidFields: [InvalidInputProblem.InvalidField] { (problem as? InvalidInputProblem)?.invalidFields ?? [] }
+    /// What a flow does about the problem.
+    public var handling: ProblemHandling { ProblemHandling(problem.type) }
+    /// Whether the user can correct the input and retry on the same step.
+    public var isCorrectable: Bool { handling == .correctOnSameStep }
+}
+
+/// The tokens a flow ended with, as the kit hands them to the app.
+public struct KitOAuthTokenModel: OAuthTokenModel, Hashable {
+    /// The token response as received.
+    public let response: SuccessfulTokenResponse
+    public var accessToken: String { response.accessToken }
+    public var tokenType: String? { response.tokenType }
+    public var scope: String? { response.scope }
+    /// Seconds the access token lives, as the server said; `0` when it did not say.
+    public var expiresIn: Int { response.expiresIn ?? 0 }
+    public var refreshToken: String? { response.refreshToken }
+    public var idToken: String? { response.idToken }
+    /// Whether the tokens are bound to the flow's DPoP key.
+    public var isBound: Bool { response.isDPoPBound }
+
+    /// A model of a token response.
+    public init(_ response: SuccessfulTokenResponse) { self.response = response }
+}
+
+/// An OAuth error a flow ended with: an `error-authorization-response` problem, or an error
+/// from the token endpoint.
+public struct KitOAuthErrorModel: OAuthErrorModel, Error, Hashable {
+    public let error: String
+    public let errorDescription: String?
+    public let errorUri: String?
+    /// Where it came from.
+    public let source: Source
+
+    /// Where an OAuth error came from.
+    public enum Source: Sendable, Hashable {
+        /// The authorization response (the flow was refused or cancelled).
+        case authorizationResponse
+        /// The token endpoint (the code exchange or a refresh).
+        case tokenEndpoint
+        /// The client: the user abandoned a flow that offered no cancel action.
+        case client
+    }
+
+    /// A model of an error from any source.
+    public init(error: String, errorDescription: String?, errorUri: String? = nil, source: Source) {
+        (self.error, self.errorDescription, self.errorUri, self.source) = (error, errorDescription, errorUri, source)
+    }
+
+    /// A model of an `error-authorization-response` problem.
+    public init(_ problem: AuthorizationProblem) {
+        self.init(error: problem.error, errorDescription: problem.errorDescription ?? problem.title?.literal, source: .authorizationResponse)
+    }
+
+    /// A model of a token endpoint error.
+    public init(_ response: ErrorTokenResponse) {
+        self.init(error: response.error, errorDescription: response.serverDescription, errorUri: response.errorURI, source: .tokenEndpoint)
+    }
+}
