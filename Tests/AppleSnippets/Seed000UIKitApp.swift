@@ -39,8 +39,8 @@ return appDelegate.haapiUIKitApplication
 
 /// The seed's "main UIViewController that is implementing HaapiFlowResult": the screen that
 /// starts the flow and receives how it ended.
-final class MainViewController: UIViewController, HaapiFlowResult {
-    private(set) var tokens: HaapiUI.OAuthTokenModel?
+final class MainViewController: UIViewController, HaapiFlowResultViewController {
+    private(set) var tokens: (any HaapiUI.OAuthTokenModel)?
     private(set) var lastError: Error?
 
     override func viewDidLoad() {
@@ -76,7 +76,7 @@ lastError = error
 // ...
     }
 
-    func didReceiveOAuthTokenModel(_ oAuthTokenModel: HaapiUI.OAuthTokenModel) { tokens = oAuthTokenModel }
+    func didReceiveOAuthTokenModel(_ oAuthTokenModel: any HaapiUI.OAuthTokenModel) { tokens = oAuthTokenModel }
     func didReceiveError(_ error: Error) { lastError = error }
 }
 

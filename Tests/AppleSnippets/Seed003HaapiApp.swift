@@ -1,6 +1,6 @@
-// Seed 003 (Swift iOS App using HAAPI), the form to view-models code, on HaapiUI's FormModel and
-// FieldModel: the app draws its own login screens from HaapiFlowViewModel's UI model and submits
-// through it. What changed is said above the snippet and in docs/PORTING.md. Type-checked for iOS
+// Seed 003 (Swift iOS App using HAAPI), the form to view-models code: the app draws its own login
+// screens from the steps HaapiFlowViewModel shows and submits through it. The seed's `FormModel`
+// and `FieldModel` are the app's names for the SDK's form action and its fields (below). What changed is said above the snippet and in docs/PORTING.md. Type-checked for iOS
 // by Scripts/check-apple.sh.
 import HaapiUI
 import SwiftUI
@@ -22,19 +22,25 @@ import SwiftUI
             .receive(on: DispatchQueue.main)
             .sink { [weak self] uiModel in self?.show(uiModel) }
             .store(in: &cancellables)
+        flow.$problemModel
+            .receive(on: DispatchQueue.main)
+            .sink { [weak self] problem in self?.problemViewModel = problem.map(ProblemViewModel.init) }
+            .store(in: &cancellables)
     }
 
     /// The step's first form that does not cancel, then the problem about the last submission.
-    private func show(_ uiModel: UIModel?) {
-        guard let uiModel, case .form(let forms) = uiModel.content, let form = forms.first(where: { !$0.isCancel }) else { return }
+    private func show(_ uiModel: (any UIModel)?) {
+        guard uiModel != nil, let step = flow.shownStep as? InteractiveFormStep,
+            let form = step.actions.compactMap({ $0 as? FormAction }).first(where: { $0.kind != .cancel })
+        else { return }
         // HaapiFlowViewModel follows redirection steps itself: a form never comes from one.
-        processForm(form, isRedirect: false)
-        problemViewModel = uiModel.problem.map(ProblemViewModel.init)
+        processForm(form.model, isRedirect: false)
     }
 
     // MARK: 003-5 Form to view-models
-    // Changed: the lost braces of the function and of the closure restored. `form` is HaapiUI's
-    // `FormModel`, `form.fields` its `[FieldModel]`, whose `isHidden` the filter reads as printed.
+    // Changed: the lost braces of the function and of the closure restored. `form` is the app's
+    // `FormModel` (the SDK's FormActionModel), `form.fields` its fields, whose `isHidden` the
+    // filter reads as printed.
 
 private func processForm(_ form: FormModel,
                              isRedirect: Bool) {
@@ -52,13 +58,26 @@ private func processForm(_ form: FormModel,
     func submit() async {
         guard let form else { return }
         let values = Dictionary(fieldViewModels.map { ($0.field.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        await flow.submit(form, values: values)
+        await flow.submit(form: form, parameters: values)
     }
 
     func start() async { await flow.start() }
 }
 
 // MARK: the app's own types, named by the seed but not shown
+
+/// A form of a step, as the app's view models see it.
+typealias FormModel = FormActionModel
+
+/// A field of a form.
+typealias FieldModel = any FormField
+
+extension FormField {
+    /// Whether the field is sent without being shown.
+    var isHidden: Bool { self is HiddenFormField }
+    /// Whether what is typed is hidden.
+    var isSecure: Bool { self is PasswordFormField }
+}
 
 /// One field the user fills in.
 @MainActor final class FieldViewModel: ObservableObject, Identifiable {
@@ -69,6 +88,8 @@ private func processForm(_ form: FormModel,
         self.field = field
         value = field.value ?? ""
     }
+
+    var label: String { field.label?.literal ?? field.name }
 }
 
 /// The problem shown above the form.
@@ -76,9 +97,9 @@ struct ProblemViewModel {
     let title: String
     let messages: [String]
 
-    init(_ problem: ProblemModel) {
-        title = problem.title
-        messages = problem.messages.map(\.text)
+    init(_ problem: any ProblemModel) {
+        title = problem.title ?? problem.message
+        messages = problem.messageItems.compactMap(\.text)
     }
 }
 
@@ -93,7 +114,7 @@ struct FormView: View {
             }
             ForEach(model.fieldViewModels) { field in FieldView(model: field) }
             if let form = model.form {
-                Button(form.actionTitle) { Task { await model.submit() } }
+                Button(form.actionTitle?.literal ?? "Submit") { Task { await model.submit() } }
             }
         }
         .padding()
@@ -106,9 +127,9 @@ struct FieldView: View {
 
     var body: some View {
         if model.field.isSecure {
-            SecureField(model.field.label, text: $model.value)
+            SecureField(model.label, text: $model.value)
         } else {
-            TextField(model.field.label, text: $model.value)
+            TextField(model.label, text: $model.value)
         }
     }
 }
@@ -122,11 +143,12 @@ private enum Constants {
 }
 
 @main @MainActor struct HaapiApp: App {
-    @StateObject private var model = FormViewModel(flow: HaapiFlowViewModel(haapiUIKitConfiguration: HaapiUIKitConfigurationBuilder(
-        clientId: Constants.defaultClientId, baseUrl: URL(string: Constants.defaultBaseURLString)!,
-        tokenEndpointUrl: URL(string: Constants.defaultTokenEndpointURI)!,
-        authorizationEndpointUrl: URL(string: Constants.defaultAuthorizationEndpointURI)!, appRedirect: "haapi:start"
-    ).build()))
+    @StateObject private var model = FormViewModel(flow: HaapiFlowViewModel(haapiUIKitApplication: HaapiUIKitApplicationBuilder(
+        haapiUIKitConfiguration: HaapiUIKitConfigurationBuilder(
+            clientId: Constants.defaultClientId, baseUrl: URL(string: Constants.defaultBaseURLString)!,
+            tokenEndpointUrl: URL(string: Constants.defaultTokenEndpointURI)!,
+            authorizationEndpointUrl: URL(string: Constants.defaultAuthorizationEndpointURI)!, appRedirect: "haapi:start"
+        ).build()).build()))
 
     var body: some Scene {
         WindowGroup { FormView(model: model) }

@@ -10,15 +10,16 @@ final class BrandedFormViewController: FormViewController {
         super.viewDidLoad()
         let logo = UIImageView(image: UIImage(named: "company_logo"))
         logo.contentMode = .scaleAspectFit
-        contentStackView.insertArrangedSubview(logo, at: 0)
+        insertView(logo, aboveView: messagesStackView)
     }
 
     override func preSubmit(
-        interactionActionModel: FormModel, parameters: [String: String], closure: @escaping (Bool, [String: String]) -> Void
+        interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable],
+        closure: @escaping (Bool, [String: any Sendable]) -> Void
     ) {
         var parameters = parameters
         // Usernames are case-insensitive here; the server is sent them in lower case.
-        if let username = parameters["userName"] { parameters["userName"] = username.lowercased() }
+        if let username = parameters["userName"] as? String { parameters["userName"] = username.lowercased() }
         super.preSubmit(interactionActionModel: interactionActionModel, parameters: parameters, closure: closure)
     }
 
@@ -34,22 +35,32 @@ final class BrandedFormViewController: FormViewController {
     }
 }
 
+/// Forms headed by the company's greeting: the kit's model of the step, one message added.
+struct CompanyFormModel: FormModel {
+    let base: any FormModel
+    var messageItems: [any InfoMessageModel] {
+        [KitInfoMessage(text: "Welcome to Company", messageStyleAttribute: .heading)] + base.messageItems
+    }
+    var interactionItems: [any InteractionItemModel] { base.interactionItems }
+    var linkItems: [any LinkItemModel] { base.linkItems }
+    var templateArea: String? { base.templateArea }
+    var viewName: String? { base.viewName }
+}
+
 @MainActor enum CustomScreensSetup {
     /// The application with the company's theme (`CompanyTheme.plist` in the app: the sections
     /// and keys it changes only), its translations (the app's `Localizable.strings`, `hui_*` and
-    /// its own keys, looked up first), its form screen and its words on every wait.
-    static func makeApplication(configuration: HaapiUIKitConfiguration) throws -> HaapiUIKitApplication {
+    /// its own keys, looked up first), its form screen and its greeting on every form.
+    static func makeApplication(configuration: HaapiUIKitConfiguration) throws -> any HaapiUIKitApplication {
         let registry = ViewControllerFactoryRegistry()
             .registerViewControllerFactoryFormModel { model, style, commonStyle in
                 BrandedFormViewController(model, style: style, commonStyle: commonStyle)
             }
-        // Every wait says the company's words above the server's.
+        let stock = DataMapperBuilder(configuration: configuration).build()
         let dataMapper = DataMapperBuilder(configuration: configuration)
-            .customize(modelType: PollingStep.self) { step, model in
-                UIModel(
-                    representation: step, content: model.content,
-                    messages: [MessageModel(text: "Approve the login on your phone", classList: ["heading"])] + model.messages,
-                    links: model.links, forms: model.forms, selectors: model.selectors, problem: model.problem)
+            .customize(modelType: InteractiveFormStep.self) { response in
+                let model = try stock.mapHaapiRepresentationToInteraction(haapiRepresentation: response as! InteractiveFormStep)
+                return (model as? any FormModel).map(CompanyFormModel.init) ?? model
             }
             .build()
         return try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: configuration)

@@ -3,34 +3,35 @@ import AuthenticationServices
 import Combine
 import UIKit
 
-/// A view controller that receives how the flow it presents ended (the seeds'
-/// `HaapiFlowResultViewController`): the `from:` of ``HaapiFlow/start(from:haapiUIKitApplication:haapiDeepLinkManageable:animated:)``.
-public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowResult
+/// A view controller that receives how the flow it presents ended (Curity's
+/// `HaapiFlowResultViewController`): the `from:` of ``HaapiFlow/start(from:haapiUIKitApplication:haapiDeepLinkManageable:animated:nibName:bundle:)``.
+@MainActor public protocol HaapiFlowResultViewController: UIViewController, HaapiFlowResult {}
 
-/// The flow's container (the seeds' `HaapiFlowViewController`): for each ``UIModel`` of its
-/// ``HaapiFlowViewModel`` it shows the screen of its kind (``ScreenKind``): the app's, from the
-/// application's ``ViewControllerFactoryRegistry``, else the kit's. It performs what a screen asks
-/// (submit, select, follow, poll, open BankID, passkeys, the external browser), asks before the
-/// user leaves a login half way, and reports errors, all in the application's theme and texts.
+/// The flow's container (Curity's `HaapiFlowViewController`): for each ``UIModel`` of its
+/// ``HaapiFlowViewModel`` it shows a screen: the app's, from the application's
+/// ``ViewControllerFactoryRegistry``, else the kit's. It performs what a screen asks (submit,
+/// select, follow, poll, open BankID, passkeys, the external browser, the app's client
+/// operations), asks before the user leaves a login half way, and reports errors, all in the
+/// application's theme and texts.
 @available(iOSApplicationExtension, unavailable)
-@MainActor public final class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
-    HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable
+@MainActor public class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
+    HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable, HaapiFlowDeepLinkable, ScreenBuilding, KitFlowActions
 {
+    public typealias AssociatedStyle = HaapiFlowViewControllerStyle
     /// The flow this controller shows.
     public let viewModel: HaapiFlowViewModel
     private let onFinish: @MainActor @Sendable () -> Void
     private var cancellables = Set<AnyCancellable>()
-    private let application: HaapiUIKitApplication
+    private let application: any HaapiUIKitApplication
     /// The styles every screen shares.
     public let commonStyle: HaapiUIViewControllerStyle
+    /// What decides each screen's elements, in the application's language and theme.
     public let screenBuilder: ScreenBuilder
+    /// The application's theme.
+    public var theme: Theme { application.theme }
     /// The screen on show.
     private var current: (any HaapiUIViewController)?
     private var webSession: ASWebAuthenticationSession?
-    /// The external-browser operation already launched (one launch per step shown).
-    private var launchedOperation: ExternalBrowserOperationModel?
-    /// The unknown client operation already handed to the app's handler.
-    private var handledOperation: GenericOperationModel?
     private let banner = NotificationBanner()
 
     /// A controller for a new flow of `haapiUIKitApplication`.
@@ -39,15 +40,28 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     ///   - haapiFlowResult: receives how the flow ended.
     ///   - haapiDeepLinkManageable: where the flow registers while an external browser or app
     ///     is open (``HaapiDeepLinkManager/shared`` in an app).
-    ///   - onFinish: runs after `haapiFlowResult` was told (``HaapiFlow`` dismisses here).
-    public init(
-        haapiUIKitApplication: HaapiUIKitApplication, haapiFlowResult: (any HaapiFlowResult)?,
-        haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?, onFinish: @escaping @MainActor @Sendable () -> Void = {}
-    ) {
-        application = haapiUIKitApplication
-        viewModel = HaapiFlowViewModel(haapiUIKitApplication: haapiUIKitApplication)
-        screenBuilder = haapiUIKitApplication.screenBuilder
-        commonStyle = haapiUIKitApplication.commonStyle
+    ///   - nibName: Curity's parameter; the kit's screens are drawn in code, so it is not read.
+    ///   - bundle: Curity's parameter, not read either.
+    ///   - notificationCenter: Curity's parameter; the flow needs no notifications.
+    /// - Throws: ``ThemeError`` when the application's theme lacks a style every screen needs.
+    public convenience init(
+        haapiUIKitApplication: any HaapiUIKitApplication, haapiFlowResult: (any HaapiFlowResult)?,
+        haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?, nibName nibNameOrNil: String? = "HaapiFlowViewController",
+        bundle nibBundleOrNil: Bundle? = nil, notificationCenter: NotificationCenter = .default
+    ) throws {
+        try self.init(
+            application: haapiUIKitApplication, haapiFlowResult: haapiFlowResult, haapiDeepLinkManageable: haapiDeepLinkManageable, onFinish: {})
+    }
+
+    /// A controller whose `onFinish` runs after `haapiFlowResult` was told (``HaapiFlow`` dismisses there).
+    init(
+        application: any HaapiUIKitApplication, haapiFlowResult: (any HaapiFlowResult)?,
+        haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?, onFinish: @escaping @MainActor @Sendable () -> Void
+    ) throws {
+        self.application = application
+        viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
+        screenBuilder = application.screenBuilder
+        commonStyle = try (application as? KitApplication)?.commonStyle ?? HaapiUIViewControllerStyle(theme: application.theme)
         self.onFinish = onFinish
         super.init(nibName: nil, bundle: nil)
         viewModel.deepLinkManager = haapiDeepLinkManageable
@@ -65,6 +79,10 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
             apply(style: style)
         }
         viewModel.$uiModel.receive(on: DispatchQueue.main).sink { [weak self] in self?.show($0) }.store(in: &cancellables)
+        viewModel.$problemModel.receive(on: DispatchQueue.main).sink { [weak self] problem in
+            guard let self, let problem else { return }
+            if self.current?.handleProblemModel(problem) != true { self.handleUIProblem(problem) }
+        }.store(in: &cancellables)
         viewModel.$isLoading.receive(on: DispatchQueue.main).sink { [weak self] loading in
             if !loading { self?.current?.stopLoading() }
         }.store(in: &cancellables)
@@ -87,30 +105,30 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
 
     // MARK: Screens
 
-    private func show(_ model: UIModel?) {
+    private func show(_ model: (any UIModel)?) {
         guard let model else { return }
-        title = model.heading
-        if case .clientOperation(.externalBrowser(let browser)) = model.content, launchedOperation != browser, let url = browser.launchURL {
-            launchedOperation = browser
-            launch(url, appRedirect: browser.appRedirect, prefersDefaultBrowser: browser.prefersDefaultBrowser)
+        // The end of the flow: the code is being exchanged under the last screen.
+        if model is any AuthorizationRequestModel { return }
+        title = ScreenBuilder.messageItems(of: model).first { $0.messageStyleAttribute == .heading }?.text
+        if let browser = model as? any FormOperationModel, let url = browser.url, webSession == nil {
+            launch(url, prefersDefaultBrowser: (browser as? KitExternalBrowserModel)?.prefersDefaultBrowser ?? false)
         }
-        if case .clientOperation(.generic(let operation)) = model.content, handledOperation != operation,
-            let handler = application.genericClientOperationHandler
-        {
-            handledOperation = operation
-            handler.handleGenericClientOperation(
-                actionModel: operation, viewControllerProvider: { [weak self] controller in self?.present(controller, animated: true) },
-                onSuccess: { [weak self] form, parameters in self?.submit(interactionActionModel: form, parameters: parameters) },
-                onError: { [weak self] in
-                    if let fallback = operation.actions.errorActions.first { self?.submit(interactionActionModel: fallback, parameters: [:]) }
-                })
+        if let operation = model as? any GenericOperationModel {
+            perform(operation)
         }
-        // The same screen takes the next step in place (a form's complaints, a poll's answer).
-        if let current, current.handleFormModel(model) { return }
-        let kind = screenBuilder.screen(for: model).kind
         do {
-            let registry = application.viewControllerFactoryRegistry ?? ViewControllerFactoryRegistry()
-            embed(try registry.screen(for: model, kind: kind, theme: application.theme, common: commonStyle))
+            let registry = (application as? KitApplication)?.viewControllerFactoryRegistry ?? ViewControllerFactoryRegistry()
+            let next = try registry.screen(for: model, theme: application.theme, common: commonStyle)
+            // The screen on show takes the next state in place when it is the screen the model
+            // would get: a wait's next answer, the next form.
+            if let current, type(of: current) == type(of: next) {
+                if let polling = model as? any PollingModel, let updatable = current as? any PollingModelUpdatable {
+                    updatable.update(model: polling)
+                    return
+                }
+                if let form = model as? any FormModel, current.handleFormModel(form) { return }
+            }
+            embed(next)
         } catch {
             interruptHaapiFlowForError(error, title: screenBuilder.strings.string(.developerRuntimeTitle), message: "\(error)")
         }
@@ -139,24 +157,37 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
 
     // MARK: HaapiFlowViewControllerDelegate
 
-    public func submit(interactionActionModel: FormModel, parameters: [String: String]) {
-        Task { await viewModel.submit(interactionActionModel, values: parameters) }
+    public func submit(interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable]) {
+        Task { await viewModel.submit(interactionActionModel: interactionActionModel, parameters: parameters) }
     }
 
-    public func select(selectorItemModel: SelectorOptionModel) {
+    public func select(selectorItemModel: any SelectorItemInteractionActionModel) {
         Task { await viewModel.select(selectorItemModel) }
     }
 
-    public func follow(linkItemModel: LinkItemModel) {
-        Task { await viewModel.followLink(linkItemModel) }
+    public func follow(linkItemModel: any LinkItemModel) {
+        Task { await viewModel.followLink(linkItemModel.link) }
     }
 
-    public func poll() {
+    /// Shows a problem no screen handled: an alert with its title and message; the step stays.
+    public func handleUIProblem(_ uiProblem: any UIProblemModel) {
+        current?.stopLoading()
+        guard presentedViewController == nil else { return }
+        let strings = screenBuilder.strings
+        let messages = (uiProblem as? any ProblemModel)?.messageItems.compactMap(\.text) ?? []
+        let alert = UIAlertController(
+            title: uiProblem.title ?? strings.string(.developerRuntimeTitle),
+            message: messages.isEmpty ? uiProblem.message : messages.joined(separator: "\n"), preferredStyle: .alert)
+        alert.addAction(UIAlertAction(title: strings.string(.ok), style: .default))
+        present(alert, animated: true)
+    }
+
+    func poll() {
         Task { await viewModel.poll() }
     }
 
-    public func performPasskey(kind: WebAuthnAuthenticatorKind) {
-        guard case .clientOperation(.webAuthn(let operation))? = viewModel.uiModel?.content else { return }
+    func performPasskey(kind: WebAuthnAuthenticatorKind) {
+        guard let operation = viewModel.uiModel as? KitWebAuthnModel else { return }
         Task { await performWebAuthn(operation) }
     }
 
@@ -175,6 +206,14 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         if title != nil || message != nil { HaapiLogger.error(UIKitFollowUpTag.flow, "\(title ?? ""): \(message ?? "")") }
     }
 
+    // MARK: HaapiFlowDeepLinkable
+
+    /// Whether `url` is the return the flow waits for.
+    public func canHandleUrl(_ url: URL) -> Bool { viewModel.canHandleUrl(url) }
+
+    /// Takes `url` back into the flow.
+    public func handleUrl(_ url: URL) { Task { await viewModel.handleUrl(url) } }
+
     // MARK: UIStylableThemeDelegate
 
     public func imageOptional(named: String?) -> UIImage? { ThemeAssets.image(named: named) }
@@ -183,13 +222,29 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
 
     public func localizedStringForKey(key: String) -> String { screenBuilder.strings.string(forKey: key) }
 
-    public func style<S: UIStyle>(_ type: S.Type, named name: String) throws -> S { try application.theme.style(type, named: name) }
+    public func styleOrThrowFor<U: UIStyle>(stylableType: any UIStylable.Type) throws -> U {
+        try application.theme.style(U.self, named: ViewControllerFactoryRegistry.themeSection(of: U.self))
+    }
 
     // MARK: Client operations
 
+    /// Hands an operation the kit does not know to the application's handler; its answer
+    /// submits a continue action, or takes the first error action.
+    private func perform(_ operation: any GenericOperationModel) {
+        let errorAction = operation.actionModel.errorActions.first?.form
+        application.genericClientOperationHandler.handleGenericClientOperation(
+            actionModel: operation.actionModel, viewControllerProvider: { [weak self] controller in self?.present(controller, animated: true) },
+            onSuccess: { [weak self] action, parameters in
+                self?.submit(interactionActionModel: SubmittedAction(action: action), parameters: parameters)
+            },
+            onError: { [weak self] in
+                if let errorAction { self?.submit(interactionActionModel: SubmittedAction(action: errorAction), parameters: [:]) }
+            })
+    }
+
     /// Passkeys through the platform's authenticators; when none answers (or the user declines),
     /// the server's browser fallback.
-    private func performWebAuthn(_ operation: WebAuthnOperationModel) async {
+    private func performWebAuthn(_ operation: KitWebAuthnModel) async {
         do {
             let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation)
             if operation.isRegistration, let style = try? application.theme.style(WebAuthnViewControllerStyle.self) {
@@ -201,13 +256,13 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         } catch {
             HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
             current?.stopLoading()
-            if let fallback = operation.browserFallback { await viewModel.submit(fallback) }
+            if let fallback = operation.browserFallback { await viewModel.submit(form: fallback, parameters: [:]) }
         }
     }
 
     /// Opens `url` in an in-app browser session (the default) or the default browser; the
     /// flow goes on from the URL the browser comes back to.
-    private func launch(_ url: URL, appRedirect: String, prefersDefaultBrowser: Bool) {
+    private func launch(_ url: URL, prefersDefaultBrowser: Bool) {
         if prefersDefaultBrowser {
             // The return arrives as a deep link: HaapiDeepLinkManager hands it to the flow.
             UIApplication.shared.open(url)
@@ -220,7 +275,7 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
                 if let returned { await self.viewModel.resumeExternalBrowser(url: returned) }
             }
         }
-        let redirect = URLComponents(string: appRedirect)
+        let redirect = URLComponents(string: application.haapiUIKitConfiguration.haapiConfiguration.appRedirect)
         let session: ASWebAuthenticationSession
         if #available(iOS 17.4, macCatalyst 17.4, visionOS 1.1, *), redirect?.scheme?.lowercased() == "https", let host = redirect?.host {
             session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: redirect?.path ?? "/"), completionHandler: completion)
@@ -245,8 +300,8 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
         if let problem = error.problem, current?.handleProblemModel(problem) == true { return }
         let strings = screenBuilder.strings
         // The server's words when it sent some, else the kit's (the failure's own text is for developers: logged).
-        let title = error.problem?.title(in: strings) ?? strings.string(.developerRuntimeTitle)
-        let message = error.problem.map { $0.messages.map(\.text).joined(separator: "\n") } ?? strings.string(.developerRuntimeMessage)
+        let title = error.problem?.title ?? strings.string(.developerRuntimeTitle)
+        let message = error.problem.map { $0.messageItems.compactMap(\.text).joined(separator: "\n") } ?? strings.string(.developerRuntimeMessage)
         if error.problem == nil { HaapiLogger.error(UIKitFollowUpTag.flow, "the flow failed: \(error.title)") }
         let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
         if error.isRetryable {
@@ -276,12 +331,17 @@ public typealias HaapiFlowResultViewController = UIViewController & HaapiFlowRes
     }
 }
 
+/// An action an application's client-operation handler submits.
+private struct SubmittedAction: InteractionActionModel {
+    let action: any RepresentationActionModel
+}
+
 /// Tells the app's result, then finishes the presentation.
 @MainActor private struct FinishingResult: HaapiFlowResult {
     let inner: (any HaapiFlowResult)?
     let finish: @MainActor @Sendable () -> Void
 
-    func didReceiveOAuthModel(_ oAuthModel: OAuthModel) {
+    func didReceiveOAuthModel(_ oAuthModel: any OAuthModel) {
         inner?.didReceiveOAuthModel(oAuthModel)
         finish()
     }

@@ -8,14 +8,14 @@ import Foundation
 /// options and the credential's JSON are the model's.
 ///
 /// ```swift
-/// if case .clientOperation(.webAuthn(let operation)) = uiModel.content {
+/// if let operation = viewModel.uiModel as? KitWebAuthnModel {
 ///     let made = try await PasskeyAuthenticator(anchor: { view.window! }).perform(operation)
 ///     await viewModel.completeWebAuthn(made.credential, kind: made.kind)
 /// }
 /// ```
 ///
 /// The relying party id must be a domain of the app's associated domains (`webcredentials:`).
-/// When the user cancels or no authenticator can answer, take ``WebAuthnOperationModel/browserFallback``.
+/// When the user cancels or no authenticator can answer, take ``KitWebAuthnModel/browserFallback``.
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
 @MainActor public final class PasskeyAuthenticator: NSObject {
     /// Supplies the window the system sheet is presented on.
@@ -34,9 +34,9 @@ import Foundation
     /// passkey first, a security key when the server offers that kind) or an assertion.
     /// - Throws: ``HaapiUIKitError/unsupported(cause:)`` when the options do not decode or name no
     ///   relying party; `ASAuthorizationError` when the user cancels or nothing can answer.
-    public func perform(_ operation: WebAuthnOperationModel) async throws -> (credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind) {
-        if operation.isRegistration {
-            let all = operation.creationOptions
+    public func perform(_ operation: KitWebAuthnModel) async throws -> (credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind) {
+        if let registration = operation.actionModel as? WebAuthnRegistrationClientOperationActionModel {
+            let all = registration.creationOptions
             guard let (kind, options) = [WebAuthnAuthenticatorKind.any, .platform, .crossPlatform].lazy.compactMap({ kind in all[kind].map { (kind, $0) } }).first
             else { throw HaapiUIKitError.unsupported(cause: "the WebAuthn registration options do not decode") }
             let relyingParty = try relyingPartyID(options.relyingPartyID)
@@ -74,11 +74,13 @@ import Foundation
             return (.registration(id: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation, attachment: attachment), kind)
         }
 
-        guard let options = operation.requestOptions else {
+        guard let authentication = operation.actionModel as? WebAuthnAuthenticationClientOperationActionModel,
+            let options = authentication.requestOptions
+        else {
             throw HaapiUIKitError.unsupported(cause: "the WebAuthn authentication options do not decode")
         }
         let relyingParty = try relyingPartyID(options.relyingPartyID)
-        let known = operation.knownCredentials
+        let known = authentication.knownCredentials
         let platformAllowed = known[.platform] ?? options.allowedCredentials
         let passkeys = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
             .createCredentialAssertionRequest(challenge: options.challenge)

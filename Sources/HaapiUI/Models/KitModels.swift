@@ -200,11 +200,14 @@ public struct KitBankIdModel: BankIdModel, KitStepModel {
     public func isEqualTo(_ other: any PollingModel) -> Bool { polling?.isEqualTo(other) ?? false }
 }
 
-/// The answer to a form with continue actions: the new messages, and those actions as a form.
-public struct KitContinueSameModel: ContinueSameModel, KitStepModel {
+/// The answer to a form with continue actions: the new messages, and those actions as a form
+/// (a form model itself, shown on the form screen).
+public struct KitContinueSameModel: ContinueSameModel, FormModel, KitStepModel {
     public let context: StepContext
     public let formModel: (any FormModel)?
     public var messageItems: [any InfoMessageModel] { context.messageItems }
+    public var interactionItems: [any InteractionItemModel] { formModel?.interactionItems ?? [] }
+    public var linkItems: [any LinkItemModel] { context.linkItems + (formModel?.linkItems ?? []) }
 
     /// A continue-same model.
     public init(context: StepContext, formModel: KitFormModel?) { (self.context, self.formModel) = (context, formModel) }
@@ -248,7 +251,7 @@ public struct KitOperationProblem: UIProblemModel {
 
 /// An external browser (`external-browser-flow`, and Curity's older `launch`): open ``url``,
 /// then submit ``formActionModel`` with what the browser comes back with (``buildParameters``).
-public struct KitExternalBrowserModel: FormOperationModel, KitStepModel {
+public struct KitExternalBrowserModel: FormOperationModel, GenericModel, KitStepModel {
     public let context: StepContext
     public let url: URL?
     public let formActionModel: FormActionModel
@@ -257,6 +260,9 @@ public struct KitExternalBrowserModel: FormOperationModel, KitStepModel {
     public let interactionModel: (any FormModel)?
     public var errorInteractionModel: (any UIInteractionModel)? { nil }
     public let problem: any UIProblemModel
+    /// The step's other ways on, for the generic screen.
+    public var formModel: (any FormModel)? { interactionModel }
+    public var selectorModel: (any SelectorModel)? { nil }
 
     /// The URL that sends the browser to ``href`` and back to `redirect` (a terminal's loopback listener).
     public func url(redirectingTo redirect: String) -> URL? {
@@ -291,7 +297,7 @@ public struct KitExternalBrowserModel: FormOperationModel, KitStepModel {
 
 /// A client operation the kit does not perform itself (Encap, an app's own): the app's
 /// ``GenericClientOperationHandler`` does, or the step's other ways on are offered.
-public struct KitGenericOperationModel: GenericOperationModel, KitStepModel {
+public struct KitGenericOperationModel: GenericOperationModel, GenericModel, KitStepModel {
     public let context: StepContext
     public let actionModel: GenericClientOperationActionModel
     /// The URL the operation names, when it names one.
@@ -300,6 +306,9 @@ public struct KitGenericOperationModel: GenericOperationModel, KitStepModel {
     public let interactionModel: (any FormModel)?
     public var errorInteractionModel: (any UIInteractionModel)? { nil }
     public let problem: any UIProblemModel
+    /// The step's other ways on, for the generic screen.
+    public var formModel: (any FormModel)? { interactionModel }
+    public var selectorModel: (any SelectorModel)? { nil }
 
     /// A generic operation model.
     public init(context: StepContext, actionModel: GenericClientOperationActionModel, url: URL?, interactionModel: KitFormModel?, problem: any UIProblemModel) {

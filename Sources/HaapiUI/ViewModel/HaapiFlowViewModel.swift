@@ -422,12 +422,13 @@ import OpenCombine
         switch model {
         case is any PollingModel, is any AuthorizationRequestModel: return true
         case let selector as any SelectorModel: return !selector.selectorItems.isEmpty
+        // Before forms and generic models: the kit's operations are those too, for their screens.
+        case is any UIOperationModel: return !step.allActions.isEmpty
         case let form as any FormModel: return !form.interactionItems.isEmpty || !form.linkItems.isEmpty
         case let continued as any ContinueSameModel: return !(continued.formModel?.interactionItems.isEmpty ?? true)
         case let generic as any GenericModel:
             return !(generic.formModel?.interactionItems.isEmpty ?? true) || !(generic.selectorModel?.selectorItems.isEmpty ?? true)
                 || !step.links.filter { !$0.isImage }.isEmpty
-        case is any UIOperationModel: return !step.allActions.isEmpty
         default: return true
         }
     }

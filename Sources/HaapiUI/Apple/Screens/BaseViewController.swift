@@ -2,7 +2,7 @@
 import CoreImage
 import UIKit
 
-/// The base of the kit's screens (the seeds' `BaseViewController`): it draws the ``Screen`` of
+/// The base of the kit's screens (Curity's `BaseViewController`): it draws the ``Screen`` of
 /// its model (messages, content, links, each element styled by the theme) and forwards each tap
 /// to the flow through the `pre…` hooks, which a subclass overrides to check, change or stop it.
 ///
@@ -10,8 +10,12 @@ import UIKit
 /// (``insertView(_:aboveView:)``), or intercept actions; register the subclass with
 /// ``ViewControllerFactoryRegistry``.
 @MainActor open class BaseViewController<AssociatedModel, AssociatedStyle: UIViewControllerStyle>: UIViewController, HaapiUIViewController, UIStylable {
-    /// The model shown (replaced when ``handleFormModel(_:)`` takes the next step in place).
-    public private(set) var model: AssociatedModel
+    /// The model the screen was made for.
+    public final let model: AssociatedModel
+    /// The model drawn: ``model``, then what ``handleFormModel(_:)`` or a wait's update takes in place.
+    public private(set) var shownModel: (any UIModel)?
+    /// The problem with the last submission, drawn above the content.
+    public private(set) var shownProblem: (any ProblemModel)?
     /// The screen's style.
     public let style: AssociatedStyle
     /// The styles every screen shares.
@@ -29,14 +33,15 @@ import UIKit
     public private(set) weak var mainView: UIView?
     private let scrollView = UIScrollView()
     private let columnStackView = UIStackView()
-    /// What the user entered, by form and field: read when the form is submitted.
-    private var inputs: [(form: FormModel, name: String, read: () -> String)] = []
+    /// What the user entered, by field: read when a form is submitted.
+    private var inputs: [(name: String, read: () -> String)] = []
     private weak var loadingButton: UIButton?
     private var countdown: (label: UILabel, seconds: Int, timer: Timer?)?
 
     /// A screen showing `model` with `style`.
     public init(_ model: AssociatedModel, style: AssociatedStyle, commonStyle: HaapiUIViewControllerStyle) {
         self.model = model
+        shownModel = model as Any as? any UIModel
         self.style = style
         self.commonStyle = commonStyle
         super.init(nibName: nil, bundle: nil)
@@ -81,14 +86,22 @@ import UIKit
     /// Called before the model is drawn, the first time and each time it is replaced.
     open func preRender(uiModel: AssociatedModel) {}
 
-    /// The elements of the model, from the theme delegate's builder.
+    /// What decides the elements: the flow's builder, in the application's language and theme.
+    public var screenBuilder: ScreenBuilder { (uiStylableThemeDelegate as? any ScreenBuilding)?.screenBuilder ?? ScreenBuilder() }
+
+    /// The elements of the model shown, with the problem shown.
     open func screen() -> Screen {
-        let builder = uiStylableThemeDelegate?.screenBuilder ?? ScreenBuilder()
-        switch model as Any {
-        case let model as UIModel: return builder.screen(for: model)
-        case let problem as ProblemModel: return builder.screen(for: problem)
-        default: return Screen(kind: .generic, messages: [], content: [], links: [])
-        }
+        guard let shownModel else { return Screen(kind: .generic, messages: [], content: [], links: []) }
+        return screenBuilder.screen(for: shownModel, problem: shownProblem)
+    }
+
+    /// Draws `model` in place of the model shown, with `problem` (a wait's next answer, a form
+    /// with the server's complaints).
+    public func show(_ model: any UIModel, problem: (any ProblemModel)? = nil) {
+        shownModel = model
+        shownProblem = problem
+        if let model = model as Any as? AssociatedModel { preRender(uiModel: model) }
+        if isViewLoaded { render() }
     }
 
     private func render() {
@@ -138,16 +151,16 @@ import UIKit
             startCountdown(label, seconds: seconds)
             return label
         case .qrCode(let data, let image):
-            let drawn = data.flatMap(Self.qrImage) ?? image?.imageData.flatMap(UIImage.init(data:))
+            let drawn = data.flatMap(Self.qrImage) ?? image?.link.imageData.flatMap(UIImage.init(data:))
             guard let drawn else { return nil }
             let view = UIImageView(image: drawn)
             view.contentMode = .scaleAspectFit
-            view.accessibilityLabel = image?.title
+            view.accessibilityLabel = image?.text
             view.heightAnchor.constraint(equalToConstant: 220).isActive = true
             return view
         case .expandable(let title, let body):
-            let boxStyle = uiStylableThemeDelegate.flatMap { try? $0.style(ExpandableViewStyle.self, named: "ExpandableView") }
-            return expandableView(title: title, body: body, style: boxStyle)
+            let boxStyle = (uiStylableThemeDelegate as? any ScreenBuilding).flatMap { try? $0.theme.style(ExpandableViewStyle.self, named: "ExpandableView") }
+            return makeExpandableView(title: title, body: body, style: boxStyle)
         case .link(let title, let action):
             return buttonView(title, style: commonStyle.linkView.actionableButtonStyle, action: action)
         }
@@ -224,6 +237,9 @@ import UIKit
         case .telephoneNumber:
             input.textContentType = .telephoneNumber
             input.keyboardType = .phonePad
+        case .url:
+            input.textContentType = .URL
+            input.keyboardType = .URL
         case .none: break
         }
         if let maxLength = field.maxLength {
@@ -231,7 +247,7 @@ import UIKit
                 if let text = input.text, text.count > maxLength { input.text = String(text.prefix(maxLength)) }
             }, for: .editingChanged)
         }
-        inputs.append((field.form, field.name, { input.text ?? "" }))
+        inputs.append((field.name, { input.text ?? "" }))
         let column = UIStackView(arrangedSubviews: [title, input])
         column.axis = .vertical
         column.spacing = 4
@@ -260,8 +276,8 @@ import UIKit
             checked.toggle()
             draw()
         }, for: .touchUpInside)
-        let value = checkbox.form.field(checkbox.name)?.value ?? "on"
-        inputs.append((checkbox.form, checkbox.name, { checked ? value : "" }))
+        let value = checkbox.item.value.isEmpty ? "on" : checkbox.item.value
+        inputs.append((checkbox.name, { checked ? value : "" }))
         let row = UIStackView(arrangedSubviews: [button, label])
         row.spacing = boxStyle.iconTextPadding
         row.alignment = .center
@@ -284,7 +300,7 @@ import UIKit
                 button.setTitle(option.label, for: .normal)
             }
         })
-        inputs.append((picker.form, picker.name, { selected?.value ?? "" }))
+        inputs.append((picker.name, { selected?.value ?? "" }))
         let title = UILabel()
         commonStyle.inputTextField.titleTextAppearance.apply(to: title, text: picker.label, color: color(commonStyle.inputTextField.titleColorName))
         let column = UIStackView(arrangedSubviews: [title, button])
@@ -326,16 +342,15 @@ import UIKit
         tabs.setTitleTextAttributes([.foregroundColor: color(tabStyle.textColorName) ?? .secondaryLabel], for: .normal)
         tabs.setTitleTextAttributes([.foregroundColor: color(tabStyle.highlightTextColorName) ?? .label], for: .selected)
         tabs.addAction(UIAction { [weak self, weak tabs] _ in
-            guard let self, let index = tabs?.selectedSegmentIndex, case .selector(let selector)? = (self.model as? UIModel)?.content,
-                selector.options.indices.contains(index)
-            else { return }
-            self.perform(.select(selector.options[index]))
+            let options = ((self?.shownModel as? any SelectorModel)?.selectorItems ?? []).compactMap { $0 as? any SelectorItemInteractionActionModel }
+            guard let self, let index = tabs?.selectedSegmentIndex, options.indices.contains(index) else { return }
+            self.perform(.select(options[index]))
         }, for: .valueChanged)
         return tabs
     }
 
     /// A title that opens to show `body`, in `boxStyle` (plain when `nil`).
-    func expandableView(title: String, body: String, style boxStyle: ExpandableViewStyle?) -> UIView {
+    func makeExpandableView(title: String, body: String, style boxStyle: ExpandableViewStyle?) -> UIView {
         let header = UIButton(type: .system)
         header.setTitle(title, for: .normal)
         header.setImage(image(boxStyle?.iconImageName), for: .normal)
@@ -362,7 +377,7 @@ import UIKit
 
     /// Counts the time left down, a second at a time.
     private func startCountdown(_ label: UILabel, seconds: Int) {
-        let strings = uiStylableThemeDelegate?.screenBuilder.strings ?? LocalizableStrings()
+        let strings = screenBuilder.strings
         countdown = (label, seconds, Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self] _ in
             MainActor.assumeIsolated {
                 guard let self, var countdown = self.countdown else { return }
@@ -391,10 +406,13 @@ import UIKit
     open func perform(_ action: ScreenAction) {
         guard let delegate = haapiFlowViewControllerDelegate else { return }
         switch action {
-        case .submit(let form):
-            let values = Dictionary(inputs.filter { $0.form == form }.map { ($0.name, $0.read()) }, uniquingKeysWith: { _, last in last })
-            preSubmit(interactionActionModel: form, parameters: values) { [weak self] go, parameters in
-                if go { delegate.submit(interactionActionModel: form, parameters: parameters) } else { self?.stopLoading() }
+        case .submit(let button):
+            // The button's own fields when it names them, else every field on the screen.
+            let names = (button as? KitButtonItem).map { Set($0.fields.map(\.key)) }
+            var values: [String: any Sendable] = [:]
+            for input in inputs where names?.contains(input.name) ?? true { values[input.name] = input.read() }
+            preSubmit(interactionActionModel: button, parameters: values) { [weak self] go, parameters in
+                if go { delegate.submit(interactionActionModel: button, parameters: parameters) } else { self?.stopLoading() }
             }
         case .select(let option):
             preSelect(selectorItemModel: option) { [weak self] go in
@@ -407,9 +425,9 @@ import UIKit
         case .open(let url):
             delegate.openURL(url)
         case .poll:
-            delegate.poll()
+            (delegate as? any KitFlowActions)?.poll()
         case .passkey(let kind):
-            delegate.performPasskey(kind: kind)
+            (delegate as? any KitFlowActions)?.performPasskey(kind: kind)
         }
     }
 
@@ -422,36 +440,31 @@ import UIKit
 
     open func hasLoading() -> Bool { loadingButton != nil }
 
-    open func handleProblemModel(_ problemModel: ProblemModel) -> Bool { false }
+    /// Leaves problems to the flow; the kit's form screens show the complaints about their fields.
+    open func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { false }
 
-    open func handleInfoMessageModels(_ infoMessageModels: [InfoMessageModel]) {
-        fill(messagesStackView, with: infoMessageModels.map { .message(text: $0.text, style: $0.themeSection) })
+    open func handleInfoMessageModels(_ infoMessageModels: [any InfoMessageModel]) {
+        fill(messagesStackView, with: infoMessageModels.compactMap { message in message.text.map { .message(text: $0, style: message.themeSection) } })
     }
 
-    open func handleLinkItemModels(_ linkItemModels: [LinkItemModel]) {
-        fill(linksStackView, with: linkItemModels.map { .link(title: $0.title, action: .follow($0)) })
+    open func handleLinkItemModels(_ linkItemModels: [any LinkItemModel]) {
+        fill(linksStackView, with: linkItemModels.map { .link(title: $0.text ?? $0.href, action: .follow($0)) })
     }
 
-    /// Takes `formModel` in place when this screen shows it the same way (the same kind of
-    /// screen, for the same kind of model).
-    open func handleFormModel(_ formModel: UIModel) -> Bool {
-        guard let next = formModel as? AssociatedModel, let builder = uiStylableThemeDelegate?.screenBuilder,
-            builder.screen(for: formModel).kind == screen().kind
-        else { return false }
-        model = next
-        preRender(uiModel: next)
-        if isViewLoaded { render() }
-        return true
-    }
+    /// Leaves new forms to the flow; the kit's form screens take them in place.
+    open func handleFormModel(_ formModel: any FormModel) -> Bool { false }
 
-    open func preSubmit(interactionActionModel: FormModel, parameters: [String: String], closure: @escaping (Bool, [String: String]) -> Void) {
+    open func preSubmit(
+        interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable],
+        closure: @escaping (Bool, [String: any Sendable]) -> Void
+    ) {
         loadingButton?.configuration?.showsActivityIndicator = true
         closure(true, parameters)
     }
 
-    open func preSelect(selectorItemModel: SelectorOptionModel, closure: @escaping (Bool) -> Void) { closure(true) }
+    open func preSelect(selectorItemModel: any SelectorItemInteractionActionModel, closure: @escaping (Bool) -> Void) { closure(true) }
 
-    open func preFollow(linkItemModel: LinkItemModel, closure: @escaping (Bool) -> Void) { closure(true) }
+    open func preFollow(linkItemModel: any LinkItemModel, closure: @escaping (Bool) -> Void) { closure(true) }
 
     // MARK: Style
 

@@ -1,19 +1,30 @@
 #if canImport(UIKit) && canImport(CoreImage) && !os(watchOS) && !os(tvOS)
 import UIKit
 
-/// Performs client operations the kit does not know (the seeds' `GenericClientOperationHandler`):
+/// Performs client operations the kit does not know (Curity's `GenericClientOperationHandler`):
 /// an app's own authenticator that asks the client to do something. Set it with
 /// ``HaapiUIKitApplicationBuilder/setGenericClientOperationHandler(_:)``; without one, the step
-/// shows its continue and error actions.
+/// shows its other ways on.
 @MainActor public protocol GenericClientOperationHandler: Sendable {
     /// Performs `actionModel`.
     /// - Parameters:
     ///   - viewControllerProvider: presents a view controller of the app's over the flow, if it needs one.
-    ///   - onSuccess: continues the flow by submitting one of the operation's continue actions with parameters.
+    ///   - onSuccess: continues the flow: submits an action (one of the operation's continue
+    ///     actions' forms) with parameters.
     ///   - onError: gives up; the flow takes the operation's first error action, if any.
     func handleGenericClientOperation(
-        actionModel: GenericOperationModel, viewControllerProvider: ((UIViewController) -> Void)?,
-        onSuccess: @escaping (FormModel, [String: String]) -> Void, onError: @escaping () -> Void)
+        actionModel: GenericClientOperationActionModel, viewControllerProvider: ((UIViewController) -> Void)?,
+        onSuccess: @escaping (any RepresentationActionModel, [String: any Sendable]) -> Void, onError: @escaping () -> Void)
+}
+
+/// The handler of an application that set none: it leaves the step on screen, with its other ways on.
+struct StepShowingOperationHandler: GenericClientOperationHandler {
+    nonisolated init() {}
+
+    func handleGenericClientOperation(
+        actionModel: GenericClientOperationActionModel, viewControllerProvider: ((UIViewController) -> Void)?,
+        onSuccess: @escaping (any RepresentationActionModel, [String: any Sendable]) -> Void, onError: @escaping () -> Void
+    ) {}
 }
 
 extension HaapiUIKitApplicationBuilder {
@@ -25,9 +36,11 @@ extension HaapiUIKitApplicationBuilder {
     }
 }
 
-extension HaapiUIKitApplication {
+extension KitApplication {
     /// The app's handler of unknown client operations, as the builder was given it.
-    var genericClientOperationHandler: (any GenericClientOperationHandler)? { genericClientOperations as? any GenericClientOperationHandler }
+    public var genericClientOperationHandler: any GenericClientOperationHandler {
+        (genericClientOperations as? any GenericClientOperationHandler) ?? StepShowingOperationHandler()
+    }
 }
 
 /// A message over the top of the flow for a few seconds (`NotificationBannerView*` styles).
@@ -56,7 +69,7 @@ extension HaapiUIKitApplication {
         shown = banner
         UIAccessibility.post(notification: .announcement, argument: text)
         Task { [weak banner] in
-            try? await Task.sleep(for: .seconds(4))
+            try? await Task.sleep(nanoseconds: 4_000_000_000)
             banner?.removeFromSuperview()
         }
     }

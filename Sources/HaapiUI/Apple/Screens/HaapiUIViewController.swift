@@ -1,58 +1,71 @@
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-/// What a screen asks of the flow that shows it (the seeds' `HaapiFlowViewControllerDelegate`):
+/// What a screen asks of the flow that shows it (Curity's `HaapiFlowViewControllerDelegate`):
 /// ``HaapiFlowViewController`` is one.
-@MainActor public protocol HaapiFlowViewControllerDelegate: AnyObject {
-    /// Submits `interactionActionModel` with the values the user entered.
-    func submit(interactionActionModel: FormModel, parameters: [String: String])
+@MainActor public protocol HaapiFlowViewControllerDelegate: UIViewController {
+    /// Submits the form of `interactionActionModel` (a button) with `parameters`, by field name.
+    func submit(interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable])
     /// Chooses an option of a selector.
-    func select(selectorItemModel: SelectorOptionModel)
+    func select(selectorItemModel: any SelectorItemInteractionActionModel)
     /// Follows a link of the step.
-    func follow(linkItemModel: LinkItemModel)
-    /// Polls now.
-    func poll()
-    /// Performs the step's passkey operation with an authenticator of `kind`.
-    func performPasskey(kind: WebAuthnAuthenticatorKind)
+    func follow(linkItemModel: any LinkItemModel)
+    /// Shows a problem the screen did not handle itself (``HaapiUIViewController/handleProblemModel(_:)``).
+    func handleUIProblem(_ uiProblem: any UIProblemModel)
+    /// Ends the flow with `error`, after telling the user `title` and `message` when given.
+    func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?)
     /// Whether `url` can be opened (BankID's app is installed).
     func canOpenURL(_ url: URL) -> Bool
     /// Opens `url` outside the app.
     func openURL(_ url: URL)
-    /// Ends the flow with `error`, after telling the user `title` and `message` when given.
-    func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?)
 }
 
-/// Where a screen finds its styles, texts, colours and images (the seeds'
+/// What the kit's own screens also ask of ``HaapiFlowViewController``: the actions no Curity
+/// delegate method names (poll now, a passkey ceremony).
+@MainActor protocol KitFlowActions: AnyObject {
+    /// Polls now.
+    func poll()
+    /// Performs the step's passkey operation with an authenticator of `kind`.
+    func performPasskey(kind: WebAuthnAuthenticatorKind)
+}
+
+/// Where a screen finds its styles, texts, colours and images (Curity's
 /// `UIStylableThemeDelegate`): ``HaapiFlowViewController`` is one, for the application's theme.
 @MainActor public protocol UIStylableThemeDelegate: AnyObject {
     /// The styles every screen shares.
     var commonStyle: HaapiUIViewControllerStyle { get }
-    /// Makes each screen's elements, in the user's language.
-    var screenBuilder: ScreenBuilder { get }
     /// The image `named`, from the app's asset catalog, else the kit's.
     func imageOptional(named: String?) -> UIImage?
+    /// The style of `stylableType` from the theme.
+    /// - Throws: ``ThemeError`` when the theme has no such style, or it is not a `U`.
+    func styleOrThrowFor<U: UIStyle>(stylableType: any UIStylable.Type) throws -> U
     /// The colour `named`, from the app's asset catalog, else the kit's.
     func colorOptional(named: String?) -> UIColor?
     /// The text of `key`, the app's table first.
     func localizedStringForKey(key: String) -> String
-    /// The style `name` of the theme, of type `S`.
-    func style<S: UIStyle>(_ type: S.Type, named name: String) throws -> S
 }
 
-/// A type styled by a theme (the seeds' `UIStylable`).
+/// Where the kit's screens find what decides their elements: ``HaapiFlowViewController``'s
+/// builder, in the application's language and theme.
+@MainActor protocol ScreenBuilding: AnyObject {
+    var screenBuilder: ScreenBuilder { get }
+    var theme: Theme { get }
+}
+
+/// A type styled by a theme (Curity's `UIStylable`).
 @MainActor public protocol UIStylable {
     associatedtype AssociatedStyle: UIStyle
     /// Applies `style`.
     func apply(style: AssociatedStyle)
 }
 
-/// A screen of the flow (the seeds' `HaapiUIViewController`): what ``HaapiFlowViewController``
+/// A screen of the flow (Curity's `HaapiUIViewController`): what ``HaapiFlowViewController``
 /// asks of the screens it shows, the kit's and an app's own (``ViewControllerFactoryRegistry``).
 @MainActor public protocol HaapiUIViewController: UIViewController {
     /// The model the screen shows.
-    associatedtype AssociatedModel
+    associatedtype AssociatedModel = any UIModel
     /// The screen's style.
-    associatedtype AssociatedStyle
+    associatedtype AssociatedStyle = any UIStyle
 
     /// The flow that shows the screen; set before the screen loads.
     var haapiFlowViewControllerDelegate: (any HaapiFlowViewControllerDelegate)? { get set }
@@ -63,20 +76,33 @@ import UIKit
     /// Whether the screen shows that its action runs.
     func hasLoading() -> Bool
     /// Shows `problemModel` on the screen; `false` leaves it to the flow.
-    func handleProblemModel(_ problemModel: ProblemModel) -> Bool
+    func handleProblemModel(_ problemModel: any ProblemModel) -> Bool
     /// Shows `infoMessageModels` in place of the screen's messages.
-    func handleInfoMessageModels(_ infoMessageModels: [InfoMessageModel])
+    func handleInfoMessageModels(_ infoMessageModels: [any InfoMessageModel])
     /// Shows `linkItemModels` in place of the screen's links.
-    func handleLinkItemModels(_ linkItemModels: [LinkItemModel])
-    /// Shows the next step in place when it is one this screen shows (a form again, with the
-    /// server's complaints); `false` lets the flow show a new screen.
-    func handleFormModel(_ formModel: UIModel) -> Bool
+    func handleLinkItemModels(_ linkItemModels: [any LinkItemModel])
+    /// Shows the next form in place, when this screen shows forms; `false` lets the flow show a
+    /// new screen.
+    func handleFormModel(_ formModel: any FormModel) -> Bool
     /// Called before a form is submitted: the closure goes on (`true`, with the parameters to
     /// send) or not.
-    func preSubmit(interactionActionModel: FormModel, parameters: [String: String], closure: @escaping (Bool, [String: String]) -> Void)
+    func preSubmit(
+        interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable],
+        closure: @escaping (Bool, [String: any Sendable]) -> Void)
     /// Called before an option is chosen.
-    func preSelect(selectorItemModel: SelectorOptionModel, closure: @escaping (Bool) -> Void)
+    func preSelect(selectorItemModel: any SelectorItemInteractionActionModel, closure: @escaping (Bool) -> Void)
     /// Called before a link is followed.
-    func preFollow(linkItemModel: LinkItemModel, closure: @escaping (Bool) -> Void)
+    func preFollow(linkItemModel: any LinkItemModel, closure: @escaping (Bool) -> Void)
 }
+
+/// A screen that takes each new answer of a wait in place (Curity's `PollingModelUpdatable`).
+@MainActor public protocol PollingModelUpdatable {
+    /// Shows `model`, the wait's latest state.
+    func update(model: any PollingModel)
+}
+
+/// Makes an app's screen for models of type `T` (Curity's `HaapiUIViewControllerFactory`): the
+/// model, the screen's style from the theme, and the styles every screen shares.
+public typealias HaapiUIViewControllerFactory<T: UIModel, S: UIStyle, H: HaapiUIViewController> =
+    (T, S, HaapiUIViewControllerStyle) throws -> H where T == H.AssociatedModel, S == H.AssociatedStyle
 #endif

@@ -1,17 +1,46 @@
 #if canImport(UIKit) && canImport(CoreImage) && !os(watchOS) && !os(tvOS)
 import UIKit
 
-// The kit's screens, one per kind of step (``ScreenKind``). What each shows is decided by
-// ``ScreenBuilder`` (tested on every platform); the base draws it, in the screen's style.
+// The kit's screens, one per kind of model, as Curity's kit declares them. What each shows is
+// decided by ``ScreenBuilder`` (tested on every platform); the base draws it, in the screen's style.
 
-/// Fields and buttons: login, registration, consent (the seeds' `FormViewController`).
-@MainActor open class FormViewController: BaseViewController<UIModel, FormViewControllerStyle> {}
+/// Fields and buttons: login, registration, consent (Curity's `FormViewController`). It shows
+/// the complaints of an invalid or rejected submission at its fields, and the next form in place.
+@MainActor open class FormViewController: BaseViewController<any FormModel, FormViewControllerStyle> {
+    @discardableResult
+    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool {
+        guard let shownModel, Self.isCorrectedOnSameStep(problemModel) else { return false }
+        stopLoading()
+        show(shownModel, problem: problemModel)
+        return true
+    }
 
-/// A choice of authenticator, as a list or as tabs (the seeds' `SelectorViewController`).
-@MainActor open class SelectorViewController: BaseViewController<UIModel, SelectorViewControllerStyle> {}
+    open override func handleFormModel(_ formModel: any FormModel) -> Bool {
+        stopLoading()
+        show(formModel)
+        return true
+    }
 
-/// A wait, polled by the flow, with the time left (the seeds' `PollingViewController`).
-@MainActor open class PollingViewController: BaseViewController<UIModel, PollingViewControllerStyle> {
+    /// Whether the user corrects what `problem` is about on the same screen.
+    static func isCorrectedOnSameStep(_ problem: any ProblemModel) -> Bool {
+        problem.type == .invalidInputProblem || problem.type == .incorrectCredentialsProblem
+    }
+}
+
+/// A choice of authenticator, as a list or as tabs (Curity's `SelectorViewController`).
+@MainActor open class SelectorViewController: BaseViewController<any SelectorModel, SelectorViewControllerStyle> {}
+
+/// A wait, polled by the flow, with the time left (Curity's `PollingViewController`).
+@MainActor open class PollingViewController: BaseViewController<any PollingModel, PollingViewControllerStyle>, PollingModelUpdatable {
+    /// A wait screen; `notificationCenter` is Curity's parameter (the flow's polling does not need it).
+    public init(_ model: any PollingModel, style: PollingViewControllerStyle, commonStyle: HaapiUIViewControllerStyle, notificationCenter: NotificationCenter) {
+        super.init(model, style: style, commonStyle: commonStyle)
+    }
+
+    public override convenience init(_ model: any PollingModel, style: PollingViewControllerStyle, commonStyle: HaapiUIViewControllerStyle) {
+        self.init(model, style: style, commonStyle: commonStyle, notificationCenter: .default)
+    }
+
     open override func makeView(for item: ScreenItem) -> UIView? {
         guard case .loadingIndicator = item else { return super.makeView(for: item) }
         let spinner = UIActivityIndicatorView(style: .large)
@@ -22,28 +51,106 @@ import UIKit
     }
 
     /// Shows the next poll's answer in place (its messages and time left).
-    public func update(model: UIModel) { _ = handleFormModel(model) }
+    public func update(model: any PollingModel) { show(model) }
 }
 
 /// BankID: the app on this device, or a QR code for another that follows the server's updates,
-/// the help text, the time left (the seeds' `BankIdViewController`).
-@MainActor open class BankIdViewController: BaseViewController<UIModel, BankIdViewControllerStyle> {
-    /// The help text in the style's own `expandableViewStyle`.
+/// the help text, the time left (Curity's `BankIdViewController`). Its parts are public, to
+/// restyle in a subclass's `viewDidLoad`.
+@MainActor open class BankIdViewController: BaseViewController<any BankIdModel, BankIdViewControllerStyle>, PollingModelUpdatable {
+    /// The QR code.
+    public var bankIdImageView = UIImageView()
+    /// How much of the wait has passed.
+    public var progressBar = UIProgressView(progressViewStyle: .default)
+    /// The time left.
+    public var countLabel = UILabel()
+    /// The QR code, the wait and the help, in a column.
+    public var bankIdStackView = UIStackView()
+    /// The help text's title, which opens it.
+    public private(set) var expandableView = UIControl()
+    /// The word between "open on this device" and the QR code.
+    public var orLabel = UILabel()
+    /// The step's cancel button (a hidden one when it offers none).
+    public private(set) var cancelButton = UIButton(type: .system)
+    private var longestWait: Int?
+
+    /// A BankID screen; `notificationCenter` is Curity's parameter (the flow's polling does not need it).
+    public init(_ model: any BankIdModel, style: BankIdViewControllerStyle, commonStyle: HaapiUIViewControllerStyle, notificationCenter: NotificationCenter) {
+        super.init(model, style: style, commonStyle: commonStyle)
+        bankIdStackView.axis = .vertical
+        bankIdStackView.spacing = 8
+        bankIdStackView.alignment = .center
+        cancelButton.isHidden = true
+    }
+
+    public override convenience init(_ model: any BankIdModel, style: BankIdViewControllerStyle, commonStyle: HaapiUIViewControllerStyle) {
+        self.init(model, style: style, commonStyle: commonStyle, notificationCenter: .default)
+    }
+
+    /// The kit's elements in the public parts: the QR code, the time left and its bar, the "or",
+    /// the help, and the cancel button.
     open override func makeView(for item: ScreenItem) -> UIView? {
-        guard case .expandable(let title, let body) = item else { return super.makeView(for: item) }
-        return expandableView(title: title, body: body, style: style.expandableViewStyle)
+        switch item {
+        case .qrCode:
+            guard let drawn = super.makeView(for: item) as? UIImageView else { return nil }
+            bankIdImageView.image = drawn.image
+            bankIdImageView.contentMode = .scaleAspectFit
+            bankIdImageView.accessibilityLabel = drawn.accessibilityLabel
+            bankIdImageView.heightAnchor.constraint(equalToConstant: 220).isActive = true
+            bankIdStackView.arrangedSubviews.forEach { $0.removeFromSuperview() }
+            bankIdStackView.addArrangedSubview(bankIdImageView)
+            return bankIdStackView
+        case .countdown(let text, let seconds):
+            longestWait = max(longestWait ?? seconds, seconds)
+            countLabel.text = text
+            progressBar.progress = longestWait.map { $0 > 0 ? Float($0 - seconds) / Float($0) : 1 } ?? 0
+            let column = UIStackView(arrangedSubviews: [progressBar, countLabel])
+            column.axis = .vertical
+            column.spacing = 4
+            return column
+        case .text(let text):
+            orLabel.text = text
+            orLabel.textAlignment = .center
+            return orLabel
+        case .expandable(let title, let body):
+            let help = makeExpandableView(title: title, body: body, style: style.expandableViewStyle)
+            expandableView = ((help as? UIStackView)?.arrangedSubviews.first as? UIControl) ?? expandableView
+            return help
+        case .button(let button) where (button.action.submitted as? KitButtonItem)?.isCancel == true:
+            guard let drawn = super.makeView(for: item) as? UIButton else { return nil }
+            cancelButton = drawn
+            return drawn
+        default:
+            return super.makeView(for: item)
+        }
     }
 
     /// Shows the next poll's answer in place (a new QR code, the time left).
-    public func update(model: UIModel) { _ = handleFormModel(model) }
+    public func update(model: any PollingModel) { show(model) }
 }
 
-/// A passkey or a security key, then the server's fallback (the seeds' `WebAuthnViewController`).
-@MainActor open class WebAuthnViewController: BaseViewController<UIModel, WebAuthnViewControllerStyle> {}
+/// A passkey or a security key, then the server's fallback (Curity's `WebAuthnViewController`).
+@MainActor open class WebAuthnViewController: BaseViewController<any WebAuthnOperationModel, WebAuthnViewControllerStyle> {}
 
-/// A problem that ends the step: its title, messages and links (the seeds' `ProblemViewController`).
-@MainActor open class ProblemViewController: BaseViewController<ProblemModel, ProblemViewControllerStyle> {}
+/// A problem that ends the step: its title, messages and links (Curity's `ProblemViewController`).
+@MainActor open class ProblemViewController: BaseViewController<any ProblemModel, ProblemViewControllerStyle> {}
 
-/// Any other step: its messages, forms, choices and links (the seeds' `GenericViewController`).
-@MainActor open class GenericViewController: BaseViewController<UIModel, GenericViewControllerStyle> {}
+/// Any other step: its messages, forms, choices and links (Curity's `GenericViewController`).
+@MainActor open class GenericViewController: BaseViewController<any GenericModel, GenericViewControllerStyle> {
+    @discardableResult
+    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool {
+        guard let shownModel, FormViewController.isCorrectedOnSameStep(problemModel) else { return false }
+        stopLoading()
+        show(shownModel, problem: problemModel)
+        return true
+    }
+}
+
+extension ScreenAction {
+    /// The button a submit action submits.
+    var submitted: (any InteractionItemButtonModel)? {
+        if case .submit(let button) = self { return button }
+        return nil
+    }
+}
 #endif
