@@ -47,4 +47,29 @@ import Testing
         #expect(option == nil && link == nil && style == nil)
         #expect(BaseViewControllerStyle.self == CommonViewControllerStyle.self)
     }
+
+    @Test func dropFirstAndSinkSkipsTheValueAPublisherHoldsNow() async {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        var received: [Int] = []
+        let subscription = subject.dropFirstAndSink { received.append($0) }
+        subject.send(2)
+        subject.send(3)
+        #expect(received == [2, 3])
+        subscription.cancel()
+
+        // The main queue, told apart from others by a value only it holds.
+        let mainQueue = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: mainQueue, value: 1)
+        let onMain = CurrentValueSubject<Int, Never>(1)
+        let value = await withCheckedContinuation { (continuation: CheckedContinuation<(Int, Bool), Never>) in
+            var subscription: AnyCancellable?
+            subscription = onMain.dropFirstAndSinkOnMainThread { value in
+                continuation.resume(returning: (value, DispatchQueue.getSpecific(key: mainQueue) == 1))
+                subscription?.cancel()
+                subscription = nil
+            }
+            onMain.send(7)
+        }
+        #expect(value == (7, true))
+    }
 }
