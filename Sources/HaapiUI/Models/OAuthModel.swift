@@ -30,8 +30,8 @@ public struct OAuthTokenModel: OAuthModel, Hashable {
     /// The granted scope.
     public var scope: String? { response.scope }
     /// Seconds the access token lives, as the server said; `0` when it did not say
-    /// (``response``'s `expiresIn` keeps the difference).
-    public var expiresIn: Int { response.expiresIn ?? 0 }
+    /// (``response``'s `expiresAt` tells the difference).
+    public var expiresIn: Int { response.expiresIn }
     /// The refresh token, if any.
     public var refreshToken: String? { response.refreshToken }
     /// The ID token, if any.
@@ -82,6 +82,6 @@ public struct OAuthErrorModel: OAuthModel, Error, Hashable {
 
     /// A model of a token endpoint error.
     public init(_ response: ErrorTokenResponse) {
-        self.init(error: response.error, errorDescription: response.serverDescription, errorUri: response.errorURI, source: .tokenEndpoint)
+        self.init(error: response.error, errorDescription: response.errorDescription, errorUri: response.errorUri, source: .tokenEndpoint)
     }
 }

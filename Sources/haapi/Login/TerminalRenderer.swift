@@ -253,7 +253,7 @@ import OAuthTransportNIO
             entries.insert(.choosingBoxes(accept, title: strings.string(.consentChooseScopes)), at: 1)
         }
         entries += forms.filter(\.isCancel).map(Entry.form)
-        guard !entries.isEmpty else { throw CLIFailure("login failed: " + UnsupportedStepError(model.representation).errorDescription) }
+        guard !entries.isEmpty else { throw CLIFailure("login failed: " + (UnsupportedStepError(model.representation).errorDescription ?? "unsupported step")) }
         let chosen: Entry
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
             chosen = entries[0]
