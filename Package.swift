@@ -72,7 +72,15 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .target(name: "HaapiDriver", dependencies: ["OAuthCore"]),
+        .target(
+            name: "HaapiDriver",
+            dependencies: [
+                "OAuthCore",
+                // The default transport of HaapiTokenManagerBuilder and HaapiConfiguration.
+                .target(name: "OAuthTransportURLSession", condition: .when(platforms: applePlatforms)),
+                .target(name: "OAuthTransportNIO", condition: .when(platforms: otherPlatforms)),
+            ]
+        ),
         .target(name: "OAuthTransportURLSession", dependencies: ["OAuthCore"]),
         .target(
             name: "HaapiSDK",

@@ -114,10 +114,10 @@ enum LoginBenchmark {
             .setAccessStrategy(.clientCredentials).setTransport(transport).setStorage(InMemoryStorage()).build()
         do {
             let tokens = try await login(accessor, scopes: scopes)
-            await accessor.close()
+            accessor.close()
             return (tokens, accessor.haapiManager.dpop)
         } catch {
-            await accessor.close()
+            accessor.close()
             throw error
         }
     }
@@ -206,7 +206,7 @@ enum LoginBenchmark {
                 guard let code = done.oauthAuthorizationResponseProperties.code,
                     case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop)
                 else { throw HaapiError.illegalState(message: "the code exchange failed") }
-                return tokens
+                return try tokens.tokenSuccessResponse()
             default:
                 throw HaapiError.illegalState(message: "unexpected result \(result)")
             }

@@ -63,7 +63,7 @@ enum SessionSharingBenchmark {
             clientID: "haapi-secret", provider: OpenIDProvider(issuer: issuer, transport: transport), storage: storage,
             storageKey: "tokens.json", clientAuthentication: { authentication })
         try await session.start(with: tokens, dpop: accessor.haapiManager.dpop)
-        await accessor.close()
+        accessor.close()
         let lock = try storage.lock(for: "tokens.json")
 
         // 20 processes.

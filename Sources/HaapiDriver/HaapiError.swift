@@ -1,28 +1,40 @@
 import Foundation
 import OAuthCore
 
-/// The errors of the HAAPI driver and SDK (the seeds' `HaapiError`), each with IdsvrError metadata.
+/// The errors of the HAAPI driver and SDK (Curity's `HaapiError`), each with IdsvrError metadata.
+///
+/// The cases, their labels and defaults are Curity's, so an app's `switch` over them compiles
+/// here. What the package knows beyond them is in each error's ``cause`` (an
+/// ``UnexpectedResponseError`` keeps a server's status, body and `Retry-After`; an
+/// ``HTTPTransportError`` says whether the connection failed or timed out) and in ``retryAfter``.
 public enum HaapiError: IdsvrError {
-    /// The attestation assertion could not be made.
-    case assertionFailure(cause: (any Error)?)
-    /// Attestation failed on the device.
-    case attestationFailure(cause: (any Error)?)
-    /// The attestation key could not be generated.
-    case attestationKeyGenFailure(cause: (any Error)?)
+    /// The server could not be reached, or the exchange broke below HTTP (the cause says how).
+    case communication(message: String, cause: (any Error)? = nil)
+    /// The server answered with an OAuth-style error (`error`, `error_description`, status).
+    case serverError(_ error: String, errorDescription: String, statusCode: Int)
+    /// The server answered with an unexpected status.
+    @available(*, deprecated, message: "This case is being replaced by `serverError`.")
+    case invalidStatusCode(_ statusCode: Int)
+    /// The server answered with something the SDK cannot use: an HTML error page, an empty
+    /// body, JSON that is not HAAPI's or OAuth's, a busy server's 503. `reason` says what was
+    /// wrong; the cause (an ``UnexpectedResponseError`` or a ``TokenEndpointError``) keeps the answer.
+    case invalidURLResponse(_ response: PlatformURLResponse?, reason: String, cause: (any Error)? = nil)
     /// The device cannot attest (use the DCR fallback).
     case attestationNotSupported
+    /// Attestation failed on the device.
+    case attestationFailure(cause: (any Error)? = nil)
+    /// The attestation key could not be generated.
+    case attestationKeyGenFailure(cause: (any Error)? = nil)
     /// The server refused the attestation (use the DCR fallback).
-    case attestationRefusedByServer(cause: (any Error)?)
-    /// The server could not be reached or the exchange broke.
-    case communication(message: String, cause: (any Error)?)
+    case attestationRefusedByServer(cause: (any Error)? = nil)
+    /// The attestation assertion could not be made.
+    case assertionFailure(cause: (any Error)? = nil)
     /// The DPoP key could not be created.
-    case dpopKeyCreationFailure(cause: (any Error)?)
+    case dpopKeyCreationFailure(cause: any Error)
     /// A DPoP proof could not be made.
-    case dpopProofCreationFailure(cause: (any Error)?)
+    case dpopProofCreationFailure(cause: any Error)
     /// The DPoP mechanism failed (for example, the server keeps refusing proofs).
-    case dpopProofFailure(message: String, cause: (any Error)?)
-    /// A token manager with this name is already open.
-    case haapiTokenManagerAlreadyExists(name: String)
+    case dpopProofFailure(message: String, cause: any Error)
     /// The token manager (or HaapiManager) was closed.
     case haapiTokenManagerIsClosed
     /// The HAAPI session has expired.
@@ -31,16 +43,23 @@ public enum HaapiError: IdsvrError {
     case illegalState(message: String)
     /// The configuration is wrong.
     case invalidConfiguration(reason: String)
-    /// The server answered with an unexpected status.
-    case invalidStatusCode(statusCode: Int)
-    /// The server answered with an OAuth-style error.
-    case serverError(error: String, errorDescription: String?, statusCode: Int)
+    /// A token manager with this name is already open.
+    case haapiTokenManagerAlreadyExists(name: String)
+
+    /// An OAuth error from a HAAPI or token endpoint: ``serverError(_:errorDescription:statusCode:)``,
+    /// its description the server's `error_description` or, when it gave none, one made here.
+    public static func server(_ error: String, description: String?, statusCode: Int) -> HaapiError {
+        .serverError(error, errorDescription: description ?? "The server answered \(error) (HTTP \(statusCode)).", statusCode: statusCode)
+    }
 
     /// The HaapiError of a token endpoint answer that is neither tokens nor an OAuth error:
-    /// ``communication(message:cause:)`` with the ``TokenEndpointError`` (status, content type,
-    /// body and `Retry-After`) as its cause.
-    public init(_ error: TokenEndpointError) {
-        self = .communication(message: error.detail, cause: error)
+    /// ``invalidURLResponse(_:reason:cause:)`` with the ``TokenEndpointError`` (status, content
+    /// type, body and `Retry-After`) as its cause; `endpoint` is where the answer came from.
+    public init(_ error: TokenEndpointError, endpoint: URL) {
+        let response = error.statusCode.map {
+            TransportResponse(status: $0, headers: error.contentType.map { ["Content-Type": $0] } ?? [:], body: error.rawBody, url: endpoint)
+        }
+        self = .invalidURLResponse(response?.platformURLResponse, reason: error.detail, cause: error)
     }
 
     /// The HaapiError of a DPoP failure: ``dpopKeyCreationFailure(cause:)`` when no key could be
@@ -52,9 +71,11 @@ public enum HaapiError: IdsvrError {
     }
 
     /// The HaapiError of an answer that is neither a HAAPI step, a problem nor an OAuth error:
-    /// ``communication(message:cause:)`` with the ``UnexpectedResponseError`` as its cause.
-    public init(_ error: UnexpectedResponseError) {
-        self = .communication(message: error.errorDescription, cause: error)
+    /// ``invalidURLResponse(_:reason:cause:)`` with the response and an ``UnexpectedResponseError``
+    /// describing it as the cause.
+    public init(unexpected response: TransportResponse) {
+        let error = UnexpectedResponseError(response)
+        self = .invalidURLResponse(response.platformURLResponse, reason: error.errorDescription ?? error.error, cause: error)
     }
 
     public var error: String {
@@ -73,12 +94,13 @@ public enum HaapiError: IdsvrError {
         case .haapiTokenManagerIsExpired: return "haapi_token_manager_expired"
         case .illegalState: return "illegal_state"
         case .invalidConfiguration: return "invalid_configuration"
-        case .invalidStatusCode: return "invalid_status_code"
+        case .invalidURLResponse: return "invalid_url_response"
         case .serverError(let error, _, _): return error
+        default: return "invalid_status_code"  // the deprecated invalidStatusCode
         }
     }
 
-    public var errorDescription: String {
+    public var errorDescription: String? {
         switch self {
         case .assertionFailure: return "The attestation assertion could not be created."
         case .attestationFailure: return "Client attestation failed on this device."
@@ -94,41 +116,70 @@ public enum HaapiError: IdsvrError {
         case .haapiTokenManagerIsExpired: return "The HAAPI session has expired."
         case .illegalState(let message): return message
         case .invalidConfiguration(let reason): return "Invalid configuration: \(reason)"
-        case .invalidStatusCode(let status): return "The server answered with HTTP \(status)."
-        case .serverError(let error, let description, let status): return description ?? "The server answered \(error) (HTTP \(status))."
+        case .invalidURLResponse(_, let reason, _): return reason
+        case .serverError(_, let description, _): return description
+        default: return "The server answered HTTP \(statusCode ?? 0)."
         }
     }
 
     public var failureReason: String {
         if let cause = cause as? any IdsvrError { return cause.failureReason }
         if let cause { return String(describing: cause) }
-        return errorDescription
+        return errorDescription ?? error
     }
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
-        case .communication(_, let cause):
+        case .communication(_, let cause), .invalidURLResponse(_, _, let cause):
             // The cause knows best: a timeout means a slow server, a 503 says when to come back.
             if let cause = cause as? any IdsvrError { return cause.recoverySuggestion }
-            return .retryable(condition: .whenNetworkAvailable)
+            if case .communication = self { return .retryable(condition: .now) }
+            return .unrecoverable(action: .introspectCause)
         case .attestationNotSupported, .attestationRefusedByServer, .attestationFailure, .assertionFailure,
-            .attestationKeyGenFailure:
-            return .nonRecoverable(action: .useAnotherConfiguration)
-        case .dpopKeyCreationFailure: return .nonRecoverable(action: .useAnotherConfiguration)
-        case .dpopProofCreationFailure, .dpopProofFailure: return .retryable(condition: .whenInForeground)
+            .attestationKeyGenFailure, .dpopKeyCreationFailure:
+            return .unrecoverable(action: .invalidPlatform)
+        case .dpopProofCreationFailure, .dpopProofFailure: return .retryable(condition: .whenAppInForeground)
         case .haapiTokenManagerIsClosed, .haapiTokenManagerIsExpired, .illegalState: return .newHaapiFlow
-        case .haapiTokenManagerAlreadyExists, .invalidConfiguration: return .nonRecoverable(action: .fixClientConfiguration)
-        case .invalidStatusCode(let status), .serverError(_, _, let status):
-            return status >= 500 || status == 429 ? .retryable(condition: .later) : .nonRecoverable(action: .fixServerConfiguration)
+        case .haapiTokenManagerAlreadyExists, .invalidConfiguration: return .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error))
+        case .serverError(_, _, let status): return Self.recovery(status: status)
+        default: return Self.recovery(status: statusCode ?? 0)
+        }
+    }
+
+    /// A server's error: worth another try when it is busy or failing, else the cause needs a look.
+    private static func recovery(status: Int) -> IdsvrErrorHandling {
+        status >= 500 || status == 429 ? .retryable(condition: .now) : .unrecoverable(action: .introspectCause)
+    }
+
+    /// The HTTP status of a ``serverError(_:errorDescription:statusCode:)``, of the deprecated
+    /// `invalidStatusCode`, or of the response of an ``invalidURLResponse(_:reason:cause:)``.
+    public var statusCode: Int? {
+        switch self {
+        case .serverError(_, _, let status): return status
+        case .invalidURLResponse(let response, _, _):
+            #if canImport(Darwin)
+            return (response as? HTTPURLResponse)?.statusCode
+            #else
+            return response?.status
+            #endif
+        case .communication, .attestationNotSupported, .attestationFailure, .attestationKeyGenFailure, .attestationRefusedByServer,
+            .assertionFailure, .dpopKeyCreationFailure, .dpopProofCreationFailure, .dpopProofFailure, .haapiTokenManagerIsClosed,
+            .haapiTokenManagerIsExpired, .illegalState, .invalidConfiguration, .haapiTokenManagerAlreadyExists:
+            return nil
+        default:
+            // The deprecated invalidStatusCode, read without naming it (which would warn here).
+            return Mirror(reflecting: self).children.first?.value as? Int
         }
     }
 
     public var cause: (any Error)? {
         switch self {
         case .assertionFailure(let cause), .attestationFailure(let cause), .attestationKeyGenFailure(let cause),
-            .attestationRefusedByServer(let cause), .dpopKeyCreationFailure(let cause), .dpopProofCreationFailure(let cause):
+            .attestationRefusedByServer(let cause):
             return cause
-        case .communication(_, let cause), .dpopProofFailure(_, let cause): return cause
+        case .dpopKeyCreationFailure(let cause), .dpopProofCreationFailure(let cause): return cause
+        case .communication(_, let cause), .invalidURLResponse(_, _, let cause): return cause
+        case .dpopProofFailure(_, let cause): return cause
         default: return nil
         }
     }
@@ -164,7 +215,7 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
 
     public var error: String { retryAfter == nil ? "unexpected_response" : "server_busy" }
 
-    public var errorDescription: String {
+    public var errorDescription: String? {
         if let retryAfter {
             // Int(exactly:): a whole number in Int's range prints without ".0"; no value traps.
             let seconds = Int(exactly: retryAfter).map(String.init) ?? String(retryAfter)
@@ -175,11 +226,58 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
     }
 
     public var failureReason: String {
-        body.isEmpty ? errorDescription : "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
+        body.isEmpty ? errorDescription ?? error : "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
     }
 
     public var recoverySuggestion: IdsvrErrorHandling {
-        if let retryAfter { return .retryable(condition: .afterDelay(seconds: retryAfter)) }
-        return statusCode >= 500 || statusCode == 429 ? .retryable(condition: .later) : .nonRecoverable(action: .fixServerConfiguration)
+        // A busy server (its `Retry-After` is ``retryAfter``) or a failing one: worth another try.
+        if retryAfter != nil || statusCode >= 500 || statusCode == 429 { return .retryable(condition: .now) }
+        return .unrecoverable(action: .introspectCause)
+    }
+}
+
+#if canImport(Darwin)
+/// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: Foundation's
+/// `URLResponse` (an `HTTPURLResponse`) on Apple platforms.
+public typealias PlatformURLResponse = URLResponse
+#else
+/// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: outside Apple
+/// platforms the transport's own ``TransportResponse``, which answers as `HTTPURLResponse` does
+/// (`url`, `statusCode`, `allHeaderFields`, `value(forHTTPHeaderField:)`): `URLResponse` is
+/// FoundationNetworking's there, and linking it loads libcurl into every process.
+public typealias PlatformURLResponse = TransportResponse
+#endif
+
+extension TransportResponse {
+    /// This response as the platform's ``PlatformURLResponse``: an `HTTPURLResponse` on Apple
+    /// platforms (header names in canonical case), the response itself elsewhere.
+    public var platformURLResponse: PlatformURLResponse {
+        #if canImport(Darwin)
+        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: canonicalHeaderFields)
+            ?? URLResponse(url: url, mimeType: mediaType, expectedContentLength: body.count, textEncodingName: nil)
+        #else
+        return self
+        #endif
+    }
+
+    /// The status code, as `HTTPURLResponse` names it.
+    public var statusCode: Int { status }
+
+    /// The header fields as `HTTPURLResponse` gives them: names in canonical case
+    /// (`Content-Type`, `Dpop-Nonce`), repeated fields joined with ", ".
+    public var allHeaderFields: [AnyHashable: Any] { canonicalHeaderFields }
+
+    /// The value of a header field, whatever the case of `field`, as `HTTPURLResponse` answers.
+    public func value(forHTTPHeaderField field: String) -> String? { headers[field] }
+
+    /// The header fields with names in canonical case, repeated fields joined with ", ".
+    public var canonicalHeaderFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in headers.fields {
+            let canonical = name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+                .joined(separator: "-")
+            fields[canonical] = fields[canonical].map { "\($0), \(value)" } ?? value
+        }
+        return fields
     }
 }

@@ -30,18 +30,17 @@ public final class URLSessionTransport: HTTPTransport {
     ///   for TLS settings this platform's URLSession cannot apply, or
     ///   ``HTTPTransportError/Code/invalidRequest`` for TLS material that cannot be read (a PKCS#12
     ///   bundle with another passphrase).
-    public init(configuration: Configuration = Configuration()) throws {
+    ///
+    /// - Parameter sessionConfiguration: the app's settings for the session (proxies, extra
+    ///   headers, cellular access, protocol classes); a copy is used, made ``URLSessionConfiguration/haapi``-safe
+    ///   (no cache, cookies or credential storage) with the configuration's timeout. Default: ``URLSessionConfiguration/haapi``.
+    public init(configuration: Configuration = Configuration(), sessionConfiguration: URLSessionConfiguration = .haapi) throws {
         self.configuration = configuration
         delegate = SessionDelegate(trust: try ServerTrust(configuration.tls))
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        // Tokens and codes must not be cached or cookies kept: every exchange stands alone.
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.urlCredentialStorage = nil  // a 401 reaches the protocol code as it came
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.seconds
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        let settings = (sessionConfiguration.copy() as? URLSessionConfiguration) ?? .haapi
+        settings.makeHaapiSafe()
+        settings.timeoutIntervalForRequest = configuration.timeout.seconds
+        session = URLSession(configuration: settings, delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
@@ -320,3 +319,25 @@ struct ServerTrust: Sendable {
     }
 }
 #endif
+
+extension URLSessionConfiguration {
+    /// The settings of HAAPI and token requests (Curity's `URLSessionConfiguration.haapi`): an
+    /// ephemeral session that caches nothing and keeps no cookies or credentials, so that tokens,
+    /// codes and `Session-Id`s are never stored by URL loading, and a 401 reaches the protocol
+    /// code as it came. A new configuration each time.
+    public static var haapi: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.makeHaapiSafe()
+        return configuration
+    }
+
+    /// Makes the configuration cache nothing and keep no cookies or credentials.
+    fileprivate func makeHaapiSafe() {
+        // Tokens and codes must not be cached or cookies kept: every exchange stands alone.
+        urlCache = nil
+        requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        httpCookieStorage = nil
+        httpShouldSetCookies = false
+        urlCredentialStorage = nil  // a 401 reaches the protocol code as it came
+    }
+}

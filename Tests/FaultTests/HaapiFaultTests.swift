@@ -19,7 +19,7 @@ struct HaapiStack {
     let clock: TestClock
     let tokens: HaapiTokenManager
     let manager: HaapiManager
-    let transport: HaapiDriverTransport
+    let transport: HaapiClient
 
     /// Runs `body` with a fresh stack; both servers are stopped afterwards.
     static func with(_ body: (HaapiStack) async throws -> Void) async throws {
@@ -32,13 +32,13 @@ struct HaapiStack {
                     name: "fault-\(UUID().uuidString)", clientID: "haapi-client", tokenEndpointURL: tokenServer.url("/token"),
                     strategy: .clientCredentials, clientAuthenticationMethod: ClientAuthenticationMethodSecret("secret"),
                     dpop: try Dpop(), transport: network, minTokenTtl: minTokenTtl, now: { clock.now() })
-                let transport = HaapiDriverTransport(tokenManager: tokens, base: network)
+                let transport = HaapiClient(tokenManager: tokens, base: network)
                 let configuration = HaapiConfiguration(
                     name: "fault", clientId: "haapi-client", baseURL: apiServer.url("/"), tokenEndpointURL: tokenServer.url("/token"),
                     authorizationEndpointURL: apiServer.url("/authorize"), appRedirect: "app:/callback", timeout: exchangeTimeout)
                 let manager = HaapiManager(haapiConfiguration: configuration, transport: transport)
                 try await body(HaapiStack(tokenServer: tokenServer, apiServer: apiServer, clock: clock, tokens: tokens, manager: manager, transport: transport))
-                await tokens.close()
+                tokens.close()
             }
         }
     }
@@ -51,13 +51,13 @@ struct HaapiStack {
 let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
     serverBusyFault,
-    .init(.tooManyRequests, "communication/unexpected_response", .retryable(condition: .later)),
-    .init(.bodyNotJSON, "haapi_not_json", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.wrongContentType, "communication/unexpected_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.htmlErrorPage, "communication/unexpected_response", .retryable(condition: .later)),
-    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenInForeground)),
+    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+    .init(.bodyNotJSON, "haapi_not_json", .unrecoverable(action: .introspectCause)),
+    .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
     // A HAAPI token refused again right after its renewal: the server's configuration is wrong.
-    .init(.expiredAccessToken, "invalid_token", .nonRecoverable(action: .fixServerConfiguration)),
+    .init(.expiredAccessToken, "invalid_token", .unrecoverable(action: .introspectCause)),
 ]
 
 /// What HaapiManager.start() ends in when the token endpoint misbehaves while the cached HAAPI
@@ -66,11 +66,11 @@ let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
 let haapiTokenEndpointFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
     tokenEndpointBusyFault,
-    .init(.tooManyRequests, "communication/unexpected_token_response", .retryable(condition: .later)),
-    .init(.bodyNotJSON, "communication/unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.wrongContentType, "communication/unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.htmlErrorPage, "communication/unexpected_token_response", .retryable(condition: .later)),
-    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenInForeground)),
+    .init(.tooManyRequests, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    .init(.bodyNotJSON, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
+    .init(.wrongContentType, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
 ]
 
 extension FaultMatrix {
@@ -127,11 +127,11 @@ extension FaultMatrix {
         @Test func aLateRefusalOfTheOldTokenKeepsTheNewOne() async throws {
             try await HaapiStack.with { stack in
                 let old = try await stack.tokens.accessToken()
-                await stack.tokens.invalidateAccessToken(old)
+                stack.tokens.invalidateAccessToken(old)
                 let new = try await stack.tokens.accessToken()
                 // A second request refused with the old token at the same time reports it late.
-                await stack.tokens.invalidateAccessToken(old)
-                #expect(await stack.tokens.cachedAccessToken == new)
+                stack.tokens.invalidateAccessToken(old)
+                #expect(stack.tokens.cachedAccessToken == new)
                 #expect(try await stack.tokens.accessToken() == new)
                 #expect(stack.tokenRequests == 2)
             }

@@ -58,7 +58,7 @@ enum OAuthOperation: String, Sendable, CaseIterable {
         switch self {
         case .codeExchange: return await stack.manager.fetchAccessToken(with: "code-2", dpop: stack.dpop).failure
         case .refresh: return await stack.manager.refreshAccessToken(with: "rt-1").failure
-        case .revoke: return await stack.manager.revokeRefreshToken("rt-1").failure
+        case .revoke: return await stack.manager.revokeRefreshToken(with: "rt-1").failure
         }
     }
 
@@ -79,11 +79,11 @@ struct OAuthFaultRow: Sendable, CustomTestStringConvertible {
 private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
     tokenEndpointBusyFault,
-    .init(.tooManyRequests, "communication/unexpected_token_response", .retryable(condition: .later)),
-    .init(.bodyNotJSON, "communication/unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.wrongContentType, "communication/unexpected_token_response", .nonRecoverable(action: .fixServerConfiguration)),
-    .init(.htmlErrorPage, "communication/unexpected_token_response", .retryable(condition: .later)),
-    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenInForeground)),
+    .init(.tooManyRequests, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    .init(.bodyNotJSON, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
+    .init(.wrongContentType, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
     .init(.invalidGrant, "invalid_grant", .newHaapiFlow),
 ]
 
@@ -92,8 +92,8 @@ private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
 private let revocationFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
     tokenEndpointBusyFault,
-    .init(.tooManyRequests, "communication/unexpected_token_response", .retryable(condition: .later)),
-    .init(.htmlErrorPage, "communication/unexpected_token_response", .retryable(condition: .later)),
+    .init(.tooManyRequests, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
 ]
 
 let oauthFaults: [OAuthFaultRow] =

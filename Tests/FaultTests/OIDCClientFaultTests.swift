@@ -165,32 +165,31 @@ struct OIDCFaultRow: Sendable, CustomTestStringConvertible {
 
 /// Faults below HTTP: the transport's own error, which refresh, UserInfo and revocation let through.
 private let transportFaults: [ExpectedFailure] = [
-    .init(.connectionRefused, "connection_failed", .retryable(condition: .whenNetworkAvailable), as: HTTPTransportError.self),
-    .init(.connectionResetMidBody, "connection_closed", .retryable(condition: .whenNetworkAvailable), as: HTTPTransportError.self),
-    .init(.noResponse, "timed_out", .retryable(condition: .later), as: HTTPTransportError.self),
+    .init(.connectionRefused, "connection_failed", .retryable(condition: .now), as: HTTPTransportError.self),
+    .init(.connectionResetMidBody, "connection_closed", .retryable(condition: .now), as: HTTPTransportError.self),
+    .init(.noResponse, "timed_out", .retryable(condition: .now), as: HTTPTransportError.self),
 ]
 
-private let retryAfter = IdsvrErrorHandling.retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds)))
 
 /// A failing or busy server's answers (500, 503 with `Retry-After`, 429, a proxy's HTML page)
 /// as the OIDCError `code`, retryable as the status says.
 private func failingServerFaults(_ code: String) -> [ExpectedFailure] {
     [
-        .init(.internalServerError, code, .retryable(condition: .later), as: OIDCError.self),
-        .init(.serviceUnavailableWithRetryAfter, code, retryAfter, as: OIDCError.self),
-        .init(.tooManyRequests, code, .retryable(condition: .later), as: OIDCError.self),
-        .init(.htmlErrorPage, code, .retryable(condition: .later), as: OIDCError.self),
+        .init(.internalServerError, code, .retryable(condition: .now), as: OIDCError.self),
+        .init(.serviceUnavailableWithRetryAfter, code, .retryable(condition: .now), retryAfter: busyDelay, as: OIDCError.self),
+        .init(.tooManyRequests, code, .retryable(condition: .now), as: OIDCError.self),
+        .init(.htmlErrorPage, code, .retryable(condition: .now), as: OIDCError.self),
     ]
 }
 
 /// A 200 whose body is not JSON, as the OIDCError `code`: only fixing the server helps.
 private func unreadableBodyFault(_ code: String) -> ExpectedFailure {
-    .init(.bodyNotJSON, code, .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self)
+    .init(.bodyNotJSON, code, .unrecoverable(action: .introspectCause), as: OIDCError.self)
 }
 
 /// A nonce challenge after the one retry: two requests, then the typed error (and no refresh,
 /// since the challenge is about the proof, not the token).
-private let endlessNonceFault = ExpectedFailure(.endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .later), as: DPoPError.self)
+private let endlessNonceFault = ExpectedFailure(.endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .now), as: DPoPError.self)
 
 /// A provider document (discovery, JWKS) that does not arrive: `code`, retryable as the cause
 /// says; one that arrives unreadable: `invalid_metadata`. (A JSON document labelled
@@ -204,7 +203,7 @@ private func documentFaults(_ code: String) -> [ExpectedFailure] {
 /// response must also be labelled JSON.
 private let tokenRequestFaults: [ExpectedFailure] = transportFaults + failingServerFaults("token_request_failed") + [
     unreadableBodyFault("token_request_failed"),
-    .init(.wrongContentType, "token_request_failed", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self),
+    .init(.wrongContentType, "token_request_failed", .unrecoverable(action: .introspectCause), as: OIDCError.self),
     endlessNonceFault,
 ]
 
@@ -220,9 +219,9 @@ private let userInfoFaults: [ExpectedFailure] =
 /// session is removed first, whatever the provider answers, since the user asked to log out.
 private let revocationFaults: [ExpectedFailure] = transportFaults + [
     serverErrorFault,
-    .init(.serviceUnavailableWithRetryAfter, "unexpected_token_response", retryAfter, as: TokenEndpointError.self),
-    .init(.tooManyRequests, "unexpected_token_response", .retryable(condition: .later), as: TokenEndpointError.self),
-    .init(.htmlErrorPage, "unexpected_token_response", .retryable(condition: .later), as: TokenEndpointError.self),
+    .init(.serviceUnavailableWithRetryAfter, "unexpected_token_response", .retryable(condition: .now), retryAfter: busyDelay, as: TokenEndpointError.self),
+    .init(.tooManyRequests, "unexpected_token_response", .retryable(condition: .now), as: TokenEndpointError.self),
+    .init(.htmlErrorPage, "unexpected_token_response", .retryable(condition: .now), as: TokenEndpointError.self),
 ]
 
 let oidcFaults: [OIDCFaultRow] =
@@ -234,7 +233,7 @@ let oidcFaults: [OIDCFaultRow] =
     + [OIDCFaultRow(operation: .codeExchange, expected: .init(.invalidGrant, "token_request_failed", .newHaapiFlow, as: OIDCError.self), session: .unchanged)]
     + userInfoFaults.map { OIDCFaultRow(operation: .userInfo, expected: $0, session: .unchanged) }
     // Every 401, even right after the refresh it caused: the server refuses the tokens it just issued.
-    + [OIDCFaultRow(operation: .userInfo, expected: .init(.expiredAccessToken, "userinfo_failed", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self), session: .renewed)]
+    + [OIDCFaultRow(operation: .userInfo, expected: .init(.expiredAccessToken, "userinfo_failed", .unrecoverable(action: .introspectCause), as: OIDCError.self), session: .renewed)]
     + refreshFaults.map { OIDCFaultRow(operation: .refreshAfter401, expected: $0.expected, session: $0.session) }
     + revocationFaults.map { OIDCFaultRow(operation: .revocation, expected: $0, session: .removed) }
 
@@ -326,7 +325,7 @@ extension FaultMatrix {
                 #expect(stack.tokenRequests == 2)
                 // The ID token expired 3 minutes ago by our clock.
                 if skew < 180 {
-                    expect(error, toBe: ExpectedFailure(.clockFiveMinutesOff, "invalid_id_token", .nonRecoverable(action: .fixServerConfiguration), as: OIDCError.self))
+                    expect(error, toBe: ExpectedFailure(.clockFiveMinutesOff, "invalid_id_token", .unrecoverable(action: .introspectCause), as: OIDCError.self))
                     let message = (error as? OIDCError)?.message ?? ""
                     #expect(message.contains("claims are not valid"), "\(message)")
                     // A refresh keeps the tokens it got, not their ID token; a login keeps nothing.

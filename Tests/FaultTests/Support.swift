@@ -13,27 +13,30 @@ import OAuthTransportNIO
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct FaultMatrix {}
 
-/// The error a fault must end in: its code and its recovery suggestion.
+/// The error a fault must end in: its code, its recovery suggestion and the delay it says the
+/// server asked for (`retryAfter`, none unless given).
 struct ExpectedFailure: Sendable, CustomTestStringConvertible {
     let fault: ServerFault
     let code: String
     let recovery: IdsvrErrorHandling
+    let retryAfter: TimeInterval?
     /// The error type, when the code alone does not name it (`timed_out` is both an
     /// `HTTPTransportError` and an `OIDCError`).
     let domain: String?
 
-    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling) {
-        self.init(fault, code, recovery, domain: nil)
+    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, retryAfter: TimeInterval? = nil) {
+        self.init(fault, code, recovery, retryAfter: retryAfter, domain: nil)
     }
 
-    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, as domain: any IdsvrError.Type) {
-        self.init(fault, code, recovery, domain: String(describing: domain))
+    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, retryAfter: TimeInterval? = nil, as domain: any IdsvrError.Type) {
+        self.init(fault, code, recovery, retryAfter: retryAfter, domain: String(describing: domain))
     }
 
-    private init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, domain: String?) {
+    private init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, retryAfter: TimeInterval?, domain: String?) {
         self.fault = fault
         self.code = code
         self.recovery = recovery
+        self.retryAfter = retryAfter
         self.domain = domain
     }
 
@@ -43,22 +46,24 @@ struct ExpectedFailure: Sendable, CustomTestStringConvertible {
 /// The faults below HTTP end alike in every component: `communication`, with the transport's
 /// own retry condition.
 let networkFaults: [ExpectedFailure] = [
-    .init(.connectionRefused, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.connectionResetMidBody, "communication", .retryable(condition: .whenNetworkAvailable)),
-    .init(.noResponse, "communication", .retryable(condition: .later)),
+    .init(.connectionRefused, "communication", .retryable(condition: .now)),
+    .init(.connectionResetMidBody, "communication", .retryable(condition: .now)),
+    .init(.noResponse, "communication", .retryable(condition: .now)),
 ]
 
-/// The 500 with an OAuth-style `server_error`: that error, retryable later.
-let serverErrorFault = ExpectedFailure(.internalServerError, "server_error", .retryable(condition: .later))
+/// The 500 with an OAuth-style `server_error`: that error, retryable.
+let serverErrorFault = ExpectedFailure(.internalServerError, "server_error", .retryable(condition: .now))
 
-/// The 503 with `Retry-After` from a HAAPI endpoint: a communication failure whose cause keeps the delay.
+/// The delay ``ServerFault/serviceUnavailableWithRetryAfter`` asks for.
+let busyDelay = TimeInterval(ServerFault.retryAfterSeconds)
+
+/// The 503 with `Retry-After` from a HAAPI endpoint: an unusable answer whose cause keeps the delay.
 let serverBusyFault = ExpectedFailure(
-    .serviceUnavailableWithRetryAfter, "communication/server_busy", .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
+    .serviceUnavailableWithRetryAfter, "invalid_url_response/server_busy", .retryable(condition: .now), retryAfter: busyDelay)
 
 /// The same from a token or revocation endpoint: the cause is the ``TokenEndpointError``, which keeps the delay.
 let tokenEndpointBusyFault = ExpectedFailure(
-    .serviceUnavailableWithRetryAfter, "communication/unexpected_token_response",
-    .retryable(condition: .afterDelay(seconds: Double(ServerFault.retryAfterSeconds))))
+    .serviceUnavailableWithRetryAfter, "invalid_url_response/unexpected_token_response", .retryable(condition: .now), retryAfter: busyDelay)
 
 /// The transport timeout of every fault test: long enough for a loopback exchange on a busy
 /// machine, short enough that ``ServerFault/noResponse`` costs well under a second.
@@ -84,14 +89,15 @@ func expect(_ error: (any Error)?, toBe expected: ExpectedFailure, sourceLocatio
     }
     #expect(matchedCode(typed) == expected.code, "\(typed)", sourceLocation: sourceLocation)
     #expect(typed.recoverySuggestion == expected.recovery, "\(typed)", sourceLocation: sourceLocation)
+    #expect(typed.retryAfter == expected.retryAfter, "\(typed)", sourceLocation: sourceLocation)
 }
 
-/// The code an error is matched by: its own, or for a HaapiError `communication` that wraps a
-/// server's answer (not a transport failure), `communication/` and the cause's code: the cause
+/// The code an error is matched by: its own, or for a HaapiError `invalidURLResponse` (a
+/// server's answer the SDK cannot use) `invalid_url_response/` and the cause's code: the cause
 /// is what keeps the status, the body and the `Retry-After`.
 func matchedCode(_ typed: any IdsvrError) -> String {
-    if case .communication(_, let cause as any IdsvrError)? = typed as? HaapiError, !(cause is HTTPTransportError) {
-        return "communication/\(cause.error)"
+    if case .invalidURLResponse(_, _, let cause as any IdsvrError)? = typed as? HaapiError {
+        return "invalid_url_response/\(cause.error)"
     }
     return typed.error
 }
@@ -109,7 +115,7 @@ extension TokenResponse {
     var failure: (any Error)? {
         switch self {
         case .successfulToken: return nil
-        case .errorToken(let error): return error
+        case .errorToken(let error): return error.response
         case .error(let error): return error
         }
     }
@@ -119,7 +125,6 @@ extension TokenRevocationResponse {
     var failure: (any Error)? {
         switch self {
         case .success: return nil
-        case .errorToken(let error): return error
         case .error(let error): return error
         }
     }

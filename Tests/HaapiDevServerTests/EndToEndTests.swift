@@ -85,7 +85,7 @@ struct EndToEndTests {
         try await RunningServer.with { server in
             let storage = InMemoryStorage()
             let accessor = try await accessor(strategy, server, storage: storage, transport: transport)
-            defer { Task { await accessor.close() } }
+            defer { accessor.close() }
             let manager = accessor.haapiManager
             let done = try await login(manager)
             #expect(done.oauthAuthorizationResponseProperties.state == "e2e-state")
@@ -105,7 +105,7 @@ struct EndToEndTests {
                 Issue.record("\(strategy): refresh failed"); return
             }
             let refreshToken = try #require(refreshed.refreshToken)
-            guard case .success = await accessor.oAuthTokenManager.revokeRefreshToken(refreshToken) else {
+            guard case .success = await accessor.oAuthTokenManager.revokeRefreshToken(with: refreshToken) else {
                 Issue.record("\(strategy): revocation failed"); return
             }
             if case .successfulToken = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken, dpop: manager.dpop) {

@@ -241,7 +241,7 @@ struct OAuthEndpointTests {
                 strategy: .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil),
                 clientAuthenticationMethod: ClientAuthenticationMethodNone(), dpop: try Dpop(), transport: try server.http)
             #expect(try await manager.accessToken().tokenType == "DPoP")
-            await manager.close()
+            manager.close()
         }
     }
 
@@ -255,7 +255,7 @@ struct OAuthEndpointTests {
                 strategy: .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil),
                 clientAuthenticationMethod: ClientAuthenticationMethodNone(), dpop: dpop, transport: try server.http)
             let token = try await manager.accessToken()
-            await manager.close()
+            manager.close()
             #expect(token.tokenType == "DPoP")
             let claims = try #require(try await server.state.verifyAccessToken(token.value))
             #expect(claims.clientId == "haapi-attested")
@@ -323,7 +323,7 @@ struct OAuthEndpointTests {
                     name: uniqueName(), clientID: clientID, tokenEndpointURL: server.tokenURL, strategy: .clientCredentials,
                     clientAuthenticationMethod: method, dpop: dpop, transport: try server.http)
                 let token = try await manager.accessToken()
-                await manager.close()
+                manager.close()
                 let claims = try #require(try await server.state.verifyAccessToken(token.value))
                 #expect(claims.clientId == clientID)
                 #expect(claims.jkt == dpop.thumbprint)
@@ -341,7 +341,7 @@ struct OAuthEndpointTests {
                 let manager = try HaapiTokenManager(
                     name: uniqueName(), clientID: "haapi-dcr-template", tokenEndpointURL: server.tokenURL, strategy: .dcr(configuration),
                     clientAuthenticationMethod: method, dpop: try Dpop(), transport: try server.http)
-                defer { Task { await manager.close() } }
+                defer { manager.close() }
                 return try await manager.accessToken()
             }
             let first = try #require(try await server.state.verifyAccessToken(try await token().value))

@@ -149,7 +149,7 @@ struct HaapiTokenManagerTests {
         let tokens = try manager(server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil), method: ClientAuthenticationMethodNone())
         let token = try await tokens.accessToken()
         #expect(token.tokenType == "DPoP")
-        #expect(token.value.hasSuffix(tokens.dpop.thumbprint))
+        #expect(token.value.hasSuffix(try #require(tokens.dpop).thumbprint))
         #expect(server.count("/token/cat") == 2 && server.count("/token") == 1 && server.count("/register") == 0)
         let request = try #require(server.tokenRequests.first)
         #expect(request["client_id"] == "main-client" && request["client_assertion_type"] == "urn:se:curity:attestation:client")
@@ -276,7 +276,7 @@ struct HaapiTokenManagerTests {
         } catch HaapiError.haapiTokenManagerAlreadyExists(let existing) {
             #expect(existing == name)
         }
-        await first.close()
+        first.close()
         do {
             _ = try await first.accessToken()
             Issue.record("a closed manager gave a token")
@@ -287,7 +287,7 @@ struct HaapiTokenManagerTests {
     @Test func haapiRequestsCarryTheTokenAndARefusedTokenIsRenewedOnce() async throws {
         let server = FakeAuthorizationServer()
         let tokens = try manager(server, .clientCredentials)
-        let transport = HaapiDriverTransport(tokenManager: tokens, base: server)
+        let transport = HaapiClient(tokenManager: tokens, base: server)
         let resource = TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!)
         #expect(try await transport.send(resource).status == 200)
         // The server revokes the token: one new token, one retry.
@@ -297,7 +297,7 @@ struct HaapiTokenManagerTests {
         // A server that refuses every token: one retry, then the 401 is the answer.
         server.lock.withLock { server.tokenLifetime = 600 }
         let always = FakeRefusingResource(base: server)
-        let refusing = HaapiDriverTransport(tokenManager: tokens, base: always)
+        let refusing = HaapiClient(tokenManager: tokens, base: always)
         #expect(try await refusing.send(resource).status == 401)
         #expect(always.resourceCalls == 2)
     }
@@ -311,7 +311,7 @@ struct HaapiTokenManagerTests {
     func aRefusalIsRetriedWithANewTokenOnlyWhenANewTokenCanHelp(challenge: String, calls: Int) async throws {
         let server = FakeAuthorizationServer()
         let always = FakeRefusingResource(base: server, challenge: challenge)
-        let transport = HaapiDriverTransport(tokenManager: try manager(server, .clientCredentials), base: always)
+        let transport = HaapiClient(tokenManager: try manager(server, .clientCredentials), base: always)
         #expect(try await transport.send(TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!)).status == 401)
         #expect(always.resourceCalls == calls)
         #expect(server.count("/token") == calls)

@@ -446,7 +446,7 @@ struct ModelErrorTests {
             #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
             #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
             #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
-            #expect(error.errorDescription.hasSuffix(" at \(path)"), sourceLocation: sourceLocation)
+            #expect(error.errorDescription?.hasSuffix(" at \(path)") == true, sourceLocation: sourceLocation)
         } catch {
             Issue.record("untyped error \(error)", sourceLocation: sourceLocation)
         }

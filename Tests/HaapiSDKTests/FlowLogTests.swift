@@ -47,7 +47,7 @@ final class CollectingSink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
-        lock.withLock { lines.append("[\(followUpTag.name)] \(message)") }
+        lock.withLock { lines.append("[\(followUpTag.tagName)] \(message)") }
     }
     var text: String { lock.withLock { lines.joined(separator: "\n") } }
 }

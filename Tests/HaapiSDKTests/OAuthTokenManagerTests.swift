@@ -102,7 +102,7 @@ struct OAuthTokenManagerTests {
         }
         #expect(error.error == "invalid_dpop_proof")
         // Revoking the refresh token forgets the key.
-        guard case .success = await restarted.revokeRefreshToken(try #require(refreshed.refreshToken)) else { Issue.record("revocation failed"); return }
+        guard case .success = await restarted.revokeRefreshToken(with: try #require(refreshed.refreshToken)) else { Issue.record("revocation failed"); return }
         #expect(storage.keys.isEmpty)
     }
 
@@ -156,13 +156,16 @@ struct OAuthTokenManagerTests {
             oauthTokenConfiguration: testConfiguration(bound: true, listener: listener), transport: server, storage: InMemoryStorage())
         guard case .successfulToken = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else { Issue.record("no tokens"); return }
         guard case .errorToken(let error) = await manager.fetchAccessToken(with: "used-code") else { Issue.record("no token error"); return }
-        #expect(error.error == "invalid_grant" && error.recoverySuggestion == .newHaapiFlow)
+        #expect(error.error == "invalid_grant" && error.response.recoverySuggestion == .newHaapiFlow)
         guard case .error(let failure) = await manager.fetchAccessToken(with: "html-please") else { Issue.record("HTML accepted"); return }
         // One rule for the SDK's token requests (the HAAPI ones, revocations, code exchanges and
-        // refreshes): an answer that is not OAuth is a communication failure caused by it.
-        guard case HaapiError.communication(_, let cause as TokenEndpointError)? = failure as? HaapiError else { Issue.record("not communication: \(failure)"); return }
+        // refreshes): an answer that is not OAuth is an invalid response caused by it, with the response.
+        guard case HaapiError.invalidURLResponse(let response, _, let cause as TokenEndpointError)? = failure as? HaapiError else {
+            Issue.record("not an invalid response: \(failure)"); return
+        }
         let typed = cause
         #expect(typed.statusCode == 502 && typed.rawBody == Data("<html>bad gateway</html>".utf8))
+        #expect(response?.url == testConfiguration(bound: true).tokenEndpointURL && (failure as? HaapiError)?.statusCode == 502)
         // The listener saw each raw response: headers included.
         #expect(listener.events.map(\.0) == ["success", "tokenError", "error"])
         #expect(listener.events.map(\.1) == [200, 400, 502])
@@ -173,7 +176,7 @@ struct OAuthTokenManagerTests {
         var configuration = testConfiguration(bound: false)
         configuration.revocationEndpointURL = nil
         let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: FakeTokenEndpoint(), storage: InMemoryStorage())
-        guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken("at") else { Issue.record("revoked without an endpoint"); return }
+        guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken(with: "at") else { Issue.record("revoked without an endpoint"); return }
     }
 }
 
@@ -187,11 +190,11 @@ struct HaapiAccessorBuilderTests {
             .setDCRConfiguration(configuration: dcr).setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
             .setTransport(FakeTokenEndpoint()).setStorage(storage).build()
         #expect(viaDCR.haapiManager.dpop != nil)
-        await viaDCR.close()
+        viaDCR.close()
         // Without attestation or DCR, a confidential client uses client credentials; a public one cannot get HAAPI tokens.
         let viaSecret: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint()).build()
-        await viaSecret.close()
+        viaSecret.close()
         await #expect(throws: HaapiError.self) {
             let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(FakeTokenEndpoint()).build()
         }
@@ -224,8 +227,8 @@ struct HaapiAccessorBuilderTests {
             let _: any HaapiAccessor = try await builder.build()
             Issue.record("two accessors with one name")
         } catch HaapiError.haapiTokenManagerAlreadyExists {}
-        await first.close()
+        first.close()
         let second: any HaapiAccessor = try await builder.build()
-        await second.close()
+        second.close()
     }
 }

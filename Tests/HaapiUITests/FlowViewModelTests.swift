@@ -106,7 +106,7 @@ import Testing
             flow.viewModel.acknowledgeError()
             #expect(recorder.errors.count == 1)
             let reported = try #require(recorder.errors.first as? HaapiFlowError)
-            guard case .communication(_, let cause as UnexpectedResponseError)? = reported.underlyingError as? HaapiError else {
+            guard case .invalidURLResponse(_, _, let cause as UnexpectedResponseError)? = reported.underlyingError as? HaapiError else {
                 Issue.record("got \(reported)"); return
             }
             #expect(cause.statusCode == 404)

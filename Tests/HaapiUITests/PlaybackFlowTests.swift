@@ -355,7 +355,7 @@ typealias Scene = PlaybackServer.Scene
             let error = try #require(flow.viewModel.error?.underlyingError as? UnsupportedStepError)
             #expect(error.stepType == .authenticationStep)
             #expect(error.templates == [ActionTemplate(rawValue: "hologram")])
-            #expect(error.errorDescription.contains("custom/view") && error.errorDescription.contains("hologram"))
+            #expect(error.errorDescription?.contains("custom/view") == true && error.errorDescription?.contains("hologram") == true)
         }
     }
 }

@@ -45,11 +45,11 @@ struct HaapiSDKProviderTests {
             let token = try await manager.accessToken()
             #expect(token.tokenType == "DPoP", "\(clientID)")
             let jwt = try VerifiedJWT(token.value, keys: keys, options: JWTValidationOptions(issuer: try settings["OP_ISSUER"]))
-            #expect(jwt.claims.all["cnf"]?["jkt"]?.stringValue == manager.dpop.thumbprint)
+            #expect(jwt.claims.all["cnf"]?["jkt"]?.stringValue == manager.dpop?.thumbprint)
             #expect(jwt.claims.all["scope"]?.stringValue?.contains(HaapiTokenManager.haapiScope) == true)
             // Cached: the second call makes no request and gives the same token.
             #expect(try await manager.accessToken() == token)
-            await manager.close()
+            manager.close()
         }
     }
 
@@ -97,7 +97,7 @@ struct HaapiSDKProviderTests {
         }
         // Revocation (the rotated refresh token), then it no longer refreshes.
         let current = try #require(refreshed.refreshToken)
-        guard case .success = await restarted.revokeRefreshToken(current) else { Issue.record("revocation failed"); return }
+        guard case .success = await restarted.revokeRefreshToken(with: current) else { Issue.record("revocation failed"); return }
         #expect(storage.keys.isEmpty)
         if case .successfulToken = await restarted.refreshAccessToken(with: current, dpop: dpop) {
             Issue.record("a revoked refresh token was refreshed")

@@ -295,7 +295,7 @@ extension OIDCClientProviderTests {
         let error = await #expect(throws: OIDCError.self) {
             try await client.login(using: browser.login, options: AuthorizationOptions(maxAge: 3600))
         }
-        #expect(error?.code == .invalidIDToken && error?.errorDescription.contains("max_age") == true)
+        #expect(error?.code == .invalidIDToken && error?.errorDescription?.contains("max_age") == true)
         #expect(try await client.authState == nil)
     }
 }

@@ -89,7 +89,7 @@ struct DPoPProofTests {
             Issue.record("an HMAC key was accepted for DPoP")
         } catch let error as DPoPError {
             #expect(error.code == .keyCreationFailed)
-            #expect(error.recoverySuggestion == .nonRecoverable(action: .useAnotherConfiguration))
+            #expect(error.recoverySuggestion == .unrecoverable(action: .invalidPlatform))
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 enum TestTag: String, FollowUpTag, CaseIterable {
     case first = "HAAPI_TEST_FIRST"
     case second = "HAAPI_TEST_SECOND"
-    var name: String { rawValue }
+    var subsystem: String { "TEST" }
 }
 
 final class CapturingSink: LogSink, @unchecked Sendable {
@@ -17,8 +17,8 @@ final class CapturingSink: LogSink, @unchecked Sendable {
     private var entries: [(LogType, String, String)] = []
 
     func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
-        guard followUpTag.name.hasPrefix("HAAPI_TEST") || followUpTag.name == "UNSECURED" else { return }
-        lock.withLock { entries.append((logType, followUpTag.name, message)) }
+        guard followUpTag.tagName.hasPrefix("HAAPI_TEST") || followUpTag.tagName == "UNSECURED" else { return }
+        lock.withLock { entries.append((logType, followUpTag.tagName, message)) }
     }
 
     var lines: [String] { lock.withLock { entries.map { "[\($0.1)] [\($0.0.rawValue)] \($0.2)" } } }

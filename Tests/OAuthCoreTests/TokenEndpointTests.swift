@@ -130,7 +130,7 @@ struct TokenEndpointTests {
         #expect(error.error == "invalid_grant" && error.errorDescription == "expired" && error.statusCode == 400)
         #expect(error.recoverySuggestion == .newHaapiFlow)
         guard case .failure(let client) = try classify(401, #"{"error":"invalid_client"}"#) else { Issue.record("not an error"); return }
-        #expect(client.recoverySuggestion == .nonRecoverable(action: .fixClientConfiguration))
+        #expect(client.recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: "the server answered invalid_client")))
     }
 
     @Test func anythingElseIsATypedErrorThatKeepsStatusAndBody() throws {
@@ -165,10 +165,12 @@ struct TokenEndpointTests {
             do { _ = try classify(status, "busy", type: "text/plain", headers: headers) } catch let error as TokenEndpointError { return error }
             throw HTTPTransportError(.invalidRequest, "no error")
         }
-        #expect(try error(503, headers: ["Retry-After": "7"]).recoverySuggestion == .retryable(condition: .afterDelay(seconds: 7)))
-        #expect(try error(429).recoverySuggestion == .retryable(condition: .later))
-        #expect(try error(502).recoverySuggestion == .retryable(condition: .later))
-        #expect(try error(404).recoverySuggestion == .nonRecoverable(action: .fixServerConfiguration))
+        let busy = try error(503, headers: ["Retry-After": "7"])
+        #expect(busy.recoverySuggestion == .retryable(condition: .now) && busy.retryAfter == 7)
+        #expect(try error(429).recoverySuggestion == .retryable(condition: .now))
+        #expect(try error(502).recoverySuggestion == .retryable(condition: .now))
+        #expect(try error(502).retryAfter == nil)
+        #expect(try error(404).recoverySuggestion == .unrecoverable(action: .introspectCause))
     }
 }
 
@@ -200,11 +202,11 @@ struct RetryAfterTests {
         let busy = try TokenEndpointResponse(response(503, retryAfter: "30", body: #"{"error":"temporarily_unavailable"}"#))
         guard case .failure(let error) = busy else { Issue.record("not an OAuth error: \(busy)"); return }
         #expect(error.retryAfter == 30)
-        #expect(error.recoverySuggestion == .retryable(condition: .afterDelay(seconds: 30)))
+        #expect(error.recoverySuggestion == .retryable(condition: .now))
 
         let plain = try TokenEndpointResponse(response(503, retryAfter: nil, body: #"{"error":"temporarily_unavailable"}"#))
         guard case .failure(let later) = plain else { Issue.record("not an OAuth error: \(plain)"); return }
-        #expect(later.recoverySuggestion == .retryable(condition: .later))
+        #expect(later.recoverySuggestion == .retryable(condition: .now) && later.retryAfter == nil)
 
         // A delay does not make a refusal retryable.
         let refused = try TokenEndpointResponse(response(400, retryAfter: "30", body: #"{"error":"invalid_grant"}"#))

@@ -77,7 +77,7 @@ extension TransportTests {
                 let transport = try pinnedTransport([try serverPin])
                 let (error, _) = await transportFailure { try await transport.send(try .get("\(server.httpsURL)/p")) }
                 #expect(error?.code == .tlsFailure)
-                #expect(error?.errorDescription.contains("expired") == true, "\(String(describing: error))")
+                #expect(error?.errorDescription?.contains("expired") == true, "\(String(describing: error))")
                 #expect(server.requests.isEmpty)
             }
             try await withServer(tls: try pki.serverTLS(pki.wrongNameServer)) { server in

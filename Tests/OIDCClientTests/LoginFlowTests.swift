@@ -130,7 +130,7 @@ struct LoginFlowTests {
         provider.change { $0.refreshError = "temporarily_unavailable" }
         let error = await #expect(throws: OIDCError.self) { try await client.refresh() }
         #expect(error?.code == .tokenRequestFailed && error?.serverError == "temporarily_unavailable")
-        #expect(error?.recoverySuggestion == .retryable(condition: .later))
+        #expect(error?.recoverySuggestion == .retryable(condition: .now) && error?.retryAfter == nil)
         #expect(try await client.authState != nil)
     }
 

@@ -14,69 +14,107 @@ extension ClientAuthenticationMethod {
     public var tlsOptions: TLSOptions? { nil }
 }
 
-/// No client authentication: only `client_id` is sent. Not allowed with DCR.
-public struct ClientAuthenticationMethodNone: ClientAuthenticationMethod {
+/// No client authentication: only `client_id` is sent (Curity's `ClientAuthenticationMethodNone`).
+/// Not allowed with DCR.
+public final class ClientAuthenticationMethodNone: ClientAuthenticationMethod {
     /// No authentication.
     public init() {}
 
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .none(clientID: clientID) }
 }
 
-/// A client secret, sent with HTTP Basic authentication.
-public struct ClientAuthenticationMethodSecret: ClientAuthenticationMethod {
+/// A client secret, sent with HTTP Basic authentication (Curity's `ClientAuthenticationMethodSecret`).
+public final class ClientAuthenticationMethodSecret: ClientAuthenticationMethod {
     /// The secret.
     public let secret: String
 
     /// A client secret.
-    public init(_ secret: String) { self.secret = secret }
+    public init(secret: String) { self.secret = secret }
+
+    /// A client secret, as Curity's UI-kit guide writes it (`ClientAuthenticationMethodSecret("foo")`).
+    public convenience init(_ secret: String) { self.init(secret: secret) }
 
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
         .clientSecretBasic(clientID: clientID, secret: secret)
     }
 }
 
-/// The algorithms of ``ClientAuthenticationMethodJWTAsymmetric``.
+/// The algorithms of ``ClientAuthenticationMethodJWTAsymmetric`` (Curity's `JWTAsymmetricAlgorithm`).
+/// The package signs with ES256, ES384, ES512, RS256 and PS256; a method made with another
+/// is refused with ``HaapiError/invalidConfiguration(reason:)``.
 public enum JWTAsymmetricAlgorithm: String, Sendable, CaseIterable {
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
     case rs256 = "RS256"
+    /// RSASSA-PKCS1-v1_5 with SHA-384 (not supported by this package).
+    case rs384 = "RS384"
+    /// RSASSA-PKCS1-v1_5 with SHA-512 (not supported by this package).
+    case rs512 = "RS512"
+    /// RSASSA-PSS with SHA-256.
+    case ps256 = "PS256"
+    /// RSASSA-PSS with SHA-384 (not supported by this package).
+    case ps384 = "PS384"
+    /// RSASSA-PSS with SHA-512 (not supported by this package).
+    case ps512 = "PS512"
+    /// ECDSA on P-256 with SHA-256.
     case es256 = "ES256"
+    /// ECDSA on P-384 with SHA-384.
+    case es384 = "ES384"
+    /// ECDSA on P-521 with SHA-512.
+    case es512 = "ES512"
 
-    var jws: JWSAlgorithm { self == .rs256 ? .rs256 : .es256 }
+    /// The JWS algorithm, when the package signs with it.
+    var jws: JWSAlgorithm? { JWSAlgorithm(rawValue: rawValue) }
 }
 
-/// The algorithms of ``ClientAuthenticationMethodJWTSymmetric``.
+/// The algorithms of ``ClientAuthenticationMethodJWTSymmetric`` (Curity's `JWTSymmetricAlgorithm`).
+/// The package signs with HS256; a method made with another is refused when used.
 public enum JWTSymmetricAlgorithm: String, Sendable, CaseIterable {
+    /// HMAC with SHA-256.
     case hs256 = "HS256"
+    /// HMAC with SHA-384 (not supported by this package).
+    case hs384 = "HS384"
+    /// HMAC with SHA-512 (not supported by this package).
+    case hs512 = "HS512"
 }
 
-/// A client assertion signed with the app's private key (`private_key_jwt`).
-public struct ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMethod {
+/// A client assertion signed with the app's private key (`private_key_jwt`; Curity's
+/// `ClientAuthenticationMethodJWTAsymmetric`).
+public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMethod {
     /// The signing key.
     public let key: JWSSigningKey
+    /// The algorithm the assertions are signed with.
+    public let signatureAlgorithm: JWTAsymmetricAlgorithm
 
     /// A private key from PEM text.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the PEM is not a key of the algorithm.
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the PEM is not a key of the
+    ///   algorithm, or the package does not sign with the algorithm.
     public init(pem: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
+        guard let algorithm = signatureAlgorithm.jws else {
+            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.rawValue) client assertions are not supported; use ES256, ES384, ES512, RS256 or PS256")
+        }
         do {
-            key = try JWSSigningKey(pem: pem, algorithm: signatureAlgorithm.jws, keyID: keyID)
+            key = try JWSSigningKey(pem: pem, algorithm: algorithm, keyID: keyID)
         } catch {
             throw HaapiError.invalidConfiguration(reason: "the \(signatureAlgorithm.rawValue) client key cannot be read: \(error)")
         }
+        self.signatureAlgorithm = signatureAlgorithm
     }
 
     /// A signing key already loaded (from a private JWK, for example).
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an HMAC key.
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an HMAC or EdDSA key.
     public init(key: JWSSigningKey) throws {
-        guard !key.algorithm.isSymmetric else {
-            throw HaapiError.invalidConfiguration(reason: "private_key_jwt needs an asymmetric key")
+        guard !key.algorithm.isSymmetric, let algorithm = JWTAsymmetricAlgorithm(rawValue: key.algorithm.rawValue) else {
+            throw HaapiError.invalidConfiguration(reason: "private_key_jwt needs an RSA or EC key, not \(key.algorithm.rawValue)")
         }
         self.key = key
+        signatureAlgorithm = algorithm
     }
 
-    /// A private key from a PEM file, as the seeds load it: a resource of `bundle` of that name
-    /// (extension included), or else a file at that path.
-    public init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil, bundle: Bundle = .main) throws {
+    /// A private key from a PEM file, as Curity's SDK loads it: a resource of `bundle` of that
+    /// name (extension included), or else a file at that path.
+    public convenience init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, bundle: Bundle = .main) throws {
         let pem = try BundledFile.text(pemFilename, in: bundle, what: "client key")
-        try self.init(pem: pem, signatureAlgorithm: signatureAlgorithm, keyID: keyID)
+        try self.init(pem: pem, signatureAlgorithm: signatureAlgorithm)
     }
 
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
@@ -84,8 +122,9 @@ public struct ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMetho
     }
 }
 
-/// A client assertion signed with a shared secret (`client_secret_jwt`, HS256).
-public struct ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationMethod {
+/// A client assertion signed with a shared secret (`client_secret_jwt`; Curity's
+/// `ClientAuthenticationMethodJWTSymmetric`).
+public final class ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationMethod {
     /// The algorithm.
     public let signatureAlgorithm: JWTSymmetricAlgorithm
     /// The shared secret.
@@ -97,7 +136,12 @@ public struct ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationMethod
         self.secretKey = secretKey
     }
 
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an algorithm other than HS256,
+    ///   or a secret shorter than the 32 bytes HS256 needs.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
+        guard signatureAlgorithm == .hs256 else {
+            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.rawValue) client assertions are not supported; use HS256")
+        }
         do {
             return try .clientSecretJWT(clientID: clientID, secret: secretKey)
         } catch {
@@ -107,8 +151,9 @@ public struct ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationMethod
 }
 
 /// Mutual TLS with a client certificate (`tls_client_auth`), trusting the server by a PEM
-/// certificate or by pinned public keys.
-public struct ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
+/// certificate or by pinned public keys (Curity's `ClientAuthenticationMethodMTLS`).
+public final class ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
+    /// The client identity and the server trust.
     public let tlsOptions: TLSOptions?
 
     /// A PKCS#12 client identity, trusting the server certificate(s) in `serverPEM` (or the system roots when `nil`).
@@ -134,7 +179,7 @@ public struct ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
 
     /// As the seeds write it: the client's PKCS#12 file and the server's PEM certificate file,
     /// each a resource of `bundle` of that name (extension included) or else a file at that path.
-    public init(
+    public convenience init(
         pkcs12Filename: String, pkcs12Passphrase: String, serverPEMFilename: String? = nil, isValidatingHostname: Bool = true,
         bundle: Bundle = .main
     ) throws {
@@ -145,7 +190,7 @@ public struct ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
 
     /// As the seeds write it: the client's PKCS#12 file (a resource of `bundle` or a path), the
     /// server trusted by its public key hash.
-    public init(pkcs12Filename: String, pkcs12Passphrase: String, serverKeyPinnings: [KeyPinning], bundle: Bundle = .main) throws {
+    public convenience init(pkcs12Filename: String, pkcs12Passphrase: String, serverKeyPinnings: [KeyPinning], bundle: Bundle = .main) throws {
         let pkcs12 = try BundledFile.data(pkcs12Filename, in: bundle, what: "PKCS#12")
         try self.init(pkcs12: pkcs12, pkcs12Passphrase: pkcs12Passphrase, serverKeyPinnings: serverKeyPinnings)
     }

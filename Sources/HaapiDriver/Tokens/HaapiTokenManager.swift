@@ -17,11 +17,13 @@ public enum HaapiAccessStrategy: Sendable {
 }
 
 /// Obtains, caches and renews the HAAPI access tokens of one client, all bound to one DPoP key
-/// (the seeds' `HaapiTokenManager`).
+/// (Curity's `HaapiTokenManager`; ``HaapiTokenManagerBuilder`` makes one as Curity's SDK does).
 ///
 /// A token is reused until it has less than `minTokenTtl` seconds left; callers that ask at
-/// the same time share one token request. Only one manager per name may be open.
-public actor HaapiTokenManager {
+/// the same time share one token request. Only one manager per name may be open. Safe to share
+/// between tasks and threads: its state is behind a lock, and ``close()`` and ``clearState()``
+/// are synchronous, as Curity's are.
+public final class HaapiTokenManager: Sendable {
     /// The OAuth scope of HAAPI access tokens.
     public static let haapiScope = "urn:se:curity:scopes:haapi"
     /// The client assertion type of a client attestation token.
@@ -30,33 +32,45 @@ public actor HaapiTokenManager {
     private static let openNames = LockedValue<Set<String>>([])
 
     /// The manager's name.
-    public nonisolated let name: String
+    public let name: String
     /// The DPoP key every HAAPI request of this manager is signed with.
-    public nonisolated let dpop: Dpop
+    let key: Dpop
     private let clientID: String
     private let tokenEndpoint: URL
     private let strategy: HaapiAccessStrategy
     private let clientAuthenticationMethod: any ClientAuthenticationMethod
     private let transport: any HTTPTransport
     private let minTokenTtl: TimeInterval
+    private let attestationMaxRetries: Int
     private let now: @Sendable () -> Date
-
-    private var cached: HaapiAccessToken?
-    private var pending: SharedWork<HaapiAccessToken>?
-    private var registeredClient: RegisteredClient?
-    private var isClosed = false
     /// Whether the manager holds its name in ``openNames`` while open.
     private let holdsName: Bool
 
+    private struct State {
+        var cached: HaapiAccessToken?
+        var pending: SharedWork<HaapiAccessToken>?
+        var registeredClient: RegisteredClient?
+        var isClosed = false
+        /// Counts ``clearState()`` and ``close()``: a token request begun before one of them
+        /// does not fill the cache after it.
+        var epoch = 0
+    }
+
+    private let state = LockedValue(State())
+
     /// Opens a manager.
-    /// - Parameter claimsName: whether the manager holds its name while open (the default);
-    ///   `false` for one that only resolves the client's credentials (an OAuth-only accessor).
+    /// - Parameters:
+    ///   - attestationMaxRetries: how many more times a failed attestation is tried before the
+    ///     DCR fallback (``AttestationConfiguration/attestationMaxRetries``).
+    ///   - claimsName: whether the manager holds its name while open (the default);
+    ///     `false` for one that only resolves the client's credentials (an OAuth-only accessor).
     /// - Throws: ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when one of that name is open;
     ///   ``HaapiError/invalidConfiguration(reason:)`` for a DCR strategy with no client authentication.
     public init(
         name: String, clientID: String, tokenEndpointURL: URL, strategy: HaapiAccessStrategy,
         clientAuthenticationMethod: any ClientAuthenticationMethod, dpop: Dpop, transport: any HTTPTransport,
-        minTokenTtl: TimeInterval = 120, now: @escaping @Sendable () -> Date = Date.init, claimsName: Bool = true
+        minTokenTtl: TimeInterval = 120, attestationMaxRetries: Int = 0, now: @escaping @Sendable () -> Date = Date.init,
+        claimsName: Bool = true
     ) throws {
         let usesDCR: Bool
         switch strategy {
@@ -77,65 +91,144 @@ public actor HaapiTokenManager {
         self.tokenEndpoint = tokenEndpointURL
         self.strategy = strategy
         self.clientAuthenticationMethod = clientAuthenticationMethod
-        self.dpop = dpop
+        self.key = dpop
         self.transport = transport
         self.minTokenTtl = minTokenTtl
+        self.attestationMaxRetries = max(0, attestationMaxRetries)
         self.now = now
     }
 
     deinit {
         // A manager closed earlier has freed its name already, maybe for a new manager.
-        guard holdsName, !isClosed else { return }
+        guard holdsName, !state.withLock({ $0.isClosed }) else { return }
         let name = self.name
         _ = Self.openNames.withLock { $0.remove(name) }
     }
 
+    /// The DPoP key every HAAPI request of this manager is signed with (Curity's `dpop`; never
+    /// `nil` here).
+    public var dpop: Dpop? { key }
+
     /// Closes the manager and frees its name; later calls throw ``HaapiError/haapiTokenManagerIsClosed``.
     public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        cached = nil
-        pending?.cancel()
+        let pending = state.withLock { state -> SharedWork<HaapiAccessToken>?? in
+            guard !state.isClosed else { return .none }
+            state.isClosed = true
+            state.cached = nil
+            state.epoch += 1
+            defer { state.pending = nil }
+            return .some(state.pending)
+        }
+        guard case .some(let work) = pending else { return }
+        work?.cancel()
         guard holdsName else { return }
         let name = self.name
         _ = Self.openNames.withLock { $0.remove(name) }
     }
 
+    /// Forgets the cached HAAPI access token, a token request under way and the registered DCR
+    /// client read into memory (it stays in its storage): the next request obtains a new token.
+    public func clearState() {
+        let pending = state.withLock { state -> SharedWork<HaapiAccessToken>? in
+            state.cached = nil
+            state.registeredClient = nil
+            state.epoch += 1
+            defer { state.pending = nil }
+            return state.pending
+        }
+        pending?.cancel()
+    }
+
+    /// A client that sends requests with this manager's tokens and DPoP proofs (Curity's
+    /// `createClient()`), over the manager's own network.
+    public func createClient() -> HaapiClient { HaapiClient(tokenManager: self, base: transport) }
+
     /// The client whose credentials the flow uses: the DCR-registered one once registered,
     /// otherwise the configured one.
     public var effectiveClient: (clientID: String, authentication: ClientAuthentication) {
-        get throws {
+        get async throws {
             // A client registered by an earlier run counts too (the `.oauth` accessor fetches no token first).
-            if registeredClient == nil, let configuration = dcrConfiguration, !configuration.shouldClearExistingDCRClient,
+            var registered = state.withLock { $0.registeredClient }
+            if registered == nil, let configuration = dcrConfiguration, !configuration.shouldClearExistingDCRClient,
                 let stored = try configuration.storage.read(key: storageKey(configuration))
             {
-                registeredClient = try? RegisteredClient(registrationResponse: stored)
+                registered = try? RegisteredClient(registrationResponse: stored)
+                state.withLock { $0.registeredClient = $0.registeredClient ?? registered }
             }
-            if let registeredClient { return (registeredClient.clientID, try Self.confidentialAuthentication(of: registeredClient)) }
+            if let registered { return (registered.clientID, try Self.confidentialAuthentication(of: registered)) }
             return (clientID, try clientAuthenticationMethod.clientAuthentication(clientID: clientID))
         }
     }
 
     /// A HAAPI access token with at least `minTokenTtl` seconds left.
     public func accessToken() async throws -> HaapiAccessToken {
-        guard !isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
-        if let cached, cached.remainingLifetime(at: now()) > minTokenTtl { return cached }
-        if let pending { return try await pending.value }
-        let work = SharedWork { try await self.obtainToken() }
-        pending = work
-        defer { pending = nil }
-        let token = try await work.value
-        guard !isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
-        cached = token
-        return token
+        enum Next { case token(HaapiAccessToken), wait(SharedWork<HaapiAccessToken>) }
+        let next = try state.withLock { state -> Next in
+            guard !state.isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
+            if let cached = state.cached, cached.remainingLifetime(at: now()) > minTokenTtl { return .token(cached) }
+            if let pending = state.pending { return .wait(pending) }
+            let epoch = state.epoch
+            let work = SharedWork { [self] in try await obtainAndKeep(epoch: epoch) }
+            state.pending = work
+            return .wait(work)
+        }
+        switch next {
+        case .token(let token): return token
+        case .wait(let work):
+            let token = try await work.value
+            guard !state.withLock({ $0.isClosed }) else { throw HaapiError.haapiTokenManagerIsClosed }
+            return token
+        }
+    }
+
+    /// Obtains a token and, unless the manager was cleared or closed meanwhile, caches it.
+    private func obtainAndKeep(epoch: Int) async throws -> HaapiAccessToken {
+        let result: Result<HaapiAccessToken, any Error>
+        do { result = .success(try await obtainToken()) } catch { result = .failure(error) }
+        state.withLock { state in
+            guard state.epoch == epoch else { return }
+            state.pending = nil
+            if case .success(let token) = result { state.cached = token }
+        }
+        return try result.get()
+    }
+
+    /// A HAAPI access token and the key to prove it with (Curity's `getHaapiTokenAsync`).
+    ///
+    /// - Parameters:
+    ///   - forceFresh: whether to obtain a new token even when the cached one is still good.
+    ///   - dpopNonce: a nonce a server asked for (`DPoP-Nonce`), which the proofs of the
+    ///     returned ``DpopAccessTokenInfo`` carry.
+    /// - Throws: ``HaapiError``.
+    public func getHaapiTokenAsync(forceFresh: Bool = false, dpopNonce: String? = nil) async throws -> DpopAccessTokenInfo {
+        if forceFresh { state.withLock { $0.cached = nil } }
+        return DpopAccessTokenInfo(accessToken: try await accessToken(), dpop: key, dpopNonce: dpopNonce)
+    }
+
+    /// ``getHaapiTokenAsync(forceFresh:dpopNonce:)`` with a completion handler, as Curity's SDK
+    /// 4 wrote it; called on a task of its own.
+    @available(*, deprecated, message: "Use getHaapiTokenAsync")
+    public func getHaapiToken(
+        forceFresh: Bool = false, dpopNonce: String? = nil,
+        completionHandler: @escaping @Sendable (Result<DpopAccessTokenInfo, HaapiError>) -> Void
+    ) {
+        Task {
+            do {
+                completionHandler(.success(try await getHaapiTokenAsync(forceFresh: forceFresh, dpopNonce: dpopNonce)))
+            } catch let error as HaapiError {
+                completionHandler(.failure(error))
+            } catch {
+                completionHandler(.failure(.illegalState(message: "\(error)")))
+            }
+        }
     }
 
     /// The token ``accessToken()`` would reuse, if any: the old one until a renewal succeeds,
     /// then the new one (a failed renewal never leaves the manager without its old token).
-    public var cachedAccessToken: HaapiAccessToken? { cached }
+    public var cachedAccessToken: HaapiAccessToken? { state.withLock { $0.cached } }
 
     /// Drops the cached token (the server said it is no longer valid).
-    public func invalidateAccessToken() { cached = nil }
+    public func invalidateAccessToken() { state.withLock { $0.cached = nil } }
 
     /// Drops the cached token if it is still `refused`, the token the server said is no
     /// longer valid.
@@ -143,7 +236,9 @@ public actor HaapiTokenManager {
     /// Requests that were refused together then share one new token: a late refusal of the
     /// old token must not throw away the new one another request already got.
     public func invalidateAccessToken(_ refused: HaapiAccessToken) {
-        if cached == refused { cached = nil }
+        state.withLock { state in
+            if state.cached == refused { state.cached = nil }
+        }
     }
 
     // MARK: Strategies
@@ -157,7 +252,7 @@ public actor HaapiTokenManager {
         case .attestation(let provider, let fallback):
             do {
                 guard provider.isSupported else { throw HaapiError.attestationNotSupported }
-                return try await tokenWithAttestation(provider)
+                return try await tokenWithAttestation(provider, retries: attestationMaxRetries)
             } catch let error as HaapiError {
                 switch error {
                 case .attestationNotSupported, .attestationRefusedByServer, .attestationFailure, .attestationKeyGenFailure:
@@ -171,6 +266,22 @@ public actor HaapiTokenManager {
         }
     }
 
+    /// A token by attestation, the attestation tried again up to `retries` times when the device
+    /// or the server fails it (not when the device cannot attest).
+    private func tokenWithAttestation(_ provider: any AttestationProvider, retries: Int) async throws -> HaapiAccessToken {
+        var attempt = 0
+        while true {
+            do {
+                return try await tokenWithAttestation(provider)
+            } catch HaapiError.attestationFailure(let cause) where attempt < retries {
+                HaapiLogger.info(DriverFollowUpTag.attestation, "attestation failed (\(cause.map { "\($0)" } ?? "no cause")); trying again")
+            } catch HaapiError.attestationRefusedByServer(let cause) where attempt < retries {
+                HaapiLogger.info(DriverFollowUpTag.attestation, "the server refused the attestation (\(cause.map { "\($0)" } ?? "no cause")); trying again")
+            }
+            attempt += 1
+        }
+    }
+
     private func tokenWithAttestation(_ provider: any AttestationProvider) async throws -> HaapiAccessToken {
         let catEndpoint = tokenEndpoint.appendingPathComponent("cat")
         var challengeURL = URLComponents(url: catEndpoint, resolvingAgainstBaseURL: false)!
@@ -178,7 +289,7 @@ public actor HaapiTokenManager {
         HaapiLogger.debug(DriverFollowUpTag.attestation, "requesting an attestation challenge")
         let challengeResponse = try await exchange(TransportRequest(url: challengeURL.url!, headers: ["Accept": "application/json"]))
         guard challengeResponse.isSuccess, let challenge = try? JSONValue(parsing: challengeResponse.body)["challenge"]?.stringValue else {
-            throw HaapiError.attestationRefusedByServer(cause: HaapiError.invalidStatusCode(statusCode: challengeResponse.status))
+            throw HaapiError.attestationRefusedByServer(cause: HaapiError(unexpected: challengeResponse))
         }
         let answer: String
         do {
@@ -192,7 +303,7 @@ public actor HaapiTokenManager {
             .form(catEndpoint, parameters: [("client_id", clientID), ("challenge", challenge), ("challenge_response", answer)], headers: ["Accept": "application/json"]))
         guard catResponse.isSuccess, let cat = try? JSONValue(parsing: catResponse.body)["cat"]?.stringValue else {
             let error = (try? JSONValue(parsing: catResponse.body))?["error"]?.stringValue ?? "HTTP \(catResponse.status)"
-            throw HaapiError.attestationRefusedByServer(cause: HaapiError.serverError(error: error, errorDescription: nil, statusCode: catResponse.status))
+            throw HaapiError.attestationRefusedByServer(cause: HaapiError.server(error, description: nil, statusCode: catResponse.status))
         }
         return try await requestToken(
             authentication: .none(clientID: clientID),
@@ -214,25 +325,27 @@ public actor HaapiTokenManager {
 
     private func tokenWithRegisteredClient(_ configuration: DCRConfiguration) async throws -> HaapiAccessToken {
         let key = storageKey(configuration)
-        if configuration.shouldClearExistingDCRClient && registeredClient == nil {
+        var registered = state.withLock { $0.registeredClient }
+        if configuration.shouldClearExistingDCRClient && registered == nil {
             try configuration.storage.delete(key: key)
         }
-        if registeredClient == nil, let stored = try configuration.storage.read(key: key) {
-            registeredClient = try? RegisteredClient(registrationResponse: stored)
+        if registered == nil, let stored = try configuration.storage.read(key: key) {
+            registered = try? RegisteredClient(registrationResponse: stored)
+            state.withLock { $0.registeredClient = registered }
         }
-        if let client = registeredClient {
+        if let client = registered {
             do {
                 return try await requestToken(authentication: try Self.confidentialAuthentication(of: client))
             } catch HaapiError.serverError(let error, _, _) where error == "invalid_client" || error == "unauthorized_client" {
                 // The server forgot the client: register again, once.
                 HaapiLogger.info(DriverFollowUpTag.storage, "the stored DCR client was refused; registering a new one")
                 try configuration.storage.delete(key: key)
-                registeredClient = nil
+                state.withLock { $0.registeredClient = nil }
             }
         }
         let client = try await register(configuration)
         try configuration.storage.write(key: key, data: client.registrationResponse)
-        registeredClient = client
+        state.withLock { $0.registeredClient = client }
         return try await requestToken(authentication: try Self.confidentialAuthentication(of: client))
     }
 
@@ -252,7 +365,7 @@ public actor HaapiTokenManager {
                 initialAccessToken: initialToken.accessToken, transport: transport)
         } catch let error as OIDCError {
             let status = (error.cause as? OAuthErrorResponse)?.statusCode ?? (error.cause as? TokenEndpointError)?.statusCode
-            throw HaapiError.serverError(error: error.serverError ?? "registration_failed", errorDescription: "dynamic client registration failed", statusCode: status ?? 0)
+            throw HaapiError.serverError(error.serverError ?? "registration_failed", errorDescription: "dynamic client registration failed", statusCode: status ?? 0)
         } catch {
             throw HaapiError.communication(message: "the request to \(registrationEndpoint.host ?? "the server") failed", cause: error)
         }
@@ -271,7 +384,7 @@ public actor HaapiTokenManager {
     }
 
     private func requestToken(authentication: ClientAuthentication, extra: [(String, String)] = []) async throws -> HaapiAccessToken {
-        let client = TokenEndpointClient(endpoint: tokenEndpoint, clientAuthentication: authentication, transport: transport, dpop: dpop)
+        let client = TokenEndpointClient(endpoint: tokenEndpoint, clientAuthentication: authentication, transport: transport, dpop: key)
         let result: TokenEndpointResponse
         do {
             result = try await client.requestToken(.clientCredentials(scope: Self.haapiScope), additionalParameters: extra).result
@@ -282,7 +395,7 @@ public actor HaapiTokenManager {
         } catch let error as TokenEndpointError {
             // An HTML error page or a busy server is the server's answer, not a network failure:
             // left as it is, HaapiManager would report it as `communication`.
-            throw HaapiError(error)
+            throw HaapiError(error, endpoint: tokenEndpoint)
         }
         let tokens = try Self.tokens(result)
         let lifetime = TimeInterval(tokens.expiresIn ?? 300)
@@ -290,12 +403,12 @@ public actor HaapiTokenManager {
         return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now().addingTimeInterval(lifetime))
     }
 
-    /// The tokens of a success; an OAuth error becomes ``HaapiError/serverError(error:errorDescription:statusCode:)``.
+    /// The tokens of a success; an OAuth error becomes ``HaapiError/serverError(_:errorDescription:statusCode:)``.
     private static func tokens(_ result: TokenEndpointResponse) throws -> TokenSuccessResponse {
         switch result {
         case .success(let tokens): return tokens
         case .failure(let error):
-            throw HaapiError.serverError(error: error.error, errorDescription: error.serverDescription, statusCode: error.statusCode)
+            throw HaapiError.server(error.error, description: error.serverDescription, statusCode: error.statusCode)
         }
     }
 

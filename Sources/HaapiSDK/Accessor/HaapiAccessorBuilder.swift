@@ -2,7 +2,7 @@ import Foundation
 import HaapiDriver
 import OAuthCore
 
-/// What ``HaapiAccessorBuilder/build()`` makes (the seeds' `HaapiAccessorOption`).
+/// What ``HaapiAccessorBuilder`` builds (Curity's `HaapiAccessorOption`).
 public enum HaapiAccessorOption: Sendable, Hashable {
     /// HAAPI flows and OAuth tokens: an ``HaapiAccessor``.
     case all
@@ -10,7 +10,7 @@ public enum HaapiAccessorOption: Sendable, Hashable {
     case oauth
 }
 
-/// Anything ``HaapiAccessorBuilder/build()`` can make (the seeds' `HaapiManagerAccessor`).
+/// Anything ``HaapiAccessorBuilder`` can build (Curity's `HaapiManagerAccessor`).
 public protocol HaapiManagerAccessor: Sendable {}
 
 /// OAuth token operations with the credentials the access strategy settled on (the seeds' `OAuthAccessor`).
@@ -25,8 +25,8 @@ public protocol HaapiAccessor: OAuthAccessor {
     var haapiManager: HaapiManager { get }
     /// The HAAPI access-token manager behind ``haapiManager``.
     var haapiTokenManager: HaapiTokenManager { get }
-    /// Closes the managers and frees the configuration's name.
-    func close() async
+    /// Closes the managers and frees the configuration's name (synchronous, as Curity's is).
+    func close()
 }
 
 /// An accessor with the HAAPI token manager its OAuth credentials come from.
@@ -57,9 +57,9 @@ final class BuiltHaapiAccessor: HaapiAccessor, HaapiTokenManaging {
         self.haapiTokenManager = haapiTokenManager
     }
 
-    func close() async {
-        await haapiManager.close()
-        await haapiTokenManager.close()
+    func close() {
+        haapiManager.close()
+        haapiTokenManager.close()
     }
 }
 
@@ -81,6 +81,13 @@ public struct HaapiAccessorOptions: Sendable {
     /// Where tokens and bound-token keys are kept, if not ``DefaultStorage`` (DCR clients go to
     /// the DCR configuration's storage).
     public var storage: (any Storage)?
+    /// How many more times a failed attestation is tried, if not the configuration's
+    /// ``AttestationConfiguration/attestationMaxRetries``.
+    public var attestationValidationRetryCount: Int?
+    /// The name Curity's SDK keeps its App Attest key under. This SDK attests a new key for each
+    /// client attestation token and keeps none (it makes no App Attest assertions), so the name
+    /// is kept here and logged, and changes nothing.
+    public var attestationValidationKeyName: String?
 
     /// Options with the defaults.
     public init() {}
@@ -130,6 +137,17 @@ public final class HaapiAccessorBuilder: Sendable {
         set { $0.options.option = option }
     }
 
+    /// How many more times a failed attestation (the device's or the server's refusal) is tried
+    /// before the DCR fallback (default: the configuration's ``AttestationConfiguration/attestationMaxRetries``).
+    @discardableResult public func setAttestationValidationRetryCount(maxRetries: Int) -> Self {
+        set { $0.options.attestationValidationRetryCount = max(0, maxRetries) }
+    }
+
+    /// Curity's name for its App Attest key; see ``HaapiAccessorOptions/attestationValidationKeyName``.
+    @discardableResult public func setAttestationValidationKeyName(keyName: String) -> Self {
+        set { $0.options.attestationValidationKeyName = keyName }
+    }
+
     /// Sets the attestation provider (default: ``platformAttestationProvider``).
     @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
         set { $0.options.attestationProvider = provider }
@@ -150,32 +168,21 @@ public final class HaapiAccessorBuilder: Sendable {
         set { $0.options.storage = storage }
     }
 
-    /// The attestation provider of builders that are not given one: App Attest on Apple
-    /// devices; elsewhere none (``UnsupportedAttestationProvider``) unless the app sets its
-    /// platform's here, once, at start-up. Setting ``InsecureSoftwareAttestationProvider`` is for
-    /// development servers only, and says so in the log each time it is used.
+    /// The attestation provider of builders that are not given one (the driver's
+    /// ``HaapiTokenManagerBuilder/platformAttestationProvider``): App Attest on Apple devices;
+    /// elsewhere none unless the app sets its platform's, once, at start-up.
     public static var platformAttestationProvider: any AttestationProvider {
-        get { scopedPlatformProvider ?? platformProvider.withLock { $0 } }
-        set { platformProvider.withLock { $0 = newValue } }
+        get { HaapiTokenManagerBuilder.platformAttestationProvider }
+        set { HaapiTokenManagerBuilder.platformAttestationProvider = newValue }
     }
 
-    /// Runs `body` with ``platformAttestationProvider`` replaced by `provider` for it and the
-    /// tasks it starts, and nowhere else: for tests of code that builds accessors itself.
+    /// ``HaapiTokenManagerBuilder/withPlatformAttestationProvider(_:_:)``: `provider` for `body`
+    /// and the tasks it starts, and nowhere else.
     public nonisolated(nonsending) static func withPlatformAttestationProvider<T>(
         _ provider: any AttestationProvider, _ body: () async throws -> T
     ) async rethrows -> T {
-        try await $scopedPlatformProvider.withValue(provider) { try await body() }
+        try await HaapiTokenManagerBuilder.withPlatformAttestationProvider(provider, body)
     }
-
-    @TaskLocal private static var scopedPlatformProvider: (any AttestationProvider)?
-
-    private static let platformProvider: LockedValue<any AttestationProvider> = {
-        #if canImport(DeviceCheck) && canImport(CryptoKit)
-        return LockedValue(AppAttestProvider())
-        #else
-        return LockedValue(UnsupportedAttestationProvider())
-        #endif
-    }()
 
     /// The strategy the builder settles on.
     func resolvedStrategy() throws -> HaapiAccessStrategy {
@@ -185,59 +192,105 @@ public final class HaapiAccessorBuilder: Sendable {
 
     private static func strategy(configuration: HaapiConfiguration, options: HaapiAccessorOptions) throws -> HaapiAccessStrategy {
         if let strategy = options.accessStrategy { return strategy }
-        let provider = options.attestationProvider ?? Self.platformAttestationProvider
-        if provider is InsecureSoftwareAttestationProvider {
-            HaapiLogger.warning(DriverFollowUpTag.attestation, "attesting with InsecureSoftwareAttestationProvider: for development servers only")
-        }
-        if provider.isSupported { return .attestation(provider, dcrFallback: options.dcrConfiguration) }
-        if let dcrConfiguration = options.dcrConfiguration { return .dcr(dcrConfiguration) }
-        if !(configuration.clientAuthenticationMethod is ClientAuthenticationMethodNone) { return .clientCredentials }
-        throw HaapiError.invalidConfiguration(
-            reason: "this device cannot attest and neither a DCR configuration nor a client authentication method is set")
+        let provider = configuration.attestationConfiguration.useAttestation ? options.attestationProvider ?? Self.platformAttestationProvider : nil
+        return try HaapiAccessStrategy.resolve(
+            provider: provider, dcrFallback: options.dcrConfiguration, clientAuthenticationMethod: configuration.clientAuthenticationMethod)
     }
 
-    /// Builds the accessor the variable's type asks for: an ``HaapiAccessor`` or an ``OAuthAccessor``.
+    /// Builds an ``HaapiAccessor``: HAAPI flows and OAuth tokens (Curity's UI kit's `buildForHaapi`).
+    ///
+    /// - Parameter shouldClearExistingDCRClient: whether a DCR client kept from an earlier run is
+    ///   dropped and a new one registered (with the DCR fallback).
+    /// - Throws: ``HaapiError`` for an unusable configuration, an open manager of the same name,
+    ///   or a builder set to ``HaapiAccessorOption/oauth``.
+    public func buildForHaapi(shouldClearExistingDCRClient: Bool = false) async throws -> any HaapiAccessor {
+        let accessor = try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
+        guard let haapi = accessor as? any HaapiAccessor else {
+            accessor.haapiTokenManager.close()
+            throw HaapiError.invalidConfiguration(reason: "an HaapiAccessor was asked of a builder set to .oauth, which makes an OAuthAccessor")
+        }
+        return haapi
+    }
+
+    /// Builds an ``OAuthAccessor``: OAuth token operations only, whatever the option (Curity's
+    /// UI kit's `buildForOAuth`), for example in an app extension.
+    /// - Throws: ``HaapiError`` for an unusable configuration.
+    public func buildForOAuth() async throws -> any OAuthAccessor {
+        try assemble(option: .oauth)
+    }
+
+    /// Builds the accessor the variable's type asks for, as Curity's generic `build` is called:
+    /// this one when it is an ``HaapiAccessor``.
+    ///
+    /// ```swift
+    /// let haapiAccessor: HaapiAccessor = try await builder.build()
+    /// ```
+    ///
+    /// Curity's `build<T: HaapiManagerAccessor>` relies on its protocols being `@objc`, whose
+    /// existentials conform to themselves; here two overloads take its place. This one is
+    /// disfavoured: where either fits (an `OAuthAccessor` is asked for), the other is chosen.
+    @_disfavoredOverload
+    public func build(shouldClearExistingDCRClient: Bool = false) async throws -> any HaapiAccessor {
+        try await buildForHaapi(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
+    }
+
+    /// Builds the accessor the variable's type asks for: this one when it is an ``OAuthAccessor``;
+    /// what the option says (``HaapiAccessorOption/all`` makes one that is an ``HaapiAccessor`` too).
     ///
     /// ```swift
     /// let oauthAccessor: OAuthAccessor = try await builder.setHaapiAccessorOption(option: .oauth).build()
     /// ```
-    /// - Throws: ``HaapiError`` for an unusable configuration, an open manager of the same name,
-    ///   or an ``HaapiAccessor`` asked of a builder set to ``HaapiAccessorOption/oauth``.
-    public func build<T: Sendable>() async throws -> T {
-        let accessor = try assemble()
-        guard let result = accessor as? T else {
-            await accessor.haapiTokenManager.close()
-            let made = accessor is any HaapiAccessor ? "HaapiAccessor" : "OAuthAccessor (option .oauth)"
-            throw HaapiError.invalidConfiguration(reason: "build() was asked for \(T.self), but this builder makes an \(made)")
-        }
-        return result
+    public func build(shouldClearExistingDCRClient: Bool = false) async throws -> any OAuthAccessor {
+        try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
     }
 
-    /// ``build()`` with a completion handler, as the seeds' older snippets write it.
-    public func build<T: Sendable>(completionHandler: @escaping @Sendable (Result<T, HaapiError>) -> Void) {
-        Task {
-            do {
-                completionHandler(.success(try await build()))
-            } catch let error as HaapiError {
-                completionHandler(.failure(error))
-            } catch {
-                completionHandler(.failure(.illegalState(message: "\(error)")))
-            }
+    /// ``build(shouldClearExistingDCRClient:)`` of an ``HaapiAccessor`` with a completion handler,
+    /// as Curity's SDK 4 wrote it; called on a task of its own.
+    @available(*, deprecated, message: "Use the async build")
+    @_disfavoredOverload
+    public func build(
+        shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<any HaapiAccessor, HaapiError>) -> Void
+    ) {
+        Task { completionHandler(await Self.result { try await self.buildForHaapi(shouldClearExistingDCRClient: shouldClearExistingDCRClient) }) }
+    }
+
+    /// ``build(shouldClearExistingDCRClient:)`` of an ``OAuthAccessor`` with a completion handler.
+    @available(*, deprecated, message: "Use the async build")
+    public func build(
+        shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<any OAuthAccessor, HaapiError>) -> Void
+    ) {
+        Task { completionHandler(await Self.result { try self.assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient) as any OAuthAccessor }) }
+    }
+
+    private static func result<T>(_ body: () async throws -> T) async -> Result<T, HaapiError> {
+        do {
+            return .success(try await body())
+        } catch let error as HaapiError {
+            return .failure(error)
+        } catch {
+            return .failure(.illegalState(message: "\(error)"))
         }
     }
 
     /// Makes the managers, from a copy of the settings.
-    func assemble() throws -> any OAuthAccessor & HaapiTokenManaging {
-        let (configuration, options) = settings.withLock { $0 }
+    /// - Parameter option: what to build, if not the option set.
+    func assemble(option: HaapiAccessorOption? = nil, shouldClearExistingDCRClient: Bool = false) throws -> any OAuthAccessor & HaapiTokenManaging {
+        var (configuration, options) = settings.withLock { $0 }
+        if shouldClearExistingDCRClient { options.dcrConfiguration?.shouldClearExistingDCRClient = true }
+        let option = option ?? options.option
+        if let keyName = options.attestationValidationKeyName {
+            HaapiLogger.debug(DriverFollowUpTag.attestation, "attestation key name \(keyName): each attestation uses a new App Attest key")
+        }
         let parts = try AccessParts(
             configuration: configuration, strategy: try Self.strategy(configuration: configuration, options: options),
-            dcrConfiguration: options.dcrConfiguration, transport: options.transport, claimsName: options.option == .all)
+            dcrConfiguration: options.dcrConfiguration, transport: options.transport, claimsName: option == .all,
+            attestationMaxRetries: options.attestationValidationRetryCount ?? configuration.attestationConfiguration.attestationMaxRetries)
         let tokenManager = parts.tokenManager
         let oauth = OAuthTokenManager(
             oauthTokenConfiguration: configuration, transport: parts.transport, storage: options.storage,
             clientAuthentication: { try await tokenManager.effectiveClient.authentication })
         // With DCR the flow belongs to the registered client, known once the first token is obtained.
-        guard options.option == .all else { return BuiltOAuthAccessor(oAuthTokenManager: oauth, haapiTokenManager: tokenManager) }
+        guard option == .all else { return BuiltOAuthAccessor(oAuthTokenManager: oauth, haapiTokenManager: tokenManager) }
         return BuiltHaapiAccessor(
             haapiManager: HaapiManager(haapiConfiguration: configuration, parts: parts, ownsTokenManager: false),
             oAuthTokenManager: oauth, haapiTokenManager: tokenManager)
@@ -253,25 +306,16 @@ struct AccessParts: Sendable {
     ///   (one flow manager per name); an OAuth-only accessor does not.
     init(
         configuration: HaapiConfiguration, strategy: HaapiAccessStrategy, dcrConfiguration: DCRConfiguration?,
-        transport: (any HTTPTransport)?, claimsName: Bool = true
+        transport: (any HTTPTransport)?, claimsName: Bool = true, attestationMaxRetries: Int? = nil
     ) throws {
         if let dcrConfiguration, dcrConfiguration.clientRegistrationEndpointUrl == nil {
             throw HaapiError.invalidConfiguration(reason: "the DCR configuration's clientRegistrationEndpointUrl is nil (not a URL)")
         }
-        do {
-            self.transport = try transport ?? configuration.defaultTransport()
-        } catch {
-            throw HaapiError.invalidConfiguration(reason: "the TLS settings are unusable: \(error)")
-        }
-        let dpop: Dpop
-        do {
-            dpop = try Dpop(keyType: configuration.tokenBoundConfiguration.keyPairType ?? .p256)
-        } catch {
-            throw HaapiError.dpopKeyCreationFailure(cause: error)
-        }
+        self.transport = try transport ?? configuration.defaultTransport()
         tokenManager = try HaapiTokenManager(
             name: configuration.name, clientID: configuration.clientId, tokenEndpointURL: configuration.tokenEndpointURL,
-            strategy: strategy, clientAuthenticationMethod: configuration.clientAuthenticationMethod, dpop: dpop,
-            transport: self.transport, minTokenTtl: configuration.minTokenTtl, claimsName: claimsName)
+            strategy: strategy, clientAuthenticationMethod: configuration.clientAuthenticationMethod,
+            dpop: try Dpop.makeBound(configuration.tokenBoundConfiguration), transport: self.transport, minTokenTtl: configuration.minTokenTtl,
+            attestationMaxRetries: attestationMaxRetries ?? configuration.attestationConfiguration.attestationMaxRetries, claimsName: claimsName)
     }
 }

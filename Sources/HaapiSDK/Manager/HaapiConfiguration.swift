@@ -45,8 +45,71 @@ public struct OAuthAuthorizationParameters: Sendable, Hashable {
     }
 }
 
-/// How the app's client reaches the server (the seeds' `HaapiConfiguration`).
-public struct HaapiConfiguration: Sendable {
+/// What ``HaapiManager`` needs of a configuration (Curity's `HaapiConfigurable`);
+/// ``HaapiConfiguration`` is the one the package provides.
+public protocol HaapiConfigurable: Sendable {
+    /// A name for this configuration (one HAAPI token manager per name).
+    var name: String { get }
+    /// The client id.
+    var clientId: String { get }
+    /// The server's base URL: relative `href`s resolve against it.
+    var baseURL: URL { get }
+    /// The token endpoint.
+    var tokenEndpointURL: URL { get }
+    /// The authorization endpoint.
+    var authorizationEndpointURL: URL { get }
+    /// The app's redirect URI (sent as `redirect_uri`).
+    var appRedirect: String { get }
+    #if canImport(Darwin)
+    /// The session whose configuration HAAPI and token requests are made with (Apple platforms).
+    var urlSession: URLSession { get }
+    #endif
+    /// Whether redirection steps are followed without asking the app.
+    var isAutoRedirect: Bool { get }
+    /// Extra header fields for every HAAPI request.
+    var httpHeadersProvider: HttpHeadersProvider? { get }
+    /// The authorization request's parameters.
+    var authorizationParametersProvider: OAuthAuthorizationParametersProvider? { get }
+    /// The shortest lifetime a cached HAAPI access token may have left to be reused, in seconds.
+    var minTokenTtl: TimeInterval { get }
+    /// Whether the client attests, and how often attestation is retried.
+    var attestationConfiguration: AttestationConfiguration { get }
+    /// Whether tokens are bound to the flow's DPoP key.
+    var tokenBoundConfiguration: any TokenBoundConfiguration { get }
+    /// How the client authenticates when it does not attest.
+    var clientAuthenticationMethod: any ClientAuthenticationMethod { get }
+    /// The device context risk-assessment services ask for.
+    var riskAssessmentConfiguration: RiskAssessmentConfiguration? { get }
+}
+
+/// What ``OAuthTokenManager`` needs of a configuration (Curity's `OAuthTokenConfigurable`);
+/// ``HaapiConfiguration`` is the one the package provides.
+public protocol OAuthTokenConfigurable: Sendable {
+    /// The client id.
+    var clientId: String { get }
+    /// The token endpoint.
+    var tokenEndpointURL: URL { get }
+    /// The app's redirect URI, sent again with the code exchange.
+    var appRedirect: String { get }
+    #if canImport(Darwin)
+    /// The session whose configuration token requests are made with (Apple platforms).
+    var urlSession: URLSession { get }
+    #endif
+    /// The revocation endpoint (RFC 7009), if any.
+    var revocationEndpointURL: URL? { get }
+    /// Whether tokens are bound to the flow's DPoP key.
+    var tokenBoundConfiguration: any TokenBoundConfiguration { get }
+    /// Receives every token-endpoint response raw (headers, body).
+    var tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? { get }
+    /// How the client authenticates at the token endpoint.
+    var clientAuthenticationMethod: any ClientAuthenticationMethod { get }
+}
+
+/// How the app's client reaches the server (Curity's `HaapiConfiguration`), for ``HaapiManager``,
+/// ``OAuthTokenManager`` and ``HaapiAccessorBuilder``.
+///
+/// A value: a copy changed (as the UI kit's builder changes it) does not change the original.
+public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// A name for this configuration (one HAAPI token manager per name).
     public var name: String
     /// The client id.
@@ -65,18 +128,26 @@ public struct HaapiConfiguration: Sendable {
     public var authorizationParametersProvider: OAuthAuthorizationParametersProvider?
     /// Whether redirection steps are followed without asking the app (default `true`).
     public var isAutoRedirect: Bool
+    #if canImport(Darwin)
+    /// The session whose configuration (timeouts, proxies, extra headers, protocol classes)
+    /// HAAPI and token requests are made with. The requests go through a session of the SDK's
+    /// own made from a copy of it, whose delegate refuses redirects and applies the client
+    /// authentication method's TLS settings, and which keeps no cache, cookies or credentials.
+    public var urlSession: URLSession
+    #endif
     /// The revocation endpoint (RFC 7009), if any.
     public var revocationEndpointURL: URL? { didSet { revocationEndpointURL = revocationEndpointURL?.absoluteURL } }
     /// The shortest lifetime a cached HAAPI access token may have left to be reused, in seconds (default 120).
     public var minTokenTtl: TimeInterval
+    /// Whether the client attests, and how often attestation is retried (default: it attests, 3 retries).
+    public var attestationConfiguration: AttestationConfiguration
     /// Whether tokens are bound to the flow's DPoP key (default: bound, P-256).
     public var tokenBoundConfiguration: any TokenBoundConfiguration
-    /// How the client authenticates when it does not attest (default: none).
-    public var clientAuthenticationMethod: any ClientAuthenticationMethod
     /// Receives every token-endpoint response raw (headers, body).
     public var tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)?
-    /// The device context a risk-assessment service (BankID's) asks for, collected when an
-    /// `applicationBundle` is given.
+    /// How the client authenticates when it does not attest (default: none).
+    public var clientAuthenticationMethod: any ClientAuthenticationMethod
+    /// The device context a risk-assessment service (BankID's) asks for.
     public var riskAssessmentConfiguration: RiskAssessmentConfiguration?
     /// Whether the authorization request carries a PKCE challenge (default `false`: HAAPI clients
     /// are protected by attestation and DPoP, PKCE is optional).
@@ -84,40 +155,115 @@ public struct HaapiConfiguration: Sendable {
     /// The longest one HTTP exchange may take (default 30 s).
     public var timeout: Duration
 
-    /// Makes a configuration; the parameters follow the seeds' (and Curity's) order.
+    #if canImport(Darwin)
+    /// Makes a configuration, with Curity's parameters in Curity's order and the package's after them.
     ///
     /// - Parameters:
-    ///   - applicationBundle: the app's bundle, for risk-assessment services such as BankID's:
-    ///     its identifier and the device's system and model are collected into
-    ///     ``riskAssessmentConfiguration``.
+    ///   - urlSession: the session whose configuration requests are made with (see ``urlSession``).
+    ///   - attestationConfiguration: whether the client attests, and how often it retries.
+    ///   - riskAssessmentConfiguration: the device context for risk-assessment services.
+    ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
+    ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
+    ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
+    ///   - timeout: the longest one HTTP exchange may take.
+    public init(
+        name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
+        appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
+        authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil, isAutoRedirect: Bool = true,
+        urlSession: URLSession = URLSession(configuration: .haapi), revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
+        attestationConfiguration: AttestationConfiguration = AttestationConfiguration(),
+        tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
+        tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
+        clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
+        riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
+        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: Duration = .seconds(30)
+    ) {
+        self.urlSession = urlSession
+        (self.name, self.clientId, self.appRedirect) = (name, clientId, appRedirect)
+        // `URL(string: "/oauth/token", relativeTo: baseURL)`, as the seeds write it, is kept absolute.
+        (self.baseURL, self.tokenEndpointURL) = (baseURL.absoluteURL, tokenEndpointURL.absoluteURL)
+        (self.authorizationEndpointURL, self.revocationEndpointURL) = (authorizationEndpointURL.absoluteURL, revocationEndpointURL?.absoluteURL)
+        (self.httpHeadersProvider, self.authorizationParametersProvider) = (httpHeadersProvider, authorizationParametersProvider)
+        (self.isAutoRedirect, self.minTokenTtl, self.attestationConfiguration) = (isAutoRedirect, minTokenTtl, attestationConfiguration)
+        (self.tokenBoundConfiguration, self.tokenEndpointResponseListener) = (tokenBoundConfiguration, tokenEndpointResponseListener)
+        self.clientAuthenticationMethod = clientAuthenticationMethod
+        self.riskAssessmentConfiguration = riskAssessmentConfiguration ?? applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
+        (self.usesPKCE, self.timeout) = (usesPKCE, timeout)
+    }
+    #else
+    /// Makes a configuration, with Curity's parameters in Curity's order and the package's after
+    /// them; Curity's `urlSession` is a parameter on Apple platforms only.
+    ///
+    /// - Parameters:
+    ///   - attestationConfiguration: whether the client attests, and how often it retries.
+    ///   - riskAssessmentConfiguration: the device context for risk-assessment services.
+    ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
+    ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
+    ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
+    ///   - timeout: the longest one HTTP exchange may take.
     public init(
         name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
         appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
         authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil, isAutoRedirect: Bool = true,
         revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
+        attestationConfiguration: AttestationConfiguration = AttestationConfiguration(),
         tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
         tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
         clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
+        riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
         applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: Duration = .seconds(30)
     ) {
-        self.tokenEndpointResponseListener = tokenEndpointResponseListener
-        self.riskAssessmentConfiguration = applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
-        self.name = name
-        self.clientId = clientId
+        (self.name, self.clientId, self.appRedirect) = (name, clientId, appRedirect)
         // `URL(string: "/oauth/token", relativeTo: baseURL)`, as the seeds write it, is kept absolute.
-        self.baseURL = baseURL.absoluteURL
-        self.tokenEndpointURL = tokenEndpointURL.absoluteURL
-        self.authorizationEndpointURL = authorizationEndpointURL.absoluteURL
-        self.appRedirect = appRedirect
-        self.httpHeadersProvider = httpHeadersProvider
-        self.authorizationParametersProvider = authorizationParametersProvider
-        self.isAutoRedirect = isAutoRedirect
-        self.revocationEndpointURL = revocationEndpointURL?.absoluteURL
-        self.minTokenTtl = minTokenTtl
-        self.tokenBoundConfiguration = tokenBoundConfiguration
+        (self.baseURL, self.tokenEndpointURL) = (baseURL.absoluteURL, tokenEndpointURL.absoluteURL)
+        (self.authorizationEndpointURL, self.revocationEndpointURL) = (authorizationEndpointURL.absoluteURL, revocationEndpointURL?.absoluteURL)
+        (self.httpHeadersProvider, self.authorizationParametersProvider) = (httpHeadersProvider, authorizationParametersProvider)
+        (self.isAutoRedirect, self.minTokenTtl, self.attestationConfiguration) = (isAutoRedirect, minTokenTtl, attestationConfiguration)
+        (self.tokenBoundConfiguration, self.tokenEndpointResponseListener) = (tokenBoundConfiguration, tokenEndpointResponseListener)
         self.clientAuthenticationMethod = clientAuthenticationMethod
-        self.usesPKCE = usesPKCE
-        self.timeout = timeout
+        self.riskAssessmentConfiguration = riskAssessmentConfiguration ?? applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
+        (self.usesPKCE, self.timeout) = (usesPKCE, timeout)
+    }
+    #endif
+
+    /// The configuration an app's own ``HaapiConfigurable`` describes: the value itself when it
+    /// is a `HaapiConfiguration`, else one with its members and the package's defaults.
+    public init(haapiConfigurable configurable: any HaapiConfigurable) {
+        if let configuration = configurable as? HaapiConfiguration {
+            self = configuration
+            return
+        }
+        self.init(
+            name: configurable.name, clientId: configurable.clientId, baseURL: configurable.baseURL,
+            tokenEndpointURL: configurable.tokenEndpointURL, authorizationEndpointURL: configurable.authorizationEndpointURL,
+            appRedirect: configurable.appRedirect, httpHeadersProvider: configurable.httpHeadersProvider,
+            authorizationParametersProvider: configurable.authorizationParametersProvider, isAutoRedirect: configurable.isAutoRedirect,
+            minTokenTtl: configurable.minTokenTtl, attestationConfiguration: configurable.attestationConfiguration,
+            tokenBoundConfiguration: configurable.tokenBoundConfiguration, clientAuthenticationMethod: configurable.clientAuthenticationMethod,
+            riskAssessmentConfiguration: configurable.riskAssessmentConfiguration)
+        #if canImport(Darwin)
+        urlSession = configurable.urlSession
+        #endif
+    }
+
+    /// The configuration an app's own ``OAuthTokenConfigurable`` describes: the value itself when
+    /// it is a `HaapiConfiguration`, else one with its members, named after its client id, whose
+    /// base and authorization URLs are the token endpoint (an OAuth-only configuration starts no flow).
+    public init(oauthTokenConfigurable configurable: any OAuthTokenConfigurable) {
+        if let configuration = configurable as? HaapiConfiguration {
+            self = configuration
+            return
+        }
+        self.init(
+            name: configurable.clientId, clientId: configurable.clientId, baseURL: configurable.tokenEndpointURL,
+            tokenEndpointURL: configurable.tokenEndpointURL, authorizationEndpointURL: configurable.tokenEndpointURL,
+            appRedirect: configurable.appRedirect, revocationEndpointURL: configurable.revocationEndpointURL,
+            tokenBoundConfiguration: configurable.tokenBoundConfiguration,
+            tokenEndpointResponseListener: configurable.tokenEndpointResponseListener,
+            clientAuthenticationMethod: configurable.clientAuthenticationMethod)
+        #if canImport(Darwin)
+        urlSession = configurable.urlSession
+        #endif
     }
 
     /// `href` resolved against ``baseURL``.
@@ -139,53 +285,6 @@ public struct HaapiConfiguration: Sendable {
     }
 }
 
-/// The device context risk-assessment services ask for (BankID's relying-party guidelines,
-/// version 6): the operating system, its version, the device model and the app's identifier
-/// (the seeds' `applicationBundle`, Curity's `RiskAssessmentConfiguration`).
-///
-/// Curity has not published how its server receives these fields, so the SDK collects them
-/// and keeps them here for the app and for a future transport; it does not send them yet.
-public struct RiskAssessmentConfiguration: Sendable, Hashable {
-    /// `iOS`, `macOS`, `Linux`, ...
-    public var operatingSystemName: String
-    /// The system's version, such as `17.4.1`.
-    public var operatingSystemVersion: String
-    /// The device's model identifier, such as `iPhone15,2` (the machine name where there is none).
-    public var deviceModelName: String
-    /// The app's bundle identifier.
-    public var applicationIdentifier: String
-
-    /// Makes a configuration from known values.
-    public init(operatingSystemName: String, operatingSystemVersion: String, deviceModelName: String, applicationIdentifier: String) {
-        self.operatingSystemName = operatingSystemName
-        self.operatingSystemVersion = operatingSystemVersion
-        self.deviceModelName = deviceModelName
-        self.applicationIdentifier = applicationIdentifier
-    }
-
-    /// Collects the context of this device and of the app in `bundle`.
-    public init(bundle: Bundle) {
-        let version = ProcessInfo.processInfo.operatingSystemVersion
-        var system = utsname()
-        uname(&system)
-        let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        #if os(iOS)
-        let name = "iOS"
-        #elseif os(macOS)
-        let name = "macOS"
-        #elseif os(Linux)
-        let name = "Linux"
-        #else
-        let name = "unknown"
-        #endif
-        self.init(
-            operatingSystemName: name,
-            operatingSystemVersion: "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)",
-            deviceModelName: machine,
-            applicationIdentifier: bundle.bundleIdentifier ?? ProcessInfo.processInfo.processName)
-    }
-}
-
 extension HaapiConfiguration {
     /// The platform's transport for this configuration, built once for every part of the SDK:
     /// its ``timeout`` and its client authentication method's TLS settings (mTLS, trust roots).
@@ -195,9 +294,9 @@ extension HaapiConfiguration {
     func defaultTransport() throws -> any HTTPTransport {
         let settings = TransportConfiguration(timeout: timeout, tls: clientAuthenticationMethod.tlsOptions ?? TLSOptions())
         #if canImport(Darwin)
-        return try URLSessionTransport(configuration: settings)
+        return try HaapiTokenManagerBuilder.platformTransport(settings, sessionConfiguration: urlSession.configuration)
         #else
-        return try AsyncHTTPClientTransport(configuration: settings)
+        return try HaapiTokenManagerBuilder.platformTransport(settings)
         #endif
     }
 }

@@ -25,7 +25,9 @@ public actor HaapiManager {
     private let ownedTokenManager: HaapiTokenManager?
     private var sessionID: String?
     private var pkce: PKCE?
-    private var isClosed = false
+    /// Whether ``close()`` was called; behind a lock, as `close()` is synchronous.
+    private let closed = LockedValue(false)
+    private var isClosed: Bool { closed.withLock { $0 } }
     /// The last step received (a continue-same-step leaves it in place).
     public private(set) var currentRepresentation: (any HaapiRepresentation)?
 
@@ -52,17 +54,21 @@ public actor HaapiManager {
     /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when neither works here,
     ///   ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when a manager of the
     ///   configuration's name is open, ``HaapiError/dpopKeyCreationFailure(cause:)``.
-    public init(haapiConfiguration: HaapiConfiguration) throws {
-        let strategy = try HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration).resolvedStrategy()
-        let parts = try AccessParts(configuration: haapiConfiguration, strategy: strategy, dcrConfiguration: nil, transport: nil)
-        self.init(haapiConfiguration: haapiConfiguration, parts: parts, ownsTokenManager: true)
+    public init(haapiConfiguration: any HaapiConfigurable) throws {
+        let configuration = HaapiConfiguration(haapiConfigurable: haapiConfiguration)
+        let strategy = try HaapiAccessorBuilder(haapiConfiguration: configuration).resolvedStrategy()
+        let parts = try AccessParts(configuration: configuration, strategy: strategy, dcrConfiguration: nil, transport: nil)
+        self.init(haapiConfiguration: configuration, parts: parts, ownsTokenManager: true)
     }
+
+    /// Whether this platform runs HAAPI flows: ``Haapi/isSupported``.
+    public static var isSupported: Bool { Haapi.isSupported }
 
     /// A manager on the driver's transport: every request carries a HAAPI token and a DPoP proof.
     init(haapiConfiguration: HaapiConfiguration, parts: AccessParts, ownsTokenManager: Bool) {
         let tokenManager = parts.tokenManager
         configuration = haapiConfiguration
-        transport = HaapiDriverTransport(tokenManager: tokenManager, base: parts.transport)
+        transport = HaapiClient(tokenManager: tokenManager, base: parts.transport)
         // With DCR the flow belongs to the registered client, known once the first token is obtained.
         clientIDProvider = {
             _ = try await tokenManager.accessToken()
@@ -80,16 +86,18 @@ public actor HaapiManager {
     /// checks it; OpenID Connect Core §3.1.2.1).
     public private(set) var nonce: String?
 
-    /// The flow's `Session-Id`, once the server has set one.
-    public var currentSessionID: String? { sessionID }
+    /// The flow's `Session-Id`, once the server has set one (none once the manager is closed).
+    public var currentSessionID: String? { isClosed ? nil : sessionID }
 
-    /// Ends the manager: later calls answer ``HaapiError/haapiTokenManagerIsClosed``. A
+    /// Ends the manager (synchronous, as Curity's is): later calls answer
+    /// ``HaapiError/haapiTokenManagerIsClosed``, and the flow's `Session-Id` is forgotten. A
     /// manager made with ``init(haapiConfiguration:)`` also closes its HAAPI token manager.
-    public func close() async {
-        isClosed = true
-        sessionID = nil
-        currentRepresentation = nil
-        await ownedTokenManager?.close()
+    public nonisolated func close() {
+        let wasOpen = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if wasOpen { ownedTokenManager?.close() }
     }
 
     // MARK: Flow operations
@@ -202,7 +210,7 @@ public actor HaapiManager {
                     return .error(error)
                 }
             case .representation(let step):
-                currentRepresentation = step
+                currentRepresentation = isClosed ? nil : step
                 return result
             default:
                 return result
@@ -251,18 +259,18 @@ public actor HaapiManager {
                 return .problem(try HaapiModel.problem(from: try json(response)))
             default:
                 if !response.isSuccess, response.retryAfterSeconds != nil {
-                    return .error(HaapiError(UnexpectedResponseError(response)))
+                    return .error(HaapiError(unexpected: response))
                 }
                 if let challenge = AccessTokenChallenge(response), challenge.error == "invalid_token" {
                     // The driver has already renewed the HAAPI token once: a refusal of the new one is final.
-                    return .error(HaapiError.serverError(error: "invalid_token", errorDescription: challenge.errorDescription, statusCode: 401))
+                    return .error(HaapiError.server("invalid_token", description: challenge.errorDescription, statusCode: 401))
                 }
                 if !response.isSuccess, response.mediaType == "application/json",
                     let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue
                 {
-                    return .error(HaapiError.serverError(error: error, errorDescription: document["error_description"]?.stringValue, statusCode: response.status))
+                    return .error(HaapiError.server(error, description: document["error_description"]?.stringValue, statusCode: response.status))
                 }
-                return .error(HaapiError(UnexpectedResponseError(response)))
+                return .error(HaapiError(unexpected: response))
             }
         } catch {
             return .error(error)
@@ -322,5 +330,6 @@ public enum SdkFollowUpTag: String, FollowUpTag, CaseIterable {
     /// OAuth token requests.
     case oAuth = "HAAPI_SDK_OAUTH"
 
-    public var name: String { rawValue }
+    /// `HAAPI_SDK`.
+    public var subsystem: String { "HAAPI_SDK" }
 }

@@ -25,9 +25,9 @@ public struct HaapiModelError: IdsvrError, Hashable {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { "\(message) at \(path)" }
+    public var errorDescription: String? { "\(message) at \(path)" }
     public var failureReason: String { "The server's response does not have the shape the HAAPI format gives its type." }
-    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixServerConfiguration) }
+    public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
 }
 
 extension ErrorCode where Domain == HaapiModelError {

@@ -56,7 +56,7 @@ extension OAuthTokenManager {
                 throw HaapiError.dpopProofFailure(message: "the key the tokens are bound to cannot be read", cause: error)
             }
         }
-        return try await session.start(with: tokens, dpop: key, nonce: nonce)
+        return try await session.start(with: try tokens.tokenSuccessResponse(), dpop: key, nonce: nonce)
     }
 }
 

@@ -18,6 +18,8 @@ import OAuthCore
 public final class OAuthTokenManager: Sendable {
     /// The configuration.
     public let configuration: HaapiConfiguration
+    /// The configuration, as Curity names it.
+    public var oauthTokenConfiguration: any OAuthTokenConfigurable { configuration }
     /// Where the tokens and the key of bound tokens are kept.
     public let storage: any Storage
     /// The network, or why the configuration gives none (reported by every request).
@@ -35,11 +37,14 @@ public final class OAuthTokenManager: Sendable {
     ///   - storage: where tokens and the DPoP key of bound tokens are kept (default: ``DefaultStorage``).
     ///   - clientAuthentication: the client's credentials, when they are not the configuration's
     ///     (HaapiAccessorBuilder passes the DCR-registered client's).
+    ///   - oauthTokenConfiguration: a ``HaapiConfiguration``, or an app's own
+    ///     ``OAuthTokenConfigurable`` (see ``HaapiConfiguration/init(oauthTokenConfigurable:)``).
     public init(
-        oauthTokenConfiguration configuration: HaapiConfiguration, transport: (any HTTPTransport)? = nil,
+        oauthTokenConfiguration: any OAuthTokenConfigurable, transport: (any HTTPTransport)? = nil,
         storage: (any Storage)? = nil, tokenEndpointResponseListener: (any TokenEndpointResponseListener)? = nil,
         clientAuthentication: (@Sendable () async throws -> ClientAuthentication)? = nil
     ) {
+        let configuration = HaapiConfiguration(oauthTokenConfigurable: oauthTokenConfiguration)
         self.configuration = configuration
         let storage = storage ?? DefaultStorage.make()
         self.storage = storage
@@ -48,6 +53,8 @@ public final class OAuthTokenManager: Sendable {
         } else {
             do {
                 self.transport = .success(try configuration.defaultTransport())
+            } catch let error as HaapiError {
+                self.transport = .failure(error)
             } catch {
                 self.transport = .failure(.invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)"))
             }
@@ -76,15 +83,19 @@ public final class OAuthTokenManager: Sendable {
     ///   - code: the code of the ``OAuthAuthorizationResponseStep``.
     ///   - dpop: the flow's key (HaapiManager's), to bind the tokens; required when the server
     ///     issues token-bound codes, refused with an unbounded configuration.
+    ///   - additionalParameters: more parameters of the token request (`resource`, ...).
     ///   - codeVerifier: the PKCE verifier, when the flow used PKCE.
-    public func fetchAccessToken(with code: String, dpop: Dpop? = nil, codeVerifier: String? = nil) async -> TokenResponse {
+    public func fetchAccessToken(
+        with code: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil, codeVerifier: String? = nil
+    ) async -> TokenResponse {
         if dpop != nil && configuration.tokenBoundConfiguration.keyPairType == nil {
             return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to fetchAccessToken with UnboundedTokenConfiguration"))
         }
+        let extra = Self.parameters(additionalParameters)
         return await outcome {
             let session = try self.session.get()
             let grant = TokenGrant.authorizationCode(code: code, redirectURI: self.configuration.appRedirect, codeVerifier: codeVerifier)
-            let tokens = try await session.requestTokens(grant, metadata: try await session.provider.metadata(), dpop: dpop)
+            let tokens = try await session.requestTokens(grant, metadata: try await session.provider.metadata(), dpop: dpop, additionalParameters: extra)
             do {
                 try await session.start(with: tokens, dpop: dpop)
             } catch {
@@ -98,7 +109,11 @@ public final class OAuthTokenManager: Sendable {
     /// Refreshes tokens. A bound refresh token is refreshed with the key it is bound to: the
     /// given one, or the one kept since the code exchange. Callers refreshing the same token at
     /// the same time share one request and its answer.
-    public func refreshAccessToken(with refreshToken: String, dpop: Dpop? = nil) async -> TokenResponse {
+    /// - Parameter additionalParameters: more parameters of the token request (callers that
+    ///   join a refresh under way share its parameters).
+    public func refreshAccessToken(
+        with refreshToken: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil
+    ) async -> TokenResponse {
         let bound = configuration.tokenBoundConfiguration.keyPairType != nil
         if dpop != nil && !bound {
             return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to refreshAccessToken with UnboundedTokenConfiguration"))
@@ -111,19 +126,27 @@ public final class OAuthTokenManager: Sendable {
                 return .error(HaapiError.dpopProofFailure(message: "the key the refresh token is bound to cannot be read", cause: error))
             }
         }
-        return await outcome { [key] in try await self.session.get().refresh(presenting: refreshToken, dpop: key) }
+        let extra = Self.parameters(additionalParameters)
+        return await outcome { [key] in
+            try await self.session.get().refresh(presenting: refreshToken, dpop: key, additionalParameters: extra)
+        }
     }
 
     /// Revokes an access token (RFC 7009).
-    public func revokeAccessToken(_ token: String) async -> TokenRevocationResponse {
+    public func revokeAccessToken(with token: String) async -> TokenRevocationResponse {
         await revoke(token, hint: .accessToken)
     }
 
     /// Revokes a refresh token (RFC 7009) and forgets it, with the key it was bound to.
-    public func revokeRefreshToken(_ token: String) async -> TokenRevocationResponse {
+    public func revokeRefreshToken(with token: String) async -> TokenRevocationResponse {
         let result = await revoke(token, hint: .refreshToken)
         if case .success = result { try? storage.delete(key: legacyBoundKeyStorageKey) }
         return result
+    }
+
+    /// Form parameters, in order of their names.
+    private static func parameters(_ dictionary: [String: String]?) -> [(String, String)] {
+        (dictionary ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     // MARK: The token session
@@ -140,7 +163,7 @@ public final class OAuthTokenManager: Sendable {
 
     /// The key the kept tokens are bound to, when `tokens` are those tokens; else the key an
     /// earlier version kept alone.
-    func boundKey(for tokens: TokenSuccessResponse) async throws -> Dpop? {
+    func boundKey(for tokens: SuccessfulTokenResponse) async throws -> Dpop? {
         let session = try self.session.get()
         if let kept = try await session.authState, kept.accessToken == tokens.accessToken, kept.dpopKey != nil {
             return try await session.dpopHolder()
@@ -148,12 +171,15 @@ public final class OAuthTokenManager: Sendable {
         return try storage.read(key: legacyBoundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
     }
 
+    /// Revokes a token; the server's OAuth error (an ``OAuthErrorResponse``) or the SDK's error
+    /// is the ``TokenRevocationResponse/error(_:)``.
     private func revoke(_ token: String, hint: TokenRevocationClient.TokenTypeHint) async -> TokenRevocationResponse {
         do {
             try await session.get().revoke(presenting: token, hint: hint)
             return .success
         } catch {
-            return Self.refusal(in: error).map { .errorToken($0) } ?? .error(Self.map(error))
+            let endpoint = configuration.revocationEndpointURL ?? configuration.tokenEndpointURL
+            return .error(Self.refusal(in: error) ?? Self.map(error, endpoint: endpoint))
         }
     }
 
@@ -162,9 +188,9 @@ public final class OAuthTokenManager: Sendable {
         do {
             let tokens = try await request()
             HaapiLogger.debug(SdkFollowUpTag.oAuth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
-            return .successfulToken(tokens)
+            return .successfulToken(SuccessfulTokenResponse(tokens))
         } catch {
-            return Self.refusal(in: error).map { .errorToken($0) } ?? .error(Self.map(error))
+            return Self.refusal(in: error).map { .errorToken(ErrorTokenResponse($0)) } ?? .error(Self.map(error, endpoint: configuration.tokenEndpointURL))
         }
     }
 
@@ -178,14 +204,14 @@ public final class OAuthTokenManager: Sendable {
     }
 
     /// The SDK's error for a failure: the one mapping of the token lifecycle's errors to ``HaapiError``.
-    static func map(_ error: any Error) -> any Error {
+    static func map(_ error: any Error, endpoint: URL) -> any Error {
         switch error {
         case let error as OIDCError where error.code == .notSupported || error.code == .invalidConfiguration:
             return HaapiError.invalidConfiguration(reason: error.message)
         case let error as OIDCError:
-            return error.cause.map(map) ?? error
+            return error.cause.map { map($0, endpoint: endpoint) } ?? error
         case let error as TokenEndpointError:
-            return HaapiError(error)
+            return HaapiError(error, endpoint: endpoint)
         case let error as DPoPError:
             return HaapiError(error)
         case let error as HTTPTransportError:
@@ -201,38 +227,44 @@ public final class OAuthTokenManager: Sendable {
         return { exchange in
             switch exchange {
             case .success((.success(let tokens), let response)):
-                listener.onSuccess(SuccessTokenHTTPURLResponseContent(response: response, tokens: tokens))
+                listener.onSuccess(SuccessTokenHTTPURLResponseContent(response: response, tokens: SuccessfulTokenResponse(tokens)))
             case .success((.failure(let refusal), let response)):
-                listener.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: refusal))
+                listener.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: ErrorTokenResponse(refusal)))
             case .failure(let error):
                 let response = (error as? TokenEndpointError).map {
                     TransportResponse(status: $0.statusCode ?? 0, headers: $0.contentType.map { ["Content-Type": $0] } ?? [:], body: $0.rawBody, url: endpoint)
                 }
-                listener.onError(ErrorHTTPURLResponseContent(response: response, error: map(error)))
+                listener.onError(ErrorHTTPURLResponseContent(response: response, error: map(error, endpoint: endpoint)))
             }
         }
     }
 
     // MARK: Completion handlers
 
-    /// ``fetchAccessToken(with:dpop:codeVerifier:)`` with a completion handler, as the seeds write it.
-    public func fetchAccessToken(with code: String, dpop: Dpop? = nil, completionHandler: @escaping OAuthCompletion) {
-        Task { completionHandler(await fetchAccessToken(with: code, dpop: dpop)) }
+    /// ``fetchAccessToken(with:dpop:additionalParameters:codeVerifier:)`` with a completion
+    /// handler, as Curity's SDK 5.0 declares it; called on a task of its own.
+    public func fetchAccessToken(
+        with authorizationCode: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil,
+        completionHandler: @escaping OAuthCompletion
+    ) {
+        Task { completionHandler(await fetchAccessToken(with: authorizationCode, dpop: dpop, additionalParameters: additionalParameters)) }
     }
 
-    /// ``refreshAccessToken(with:dpop:)`` with a completion handler.
-    public func refreshAccessToken(with refreshToken: String, completionHandler: @escaping OAuthCompletion) {
-        Task { completionHandler(await refreshAccessToken(with: refreshToken)) }
+    /// ``refreshAccessToken(with:dpop:additionalParameters:)`` with a completion handler.
+    public func refreshAccessToken(
+        with refreshToken: String, additionalParameters: [String: String]? = nil, completionHandler: @escaping OAuthCompletion
+    ) {
+        Task { completionHandler(await refreshAccessToken(with: refreshToken, additionalParameters: additionalParameters)) }
     }
 
-    /// ``revokeAccessToken(_:)`` with a completion handler.
+    /// ``revokeAccessToken(with:)`` with a completion handler.
     public func revokeAccessToken(with token: String, completionHandler: @escaping OAuthRevocationCompletion) {
-        Task { completionHandler(await revokeAccessToken(token)) }
+        Task { completionHandler(await revokeAccessToken(with: token)) }
     }
 
-    /// ``revokeRefreshToken(_:)`` with a completion handler.
+    /// ``revokeRefreshToken(with:)`` with a completion handler.
     public func revokeRefreshToken(with token: String, completionHandler: @escaping OAuthRevocationCompletion) {
-        Task { completionHandler(await revokeRefreshToken(token)) }
+        Task { completionHandler(await revokeRefreshToken(with: token)) }
     }
 }
 

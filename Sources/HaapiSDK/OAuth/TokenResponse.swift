@@ -1,12 +1,141 @@
 import Foundation
 import OAuthCore
 
-/// Tokens from the token endpoint (the seeds' `SuccessfulTokenResponse`).
-public typealias SuccessfulTokenResponse = TokenSuccessResponse
-/// An OAuth error from the token endpoint (the seeds' `ErrorTokenResponse`).
-public typealias ErrorTokenResponse = OAuthErrorResponse
+/// A token endpoint's answer, as the SDK hands it to the app (Curity's `OAuthResponse`):
+/// ``SuccessfulTokenResponse`` or ``ErrorTokenResponse``.
+public protocol OAuthResponse: Codable, Equatable, Sendable {}
 
-/// The outcome of a token request (the seeds' `TokenResponse`).
+/// Tokens from the token endpoint (Curity's `SuccessfulTokenResponse`), made from the package's
+/// ``TokenSuccessResponse``, whose members it keeps (``raw``).
+///
+/// Its description shows the tokens masked (``Swift/String/maskedPrefix``).
+public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStringConvertible {
+    /// `access_token`.
+    public let accessToken: String
+    /// `expires_in`, in seconds; 0 when the server did not say (see ``expiresAt``).
+    public let expiresIn: Int
+    /// `id_token`.
+    public let idToken: String?
+    /// `refresh_token`.
+    public let refreshToken: String?
+    /// `scope`.
+    public let scope: String?
+    /// `token_type`: `Bearer` or `DPoP` (compare without regard to case).
+    public let tokenType: String?
+    /// Every member as received.
+    public let raw: [String: JSONValue]
+    /// When the response was received, the base of ``expiresAt``.
+    public let receivedAt: Date
+
+    /// The tokens of a token endpoint response.
+    public init(_ tokens: TokenSuccessResponse) {
+        (accessToken, expiresIn, idToken) = (tokens.accessToken, tokens.expiresIn ?? 0, tokens.idToken)
+        (refreshToken, scope, tokenType) = (tokens.refreshToken, tokens.scope, tokens.tokenType)
+        (raw, receivedAt) = (tokens.raw, tokens.receivedAt)
+    }
+
+    /// The tokens of a token endpoint response's members.
+    /// - Throws: ``TokenEndpointError`` when a required member is missing or of the wrong type.
+    public convenience init(members: [String: JSONValue], receivedAt: Date = Date()) throws {
+        self.init(try TokenSuccessResponse(members: members, receivedAt: receivedAt))
+    }
+
+    /// Tokens with these members (``HaapiModel/TokenResponseFactory``): `token_type` may be left out here.
+    init(accessToken: String, tokenType: String?, scope: String?, expiresIn: Int, refreshToken: String?, idToken: String?) {
+        (self.accessToken, self.tokenType, self.scope, self.expiresIn) = (accessToken, tokenType, scope, expiresIn)
+        (self.refreshToken, self.idToken, receivedAt) = (refreshToken, idToken, Date())
+        var members: [String: JSONValue] = ["access_token": .string(accessToken), "expires_in": .integer(expiresIn)]
+        for (name, value) in [("token_type", tokenType), ("scope", scope), ("refresh_token", refreshToken), ("id_token", idToken)] {
+            if let value { members[name] = .string(value) }
+        }
+        raw = members
+    }
+
+    /// Reads a token response's JSON object.
+    public convenience init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        guard let members = value.objectValue else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a token response is a JSON object"))
+        }
+        do {
+            try self.init(members: members)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+        }
+    }
+
+    /// Writes the members as received.
+    public func encode(to encoder: any Encoder) throws { try JSONValue.object(raw).encode(to: encoder) }
+
+    /// When the access token expires, if the server said (`expires_in`).
+    public var expiresAt: Date? { raw["expires_in"] == nil ? nil : receivedAt.addingTimeInterval(TimeInterval(expiresIn)) }
+
+    /// Whether the access token is DPoP-bound.
+    public var isDPoPBound: Bool { tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame }
+
+    /// The package's value of these tokens, for ``TokenSession``.
+    /// - Throws: ``TokenEndpointError`` when they lack what RFC 6749 requires (a `token_type`).
+    public func tokenSuccessResponse() throws -> TokenSuccessResponse { try TokenSuccessResponse(members: raw, receivedAt: receivedAt) }
+
+    /// The type, the masked tokens and the lifetime.
+    public var description: String {
+        "SuccessfulTokenResponse(\(tokenType ?? "no type"), access \(accessToken.maskedPrefix), refresh \(refreshToken?.maskedPrefix ?? "none"), "
+            + "id \(idToken?.maskedPrefix ?? "none"), scope \(scope ?? "none"), expires in \(expiresIn) s)"
+    }
+
+    /// Equal members.
+    public static func == (lhs: SuccessfulTokenResponse, rhs: SuccessfulTokenResponse) -> Bool { lhs.raw == rhs.raw }
+
+    /// Hashes the members.
+    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+}
+
+/// An OAuth error from the token endpoint (Curity's `ErrorTokenResponse`), such as `invalid_grant`,
+/// made from the package's ``OAuthErrorResponse`` (``response``: the status, every member and `Retry-After`).
+public final class ErrorTokenResponse: OAuthResponse, Hashable, CustomDebugStringConvertible {
+    /// `error`.
+    public let error: String
+    /// `error_description`, if given.
+    public let errorDescription: String?
+    /// `error_uri`, if given.
+    public let errorUri: String?
+    /// The error as the package reads it: an ``IdsvrError`` with the status and every member.
+    public let response: OAuthErrorResponse
+
+    /// The error of a token endpoint response.
+    public init(_ response: OAuthErrorResponse) {
+        (error, errorDescription, errorUri, self.response) = (response.error, response.serverDescription, response.errorURI, response)
+    }
+
+    /// Reads an error response's JSON object (its status taken as 400).
+    public convenience init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        guard let members = value.objectValue, let error = members["error"]?.stringValue else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an OAuth error response is a JSON object with an error"))
+        }
+        self.init(OAuthErrorResponse(error: error, members: members))
+    }
+
+    /// Writes the members as received.
+    public func encode(to encoder: any Encoder) throws {
+        var members = response.raw
+        members["error"] = .string(error)
+        try JSONValue.object(members).encode(to: encoder)
+    }
+
+    /// `error`, `error_description` and `error_uri`.
+    public var debugDescription: String {
+        "ErrorTokenResponse(\(error)\(errorDescription.map { ": \($0)" } ?? "")\(errorUri.map { " (\($0))" } ?? ""))"
+    }
+
+    /// The same error and members.
+    public static func == (lhs: ErrorTokenResponse, rhs: ErrorTokenResponse) -> Bool { lhs.response == rhs.response }
+
+    /// Hashes the error and its members.
+    public func hash(into hasher: inout Hasher) { hasher.combine(response) }
+}
+
+/// The outcome of a token request (Curity's `TokenResponse`).
 public enum TokenResponse: Sendable {
     /// Tokens.
     case successfulToken(SuccessfulTokenResponse)
@@ -16,13 +145,12 @@ public enum TokenResponse: Sendable {
     case error(any Error)
 }
 
-/// The outcome of a revocation (the seeds' `TokenRevocationResponse`).
+/// The outcome of a revocation (Curity's `TokenRevocationResponse`).
 public enum TokenRevocationResponse: Sendable {
     /// The server accepted the revocation (RFC 7009: also when the token was already invalid).
     case success
-    /// An OAuth error the server returned.
-    case errorToken(ErrorTokenResponse)
-    /// A failure of the SDK, the network or the server's response.
+    /// Why not: an OAuth error the server returned (an ``OAuthErrorResponse``), or a failure of
+    /// the SDK, the network or the server's response. Each conforms to `IdsvrError`.
     case error(any Error)
 }
 
@@ -43,10 +171,13 @@ public class HTTPURLResponseContent: @unchecked Sendable {
     /// FoundationNetworking's there, and linking it loads libcurl into every process.
     public let httpURLResponse: TransportResponse?
     #endif
-    /// The error, for failures; `nil` for a success.
-    public let error: (any Error)?
 
-    init(response: TransportResponse?, error: (any Error)?) {
+    /// The error, for failures: the SDK's in an ``ErrorHTTPURLResponseContent``, the server's
+    /// OAuth error in an `ErrorTokenHTTPURLResponseContent`; `nil` for a success (as Curity's
+    /// guide reads it).
+    public var error: (any Error)? { nil }
+
+    init(response: TransportResponse?) {
         data = response?.body
         #if canImport(Darwin)
         httpURLResponse = response.flatMap {
@@ -55,7 +186,6 @@ public class HTTPURLResponseContent: @unchecked Sendable {
         #else
         httpURLResponse = response
         #endif
-        self.error = error
     }
 
     /// The body as a JSON object (`String`, `NSNumber`, arrays and dictionaries as
@@ -66,31 +196,19 @@ public class HTTPURLResponseContent: @unchecked Sendable {
     }
 }
 
-extension TransportResponse {
-    /// The status code, as `HTTPURLResponse` names it.
-    public var statusCode: Int { status }
+/// A failure with no usable answer: the network, a body that is neither tokens nor an OAuth
+/// error, or the SDK itself (Curity's `ErrorHTTPURLResponseContent`); ``error`` says which.
+public final class ErrorHTTPURLResponseContent: HTTPURLResponseContent, @unchecked Sendable {
+    private let failure: any Error
 
-    /// The header fields as `HTTPURLResponse` gives them: names in canonical case
-    /// (`Content-Type`, `Dpop-Nonce`), repeated fields joined with ", ".
-    public var allHeaderFields: [AnyHashable: Any] { canonicalHeaderFields }
+    /// What went wrong: the SDK's error (an ``IdsvrError``), never `nil` here.
+    public override var error: any Error { failure }
 
-    /// The value of a header field, whatever the case of `field`, as `HTTPURLResponse` answers.
-    public func value(forHTTPHeaderField field: String) -> String? { headers[field] }
-
-    var canonicalHeaderFields: [String: String] {
-        var fields: [String: String] = [:]
-        for (name, value) in headers.fields {
-            let canonical = name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
-                .joined(separator: "-")
-            fields[canonical] = fields[canonical].map { "\($0), \(value)" } ?? value
-        }
-        return fields
+    init(response: TransportResponse?, error: any Error) {
+        failure = error
+        super.init(response: response)
     }
 }
-
-/// A failure with no usable answer: the network, a body that is neither tokens nor an OAuth
-/// error, or the SDK itself (the seeds' `ErrorHTTPURLResponseContent`); ``HTTPURLResponseContent/error`` says which.
-public final class ErrorHTTPURLResponseContent: HTTPURLResponseContent, @unchecked Sendable {}
 
 extension OAuthTokenManager {
     /// A token response with tokens (the seeds' `OAuthTokenManager.SuccessTokenHTTPURLResponseContent`).
@@ -100,7 +218,7 @@ extension OAuthTokenManager {
 
         init(response: TransportResponse, tokens: SuccessfulTokenResponse) {
             successfulTokenResponse = tokens
-            super.init(response: response, error: nil)
+            super.init(response: response)
         }
     }
 
@@ -111,8 +229,11 @@ extension OAuthTokenManager {
 
         init(response: TransportResponse, error: ErrorTokenResponse) {
             errorTokenResponse = error
-            super.init(response: response, error: error)
+            super.init(response: response)
         }
+
+        /// The server's OAuth error, as an ``OAuthErrorResponse``.
+        public override var error: (any Error)? { errorTokenResponse.response }
     }
 
     /// Receives every token-endpoint response raw, with headers (such as `DPoP-Nonce`) and
@@ -125,5 +246,27 @@ extension OAuthTokenManager {
         func onTokenError(_ value: OAuthTokenManager.ErrorTokenHTTPURLResponseContent)
         /// Any other failure.
         func onError(_ value: ErrorHTTPURLResponseContent)
+    }
+}
+
+extension HaapiModel {
+    /// Makes token responses from values (Curity's `HaapiModel.TokenResponseFactory`), for
+    /// tests and previews; their members are the values given.
+    public enum TokenResponseFactory {
+        /// Tokens.
+        public static func success(
+            accessToken: String, tokenType: String?, scope: String?, expiresIn: Int, refreshToken: String?, idToken: String?
+        ) -> SuccessfulTokenResponse {
+            SuccessfulTokenResponse(
+                accessToken: accessToken, tokenType: tokenType, scope: scope, expiresIn: expiresIn, refreshToken: refreshToken, idToken: idToken)
+        }
+
+        /// An OAuth error, as a 400 answer.
+        public static func error(error: String, errorDescription: String?, errorUri: String? = nil) -> ErrorTokenResponse {
+            var members: [String: JSONValue] = ["error": .string(error)]
+            members["error_description"] = errorDescription.map(JSONValue.string)
+            members["error_uri"] = errorUri.map(JSONValue.string)
+            return ErrorTokenResponse(OAuthErrorResponse(error: error, members: members))
+        }
     }
 }

@@ -92,8 +92,8 @@ public final class KitApplication: HaapiUIKitApplication {
             return made
         }
 
-        func close() async {
-            await accessor?.close()
+        func close() {
+            accessor?.close()
             accessor = nil
         }
     }
@@ -186,12 +186,12 @@ public final class HaapiUIKitApplicationBuilder {
         do {
             return try buildOrThrow()
         } catch {
-            HaapiLogger.error(UIKitFollowUpTag.theming, "the app's theme is not used: \(error.errorDescription)")
+            HaapiLogger.error(UIKitFollowUpTag.theming, "the app's theme is not used: \(error.errorDescription ?? error.error)")
             do {
                 return try make(appTheme: nil)
             } catch {
                 // The kit's own theme is read in full by ThemeTests: this is a defect of the package.
-                preconditionFailure("the kit's theme is broken: \(error.errorDescription)")
+                preconditionFailure("the kit's theme is broken: \(error.errorDescription ?? error.error)")
             }
         }
     }

@@ -19,10 +19,10 @@ public struct HaapiDeepLinkError: IdsvrError, Hashable {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { message }
+    public var errorDescription: String? { message }
     public var failureReason: String { "The URL the app was opened with is not the return a running flow waits for." }
     /// A stale, repeated or foreign link: nothing to do; the flow under way (if any) goes on.
-    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixInput) }
+    public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
 }
 
 extension ErrorCode where Domain == HaapiDeepLinkError {

@@ -23,7 +23,7 @@ public enum HaapiUIKitError: IdsvrError {
         }
     }
 
-    public var errorDescription: String {
+    public var errorDescription: String? {
         switch self {
         case .illegalState(let reason): return reason
         case .unsupportedMap(let objName, let expectedObjName): return "\(objName) cannot be mapped to \(expectedObjName)"
@@ -34,14 +34,14 @@ public enum HaapiUIKitError: IdsvrError {
 
     public var failureReason: String {
         if case .other(let error as any IdsvrError) = self { return error.failureReason }
-        return errorDescription
+        return errorDescription ?? error
     }
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
         case .illegalState: return .newHaapiFlow
-        case .unsupportedMap, .unsupported: return .nonRecoverable(action: .useAnotherConfiguration)
-        case .other(let error): return (error as? any IdsvrError)?.recoverySuggestion ?? .nonRecoverable(action: .reportIssue)
+        case .unsupportedMap, .unsupported: return .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error))
+        case .other(let error): return (error as? any IdsvrError)?.recoverySuggestion ?? .unrecoverable(action: .introspectCause)
         }
     }
 
@@ -68,5 +68,6 @@ public enum UIKitFollowUpTag: String, FollowUpTag, CaseIterable {
     /// Layout.
     case layout = "HAAPI_UI_LAYOUT"
 
-    public var name: String { rawValue }
+    /// `HAAPI_UI`.
+    public var subsystem: String { "HAAPI_UI" }
 }

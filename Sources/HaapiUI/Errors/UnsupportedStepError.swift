@@ -20,10 +20,10 @@ public struct UnsupportedStepError: IdsvrError, Hashable {
     }
 
     public var error: String { "unsupported_step" }
-    public var errorDescription: String {
+    public var errorDescription: String? {
         let actions = templates.isEmpty ? "no actions" : "actions of template " + templates.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         return "the step \(stepType.rawValue)\(viewName.map { " (\($0))" } ?? "") offers nothing to do: \(actions)"
     }
     public var failureReason: String { "The server sent a step without any action this client can take." }
-    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixServerConfiguration) }
+    public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
 }

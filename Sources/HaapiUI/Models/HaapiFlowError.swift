@@ -22,7 +22,7 @@ public struct HaapiFlowError: Error, Sendable {
     public var title: String {
         switch kind {
         case .problem(let problem): return problem.title ?? problem.message
-        case .failure(let error as any IdsvrError): return error.errorDescription
+        case .failure(let error as any IdsvrError): return error.errorDescription ?? error.error
         case .failure: return "The request failed"
         }
     }

@@ -457,7 +457,7 @@ public struct KitOAuthTokenModel: OAuthTokenModel, Hashable {
     public var tokenType: String? { response.tokenType }
     public var scope: String? { response.scope }
     /// Seconds the access token lives, as the server said; `0` when it did not say.
-    public var expiresIn: Int { response.expiresIn ?? 0 }
+    public var expiresIn: Int { response.expiresIn }
     public var refreshToken: String? { response.refreshToken }
     public var idToken: String? { response.idToken }
     /// Whether the tokens are bound to the flow's DPoP key.
@@ -498,6 +498,6 @@ public struct KitOAuthErrorModel: OAuthErrorModel, Error, Hashable {
 
     /// A model of a token endpoint error.
     public init(_ response: ErrorTokenResponse) {
-        self.init(error: response.error, errorDescription: response.serverDescription, errorUri: response.errorURI, source: .tokenEndpoint)
+        self.init(error: response.error, errorDescription: response.errorDescription, errorUri: response.errorUri, source: .tokenEndpoint)
     }
 }

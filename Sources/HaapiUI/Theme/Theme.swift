@@ -156,16 +156,16 @@ public struct ThemeError: IdsvrError, Equatable {
 
     public var error: String { "invalid_theme" }
 
-    public var errorDescription: String {
+    public var errorDescription: String? {
         var place = source
         if let section { place += ", section \"\(section)\"" }
         if let key { place += ", key \"\(key)\"" }
         return "\(place): \(reason)"
     }
 
-    public var failureReason: String { errorDescription }
+    public var failureReason: String { errorDescription ?? error }
 
-    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixClientConfiguration) }
+    public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error)) }
 }
 
 extension CodingUserInfoKey {

@@ -35,19 +35,18 @@ public enum OAuthLifecycle {
     /// Revokes an access token (RFC 7009) at the configuration's revocation endpoint.
     /// - Throws: the server's ``OAuthErrorResponse``, or the SDK's or the network's failure.
     public static func revokeAccessToken(_ accessToken: String, haapiUIKitApplication: HaapiUIKitApplication) async throws {
-        try check(await haapiUIKitApplication.haapiAccessor().oAuthTokenManager.revokeAccessToken(accessToken))
+        try check(await haapiUIKitApplication.haapiAccessor().oAuthTokenManager.revokeAccessToken(with: accessToken))
     }
 
     /// Revokes a refresh token (RFC 7009) and forgets the key it was bound to.
     /// - Throws: the server's ``OAuthErrorResponse``, or the SDK's or the network's failure.
     public static func revokeRefreshToken(_ refreshToken: String, haapiUIKitApplication: HaapiUIKitApplication) async throws {
-        try check(await haapiUIKitApplication.haapiAccessor().oAuthTokenManager.revokeRefreshToken(refreshToken))
+        try check(await haapiUIKitApplication.haapiAccessor().oAuthTokenManager.revokeRefreshToken(with: refreshToken))
     }
 
     private static func check(_ response: TokenRevocationResponse) throws {
         switch response {
         case .success: return
-        case .errorToken(let error): throw error
         case .error(let error): throw error
         }
     }

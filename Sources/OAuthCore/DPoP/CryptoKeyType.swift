@@ -11,11 +11,14 @@ public enum CryptoKeyType: String, Sendable, Hashable, CaseIterable, Codable {
     /// A P-256 key held by the Secure Enclave (Apple devices only; elsewhere key creation
     /// fails with ``DPoPError/Code/keyCreationFailed``, suggesting ``p256``).
     case secureEnclave
+    /// A P-256 key made in software (Curity's key of the Security framework, outside the
+    /// Secure Enclave): the same kind of key as ``p256``, made by swift-crypto on every platform.
+    case security
 
     /// The JWS algorithm of proofs signed with this key type.
     public var algorithm: JWSAlgorithm {
         switch self {
-        case .p256, .secureEnclave: return .es256
+        case .p256, .secureEnclave, .security: return .es256
         case .p384: return .es384
         case .p521: return .es512
         case .ed25519: return .edDSA

@@ -21,14 +21,14 @@ public struct DPoPError: IdsvrError, Hashable {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { message }
+    public var errorDescription: String? { message }
     public var failureReason: String { underlying ?? message }
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
-        case .keyCreationFailed: return .nonRecoverable(action: .useAnotherConfiguration)
-        case .proofCreationFailed: return .retryable(condition: .whenInForeground)
-        default: return .retryable(condition: .later)
+        case .keyCreationFailed: return .unrecoverable(action: .invalidPlatform)
+        case .proofCreationFailed: return .retryable(condition: .whenAppInForeground)
+        default: return .retryable(condition: .now)
         }
     }
 }

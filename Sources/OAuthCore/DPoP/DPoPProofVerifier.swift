@@ -11,10 +11,10 @@ public struct DPoPProofVerifier: Sendable {
         public let needsNonce: Bool
 
         public var error: String { needsNonce ? "use_dpop_nonce" : "invalid_dpop_proof" }
-        public var errorDescription: String { reason }
+        public var errorDescription: String? { reason }
         public var failureReason: String { reason }
         public var recoverySuggestion: IdsvrErrorHandling {
-            needsNonce ? .retryable(condition: .immediately) : .nonRecoverable(action: .fixClientConfiguration)
+            needsNonce ? .retryable(condition: .now) : .unrecoverable(action: .modifyConfiguration(reason: reason))
         }
     }
 

@@ -25,7 +25,7 @@ public final class Dpop: Sendable {
     public convenience init(keyType: CryptoKeyType = .p256) throws {
         let key: JWSSigningKey
         switch keyType {
-        case .p256: key = .es256(P256.Signing.PrivateKey())
+        case .p256, .security: key = .es256(P256.Signing.PrivateKey())
         case .p384: key = .es384(P384.Signing.PrivateKey())
         case .p521: key = .es512(P521.Signing.PrivateKey())
         case .ed25519: key = .edDSA(Curve25519.Signing.PrivateKey())
@@ -98,6 +98,22 @@ public final class Dpop: Sendable {
         } catch {
             throw DPoPError(.proofCreationFailed, "the DPoP proof could not be signed", underlying: error)
         }
+    }
+
+    /// The RFC 7638 thumbprint of the public key (Curity's name for ``thumbprint``).
+    public var jwkThumbprint: String { thumbprint }
+
+    /// A proof for one request (Curity's `createProof`): ``proof(method:url:accessToken:nonce:issuedAt:)``
+    /// with `nonce`, or, when it is `nil`, the one the URL's origin last sent this key.
+    /// - Throws: ``DPoPError`` with ``DPoPError/Code/proofCreationFailed`` when signing fails.
+    public func createProof(httpMethod: String, url: URL, nonce: String? = nil, accessToken: String? = nil) throws -> String {
+        try proof(method: httpMethod, url: url, accessToken: accessToken, nonce: nonce.map { Optional($0) })
+    }
+
+    /// The value of a request's `DPoP` header (Curity's `getHeaderValue`): the proof ``createProof(httpMethod:url:nonce:accessToken:)`` makes.
+    /// - Throws: ``DPoPError`` with ``DPoPError/Code/proofCreationFailed`` when signing fails.
+    public func getHeaderValue(httpMethod: String, url: URL, nonce: String? = nil, accessToken: String? = nil) throws -> String {
+        try createProof(httpMethod: httpMethod, url: url, nonce: nonce, accessToken: accessToken)
     }
 
     /// Sends a request with a fresh proof, learning the server's nonce from every response,

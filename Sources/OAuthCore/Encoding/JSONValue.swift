@@ -38,9 +38,9 @@ public enum JSONValue: Sendable, Hashable {
         /// What the JSON parser said.
         public let underlying: String
         public var error: String { "invalid_json" }
-        public var errorDescription: String { "not valid JSON" }
+        public var errorDescription: String? { "not valid JSON" }
         public var failureReason: String { underlying }
-        public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixInput) }
+        public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
     }
 
     /// The member `key` of an object, or `nil`.

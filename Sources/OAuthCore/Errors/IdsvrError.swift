@@ -1,65 +1,70 @@
+import Foundation
+
 /// The metadata every public error of this package carries: what happened, why, and
-/// what the app can do about it.
+/// what the app can do about it (Curity's `IdsvrError`).
 ///
 /// Switch on ``recoverySuggestion`` to decide between retrying, starting a new login,
-/// or fixing something that no retry will fix.
+/// or fixing something that no retry will fix. Its cases are exactly Curity's, so an app's
+/// exhaustive `switch` written for Curity's SDK compiles here; what this package knows beyond
+/// them is in extra members: ``retryAfter`` (how long a busy server asked to wait) and the
+/// error's own `code` (a timeout, a refused connection, ...).
 public protocol IdsvrError: Error, Sendable, CustomStringConvertible {
     /// A short, stable error code, such as `invalid_signature`.
     var error: String { get }
-    /// A one-line description of what happened.
-    var errorDescription: String { get }
+    /// A one-line description of what happened; every error of this package has one.
+    var errorDescription: String? { get }
     /// Why it happened, as far as the package knows.
     var failureReason: String { get }
     /// What the app can do about it.
     var recoverySuggestion: IdsvrErrorHandling { get }
     /// The lower-level error that caused this one, if any.
     var cause: (any Error)? { get }
+    /// How many seconds the server asked to wait before a retry (`Retry-After`), when it did.
+    /// An addition to Curity's protocol: a ``IdsvrErrorHandling/retryable(condition:)`` error
+    /// with a `retryAfter` is worth retrying once that time has passed.
+    var retryAfter: TimeInterval? { get }
 }
 
 extension IdsvrError {
     public var cause: (any Error)? { nil }
 
+    public var retryAfter: TimeInterval? { (cause as? any IdsvrError)?.retryAfter }
+
     public var description: String {
-        var text = "\(error): \(errorDescription)"
-        if !failureReason.isEmpty, failureReason != errorDescription { text += " (\(failureReason))" }
+        let summary = errorDescription ?? error
+        var text = "\(error): \(summary)"
+        if !failureReason.isEmpty, failureReason != summary { text += " (\(failureReason))" }
         return text
     }
 }
 
-/// How an ``IdsvrError`` can be recovered from.
+/// How an ``IdsvrError`` can be recovered from (Curity's `IdsvrErrorHandling`).
 public enum IdsvrErrorHandling: Sendable, Hashable {
-    /// The same operation may succeed if retried once `condition` holds.
+    /// The same operation may succeed if retried once `condition` holds (and, when the
+    /// error has a ``IdsvrError/retryAfter``, once that time has passed).
     case retryable(condition: RetryCondition)
     /// The operation cannot go on; starting a new authentication flow (a new login) may succeed.
     case newHaapiFlow
     /// No retry helps until `action` is taken by a developer or operator.
-    case nonRecoverable(action: UnrecoverableAction)
+    case unrecoverable(action: UnrecoverableAction)
 }
 
-/// When a retryable operation is worth trying again.
+/// When a retryable operation is worth trying again (Curity's `RetryCondition`).
 public enum RetryCondition: Sendable, Hashable {
-    /// Right away: the failure was transient.
-    case immediately
-    /// After waiting at least this many seconds (for example, a server's `Retry-After`).
-    case afterDelay(seconds: Double)
-    /// Once the network is reachable again.
-    case whenNetworkAvailable
-    /// Once the app is in the foreground, when device resources such as secure key storage are available.
-    case whenInForeground
-    /// At some later time; the cause is outside the app's control.
-    case later
+    /// Now: the failure was transient (a network failure, a busy server, a stale nonce).
+    case now
+    /// Once the app is in the foreground, when device resources such as the Keychain or the
+    /// Secure Enclave are available again.
+    case whenAppInForeground
 }
 
-/// What must change before a non-recoverable operation can succeed.
+/// What must change before an unrecoverable operation can succeed (Curity's `UnrecoverableAction`).
 public enum UnrecoverableAction: Sendable, Hashable {
-    /// The app's configuration is wrong (client id, URLs, keys, algorithms, ...).
-    case fixClientConfiguration
-    /// The server's configuration or behaviour is wrong.
-    case fixServerConfiguration
-    /// The device or platform cannot do what is asked (for example, no secure key storage).
-    case useAnotherConfiguration
-    /// The input given to the package is invalid and must be corrected by the caller.
-    case fixInput
-    /// A defect in this package or in the app; report it.
-    case reportIssue
+    /// The app's configuration is wrong (client id, URLs, keys, algorithms, ...); `reason` says what.
+    case modifyConfiguration(reason: String)
+    /// Something unexpected happened (a server answering out of protocol, a token that fails
+    /// validation, a defect): look at the error's ``IdsvrError/cause`` and failure reason.
+    case introspectCause
+    /// This device or platform cannot do what is asked (no attestation, no secure key storage).
+    case invalidPlatform
 }

@@ -26,7 +26,7 @@ public struct OIDCError: IdsvrError {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { message }
+    public var errorDescription: String? { message }
 
     public var failureReason: String {
         switch code {
@@ -63,14 +63,14 @@ public struct OIDCError: IdsvrError {
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
         case .discoveryFailed, .keySetUnavailable:
-            return causeRecovery ?? .retryable(condition: .later)
+            return causeRecovery ?? .retryable(condition: .now)
         case .userInfoFailed:
-            return causeRecovery ?? .nonRecoverable(action: .fixServerConfiguration)
+            return causeRecovery ?? .unrecoverable(action: .introspectCause)
         case .tokenRequestFailed, .deviceAuthorizationFailed:
             // The OAuth error's own (invalid_grant: a new login; server_error: later), or the unusable answer's.
             return causeRecovery
                 ?? (serverError == "temporarily_unavailable" || serverError == "server_error"
-                    ? .retryable(condition: .later) : .nonRecoverable(action: .fixClientConfiguration))
+                    ? .retryable(condition: .now) : .unrecoverable(action: .modifyConfiguration(reason: message)))
         default:
             return ownRecovery
         }
@@ -84,24 +84,24 @@ public struct OIDCError: IdsvrError {
             return .newHaapiFlow
         case .noPendingRequest, .redirectAlreadyDelivered:
             // A stale or repeated link: nothing to do; the login under way (if any) goes on.
-            return .nonRecoverable(action: .fixInput)
+            return .unrecoverable(action: .introspectCause)
         case .authorizationError:
             switch serverError {
             case "login_required", "interaction_required", "consent_required", "access_denied", "account_selection_required":
                 return .newHaapiFlow
             case "temporarily_unavailable", "server_error":
-                return .retryable(condition: .later)
+                return .retryable(condition: .now)
             default:
-                return .nonRecoverable(action: .fixClientConfiguration)
+                return .unrecoverable(action: .modifyConfiguration(reason: message))
             }
         case .userAgentFailed:
-            return .retryable(condition: .later)
+            return .retryable(condition: .now)
         case .notSupported, .invalidConfiguration:
-            return .nonRecoverable(action: .fixClientConfiguration)
+            return .unrecoverable(action: .modifyConfiguration(reason: message))
         default:
             // Metadata, issuer, signature and claim failures: the provider is misconfigured
             // or an attacker is involved; no retry fixes that.
-            return .nonRecoverable(action: .fixServerConfiguration)
+            return .unrecoverable(action: .introspectCause)
         }
     }
 }

@@ -18,7 +18,7 @@ public struct HTTPTransportError: IdsvrError, Hashable {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { message }
+    public var errorDescription: String? { message }
     public var failureReason: String { underlying ?? message }
 
     /// What went wrong in plain words, without the request: for a message that names the
@@ -38,11 +38,9 @@ public struct HTTPTransportError: IdsvrError, Hashable {
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
-        case .connectionFailed, .connectionClosed: return .retryable(condition: .whenNetworkAvailable)
-        case .timedOut: return .retryable(condition: .later)
-        case .cancelled: return .retryable(condition: .immediately)
-        case .tlsFailure, .publicKeyPinMismatch, .responseTooLarge: return .nonRecoverable(action: .fixServerConfiguration)
-        default: return .nonRecoverable(action: .fixClientConfiguration)
+        case .connectionFailed, .connectionClosed, .timedOut, .cancelled: return .retryable(condition: .now)
+        case .tlsFailure, .publicKeyPinMismatch, .responseTooLarge: return .unrecoverable(action: .introspectCause)
+        default: return .unrecoverable(action: .modifyConfiguration(reason: message))
         }
     }
 }

@@ -18,7 +18,7 @@ public struct JOSEError: IdsvrError, Hashable {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { message }
+    public var errorDescription: String? { message }
 
     public var failureReason: String {
         switch code {
@@ -38,11 +38,11 @@ public struct JOSEError: IdsvrError, Hashable {
         case .expired, .notYetValid, .invalidIssuedAt:
             return .newHaapiFlow
         case .signingFailed:
-            return .retryable(condition: .whenInForeground)
+            return .retryable(condition: .whenAppInForeground)
         case .unsupportedAlgorithm, .unsupportedKeyType, .invalidKey:
-            return .nonRecoverable(action: .fixClientConfiguration)
+            return .unrecoverable(action: .modifyConfiguration(reason: message))
         default:
-            return .nonRecoverable(action: .fixInput)
+            return .unrecoverable(action: .introspectCause)
         }
     }
 }

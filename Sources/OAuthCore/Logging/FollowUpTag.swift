@@ -1,10 +1,18 @@
-/// A log category that ``HaapiLogger/followUpTags`` can switch on, such as `HAAPI_DRIVER_HTTP`.
+/// A log category that ``HaapiLogger/followUpTags`` can switch on, such as `HAAPI_DRIVER_HTTP`
+/// (Curity's `FollowUpTag`).
 ///
 /// Each layer has its own tags: ``DriverFollowUpTag`` here (OAuthCore and HaapiDriver together
-/// form what the seeds call the driver), `SdkFollowUpTag` in HaapiSDK, `UIFollowUpTag` in HaapiUI.
+/// form what the seeds call the driver), `SdkFollowUpTag` in HaapiSDK, `UIKitFollowUpTag` in HaapiUI.
 public protocol FollowUpTag: Sendable {
-    /// The tag's name, as printed: `HAAPI_DRIVER_HTTP`.
-    var name: String { get }
+    /// The layer the tag belongs to, the prefix of its name: `HAAPI_DRIVER`, `HAAPI_SDK`, `HAAPI_UI`.
+    var subsystem: String { get }
+    /// The tag's name, as printed: `HAAPI_DRIVER_HTTP`. Two tags of one name are one tag.
+    var tagName: String { get }
+}
+
+extension FollowUpTag where Self: RawRepresentable, RawValue == String {
+    /// The raw value, which is the name for the package's tags.
+    public var tagName: String { rawValue }
 }
 
 /// The tags of the driver: HTTP exchanges, storage, attestation and the token flow.
@@ -18,7 +26,8 @@ public enum DriverFollowUpTag: String, FollowUpTag, CaseIterable {
     /// Client attestation.
     case attestation = "HAAPI_DRIVER_ATTESTATION"
 
-    public var name: String { rawValue }
+    /// `HAAPI_DRIVER`.
+    public var subsystem: String { "HAAPI_DRIVER" }
 }
 
 /// Joins tag lists of different layers, so that

@@ -9,7 +9,11 @@ import Foundation
 ///   which logs a loud warning, and marks every unmasked line.
 /// - Lines go to standard error (see ``isConsoleEnabled``) and to every sink added with
 ///   ``appendLogSink(_:)``, such as ``SwiftLogSink``.
-public enum HaapiLogger {
+///
+/// A class of static members only, as Curity's `HaapiLogger` is; it has no instances.
+public final class HaapiLogger: Sendable {
+    private init() {}
+
     struct State {
         var followUpTags: [String: any FollowUpTag] = [:]
         var isDebugEnabled = _isDebugAssertConfiguration()
@@ -32,7 +36,7 @@ public enum HaapiLogger {
     /// work logs as usual.
     public static func withScope<T>(_ scope: HaapiLoggerScope, _ body: () async throws -> T) async rethrows -> T {
         var settings = State()
-        settings.followUpTags = Dictionary(scope.followUpTags.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        settings.followUpTags = Dictionary(scope.followUpTags.map { ($0.tagName, $0) }, uniquingKeysWith: { first, _ in first })
         settings.isDebugEnabled = scope.isDebugEnabled
         settings.isInfoEnabled = scope.isInfoEnabled
         settings.isWarningEnabled = scope.isWarningEnabled
@@ -49,7 +53,7 @@ public enum HaapiLogger {
     /// The tags whose lines are logged; empty (the default) logs nothing.
     public static var followUpTags: [any FollowUpTag] {
         get { state.withLock { Array($0.followUpTags.values) } }
-        set { state.withLock { $0.followUpTags = Dictionary(newValue.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) } }
+        set { state.withLock { $0.followUpTags = Dictionary(newValue.map { ($0.tagName, $0) }, uniquingKeysWith: { a, _ in a }) } }
     }
 
     /// Whether debug lines are logged; on in debug builds, off in release builds.
@@ -98,6 +102,18 @@ public enum HaapiLogger {
         }
     }
 
+    /// Sets the lowest level logged (Curity UI kit's `setLogType`): `.debug` logs every level,
+    /// `.info` all but debug, `.warning` warnings and errors, `.error` errors only. It sets
+    /// ``isDebugEnabled``, ``isInfoEnabled``, ``isWarningEnabled`` and ``isErrorEnabled``.
+    public static func setLogType(_ logType: LogType) {
+        state.withLock { state in
+            state.isDebugEnabled = logType == .debug
+            state.isInfoEnabled = logType == .debug || logType == .info
+            state.isWarningEnabled = logType != .error
+            state.isErrorEnabled = true
+        }
+    }
+
     /// Adds a destination for log lines.
     public static func appendLogSink(_ sink: any LogSink) {
         state.withLock { $0.sinks.append(sink) }
@@ -108,9 +124,14 @@ public enum HaapiLogger {
         state.withLock { $0.sinks.removeAll() }
     }
 
-    /// Masks a value as the logger would: ``maskText`` while masking is on, the value otherwise.
+    /// Whether values are masked where this runs: ``isSensitiveValueMasked``, or the setting of
+    /// the ``withScope(_:_:)`` it runs in.
+    public static var masksSensitiveValues: Bool { scoped?.isSensitiveValueMasked ?? isSensitiveValueMasked }
+
+    /// Masks a value as the logger would: ``maskText`` while masking is on (``masksSensitiveValues``),
+    /// the value otherwise.
     public static func mask(_ value: String) -> String {
-        isSensitiveValueMasked ? maskText : value
+        masksSensitiveValues ? maskText : value
     }
 
     /// Logs a debug line.
@@ -138,7 +159,7 @@ public enum HaapiLogger {
         _ type: LogType, _ tag: some FollowUpTag, _ message: () -> LogMessage, file: String = #fileID, line: Int = #line
     ) {
         let snapshot = scoped ?? state.withLock { $0 }
-        guard snapshot.followUpTags[tag.name] != nil else { return }
+        guard snapshot.followUpTags[tag.tagName] != nil else { return }
         switch type {
         case .debug: guard snapshot.isDebugEnabled else { return }
         case .info: guard snapshot.isInfoEnabled else { return }
@@ -172,7 +193,10 @@ public enum HaapiLogger {
 
 /// The tag of the masking warnings, which are written whatever ``HaapiLogger/followUpTags`` holds.
 public struct UnsecuredTag: FollowUpTag {
-    public var name: String { "UNSECURED" }
+    /// `UNSECURED`.
+    public var subsystem: String { "UNSECURED" }
+    /// `UNSECURED`.
+    public var tagName: String { "UNSECURED" }
     public init() {}
 }
 

@@ -36,7 +36,7 @@ public struct SwiftLogSink: LogSink {
         case .error: level = .error
         }
         logger.log(
-            level: level, "\(message)", metadata: ["followUpTag": "\(followUpTag.name)"], source: "HAAPI",
+            level: level, "\(message)", metadata: ["followUpTag": "\(followUpTag.tagName)"], source: "HAAPI",
             file: file, function: "", line: UInt(line))
     }
 }
@@ -46,6 +46,6 @@ public struct SwiftLogSink: LogSink {
 struct ConsoleLogSink: LogSink {
     func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
         let fileName = (file as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "")
-        FileHandle.standardError.write(Data("[\(followUpTag.name)] [\(logType.rawValue)] \(fileName).\(line) : \(message)\n".utf8))
+        FileHandle.standardError.write(Data("[\(followUpTag.tagName)] [\(logType.rawValue)] \(fileName).\(line) : \(message)\n".utf8))
     }
 }

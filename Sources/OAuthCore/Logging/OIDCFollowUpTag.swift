@@ -8,5 +8,6 @@ public enum OIDCFollowUpTag: String, FollowUpTag, CaseIterable {
     /// A ``TokenSession``'s refreshes, waits for other processes, revocations and storage.
     case session = "OIDC_CLIENT_SESSION"
 
-    public var name: String { rawValue }
+    /// `OIDC_CLIENT`.
+    public var subsystem: String { "OIDC_CLIENT" }
 }

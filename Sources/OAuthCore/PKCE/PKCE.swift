@@ -43,7 +43,7 @@ public struct PKCEError: IdsvrError, Hashable {
     /// What is wrong with the verifier.
     public let message: String
     public var error: String { "invalid_code_verifier" }
-    public var errorDescription: String { message }
+    public var errorDescription: String? { message }
     public var failureReason: String { "The PKCE code_verifier does not follow RFC 7636 section 4.1." }
-    public var recoverySuggestion: IdsvrErrorHandling { .nonRecoverable(action: .fixInput) }
+    public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
 }

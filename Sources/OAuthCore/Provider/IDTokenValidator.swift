@@ -129,7 +129,7 @@ public struct IDTokenValidator: Sendable {
     }
 
     private static func invalid(_ message: String, _ cause: (any Error)?) -> OIDCError {
-        let detail = (cause as? any IdsvrError).map { ": \($0.errorDescription)" } ?? ""
+        let detail = (cause as? any IdsvrError).map { ": \($0.errorDescription ?? $0.error)" } ?? ""
         return OIDCError(.invalidIDToken, message + detail, cause: cause)
     }
 }

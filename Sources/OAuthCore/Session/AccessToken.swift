@@ -27,4 +27,22 @@ public struct AccessToken: Sendable, Hashable {
 
     /// The `Authorization` header value: `Bearer <token>` or `DPoP <token>` (RFC 6750, RFC 9449 §7.1).
     public var authorizationHeaderValue: String { (isDPoPBound ? "DPoP " : "Bearer ") + value }
+
+    /// When it expires (Curity's `expiresOn`): ``expiresAt``, or the distant future when the
+    /// server did not say.
+    public var expiresOn: Date { expiresAt ?? .distantFuture }
+
+    /// Whether at `atTime` it has more than `minTtl` seconds left (Curity's `isValid(atTime:minTtl:)`).
+    public func isValid(atTime: Date, minTtl: TimeInterval) -> Bool { remainingLifetime(at: atTime) > minTtl }
+}
+
+extension AccessToken: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The type, the value's ``Swift/String/maskedPrefix`` and the expiry: the token itself only
+    /// while ``HaapiLogger/isSensitiveValueMasked`` is off.
+    public var description: String {
+        "AccessToken(\(tokenType) \(value.maskedPrefix), expires \(expiresAt.map { "\($0)" } ?? "unknown"))"
+    }
+
+    /// As ``description``.
+    public var debugDescription: String { description }
 }

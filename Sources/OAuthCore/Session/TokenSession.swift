@@ -271,30 +271,40 @@ public actor TokenSession {
     /// - Returns: the token endpoint's answer.
     /// - Throws: the errors of ``refresh()``; for a token that is not the session's, ``OIDCError``
     ///   ``OIDCError/Code/tokenRequestFailed`` with the refusal as its cause.
-    package func refresh(presenting refreshToken: String, dpop: Dpop?) async throws -> TokenSuccessResponse {
+    /// - Parameter additionalParameters: more parameters of the token request (callers that
+    ///   join a refresh under way share its parameters).
+    package func refresh(
+        presenting refreshToken: String, dpop: Dpop?, additionalParameters: [(String, String)] = []
+    ) async throws -> TokenSuccessResponse {
         if let running = presentedRefreshes[refreshToken] { return try await running.value }
-        let work = SharedWork { try await self.refreshUnderLock(presenting: refreshToken, dpop: dpop) }
+        let work = SharedWork { try await self.refreshUnderLock(presenting: refreshToken, dpop: dpop, additionalParameters: additionalParameters) }
         presentedRefreshes[refreshToken] = work
         defer { presentedRefreshes[refreshToken] = nil }
         return try await work.value
     }
 
-    private func refreshUnderLock(presenting refreshToken: String, dpop: Dpop?) async throws -> TokenSuccessResponse {
+    private func refreshUnderLock(
+        presenting refreshToken: String, dpop: Dpop?, additionalParameters: [(String, String)]
+    ) async throws -> TokenSuccessResponse {
         try await whileChanging {
             if let stored = try storedWhileChanging(), stored.refreshToken == refreshToken {
-                return try await renew(stored, with: refreshToken, dpop: dpop).tokens
+                return try await renew(stored, with: refreshToken, dpop: dpop, additionalParameters: additionalParameters).tokens
             }
-            return try await requestTokens(.refreshToken(refreshToken), metadata: try await provider.metadata(), dpop: dpop)
+            return try await requestTokens(
+                .refreshToken(refreshToken), metadata: try await provider.metadata(), dpop: dpop, additionalParameters: additionalParameters)
         }
     }
 
     /// Sends the refresh (with `dpop`, else the session's key) and keeps its result; called while changing.
-    private func renew(_ stored: AuthState, with refreshToken: String, dpop: Dpop? = nil) async throws -> (state: AuthState, tokens: TokenSuccessResponse) {
+    private func renew(
+        _ stored: AuthState, with refreshToken: String, dpop: Dpop? = nil, additionalParameters: [(String, String)] = []
+    ) async throws -> (state: AuthState, tokens: TokenSuccessResponse) {
         let metadata = try await provider.metadata()
         HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: sending the refresh token to \(metadata.tokenEndpoint.absoluteString)")
         let tokens: TokenSuccessResponse
         do {
-            tokens = try await requestTokens(.refreshToken(refreshToken), metadata: metadata, dpop: try dpop ?? self.dpop(for: stored))
+            tokens = try await requestTokens(
+                .refreshToken(refreshToken), metadata: metadata, dpop: try dpop ?? self.dpop(for: stored), additionalParameters: additionalParameters)
         } catch let error as OIDCError where error.code == .tokenRequestFailed && Self.endsSession(error) {
             HaapiLogger.info(OIDCFollowUpTag.session, "refresh: the refresh token was refused; removing the session")
             try delete()
@@ -318,7 +328,7 @@ public actor TokenSession {
             do {
                 validated = try await validate(raw, metadata: metadata, nonce: nil, accessToken: tokens.accessToken)
             } catch let error as OIDCError where Self.isAboutTheIDToken(error) {
-                HaapiLogger.warning(OIDCFollowUpTag.session, "refresh: the new ID token is not valid (\(error.errorDescription)); keeping the previous one")
+                HaapiLogger.warning(OIDCFollowUpTag.session, "refresh: the new ID token is not valid (\(error.errorDescription ?? error.error)); keeping the previous one")
                 throw OIDCError(
                     error.code, "\(error.message) (the refreshed access and refresh tokens are kept, with the previous ID token)",
                     serverError: error.serverError, cause: error.cause)
@@ -454,21 +464,24 @@ public actor TokenSession {
         provider.issuer == nil ? nil : metadata.issuer
     }
 
-    /// Sends a token request and returns the tokens, or throws the typed refusal.
-    package func requestTokens(_ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?) async throws -> TokenSuccessResponse {
+    /// Sends a token request (with the options' and `additionalParameters`) and returns the
+    /// tokens, or throws the typed refusal.
+    package func requestTokens(
+        _ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?, additionalParameters: [(String, String)] = []
+    ) async throws -> TokenSuccessResponse {
         let client = TokenEndpointClient(
             endpoint: metadata.tokenEndpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
             dpop: dpop, issuer: assertionIssuer(metadata))
         let result: TokenEndpointResponse
         do {
-            let exchange = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters)
+            let exchange = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters + additionalParameters)
             options.tokenEndpointObserver?(.success(exchange))
             result = exchange.result
         } catch {
             options.tokenEndpointObserver?(.failure(error))
             guard let error = error as? TokenEndpointError else { throw error }
             throw OIDCError(
-                .tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode.map { String($0) } ?? "?"): \(error.errorDescription)",
+                .tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode.map { String($0) } ?? "?"): \(error.errorDescription ?? error.error)",
                 cause: error)
         }
         switch result {
@@ -476,7 +489,7 @@ public actor TokenSession {
             return tokens
         case .failure(let refusal):
             throw OIDCError(
-                .tokenRequestFailed, "the token endpoint refused the request: \(refusal.errorDescription)", serverError: refusal.error,
+                .tokenRequestFailed, "the token endpoint refused the request: \(refusal.errorDescription ?? refusal.error)", serverError: refusal.error,
                 cause: refusal)
         }
     }

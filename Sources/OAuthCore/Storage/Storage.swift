@@ -14,39 +14,119 @@ public protocol Storage: Sendable {
     func delete(key: String) throws
 }
 
-/// Why a ``Storage`` operation failed (the seeds' `StorageError`).
-public struct StorageError: IdsvrError, Hashable {
-    /// The kind of failure.
-    public typealias Code = ErrorCode<StorageError>
+/// Why a ``Storage`` operation failed (Curity's `StorageError`): reading, writing or deleting,
+/// with what went wrong as the `cause`.
+///
+/// An app's own ``Storage`` throws these with its own errors as causes. The package's storages,
+/// locks and token session give a ``Failure`` as the cause, whose ``Failure/code`` says more
+/// (``Failure/Code/lockTimeout``, ``Failure/Code/invalidFormat``, ...); ``code`` and
+/// ``lockHolder`` read it from here.
+public enum StorageError: IdsvrError, LocalizedError {
+    /// Writing failed; the previous value is unchanged.
+    case writeError(cause: any Error)
+    /// Reading failed.
+    case readError(cause: any Error)
+    /// Deleting failed.
+    case deleteError(cause: any Error)
 
-    /// The kind of failure.
-    public let code: Code
-    /// What happened, naming the key or location.
-    public let message: String
-    /// The underlying error, described (errno text, OSStatus).
-    public let underlying: String?
-    /// Who held the lock, for ``Code/lockTimeout``, when known.
-    public let lockHolder: LockHolder?
+    /// The package's kinds of storage failure.
+    public typealias Code = Failure.Code
 
-    /// Makes an error.
-    public init(_ code: Code, _ message: String, underlying: String? = nil, lockHolder: LockHolder? = nil) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-        self.lockHolder = lockHolder
+    /// What went wrong in one of the package's storages, locks or stored sessions: the cause of
+    /// the ``StorageError`` they throw.
+    public struct Failure: IdsvrError, Hashable {
+        /// The kind of failure.
+        public typealias Code = ErrorCode<Failure>
+
+        /// The kind of failure.
+        public let code: Code
+        /// What happened, naming the key or location.
+        public let message: String
+        /// The underlying error, described (errno text, OSStatus).
+        public let underlying: String?
+        /// Who held the lock, for ``Code/lockTimeout``, when known.
+        public let lockHolder: LockHolder?
+
+        /// Makes a failure.
+        public init(_ code: Code, _ message: String, underlying: String? = nil, lockHolder: LockHolder? = nil) {
+            self.code = code
+            self.message = message
+            self.underlying = underlying
+            self.lockHolder = lockHolder
+        }
+
+        public var error: String { code.rawValue }
+        public var errorDescription: String? { message }
+        public var failureReason: String { underlying ?? message }
+        public var recoverySuggestion: IdsvrErrorHandling {
+            switch code {
+            case .invalidKey, .unavailable: return .unrecoverable(action: .modifyConfiguration(reason: message))
+            // A new login writes over the value that cannot be read.
+            case .invalidFormat: return .newHaapiFlow
+            // The Keychain of a locked device, a lock another process holds, a full disk.
+            default: return .retryable(condition: .whenAppInForeground)
+            }
+        }
     }
 
-    public var error: String { code.rawValue }
-    public var errorDescription: String { message }
-    public var failureReason: String { underlying ?? message }
-    public var recoverySuggestion: IdsvrErrorHandling {
+    /// A ``Failure`` of `code`, as the case its code belongs to: reading (``Failure/Code/readFailed``,
+    /// ``Failure/Code/invalidFormat``), deleting (``Failure/Code/deleteFailed``), else writing
+    /// (a write that could not take the lock, a location that cannot be used, a key that cannot be stored).
+    public init(_ code: Code, _ message: String, underlying: String? = nil, lockHolder: LockHolder? = nil) {
+        let failure = Failure(code, message, underlying: underlying, lockHolder: lockHolder)
         switch code {
-        case .invalidKey: return .nonRecoverable(action: .fixInput)
-        case .unavailable: return .nonRecoverable(action: .fixClientConfiguration)
-        // A new login writes over the value that cannot be read.
-        case .invalidFormat: return .newHaapiFlow
-        default: return .retryable(condition: .whenInForeground)
+        case .readFailed, .invalidFormat: self = .readError(cause: failure)
+        case .deleteFailed: self = .deleteError(cause: failure)
+        default: self = .writeError(cause: failure)
         }
+    }
+
+    /// The error behind the failure.
+    public var cause: (any Error)? {
+        switch self {
+        case .writeError(let cause), .readError(let cause), .deleteError(let cause): return cause
+        }
+    }
+
+    /// The package's kind of failure, when the cause is a ``Failure``.
+    public var code: Code? { (cause as? Failure)?.code }
+
+    /// Who held the lock, for ``Failure/Code/lockTimeout``, when known.
+    public var lockHolder: LockHolder? { (cause as? Failure)?.lockHolder }
+
+    /// What happened, naming the key or location: the ``Failure``'s message, else the description.
+    public var message: String { (cause as? Failure)?.message ?? errorDescription ?? error }
+
+    /// The underlying error of a ``Failure``, described (errno text, OSStatus).
+    public var underlying: String? { (cause as? Failure)?.underlying }
+
+    public var error: String {
+        if let code { return code.rawValue }
+        switch self {
+        case .writeError: return "storage_write_error"
+        case .readError: return "storage_read_error"
+        case .deleteError: return "storage_delete_error"
+        }
+    }
+
+    public var errorDescription: String? {
+        if let cause = cause as? any IdsvrError, let description = cause.errorDescription { return description }
+        let operation: String
+        switch self {
+        case .writeError: operation = "writing to"
+        case .readError: operation = "reading from"
+        case .deleteError: operation = "deleting from"
+        }
+        return "\(operation) the storage failed: \(cause.map { String(describing: $0) } ?? "unknown cause")"
+    }
+
+    public var failureReason: String {
+        (cause as? any IdsvrError)?.failureReason ?? cause.map { String(describing: $0) } ?? errorDescription ?? error
+    }
+
+    public var recoverySuggestion: IdsvrErrorHandling {
+        // An app's own storage: most often the device is locked (file protection, the Keychain).
+        (cause as? any IdsvrError)?.recoverySuggestion ?? .retryable(condition: .whenAppInForeground)
     }
 }
 
@@ -65,7 +145,7 @@ public final class InMemoryStorage: Storage {
     public var keys: [String] { values.withLock { $0.keys.sorted() } }
 }
 
-extension ErrorCode where Domain == StorageError {
+extension ErrorCode where Domain == StorageError.Failure {
     /// The key cannot be stored (empty, or too long).
     public static var invalidKey: Self { Self("invalid_key") }
     /// Reading failed.

@@ -38,16 +38,17 @@ public struct TokenEndpointError: IdsvrError, Hashable {
     }
 
     public var error: String { code.rawValue }
-    public var errorDescription: String { detail }
+    public var errorDescription: String? { detail }
     public var failureReason: String {
         let body = String(decoding: rawBody.prefix(200), as: UTF8.self)
         return body.isEmpty ? detail : "\(detail); body begins: \(body)"
     }
 
     public var recoverySuggestion: IdsvrErrorHandling {
-        if let retryAfter { return .retryable(condition: .afterDelay(seconds: retryAfter)) }
-        if let statusCode, statusCode >= 500 || statusCode == 429 { return .retryable(condition: .later) }
-        return .nonRecoverable(action: .fixServerConfiguration)
+        // A busy server (its `Retry-After` is ``retryAfter``) or a failing one: worth another try.
+        if retryAfter != nil { return .retryable(condition: .now) }
+        if let statusCode, statusCode >= 500 || statusCode == 429 { return .retryable(condition: .now) }
+        return .unrecoverable(action: .introspectCause)
     }
 }
 

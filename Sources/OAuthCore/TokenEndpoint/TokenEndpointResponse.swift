@@ -120,17 +120,16 @@ public struct OAuthErrorResponse: IdsvrError, Hashable {
         self.retryAfter = retryAfter
     }
 
-    public var errorDescription: String { serverDescription ?? "the server answered \(error)" }
+    public var errorDescription: String? { serverDescription ?? "the server answered \(error)" }
     public var failureReason: String { "The token endpoint refused the request with \"\(error)\" (HTTP \(statusCode))." }
 
     public var recoverySuggestion: IdsvrErrorHandling {
         switch error {
         case "invalid_grant", "access_denied", "expired_token": return .newHaapiFlow
         case "temporarily_unavailable", "server_error":
-            return .retryable(condition: retryAfter.map { .afterDelay(seconds: $0) } ?? .later)
-        case "use_dpop_nonce": return .retryable(condition: .immediately)
-        case "slow_down", "authorization_pending": return .retryable(condition: .afterDelay(seconds: retryAfter ?? 5))
-        default: return .nonRecoverable(action: .fixClientConfiguration)
+            return .retryable(condition: .now)
+        case "use_dpop_nonce", "slow_down", "authorization_pending": return .retryable(condition: .now)
+        default: return .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error))
         }
     }
 }

@@ -99,7 +99,7 @@ struct DemoCommand: AsyncParsableCommand {
         let tokens: AuthState
         let info: UserInfo?
         do {
-            tokens = try await session.start(with: outcome.tokens.response, dpop: outcome.dpop, nonce: outcome.nonce)
+            tokens = try await session.start(with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
             info = settings.userinfoEndpoint == nil ? nil : try await session.userInfo()
         } catch {
             throw CLIFailure("the tokens the login ended with are unusable: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")

@@ -80,7 +80,7 @@ struct LoginCommand: AsyncParsableCommand {
                 .run(terminal: terminal)
             let session = try store.session(settings)
             tokens = try await store.reportingFailures(of: "keeping the tokens") {
-                try await session.start(with: outcome.tokens.response, dpop: outcome.dpop, nonce: outcome.nonce)
+                try await session.start(with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
             }
         }
         // The settings are saved with the tokens they got, never before.

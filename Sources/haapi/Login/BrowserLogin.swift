@@ -65,7 +65,7 @@ struct BrowserLogin {
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the browser login failed: \(error.errorDescription)" + Hints.after(error))
+            throw CLIFailure("the browser login failed: \(error.errorDescription ?? error.error)" + Hints.after(error))
         }
     }
 
@@ -85,7 +85,7 @@ struct BrowserLogin {
             Stderr.line("Waiting for the approval...")
             return try await client.completeDeviceAuthorization(authorization)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the device login failed: \(error.errorDescription)" + Hints.after(error))
+            throw CLIFailure("the device login failed: \(error.errorDescription ?? error.error)" + Hints.after(error))
         }
     }
 
@@ -102,7 +102,7 @@ struct BrowserLogin {
             Stderr.line("Ending the provider's session at its sign-out page; waiting up to \(timeout) s for it to come back...")
             try await client.endSession(using: userAgent)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the provider did not end the session: \(error.errorDescription)")
+            throw CLIFailure("the provider did not end the session: \(error.errorDescription ?? error.error)")
         }
     }
 }

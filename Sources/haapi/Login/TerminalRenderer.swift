@@ -300,7 +300,7 @@ import OAuthTransportNIO
         }
         entries += forms.filter(\.isCancel).map(Entry.form)
         guard !entries.isEmpty else {
-            let step = viewModel.shownStep.map { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
+            let step = viewModel.shownStep.flatMap { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
             throw CLIFailure("login failed: " + step)
         }
         let chosen: Entry

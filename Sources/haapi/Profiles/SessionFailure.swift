@@ -11,7 +11,7 @@ extension Profile {
         } catch let failure as CLIFailure {
             throw failure
         } catch let error as OIDCError where error.code == .loginRequired {
-            throw CLIFailure("login required: \(error.errorDescription); run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
+            throw CLIFailure("login required: \(error.errorDescription ?? error.error); run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
         } catch let error as StorageError where error.code == .lockTimeout {
             throw CLIFailure("another process has been renewing the tokens of profile \"\(name)\" for too long: \(error.message)")
         } catch let error as StorageError where error.code == .invalidFormat {

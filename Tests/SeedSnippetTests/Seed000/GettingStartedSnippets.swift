@@ -150,7 +150,7 @@ extension SeedSnippets {
                     Issue.record("got \(error)"); return
                 }
                 #expect(reason.contains("DCR"))
-                #expect((error.underlyingError as? any IdsvrError)?.recoverySuggestion == .nonRecoverable(action: .fixClientConfiguration))
+                #expect((error.underlyingError as? any IdsvrError)?.recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: error.underlyingError.map { ($0 as? any IdsvrError)?.errorDescription ?? "" } ?? "")))
             }
         }
 

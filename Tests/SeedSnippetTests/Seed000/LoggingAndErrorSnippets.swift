@@ -31,7 +31,7 @@ file: String,
 line: Int)
 {
 // Filter/export to your designed tool
-LogRecord.shared.append("[\(followUpTag.name)] [\(logType.rawValue)] \(message)")
+LogRecord.shared.append("[\(followUpTag.tagName)] [\(logType.rawValue)] \(message)")
 }
 }
 
@@ -66,7 +66,8 @@ case .unsupportedMap(let objName, let expectedObjName): (expectedObjName, objNam
 // MARK: 000-24 The IdsvrError metadata of a HaapiUIKitError
 // Changed: `as` made `as?` (a conditional binding needs an optional); `haapiError` is
 // `idsvrError`, the name the guard binds; each case's comments followed by a line that keeps
-// the advice (a case needs a statement).
+// the advice (a case needs a statement); `.nonRecoverable(action:)` is `.unrecoverable(action:)`,
+// as Curity's interface names it.
 
 private func handleHaapiError(_ error: HaapiUIKitError) {
 guard let idsvrError = error as? IdsvrError else { return }
@@ -81,7 +82,7 @@ advice = "retry \(condition)"
 case .newHaapiFlow:
 // The error can be recovered by triggering a new Authentication flow from the start.
 advice = "new flow"
-case .nonRecoverable(action: let action):
+case .unrecoverable(action: let action):
 // This error cannot be recovered without compile time or runtime corrective measures as instructed by the `action`.
 advice = "fix: \(action)"
 }
@@ -183,9 +184,9 @@ extension SeedSnippets {
                 #expect(screen.advice == "new flow")
                 let wrapped = HaapiUIKitError.other(HaapiError.dpopProofFailure(message: "no key", cause: CancellationError()))
                 screen.handle(wrapped)
-                #expect(screen.advice == "retry \(RetryCondition.whenInForeground)")
+                #expect(screen.advice == "retry \(RetryCondition.whenAppInForeground)")
                 screen.handle(HaapiUIKitError.unsupported(cause: "passkeys need iOS 16"))
-                #expect(screen.advice == "fix: \(UnrecoverableAction.useAnotherConfiguration)")
+                #expect(screen.advice == "fix: \(UnrecoverableAction.modifyConfiguration(reason: "passkeys need iOS 16"))")
             }
         }
     }

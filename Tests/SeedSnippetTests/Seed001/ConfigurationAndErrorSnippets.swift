@@ -27,7 +27,8 @@ let oAuthTokenManager: OAuthTokenManager = oauthAccessor.oAuthTokenManager
 // Changed: closing braces restored; a case without a statement gets `break`; the first line
 // of `handleError` keeps the error's code; in `handleHaapiError`, `as` is `as?` (a
 // conditional binding needs an optional) and each case's comments are followed by a line
-// that keeps the advice.
+// that keeps the advice; the seed's `.nonRecoverable(action:)` is `.unrecoverable(action:)`, as
+// Curity's SDK 5 interface names it, and SDK 5's `.invalidURLResponse` has its case.
 
 final class HaapiErrorScreen {
     var handled: [String] = []
@@ -53,6 +54,7 @@ case .illegalState(let message): message
 case .invalidConfiguration(let reason): reason
 case .invalidStatusCode(let statusCode): statusCode
 case .serverError(let error, let errorDescription, let statusCode): break
+case .invalidURLResponse(let response, let reason, let cause): reason
 }
 }
 
@@ -69,7 +71,7 @@ advice = "retry \(condition)"
 case .newHaapiFlow:
 // The error can be recovered by triggering a new Authentication flow from the start.
 advice = "new flow"
-case .nonRecoverable(action: let action):
+case .unrecoverable(action: let action):
 // This error cannot be recovered without compile time or runtime corrective measures as instructed by the `action`.
 advice = "fix: \(action)"
 }
@@ -154,7 +156,7 @@ file: String,
 line: Int)
 {
 // Filter/export to your designed tool
-LogRecord.shared.append("[\(followUpTag.name)] [\(logType.rawValue)] \(message)")
+LogRecord.shared.append("[\(followUpTag.tagName)] [\(logType.rawValue)] \(message)")
 }
 }
 }
@@ -255,7 +257,7 @@ extension SeedSnippets {
                 guard case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(
                     with: try #require(done.oauthAuthorizationResponseProperties.code), dpop: accessor.haapiManager.dpop)
                 else { Issue.record("no tokens"); return }
-                await accessor.close()
+                accessor.close()
                 // The extension.
                 let oAuthTokenManager = try await oauthAccessorSnippet(configuration, dcr)
                 guard case .successfulToken(let refreshed) = await oAuthTokenManager.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
@@ -280,7 +282,7 @@ extension SeedSnippets {
                     screen.handle(error)
                 }
                 #expect(screen.handled == ["invalid_configuration"])
-                #expect(screen.advice == "fix: \(UnrecoverableAction.fixClientConfiguration)")
+                #expect(screen.advice?.hasPrefix("fix: modifyConfiguration(reason: ") == true)
                 // A server that cannot be reached.
                 let unreachable = HaapiConfiguration(
                     name: "foo-unreachable", clientId: "foo-client-id", baseURL: URL(string: "http://127.0.0.1:1")!,
@@ -289,9 +291,9 @@ extension SeedSnippets {
                 let manager = try HaapiManager(haapiConfiguration: unreachable)
                 screen.handle(try #require(await manager.start().error))
                 #expect(screen.handled.last == "communication")
-                #expect(screen.advice == "retry \(RetryCondition.whenNetworkAvailable)")
+                #expect(screen.advice == "retry \(RetryCondition.now)")
                 // A closed manager.
-                await manager.close()
+                manager.close()
                 screen.handle(try #require(await manager.start().error))
                 #expect(screen.handled.last == "haapi_token_manager_closed")
                 #expect(screen.advice == "new flow")
@@ -308,7 +310,7 @@ extension SeedSnippets {
                 guard case .successfulToken(let tokens) = await OAuthTokenManager(oauthTokenConfiguration: configuration).fetchAccessToken(
                     with: try #require(step.oauthAuthorizationResponseProperties.code), dpop: manager.dpop)
                 else { Issue.record("no tokens"); return }
-                await manager.close()
+                manager.close()
                 // The key the refresh token is bound to cannot be read any more (a device in a bad state).
                 try corruptStoredKey(of: "foo-alias")
                 let screen = DPoPFallbackScreen()
@@ -319,7 +321,7 @@ extension SeedSnippets {
                     let fallback = try screen.fallback(CONFIG_ALIAS: "foo-alias", server: server.baseURL)
                     let done = try await runToAuthorizationResponse(fallback, from: await fallback.start())
                     #expect(done.oauthAuthorizationResponseProperties.code != nil)
-                    await fallback.close()
+                    fallback.close()
                 }
             }
         }
@@ -343,14 +345,14 @@ extension SeedSnippets {
                 try await server.addClient("foo-client-id", strategy: .attestation, tokenBound: false)
                 #expect(SdkLoggingSnippet.AppDelegate().application(UIApplication.shared, didFinishLaunchingWithOptions: nil))
                 let (first, _) = try await loginWithManager(fooHaapiConfiguration())
-                await first.close()
+                first.close()
                 let lines = LogRecord.shared.lines
                 #expect(lines.contains { $0.hasPrefix("[HAAPI_DRIVER_") } && lines.contains { $0.hasPrefix("[HAAPI_SDK_") })
                 #expect(!lines.contains { $0.hasPrefix("[HAAPI_UI_") })
                 SdkLoggingSnippet.sdkOnly()
                 LogRecord.shared.clear()
                 let (second, _) = try await loginWithManager(fooHaapiConfiguration())
-                await second.close()
+                second.close()
                 #expect(!LogRecord.shared.lines.isEmpty)
                 #expect(LogRecord.shared.lines.allSatisfy { $0.hasPrefix("[HAAPI_SDK_") })
             }

@@ -161,7 +161,7 @@ extension SeedSnippets {
                     screen.submit(formActionModel: form, parameters: ["userName": "demo", "password": "Password1"] as [String: Any])
                     let done = try await waitFor { screen.representations.value?.last as? OAuthAuthorizationResponseStep }
                     #expect(done.oauthAuthorizationResponseProperties.code != nil)
-                    await screen.haapiManager.close()
+                    screen.haapiManager.close()
                 }
             }
         }
@@ -181,7 +181,7 @@ extension SeedSnippets {
                 let registered = try await server.registeredClients(from: "dcr-client-template-id")
                 #expect(registered.count == 1)
                 #expect(done.oauthAuthorizationResponseProperties.code != nil)
-                await accessor.close()
+                accessor.close()
             }
         }
     }

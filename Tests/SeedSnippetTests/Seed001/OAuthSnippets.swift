@@ -183,7 +183,7 @@ extension SeedSnippets {
                 let second = try await waitFor { (screen.responses.value?.count ?? 0) > 1 ? screen.responses.value?.last : nil }
                 guard case .errorToken(let error) = second else { Issue.record("got \(second)"); return }
                 #expect(error.error == "invalid_grant")
-                await manager.close()
+                manager.close()
             }
         }
 
@@ -204,11 +204,11 @@ extension SeedSnippets {
                     case (false, .errorToken(let error)):
                         // The server's answer, as the seed prints it.
                         #expect(error.error == "invalid_dpop_proof")
-                        #expect(error.serverDescription == "Missing DPoP Proof Token")
+                        #expect(error.errorDescription == "Missing DPoP Proof Token")
                     default:
                         Issue.record("passing DPoP \(passesDPoP): got \(response)")
                     }
-                    await manager.close()
+                    manager.close()
                 }
             }
         }
@@ -230,7 +230,7 @@ extension SeedSnippets {
                 guard case .successfulToken(let tokens) = second else { Issue.record("got \(second)"); return }
                 #expect(!tokens.isDPoPBound)
                 #expect(try await server.claims(of: tokens.accessToken)?.jkt == nil)
-                await manager.close()
+                manager.close()
             }
         }
 
@@ -243,7 +243,7 @@ extension SeedSnippets {
                 var unbound = fooHaapiConfiguration()
                 unbound.tokenBoundConfiguration = UnboundedTokenConfiguration()
                 let (manager, step) = try await loginWithManager(unbound)
-                await manager.close()
+                manager.close()
                 guard case .successfulToken(let tokens) = await oAuthTokenManager.fetchAccessToken(
                     with: try #require(step.oauthAuthorizationResponseProperties.code))
                 else { Issue.record("no tokens"); return }
