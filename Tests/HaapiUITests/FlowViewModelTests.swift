@@ -35,6 +35,57 @@ import Testing
         }
     }
 
+    /// Curity's OAuthLifecycle revokes with the configuration alone: a revoked refresh token is
+    /// refused, and the refresh with additional parameters sends them.
+    @Test func lifecycleRevokesWithTheConfigurationAndRefreshesWithParameters() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested, scopes: ["openid", "profile"])
+            await flow.viewModel.start()
+            try await flow.login()
+            // The profile scope is consented to, as the server asks.
+            await flow.viewModel.submit(interactionActionModel: try #require(flow.model?.button(kind: .userConsent)), parameters: [:])
+            let tokens = try #require(try await flow.outcome().kitTokens)
+            #expect(tokens.scope == "openid profile")
+            let application = flow.viewModel.haapiUIKitApplication
+            // A narrower scope asked for on refresh (RFC 6749 section 6) is what the server grants.
+            let narrowed = try await OAuthLifecycle.refreshToken(
+                try #require(tokens.refreshToken), haapiUIKitApplication: application, additionalParameters: ["scope": "openid"])
+            let renewed = try #require(narrowed.kitTokens)
+            #expect(renewed.scope == "openid")
+
+            try await OAuthLifecycle.revokeRefreshToken(try #require(renewed.refreshToken), haapiUIKitConfiguration: application.haapiUIKitConfiguration)
+            let refused = try await OAuthLifecycle.refreshToken(try #require(renewed.refreshToken), haapiUIKitApplication: application)
+            #expect(refused.kitError?.error == "invalid_grant")
+            try await OAuthLifecycle.revokeAccessToken(renewed.accessToken, haapiUIKitConfiguration: application.haapiUIKitConfiguration)
+            #expect(try await server.state.verifyAccessToken(renewed.accessToken) == nil)
+            await flow.close()
+        }
+    }
+
+    /// Curity's view-model calls: the flow's own code asked for again gives the same tokens (a
+    /// code is spent once, and a second exchange would be refused); a refresh publishes new ones.
+    @Test func fetchAccessTokenForTheFlowsCodeAndRefreshAccessTokenPublish() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .attested)
+            await flow.viewModel.start()
+            try await flow.login()
+            let tokens = try #require(try await flow.outcome().kitTokens)
+            let code = try #require(flow.model as? KitAuthorizationRequestModel).code
+            await flow.viewModel.fetchAccessToken(authorizationCode: code, additionalParameters: nil)
+            #expect(flow.viewModel.oAuthModel?.kitTokens?.accessToken == tokens.accessToken)
+            #expect(flow.viewModel.error == nil)
+
+            await flow.viewModel.refreshAccessToken(refreshToken: try #require(tokens.refreshToken), additionalParameters: ["scope": "openid"])
+            let refreshed = try #require(flow.viewModel.oAuthModel?.kitTokens)
+            #expect(refreshed.accessToken != tokens.accessToken)
+            #expect(refreshed.isBound)
+            // A code the flow did not exchange goes to the server, which refuses a made-up one.
+            await flow.viewModel.fetchAccessToken(authorizationCode: "not-a-code")
+            #expect(flow.viewModel.oAuthModel?.kitError?.error == "invalid_grant")
+            await flow.close()
+        }
+    }
+
     /// OAuthLifecycle refreshes through the package's one token lifecycle: callers presenting the
     /// same refresh token at once share one request, so a rotated refresh token is spent once.
     @Test func fiftyConcurrentLifecycleRefreshesMakeOneRefreshRequest() async throws {

@@ -73,6 +73,9 @@ import OpenCombine
     private var startParameters: OAuthAuthorizationParameters?
     /// Whether the flow has been restarted for a `mismatch-between-session-and-access-token` (only once).
     private var restartedForMismatch = false
+    /// The code the flow exchanged and what that ended with: a code is spent once, so asking
+    /// for it again (``fetchAccessToken(authorizationCode:additionalParameters:)``) gives this.
+    private var exchanged: (code: String, model: any OAuthModel)?
 
     /// What ``retry()`` repeats.
     private enum RetryAction {
@@ -228,6 +231,44 @@ import OpenCombine
         guard let shownStep, let model = map(shownStep) else { return }
         problemModel = nil
         uiModel = model
+    }
+
+    /// Exchanges `authorizationCode` for tokens (Curity's `fetchAccessToken`) and ends the
+    /// flow with them, bound to the flow's DPoP key when the configuration binds tokens. The
+    /// flow exchanges its own code when it reaches the authorization response; asked for that
+    /// code again, this publishes the same ``oAuthModel`` without a second exchange.
+    /// - Parameter additionalParameters: more parameters of the token request (`resource`, ...).
+    public func fetchAccessToken(authorizationCode: String, additionalParameters: [String: String]? = nil) async {
+        if let exchanged, exchanged.code == authorizationCode {
+            oAuthModel = exchanged.model
+            return
+        }
+        do {
+            let accessor: any HaapiAccessor
+            if let current = self.accessor { accessor = current } else { accessor = try await haapiUIKitApplication.haapiAccessor() }
+            let dpop = configuration.isTokenBound ? accessor.haapiManager.dpop : nil
+            let verifier = await accessor.haapiManager.codeVerifier
+            let response = await accessor.oAuthTokenManager.fetchAccessToken(
+                with: authorizationCode, dpop: dpop, additionalParameters: additionalParameters, codeVerifier: verifier)
+            if case .error(let failure) = response { throw failure }
+            let model = try oauthModel(response)
+            exchanged = (authorizationCode, model)
+            end(with: model)
+        } catch {
+            publish(HaapiFlowError(failure: error))
+        }
+    }
+
+    /// Refreshes tokens (Curity's `refreshAccessToken`) with the application's token manager,
+    /// as ``OAuthLifecycle/refreshToken(_:haapiUIKitApplication:additionalParameters:)`` does,
+    /// and publishes the new ``oAuthModel`` (tokens, or the server's OAuth error).
+    public func refreshAccessToken(refreshToken: String, additionalParameters: [String: String]? = nil) async {
+        do {
+            oAuthModel = try await OAuthLifecycle.refreshToken(
+                refreshToken, haapiUIKitApplication: haapiUIKitApplication, additionalParameters: additionalParameters)
+        } catch {
+            publish(HaapiFlowError(failure: error))
+        }
     }
 
     /// Follows a link (a plain GET).
@@ -626,7 +667,9 @@ import OpenCombine
             return
         }
         do {
-            end(with: try oauthModel(response))
+            let model = try oauthModel(response)
+            exchanged = (code, model)
+            end(with: model)
         } catch {
             publish(HaapiFlowError(failure: error))
         }
