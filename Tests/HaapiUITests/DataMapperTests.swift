@@ -42,8 +42,9 @@ import Testing
                         title: selector.title, messageItems: [KitInfoMessage(text: "Log in with your company password", messageStyleAttribute: .heading)],
                         selectorItems: [password], linkItems: [])
                 }.build()
-                builder.setDataMapper(mapper).setOAuthDataMapper(OAuthDataMapperBuilder().customize(modelType: SuccessfulTokenResponse.self) {
-                    CompanySession(accessToken: $0.accessToken)
+                builder.setDataMapper(mapper).setOAuthDataMapper(OAuthDataMapperBuilder().customize(modelType: SuccessfulTokenResponse.self) { response in
+                    guard let tokens = response as? SuccessfulTokenResponse else { throw Refused() }
+                    return CompanySession(accessToken: tokens.accessToken)
                 }.build())
             }
             await flow.viewModel.start()

@@ -72,4 +72,16 @@ import Testing
         }
         #expect(value == (7, true))
     }
+
+    /// Curity's OAuthDataMapperBuilder: a handler per response type, the kit's model for the others.
+    @Test func theOAuthDataMapperMapsEachResponseTypeWithItsHandler() throws {
+        struct AppError: OAuthModel { let code: String }
+        let mapper = OAuthDataMapperBuilder()
+            .customize(modelType: ErrorTokenResponse.self) { response in AppError(code: (response as? ErrorTokenResponse)?.error ?? "?") }
+            .build()
+        let refused = try JSONDecoder().decode(ErrorTokenResponse.self, from: Data(#"{"error":"invalid_grant"}"#.utf8))
+        #expect((try mapper.mapTokenResponseToOAuthModel(tokenResponse: .errorToken(refused)) as? AppError)?.code == "invalid_grant")
+        let tokens = try SuccessfulTokenResponse(members: ["access_token": .string("at"), "token_type": .string("Bearer")])
+        #expect((try mapper.mapTokenResponseToOAuthModel(tokenResponse: .successfulToken(tokens)) as? KitOAuthTokenModel)?.accessToken == "at")
+    }
 }

@@ -5,6 +5,10 @@ import HaapiSDK
 /// ``DataMapperBuilder/customize(modelType:handler:)``.
 public typealias UIModelFactory = @Sendable (any HaapiResponse) throws -> any UIModel
 
+/// Makes the OAuth model of a token response (Curity's `OAuthModelFactory`), for
+/// ``OAuthDataMapperBuilder/customize(modelType:handler:)``.
+public typealias OAuthModelFactory = @Sendable (any OAuthResponse) throws -> any OAuthModel
+
 /// Maps the server's steps and problems to the models the screens show (the seeds'
 /// `DataMapper`). ``KitDataMapper`` is the kit's; ``DataMapperBuilder`` changes how some kinds of
 /// response are mapped and keeps the kit's mapping for the others. Set one with
@@ -133,41 +137,42 @@ public protocol OAuthDataMapper: Sendable {
 /// Makes an ``OAuthDataMapper`` (the seeds' `OAuthDataMapperBuilder`): tokens become a
 /// ``KitOAuthTokenModel`` and errors a ``KitOAuthErrorModel`` unless a handler says otherwise.
 public final class OAuthDataMapperBuilder {
-    private var tokens: (@Sendable (SuccessfulTokenResponse) throws -> any OAuthModel)?
-    private var errors: (@Sendable (ErrorTokenResponse) throws -> any OAuthModel)?
+    private var handlers: [(type: Any.Type, factory: OAuthModelFactory)] = []
 
     /// A builder of the kit's mapping.
     public init() {}
 
-    /// Maps successful token responses with `handler`.
+    /// Maps token responses of type `T` (``SuccessfulTokenResponse`` or ``ErrorTokenResponse``)
+    /// with `handler`; a later customisation of the same type wins.
     @discardableResult
-    public func customize(modelType: SuccessfulTokenResponse.Type, handler: @escaping @Sendable (SuccessfulTokenResponse) throws -> any OAuthModel) -> OAuthDataMapperBuilder {
-        tokens = handler
-        return self
-    }
-
-    /// Maps the server's OAuth errors with `handler`.
-    @discardableResult
-    public func customize(modelType: ErrorTokenResponse.Type, handler: @escaping @Sendable (ErrorTokenResponse) throws -> any OAuthModel) -> OAuthDataMapperBuilder {
-        errors = handler
+    public func customize<T: OAuthResponse>(modelType: T.Type, handler: @escaping OAuthModelFactory) -> OAuthDataMapperBuilder {
+        handlers.insert((T.self, handler), at: 0)
         return self
     }
 
     /// The mapper.
     public func build() -> any OAuthDataMapper {
-        KitOAuthDataMapper(tokens: tokens, errors: errors)
+        KitOAuthDataMapper(handlers: handlers.map { entry in
+            { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
+        })
     }
 }
 
 struct KitOAuthDataMapper: OAuthDataMapper {
-    var tokens: (@Sendable (SuccessfulTokenResponse) throws -> any OAuthModel)?
-    var errors: (@Sendable (ErrorTokenResponse) throws -> any OAuthModel)?
+    var handlers: [@Sendable (any OAuthResponse) throws -> (any OAuthModel)?] = []
 
     func mapTokenResponseToOAuthModel(tokenResponse: TokenResponse) throws -> any OAuthModel {
         switch tokenResponse {
-        case .successfulToken(let response): return try tokens?(response) ?? KitOAuthTokenModel(response)
-        case .errorToken(let response): return try errors?(response) ?? KitOAuthErrorModel(response)
+        case .successfulToken(let response): return try custom(response) ?? KitOAuthTokenModel(response)
+        case .errorToken(let response): return try custom(response) ?? KitOAuthErrorModel(response)
         case .error(let failure): throw failure
         }
+    }
+
+    private func custom(_ response: any OAuthResponse) throws -> (any OAuthModel)? {
+        for handler in handlers {
+            if let mapped = try handler(response) { return mapped }
+        }
+        return nil
     }
 }

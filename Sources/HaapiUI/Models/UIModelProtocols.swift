@@ -7,11 +7,13 @@ import HaapiSDK
 // (KitModels.swift, InteractionItems.swift), made by ``KitDataMapper``.
 
 /// A model a UI presents (the seeds' `UIModel`): a step, a problem, an operation or the end of a flow.
-public protocol UIModel: CustomDebugStringConvertible, CustomStringConvertible, Sendable {}
+public protocol UIModel: Masking, CustomDebugStringConvertible, CustomStringConvertible, Sendable {}
 
 extension UIModel {
     public var description: String { "\(type(of: self))" }
     public var debugDescription: String { description }
+    /// The model for a log line: its type, which says what was shown and holds no value.
+    public var masked: String { description }
 }
 
 /// A model made from a HAAPI response of a known `type`.

@@ -451,6 +451,15 @@ import UIKit
         fill(linksStackView, with: linkItemModels.map { .link(title: $0.text ?? $0.href, action: .follow($0)) })
     }
 
+    /// Shows a problem the user corrects on the same screen (invalid input, wrong credentials)
+    /// over the model shown, its complaints at their fields; `false` for any other problem.
+    public func showCorrections(_ problem: any ProblemModel) -> Bool {
+        guard let shownModel, problem.type == .invalidInputProblem || problem.type == .incorrectCredentialsProblem else { return false }
+        stopLoading()
+        show(shownModel, problem: problem)
+        return true
+    }
+
     /// Leaves new forms to the flow; the kit's form screens take them in place.
     open func handleFormModel(_ formModel: any FormModel) -> Bool { false }
 

@@ -8,22 +8,12 @@ import UIKit
 /// the complaints of an invalid or rejected submission at its fields, and the next form in place.
 @MainActor open class FormViewController: BaseViewController<any FormModel, FormViewControllerStyle> {
     @discardableResult
-    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool {
-        guard let shownModel, Self.isCorrectedOnSameStep(problemModel) else { return false }
-        stopLoading()
-        show(shownModel, problem: problemModel)
-        return true
-    }
+    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
 
     open override func handleFormModel(_ formModel: any FormModel) -> Bool {
         stopLoading()
         show(formModel)
         return true
-    }
-
-    /// Whether the user corrects what `problem` is about on the same screen.
-    static func isCorrectedOnSameStep(_ problem: any ProblemModel) -> Bool {
-        problem.type == .invalidInputProblem || problem.type == .incorrectCredentialsProblem
     }
 }
 
@@ -138,12 +128,7 @@ import UIKit
 /// Any other step: its messages, forms, choices and links (Curity's `GenericViewController`).
 @MainActor open class GenericViewController: BaseViewController<any GenericModel, GenericViewControllerStyle> {
     @discardableResult
-    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool {
-        guard let shownModel, FormViewController.isCorrectedOnSameStep(problemModel) else { return false }
-        stopLoading()
-        show(shownModel, problem: problemModel)
-        return true
-    }
+    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
 }
 
 extension ScreenAction {
