@@ -52,7 +52,7 @@ struct HaapiTestClient {
         let configuration = HaapiConfiguration(
             name: "test-\(clientId)", clientId: clientId, baseURL: issuer, tokenEndpointURL: issuer.appendingPathComponent("oauth/token"),
             authorizationEndpointURL: issuer.appendingPathComponent("oauth/authorize"), appRedirect: Self.appRedirect,
-            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: scopes, state: state, nonce: "n-1") },
+            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: scopes, nonce: "n-1", state: state) },
             isAutoRedirect: autoRedirect)
         manager = HaapiManager(haapiConfiguration: configuration, transport: try Self.transport(token: token, dpop: dpop))
     }

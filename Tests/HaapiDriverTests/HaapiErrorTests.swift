@@ -72,3 +72,28 @@ struct HaapiErrorTests {
         #expect(error.statusCode == 401 && error.error == "invalid_token")
     }
 }
+
+@Suite("Client authentication methods")
+struct ClientAuthenticationMethodTests {
+    @Test func curitysInitialisersAndTheirErrors() throws {
+        #expect(try ClientAuthenticationMethodSecret(secret: "s").clientAuthentication(clientID: "c").methodName == "client_secret_basic")
+        #expect(ClientAuthenticationMethodSecret("s").secret == "s")
+        #expect(try ClientAuthenticationMethodNone().clientAuthentication(clientID: "c").methodName == "none")
+        let notAKey = #expect(throws: CryptoImportError.self) {
+            try ClientAuthenticationMethodJWTAsymmetric(pem: "-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----", signatureAlgorithm: .es256)
+        }
+        guard case .invalidPEMString(_, let cause?)? = notAKey else { Issue.record("got \(String(describing: notAKey))"); return }
+        #expect(notAKey?.cause != nil && String(describing: cause) == notAKey?.failureReason)
+        let missing = #expect(throws: CryptoImportError.self) {
+            try ClientAuthenticationMethodJWTAsymmetric(pemFilename: "/nonexistent/key.pem", signatureAlgorithm: .es256, bundle: .main)
+        }
+        guard case .invalidPath? = missing else { Issue.record("got \(String(describing: missing))"); return }
+        // Algorithms the package does not sign with are refused, not silently replaced.
+        #expect(throws: HaapiError.self) { try ClientAuthenticationMethodJWTAsymmetric(pem: "", signatureAlgorithm: .rs512) }
+        #expect(throws: HaapiError.self) {
+            try ClientAuthenticationMethodJWTSymmetric(signatureAlgorithm: .hs384, secretKey: String(repeating: "k", count: 48)).clientAuthentication(clientID: "c")
+        }
+        let key = JWSSigningKey.es256(.init())
+        #expect(try ClientAuthenticationMethodJWTAsymmetric(key: key).signatureAlgorithm == .es256)
+    }
+}

@@ -51,6 +51,18 @@ struct HaapiTokenManagerBuilderTests {
         #expect(server.count("/token") == 2 && fresh.accessToken != info.accessToken && fresh.dpopNonce == "n-7")
     }
 
+    @Test func theBoundKeyIsOfTheConfigurationsType() async throws {
+        #expect(BoundedTokenConfiguration().bindsTokens && BoundedTokenConfiguration(keyPairType: .security).keyPairType == .security)
+        #expect(!UnboundedTokenConfiguration().bindsTokens && UnboundedTokenConfiguration().keyPairType == .p256)
+        let server = FakeAuthorizationServer()
+        let manager = try builder(server).setAttestationProvider(InsecureSoftwareAttestationProvider())
+            .setTokenBoundConfiguration(config: BoundedTokenConfiguration(keyPairType: .p384)).build()
+        defer { manager.close() }
+        #expect(manager.dpop?.keyType == .p384 && manager.dpop?.signingKey.algorithm == .es384)
+        let security = try Dpop(keyType: .security)
+        #expect(security.keyType == .security && security.signingKey.algorithm == .es256)
+    }
+
     @Test func attestationIsRetriedAsConfigured() async throws {
         let server = FakeAuthorizationServer()
         let flaky = FlakyAttestationProvider(failures: 2)

@@ -76,7 +76,7 @@ struct HaapiManagerTests {
             tokenEndpointURL: URL(string: "/oauth/token", relativeTo: base)!.absoluteURL,
             authorizationEndpointURL: URL(string: "https://idsvr.example/oauth/authorize")!, appRedirect: "app:/cb",
             httpHeadersProvider: { ["X-App-Version": "1.2"] },
-            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: ["openid", "read"], state: "s-1", nonce: "n-1", acrValues: ["urn:acr:pwd"], extraRequestParameters: ["ui": "dark"]) },
+            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: ["openid", "read"], nonce: "n-1", acrValues: ["urn:acr:pwd"], extraRequestParameters: ["ui": "dark"], state: "s-1") },
             isAutoRedirect: autoRedirect, usesPKCE: pkce)
     }
 
@@ -127,8 +127,8 @@ struct HaapiManagerTests {
         var configuration = configuration(pkce: true)
         configuration.authorizationParametersProvider = {
             OAuthAuthorizationParameters(
-                scopes: ["openid"], state: "s-1",
-                extraRequestParameters: ["state": "forged", "redirect_uri": "https://evil.example/cb", "code_challenge": "x", "ui": "dark"])
+                scopes: ["openid"],
+                extraRequestParameters: ["state": "forged", "redirect_uri": "https://evil.example/cb", "code_challenge": "x", "ui": "dark"], state: "s-1")
         }
         let transport = RecordingTransport([step(Documents.login)])
         _ = await HaapiManager(haapiConfiguration: configuration, transport: transport).start()

@@ -31,7 +31,10 @@ final class FakeTokenEndpoint: HTTPTransport, @unchecked Sendable {
             requests.append(request)
             let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
             let jkt = proofKey(request)
-            if request.url.path == "/revoke" { return TransportResponse(status: 200, url: request.url) }
+            if request.url.path == "/revoke" {
+                if form["token"] == "refuse-me" { return json(400, ["error": "unsupported_token_type", "error_description": "no"], request.url) }
+                return TransportResponse(status: 200, url: request.url)
+            }
             switch form["grant_type"] {
             case "authorization_code" where form["code"] == "html-please":
                 return TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>bad gateway</html>".utf8), url: request.url)
@@ -177,6 +180,80 @@ struct OAuthTokenManagerTests {
         configuration.revocationEndpointURL = nil
         let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: FakeTokenEndpoint(), storage: InMemoryStorage())
         guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken(with: "at") else { Issue.record("revoked without an endpoint"); return }
+    }
+}
+
+/// Curity's forms of the token manager's calls, and its token responses.
+@Suite("OAuthTokenManager in Curity's shape")
+struct CurityOAuthTokenManagerTests {
+    @Test func additionalParametersReachTheTokenEndpoint() async throws {
+        let server = FakeTokenEndpoint()
+        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
+        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code", additionalParameters: ["resource": "https://api.example"]) else {
+            Issue.record("no tokens"); return
+        }
+        func form(_ request: TransportRequest?) -> [String: String] {
+            Dictionary(FormURLEncoding.decode(String(decoding: request?.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+        }
+        #expect(form(server.requests.last)["resource"] == "https://api.example")
+        #expect(tokens.expiresIn == 300 && tokens.expiresAt != nil && tokens.tokenType == "Bearer" && tokens.scope == nil)
+        // SDK 5.0's completion handler, for a refresh with its own parameter.
+        let refreshed = await withCheckedContinuation { (done: CheckedContinuation<TokenResponse, Never>) in
+            manager.refreshAccessToken(with: tokens.refreshToken ?? "", additionalParameters: ["audience": "wallet"]) { done.resume(returning: $0) }
+        }
+        guard case .successfulToken(let next) = refreshed else { Issue.record("got \(refreshed)"); return }
+        #expect(form(server.requests.last)["audience"] == "wallet")
+        // No expires_in: Curity's Int is 0, and there is no expiry.
+        #expect(next.expiresIn == 0 && next.expiresAt == nil)
+    }
+
+    @Test func aRefusedRevocationIsTheServersError() async throws {
+        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: FakeTokenEndpoint(), storage: InMemoryStorage())
+        guard case .success = await manager.revokeAccessToken(with: "at") else { Issue.record("not revoked"); return }
+        let refused = await withCheckedContinuation { (done: CheckedContinuation<TokenRevocationResponse, Never>) in
+            manager.revokeRefreshToken(with: "refuse-me") { done.resume(returning: $0) }
+        }
+        guard case .error(let error as OAuthErrorResponse) = refused else { Issue.record("got \(refused)"); return }
+        #expect(error.error == "unsupported_token_type" && error.statusCode == 400 && error.errorDescription == "no")
+    }
+
+    @Test func tokenResponsesAreCodableAndMadeByTheFactory() async throws {
+        let made = HaapiModel.TokenResponseFactory.success(
+            accessToken: "at", tokenType: nil, scope: "openid", expiresIn: 60, refreshToken: "rt", idToken: nil)
+        #expect(made.tokenType == nil && !made.isDPoPBound && made.expiresIn == 60 && made.raw["scope"] == "openid")
+        // Without a token_type it is not a token response RFC 6749 allows, so no session starts with it.
+        #expect(throws: TokenEndpointError.self) { try made.tokenSuccessResponse() }
+        await HaapiLogger.withScope(HaapiLoggerScope(followUpTags: [], sinks: [], isSensitiveValueMasked: true)) {
+            #expect("\(made)" == "SuccessfulTokenResponse(no type, access *****, refresh *****, id none, scope openid, expires in 60 s)")
+        }
+
+        let decoded = try JSONDecoder().decode(SuccessfulTokenResponse.self, from: Data(#"{"access_token":"a","token_type":"DPoP","expires_in":"30","x":1}"#.utf8))
+        #expect(decoded.accessToken == "a" && decoded.isDPoPBound && decoded.expiresIn == 30 && decoded.raw["x"] == 1)
+        let again = try JSONDecoder().decode(SuccessfulTokenResponse.self, from: try JSONEncoder().encode(decoded))
+        #expect(again == decoded)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SuccessfulTokenResponse.self, from: Data(#"{"token_type":"DPoP"}"#.utf8)) }
+
+        let error = HaapiModel.TokenResponseFactory.error(error: "invalid_grant", errorDescription: nil, errorUri: "https://docs.example/e")
+        #expect(error.error == "invalid_grant" && error.errorDescription == nil && error.errorUri == "https://docs.example/e")
+        #expect(error.response.recoverySuggestion == .newHaapiFlow)
+        let decodedError = try JSONDecoder().decode(ErrorTokenResponse.self, from: try JSONEncoder().encode(error))
+        #expect(decodedError == error && decodedError.debugDescription == "ErrorTokenResponse(invalid_grant (https://docs.example/e))")
+    }
+
+    @Test func buildForOAuthWhateverTheOption() async throws {
+        let builder = HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret: "s")).setTransport(FakeTokenEndpoint())
+            .setAttestationValidationRetryCount(maxRetries: 1).setAttestationValidationKeyName(keyName: "wallet-attestation")
+        let oauth = try await builder.buildForOAuth()
+        #expect(!(oauth is any HaapiAccessor))
+        // Built for OAuth, the name stays free for the HAAPI accessor.
+        let haapi = try await builder.buildForHaapi(shouldClearExistingDCRClient: true)
+        #expect(haapi.haapiManager.dpop === haapi.haapiTokenManager.dpop)
+        // With the option .all, `build()` into an OAuthAccessor is the HAAPI accessor's other face.
+        haapi.close()
+        let both: any OAuthAccessor = try await builder.build()
+        #expect(both is any HaapiAccessor)
+        (both as? any HaapiAccessor)?.close()
     }
 }
 

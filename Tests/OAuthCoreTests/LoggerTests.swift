@@ -57,6 +57,25 @@ struct LoggerTests {
         }
     }
 
+    @Test func setLogTypeSetsTheLowestLevelAndTagsNameThemselves() async {
+        await withSink { sink in
+            HaapiLogger.followUpTags = [TestTag.first]
+            HaapiLogger.setLogType(.warning)
+            #expect(!HaapiLogger.isDebugEnabled && !HaapiLogger.isInfoEnabled && HaapiLogger.isWarningEnabled && HaapiLogger.isErrorEnabled)
+            HaapiLogger.info(TestTag.first, "no")
+            HaapiLogger.warning(TestTag.first, "yes")
+            HaapiLogger.setLogType(.debug)
+            #expect(HaapiLogger.isDebugEnabled && HaapiLogger.isInfoEnabled)
+            HaapiLogger.debug(TestTag.first, "all")
+            HaapiLogger.setLogType(.error)
+            HaapiLogger.warning(TestTag.first, "no")
+            #expect(sink.lines == ["[HAAPI_TEST_FIRST] [WARNING] yes", "[HAAPI_TEST_FIRST] [DEBUG] all"])
+            HaapiLogger.setLogType(.info)
+            #expect(DriverFollowUpTag.http.tagName == "HAAPI_DRIVER_HTTP" && DriverFollowUpTag.http.subsystem == "HAAPI_DRIVER")
+            #expect(OIDCFollowUpTag.session.subsystem == "OIDC_CLIENT" && UnsecuredTag().tagName == "UNSECURED")
+        }
+    }
+
     @Test func levelSwitchesAndDefaults() async {
         await withSink { sink in
             #expect(HaapiLogger.isInfoEnabled && HaapiLogger.isWarningEnabled && HaapiLogger.isErrorEnabled)

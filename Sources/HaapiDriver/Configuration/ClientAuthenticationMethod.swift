@@ -86,8 +86,8 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
     public let signatureAlgorithm: JWTAsymmetricAlgorithm
 
     /// A private key from PEM text.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the PEM is not a key of the
-    ///   algorithm, or the package does not sign with the algorithm.
+    /// - Throws: ``CryptoImportError/invalidPEMString(_:cause:)`` when the PEM is not a key of the
+    ///   algorithm; ``HaapiError/invalidConfiguration(reason:)`` when the package does not sign with it.
     public init(pem: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
         guard let algorithm = signatureAlgorithm.jws else {
             throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.rawValue) client assertions are not supported; use ES256, ES384, ES512, RS256 or PS256")
@@ -95,7 +95,7 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
         do {
             key = try JWSSigningKey(pem: pem, algorithm: algorithm, keyID: keyID)
         } catch {
-            throw HaapiError.invalidConfiguration(reason: "the \(signatureAlgorithm.rawValue) client key cannot be read: \(error)")
+            throw CryptoImportError.invalidPEMString("the \(signatureAlgorithm.rawValue) client key cannot be read", cause: error)
         }
         self.signatureAlgorithm = signatureAlgorithm
     }
@@ -112,6 +112,8 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
 
     /// A private key from a PEM file, as Curity's SDK loads it: a resource of `bundle` of that
     /// name (extension included), or else a file at that path.
+    /// - Throws: ``CryptoImportError/invalidPath(_:)`` when there is no such file; the errors of
+    ///   ``init(pem:signatureAlgorithm:keyID:)``.
     public convenience init(pemFilename: String, signatureAlgorithm: JWTAsymmetricAlgorithm, bundle: Bundle = .main) throws {
         let pem = try BundledFile.text(pemFilename, in: bundle, what: "client key")
         try self.init(pem: pem, signatureAlgorithm: signatureAlgorithm)
@@ -201,19 +203,74 @@ public final class ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
 /// Files the client authentication methods load by name, as the seeds name them.
 enum BundledFile {
     /// The contents of the resource `name` of `bundle`, or else of the file at path `name`.
+    /// - Throws: ``CryptoImportError/invalidPath(_:)`` when neither can be read.
     static func data(_ name: String, in bundle: Bundle, what: String) throws -> Data {
         let url = bundle.url(forResource: name, withExtension: nil) ?? URL(fileURLWithPath: name)
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw HaapiError.invalidConfiguration(reason: "cannot read the \(what) file \(name): neither a resource of \(bundle.bundlePath) nor a readable path")
+            throw CryptoImportError.invalidPath("cannot read the \(what) file \(name): neither a resource of \(bundle.bundlePath) nor a readable path")
         }
         return data
     }
 
     /// ``data(_:in:what:)`` as UTF-8 text.
+    /// - Throws: ``CryptoImportError/invalidType(_:)`` when it is not UTF-8 text.
     static func text(_ name: String, in bundle: Bundle, what: String) throws -> String {
         guard let text = String(data: try data(name, in: bundle, what: what), encoding: .utf8) else {
-            throw HaapiError.invalidConfiguration(reason: "the \(what) file \(name) is not UTF-8 text")
+            throw CryptoImportError.invalidType("the \(what) file \(name) is not UTF-8 text")
         }
         return text
     }
+}
+
+/// Why a key or certificate the app ships could not be imported (Curity's `CryptoImportError`).
+public enum CryptoImportError: IdsvrError, CustomDebugStringConvertible {
+    /// No file at that name or path; the text says which.
+    case invalidPath(_ description: String)
+    /// The PEM text is not a key (or certificate) of the kind asked for.
+    case invalidPEMString(_ description: String, cause: (any Error)?)
+    /// The passphrase does not open the PKCS#12 bundle.
+    case invalidPassphrase
+    /// The file is not of the type asked for (not text, not a key of that kind).
+    case invalidType(_ description: String)
+    /// The data ends before what it says it holds.
+    case outOfBounds
+    /// The material was read but could not be imported; the text says why.
+    case failedToImport(_ description: String)
+
+    public var error: String {
+        switch self {
+        case .invalidPath: return "invalid_path"
+        case .invalidPEMString: return "invalid_pem_string"
+        case .invalidPassphrase: return "invalid_passphrase"
+        case .invalidType: return "invalid_type"
+        case .outOfBounds: return "out_of_bounds"
+        case .failedToImport: return "failed_to_import"
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalidPath(let description), .invalidPEMString(let description, _), .invalidType(let description),
+            .failedToImport(let description):
+            return description
+        case .invalidPassphrase: return "the passphrase does not open the PKCS#12 bundle"
+        case .outOfBounds: return "the data ends before what it says it holds"
+        }
+    }
+
+    public var failureReason: String {
+        if case .invalidPEMString(_, let cause?) = self { return String(describing: cause) }
+        return errorDescription ?? error
+    }
+
+    /// The app ships the key or certificate and names it in its configuration.
+    public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error)) }
+
+    public var cause: (any Error)? {
+        if case .invalidPEMString(_, let cause) = self { return cause }
+        return nil
+    }
+
+    /// The code and the description.
+    public var debugDescription: String { description }
 }

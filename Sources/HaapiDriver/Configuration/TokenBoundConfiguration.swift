@@ -1,22 +1,33 @@
 import OAuthCore
 
-/// Whether tokens from the flow are bound to the flow's DPoP key (the seeds' `TokenBoundConfiguration`).
+/// Whether tokens from the flow are bound to the flow's DPoP key, and the type of that key
+/// (Curity's `TokenBoundConfiguration`).
 public protocol TokenBoundConfiguration: Sendable {
-    /// The key type of the DPoP key, or `nil` when tokens are not bound.
-    var keyPairType: CryptoKeyType? { get }
+    /// The type of the flow's DPoP key: the key HAAPI requests are signed with, and the one
+    /// tokens are bound to when the configuration binds them.
+    var keyPairType: CryptoKeyType { get }
 }
 
-/// Tokens are bound to the flow's DPoP key (the default), made with `keyPairType` (P-256 by default).
-public struct BoundedTokenConfiguration: TokenBoundConfiguration, Hashable {
-    public let keyPairType: CryptoKeyType?
+extension TokenBoundConfiguration {
+    /// Whether the code exchange and refreshes bind the tokens to the flow's key: every
+    /// configuration but ``UnboundedTokenConfiguration`` does.
+    public var bindsTokens: Bool { !(self is UnboundedTokenConfiguration) }
+}
 
-    /// Binds tokens with a key of `keyPairType`.
+/// Tokens are bound to the flow's DPoP key (the package's default; Curity's `BoundedTokenConfiguration`),
+/// made with `keyPairType`.
+public final class BoundedTokenConfiguration: TokenBoundConfiguration {
+    public let keyPairType: CryptoKeyType
+
+    /// Binds tokens with a key of `keyPairType` (P-256 unless told otherwise: Curity's default,
+    /// the Secure Enclave, exists on Apple devices only).
     public init(keyPairType: CryptoKeyType = .p256) { self.keyPairType = keyPairType }
 }
 
-/// Tokens are not bound: the code exchange and refreshes send no DPoP proof.
-public struct UnboundedTokenConfiguration: TokenBoundConfiguration, Hashable {
-    public var keyPairType: CryptoKeyType? { nil }
+/// Tokens are not bound: the code exchange and refreshes send no DPoP proof (Curity's
+/// `UnboundedTokenConfiguration`). HAAPI requests are still signed, with a P-256 key.
+public final class UnboundedTokenConfiguration: TokenBoundConfiguration {
+    public let keyPairType: CryptoKeyType = .p256
 
     /// No binding.
     public init() {}

@@ -69,7 +69,7 @@ public final class HaapiTokenManager: Sendable {
     public init(
         name: String, clientID: String, tokenEndpointURL: URL, strategy: HaapiAccessStrategy,
         clientAuthenticationMethod: any ClientAuthenticationMethod, dpop: Dpop, transport: any HTTPTransport,
-        minTokenTtl: TimeInterval = 120, attestationMaxRetries: Int = 0, now: @escaping @Sendable () -> Date = Date.init,
+        minTokenTtl: TimeInterval = 120, attestationMaxRetries: Int = 0, now: @escaping @Sendable () -> Date = { Date() },
         claimsName: Bool = true
     ) throws {
         let usesDCR: Bool

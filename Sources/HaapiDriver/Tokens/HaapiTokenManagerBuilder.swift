@@ -72,8 +72,8 @@ public final class HaapiTokenManagerBuilder: Sendable {
         set { $0.attestationMaxRetries = max(0, maxRetries) }
     }
 
-    /// The key the tokens are bound to: a DPoP key of the configuration's type (P-256 for an
-    /// unbound configuration, since HAAPI tokens are always DPoP-bound).
+    /// The key the tokens are bound to: a DPoP key of the configuration's type (HAAPI tokens are
+    /// always DPoP-bound).
     @discardableResult public func setTokenBoundConfiguration(config: any TokenBoundConfiguration) -> Self {
         set { $0.tokenBoundConfiguration = config }
     }
@@ -206,11 +206,11 @@ extension HaapiAccessStrategy {
 }
 
 extension Dpop {
-    /// A new key for tokens bound as `configuration` says: of its key type, P-256 when it binds none.
+    /// A new key of `configuration`'s type.
     /// - Throws: ``HaapiError/dpopKeyCreationFailure(cause:)``.
     package static func makeBound(_ configuration: any TokenBoundConfiguration) throws -> Dpop {
         do {
-            return try Dpop(keyType: configuration.keyPairType ?? .p256)
+            return try Dpop(keyType: configuration.keyPairType)
         } catch {
             throw HaapiError.dpopKeyCreationFailure(cause: error)
         }

@@ -13,35 +13,47 @@ public typealias HttpHeadersProvider = @Sendable () -> [String: String]
 /// The authorization request's parameters, asked for at each `start` (the seeds' `OAuthAuthorizationParametersProvider`).
 public typealias OAuthAuthorizationParametersProvider = @Sendable () -> OAuthAuthorizationParameters
 
-/// The parameters of the authorization request that starts a flow (the seeds' `OAuthAuthorizationParameters`).
-public struct OAuthAuthorizationParameters: Sendable, Hashable {
+/// The parameters of the authorization request that starts a flow (Curity's `OAuthAuthorizationParameters`).
+public final class OAuthAuthorizationParameters: Sendable, Hashable {
     /// `scope`, joined with spaces.
-    public var scopes: [String]
+    public let scopes: [String]
     /// `state`.
-    public var state: String?
+    public let state: String?
     /// `nonce` (OpenID Connect).
-    public var nonce: String?
+    public let nonce: String?
     /// `acr_values`, joined with spaces.
-    public var acrValues: [String]
+    public let acrValues: [String]
     /// `prompt`.
-    public var prompt: String?
+    public let prompt: String?
     /// `ui_locales`.
-    public var uiLocales: [String]
+    public let uiLocales: [String]
     /// Any other parameters.
-    public var extraRequestParameters: [String: String]
+    public let extraRequestParameters: [String: String]
 
-    /// Makes parameters.
+    /// Makes parameters: Curity's, then the package's `state`, `prompt` and `uiLocales`.
     public init(
-        scopes: [String] = [], state: String? = nil, nonce: String? = nil, acrValues: [String] = [], prompt: String? = nil,
-        uiLocales: [String] = [], extraRequestParameters: [String: String] = [:]
+        scopes: [String] = [], nonce: String? = nil, acrValues: [String] = [], extraRequestParameters: [String: String] = [:],
+        state: String? = nil, prompt: String? = nil, uiLocales: [String] = []
     ) {
-        self.scopes = scopes
-        self.state = state
-        self.nonce = nonce
-        self.acrValues = acrValues
-        self.prompt = prompt
-        self.uiLocales = uiLocales
-        self.extraRequestParameters = extraRequestParameters
+        (self.scopes, self.nonce, self.acrValues, self.extraRequestParameters) = (scopes, nonce, acrValues, extraRequestParameters)
+        (self.state, self.prompt, self.uiLocales) = (state, prompt, uiLocales)
+    }
+
+    /// The same parameters.
+    public static func == (lhs: OAuthAuthorizationParameters, rhs: OAuthAuthorizationParameters) -> Bool {
+        (lhs.scopes, lhs.state, lhs.nonce, lhs.acrValues, lhs.prompt, lhs.uiLocales) == (rhs.scopes, rhs.state, rhs.nonce, rhs.acrValues, rhs.prompt, rhs.uiLocales)
+            && lhs.extraRequestParameters == rhs.extraRequestParameters
+    }
+
+    /// Hashes the parameters.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(scopes)
+        hasher.combine(state)
+        hasher.combine(nonce)
+        hasher.combine(acrValues)
+        hasher.combine(prompt)
+        hasher.combine(uiLocales)
+        hasher.combine(extraRequestParameters)
     }
 }
 

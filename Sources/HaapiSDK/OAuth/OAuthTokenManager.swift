@@ -88,7 +88,7 @@ public final class OAuthTokenManager: Sendable {
     public func fetchAccessToken(
         with code: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil, codeVerifier: String? = nil
     ) async -> TokenResponse {
-        if dpop != nil && configuration.tokenBoundConfiguration.keyPairType == nil {
+        if dpop != nil && !configuration.tokenBoundConfiguration.bindsTokens {
             return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to fetchAccessToken with UnboundedTokenConfiguration"))
         }
         let extra = Self.parameters(additionalParameters)
@@ -114,7 +114,7 @@ public final class OAuthTokenManager: Sendable {
     public func refreshAccessToken(
         with refreshToken: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil
     ) async -> TokenResponse {
-        let bound = configuration.tokenBoundConfiguration.keyPairType != nil
+        let bound = configuration.tokenBoundConfiguration.bindsTokens
         if dpop != nil && !bound {
             return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to refreshAccessToken with UnboundedTokenConfiguration"))
         }

@@ -54,7 +54,7 @@ public struct HaapiUIKitConfiguration: Sendable {
     }
 
     /// Whether tokens are bound to the flow's DPoP key (the token-bound configuration has a key type).
-    public var isTokenBound: Bool { haapiConfiguration.tokenBoundConfiguration.keyPairType != nil }
+    public var isTokenBound: Bool { haapiConfiguration.tokenBoundConfiguration.bindsTokens }
 
     /// The configuration's ``HaapiAccessorBuilder``: its SDK configuration and accessor options.
     public func makeAccessorBuilder() -> HaapiAccessorBuilder {

@@ -6,7 +6,7 @@ import Security
 ///
 /// A thin adapter: the behaviour it must have is that of ``FileStorage``, which is tested on
 /// every platform; this type only maps the three operations to `SecItem` calls.
-public struct KeychainStorage: Storage {
+public final class KeychainStorage: Storage {
     /// The `kSecAttrService` of the items.
     public let service: String
     /// The keychain access group to share items with app extensions, if any.

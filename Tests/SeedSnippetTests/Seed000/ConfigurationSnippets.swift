@@ -141,9 +141,11 @@ extension SeedSnippets {
             #expect(try AsyncHTTPClientTransport(configuration: .init(tls: bundled)).configuration.tls == bundled)
             let unsupported = #expect(throws: HTTPTransportError.self) { try URLSessionTransport(configuration: .init(tls: bundled)) }
             #expect(unsupported?.code == .unsupportedConfiguration)
-            #expect(throws: HaapiError.self) {
+            let missing = #expect(throws: CryptoImportError.self) {
                 _ = try ClientAuthenticationMethodMTLS(pkcs12Filename: "missing.p12", pkcs12Passphrase: passphrase, bundle: appBundle)
             }
+            guard case .invalidPath(let description)? = missing else { Issue.record("got \(String(describing: missing))"); return }
+            #expect(description.contains("missing.p12") && missing?.recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: description)))
         }
 
         @Test("000-12: client assertions: an RS256 key from the bundle logs in; the HS256 assertion verifies with the secret")

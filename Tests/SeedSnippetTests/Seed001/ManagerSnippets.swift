@@ -137,7 +137,7 @@ extension SeedSnippets {
             try await SnippetServer.with { server in
                 try await server.addClient("foo-client-id", strategy: .attestation, tokenBound: false)
                 let haapiConfiguration = fooHaapiConfiguration()
-                #expect(haapiConfiguration.tokenBoundConfiguration.keyPairType != nil)  // bound unless told otherwise (seed 001)
+                #expect(haapiConfiguration.tokenBoundConfiguration.bindsTokens)  // bound unless told otherwise (seed 001)
                 // This device cannot attest: the manager cannot be made, and the error is handled.
                 let refused = ManagerScreen(haapiConfiguration: haapiConfiguration)
                 refused.makeManager()
