@@ -56,6 +56,84 @@ import Testing
         #expect(style(["p"]) == styles.content)
     }
 
+    /// The styles are classes whose `==` is written by hand: a section read twice is two equal
+    /// instances, and changing any key a style reads (or a section it names) makes it unequal.
+    @Test func aStyleEqualsOnlyAStyleOfTheSameValues() throws {
+        let kit = try Theme.kit
+        /// `value` at `key` changed: a number plus one, another case, another text style, a copy of
+        /// the section it names with other padding (added to `theme`), or another name.
+        func changed(_ key: String, _ value: ThemeValue, in theme: inout [String: ThemeValue]) -> ThemeValue {
+            func other<E: RawRepresentable & CaseIterable>(_: E.Type, than raw: String) -> ThemeValue where E.RawValue == String {
+                .string(E.allCases.map(\.rawValue).first { $0 != raw } ?? raw)
+            }
+            switch (key, value) {
+            case (_, .number(let number)): return .number(number + 1)
+            case ("alignment", .string(let raw)): return other(StackViewStyle.Alignment.self, than: raw)
+            case ("textAlignment", .string(let raw)): return other(TextAppearance.Alignment.self, than: raw)
+            case ("fontSymbolicTrait", .string(let raw)): return other(TextAppearance.SymbolicTrait.self, than: raw)
+            case ("fontStyleName", .string(let raw)): return .string(theme.keys.sorted().first { $0.hasPrefix("UICTFontTextStyle") && $0 != raw } ?? raw)
+            case (_, .string(let name)):
+                guard case .dictionary(var section)? = theme[name] else { return .string(name + "_changed") }
+                section["paddingTop"] = .number(1_000)
+                theme[name + ".Changed"] = .dictionary(section)
+                return .string(name + ".Changed")
+            default: return value
+            }
+        }
+        /// The keys of `section` whose change leaves its style equal: the keys the style does not read.
+        func unreadKeys<S: UIStyle & AnyObject>(_ type: S.Type, _ section: String) throws -> [String] {
+            let style = try kit.style(type, named: section)
+            let again = try kit.style(type, named: section)
+            #expect(again == style && again !== style, "\(section)")
+            guard case .dictionary(var keys)? = kit.values[section] else {
+                Issue.record("no section \(section)")
+                return []
+            }
+            // Every style reads the common keys; the ones a section leaves out are added at their defaults.
+            for key in ["paddingTop", "paddingRight", "paddingBottom", "paddingLeft"] where keys[key] == nil { keys[key] = .number(0) }
+            if keys["backgroundColorName"] == nil { keys["backgroundColorName"] = .string("") }
+            var unread: [String] = []
+            for (key, value) in keys {
+                var values = kit.values
+                var changedKeys = keys
+                changedKeys[key] = changed(key, value, in: &values)
+                values[section] = .dictionary(changedKeys)
+                if try Theme(values: values, source: "Changed.plist").style(type, named: section) == style { unread.append(key) }
+            }
+            return unread.sorted()
+        }
+        #expect(try unreadKeys(TextAppearance.self, "TextAppearance.Content") == [])
+        #expect(try unreadKeys(StackViewStyle.self, "StackView.Interactions") == [])
+        #expect(try unreadKeys(MessageViewStyle.self, "MessageView.Error") == [])
+        #expect(try unreadKeys(ActionableButtonStyle.self, "ActionableButton.Primary") == [])
+        #expect(try unreadKeys(LoadingIndicatorViewStyle.self, "LoadingIndicatorView") == [])
+        #expect(try unreadKeys(LinkViewStyle.self, "LinkView") == [])
+        #expect(try unreadKeys(InputTextFieldStyle.self, "InputTextField") == [])
+        #expect(try unreadKeys(CheckboxViewStyle.self, "CheckboxView") == [])
+        #expect(try unreadKeys(TextPickerViewStyle.self, "TextPickerView") == ["itemViewClassName"])
+        #expect(try unreadKeys(NotificationBannerViewStyle.self, "NotificationBannerView.Success") == [])
+        #expect(try unreadKeys(TabViewStyle.self, "TabView") == [])
+        #expect(try unreadKeys(ExpandableViewStyle.self, "ExpandableView") == [])
+        #expect(try unreadKeys(HeaderViewStyle.self, "HeaderView") == [])
+        #expect(try unreadKeys(HaapiFlowViewControllerStyle.self, HaapiFlowViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(FormViewControllerStyle.self, FormViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(SelectorViewControllerStyle.self, SelectorViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(PollingViewControllerStyle.self, PollingViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(BankIdViewControllerStyle.self, BankIdViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(WebAuthnViewControllerStyle.self, WebAuthnViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(ProblemViewControllerStyle.self, ProblemViewControllerStyle.themeSection) == [])
+        #expect(try unreadKeys(GenericViewControllerStyle.self, GenericViewControllerStyle.themeSection) == [])
+        // A text appearance also reads the theme's font and its text style's point size.
+        let content = try kit.style(TextAppearance.self, named: "TextAppearance.Content")
+        var values = kit.values
+        values["fontName"] = .string("Avenir Next")
+        #expect(try Theme(values: values, source: "Font.plist").style(TextAppearance.self, named: "TextAppearance.Content") != content)
+        values = kit.values
+        values[content.fontTextStyle] = .number(content.pointSize + 1)
+        #expect(try Theme(values: values, source: "Size.plist").style(TextAppearance.self, named: "TextAppearance.Content") != content)
+        #expect(try HaapiUIViewControllerStyle(theme: kit) == HaapiUIViewControllerStyle(theme: kit))
+    }
+
     @Test func everyColourAndImageTheKitThemeNamesIsInTheKitsPalette() throws {
         let theme = try Theme.kit
         var colours: Set<String> = [], images: Set<String> = []

@@ -3,6 +3,11 @@ import Foundation
 /// A style read from a ``Theme`` section (the seeds' `UIStyle`). Colours and images are held by
 /// their `hui_*` names: on Apple platforms the app's asset catalog is asked first, then the kit's
 /// palette (``Colors``, ``Images``), so an app recolours the kit by adding a colour set.
+///
+/// The kit's styles are final classes where Curity's are (``TextAppearance``, the view and screen
+/// styles), so an app's code written against Curity's kit sees the same kinds of types; the parts
+/// Curity keeps as structs (``CommonUIStyle``, ``PaddingStyle``, ``CommonViewControllerStyle``,
+/// ``HaapiUIViewControllerStyle``) are structs here too. Equality compares values either way.
 public protocol UIStyle: Decodable, Sendable, Equatable {
     /// The padding and background every style has.
     var commonUIStyle: CommonUIStyle { get }
@@ -110,7 +115,7 @@ public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
 /// How a text looks (sections `TextAppearance.*`): the text style, its point size from the
 /// theme's `UICTFontTextStyle*` values, the theme's font family, a trait, alignment, letter
 /// spacing and line height.
-public struct TextAppearance: UIStyle {
+public final class TextAppearance: UIStyle {
     /// A font trait.
     public enum SymbolicTrait: String, Sendable, CaseIterable {
         case bold = "traitBold", italic = "traitItalic", monoSpace = "traitMonoSpace", condensed = "traitCondensed"
@@ -155,6 +160,23 @@ public struct TextAppearance: UIStyle {
         lineHeightMultiple = try values.number(.lineHeightMultiple)
         kern = try values.number(.kern)
     }
+
+    /// Whether two text appearances are equal in every property.
+    public static func == (lhs: TextAppearance, rhs: TextAppearance) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.fontTextStyle, \.pointSize, \.fontName, \.fontSymbolicTrait, \.textAlignment, \.lineHeightMultiple,
+            \.kern)
+    }
+}
+
+/// Whether `lhs` and `rhs` are equal at each of `properties`. The style classes get no
+/// synthesized `==`: theirs name every stored property here, one list a class, each compared
+/// with its own type's `==`.
+func equalProperties<Root, each Value: Equatable>(_ lhs: Root, _ rhs: Root, _ properties: repeat KeyPath<Root, each Value>) -> Bool {
+    for property in repeat each properties {
+        guard lhs[keyPath: property] == rhs[keyPath: property] else { return false }
+    }
+    return true
 }
 
 extension KeyedDecodingContainer {

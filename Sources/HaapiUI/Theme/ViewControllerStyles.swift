@@ -2,7 +2,7 @@ import Foundation
 
 /// The container of the flow's screens (section `HaapiFlowViewController`): its background and
 /// close button.
-public struct HaapiFlowViewControllerStyle: UIStyle {
+public final class HaapiFlowViewControllerStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let closeButtonMinHeight: Double
     public let closeButtonMinWidth: Double
@@ -22,10 +22,16 @@ public struct HaapiFlowViewControllerStyle: UIStyle {
         closeButtonImageName = try values.name(.closeButtonImageName) ?? "xmark"
         closeButtonTintColorName = try values.name(.closeButtonTintColorName)
     }
+
+    /// Whether two flow container styles are equal in every property.
+    public static func == (lhs: HaapiFlowViewControllerStyle, rhs: HaapiFlowViewControllerStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.closeButtonMinHeight, \.closeButtonMinWidth, \.closeButtonImageName, \.closeButtonTintColorName)
+    }
 }
 
 /// The form screen's style (section `FormViewController`).
-public struct FormViewControllerStyle: UIViewControllerStyle {
+public final class FormViewControllerStyle: UIViewControllerStyle {
     public static let themeSection = "FormViewController"
     public let commonVCStyle: CommonViewControllerStyle
     /// The stack of fields and buttons.
@@ -43,10 +49,15 @@ public struct FormViewControllerStyle: UIViewControllerStyle {
         contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
         contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
     }
+
+    /// Whether two form screen styles are equal in every property.
+    public static func == (lhs: FormViewControllerStyle, rhs: FormViewControllerStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonVCStyle, \.contentStyle, \.contentTextAppearance, \.contentTextColorName)
+    }
 }
 
 /// The selector screen's style (section `SelectorViewController`).
-public struct SelectorViewControllerStyle: UIViewControllerStyle {
+public final class SelectorViewControllerStyle: UIViewControllerStyle {
     public static let themeSection = "SelectorViewController"
     public let commonVCStyle: CommonViewControllerStyle
     /// The stack of options.
@@ -59,10 +70,15 @@ public struct SelectorViewControllerStyle: UIViewControllerStyle {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
     }
+
+    /// Whether two selector screen styles are equal in every property.
+    public static func == (lhs: SelectorViewControllerStyle, rhs: SelectorViewControllerStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonVCStyle, \.contentStyle)
+    }
 }
 
 /// The polling screen's style (section `PollingViewController`).
-public struct PollingViewControllerStyle: UIViewControllerStyle {
+public final class PollingViewControllerStyle: UIViewControllerStyle {
     public static let themeSection = "PollingViewController"
     public let commonVCStyle: CommonViewControllerStyle
     public let contentStyle: StackViewStyle
@@ -78,10 +94,15 @@ public struct PollingViewControllerStyle: UIViewControllerStyle {
         loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 40)
         loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
     }
+
+    /// Whether two polling screen styles are equal in every property.
+    public static func == (lhs: PollingViewControllerStyle, rhs: PollingViewControllerStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonVCStyle, \.contentStyle, \.loadingIndicatorSideDimension, \.loadingIndicatorViewStyle)
+    }
 }
 
 /// The BankID screen's style (section `BankIdViewController`), with the `hui_*` keys of its texts.
-public struct BankIdViewControllerStyle: UIViewControllerStyle {
+public final class BankIdViewControllerStyle: UIViewControllerStyle {
     public static let themeSection = "BankIdViewController"
     public let commonVCStyle: CommonViewControllerStyle
     public let contentStyle: StackViewStyle
@@ -117,12 +138,20 @@ public struct BankIdViewControllerStyle: UIViewControllerStyle {
         textMinutesRemainingKey = try values.name(.textMinutesRemaining) ?? LocalizableStrings.PluralKey.pollingMinutesRemaining.rawValue
         textSecondsRemainingKey = try values.name(.textSecondsRemaining) ?? LocalizableStrings.PluralKey.pollingSecondsRemaining.rawValue
     }
+
+    /// Whether two BankID screen styles are equal in every property.
+    public static func == (lhs: BankIdViewControllerStyle, rhs: BankIdViewControllerStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonVCStyle, \.contentStyle, \.contentTextAppearance, \.contentTextColorName, \.expandableViewStyle,
+            \.textInstructionTitleKey, \.textInstructionBodyKey, \.textOrKey, \.textMinutesKey, \.textSecondsKey, \.textMinutesRemainingKey,
+            \.textSecondsRemainingKey)
+    }
 }
 
 /// The WebAuthn screen's style (section `WebAuthnViewController`), with the `hui_*` keys of its texts.
-public struct WebAuthnViewControllerStyle: UIViewControllerStyle {
+public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
     /// The `hui_*` keys of the screen's texts; a theme points any of them at a key of the app's.
-    public struct TextualKeys: Sendable, Equatable {
+    public final class TextualKeys: Sendable, Equatable {
         public let platformButtonTextKey: String
         public let platformMessageTextKey: String
         public let crossPlatformButtonTextKey: String
@@ -135,6 +164,35 @@ public struct WebAuthnViewControllerStyle: UIViewControllerStyle {
         public let appAssociationErrorMessageTextKey: String
         public let noCredentialsMessageTextKey: String
         public let passkeysNotSupportedMessageTextKey: String
+
+        /// The keys (written out: a class gets no memberwise initialiser).
+        init(
+            platformButtonTextKey: String, platformMessageTextKey: String, crossPlatformButtonTextKey: String, crossPlatformMessageTextKey: String,
+            errorButtonTextKey: String, errorMessageTextKey: String, registrationSuccessMessageTextKey: String, retryButtonTextKey: String,
+            retryMessageTextKey: String, appAssociationErrorMessageTextKey: String, noCredentialsMessageTextKey: String,
+            passkeysNotSupportedMessageTextKey: String
+        ) {
+            self.platformButtonTextKey = platformButtonTextKey
+            self.platformMessageTextKey = platformMessageTextKey
+            self.crossPlatformButtonTextKey = crossPlatformButtonTextKey
+            self.crossPlatformMessageTextKey = crossPlatformMessageTextKey
+            self.errorButtonTextKey = errorButtonTextKey
+            self.errorMessageTextKey = errorMessageTextKey
+            self.registrationSuccessMessageTextKey = registrationSuccessMessageTextKey
+            self.retryButtonTextKey = retryButtonTextKey
+            self.retryMessageTextKey = retryMessageTextKey
+            self.appAssociationErrorMessageTextKey = appAssociationErrorMessageTextKey
+            self.noCredentialsMessageTextKey = noCredentialsMessageTextKey
+            self.passkeysNotSupportedMessageTextKey = passkeysNotSupportedMessageTextKey
+        }
+
+        /// Whether two sets of keys are equal key by key.
+        public static func == (lhs: TextualKeys, rhs: TextualKeys) -> Bool {
+            equalProperties(
+                lhs, rhs, \.platformButtonTextKey, \.platformMessageTextKey, \.crossPlatformButtonTextKey, \.crossPlatformMessageTextKey,
+                \.errorButtonTextKey, \.errorMessageTextKey, \.registrationSuccessMessageTextKey, \.retryButtonTextKey, \.retryMessageTextKey,
+                \.appAssociationErrorMessageTextKey, \.noCredentialsMessageTextKey, \.passkeysNotSupportedMessageTextKey)
+        }
     }
 
     public static let themeSection = "WebAuthnViewController"
@@ -180,25 +238,42 @@ public struct WebAuthnViewControllerStyle: UIViewControllerStyle {
             noCredentialsMessageTextKey: key(.noCredentialsMessageText, .webAuthnNoCredentialsMessage),
             passkeysNotSupportedMessageTextKey: key(.passkeysNotSupportedMessageText, .passkeysNotSupported))
     }
+
+    /// Whether two WebAuthn screen styles are equal in every property.
+    public static func == (lhs: WebAuthnViewControllerStyle, rhs: WebAuthnViewControllerStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonVCStyle, \.contentStyle, \.contentTextAppearance, \.contentTextColorName, \.loadingIndicatorSideDimension,
+            \.loadingIndicatorViewStyle, \.successNotificationBannerViewStyle, \.textualKeys)
+    }
 }
 
 /// The problem screen's style (section `ProblemViewController`).
-public struct ProblemViewControllerStyle: UIViewControllerStyle {
+public final class ProblemViewControllerStyle: UIViewControllerStyle {
     public static let themeSection = "ProblemViewController"
     public let commonVCStyle: CommonViewControllerStyle
 
     public init(from decoder: any Decoder) throws {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
     }
+
+    /// Whether two problem screen styles are equal in every property.
+    public static func == (lhs: ProblemViewControllerStyle, rhs: ProblemViewControllerStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonVCStyle)
+    }
 }
 
 /// The style of the screen for steps no other screen fits (section `GenericViewController`).
-public struct GenericViewControllerStyle: UIViewControllerStyle {
+public final class GenericViewControllerStyle: UIViewControllerStyle {
     public static let themeSection = "GenericViewController"
     public let commonVCStyle: CommonViewControllerStyle
 
     public init(from decoder: any Decoder) throws {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
+    }
+
+    /// Whether two generic screen styles are equal in every property.
+    public static func == (lhs: GenericViewControllerStyle, rhs: GenericViewControllerStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonVCStyle)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stack of views (sections `StackView.*`): spacing and alignment.
-public struct StackViewStyle: UIStyle {
+public final class StackViewStyle: UIStyle {
     /// How the stack lines its views up across its axis.
     public enum Alignment: String, Sendable, CaseIterable {
         case fill, leading, top, firstBaseline, center, trailing, bottom, lastBaseline
@@ -19,11 +19,16 @@ public struct StackViewStyle: UIStyle {
         spacing = try values.number(.spacing)
         alignment = try values.enumeration(.alignment) ?? .fill
     }
+
+    /// Whether two stack styles are equal in every property.
+    public static func == (lhs: StackViewStyle, rhs: StackViewStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonUIStyle, \.spacing, \.alignment)
+    }
 }
 
 /// A message (sections `MessageView.*`: error, warning, info, the recipient of a code, content,
 /// heading, username, user code).
-public struct MessageViewStyle: UIStyle {
+public final class MessageViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let iconTextPadding: Double
     public let alignment: StackViewStyle.Alignment
@@ -53,10 +58,17 @@ public struct MessageViewStyle: UIStyle {
         borderWidth = try values.number(.borderWidth)
         cornerRadius = try values.number(.cornerRadius)
     }
+
+    /// Whether two message styles are equal in every property.
+    public static func == (lhs: MessageViewStyle, rhs: MessageViewStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.alignment, \.textAppearance, \.textColorName, \.imageName, \.imageTintColorName,
+            \.borderColorName, \.borderWidth, \.cornerRadius)
+    }
 }
 
 /// A button (sections `ActionableButton.Primary`, `.Secondary`, `.Text`, `.LinkView`).
-public struct ActionableButtonStyle: UIStyle {
+public final class ActionableButtonStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let borderColorName: String?
     public let borderWidth: Double
@@ -86,10 +98,17 @@ public struct ActionableButtonStyle: UIStyle {
         textColorName = try values.decode(String.self, forKey: .textColorName)
         loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
     }
+
+    /// Whether two button styles are equal in every property.
+    public static func == (lhs: ActionableButtonStyle, rhs: ActionableButtonStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.iconTextPadding, \.imageName, \.minHeight,
+            \.textAppearance, \.textColorName, \.loadingIndicatorViewStyle)
+    }
 }
 
 /// A spinner (sections `LoadingIndicatorView*`).
-public struct LoadingIndicatorViewStyle: UIStyle {
+public final class LoadingIndicatorViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let strokeColorName: String
 
@@ -100,10 +119,15 @@ public struct LoadingIndicatorViewStyle: UIStyle {
         commonUIStyle = try CommonUIStyle(from: decoder)
         strokeColorName = try values.decode(String.self, forKey: .strokeColorName)
     }
+
+    /// Whether two spinner styles are equal in every property.
+    public static func == (lhs: LoadingIndicatorViewStyle, rhs: LoadingIndicatorViewStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonUIStyle, \.strokeColorName)
+    }
 }
 
 /// A link (section `LinkView`): a button styled as a link, with a spinner.
-public struct LinkViewStyle: UIStyle {
+public final class LinkViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let actionableButtonStyle: ActionableButtonStyle
     public let loadingIndicatorSideDimension: Double
@@ -118,11 +142,16 @@ public struct LinkViewStyle: UIStyle {
         loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 32)
         loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
     }
+
+    /// Whether two link styles are equal in every property.
+    public static func == (lhs: LinkViewStyle, rhs: LinkViewStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonUIStyle, \.actionableButtonStyle, \.loadingIndicatorSideDimension, \.loadingIndicatorViewStyle)
+    }
 }
 
 /// A text field with its title and error line (sections `InputTextField*`; the theme's
 /// `huiTextField` names the one in use).
-public struct InputTextFieldStyle: UIStyle {
+public final class InputTextFieldStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let borderColorName: String?
     public let borderWidth: Double
@@ -176,10 +205,19 @@ public struct InputTextFieldStyle: UIStyle {
         titlePaddingRight = try values.number(.titlePaddingRight)
         titleTextAppearance = try values.style(TextAppearance.self, forKey: .titleTextAppearance, in: decoder)
     }
+
+    /// Whether two text field styles are equal in every property.
+    public static func == (lhs: InputTextFieldStyle, rhs: InputTextFieldStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.errorColorName, \.errorImageName, \.errorTextAppearance,
+            \.iconPadding, \.textFieldColorName, \.textFieldContentPadding, \.textFieldMinimumHeight, \.textFieldPasswordImageTintColorName,
+            \.textFieldPlaceholderColorName, \.textFieldTextAppearance, \.tintColorName, \.titleColorName, \.titleMinimumHeight,
+            \.titlePaddingLeft, \.titlePaddingRight, \.titleTextAppearance)
+    }
 }
 
 /// A checkbox with its label (section `CheckboxView`).
-public struct CheckboxViewStyle: UIStyle {
+public final class CheckboxViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let borderColorName: String?
     public let borderWidth: Double
@@ -211,10 +249,17 @@ public struct CheckboxViewStyle: UIStyle {
         textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
         textColorName = try values.decode(String.self, forKey: .textColorName)
     }
+
+    /// Whether two checkbox styles are equal in every property.
+    public static func == (lhs: CheckboxViewStyle, rhs: CheckboxViewStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.checkboxHeight, \.checkboxWidth, \.cornerRadius, \.iconTextPadding,
+            \.imageNameChecked, \.imageNameUnchecked, \.textAppearance, \.textColorName)
+    }
 }
 
 /// The picker of a select field (section `TextPickerView`).
-public struct TextPickerViewStyle: UIStyle {
+public final class TextPickerViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let itemBackgroundColorName: String?
     public let textAppearance: TextAppearance
@@ -235,10 +280,17 @@ public struct TextPickerViewStyle: UIStyle {
         toolbarBackgroundColorName = try values.name(.toolbarBackgroundColorName)
         toolbarTextTintColorName = try values.name(.toolbarTextTintColorName)
     }
+
+    /// Whether two picker styles are equal in every property.
+    public static func == (lhs: TextPickerViewStyle, rhs: TextPickerViewStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.itemBackgroundColorName, \.textAppearance, \.textColorName, \.toolbarBackgroundColorName,
+            \.toolbarTextTintColorName)
+    }
 }
 
 /// The banner that shows a message over the screen (sections `NotificationBannerView*`).
-public struct NotificationBannerViewStyle: UIStyle {
+public final class NotificationBannerViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let actionTextAppearance: TextAppearance
     public let actionTextColorName: String
@@ -255,10 +307,15 @@ public struct NotificationBannerViewStyle: UIStyle {
         textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
         textColorName = try values.decode(String.self, forKey: .textColorName)
     }
+
+    /// Whether two banner styles are equal in every property.
+    public static func == (lhs: NotificationBannerViewStyle, rhs: NotificationBannerViewStyle) -> Bool {
+        equalProperties(lhs, rhs, \.commonUIStyle, \.actionTextAppearance, \.actionTextColorName, \.textAppearance, \.textColorName)
+    }
 }
 
 /// The tabs of a selector presented as tabs (section `TabView`).
-public struct TabViewStyle: UIStyle {
+public final class TabViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let highlightTextColorName: String
     public let iconTextPadding: Double
@@ -279,10 +336,17 @@ public struct TabViewStyle: UIStyle {
         textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
         textColorName = try values.decode(String.self, forKey: .textColorName)
     }
+
+    /// Whether two tab styles are equal in every property.
+    public static func == (lhs: TabViewStyle, rhs: TabViewStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.highlightTextColorName, \.iconTextPadding, \.selectedTabIndicatorColorName, \.textAppearance,
+            \.textColorName)
+    }
 }
 
 /// A title that opens to show more (section `ExpandableView`; BankID's help text).
-public struct ExpandableViewStyle: UIStyle {
+public final class ExpandableViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let borderColorName: String?
     public let borderWidth: Double
@@ -312,10 +376,17 @@ public struct ExpandableViewStyle: UIStyle {
         titleTextAppearance = try values.style(TextAppearance.self, forKey: .titleTextAppearance, in: decoder)
         titleTextColorName = try values.decode(String.self, forKey: .titleTextColorName)
     }
+
+    /// Whether two expandable view styles are equal in every property.
+    public static func == (lhs: ExpandableViewStyle, rhs: ExpandableViewStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.contentTextAppearance, \.contentTextColorName,
+            \.iconImageName, \.iconTintColorName, \.titleTextAppearance, \.titleTextColorName)
+    }
 }
 
 /// The header above every screen (section `HeaderView`): an optional logo and title.
-public struct HeaderViewStyle: UIStyle {
+public final class HeaderViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     public let iconTextPadding: Double
     public let imageName: String?
@@ -336,5 +407,11 @@ public struct HeaderViewStyle: UIStyle {
         textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
         textColorName = try values.decode(String.self, forKey: .textColorName)
         titleText = try values.name(.titleText)
+    }
+
+    /// Whether two header styles are equal in every property.
+    public static func == (lhs: HeaderViewStyle, rhs: HeaderViewStyle) -> Bool {
+        equalProperties(
+            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.imageName, \.imageTintColorName, \.textAppearance, \.textColorName, \.titleText)
     }
 }
