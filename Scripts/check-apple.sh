@@ -1,8 +1,12 @@
 #!/bin/bash
 # Type-checks for iOS (arm64-apple-ios17.0) what an iOS app compiles of this package, with the SDK
 # in ../shared/apple-sdk (its README): the app-facing targets with every Apple-only file in them,
-# and the seed snippets that need UIKit, SwiftUI or AuthenticationServices (Tests/AppleSnippets).
-# Fails on any error, and when BoringSSL (or any other C code) is compiled for those targets.
+# the seed snippets that need UIKit, SwiftUI or AuthenticationServices (Tests/AppleSnippets), and
+# apps written for Curity's UI kit and SDK with only their import changed (Tests/CurityApps; the
+# same files are type-checked unchanged against Curity's own modules when those are fetched).
+# Then Scripts/reference-names.sh counts the seeds' reference names the modules define.
+# Fails on any error, on a missing reference name not listed in docs/PORTING.md, and when
+# BoringSSL (or any other C code) is compiled for those targets.
 #
 #   Scripts/check-apple.sh              the check
 #   Scripts/check-apple.sh --self-test  proves the check real: a copy of the package with a wrong
@@ -100,7 +104,41 @@ check() {
       -I "$modules" -I "$backfill" -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
       "$file" >>"$log" 2>&1 || status=1
   done
+
+  # Apps written for Curity's kit and SDK (Tests/CurityApps), with only their import changed:
+  # `import IdsvrHaapiUIKit` becomes `import HaapiUI`, `import IdsvrHaapiSdk` `import HaapiSDK`.
+  # The copy keeps every line where it was, and errors are reported at the app's own lines.
+  local apps=$scratch/curity-apps
+  rm -rf "$apps"
+  mkdir -p "$apps"
+  for file in "$package"/Tests/CurityApps/*.swift; do
+    [ -f "$file" ] || continue
+    echo "check-apple: Curity app $(basename "$file")" >>"$log"
+    sed -e 's/^import IdsvrHaapiUIKit$/import HaapiUI/' -e 's/^import IdsvrHaapiSdk$/import HaapiSDK/' "$file" >"$apps/$(basename "$file")"
+    swiftc -typecheck -parse-as-library -module-name "$(basename "$file" .swift)" -target "$triple" "${common[@]}" \
+      -I "$modules" -I "$backfill" -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
+      "$apps/$(basename "$file")" 2>&1 | sed "s#^$apps/#$package/Tests/CurityApps/#" >>"$log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  done
   return $status
+}
+
+# The proof that Tests/CurityApps are apps of Curity's: each type-checks, unchanged, against
+# Curity's own modules (../shared/apple-sdk/curity-typecheck.sh; it needs the public
+# curityio/ios-idsvr-haapi-*-dist repositories fetched, and says so when they are not).
+curity_proof() {
+  local script=$sdk_dir/curity-typecheck.sh out rc
+  if [ ! -x "$script" ]; then
+    echo "  Curity apps against Curity's modules: skipped (no $script)"
+    return 0
+  fi
+  out=$("$script" "$root"/Tests/CurityApps/*.swift 2>&1) && rc=0 || rc=$?
+  if [ "$rc" -eq 2 ]; then
+    echo "  Curity apps against Curity's modules: skipped ($(printf '%s' "$out" | tail -1))"
+    return 0
+  fi
+  printf '%s\n' "$out" | grep -E '^(PASS|FAIL)' | sed 's/^/  Curity modules: /'
+  [ "$rc" -eq 0 ] || { printf '%s\n' "$out" | grep -E 'error:' | head -20 >&2; return 1; }
 }
 
 errors_in() { grep -E '^[^ ]+:[0-9]+:[0-9]+: error:' "$1" | sort -u || true; }
@@ -114,11 +152,11 @@ if [ "${1:-}" = "--self-test" ]; then
   copy=$root/.build/ios-self-test/package
   log=$root/.build/ios-check-self-test.log
   total=0
-  for place in "${targets[@]/#/Sources/}" Tests/AppleSnippets; do
+  for place in "${targets[@]/#/Sources/}" Tests/AppleSnippets Tests/CurityApps; do
     rm -rf "$copy"
     mkdir -p "$copy"
     tar --exclude=./.build --exclude=./.git -cf - . | tar -xf - -C "$copy"
-    if [ "$place" = Tests/AppleSnippets ]; then files=("$copy"/Tests/AppleSnippets/*.swift); else
+    if [ "${place#Tests/}" != "$place" ]; then files=("$copy/$place"/*.swift); else
       mapfile -t files < <(apple_files "$copy" | grep "^$copy/$place/" || true); fi
     [ "${#files[@]}" -eq 0 ] && continue
     probes=()
@@ -143,7 +181,7 @@ if [ "${1:-}" = "--self-test" ]; then
     total=$((total + ${#probes[@]}))
   done
   rm -rf "$copy"
-  echo "check-apple: self-test passed: the check failed with an error at each of $total wrong lines, in $((${#targets[@]} + 1)) rounds"
+  echo "check-apple: self-test passed: the check failed with an error at each of $total wrong lines, in $((${#targets[@]} + 2)) rounds"
 fi
 
 log=$root/.build/ios-check.log
@@ -165,6 +203,7 @@ echo "  targets: ${targets[*]}"
 echo "  targets built in $(cat "$scratch/apple-targets-seconds") s"
 echo "  Apple-only files: $(apple_files "$root" | sed "s#^$root/##" | tr '\n' ' ')"
 echo "  snippets: $(cd Tests/AppleSnippets && ls -- *.swift | tr '\n' ' ')"
+echo "  Curity apps, import changed: $(cd Tests/CurityApps && ls -- *.swift | tr '\n' ' ')"
 echo "  C compile steps: $c_steps (BoringSSL: $boring)"
 if [ "$count" -gt 0 ] || [ "$status" -ne 0 ]; then
   printf '%s\n' "$errors" | sed "s#^$root/##" >&2
@@ -174,5 +213,17 @@ fi
 if [ "$boring" = yes ]; then
   echo "check-apple: FAILED: BoringSSL is compiled for the app-facing targets" >&2
   exit 1
+fi
+if ! curity_proof; then
+  echo "check-apple: FAILED: an app of Tests/CurityApps does not type-check against Curity's modules" >&2
+  exit 1
+fi
+# How much of Curity's public names the iOS modules define, with the names not provided listed
+# with a reason in docs/PORTING.md.
+if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
+  if ! Scripts/reference-names.sh "$scratch/arm64-apple-ios/debug/Modules" | sed 's/^/  /'; then
+    echo "check-apple: FAILED: a reference name is missing and not listed in docs/PORTING.md" >&2
+    exit 1
+  fi
 fi
 echo "check-apple: 0 errors"

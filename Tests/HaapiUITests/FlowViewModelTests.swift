@@ -5,6 +5,7 @@ import HaapiDriver
 import HaapiSDK
 import HaapiUI
 import OAuthCore
+import OAuthTransportNIO
 import Testing
 
 /// The view model driving real flows against the development server, in-process.
@@ -83,6 +84,37 @@ import Testing
             await flow.viewModel.fetchAccessToken(authorizationCode: "not-a-code")
             #expect(flow.viewModel.oAuthModel?.kitError?.error == "invalid_grant")
             await flow.close()
+        }
+    }
+
+    /// Curity's `setShouldClearExistingDCRClient`: off, a second application finds the DCR client
+    /// the first registered; on, it registers a new one.
+    @Test func clearingTheExistingDCRClientRegistersAnew() async throws {
+        try await RunningServer.with { server in
+            let storage = InMemoryStorage()
+            let secret = try #require(try await server.state.store.get(ClientRecord.self, kind: "client", id: "haapi-dcr-template")?.clientSecret)
+            func clientOfAnApplication(clearing: Bool) async throws -> String? {
+                let dcr = DCRConfiguration(
+                    templateClientId: "haapi-dcr-template", clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
+                    storage: storage)
+                let configuration = HaapiUIKitConfigurationBuilder(
+                    clientId: "haapi-dcr-template", baseUrl: server.issuer, tokenEndpointUrl: server.issuer.appendingPathComponent("oauth/token"),
+                    authorizationEndpointUrl: server.issuer.appendingPathComponent("oauth/authorize"), appRedirect: FlowHarness.appRedirect)
+                    .setTransport(try AsyncHTTPClientTransport()).setStorage(storage).setAccessStrategy(.dcr(dcr)).setDCRConfiguration(configuration: dcr)
+                    .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret))
+                    .setShouldClearExistingDCRClient(value: clearing).build()
+                #expect(configuration.shouldClearExistingDCRClient == clearing)
+                let application = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: configuration).buildOrThrow()
+                let accessor = try await application.haapiAccessor()
+                let token = try await accessor.haapiTokenManager.accessToken()
+                await application.close()
+                return try await server.state.verifyAccessToken(token.value)?.clientId
+            }
+            let first = try #require(try await clientOfAnApplication(clearing: false))
+            #expect(try await clientOfAnApplication(clearing: false) == first)
+            let cleared = try #require(try await clientOfAnApplication(clearing: true))
+            #expect(cleared != first)
+            #expect(try await server.state.store.all(ClientRecord.self, kind: "client").filter { $0.value.strategy == .registered }.count == 2)
         }
     }
 

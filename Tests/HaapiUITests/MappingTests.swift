@@ -285,6 +285,29 @@ struct SmallModelTests {
         #expect(custom.accessorOptions.dcrConfiguration?.templateClientId == "t")
     }
 
+    /// Curity's other builder settings land where the SDK and the flow read them.
+    @Test func curitysBuilderSettingsReachTheConfiguration() throws {
+        let risk = RiskAssessmentConfiguration(operatingSystemName: "iOS", operatingSystemVersion: "17.4", deviceModelName: "iPhone15,2", applicatonIdentifier: "se.bank")
+        let configuration = HaapiUIKitConfigurationBuilder(
+            clientId: "c", baseUrl: URL(string: "https://idsvr.example")!, tokenEndpointUrl: URL(string: "https://idsvr.example/token")!,
+            authorizationEndpointUrl: URL(string: "https://idsvr.example/authorize")!, appRedirect: "app:/cb")
+            .setUsePasskeysBrowserFallback(false).setKeyStoreAlias(alias: "se.bank.haapi").setIsAutoRedirect(value: false)
+            .setRiskAssessmentConfiguration(risk).setShouldClearExistingDCRClient(value: true)
+            .setAttestationConfiguration(configuration: AttestationConfiguration(useAttestation: false, attestationMaxRetries: 1))
+            .build()
+        #expect(!configuration.usePasskeysBrowserFallback && configuration.shouldClearExistingDCRClient)
+        #expect(configuration.haapiConfiguration.name == "se.bank.haapi")
+        #expect(!configuration.haapiConfiguration.isAutoRedirect)
+        #expect(configuration.haapiConfiguration.riskAssessmentConfiguration == risk)
+        #expect(configuration.haapiConfiguration.attestationConfiguration.attestationMaxRetries == 1)
+        // A bundle without an identifier cannot name the app to a risk-assessment service.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let bundle = try #require(Bundle(path: empty.path))
+        #expect(throws: HaapiError.self) { try RiskAssessmentConfiguration(bundle) }
+    }
+
     /// One builder set from many tasks at once (it is `Sendable`, its settings behind a lock),
     /// and the accessor options of the UI configuration reach the accessor it builds.
     @Test func theBuilderIsSharedAcrossTasksAndItsAccessorOptionsReachTheAccessor() async throws {

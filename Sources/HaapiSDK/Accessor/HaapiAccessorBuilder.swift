@@ -281,8 +281,23 @@ public final class HaapiAccessorBuilder: Sendable {
         if let keyName = options.attestationValidationKeyName {
             HaapiLogger.debug(DriverFollowUpTag.attestation, "attestation key name \(keyName): each attestation uses a new App Attest key")
         }
+        var strategy = try Self.strategy(configuration: configuration, options: options)
+        if shouldClearExistingDCRClient {
+            // Whichever DCR configuration the strategy holds: the fallback's, or one an app set
+            // with setAccessStrategy(.dcr(...)).
+            switch strategy {
+            case .dcr(var dcr):
+                dcr.shouldClearExistingDCRClient = true
+                strategy = .dcr(dcr)
+            case .attestation(let provider, var fallback?):
+                fallback.shouldClearExistingDCRClient = true
+                strategy = .attestation(provider, dcrFallback: fallback)
+            case .attestation, .clientCredentials:
+                break
+            }
+        }
         let parts = try AccessParts(
-            configuration: configuration, strategy: try Self.strategy(configuration: configuration, options: options),
+            configuration: configuration, strategy: strategy,
             dcrConfiguration: options.dcrConfiguration, transport: options.transport, claimsName: option == .all,
             attestationMaxRetries: options.attestationValidationRetryCount ?? configuration.attestationConfiguration.attestationMaxRetries)
         let tokenManager = parts.tokenManager

@@ -254,9 +254,14 @@ import UIKit
             }
             await viewModel.completeWebAuthn(made.credential, kind: made.kind)
         } catch {
-            HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
             current?.stopLoading()
-            if let fallback = operation.browserFallback { await viewModel.submit(form: fallback, parameters: [:]) }
+            if application.haapiUIKitConfiguration.usePasskeysBrowserFallback, let fallback = operation.browserFallback {
+                HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
+                await viewModel.submit(form: fallback, parameters: [:])
+            } else {
+                HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); no browser fallback")
+                handleUIProblem(KitOperationProblem(title: nil, message: screenBuilder.strings.string(.passkeysNotSupported)))
+            }
         }
     }
 

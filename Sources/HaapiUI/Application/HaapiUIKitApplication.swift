@@ -33,7 +33,7 @@ public protocol HaapiUIKitApplication: AnyObject, Sendable {
 extension HaapiUIKitApplication {
     public var theme: Theme { (try? Theme.kit) ?? Theme(values: [:], source: "none") }
     public var localizableStrings: LocalizableStrings { LocalizableStrings() }
-    public func haapiAccessor() async throws -> any HaapiAccessor { try await haapiUIKitConfiguration.makeAccessorBuilder().build() }
+    public func haapiAccessor() async throws -> any HaapiAccessor { try await haapiUIKitConfiguration.makeHaapiAccessor() }
     public func close() async {}
 
     /// What each screen shows, in the application's language and theme.
@@ -75,7 +75,7 @@ public final class KitApplication: HaapiUIKitApplication {
     }
 
     public func haapiAccessor() async throws -> any HaapiAccessor {
-        try await cache.accessor { try await self.haapiUIKitConfiguration.makeAccessorBuilder().build() }
+        try await cache.accessor { try await self.haapiUIKitConfiguration.makeHaapiAccessor() }
     }
 
     public func close() async {

@@ -35,14 +35,24 @@ public struct HaapiUIKitConfiguration: Sendable {
     /// What the flow's accessor is built with (DCR fallback, attestation provider, access
     /// strategy, transport, storage): handed whole to ``HaapiAccessorBuilder``.
     public var accessorOptions: HaapiAccessorOptions
+    /// Whether a passkey ceremony that no authenticator of the device answers (or that the user
+    /// declines) continues in the browser, when the step offers that fallback (default `true`);
+    /// `false` says passkeys cannot be used here and the step stays.
+    public var usePasskeysBrowserFallback: Bool
+    /// Whether the application's accessor, when it is built, forgets a DCR client registered by
+    /// an earlier run and registers anew (default `false`).
+    public var shouldClearExistingDCRClient: Bool
 
     /// Makes a configuration with the documented defaults.
     public init(
         haapiConfiguration: HaapiConfiguration, autoPollingDuration: TimeInterval = 3,
         shouldAutoHandleFlowErrorFeedback: Bool = true, presentationMode: PresentationMode = .modal,
         shouldConfirmFlowInterruption: Bool = true, authenticationSelectionPresentation: AuthenticatorSelectionPresentation = .list,
-        useDefaultExternalBrowser: Bool = false, accessorOptions: HaapiAccessorOptions = HaapiAccessorOptions()
+        useDefaultExternalBrowser: Bool = false, accessorOptions: HaapiAccessorOptions = HaapiAccessorOptions(),
+        usePasskeysBrowserFallback: Bool = true, shouldClearExistingDCRClient: Bool = false
     ) {
+        self.usePasskeysBrowserFallback = usePasskeysBrowserFallback
+        self.shouldClearExistingDCRClient = shouldClearExistingDCRClient
         self.haapiConfiguration = haapiConfiguration
         self.autoPollingDuration = autoPollingDuration
         self.shouldAutoHandleFlowErrorFeedback = shouldAutoHandleFlowErrorFeedback
@@ -59,5 +69,10 @@ public struct HaapiUIKitConfiguration: Sendable {
     /// The configuration's ``HaapiAccessorBuilder``: its SDK configuration and accessor options.
     public func makeAccessorBuilder() -> HaapiAccessorBuilder {
         HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration, options: accessorOptions)
+    }
+
+    /// The accessor of a flow: built as configured (``shouldClearExistingDCRClient``).
+    public func makeHaapiAccessor() async throws -> any HaapiAccessor {
+        try await makeAccessorBuilder().build(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
     }
 }

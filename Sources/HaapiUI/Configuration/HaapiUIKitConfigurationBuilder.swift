@@ -91,7 +91,7 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
     /// Collects the device context risk-assessment services ask for, with the app's bundle
     /// identifier (see ``RiskAssessmentConfiguration``).
     @discardableResult public func setApplicationBundle(_ bundle: Bundle) -> Self {
-        set { $0.haapiConfiguration.riskAssessmentConfiguration = RiskAssessmentConfiguration(bundle: bundle) }
+        setRiskAssessmentConfiguration(RiskAssessmentConfiguration(bundle: bundle))
     }
 
     /// Sets the authorization request's parameters (scopes, state, ...), asked for at each start.
@@ -134,6 +134,58 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
         set { $0.accessorOptions.storage = storage }
     }
 
+    /// Whether a passkey ceremony the device cannot complete continues in the browser when the
+    /// step offers that (default `true`).
+    @discardableResult public func setUsePasskeysBrowserFallback(_ value: Bool) -> Self {
+        set { $0.usePasskeysBrowserFallback = value }
+    }
+
+    /// Names what the client keeps (its keys, its DCR client, its tokens) apart from other
+    /// configurations': the SDK configuration's `name`.
+    @discardableResult public func setKeyStoreAlias(alias: String) -> Self {
+        set { $0.haapiConfiguration.name = alias }
+    }
+
+    /// Whether redirection steps are followed without showing them (default `true`).
+    @discardableResult public func setIsAutoRedirect(value: Bool) -> Self {
+        set { $0.haapiConfiguration.isAutoRedirect = value }
+    }
+
+    #if canImport(Darwin)
+    /// Sets the session whose configuration requests are made with (see ``HaapiConfiguration/urlSession``).
+    @discardableResult public func setURLSession(session: URLSession) -> Self {
+        set { $0.haapiConfiguration.urlSession = session }
+    }
+    #endif
+
+    /// Sets the device context risk-assessment services (BankID's) ask for.
+    @discardableResult public func setRiskAssessmentConfiguration(_ configuration: RiskAssessmentConfiguration) -> Self {
+        set { $0.haapiConfiguration.riskAssessmentConfiguration = configuration }
+    }
+
+    /// Whether the application's accessor forgets a DCR client registered earlier when it is
+    /// built (default `false`).
+    @discardableResult public func setShouldClearExistingDCRClient(value: Bool) -> Self {
+        set { $0.shouldClearExistingDCRClient = value }
+    }
+
+    /// Sets whether the client attests, and how often attestation is retried.
+    @discardableResult public func setAttestationConfiguration(configuration value: AttestationConfiguration) -> Self {
+        set { $0.haapiConfiguration.attestationConfiguration = value }
+    }
+
     /// The configuration.
     public func build() -> HaapiUIKitConfiguration { configuration.withLock { $0 } }
+}
+
+extension RiskAssessmentConfiguration {
+    /// The context of this device and of the app in `bundle` (Curity's UI-kit initialiser).
+    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the bundle has no identifier,
+    ///   which a risk-assessment service needs to know the app.
+    public init(_ bundle: Bundle = .main) throws {
+        guard bundle.bundleIdentifier != nil else {
+            throw HaapiError.invalidConfiguration(reason: "the bundle \(bundle.bundlePath) has no identifier")
+        }
+        self.init(bundle: bundle)
+    }
 }
