@@ -255,7 +255,7 @@ import UIKit
             await viewModel.completeWebAuthn(made.credential, kind: made.kind)
         } catch {
             current?.stopLoading()
-            if application.haapiUIKitConfiguration.usePasskeysBrowserFallback, let fallback = operation.browserFallback {
+            if let fallback = viewModel.passkeysBrowserFallback(of: operation) {
                 HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
                 await viewModel.submit(form: fallback, parameters: [:])
             } else {

@@ -379,6 +379,14 @@ import OpenCombine
         await submit(form: form, parameters: operation.buildParametersWrapper(WebAuthnCeremonyResult(credential: credential, kind: kind)))
     }
 
+    /// The form a passkey step continues with in the browser when no authenticator answers or
+    /// the user declines: the step's fallback, unless the configuration turns fallbacks off
+    /// (``HaapiUIKitConfiguration/usePasskeysBrowserFallback``): then `nil`, and a passkey
+    /// failure never opens the browser.
+    public func passkeysBrowserFallback(of operation: KitWebAuthnModel) -> FormActionModel? {
+        configuration.usePasskeysBrowserFallback ? operation.browserFallback : nil
+    }
+
     /// Stops the flow's work under way (polling, requests whose answers are then dropped).
     /// The application's accessor stays open for the next flow.
     public func stop() {

@@ -140,8 +140,8 @@ import OAuthTransportNIO
             try await openBrowser(browser)
         case let webAuthn as KitWebAuthnModel:
             // A terminal has no platform authenticator: take the server's browser fallback.
-            guard let fallback = webAuthn.browserFallback else {
-                throw CLIFailure("login failed: passkeys need a platform authenticator, and the step offers no browser fallback")
+            guard let fallback = viewModel.passkeysBrowserFallback(of: webAuthn) else {
+                throw CLIFailure("login failed: passkeys need a platform authenticator, and the browser fallback is off or not offered")
             }
             message(strings.string(.passkeysInBrowser), .info)
             await viewModel.submit(form: fallback, parameters: [:])
