@@ -20,7 +20,7 @@ let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .mac
 let otherPlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
 let package = Package(
     name: "swift-haapi",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    platforms: [.macOS(.v14), .iOS(.v15), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "OAuthCore", targets: ["OAuthCore"]),
         .library(name: "HaapiDriver", targets: ["HaapiDriver"]),

@@ -20,7 +20,7 @@
 # are seed 000's six sections. `extension` names (Foundation's types, Curity's internal ones) name
 # no new type and are not counted.
 #
-# One Swift file with one probe a line is type-checked once, for arm64-apple-ios17.0, with
+# One Swift file with one probe a line is type-checked once, for arm64-apple-ios15.0, with
 # check-apple's flags; an error on a probe's line means that name is missing (or of another kind).
 # Seed 000's names are looked up in HaapiUI (an app imports HaapiUI for the UI kit), seed 001's in
 # HaapiSDK (an app on the SDK alone imports HaapiSDK); both include what the module re-exports.
@@ -105,7 +105,7 @@ started=$(date +%s%N)
 backfill=()
 [ -d "$scratch/apple-backfill" ] && backfill=(-I "$scratch/apple-backfill")
 status=0
-swiftc -typecheck -parse-as-library -module-name ReferenceNameProbes -target arm64-apple-ios17.0 \
+swiftc -typecheck -parse-as-library -module-name ReferenceNameProbes -target arm64-apple-ios15.0 \
   -sdk "$APPLE_SDK" -resource-dir "$APPLE_RESOURCE_DIR" -swift-version 5 \
   -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt" \
   -I "$modules" "${backfill[@]}" -module-cache-path "${REFERENCE_NAMES_MODULE_CACHE:-$scratch/arm64-apple-ios/debug/ModuleCache}" \

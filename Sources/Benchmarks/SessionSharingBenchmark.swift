@@ -71,7 +71,7 @@ enum SessionSharingBenchmark {
         var launched: [(process: Process, err: URL)] = []
         let exits = LockedValue<[ContinuousClock.Instant]>([])
         var released = ContinuousClock.now
-        try await lock.withLock(timeout: .seconds(10), whileWaiting: nil) {
+        try await lock.withLock(timeout: 10, whileWaiting: nil) {
             for index in 0..<processes {
                 let err = home.appendingPathComponent("process-\(index).err")
                 _ = FileManager.default.createFile(atPath: err.path, contents: nil)
@@ -107,7 +107,7 @@ enum SessionSharingBenchmark {
         let started = LockedValue(0)
         let releasedAt = LockedValue(ContinuousClock.now)
         let waits = try await withThrowingTaskGroup(of: Double.self) { group in
-            try await lock.withLock(timeout: .seconds(10), whileWaiting: nil) {
+            try await lock.withLock(timeout: 10, whileWaiting: nil) {
                 for _ in 0..<tasks {
                     group.addTask {
                         started.withLock { $0 += 1 }

@@ -146,7 +146,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 let authorization = try DeviceAuthorization(json: body, now: now, dpop: nil)
                 // What `haapi login --device` and completeDeviceAuthorization do with the numbers.
                 _ = Int(authorization.expiresAt.timeIntervalSince(now) / 60)
-                _ = Duration.seconds(authorization.interval)
+                _ = WaitTime.nanoseconds(authorization.interval)
                 if !(1...DeviceAuthorization.longestLifetime).contains(authorization.interval) {
                     violations.append("a device login polls every \(authorization.interval) s")
                 }
@@ -168,7 +168,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 status: 503, headers: ["Retry-After": String(decoding: body, as: UTF8.self)], body: Data(), url: URL(string: "https://as.example/token")!)
             if let seconds = response.retryAfterSeconds {
                 if !(0...TransportResponse.longestRetryAfter).contains(seconds) { violations.append("Retry-After gave \(seconds) s") }
-                _ = Duration.seconds(seconds)
+                _ = WaitTime.nanoseconds(seconds)
             }
             _ = UnexpectedResponseError(response).errorDescription
         default:

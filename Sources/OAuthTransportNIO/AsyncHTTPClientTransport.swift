@@ -60,15 +60,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         if scheme == "https" { outgoing.tlsConfiguration = tlsConfiguration }
         let target = "\(request.method) \(request.url.redacted)"
-        let deadline = ContinuousClock.now + timeout
+        let deadline = Deadline(secondsFromNow: timeout)
         let limit = configuration.maximumResponseBytes
         do {
-            let response = try await Self.client.execute(outgoing, timeout: TimeAmount(timeout))
+            let response = try await Self.client.execute(outgoing, timeout: TimeAmount(seconds: timeout))
             // AsyncHTTPClient's deadline ends when the head arrives: the body needs its own.
             let body = try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
                 group.addTask { try await response.body.collect(upTo: limit) }
                 group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    try await Task.sleep(until: deadline)
                     throw HTTPTransportError(.timedOut, "\(target) timed out while receiving the body")
                 }
                 defer { group.cancelAll() }
@@ -85,9 +85,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 }
 
 extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    /// `seconds` (a request's timeout), clamped as every wait of the package is (``WaitTime``).
+    init(seconds: TimeInterval) {
+        self = .nanoseconds(Int64(WaitTime.nanoseconds(seconds)))  // at most a year: far inside Int64
     }
 }
 

@@ -20,7 +20,7 @@ struct PinnedConnection {
     let request: TransportRequest
     let tls: TLSConfiguration
     let pins: Set<String>
-    let timeout: Duration
+    let timeout: TimeInterval
     let maximumResponseBytes: Int
 
     func send() async throws -> TransportResponse {
@@ -40,9 +40,9 @@ struct PinnedConnection {
         let limit = maximumResponseBytes
         let serverName = host.isIPAddress ? nil : host
 
-        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let deadline = NIODeadline.now() + TimeAmount(seconds: timeout)
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(TimeAmount(timeout))
+            .connectTimeout(TimeAmount(seconds: timeout))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let tlsHandler = try NIOSSLClientHandler(

@@ -39,7 +39,7 @@ public final class URLSessionTransport: HTTPTransport {
         delegate = SessionDelegate(trust: try ServerTrust(configuration.tls))
         let settings = (sessionConfiguration.copy() as? URLSessionConfiguration) ?? .haapi
         settings.makeHaapiSafe()
-        settings.timeoutIntervalForRequest = configuration.timeout.seconds
+        settings.timeoutIntervalForRequest = WaitTime.clamped(configuration.timeout)
         session = URLSession(configuration: settings, delegate: delegate, delegateQueue: nil)
     }
 
@@ -57,14 +57,14 @@ public final class URLSessionTransport: HTTPTransport {
         let target = "\(request.method) \(request.url.redacted)"
         try Task.checkCancellation(target: target)
         let timeout = request.timeout ?? configuration.timeout
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout.seconds)
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: WaitTime.clamped(timeout))
         urlRequest.httpMethod = request.method
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         let task = TaskBox(session.dataTask(with: urlRequest))
         let delegate = self.delegate
         let limit = configuration.maximumResponseBytes
-        let deadline = ContinuousClock.now + timeout
+        let deadline = Deadline(secondsFromNow: timeout)
         let (data, response): (Data, HTTPURLResponse) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
             group.addTask {
                 try await withTaskCancellationHandler {
@@ -77,7 +77,7 @@ public final class URLSessionTransport: HTTPTransport {
             }
             group.addTask {
                 do {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    try await Task.sleep(until: deadline)
                 } catch {
                     throw HTTPTransportError(.cancelled, "\(target) was cancelled")  // whichever child ends first, it says so
                 }
@@ -283,14 +283,6 @@ extension Task where Success == Never, Failure == Never {
     /// Throws ``HTTPTransportError/Code/cancelled`` when the current task is cancelled.
     static func checkCancellation(target: String) throws {
         if isCancelled { throw HTTPTransportError(.cancelled, "\(target) was cancelled") }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as Foundation's `TimeInterval`.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
 

@@ -72,7 +72,8 @@ struct StackedFlowView: View, HaapiFlowResult {
     var body: some View {
         TabView {
             navigationView.tabItem { Text("NavigationView") }
-            navigationStack.tabItem { Text("NavigationStack") }
+            // An app for iOS 15 shows the stack from iOS 16 only.
+            if #available(iOS 16, *) { navigationStack.tabItem { Text("NavigationStack") } }
         }
     }
 
@@ -94,10 +95,12 @@ self.isShowingStackVC = true
     // MARK: 000-17 NavigationStack with navigationDestination (iOS 16 and later)
     // Unchanged: `path`, the seed's property line, is a property of the view; the seed's
     // `NavigationPath` enum, named but not shown, is declared below (it shadows SwiftUI's
-    // `NavigationPath` struct inside this view).
+    // `NavigationPath` struct inside this view). The view property that holds it is
+    // `@available(iOS 16, *)`: the app runs from iOS 15, as the package does.
 
 @State private var path: [NavigationPath] = []
 
+    @available(iOS 16, *)
     private var navigationStack: some View {
 NavigationStack {
 NavigationLink("Start Haapi Stack", value: NavigationPath.haapiVC)

@@ -160,7 +160,7 @@ extension HaapiCommand {
         let results = LockedValue<[Result<String, any Error>]>([])
         let begun = LockedValue(0)
         let group = DispatchGroup()
-        try await lock.withLock(timeout: .seconds(10), whileWaiting: nil) {
+        try await lock.withLock(timeout: 10, whileWaiting: nil) {
             for _ in 0..<tasks {
                 group.enter()
                 Task {

@@ -32,7 +32,7 @@ struct OAuthStack {
     }
 
     /// A confidential client's configuration for `server`'s endpoints.
-    static func configuration(of server: FaultServer, timeout: Duration = exchangeTimeout) -> HaapiConfiguration {
+    static func configuration(of server: FaultServer, timeout: TimeInterval = exchangeTimeout) -> HaapiConfiguration {
         HaapiConfiguration(
             name: "fault-\(UUID().uuidString)", clientId: "app", baseURL: server.url("/"), tokenEndpointURL: server.url("/token"),
             authorizationEndpointURL: server.url("/authorize"), appRedirect: "app:/callback", revocationEndpointURL: server.url("/revoke"),
@@ -135,7 +135,7 @@ extension FaultMatrix {
             try await withFaultServer(["/token": .tokenEndpoint(lifetime: OAuthStack.tokenLifetime)]) { server in
                 await server.inject(.noResponse, at: "/token")
                 let manager = OAuthTokenManager(
-                    oauthTokenConfiguration: OAuthStack.configuration(of: server, timeout: .seconds(2)), storage: InMemoryStorage())
+                    oauthTokenConfiguration: OAuthStack.configuration(of: server, timeout: 2), storage: InMemoryStorage())
                 let started = ContinuousClock.now
                 #expect(await manager.fetchAccessToken(with: "code-1").failure != nil)
                 // The configured 2 s (whole seconds: FoundationNetworking times a shorter one out at

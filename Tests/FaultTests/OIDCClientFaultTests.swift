@@ -40,7 +40,7 @@ struct OIDCStack {
                 let issuer = provider.url("")
                 let configuration = OIDCConfiguration(
                     issuer: issuer, clientAuthentication: .none(clientID: clientID), redirectURI: URL(string: "http://127.0.0.1:0/callback")!,
-                    clockSkew: clockSkew, userAgentTimeout: .seconds(10), useDPoP: true)
+                    clockSkew: clockSkew, userAgentTimeout: 10, useDPoP: true)
                 let storage = InMemoryStorage()
                 let client = OIDCClient(configuration: configuration, transport: try shortTimeoutTransport(), storage: storage, storageKey: storageKey)
                 try await client.setAuthState(

@@ -67,7 +67,7 @@ let tokenEndpointBusyFault = ExpectedFailure(
 
 /// The transport timeout of every fault test: long enough for a loopback exchange on a busy
 /// machine, short enough that ``ServerFault/noResponse`` costs well under a second.
-let exchangeTimeout: Duration = .milliseconds(500)
+let exchangeTimeout: TimeInterval = 0.5
 
 /// The real network transport, with ``exchangeTimeout``.
 func shortTimeoutTransport() throws -> AsyncHTTPClientTransport {

@@ -57,7 +57,7 @@ struct DeepLinkLoginTests {
                 issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]),
                 redirectURI: URL(string: try settings[redirectSetting])!,
                 postLogoutRedirectURI: URL(string: try settings["OP_DEEPLINK_POST_LOGOUT_REDIRECT_URI"])!,
-                scopes: ["openid", "profile", "offline_access"], userAgentTimeout: .seconds(30)),
+                scopes: ["openid", "profile", "offline_access"], userAgentTimeout: 30),
             transport: try URLSessionTransport())
         let agent = Self.glewlwydBrowser(jar: browser.jar, client: client)
         let state = try await client.login(using: agent)
@@ -110,7 +110,7 @@ struct DeepLinkLoginTests {
             let client = OIDCClient(
                 configuration: OIDCConfiguration(
                     issuer: server.issuer, clientAuthentication: .none(clientID: "deep-link-app"), redirectURI: URL(string: redirect)!,
-                    scopes: ["openid", "profile"], userAgentTimeout: .seconds(30)),
+                    scopes: ["openid", "profile"], userAgentTimeout: 30),
                 transport: try URLSessionTransport())
             let state = try await client.login(using: Self.devServerBrowser(client: client, appScheme: "com.example.swifthaapi"))
             #expect(state.subject == SeedData.username)

@@ -77,7 +77,7 @@ struct OIDCClientProviderTests {
             issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: authentication,
             redirectURI: URL(string: try settings["OP_REDIRECT_URI"])!,
             postLogoutRedirectURI: URL(string: try settings["OP_POST_LOGOUT_REDIRECT_URI"])!, scopes: scopes,
-            userAgentTimeout: .seconds(30))
+            userAgentTimeout: 30)
     }
 
     var publicClient: ClientAuthentication { get throws { .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]) } }
@@ -314,7 +314,7 @@ extension OIDCClientProviderTests {
             var configuration = OIDCConfiguration(
                 issuer: URL(string: try settings["OP_ISSUER"])!, clientAuthentication: .none(clientID: try settings["OP_PUBLIC_CLIENT_ID"]),
                 redirectURI: URL(string: try settings["OP_REDIRECT_URI"])!, scopes: ["openid", "email", "offline_access"],
-                userAgentTimeout: .seconds(30))
+                userAgentTimeout: 30)
             configuration.useDPoP = true
             let transport = CountingTransport(try AsyncHTTPClientTransport())
             let client = OIDCClient(configuration: configuration, transport: transport)

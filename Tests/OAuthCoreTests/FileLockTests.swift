@@ -42,7 +42,7 @@ struct FileLockTests {
         struct Boom: Error {}
         try await FileLock(url: url).withLock {
             do {
-                try await FileLock(url: url).withLock(timeout: .milliseconds(50)) { Issue.record("entered a held lock") }
+                try await FileLock(url: url).withLock(timeout: 0.05) { Issue.record("entered a held lock") }
                 Issue.record("no timeout")
             } catch let error as StorageError {
                 #expect(error.code == .lockTimeout)
@@ -50,7 +50,7 @@ struct FileLockTests {
         }
         await #expect(throws: Boom.self) { try await FileLock(url: url).withLock { throw Boom() } }
         // Free again: entered at once.
-        let entered = try await FileLock(url: url).withLock(timeout: .milliseconds(50)) { true }
+        let entered = try await FileLock(url: url).withLock(timeout: 0.05) { true }
         #expect(entered)
     }
 
@@ -64,7 +64,7 @@ struct FileLockTests {
             #expect(holder.processName == ProcessInfo.processInfo.processName)
             #expect(abs(holder.since.timeIntervalSinceNow) < 5)
             do {
-                try await FileLock(url: url).withLock(timeout: .milliseconds(100), whileWaiting: { holder in announced.withLockedValue { $0.append(holder) } }) {
+                try await FileLock(url: url).withLock(timeout: 0.1, whileWaiting: { holder in announced.withLockedValue { $0.append(holder) } }) {
                     Issue.record("entered a held lock")
                 }
                 Issue.record("no timeout")

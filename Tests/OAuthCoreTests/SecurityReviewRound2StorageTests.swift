@@ -31,7 +31,7 @@ struct SecurityReviewRound2StorageTests {
                 try FileManager.default.linkItem(at: target, to: lockFile)
             }
             do {
-                try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(1), whileWaiting: nil) {
+                try await storage.lock(for: "tokens.json").withLock(timeout: 1, whileWaiting: nil) {
                     Issue.record("the lock was taken through a planted \(plant)")
                 }
             } catch let error as StorageError {
@@ -42,7 +42,7 @@ struct SecurityReviewRound2StorageTests {
             try FileManager.default.removeItem(at: lockFile)
         }
         // Without the plant, the lock works.
-        try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(1), whileWaiting: nil) {}
+        try await storage.lock(for: "tokens.json").withLock(timeout: 1, whileWaiting: nil) {}
     }
 
     /// Item 7: a storage directory writable by its group or by others, or owned by another user,

@@ -12,7 +12,7 @@ extension TransportTests {
 
         func pinnedTransport(
             _ pins: [KeyPinning], identity: ClientIdentity? = nil, trustedRootsPEM: String? = nil,
-            validatesHostname: Bool = true, timeout: Duration = .seconds(30), maximumResponseBytes: Int = 4 << 20
+            validatesHostname: Bool = true, timeout: TimeInterval = 30, maximumResponseBytes: Int = 4 << 20
         ) throws -> AsyncHTTPClientTransport {
             try AsyncHTTPClientTransport(
                 configuration: .init(
@@ -211,7 +211,7 @@ extension TransportTests {
         let pki = TestPKI.shared
 
         func transport(
-            timeout: Duration = .seconds(30), maximumResponseBytes: Int = 4 << 20
+            timeout: TimeInterval = 30, maximumResponseBytes: Int = 4 << 20
         ) throws -> AsyncHTTPClientTransport {
             try AsyncHTTPClientTransport(
                 configuration: .init(
@@ -345,7 +345,7 @@ extension TransportTests {
         @Test func timeoutWhenServerNeverAnswers() async throws {
             try await withPinnedServer(reply: { _ in .hang }) { server in
                 let (error, elapsed) = await transportFailure {
-                    try await transport().send(try .get("\(server.httpsURL)/slow", timeout: .milliseconds(300)))
+                    try await transport().send(try .get("\(server.httpsURL)/slow", timeout: 0.3))
                 }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed >= .milliseconds(250))
@@ -360,7 +360,7 @@ extension TransportTests {
             }) {
                 server in
                 let (error, elapsed) = await transportFailure {
-                    try await transport().send(try .get(server.httpsURL, timeout: .milliseconds(300)))
+                    try await transport().send(try .get(server.httpsURL, timeout: 0.3))
                 }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed < promptly)
@@ -370,7 +370,7 @@ extension TransportTests {
         @Test func timeoutCoversTheTLSHandshake() async throws {
             try await withServer(silent: true) { server in
                 let (error, elapsed) = await transportFailure {
-                    try await transport().send(try .get(server.httpsURL, timeout: .milliseconds(300)))
+                    try await transport().send(try .get(server.httpsURL, timeout: 0.3))
                 }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed < promptly)
@@ -381,7 +381,7 @@ extension TransportTests {
         @Test func headResponseHasNoBody() async throws {
             try await withPinnedServer(reply: { _ in .respond(status: 200, headers: [("Content-Length", "42")]) }) {
                 server in
-                let response = try await transport(timeout: promptly).send(
+                let response = try await transport(timeout: promptly.seconds).send(
                     TransportRequest(method: "HEAD", url: try parseURL(server.httpsURL)))
                 #expect(response.status == 200)
                 #expect(response.headers["Content-Length"] == "42")
@@ -391,7 +391,7 @@ extension TransportTests {
 
         @Test func cancellationDuringPinnedRequest() async throws {
             try await withPinnedServer(reply: { _ in .hang }) { server in
-                let transport = try transport(timeout: .seconds(20))
+                let transport = try transport(timeout: 20)
                 let request = try TransportRequest.get(server.httpsURL)
                 let task = Task { try await transport.send(request) }
                 try await server.waitForRequests(1)

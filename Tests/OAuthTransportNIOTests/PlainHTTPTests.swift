@@ -118,7 +118,7 @@ extension TransportTests {
 
         @Test(arguments: TransportKind.allCases) func headResponseHasNoBody(_ kind: TransportKind) async throws {
             try await withServer(reply: { _ in .respond(status: 200, headers: [("Content-Length", "42")]) }) { server in
-                let transport = try kind.make(.init(timeout: promptly))
+                let transport = try kind.make(.init(timeout: promptly.seconds))
                 let response = try await transport.send(TransportRequest(method: "HEAD", url: try parseURL(server.url)))
                 #expect(response.status == 200)
                 #expect(response.headers["Content-Length"] == "42")
@@ -140,7 +140,7 @@ extension TransportTests {
             try await withServer(reply: { _ in .hang }) { server in
                 let transport = try kind.make()
                 let (error, elapsed) = await transportFailure {
-                    try await transport.send(try .get("\(server.url)/slow", timeout: .milliseconds(300)))
+                    try await transport.send(try .get("\(server.url)/slow", timeout: 0.3))
                 }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed >= .milliseconds(250))
@@ -151,7 +151,7 @@ extension TransportTests {
 
         @Test(arguments: TransportKind.allCases) func configurationTimeoutAppliesWhenRequestSetsNone(_ kind: TransportKind) async throws {
             try await withServer(reply: { _ in .hang }) { server in
-                let transport = try kind.make(.init(timeout: .milliseconds(300)))
+                let transport = try kind.make(.init(timeout: 0.3))
                 let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.url)) }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed < promptly)
@@ -165,7 +165,7 @@ extension TransportTests {
                 server in
                 let transport = try kind.make()
                 let (error, elapsed) = await transportFailure {
-                    try await transport.send(try .get(server.url, timeout: .milliseconds(300)))
+                    try await transport.send(try .get(server.url, timeout: 0.3))
                 }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed < promptly)
@@ -177,7 +177,7 @@ extension TransportTests {
                 .stallMidBody(declaredLength: 1000, sent: Array(repeating: 0x61, count: 10))
             }) {
                 server in
-                let transport = try kind.make(.init(timeout: .seconds(20)))
+                let transport = try kind.make(.init(timeout: 20))
                 let request = try TransportRequest.get(server.url)
                 let task = Task { try await transport.send(request) }
                 try await server.waitForRequests(1)
@@ -192,7 +192,7 @@ extension TransportTests {
 
         @Test(arguments: TransportKind.allCases) func cancellingTheTaskCancelsTheRequest(_ kind: TransportKind) async throws {
             try await withServer(reply: { _ in .hang }) { server in
-                let transport = try kind.make(.init(timeout: .seconds(20)))
+                let transport = try kind.make(.init(timeout: 20))
                 let request = try TransportRequest.get("\(server.url)/hang")
                 let task = Task { try await transport.send(request) }
                 try await server.waitForRequests(1)

@@ -16,6 +16,14 @@ struct TransportTests {}
 /// machine, so a loaded one does not fail the test.
 let promptly: Duration = .seconds(10)
 
+extension Duration {
+    /// In seconds, as the transports' timeouts take it.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
 /// The error `body` throws, and how long it took; records an issue when it returns or
 /// throws something other than an ``HTTPTransportError``.
 func transportFailure(
@@ -38,7 +46,7 @@ func transportFailure(
 func parseURL(_ text: String) throws -> URL { try #require(URL(string: text)) }
 
 extension TransportRequest {
-    static func get(_ text: String, timeout: Duration? = nil) throws -> TransportRequest {
+    static func get(_ text: String, timeout: TimeInterval? = nil) throws -> TransportRequest {
         TransportRequest(url: try parseURL(text), timeout: timeout)
     }
 }

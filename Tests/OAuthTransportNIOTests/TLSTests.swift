@@ -97,7 +97,7 @@ extension TransportTests {
                 let transport = try AsyncHTTPClientTransport(
                     configuration: .init(tls: TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)))
                 let (error, elapsed) = await transportFailure {
-                    try await transport.send(try .get(server.httpsURL, timeout: .milliseconds(300)))
+                    try await transport.send(try .get(server.httpsURL, timeout: 0.3))
                 }
                 #expect(error?.code == .timedOut)
                 #expect(elapsed < promptly)
@@ -106,7 +106,7 @@ extension TransportTests {
 
         @Test func plainHTTPClientAgainstTLSServerFailsTyped() async throws {
             try await withServer(tls: try pki.serverTLS(pki.server)) { server in
-                let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: promptly))
+                let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: promptly.seconds))
                 let (error, elapsed) = await transportFailure { try await transport.send(try .get(server.url)) }
                 #expect(error?.code == .connectionClosed)
                 #expect(elapsed < promptly)

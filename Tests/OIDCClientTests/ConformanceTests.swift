@@ -146,7 +146,7 @@ struct ConformanceTests {
     @Test func aUserWhoNeverComesBackTimesOut() async throws {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
-        let client = try provider.client(timeout: .milliseconds(500))
+        let client = try provider.client(timeout: 0.5)
         let error = await #expect(throws: OIDCError.self) { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
         #expect(error?.code == .timedOut)
         #expect(error?.recoverySuggestion == .newHaapiFlow)
@@ -155,7 +155,7 @@ struct ConformanceTests {
     @Test func cancellingTheLoginTaskGivesCancelled() async throws {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }
-        let client = try provider.client(timeout: .seconds(60))
+        let client = try provider.client(timeout: 60)
         let login = Task { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
         try await Task.sleep(for: .milliseconds(300))
         login.cancel()

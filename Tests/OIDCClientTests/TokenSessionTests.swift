@@ -33,7 +33,7 @@ struct TokenSessionTests {
     ) async throws -> [Result<T, any Error>] {
         let started = NIOLockedValueBox(0)
         return try await withThrowingTaskGroup(of: Result<T, any Error>.self) { group in
-            try await storage.lock(for: key).withLock(timeout: .seconds(10), whileWaiting: nil) {
+            try await storage.lock(for: key).withLock(timeout: 10, whileWaiting: nil) {
                 for _ in 0..<callers {
                     group.addTask {
                         started.withLockedValue { $0 += 1 }

@@ -99,8 +99,8 @@ struct TokenSessionAcrossProcessesTests {
         let storage = try FileStorage(directory: loggedIn.tokensFile.deletingLastPathComponent())
         let session = TokenSession(
             clientID: "haapi-secret", provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
-            storage: storage, storageKey: "tokens.json", options: TokenSession.Options(lockTimeout: .milliseconds(300)))
-        try await storage.lock(for: "tokens.json").withLock(timeout: .seconds(5), whileWaiting: nil) {
+            storage: storage, storageKey: "tokens.json", options: TokenSession.Options(lockTimeout: 0.3))
+        try await storage.lock(for: "tokens.json").withLock(timeout: 5, whileWaiting: nil) {
             do {
                 _ = try await session.refresh()
                 Issue.record("refreshed under a held lock")

@@ -67,7 +67,7 @@ extension HaapiClient {
         for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
         let request = TransportRequest(
             method: urlRequest.httpMethod ?? "GET", url: url, headers: headers, body: urlRequest.httpBody,
-            timeout: .milliseconds(Int(urlRequest.timeoutInterval * 1000)))
+            timeout: urlRequest.timeoutInterval)
         let response: TransportResponse
         do {
             response = try await send(request)

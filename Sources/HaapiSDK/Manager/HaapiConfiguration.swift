@@ -164,8 +164,8 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// Whether the authorization request carries a PKCE challenge (default `false`: HAAPI clients
     /// are protected by attestation and DPoP, PKCE is optional).
     public var usesPKCE: Bool
-    /// The longest one HTTP exchange may take (default 30 s).
-    public var timeout: Duration
+    /// The longest one HTTP exchange may take, in seconds (default 30).
+    public var timeout: TimeInterval
 
     #if canImport(Darwin)
     /// Makes a configuration, with Curity's parameters in Curity's order and the package's after them.
@@ -177,7 +177,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
     ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
     ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
-    ///   - timeout: the longest one HTTP exchange may take.
+    ///   - timeout: the longest one HTTP exchange may take, in seconds.
     public init(
         name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
         appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
@@ -188,7 +188,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
         tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
         clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
         riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
-        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: Duration = .seconds(30)
+        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: TimeInterval = 30
     ) {
         self.urlSession = urlSession
         (self.name, self.clientId, self.appRedirect) = (name, clientId, appRedirect)
@@ -212,7 +212,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
     ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
     ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
-    ///   - timeout: the longest one HTTP exchange may take.
+    ///   - timeout: the longest one HTTP exchange may take, in seconds.
     public init(
         name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
         appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
@@ -223,7 +223,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
         tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
         clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
         riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
-        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: Duration = .seconds(30)
+        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: TimeInterval = 30
     ) {
         (self.name, self.clientId, self.appRedirect) = (name, clientId, appRedirect)
         // `URL(string: "/oauth/token", relativeTo: baseURL)`, as the seeds write it, is kept absolute.

@@ -25,11 +25,12 @@ extension OAuthTokenManager {
     ///   - issuer: the server's issuer, when the app knows it: its discovery document supplies the
     ///     keys that verify ID tokens and the UserInfo endpoint. Without it, the configuration's
     ///     endpoints are used and ID tokens are taken as the token endpoint sends them.
+    ///   - lockTimeout: how long to wait for another process's refresh, in seconds.
     /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the configuration gives no
     ///   usable transport.
     public func tokenSession(
         storage: (any Storage)? = nil, storageKey: String? = nil, lock: (any StorageLock)? = nil, issuer: URL? = nil,
-        lockTimeout: Duration = .seconds(60)
+        lockTimeout: TimeInterval = 60
     ) throws -> TokenSession {
         let transport = try transport.get()
         let configuration = self.configuration

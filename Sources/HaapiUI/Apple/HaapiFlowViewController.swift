@@ -294,7 +294,7 @@ import UIKit
 
     public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
         // The system asks on the main thread.
-        MainActor.assumeIsolated { view.window ?? ASPresentationAnchor() }
+        MainActor.assumeIsolatedOnMainThread { view.window ?? ASPresentationAnchor() }
     }
 
     // MARK: Errors and the end

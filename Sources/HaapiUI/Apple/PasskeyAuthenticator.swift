@@ -131,21 +131,21 @@ import Foundation
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
 extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        MainActor.assumeIsolated {
+        MainActor.assumeIsolatedOnMainThread {
             continuation?.resume(returning: authorization)
             continuation = nil
         }
     }
 
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        MainActor.assumeIsolated {
+        MainActor.assumeIsolatedOnMainThread {
             continuation?.resume(throwing: error)
             continuation = nil
         }
     }
 
     public nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { anchor() }
+        MainActor.assumeIsolatedOnMainThread { anchor() }
     }
 }
 #endif

@@ -609,7 +609,7 @@ import OpenCombine
             serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: configuration.autoPollingDuration)
         else { return }
         pollingTask = Task { [weak self] in
-            do { try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000)) } catch { return }
+            do { try await Task.sleep(seconds: interval) } catch { return }  // an app's endless autoPollingDuration clamps
             await self?.autoPoll(step, generation: current)
         }
     }

@@ -16,9 +16,9 @@ public enum Placeholders {
                 output += next < arguments.count ? arguments[next] : "%@"
                 next += 1
                 rest = after.dropFirst()
-            } else if let match = after.prefixMatch(of: #/([1-9][0-9]?)\$@/#), let position = Int(match.1), position <= arguments.count {
+            } else if let (position, end) = positional(after), position <= arguments.count {
                 output += arguments[position - 1]
-                rest = after[match.range.upperBound...]
+                rest = after[end...]
             } else if after.hasPrefix("%") {
                 output += "%"
                 rest = after.dropFirst()
@@ -28,5 +28,24 @@ public enum Placeholders {
             }
         }
         return output + rest
+    }
+
+    /// The position `N` of a `N$@` that `text` starts with (`N` one or two ASCII digits, not
+    /// starting with 0), and where the marker ends. Parsed by hand: `Regex` is iOS 16.
+    private static func positional(_ text: Substring) -> (position: Int, end: Substring.Index)? {
+        var index = text.startIndex, position = 0, digits = 0
+        while digits < 2, index < text.endIndex, let digit = asciiDigit(text[index]), digits > 0 || digit > 0 {
+            position = position * 10 + digit
+            digits += 1
+            index = text.index(after: index)
+        }
+        guard digits > 0, text[index...].hasPrefix("$@") else { return nil }
+        return (position, text.index(index, offsetBy: 2))
+    }
+
+    /// The value of an ASCII digit `0`...`9`; `nil` for any other character (other scripts' digits too).
+    private static func asciiDigit(_ character: Character) -> Int? {
+        guard let ascii = character.asciiValue, (0x30...0x39).contains(ascii) else { return nil }
+        return Int(ascii - 0x30)
     }
 }

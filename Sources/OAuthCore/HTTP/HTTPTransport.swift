@@ -66,12 +66,12 @@ public struct TransportRequest: Sendable, Hashable {
     public var headers: HeaderFields
     /// The body, if any.
     public var body: Data?
-    /// The longest the whole exchange may take; `nil` uses the transport's default.
-    public var timeout: Duration?
+    /// The longest the whole exchange may take, in seconds; `nil` uses the transport's default.
+    public var timeout: TimeInterval?
 
     /// Makes a request.
     public init(
-        method: String = "GET", url: URL, headers: HeaderFields = [:], body: Data? = nil, timeout: Duration? = nil
+        method: String = "GET", url: URL, headers: HeaderFields = [:], body: Data? = nil, timeout: TimeInterval? = nil
     ) {
         self.method = method.uppercased()
         self.url = url
@@ -82,7 +82,7 @@ public struct TransportRequest: Sendable, Hashable {
 
     /// A POST of `application/x-www-form-urlencoded` parameters (RFC 6749 §4.1.3 and friends).
     public static func form(
-        _ url: URL, parameters: [(String, String)], headers: HeaderFields = [:], timeout: Duration? = nil
+        _ url: URL, parameters: [(String, String)], headers: HeaderFields = [:], timeout: TimeInterval? = nil
     ) -> TransportRequest {
         var headers = headers
         headers["Content-Type"] = "application/x-www-form-urlencoded"

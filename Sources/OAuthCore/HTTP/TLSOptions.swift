@@ -92,15 +92,15 @@ public struct TLSOptions: Sendable, Hashable {
 
 /// The settings every transport of the package takes.
 public struct TransportConfiguration: Sendable, Hashable {
-    /// The longest one exchange may take when the request sets no timeout (default 30 s).
-    public var timeout: Duration
+    /// The longest one exchange may take when the request sets no timeout, in seconds (default 30).
+    public var timeout: TimeInterval
     /// TLS settings: client certificate, trust roots, pins.
     public var tls: TLSOptions
     /// The largest response body accepted (default 4 MiB).
     public var maximumResponseBytes: Int
 
     /// Makes a configuration.
-    public init(timeout: Duration = .seconds(30), tls: TLSOptions = TLSOptions(), maximumResponseBytes: Int = 4 << 20) {
+    public init(timeout: TimeInterval = 30, tls: TLSOptions = TLSOptions(), maximumResponseBytes: Int = 4 << 20) {
         self.timeout = timeout
         self.tls = tls
         self.maximumResponseBytes = maximumResponseBytes

@@ -30,8 +30,9 @@ import Foundation
 public actor TokenSession {
     /// Settings beyond where the tokens are kept.
     public struct Options: Sendable {
-        /// How long to wait for another process's refresh before ``StorageError/Code/lockTimeout``.
-        public var lockTimeout: Duration
+        /// How long to wait for another process's refresh before ``StorageError/Code/lockTimeout``,
+        /// in seconds (default 60).
+        public var lockTimeout: TimeInterval
         /// Extra form parameters for every token request (`resource`, `audience`, ...).
         public var additionalTokenParameters: [(String, String)]
         /// The ID-token signature algorithms accepted (see ``OIDCConfiguration/allowedSigningAlgorithms``).
@@ -43,7 +44,7 @@ public actor TokenSession {
 
         /// Makes options.
         public init(
-            lockTimeout: Duration = .seconds(60), additionalTokenParameters: [(String, String)] = [],
+            lockTimeout: TimeInterval = 60, additionalTokenParameters: [(String, String)] = [],
             allowedSigningAlgorithms: Set<JWSAlgorithm> = [.rs256, .ps256, .es256, .es384, .es512, .edDSA], clockSkew: TimeInterval = 120
         ) {
             self.lockTimeout = lockTimeout

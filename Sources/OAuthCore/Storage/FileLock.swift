@@ -30,8 +30,8 @@ public struct FileLock: StorageLock {
     /// Runs `body` while holding the lock.
     ///
     /// - Parameters:
-    ///   - timeout: how long to wait for another holder before giving up.
-    ///   - pollInterval: how often to try again while another holder has the lock.
+    ///   - timeout: how long to wait for another holder before giving up, in seconds.
+    ///   - pollInterval: how often to try again while another holder has the lock, in seconds.
     ///   - whileWaiting: called once, when another holder has the lock, with that holder.
     /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when the lock file cannot be
     ///   opened or is a symbolic link, a hard link or not a regular file (it is then left as it
@@ -39,7 +39,7 @@ public struct FileLock: StorageLock {
     ///   for `timeout`, `CancellationError` when the task is cancelled while waiting, or what `body` throws.
     @discardableResult
     public nonisolated(nonsending) func withLock<T>(
-        timeout: Duration = .seconds(60), pollInterval: Duration = .milliseconds(10),
+        timeout: TimeInterval = 60, pollInterval: TimeInterval = 0.01,
         whileWaiting: (@Sendable (LockHolder?) -> Void)? = nil, _ body: () async throws -> T
     ) async throws -> T {
         let descriptor = try await acquire(timeout: timeout, pollInterval: pollInterval, whileWaiting: whileWaiting)
@@ -52,9 +52,9 @@ public struct FileLock: StorageLock {
     }
 
     public nonisolated(nonsending) func withLock<T>(
-        timeout: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T
+        timeout: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T
     ) async throws -> T {
-        try await withLock(timeout: timeout, pollInterval: .milliseconds(10), whileWaiting: whileWaiting, body)
+        try await withLock(timeout: timeout, pollInterval: 0.01, whileWaiting: whileWaiting, body)
     }
 
     /// Who holds the lock now, as the holder wrote it; `nil` when the lock is free or the
@@ -66,7 +66,7 @@ public struct FileLock: StorageLock {
         return try? decoder.decode(LockHolder.self, from: data)
     }
 
-    private nonisolated(nonsending) func acquire(timeout: Duration, pollInterval: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?) async throws -> Int32 {
+    private nonisolated(nonsending) func acquire(timeout: TimeInterval, pollInterval: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?) async throws -> Int32 {
         let path = url.path
         // A link planted as the lock file would make the holder's writes (and the truncation at
         // release) land on the file it points to: a symbolic link is never followed, and a hard
@@ -86,7 +86,7 @@ public struct FileLock: StorageLock {
             case .failed(let reason): throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: reason)
             }
         }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         var announced = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let failure = errno
@@ -99,14 +99,14 @@ public struct FileLock: StorageLock {
                 announced = true
                 whileWaiting?(holder())
             }
-            guard ContinuousClock.now < deadline else {
+            guard !deadline.hasPassed else {
                 close(descriptor)
                 let holder = holder()
                 throw StorageError(
-                    .lockTimeout, "\(path) stayed locked for \(timeout) by " + (holder.map { "\($0)" } ?? "another holder"),
+                    .lockTimeout, "\(path) stayed locked for \(WaitTime.text(timeout)) by " + (holder.map { "\($0)" } ?? "another holder"),
                     lockHolder: holder)
             }
-            do { try await Task.sleep(for: pollInterval) } catch {
+            do { try await Task.sleep(seconds: pollInterval) } catch {
                 close(descriptor)
                 throw error
             }

@@ -11,13 +11,13 @@ public protocol StorageLock: Sendable {
     /// body that uses its state).
     ///
     /// - Parameters:
-    ///   - timeout: how long to wait for another holder.
+    ///   - timeout: how long to wait for another holder, in seconds.
     ///   - whileWaiting: called once, before waiting, when another holder has the lock, with
     ///     what is known of that holder.
     /// - Throws: ``StorageError`` ``StorageError/Code/lockTimeout`` (its ``StorageError/lockHolder``
     ///   saying who holds it, when known) after `timeout`, `CancellationError`, or what `body` throws.
     nonisolated(nonsending) func withLock<T>(
-        timeout: Duration, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T
+        timeout: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T
     ) async throws -> T
 }
 

@@ -133,7 +133,7 @@ extension OIDCClient {
     ) async throws -> AuthState {
         var authorization = authorization
         while true {
-            do { try await Task.sleep(for: .seconds(authorization.interval)) } catch {
+            do { try await Task.sleep(seconds: authorization.interval) } catch {
                 throw OIDCError(.cancelled, "the device login was cancelled")
             }
             let outcome = try await poll(&authorization)

@@ -8,10 +8,11 @@ extension AuthorizedHTTPClient {
 }
 
 extension TokenSession {
-    /// A session for an ``OIDCClient`` configuration's client.
+    /// A session for an ``OIDCClient`` configuration's client; `lockTimeout` is in seconds
+    /// (see ``TokenSession/Options/lockTimeout``).
     public init(
         configuration: OIDCConfiguration, provider: OpenIDProvider, storage: any Storage, storageKey: String = "oidc-auth-state",
-        lock: (any StorageLock)? = nil, lockTimeout: Duration = .seconds(60)
+        lock: (any StorageLock)? = nil, lockTimeout: TimeInterval = 60
     ) {
         let authentication = configuration.clientAuthentication
         self.init(

@@ -24,8 +24,9 @@ public struct OIDCConfiguration: Sendable {
     public var clockSkew: TimeInterval
     /// The oldest ID-token `iat` accepted, relative to now.
     public var maximumIDTokenAge: TimeInterval
-    /// How long a login or logout in the browser may take before ``OIDCError/Code/timedOut``.
-    public var userAgentTimeout: Duration
+    /// How long a login or logout in the browser may take before ``OIDCError/Code/timedOut``,
+    /// in seconds (default 300).
+    public var userAgentTimeout: TimeInterval
     /// Whether to send the authorization request by PAR (RFC 9126) when the provider offers
     /// it. A provider that requires PAR gets it regardless.
     public var usePushedAuthorizationRequests: Bool
@@ -39,7 +40,7 @@ public struct OIDCConfiguration: Sendable {
     public init(
         issuer: URL, clientAuthentication: ClientAuthentication, redirectURI: URL, postLogoutRedirectURI: URL? = nil,
         scopes: [String] = ["openid"], allowedSigningAlgorithms: Set<JWSAlgorithm> = [.rs256, .ps256, .es256, .es384, .es512, .edDSA],
-        clockSkew: TimeInterval = 120, maximumIDTokenAge: TimeInterval = 600, userAgentTimeout: Duration = .seconds(300),
+        clockSkew: TimeInterval = 120, maximumIDTokenAge: TimeInterval = 600, userAgentTimeout: TimeInterval = 300,
         usePushedAuthorizationRequests: Bool = false, useDPoP: Bool = false, additionalTokenParameters: [(String, String)] = []
     ) {
         self.issuer = issuer

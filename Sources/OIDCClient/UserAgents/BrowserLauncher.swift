@@ -87,7 +87,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
             }
             // A launcher that finds no browser (xdg-open on a machine without one) fails at once;
             // then the next one is tried.
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await Task.sleep(seconds: 0.2)
             if !process.isRunning, process.terminationStatus != 0 {
                 failures.append("\(words[0]): exited with status \(process.terminationStatus)")
                 continue

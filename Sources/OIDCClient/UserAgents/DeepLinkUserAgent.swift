@@ -41,7 +41,7 @@ struct DeepLinkSession: ExternalUserAgentSession {
     let open: @Sendable (URL) async throws -> Void
     let inbox: RedirectInbox
 
-    func present(_ url: URL, timeout: Duration) async throws -> URL {
+    func present(_ url: URL, timeout: TimeInterval) async throws -> URL {
         do {
             try await open(url)
         } catch {
@@ -74,9 +74,9 @@ final class RedirectInbox: Sendable {
         waiter?.resume(with: result.mapError { $0 as any Error })
     }
 
-    /// The redirect, when it comes within `timeout`.
+    /// The redirect, when it comes within `timeout` seconds.
     /// - Throws: ``OIDCError`` ``OIDCError/Code/timedOut``, ``OIDCError/Code/cancelled`` (by the app or the calling task).
-    func wait(timeout: Duration, redirectURI: URL) async throws -> URL {
+    func wait(timeout: TimeInterval, redirectURI: URL) async throws -> URL {
         try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask {
                 try await withTaskCancellationHandler {
@@ -92,8 +92,8 @@ final class RedirectInbox: Sendable {
                 }
             }
             group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
-                throw OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(timeout)")
+                do { try await Task.sleep(seconds: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
+                throw OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(WaitTime.text(timeout))")
             }
             defer { group.cancelAll() }
             return try await group.next()!

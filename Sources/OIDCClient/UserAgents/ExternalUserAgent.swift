@@ -20,12 +20,12 @@ public protocol ExternalUserAgent: Sendable {
 public protocol ExternalUserAgentSession: Sendable {
     /// The redirect URI this session receives.
     var redirectURI: URL { get }
-    /// Opens `url` and waits for the redirect.
+    /// Opens `url` and waits for the redirect, at most `timeout` seconds.
     /// - Returns: the full URL the browser was sent back to (query included).
     /// - Throws: ``OIDCError`` ``OIDCError/Code/timedOut`` when nothing comes back within `timeout`,
     ///   ``OIDCError/Code/cancelled`` when the user or the calling task cancels,
     ///   ``OIDCError/Code/userAgentFailed`` when the browser cannot be opened.
-    func present(_ url: URL, timeout: Duration) async throws -> URL
+    func present(_ url: URL, timeout: TimeInterval) async throws -> URL
     /// Releases what the session holds (the loopback port). Safe to call more than once.
     func close() async
 }

@@ -63,7 +63,7 @@ struct LoopbackSession: ExternalUserAgentSession {
     let listener: any RedirectListener
     let launcher: any BrowserLauncher
 
-    func present(_ url: URL, timeout: Duration) async throws -> URL {
+    func present(_ url: URL, timeout: TimeInterval) async throws -> URL {
         do {
             try await launcher.open(url)
         } catch {
@@ -74,7 +74,7 @@ struct LoopbackSession: ExternalUserAgentSession {
         let outcome = await withTaskGroup(of: URL?.self) { group -> URL?? in
             group.addTask { await listener.redirect() }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await Task.sleep(seconds: timeout)
                 return nil
             }
             defer { group.cancelAll() }
@@ -87,7 +87,7 @@ struct LoopbackSession: ExternalUserAgentSession {
             throw OIDCError(.cancelled, "the login was cancelled before the browser came back")
         }
         guard let received = outcome ?? nil else {
-            throw OIDCError(.timedOut, "the browser did not come back to \(redirectURI.absoluteString) within \(timeout)")
+            throw OIDCError(.timedOut, "the browser did not come back to \(redirectURI.absoluteString) within \(WaitTime.text(timeout))")
         }
         return received
     }

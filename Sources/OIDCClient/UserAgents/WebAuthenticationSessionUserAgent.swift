@@ -49,7 +49,7 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
     let ephemeral: Bool
     let anchor: @MainActor @Sendable () -> ASPresentationAnchor
 
-    func present(_ url: URL, timeout: Duration) async throws -> URL {
+    func present(_ url: URL, timeout: TimeInterval) async throws -> URL {
         let redirectURI = self.redirectURI, ephemeral = self.ephemeral, anchor = self.anchor
         let sheet = await Sheet()
         return try await withThrowingTaskGroup(of: URL.self) { group in
@@ -77,8 +77,8 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
                 }
             }
             group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
-                throw OIDCError(.timedOut, "the login sheet was not completed within \(timeout)")
+                do { try await Task.sleep(seconds: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
+                throw OIDCError(.timedOut, "the login sheet was not completed within \(WaitTime.text(timeout))")
             }
             defer {
                 group.cancelAll()
@@ -122,7 +122,7 @@ private final class PresentationAnchorProvider: NSObject, ASWebAuthenticationPre
     // Nonisolated so it satisfies the requirement whether or not the SDK marks it @MainActor;
     // AuthenticationServices calls it on the main thread.
     nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { anchor() }
+        MainActor.assumeIsolatedOnMainThread { anchor() }
     }
 }
 #endif

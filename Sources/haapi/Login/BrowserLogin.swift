@@ -14,7 +14,7 @@ struct BrowserLogin {
 
     /// The OIDCClient for the profile's settings, keeping its session in `storage`.
     func client(
-        storage: any Storage = InMemoryStorage(), storageKey: String = "oidc-auth-state", browserTimeout: Duration = .seconds(300)
+        storage: any Storage = InMemoryStorage(), storageKey: String = "oidc-auth-state", browserTimeout: TimeInterval = 300
     ) throws -> OIDCClient {
         guard let issuer = configuration.issuer.flatMap(URL.init(string:)) else {
             throw CLIFailure("a browser login needs --issuer (its endpoints come from discovery)")
@@ -96,7 +96,7 @@ struct BrowserLogin {
         // A sign-out page asks at most for a click: a minute is plenty, and a browser that never
         // comes back does not hold the command for five.
         let timeout = 60
-        let client = try client(browserTimeout: .seconds(timeout))
+        let client = try client(browserTimeout: TimeInterval(timeout))
         do {
             try await client.setAuthState(tokens)
             Stderr.line("Ending the provider's session at its sign-out page; waiting up to \(timeout) s for it to come back...")

@@ -80,7 +80,7 @@ struct ProfileConfiguration: Encodable, Sendable, Equatable {
     }
 
     /// The session of these settings' tokens in `storage`, over the commands' transport.
-    func tokenSession(storage: any Storage, storageKey: String, lockTimeout: Duration = .seconds(60)) throws -> TokenSession {
+    func tokenSession(storage: any Storage, storageKey: String, lockTimeout: TimeInterval = 60) throws -> TokenSession {
         let authentication = try clientAuthentication()
         return TokenSession(
             clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make()), storage: storage, storageKey: storageKey,

@@ -27,7 +27,7 @@ struct SlowTransport: HTTPTransport {
 extension TestProvider {
     /// A client for this provider: a public client with a loopback redirect on any free port.
     func client(
-        storage: any Storage = InMemoryStorage(), timeout: Duration = .seconds(15), slowTokenEndpoint: Bool = false,
+        storage: any Storage = InMemoryStorage(), timeout: TimeInterval = 15, slowTokenEndpoint: Bool = false,
         tokenGate: LockedValue<Bool>? = nil, configure: (inout OIDCConfiguration) -> Void = { _ in }
     ) throws -> OIDCClient {
         var configuration = OIDCConfiguration(

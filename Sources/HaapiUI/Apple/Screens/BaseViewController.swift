@@ -379,7 +379,7 @@ import UIKit
     private func startCountdown(_ label: UILabel, seconds: Int) {
         let strings = screenBuilder.strings
         countdown = (label, seconds, Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self] _ in
-            MainActor.assumeIsolated {
+            MainActor.assumeIsolatedOnMainThread {
                 guard let self, var countdown = self.countdown else { return }
                 countdown.seconds = max(0, countdown.seconds - 1)
                 self.countdown = countdown

@@ -69,7 +69,7 @@ extension KitApplication {
         shown = banner
         UIAccessibility.post(notification: .announcement, argument: text)
         Task { [weak banner] in
-            try? await Task.sleep(nanoseconds: 4_000_000_000)
+            try? await Task.sleep(seconds: 4)
             banner?.removeFromSuperview()
         }
     }

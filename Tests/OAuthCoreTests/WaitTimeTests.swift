@@ -1,0 +1,73 @@
+import Foundation
+import OAuthCore
+import Testing
+
+/// ``WaitTime``, ``Deadline`` and `Task.sleep(seconds:)`: waits from outside (a server's
+/// `interval`, a caller's timeout) never trap, and are clamped as documented.
+@Suite struct WaitTimeTests {
+    @Test func hostileSecondsClampInsteadOfTrapping() {
+        #expect(WaitTime.clamped(.nan) == 0)
+        #expect(WaitTime.clamped(-1) == 0)
+        #expect(WaitTime.clamped(-.infinity) == 0)
+        #expect(WaitTime.clamped(.infinity) == WaitTime.longest)
+        #expect(WaitTime.clamped(1e300) == WaitTime.longest)
+        #expect(WaitTime.clamped(2.5) == 2.5)
+        #expect(WaitTime.longest == 365 * 24 * 60 * 60)
+
+        #expect(WaitTime.nanoseconds(.nan) == 0)
+        #expect(WaitTime.nanoseconds(-1) == 0)
+        #expect(WaitTime.nanoseconds(.infinity) == 31_536_000_000_000_000)
+        #expect(WaitTime.nanoseconds(1e300) == 31_536_000_000_000_000)
+        #expect(WaitTime.nanoseconds(0.25) == 250_000_000)
+        #expect(WaitTime.nanoseconds(.leastNonzeroMagnitude) == 0)
+
+        #expect(WaitTime.text(30) == "30 s")
+        #expect(WaitTime.text(0.25) == "0.25 s")
+        #expect(WaitTime.text(.nan) == "0 s")
+        #expect(WaitTime.text(.infinity) == "31536000 s")
+    }
+
+    @Test func deadlinesFromHostileSecondsAreBounded() {
+        let start = Deadline.now
+        for seconds in [TimeInterval.nan, -1, -TimeInterval.infinity] {
+            let deadline = Deadline(secondsFromNow: seconds)
+            #expect(deadline >= start)
+            #expect(deadline.hasPassed)
+            #expect(deadline.remainingSeconds == 0)
+        }
+        for seconds in [TimeInterval.infinity, 1e300] {
+            let deadline = Deadline(secondsFromNow: seconds)
+            #expect(!deadline.hasPassed)
+            #expect(deadline.remainingSeconds <= WaitTime.longest)
+            #expect(deadline.remainingSeconds > WaitTime.longest - 60)
+        }
+        // Saturates instead of overflowing past the clock's end.
+        #expect(Deadline(uptimeNanoseconds: .max) > Deadline(secondsFromNow: .infinity))
+    }
+
+    @Test func sleepingHostileSecondsDoesNotTrap() async throws {
+        let started = Deadline.now
+        for seconds in [TimeInterval.nan, -1, -TimeInterval.infinity, 0] {
+            try await Task.sleep(seconds: seconds)
+        }
+        try await Task.sleep(until: Deadline(secondsFromNow: -5))
+        #expect(Deadline.now.uptimeNanoseconds - started.uptimeNanoseconds < 5_000_000_000)
+
+        // An endless wait waits (clamped, not trapping) until it is cancelled.
+        for seconds in [TimeInterval.infinity, 1e300] {
+            let sleeper = Task { try await Task.sleep(seconds: seconds) }
+            try await Task.sleep(seconds: 0.02)
+            sleeper.cancel()
+            await #expect(throws: CancellationError.self) { try await sleeper.value }
+        }
+    }
+
+    @Test func aDeadlinePassesAfterItsSeconds() async throws {
+        let deadline = Deadline(secondsFromNow: 0.05)
+        #expect(!deadline.hasPassed)
+        #expect(deadline.remainingSeconds > 0 && deadline.remainingSeconds <= 0.05)
+        try await Task.sleep(until: deadline)
+        #expect(deadline.hasPassed)
+        #expect(deadline.remainingSeconds == 0)
+    }
+}
