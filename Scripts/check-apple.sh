@@ -148,29 +148,34 @@ errors_in() { grep -E '^[^ ]+:[0-9]+:[0-9]+: error:' "$1" | sort -u || true; }
 
 [ "${1:-}" = "--snippets" ] && export HAAPI_APPLE_SNIPPETS_ONLY=1
 if [ "${1:-}" = "--self-test" ]; then
-  # One round per target, then one for the snippets: a module with an error stops the modules
-  # above it, so each round breaks the Apple-only files of one place only and must find them all.
+  # A module with an error stops the modules above it, so each round breaks the Apple-only files
+  # of places none of which is below another, builds only those places (their modules below
+  # build clean), and must find an error at every wrong line: first the targets, layer by layer,
+  # then the snippets and Curity apps over all the targets.
   # The copy has a scratch folder of its own, beside it: SwiftPM keeps a build plan per scratch
   # folder, and one made for this package would build this package's sources, not the copy's.
   copy=$root/.build/ios-self-test/package
   log=$root/.build/ios-check-self-test.log
-  total=0
-  for place in "${targets[@]/#/Sources/}" Tests/AppleSnippets Tests/CurityApps; do
+  total=0 rounds=0
+  for round in OAuthCore "OAuthTransportURLSession OIDCClient" HaapiDriver HaapiSDK HaapiUI "Tests/AppleSnippets Tests/CurityApps"; do
     rm -rf "$copy"
     mkdir -p "$copy"
     tar --exclude=./.build --exclude=./.git -cf - . | tar -xf - -C "$copy"
-    if [ "${place#Tests/}" != "$place" ]; then files=("$copy/$place"/*.swift); else
-      mapfile -t files < <(apple_files "$copy" | grep "^$copy/$place/" || true); fi
+    files=() probes=()
+    for place in $round; do
+      if [ "${place#Tests/}" != "$place" ]; then files+=("$copy/$place"/*.swift); else
+        mapfile -t -O "${#files[@]}" files < <(apple_files "$copy" | grep "^$copy/Sources/$place/" || true); fi
+    done
     [ "${#files[@]}" -eq 0 ] && continue
-    probes=()
     for file in "${files[@]}"; do
       line=$(grep -nP "$apple_guard" "$file" | head -1 | cut -d: -f1 || true)
       line=${line:-0}
       sed -i "$((line + 1))i let appleCheckProbe${#probes[@]}: Int = \"a wrong line the check must find\"" "$file"
       probes+=("${file#"$copy"/}:$((line + 1))")
     done
-    if check "$copy" "$root/.build/ios-self-test/scratch" "$log"; then
-      echo "check-apple: self-test FAILED: the check passed $place with wrong lines (log: $log)" >&2
+    if (if [ "${round#Tests/}" = "$round" ]; then export HAAPI_APPLE_BUILD_TARGETS=$round HAAPI_APPLE_TARGETS_ONLY=1; fi
+      check "$copy" "$root/.build/ios-self-test/scratch" "$log"); then
+      echo "check-apple: self-test FAILED: the check passed $round with wrong lines (log: $log)" >&2
       exit 1
     fi
     for probe in "${probes[@]}"; do
@@ -181,10 +186,10 @@ if [ "${1:-}" = "--self-test" ]; then
         exit 1
       fi
     done
-    total=$((total + ${#probes[@]}))
+    total=$((total + ${#probes[@]})) rounds=$((rounds + 1))
   done
   rm -rf "$copy"
-  echo "check-apple: self-test passed: the check failed with an error at each of $total wrong lines, in $((${#targets[@]} + 2)) rounds"
+  echo "check-apple: self-test passed: the check failed with an error at each of $total wrong lines, in $rounds rounds"
 fi
 
 log=$root/.build/ios-check.log
