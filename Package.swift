@@ -123,8 +123,11 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .executableTarget(
-            name: "haapi",
+        // The command line as a library, so that tests and fuzz harnesses reach its readers and
+        // decisions; the `haapi` executable only runs it.
+        .executableTarget(name: "haapi", dependencies: ["HaapiCLI"]),
+        .target(
+            name: "HaapiCLI",
             dependencies: [
                 "HaapiUI", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,7 +6,6 @@ import OAuthCore
 ///
 /// `login` keeps tokens in a named profile, which `token`, `status`, `refresh`, `revoke`,
 /// `logout` and `userinfo` use; `demo` and `server` run the development server.
-@main
 struct Haapi: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haapi",
@@ -18,7 +17,7 @@ struct Haapi: AsyncParsableCommand {
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
     /// standard error), 2 a usage error, 4 a login is needed, 130 cancelled with Ctrl-C.
-    static func main() async {
+    @MainActor static func main() async {
         if let quick = TokenCommand.quickArguments(Array(CommandLine.arguments.dropFirst())) {
             LogOptions.applyDefault()
             let profile = quick.profile ?? ProfileOption.defaultName()
@@ -179,4 +178,11 @@ struct CompletionCommand: ParsableCommand {
         guard let shell = CompletionShell(rawValue: shell) else { return }
         print(Haapi.completionScript(for: shell))
     }
+}
+
+/// The `haapi` command line, for the `haapi` executable: runs the command that the process's
+/// arguments name and exits with its code.
+public enum HaapiCommandLine {
+    /// Runs `haapi` with `CommandLine.arguments`.
+    @MainActor public static func main() async { await Haapi.main() }
 }
