@@ -77,7 +77,7 @@ struct Haapi: AsyncParsableCommand {
     /// `haapi token` from ``TokenCommand/quickArguments(_:)``.
     private static func printToken(profile: String, minimumLifetime: Int) async -> Int32 {
         do {
-            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(minimumLifetime))
+            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(OutsideNumber.seconds(minimumLifetime)))
             return ExitCodes.success
         } catch {
             return exitCode(after: error)

@@ -116,7 +116,7 @@ struct ProfileReport {
         members["subject"] = tokens.subject.map(JSONValue.string)
         members["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
         if let expiry = tokens.accessTokenExpiresAt {
-            let seconds = Int(expiry.timeIntervalSince(now).rounded(.down))
+            let seconds = OutsideNumber.wholeSeconds(expiry.timeIntervalSince(now).rounded(.down))
             members["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
             members["expiresIn"] = .integer(seconds)
             members["expired"] = .bool(seconds <= 0)

@@ -89,7 +89,7 @@ struct TokenCommand: AsyncParsableCommand {
         var object: [String: JSONValue] = ["token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null]
         if let expiry = token.expiresAt {
             object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
-            object["expiresIn"] = .integer(Int(expiry.timeIntervalSinceNow.rounded(.down)))
+            object["expiresIn"] = .integer(OutsideNumber.wholeSeconds(expiry.timeIntervalSinceNow.rounded(.down)))
         }
         let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
         object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
@@ -167,6 +167,6 @@ struct RefreshCommand: AsyncParsableCommand {
     }
 
     static func expiry(_ tokens: AuthState) -> String {
-        tokens.accessTokenExpiresAt.map { ", expires in \(Int($0.timeIntervalSinceNow.rounded())) s" } ?? ""
+        tokens.accessTokenExpiresAt.map { ", expires in \(OutsideNumber.wholeSeconds($0.timeIntervalSinceNow.rounded())) s" } ?? ""
     }
 }

@@ -76,7 +76,7 @@ struct BrowserLogin {
         let client = try client(storage: profile.storage, storageKey: Profile.tokensKey)
         do {
             let authorization = try await client.startDeviceAuthorization()
-            let minutes = max(1, Int(authorization.expiresAt.timeIntervalSinceNow / 60))
+            let minutes = max(1, OutsideNumber.wholeSeconds(authorization.expiresAt.timeIntervalSinceNow) / 60)
             Stderr.line("On any device, open \(TerminalText.safe(authorization.verificationURI.absoluteString))")
             Stderr.line("and enter the code \(TerminalText.safe(authorization.userCode)) (it expires in \(minutes) min).")
             if let complete = authorization.verificationURIComplete {

@@ -422,7 +422,7 @@ import OAuthTransportNIO
             }
             if terminal.takeInterrupt() { throw Interrupted() }
             if Date() > deadline {
-                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(Int(FieldAnswer.fileWaitLimit)) s")
+                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(OutsideNumber.wholeSeconds(FieldAnswer.fileWaitLimit)) s")
             }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -94,7 +94,7 @@ enum Interrupts {
             command?.cancel()
             // Everything the commands await honours cancellation; this is the net for what might not.
             DispatchQueue.global().asyncAfter(deadline: .now() + stopLimit) {
-                exitCancelled(" (the command did not stop within \(Int(stopLimit)) s)")
+                exitCancelled(" (the command did not stop within \(OutsideNumber.wholeSeconds(stopLimit)) s)")
             }
         case .exit:
             exitCancelled()

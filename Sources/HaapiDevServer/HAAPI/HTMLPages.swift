@@ -204,7 +204,7 @@ enum HTMLPages {
         let free = scopes.filter { FlowCompletion.consentFree.contains($0) }
         let asked = scopes.filter { !FlowCompletion.consentFree.contains($0) }
         let when = requestedAt.map {
-            "<p>" + sentence("Requested at %1$@ (%2$@ minutes ago).", [escape($0.ISO8601Format()), String(max(0, Int(Date().timeIntervalSince($0) / 60)))]) + "</p>\n"
+            "<p>" + sentence("Requested at %1$@ (%2$@ minutes ago).", [escape($0.ISO8601Format()), String(max(0, OutsideNumber.wholeSeconds(Date().timeIntervalSince($0)) / 60))]) + "</p>\n"
         } ?? ""
         return page(
             "Approve the device?",

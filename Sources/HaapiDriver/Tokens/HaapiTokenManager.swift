@@ -399,7 +399,7 @@ public final class HaapiTokenManager: Sendable {
         }
         let tokens = try Self.tokens(result)
         let lifetime = TimeInterval(tokens.expiresIn ?? 300)
-        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(Int(lifetime)) s")
+        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(OutsideNumber.wholeSeconds(lifetime)) s")
         return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now().addingTimeInterval(lifetime))
     }
 

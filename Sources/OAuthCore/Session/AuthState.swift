@@ -19,7 +19,8 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// `token_type`: `Bearer` or `DPoP`.
     public var tokenType: String
     /// When the access token expires, if the provider said; in whole seconds (rounded down),
-    /// so that the state reads back from storage exactly as it was written.
+    /// so that the state reads back from storage exactly as it was written, and within
+    /// ``OutsideNumber/earliestDate``...``OutsideNumber/latestDate``.
     public var accessTokenExpiresAt: Date? {
         didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds) }
     }
@@ -60,7 +61,7 @@ public struct AuthState: Sendable, Hashable, Codable {
     }
 
     static func wholeSeconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        OutsideNumber.date(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Whether the access token is DPoP-bound.
