@@ -26,8 +26,12 @@ public struct DevServerConfiguration: Sendable {
     public var refreshTokenRetryGrace: TimeInterval
     /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`)
     /// one per one-time code the OTP authenticator "sends" (`otp: 123456 for demo`) and one per
-    /// approval link (`approve: URL for demo`); `nil` logs nothing.
+    /// approval link (`approve: URL for demo`); `nil` logs nothing. Each line is one line: what
+    /// came from a request in it (a user name, a path) has its control characters neutralised.
     public var requestLog: (@Sendable (String) -> Void)?
+
+    /// Writes `line` to ``requestLog``: the server's only way to it (``PrintableText`` only).
+    func log(_ line: PrintableText) { requestLog?(line.description) }
     /// Unanswered attestation challenges a client may hold at once (they are handed out without
     /// authentication, so each costs a row until it expires).
     public var maxPendingChallengesPerClient = 100

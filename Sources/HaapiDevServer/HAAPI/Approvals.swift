@@ -8,7 +8,7 @@ import Logging
 /// the wait. A name nobody has gets the same pending answers and no link, so its wait ends as
 /// an unapproved one does: after ``DevServerConfiguration/approvalTimeout``.
 enum Approvals {
-    static let logger = Logger(label: "haapi-server.approvals")
+    static let logger = ServerLog(label: "haapi-server.approvals")
     /// The store kind of approval requests (id = the secret in the link).
     static let kind = "approval"
 
@@ -63,7 +63,7 @@ enum Approvals {
         } else {
             logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
         }
-        state.configuration.requestLog?("approve: \(link.absoluteString) for \(user.username)")
+        state.configuration.log("approve: \(link.absoluteString) for \(user.username)")
         return approval
     }
 

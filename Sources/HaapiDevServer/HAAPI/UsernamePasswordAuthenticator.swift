@@ -73,7 +73,7 @@ enum UsernamePasswordAuthenticator {
         try await state.saveFlow(request.flow, id: request.sessionID)
         if taken {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
-            state.configuration.requestLog?("register: taken for \(username)")
+            state.configuration.log("register: taken for \(username)")
         } else {
             try await OTPAuthenticator.deliver(code, channel: "register", for: username, to: phone, request: request, state: state)
         }
