@@ -25,7 +25,7 @@ struct TextFromOutsideTests {
         let nested: PrintableText = "[\(line)]"
         #expect(nested.description == "[" + line.description + "]", "a PrintableText interpolated is kept as it is")
         #expect(PrintableText(PrintableText(name).description) == PrintableText(name), "neutralising twice changes nothing")
-        #expect((line + name).description == line.description + PrintableText(name).description)
+        #expect((line + PrintableText(name)).description == line.description + PrintableText(name).description)
         #expect(PrintableText("plain text, ünïcödé, 日本").description == "plain text, ünïcödé, 日本")
 
         // JSON output: the same value, with the controls escaped the JSON way.

@@ -53,7 +53,7 @@ struct BrowserLogin {
                     opening = reason.prefix(1).uppercased() + reason.dropFirst() + ". Open this URL in a browser on this machine"
                 }
             }
-            Stderr.line(opening + " (or log in with `haapi login --device` from elsewhere):")
+            Stderr.line("\(opening) (or log in with `haapi login --device` from elsewhere):")
             Stderr.line("  \(shown)")
             Stderr.line("Waiting for the browser to come back...")
         }
@@ -65,7 +65,7 @@ struct BrowserLogin {
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the browser login failed: \(error.errorDescription ?? error.error)" + Hints.after(error))
+            throw CLIFailure("the browser login failed: \(error.errorDescription ?? error.error)\(Hints.after(error))")
         }
     }
 
@@ -85,7 +85,7 @@ struct BrowserLogin {
             Stderr.line("Waiting for the approval...")
             return try await client.completeDeviceAuthorization(authorization)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the device login failed: \(error.errorDescription ?? error.error)" + Hints.after(error))
+            throw CLIFailure("the device login failed: \(error.errorDescription ?? error.error)\(Hints.after(error))")
         }
     }
 

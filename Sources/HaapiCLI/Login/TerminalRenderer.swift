@@ -53,9 +53,9 @@ import OAuthTransportNIO
                     // The server's messages, each in its class's style; the failure names the problem.
                     let title = problem.title ?? strings.string(.developerRuntimeTitle)
                     for line in problem.messageItems where line.text != title { message(line.text ?? "", Self.problemStyle(line)) }
-                    throw CLIFailure("login failed: " + PrintableText(title) + Self.lockoutNote(problem))
+                    throw CLIFailure("login failed: \(title)\(Self.lockoutNote(problem))")
                 }
-                throw CLIFailure("login failed: " + PrintableText(Self.describe(error)) + Hints.after(error))
+                throw CLIFailure("login failed: \(Self.describe(error))\(Hints.after(error))")
             }
             guard let model = viewModel.uiModel else { throw CLIFailure("login failed: the flow did not start") }
             do {
@@ -301,7 +301,7 @@ import OAuthTransportNIO
         entries += forms.filter(\.isCancel).map(Entry.form)
         guard !entries.isEmpty else {
             let step = viewModel.shownStep.flatMap { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
-            throw CLIFailure("login failed: " + step)
+            throw CLIFailure("login failed: \(step)")
         }
         let chosen: Entry
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
@@ -499,7 +499,7 @@ import OAuthTransportNIO
                     timeLeft = " (" + strings.string(.pollingSecondsRemaining, count: left) + ")"
                 }
                 if terminal.usesColour {
-                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text + timeLeft)
+                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " \(text)\(timeLeft)")
                     frame += 1
                 } else if text != lastText {
                     lastText = text
@@ -517,18 +517,18 @@ import OAuthTransportNIO
     /// Prints BankID's start link and, for another device, its QR code.
     private func showBankID(_ model: KitBankIdModel) {
         if let url = model.autoStartURL {
-            Stderr.line(strings.string(.bankIDOpenOnThisDevice) + ":")
+            Stderr.line("\(strings.string(.bankIDOpenOnThisDevice)):")
             Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
         }
         if let data = model.qrData {
-            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ":")
+            Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)):")
             if let code = QRCodeText.render(data) {
                 Stderr.write(code)
             } else {
                 Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
             }
         } else if let image = model.qrCode {
-            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ": " + PrintableText(image.href.hasPrefix("data:") ? image.text ?? "" : image.href))
+            Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)): \(image.href.hasPrefix("data:") ? image.text ?? "" : image.href)")
         }
     }
 
@@ -563,12 +563,12 @@ import OAuthTransportNIO
         guard SystemBrowserLauncher.isOpenable(url) else {
             throw CLIFailure("login failed: the server asked to open a \(PrintableText(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
         }
-        Stderr.line(strings.string(.continueInBrowser) + ":")
+        Stderr.line("\(strings.string(.continueInBrowser)):")
         Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
         let launched: LaunchedBrowser?
         do { launched = try await browser.launch(url) } catch {
             // No browser will come back: a script ends now, a person can still open the URL.
-            if isScripted { throw CLIFailure("login failed: " + ((error as? OIDCError)?.message ?? "\(error)")) }
+            if isScripted { throw CLIFailure("login failed: \((error as? OIDCError)?.message ?? "\(error)")") }
             launched = nil
         }
         if let launched {

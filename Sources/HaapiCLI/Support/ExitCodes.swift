@@ -36,7 +36,8 @@ enum ExitCodes {
         let code = command.exitCode(for: error)
         let message = command.fullMessage(for: error)
         if code == .success {
-            if !message.isEmpty { Stdout.line(PrintableText(message)) }
+            // --help and --version: what ArgumentParser makes of our own command definitions.
+            if !message.isEmpty { Stdout.line(PrintableText(own: message)) }
             return ExitCodes.success
         }
         if code == .validationFailure {

@@ -72,7 +72,7 @@ enum Interrupts {
         fflush(nil)  // what `print` has buffered
         // On a line of its own: the spinner's line, erased, or the one after the terminal's "^C".
         let erased = WaitIndicator.shared.clear()
-        Stderr.line((isatty(STDERR_FILENO) == 1 && !erased ? "\n" : "") + "haapi: cancelled" + detail)
+        Stderr.line((isatty(STDERR_FILENO) == 1 && !erased ? "\n" : "") + "haapi: cancelled\(detail)")
         exit(ExitCodes.interrupted)
     }
 

@@ -58,12 +58,6 @@ package struct PrintableText: Sendable, Hashable, CustomStringConvertible, Expre
         PrintableText(safe: lhs.description + rhs.description)
     }
 
-    /// `self` followed by `other` from outside, neutralised.
-    package static func + (lhs: PrintableText, rhs: String) -> PrintableText { lhs + PrintableText(rhs) }
-
-    /// `self` from outside, neutralised, followed by `other`.
-    package static func + (lhs: String, rhs: PrintableText) -> PrintableText { PrintableText(lhs) + rhs }
-
     /// The texts with `separator` between them.
     package static func joined(_ parts: some Sequence<PrintableText>, separator: PrintableText = "") -> PrintableText {
         PrintableText(safe: parts.map(\.description).joined(separator: separator.description))
