@@ -11,9 +11,10 @@ enum HTMLPages {
     static func t(_ text: String) -> String { escape(ServerTexts.translate(text)) }
 
     /// The sentence `english` (with `%@` or `%1$@` markers) in the request's language, escaped,
-    /// with `arguments` (HTML the caller escaped) in its places.
+    /// with `arguments` (HTML the caller escaped) in its places: translated, escaped, then filled
+    /// in one pass, as ``ServerTexts/sentence(_:_:)`` fills a HAAPI text.
     static func sentence(_ english: String, _ arguments: [String]) -> String {
-        Placeholders.fill(escape(ServerTexts.template(english)), arguments)
+        Placeholders.fill(escape(ServerTexts.translate(english)), arguments)
     }
 
     static func escape(_ text: String) -> String {

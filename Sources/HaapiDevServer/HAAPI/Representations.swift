@@ -414,7 +414,7 @@ enum Steps {
                     kind: "login", title: "Confirm your password to register a passkey", href: HaapiPaths.webAuthnConfirm, actionTitle: "Continue",
                     fields: [Wire.field("password", type: "password", label: "Password")])
             ],
-            messages: [Wire.message("\(username) has no passkey yet", ["heading"])])
+            messages: [Wire.message(ServerTexts.sentence("%@ has no passkey yet", [username]), ["heading"])])
     }
 
     /// The consent step: one checkbox per scope, and a cancel form.
@@ -429,7 +429,7 @@ enum Steps {
                     }),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Deny"),
             ],
-            messages: [Wire.message("\(clientId) asks for access to your account", ["heading"])])
+            messages: [Wire.message(ServerTexts.sentence("%@ asks for access to your account", [clientId]), ["heading"])])
     }
 
     /// The authorization response.

@@ -77,7 +77,7 @@ enum UsernamePasswordAuthenticator {
         } else {
             try await OTPAuthenticator.deliver(code, channel: "register", for: username, to: phone, request: request, state: state)
         }
-        let sent = "A message was sent to \(OTPAuthenticator.masked(phone)): enter the code it gives to create the account"
+        let sent = ServerTexts.sentence("A message was sent to %@: enter the code it gives to create the account", [OTPAuthenticator.masked(phone)])
         return request.isHaapi
             ? Wire.reply(Steps.continueSameStep(sent, viewName: "authenticator/html-form/register/code-sent"))
             : HTMLPages.registrationConfirm(sessionID: request.sessionID, notice: sent)
