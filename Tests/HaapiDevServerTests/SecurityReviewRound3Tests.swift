@@ -71,4 +71,71 @@ struct SecurityReviewRound3ServerTests {
             #expect(taken.isEmpty, "a filling of \"\(sentence)\" could be translated as \(taken)")
         }
     }
+
+    // MARK: Item 2: bounded input
+
+    /// The session of a new HAAPI flow of `haapi-attested` (username and password only).
+    static func haapiSession(_ client: HaapiTestClient) async throws -> String {
+        let query = "?client_id=haapi-attested&response_type=code&redirect_uri=\(HaapiTestClient.appRedirect)&scope=openid"
+        let authorize = try await client.send("GET", "/oauth/authorize" + query)
+        return try #require(authorize.headers["Set-Session-Id"])
+    }
+
+    /// Item 2: a user name past 256 bytes, a password past 4 KiB, are refused with a 400
+    /// `invalid-input` problem naming each field, before anything is done with them (no failed
+    /// attempt is counted for the name); a name at the bound is checked as any other.
+    @Test func aTooLongUserNameOrFormValueIsRefusedNamingTheField() async throws {
+        try await RunningServer.with(Self.configuration) { server in
+            let client = try HaapiTestClient(server)
+            let session = try await Self.haapiSession(client)
+            let path = HaapiPaths.usernamePassword
+            let longName = String(repeating: "å", count: 129)  // 258 bytes, 129 characters
+            let refused = try await client.send("POST", path, sessionID: session, form: [("userName", longName), ("password", "x")])
+            #expect(refused.status == 400)
+            #expect(refused.headers["Content-Type"] == "application/problem+json")
+            let problem = try JSONValue(parsing: refused.body)
+            #expect(problem["type"]?.stringValue == "https://curity.se/problems/invalid-input", "\(problem)")
+            let fields = try #require(problem["invalidFields"]?.arrayValue)
+            #expect(fields.map { $0["name"]?.stringValue } == ["userName"])
+            #expect(fields.first?["detail"]?.stringValue == "Too long: at most 256 bytes")
+            #expect(try await server.state.store.get(Int.self, kind: Credentials.failuresKind, id: longName) == nil, "no attempt was counted")
+
+            let both = try await client.send(
+                "POST", path, sessionID: session, form: [("userName", longName), ("password", String(repeating: "p", count: 4097))])
+            let named = try #require(try JSONValue(parsing: both.body)["invalidFields"]?.arrayValue).map { $0["name"]?.stringValue }
+            #expect(both.status == 400 && named == ["password", "userName"])
+
+            // At the bounds: an ordinary wrong password, counted.
+            let atBound = String(repeating: "n", count: InputBounds.name)
+            let wrong = try await client.send(
+                "POST", path, sessionID: session, form: [("userName", atBound), ("password", String(repeating: "p", count: InputBounds.other))])
+            #expect(try JSONValue(parsing: wrong.body)["type"]?.stringValue == "https://curity.se/problems/incorrect-credentials")
+            #expect(try await server.state.store.get(Int.self, kind: Credentials.failuresKind, id: atBound) == 1)
+        }
+    }
+
+    /// Item 2: the browser's pages answer a too long field with a 400 page naming it (a too long
+    /// field name is not repeated back), and the authorization request with `invalid_request`.
+    @Test func aTooLongFieldOfAPageOrOfTheAuthorizationRequestIsRefusedNamingIt() async throws {
+        try await RunningServer.with(Self.configuration) { server in
+            let device = server.issuer.appendingPathComponent("device")
+            let longName = String(repeating: "n", count: InputBounds.name + 1)
+            let page = try await Browser.post(device, [("user_code", "BCDF-GHJK"), ("userName", longName), ("password", "x")])
+            #expect(page.status == 400)
+            let html = String(decoding: page.body, as: UTF8.self)
+            #expect(html.contains("The field userName is too long: at most 256 bytes"), "\(html)")
+
+            let longField = String(repeating: "f", count: InputBounds.parameterName + 1)
+            let unnamed = try await Browser.post(device, [(longField, "x")])
+            let unnamedHTML = String(decoding: unnamed.body, as: UTF8.self)
+            #expect(unnamed.status == 400 && unnamedHTML.contains("A field&#39;s name is too long: at most 256 bytes"), "\(unnamedHTML)")
+            #expect(!unnamedHTML.contains(longField))
+
+            let state = String(repeating: "s", count: InputBounds.other + 1)
+            let authorize = try await Browser.get(URL(string: server.issuer.absoluteString
+                + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http://127.0.0.1/callback&scope=openid&state=\(state)")!)
+            let refusal = String(decoding: authorize.body, as: UTF8.self)
+            #expect(authorize.status == 400 && refusal.contains("invalid_request: state is longer than 4096 bytes"), "\(refusal.prefix(600))")
+        }
+    }
 }

@@ -224,6 +224,17 @@ enum HTMLPages {
             """)
     }
 
+    /// The page refusing fields past their bounds (``InputBounds``), one line each.
+    static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
+        let lines = fields.map { field in
+            let bound = String(field.bound)
+            let line = field.name.map { sentence("The field %1$@ is too long: at most %2$@ bytes", [escape($0), bound]) }
+                ?? sentence("A field's name is too long: at most %@ bytes", [bound])
+            return "<p class=\"error\">\(line)</p>"
+        }
+        return page("Error", lines.joined(separator: "\n"), status: .badRequest)
+    }
+
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         page("Error", "<p class=\"error\">\(t(message))</p>", status: status)
     }

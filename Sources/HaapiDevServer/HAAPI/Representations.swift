@@ -467,6 +467,18 @@ enum Problems {
         ])
     }
 
+    /// Fields past their bounds (``InputBounds``): invalid input, each saying its bound (a field
+    /// whose name is too long is not named back).
+    static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
+        invalidInput(fields.map { field in
+            let bound = String(field.bound)
+            guard let name = field.name else {
+                return .invalid("", ServerTexts.sentence("A field's name is too long: at most %@ bytes", [bound]))
+            }
+            return .invalid(name, ServerTexts.sentence("Too long: at most %@ bytes", [bound]))
+        })
+    }
+
     static func incorrectCredentials() -> Response { reply("incorrect-credentials", title: "Incorrect credentials") }
 
     static func tooManyAttempts() -> Response {

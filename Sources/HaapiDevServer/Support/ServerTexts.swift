@@ -137,6 +137,9 @@ enum ServerTexts {
         "You have to enter your username": "Du måste ange ditt användarnamn",
         "You have to enter your password": "Du måste ange ditt lösenord",
         "You have to enter the code": "Du måste ange koden",
+        "Too long: at most %@ bytes": "För långt: högst %@ byte",
+        "The field %1$@ is too long: at most %2$@ bytes": "Fältet %1$@ är för långt: högst %2$@ byte",
+        "A field's name is too long: at most %@ bytes": "Ett fälts namn är för långt: högst %@ byte",
         // One-time codes, polling, Duo
         "Send a one-time code": "Skicka en engångskod",
         "Send code": "Skicka kod",
