@@ -138,4 +138,36 @@ struct SecurityReviewRound3ServerTests {
             #expect(authorize.status == 400 && refusal.contains("invalid_request: state is longer than 4096 bytes"), "\(refusal.prefix(600))")
         }
     }
+
+    // MARK: Item 3: the decoy costs what a stored hash costs
+
+    /// Item 3 (info): `--insecure-password-hashing-for-benchmarks` over a database of real hashes
+    /// checked a known user's password with 210,000 rounds and an unknown one's with 1, so the
+    /// time told which names exist. The decoy now has the rounds of the costliest stored hash
+    /// (or the configured ones if more), and follows hashes stored since the start.
+    @Test func anUnknownUsersDecoyCostsWhatAStoredHashCosts() async throws {
+        let (directory, path) = try PasswordHashingTests.temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await ServerState.open(configuration: DevServerConfiguration(databasePath: path)).store.close()
+        var cheap = DevServerConfiguration(databasePath: path)
+        cheap.passwordHashing = .insecureForBenchmarks
+        let overRealHashes = try await ServerState.open(configuration: cheap)
+        let demo = try #require(try await overRealHashes.user(SeedData.username))
+        #expect(PasswordHash.rounds(of: demo.passwordHash) == PasswordHashing.standard.rounds)
+        #expect(PasswordHash.rounds(of: Credentials.decoy(overRealHashes)) == PasswordHash.rounds(of: demo.passwordHash))
+        try await overRealHashes.store.close()
+
+        // A benchmark database: one round for everyone, until an account gets a real hash.
+        try await RunningServer.with(Self.configuration) { server in
+            #expect(PasswordHash.rounds(of: Credentials.decoy(server.state)) == 1)
+            let account = UserRecord(username: "new", password: "Password2", name: "New", email: "new@example.test", phone: "+46 70 000 00 01")
+            server.state.raiseDecoyRounds(toThoseOf: account.passwordHash)
+            #expect(PasswordHash.rounds(of: Credentials.decoy(server.state)) == PasswordHash.rounds(of: account.passwordHash))
+            // An unknown name is refused as before, by the decoy.
+            guard case .incorrect = try await Credentials.check(username: "nobody", password: "Password1", state: server.state) else {
+                Issue.record("an unknown name was not refused")
+                return
+            }
+        }
+    }
 }
