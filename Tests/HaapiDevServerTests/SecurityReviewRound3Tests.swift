@@ -170,4 +170,48 @@ struct SecurityReviewRound3ServerTests {
             }
         }
     }
+
+    // MARK: Item 4: an approval is answered once
+
+    /// Item 4: the approval page's answer read the record, then wrote it: two answers at once
+    /// (Approve and Deny from two tabs) could both be told they took effect, the last one
+    /// winning. Now it is one compare-and-swap, as the device consent's: of eight answers at
+    /// once, exactly one takes effect, the others get the page "unknown, already answered", and
+    /// the login ends as the one that took effect said.
+    @Test func concurrentAnswersToOneApprovalLetExactlyOneWin() async throws {
+        var configuration = Self.configuration
+        configuration.maxPendingApprovalsPerUser = 100
+        try await RunningServer.with(configuration) { server in
+            for round in 0..<6 {
+                let client = try HaapiTestClient(server, clientId: "haapi-secret")
+                let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
+                let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
+                let step = try expectStep(
+                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+                let link = try #require(try await server.state.pendingApprovalLinks().first)
+                // Eight answers, approve and deny in turn (the test's HTTP client keeps eight connections to a host).
+                let pages = try await withThrowingTaskGroup(of: (approve: Bool, status: Int, body: String).self) { group in
+                    for index in 0..<8 {
+                        let approve = (index + round) % 2 == 0
+                        group.addTask {
+                            let page = try await Browser.post(link, [("decision", approve ? "approve" : "deny")])
+                            return (approve, page.status, String(decoding: page.body, as: UTF8.self))
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                let winners = pages.filter { $0.status == 200 }
+                #expect(winners.count == 1, "round \(round): \(pages.map { ($0.approve, $0.status) })")
+                #expect(pages.filter { $0.status == 404 && $0.body.contains("already answered") }.count == pages.count - 1)
+                guard let winner = winners.first else { continue }
+                #expect(winner.body.contains(winner.approve ? "<h1>Approved</h1>" : "<h1>Denied</h1>"))
+                let outcome = await client.manager.poll(step)
+                if winner.approve {
+                    #expect(try expectStep(outcome, PollingStep.self).pollingProperties.status == .done, "round \(round)")
+                } else {
+                    try expectProblem(outcome, .authenticationFailedProblem)
+                }
+            }
+        }
+    }
 }
