@@ -18,7 +18,7 @@ enum OTPAuthenticator {
         switch try await sendCode(&request, state: state, channel: "otp") {
         case .refused(let problem): return problem
         case .sent(_, let recipient, _):
-            return Wire.reply(Steps.continueSameStep("A code was sent to \(recipient)", viewName: "authenticator/otp/authenticate/code-sent"))
+            return Wire.reply(Steps.continueSameStep(ServerTexts.sentence("A code was sent to %@", [recipient]), viewName: "authenticator/otp/authenticate/code-sent"))
         }
     }
 
