@@ -3,8 +3,10 @@ import FuzzHarnesses
 import Testing
 
 /// The fuzz harnesses of `Scripts/fuzz.sh`, replayed on the seed corpus and on every input a
-/// fuzzing run found (`Fuzz/Regressions/<harness>/`): each must keep its properties.
+/// fuzzing run found (`Fuzz/Regressions/<harness>/`): each must keep its properties. On the main
+/// actor, where libFuzzer runs them: polling-countdown builds the kit's screens.
 @Suite("Fuzz regressions")
+@MainActor
 struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

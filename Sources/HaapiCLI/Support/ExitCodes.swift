@@ -3,14 +3,15 @@ import Foundation
 
 /// A failure the user sees as one line on standard error; the process exits with 1.
 /// (or with `exitCode`: 4 when a login is needed, as `gh auth status` does).
-struct CLIFailure: Error, CustomStringConvertible {
-    let message: String
+package struct CLIFailure: Error, CustomStringConvertible {
+    /// What went wrong, and what to do, as the command prints it.
+    package let message: String
     let exitCode: Int32
     init(_ message: String, exitCode: Int32 = ExitCodes.failure) {
         self.message = message
         self.exitCode = exitCode
     }
-    var description: String { message }
+    package var description: String { message }
 
     /// The user stopped the command (Ctrl-C): reported without "error:", exit 130.
     static func cancelled(_ message: String) -> CLIFailure { CLIFailure(message, exitCode: ExitCodes.interrupted) }

@@ -1,8 +1,8 @@
 /// Text from a server made safe to print: a server's messages, titles and labels are untrusted,
 /// and a control character in them (an escape sequence, a carriage return, a bidirectional
 /// override) could rewrite what the terminal shows. Such characters are printed as `\u{…}`.
-enum TerminalText {
-    static func safe(_ text: String) -> String {
+package enum TerminalText {
+    package static func safe(_ text: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

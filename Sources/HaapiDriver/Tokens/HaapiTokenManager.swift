@@ -397,10 +397,16 @@ public final class HaapiTokenManager: Sendable {
             // left as it is, HaapiManager would report it as `communication`.
             throw HaapiError(error, endpoint: tokenEndpoint)
         }
-        let tokens = try Self.tokens(result)
+        return Self.accessToken(try Self.tokens(result), receivedAt: now())
+    }
+
+    /// The HAAPI access token of a token response received at `now`: it lives `expires_in`
+    /// seconds, 300 when the server does not say. Package access: a fuzz harness checks what
+    /// the server's number becomes.
+    package static func accessToken(_ tokens: TokenSuccessResponse, receivedAt now: Date) -> HaapiAccessToken {
         let lifetime = TimeInterval(tokens.expiresIn ?? 300)
         HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(Int(lifetime)) s")
-        return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now().addingTimeInterval(lifetime))
+        return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     /// The tokens of a success; an OAuth error becomes ``HaapiError/serverError(_:errorDescription:statusCode:)``.
