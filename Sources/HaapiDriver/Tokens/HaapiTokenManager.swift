@@ -405,7 +405,8 @@ public final class HaapiTokenManager: Sendable {
     /// the server's number becomes.
     package static func accessToken(_ tokens: TokenSuccessResponse, receivedAt now: Date) -> HaapiAccessToken {
         let lifetime = TimeInterval(tokens.expiresIn ?? 300)
-        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(Int(lifetime)) s")
+        // The server's integer as it came: Int(lifetime) trapped on Int.max, which rounds up to 2^63 as a Double.
+        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(tokens.expiresIn ?? 300) s")
         return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now.addingTimeInterval(lifetime))
     }
 
