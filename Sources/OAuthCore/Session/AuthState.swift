@@ -19,9 +19,10 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// `token_type`: `Bearer` or `DPoP`.
     public var tokenType: String
     /// When the access token expires, if the provider said; in whole seconds (rounded down),
+    /// from `Date.distantPast` to `Date.distantFuture` (an expiry beyond either is kept as it),
     /// so that the state reads back from storage exactly as it was written.
     public var accessTokenExpiresAt: Date? {
-        didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds) }
+        didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable) }
     }
     /// The refresh token, if any; replaced at each refresh when the provider rotates them.
     public var refreshToken: String?
@@ -43,7 +44,7 @@ public struct AuthState: Sendable, Hashable, Codable {
         self.clientID = clientID
         self.accessToken = accessToken
         self.tokenType = tokenType
-        self.accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds)
+        self.accessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable)
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.subject = subject
@@ -59,8 +60,15 @@ public struct AuthState: Sendable, Hashable, Codable {
         return try? JWTClaims(json: jws.payload)
     }
 
-    static func wholeSeconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    /// `date` as the stored form keeps it: in whole seconds, within years 1 to 4001. Its ISO 8601
+    /// dates have four-digit years, and an expiry from a provider's `expires_in` of Int.max, or
+    /// from a damaged file, would be written as another date or as one that cannot be read.
+    /// A NaN date (no provider's number gives one) counts as long expired.
+    static func storable(_ date: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        let earliest = Date.distantPast.timeIntervalSince1970, latest = Date.distantFuture.timeIntervalSince1970
+        guard !seconds.isNaN else { return .distantPast }
+        return Date(timeIntervalSince1970: min(max(seconds, earliest), latest).rounded(.down))
     }
 
     /// Whether the access token is DPoP-bound.
@@ -144,13 +152,13 @@ extension AuthState {
         tokenType = try required(.tokenType)
         switch members[CodingKeys.accessTokenExpiresAt.rawValue] {
         case nil, .null?: accessTokenExpiresAt = nil
-        case .integer(let seconds)?: accessTokenExpiresAt = Self.wholeSeconds(Date(timeIntervalSinceReferenceDate: Double(seconds)))
-        case .number(let seconds)?: accessTokenExpiresAt = Self.wholeSeconds(Date(timeIntervalSinceReferenceDate: seconds))
+        case .integer(let seconds)?: accessTokenExpiresAt = Self.storable(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case .number(let seconds)?: accessTokenExpiresAt = Self.storable(Date(timeIntervalSinceReferenceDate: seconds))
         case .string(let text)?:
             guard let date = StoredDate.parse(text) else {
                 throw StoredFormError(description: "accessTokenExpiresAt: \"\(text)\" is not an ISO 8601 date")
             }
-            accessTokenExpiresAt = Self.wholeSeconds(date)
+            accessTokenExpiresAt = Self.storable(date)
         default: throw StoredFormError(description: "accessTokenExpiresAt: not a date")
         }
         refreshToken = try string(.refreshToken)
