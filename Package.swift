@@ -136,7 +136,8 @@ let package = Package(
         ),
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "OIDCClient", .product(name: "Crypto", package: "swift-crypto")]
+            // HaapiCLI: the command line's readers of the files it keeps (config.json, tokens.json).
+            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "OIDCClient", "HaapiCLI", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .executableTarget(
             name: "haapi-fuzz",

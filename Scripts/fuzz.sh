@@ -1,19 +1,22 @@
 #!/bin/bash
-# Fuzzes the decoders that read network input, with libFuzzer (Swift's -sanitize=fuzzer).
+# Fuzzes the decoders that read network input and the files the command line keeps, and what
+# numbers from outside become, with libFuzzer (Swift's -sanitize=fuzzer).
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]     default: 60 s each, every harness
 #   FUZZ_CONFIGURATION=debug FUZZ_RUNS=20000 Scripts/fuzz.sh   (quicker to build; a fixed number of
 #   inputs from a fixed seed, so the run is repeatable: what CI runs)
-# Harnesses: haapi-response problem jose token-response json provider-numbers (Sources/FuzzHarnesses).
+# Harnesses: haapi-response problem jose token-response json provider-numbers polling-countdown
+# profile-config stored-tokens (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
-# present, and Fuzz/Regressions. A crash or a broken property stops the run with the input saved
-# in .build-fuzz/crashes/HARNESS/: copy it to Fuzz/Regressions/HARNESS/ and fix the bug; the
-# "Fuzz regressions" tests replay that directory from then on.
+# present, ordinary and extreme values (the seed function below), and Fuzz/Regressions. A crash
+# or a broken property stops the run with the input saved in .build-fuzz/crashes/HARNESS/: copy
+# it to Fuzz/Regressions/HARNESS/ and fix the bug; the "Fuzz regressions" tests replay that
+# directory from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers polling-countdown profile-config stored-tokens)
 BUILD=.build-fuzz
 # release fuzzes faster; debug builds faster (CI, where each harness runs for a few seconds).
 CONFIGURATION=${FUZZ_CONFIGURATION:-release}
@@ -23,8 +26,18 @@ swift build -c "$CONFIGURATION" --build-path "$BUILD" --product haapi-fuzz \
   -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING >&2
 BINARY=$BUILD/$CONFIGURATION/haapi-fuzz
 
+# Numbers past every edge a conversion has: Int's limits and one past, -1, 2^53+1 (the first
+# integer a Double cannot hold), huge and tiny exponents (1e999 is infinity to a Double), and
+# numbers as text, which providers send too.
+EXTREMES=(0 -1 1 9223372036854775807 -9223372036854775808 9223372036854775808 9007199254740993 1e308 -1e308 1e999 4.9e-324 119.5
+  '"NaN"' '"Infinity"' '"-0"' '"9223372036854775807"' '"-9223372036854775808"' '"1e308"' '" 42 "' '"0x10"')
+
+put() {   # put FILE BYTE TEXT: a seed whose first byte chooses what the harness does with TEXT
+  { printf "\\$(printf %03o "$2")"; printf '%s' "$3"; } > "$1"
+}
+
 seed() {   # seed HARNESS DIR: the starting corpus of a harness
-  local harness=$1 dir=$2
+  local harness=$1 dir=$2 n
   mkdir -p "$dir"
   cp Fuzz/Regressions/"$harness"/* "$dir"/ 2>/dev/null || true
   case "$harness" in
@@ -54,11 +67,59 @@ PY
       printf '\001{"error":"invalid_grant","error_description":"expired"}' > "$dir/error"
       printf '\003<html>502</html>' > "$dir/html" ;;
     provider-numbers)
-      # Fuzz/Regressions/provider-numbers holds the extreme numbers; these are ordinary answers.
-      printf '\000{"device_code":"d","user_code":"BCDF-GHJK","verification_uri":"https://as.example/device","expires_in":600,"interval":5}' > "$dir/device"
-      printf '\001{"access_token":"a","token_type":"Bearer","expires_in":300}' > "$dir/token"
-      printf '\00230' > "$dir/retry-after"
-      { printf '\003'; cat Tests/HaapiSDKTests/Fixtures/polling-pending.json; } > "$dir/polling" ;;
+      # Ordinary answers; then each extreme as each number (Fuzz/Regressions holds those that broke something).
+      put "$dir/device" 0 '{"device_code":"d","user_code":"BCDF-GHJK","verification_uri":"https://as.example/device","expires_in":600,"interval":5}'
+      put "$dir/token" 1 '{"access_token":"a","token_type":"Bearer","expires_in":300}'
+      put "$dir/retry-after" 2 '30'
+      { printf '\003'; cat Tests/HaapiSDKTests/Fixtures/polling-pending.json; } > "$dir/polling"
+      put "$dir/jwt" 4 '{"iss":"https://as.example","exp":1750000300,"iat":1750000000,"nbf":1749999990,"auth_time":1749999000}'
+      n=0
+      for x in "${EXTREMES[@]}"; do
+        n=$((n + 1))
+        put "$dir/device-expires-$n" 0 '{"device_code":"d","user_code":"u","verification_uri":"https://as.example/device","expires_in":'"$x"'}'
+        put "$dir/device-interval-$n" 0 '{"device_code":"d","user_code":"u","verification_uri":"https://as.example/device","expires_in":600,"interval":'"$x"'}'
+        put "$dir/token-$n" 1 '{"access_token":"a","token_type":"DPoP","expires_in":'"$x"'}'
+        put "$dir/retry-after-$n" 2 "${x//\"/}"
+        put "$dir/jwt-$n" 4 '{"exp":'"$x"',"iat":'"$x"',"nbf":'"$x"',"auth_time":'"$x"',"updated_at":'"$x"'}'
+      done ;;
+    polling-countdown)
+      # The first byte is how long the step has been shown (FuzzHarness.elapsedSeconds).
+      put "$dir/pending" 0 '{"status":"pending","recipientOfCommunication":"+46 70 *** ** 58","maxWaitTime":"180","maxWaitRemainingTime":"143","interval":"2500"}'
+      put "$dir/minutes" 7 '{"status":"pending","maxWaitRemainingTime":600}'
+      put "$dir/done" 1 '{"status":"done"}'
+      n=0
+      for x in "${EXTREMES[@]}"; do
+        n=$((n + 1))
+        put "$dir/remaining-$n" $((n % 11)) '{"status":"pending","maxWaitTime":'"$x"',"maxWaitRemainingTime":'"$x"'}'
+        put "$dir/interval-$n" $((n % 11)) '{"status":"pending","maxWaitRemainingTime":"60","interval":'"$x"'}'
+      done ;;
+    profile-config)
+      printf '%s' '{"issuer":"https://op.example","clientID":"my-app","redirectUri":"haapi://callback","scope":"openid profile","dpop":true,"apiOrigins":["https://api.example:8443"]}' > "$dir/config"
+      printf '%s' '{"clientID":"c","redirectUri":"r","strategy":"secret","clientSecret":"s","baseURL":"https://idsvr.example","tokenEndpoint":"https://idsvr.example/token","authorizationEndpoint":"https://idsvr.example/authorize","login":"browser"}' > "$dir/endpoints"
+      printf '%s' '{"issuer":"https://op.example","clientId":"misspelt","redirect_uri":"x"}' > "$dir/misspelt"
+      printf '%s' '{"clientID":"c","redirectUri":"r","dpop":"yes","apiOrigins":"https://api.example"}' > "$dir/wrong-types"
+      # Terminal escapes and a bidirectional override, as JSON escapes, in a value and in a key.
+      printf '%s' '{"clientID":"c","redirectUri":"r","issuer":"\u001b[31mhttps://op.example\u202e"}' > "$dir/escapes"
+      printf '%s' '{"clientID":"c","\u001b]0;title\u0007":"r"}' > "$dir/escape-key"
+      n=0
+      for x in "${EXTREMES[@]}"; do
+        n=$((n + 1))
+        printf '%s' '{"clientID":'"$x"',"redirectUri":"r","dpop":'"$x"',"apiOrigins":['"$x"']}' > "$dir/numbers-$n"
+      done ;;
+    stored-tokens)
+      local key='{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","d":"jpsQnnGQmL-YBIffH1136cLYjGDyBx4yNDKmPXAnRwE"}'
+      local session='"issuer":"https://op.example","clientID":"c","accessToken":"a","refreshToken":"r","scope":"openid"'
+      # Each form a version wrote: 2 (ISO 8601), 1 as the CLI wrote it (ISO 8601, fractional) and as OIDCClient did (seconds since 2001).
+      printf '%s' '{"version":2,'"$session"',"tokenType":"DPoP","accessTokenExpiresAt":"2025-06-15T15:06:40Z","dpopKey":'"$key"'}' > "$dir/current"
+      printf '%s' '{'"$session"',"tokenType":"Bearer","accessTokenExpiresAt":"2025-06-15T15:06:40.250Z"}' > "$dir/cli-version-1"
+      printf '%s' '{'"$session"',"tokenType":"Bearer","accessTokenExpiresAt":771692800}' > "$dir/oidc-version-1"
+      printf '%s' '{"version":2,'"$session"',"tokenType":"DPoP"}' > "$dir/dpop-without-key"
+      n=0
+      for x in "${EXTREMES[@]}" '"9999-12-31T23:59:59Z"' '"0000-01-01T00:00:00Z"' '"+275760-09-13T00:00:00Z"' '"-4712-01-01T12:00:00Z"'; do
+        n=$((n + 1))
+        printf '%s' '{"version":2,'"$session"',"tokenType":"Bearer","accessTokenExpiresAt":'"$x"'}' > "$dir/expiry-$n"
+        printf '%s' '{"version":'"$x"','"$session"',"tokenType":"Bearer"}' > "$dir/version-$n"
+      done ;;
   esac
 }
 

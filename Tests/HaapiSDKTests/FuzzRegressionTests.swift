@@ -3,8 +3,10 @@ import FuzzHarnesses
 import Testing
 
 /// The fuzz harnesses of `Scripts/fuzz.sh`, replayed on the seed corpus and on every input a
-/// fuzzing run found (`Fuzz/Regressions/<harness>/`): each must keep its properties.
+/// fuzzing run found (`Fuzz/Regressions/<harness>/`): each must keep its properties. On the main
+/// actor, where libFuzzer runs them: polling-countdown builds the kit's screens.
 @Suite("Fuzz regressions")
+@MainActor
 struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -34,6 +36,9 @@ struct FuzzRegressionTests {
         #expect(FuzzHarness.haapiResponse.run(Data([0xff, 0xfe, 0x00])).isEmpty)
         #expect(FuzzHarness.tokenResponse.run(Data([0]) + Data("{\"access_token\":\"a\",\"token_type\":\"Bearer\"}".utf8)).isEmpty)
         #expect(FuzzHarness.jose.run(Data("e30.e30.".utf8)).isEmpty)
+        #expect(FuzzHarness.pollingCountdown.run(Data([7]) + Data(#"{"status":"pending","maxWaitRemainingTime":"143","interval":"2500"}"#.utf8)).isEmpty)
+        #expect(FuzzHarness.profileConfig.run(Data(#"{"issuer":"https://op.example","clientID":"app","redirectUri":"app:/cb"}"#.utf8)).isEmpty)
+        #expect(FuzzHarness.storedTokens.run(Data(#"{"issuer":"i","clientID":"c","accessToken":"a","tokenType":"Bearer","accessTokenExpiresAt":"2030-01-01T00:00:00Z"}"#.utf8)).isEmpty)
         #expect(!FuzzHarness.haapiResponse.replay(["/nonexistent-\(UUID().uuidString)"]).isEmpty, "a missing file is a failure")
     }
 }

@@ -43,7 +43,7 @@ struct StatusCommand: AsyncParsableCommand {
 
 /// What `haapi status` and `haapi profiles` report of one profile. Its JSON has the same keys in
 /// every state (`null` where a state has no value), so that scripts need not test for them.
-struct ProfileReport {
+package struct ProfileReport {
     /// Whether a profile can be used now; the JSON's `state`.
     enum State: String, CaseIterable {
         case loggedIn, refreshable, loginNeeded, loggedOut, missing, broken
@@ -111,7 +111,7 @@ struct ProfileReport {
     }
 
     /// What the profile's tokens say; no token appears in it.
-    static func tokenMembers(_ tokens: AuthState, profile: String, now: Date) throws -> [String: JSONValue] {
+    package static func tokenMembers(_ tokens: AuthState, profile: String, now: Date) throws -> [String: JSONValue] {
         var members: [String: JSONValue] = ["tokenType": .string(tokens.tokenType), "refreshToken": .bool(tokens.refreshToken != nil)]
         members["subject"] = tokens.subject.map(JSONValue.string)
         members["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)

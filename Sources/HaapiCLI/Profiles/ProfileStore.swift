@@ -7,7 +7,9 @@ import OIDCClient
 
 /// The connection settings of a profile: seed 002's config.json (issuer, clientID,
 /// redirectUri, scope) plus what this tool needs (secret, strategy, endpoints).
-struct ProfileConfiguration: Encodable, Sendable, Equatable {
+///
+/// Package access: the fuzz harnesses read `config.json` files with it.
+package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var issuer: String?
     var clientID: String
     var redirectUri: String
@@ -32,15 +34,15 @@ struct ProfileConfiguration: Encodable, Sendable, Equatable {
 
     var isBrowserLogin: Bool { login == "browser" }
 
-    var scopes: [String] { (scope ?? "openid").split(separator: " ").map(String.init) }
+    package var scopes: [String] { (scope ?? "openid").split(separator: " ").map(String.init) }
 
     /// `strategy`, or what the other settings imply: `secret` with a secret, `attestation`
     /// with an attestation, else `none`.
-    var effectiveStrategy: String { strategy ?? (clientSecret != nil ? "secret" : attestation != nil ? "attestation" : "none") }
+    package var effectiveStrategy: String { strategy ?? (clientSecret != nil ? "secret" : attestation != nil ? "attestation" : "none") }
 
     /// How the client authenticates at the token and revocation endpoints: with its secret,
     /// or by `client_id` only (attested and public clients; their tokens are DPoP-bound).
-    func clientAuthentication() throws -> ClientAuthentication {
+    package func clientAuthentication() throws -> ClientAuthentication {
         guard effectiveStrategy == "secret" else { return .none(clientID: clientID) }
         guard let clientSecret else { throw CLIFailure("the strategy \"secret\" needs a client secret (--client-secret)") }
         return .clientSecretBasic(clientID: clientID, secret: clientSecret)
@@ -49,7 +51,7 @@ struct ProfileConfiguration: Encodable, Sendable, Equatable {
     /// The origins `haapi api` sends these settings' tokens to: the provider's (issuer, base URL,
     /// token and userinfo endpoints), ``apiOrigins``, and `extra` (`--allow-origin`); a token
     /// sent anywhere else could be replayed there.
-    func apiOrigins(adding extra: [String]) -> Set<String> {
+    package func apiOrigins(adding extra: [String]) -> Set<String> {
         let provider = [issuer, baseURL, tokenEndpoint, userinfoEndpoint].compactMap { $0 }
         return Set((provider + (apiOrigins ?? []) + extra).compactMap { URL(string: $0)?.origin })
     }
@@ -68,7 +70,7 @@ struct ProfileConfiguration: Encodable, Sendable, Equatable {
     }
     /// The provider: discovered at the issuer (the endpoints saved at login win over the
     /// discovered ones), or, for settings without an issuer, described by the saved endpoints.
-    func provider(transport: any HTTPTransport) throws -> OpenIDProvider {
+    package func provider(transport: any HTTPTransport) throws -> OpenIDProvider {
         func url(_ text: String?) -> URL? { text.flatMap(URL.init(string:)) }
         let endpoints = ProviderEndpoints(
             authorization: url(authorizationEndpoint), token: url(tokenEndpoint), userInfo: url(userinfoEndpoint), revocation: url(revocationEndpoint))
@@ -159,6 +161,13 @@ extension ProfileConfiguration {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw CLIFailure("cannot read \(path): \(error.localizedDescription)")
         }
+        return try read(configData: data, path: path, clientID: clientID)
+    }
+
+    /// The settings in `data`, the contents of the `--config` file `path`, as
+    /// ``read(configFile:clientID:)`` reads them.
+    /// - Throws: a ``CLIFailure`` saying what is wrong, in the file's terms.
+    package static func read(configData data: Data, path: String, clientID: String? = nil) throws(CLIFailure) -> ProfileConfiguration {
         guard let value = try? JSONValue(parsing: data), case .object(var members) = value else {
             throw CLIFailure("\(path) is not a JSON object such as {\"issuer\": \"https://op.example\", \"clientID\": \"my-app\"}")
         }
@@ -269,14 +278,11 @@ struct Profile {
             throw CLIFailure("cannot read \(path): \(Profile.describe(error))")
         }
         guard let data else { return nil }
-        if let value = try? JSONValue(parsing: data), let settings = try? ProfileConfiguration(json: value) { return settings }
-        throw CLIFailure(
-            "the profile's settings file \(path) is damaged (not the JSON haapi writes); "
-                + "`haapi login --profile \(name) --issuer URL --client-id ID` replaces it")
+        return try ProfileConfiguration(storedData: data, path: path, profile: name)
     }
 
     func writeConfiguration(_ configuration: ProfileConfiguration) throws {
-        try storage.write(key: Self.configKey, data: try Self.encoder.encode(configuration))
+        try storage.write(key: Self.configKey, data: try configuration.storedData())
     }
 
     /// The profile's token session, for its saved settings.
@@ -298,4 +304,20 @@ struct Profile {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
+}
+
+extension ProfileConfiguration {
+    /// The settings as a profile's `config.json` holds them.
+    package func storedData() throws -> Data { try Profile.encoder.encode(self) }
+
+    /// The settings of a profile's `config.json`: `data`, read from `path`, of the profile `profile`.
+    /// - Throws: a ``CLIFailure`` naming the file when `data` is not the JSON haapi writes.
+    package init(storedData data: Data, path: String, profile: String) throws(CLIFailure) {
+        guard let value = try? JSONValue(parsing: data), let settings = try? ProfileConfiguration(json: value) else {
+            throw CLIFailure(
+                "the profile's settings file \(path) is damaged (not the JSON haapi writes); "
+                    + "`haapi login --profile \(profile) --issuer URL --client-id ID` replaces it")
+        }
+        self = settings
+    }
 }

@@ -5,14 +5,15 @@ import OAuthCore
 /// A failure the user sees as one line on standard error; the process exits with 1.
 /// (or with `exitCode`: 4 when a login is needed, as `gh auth status` does).
 /// The message is ``PrintableText``: a provider's `error_description` in it cannot act on the terminal.
-struct CLIFailure: Error, CustomStringConvertible {
-    let message: PrintableText
+package struct CLIFailure: Error, CustomStringConvertible {
+    /// What went wrong, and what to do, as the command prints it.
+    package let message: PrintableText
     let exitCode: Int32
     init(_ message: PrintableText, exitCode: Int32 = ExitCodes.failure) {
         self.message = message
         self.exitCode = exitCode
     }
-    var description: String { message.description }
+    package var description: String { message.description }
 
     /// The user stopped the command (Ctrl-C): reported without "error:", exit 130.
     static func cancelled(_ message: PrintableText) -> CLIFailure { CLIFailure(message, exitCode: ExitCodes.interrupted) }

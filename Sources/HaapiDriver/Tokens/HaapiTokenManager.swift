@@ -397,10 +397,17 @@ public final class HaapiTokenManager: Sendable {
             // left as it is, HaapiManager would report it as `communication`.
             throw HaapiError(error, endpoint: tokenEndpoint)
         }
-        let tokens = try Self.tokens(result)
+        return Self.accessToken(try Self.tokens(result), receivedAt: now())
+    }
+
+    /// The HAAPI access token of a token response received at `now`: it lives `expires_in`
+    /// seconds, 300 when the server does not say. Package access: a fuzz harness checks what
+    /// the server's number becomes.
+    package static func accessToken(_ tokens: TokenSuccessResponse, receivedAt now: Date) -> HaapiAccessToken {
         let lifetime = TimeInterval(tokens.expiresIn ?? 300)
-        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(OutsideNumber.wholeSeconds(lifetime)) s")
-        return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now().addingTimeInterval(lifetime))
+        // The server's integer as it came: Int(lifetime) trapped on Int.max, which rounds up to 2^63 as a Double.
+        HaapiLogger.debug(DriverFollowUpTag.flow, "new HAAPI access token \(sensitive: tokens.accessToken), \(tokens.expiresIn ?? 300) s")
+        return HaapiAccessToken(value: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     /// The tokens of a success; an OAuth error becomes ``HaapiError/serverError(_:errorDescription:statusCode:)``.

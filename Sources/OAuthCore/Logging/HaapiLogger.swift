@@ -23,6 +23,20 @@ public final class HaapiLogger: Sendable {
         var isSensitiveValueMasked = true
         var isConsoleEnabled = true
         var sinks: [any LogSink] = []
+
+        init() {}
+
+        /// The settings of a scope.
+        init(_ scope: HaapiLoggerScope) {
+            followUpTags = Dictionary(scope.followUpTags.map { ($0.tagName, $0) }, uniquingKeysWith: { first, _ in first })
+            isDebugEnabled = scope.isDebugEnabled
+            isInfoEnabled = scope.isInfoEnabled
+            isWarningEnabled = scope.isWarningEnabled
+            isErrorEnabled = scope.isErrorEnabled
+            isSensitiveValueMasked = scope.isSensitiveValueMasked
+            isConsoleEnabled = scope.isConsoleEnabled
+            sinks = scope.sinks
+        }
     }
 
     private static let state = LockedValue(State())
@@ -35,16 +49,13 @@ public final class HaapiLogger: Sendable {
     /// Useful to capture the logs of one operation (a test, a support report) while other
     /// work logs as usual.
     public static func withScope<T>(_ scope: HaapiLoggerScope, _ body: () async throws -> T) async rethrows -> T {
-        var settings = State()
-        settings.followUpTags = Dictionary(scope.followUpTags.map { ($0.tagName, $0) }, uniquingKeysWith: { first, _ in first })
-        settings.isDebugEnabled = scope.isDebugEnabled
-        settings.isInfoEnabled = scope.isInfoEnabled
-        settings.isWarningEnabled = scope.isWarningEnabled
-        settings.isErrorEnabled = scope.isErrorEnabled
-        settings.isSensitiveValueMasked = scope.isSensitiveValueMasked
-        settings.isConsoleEnabled = scope.isConsoleEnabled
-        settings.sinks = scope.sinks
-        return try await $scoped.withValue(settings) { try await body() }
+        try await $scoped.withValue(State(scope)) { try await body() }
+    }
+
+    /// ``withScope(_:_:)`` for synchronous work: the fuzz harnesses run with every line built
+    /// (building a line can fail as any code can) and, without sinks, none written.
+    package static func withSynchronousScope<T>(_ scope: HaapiLoggerScope, _ body: () throws -> T) rethrows -> T {
+        try $scoped.withValue(State(scope)) { try body() }
     }
 
     /// What a masked value is printed as.

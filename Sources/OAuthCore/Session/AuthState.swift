@@ -22,7 +22,7 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// so that the state reads back from storage exactly as it was written, and within
     /// ``OutsideNumber/earliestDate``...``OutsideNumber/latestDate``.
     public var accessTokenExpiresAt: Date? {
-        didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds) }
+        didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable) }
     }
     /// The refresh token, if any; replaced at each refresh when the provider rotates them.
     public var refreshToken: String?
@@ -44,7 +44,7 @@ public struct AuthState: Sendable, Hashable, Codable {
         self.clientID = clientID
         self.accessToken = accessToken
         self.tokenType = tokenType
-        self.accessTokenExpiresAt = accessTokenExpiresAt.map(Self.wholeSeconds)
+        self.accessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable)
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.subject = subject
@@ -60,7 +60,11 @@ public struct AuthState: Sendable, Hashable, Codable {
         return try? JWTClaims(json: jws.payload)
     }
 
-    static func wholeSeconds(_ date: Date) -> Date {
+    /// `date` as the stored form keeps it: in whole seconds, within ``OutsideNumber/earliestDate``
+    /// ...``OutsideNumber/latestDate``. An expiry from a provider's `expires_in` of Int.max, or
+    /// from a damaged file, would otherwise be written as a date that cannot be read back; a NaN
+    /// date (no provider's number gives one) counts as long expired.
+    static func storable(_ date: Date) -> Date {
         OutsideNumber.date(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 
@@ -145,13 +149,13 @@ extension AuthState {
         tokenType = try required(.tokenType)
         switch members[CodingKeys.accessTokenExpiresAt.rawValue] {
         case nil, .null?: accessTokenExpiresAt = nil
-        case .integer(let seconds)?: accessTokenExpiresAt = Self.wholeSeconds(Date(timeIntervalSinceReferenceDate: Double(seconds)))
-        case .number(let seconds)?: accessTokenExpiresAt = Self.wholeSeconds(Date(timeIntervalSinceReferenceDate: seconds))
+        case .integer(let seconds)?: accessTokenExpiresAt = Self.storable(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case .number(let seconds)?: accessTokenExpiresAt = Self.storable(Date(timeIntervalSinceReferenceDate: seconds))
         case .string(let text)?:
             guard let date = StoredDate.parse(text) else {
                 throw StoredFormError(description: "accessTokenExpiresAt: \"\(text)\" is not an ISO 8601 date")
             }
-            accessTokenExpiresAt = Self.wholeSeconds(date)
+            accessTokenExpiresAt = Self.storable(date)
         default: throw StoredFormError(description: "accessTokenExpiresAt: not a date")
         }
         refreshToken = try string(.refreshToken)
