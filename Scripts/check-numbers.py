@@ -20,6 +20,7 @@ matches nothing any more fails too, so the list stays true.
 
 Usage: Scripts/check-numbers.py [--build-path .build]
 """
+import concurrent.futures
 import json
 import os
 import re
@@ -101,8 +102,14 @@ def conversions():
         probe_file = os.path.join(scratch, "NumberCheckProbe.swift")
         with open(probe_file, "w") as f:
             f.write(probe)
-        for name, args, files in modules():
-            run = subprocess.run(typecheck_arguments(args, files, probe_file), capture_output=True, text=True, cwd=root)
+        def typecheck(module):
+            name, args, files = module
+            return name, subprocess.run(typecheck_arguments(args, files, probe_file), capture_output=True, text=True, cwd=root)
+
+        # One type-check per core at a time.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            runs = list(pool.map(typecheck, modules()))
+        for name, run in runs:
             output = run.stdout + run.stderr
             if run.returncode != 0:
                 errors = ([l for l in output.splitlines() if "error:" in l] or output.splitlines())[:10]
