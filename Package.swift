@@ -196,7 +196,7 @@ let package = Package(
             // The `haapi` command, run as a person or a script runs it: the built binary against
             // `haapi server` or a recorded Curity flow, some under tmux.
             dependencies: [
-                "haapi", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport",
+                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport",
                 "FaultServerSupport", "SharedTestState",
             ]
         ),

@@ -20,8 +20,8 @@ extension FuzzHarness {
         ],
     ]
 
-    /// The longest countdown shown: a year (``ScreenBuilder/wholeSeconds(_:)``).
-    private static let longestCountdown = 365 * 24 * 3600
+    /// The longest countdown shown: ``OutsideNumber/longestSeconds`` (the step's numbers are clamped to it).
+    private static let longestCountdown = OutsideNumber.longestSeconds
 
     static func pollingCountdown(_ data: Data) -> [String] {
         let elapsed = elapsedSeconds[Int(data.first ?? 0) % elapsedSeconds.count]
@@ -43,7 +43,7 @@ extension FuzzHarness {
             violations.append("polls every \(interval) s")
         }
         // The kit's screens (its UIKit view controllers build them): one countdown when the
-        // server gives the time left, never negative, at most a year, with its text.
+        // server gives the time left, never negative, at most the longest duration kept, with its text.
         let countdowns = MainActor.assumeIsolatedOnMainThread {
             ScreenBuilder().screen(for: model).content.compactMap { item -> Countdown? in
                 if case .countdown(let text, let seconds) = item { return Countdown(text: text, seconds: seconds) }
@@ -61,8 +61,8 @@ extension FuzzHarness {
             }
         }
         // The terminal redraws the time left as the wait goes on (TerminalRenderer's wait loop: the
-        // server's time less the time elapsed, in whole seconds): never negative, never more than a
-        // year, never going up.
+        // server's time less the time elapsed, in whole seconds): never negative, never more than the
+        // longest duration kept, never going up.
         if let remaining = model.maxWaitRemainingTime {
             let left = ScreenBuilder.wholeSeconds(remaining - elapsed)
             let later = ScreenBuilder.wholeSeconds(remaining - (elapsed + 1))

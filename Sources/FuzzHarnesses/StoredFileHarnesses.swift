@@ -11,8 +11,8 @@ extension FuzzHarness {
         var violations: [String] = []
         let path = "/profiles/fuzz/config.json"
         func readable(_ failure: CLIFailure) {
-            // The file's text reaches the message only made safe (TerminalText): it is printed to a terminal.
-            if TerminalText.safe(failure.message) != failure.message { violations.append("a message with control characters: \(failure.message)") }
+            // The file's text reaches the message only made safe (PrintableText): it is printed to a terminal.
+            if PrintableText(failure.message.description) != failure.message { violations.append("a message with control characters: \(failure.message)") }
         }
         // Read as every command reads the saved settings...
         var stored: ProfileConfiguration?

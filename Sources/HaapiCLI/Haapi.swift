@@ -77,7 +77,7 @@ struct Haapi: AsyncParsableCommand {
     /// `haapi token` from ``TokenCommand/quickArguments(_:)``.
     private static func printToken(profile: String, minimumLifetime: Int) async -> Int32 {
         do {
-            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(minimumLifetime))
+            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(OutsideNumber.seconds(minimumLifetime)))
             return ExitCodes.success
         } catch {
             return exitCode(after: error)
@@ -107,9 +107,9 @@ struct PKCECommand: ParsableCommand {
 
     func run() {
         let pair = PKCE()
-        print("code_verifier=\(pair.verifier)")
-        print("code_challenge=\(pair.challenge)")
-        print("code_challenge_method=\(pair.method)")
+        Stdout.line("code_verifier=\(pair.verifier)")
+        Stdout.line("code_challenge=\(pair.challenge)")
+        Stdout.line("code_challenge_method=\(pair.method)")
     }
 }
 
@@ -128,7 +128,7 @@ struct ThumbprintCommand: ParsableCommand {
 
     func run() throws {
         let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-        print(try JWK(json: data).thumbprint())
+        Stdout.line("\(try JWK(json: data).thumbprint())")
     }
 }
 
@@ -151,7 +151,7 @@ struct DPoPProofCommand: ParsableCommand {
     func run() throws {
         guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("--url must be an absolute URL") }
         let dpop = try key.map { try Dpop(privateJWK: JWK(json: Data(contentsOf: URL(fileURLWithPath: $0)))) } ?? Dpop()
-        print(try dpop.proof(method: method, url: target, accessToken: accessToken, nonce: .some(nonce)))
+        Stdout.line("\(try dpop.proof(method: method, url: target, accessToken: accessToken, nonce: .some(nonce)))")
     }
 }
 
@@ -176,7 +176,7 @@ struct CompletionCommand: ParsableCommand {
 
     func run() {
         guard let shell = CompletionShell(rawValue: shell) else { return }
-        print(Haapi.completionScript(for: shell))
+        Stdout.line(PrintableText(own: Haapi.completionScript(for: shell)))  // generated from our own command definitions
     }
 }
 

@@ -45,7 +45,7 @@ struct InspectCommand: ParsableCommand {
         // A JWT (`haapi token | haapi inspect -`): its header and claims, times as dates.
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if contentType == nil, !text.hasPrefix("{"), let readable = JWTText.readable(text) {
-            print(JWTText.pretty(readable))
+            Stdout.json(readable)
             return
         }
         let response: HaapiDocument
@@ -54,29 +54,24 @@ struct InspectCommand: ParsableCommand {
         } catch let error as HaapiModelError {
             if json {
                 let report: JSONValue = ["error": ["code": .string(error.code.rawValue), "path": .string(error.path), "message": .string(error.message)]]
-                printError(String(decoding: Inspection.pretty(report), as: UTF8.self))
+                Stderr.line(PrintableText(json: String(decoding: report.serialized(pretty: true), as: UTF8.self)))
             } else {
-                printError("haapi: error: not a usable HAAPI document: \(error.message) (code \(error.code.rawValue), at \(error.path))")
+                Stderr.line("haapi: error: not a usable HAAPI document: \(error.message) (code \(error.code.rawValue), at \(error.path))")
             }
             throw ExitCode(Self.unusableInput)
         }
         if json {
-            print(String(decoding: Inspection.pretty(Inspection.json(response)), as: UTF8.self))
+            Stdout.json(Inspection.json(response))
         } else {
-            print(Inspection.text(response), terminator: "")
+            Stdout.write(Inspection.text(response))
         }
     }
 
-    private func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
 }
 
 /// Renders a decoded response as text or JSON.
 enum Inspection {
     // MARK: JSON
-
-    static func pretty(_ value: JSONValue) -> Data { value.serialized(pretty: true) }
 
     static func json(_ response: HaapiDocument) -> JSONValue {
         var result: [String: JSONValue] = [:]
@@ -187,7 +182,8 @@ enum Inspection {
 
     // MARK: Text
 
-    static func text(_ response: HaapiDocument) -> String {
+    /// The response for a person, each line made safe (a server's title cannot act on the terminal).
+    static func text(_ response: HaapiDocument) -> PrintableText {
         var out = Output()
         switch response {
         case .representation(let step):
@@ -226,13 +222,13 @@ enum Inspection {
             messages(problem.messages, &out)
             links(problem.links, &out)
         }
-        return out.text
+        return PrintableText(own: out.text)
     }
 
     struct Output {
         var text = ""
         mutating func line(_ line: String, indent: Int = 0) {
-            text += String(repeating: "  ", count: indent) + line + "\n"
+            text += String(repeating: "  ", count: indent) + PrintableText(line).description + "\n"
         }
     }
 

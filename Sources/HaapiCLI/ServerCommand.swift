@@ -42,23 +42,23 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
         let path = database ?? Self.defaultDatabasePath()
         if printConfig {
             let configuration = try await DevServer.printableConfiguration(databasePath: path, passwordHashing: passwordHashing)
-            print(String(decoding: configuration.serialized(pretty: true), as: UTF8.self))
+            Stdout.json(configuration)
             return
         }
         if !Loopback.isHost(host) {
-            FileHandle.standardError.write(Data("""
+            Stderr.write("""
                 ********** WARNING: binding \(host), not loopback. **********
                 ********** This development server has well-known demo credentials and no TLS; do not expose it. **********
 
-                """.utf8))
+                """)
         }
         if insecurePasswordHashingForBenchmarks {
-            FileHandle.standardError.write(Data("WARNING: passwords are hashed for benchmarks (one PBKDF2 round): cheap to guess.\n".utf8))
+            Stderr.line("WARNING: passwords are hashed for benchmarks (one PBKDF2 round): cheap to guess.")
         }
         do {
             try await serve(path)
         } catch let error as DevServerError {
-            throw CLIFailure(error.description)
+            throw CLIFailure(PrintableText(error.description))
         }
     }
 
@@ -79,9 +79,7 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     }
 
     /// One line, written straight to the file descriptor so it is seen at once, even through a pipe.
-    @Sendable static func writeLine(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
+    @Sendable static func writeLine(_ line: String) { Stdout.line(PrintableText(line)) }
 
     static func defaultDatabasePath() -> String {
         let directory = DefaultStorage.dataDirectory

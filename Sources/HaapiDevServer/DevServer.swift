@@ -10,7 +10,7 @@ public enum DevServer {
     /// The router with every route of the server.
     public static func makeRouter(state: ServerState) -> Router<DevServerRequestContext> {
         let router = Router(context: DevServerRequestContext.self)
-        if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: log)) }
+        if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: { log($0.description) })) }
         router.add(middleware: LanguageMiddleware())
         DiscoveryRoutes.add(to: router, state: state)
         OAuthRoutes.add(to: router, state: state)

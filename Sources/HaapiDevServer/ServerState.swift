@@ -26,8 +26,12 @@ public struct DevServerConfiguration: Sendable {
     public var refreshTokenRetryGrace: TimeInterval
     /// Receives one line per answered request (`request: POST /oauth/token grant_type=refresh_token 200`)
     /// one per one-time code the OTP authenticator "sends" (`otp: 123456 for demo`) and one per
-    /// approval link (`approve: URL for demo`); `nil` logs nothing.
+    /// approval link (`approve: URL for demo`); `nil` logs nothing. Each line is one line: what
+    /// came from a request in it (a user name, a path) has its control characters neutralised.
     public var requestLog: (@Sendable (String) -> Void)?
+
+    /// Writes `line` to ``requestLog``: the server's only way to it (``PrintableText`` only).
+    func log(_ line: PrintableText) { requestLog?(line.description) }
     /// Unanswered attestation challenges a client may hold at once (they are handed out without
     /// authentication, so each costs a row until it expires).
     public var maxPendingChallengesPerClient = 100
@@ -106,8 +110,9 @@ public final class ServerState: Sendable {
     /// The public half of ``signingKey``, made once: every HAAPI request verifies a token with it.
     let verificationKey: JWSVerificationKey
     private let issuerBox: NIOLockedValueBox<URL>
+    private let decoyRoundsBox: NIOLockedValueBox<Int>
 
-    init(store: RecordStore, configuration: DevServerConfiguration, signingKey: JWSSigningKey, issuer: URL) throws {
+    init(store: RecordStore, configuration: DevServerConfiguration, signingKey: JWSSigningKey, issuer: URL, storedRounds: Int = 0) throws {
         guard let publicJWK = signingKey.publicJWK else {
             throw JOSEError(.invalidKey, "the server's signing key has no public key")
         }
@@ -116,6 +121,19 @@ public final class ServerState: Sendable {
         self.configuration = configuration
         self.signingKey = signingKey
         self.issuerBox = NIOLockedValueBox(issuer)
+        self.decoyRoundsBox = NIOLockedValueBox(max(configuration.passwordHashing.rounds, storedRounds))
+    }
+
+    /// The PBKDF2 rounds an unknown user's password check costs (``PasswordHash/decoy(rounds:)``):
+    /// those of the costliest stored hash, or the configured ones if more. A benchmark server
+    /// over real hashes, or with accounts created since it started, checks a known user's
+    /// password with the stored hash's rounds, and an unknown name must cost as much.
+    var decoyRounds: Int { decoyRoundsBox.withLockedValue { $0 } }
+
+    /// Keeps ``decoyRounds`` at least the rounds of `passwordHash`, a hash just stored.
+    func raiseDecoyRounds(toThoseOf passwordHash: String) {
+        guard let rounds = PasswordHash.rounds(of: passwordHash), rounds <= PasswordHash.maximumRounds else { return }
+        decoyRoundsBox.withLockedValue { $0 = max($0, rounds) }
     }
 
     /// The issuer: `http://HOST:PORT`, with the real port once the server is listening.
@@ -143,10 +161,15 @@ public final class ServerState: Sendable {
             throw DevServerError(.insecurePasswordHashing, host: configuration.host, port: configuration.port)
         }
         try await SeedData.install(in: store, hashing: configuration.passwordHashing)
-        for (_, user) in try await store.all(UserRecord.self, kind: "user")
-        where (PasswordHash.rounds(of: user.passwordHash) ?? .max) < configuration.passwordHashing.rounds {
-            try? await store.close()
-            throw DevServerError(.weaklyHashedDatabase, host: configuration.host, port: configuration.port)
+        var storedRounds = 0
+        for (_, user) in try await store.all(UserRecord.self, kind: "user") {
+            let rounds = PasswordHash.rounds(of: user.passwordHash) ?? .max
+            if rounds < configuration.passwordHashing.rounds {
+                try? await store.close()
+                throw DevServerError(.weaklyHashedDatabase, host: configuration.host, port: configuration.port)
+            }
+            // A hash past the maximum matches nothing and costs nothing: it sets no decoy.
+            if rounds <= PasswordHash.maximumRounds { storedRounds = max(storedRounds, rounds) }
         }
         // Users stored by earlier versions kept their password in clear: reading hashes it, writing keeps only the hash.
         for (id, stored) in try await store.all(JSONValue.self, kind: "user") where stored["passwordHash"] == nil {
@@ -155,7 +178,7 @@ public final class ServerState: Sendable {
         let issuer = try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
             ?? URL(string: "http://\(configuration.host):\(configuration.port)")!
         do {
-            return try ServerState(store: store, configuration: configuration, signingKey: signingKey, issuer: issuer)
+            return try ServerState(store: store, configuration: configuration, signingKey: signingKey, issuer: issuer, storedRounds: storedRounds)
         } catch {
             try? await store.close()
             throw error

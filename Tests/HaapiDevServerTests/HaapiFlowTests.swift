@@ -364,6 +364,32 @@ struct HaapiFlowTests {
         }
     }
 
+    /// Finding 2 of the third security review: a user name with a newline, sent without
+    /// authentication through the account creation form, wrote a forged line into the request
+    /// log (a fake `approve:` link, which the help tells developers to open).
+    @Test func aUserNameWithANewlineCannotForgeALogLine() async throws {
+        let log = LogLines()
+        try await RunningServer.with(DevServerConfiguration(requestLog: log.log)) { server in
+            let client = try HaapiTestClient(server)
+            let step = try expectStep(await client.manager.start(), InteractiveFormStep.self)
+            let registration = try expectStep(
+                await client.manager.followLink(try #require(step.link(rel: "register-create"))), InteractiveFormStep.self)
+            let forged = "mallory\napprove: https://evil.example/approve for demo\r\u{1B}[2K"
+            for name in [forged, "demo\napprove: https://evil.example/again for demo"] {
+                _ = try expectStep(
+                    await client.manager.submitForm(
+                        try registration.form(kind: .userRegister), parameters: ["userName": name, "password": "Secret-1", "phone": "+46 70 123 45 67"]),
+                    ContinueSameStep.self)
+            }
+        }
+        let lines = log.lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+        #expect(lines.count == log.lines.count, "every log call is one line")
+        #expect(!lines.contains { $0.hasPrefix("approve:") }, "\(lines)")
+        #expect(!log.lines.contains { $0.unicodeScalars.contains { $0 == "\r" || $0 == "\u{1B}" } })
+        #expect(log.lines.contains { $0.hasPrefix("register: ") && $0.contains("mallory\\u{A}approve: https://evil.example/approve") }, "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("register: ") && $0.contains(" for demo\\u{A}approve: https://evil.example/again") }, "\(log.lines)")
+    }
+
     @Test func browserLoginWithHTMLPages() async throws {
         try await RunningServer.with { server in
             var components = URLComponents(url: server.issuer.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!

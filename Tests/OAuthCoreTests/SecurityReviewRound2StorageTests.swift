@@ -108,6 +108,34 @@ struct SecurityReviewRound2StorageTests {
         }
     }
 
+    /// Finding 6 of the third security review: the folder check above the storage refused
+    /// world-writable folders but accepted a group-writable one without the sticky bit, which
+    /// the storage folder itself may not be.
+    @Test func aGroupWritableFolderAboveTheStorageWithoutTheStickyBitIsRefused() throws {
+        let top = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: top) }
+        let shared = top.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let storage = shared.appendingPathComponent("haapi/profiles/default")
+        // A group that is not the user's private group: `users` (gid 100), when this test may
+        // give the folder to it (as root), else a supplementary group of the user's.
+        var groups = [gid_t](repeating: 0, count: 64)
+        let count = getgroups(Int32(groups.count), &groups)
+        let other = ([100] + groups.prefix(Int(max(count, 0)))).first { $0 != getegid() && chown(shared.path, uid_t.max, $0) == 0 }
+        try #require(other != nil, "no group to give the folder to")
+        #expect(chmod(shared.path, 0o770) == 0)
+        #expect {
+            _ = try FileStorage(directory: storage)
+        } throws: { error in
+            let message = (error as? StorageError)?.message ?? ""
+            return message.contains(shared.path + ", above the storage directory") && message.contains("writable by its group")
+        }
+        #expect(chmod(shared.path, 0o1770) == 0)
+        _ = try FileStorage(directory: storage)
+        #expect(chmod(shared.path, 0o750) == 0)
+        _ = try FileStorage(directory: storage)
+    }
+
     @Test func round2Item07AStorageDirectoryOthersControlIsRefused() throws {
         for mode in [0o770, 0o707] {
             let directory = temporaryDirectory()

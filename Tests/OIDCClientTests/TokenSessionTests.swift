@@ -137,6 +137,23 @@ struct TokenSessionTests {
         #expect(try storage.read(key: Self.key) == kept)
     }
 
+    /// Finding 8 of the third security review: `validAccessToken(minimumLifetime:)` trapped on a
+    /// huge, infinite or NaN lifetime (`Int(minimumLifetime)`).
+    @Test func aMinimumLifetimeThatIsNoNumberIsRefusedAndAHugeOneRefreshes() async throws {
+        let provider = try await TestProvider.start()
+        defer { Task { await provider.stop() } }
+        let storage = try Self.temporaryStorage()
+        let (client, before) = try await Self.loggedIn(provider, storage: storage)
+        for lifetime in [TimeInterval.nan, .infinity, -TimeInterval.infinity] {
+            await #expect(throws: OutsideNumberError.self) { try await client.validAccessToken(minimumLifetime: lifetime) }
+        }
+        #expect(provider.tokenRequests("refresh_token") == 0)
+        for lifetime in [1e300, TimeInterval(Int.max), TimeInterval(OutsideNumber.longestSeconds) * 2] {
+            #expect(try await client.validAccessToken(minimumLifetime: lifetime).value != before.accessToken)
+        }
+        #expect(provider.tokenRequests("refresh_token") == 3)
+    }
+
     static func fixture(_ name: String) throws -> Data {
         try Data(contentsOf: Bundle.module.bundleURL.appendingPathComponent("Fixtures").appendingPathComponent(name))
     }

@@ -69,10 +69,10 @@ struct ApiCommand: AsyncParsableCommand {
             try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).send(request)
         }
         if include {
-            let head = ["HTTP \(response.status)"] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]
-            FileHandle.standardOutput.write(Data(head.joined(separator: "\n").utf8))
+            let head: [PrintableText] = ["HTTP \(response.status)"] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]
+            Stdout.write(PrintableText.joined(head, separator: "\n"))
         }
-        FileHandle.standardOutput.write(response.body)
+        Stdout.body(response.body)
         if response.status >= 400 {
             throw CLIFailure("the API answered HTTP \(response.status) to \(request.method) \(target.absoluteString)")
         }

@@ -58,7 +58,7 @@ struct ConnectionOptions: ParsableArguments {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false,
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil
         else {
-            throw ValidationError("\(option) takes an origin such as https://api.example or http://127.0.0.1:8080, not \"\(TerminalText.safe(text))\"")
+            throw ValidationError("\(option) takes an origin such as https://api.example or http://127.0.0.1:8080, not \"\(PrintableText(text))\"")
         }
         try checkTransportSecurity(url, option: option, allowInsecureHttp: allowInsecureHttp)
     }

@@ -69,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
         case .oneTimeCode(let channel, let username, let recipient, let code):
             return strings.string(.messageOneTimeCode, username, channel, recipient, code)
         case .approvalLink(let username, let purpose, let link):
-            return strings.string(.messageApprovalLink, username, purpose, TerminalText.safe(link.absoluteString))
+            return strings.string(.messageApprovalLink, username, purpose, link.absoluteString)
         }
     }
 
@@ -105,11 +105,11 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIFailure("the tokens the login ended with are unusable: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
         }
         Stderr.line(LoginCommand.summary(tokens, issuer: issuer.absoluteString, keptIn: nil))
-        print("Access token claims:")
-        print(JWTText.claims(tokens.accessToken).map(JWTText.pretty) ?? "(the access token is not a JWT)")
+        Stdout.line("Access token claims:")
+        if let claims = JWTText.claims(tokens.accessToken) { Stdout.json(claims) } else { Stdout.line("(the access token is not a JWT)") }
         if let info, let userinfo = settings.userinfoEndpoint {
-            print("Userinfo (\(userinfo)):")
-            print(JWTText.pretty(.object(info.claims)))
+            Stdout.line("Userinfo (\(userinfo)):")
+            Stdout.json(.object(info.claims))
         }
     }
 }

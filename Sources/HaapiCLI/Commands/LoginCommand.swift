@@ -86,16 +86,16 @@ struct LoginCommand: AsyncParsableCommand {
         // The settings are saved with the tokens they got, never before.
         try store.writeConfiguration(settings)
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
-        if json { print(JWTText.pretty(await ProfileReport.read(profile).json)) }
+        if json { Stdout.json(await ProfileReport.read(profile).json) }
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.
-    static func summary(_ tokens: AuthState, issuer: String, keptIn profile: String?) -> String {
-        var parts = ["Logged in\(tokens.subject.map { " as \($0)" } ?? "") at \(issuer)"]
-        parts.append("\(tokens.tokenType) token" + RefreshCommand.expiry(tokens))
+    static func summary(_ tokens: AuthState, issuer: String, keptIn profile: String?) -> PrintableText {
+        var parts: [PrintableText] = ["Logged in\(tokens.subject.map { " as \($0)" } ?? "") at \(issuer)"]
+        parts.append("\(tokens.tokenType) token\(RefreshCommand.expiry(tokens))")
         if let scope = tokens.scope { parts.append("scope \(scope)") }
         if tokens.refreshToken != nil { parts.append("with a refresh token") }
         parts.append(profile.map { "kept in profile \($0)" } ?? "not kept")
-        return parts.joined(separator: "; ")
+        return PrintableText.joined(parts, separator: "; ")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OAuthCore
 
 /// `--min-ttl SECONDS`: the lifetime the access token must have left, or it is refreshed first.
 struct MinimumLifetimeOption: ParsableArguments {
@@ -10,7 +11,8 @@ struct MinimumLifetimeOption: ParsableArguments {
     /// `--min-ttl`'s default.
     static let defaultSeconds = 30
 
-    var interval: TimeInterval { TimeInterval(seconds) }
+    /// `--min-ttl` in seconds, at most ``OutsideNumber/longestSeconds`` (any more is that long).
+    var interval: TimeInterval { TimeInterval(OutsideNumber.seconds(seconds)) }
 
     func validate() throws {
         guard seconds >= 0 else { throw ValidationError("--min-ttl must be 0 or more seconds, not \(seconds)") }

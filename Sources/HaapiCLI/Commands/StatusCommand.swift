@@ -32,9 +32,9 @@ struct StatusCommand: AsyncParsableCommand {
         for name in names { reports.append(await ProfileReport.read(name)) }
         if json {
             let value: JSONValue = all ? .array(reports.map(\.json)) : (reports.first?.json ?? .null)
-            print(JWTText.pretty(value))
+            Stdout.json(value)
         } else {
-            Stderr.line(all && names.isEmpty ? "No profiles yet: log in with `haapi login --issuer URL --client-id ID`" : reports.map(\.text).joined(separator: "\n"))
+            Stderr.line(all && names.isEmpty ? "No profiles yet: log in with `haapi login --issuer URL --client-id ID`" : PrintableText.joined(reports.map(\.text), separator: "\n"))
         }
         if reports.contains(where: { $0.state == .broken }) { throw ExitCode(ExitCodes.failure) }
         if names.isEmpty || reports.contains(where: { !$0.state.isUsable }) { throw ExitCode(ExitCodes.loginNeeded) }
@@ -106,7 +106,7 @@ package struct ProfileReport {
             if report.state == .loginNeeded { report.problem = "the token expired and there is no refresh token; `haapi login --profile \(name)`" }
             return report
         } catch {
-            return ProfileReport(profile: name, state: .broken, problem: (error as? CLIFailure)?.message ?? Profile.describe(error))
+            return ProfileReport(profile: name, state: .broken, problem: (error as? CLIFailure)?.message.description ?? Profile.describe(error))
         }
     }
 
@@ -116,7 +116,7 @@ package struct ProfileReport {
         members["subject"] = tokens.subject.map(JSONValue.string)
         members["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
         if let expiry = tokens.accessTokenExpiresAt {
-            let seconds = Int(expiry.timeIntervalSince(now).rounded(.down))
+            let seconds = OutsideNumber.wholeSeconds(expiry.timeIntervalSince(now).rounded(.down))
             members["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
             members["expiresIn"] = .integer(seconds)
             members["expired"] = .bool(seconds <= 0)
@@ -133,24 +133,26 @@ package struct ProfileReport {
     }
 
     /// The report as `haapi status` prints it.
-    var text: String {
+    /// The report for a person; a server's `sub` or `scope` in it cannot act on the terminal.
+    var text: PrintableText {
         let subject = members["subject"]?.stringValue.map { " as \($0)" } ?? ""
+        let problem = self.problem.map { " (\($0))" } ?? ""
         switch state {
         case .missing, .loggedOut, .broken:
-            return "Profile \(profile): \(state.text)" + (problem.map { " (\($0))" } ?? "")
+            return "Profile \(profile): \(state.text)\(problem)"
         case .loggedIn, .refreshable, .loginNeeded:
-            var lines = ["Profile \(profile): \(state.text)\(subject)" + (problem.map { " (\($0))" } ?? "")]
+            var lines: [PrintableText] = ["Profile \(profile): \(state.text)\(subject)\(problem)"]
             lines.append("  issuer:   \(members["issuer"]?.stringValue ?? "?")  (client \(members["clientId"]?.stringValue ?? "?"))")
             lines.append("  scope:    \(members["scope"]?.stringValue ?? "(not given)")")
             if let seconds = members["expiresIn"]?.intValue {
-                lines.append("  expires:  \(members["expiresAt"]?.stringValue ?? "")" + (seconds > 0 ? " (in \(seconds) s)" : " (expired)"))
+                lines.append("  expires:  \(members["expiresAt"]?.stringValue ?? "")\(seconds > 0 ? " (in \(seconds) s)" : " (expired)")")
             } else {
                 lines.append("  expires:  unknown")
             }
             let binding = members["binding"]?["jkt"]?.stringValue.map { "DPoP, key thumbprint \($0)" } ?? "none (Bearer)"
             lines.append("  binding:  \(binding)")
             lines.append("  refresh:  \(members["refreshToken"]?.boolValue == true ? "a refresh token is kept" : "no refresh token")")
-            return lines.joined(separator: "\n")
+            return PrintableText.joined(lines, separator: "\n")
         }
     }
 }
@@ -188,7 +190,7 @@ struct ProfilesListCommand: AsyncParsableCommand {
         var reports: [ProfileReport] = []
         for name in names { reports.append(await ProfileReport.read(name)) }
         if json {
-            print(JWTText.pretty(.array(reports.map(\.json))))
+            Stdout.json(.array(reports.map(\.json)))
             return
         }
         guard !names.isEmpty else {
@@ -196,10 +198,10 @@ struct ProfilesListCommand: AsyncParsableCommand {
             return
         }
         for report in reports {
-            let columns = report.state == .broken
-                ? [report.state.text + ": " + (report.problem ?? "")]
-                : [report.state.text, report.members["subject"]?.stringValue ?? "-", report.members["issuer"]?.stringValue ?? "-"]
-            print("\(report.profile == current ? "*" : " ") \(report.profile)\t" + columns.joined(separator: "\t"))
+            let columns: [PrintableText] = report.state == .broken
+                ? ["\(report.state.text): \(report.problem ?? "")"]
+                : ["\(report.state.text)", "\(report.members["subject"]?.stringValue ?? "-")", "\(report.members["issuer"]?.stringValue ?? "-")"]
+            Stdout.line("\(report.profile == current ? "*" : " ") \(report.profile)\t" + PrintableText.joined(columns, separator: "\t"))
         }
     }
 }

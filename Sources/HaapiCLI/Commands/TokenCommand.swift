@@ -69,7 +69,7 @@ struct TokenCommand: AsyncParsableCommand {
             let headers = try await store.reportingFailures(of: "authorizing the request") {
                 try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).authorizationHeaders(method: method, url: url)
             }
-            for field in headers { print("\(field.name): \(field.value)") }
+            for field in headers { Stdout.line("\(field.name): \(field.value)") }
             return
         }
         let token = try await store.reportingFailures(of: "the refresh") {
@@ -81,7 +81,7 @@ struct TokenCommand: AsyncParsableCommand {
             guard let readable = JWTText.readable(chosen) else {
                 throw CLIFailure("the \(idToken ? "ID" : "access") token of profile \(profile.name) is not a JWT (an opaque token: ask the server, e.g. `haapi userinfo`)")
             }
-            print(JWTText.pretty(readable))
+            Stdout.json(readable)
             return
         }
         // --json
@@ -89,11 +89,11 @@ struct TokenCommand: AsyncParsableCommand {
         var object: [String: JSONValue] = ["token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null]
         if let expiry = token.expiresAt {
             object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
-            object["expiresIn"] = .integer(Int(expiry.timeIntervalSinceNow.rounded(.down)))
+            object["expiresIn"] = .integer(OutsideNumber.wholeSeconds(expiry.timeIntervalSinceNow.rounded(.down)))
         }
         let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
         object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
-        print(JWTText.pretty(.object(object)))
+        Stdout.json(.object(object))
     }
 
     /// Prints `token`; a DPoP-bound one printed into a pipe comes with a warning.
@@ -106,7 +106,7 @@ struct TokenCommand: AsyncParsableCommand {
                     + "`haapi api URL`, or with the headers of `haapi token --header --url URL` (`haapi login --no-dpop` asks for "
                     + "Bearer tokens where the server allows them)")
         }
-        Swift.print(token.value)
+        Stdout.line("\(token.value)")
     }
 
     /// `haapi token` as scripts call it in loops: the profile's valid access token, printed.
@@ -159,14 +159,14 @@ struct RefreshCommand: AsyncParsableCommand {
         let (store, _, session) = try Profile.openSession(profile.name)
         let before = try await store.loggedIn(session)
         let after = try await store.reportingFailures(of: "the refresh") { try await session.refresh() }
-        var parts = ["Refreshed the tokens of profile \(profile.name)", "\(after.tokenType) token" + Self.expiry(after)]
+        var parts: [PrintableText] = ["Refreshed the tokens of profile \(profile.name)", "\(after.tokenType) token\(Self.expiry(after))"]
         if let refreshToken = after.refreshToken {
             parts.append(refreshToken == before.refreshToken ? "same refresh token" : "refresh token rotated")
         }
-        Stderr.line(parts.joined(separator: "; "))
+        Stderr.line(PrintableText.joined(parts, separator: "; "))
     }
 
     static func expiry(_ tokens: AuthState) -> String {
-        tokens.accessTokenExpiresAt.map { ", expires in \(Int($0.timeIntervalSinceNow.rounded())) s" } ?? ""
+        tokens.accessTokenExpiresAt.map { ", expires in \(OutsideNumber.wholeSeconds($0.timeIntervalSinceNow.rounded())) s" } ?? ""
     }
 }

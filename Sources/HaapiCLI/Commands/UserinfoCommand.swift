@@ -25,6 +25,6 @@ struct UserinfoCommand: AsyncParsableCommand {
         let (store, _, session) = try Profile.openSession(profile.name)
         _ = try await store.loggedIn(session)
         let info = try await store.reportingFailures(of: "the UserInfo request") { try await session.userInfo() }
-        print(String(decoding: JSONValue.object(info.claims).serialized(pretty: true), as: UTF8.self))
+        Stdout.json(.object(info.claims))
     }
 }

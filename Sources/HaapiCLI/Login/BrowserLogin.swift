@@ -39,12 +39,12 @@ struct BrowserLogin {
         let browser: SystemBrowserLauncher?
 
         func open(_ url: URL) async throws {
-            let shown = TerminalText.safe(url.absoluteString)
+            let shown = PrintableText(url.absoluteString)
             var opening = "Open this URL in a browser on this machine"
             if let browser {
                 do {
                     let launched = try await browser.launch(url)
-                    Stderr.line("Opened the browser (\(TerminalText.safe(launched.command))) at \(shown)")
+                    Stderr.line("Opened the browser (\(PrintableText(launched.command))) at \(shown)")
                     Stderr.line("Waiting for the browser to come back (if it did not open, open that URL on this machine)...")
                     return
                 } catch {
@@ -53,7 +53,7 @@ struct BrowserLogin {
                     opening = reason.prefix(1).uppercased() + reason.dropFirst() + ". Open this URL in a browser on this machine"
                 }
             }
-            Stderr.line(opening + " (or log in with `haapi login --device` from elsewhere):")
+            Stderr.line("\(opening) (or log in with `haapi login --device` from elsewhere):")
             Stderr.line("  \(shown)")
             Stderr.line("Waiting for the browser to come back...")
         }
@@ -65,7 +65,7 @@ struct BrowserLogin {
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the browser login failed: \(error.errorDescription ?? error.error)" + Hints.after(error))
+            throw CLIFailure("the browser login failed: \(error.errorDescription ?? error.error)\(Hints.after(error))")
         }
     }
 
@@ -76,16 +76,16 @@ struct BrowserLogin {
         let client = try client(storage: profile.storage, storageKey: Profile.tokensKey)
         do {
             let authorization = try await client.startDeviceAuthorization()
-            let minutes = max(1, Int(authorization.expiresAt.timeIntervalSinceNow / 60))
-            Stderr.line("On any device, open \(TerminalText.safe(authorization.verificationURI.absoluteString))")
-            Stderr.line("and enter the code \(TerminalText.safe(authorization.userCode)) (it expires in \(minutes) min).")
+            let minutes = max(1, OutsideNumber.wholeSeconds(authorization.expiresAt.timeIntervalSinceNow) / 60)
+            Stderr.line("On any device, open \(PrintableText(authorization.verificationURI.absoluteString))")
+            Stderr.line("and enter the code \(PrintableText(authorization.userCode)) (it expires in \(minutes) min).")
             if let complete = authorization.verificationURIComplete {
-                Stderr.line("Or open \(TerminalText.safe(complete.absoluteString)), which has the code in it.")
+                Stderr.line("Or open \(PrintableText(complete.absoluteString)), which has the code in it.")
             }
             Stderr.line("Waiting for the approval...")
             return try await client.completeDeviceAuthorization(authorization)
         } catch let error as any IdsvrError {
-            throw CLIFailure("the device login failed: \(error.errorDescription ?? error.error)" + Hints.after(error))
+            throw CLIFailure("the device login failed: \(error.errorDescription ?? error.error)\(Hints.after(error))")
         }
     }
 

@@ -30,9 +30,9 @@ enum ClientDiagnosis {
 
     /// The failure for the token endpoint's `refusal` of a credential-less HAAPI token request.
     static func explain(_ refusal: OAuthErrorResponse, client: String) -> CLIFailure {
-        let said = "server: " + TerminalText.safe(refusal.serverDescription ?? refusal.error)
+        let said = "server: " + (refusal.serverDescription ?? refusal.error)
         let description = refusal.serverDescription?.lowercased() ?? ""
-        let quoted = TerminalText.safe(client)
+        let quoted = PrintableText(client)
         switch refusal.error {
         case "unauthorized_client", "unsupported_grant_type":
             return CLIFailure(
@@ -57,7 +57,7 @@ enum ClientDiagnosis {
 
     private static func generic(_ client: String, detail: String?) -> CLIFailure {
         CLIFailure(
-            "the client \"\(TerminalText.safe(client))\" has no way to log in with HAAPI from this machine\(detail.map { " (\($0))" } ?? ""): "
+            "the client \"\(client)\" has no way to log in with HAAPI from this machine\(detail.map { " (\($0))" } ?? ""): "
                 + "give its secret (--client-secret-file FILE or HAAPI_CLIENT_SECRET), --attestation software (development servers), "
                 + "or log in with --browser")
     }

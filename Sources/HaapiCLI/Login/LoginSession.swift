@@ -91,8 +91,6 @@ package enum JWTText {
         (try? CompactJWS(token)).flatMap { try? JSONValue(parsing: $0.payload) }
     }
 
-    static func pretty(_ value: JSONValue) -> String { String(decoding: value.serialized(pretty: true), as: UTF8.self) }
-
     /// The claims that are times (seconds since 1970, RFC 7519 §4.1), shown as dates by ``readable(_:)``.
     package static let timeClaims: Set<String> = ["exp", "iat", "nbf", "auth_time", "updated_at"]
 

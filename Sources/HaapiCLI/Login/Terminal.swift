@@ -86,24 +86,30 @@ final class Terminal: @unchecked Sendable {
         case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", cyan = "36"
     }
 
-    func styled(_ text: String, _ styles: Style...) -> String { Self.styled(text, styles, colour: usesColour) }
+    func styled(_ text: PrintableText, _ styles: Style...) -> PrintableText { Self.styled(text, styles, colour: usesColour) }
+
+    /// Text built elsewhere (a translated string with a server's words in it), neutralised, then styled.
+    func styled(_ text: String, _ styles: Style...) -> PrintableText { Self.styled(PrintableText(text), styles, colour: usesColour) }
 
     /// `text` in `styles` when `colour` is on, else as it is.
-    static func styled(_ text: String, _ styles: [Style], colour: Bool = standardErrorUsesColour) -> String {
+    static func styled(_ text: PrintableText, _ styles: [Style], colour: Bool = standardErrorUsesColour) -> PrintableText {
         guard colour, !styles.isEmpty else { return text }
-        return "\u{1B}[" + styles.map(\.rawValue).joined(separator: ";") + "m" + text + "\u{1B}[0m"
+        return text.styled(styles.map(\.rawValue).joined(separator: ";"))
     }
 
+    /// Back to the start of the line, and the line erased.
+    static let eraseLine = PrintableText(own: "\r\u{1B}[2K")
+
     /// Rewrites the current line (the spinner); plain output writes new lines only when the text changes.
-    func status(_ text: String) {
+    func status(_ text: PrintableText) {
         if usesColour {
-            Stderr.write("\r\u{1B}[2K" + text)
+            Stderr.write(Self.eraseLine + text)
         } else {
             Stderr.line(text)
         }
     }
 
     func endStatus() {
-        if usesColour { Stderr.write("\r\u{1B}[2K") }
+        if usesColour { Stderr.write(Self.eraseLine) }
     }
 }

@@ -53,9 +53,9 @@ import OAuthTransportNIO
                     // The server's messages, each in its class's style; the failure names the problem.
                     let title = problem.title ?? strings.string(.developerRuntimeTitle)
                     for line in problem.messageItems where line.text != title { message(line.text ?? "", Self.problemStyle(line)) }
-                    throw CLIFailure("login failed: " + TerminalText.safe(title) + Self.lockoutNote(problem))
+                    throw CLIFailure("login failed: \(title)\(Self.lockoutNote(problem))")
                 }
-                throw CLIFailure("login failed: " + TerminalText.safe(Self.describe(error)) + Hints.after(error))
+                throw CLIFailure("login failed: \(Self.describe(error))\(Hints.after(error))")
             }
             guard let model = viewModel.uiModel else { throw CLIFailure("login failed: the flow did not start") }
             do {
@@ -162,7 +162,7 @@ import OAuthTransportNIO
                 message(strings.string(.consentHeading, viewModel.configuration.haapiConfiguration.clientId), .heading)
             }
             for box in consent.fields.compactMap({ $0 as? KitCheckboxItem }) {
-                Stderr.line("  • " + TerminalText.safe(Self.checkboxText(box)) + (box.isReadOnly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
+                Stderr.line("  • " + PrintableText(Self.checkboxText(box)) + (box.isReadOnly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
             }
             try await offer(model, forms: [consent] + forms.filter { $0.key != consent.key }, byAction: true, isConsent: true)
         case let form as any FormModel:
@@ -212,7 +212,7 @@ import OAuthTransportNIO
 
     /// Prints a line of (possibly server-sent, so escaped) text in a message style.
     func message(_ unsafeText: String, _ style: MessageStyleAttribute) {
-        let text = TerminalText.safe(unsafeText)
+        let text = PrintableText(unsafeText)
         switch style {
         case .heading: Stderr.line(terminal.styled(text, .bold, .blue))
         case .info: Stderr.line(terminal.styled(text, .cyan))
@@ -301,7 +301,7 @@ import OAuthTransportNIO
         entries += forms.filter(\.isCancel).map(Entry.form)
         guard !entries.isEmpty else {
             let step = viewModel.shownStep.flatMap { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
-            throw CLIFailure("login failed: " + step)
+            throw CLIFailure("login failed: \(step)")
         }
         let chosen: Entry
         if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
@@ -348,7 +348,7 @@ import OAuthTransportNIO
         for field in form.fields {
             // The server's complaint about a field goes with its prompt.
             let error = Self.error(of: field)
-            let complaint = error.map { terminal.styled(" (" + TerminalText.safe($0.isEmpty ? "invalid" : $0) + ")", .red) } ?? ""
+            let complaint = error.map { terminal.styled(" (" + PrintableText($0.isEmpty ? "invalid" : $0) + ")", .red) } ?? ""
             if let error, isScripted || field is KitSelectItem { message("\(field.label): \(error.isEmpty ? "invalid" : error)", .error) }
             switch field {
             case let select as KitSelectItem:
@@ -369,7 +369,7 @@ import OAuthTransportNIO
                     values[box.key] = box.isChecked ? box.value : ""
                 } else {
                     let hint = strings.string(box.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
-                    Stderr.write(terminal.styled(TerminalText.safe(Self.checkboxText(box)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
+                    Stderr.write(terminal.styled(PrintableText(Self.checkboxText(box)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
                     let checked = reply.isEmpty ? box.isChecked : strings.isYes(reply)
                     values[box.key] = checked ? box.value : ""
@@ -385,8 +385,8 @@ import OAuthTransportNIO
                     }
                 } else {
                     let current = Self.promptDefault(text, problem: problemShown)
-                    let prompt = terminal.styled(TerminalText.safe(text.label), .bold) + complaint
-                        + terminal.styled(TerminalText.safe(current.map { " [\($0)]" } ?? "") + ": ", .bold)
+                    let prompt = terminal.styled(PrintableText(text.label), .bold) + complaint
+                        + terminal.styled(PrintableText(current.map { " [\($0)]" } ?? "") + ": ", .bold)
                     Stderr.write(prompt)
                     let line = try await terminal.readLine(secret: text.inputConfiguration.isSecure)
                     values[text.key] = line.isEmpty ? (current ?? "") : line
@@ -422,7 +422,7 @@ import OAuthTransportNIO
             }
             if terminal.takeInterrupt() { throw Interrupted() }
             if Date() > deadline {
-                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(Int(FieldAnswer.fileWaitLimit)) s")
+                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(OutsideNumber.wholeSeconds(FieldAnswer.fileWaitLimit)) s")
             }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -447,7 +447,7 @@ import OAuthTransportNIO
                 let index = options.firstIndex(where: { $0.matches(answers.choices[choiceIndex]) })
             {
                 choiceIndex += 1
-                Stderr.line(TerminalText.safe("\(question): \(options[index].title)"))
+                Stderr.line(PrintableText("\(question): \(options[index].title)"))
                 return index
             }
             if let defaultIndex { return defaultIndex }
@@ -456,11 +456,11 @@ import OAuthTransportNIO
             }
             throw CLIFailure("the answers have no choice for \"\(question)\" (options: \(names))")
         }
-        Stderr.line(terminal.styled(TerminalText.safe(question), .bold))
+        Stderr.line(terminal.styled(PrintableText(question), .bold))
         // Titles only: the names an --answers file may use (`login`, `external-browser`) are the
         // server's ids, which a person at the terminal has no use for.
         for (index, option) in options.enumerated() {
-            Stderr.line("  \(index + 1)) \(TerminalText.safe(option.title))")
+            Stderr.line("  \(index + 1)) \(PrintableText(option.title))")
         }
         while true {
             Stderr.write(terminal.styled("\(strings.string(.choose)) 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
@@ -491,7 +491,7 @@ import OAuthTransportNIO
             while true {
                 if terminal.takeInterrupt() { throw Interrupted() }
                 if viewModel.oAuthModel != nil || viewModel.error != nil || changed { return false }
-                let text = polling.recipient.map { strings.string(.waitingFor, TerminalText.safe($0)) } ?? strings.string(.waiting)
+                let text = polling.recipient.map { strings.string(.waitingFor, $0) } ?? strings.string(.waiting)
                 // The time left is drawn with the spinner; without colour the line is printed only when its text changes.
                 var timeLeft = ""
                 if let remaining = polling.maxWaitRemainingTime {
@@ -499,11 +499,11 @@ import OAuthTransportNIO
                     timeLeft = " (" + strings.string(.pollingSecondsRemaining, count: left) + ")"
                 }
                 if terminal.usesColour {
-                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " " + text + timeLeft)
+                    terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " \(text)\(timeLeft)")
                     frame += 1
                 } else if text != lastText {
                     lastText = text
-                    terminal.status(text + timeLeft)
+                    terminal.status(PrintableText(text + timeLeft))
                 }
                 if !polling.isAutomatic, !viewModel.isLoading, Date().timeIntervalSince(start) > 2 { return true }
                 try await Task.sleep(for: .milliseconds(150))
@@ -517,18 +517,18 @@ import OAuthTransportNIO
     /// Prints BankID's start link and, for another device, its QR code.
     private func showBankID(_ model: KitBankIdModel) {
         if let url = model.autoStartURL {
-            Stderr.line(strings.string(.bankIDOpenOnThisDevice) + ":")
-            Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
+            Stderr.line("\(strings.string(.bankIDOpenOnThisDevice)):")
+            Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
         }
         if let data = model.qrData {
-            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ":")
+            Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)):")
             if let code = QRCodeText.render(data) {
                 Stderr.write(code)
             } else {
                 Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
             }
         } else if let image = model.qrCode {
-            Stderr.line(strings.string(.bankIDScanOnOtherDevice) + ": " + TerminalText.safe(image.href.hasPrefix("data:") ? image.text ?? "" : image.href))
+            Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)): \(image.href.hasPrefix("data:") ? image.text ?? "" : image.href)")
         }
     }
 
@@ -558,17 +558,17 @@ import OAuthTransportNIO
     /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
     private func waitForBrowser(_ model: KitExternalBrowserModel, redirectURI: String, returned: LockedValue<URL?>) async throws {
         guard let url = model.url(redirectingTo: redirectURI) else {
-            throw CLIFailure("login failed: the external-browser href \(TerminalText.safe(model.href)) is not a URL")
+            throw CLIFailure("login failed: the external-browser href \(PrintableText(model.href)) is not a URL")
         }
         guard SystemBrowserLauncher.isOpenable(url) else {
-            throw CLIFailure("login failed: the server asked to open a \(TerminalText.safe(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
+            throw CLIFailure("login failed: the server asked to open a \(PrintableText(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
         }
-        Stderr.line(strings.string(.continueInBrowser) + ":")
-        Stderr.line("  " + terminal.styled(TerminalText.safe(url.absoluteString), .bold))
+        Stderr.line("\(strings.string(.continueInBrowser)):")
+        Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
         let launched: LaunchedBrowser?
         do { launched = try await browser.launch(url) } catch {
             // No browser will come back: a script ends now, a person can still open the URL.
-            if isScripted { throw CLIFailure("login failed: " + ((error as? OIDCError)?.message ?? "\(error)")) }
+            if isScripted { throw CLIFailure("login failed: \((error as? OIDCError)?.message ?? "\(error)")") }
             launched = nil
         }
         if let launched {

@@ -63,8 +63,8 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
         guard let origin = url.origin, apiOrigins(adding: extra).contains(origin) else {
             let shown = url.origin ?? url.absoluteString
             throw ValidationError(
-                "\(TerminalText.safe(shown)) is not the provider's origin: the profile's token is sent only there "
-                    + "(give --allow-origin \(TerminalText.safe(shown)) for this call, or `haapi login --api-origin ORIGIN` to keep it in the profile)")
+                "\(PrintableText(shown)) is not the provider's origin: the profile's token is sent only there "
+                    + "(give --allow-origin \(PrintableText(shown)) for this call, or `haapi login --api-origin ORIGIN` to keep it in the profile)")
         }
         try ConnectionOptions.checkTransportSecurity(url, option: "the URL", allowInsecureHttp: allowInsecureHttp)
     }
@@ -177,7 +177,7 @@ extension ProfileConfiguration {
                 ?? names.first { $0.lowercased() == key.lowercased().replacingOccurrences(of: "_", with: "") }
                 ?? ExitCodes.nearest(key, among: names)
             throw CLIFailure(
-                "\(path): unknown key \"\(TerminalText.safe(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+                "\(path): unknown key \"\(PrintableText(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                     + " (the keys: \(names.joined(separator: ", ")))")
         }
         if members["clientID", default: .null] == .null, let clientID { members["clientID"] = .string(clientID) }

@@ -19,7 +19,7 @@ extension Profile {
                 "the profile's \(Self.tokensKey) cannot be read (\(error.underlying ?? error.message)); "
                     + "run `haapi login --profile \(name)` to replace it")
         } catch {
-            throw CLIFailure("\(action) failed: \(Self.describe(error))" + Hints.after(error))
+            throw CLIFailure("\(action) failed: \(Self.describe(error))\(Hints.after(error))")
         }
     }
 

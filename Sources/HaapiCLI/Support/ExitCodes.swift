@@ -1,20 +1,22 @@
 import ArgumentParser
 import Foundation
+import OAuthCore
 
 /// A failure the user sees as one line on standard error; the process exits with 1.
 /// (or with `exitCode`: 4 when a login is needed, as `gh auth status` does).
+/// The message is ``PrintableText``: a provider's `error_description` in it cannot act on the terminal.
 package struct CLIFailure: Error, CustomStringConvertible {
     /// What went wrong, and what to do, as the command prints it.
-    package let message: String
+    package let message: PrintableText
     let exitCode: Int32
-    init(_ message: String, exitCode: Int32 = ExitCodes.failure) {
+    init(_ message: PrintableText, exitCode: Int32 = ExitCodes.failure) {
         self.message = message
         self.exitCode = exitCode
     }
-    package var description: String { message }
+    package var description: String { message.description }
 
     /// The user stopped the command (Ctrl-C): reported without "error:", exit 130.
-    static func cancelled(_ message: String) -> CLIFailure { CLIFailure(message, exitCode: ExitCodes.interrupted) }
+    static func cancelled(_ message: PrintableText) -> CLIFailure { CLIFailure(message, exitCode: ExitCodes.interrupted) }
 }
 
 /// The exit codes of `haapi`: 0 success, 1 a user-facing failure, 2 a usage error, 4 a login
@@ -35,16 +37,17 @@ enum ExitCodes {
         let code = command.exitCode(for: error)
         let message = command.fullMessage(for: error)
         if code == .success {
-            if !message.isEmpty { print(message) }
+            // --help and --version: what ArgumentParser makes of our own command definitions.
+            if !message.isEmpty { Stdout.line(PrintableText(own: message)) }
             return ExitCodes.success
         }
         if code == .validationFailure {
-            Stderr.line("haapi: error: " + usageLine(message, arguments: arguments))
+            Stderr.line("haapi: error: \(usageLine(message, arguments: arguments))")
             return ExitCodes.usage
         }
         if !message.isEmpty {
             let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-            Stderr.line(oneLine.hasPrefix("haapi:") ? oneLine : "haapi: error: \(oneLine)")
+            Stderr.line(oneLine.hasPrefix("haapi:") ? PrintableText(oneLine) : "haapi: error: \(oneLine)")
         }
         return code.rawValue == 0 ? ExitCodes.failure : code.rawValue
     }
@@ -82,8 +85,26 @@ enum ExitCodes {
     }
 }
 
-/// Standard error, unbuffered.
+/// Standard error, unbuffered. It takes only ``PrintableText``: what a server, a provider or a
+/// stored file says cannot act on the terminal (`Scripts/check-output.sh` keeps this the only way out).
 enum Stderr {
-    static func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
-    static func line(_ text: String) { write(text + "\n") }
+    static func write(_ text: PrintableText) { FileHandle.standardError.write(Data(text.description.utf8)) }
+    static func line(_ text: PrintableText) { write(text + "\n") }
+}
+
+/// Standard output, unbuffered; ``PrintableText`` only, as ``Stderr``.
+enum Stdout {
+    static func write(_ text: PrintableText) { FileHandle.standardOutput.write(Data(text.description.utf8)) }
+    static func line(_ text: PrintableText) { write(text + "\n") }
+    /// A response body as the server sent it, as `curl` writes it: the bytes themselves into a
+    /// pipe or a file (binary data stays intact), but on a terminal as text, line by line, each
+    /// line made safe.
+    static func body(_ data: Data) {
+        guard isatty(STDOUT_FILENO) == 1 else { return FileHandle.standardOutput.write(data) }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        write(PrintableText.joined(lines.map { PrintableText($0) }, separator: "\n"))
+    }
+
+    /// Pretty JSON from ``JSONValue/serialized(pretty:)``, its strings' control characters escaped.
+    static func json(_ value: JSONValue) { line(PrintableText(json: String(decoding: value.serialized(pretty: true), as: UTF8.self))) }
 }

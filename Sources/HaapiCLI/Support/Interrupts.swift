@@ -72,7 +72,7 @@ enum Interrupts {
         fflush(nil)  // what `print` has buffered
         // On a line of its own: the spinner's line, erased, or the one after the terminal's "^C".
         let erased = WaitIndicator.shared.clear()
-        Stderr.line((isatty(STDERR_FILENO) == 1 && !erased ? "\n" : "") + "haapi: cancelled" + detail)
+        Stderr.line((isatty(STDERR_FILENO) == 1 && !erased ? "\n" : "") + "haapi: cancelled\(detail)")
         exit(ExitCodes.interrupted)
     }
 
@@ -94,7 +94,7 @@ enum Interrupts {
             command?.cancel()
             // Everything the commands await honours cancellation; this is the net for what might not.
             DispatchQueue.global().asyncAfter(deadline: .now() + stopLimit) {
-                exitCancelled(" (the command did not stop within \(Int(stopLimit)) s)")
+                exitCancelled(" (the command did not stop within \(OutsideNumber.wholeSeconds(stopLimit)) s)")
             }
         case .exit:
             exitCancelled()

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 
 /// A QR code drawn with text, by the `qrencode` program (libqrencode's command-line tool,
 /// packaged by every major distribution and Homebrew): the terminal gets a code a phone can
@@ -6,7 +7,7 @@ import Foundation
 enum QRCodeText {
     /// The code for `data` as lines of block characters, or `nil` when `qrencode` is not
     /// installed or fails. The data goes through standard input, never the argument list.
-    static func render(_ data: String) -> String? {
+    static func render(_ data: String) -> PrintableText? {
         guard let program = executable("qrencode") else { return nil }
         let process = Process()
         process.executableURL = program
@@ -22,7 +23,8 @@ enum QRCodeText {
         let drawn = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, let text = String(data: drawn, encoding: .utf8), !text.isEmpty else { return nil }
-        return text
+        // Block characters and newlines; each line still goes through PrintableText.
+        return PrintableText.joined(text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText($0) }, separator: "\n")
     }
 
     private static func executable(_ name: String) -> URL? {

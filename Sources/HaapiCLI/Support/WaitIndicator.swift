@@ -26,7 +26,7 @@ final class WaitIndicator: Sendable {
 
     /// Runs `body`, showing `text` while it takes longer than a moment.
     func during<T>(
-        _ text: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+        _ text: PrintableText, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
         guard isEnabled else { return try await body() }
         let id = line.withLock { line in
@@ -39,7 +39,8 @@ final class WaitIndicator: Sendable {
             try await Task.sleep(for: Self.moment)
             for frame in 0... {
                 let seconds = Int((ContinuousClock.now - start).components.seconds)
-                let drawn = "\r\u{1B}[2K" + Terminal.styled(frames[frame % frames.count], [.cyan]) + " \(text)… " + Terminal.styled("\(seconds) s", [.dim])
+                let drawn: PrintableText = Terminal.eraseLine + Terminal.styled(PrintableText(frames[frame % frames.count]), [.cyan]) + " \(text)… "
+                    + Terminal.styled("\(seconds) s", [.dim])
                 guard !Task.isCancelled else { return }
                 // A question or a poll's own status line is on the screen: a background
                 // request (automatic polling) must not write over it.
@@ -98,9 +99,9 @@ struct AnnouncedTransport: HTTPTransport {
     }
 
     /// `Waiting for HOST[:PORT]: METHOD PATH`, without the query (it can hold codes).
-    static func describe(_ request: TransportRequest) -> String {
+    static func describe(_ request: TransportRequest) -> PrintableText {
         let host = (request.url.host ?? "the server") + (request.url.port.map { ":\($0)" } ?? "")
         let path = request.url.path.isEmpty ? "/" : request.url.path
-        return TerminalText.safe("Waiting for \(host): \(request.method) \(path)")
+        return "Waiting for \(host): \(request.method) \(path)"
     }
 }

@@ -8,7 +8,7 @@ import Logging
 /// the wait. A name nobody has gets the same pending answers and no link, so its wait ends as
 /// an unapproved one does: after ``DevServerConfiguration/approvalTimeout``.
 enum Approvals {
-    static let logger = Logger(label: "haapi-server.approvals")
+    static let logger = ServerLog(label: "haapi-server.approvals")
     /// The store kind of approval requests (id = the secret in the link).
     static let kind = "approval"
 
@@ -63,7 +63,7 @@ enum Approvals {
         } else {
             logger.notice("approval request for \(user.username) (\(purpose)): open \(link.absoluteString)")
         }
-        state.configuration.requestLog?("approve: \(link.absoluteString) for \(user.username)")
+        state.configuration.log("approve: \(link.absoluteString) for \(user.username)")
         return approval
     }
 
@@ -111,22 +111,30 @@ enum Approvals {
         return HTMLPages.approval(id: id, record: record)
     }
 
-    /// `POST approve` (`request`, `decision` = `approve` or `deny`): answers the request once.
+    /// `POST approve` (`request`, `decision` = `approve` or `deny`): answers the request once, in
+    /// one atomic update as the device consent does: of two answers at once (an Approve and a
+    /// Deny from two tabs), one takes effect and the other is told the request was answered.
     static func decide(_ request: Request, state: ServerState) async throws -> Response {
         let parameters = try await FlowRequest.allParameters(request)
         let id = parameters["request"] ?? ""
         guard let decision = parameters["decision"], ["approve", "deny"].contains(decision) else {
             return HTMLPages.error("Choose approve or deny.", status: .badRequest)
         }
-        guard var record = try await state.store.get(Record.self, kind: kind, id: id), record.approved == nil,
+        guard let record = try await state.store.get(Record.self, kind: kind, id: id), record.approved == nil,
             let flow = try await state.loadFlow(record.sessionID), let approval = flow.pending.approval, approval.id == id,
             Date() < approval.expires
         else { return HTMLPages.error(unknown, status: .notFound) }
-        record.approved = decision == "approve"
-        try await state.store.put(record, kind: kind, id: id, expiresAt: approval.expires)
+        let approve = decision == "approve"
+        // Compare-and-swap: only a record still unanswered (and still there: the flow may have
+        // ended the wait since the read) takes the answer.
+        let answered = try await state.store.update(Record.self, kind: kind, id: id) { record in
+            guard record.approved == nil else { return false }
+            record.approved = approve
+            return true
+        }
+        guard answered != nil else { return HTMLPages.error(unknown, status: .notFound) }
         return HTMLPages.page(
-            record.approved == true ? "Approved" : "Denied",
-            "<p>\(HTMLPages.t(record.approved == true ? "You can go back to the app." : "The login was refused."))</p>")
+            approve ? "Approved" : "Denied", "<p>\(HTMLPages.t(approve ? "You can go back to the app." : "The login was refused."))</p>")
     }
 
     static let unknown = "This approval request is unknown, already answered, or expired."

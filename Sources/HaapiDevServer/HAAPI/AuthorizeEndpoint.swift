@@ -14,6 +14,7 @@ enum AuthorizeEndpoint {
         func refuse(_ error: String, _ description: String) -> Response {
             isHaapi ? Reply.oauthError(error, description) : HTMLPages.error("\(error): \(description)", status: .badRequest)
         }
+        if let tooLong = InputBounds.tooLong(query).first { return refuse("invalid_request", tooLong.description) }
         guard let clientId = query["client_id"], let client = try await state.client(clientId) else {
             return refuse("invalid_client", "unknown client_id")
         }

@@ -55,7 +55,7 @@ enum BankIDAuthenticator {
 
     /// The animated QR code's text at `now`, as BankID's relying-party guidelines define it.
     static func qrData(_ order: Pending.BankIDOrder, now: Date = Date()) -> String {
-        let seconds = String(max(0, Int(now.timeIntervalSince(order.start))))
+        let seconds = String(max(0, OutsideNumber.wholeSeconds(now.timeIntervalSince(order.start))))
         let code = HMAC<SHA256>.authenticationCode(for: Data(seconds.utf8), using: SymmetricKey(data: Data(order.qrStartSecret.utf8)))
         return "bankid.\(order.qrStartToken).\(seconds).\(code.map { String(format: "%02x", $0) }.joined())"
     }

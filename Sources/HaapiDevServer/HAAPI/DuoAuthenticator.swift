@@ -16,11 +16,16 @@ enum DuoAuthenticator {
     }
 
     /// The user's devices: a phone and a tablet, with ids as stable as the name (a name nobody
-    /// has gets devices too, so the answer does not tell which names exist).
-    static func devices(of username: String, _ user: UserRecord?) -> [(id: String, title: String)] {
-        [("phone", "Phone (\(OTPAuthenticator.maskedPhone(of: username, user)))"), ("tablet", "Tablet")].map { kind, title in
+    /// has gets devices too, so the answer does not tell which names exist), each with its title
+    /// (in the request's language) and what a push to it asks the user to approve (in English,
+    /// as an approval's purpose is kept: its page is read in its reader's language).
+    static func devices(of username: String, _ user: UserRecord?) -> [(id: String, title: String, purpose: String)] {
+        [
+            ("phone", ServerTexts.sentence("Phone (%@)", [OTPAuthenticator.maskedPhone(of: username, user)]), "a Duo push to your phone"),
+            ("tablet", "Tablet", "a Duo push to your tablet"),
+        ].map { kind, title, purpose in
             let id = "D" + SHA256.hash(data: Data("\(username)|\(kind)".utf8)).prefix(9).map { String(format: "%02X", $0) }.joined()
-            return (id, title)
+            return (id, title, purpose)
         }
     }
 
@@ -28,7 +33,7 @@ enum DuoAuthenticator {
     static func devices(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         switch try await OTPAuthenticator.sendCode(&request, state: state, channel: "duo", pending: { .duo(username: $0, passcode: $1, push: nil) }) {
         case .refused(let problem): return problem
-        case .sent(let username, _, let user): return Wire.reply(Steps.duoDevices(devices(of: username, user)))
+        case .sent(let username, _, let user): return Wire.reply(Steps.duoDevices(devices(of: username, user).map { ($0.id, $0.title) }))
         }
     }
 
@@ -44,7 +49,7 @@ enum DuoAuthenticator {
         }
         switch request.value("factor") {
         case "push":
-            let approval = try await Approvals.ask(request, user: user, purpose: "a Duo push to your \(device.title.lowercased())", state: state)
+            let approval = try await Approvals.ask(request, user: user, purpose: device.purpose, state: state)
             request.flow.pending = .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval))
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.polling(done: false, recipient: device.title))

@@ -122,12 +122,16 @@ enum Credentials {
         // Unknown users cost a hash too: the answer's time does not tell which names exist.
         let user = try await state.user(username)
         let hashing = state.configuration.passwordHashing
-        guard PasswordHash.verify(password, against: user?.passwordHash ?? PasswordHash.decoy(hashing), hashing: hashing), let user else {
+        guard PasswordHash.verify(password, against: user?.passwordHash ?? decoy(state), hashing: hashing), let user else {
             return .incorrect
         }
         try await reset(username, state: state)
         return .success(user)
     }
+
+    /// The hash an unknown user's password is checked against: as costly as a known user's
+    /// (``ServerState/decoyRounds``), so the answer's time does not tell which names exist.
+    static func decoy(_ state: ServerState) -> String { PasswordHash.decoy(rounds: state.decoyRounds) }
 
     /// Compares two secrets in time that depends only on their lengths.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool { constantTimeEqual(Array(a.utf8), Array(b.utf8)) }

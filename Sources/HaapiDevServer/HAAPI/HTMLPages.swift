@@ -11,9 +11,10 @@ enum HTMLPages {
     static func t(_ text: String) -> String { escape(ServerTexts.translate(text)) }
 
     /// The sentence `english` (with `%@` or `%1$@` markers) in the request's language, escaped,
-    /// with `arguments` (HTML the caller escaped) in its places.
+    /// with `arguments` (HTML the caller escaped) in its places: translated, escaped, then filled
+    /// in one pass, as ``ServerTexts/sentence(_:_:)`` fills a HAAPI text.
     static func sentence(_ english: String, _ arguments: [String]) -> String {
-        Placeholders.fill(escape(ServerTexts.template(english)), arguments)
+        Placeholders.fill(escape(ServerTexts.translate(english)), arguments)
     }
 
     static func escape(_ text: String) -> String {
@@ -204,7 +205,7 @@ enum HTMLPages {
         let free = scopes.filter { FlowCompletion.consentFree.contains($0) }
         let asked = scopes.filter { !FlowCompletion.consentFree.contains($0) }
         let when = requestedAt.map {
-            "<p>" + sentence("Requested at %1$@ (%2$@ minutes ago).", [escape($0.ISO8601Format()), String(max(0, Int(Date().timeIntervalSince($0) / 60)))]) + "</p>\n"
+            "<p>" + sentence("Requested at %1$@ (%2$@ minutes ago).", [escape($0.ISO8601Format()), String(max(0, OutsideNumber.wholeSeconds(Date().timeIntervalSince($0)) / 60))]) + "</p>\n"
         } ?? ""
         return page(
             "Approve the device?",
@@ -221,6 +222,17 @@ enum HTMLPages {
             <button type="submit" name="decision" value="deny">\(t("Deny"))</button>
             </form>
             """)
+    }
+
+    /// The page refusing fields past their bounds (``InputBounds``), one line each.
+    static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
+        let lines = fields.map { field in
+            let bound = String(field.bound)
+            let line = field.name.map { sentence("The field %1$@ is too long: at most %2$@ bytes", [escape($0), bound]) }
+                ?? sentence("A field's name is too long: at most %@ bytes", [bound])
+            return "<p class=\"error\">\(line)</p>"
+        }
+        return page("Error", lines.joined(separator: "\n"), status: .badRequest)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {

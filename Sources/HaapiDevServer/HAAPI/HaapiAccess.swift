@@ -106,6 +106,8 @@ struct FlowRequest: Sendable {
     }
 
     /// Query parameters, with a POST or PUT form body's on top.
+    /// - Throws: ``HaapiRefusal`` (400, naming the fields) when one is past its bound
+    ///   (``InputBounds``): nothing has read them yet.
     static func allParameters(_ request: Request) async throws -> [String: String] {
         var parameters = request.query
         if request.method == .post || request.method == .put {
@@ -118,6 +120,10 @@ struct FlowRequest: Sendable {
             } else {
                 for (name, value) in try await request.formParameters() { parameters[name] = value }
             }
+        }
+        let tooLong = InputBounds.tooLong(parameters)
+        guard tooLong.isEmpty else {
+            throw HaapiRefusal(reply: HaapiAccess.isHaapi(request) ? Problems.tooLong(tooLong) : HTMLPages.tooLong(tooLong))
         }
         return parameters
     }

@@ -6,7 +6,7 @@ import Logging
 /// The authorization endpoint and the authentication service: HAAPI representations for
 /// `Accept: application/vnd.auth+json`, HTML pages otherwise.
 enum HaapiRoutes {
-    static let logger = Logger(label: "haapi-server.flow")
+    static let logger = ServerLog(label: "haapi-server.flow")
 
     static func add(to router: Router<DevServerRequestContext>, state: ServerState) {
         router.get(RouterPath(HaapiPaths.authorize)) { request, _ in

@@ -9,7 +9,7 @@ import OAuthCore
 /// can read it), and to a test hook (store kind ``FlowSession/otpTestHookKind``, id = the session id).
 enum OTPAuthenticator {
     static let name = "otp"
-    static let logger = Logger(label: "haapi-server.otp")
+    static let logger = ServerLog(label: "haapi-server.otp")
 
     static func show(_ request: FlowRequest) -> Response { Wire.reply(Steps.otp()) }
 
@@ -18,7 +18,7 @@ enum OTPAuthenticator {
         switch try await sendCode(&request, state: state, channel: "otp") {
         case .refused(let problem): return problem
         case .sent(_, let recipient, _):
-            return Wire.reply(Steps.continueSameStep("A code was sent to \(recipient)", viewName: "authenticator/otp/authenticate/code-sent"))
+            return Wire.reply(Steps.continueSameStep(ServerTexts.sentence("A code was sent to %@", [recipient]), viewName: "authenticator/otp/authenticate/code-sent"))
         }
     }
 
@@ -66,7 +66,7 @@ enum OTPAuthenticator {
         } else {
             logger.notice("\(channel) code for \(username) (\(phone)): \(code)")
         }
-        state.configuration.requestLog?("\(channel): \(code) for \(username)")
+        state.configuration.log("\(channel): \(code) for \(username)")
     }
 
     /// A phone number as the server shows it: its last three digits (for a name nobody has,

@@ -414,7 +414,7 @@ enum Steps {
                     kind: "login", title: "Confirm your password to register a passkey", href: HaapiPaths.webAuthnConfirm, actionTitle: "Continue",
                     fields: [Wire.field("password", type: "password", label: "Password")])
             ],
-            messages: [Wire.message("\(username) has no passkey yet", ["heading"])])
+            messages: [Wire.message(ServerTexts.sentence("%@ has no passkey yet", [username]), ["heading"])])
     }
 
     /// The consent step: one checkbox per scope, and a cancel form.
@@ -429,7 +429,7 @@ enum Steps {
                     }),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Deny"),
             ],
-            messages: [Wire.message("\(clientId) asks for access to your account", ["heading"])])
+            messages: [Wire.message(ServerTexts.sentence("%@ asks for access to your account", [clientId]), ["heading"])])
     }
 
     /// The authorization response.
@@ -465,6 +465,18 @@ enum Problems {
         reply("invalid-input", title: "Form Errors", extra: [
             "invalidFields": .array(fields.map { ["name": .string($0.name), "reason": .string($0.reason), "detail": .string($0.detail)] })
         ])
+    }
+
+    /// Fields past their bounds (``InputBounds``): invalid input, each saying its bound (a field
+    /// whose name is too long is not named back).
+    static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
+        invalidInput(fields.map { field in
+            let bound = String(field.bound)
+            guard let name = field.name else {
+                return .invalid("", ServerTexts.sentence("A field's name is too long: at most %@ bytes", [bound]))
+            }
+            return .invalid(name, ServerTexts.sentence("Too long: at most %@ bytes", [bound]))
+        })
     }
 
     static func incorrectCredentials() -> Response { reply("incorrect-credentials", title: "Incorrect credentials") }

@@ -73,11 +73,11 @@ enum UsernamePasswordAuthenticator {
         try await state.saveFlow(request.flow, id: request.sessionID)
         if taken {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
-            state.configuration.requestLog?("register: taken for \(username)")
+            state.configuration.log("register: taken for \(username)")
         } else {
             try await OTPAuthenticator.deliver(code, channel: "register", for: username, to: phone, request: request, state: state)
         }
-        let sent = "A message was sent to \(OTPAuthenticator.masked(phone)): enter the code it gives to create the account"
+        let sent = ServerTexts.sentence("A message was sent to %@: enter the code it gives to create the account", [OTPAuthenticator.masked(phone)])
         return request.isHaapi
             ? Wire.reply(Steps.continueSameStep(sent, viewName: "authenticator/html-form/register/code-sent"))
             : HTMLPages.registrationConfirm(sessionID: request.sessionID, notice: sent)
@@ -93,12 +93,14 @@ enum UsernamePasswordAuthenticator {
         guard let code = request.value("code") else {
             return refuse(request, Problems.invalidInput([.missing("code", "You have to enter the code")]), "Enter the code", page: page)
         }
-        guard let account, Credentials.constantTimeEqual(code, expected),
-            // Of two creations of one name at once, one wins.
-            try await state.store.insertIfAbsent(account, kind: "user", id: account.username)
-        else {
-            return try await refuseCode(&request, check: check, state: state, page: page) { .accountCreation(account: account, $0) }
+        func refused(_ request: inout FlowRequest) async throws -> Response {
+            try await refuseCode(&request, check: check, state: state, page: page) { .accountCreation(account: account, $0) }
         }
+        guard let account, Credentials.constantTimeEqual(code, expected) else { return try await refused(&request) }
+        // Before the account exists, an unknown name costs what this one will.
+        state.raiseDecoyRounds(toThoseOf: account.passwordHash)
+        // Of two creations of one name at once, one wins.
+        guard try await state.store.insertIfAbsent(account, kind: "user", id: account.username) else { return try await refused(&request) }
         request.flow.pending = .nothing
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
@@ -165,6 +167,7 @@ enum UsernamePasswordAuthenticator {
             return try await refuseCode(&request, check: check, state: state, page: page) { .passwordReset(username: username, $0) }
         }
         user.setPassword(password)
+        state.raiseDecoyRounds(toThoseOf: user.passwordHash)
         try await state.store.put(user, kind: "user", id: username)
         try await Credentials.reset(username, state: state)
         request.flow.pending = .nothing

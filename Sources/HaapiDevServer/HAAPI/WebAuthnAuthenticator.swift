@@ -97,7 +97,7 @@ enum WebAuthnAuthenticator {
         }
         let registered: WebAuthnVerifier.Registered
         do { registered = try verifier(state).register(credential, challenge: challenge) } catch let refusal as WebAuthnRefusal {
-            return Problems.authenticationFailed("The passkey was not registered: \(refusal)")
+            return Problems.authenticationFailed(ServerTexts.sentence("The passkey was not registered: %@", [refusal.description]))
         }
         let id = Base64URL.encode(registered.credentialID)
         guard try await state.store.get(WebAuthnCredentialRecord.self, kind: credentialKind, id: id) == nil else {
@@ -125,7 +125,7 @@ enum WebAuthnAuthenticator {
         do {
             record.signCount = try verifier(state).assert(credential, challenge: challenge, publicKey: key, storedSignCount: record.signCount)
         } catch let refusal as WebAuthnRefusal {
-            return Problems.authenticationFailed("The passkey was not accepted: \(refusal)")
+            return Problems.authenticationFailed(ServerTexts.sentence("The passkey was not accepted: %@", [refusal.description]))
         }
         try await state.store.put(record, kind: credentialKind, id: id)
         return try await FlowCompletion.authenticated(&request, username: username, state: state)

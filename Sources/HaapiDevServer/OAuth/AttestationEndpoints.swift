@@ -50,7 +50,7 @@ enum AttestationEndpoints {
                 try await state.store.put(
                     ClientAttestationTokenRecord(clientId: clientID), kind: ClientAttestationTokenRecord.kind, id: cat,
                     expiresAt: Date().addingTimeInterval(ClientAttestationTokenRecord.lifetime))
-                return Reply.json(["cat": .string(cat), "expires_in": .integer(Int(ClientAttestationTokenRecord.lifetime))])
+                return Reply.json(["cat": .string(cat), "expires_in": .integer(OutsideNumber.wholeSeconds(ClientAttestationTokenRecord.lifetime))])
             } catch let failure as OAuthFailure {
                 return failure.response()
             }

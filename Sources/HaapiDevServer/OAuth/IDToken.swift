@@ -5,11 +5,11 @@ import OAuthCore
 /// email claims the scope grants), signed with the server's key.
 enum IDToken {
     static func issue(state: ServerState, refresh: RefreshTokenRecord, scope: [String]) async throws -> String {
-        let now = Int(Date().timeIntervalSince1970)
+        let now = OutsideNumber.wholeSeconds(Date().timeIntervalSince1970)
         var claims: [String: JSONValue] = [
             "iss": .string(state.issuer.absoluteString), "sub": .string(refresh.username), "aud": .string(refresh.clientId),
             "azp": .string(refresh.clientId), "iat": .integer(now), "exp": .integer(now + OAuthSupport.idTokenLifetime),
-            "auth_time": .integer(Int(refresh.authTime.timeIntervalSince1970)), "sid": .string(refresh.family),
+            "auth_time": .integer(OutsideNumber.wholeSeconds(refresh.authTime.timeIntervalSince1970)), "sid": .string(refresh.family),
         ]
         if let nonce = refresh.nonce { claims["nonce"] = .string(nonce) }
         if let user = try await state.store.get(UserRecord.self, kind: "user", id: refresh.username) {

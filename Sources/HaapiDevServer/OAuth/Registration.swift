@@ -58,7 +58,7 @@ enum RegistrationEndpoint {
             return Reply.json(
                 [
                     "client_id": .string(client.clientId), "client_secret": .string(client.clientSecret ?? ""),
-                    "client_id_issued_at": .integer(Int(Date().timeIntervalSince1970)), "client_secret_expires_at": 0,
+                    "client_id_issued_at": .integer(OutsideNumber.wholeSeconds(Date().timeIntervalSince1970)), "client_secret_expires_at": 0,
                     "redirect_uris": .array(client.redirectUris.map { .string($0) }), "scope": .string(client.scope.joined(separator: " ")),
                     "token_endpoint_auth_method": "client_secret_basic", "software_id": .string(template.clientId),
                     "grant_types": ["authorization_code", "refresh_token", "client_credentials"], "response_types": ["code"],

@@ -21,7 +21,7 @@ public struct AccessTokenClaims: Sendable, Hashable {
 extension ServerState {
     /// Issues an access token.
     public func issueAccessToken(clientId: String, subject: String?, scope: [String], jkt: String?, lifetime: Int) throws -> String {
-        let now = Int(Date().timeIntervalSince1970)
+        let now = OutsideNumber.wholeSeconds(Date().timeIntervalSince1970)
         var claims: [String: JSONValue] = [
             "iss": .string(issuer.absoluteString), "client_id": .string(clientId), "aud": .string(clientId),
             "scope": .string(scope.joined(separator: " ")), "iat": .integer(now), "exp": .integer(now + lifetime),

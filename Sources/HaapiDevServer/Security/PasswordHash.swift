@@ -23,11 +23,13 @@ public struct PasswordHashing: Sendable, Hashable {
 /// password in clear, and compares in constant time.
 enum PasswordHash {
     static let scheme = "pbkdf2-sha512"
+    /// The most rounds a stored hash may ask for: past them it matches nothing (a damaged or
+    /// planted hash cannot make one check run for hours).
+    static let maximumRounds = 10_000_000
 
     /// A new hash of `password`.
     static func make(_ password: String, hashing: PasswordHashing = .standard) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let salt = randomBytes(16)
         let rounds = hashing.rounds
         return "\(scheme)$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(derive(password, salt: salt, rounds: rounds)))"
     }
@@ -35,7 +37,7 @@ enum PasswordHash {
     /// Whether `password` is the one `stored` was made from, by a hash at least as strong as
     /// `hashing` asks: a weaker stored hash matches nothing.
     static func verify(_ password: String, against stored: String, hashing: PasswordHashing = .standard) -> Bool {
-        guard let rounds = rounds(of: stored), rounds >= max(1, hashing.rounds), rounds <= 10_000_000 else { return false }
+        guard let rounds = rounds(of: stored), rounds >= max(1, hashing.rounds), rounds <= maximumRounds else { return false }
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
         guard let salt = Base64URL.decode(parts[2]), let expected = Base64URL.decode(parts[3]) else { return false }
         return Credentials.constantTimeEqual(derive(password, salt: Array(salt), rounds: rounds), Array(expected))
@@ -48,9 +50,17 @@ enum PasswordHash {
         return Int(parts[1])
     }
 
-    /// A hash no password matches, compared against for unknown users (same cost, same answer).
-    static func decoy(_ hashing: PasswordHashing) -> String { hashing == .standard ? standardDecoy : make(SeedData.randomToken(24), hashing: hashing) }
-    private static let standardDecoy = make(SeedData.randomToken(24))
+    /// A hash no password matches that costs `rounds` to check: compared against for unknown
+    /// users (same cost, same answer). Its digest is random bytes, as likely to match as a
+    /// guess of a 256-bit key: making it costs nothing, checking it what a stored hash does.
+    static func decoy(rounds: Int) -> String {
+        "\(scheme)$\(rounds)$\(Base64URL.encode(randomBytes(16)))$\(Base64URL.encode(randomBytes(32)))"
+    }
+
+    private static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
 
     private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {
         // The rounds are at least one (checked by the callers: 210,000 unless a benchmark asked

@@ -8,11 +8,11 @@ import OAuthCore
 /// `request: METHOD PATH STATUS`, with `grant_type=TYPE` before the status for a POST to the
 /// token endpoint (the path never has its query: it may hold codes and nonces).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let log: @Sendable (String) -> Void
+    let log: @Sendable (PrintableText) -> Void
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
-        var line = "request: \(request.method.rawValue) \(request.uri.path)"
+        var line: PrintableText = "request: \(request.method.rawValue) \(request.uri.path)"
         if request.method == .post, request.uri.path == TokenEndpoint.path {
             // collectBody keeps the collected body on the request, so the endpoint can read it again.
             let body: ByteBuffer
@@ -24,7 +24,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             if let grantType = FormURLEncoding.decode(String(buffer: body)).first(where: { $0.0 == "grant_type" })?.1 {
                 // Percent-encoded beyond the characters of grant types, so a request cannot write a line of its own.
-                line += " grant_type=\(grantType.addingPercentEncoding(withAllowedCharacters: Self.grantTypeCharacters) ?? "?")"
+                line = line + " grant_type=\(grantType.addingPercentEncoding(withAllowedCharacters: Self.grantTypeCharacters) ?? "?")"
             }
         }
         do {

@@ -41,8 +41,11 @@ enum ServerTexts {
     /// The members of a HAAPI document that hold text for the user.
     static let textMembers: Set<String> = ["title", "actionTitle", "label", "placeholder", "text", "detail", "recipientOfCommunication"]
 
-    /// `document` in `language`: each text member found in the table is replaced, the others
-    /// (names, values, links) are left as they are; so is a text the table does not have.
+    /// `document` in `language`: each text member the table has is replaced, the others (names,
+    /// values, links) are left as they are; so is a text the table does not have. Only whole
+    /// texts are looked up: a text with arguments (a name, a number) was made in the request's
+    /// language where it was written (``sentence(_:_:)``), so what a user typed is never read
+    /// as a text to translate.
     static func localized(_ document: JSONValue, to language: String) -> JSONValue {
         guard let table = tables[language] else { return document }
         func walk(_ value: JSONValue, member: String?) -> JSONValue {
@@ -61,42 +64,24 @@ enum ServerTexts {
         tables[ServerLanguage.current]?.translate(text) ?? text
     }
 
-    /// The translation of a sentence with `%@` or `%1$@` markers (to fill with ``Placeholders``),
-    /// in the language of the request being answered; `english` when there is none.
-    static func template(_ english: String) -> String {
-        tables[ServerLanguage.current]?.exact[english] ?? english
+    /// The sentence `english` (with `%@` or `%1$@` markers) in the language of the request being
+    /// answered, with `arguments` in its places. The sentence is translated first, then filled in
+    /// one pass (``Placeholders``): an argument is never translated nor scanned for markers, so
+    /// the cost is linear in the texts, whatever a user typed.
+    static func sentence(_ english: String, _ arguments: [String]) -> String {
+        Placeholders.fill(translate(english), arguments)
     }
 
-    /// One language's texts: exact ones (sentences with markers too, for ``template(_:)``),
-    /// then patterns with one `%@` (a name, a number, a reason) that keep what stands in its place.
+    /// One language's texts, by their English text; sentences with markers are translated as
+    /// they are written (``sentence(_:_:)``).
     struct Table: Sendable {
-        let exact: [String: String]
-        let patterns: [(prefix: String, suffix: String, translation: String)]
+        let texts: [String: String]
 
         init(_ texts: KeyValuePairs<String, String>) {
-            var exact: [String: String] = [:]
-            var patterns: [(String, String, String)] = []
-            for (english, translation) in texts {
-                exact[english] = translation
-                if let marker = english.range(of: "%@") {
-                    patterns.append((String(english[..<marker.lowerBound]), String(english[marker.upperBound...]), translation))
-                }
-            }
-            self.exact = exact
-            // The longest fixed part first, so "The passkey was not registered: it is registered
-            // already" is found before "The passkey was not registered: %@".
-            self.patterns = patterns.sorted { $0.0.count + $0.1.count > $1.0.count + $1.1.count }
+            self.texts = Dictionary(texts.map { ($0, $1) }, uniquingKeysWith: { _, last in last })
         }
 
-        func translate(_ text: String) -> String {
-            if let translation = exact[text] { return translation }
-            for (prefix, suffix, translation) in patterns
-            where text.count > prefix.count + suffix.count && text.hasPrefix(prefix) && text.hasSuffix(suffix) {
-                let argument = String(text.dropFirst(prefix.count).dropLast(suffix.count))
-                return translation.replacingOccurrences(of: "%@", with: translate(argument))
-            }
-            return text
-        }
+        func translate(_ text: String) -> String { texts[text] ?? text }
     }
 
     static let tables: [String: Table] = ["sv": swedish]
@@ -152,6 +137,9 @@ enum ServerTexts {
         "You have to enter your username": "Du måste ange ditt användarnamn",
         "You have to enter your password": "Du måste ange ditt lösenord",
         "You have to enter the code": "Du måste ange koden",
+        "Too long: at most %@ bytes": "För långt: högst %@ byte",
+        "The field %1$@ is too long: at most %2$@ bytes": "Fältet %1$@ är för långt: högst %2$@ byte",
+        "A field's name is too long: at most %@ bytes": "Ett fälts namn är för långt: högst %@ byte",
         // One-time codes, polling, Duo
         "Send a one-time code": "Skicka en engångskod",
         "Send code": "Skicka kod",
@@ -166,9 +154,8 @@ enum ServerTexts {
         "Log in with Duo": "Logga in med Duo",
         "a login approved on your phone": "en inloggning som godkänns i telefonen",
         "a BankID order": "en BankID-order",
-        "a Duo push to your %@": "en Duo-push till din %@",
-        "phone (%@)": "telefon (%@)",
-        "tablet": "surfplatta",
+        "a Duo push to your phone": "en Duo-push till din telefon",
+        "a Duo push to your tablet": "en Duo-push till din surfplatta",
         "Device selection": "Välj enhet",
         "Phone (%@)": "Telefon (%@)",
         "Tablet": "Surfplatta",

@@ -31,7 +31,7 @@ public struct InsecureSoftwareAttestationProvider: AttestationProvider {
         let key = try Dpop()
         let payload: JSONValue = [
             "challenge": .string(challenge), "client_id": .string(clientID),
-            "iat": .integer(Int(Date().timeIntervalSince1970)), "platform": "software",
+            "iat": .integer(OutsideNumber.wholeSeconds(Date().timeIntervalSince1970)), "platform": "software",
         ]
         return try CompactJWS.sign(
             payload: payload.serialized(),

@@ -73,7 +73,7 @@ public struct WebAuthnCreationOptions: Sendable, Hashable {
             ?? (selection?["requireResidentKey"]?.boolValue == true ? "required" : nil)
         userVerification = selection?["userVerification"]?.stringValue
         attestation = options["attestation"]?.stringValue
-        timeout = options["timeout"]?.intValue
+        timeout = options["timeout"]?.intValue.map { OutsideNumber.count($0, atMost: OutsideNumber.longestSeconds * 1000) }
     }
 }
 
@@ -99,7 +99,7 @@ public struct WebAuthnRequestOptions: Sendable, Hashable {
         relyingPartyID = options["rpId"]?.stringValue
         allowedCredentials = WebAuthnCredentialDescriptor.list(options["allowCredentials"])
         userVerification = options["userVerification"]?.stringValue
-        timeout = options["timeout"]?.intValue
+        timeout = options["timeout"]?.intValue.map { OutsideNumber.count($0, atMost: OutsideNumber.longestSeconds * 1000) }
     }
 }
 

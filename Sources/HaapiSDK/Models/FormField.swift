@@ -105,8 +105,8 @@ struct FieldParts {
         placeholder = try reader.optionalMessage("placeholder")
         isRequired = try reader.optionalBool("required") ?? true
         value = try reader.optionalString("value")
-        minLength = try reader.optionalInt("minLength")
-        maxLength = try reader.optionalInt("maxLength")
+        minLength = try reader.optionalCount("minLength")
+        maxLength = try reader.optionalCount("maxLength")
         raw = reader.raw
     }
 }

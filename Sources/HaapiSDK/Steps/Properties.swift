@@ -39,7 +39,8 @@ public struct PollingProperties: Properties, Hashable {
     public let rawJSON: JSONValue
     public var rawJsonString: String { rawJSON.jsonText }
 
-    /// ``maxWaitTime`` as a number of seconds, when it is one.
+    /// ``maxWaitTime`` as a number of seconds, when it is one (clamped as
+    /// ``OutsideNumber/seconds(_:)-(Int)`` says, as are the two below).
     public let maxWaitTimeSeconds: Int?
     /// ``maxWaitRemainingTime`` as a number of seconds, when it is one.
     public let maxWaitRemainingTimeSeconds: Int?
@@ -54,9 +55,9 @@ public struct PollingProperties: Properties, Hashable {
         members["recipientOfCommunication"] = recipientOfCommunication.map(JSONValue.string)
         let reader = JSONReader(members: members, path: "properties")
         (self.status, self.recipientOfCommunication) = (status, recipientOfCommunication)
-        maxWaitTimeSeconds = (try? reader.optionalInt("maxWaitTime")) ?? nil
-        maxWaitRemainingTimeSeconds = (try? reader.optionalInt("maxWaitRemainingTime")) ?? nil
-        intervalMilliseconds = (try? reader.optionalInt("interval")) ?? nil
+        maxWaitTimeSeconds = (try? reader.optionalSeconds("maxWaitTime")) ?? nil
+        maxWaitRemainingTimeSeconds = (try? reader.optionalSeconds("maxWaitRemainingTime")) ?? nil
+        intervalMilliseconds = (try? reader.optionalMilliseconds("interval")) ?? nil
         maxWaitTime = (try? reader.optionalString("maxWaitTime")) ?? nil
         maxWaitRemainingTime = (try? reader.optionalString("maxWaitRemainingTime")) ?? nil
         interval = (try? reader.optionalString("interval")) ?? nil
@@ -70,9 +71,9 @@ public struct PollingProperties: Properties, Hashable {
         }
         self.status = known
         recipientOfCommunication = try reader.optionalString("recipientOfCommunication")
-        maxWaitTimeSeconds = try reader.optionalInt("maxWaitTime")
-        maxWaitRemainingTimeSeconds = try reader.optionalInt("maxWaitRemainingTime")
-        intervalMilliseconds = try reader.optionalInt("interval")
+        maxWaitTimeSeconds = try reader.optionalSeconds("maxWaitTime")
+        maxWaitRemainingTimeSeconds = try reader.optionalSeconds("maxWaitRemainingTime")
+        intervalMilliseconds = try reader.optionalMilliseconds("interval")
         maxWaitTime = try reader.optionalString("maxWaitTime")
         maxWaitRemainingTime = try reader.optionalString("maxWaitRemainingTime")
         interval = try reader.optionalString("interval")
@@ -113,7 +114,7 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable {
     init(values: [String: String]) {
         (code, state, iss, scope) = (values["code"], values["state"], values["iss"], values["scope"])
         (accessToken, tokenType, idToken, sessionState) = (values["access_token"], values["token_type"], values["id_token"], values["session_state"])
-        expiresIn = values["expires_in"].flatMap { Int($0) }
+        expiresIn = values["expires_in"].flatMap { Int($0) }.map(OutsideNumber.seconds)
         rawJson = values
         rawJSON = .object(values.mapValues(JSONValue.string))
     }
@@ -125,7 +126,7 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable {
         scope = try reader.optionalString("scope")
         accessToken = try reader.optionalString("access_token")
         tokenType = try reader.optionalString("token_type")
-        expiresIn = try reader.optionalInt("expires_in")
+        expiresIn = try reader.optionalSeconds("expires_in")
         idToken = try reader.optionalString("id_token")
         sessionState = try reader.optionalString("session_state")
         rawJson = reader.members.compactMapValues { value in

@@ -215,11 +215,10 @@ public struct ScreenBuilder: Sendable {
         return .countdown(text: strings.timeLeft(seconds: seconds), seconds: seconds)
     }
 
-    /// A server's count of seconds as a whole number: never negative, at most a year (a number
-    /// past that is a broken server's, and would trap as an `Int`).
+    /// A server's count of seconds as a whole number (rounded): never negative, and never a
+    /// trap (``OutsideNumber/wholeSeconds(_:)``).
     public static func wholeSeconds(_ time: TimeInterval) -> Int {
-        guard time.isFinite, time > 0 else { return 0 }
-        return Int(min(time, 365 * 24 * 3600).rounded())
+        max(0, OutsideNumber.wholeSeconds(time.rounded()))
     }
 
     /// BankID: the app on this device, or its QR code for another, with the help text; then

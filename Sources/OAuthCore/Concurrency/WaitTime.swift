@@ -30,7 +30,7 @@ package enum WaitTime {
     /// `seconds` for a message: `30 s`, `0.25 s`.
     package static func text(_ seconds: TimeInterval) -> String {
         let seconds = clamped(seconds)
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        return seconds == seconds.rounded() ? "\(OutsideNumber.wholeSeconds(seconds)) s" : "\(seconds) s"
     }
 }
 

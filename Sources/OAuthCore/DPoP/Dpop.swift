@@ -86,7 +86,7 @@ public final class Dpop: Sendable {
         let nonce = nonce ?? target.flatMap { nonces.nonce(forOrigin: $0.origin) }
         let htu = target?.htu ?? url.absoluteString
         var payload = "{\"jti\":\"\(Self.newJTI())\",\"htm\":\(JSONText.quoted(method.uppercased()))"
-        payload += ",\"htu\":\(JSONText.quoted(htu)),\"iat\":\(Int(issuedAt.timeIntervalSince1970))"
+        payload += ",\"htu\":\(JSONText.quoted(htu)),\"iat\":\(OutsideNumber.wholeSeconds(issuedAt.timeIntervalSince1970))"
         if let accessToken {
             payload += ",\"ath\":\"\(Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8))))\""
         }

@@ -73,7 +73,7 @@ public struct JWTClaims: Sendable, Hashable {
         let skew = options.clockSkew
         if let expiresAt {
             guard now.timeIntervalSince(expiresAt) < skew else {
-                throw JOSEError(.expired, "the token expired at \(expiresAt) (now \(now), skew \(Int(skew)) s)")
+                throw JOSEError(.expired, "the token expired at \(expiresAt) (now \(now), skew \(OutsideNumber.wholeSeconds(skew)) s)")
             }
         } else if options.requireExpiration {
             throw JOSEError(.missingClaim, "the token has no \"exp\"")
@@ -86,7 +86,7 @@ public struct JWTClaims: Sendable, Hashable {
                 throw JOSEError(.invalidIssuedAt, "the token was issued in the future, at \(issuedAt) (now \(now))")
             }
             if let maxAge = options.maximumAge, now.timeIntervalSince(issuedAt) > maxAge + skew {
-                throw JOSEError(.invalidIssuedAt, "the token was issued at \(issuedAt), more than \(Int(maxAge)) s ago")
+                throw JOSEError(.invalidIssuedAt, "the token was issued at \(issuedAt), more than \(OutsideNumber.wholeSeconds(maxAge)) s ago")
             }
         } else if options.requireIssuedAt {
             throw JOSEError(.missingClaim, "the token has no \"iat\"")

@@ -19,8 +19,8 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// `token_type`: `Bearer` or `DPoP`.
     public var tokenType: String
     /// When the access token expires, if the provider said; in whole seconds (rounded down),
-    /// from `Date.distantPast` to `Date.distantFuture` (an expiry beyond either is kept as it),
-    /// so that the state reads back from storage exactly as it was written.
+    /// so that the state reads back from storage exactly as it was written, and within
+    /// ``OutsideNumber/earliestDate``...``OutsideNumber/latestDate``.
     public var accessTokenExpiresAt: Date? {
         didSet { accessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable) }
     }
@@ -60,15 +60,12 @@ public struct AuthState: Sendable, Hashable, Codable {
         return try? JWTClaims(json: jws.payload)
     }
 
-    /// `date` as the stored form keeps it: in whole seconds, within years 1 to 4001. Its ISO 8601
-    /// dates have four-digit years, and an expiry from a provider's `expires_in` of Int.max, or
-    /// from a damaged file, would be written as another date or as one that cannot be read.
-    /// A NaN date (no provider's number gives one) counts as long expired.
+    /// `date` as the stored form keeps it: in whole seconds, within ``OutsideNumber/earliestDate``
+    /// ...``OutsideNumber/latestDate``. An expiry from a provider's `expires_in` of Int.max, or
+    /// from a damaged file, would otherwise be written as a date that cannot be read back; a NaN
+    /// date (no provider's number gives one) counts as long expired.
     static func storable(_ date: Date) -> Date {
-        let seconds = date.timeIntervalSince1970
-        let earliest = Date.distantPast.timeIntervalSince1970, latest = Date.distantFuture.timeIntervalSince1970
-        guard !seconds.isNaN else { return .distantPast }
-        return Date(timeIntervalSince1970: min(max(seconds, earliest), latest).rounded(.down))
+        OutsideNumber.date(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Whether the access token is DPoP-bound.

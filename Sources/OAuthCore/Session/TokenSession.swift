@@ -199,12 +199,15 @@ public actor TokenSession {
     ///
     /// When no token can meet `minimumLifetime` (it is longer than the provider's token
     /// lifetime), the call returns the token of the one refresh it caused or waited for.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired`` when there is no session or it
+    /// A `minimumLifetime` past ``OutsideNumber/longestSeconds`` is that long (always a refresh).
+    /// - Throws: ``OutsideNumberError`` when `minimumLifetime` is NaN or infinite;
+    ///   ``OIDCError`` ``OIDCError/Code/loginRequired`` when there is no session or it
     ///   cannot be refreshed any more; the errors of ``refresh()``.
     public func validAccessToken(minimumLifetime: TimeInterval = 30) async throws -> AccessToken {
+        let minimumLifetime = try OutsideNumber.seconds(minimumLifetime, of: "minimumLifetime")
         guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
         if current.isAccessTokenValid(for: minimumLifetime) { return AccessToken(current) }
-        return AccessToken(try await refreshed(from: current, reason: "has less than \(Int(minimumLifetime)) s left"))
+        return AccessToken(try await refreshed(from: current, reason: "has less than \(OutsideNumber.wholeSeconds(minimumLifetime)) s left"))
     }
 
     /// Refreshes the tokens now (RFC 6749 §6), keeping the rotated refresh token the provider

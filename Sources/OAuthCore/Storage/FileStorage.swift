@@ -46,9 +46,11 @@ public struct FileStorage: LockingStorage {
     }
 
     /// Refuses a directory that someone else could swap for one of theirs through a folder above
-    /// it: one every user may write to without the sticky bit (anyone may rename entries there),
-    /// or one another user owns (an owner may always rename entries). `/tmp` (sticky, root's)
-    /// and the user's own folders pass; the path is checked as it resolves, links followed.
+    /// it: one that other users may write to without the sticky bit (they may rename entries
+    /// there): every user, or a group other than the user's own private group (the group named
+    /// after the user, with no other member); or one another user owns (an owner may always
+    /// rename entries). `/tmp` (sticky, root's) and the user's own folders pass; the path is
+    /// checked as it resolves, links followed. The same rule as the storage directory's own.
     private static func checkAncestors(_ path: String) throws {
         guard let resolved = realpath(path, nil) else {
             throw StorageError(.unavailable, "cannot check the folders above the storage directory \(path)", underlying: errnoText())
@@ -67,13 +69,35 @@ public struct FileStorage: LockingStorage {
                     "\(ancestor.path), above the storage directory \(path), belongs to another user (uid \(info.st_uid)), "
                         + "who could put another directory in its place: use a directory of your own")
             }
-            if info.st_mode & 0o002 != 0 && info.st_mode & mode_t(S_ISVTX) == 0 {
+            guard info.st_mode & mode_t(S_ISVTX) == 0 else { continue }
+            if info.st_mode & 0o002 != 0 {
                 throw StorageError(
                     .unavailable,
                     "\(ancestor.path), above the storage directory \(path), is writable by every user without the sticky bit, "
                         + "so anyone could put another directory in its place: `chmod o-w \(ancestor.path)` or use another directory")
             }
+            if info.st_mode & 0o020 != 0 && !isOwnPrivateGroup(info.st_gid) {
+                throw StorageError(
+                    .unavailable,
+                    "\(ancestor.path), above the storage directory \(path), is writable by its group (gid \(info.st_gid)) without the sticky bit, "
+                        + "so the group's members could put another directory in its place: `chmod g-w \(ancestor.path)` or use another directory")
+            }
         }
+    }
+
+    /// Whether `gid` is the user's private group: named as the user is, with no other member
+    /// (the group every account gets on Debian and most Linux systems, which a umask of 002
+    /// makes folders writable by).
+    private static func isOwnPrivateGroup(_ gid: gid_t) -> Bool {
+        guard gid == getegid(), let group = getgrgid(gid), let user = getpwuid(geteuid()) else { return false }
+        guard String(cString: group.pointee.gr_name) == String(cString: user.pointee.pw_name) else { return false }
+        // No member listed beyond the user (members by primary group are not listed at all).
+        var member = group.pointee.gr_mem
+        while let name = member?.pointee {
+            if String(cString: name) != String(cString: user.pointee.pw_name) { return false }
+            member = member?.advanced(by: 1)
+        }
+        return true
     }
 
     /// Refuses a directory that another user owns or may write to, and tightens one that others

@@ -134,10 +134,10 @@ public struct ClientAuthentication: Sendable {
 
     /// A client assertion (RFC 7523 §3): `iss` and `sub` the client id, `aud` one string, a unique `jti`.
     func assertion(key: JWSSigningKey, audience: String, now: Date) throws -> String {
-        let issued = Int(now.timeIntervalSince1970)
+        let issued = OutsideNumber.wholeSeconds(now.timeIntervalSince1970)
         let claims: JSONValue = [
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
-            "jti": .string(UUID().uuidString), "iat": .integer(issued), "exp": .integer(issued + Int(assertionLifetime)),
+            "jti": .string(UUID().uuidString), "iat": .integer(issued), "exp": .integer(issued + OutsideNumber.wholeSeconds(assertionLifetime)),
         ]
         return try CompactJWS.sign(payload: claims.serialized(), header: JOSEHeader(algorithm: key.algorithm, typ: "JWT"), key: key)
     }

@@ -32,7 +32,8 @@ public struct TokenSuccessResponse: Sendable, Hashable {
     public let accessToken: String
     /// `token_type`: `Bearer` or `DPoP` (compare without regard to case).
     public let tokenType: String
-    /// `expires_in`, in seconds; sent as a number or a string.
+    /// `expires_in`, in seconds; sent as a number or a string, kept at most
+    /// ``OutsideNumber/longestSeconds`` (a provider may send `Int.max`).
     public let expiresIn: Int?
     /// `refresh_token`.
     public let refreshToken: String?
@@ -77,12 +78,12 @@ public struct TokenSuccessResponse: Sendable, Hashable {
             guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
                 throw fail("the token response's \"expires_in\" is not a number of seconds: \"\(text)\"")
             }
-            expiresIn = seconds
+            expiresIn = OutsideNumber.seconds(seconds)
         case let value?:
             guard let seconds = value.intValue, seconds >= 0 else {
                 throw fail("the token response's \"expires_in\" is not a number of seconds")
             }
-            expiresIn = seconds
+            expiresIn = OutsideNumber.seconds(seconds)
         }
         self.accessToken = accessToken
         self.tokenType = tokenType

@@ -39,7 +39,7 @@ public struct DeviceAuthorization: Sendable {
         guard expiresIn <= Self.longestLifetime else {
             throw OIDCError(
                 .deviceAuthorizationFailed,
-                "the device authorization response's expires_in (\(expiresIn) s) is longer than a device code lives (at most \(Int(Self.longestLifetime)) s)")
+                "the device authorization response's expires_in (\(expiresIn) s) is longer than a device code lives (at most \(OutsideNumber.wholeSeconds(Self.longestLifetime)) s)")
         }
         let interval = document["interval"]?.doubleValue
         if let interval, interval > expiresIn {
