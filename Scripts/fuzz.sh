@@ -4,6 +4,12 @@
 #   Scripts/fuzz.sh [SECONDS] [HARNESS...]     default: 60 s each, every harness
 #   FUZZ_CONFIGURATION=debug FUZZ_RUNS=20000 Scripts/fuzz.sh   (quicker to build; a fixed number of
 #   inputs from a fixed seed, so the run is repeatable: what CI runs)
+#   Scripts/fuzz.sh --long [HARNESS...]   depth: at least FUZZ_LONG_RUNS (1000000) inputs each, in
+#   release. It goes on past crashes (libFuzzer's -fork=1 -ignore_crashes=1), so that one crash
+#   hides neither the next nor the count, and prints per harness the inputs run, the time and
+#   each distinct crash (where it trapped, how many inputs did); it fails when any crashed. A
+#   harness stops after FUZZ_LONG_SECONDS (10800) even short of its inputs, when crashes keep
+#   cutting its jobs short.
 # Harnesses: haapi-response problem jose token-response json provider-numbers polling-countdown
 # profile-config stored-tokens (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
@@ -13,13 +19,20 @@
 # directory from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_EACH=${1:-60}
-shift || true
+LONG_RUNS=
+if [ "${1:-}" = --long ]; then
+  LONG_RUNS=${FUZZ_LONG_RUNS:-1000000} LONG_SECONDS=${FUZZ_LONG_SECONDS:-10800}
+  shift
+else
+  SECONDS_EACH=${1:-60}
+  shift || true
+fi
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers polling-countdown profile-config stored-tokens)
 BUILD=.build-fuzz
 # release fuzzes faster; debug builds faster (CI, where each harness runs for a few seconds).
 CONFIGURATION=${FUZZ_CONFIGURATION:-release}
+[ -z "$LONG_RUNS" ] || CONFIGURATION=release
 
 echo "fuzz: building haapi-fuzz with -sanitize=fuzzer (first build of $BUILD takes several minutes)" >&2
 swift build -c "$CONFIGURATION" --build-path "$BUILD" --product haapi-fuzz \
@@ -123,11 +136,46 @@ PY
   esac
 }
 
+# trapped HARNESS INPUT: where the harness traps on INPUT, replayed alone: the first frame of the
+# package's code in the Swift runtime's backtrace (libFuzzer's signal handlers off, so that the
+# runtime's runs), and its message: a trap's reason, or the properties a harness found broken.
+trapped() {
+  SWIFT_BACKTRACE=enable=yes,interactive=no,color=no HAAPI_FUZZ_TARGET=$1 "$BINARY" "$2" \
+      -handle_ill=0 -handle_abrt=0 -handle_segv=0 -handle_bus=0 -handle_fpe=0 2>&1 |
+    awk '/Fatal error:/ && message == "" { message = $0; sub(/^.*Fatal error: /, "", message) }
+      / in haapi-fuzz/ && frame == "" { frame = $0; sub(/^.*0x[0-9a-f]+ /, "", frame); sub(/ \+ [0-9]+ in haapi-fuzz/, "", frame)
+        sub(/ at \/\/<compiler-generated>/, "", frame); sub(/ at \/.*\/(Sources|Fuzz)\//, " at ", frame); sub(/:[0-9]+$/, "", frame) }
+      END { print (frame == "" ? "?" : frame) ": " (message == "" ? "no trap when replayed" : substr(message, 1, 300)) }'
+}
+
+# long HARNESS CORPUS CRASHES: the --long run of one harness, and its report.
+long() {
+  local harness=$1 corpus=$2 crashes=$3 started log=$BUILD/$1.log runs found=()
+  touch "$BUILD/$harness.started"
+  started=$(date +%s)
+  echo "fuzz: $harness for $LONG_RUNS inputs, past crashes" >&2
+  SWIFT_BACKTRACE=enable=no HAAPI_FUZZ_TARGET=$harness "$BINARY" "$corpus" -runs="$LONG_RUNS" -max_total_time="$LONG_SECONDS" \
+    -fork=1 -ignore_crashes=1 -max_len=65536 -artifact_prefix="$crashes/" 2> "$log" || true
+  # The parent's last "#RUNS: cov: ..." line counts the inputs its jobs ran (not the last ones of a job that crashed).
+  runs=$(grep -oE '^#[0-9]+: cov' "$log" | tail -1 | grep -oE '[0-9]+' || true)
+  mapfile -t found < <(find "$crashes" -type f -newer "$BUILD/$harness.started" | sort)
+  echo "fuzz: $harness: ${runs:-0} inputs in $(( $(date +%s) - started )) s, ${#found[@]} crashing inputs" >&2
+  [ "${runs:-0}" -ge "$LONG_RUNS" ] || echo "fuzz: $harness: stopped by the time limit ($LONG_SECONDS s) short of $LONG_RUNS inputs" >&2
+  [ ${#found[@]} -gt 0 ] || return 0
+  for input in "${found[@]}"; do trapped "$harness" "$input"; done | sort | uniq -c | sed "s/^ */fuzz: $harness crash: /" >&2
+  echo "fuzz: $harness: the inputs are in $crashes, the log in $log" >&2
+  return 1
+}
+
 status=0
 for harness in "${HARNESSES[@]}"; do
   corpus=$BUILD/corpus/$harness crashes=$BUILD/crashes/$harness
   seed "$harness" "$corpus"
   mkdir -p "$crashes"
+  if [ -n "$LONG_RUNS" ]; then
+    long "$harness" "$corpus" "$crashes" || status=1
+    continue
+  fi
   if [ -n "${FUZZ_RUNS:-}" ]; then
     limit=(-runs="$FUZZ_RUNS" -seed=1); echo "fuzz: $harness for $FUZZ_RUNS inputs (seed 1)" >&2
   else
