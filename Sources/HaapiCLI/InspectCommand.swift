@@ -54,7 +54,7 @@ struct InspectCommand: ParsableCommand {
         } catch let error as HaapiModelError {
             if json {
                 let report: JSONValue = ["error": ["code": .string(error.code.rawValue), "path": .string(error.path), "message": .string(error.message)]]
-                Stderr.line(PrintableText(json: String(decoding: report.serialized(pretty: true), as: UTF8.self)))
+                Stderr.line(PrintableText(json: report))
             } else {
                 Stderr.line("haapi: error: not a usable HAAPI document: \(error.message) (code \(error.code.rawValue), at \(error.path))")
             }

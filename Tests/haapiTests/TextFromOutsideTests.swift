@@ -30,7 +30,7 @@ struct TextFromOutsideTests {
 
         // JSON output: the same value, with the controls escaped the JSON way.
         let value: JSONValue = ["scope": .string(name)]
-        let json = PrintableText(json: String(decoding: value.serialized(pretty: true), as: UTF8.self))
+        let json = PrintableText(json: value)
         #expect(!Self.hasControl(json.description))
         #expect(try JSONValue(parsing: Data(json.description.utf8)) == value)
     }

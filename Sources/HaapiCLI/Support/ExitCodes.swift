@@ -106,5 +106,5 @@ enum Stdout {
     }
 
     /// Pretty JSON from ``JSONValue/serialized(pretty:)``, its strings' control characters escaped.
-    static func json(_ value: JSONValue) { line(PrintableText(json: String(decoding: value.serialized(pretty: true), as: UTF8.self))) }
+    static func json(_ value: JSONValue) { line(PrintableText(json: value)) }
 }

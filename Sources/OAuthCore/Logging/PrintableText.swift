@@ -70,10 +70,11 @@ package struct PrintableText: Sendable, Hashable, CustomStringConvertible, Expre
         return PrintableText(safe: "\u{1B}[" + parameters + "m" + description + "\u{1B}[0m")
     }
 
-    /// JSON text from a serializer (``JSONValue/serialized(pretty:)``), with any control character
+    /// `value` as pretty JSON text (``JSONValue/serialized(pretty:)``), with any control character
     /// inside its strings written as a JSON `\uXXXX` escape: the same JSON value, safe to print.
     /// The serializer's own newlines and indentation are kept.
-    package init(json text: String) {
+    package init(json value: JSONValue) {
+        let text = String(decoding: value.serialized(pretty: true), as: UTF8.self)
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
