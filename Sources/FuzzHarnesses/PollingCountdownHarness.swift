@@ -46,7 +46,7 @@ extension FuzzHarness {
         // server gives the time left, never negative, at most the longest duration kept, with its text.
         let countdowns = MainActor.assumeIsolatedOnMainThread {
             ScreenBuilder().screen(for: model).content.compactMap { item -> Countdown? in
-                if case .countdown(let text, let seconds) = item { return Countdown(text: text, seconds: seconds) }
+                if case .countdown(let countdown) = item { return Countdown(text: countdown.text, seconds: countdown.seconds) }
                 return nil
             }
         }

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import HaapiSDK
+import HaapiUI
 import OAuthCore
 
 /// `haapi inspect FILE|-`: shows what the SDK makes of a HAAPI response body.
-struct InspectCommand: ParsableCommand {
+struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what the SDK makes of a HAAPI response (a step or a problem), or the header and claims of a JWT.",
@@ -17,8 +18,15 @@ struct InspectCommand: ParsableCommand {
             Exit status: 0 when the body decodes, 2 when it is not a usable HAAPI document (the \
             typed error, with its code and JSON path, goes to standard error), 1 when FILE cannot be read.
 
+            With --screen, prints instead what the UI kit shows for the response, as JSON: the \
+            screen, its elements in order with their texts in the language asked (--lang), their \
+            theme sections (from --theme, an app's theme plist laid over the kit's), and for each \
+            field its name, kind, content type, keyboard, return key and whether it is secure \
+            (the schema is in the README).
+
             Examples:
               haapi inspect step.json
+              haapi inspect --screen --lang sv step.json
               curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -
               haapi token | haapi inspect -
             """)
@@ -35,7 +43,16 @@ struct InspectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Decode as this media type (application/vnd.auth+json or application/problem+json) instead of by content.", valueName: "type"))
     var contentType: String?
 
-    func run() throws {
+    @Flag(help: "Print the screen the UI kit shows for the response (JSON), instead of the response.")
+    var screen = false
+
+    @Option(help: ArgumentHelp("With --screen: the language of the kit's texts (en, sv).", valueName: "code"))
+    var lang: String?
+
+    @Option(help: ArgumentHelp("With --screen: an app's theme plist, laid over the kit's theme.", valueName: "plist"))
+    var theme: String?
+
+    func run() async throws {
         let data: Data
         do {
             data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
@@ -60,13 +77,159 @@ struct InspectCommand: ParsableCommand {
             }
             throw ExitCode(Self.unusableInput)
         }
-        if json {
+        if screen {
+            Stdout.json(try await screenJSON(response))
+        } else if json {
             Stdout.json(Inspection.json(response))
         } else {
             Stdout.write(Inspection.text(response))
         }
     }
 
+}
+
+extension InspectCommand {
+    /// The screen of `response`, as the kit decides it in the language and theme asked.
+    @MainActor func screenJSON(_ response: HaapiDocument) throws -> JSONValue {
+        let strings = LocalizableStrings(languages: lang.map { [$0] } ?? LocalizableStrings.preferredLanguages, appTable: { _ in nil })
+        var appTheme = try Theme.kit
+        if let theme {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: theme)) } catch { throw CLIFailure("cannot read \(theme): \(error.localizedDescription)") }
+            do { appTheme = try Theme.kit.merging(try Theme(plist: data, source: theme)) } catch { throw CLIFailure("the theme \(error)") }
+        }
+        let builder = ScreenBuilder(strings: strings, theme: appTheme)
+        let mapper = KitDataMapper(appRedirect: "app://inspect", strings: strings)
+        let drawn: Screen
+        do {
+            switch response {
+            case .representation(let step): drawn = builder.screen(for: try mapper.mapHaapiRepresentationToInteraction(haapiRepresentation: step))
+            case .problem(let problem): drawn = builder.screen(for: KitProblemModel(problem, strings: strings))
+            }
+        } catch {
+            throw CLIFailure("the kit shows no screen for this response: \(error)")
+        }
+        return ScreenJSON(builder: builder).json(drawn)
+    }
+}
+
+/// A ``Screen`` as JSON: what `haapi inspect --screen` prints (schema in the README).
+struct ScreenJSON {
+    let builder: ScreenBuilder
+
+    func json(_ screen: Screen) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "kind": .string(screen.kind.rawValue), "style": .string(screen.kind.themeSection), "language": .string(builder.strings.language),
+            "items": .array(screen.messages.map { json($0, area: "messages", in: screen) } + screen.content.map { json($0, area: "content", in: screen) }
+                + screen.links.map { json($0, area: "links", in: screen) }),
+        ]
+        if let focus = screen.focus { object["focus"] = .string(focus) }
+        if let url = screen.openOnAppear { object["openOnAppear"] = .string(url.absoluteString) }
+        return .object(object)
+    }
+
+    func json(_ item: ScreenItem, area: String, in screen: Screen) -> JSONValue {
+        var object: [String: JSONValue] = ["area": .string(area)]
+        if let style = item.themeSection { object["style"] = .string(style) }
+        let accessibility = builder.accessibility(of: item)
+        if let label = accessibility.label { object["accessibilityLabel"] = .string(label) }
+        if let value = accessibility.value { object["accessibilityValue"] = .string(value) }
+        if let announcement = accessibility.announcement { object["announcement"] = .string(announcement) }
+        switch item {
+        case .message(let text, _):
+            object["type"] = "message"
+            object["text"] = .string(text)
+        case .text(let text):
+            object["type"] = "text"
+            object["text"] = .string(text)
+        case .section(let title):
+            object["type"] = "section"
+            object["text"] = .string(title)
+        case .textField(let field):
+            object["type"] = "textField"
+            object["name"] = .string(field.name)
+            object["text"] = .string(field.label)
+            object["kind"] = .string(field.isSecure ? "password" : "text")
+            object["contentType"] = .string(field.contentType.rawValue)
+            object["keyboard"] = .string(field.keyboard.rawValue)
+            object["returnKey"] = .string(field.returnKey.rawValue)
+            object["secure"] = .bool(field.isSecure)
+            object["secureEntryToggle"] = .bool(field.showsSecureEntryToggle)
+            object["required"] = .bool(field.isRequired)
+            if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder) }
+            if let value = field.value { object["value"] = .string(value) }
+            if let rules = field.passwordRules { object["passwordRules"] = .string(rules) }
+            if let error = field.error { object["error"] = .string(error) }
+            if let target = screen.afterReturn(in: field.name) { object["afterReturn"] = json(target) }
+        case .checkbox(let box):
+            object["type"] = "checkbox"
+            object["name"] = .string(box.name)
+            object["text"] = .string(box.label)
+            object["checked"] = .bool(box.isChecked)
+            object["readonly"] = .bool(box.isReadonly)
+            if let error = box.error { object["error"] = .string(error) }
+        case .picker(let picker):
+            object["type"] = "picker"
+            object["name"] = .string(picker.name)
+            object["text"] = .string(picker.label)
+            object["options"] = .array(picker.options.map { ["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.isSelected)] })
+            if let error = picker.error { object["error"] = .string(error) }
+        case .button(let button):
+            object["type"] = "button"
+            object["text"] = .string(button.title)
+            object["role"] = .string(button.role.rawValue)
+            object["action"] = json(button.action)
+            if let icon = button.icon { object["icon"] = .string(icon) }
+        case .tabs(let titles, let selected):
+            object["type"] = "tabs"
+            object["titles"] = .array(titles.map { .string($0) })
+            object["selected"] = .integer(selected)
+        case .loadingIndicator:
+            object["type"] = "loadingIndicator"
+        case .countdown(let countdown):
+            object["type"] = "countdown"
+            object["text"] = .string(countdown.text)
+            object["seconds"] = .integer(countdown.seconds)
+            if let total = countdown.total { object["total"] = .integer(total) }
+            object["progressBar"] = .bool(countdown.showsProgress)
+        case .qrCode(let data, let image):
+            object["type"] = "qrCode"
+            object["source"] = .string(data != nil ? "data" : image != nil ? "image" : "none")
+        case .image(let name, _):
+            object["type"] = "image"
+            object["name"] = .string(name)
+        case .expandable(let title, let body):
+            object["type"] = "expandable"
+            object["text"] = .string(title)
+            object["body"] = .string(body)
+        case .link(let title, let action):
+            object["type"] = "link"
+            object["text"] = .string(title)
+            object["action"] = json(action)
+        }
+        return .object(object)
+    }
+
+    func json(_ action: ScreenAction) -> JSONValue {
+        switch action {
+        case .submit(let button): return ["submit": .string(button.label)]
+        case .select(let option): return ["select": .string(option.title)]
+        case .open(let url): return ["open": .string(url.absoluteString)]
+        case .follow(let link): return ["follow": .string(Inspection.shortened(link.href))]
+        case .poll: return "poll"
+        case .passkey(let kind): return ["passkey": .string(kind.rawValue)]
+        case .passkeyFallback: return "passkeyFallback"
+        case .copy: return "copy"
+        }
+    }
+
+    func json(_ target: ReturnTarget) -> JSONValue {
+        switch target {
+        case .field(let name): return ["field": .string(name)]
+        case .submit(let action): return ["submit": json(action)]
+        case .dismissKeyboard: return "dismissKeyboard"
+        }
+    }
 }
 
 /// Renders a decoded response as text or JSON.

@@ -34,7 +34,8 @@ import Testing
         #expect(english.string(.pollingMinutes, count: 3) == "3 minutes")
         #expect(english.string(.pollingSecondsRemaining, count: 0) == "0 seconds left")
         #expect(swedish.string(.pollingSeconds, count: 1) == "1 sekund")
-        #expect(swedish.string(.pollingMinutesRemaining, count: 5) == "5 minuter kvar")
+        #expect(swedish.string(.pollingMinutesRemaining, count: 5, 7) == "5 minuter och 7 sekunder kvar")
+        #expect(english.string(.pollingMinutesRemaining, count: 1) == "1 minute and 0 seconds left", "a missing count reads 0, never a gap")
     }
 
     @Test func theAppsTableWinsKeyByKeyAndAddsItsOwnKeys() {

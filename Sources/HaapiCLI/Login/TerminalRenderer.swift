@@ -496,7 +496,7 @@ import OAuthTransportNIO
                 var timeLeft = ""
                 if let remaining = polling.maxWaitRemainingTime {
                     let left = ScreenBuilder.wholeSeconds(remaining - Date().timeIntervalSince(start))
-                    timeLeft = " (" + strings.string(.pollingSecondsRemaining, count: left) + ")"
+                    timeLeft = " (" + strings.timeLeft(seconds: left) + ")"
                 }
                 if terminal.usesColour {
                     terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " \(text)\(timeLeft)")

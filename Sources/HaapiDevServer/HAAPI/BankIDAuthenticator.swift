@@ -34,7 +34,7 @@ enum BankIDAuthenticator {
         request.flow.pending = .bankID(order)
         try await state.saveFlow(request.flow, id: request.sessionID)
         return Wire.reply(otherDevice
-            ? Steps.bankIDPolling(done: false, autoStartToken: order.autoStartToken, qrData: qrData(order))
+            ? Steps.bankIDPolling(done: false, autoStartToken: order.autoStartToken, qrData: qrData(order), wait: wait(order, state: state))
             : Steps.bankIDSameDevice(autoStartToken: order.autoStartToken))
     }
 
@@ -47,10 +47,17 @@ enum BankIDAuthenticator {
         switch try await Approvals.progress(&request, state: state, unapproved: "The BankID order was not signed") {
         case .waiting(let done):
             return Wire.reply(Steps.bankIDPolling(
-                done: done, autoStartToken: order.autoStartToken, qrData: order.otherDevice ? qrData(order) : nil))
+                done: done, autoStartToken: order.autoStartToken, qrData: order.otherDevice ? qrData(order) : nil,
+                wait: order.otherDevice ? wait(order, state: state) : nil))
         case .failed(let problem):
             return problem
         }
+    }
+
+    /// How long an order waits to be signed, and how long it has left, in whole seconds.
+    static func wait(_ order: Pending.BankIDOrder, state: ServerState, now: Date = Date()) -> (total: Int, left: Int) {
+        let total = OutsideNumber.wholeSeconds(state.configuration.approvalTimeout.timeInterval)
+        return (total, total - OutsideNumber.wholeSeconds(now.timeIntervalSince(order.start)))
     }
 
     /// The animated QR code's text at `now`, as BankID's relying-party guidelines define it.

@@ -366,7 +366,8 @@ enum Steps {
 
     /// BankID waiting for the user: pending (poll, cancel, the operation with the current QR
     /// data for another device) or done (the redirect form that continues).
-    static func bankIDPolling(done: Bool, autoStartToken: String, qrData: String?, interval: Int = 1000) -> JSONValue {
+    /// `wait` is the order's whole time and the time left, in seconds, for the QR code's countdown.
+    static func bankIDPolling(done: Bool, autoStartToken: String, qrData: String?, interval: Int = 1000, wait: (total: Int, left: Int)? = nil) -> JSONValue {
         let actions: [JSONValue] = done
             ? [Wire.form(kind: "redirect", href: HaapiPaths.pollingPoll, fields: [Wire.field("moveOn", type: "hidden", value: "true")])]
             : [
@@ -377,7 +378,8 @@ enum Steps {
         return Wire.step(
             "polling-step", viewName: "authenticator/bankid/wait/index", actions: actions,
             messages: done ? [] : [Wire.message(qrData == nil ? "Start your BankID app" : "Scan the QR code with your BankID app")],
-            properties: ["status": .string(done ? "done" : "pending"), "interval": .string(String(interval))])
+            properties: ["status": .string(done ? "done" : "pending"), "interval": .string(String(interval))].merging(
+                wait.map { ["maxWaitTime": .string(String($0.total)), "maxWaitRemainingTime": .string(String(max(0, $0.left)))] } ?? [:]) { $1 })
     }
 
     /// A WebAuthn client operation (`webauthn-registration` with creation options, or

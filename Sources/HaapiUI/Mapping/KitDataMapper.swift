@@ -233,7 +233,7 @@ public struct KitDataMapper: DataMapper {
             if sectioned, form.kind != .cancel, asks(form), let title = form.title?.literal, !title.isEmpty, title != actionTitle {
                 items.append(KitSectionItem(key: "section-\(index)", label: title))
             }
-            let fields = form.model.fields.compactMap(item(for:))
+            let fields = form.model.fields.compactMap { item(for: $0, in: form.kind) }
             items += fields
             let type: InteractionItemButtonType
             if form.kind == .cancel {
@@ -258,8 +258,8 @@ public struct KitDataMapper: DataMapper {
 
     static func actionTitle(_ form: FormAction) -> String { form.model.actionTitle?.literal ?? form.title?.literal ?? form.kind.rawValue }
 
-    /// The element of a field the user fills in; `nil` for hidden and context fields.
-    func item(for field: any FormField) -> (any InteractionItemModel)? {
+    /// The element of a field the user fills in, in a form of `kind`; `nil` for hidden and context fields.
+    func item(for field: any FormField, in kind: ActionKind? = nil) -> (any InteractionItemModel)? {
         let label = field.label?.literal ?? field.placeholder?.literal ?? field.name
         switch field {
         case is HiddenFormField, is ContextFormField:
@@ -273,19 +273,23 @@ public struct KitDataMapper: DataMapper {
             let secure = field is PasswordFormField
             let lengths = field as? any TextLengthRestriction
             let configuration = InputTextConfiguration(
-                contentType: Self.contentType(field), keyboard: Self.keyboard(field), isSecure: secure, minLength: lengths?.minLength, maxLength: lengths?.maxLength)
+                contentType: Self.contentType(field, in: kind), keyboard: Self.keyboard(field), isSecure: secure, minLength: lengths?.minLength, maxLength: lengths?.maxLength)
             return KitInputTextItem(
                 key: field.name, label: label, placeholder: field.placeholder?.literal, value: secure ? "" : field.value ?? "", inputConfiguration: configuration,
                 isRequired: field.isRequired)
         }
     }
 
-    /// What AutoFill may put in `field`: from its type, then its kind and name.
-    public static func contentType(_ field: any FormField) -> InputTextConfiguration.ContentType {
+    /// What AutoFill may put in `field` of a form of `kind`: from its type, then its kind and
+    /// name. A password is a new one in a form that registers a user or resets a password (the
+    /// system then suggests a strong one and saves it), or when its name says so.
+    public static func contentType(_ field: any FormField, in kind: ActionKind? = nil) -> InputTextConfiguration.ContentType {
         let name = field.name.lowercased()
         switch field {
         case is UsernameFormField: return .username
-        case is PasswordFormField: return name.contains("new") || name.contains("confirm") ? .newPassword : .password
+        case is PasswordFormField:
+            let creates = kind == .userRegister || kind == .passwordReset
+            return creates || name.contains("new") || name.contains("confirm") ? .newPassword : .password
         case let text as TextFormField:
             switch text.kind {
             case .email?: return .emailAddress

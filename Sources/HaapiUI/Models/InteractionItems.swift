@@ -194,7 +194,7 @@ public struct KitSelectorItem: SelectorItemInteractionActionModel {
         type = option.authenticatorType
         title = option.title?.literal ?? type ?? option.kind.rawValue
         action = option.form.map { $0 as any RepresentationActionModel } ?? option.selector ?? HaapiModel.ActionModelFactory.selector(options: [])
-        icon = type
+        icon = type.map(AuthenticatorIcons.imageName(for:))
         self.shouldKeepFocus = shouldKeepFocus
     }
 

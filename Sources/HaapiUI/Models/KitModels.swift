@@ -178,6 +178,10 @@ public struct KitBankIdModel: BankIdModel, KitStepModel {
     /// step does not poll, "on another device", cancel).
     public let otherItems: [any InteractionItemModel]
 
+    /// Whether BankID runs on this device (the app is opened) rather than on another (its QR
+    /// code is scanned): a step that carries a QR code is for another device.
+    public var isOnThisDevice: Bool { qrData == nil && qrCode == nil }
+
     /// A BankID model.
     public init(
         context: StepContext, polling: KitPollingModel?, autoStartURL: URL?, qrData: String?, qrCode: KitLinkItem?, otherItems: [any InteractionItemModel]
@@ -330,6 +334,10 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     public let problem: any UIProblemModel
     public var otherActions: [any UIInteractionModel] { interactionModel.map { [$0] } ?? [] }
     public let buildParametersWrapper: @Sendable (any WebAuthnOperationParametersModel) -> [String: any Sendable]
+    /// What the screen shows after the last ceremony failed (`nil`: none failed).
+    public internal(set) var failure: PasskeyFailureOutcome?
+    /// The kind of authenticator the last ceremony asked for (the one a retry asks for again).
+    public internal(set) var lastKind: WebAuthnAuthenticatorKind?
 
     /// A WebAuthn model.
     public init(context: StepContext, actionModel: any ClientOperationActionModelRepresentation, interactionModel: KitFormModel?, problem: any UIProblemModel) {

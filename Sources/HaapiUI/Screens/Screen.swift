@@ -46,6 +46,21 @@ public struct Screen: Sendable, Hashable {
     public let content: [ScreenItem]
     /// The links under the content.
     public let links: [ScreenItem]
+    /// The field the keyboard starts in: the first one the server complained about, else the
+    /// first empty one (`nil`: none, the screen asks for nothing to be typed).
+    public let focus: String?
+    /// What opens by itself when the screen first appears: BankID on this device.
+    public let openOnAppear: URL?
+
+    /// A screen; ``focus`` is the first field with an error, else the first empty one.
+    public init(kind: ScreenKind, messages: [ScreenItem], content: [ScreenItem], links: [ScreenItem], openOnAppear: URL? = nil) {
+        (self.kind, self.messages, self.content, self.links, self.openOnAppear) = (kind, messages, content, links, openOnAppear)
+        // The keyboard comes up by itself only where typing is the step's point: not over an app
+        // that opens by itself, a wait, a passkey sheet or a problem.
+        let fields = content.compactMap { if case .textField(let field) = $0 { return field } else { return nil } }
+        let types = [.form, .generic, .selector].contains(kind) && openOnAppear == nil
+        focus = types ? (fields.first { $0.error != nil } ?? fields.first { ($0.value ?? "").isEmpty })?.name : nil
+    }
 
     /// Every element, in order.
     public var items: [ScreenItem] { messages + content + links }
@@ -59,6 +74,47 @@ public struct Screen: Sendable, Hashable {
     public var textFields: [ScreenItem.TextField] {
         items.compactMap { if case .textField(let field) = $0 { return field } else { return nil } }
     }
+
+    /// Where the return key of the field `name` leads: the next field of its form, else the
+    /// button that submits the form (`nil`: the field is not on this screen).
+    public func afterReturn(in name: String) -> ReturnTarget? {
+        guard let start = content.firstIndex(where: { $0.fieldName == name }) else { return nil }
+        for item in content[(start + 1)...] {
+            switch item {
+            case .textField(let next): return .field(next.name)
+            case .button(let button): return .submit(button.action)
+            default: continue
+            }
+        }
+        return .dismissKeyboard
+    }
+}
+
+/// What VoiceOver says of an element (``ScreenBuilder/accessibility(of:)``).
+public struct ScreenAccessibility: Sendable, Hashable {
+    /// What the element is (a field's label, with its error when it has one).
+    public let label: String?
+    /// Its state (a checkbox's "Checked"), when it has one.
+    public let value: String?
+    /// What is said as soon as the element appears (a field's error), so nobody misses it.
+    public let announcement: String?
+    /// Whether it changes by itself (a countdown), so VoiceOver reads it again.
+    public let updatesFrequently: Bool
+
+    /// A description.
+    public init(label: String?, value: String? = nil, announcement: String? = nil, updatesFrequently: Bool = false) {
+        (self.label, self.value, self.announcement, self.updatesFrequently) = (label, value, announcement, updatesFrequently)
+    }
+}
+
+/// Where a field's return key leads (``Screen/afterReturn(in:)``).
+public enum ReturnTarget: Sendable, Hashable {
+    /// Into the next field.
+    case field(String)
+    /// Submits the form (the field is its last).
+    case submit(ScreenAction)
+    /// Nowhere: the keyboard goes away.
+    case dismissKeyboard
 }
 
 /// What a tap on an element does.
@@ -75,6 +131,10 @@ public enum ScreenAction: Sendable, Hashable {
     case poll
     /// Starts the passkey ceremony with an authenticator of `kind`.
     case passkey(WebAuthnAuthenticatorKind)
+    /// Goes on in the browser after passkeys failed (the step's fallback; see ``PasskeyFailureOutcome``).
+    case passkeyFallback
+    /// Copies a text (a device's user code) to the pasteboard.
+    case copy(String)
 
     /// What identifies the action: its kind, and the element's key, title or target.
     private var identity: String {
@@ -85,6 +145,8 @@ public enum ScreenAction: Sendable, Hashable {
         case .follow(let link): return "follow \(link.rel) \(link.href)"
         case .poll: return "poll"
         case .passkey(let kind): return "passkey \(kind.rawValue)"
+        case .passkeyFallback: return "passkey fallback"
+        case .copy(let text): return "copy \(text)"
         }
     }
 
@@ -99,6 +161,14 @@ public enum ScreenItem: Sendable, Hashable {
     public struct TextField: Sendable, Hashable {
         public typealias ContentType = InputTextConfiguration.ContentType
 
+        /// The label of the keyboard's return key.
+        public enum ReturnKey: String, Sendable, CaseIterable {
+            /// To the next field.
+            case next
+            /// Submits the form: the field is its last.
+            case go
+        }
+
         /// The element it edits.
         public let item: any InteractionItemInputTextModel
         /// The field's name in its form.
@@ -110,7 +180,19 @@ public enum ScreenItem: Sendable, Hashable {
         public let contentType: ContentType
         /// The keyboard to show.
         public let keyboard: InputTextConfiguration.Keyboard
+        /// The return key: to the next field, or submitting the form.
+        public internal(set) var returnKey: ReturnKey
+        /// Whether the typing is hidden (a password); ``showsSecureEntryToggle`` then offers to show it.
         public let isSecure: Bool
+        /// Whether a button shows and hides what was typed (every secure field has it).
+        public var showsSecureEntryToggle: Bool { isSecure }
+        /// The rules a new password follows, for the system's strong-password suggestion
+        /// (`UITextInputPasswordRules` syntax); `nil` for other fields.
+        public var passwordRules: String? {
+            guard contentType == .newPassword else { return nil }
+            return ["required: lower; required: upper; required: digit", minLength.map { "minlength: \($0)" }, maxLength.map { "maxlength: \($0)" }]
+                .compactMap { $0 }.joined(separator: "; ") + ";"
+        }
         public let isRequired: Bool
         public let minLength: Int?
         public let maxLength: Int?
@@ -121,7 +203,7 @@ public enum ScreenItem: Sendable, Hashable {
 
         public static func == (lhs: Self, rhs: Self) -> Bool {
             (lhs.name, lhs.label, lhs.placeholder, lhs.value, lhs.contentType, lhs.keyboard) == (rhs.name, rhs.label, rhs.placeholder, rhs.value, rhs.contentType, rhs.keyboard)
-                && (lhs.isSecure, lhs.isRequired, lhs.minLength, lhs.maxLength, lhs.error, lhs.style)
+                && lhs.returnKey == rhs.returnKey && (lhs.isSecure, lhs.isRequired, lhs.minLength, lhs.maxLength, lhs.error, lhs.style)
                     == (rhs.isSecure, rhs.isRequired, rhs.minLength, rhs.maxLength, rhs.error, rhs.style)
         }
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
@@ -192,12 +274,16 @@ public enum ScreenItem: Sendable, Hashable {
         public let title: String
         public let role: Role
         public let action: ScreenAction
+        /// The name of its icon among the theme's images (an authenticator's, see
+        /// ``AuthenticatorIcons``); `nil` for none.
+        public let icon: String?
 
         /// A button.
-        public init(title: String, role: Role, action: ScreenAction) {
+        public init(title: String, role: Role, action: ScreenAction, icon: String? = nil) {
             self.title = title
             self.role = role
             self.action = action
+            self.icon = icon
         }
         /// The theme section.
         public var style: String {
@@ -206,6 +292,29 @@ public enum ScreenItem: Sendable, Hashable {
             case .secondary: return "ActionableButton.Secondary"
             case .text: return "ActionableButton.Text"
             }
+        }
+    }
+
+    /// The time left to wait.
+    public struct Countdown: Sendable, Hashable {
+        /// The time left, as text ("2 minutes and 3 seconds left").
+        public let text: String
+        /// The time left, in seconds.
+        public let seconds: Int
+        /// The whole wait, in seconds, when known.
+        public let total: Int?
+        /// Whether a bar shows the time left (BankID's QR code, which expires).
+        public let showsProgress: Bool
+
+        /// A countdown.
+        public init(text: String, seconds: Int, total: Int? = nil, showsProgress: Bool = false) {
+            (self.text, self.seconds, self.total, self.showsProgress) = (text, seconds, total, showsProgress)
+        }
+
+        /// The share of the wait that is left, from 1 down to 0 (`nil` when the whole wait is unknown).
+        public var fractionLeft: Double? {
+            guard let total, total > 0 else { return nil }
+            return min(1, max(0, Double(seconds) / Double(total)))
         }
     }
 
@@ -225,8 +334,10 @@ public enum ScreenItem: Sendable, Hashable {
     case tabs(titles: [String], selected: Int)
     /// A spinner while the step waits (`LoadingIndicatorView`).
     case loadingIndicator
-    /// The time left to wait, as text, and in seconds.
-    case countdown(text: String, seconds: Int)
+    /// The time left to wait.
+    case countdown(Countdown)
+    /// An image of the theme (BankID's logo), with what VoiceOver says of it.
+    case image(name: String, label: String)
     /// A QR code: its data (drawn by the app) or the server's image of it.
     case qrCode(data: String?, image: KitLinkItem?)
     /// A title that opens to show a text (`ExpandableView`; BankID's help).
@@ -236,6 +347,23 @@ public enum ScreenItem: Sendable, Hashable {
 }
 
 extension ScreenItem {
+    /// The theme section that styles the element (`nil`: the screen's own content style draws it).
+    public var themeSection: String? {
+        switch self {
+        case .message(_, let style): return style
+        case .textField(let field): return field.style
+        case .checkbox(let box): return box.style
+        case .picker(let picker): return picker.style
+        case .button(let button): return button.style
+        case .link: return "LinkView"
+        case .tabs: return "TabView"
+        case .loadingIndicator: return "LoadingIndicatorView"
+        case .expandable: return "ExpandableView"
+        case .image: return "HeaderView"
+        case .text, .section, .countdown, .qrCode: return nil
+        }
+    }
+
     /// The name of the field this element edits, if it is a field.
     public var fieldName: String? {
         switch self {

@@ -8,16 +8,54 @@ public struct ScreenBuilder: Sendable {
     public let strings: LocalizableStrings
     /// The theme section of text fields (the theme's `huiTextField`).
     public let textFieldStyle: String
+    /// The keys of the BankID screen's texts (the theme's `BankIdViewController` section).
+    public let bankIDKeys: BankIDTextKeys
+    /// The keys of the passkey screen's texts (the theme's `WebAuthnViewController` section).
+    public let webAuthnKeys: WebAuthnViewControllerStyle.TextualKeys?
 
-    /// A builder with `strings`, and text fields styled by the section `textFieldStyle`.
+    /// A builder with `strings`, and text fields styled by the section `textFieldStyle`; the
+    /// BankID and passkey screens take the kit's keys.
     public init(strings: LocalizableStrings = LocalizableStrings(), textFieldStyle: String = "InputTextField") {
-        self.strings = strings
-        self.textFieldStyle = textFieldStyle
+        self.init(strings: strings, textFieldStyle: textFieldStyle, bankIDKeys: BankIDTextKeys(), webAuthnKeys: nil)
     }
 
-    /// A builder for `theme`'s text fields.
+    /// A builder for `theme`: its text field section, and the text keys its BankID and passkey
+    /// screens name (an app's theme may point any of them at a key of its own).
     public init(strings: LocalizableStrings = LocalizableStrings(), theme: Theme) {
-        self.init(strings: strings, textFieldStyle: theme.textFieldSection)
+        let bankID = try? theme.style(BankIdViewControllerStyle.self)
+        self.init(
+            strings: strings, textFieldStyle: theme.textFieldSection, bankIDKeys: bankID.map(BankIDTextKeys.init) ?? BankIDTextKeys(),
+            webAuthnKeys: (try? theme.style(WebAuthnViewControllerStyle.self))?.textualKeys)
+    }
+
+    private init(strings: LocalizableStrings, textFieldStyle: String, bankIDKeys: BankIDTextKeys, webAuthnKeys: WebAuthnViewControllerStyle.TextualKeys?) {
+        (self.strings, self.textFieldStyle, self.bankIDKeys, self.webAuthnKeys) = (strings, textFieldStyle, bankIDKeys, webAuthnKeys)
+    }
+
+    /// The keys of BankID's texts: the kit's, or those a theme names.
+    public struct BankIDTextKeys: Sendable, Hashable {
+        public var instructionTitle = LocalizableStrings.Key.bankIDInstructionTitle.rawValue
+        public var instructionBody = LocalizableStrings.Key.bankIDInstructionBody.rawValue
+        public var or = LocalizableStrings.Key.or.rawValue
+        public var minutes = LocalizableStrings.PluralKey.pollingMinutes.rawValue
+        public var seconds = LocalizableStrings.PluralKey.pollingSeconds.rawValue
+        public var minutesRemaining = LocalizableStrings.PluralKey.pollingMinutesRemaining.rawValue
+        public var secondsRemaining = LocalizableStrings.PluralKey.pollingSecondsRemaining.rawValue
+
+        /// The kit's keys.
+        public init() {}
+
+        /// The keys `style` names.
+        public init(_ style: BankIdViewControllerStyle) {
+            (instructionTitle, instructionBody, or) = (style.textInstructionTitleKey, style.textInstructionBodyKey, style.textOrKey)
+            (minutes, seconds) = (style.textMinutesKey, style.textSecondsKey)
+            (minutesRemaining, secondsRemaining) = (style.textMinutesRemainingKey, style.textSecondsRemainingKey)
+        }
+    }
+
+    /// The text of a passkey screen's key (`keyPath` of the theme's keys, else `fallback`).
+    private func webAuthnText(_ keyPath: KeyPath<WebAuthnViewControllerStyle.TextualKeys, String>, _ fallback: LocalizableStrings.Key) -> String {
+        strings.string(forKey: webAuthnKeys?[keyPath: keyPath] ?? fallback.rawValue)
     }
 
     // MARK: Steps
@@ -27,11 +65,20 @@ public struct ScreenBuilder: Sendable {
     @MainActor public func screen(for model: any UIModel, problem: (any ProblemModel)? = nil) -> Screen {
         if let problem = model as? any ProblemModel { return screen(for: problem) }
         let invalid = Dictionary((problem as? KitProblemModel)?.invalidFields.map { ($0.name, $0) } ?? [], uniquingKeysWith: { first, _ in first })
-        var messages = Self.messageItems(of: model).compactMap { message in
-            message.text.map { ScreenItem.message(text: $0, style: message.themeSection) }
+        var messages: [ScreenItem] = []
+        for message in Self.messageItems(of: model) {
+            guard let text = message.text else { continue }
+            messages.append(.message(text: text, style: message.themeSection))
+            // A code the user types elsewhere can be copied.
+            if message.messageStyleAttribute == .usercode {
+                messages.append(.button(.init(title: strings.string(.userCodeCopyButton), role: .text, action: .copy(text))))
+            }
         }
         let links = Self.linkItems(of: model).map { ScreenItem.link(title: $0.text ?? $0.href, action: .follow($0)) }
         let (kind, content) = kindAndContent(model, invalid: invalid)
+        // BankID on this device opens by itself (Curity's autostart); on another device the QR code is the way.
+        let bankID = model as? KitBankIdModel
+        let openOnAppear = bankID.flatMap { $0.isOnThisDevice ? $0.autoStartURL : nil }
         // A selector says what is chosen (Curity's `SelectorModel.title`) unless a heading does.
         if let selector = model as? any SelectorModel, let title = selector.title, !title.isEmpty,
             !Self.messageItems(of: model).contains(where: { $0.messageStyleAttribute == .heading })
@@ -42,7 +89,14 @@ public struct ScreenBuilder: Sendable {
             let shown = Set(content.compactMap(\.fieldName))
             messages.insert(contentsOf: problemMessages(problem, fieldsShown: shown), at: 0)
         }
-        return Screen(kind: kind, messages: messages, content: content, links: links)
+        // A step with nothing to do, no wait and no link is a dead end: say so rather than show a blank screen.
+        if content.isEmpty && links.isEmpty && openOnAppear == nil && !(model is any GenericOperationModel), let step = model as? any KitStepModel {
+            let heading = Self.messageItems(of: model).first { $0.messageStyleAttribute == .heading }?.text
+            let subject = heading ?? step.representationType ?? ""
+            messages.append(.message(text: strings.string(.problemNoRoutes), style: MessageStyleAttribute.heading.themeSection))
+            messages.append(.message(text: strings.string(.problemNoRoutesMessage, subject), style: MessageStyleAttribute.error.themeSection))
+        }
+        return Screen(kind: kind, messages: messages, content: content, links: links, openOnAppear: openOnAppear)
     }
 
     @MainActor private func kindAndContent(_ model: any UIModel, invalid: [String: InvalidInputProblem.InvalidField]) -> (ScreenKind, [ScreenItem]) {
@@ -131,6 +185,48 @@ public struct ScreenBuilder: Sendable {
         return items
     }
 
+    /// The title and message of an alert about `error`: the server's words for a problem; for
+    /// a step the app cannot show, what it cannot show; for any other failure, its reason; and
+    /// for a flow the server asks to start over, that.
+    public func alert(for error: HaapiFlowError) -> (title: String, message: String) {
+        switch error.kind {
+        case .problem(let problem):
+            if problem.handling == .restartFlow { return (problem.title ?? strings.string(.developerRuntimeTitle), strings.string(.restartRequiredMessage)) }
+            let texts = problem.messageItems.compactMap(\.text).filter { $0 != problem.title }
+            return (problem.title ?? strings.string(.developerRuntimeTitle), texts.isEmpty ? problem.message : texts.joined(separator: "\n"))
+        case .failure(let failure):
+            if case .unsupported(let cause)? = failure as? HaapiUIKitError {
+                return (strings.string(.developerUnsupportedTitle), strings.string(.developerUnsupportedMessage, cause))
+            }
+            return (strings.string(.developerRuntimeTitle), strings.string(.developerRuntimeMessage, error.title))
+        }
+    }
+
+    /// What VoiceOver says of `item`: a field with its error (announced when it appears), a
+    /// checkbox with its state, the spinner and the countdown as what they wait for.
+    public func accessibility(of item: ScreenItem) -> ScreenAccessibility {
+        switch item {
+        case .textField(let field):
+            guard let error = field.error else { return ScreenAccessibility(label: field.label) }
+            return ScreenAccessibility(label: strings.string(.fieldError, field.label, error), announcement: error)
+        case .checkbox(let box):
+            let label = box.error.map { strings.string(.fieldError, box.label, $0) } ?? box.label
+            return ScreenAccessibility(label: label, value: strings.string(box.isChecked ? .checked : .notChecked), announcement: box.error)
+        case .picker(let picker):
+            let label = picker.error.map { strings.string(.fieldError, picker.label, $0) } ?? picker.label
+            return ScreenAccessibility(label: label, value: picker.options.first(where: \.isSelected)?.label, announcement: picker.error)
+        case .message(let text, _), .text(let text), .section(let text): return ScreenAccessibility(label: text)
+        case .button(let button): return ScreenAccessibility(label: button.title)
+        case .link(let title, _): return ScreenAccessibility(label: title)
+        case .tabs(let titles, let selected): return ScreenAccessibility(label: titles.indices.contains(selected) ? titles[selected] : nil)
+        case .loadingIndicator: return ScreenAccessibility(label: strings.string(.waiting))
+        case .countdown(let countdown): return ScreenAccessibility(label: countdown.text, updatesFrequently: true)
+        case .qrCode(_, let image): return ScreenAccessibility(label: image?.text ?? strings.string(forKey: bankIDKeys.instructionTitle))
+        case .image(_, let label): return ScreenAccessibility(label: label)
+        case .expandable(let title, _): return ScreenAccessibility(label: title)
+        }
+    }
+
     // MARK: Elements
 
     /// The screen elements of a model's interaction items; `demoted` makes a primary button
@@ -138,7 +234,7 @@ public struct ScreenBuilder: Sendable {
     @MainActor func elements(
         _ items: [any InteractionItemModel], invalid: [String: InvalidInputProblem.InvalidField] = [:], demoted: Bool = false
     ) -> [ScreenItem] {
-        items.compactMap { item in
+        var elements = items.compactMap { item -> ScreenItem? in
             let complaint = invalid[item.key].map { $0.detail.literal.isEmpty ? $0.reason ?? strings.string(.fieldInvalid) : $0.detail.literal }
             switch item {
             case let field as any InteractionItemInputTextModel:
@@ -146,7 +242,7 @@ public struct ScreenBuilder: Sendable {
                 return .textField(.init(
                     item: field, name: field.key, label: field.label, placeholder: field.placeholder,
                     value: configuration.isSecure || field.value.isEmpty ? nil : field.value, contentType: configuration.contentType,
-                    keyboard: configuration.keyboard, isSecure: configuration.isSecure, isRequired: field.isRequired, minLength: configuration.minLength,
+                    keyboard: configuration.keyboard, returnKey: .go, isSecure: configuration.isSecure, isRequired: field.isRequired, minLength: configuration.minLength,
                     maxLength: configuration.maxLength, error: field.error ?? complaint, style: textFieldStyle))
             case let box as any InteractionItemCheckboxModel:
                 return .checkbox(.init(
@@ -170,6 +266,14 @@ public struct ScreenBuilder: Sendable {
                 return nil
             }
         }
+        // A field's return key goes to the next field of its form, the last one's submits it.
+        for index in elements.indices {
+            guard case .textField(var field) = elements[index] else { continue }
+            let next = elements[(index + 1)...].first { if case .textField = $0 { return true } else if case .button = $0 { return true } else { return false } }
+            if case .textField? = next { field.returnKey = .next } else { field.returnKey = .go }
+            elements[index] = .textField(field)
+        }
+        return elements
     }
 
     // MARK: Selectors
@@ -185,11 +289,11 @@ public struct ScreenBuilder: Sendable {
             if let form = (first as? KitSelectorItem)?.option as? FormAction, form.model.fields.contains(where: \.isUserInput) {
                 items += elements(KitDataMapper.itemsOfForms([form]), invalid: invalid)
             } else {
-                items.append(.button(.init(title: first.title, role: .primary, action: .select(first))))
+                items.append(.button(.init(title: first.title, role: .primary, action: .select(first), icon: first.icon)))
             }
             return items
         default:
-            return options.map { .button(.init(title: $0.title, role: .secondary, action: .select($0))) }
+            return options.map { .button(.init(title: $0.title, role: .secondary, action: .select($0), icon: $0.icon)) }
         }
     }
 
@@ -209,10 +313,23 @@ public struct ScreenBuilder: Sendable {
         (polling as? KitPollingModel)?.isAutomatic ?? (polling as? KitBankIdModel)?.polling?.isAutomatic ?? (polling.autoPollingDuration > 0)
     }
 
-    /// The time left, in minutes from two minutes up, else in seconds.
-    func countdown(_ polling: any PollingModel) -> ScreenItem? {
+    /// The time left, in minutes and seconds (``timeLeft(seconds:)``), with the whole wait
+    /// when the server said it; `showsProgress` for a bar of the time left.
+    func countdown(_ polling: any PollingModel, showsProgress: Bool = false) -> ScreenItem? {
         guard let seconds = polling.maxWaitRemainingTime.map(Self.wholeSeconds) else { return nil }
-        return .countdown(text: strings.timeLeft(seconds: seconds), seconds: seconds)
+        let total = polling.maxWaitTime.map(Self.wholeSeconds).map { max($0, seconds) }
+        return .countdown(.init(text: timeLeft(seconds: seconds), seconds: seconds, total: total, showsProgress: showsProgress))
+    }
+
+    /// The text of `seconds` left to wait: minutes and seconds from a minute up, else seconds
+    /// ("2 minutes and 3 seconds left", "45 seconds left"), by the theme's BankID keys.
+    public func timeLeft(seconds: Int) -> String {
+        strings.timeLeft(seconds: seconds, minutesKey: bankIDKeys.minutesRemaining, secondsKey: bankIDKeys.secondsRemaining)
+    }
+
+    /// A length of time as text: whole minutes from two minutes up, else seconds ("3 minutes").
+    public func duration(seconds: Int) -> String {
+        seconds >= 120 ? strings.string(forPluralKey: bankIDKeys.minutes, count: seconds / 60) : strings.string(forPluralKey: bankIDKeys.seconds, count: max(0, seconds))
     }
 
     /// A server's count of seconds as a whole number (rounded): never negative, and never a
@@ -223,38 +340,76 @@ public struct ScreenBuilder: Sendable {
 
     /// BankID: the app on this device, or its QR code for another, with the help text; then
     /// the wait and the step's other ways on.
+    /// On this device: the logo and a button that opens the app again (the screen opens it by
+    /// itself first, ``Screen/openOnAppear``). On another device: the QR code, the time it is
+    /// shown as a bar, and the help (how long the code is shown in it); never a button for an
+    /// app that is not on this device.
     @MainActor private func bankIDItems(_ bankID: KitBankIdModel, invalid: [String: InvalidInputProblem.InvalidField]) -> [ScreenItem] {
-        var items: [ScreenItem] = []
-        if let autoStart = bankID.autoStartURL {
+        var items: [ScreenItem] = [.image(name: Self.bankIDLogo, label: "BankID")]
+        if bankID.isOnThisDevice, let autoStart = bankID.autoStartURL {
             items.append(.button(.init(title: strings.string(.bankIDOpenOnThisDevice), role: .primary, action: .open(autoStart))))
-        }
-        if bankID.qrData != nil || bankID.qrCode != nil {
-            if bankID.autoStartURL != nil { items.append(.text(strings.string(.or))) }
+        } else if !bankID.isOnThisDevice {
             items.append(.qrCode(data: bankID.qrData, image: bankID.qrCode))
-            items.append(.expandable(title: strings.string(.bankIDInstructionTitle), body: strings.string(.bankIDInstructionBody)))
+            let shown = (bankID.polling?.maxWaitTime).map { duration(seconds: Self.wholeSeconds($0)) } ?? duration(seconds: Self.bankIDQRCodeLifetime)
+            items.append(.expandable(
+                title: strings.string(forKey: bankIDKeys.instructionTitle),
+                body: Placeholders.fill(strings.string(forKey: bankIDKeys.instructionBody), [shown])))
         }
         if let polling = bankID.polling {
             items.append(.loadingIndicator)
-            if let countdown = countdown(polling) { items.append(countdown) }
+            if let countdown = countdown(polling, showsProgress: !bankID.isOnThisDevice) { items.append(countdown) }
             if !polling.isAutomatic { items.append(.button(.init(title: strings.string(.checkNow), role: .secondary, action: .poll))) }
         }
         return items + elements(bankID.otherItems, invalid: invalid)
     }
 
+    /// The theme's image name of BankID's logo (an app's asset of that name wins).
+    public static let bankIDLogo = "hui_ic_bankid"
+    /// How long BankID shows a QR code when the server does not say: its relying-party
+    /// guidelines give an order a QR code lives for 30 seconds before it is cancelled.
+    static let bankIDQRCodeLifetime = 30
+
     // MARK: Passkeys
 
     /// A button per kind of authenticator the step can use, each with its explanation; then
     /// the step's other ways on (the browser fallback, cancel).
+    /// After a failed ceremony, what its ``PasskeyFailureOutcome`` shows first.
     @MainActor private func webAuthnItems(_ webAuthn: any WebAuthnOperationModel, invalid: [String: InvalidInputProblem.InvalidField]) -> [ScreenItem] {
         var items: [ScreenItem] = []
-        let kinds = (webAuthn as? KitWebAuthnModel)?.kinds ?? []
-        for (index, kind) in kinds.enumerated() {
-            let (message, button): (LocalizableStrings.Key, LocalizableStrings.Key) =
-                kind == .crossPlatform ? (.webAuthnCrossPlatformMessage, .webAuthnCrossPlatformButton) : (.webAuthnPlatformMessage, .webAuthnPlatformButton)
-            items.append(.message(text: strings.string(message), style: MessageStyleAttribute.content.themeSection))
-            items.append(.button(.init(title: strings.string(button), role: index == 0 ? .primary : .secondary, action: .passkey(kind))))
+        let kit = webAuthn as? KitWebAuthnModel
+        let kinds = kit?.kinds ?? []
+        let error = MessageStyleAttribute.error.themeSection
+        switch kit?.failure {
+        case .retry?:
+            items.append(.message(text: webAuthnText(\.retryMessageTextKey, .webAuthnRetryMessage), style: MessageStyleAttribute.warn.themeSection))
+            items.append(.button(.init(title: webAuthnText(\.retryButtonTextKey, .webAuthnRetryButton), role: .primary, action: .passkey(kit?.lastKind ?? kinds.first ?? .any))))
+            return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid, demoted: true)
+        case .noCredentials?:
+            items.append(.message(text: webAuthnText(\.noCredentialsMessageTextKey, .webAuthnNoCredentialsMessage), style: error))
+        case .appAssociation?:
+            items.append(.message(text: webAuthnText(\.appAssociationErrorMessageTextKey, .webAuthnAppAssociationErrorMessage), style: error))
+        case .fallback?:
+            items.append(.message(text: webAuthnText(\.errorMessageTextKey, .webAuthnErrorMessage), style: error))
+            items.append(.button(.init(title: webAuthnText(\.errorButtonTextKey, .webAuthnErrorButton), role: .primary, action: .passkeyFallback)))
+            return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid, demoted: true)
+        case .unavailable?:
+            items.append(.message(text: webAuthnText(\.passkeysNotSupportedMessageTextKey, .passkeysNotSupported), style: error))
+            return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid, demoted: true)
+        case .nothing?, nil:
+            break
         }
-        if kinds.isEmpty { items.append(.message(text: strings.string(.passkeysNotSupported), style: MessageStyleAttribute.warn.themeSection)) }
+        for (index, kind) in kinds.enumerated() {
+            let crossPlatform = kind == .crossPlatform
+            items.append(.message(
+                text: crossPlatform ? webAuthnText(\.crossPlatformMessageTextKey, .webAuthnCrossPlatformMessage) : webAuthnText(\.platformMessageTextKey, .webAuthnPlatformMessage),
+                style: MessageStyleAttribute.content.themeSection))
+            items.append(.button(.init(
+                title: crossPlatform ? webAuthnText(\.crossPlatformButtonTextKey, .webAuthnCrossPlatformButton) : webAuthnText(\.platformButtonTextKey, .webAuthnPlatformButton),
+                role: index == 0 ? .primary : .secondary, action: .passkey(kind))))
+        }
+        if kinds.isEmpty {
+            items.append(.message(text: webAuthnText(\.passkeysNotSupportedMessageTextKey, .passkeysNotSupported), style: MessageStyleAttribute.warn.themeSection))
+        }
         return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid)
     }
 }

@@ -66,6 +66,11 @@ public struct LocalizableStrings: Sendable {
         case waitingForAnswerFile = "haapi_waiting_for_answer_file"
         case errorLabel = "haapi_error_label"
         case warningLabel = "haapi_warning_label"
+        case checked = "haapi_checked"
+        case notChecked = "haapi_not_checked"
+        case showPassword = "haapi_show_password"
+        case hidePassword = "haapi_hide_password"
+        case fieldError = "haapi_field_error"
         case demoLogInAs = "haapi_demo_log_in_as"
         case demoMessagesHint = "haapi_demo_messages_hint"
         case messageOneTimeCode = "haapi_message_one_time_code"
@@ -118,17 +123,30 @@ public struct LocalizableStrings: Sendable {
         appTable(key) ?? texts[key] ?? Self.kitTables["en"]?.texts[key] ?? key
     }
 
-    /// The text of `key` for `count` ("1 minute", "3 minutes").
-    public func string(_ key: PluralKey, count: Int) -> String {
-        if let format = appTable(key.rawValue) { return String.localizedStringWithFormat(format, count) }
-        guard let plural = plurals[key.rawValue] ?? Self.kitTables["en"]?.plurals[key.rawValue] else { return "\(key.rawValue) \(count)" }
-        return plural.text(for: count)
+    /// The text of `key` for `count` ("1 minute", "3 minutes"); `more` fills the format's
+    /// further `%d`s in order (`hui_polling_minutes_remaining` takes the seconds too).
+    public func string(_ key: PluralKey, count: Int, _ more: Int...) -> String {
+        string(forPluralKey: key.rawValue, count: count, more)
     }
 
-    /// The time left to wait, `seconds` of it: in minutes from two minutes up, else in seconds
-    /// ("3 minutes left", "45 seconds left").
-    public func timeLeft(seconds: Int) -> String {
-        seconds >= 120 ? string(.pollingMinutesRemaining, count: seconds / 60) : string(.pollingSecondsRemaining, count: seconds)
+    /// The text of any plural key (one a theme names), as ``string(_:count:_:)``.
+    public func string(forPluralKey key: String, count: Int, _ more: Int...) -> String {
+        string(forPluralKey: key, count: count, more)
+    }
+
+    private func string(forPluralKey key: String, count: Int, _ more: [Int]) -> String {
+        if let format = appTable(key) { return String(format: format, locale: Locale(identifier: language), arguments: ([count] + more).map { $0 as CVarArg }) }
+        guard let plural = plurals[key] ?? Self.kitTables["en"]?.plurals[key] else { return ([key, String(count)] + more.map(String.init)).joined(separator: " ") }
+        return plural.text(for: count, more)
+    }
+
+    /// The time left to wait, `seconds` of it: minutes and seconds from a minute up, else
+    /// seconds ("2 minutes and 3 seconds left", "45 seconds left"), by the keys given (a theme's).
+    public func timeLeft(
+        seconds: Int, minutesKey: String = PluralKey.pollingMinutesRemaining.rawValue, secondsKey: String = PluralKey.pollingSecondsRemaining.rawValue
+    ) -> String {
+        let seconds = max(0, seconds)
+        return seconds >= 60 ? string(forPluralKey: minutesKey, count: seconds / 60, [seconds % 60]) : string(forPluralKey: secondsKey, count: seconds, [])
     }
 
     /// The user's languages, most preferred first (``UserLanguages/preferred``).
@@ -140,9 +158,12 @@ public struct LocalizableStrings: Sendable {
     struct Plural: Sendable {
         let formats: [String: String]
 
-        func text(for count: Int) -> String {
+        /// The form for `count`, its first `%d` filled with `count` and the next with `more`, in order.
+        func text(for count: Int, _ more: [Int] = []) -> String {
             let format = (count == 1 ? formats["one"] : nil) ?? formats["other"] ?? "%d"
-            return format.replacingOccurrences(of: "%d", with: String(count))
+            var values = ([count] + more).makeIterator()
+            return format.components(separatedBy: "%d").enumerated()
+                .map { index, part in index == 0 ? part : String(values.next() ?? 0) + part }.joined()
         }
     }
 

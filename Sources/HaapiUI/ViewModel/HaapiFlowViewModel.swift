@@ -291,6 +291,11 @@ import OpenCombine
     /// this only sets ``isConfirmingInterruption``: the UI then calls ``confirmCancel()`` or
     /// ``dismissCancel()``. Otherwise the flow is cancelled at once (see ``confirmCancel()``).
     public func cancel() async {
+        // Closing the screen of an error that stopped the flow is seeing it: nothing is left to lose.
+        if case .failed(_, nil, reported: false) = phase {
+            acknowledgeError()
+            return
+        }
         if configuration.shouldConfirmFlowInterruption && !isConfirmingInterruption {
             isConfirmingInterruption = true
             return
@@ -385,6 +390,36 @@ import OpenCombine
     /// failure never opens the browser.
     public func passkeysBrowserFallback(of operation: KitWebAuthnModel) -> FormActionModel? {
         configuration.usePasskeysBrowserFallback ? operation.browserFallback : nil
+    }
+
+    /// The passkey ceremony for an authenticator of `kind` failed with `failure`: the passkey
+    /// step is shown again with what follows (``PasskeyFailureOutcome``): a retry, a message,
+    /// or a button to the browser fallback when the step has one and the configuration allows
+    /// it. Nothing is sent: the browser opens only when the user taps (``takePasskeyFallback()``).
+    @discardableResult
+    public func passkeyDidFail(_ failure: PasskeyFailure, kind: WebAuthnAuthenticatorKind) -> PasskeyFailureOutcome {
+        guard var operation = uiModel as? KitWebAuthnModel else { return .nothing }
+        if case .failed(let reason) = failure { HaapiLogger.info(UIKitFollowUpTag.flow, "the passkey ceremony failed: \(reason)") }
+        let outcome = PasskeyFailureOutcome(failure, fallbackAllowed: passkeysBrowserFallback(of: operation) != nil)
+        operation.failure = outcome
+        operation.lastKind = kind
+        problemModel = nil
+        uiModel = operation
+        return outcome
+    }
+
+    /// Goes on in the browser after passkeys failed: submits the step's fallback, when the
+    /// configuration allows it (otherwise nothing happens).
+    public func takePasskeyFallback() async {
+        guard let operation = uiModel as? KitWebAuthnModel, let fallback = passkeysBrowserFallback(of: operation) else { return }
+        await submit(form: fallback, parameters: [:])
+    }
+
+    /// The user came back to the app (from BankID, or another app the step opened): a waiting
+    /// step is polled now rather than at its next tick, so the login goes on at once.
+    public func pollAfterReturn() async {
+        guard shownStep is PollingStep, !isLoading, case .showing = phase else { return }
+        await poll()
     }
 
     /// Stops the flow's work under way (polling, requests whose answers are then dropped).
@@ -526,6 +561,12 @@ import OpenCombine
             break
         }
         stopPolling()
+        // The attempt is over: the problem gets its screen (its messages and links, which may
+        // lead on), unless the app gives the feedback itself: then the flow ends with it now.
+        if configuration.shouldAutoHandleFlowErrorFeedback {
+            problemModel = nil
+            uiModel = model
+        }
         publish(HaapiFlowError(problem: model))
     }
 
