@@ -116,6 +116,25 @@ import Testing
         #expect(runtime.title == "Something went wrong" && runtime.message.hasPrefix("The login stopped: ") && !runtime.message.contains("%@"))
     }
 
+    /// Every `hui_*` key is shown somewhere: named by the code that shows it (outside the table
+    /// itself and the theme's defaults), or drawn through the theme key that names it.
+    @Test func everyCurityKeyIsShownSomewhere() throws {
+        let sources = Documents.packageRoot.appendingPathComponent("Sources")
+        var code = ""
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
+        #expect(files.count > 100, "the sources are where the test expects them")
+        for file in files where file.pathExtension == "swift" && !["LocalizableStrings.swift", "ViewControllerStyles.swift"].contains(file.lastPathComponent) {
+            code += try String(contentsOf: file, encoding: .utf8)
+        }
+        // Shown through the theme's key for it (an app's theme may point it elsewhere).
+        let throughTheme: [LocalizableStrings.Key: String] = [.webAuthnRegistrationSuccessMessage: "registrationSuccessMessageTextKey"]
+        for key in LocalizableStrings.Key.allCases where key.rawValue.hasPrefix("hui_") {
+            let name = "\(key)"
+            let named = code.range(of: "." + name + "\\b", options: .regularExpression) != nil
+            #expect(named || throughTheme[key].map { code.contains($0) } == true, "\(key.rawValue) is never shown")
+        }
+    }
+
     @Test func aStepWithNoWayOnSaysSo() throws {
         let screen = try Self.screen(#"{"type": "authentication-step", "actions": [], "messages": [{"text": "Nothing here", "classList": ["heading"]}]}"#)
         #expect(screen.items.contains(.message(text: "No way to go on", style: "MessageView.Heading")))
