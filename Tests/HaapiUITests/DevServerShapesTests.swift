@@ -130,24 +130,6 @@ import Testing
             await flow.close()
         }
     }
-
-    /// `setUsePasskeysBrowserFallback(false)`: the passkey step has its fallback, and the flow does not take it.
-    @Test func theBrowserFallbackOfPasskeysCanBeTurnedOff() async throws {
-        try await RunningServer.with { server in
-            for allowed in [true, false] {
-                let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUsePasskeysBrowserFallback(allowed) }
-                await flow.viewModel.start()
-                try await flow.choose("webauthn")
-                await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
-                let confirm = try #require(try flow.requireModel().button(kind: .login))
-                await flow.viewModel.submit(interactionActionModel: confirm, parameters: ["password": "Password1"])
-                let operation = try #require(try flow.requireModel() as? KitWebAuthnModel)
-                #expect(operation.browserFallback != nil)
-                #expect((flow.viewModel.passkeysBrowserFallback(of: operation) != nil) == allowed, "allowed: \(allowed)")
-                await flow.close()
-            }
-        }
-    }
 }
 
 /// soft-webauthn's software authenticator (Scripts/webauthn, installed by Scripts/test.sh): one

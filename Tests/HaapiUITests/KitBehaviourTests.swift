@@ -169,7 +169,9 @@ import Testing
                 try await flow.choose("webauthn")
                 await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
                 await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["password": "Password1"])
-                #expect(try flow.requireModel() is KitWebAuthnModel)
+                let operation = try #require(try flow.requireModel() as? KitWebAuthnModel)
+                #expect(operation.browserFallback != nil)
+                #expect((flow.viewModel.passkeysBrowserFallback(of: operation) != nil) == allowed, "allowed: \(allowed)")
 
                 #expect(flow.viewModel.passkeyDidFail(.cancelled, kind: .platform) == .retry)
                 let retry = Self.english.screen(for: try flow.requireModel())

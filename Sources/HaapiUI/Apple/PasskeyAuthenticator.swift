@@ -15,7 +15,8 @@ import Foundation
 /// ```
 ///
 /// The relying party id must be a domain of the app's associated domains (`webcredentials:`).
-/// When the user cancels or no authenticator can answer, take ``KitWebAuthnModel/browserFallback``.
+/// When it throws, ``failure(of:)`` says why, and ``HaapiFlowViewModel/passkeyDidFail(_:kind:)``
+/// what the screen shows next (a retry, a message, the browser fallback).
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
 @MainActor public final class PasskeyAuthenticator: NSObject {
     /// Supplies the window the system sheet is presented on.
@@ -28,6 +29,21 @@ import Foundation
     public init(defaultRelyingPartyID: String? = nil, anchor: @escaping @MainActor () -> ASPresentationAnchor) {
         self.anchor = anchor
         self.defaultRelyingPartyID = defaultRelyingPartyID
+    }
+
+    /// Why a ceremony threw `error`, as the kit tells the cases apart: the user's cancel, no
+    /// credential for a request that may not ask the user, an app whose associated domains do
+    /// not name the relying party (the system says so in the error's text), no authenticator.
+    public nonisolated static func failure(of error: any Error) -> PasskeyFailure {
+        let described = "\(error) \((error as NSError).userInfo)".lowercased()
+        if described.contains("not associated") || described.contains("associated domain") { return .appAssociation }
+        guard let authorization = error as? ASAuthorizationError else { return .failed("\(error)") }
+        switch authorization.code {
+        case .canceled: return .cancelled
+        case .notInteractive: return .noCredentials
+        case .notHandled: return .notSupported
+        default: return .failed("\(error)")
+        }
     }
 
     /// Asks the platform for the credential `operation` wants: a registration (this device's
