@@ -61,8 +61,10 @@ extension HaapiFlow {
     }
 }
 
-/// ``HaapiFlowViewController`` in a navigation controller, as a SwiftUI view (Curity's
-/// `HaapiFlowViewControllerRepresentable`).
+/// ``HaapiFlowViewController`` as a SwiftUI view (Curity's `HaapiFlowViewControllerRepresentable`):
+/// in a navigation controller of its own on a sheet; pushed in a `NavigationStack`, the flow
+/// itself, with the stack's bar. At the end of the flow, after the result was told, it
+/// dismisses itself (the sheet closes, or the stack pops back).
 @available(iOSApplicationExtension, unavailable)
 @MainActor public struct HaapiFlowViewControllerRepresentable: UIViewControllerRepresentable {
     private let haapiFlowResult: any HaapiFlowResult
@@ -81,19 +83,62 @@ extension HaapiFlow {
         self.haapiDeepLinkManageable = haapiDeepLinkManageable
     }
 
-    /// The flow in a navigation controller; when it cannot be made (a theme without a style
-    /// every screen needs), an empty controller, and the result receives the error.
+    /// Holds the environment's dismiss action, as SwiftUI updates it, for the end of the flow.
+    @MainActor public final class Coordinator {
+        var dismiss: DismissAction?
+    }
+
+    /// The coordinator that dismisses the view at the end of the flow.
+    public func makeCoordinator() -> Coordinator { Coordinator() }
+
+    /// The flow in its host; when it cannot be made (a theme without a style every screen
+    /// needs), an empty controller, and the result receives the error.
     public func makeUIViewController(context: Context) -> UIViewController {
+        let coordinator = context.coordinator
+        coordinator.dismiss = context.environment.dismiss
         do {
-            return UINavigationController(rootViewController: try HaapiFlowViewController(
-                application: haapiUIKitApplication, haapiFlowResult: haapiFlowResult, haapiDeepLinkManageable: haapiDeepLinkManageable, onFinish: {}))
+            return FlowHost(flow: try HaapiFlowViewController(
+                application: haapiUIKitApplication, haapiFlowResult: haapiFlowResult, haapiDeepLinkManageable: haapiDeepLinkManageable,
+                onFinish: { coordinator.dismiss?() }))
         } catch {
             haapiFlowResult.didReceiveError(error)
             return UIViewController()
         }
     }
 
-    public func updateUIViewController(_ uiViewController: UIViewController, context: Context) {}
+    /// Keeps the dismiss action current.
+    public func updateUIViewController(_ uiViewController: UIViewController, context: Context) {
+        context.coordinator.dismiss = context.environment.dismiss
+    }
+}
+
+/// Holds the flow for SwiftUI: directly when SwiftUI shows it in a navigation stack (a second
+/// navigation bar inside the stack's would stack two bars), else in a navigation controller of
+/// its own, for its close button. Which one is known only once the host is in place.
+@available(iOSApplicationExtension, unavailable)
+@MainActor private final class FlowHost: UIViewController {
+    private let flow: HaapiFlowViewController
+
+    init(flow: HaapiFlowViewController) {
+        self.flow = flow
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    @available(*, unavailable)
+    required init?(coder: NSCoder) { nil }
+
+    override func viewWillAppear(_ animated: Bool) {
+        if flow.parent == nil { embed(navigationController == nil ? UINavigationController(rootViewController: flow) : flow) }
+        super.viewWillAppear(animated)
+    }
+
+    private func embed(_ child: UIViewController) {
+        addChild(child)
+        child.view.frame = view.bounds
+        child.view.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        view.addSubview(child.view)
+        child.didMove(toParent: self)
+    }
 }
 
 /// Curity's older SwiftUI wrapper of a ``HaapiFlowViewController`` made by the app.

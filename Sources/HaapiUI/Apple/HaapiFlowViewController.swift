@@ -15,7 +15,8 @@ import UIKit
 /// application's theme and texts.
 @available(iOSApplicationExtension, unavailable)
 @MainActor public class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
-    HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable, HaapiFlowDeepLinkable, ScreenBuilding, KitFlowActions
+    HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable, HaapiFlowDeepLinkable, ScreenBuilding, KitFlowActions,
+    UIAdaptivePresentationControllerDelegate
 {
     public typealias AssociatedStyle = HaapiFlowViewControllerStyle
     /// The flow this controller shows.
@@ -33,6 +34,8 @@ import UIKit
     private var current: (any HaapiUIViewController)?
     private var webSession: ASWebAuthenticationSession?
     private let banner = NotificationBanner()
+    /// The container's style, applied by ``apply(style:)``.
+    private var flowStyle: HaapiFlowViewControllerStyle?
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -84,7 +87,13 @@ import UIKit
             if self.current?.handleProblemModel(problem) != true { self.handleUIProblem(problem) }
         }.store(in: &cancellables)
         viewModel.$isLoading.receive(on: DispatchQueue.main).sink { [weak self] loading in
-            if !loading { self?.current?.stopLoading() }
+            // The kit's screens disable their buttons, links and tabs while a request runs; an
+            // app's own screen is told when it ends.
+            if let screen = self?.current as? any InteractionEnabling {
+                screen.setInteractionEnabled(!loading)
+            } else if !loading {
+                self?.current?.stopLoading()
+            }
         }.store(in: &cancellables)
         viewModel.$error.receive(on: DispatchQueue.main).sink { [weak self] in self?.show($0) }.store(in: &cancellables)
         viewModel.$isConfirmingInterruption.receive(on: DispatchQueue.main).sink { [weak self] asking in
@@ -93,14 +102,58 @@ import UIKit
         Task { await viewModel.start() }
     }
 
+    public override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        // Where the flow is shown is known once it is in a navigation stack.
+        if let flowStyle { placeLeaveButton(flowStyle) }
+    }
+
+    public override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        // A sheet's swipe down asks the same confirmation as the close button. Only the sheet
+        // the flow's own navigation controller is: a sheet of the app keeps the app's delegate.
+        if let navigation = navigationController, navigation.viewControllers.first === self, navigation.parent == nil,
+            navigation.presentingViewController != nil, navigation.presentationController?.delegate == nil
+        {
+            navigation.presentationController?.delegate = self
+        }
+    }
+
     /// Applies the container's style: its background and close button.
     public func apply(style: HaapiFlowViewControllerStyle) {
         view.backgroundColor = colorOptional(named: style.backgroundColorName) ?? .systemBackground
-        let close = UIBarButtonItem(
-            image: imageOptional(named: style.closeButtonImageName), primaryAction: UIAction { [weak self] _ in self?.close() })
-        close.tintColor = colorOptional(named: style.closeButtonTintColorName)
-        close.accessibilityLabel = screenBuilder.strings.string(.cancel)
-        navigationItem.leftBarButtonItem = close
+        flowStyle = style
+        placeLeaveButton(style)
+    }
+
+    /// The way out of the flow, which asks before leaving a login half way: ✕ on a sheet (or as
+    /// the first screen of a stack); pushed on an app's stack, a Back in place of the system's,
+    /// whose pop would not ask.
+    private func placeLeaveButton(_ style: HaapiFlowViewControllerStyle) {
+        // The controller whose items the bar shows: this one, or the one (a SwiftUI host) that holds it.
+        var owner: UIViewController = self
+        while let parent = owner.parent, !(parent is UINavigationController) { owner = parent }
+        let leave = UIButton(type: .system)
+        leave.tintColor = colorOptional(named: style.closeButtonTintColorName)
+        leave.widthAnchor.constraint(greaterThanOrEqualToConstant: style.closeButtonMinWidth).isActive = true
+        leave.heightAnchor.constraint(greaterThanOrEqualToConstant: style.closeButtonMinHeight).isActive = true
+        leave.addAction(UIAction { [weak self] _ in self?.close() }, for: .touchUpInside)
+        if let navigation = owner.parent as? UINavigationController, navigation.viewControllers.first !== owner {
+            let back = screenBuilder.strings.string(.back)
+            var configuration = UIButton.Configuration.plain()
+            configuration.image = UIImage(systemName: "chevron.backward")
+            configuration.title = back
+            configuration.imagePadding = 4
+            configuration.contentInsets = .zero
+            leave.configuration = configuration
+            leave.accessibilityLabel = back
+            // A custom left item also turns the edge-swipe pop off, which would not ask either.
+            owner.navigationItem.hidesBackButton = true
+        } else {
+            leave.setImage(imageOptional(named: style.closeButtonImageName), for: .normal)
+            leave.accessibilityLabel = screenBuilder.strings.string(.cancel)
+        }
+        owner.navigationItem.leftBarButtonItem = UIBarButtonItem(customView: leave)
     }
 
     // MARK: Screens
@@ -145,11 +198,13 @@ import UIKit
         addChild(screen)
         screen.view.translatesAutoresizingMaskIntoConstraints = false
         view.addSubview(screen.view)
+        // The container's padding, around every screen.
+        let padding = flowStyle?.directionalInsets ?? .zero
         NSLayoutConstraint.activate([
-            screen.view.topAnchor.constraint(equalTo: view.topAnchor),
-            screen.view.bottomAnchor.constraint(equalTo: view.bottomAnchor),
-            screen.view.leadingAnchor.constraint(equalTo: view.leadingAnchor),
-            screen.view.trailingAnchor.constraint(equalTo: view.trailingAnchor),
+            screen.view.topAnchor.constraint(equalTo: view.topAnchor, constant: padding.top),
+            screen.view.bottomAnchor.constraint(equalTo: view.bottomAnchor, constant: -padding.bottom),
+            screen.view.leadingAnchor.constraint(equalTo: view.leadingAnchor, constant: padding.leading),
+            screen.view.trailingAnchor.constraint(equalTo: view.trailingAnchor, constant: -padding.trailing),
         ])
         screen.didMove(toParent: self)
         current = screen
@@ -196,7 +251,9 @@ import UIKit
     public func openURL(_ url: URL) {
         UIApplication.shared.open(url) { [weak self] opened in
             guard !opened, let self else { return }
-            self.banner.show(self.screenBuilder.strings.string(.appSchemeNotInstalled), style: self.commonStyle.notificationBanner, over: self.view)
+            self.banner.show(
+                self.screenBuilder.strings.string(.appSchemeNotInstalled), actionTitle: self.screenBuilder.strings.string(.ok),
+                style: self.commonStyle.notificationBanner, over: self.view)
         }
     }
 
@@ -249,8 +306,8 @@ import UIKit
             let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation)
             if operation.isRegistration, let style = try? application.theme.style(WebAuthnViewControllerStyle.self) {
                 banner.show(
-                    localizedStringForKey(key: style.textualKeys.registrationSuccessMessageTextKey), style: style.successNotificationBannerViewStyle,
-                    over: view)
+                    localizedStringForKey(key: style.textualKeys.registrationSuccessMessageTextKey), actionTitle: screenBuilder.strings.string(.ok),
+                    style: style.successNotificationBannerViewStyle, over: view)
             }
             await viewModel.completeWebAuthn(made.credential, kind: made.kind)
         } catch {
@@ -323,6 +380,14 @@ import UIKit
     private func close() {
         Task { await viewModel.cancel() }
     }
+
+    // MARK: UIAdaptivePresentationControllerDelegate
+
+    /// A swipe down never closes the sheet at once: it asks, as the close button does.
+    public func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool { false }
+
+    /// The swipe down the sheet refused: the close button's path, with its confirmation.
+    public func presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController) { close() }
 
     private func confirmInterruption() {
         let strings = screenBuilder.strings

@@ -27,21 +27,26 @@ import UIKit
 
 extension TextAppearance {
     /// The font: the theme's family (else the system font) at the style's size, with the trait,
-    /// scaled by Dynamic Type as the Apple text style of the same name, else as body text.
-    @MainActor public var fontText: UIFont {
-        let size = CGFloat(pointSize)
-        var font = fontName.flatMap { UIFont(name: $0, size: size) } ?? UIFont.systemFont(ofSize: size)
-        if let trait = fontSymbolicTrait?.uiTraits, let descriptor = font.fontDescriptor.withSymbolicTraits(trait) {
+    /// scaled by Dynamic Type as the Apple text style of the same name, else as body text. A view
+    /// with `adjustsFontForContentSizeCategory` rescales it when the user's text size changes.
+    @MainActor public var fontText: UIFont { font(compatibleWith: nil) }
+
+    /// ``fontText`` scaled for `traits` (for views that restyle themselves when traits change,
+    /// such as a button's configuration); the current traits when `nil`.
+    @MainActor func font(compatibleWith traits: UITraitCollection?) -> UIFont {
+        let size = CGFloat(self.pointSize)
+        var font = self.fontName.flatMap { UIFont(name: $0, size: size) } ?? UIFont.systemFont(ofSize: size)
+        if let trait = self.fontSymbolicTrait?.uiTraits, let descriptor = font.fontDescriptor.withSymbolicTraits(trait) {
             font = UIFont(descriptor: descriptor, size: size)
         }
-        let style = UIFont.TextStyle(rawValue: fontTextStyle)
+        let style = UIFont.TextStyle(rawValue: self.fontTextStyle)
         let appleStyles: [UIFont.TextStyle] = [.largeTitle, .title1, .title2, .title3, .headline, .subheadline, .body, .callout, .footnote, .caption1, .caption2]
-        return UIFontMetrics(forTextStyle: appleStyles.contains(style) ? style : .body).scaledFont(for: font)
+        return UIFontMetrics(forTextStyle: appleStyles.contains(style) ? style : .body).scaledFont(for: font, compatibleWith: traits)
     }
 
     /// The alignment, for UIKit.
     public var nsTextAlignment: NSTextAlignment {
-        switch textAlignment {
+        switch self.textAlignment {
         case .natural: return .natural
         case .left: return .left
         case .center: return .center
@@ -54,11 +59,13 @@ extension TextAppearance {
     @MainActor public func apply(to label: UILabel, text: String, color: UIColor?) {
         var attributes: [NSAttributedString.Key: Any] = [.font: fontText]
         if let color { attributes[.foregroundColor] = color }
-        if kern != 0 { attributes[.kern] = kern }
+        if self.kern != 0 { attributes[.kern] = self.kern }
         let paragraph = NSMutableParagraphStyle()
         paragraph.alignment = nsTextAlignment
-        if lineHeightMultiple > 0 { paragraph.lineHeightMultiple = lineHeightMultiple }
+        if self.lineHeightMultiple > 0 { paragraph.lineHeightMultiple = self.lineHeightMultiple }
         attributes[.paragraphStyle] = paragraph
+        // The plain font too: a label that follows Dynamic Type rescales it, and the text with it.
+        label.font = fontText
         label.attributedText = NSAttributedString(string: text, attributes: attributes)
         label.adjustsFontForContentSizeCategory = true
         label.numberOfLines = 0
@@ -99,15 +106,16 @@ extension UIStyle {
 
     /// The padding, for UIKit layout.
     public var directionalInsets: NSDirectionalEdgeInsets {
-        NSDirectionalEdgeInsets(top: paddingTop, leading: paddingLeft, bottom: paddingBottom, trailing: paddingRight)
+        let padding = commonUIStyle.paddingStyle
+        return NSDirectionalEdgeInsets(top: padding.top, leading: padding.left, bottom: padding.bottom, trailing: padding.right)
     }
 }
 
 extension StackViewStyle {
     /// Applies the spacing, alignment, padding and background to `stack`.
     @MainActor public func apply(to stack: UIStackView) {
-        stack.spacing = spacing
-        stack.alignment = alignment.uiAlignment
+        stack.spacing = self.spacing
+        stack.alignment = self.alignment.uiAlignment
         stack.isLayoutMarginsRelativeArrangement = true
         stack.directionalLayoutMargins = directionalInsets
         stack.backgroundColor = backgroundColor

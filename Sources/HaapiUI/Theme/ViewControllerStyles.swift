@@ -374,3 +374,24 @@ extension SelectorViewControllerStyle: ContentStackStyled {}
 extension PollingViewControllerStyle: ContentStackStyled {}
 extension BankIdViewControllerStyle: ContentStackStyled {}
 extension WebAuthnViewControllerStyle: ContentStackStyled {}
+
+/// A screen style with its own look for texts between the elements (`contentTextAppearance`,
+/// `contentTextColorName`), which ``BaseViewController`` draws them in.
+protocol ContentTextStyled {
+    var contentTextAppearance: TextAppearance { get }
+    var contentTextColorName: String { get }
+}
+
+extension FormViewControllerStyle: ContentTextStyled {}
+extension BankIdViewControllerStyle: ContentTextStyled {}
+extension WebAuthnViewControllerStyle: ContentTextStyled {}
+
+/// A screen style with its own spinner for a wait (`loadingIndicatorViewStyle`,
+/// `loadingIndicatorSideDimension`), which ``BaseViewController`` draws.
+protocol LoadingIndicatorStyled {
+    var loadingIndicatorViewStyle: LoadingIndicatorViewStyle { get }
+    var loadingIndicatorSideDimension: Double { get }
+}
+
+extension PollingViewControllerStyle: LoadingIndicatorStyled {}
+extension WebAuthnViewControllerStyle: LoadingIndicatorStyled {}

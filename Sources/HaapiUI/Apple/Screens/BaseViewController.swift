@@ -35,8 +35,14 @@ import UIKit
     private let columnStackView = UIStackView()
     /// What the user entered, by field: read when a form is submitted.
     private var inputs: [(name: String, read: () -> String)] = []
-    private weak var loadingButton: UIButton?
+    /// The buttons, links and tabs drawn: disabled while a request of the flow runs.
+    private var actionElements: [any ActionElement] = []
+    /// The element last tapped: it shows progress while its request runs.
+    private weak var tappedElement: (any ActionElement)?
     private var countdown: (label: UILabel, seconds: Int, timer: Timer?)?
+    /// What the elements are drawn with; made when first drawn, once the delegates are set.
+    private lazy var drawing = ElementDrawing(
+        color: { [weak self] in self?.color($0) }, image: { [weak self] in self?.image($0) }, strings: screenBuilder.strings)
 
     /// A screen showing `model` with `style`.
     public init(_ model: AssociatedModel, style: AssociatedStyle, commonStyle: HaapiUIViewControllerStyle) {
@@ -63,6 +69,7 @@ import UIKit
             stack.axis = .vertical
             columnStackView.addArrangedSubview(stack)
         }
+        if let header = drawing.headerView(commonStyle.header) { columnStackView.insertArrangedSubview(header, at: 0) }
         view.addSubview(scrollView)
         scrollView.addSubview(columnStackView)
         mainView = columnStackView
@@ -79,6 +86,12 @@ import UIKit
         apply(style: style)
         preRender(uiModel: model)
         render()
+    }
+
+    open override func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
+        super.traitCollectionDidChange(previousTraitCollection)
+        // Layer borders hold a CGColor, which does not follow light and dark by itself.
+        if traitCollection.hasDifferentColorAppearance(comparedTo: previousTraitCollection) { drawing.refreshBorders() }
     }
 
     // MARK: Drawing
@@ -108,11 +121,18 @@ import UIKit
         countdown?.timer?.invalidate()
         countdown = nil
         inputs = []
+        actionElements = []
+        erroneousFields = []
         let screen = screen()
         fill(messagesStackView, with: screen.messages)
         fill(contentStackView, with: screen.content)
         fill(linksStackView, with: screen.links)
+        // The first field with a complaint takes VoiceOver's focus, which reads the complaint (its hint).
+        if let field = erroneousFields.first { UIAccessibility.post(notification: .layoutChanged, argument: field) }
     }
+
+    /// The fields drawn with a complaint, in order.
+    private var erroneousFields: [UIView] = []
 
     private func fill(_ stack: UIStackView, with items: [ScreenItem]) {
         stack.arrangedSubviews.forEach { $0.removeFromSuperview() }
@@ -123,31 +143,53 @@ import UIKit
     open func makeView(for item: ScreenItem) -> UIView? {
         switch item {
         case .message(let text, let section):
-            return messageView(text, style: commonStyle.messageViewStyles.style(section: section))
+            return drawing.messageView(text, style: commonStyle.messageViewStyles.style(section: section))
         case .text(let text):
-            return messageView(text, style: commonStyle.messageViewStyles.content)
+            guard let content = style as? any ContentTextStyled else { return drawing.messageView(text, style: commonStyle.messageViewStyles.content) }
+            return drawing.label(text, appearance: content.contentTextAppearance, colorNamed: content.contentTextColorName)
         case .section(let title):
             let label = UILabel()
             style.headerTextAppearance.apply(to: label, text: title, color: color(style.headerTextColorName))
             label.accessibilityTraits.insert(.header)
             return label
         case .textField(let field):
-            return textFieldView(field)
+            let (view, input) = drawing.textFieldView(field, style: commonStyle.inputTextField)
+            inputs.append((field.name, { input.text ?? "" }))
+            if field.error != nil { erroneousFields.append(input) }
+            return view
         case .checkbox(let checkbox):
-            return checkboxView(checkbox)
+            let (view, isChecked) = drawing.checkboxView(checkbox, style: commonStyle.checkbox)
+            let value = checkbox.item.value.isEmpty ? "on" : checkbox.item.value
+            inputs.append((checkbox.name, { isChecked() ? value : "" }))
+            return view
         case .picker(let picker):
             return pickerView(picker)
         case .button(let button):
-            return buttonView(button.title, style: style(of: button.role), action: button.action)
+            return actionable(drawing.button(button.title, style: style(of: button.role)), action: button.action)
         case .tabs(let titles, let selected):
-            return tabsView(titles, selected: selected)
+            let tabs = TabsView(titles, selected: selected, style: commonStyle.tabView, drawing: drawing)
+            tabs.tabs.addAction(UIAction { [weak self, weak tabs] _ in
+                let options = ((self?.shownModel as? any SelectorModel)?.selectorItems ?? []).compactMap { $0 as? any SelectorItemInteractionActionModel }
+                guard let self, let tabs, options.indices.contains(tabs.tabs.selectedSegmentIndex) else { return }
+                self.tappedElement = tabs
+                self.perform(.select(options[tabs.tabs.selectedSegmentIndex]))
+            }, for: .valueChanged)
+            actionElements.append(tabs)
+            return tabs
         case .loadingIndicator:
-            let spinner = UIActivityIndicatorView(style: .large)
+            let spinner: UIActivityIndicatorView
+            if let styled = style as? any LoadingIndicatorStyled {
+                spinner = makeSpinner(styled.loadingIndicatorViewStyle, side: styled.loadingIndicatorSideDimension, color: color)
+            } else {
+                spinner = UIActivityIndicatorView(style: .large)
+            }
+            spinner.accessibilityLabel = screenBuilder.strings.string(.waiting)
             spinner.startAnimating()
             return spinner
         case .countdown(let text, let seconds):
             let label = UILabel()
             commonStyle.messageViewStyles.content.textAppearance.apply(to: label, text: text, color: color(commonStyle.messageViewStyles.content.textColorName))
+            label.accessibilityTraits.insert(.updatesFrequently)
             startCountdown(label, seconds: seconds)
             return label
         case .qrCode(let data, let image):
@@ -155,6 +197,7 @@ import UIKit
             guard let drawn else { return nil }
             let view = UIImageView(image: drawn)
             view.contentMode = .scaleAspectFit
+            view.isAccessibilityElement = true
             view.accessibilityLabel = image?.text
             view.heightAnchor.constraint(equalToConstant: 220).isActive = true
             return view
@@ -162,7 +205,7 @@ import UIKit
             let boxStyle = (uiStylableThemeDelegate as? any ScreenBuilding).flatMap { try? $0.theme.style(ExpandableViewStyle.self, named: "ExpandableView") }
             return makeExpandableView(title: title, body: body, style: boxStyle)
         case .link(let title, let action):
-            return buttonView(title, style: commonStyle.linkView.actionableButtonStyle, action: action)
+            return actionable(drawing.link(title, style: commonStyle.linkView), action: action)
         }
     }
 
@@ -182,197 +225,33 @@ import UIKit
         }
     }
 
-    private func messageView(_ text: String, style: MessageViewStyle) -> UIView {
-        let label = UILabel()
-        style.textAppearance.apply(to: label, text: text, color: color(style.textColorName))
-        let row = UIStackView(arrangedSubviews: [label])
-        if let icon = image(style.imageName) {
-            let iconView = UIImageView(image: icon)
-            iconView.tintColor = color(style.imageTintColorName)
-            iconView.setContentHuggingPriority(.required, for: .horizontal)
-            row.insertArrangedSubview(iconView, at: 0)
-        }
-        row.spacing = style.iconTextPadding
-        row.alignment = style.alignment.uiAlignment
-        row.isLayoutMarginsRelativeArrangement = true
-        row.directionalLayoutMargins = style.directionalInsets
-        row.backgroundColor = style.backgroundColor
-        row.layer.cornerRadius = style.cornerRadius
-        row.layer.borderWidth = style.borderWidth
-        row.layer.borderColor = color(style.borderColorName)?.cgColor
-        return row
-    }
-
-    private func textFieldView(_ field: ScreenItem.TextField) -> UIView {
-        let fieldStyle = commonStyle.inputTextField
-        let title = UILabel()
-        fieldStyle.titleTextAppearance.apply(to: title, text: field.label, color: color(fieldStyle.titleColorName))
-        let input = UITextField()
-        input.text = field.value
-        input.placeholder = field.placeholder
-        input.isSecureTextEntry = field.isSecure
-        input.autocapitalizationType = .none
-        input.autocorrectionType = .no
-        input.font = fieldStyle.textFieldTextAppearance.fontText
-        input.textColor = color(fieldStyle.textFieldColorName)
-        input.tintColor = color(fieldStyle.tintColorName)
-        input.backgroundColor = color(fieldStyle.backgroundColorName)
-        input.layer.cornerRadius = fieldStyle.cornerRadius
-        input.layer.borderWidth = fieldStyle.borderWidth
-        input.layer.borderColor = color(field.error == nil ? fieldStyle.borderColorName : fieldStyle.errorColorName)?.cgColor
-        input.heightAnchor.constraint(greaterThanOrEqualToConstant: fieldStyle.textFieldMinimumHeight).isActive = true
-        input.leftView = UIView(frame: CGRect(x: 0, y: 0, width: fieldStyle.textFieldContentPadding.left, height: 1))
-        input.leftViewMode = .always
-        input.accessibilityLabel = field.label
-        switch field.contentType {
-        case .username: input.textContentType = .username
-        case .password: input.textContentType = .password
-        case .newPassword: input.textContentType = .newPassword
-        case .oneTimeCode:
-            input.textContentType = .oneTimeCode
-            input.keyboardType = .asciiCapableNumberPad
-        case .emailAddress:
-            input.textContentType = .emailAddress
-            input.keyboardType = .emailAddress
-        case .telephoneNumber:
-            input.textContentType = .telephoneNumber
-            input.keyboardType = .phonePad
-        case .url:
-            input.textContentType = .URL
-            input.keyboardType = .URL
-        case .none: break
-        }
-        if let maxLength = field.maxLength {
-            input.addAction(UIAction { _ in
-                if let text = input.text, text.count > maxLength { input.text = String(text.prefix(maxLength)) }
-            }, for: .editingChanged)
-        }
-        inputs.append((field.name, { input.text ?? "" }))
-        let column = UIStackView(arrangedSubviews: [title, input])
-        column.axis = .vertical
-        column.spacing = 4
-        if let error = field.error {
-            let errorLabel = UILabel()
-            fieldStyle.errorTextAppearance.apply(to: errorLabel, text: error, color: color(fieldStyle.errorColorName))
-            column.addArrangedSubview(errorLabel)
-        }
-        return column
-    }
-
-    private func checkboxView(_ checkbox: ScreenItem.Checkbox) -> UIView {
-        let boxStyle = commonStyle.checkbox
-        var checked = checkbox.isChecked
-        let button = UIButton(type: .custom)
-        let label = UILabel()
-        boxStyle.textAppearance.apply(to: label, text: checkbox.label, color: color(boxStyle.textColorName))
-        let draw = { [weak self] in
-            button.setImage(self?.image(checked ? boxStyle.imageNameChecked : boxStyle.imageNameUnchecked), for: .normal)
-            button.accessibilityValue = checked ? "1" : "0"
-        }
-        draw()
-        button.isEnabled = !checkbox.isReadonly
-        button.accessibilityLabel = checkbox.label
-        button.addAction(UIAction { _ in
-            checked.toggle()
-            draw()
-        }, for: .touchUpInside)
-        let value = checkbox.item.value.isEmpty ? "on" : checkbox.item.value
-        inputs.append((checkbox.name, { checked ? value : "" }))
-        let row = UIStackView(arrangedSubviews: [button, label])
-        row.spacing = boxStyle.iconTextPadding
-        row.alignment = .center
-        row.isLayoutMarginsRelativeArrangement = true
-        row.directionalLayoutMargins = boxStyle.directionalInsets
-        return row
-    }
-
-    private func pickerView(_ picker: ScreenItem.Picker) -> UIView {
-        var selected = picker.options.first(where: \.isSelected) ?? picker.options.first
-        let button = UIButton(type: .system)
-        let pickerStyle = commonStyle.textPicker
-        button.setTitle(selected?.label ?? picker.label, for: .normal)
-        button.setTitleColor(color(pickerStyle.textColorName), for: .normal)
-        button.backgroundColor = color(pickerStyle.backgroundColorName)
-        button.showsMenuAsPrimaryAction = true
-        button.menu = UIMenu(title: picker.label, children: picker.options.map { option in
-            UIAction(title: option.label, state: option == selected ? .on : .off) { _ in
-                selected = option
-                button.setTitle(option.label, for: .normal)
-            }
-        })
-        inputs.append((picker.name, { selected?.value ?? "" }))
-        let title = UILabel()
-        commonStyle.inputTextField.titleTextAppearance.apply(to: title, text: picker.label, color: color(commonStyle.inputTextField.titleColorName))
-        let column = UIStackView(arrangedSubviews: [title, button])
-        column.axis = .vertical
-        column.spacing = 4
-        return column
-    }
-
-    private func buttonView(_ title: String, style: ActionableButtonStyle, action: ScreenAction) -> UIButton {
-        var configuration = UIButton.Configuration.filled()
-        configuration.title = title
-        configuration.baseBackgroundColor = color(style.backgroundColorName) ?? .clear
-        configuration.baseForegroundColor = color(style.textColorName)
-        configuration.background.cornerRadius = style.cornerRadius
-        configuration.background.strokeWidth = style.borderWidth
-        configuration.background.strokeColor = color(style.borderColorName)
-        configuration.image = image(style.imageName)
-        configuration.imagePadding = style.iconTextPadding
-        let font = style.textAppearance.fontText
-        configuration.titleTextAttributesTransformer = UIConfigurationTextAttributesTransformer { attributes in
-            var attributes = attributes
-            attributes.font = font
-            return attributes
-        }
-        let button = UIButton(configuration: configuration)
-        button.heightAnchor.constraint(greaterThanOrEqualToConstant: style.minHeight).isActive = true
+    /// `button`, sending `action` when tapped, and disabled while the flow's requests run.
+    private func actionable(_ button: ProgressButton, action: ScreenAction) -> UIButton {
         button.addAction(UIAction { [weak self, weak button] _ in
             guard let self else { return }
-            self.loadingButton = button
+            self.tappedElement = button
             self.perform(action)
         }, for: .touchUpInside)
+        actionElements.append(button)
         return button
     }
 
-    private func tabsView(_ titles: [String], selected: Int) -> UIView {
-        let tabs = UISegmentedControl(items: titles)
-        tabs.selectedSegmentIndex = selected
-        let tabStyle = commonStyle.tabView
-        tabs.setTitleTextAttributes([.foregroundColor: color(tabStyle.textColorName) ?? .secondaryLabel], for: .normal)
-        tabs.setTitleTextAttributes([.foregroundColor: color(tabStyle.highlightTextColorName) ?? .label], for: .selected)
-        tabs.addAction(UIAction { [weak self, weak tabs] _ in
-            let options = ((self?.shownModel as? any SelectorModel)?.selectorItems ?? []).compactMap { $0 as? any SelectorItemInteractionActionModel }
-            guard let self, let index = tabs?.selectedSegmentIndex, options.indices.contains(index) else { return }
-            self.perform(.select(options[index]))
-        }, for: .valueChanged)
-        return tabs
+    private func pickerView(_ picker: ScreenItem.Picker) -> UIView {
+        let field = PickerField(picker, style: commonStyle.textPicker, drawing: drawing)
+        field.heightAnchor.constraint(greaterThanOrEqualToConstant: 44).isActive = true
+        inputs.append((picker.name, { [weak field] in field?.chosen?.value ?? "" }))
+        let title = UILabel()
+        commonStyle.inputTextField.titleTextAppearance.apply(to: title, text: picker.label, color: color(commonStyle.inputTextField.titleColorName))
+        title.isAccessibilityElement = false  // the field says its label itself
+        let column = UIStackView(arrangedSubviews: [title, field])
+        column.axis = .vertical
+        column.spacing = 4
+        return column
     }
 
     /// A title that opens to show `body`, in `boxStyle` (plain when `nil`).
     func makeExpandableView(title: String, body: String, style boxStyle: ExpandableViewStyle?) -> UIView {
-        let header = UIButton(type: .system)
-        header.setTitle(title, for: .normal)
-        header.setImage(image(boxStyle?.iconImageName), for: .normal)
-        header.tintColor = color(boxStyle?.iconTintColorName)
-        let text = UILabel()
-        if let boxStyle {
-            boxStyle.contentTextAppearance.apply(to: text, text: body, color: color(boxStyle.contentTextColorName))
-        } else {
-            text.text = body
-            text.numberOfLines = 0
-        }
-        text.isHidden = true
-        header.addAction(UIAction { _ in text.isHidden.toggle() }, for: .touchUpInside)
-        let column = UIStackView(arrangedSubviews: [header, text])
-        column.axis = .vertical
-        column.spacing = 8
-        column.layer.cornerRadius = boxStyle?.cornerRadius ?? 0
-        column.layer.borderWidth = boxStyle?.borderWidth ?? 0
-        column.layer.borderColor = color(boxStyle?.borderColorName)?.cgColor
-        column.isLayoutMarginsRelativeArrangement = true
-        column.directionalLayoutMargins = boxStyle?.directionalInsets ?? .zero
-        return column
+        drawing.expandableView(title: title, body: body, style: boxStyle)
     }
 
     /// Counts the time left down, a second at a time.
@@ -385,6 +264,7 @@ import UIKit
                 self.countdown = countdown
                 let text = strings.timeLeft(seconds: countdown.seconds)
                 countdown.label.attributedText = NSAttributedString(string: text, attributes: countdown.label.attributedText?.attributes(at: 0, effectiveRange: nil) ?? [:])
+                countdown.label.accessibilityLabel = text
             }
         })
     }
@@ -434,11 +314,18 @@ import UIKit
     // MARK: Hooks
 
     open func stopLoading() {
-        loadingButton?.configuration?.showsActivityIndicator = false
-        loadingButton = nil
+        tappedElement?.showsProgress = false
+        tappedElement = nil
     }
 
-    open func hasLoading() -> Bool { loadingButton != nil }
+    open func hasLoading() -> Bool { tappedElement?.showsProgress == true }
+
+    /// Enables or disables every button, link and tab: the flow disables them while a request
+    /// runs (the tapped one shows progress), so that no second request starts meanwhile.
+    func setInteractionEnabled(_ enabled: Bool) {
+        for element in actionElements { element.isEnabled = enabled }
+        if enabled { stopLoading() } else { tappedElement?.showsProgress = true }
+    }
 
     /// Leaves problems to the flow; the kit's form screens show the complaints about their fields.
     open func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { false }
@@ -467,7 +354,7 @@ import UIKit
         interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable],
         closure: @escaping (Bool, [String: any Sendable]) -> Void
     ) {
-        loadingButton?.configuration?.showsActivityIndicator = true
+        tappedElement?.showsProgress = true
         closure(true, parameters)
     }
 
@@ -507,4 +394,10 @@ import UIKit
         return true
     }
 }
+/// A screen whose buttons, links and tabs the flow disables while a request runs.
+@MainActor protocol InteractionEnabling: AnyObject {
+    func setInteractionEnabled(_ enabled: Bool)
+}
+
+extension BaseViewController: InteractionEnabling {}
 #endif

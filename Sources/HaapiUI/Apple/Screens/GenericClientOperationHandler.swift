@@ -42,36 +42,4 @@ extension KitApplication {
         (genericClientOperations as? any GenericClientOperationHandler) ?? StepShowingOperationHandler()
     }
 }
-
-/// A message over the top of the flow for a few seconds (`NotificationBannerView*` styles).
-@MainActor final class NotificationBanner {
-    private weak var shown: UIView?
-
-    /// Shows `text` over `view` in `style`, for four seconds or until tapped.
-    func show(_ text: String, style: NotificationBannerViewStyle, over view: UIView) {
-        shown?.removeFromSuperview()
-        let label = UILabel()
-        style.textAppearance.apply(to: label, text: text, color: ThemeAssets.color(named: style.textColorName))
-        let banner = UIStackView(arrangedSubviews: [label])
-        banner.isLayoutMarginsRelativeArrangement = true
-        banner.directionalLayoutMargins = NSDirectionalEdgeInsets(top: 12, leading: style.paddingLeft, bottom: 12, trailing: style.paddingRight)
-        banner.backgroundColor = style.backgroundColor
-        banner.layer.cornerRadius = 10
-        banner.translatesAutoresizingMaskIntoConstraints = false
-        banner.accessibilityTraits = .staticText
-        view.addSubview(banner)
-        NSLayoutConstraint.activate([
-            banner.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: 8),
-            banner.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor, constant: 12),
-            banner.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -12),
-        ])
-        banner.addGestureRecognizer(UITapGestureRecognizer(target: banner, action: #selector(UIView.removeFromSuperview)))
-        shown = banner
-        UIAccessibility.post(notification: .announcement, argument: text)
-        Task { [weak banner] in
-            try? await Task.sleep(seconds: 4)
-            banner?.removeFromSuperview()
-        }
-    }
-}
 #endif

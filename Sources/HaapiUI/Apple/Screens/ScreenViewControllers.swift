@@ -31,15 +31,6 @@ import UIKit
         self.init(model, style: style, commonStyle: commonStyle, notificationCenter: .default)
     }
 
-    open override func makeView(for item: ScreenItem) -> UIView? {
-        guard case .loadingIndicator = item else { return super.makeView(for: item) }
-        let spinner = UIActivityIndicatorView(style: .large)
-        spinner.color = ThemeAssets.color(named: style.loadingIndicatorViewStyle.strokeColorName)
-        spinner.startAnimating()
-        spinner.heightAnchor.constraint(equalToConstant: style.loadingIndicatorSideDimension).isActive = true
-        return spinner
-    }
-
     /// Shows the next poll's answer in place (its messages and time left).
     public func update(model: any PollingModel) { show(model) }
 }
@@ -93,13 +84,15 @@ import UIKit
         case .countdown(let text, let seconds):
             longestWait = max(longestWait ?? seconds, seconds)
             countLabel.text = text
+            countLabel.accessibilityLabel = text
+            countLabel.accessibilityTraits.insert(.updatesFrequently)
             progressBar.progress = longestWait.map { $0 > 0 ? Float($0 - seconds) / Float($0) : 1 } ?? 0
             let column = UIStackView(arrangedSubviews: [progressBar, countLabel])
             column.axis = .vertical
             column.spacing = 4
             return column
         case .text(let text):
-            orLabel.text = text
+            style.contentTextAppearance.apply(to: orLabel, text: text, color: uiStylableThemeDelegate?.colorOptional(named: style.contentTextColorName))
             orLabel.textAlignment = .center
             return orLabel
         case .expandable(let title, let body):

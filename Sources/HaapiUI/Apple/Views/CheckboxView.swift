@@ -1,0 +1,39 @@
+#if canImport(UIKit) && !os(watchOS) && !os(tvOS)
+import UIKit
+
+extension ElementDrawing {
+    /// A checkbox and its label (`CheckboxView`), and what reads whether it is checked.
+    func checkboxView(_ checkbox: ScreenItem.Checkbox, style: CheckboxViewStyle) -> (view: UIView, isChecked: () -> Bool) {
+        var checked = checkbox.isChecked
+        let box = UIButton(type: .custom)
+        box.widthAnchor.constraint(equalToConstant: style.checkboxWidth).isActive = true
+        box.heightAnchor.constraint(equalToConstant: style.checkboxHeight).isActive = true
+        border(box, colorNamed: style.borderColorName, width: style.borderWidth, cornerRadius: style.cornerRadius)
+        let label = UILabel()
+        style.textAppearance.apply(to: label, text: checkbox.label, color: color(style.textColorName))
+        // The box speaks for the row: its label, and its state as the system's "selected" trait,
+        // which VoiceOver says in the user's language.
+        // TODO: an `accessibilityValue` word for each state ("checked", "not checked") once
+        // LocalizableStrings has one (the strings are another change's).
+        label.isAccessibilityElement = false
+        box.accessibilityLabel = checkbox.label
+        let draw = { [weak self, weak box] in
+            box?.setImage(self?.image(checked ? style.imageNameChecked : style.imageNameUnchecked), for: .normal)
+            box?.accessibilityTraits = checked ? [.button, .selected] : .button
+        }
+        draw()
+        box.isEnabled = !checkbox.isReadonly
+        box.addAction(UIAction { _ in
+            checked.toggle()
+            draw()
+        }, for: .touchUpInside)
+        let row = UIStackView(arrangedSubviews: [box, label])
+        row.spacing = style.iconTextPadding
+        row.alignment = .center
+        row.isLayoutMarginsRelativeArrangement = true
+        row.directionalLayoutMargins = style.directionalInsets
+        row.backgroundColor = color(style.backgroundColorName)
+        return (row, { checked })
+    }
+}
+#endif

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Every key the theme's styles read changes what the UIKit screens draw: the stored properties
+/// of the style types in `Sources/HaapiUI/Theme` (the keys read) must each be used by the code in
+/// `Sources/HaapiUI/Apple` (the keys drawn). Both sides are read from the source, so a key added
+/// to a style, or a use deleted from a view, fails here, naming the key.
+///
+/// The check is by name (`.cornerRadius`), so a name several styles share proves little on its
+/// own: each element's style is looked for only in its own view's file (``drawnIn``), where a use
+/// of the name is a use of that style's key. Other styles are looked for in all of `Apple/`.
+@Suite struct ThemeKeysDrawnTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/HaapiUI")
+
+    /// The file (under `Apple/`) that draws each element's style.
+    static let drawnIn: [String: String] = [
+        "MessageViewStyle": "Views/MessageView.swift",
+        "HeaderViewStyle": "Views/HeaderView.swift",
+        "InputTextFieldStyle": "Views/TextFieldView.swift",
+        "CheckboxViewStyle": "Views/CheckboxView.swift",
+        "TextPickerViewStyle": "Views/PickerView.swift",
+        "ActionableButtonStyle": "Views/ButtonView.swift",
+        "LinkViewStyle": "Views/ButtonView.swift",
+        "TabViewStyle": "Views/TabsView.swift",
+        "ExpandableViewStyle": "Views/ExpandableView.swift",
+        "NotificationBannerViewStyle": "Views/NotificationBannerView.swift",
+        "HaapiFlowViewControllerStyle": "HaapiFlowViewController.swift",
+    ]
+
+    /// Keys read that no UIKit code can draw, each with its reason in docs/PORTING.md. Empty:
+    /// every key is drawn. Add a key here only with its paragraph there.
+    static let notDrawable: Set<String> = []
+
+    /// Each style type's keys read: `Type.property`, from the `public let`s of the types that
+    /// are styles (`UIStyle`, `UIViewControllerStyle`, and the parts they decode: padding and
+    /// the screens' common keys). Not keys of drawing, so left out: `commonUIStyle` and
+    /// `commonVCStyle` (the same section's shared keys, checked as `CommonUIStyle`'s and
+    /// `CommonViewControllerStyle`'s own), and the `hui_*` text keys (`…Key`, `textualKeys`), which
+    /// choose texts, not looks.
+    static func keysRead() throws -> [(type: String, key: String)] {
+        var keys: [(type: String, key: String)] = []
+        for file in try swiftFiles(in: sources.appendingPathComponent("Theme")) {
+            var types: [(name: String, depth: Int, isStyle: Bool)] = []
+            var depth = 0
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+                let code = strippingStringsAndComments(String(line))
+                if let declaration = code.firstMatch(of: #/^\s*public (?:final class|struct|enum) (\w+)\s*:?([^{]*)\{/#) {
+                    let name = String(declaration.1), conformances = String(declaration.2)
+                    let isStyle = conformances.contains("UIStyle") || conformances.contains("UIViewControllerStyle")
+                        || ["CommonViewControllerStyle", "PaddingStyle"].contains(name)
+                    types.append((name, depth + 1, isStyle))
+                } else if let property = code.firstMatch(of: #/^\s*public let (\w+)\s*:/#), let type = types.last, type.isStyle, type.depth == depth {
+                    let key = String(property.1)
+                    if !["commonUIStyle", "commonVCStyle", "textualKeys"].contains(key) && !key.hasSuffix("Key") { keys.append((type.name, key)) }
+                }
+                depth += code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count
+                while let type = types.last, depth < type.depth { types.removeLast() }
+            }
+        }
+        return keys
+    }
+
+    /// The code of `Apple/` (or of one file of it), without comments and string literals.
+    static func appleCode(_ file: String? = nil) throws -> String {
+        let apple = sources.appendingPathComponent("Apple")
+        let files = try file.map { [apple.appendingPathComponent($0)] } ?? swiftFiles(in: apple)
+        return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map { strippingStringsAndComments(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Whether `code` uses the property `key` (`.key`, not the start of a longer name; a
+    /// style's own extension writes `self.key`).
+    static func uses(_ code: String, _ key: String) -> Bool {
+        code.contains(try! Regex("\\.\(key)(?![A-Za-z0-9_])"))
+    }
+
+    @Test func everyKeyReadIsDrawn() throws {
+        let read = try Self.keysRead()
+        // The parse found the styles: a broken parse must not pass by finding nothing.
+        #expect(read.count > 100)
+        #expect(read.contains { $0 == ("InputTextFieldStyle", "errorImageName") })
+        #expect(read.contains { $0 == ("PaddingStyle", "top") })
+        #expect(!read.contains { $0.key == "textMinutesKey" })
+        let everywhere = try Self.appleCode()
+        var notDrawn: [String] = []
+        for (type, key) in read where !Self.notDrawable.contains("\(type).\(key)") {
+            let code = try Self.drawnIn[type].map { try Self.appleCode($0) } ?? everywhere
+            if !Self.uses(code, key) { notDrawn.append("\(type).\(key) (looked for in \(Self.drawnIn[type] ?? "Apple/"))") }
+        }
+        #expect(notDrawn.isEmpty, "theme keys read and not drawn by the UIKit code: \(notDrawn.joined(separator: ", "))")
+        // Each element's view draws its section's padding and background too.
+        for (type, file) in Self.drawnIn {
+            let code = try Self.appleCode(file)
+            #expect(Self.uses(code, "directionalInsets") || Self.uses(code, "paddingStyle"), "\(type)'s padding is not drawn in \(file)")
+            #expect(Self.uses(code, "backgroundColorName"), "\(type)'s backgroundColorName is not drawn in \(file)")
+        }
+    }
+
+    @Test func theAllowListNamesOnlyKeysReadAndDocumented() throws {
+        let read = Set(try Self.keysRead().map { "\($0.type).\($0.key)" })
+        let porting = try String(contentsOf: Self.sources.appendingPathComponent("../../docs/PORTING.md").standardized, encoding: .utf8)
+        for key in Self.notDrawable {
+            #expect(read.contains(key), "\(key) is allowed but not read")
+            #expect(porting.contains(key), "\(key) is allowed but docs/PORTING.md does not say why")
+        }
+    }
+
+    /// The Swift files under `directory`, sorted.
+    static func swiftFiles(in directory: URL) throws -> [URL] {
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+        return paths.map { directory.appendingPathComponent($0) }
+    }
+
+    /// `line` without its `//` comment and with each string literal emptied (so that neither
+    /// counts as a use, nor a brace in them as code).
+    static func strippingStringsAndComments(_ line: String) -> String {
+        var result = "", inString = false, escaped = false, previous: Character = " "
+        for character in line {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false; result.append("\"") }
+            } else if character == "\"" {
+                inString = true
+                result.append("\"")
+            } else if character == "/" && previous == "/" {
+                result.removeLast()
+                break
+            } else {
+                result.append(character)
+            }
+            previous = inString ? " " : character
+        }
+        return result
+    }
+}
