@@ -99,6 +99,11 @@ import UIKit
         viewModel.$isConfirmingInterruption.receive(on: DispatchQueue.main).sink { [weak self] asking in
             if asking { self?.confirmInterruption() }
         }.store(in: &cancellables)
+        // Back from BankID or another app the step opened: a wait is polled at once.
+        NotificationCenter.default.publisher(for: UIApplication.didBecomeActiveNotification).receive(on: DispatchQueue.main).sink { [weak self] _ in
+            guard let self else { return }
+            Task { await self.viewModel.pollAfterReturn() }
+        }.store(in: &cancellables)
         Task { await viewModel.start() }
     }
 
@@ -182,9 +187,23 @@ import UIKit
                 if let form = model as? any FormModel, current.handleFormModel(form) { return }
             }
             embed(next)
+            // BankID on this device opens by itself, once, when its screen first shows.
+            if let url = screenBuilder.screen(for: model).openOnAppear { openOnAppear(url) }
         } catch {
-            interruptHaapiFlowForError(error, title: screenBuilder.strings.string(.developerRuntimeTitle), message: "\(error)")
+            let alert = screenBuilder.alert(for: HaapiFlowError(failure: error))
+            interruptHaapiFlowForError(error, title: alert.title, message: alert.message)
         }
+    }
+
+    /// Opens the app of `url` when the device has one; else says which scheme is missing.
+    private func openOnAppear(_ url: URL) {
+        guard canOpenURL(url) else {
+            banner.show(
+                screenBuilder.strings.string(.appSchemeNotInstalled, url.scheme ?? url.absoluteString), actionTitle: screenBuilder.strings.string(.ok),
+                style: commonStyle.notificationBanner, over: view)
+            return
+        }
+        openURL(url)
     }
 
     private func embed(_ screen: any HaapiUIViewController) {
@@ -243,7 +262,11 @@ import UIKit
 
     func performPasskey(kind: WebAuthnAuthenticatorKind) {
         guard let operation = viewModel.uiModel as? KitWebAuthnModel else { return }
-        Task { await performWebAuthn(operation) }
+        Task { await performWebAuthn(operation, kind: kind) }
+    }
+
+    func takePasskeyFallback() {
+        Task { await viewModel.takePasskeyFallback() }
     }
 
     public func canOpenURL(_ url: URL) -> Bool { UIApplication.shared.canOpenURL(url) }
@@ -252,7 +275,7 @@ import UIKit
         UIApplication.shared.open(url) { [weak self] opened in
             guard !opened, let self else { return }
             self.banner.show(
-                self.screenBuilder.strings.string(.appSchemeNotInstalled), actionTitle: self.screenBuilder.strings.string(.ok),
+                self.screenBuilder.strings.string(.appSchemeNotInstalled, url.scheme ?? url.absoluteString), actionTitle: self.screenBuilder.strings.string(.ok),
                 style: self.commonStyle.notificationBanner, over: self.view)
         }
     }
@@ -299,9 +322,9 @@ import UIKit
             })
     }
 
-    /// Passkeys through the platform's authenticators; when none answers (or the user declines),
-    /// the server's browser fallback.
-    private func performWebAuthn(_ operation: KitWebAuthnModel) async {
+    /// Passkeys through the platform's authenticators; when none answers, the view model decides
+    /// what the screen shows next (a retry, a message, a button to the browser fallback).
+    private func performWebAuthn(_ operation: KitWebAuthnModel, kind: WebAuthnAuthenticatorKind) async {
         do {
             let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation)
             if operation.isRegistration, let style = try? application.theme.style(WebAuthnViewControllerStyle.self) {
@@ -312,13 +335,8 @@ import UIKit
             await viewModel.completeWebAuthn(made.credential, kind: made.kind)
         } catch {
             current?.stopLoading()
-            if let fallback = viewModel.passkeysBrowserFallback(of: operation) {
-                HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); taking the browser fallback")
-                await viewModel.submit(form: fallback, parameters: [:])
-            } else {
-                HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys unavailable (\(error)); no browser fallback")
-                handleUIProblem(KitOperationProblem(title: nil, message: screenBuilder.strings.string(.passkeysNotSupported)))
-            }
+            let outcome = viewModel.passkeyDidFail(PasskeyAuthenticator.failure(of: error), kind: kind)
+            HaapiLogger.info(UIKitFollowUpTag.flow, "passkeys failed: \(outcome.rawValue)")
         }
     }
 
@@ -360,10 +378,11 @@ import UIKit
         guard let error, presentedViewController == nil else { return }
         current?.stopLoading()
         if let problem = error.problem, current?.handleProblemModel(problem) == true { return }
+        // A problem that ended the attempt is on its own screen already: closing it reports it.
+        if error.problem != nil, viewModel.uiModel is any ProblemModel { return }
         let strings = screenBuilder.strings
-        // The server's words when it sent some, else the kit's (the failure's own text is for developers: logged).
-        let title = error.problem?.title ?? strings.string(.developerRuntimeTitle)
-        let message = error.problem.map { $0.messageItems.compactMap(\.text).joined(separator: "\n") } ?? strings.string(.developerRuntimeMessage)
+        // The server's words when it sent some, else the kit's, with the failure's reason.
+        let (title, message) = screenBuilder.alert(for: error)
         if error.problem == nil { HaapiLogger.error(UIKitFollowUpTag.flow, "the flow failed: \(error.title)") }
         let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
         if error.isRetryable {

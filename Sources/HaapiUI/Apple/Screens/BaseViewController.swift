@@ -121,14 +121,18 @@ import UIKit
         countdown?.timer?.invalidate()
         countdown = nil
         inputs = []
+        textFields = [:]
         actionElements = []
         erroneousFields = []
         let screen = screen()
         fill(messagesStackView, with: screen.messages)
         fill(contentStackView, with: screen.content)
         fill(linksStackView, with: screen.links)
-        // The first field with a complaint takes VoiceOver's focus, which reads the complaint (its hint).
+        // The first field with a complaint takes VoiceOver's focus, which reads the complaint (its
+        // hint); the complaints are announced besides, so nobody misses them.
         if let field = erroneousFields.first { UIAccessibility.post(notification: .layoutChanged, argument: field) }
+        let announcements = screen.items.compactMap { screenBuilder.accessibility(of: $0).announcement }
+        if !announcements.isEmpty { UIAccessibility.post(notification: .announcement, argument: announcements.joined(separator: "\n")) }
     }
 
     /// The fields drawn with a complaint, in order.
@@ -153,8 +157,11 @@ import UIKit
             label.accessibilityTraits.insert(.header)
             return label
         case .textField(let field):
-            let (view, input) = drawing.textFieldView(field, style: commonStyle.inputTextField)
+            let (view, input) = drawing.textFieldView(field, style: commonStyle.inputTextField, accessibility: screenBuilder.accessibility(of: item))
             inputs.append((field.name, { input.text ?? "" }))
+            textFields[field.name] = input
+            // Return goes on as the screen value says: into the next field, or submitting the form.
+            input.addAction(UIAction { [weak self] _ in self?.returnPressed(in: field.name) }, for: .editingDidEndOnExit)
             if field.error != nil { erroneousFields.append(input) }
             return view
         case .checkbox(let checkbox):
@@ -165,7 +172,9 @@ import UIKit
         case .picker(let picker):
             return pickerView(picker)
         case .button(let button):
-            return actionable(drawing.button(button.title, style: style(of: button.role)), action: button.action)
+            let drawn = drawing.button(button.title, style: style(of: button.role))
+            if let icon = button.icon { drawn.configuration?.image = image(icon) }
+            return actionable(drawn, action: button.action)
         case .tabs(let titles, let selected):
             let tabs = TabsView(titles, selected: selected, style: commonStyle.tabView, drawing: drawing)
             tabs.tabs.addAction(UIAction { [weak self, weak tabs] _ in
@@ -186,12 +195,32 @@ import UIKit
             spinner.accessibilityLabel = screenBuilder.strings.string(.waiting)
             spinner.startAnimating()
             return spinner
-        case .countdown(let text, let seconds):
+        case .countdown(let countdown):
             let label = UILabel()
-            commonStyle.messageViewStyles.content.textAppearance.apply(to: label, text: text, color: color(commonStyle.messageViewStyles.content.textColorName))
+            commonStyle.messageViewStyles.content.textAppearance.apply(to: label, text: countdown.text, color: color(commonStyle.messageViewStyles.content.textColorName))
             label.accessibilityTraits.insert(.updatesFrequently)
-            startCountdown(label, seconds: seconds)
-            return label
+            guard countdown.showsProgress, let total = countdown.total, total > 0 else {
+                startCountdown(label, bar: nil, seconds: countdown.seconds, total: nil)
+                return label
+            }
+            // BankID's QR code expires: a bar shows how much of its time is left.
+            let bar = UIProgressView(progressViewStyle: .bar)
+            bar.progress = Float(countdown.fractionLeft ?? 0)
+            bar.tintColor = color(commonStyle.primaryButton.backgroundColorName)
+            bar.isAccessibilityElement = false  // the label says the same in words
+            startCountdown(label, bar: bar, seconds: countdown.seconds, total: total)
+            let column = UIStackView(arrangedSubviews: [bar, label])
+            column.axis = .vertical
+            column.spacing = 8
+            return column
+        case .image(let name, let label):
+            guard let drawn = image(name) ?? UIImage(systemName: "person.crop.rectangle") else { return nil }
+            let view = UIImageView(image: drawn)
+            view.contentMode = .scaleAspectFit
+            view.isAccessibilityElement = true
+            view.accessibilityLabel = label
+            view.heightAnchor.constraint(equalToConstant: 64).isActive = true
+            return view
         case .qrCode(let data, let image):
             let drawn = data.flatMap(Self.qrImage) ?? image?.link.imageData.flatMap(UIImage.init(data:))
             guard let drawn else { return nil }
@@ -254,19 +283,39 @@ import UIKit
         drawing.expandableView(title: title, body: body, style: boxStyle)
     }
 
-    /// Counts the time left down, a second at a time.
-    private func startCountdown(_ label: UILabel, seconds: Int) {
-        let strings = screenBuilder.strings
-        countdown = (label, seconds, Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self] _ in
+    /// Counts the time left down, a second at a time, in the screen builder's words (the theme's keys).
+    private func startCountdown(_ label: UILabel, bar: UIProgressView?, seconds: Int, total: Int?) {
+        let builder = screenBuilder
+        label.accessibilityLabel = label.text
+        countdown = (label, seconds, Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self, weak bar] _ in
             MainActor.assumeIsolatedOnMainThread {
                 guard let self, var countdown = self.countdown else { return }
                 countdown.seconds = max(0, countdown.seconds - 1)
                 self.countdown = countdown
-                let text = strings.timeLeft(seconds: countdown.seconds)
+                let text = builder.timeLeft(seconds: countdown.seconds)
                 countdown.label.attributedText = NSAttributedString(string: text, attributes: countdown.label.attributedText?.attributes(at: 0, effectiveRange: nil) ?? [:])
                 countdown.label.accessibilityLabel = text
+                if let bar, let total, total > 0 { bar.setProgress(Float(countdown.seconds) / Float(total), animated: true) }
             }
         })
+    }
+
+    /// The text fields drawn, by name: where return moves the keyboard, and the first focus.
+    private var textFields: [String: UITextField] = [:]
+
+    /// The return key of the field `name`: on to the next field, or the form's submission.
+    private func returnPressed(in name: String) {
+        switch screen().afterReturn(in: name) {
+        case .field(let next)?: textFields[next]?.becomeFirstResponder()
+        case .submit(let action)?: perform(action)
+        case .dismissKeyboard?, nil: break
+        }
+    }
+
+    open override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        // The keyboard starts in the field the screen value names (none on waits and problems).
+        if let focus = screen().focus, let field = textFields[focus], !UIAccessibility.isVoiceOverRunning { field.becomeFirstResponder() }
     }
 
     /// A QR code drawn by Core Image's `CIQRCodeGenerator`, scaled without smoothing.
@@ -308,6 +357,11 @@ import UIKit
             (delegate as? any KitFlowActions)?.poll()
         case .passkey(let kind):
             (delegate as? any KitFlowActions)?.performPasskey(kind: kind)
+        case .passkeyFallback:
+            (delegate as? any KitFlowActions)?.takePasskeyFallback()
+        case .copy(let text):
+            UIPasteboard.general.string = text
+            stopLoading()
         }
     }
 

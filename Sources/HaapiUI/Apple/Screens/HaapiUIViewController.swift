@@ -27,6 +27,8 @@ import UIKit
     func poll()
     /// Performs the step's passkey operation with an authenticator of `kind`.
     func performPasskey(kind: WebAuthnAuthenticatorKind)
+    /// Goes on in the browser after passkeys failed (the step's fallback, when allowed).
+    func takePasskeyFallback()
 }
 
 /// Where a screen finds its styles, texts, colours and images (Curity's

@@ -81,12 +81,14 @@ import UIKit
             bankIdStackView.arrangedSubviews.forEach { $0.removeFromSuperview() }
             bankIdStackView.addArrangedSubview(bankIdImageView)
             return bankIdStackView
-        case .countdown(let text, let seconds):
-            longestWait = max(longestWait ?? seconds, seconds)
-            countLabel.text = text
-            countLabel.accessibilityLabel = text
+        case .countdown(let countdown):
+            // The whole wait is the server's when it says it, else the longest seen.
+            longestWait = countdown.total ?? max(longestWait ?? countdown.seconds, countdown.seconds)
+            countLabel.text = countdown.text
+            countLabel.accessibilityLabel = countdown.text
             countLabel.accessibilityTraits.insert(.updatesFrequently)
-            progressBar.progress = longestWait.map { $0 > 0 ? Float($0 - seconds) / Float($0) : 1 } ?? 0
+            progressBar.progress = longestWait.map { $0 > 0 ? Float(countdown.seconds) / Float($0) : 0 } ?? 0
+            progressBar.isHidden = !countdown.showsProgress
             let column = UIStackView(arrangedSubviews: [progressBar, countLabel])
             column.axis = .vertical
             column.spacing = 4

@@ -11,15 +11,14 @@ extension ElementDrawing {
         border(box, colorNamed: style.borderColorName, width: style.borderWidth, cornerRadius: style.cornerRadius)
         let label = UILabel()
         style.textAppearance.apply(to: label, text: checkbox.label, color: color(style.textColorName))
-        // The box speaks for the row: its label, and its state as the system's "selected" trait,
-        // which VoiceOver says in the user's language.
-        // TODO: an `accessibilityValue` word for each state ("checked", "not checked") once
-        // LocalizableStrings has one (the strings are another change's).
+        // The box speaks for the row: its label (with its error), and its state in the kit's words.
         label.isAccessibilityElement = false
-        box.accessibilityLabel = checkbox.label
+        box.accessibilityLabel = ScreenBuilder(strings: strings).accessibility(of: .checkbox(checkbox)).label
+        let strings = strings
         let draw = { [weak self, weak box] in
             box?.setImage(self?.image(checked ? style.imageNameChecked : style.imageNameUnchecked), for: .normal)
             box?.accessibilityTraits = checked ? [.button, .selected] : .button
+            box?.accessibilityValue = strings.string(checked ? .checked : .notChecked)
         }
         draw()
         box.isEnabled = !checkbox.isReadonly

@@ -13,7 +13,7 @@ import UIKit
 extension ElementDrawing {
     /// A text field with its title above and the server's complaint below (`InputTextField*`),
     /// and the field itself (to read, and to point VoiceOver at).
-    func textFieldView(_ field: ScreenItem.TextField, style: InputTextFieldStyle) -> (view: UIView, input: UITextField) {
+    func textFieldView(_ field: ScreenItem.TextField, style: InputTextFieldStyle, accessibility: ScreenAccessibility) -> (view: UIView, input: UITextField) {
         let title = UILabel()
         style.titleTextAppearance.apply(to: title, text: field.label, color: color(style.titleColorName))
         title.heightAnchor.constraint(greaterThanOrEqualToConstant: style.titleMinimumHeight).isActive = true
@@ -40,12 +40,15 @@ extension ElementDrawing {
         input.backgroundColor = color(style.backgroundColorName)
         border(input, colorNamed: field.error == nil ? style.borderColorName : style.errorColorName, width: style.borderWidth, cornerRadius: style.cornerRadius)
         input.heightAnchor.constraint(greaterThanOrEqualToConstant: style.textFieldMinimumHeight).isActive = true
-        input.accessibilityLabel = field.label
         // VoiceOver reads the complaint with the field it is about.
+        input.accessibilityLabel = accessibility.label
         input.accessibilityHint = field.error
         setContentType(field.contentType, of: input)
-        if field.isSecure {
-            input.rightView = revealButton(for: input, label: field.label, style: style)
+        input.keyboardType = Self.keyboardType(field.keyboard)
+        input.returnKeyType = field.returnKey == .next ? .next : .go
+        if let rules = field.passwordRules { input.passwordRules = UITextInputPasswordRules(descriptor: rules) }
+        if field.showsSecureEntryToggle {
+            input.rightView = revealButton(for: input, style: style)
             input.rightViewMode = .always
         }
         if let maxLength = field.maxLength {
@@ -81,18 +84,17 @@ extension ElementDrawing {
     }
 
     /// The eye that shows or hides a secure field's text.
-    private func revealButton(for input: UITextField, label: String, style: InputTextFieldStyle) -> UIButton {
+    private func revealButton(for input: UITextField, style: InputTextFieldStyle) -> UIButton {
         var configuration = UIButton.Configuration.plain()
         configuration.contentInsets = NSDirectionalEdgeInsets(top: 0, leading: style.iconPadding, bottom: 0, trailing: style.iconPadding)
         let reveal = UIButton(configuration: configuration)
         reveal.tintColor = color(style.textFieldPasswordImageTintColorName)
-        // The field's label, and "selected" (said by VoiceOver in the user's language) while the
-        // text shows. TODO: a "show password" label once LocalizableStrings has one.
-        reveal.accessibilityLabel = label
+        // What a tap does next, in the kit's words: show the password, or hide it again.
+        let strings = strings
         let draw = { [weak input, weak reveal] in
             guard let input, let reveal else { return }
             reveal.configuration?.image = UIImage(systemName: input.isSecureTextEntry ? "eye" : "eye.slash")
-            reveal.accessibilityTraits = input.isSecureTextEntry ? .button : [.button, .selected]
+            reveal.accessibilityLabel = strings.string(input.isSecureTextEntry ? .showPassword : .hidePassword)
         }
         reveal.addAction(UIAction { [weak input] _ in
             input?.isSecureTextEntry.toggle()
@@ -107,19 +109,22 @@ extension ElementDrawing {
         case .username: input.textContentType = .username
         case .password: input.textContentType = .password
         case .newPassword: input.textContentType = .newPassword
-        case .oneTimeCode:
-            input.textContentType = .oneTimeCode
-            input.keyboardType = .asciiCapableNumberPad
-        case .emailAddress:
-            input.textContentType = .emailAddress
-            input.keyboardType = .emailAddress
-        case .telephoneNumber:
-            input.textContentType = .telephoneNumber
-            input.keyboardType = .phonePad
-        case .url:
-            input.textContentType = .URL
-            input.keyboardType = .URL
+        // A code may have letters: its keyboard is the field's kind's (a number pad only for `number`).
+        case .oneTimeCode: input.textContentType = .oneTimeCode
+        case .emailAddress: input.textContentType = .emailAddress
+        case .telephoneNumber: input.textContentType = .telephoneNumber
+        case .url: input.textContentType = .URL
         case .none: break
+        }
+    }
+
+    static func keyboardType(_ keyboard: InputTextConfiguration.Keyboard) -> UIKeyboardType {
+        switch keyboard {
+        case .text: return .default
+        case .number: return .asciiCapableNumberPad
+        case .email: return .emailAddress
+        case .phone: return .phonePad
+        case .url: return .URL
         }
     }
 }
