@@ -212,6 +212,7 @@ import Testing
                 if sameDevice {
                     #expect(screen.openOnAppear == bankID.autoStartURL && screen.openOnAppear != nil)
                     #expect(opens && !qr && screen.focus == nil)
+                    #expect(screen.items.contains(.text("or")), "\(ScreenTests.describe(screen))")
                 } else {
                     #expect(screen.openOnAppear == nil && !opens && qr, "\(ScreenTests.describe(screen))")
                     let countdown = screen.items.compactMap { if case .countdown(let countdown) = $0 { countdown } else { nil } }.first

@@ -224,8 +224,8 @@ import Testing
         let bankID = try Self.screen(Documents.captured, "bankIdSameDeviceClientOperation.json")
         #expect(bankID.kind == .bankID)
         // BankID's app on this device, then the way on when the app does not bring the user back.
-        #expect(Array(Self.describe(bankID).dropFirst().prefix(2)) == [
-            "primary button: Open BankID on this device",
+        #expect(Array(Self.describe(bankID).dropFirst().prefix(3)) == [
+            "primary button: Open BankID on this device", "text: or",
             "secondary button: If you are not redirected automatically, click here to continue authenticating",
         ], "\(Self.describe(bankID))")
         let selector = try Self.screen(Documents.captured, "selectAuthenticationWithLinks.json")

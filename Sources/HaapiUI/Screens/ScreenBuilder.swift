@@ -360,7 +360,11 @@ public struct ScreenBuilder: Sendable {
             if let countdown = countdown(polling, showsProgress: !bankID.isOnThisDevice) { items.append(countdown) }
             if !polling.isAutomatic { items.append(.button(.init(title: strings.string(.checkNow), role: .secondary, action: .poll))) }
         }
-        return items + elements(bankID.otherItems, invalid: invalid)
+        let others = elements(bankID.otherItems, invalid: invalid)
+        // "or" parts the app on this device from the other ways on (another device), not from cancel.
+        let alternatives = others.contains { if case .button(let button) = $0 { button.role != .text } else { $0.fieldName != nil } }
+        if bankID.isOnThisDevice, bankID.autoStartURL != nil, alternatives { items.append(.text(strings.string(forKey: bankIDKeys.or))) }
+        return items + others
     }
 
     /// The theme's image name of BankID's logo (an app's asset of that name wins).
