@@ -52,6 +52,14 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --screen: an app's theme plist, laid over the kit's theme.", valueName: "plist"))
     var theme: String?
 
+    @Option(help: ArgumentHelp(
+        "With --screen, on a passkey step: the screen after the ceremony failed so (cancelled, no-credentials, app-association, not-supported, failed).",
+        valueName: "failure"))
+    var passkeyFailure: String?
+
+    @Flag(help: "With --passkey-failure: as an app that turned the passkeys' browser fallback off (setUsePasskeysBrowserFallback(false)).")
+    var noBrowserFallback = false
+
     func run() async throws {
         let data: Data
         do {
@@ -101,15 +109,30 @@ extension InspectCommand {
         let builder = ScreenBuilder(strings: strings, theme: appTheme)
         let mapper = KitDataMapper(appRedirect: "app://inspect", strings: strings)
         let drawn: Screen
+        var outcome: PasskeyFailureOutcome?
         do {
             switch response {
-            case .representation(let step): drawn = builder.screen(for: try mapper.mapHaapiRepresentationToInteraction(haapiRepresentation: step))
+            case .representation(let step):
+                var model = try mapper.mapHaapiRepresentationToInteraction(haapiRepresentation: step)
+                if let name = passkeyFailure {
+                    guard let failure = PasskeyFailure(name: name) else { throw CLIFailure("--passkey-failure takes cancelled, no-credentials, app-association, not-supported or failed") }
+                    guard let operation = model as? KitWebAuthnModel else { throw CLIFailure("--passkey-failure needs a passkey step") }
+                    let decided = PasskeyFailureOutcome(failure, fallbackAllowed: !noBrowserFallback && operation.browserFallback != nil)
+                    outcome = decided
+                    model = operation.failed(decided, kind: operation.kinds.first ?? .any)
+                }
+                drawn = builder.screen(for: model)
             case .problem(let problem): drawn = builder.screen(for: KitProblemModel(problem, strings: strings))
             }
         } catch {
             throw CLIFailure("the kit shows no screen for this response: \(error)")
         }
-        return ScreenJSON(builder: builder).json(drawn)
+        var json = ScreenJSON(builder: builder).json(drawn)
+        if let outcome, case .object(var object) = json {
+            object["passkeyFailureOutcome"] = .string(outcome.rawValue)
+            json = .object(object)
+        }
+        return json
     }
 }
 

@@ -49,4 +49,19 @@ import Testing
         let screen = try Self.screen("html-form-login", ["--theme", plist.path])
         #expect(Self.items(screen, type: "textField").allSatisfy { $0["style"]?.stringValue == "InputTextField.Outlined" })
     }
+
+    /// The passkey failure rule, for a passkey step: a retry after a cancel, the browser's button
+    /// only when the app allows the fallback.
+    @Test func aPasskeyFailuresScreen() throws {
+        let name = "webauthn-registration-passkey-client-operation"
+        let retry = try Self.screen(name, ["--passkey-failure", "cancelled"])
+        #expect(retry["passkeyFailureOutcome"]?.stringValue == "retry")
+        #expect(Self.items(retry, type: "button").first?["text"]?.stringValue == "Try again")
+        let fallback = try Self.screen(name, ["--passkey-failure", "failed"])
+        #expect(fallback["passkeyFailureOutcome"]?.stringValue == "fallback")
+        #expect(Self.items(fallback, type: "button").contains { $0["action"]?.stringValue == "passkeyFallback" && $0["text"]?.stringValue == "Continue in the browser" })
+        let off = try Self.screen(name, ["--passkey-failure", "failed", "--no-browser-fallback"])
+        #expect(off["passkeyFailureOutcome"]?.stringValue == "unavailable")
+        #expect(!Self.items(off, type: "button").contains { $0["action"]?.stringValue == "passkeyFallback" })
+    }
 }

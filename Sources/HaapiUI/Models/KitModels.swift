@@ -339,6 +339,13 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     /// The kind of authenticator the last ceremony asked for (the one a retry asks for again).
     public internal(set) var lastKind: WebAuthnAuthenticatorKind?
 
+    /// This step as shown after a ceremony with an authenticator of `kind` ended in `outcome`.
+    public func failed(_ outcome: PasskeyFailureOutcome, kind: WebAuthnAuthenticatorKind) -> KitWebAuthnModel {
+        var shown = self
+        (shown.failure, shown.lastKind) = (outcome, kind)
+        return shown
+    }
+
     /// A WebAuthn model.
     public init(context: StepContext, actionModel: any ClientOperationActionModelRepresentation, interactionModel: KitFormModel?, problem: any UIProblemModel) {
         (self.context, self.actionModel, self.interactionModel, self.problem) = (context, actionModel, interactionModel, problem)

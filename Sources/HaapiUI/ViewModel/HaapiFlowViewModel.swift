@@ -398,13 +398,11 @@ import OpenCombine
     /// it. Nothing is sent: the browser opens only when the user taps (``takePasskeyFallback()``).
     @discardableResult
     public func passkeyDidFail(_ failure: PasskeyFailure, kind: WebAuthnAuthenticatorKind) -> PasskeyFailureOutcome {
-        guard var operation = uiModel as? KitWebAuthnModel else { return .nothing }
+        guard let operation = uiModel as? KitWebAuthnModel else { return .nothing }
         if case .failed(let reason) = failure { HaapiLogger.info(UIKitFollowUpTag.flow, "the passkey ceremony failed: \(reason)") }
         let outcome = PasskeyFailureOutcome(failure, fallbackAllowed: passkeysBrowserFallback(of: operation) != nil)
-        operation.failure = outcome
-        operation.lastKind = kind
         problemModel = nil
-        uiModel = operation
+        uiModel = operation.failed(outcome, kind: kind)
         return outcome
     }
 

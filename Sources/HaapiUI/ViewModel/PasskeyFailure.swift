@@ -3,7 +3,7 @@ import HaapiSDK
 
 /// Why the system's passkey sheet gave no credential, as the kit tells the cases apart (the
 /// UIKit layer reads it from `ASAuthorizationError`; a test or another UI names it directly).
-public enum PasskeyFailure: Sendable, Hashable {
+public enum PasskeyFailure: Sendable, Hashable, CustomStringConvertible {
     /// The user closed the sheet, or it ran out of time.
     case cancelled
     /// No passkey of this account is on the device or in its password manager.
@@ -15,6 +15,29 @@ public enum PasskeyFailure: Sendable, Hashable {
     case notSupported
     /// Anything else; its description is logged, never shown.
     case failed(String)
+
+    /// The failure named `name` (`cancelled`, `no-credentials`, `app-association`, `not-supported`, `failed`).
+    public init?(name: String) {
+        switch name {
+        case "cancelled": self = .cancelled
+        case "no-credentials": self = .noCredentials
+        case "app-association": self = .appAssociation
+        case "not-supported": self = .notSupported
+        case "failed": self = .failed("named")
+        default: return nil
+        }
+    }
+
+    /// Its name (see ``init(name:)``).
+    public var description: String {
+        switch self {
+        case .cancelled: return "cancelled"
+        case .noCredentials: return "no-credentials"
+        case .appAssociation: return "app-association"
+        case .notSupported: return "not-supported"
+        case .failed: return "failed"
+        }
+    }
 }
 
 /// What the passkey screen shows after a ``PasskeyFailure``: decided once, here, for UIKit, the
