@@ -123,13 +123,15 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The kit's screens as web pages, themed: `haapi preview` and the browser tests draw them.
+        .target(name: "HaapiPreview", dependencies: ["HaapiUI"]),
         // The command line as a library, so that tests and fuzz harnesses reach its readers and
         // decisions; the `haapi` executable only runs it.
         .executableTarget(name: "haapi", dependencies: ["HaapiCLI"]),
         .target(
             name: "HaapiCLI",
             dependencies: [
-                "HaapiUI", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
+                "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -13,7 +13,7 @@ struct Haapi: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             LoginCommand.self, TokenCommand.self, ApiCommand.self, StatusCommand.self, ProfilesCommand.self, RefreshCommand.self, RevokeCommand.self, LogoutCommand.self,
-            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, ServerCommand.self, CompletionCommand.self])
+            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, PreviewCommand.self, ServerCommand.self, CompletionCommand.self])
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
     /// standard error), 2 a usage error, 4 a login is needed, 130 cancelled with Ctrl-C.

@@ -99,34 +99,18 @@ struct InspectCommand: AsyncParsableCommand {
 extension InspectCommand {
     /// The screen of `response`, as the kit decides it in the language and theme asked.
     @MainActor func screenJSON(_ response: HaapiDocument) throws -> JSONValue {
-        let strings = LocalizableStrings(languages: lang.map { [$0] } ?? LocalizableStrings.preferredLanguages, appTable: { _ in nil })
-        var appTheme = try Theme.kit
-        if let theme {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: theme)) } catch { throw CLIFailure("cannot read \(theme): \(error.localizedDescription)") }
-            do { appTheme = try Theme.kit.merging(try Theme(plist: data, source: theme)) } catch { throw CLIFailure("the theme \(error)") }
-        }
-        let builder = ScreenBuilder(strings: strings, theme: appTheme)
-        let mapper = KitDataMapper(appRedirect: "app://inspect", strings: strings)
-        let drawn: Screen
+        let screens = try KitScreens(lang: lang, themePath: theme)
+        let builder = screens.builder
+        var model = try screens.model(of: response)
         var outcome: PasskeyFailureOutcome?
-        do {
-            switch response {
-            case .representation(let step):
-                var model = try mapper.mapHaapiRepresentationToInteraction(haapiRepresentation: step)
-                if let name = passkeyFailure {
-                    guard let failure = PasskeyFailure(name: name) else { throw CLIFailure("--passkey-failure takes cancelled, no-credentials, app-association, not-supported or failed") }
-                    guard let operation = model as? KitWebAuthnModel else { throw CLIFailure("--passkey-failure needs a passkey step") }
-                    let decided = PasskeyFailureOutcome(failure, fallbackAllowed: !noBrowserFallback && operation.browserFallback != nil)
-                    outcome = decided
-                    model = operation.failed(decided, kind: operation.kinds.first ?? .any)
-                }
-                drawn = builder.screen(for: model)
-            case .problem(let problem): drawn = builder.screen(for: KitProblemModel(problem, strings: strings))
-            }
-        } catch {
-            throw CLIFailure("the kit shows no screen for this response: \(error)")
+        if let name = passkeyFailure {
+            guard let failure = PasskeyFailure(name: name) else { throw CLIFailure("--passkey-failure takes cancelled, no-credentials, app-association, not-supported or failed") }
+            guard let operation = model as? KitWebAuthnModel else { throw CLIFailure("--passkey-failure needs a passkey step") }
+            let decided = PasskeyFailureOutcome(failure, fallbackAllowed: !noBrowserFallback && operation.browserFallback != nil)
+            outcome = decided
+            model = operation.failed(decided, kind: operation.kinds.first ?? .any)
         }
+        let drawn = builder.screen(for: model)
         var json = ScreenJSON(builder: builder).json(drawn)
         if let outcome, case .object(var object) = json {
             object["passkeyFailureOutcome"] = .string(outcome.rawValue)

@@ -1,0 +1,46 @@
+import Foundation
+import HaapiSDK
+import HaapiUI
+
+/// The kit's screens as the command line shows them (`inspect --screen`, `preview`): the
+/// language asked, the theme (an app's plist laid over the kit's), and the model of a response.
+struct KitScreens {
+    let strings: LocalizableStrings
+    let theme: Theme
+    let mapper: KitDataMapper
+
+    /// The screens in `lang` (default: the user's languages) and the theme at `themePath` (default: the kit's).
+    /// - Throws: ``CLIFailure`` when the theme cannot be read or is not one.
+    init(lang: String?, themePath: String?) throws {
+        strings = LocalizableStrings(languages: lang.map { [$0] } ?? LocalizableStrings.preferredLanguages, appTable: { _ in nil })
+        do {
+            var theme = try Theme.kit
+            if let themePath {
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: themePath)) } catch { throw CLIFailure("cannot read \(themePath): \(error.localizedDescription)") }
+                theme = theme.merging(try Theme(plist: data, source: themePath))
+            }
+            self.theme = theme
+        } catch let error as CLIFailure {
+            throw error
+        } catch {
+            throw CLIFailure("the theme \(error)")
+        }
+        mapper = KitDataMapper(appRedirect: "app://haapi", strings: strings)
+    }
+
+    /// What decides the screens.
+    var builder: ScreenBuilder { ScreenBuilder(strings: strings, theme: theme) }
+
+    /// The kit's model of `response`: a step's, or the problem's.
+    /// - Throws: ``CLIFailure`` when the kit has no model of the step.
+    func model(of response: HaapiDocument) throws -> any UIModel {
+        switch response {
+        case .representation(let step):
+            do { return try mapper.mapHaapiRepresentationToInteraction(haapiRepresentation: step) } catch {
+                throw CLIFailure("the kit shows no screen for this response: \(error)")
+            }
+        case .problem(let problem): return KitProblemModel(problem, strings: strings)
+        }
+    }
+}

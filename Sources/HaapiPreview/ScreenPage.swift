@@ -1,0 +1,202 @@
+import Foundation
+import HaapiUI
+
+/// Draws a kit ``Screen`` as a web page, with the theme applied as the UIKit screens apply it:
+/// the same value, the same theme sections (`data-style` on each element), colours light and
+/// dark, fonts, sizes, paddings and corner radii. Every text is escaped: a server's words never
+/// become markup.
+public struct ScreenPage: Sendable {
+    /// The theme (the kit's, with an app's laid over it).
+    public let theme: Theme
+    /// The colours, the app's first.
+    public let palette: Palette
+    /// What decides the screens, in the language asked.
+    public let builder: ScreenBuilder
+    /// The styles every screen shares.
+    public let common: HaapiUIViewControllerStyle
+
+    /// Pages for `theme` in the language of `strings`, with `palette`'s colours.
+    /// - Throws: ``ThemeError`` when the theme lacks a style the screens need.
+    public init(theme: Theme, palette: Palette, strings: LocalizableStrings) throws {
+        self.theme = theme
+        self.palette = palette
+        builder = ScreenBuilder(strings: strings, theme: theme)
+        common = try HaapiUIViewControllerStyle(theme: theme)
+    }
+
+    // MARK: Pages
+
+    /// The page of `screen`, titled `title`.
+    public func html(_ screen: Screen, title: String) -> String {
+        let section = screen.kind.themeSection
+        var body = "<main class=\"screen\" data-kind=\"\(screen.kind.rawValue)\" data-style=\"\(Self.escape(section))\">\n"
+        if let header = headerHTML() { body += header }
+        for (name, items) in [("messages", screen.messages), ("content", screen.content), ("links", screen.links)] where !items.isEmpty {
+            body += "<section class=\"\(name)\">\n" + items.map { html($0, in: screen) }.joined(separator: "\n") + "\n</section>\n"
+        }
+        body += "</main>\n"
+        return document(title: title, body: body)
+    }
+
+    /// An index of pages: each `(title, file)` a link.
+    public func index(_ pages: [(title: String, file: String, kind: String)], title: String) -> String {
+        let rows = pages.map { page in
+            "<li><a class=\"item item-link\" data-style=\"LinkView\" href=\"\(Self.escape(page.file))\">\(Self.escape(page.title))</a> <span class=\"kind\">\(Self.escape(page.kind))</span></li>"
+        }
+        let body = "<main class=\"screen index\" data-kind=\"index\">\n<h1 class=\"item item-section\">\(Self.escape(title))</h1>\n<ul>\n"
+            + rows.joined(separator: "\n") + "\n</ul>\n</main>\n"
+        return document(title: title, body: body)
+    }
+
+    private func document(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="\(Self.escape(builder.strings.language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(Self.escape(title))</title>
+        <style>
+        \(styleSheet)
+        </style>
+        </head>
+        <body>
+        \(body)</body>
+        </html>
+
+        """
+    }
+
+    // MARK: Elements
+
+    private func html(_ item: ScreenItem, in screen: Screen) -> String {
+        let style = item.themeSection.map { " data-style=\"\(Self.escape($0))\"" } ?? ""
+        let said = builder.accessibility(of: item)
+        let e = Self.escape
+        switch item {
+        case .message(let text, _):
+            return "<div class=\"item item-message\"\(style)>\(icon(for: item))<span>\(e(text))</span></div>"
+        case .text(let text):
+            return "<p class=\"item item-text\">\(e(text))</p>"
+        case .section(let title):
+            return "<h2 class=\"item item-section\">\(e(title))</h2>"
+        case .textField(let field):
+            var input = "<input type=\"\(field.isSecure ? "password" : Self.inputType(field.keyboard))\" name=\"\(e(field.name))\""
+            input += " autocomplete=\"\(Self.autocomplete(field.contentType))\" enterkeyhint=\"\(field.returnKey.rawValue)\""
+            input += " inputmode=\"\(Self.inputMode(field.keyboard))\" aria-label=\"\(e(said.label ?? field.label))\""
+            if let placeholder = field.placeholder { input += " placeholder=\"\(e(placeholder))\"" }
+            if let value = field.value { input += " value=\"\(e(value))\"" }
+            if let maxLength = field.maxLength { input += " maxlength=\"\(maxLength)\"" }
+            if field.isRequired { input += " required" }
+            if field.name == screen.focus { input += " autofocus" }
+            if field.error != nil { input += " aria-invalid=\"true\"" }
+            input += ">"
+            if field.showsSecureEntryToggle {
+                input += "<button type=\"button\" class=\"reveal\" aria-label=\"\(e(builder.strings.string(.showPassword)))\">&#9673;</button>"
+            }
+            let error = field.error.map { "<span class=\"error\" role=\"alert\">\(e($0))</span>" } ?? ""
+            return "<label class=\"item item-textField\"\(style)><span class=\"title\">\(e(field.label))</span><span class=\"box\">\(input)</span>\(error)</label>"
+        case .checkbox(let box):
+            let state = (box.isChecked ? " checked" : "") + (box.isReadonly ? " disabled" : "")
+            let error = box.error.map { "<span class=\"error\" role=\"alert\">\(e($0))</span>" } ?? ""
+            return "<label class=\"item item-checkbox\"\(style)><input type=\"checkbox\" name=\"\(e(box.name))\"\(state)><span>\(e(box.label))</span>\(error)</label>"
+        case .picker(let picker):
+            let options = picker.options.map { "<option value=\"\(e($0.value))\"\($0.isSelected ? " selected" : "")>\(e($0.label))</option>" }
+            return "<label class=\"item item-picker\"\(style)><span class=\"title\">\(e(picker.label))</span><select name=\"\(e(picker.name))\">\(options.joined())</select></label>"
+        case .button(let button):
+            let icon = button.icon.map { "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(e($0))\">\(e(Self.initial(ofImage: $0)))</span>" } ?? ""
+            return "<button type=\"button\" class=\"item item-button role-\(button.role.rawValue)\"\(style)>\(icon)<span>\(e(button.title))</span></button>"
+        case .tabs(let titles, let selected):
+            let tabs = titles.enumerated().map { index, title in
+                "<button type=\"button\" role=\"tab\" aria-selected=\"\(index == selected)\"\(index == selected ? " class=\"selected\"" : "")>\(e(title))</button>"
+            }
+            return "<div class=\"item item-tabs\"\(style) role=\"tablist\">\(tabs.joined())</div>"
+        case .loadingIndicator:
+            return "<div class=\"item item-loadingIndicator\"\(style) role=\"progressbar\" aria-label=\"\(e(said.label ?? ""))\"><span class=\"spinner\"></span></div>"
+        case .countdown(let countdown):
+            let bar = countdown.showsProgress ? countdown.fractionLeft.map { "<progress max=\"1\" value=\"\(String(format: "%.3f", $0))\"></progress>" } ?? "" : ""
+            return "<div class=\"item item-countdown\" aria-live=\"polite\">\(bar)<span>\(e(countdown.text))</span></div>"
+        case .qrCode(let data, let image):
+            if data == nil, let href = image?.href, href.lowercased().hasPrefix("data:image/") {
+                return "<div class=\"item item-qrCode\"><img alt=\"\(e(said.label ?? ""))\" src=\"\(e(href))\"></div>"
+            }
+            return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(e(said.label ?? ""))\"><span class=\"qr\"></span></div>"
+        case .image(let name, let label):
+            return "<div class=\"item item-image\"\(style) role=\"img\" aria-label=\"\(e(label))\" data-image=\"\(e(name))\"><span>\(e(label))</span></div>"
+        case .expandable(let title, let body):
+            return "<details class=\"item item-expandable\"\(style)><summary>\(e(title))</summary><p>\(e(body).replacingOccurrences(of: "\n", with: "<br>"))</p></details>"
+        case .link(let title, _):
+            return "<a class=\"item item-link\"\(style) href=\"#\">\(e(title))</a>"
+        }
+    }
+
+    /// A message's icon from its style (`imageName`), as a glyph: the kit's images are SF Symbols,
+    /// which a browser does not have.
+    private func icon(for item: ScreenItem) -> String {
+        guard case .message(_, let section) = item, common.messageViewStyles.style(section: section).imageName != nil else { return "" }
+        return "<span class=\"icon\" aria-hidden=\"true\">!</span>"
+    }
+
+    private func headerHTML() -> String? {
+        let header = common.header
+        guard header.imageName != nil || header.titleText != nil else { return nil }
+        let title = header.titleText.map { builder.strings.string(forKey: $0) } ?? ""
+        return "<header class=\"item item-header\" data-style=\"HeaderView\"><span>\(Self.escape(title))</span></header>\n"
+    }
+
+    // MARK: Mappings
+
+    static func inputType(_ keyboard: InputTextConfiguration.Keyboard) -> String {
+        switch keyboard {
+        case .email: return "email"
+        case .phone: return "tel"
+        case .url: return "url"
+        case .text, .number: return "text"
+        }
+    }
+
+    static func inputMode(_ keyboard: InputTextConfiguration.Keyboard) -> String {
+        switch keyboard {
+        case .text: return "text"
+        case .number: return "numeric"
+        case .email: return "email"
+        case .phone: return "tel"
+        case .url: return "url"
+        }
+    }
+
+    static func autocomplete(_ contentType: ScreenItem.TextField.ContentType) -> String {
+        switch contentType {
+        case .username: return "username"
+        case .password: return "current-password"
+        case .newPassword: return "new-password"
+        case .oneTimeCode: return "one-time-code"
+        case .emailAddress: return "email"
+        case .telephoneNumber: return "tel"
+        case .url: return "url"
+        case .none: return "off"
+        }
+    }
+
+    /// An authenticator's icon as its type's first letter (`hui_ic_authenticator_sms` → S).
+    static func initial(ofImage name: String) -> String {
+        String(name.split(separator: "_").last?.first.map { String($0).uppercased() } ?? "•")
+    }
+
+    /// `text` with HTML's special characters escaped, for element content and attribute values.
+    public static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

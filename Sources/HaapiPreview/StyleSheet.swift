@@ -1,0 +1,188 @@
+import Foundation
+import HaapiUI
+
+extension ScreenPage {
+    /// The page's CSS, made from the theme: a variable per colour (its dark value under
+    /// `prefers-color-scheme: dark`), and a rule per theme section the screens use, selected by
+    /// `data-style` as each UIKit view reads its section.
+    public var styleSheet: String {
+        var css = ":root {\n" + palette.names.compactMap { name in palette.color(named: name).map { "  --\(Self.variable(name)): \(Palette.css($0.light));" } }.joined(separator: "\n") + "\n}\n"
+        css += "@media (prefers-color-scheme: dark) {\n:root {\n"
+            + palette.names.compactMap { name in palette.color(named: name).map { "  --\(Self.variable(name)): \(Palette.css($0.dark));" } }.joined(separator: "\n") + "\n}\n}\n"
+        css += Self.layout
+        // The screens: background, padding, header text.
+        for kind in ScreenKind.allCases {
+            guard let screen = screenStyle(kind) else { continue }
+            let selector = "main[data-style=\"\(kind.themeSection)\"]"
+            css += rule(selector, ["background": color(screen.commonUIStyle.backgroundColorName) ?? "transparent", "padding": padding(screen.commonUIStyle.paddingStyle)])
+            css += rule(selector + " .item-section", text(screen.headerTextAppearance, screen.headerTextColorName))
+        }
+        css += rule("body", ["background": color("hui_background") ?? "white"])
+        // Messages, by class.
+        for attribute in MessageStyleAttribute.allCases {
+            let message = common.messageViewStyles.style(for: attribute)
+            css += rule("[data-style=\"\(attribute.themeSection)\"]", text(message.textAppearance, message.textColorName).merging([
+                "background": message.backgroundColorName.flatMap(color) ?? "transparent", "gap": px(message.iconTextPadding),
+                "padding": padding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
+                "border": border(message.borderWidth, message.borderColorName),
+            ]) { $1 })
+        }
+        // Buttons, by role, and links.
+        for (section, button) in [
+            ("ActionableButton.Primary", common.primaryButton), ("ActionableButton.Secondary", common.secondaryButton), ("ActionableButton.Text", common.textButton),
+        ] {
+            css += rule("[data-style=\"\(section)\"]", text(button.textAppearance, button.textColorName).merging([
+                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(button.minHeight),
+                "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "gap": px(button.iconTextPadding),
+                "text-align": "center",
+            ]) { $1 })
+        }
+        let link = common.linkView.actionableButtonStyle
+        css += rule("[data-style=\"LinkView\"]", text(link.textAppearance, link.textColorName).merging(["min-height": px(link.minHeight)]) { $1 })
+        // Text fields: the section the theme's `huiTextField` names.
+        let field = common.inputTextField
+        let fieldSelector = "[data-style=\"\(builder.textFieldStyle)\"]"
+        css += rule(fieldSelector + " .title", text(field.titleTextAppearance, field.titleColorName).merging([
+            "min-height": px(field.titleMinimumHeight), "padding": "0 \(px(field.titlePaddingRight)) 0 \(px(field.titlePaddingLeft))",
+        ]) { $1 })
+        css += rule(fieldSelector + " .box", [
+            "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
+            "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight),
+        ])
+        css += rule(fieldSelector + " input", text(field.textFieldTextAppearance, field.textFieldColorName).merging([
+            "padding": padding(field.textFieldContentPadding), "caret-color": color(field.tintColorName) ?? "auto",
+        ]) { $1 })
+        css += rule(fieldSelector + " input::placeholder", ["color": color(field.textFieldPlaceholderColorName) ?? "gray"])
+        css += rule(fieldSelector + " .reveal", ["color": color(field.textFieldPasswordImageTintColorName) ?? "inherit", "padding": "0 \(px(field.iconPadding))"])
+        css += rule(fieldSelector + " .error", text(field.errorTextAppearance, field.errorColorName))
+        css += rule(fieldSelector + " .box:has(input[aria-invalid])", ["border-color": color(field.errorColorName) ?? "red"])
+        // Checkboxes, pickers, tabs, the help box.
+        let checkbox = common.checkbox
+        css += rule("[data-style=\"CheckboxView\"]", text(checkbox.textAppearance, checkbox.textColorName).merging(["gap": px(checkbox.iconTextPadding)]) { $1 })
+        css += rule("[data-style=\"CheckboxView\"] input", [
+            "width": px(checkbox.checkboxWidth), "height": px(checkbox.checkboxHeight), "accent-color": color("hui_primary_immutable") ?? "auto",
+        ])
+        let picker = common.textPicker
+        css += rule("[data-style=\"TextPickerView\"] select", text(picker.textAppearance, picker.textColorName).merging([
+            "background": color(picker.itemBackgroundColorName) ?? "transparent",
+        ]) { $1 })
+        let tabs = common.tabView
+        css += rule("[data-style=\"TabView\"] button", text(tabs.textAppearance, tabs.textColorName))
+        css += rule("[data-style=\"TabView\"] button.selected", [
+            "color": color(tabs.highlightTextColorName) ?? "inherit", "border-bottom": "3px solid \(color(tabs.selectedTabIndicatorColorName) ?? "currentColor")",
+        ])
+        if let help = try? theme.style(ExpandableViewStyle.self, named: "ExpandableView") {
+            css += rule("[data-style=\"ExpandableView\"]", [
+                "border": border(help.borderWidth, help.borderColorName), "border-radius": px(help.cornerRadius), "padding": padding(help.commonUIStyle.paddingStyle),
+            ])
+            css += rule("[data-style=\"ExpandableView\"] summary", text(help.titleTextAppearance, help.titleTextColorName))
+            css += rule("[data-style=\"ExpandableView\"] p", text(help.contentTextAppearance, help.contentTextColorName))
+        }
+        let header = common.header
+        css += rule("[data-style=\"HeaderView\"]", text(header.textAppearance, header.textColorName).merging([
+            "background": color(header.backgroundColorName) ?? "transparent", "padding": padding(header.commonUIStyle.paddingStyle),
+        ]) { $1 })
+        if let spinner = try? theme.style(LoadingIndicatorViewStyle.self, named: "LoadingIndicatorView") {
+            css += rule(".spinner", ["border-top-color": color(spinner.strokeColorName) ?? "currentColor"])
+        }
+        css += rule(".item-countdown progress", ["accent-color": color(common.primaryButton.backgroundColorName) ?? "auto"])
+        return css
+    }
+
+    /// What every page shares, whatever the theme: a phone-wide column that never overflows.
+    static let layout = """
+        * { box-sizing: border-box; }
+        html, body { margin: 0; padding: 0; }
+        body { font-family: -apple-system, "SF Pro Text", system-ui, "Segoe UI", Roboto, sans-serif; overflow-wrap: anywhere; }
+        main.screen { max-width: 480px; margin: 0 auto; min-height: 100vh; display: flex; flex-direction: column; gap: 16px; }
+        main.screen section { display: flex; flex-direction: column; gap: 12px; }
+        .item { max-width: 100%; margin: 0; }
+        .item-message, .item-button { display: flex; align-items: center; }
+        .item-button { width: 100%; justify-content: center; cursor: pointer; font: inherit; }
+        .item-link { display: flex; align-items: center; justify-content: center; text-decoration: none; }
+        .item-textField, .item-picker { display: flex; flex-direction: column; gap: 4px; }
+        .item-textField .box { display: flex; align-items: center; overflow: hidden; }
+        .item-textField input { flex: 1; min-width: 0; border: 0; background: transparent; outline: none; }
+        .item-textField .reveal { border: 0; background: transparent; font-size: 18px; cursor: pointer; }
+        .item-checkbox { display: flex; align-items: center; }
+        .item-tabs { display: flex; }
+        .item-tabs button { flex: 1; border: 0; background: transparent; padding: 10px 4px; font: inherit; }
+        .item-loadingIndicator { display: flex; justify-content: center; padding: 8px; }
+        .spinner { width: 32px; height: 32px; border: 4px solid rgba(128, 128, 128, 0.25); border-radius: 50%; animation: spin 1s linear infinite; }
+        @keyframes spin { to { transform: rotate(360deg); } }
+        .item-countdown { display: flex; flex-direction: column; align-items: center; gap: 6px; }
+        .item-countdown progress { width: 100%; }
+        .item-qrCode { display: flex; justify-content: center; }
+        .item-qrCode img { width: 220px; height: 220px; image-rendering: pixelated; }
+        .qr { width: 220px; height: 220px; background: repeating-conic-gradient(#000 0% 25%, #fff 0% 50%) 0 0 / 22px 22px; border: 10px solid #fff; }
+        .item-image { display: flex; justify-content: center; font-weight: 700; font-size: 28px; padding: 8px; }
+        .icon { display: inline-flex; align-items: center; justify-content: center; min-width: 1.6em; height: 1.6em; border-radius: 50%; border: 1.5px solid currentColor; font-size: 0.8em; }
+        .item-expandable summary { cursor: pointer; }
+        main.index ul { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+        main.index .kind { opacity: 0.6; font-size: 13px; }
+
+        """
+
+    /// What every screen style has, for the screen of `kind`.
+    private func screenStyle(_ kind: ScreenKind) -> CommonViewControllerStyle? {
+        switch kind {
+        case .form: return (try? theme.style(FormViewControllerStyle.self))?.commonVCStyle
+        case .selector: return (try? theme.style(SelectorViewControllerStyle.self))?.commonVCStyle
+        case .polling: return (try? theme.style(PollingViewControllerStyle.self))?.commonVCStyle
+        case .bankID: return (try? theme.style(BankIdViewControllerStyle.self))?.commonVCStyle
+        case .webAuthn: return (try? theme.style(WebAuthnViewControllerStyle.self))?.commonVCStyle
+        case .problem: return (try? theme.style(ProblemViewControllerStyle.self))?.commonVCStyle
+        case .generic: return (try? theme.style(GenericViewControllerStyle.self))?.commonVCStyle
+        }
+    }
+
+    // MARK: CSS parts
+
+    private func rule(_ selector: String, _ declarations: [String: String]) -> String {
+        selector + " { " + declarations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value);" }.joined(separator: " ") + " }\n"
+    }
+
+    private func color(_ name: String?) -> String? {
+        guard let name, palette.color(named: name) != nil else { return nil }
+        return "var(--\(Self.variable(name)))"
+    }
+
+    private func text(_ appearance: TextAppearance, _ colorName: String?) -> [String: String] {
+        var declarations = ["font-size": px(appearance.pointSize), "letter-spacing": px(appearance.kern)]
+        if let color = color(colorName) { declarations["color"] = color }
+        if appearance.lineHeightMultiple > 0 { declarations["line-height"] = String(format: "%.2f", appearance.lineHeightMultiple) }
+        switch appearance.fontSymbolicTrait {
+        case .bold?: declarations["font-weight"] = "700"
+        case .italic?: declarations["font-style"] = "italic"
+        case .monoSpace?: declarations["font-family"] = "ui-monospace, Menlo, monospace"
+        case .condensed?: declarations["font-stretch"] = "condensed"
+        case nil: break
+        }
+        switch appearance.textAlignment {
+        case .left: declarations["text-align"] = "left"
+        case .center: declarations["text-align"] = "center"; declarations["justify-content"] = "center"
+        case .right: declarations["text-align"] = "right"
+        case .justified: declarations["text-align"] = "justify"
+        case .natural: break
+        }
+        return declarations
+    }
+
+    private func padding(_ padding: PaddingStyle) -> String {
+        "\(px(padding.top)) \(px(padding.right)) \(px(padding.bottom)) \(px(padding.left))"
+    }
+
+    private func border(_ width: Double, _ colorName: String?) -> String {
+        guard width > 0, let color = color(colorName) else { return "0" }
+        return "\(px(width)) solid \(color)"
+    }
+
+    private func px(_ value: Double) -> String {
+        value.isFinite ? String(format: "%gpx", value) : "0"
+    }
+
+    /// A CSS custom property's name for a colour name (letters, digits, `_` and `-` kept).
+    static func variable(_ name: String) -> String {
+        "c-" + String(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" ? Character($0) : "-" })
+    }
+}

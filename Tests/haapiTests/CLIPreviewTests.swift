@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `haapi preview` from the binary: a page per response and an index, themed by an app's plist
+/// and asset catalog, every text escaped. (What a browser draws of them: `PreviewBrowserTests`.)
+@Suite struct CLIPreviewTests {
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("preview-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aPagePerResponseAndAnIndexInTheLanguageAsked() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let out = home.appendingPathComponent("out")
+        let run = try CLITests.haapi(["preview", "--lang", "sv", "--captured", CLIPlaybackTests.uiKit.path, "--out", out.path], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: CLIPlaybackTests.uiKit.path).filter { $0.hasSuffix(".json") }
+        let pages = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".html") && $0 != "index.html" }
+        #expect(Set(pages) == Set(fixtures.map { $0.replacingOccurrences(of: ".json", with: ".html") }), "\(run.stderr)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(pages.allSatisfy { index.contains("href=\"\($0)\"") })
+        let login = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
+        #expect(login.contains("<main class=\"screen\" data-kind=\"form\" data-style=\"FormViewController\">"))
+        #expect(login.contains("autocomplete=\"current-password\"") && login.contains("enterkeyhint=\"next\"") && login.contains("autofocus"))
+        #expect(login.contains("<html lang=\"sv\">") && login.contains("name=\"viewport\""))
+        let bankID = try String(contentsOf: out.appendingPathComponent("bankid-polling-pending.html"), encoding: .utf8)
+        #expect(bankID.contains("Skanna QR-koden"), "the kit's own texts in Swedish")
+    }
+
+    @Test func anAppsThemeAndColourSetsStyleThePages() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let colourSet = home.appendingPathComponent("Assets.xcassets/company_magenta.colorset", isDirectory: true)
+        try FileManager.default.createDirectory(at: colourSet, withIntermediateDirectories: true)
+        try Data(#"{"colors": [{"idiom": "universal", "color": {"color-space": "srgb", "components": {"red": "0xFF", "green": "0x00", "blue": "255", "alpha": "1.000"}}}, {"idiom": "universal", "appearances": [{"appearance": "luminosity", "value": "dark"}], "color": {"components": {"red": "0.5", "green": "0", "blue": "0.5", "alpha": "1"}}}]}"#.utf8)
+            .write(to: colourSet.appendingPathComponent("Contents.json"))
+        let plist = home.appendingPathComponent("App.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>ActionableButton.Primary</key><dict><key>backgroundColorName</key><string>company_magenta</string></dict></dict></plist>
+            """.utf8).write(to: plist)
+        let out = home.appendingPathComponent("out")
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        let run = try CLITests.haapi(
+            ["preview", "--theme", plist.path, "--assets", home.appendingPathComponent("Assets.xcassets").path, login, "--out", out.path], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
+        #expect(page.contains("--c-company_magenta: rgba(255, 0, 255, 1.000);") && page.contains("--c-company_magenta: rgba(128, 0, 128, 1.000);"))
+        #expect(page.contains("[data-style=\"ActionableButton.Primary\"] { background: var(--c-company_magenta);"))
+    }
+
+    /// A server's words are text, never markup, wherever they land (content or attribute).
+    @Test func aServersTextIsEscaped() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let step = home.appendingPathComponent("evil.json")
+        try Data(#"""
+            {"type": "authentication-step", "messages": [{"text": "<script>alert(1)</script>", "classList": ["heading"]}],
+             "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "actionTitle": "Go\" onclick=\"x",
+               "fields": [{"type": "text", "name": "n\"><img src=x>", "label": "<b>Name</b>", "placeholder": "'&'"}]}}]}
+            """#.utf8).write(to: step)
+        let out = home.appendingPathComponent("out")
+        let run = try CLITests.haapi(["preview", step.path, "--out", out.path], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("evil.html"), encoding: .utf8)
+        #expect(!page.contains("<script>") && !page.contains("<img") && !page.contains("<b>") && !page.contains("\" onclick"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && page.contains("&#39;&amp;&#39;"))
+    }
+
+    @Test func noResponsesOrABadFileIsSaidClearly() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let none = try CLITests.haapi(["preview", "--out", home.appendingPathComponent("out").path], home: home)
+        #expect(none.status == 1 && none.stderr.contains("no responses to preview"), "\(none.stderr)")
+        let bad = home.appendingPathComponent("bad.json")
+        try Data("not json".utf8).write(to: bad)
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        let mixed = try CLITests.haapi(["preview", bad.path, login, "--out", home.appendingPathComponent("out").path], home: home)
+        #expect(mixed.status == 0 && mixed.stderr.contains("haapi: warning: skipped bad:"), "\(mixed.stderr)")
+        #expect(mixed.stdout.contains("wrote 1 pages"))
+    }
+}
