@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HaapiDevServer
 import HaapiPreview
 import HaapiSDK
 import HaapiUI
@@ -18,8 +19,13 @@ struct PreviewCommand: AsyncParsableCommand {
             catalog, whose colour sets win over the kit's colours of the same name. The server's \\
             texts are escaped.
 
+            With --server, runs the development server with a gallery at /preview: every step \
+            and problem it can send, in English and Swedish (?lang=sv), drawn with the theme and \
+            asset catalog given, read again at each request: edit the plist, reload the page.
+
             Examples:
               haapi preview --captured responses --out preview
+              haapi preview --server --theme App.plist
               haapi preview --theme App.plist --assets App/Assets.xcassets --lang sv login.json --out preview
             """)
 
@@ -39,12 +45,28 @@ struct PreviewCommand: AsyncParsableCommand {
     var lang: String?
 
     @Option(help: ArgumentHelp("Where to write the pages (made if missing).", valueName: "dir"))
-    var out: String
+    var out: String?
+
+    @Flag(help: "Serve the development server with its gallery of steps at /preview, instead of writing pages.")
+    var server = false
+
+    @Option(help: "With --server: the port; 0 picks a free one.")
+    var port = 8091
+
+    func validate() throws {
+        guard server || out != nil else { throw ValidationError("say where to write the pages with --out DIR, or serve them with --server") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535 (or 0 for a free one), not \(port)") }
+    }
 
     func run() async throws {
+        if server {
+            try await serve()
+            return
+        }
+        guard let out else { return }
         let inputs = try responses()
         guard !inputs.isEmpty else { throw CLIFailure("no responses to preview: name JSON files, or a folder with --captured DIR") }
-        let written = try await write(inputs)
+        let written = try await write(inputs, to: out)
         Stdout.line(PrintableText("wrote \(written) pages and index.html to \(out)"))
     }
 
@@ -62,14 +84,8 @@ struct PreviewCommand: AsyncParsableCommand {
         return urls
     }
 
-    @MainActor func write(_ inputs: [URL]) throws -> Int {
-        let screens = try KitScreens(lang: lang, themePath: theme)
-        let page: ScreenPage
-        do {
-            page = try ScreenPage(theme: screens.theme, palette: try Palette(assets: assets.map { URL(fileURLWithPath: $0, isDirectory: true) }), strings: screens.strings)
-        } catch {
-            throw CLIFailure("cannot preview with this theme: \(error)")
-        }
+    @MainActor func write(_ inputs: [URL], to out: String) throws -> Int {
+        let (screens, page) = try Self.pages(lang: lang, theme: theme, assets: assets)
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw CLIFailure("cannot make \(out): \(error.localizedDescription)")
@@ -97,5 +113,64 @@ struct PreviewCommand: AsyncParsableCommand {
             throw CLIFailure("cannot write \(out)/index.html: \(error.localizedDescription)")
         }
         return pages.count
+    }
+
+    /// The screens and their page maker for a language, theme and asset catalog.
+    static func pages(lang: String?, theme: String?, assets: String?) throws -> (KitScreens, ScreenPage) {
+        let screens = try KitScreens(lang: lang, themePath: theme)
+        do {
+            let palette = try Palette(assets: assets.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            return (screens, try ScreenPage(theme: screens.theme, palette: palette, strings: screens.strings))
+        } catch {
+            throw CLIFailure("cannot preview with this theme: \(error)")
+        }
+    }
+
+    /// The development server, with the gallery.
+    func serve() async throws {
+        var configuration = DevServerConfiguration(port: port, databasePath: nil)
+        configuration.preview = Gallery(theme: theme, assets: assets)
+        do {
+            try await DevServer.run(configuration: configuration) { issuer in
+                ServerCommand.writeLine("the gallery: \(issuer.appendingPathComponent("preview").absoluteString) (Swedish: ?lang=sv); the server: \(issuer.absoluteString)")
+            }
+        } catch let error as DevServerError {
+            throw CLIFailure(PrintableText(error.description))
+        }
+    }
+}
+
+/// The gallery's pages, drawn with the theme and asset catalog as they are at each request.
+struct Gallery: PreviewRenderer {
+    let theme: String?
+    let assets: String?
+
+    func page(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> String? {
+        try await MainActor.run { try draw(name, documents: documents, language: language) }
+    }
+
+    @MainActor func draw(_ name: String?, documents: [StepGallery.Document], language: String) throws -> String? {
+        let screens: KitScreens
+        let page: ScreenPage
+        do {
+            (screens, page) = try PreviewCommand.pages(lang: language, theme: theme, assets: assets)
+        } catch let failure as CLIFailure {
+            // A theme being edited may be wrong for a moment: the page says why, the server stays up.
+            return "<!doctype html><meta charset=\"utf-8\"><title>haapi preview</title><pre>\(ScreenPage.escape(failure.message.description))</pre>"
+        }
+        let others = StepGallery.languages.filter { $0 != language }
+        guard let name else {
+            let rows = documents.compactMap { document -> (title: String, file: String, kind: String)? in
+                guard let screen = try? screen(document, screens) else { return nil }
+                return (document.name, "/preview/\(document.name)?lang=\(language)", screen.kind.rawValue)
+            }
+            return page.index(rows + others.map { ("[\($0)]", "/preview?lang=\($0)", "language") }, title: "haapi preview (\(language))")
+        }
+        guard let document = documents.first(where: { $0.name == name }) else { return nil }
+        return page.html(try screen(document, screens), title: name)
+    }
+
+    @MainActor private func screen(_ document: StepGallery.Document, _ screens: KitScreens) throws -> Screen {
+        screens.builder.screen(for: try screens.model(of: try HaapiModel.response(from: document.body.serialized())))
     }
 }

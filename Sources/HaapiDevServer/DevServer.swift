@@ -15,6 +15,7 @@ public enum DevServer {
         DiscoveryRoutes.add(to: router, state: state)
         OAuthRoutes.add(to: router, state: state)
         HaapiRoutes.add(to: router, state: state)
+        if let renderer = state.configuration.preview { StepGallery.add(to: router, renderer: renderer) }
         return router
     }
 

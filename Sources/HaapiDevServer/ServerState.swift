@@ -72,6 +72,9 @@ public struct DevServerConfiguration: Sendable {
     /// link that approves a push), so that a program embedding the server (`haapi demo`) shows it
     /// to its user; `nil`: the server's log says it.
     public var userMessages: (@Sendable (OutOfBandMessage) -> Void)?
+    /// Draws the gallery at `/preview` (``StepGallery``): every step and problem the server can
+    /// send, as an app's screens show them; `nil` (the default) serves no gallery.
+    public var preview: (any PreviewRenderer)?
 
     /// Makes settings.
     public init(

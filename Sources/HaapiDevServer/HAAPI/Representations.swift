@@ -449,9 +449,14 @@ enum Problems {
     static let base = "https://curity.se/problems/"
 
     static func reply(_ type: String, title: String, status: HTTPResponse.Status = .badRequest, extra: [String: JSONValue] = [:]) -> Response {
+        Reply.json(document(type, title: title, extra: extra), status: status, type: Reply.problemMediaType)
+    }
+
+    /// The problem document of `type`.
+    static func document(_ type: String, title: String, extra: [String: JSONValue] = [:]) -> JSONValue {
         var document: [String: JSONValue] = ["type": .string(base + type), "title": .string(title), "metadata": ["templateArea": "html1"]]
         for (key, value) in extra { document[key] = value }
-        return Reply.json(.object(document), status: status, type: Reply.problemMediaType)
+        return .object(document)
     }
 
     /// One field of an invalid-input problem.
