@@ -1,4 +1,6 @@
 import Foundation
+import HaapiDevServer
+@testable import HaapiCLI
 import Testing
 
 /// `haapi preview` from the binary: a page per response and an index, themed by an app's plist
@@ -80,5 +82,50 @@ import Testing
         let mixed = try CLITests.haapi(["preview", bad.path, login, "--out", home.appendingPathComponent("out").path], home: home)
         #expect(mixed.status == 0 && mixed.stderr.contains("haapi: warning: skipped bad:"), "\(mixed.stderr)")
         #expect(mixed.stdout.contains("wrote 1 pages"))
+    }
+}
+
+/// The gallery of `haapi preview --server`: every document of the development server has its
+/// page, in each language, with a theme read again at each request.
+@Suite @MainActor struct GalleryTests {
+    @Test func everyStepAndProblemHasItsPageInEachLanguage() throws {
+        let gallery = Gallery(theme: nil, assets: nil)
+        for language in StepGallery.languages {
+            let documents = StepGallery.documents(language: language)
+            #expect(documents.count >= 15)
+            let index = try #require(try gallery.draw(nil, documents: documents, language: language))
+            for document in documents {
+                #expect(index.contains("href=\"/preview/\(document.name)?lang=\(language)\""), "\(language) \(document.name) is not in the index")
+                let page = try #require(try gallery.draw(document.name, documents: documents, language: language))
+                #expect(page.contains("<main class=\"screen\""), "\(language) \(document.name)")
+            }
+            #expect(try gallery.draw("no-such-page", documents: documents, language: language) == nil)
+        }
+        let swedish = try #require(try gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv"))
+        #expect(swedish.contains("Skanna QR-koden") && swedish.contains("<html lang=\"sv\">"))
+        let problem = try #require(try gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en"))
+        #expect(problem.contains("data-kind=\"problem\""))
+    }
+
+    @Test func anEditedThemeShowsAtTheNextRequestAndABrokenOneSaysWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plist = folder.appendingPathComponent("App.plist")
+        func theme(_ colour: String) throws {
+            try Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>ActionableButton.Primary</key><dict><key>backgroundColorName</key><string>\(colour)</string></dict></dict></plist>
+                """.utf8).write(to: plist)
+        }
+        let gallery = Gallery(theme: plist.path, assets: nil)
+        let documents = StepGallery.documents(language: "en")
+        try theme("hui_error_immutable")
+        #expect(try gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
+        try theme("hui_success_immutable")
+        #expect(try gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
+        try Data("not a plist".utf8).write(to: plist)
+        let broken = try #require(try gallery.draw("login", documents: documents, language: "en"))
+        #expect(broken.contains("<pre>") && broken.contains("theme"), "\(broken)")
     }
 }
