@@ -120,7 +120,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let screens = try KitScreens(lang: lang, themePath: theme)
         do {
             let palette = try Palette(assets: assets.map { URL(fileURLWithPath: $0, isDirectory: true) })
-            return (screens, try ScreenPage(theme: screens.theme, palette: palette, strings: screens.strings))
+            return (screens, try ScreenPage(theme: screens.theme, palette: palette, strings: screens.strings, qrCode: QRCodeText.svg))
         } catch {
             throw CLIFailure("cannot preview with this theme: \(error)")
         }

@@ -14,12 +14,15 @@ public struct ScreenPage: Sendable {
     public let builder: ScreenBuilder
     /// The styles every screen shares.
     public let common: HaapiUIViewControllerStyle
+    /// Draws a QR code's data as an SVG element (`nil`: a placeholder is drawn).
+    public let qrCode: (@Sendable (String) -> String?)?
 
-    /// Pages for `theme` in the language of `strings`, with `palette`'s colours.
+    /// Pages for `theme` in the language of `strings`, with `palette`'s colours; QR codes drawn by `qrCode`.
     /// - Throws: ``ThemeError`` when the theme lacks a style the screens need.
-    public init(theme: Theme, palette: Palette, strings: LocalizableStrings) throws {
+    public init(theme: Theme, palette: Palette, strings: LocalizableStrings, qrCode: (@Sendable (String) -> String?)? = nil) throws {
         self.theme = theme
         self.palette = palette
+        self.qrCode = qrCode
         builder = ScreenBuilder(strings: strings, theme: theme)
         common = try HaapiUIViewControllerStyle(theme: theme)
     }
@@ -120,7 +123,8 @@ public struct ScreenPage: Sendable {
             if data == nil, let href = image?.href, href.lowercased().hasPrefix("data:image/") {
                 return "<div class=\"item item-qrCode\"><img alt=\"\(e(said.label ?? ""))\" src=\"\(e(href))\"></div>"
             }
-            return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(e(said.label ?? ""))\"><span class=\"qr\"></span></div>"
+            let drawn = data.flatMap { qrCode?($0) } ?? "<span class=\"qr\"></span>"
+            return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(e(said.label ?? ""))\">\(drawn)</div>"
         case .image(let name, let label):
             return "<div class=\"item item-image\"\(style) role=\"img\" aria-label=\"\(e(label))\" data-image=\"\(e(name))\"><span>\(e(label))</span></div>"
         case .expandable(let title, let body):

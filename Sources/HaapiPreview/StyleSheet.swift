@@ -113,7 +113,7 @@ extension ScreenPage {
         .item-countdown { display: flex; flex-direction: column; align-items: center; gap: 6px; }
         .item-countdown progress { width: 100%; }
         .item-qrCode { display: flex; justify-content: center; }
-        .item-qrCode img { width: 220px; height: 220px; image-rendering: pixelated; }
+        .item-qrCode img, .item-qrCode svg { width: 220px; height: 220px; image-rendering: pixelated; background: #fff; }
         .qr { width: 220px; height: 220px; background: repeating-conic-gradient(#000 0% 25%, #fff 0% 50%) 0 0 / 22px 22px; border: 10px solid #fff; }
         .item-image { display: flex; justify-content: center; font-weight: 700; font-size: 28px; padding: 8px; }
         .icon { display: inline-flex; align-items: center; justify-content: center; min-width: 1.6em; height: 1.6em; border-radius: 50%; border: 1.5px solid currentColor; font-size: 0.8em; }

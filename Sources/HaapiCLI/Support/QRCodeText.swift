@@ -8,11 +8,26 @@ enum QRCodeText {
     /// The code for `data` as lines of block characters, or `nil` when `qrencode` is not
     /// installed or fails. The data goes through standard input, never the argument list.
     static func render(_ data: String) -> PrintableText? {
+        // UTF8: two rows per line with half blocks, a quiet zone of 2 modules (phones read it on dark and light themes).
+        guard let text = encode(data, as: ["-t", "UTF8", "-m", "2"]) else { return nil }
+        // Block characters and newlines; each line still goes through PrintableText.
+        return PrintableText.joined(text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText($0) }, separator: "\n")
+    }
+
+    /// The code for `data` as an SVG element (for `haapi preview`'s pages), or `nil` without `qrencode`.
+    @Sendable static func svg(_ data: String) -> String? {
+        guard let svg = encode(data, as: ["-t", "SVG", "--inline", "-m", "2"]), let start = svg.range(of: "<svg") else { return nil }
+        // qrencode's own drawing: rectangles and paths, never a script.
+        let element = String(svg[start.lowerBound...])
+        return element.lowercased().contains("script") ? nil : element
+    }
+
+    /// What `qrencode` writes with `options` for `data`.
+    private static func encode(_ data: String, as options: [String]) -> String? {
         guard let program = executable("qrencode") else { return nil }
         let process = Process()
         process.executableURL = program
-        // UTF8: two rows per line with half blocks, a quiet zone of 2 modules (phones read it on dark and light themes).
-        process.arguments = ["-t", "UTF8", "-m", "2", "-o", "-"]
+        process.arguments = options + ["-o", "-"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -23,8 +38,7 @@ enum QRCodeText {
         let drawn = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, let text = String(data: drawn, encoding: .utf8), !text.isEmpty else { return nil }
-        // Block characters and newlines; each line still goes through PrintableText.
-        return PrintableText.joined(text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText($0) }, separator: "\n")
+        return text
     }
 
     private static func executable(_ name: String) -> URL? {
