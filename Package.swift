@@ -113,6 +113,8 @@ let package = Package(
             name: "HaapiDevServer",
             dependencies: [
                 "OAuthCore",
+                // Its browser pages wear the kit's default theme, from the preview's style sheet.
+                "HaapiPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

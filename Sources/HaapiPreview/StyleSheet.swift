@@ -123,6 +123,46 @@ extension ScreenPage {
 
         """
 
+    /// Rules that give a plain HTML page (`<main class="page">` with headings, paragraphs,
+    /// labelled inputs, buttons and links, as the development server's pages are) the look of the
+    /// kit's form screen: the same theme sections, the same values.
+    public var plainPageRules: String {
+        var css = ""
+        if let form = screenStyle(.form) {
+            css += rule("main.page", ["background": color(form.commonUIStyle.backgroundColorName) ?? "transparent", "padding": padding(form.commonUIStyle.paddingStyle)])
+        }
+        let heading = common.messageViewStyles.heading, error = common.messageViewStyles.error, info = common.messageViewStyles.info
+        let content = common.messageViewStyles.content
+        css += rule("main.page h1", text(heading.textAppearance, heading.textColorName))
+        css += rule("main.page p, main.page li", text(content.textAppearance, content.textColorName))
+        for (selector, message) in [("main.page .error", error), ("main.page .info", info)] {
+            css += rule(selector, text(message.textAppearance, message.textColorName).merging([
+                "background": message.backgroundColorName.flatMap(color) ?? "transparent", "padding": padding(message.commonUIStyle.paddingStyle),
+                "border-radius": px(message.cornerRadius),
+            ]) { $1 })
+        }
+        let field = common.inputTextField
+        css += rule("main.page label", text(field.titleTextAppearance, field.titleColorName).merging(["display": "flex", "flex-direction": "column", "gap": "4px"]) { $1 })
+        css += rule("main.page input:not([type=hidden]):not([type=checkbox])", text(field.textFieldTextAppearance, field.textFieldColorName).merging([
+            "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
+            "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight), "padding": padding(field.textFieldContentPadding),
+            "width": "100%",
+        ]) { $1 })
+        for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)] {
+            css += rule(selector, text(button.textAppearance, button.textColorName).merging([
+                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(button.minHeight),
+                "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "width": "100%",
+                "margin-top": "12px", "cursor": "pointer",
+            ]) { $1 })
+        }
+        let link = common.linkView.actionableButtonStyle
+        css += rule("main.page a", text(link.textAppearance, link.textColorName).merging(["display": "inline-block", "padding": "8px 0"]) { $1 })
+        let checkbox = common.checkbox
+        css += rule("main.page label:has(input[type=checkbox])", text(checkbox.textAppearance, checkbox.textColorName).merging(["flex-direction": "row", "align-items": "center"]) { $1 })
+        css += "main.page form { display: flex; flex-direction: column; gap: 12px; }\n"
+        return css
+    }
+
     /// What every screen style has, for the screen of `kind`.
     private func screenStyle(_ kind: ScreenKind) -> CommonViewControllerStyle? {
         switch kind {

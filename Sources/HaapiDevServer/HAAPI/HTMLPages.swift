@@ -36,11 +36,14 @@ enum HTMLPages {
         Reply.html(
             """
             <!DOCTYPE html>
-            <html lang="\(ServerLanguage.current)"><head><meta charset="utf-8"><title>\(t(title))</title>
-            <style>body{font-family:sans-serif;max-width:28em;margin:3em auto}label{display:block;margin:.6em 0}.error{color:#b00}.info{color:#060}</style>
-            </head><body><h1>\(t(title))</h1>
+            <html lang="\(ServerLanguage.current)"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(t(title))</title>
+            <style>
+            \(KitLook.styleSheet)
+            </style>
+            </head><body><main class="screen page"><h1>\(t(title))</h1>
             \(body)
-            </body></html>
+            </main></body></html>
             """, status: status)
     }
 
