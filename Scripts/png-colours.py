@@ -74,6 +74,7 @@ def decode(data):
         raise PNGError("image data is shorter than the header says")
     rows = []
     previous = bytearray(stride)
+    zero_row = bytes(stride)
     for y in range(height):
         start = y * (stride + 1)
         filter_type = raw[start]
@@ -83,8 +84,8 @@ def decode(data):
             for i in range(channels, stride):
                 row[i] = (row[i] + row[i - channels]) & 0xFF
         elif filter_type == 2:
-            for i in range(stride):
-                row[i] = (row[i] + previous[i]) & 0xFF
+            # Most of a screenshot's rows: a row that repeats the one above is all zeros.
+            row = bytearray(previous) if row == zero_row else bytearray((a + b) & 0xFF for a, b in zip(row, previous))
         elif filter_type == 3:
             for i in range(stride):
                 left = row[i - channels] if i >= channels else 0
@@ -124,11 +125,14 @@ def main():
         print(f"png-colours.py: {arguments.png}: {error}", file=sys.stderr)
         return 1
     counts = Counter()
-    for row in rows:
+    # A screenshot repeats many rows (background, the inside of a button): each is counted once.
+    for row, repeats in Counter(bytes(row) for row in rows).items():
+        row = bytearray(row)
         # Alpha dropped: one key per pixel of its three colour bytes.
         if channels == 4:
             del row[3::4]
-        counts.update(bytes(row[i:i + 3]) for i in range(0, len(row), 3))
+        for pixel, count in Counter(bytes(row[i:i + 3]) for i in range(0, len(row), 3)).items():
+            counts[pixel] += count * repeats
     total = width * height
     dominant, dominant_count = counts.most_common(1)[0] if counts else (b"\0\0\0", 0)
     result = {
