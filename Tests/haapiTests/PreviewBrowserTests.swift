@@ -78,13 +78,11 @@ struct PreviewBrowserTests {
     /// `HAAPI_UPDATE_SCREENSHOTS=1`, otherwise a fixed temporary folder (overwritten each run,
     /// kept afterwards to look at).
     static func screens(for name: String) throws -> URL {
-        let update = ProcessInfo.processInfo.environment["HAAPI_UPDATE_SCREENSHOTS"] == "1"
-        if update && readmeScreens.contains(name) {
-            // The stand-in's pages are not the kit's screens: they must not reach the README.
-            try #require(usesHaapiPreview, "HAAPI_UPDATE_SCREENSHOTS=1 needs the pages of `haapi preview` (usesHaapiPreview)")
-            return root.appendingPathComponent("docs/screens")
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-preview-screens")
+        let forReadme = ProcessInfo.processInfo.environment["HAAPI_UPDATE_SCREENSHOTS"] == "1" && readmeScreens.contains(name)
+        // The stand-in's pages are not the kit's screens: they must not reach the README.
+        if forReadme { try #require(usesHaapiPreview, "HAAPI_UPDATE_SCREENSHOTS=1 needs the pages of `haapi preview` (usesHaapiPreview)") }
+        let directory = forReadme
+            ? root.appendingPathComponent("docs/screens") : FileManager.default.temporaryDirectory.appendingPathComponent("haapi-preview-screens")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
