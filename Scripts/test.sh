@@ -20,11 +20,20 @@ trap stop_providers EXIT
 command -v tmux >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q tmux >/dev/null
 # qrencode draws BankID's QR code in the terminal (haapi login prints the link without it).
 command -v qrencode >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q qrencode >/dev/null
+# Chromium's headless shell renders `haapi preview`'s pages in the browser tests (screenshots,
+# layout and console checks). Called directly: /usr/bin's wrapper would outlive a killed browser.
+# Its version comes from bookworm-security, so stale package lists are refreshed and tried again.
+if [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium-headless-shell >/dev/null ||
+    { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium-headless-shell >/dev/null; }
+fi
 
 # The software authenticator of the passkey tests (soft-webauthn, from PyPI).
 HAAPI_TEST_SOFT_AUTHENTICATOR=$(Scripts/webauthn/install.sh)
 
 export HAAPI_TEST_OP_ENV="$OP_ENV" HAAPI_TEST_OP_NONCE_ENV="$OP_NONCE_ENV" HAAPI_TEST_SOFT_AUTHENTICATOR
+# Set, the browser tests fail rather than skip when the browser is missing.
+export HAAPI_TEST_BROWSER=/usr/lib/chromium/chromium-headless-shell
 # At most six tests at a time. Unbounded, every test starts at once, and the process's few
 # executor threads queue each await behind hundreds of others: measured on 2 cores, one HTTP
 # exchange with an in-process server took up to 12 s (and sometimes past the 30 s timeout),
