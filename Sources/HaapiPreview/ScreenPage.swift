@@ -108,7 +108,7 @@ public struct ScreenPage: Sendable {
             return "<label class=\"item item-picker\"\(style)><span class=\"title\">\(e(picker.label))</span><select name=\"\(e(picker.name))\">\(options.joined())</select></label>"
         case .button(let button):
             let icon = button.icon.map { "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(e($0))\">\(e(Self.initial(ofImage: $0)))</span>" } ?? ""
-            return "<button type=\"button\" class=\"item item-button role-\(button.role.rawValue)\"\(style)>\(icon)<span>\(e(button.title))</span></button>"
+            return "<button class=\"item item-button role-\(button.role.rawValue)\"\(style) type=\"button\">\(icon)<span>\(e(button.title))</span></button>"
         case .tabs(let titles, let selected):
             let tabs = titles.enumerated().map { index, title in
                 "<button type=\"button\" role=\"tab\" aria-selected=\"\(index == selected)\"\(index == selected ? " class=\"selected\"" : "")>\(e(title))</button>"

@@ -1,22 +1,19 @@
 import DevServerTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// `haapi preview`'s pages in a real browser (Chromium's headless shell, which Scripts/test.sh
 /// installs): each page, in a 390×844 phone viewport, draws something, logs no error and has
 /// nothing wider than the screen; the theme's colour and the chosen language reach the page.
 ///
-/// Until `haapi preview` is on this branch the pages come from ``PreviewStandIn``, written to
-/// the same contract; ``usesHaapiPreview`` switches to the command.
+/// The development server's own browser pages wear the same style sheet and are checked the same way.
 @Suite(
     "haapi preview in a real browser",
     .enabled(if: HeadlessBrowser.installed != nil || HeadlessBrowser.required != nil, "no headless Chromium: apt-get install chromium-headless-shell"))
 struct PreviewBrowserTests {
-    /// TODO(preview): set to `true` once Sources/HaapiCLI/PreviewCommand.swift is on this
-    /// branch, and delete PreviewStandIn.swift. `HAAPI_PREVIEW_FROM_CLI=1` tries the command
-    /// for one run without the edit.
-    static let usesHaapiPreview = false || ProcessInfo.processInfo.environment["HAAPI_PREVIEW_FROM_CLI"] == "1"
-
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = root.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit")
 
@@ -27,7 +24,7 @@ struct PreviewBrowserTests {
     }()
 
     /// The steps the README shows, written to docs/screens/ under `HAAPI_UPDATE_SCREENSHOTS=1`.
-    static let readmeScreens: Set = ["html-form-login", "bankid-polling-pending", "sms-polling-pending", "problem-invalid-input"]
+    static let readmeScreens: Set = ["html-form-login", "bankid-polling-pending", "sms-polling-pending", "problem-invalid-input", "dev-server-device"]
 
     /// The kind some pages must have (the others: any of the contract's kinds).
     static let expectedKinds = [
@@ -44,11 +41,8 @@ struct PreviewBrowserTests {
     }
 
     /// Writes `out/index.html` and one page per response file: `haapi preview FILES… --out OUT`
-    /// (with `--theme`, `--assets`, `--lang` when given) or, for now, the stand-in.
+    /// (with `--theme`, `--assets`, `--lang` when given).
     static func renderPreview(files: [URL], theme: URL? = nil, assets: URL? = nil, lang: String? = nil, out: URL) throws {
-        guard usesHaapiPreview else {
-            return try PreviewStandIn.render(files: files, theme: theme, assets: assets, lang: lang, out: out)
-        }
         var arguments = ["preview"] + files.map(\.path)
         if let theme { arguments += ["--theme", theme.path] }
         if let assets { arguments += ["--assets", assets.path] }
@@ -79,8 +73,6 @@ struct PreviewBrowserTests {
     /// kept afterwards to look at).
     static func screens(for name: String) throws -> URL {
         let forReadme = ProcessInfo.processInfo.environment["HAAPI_UPDATE_SCREENSHOTS"] == "1" && readmeScreens.contains(name)
-        // The stand-in's pages are not the kit's screens: they must not reach the README.
-        if forReadme { try #require(usesHaapiPreview, "HAAPI_UPDATE_SCREENSHOTS=1 needs the pages of `haapi preview` (usesHaapiPreview)") }
         let directory = forReadme
             ? root.appendingPathComponent("docs/screens") : FileManager.default.temporaryDirectory.appendingPathComponent("haapi-preview-screens")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -97,6 +89,27 @@ struct PreviewBrowserTests {
         let rendered = try Self.load(page, screens: try Self.screens(for: name))
         let problems = PageChecks.all(rendered, kind: Self.expectedKinds[name])
         #expect(problems.isEmpty, "\(name).html (screenshot \(rendered.png.path)):\n\(problems.joined(separator: "\n"))")
+    }
+
+    /// The development server's device page, as a phone shows it: the kit's look, nothing wider
+    /// than the screen, no error.
+    @Test func theDevServersPagesFitAPhone() throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try CLITests.ServerProcess(directory: directory)
+        defer { server.stop() }
+        // The page as served, inspected from a file (its style sheet is inline).
+        let served = try Data(contentsOf: try #require(URL(string: server.issuer + "/device")))
+        let page = directory.appendingPathComponent("device.html")
+        try served.write(to: page)
+        let browser = try HeadlessBrowser.require()
+        let png = try Self.screens(for: "dev-server-device").appendingPathComponent("dev-server-device.png")
+        try browser.screenshot(url: page, to: png, width: PageChecks.width, height: PageChecks.height)
+        let rendered = Rendered(png: png, colours: try PNGColours.of(png, near: "2F5FD0"), report: try browser.inspect(page: page))
+        let problems = PageChecks.blankness(rendered.colours) + PageChecks.layout(rendered.report) + PageChecks.errors(rendered.report)
+        #expect(problems.isEmpty, "/device:\n\(problems.joined(separator: "\n"))")
+        // The kit's primary button colour (hui_button_background_primary) draws Continue.
+        #expect((rendered.colours.match?.pixels ?? 0) > 5000, "\(rendered.colours)")
     }
 
     @Test func indexLinksToEveryPage() throws {
@@ -154,7 +167,7 @@ struct PreviewBrowserTests {
         #expect(try #require(withoutTheme.colours.match).pixels == 0, "magenta without the theme (\(withoutTheme.png.path))")
         #expect(try #require(darkVariant.match).pixels == 0, "the dark variant's green on a light page (\(withTheme.png.path))")
         #expect(
-            withTheme.report.dom.contains(#"<button class="item item-button role-primary" data-style="ActionableButton.Primary">"#),
+            withTheme.report.dom.contains(#"<button class="item item-button role-primary" data-style="ActionableButton.Primary" type="button">"#),
             "no primary button as the contract writes it")
     }
 
@@ -232,7 +245,7 @@ enum PageChecks {
         let found = String(dom[start.upperBound..<end])
         if !kinds.contains(found) { problems.append("data-kind \"\(found)\" is none of \(kinds.sorted())") }
         if let kind, found != kind { problems.append("data-kind \"\(found)\", expected \"\(kind)\"") }
-        if !dom.contains(#"<div class="item item-"#) && !dom.contains(#"<button class="item item-"#) { problems.append("no items") }
+        if !dom.contains(#" class="item item-"#) { problems.append("no items") }
         return problems
     }
 }
