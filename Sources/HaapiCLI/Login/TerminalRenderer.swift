@@ -514,21 +514,31 @@ import OAuthTransportNIO
 
     // MARK: Client operations
 
-    /// Prints BankID's start link and, for another device, its QR code.
+    /// Prints BankID as the kit's screen shows it (``ScreenBuilder``): on this device the link
+    /// that starts the app; on another, only the QR code (its data as text without `qrencode`)
+    /// and the help.
     private func showBankID(_ model: KitBankIdModel) {
-        if let url = model.autoStartURL {
-            Stderr.line("\(strings.string(.bankIDOpenOnThisDevice)):")
-            Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
-        }
-        if let data = model.qrData {
-            Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)):")
-            if let code = QRCodeText.render(data) {
-                Stderr.write(code)
-            } else {
-                Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
+        for item in viewModel.haapiUIKitApplication.screenBuilder.screen(for: model).content {
+            switch item {
+            case .button(let button):
+                guard case .open(let url) = button.action else { continue }
+                Stderr.line(PrintableText(button.title + ":"))
+                Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
+            case .qrCode(let data?, _):
+                Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)):")
+                if let code = QRCodeText.render(data) {
+                    Stderr.write(code)
+                } else {
+                    Stderr.line("  " + terminal.styled(PrintableText(data), .bold))
+                    Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
+                }
+            case .qrCode(nil, let image?):
+                Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)): \(image.href.hasPrefix("data:") ? image.text ?? "" : image.href)")
+            case .expandable(let title, let body):
+                Stderr.line(terminal.styled(PrintableText(title + ": " + body.replacingOccurrences(of: "\n", with: " ")), .dim))
+            default:
+                continue
             }
-        } else if let image = model.qrCode {
-            Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)): \(image.href.hasPrefix("data:") ? image.text ?? "" : image.href)")
         }
     }
 
