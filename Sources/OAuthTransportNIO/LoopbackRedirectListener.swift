@@ -31,12 +31,21 @@ public final class LoopbackRedirectListener: RedirectListener {
         self.continuation = continuation
     }
 
+    /// The page the browser shows when it comes back, made from the return's query parameters.
+    public typealias ReturnPage = @Sendable (_ parameters: [(String, String)]) -> String
+
     /// The factory a loopback user agent starts listeners with.
     public static let factory: RedirectListenerFactory = { port, path in try await start(port: port, path: path) }
 
-    /// Starts listening on `127.0.0.1:port` (`0`: any free port) for requests to `path`.
+    /// A factory whose listeners show `page` on the browser's return (an app's own, in its look and language).
+    public static func factory(page: @escaping ReturnPage) -> RedirectListenerFactory {
+        { port, path in try await start(port: port, path: path, page: page) }
+    }
+
+    /// Starts listening on `127.0.0.1:port` (`0`: any free port) for requests to `path`; the
+    /// browser's return gets `page` (default: a plain English page, ``defaultPage(_:)``).
     /// - Throws: ``HTTPTransportError`` ``HTTPTransportError/Code/connectionFailed`` when the port cannot be bound.
-    public static func start(port: Int, path: String) async throws -> LoopbackRedirectListener {
+    public static func start(port: Int, path: String, page: @escaping ReturnPage = defaultPage) async throws -> LoopbackRedirectListener {
         let path = path.isEmpty ? "/" : path
         let (stream, continuation) = AsyncStream<URL>.makeStream(bufferingPolicy: .bufferingOldest(1))
         let delivered = NIOLockedValueBox(false)
@@ -52,7 +61,7 @@ public final class LoopbackRedirectListener: RedirectListener {
             }
         }
         do {
-            let channel = try await bind(port: port, path: path, deliver: deliver)
+            let channel = try await bind(port: port, path: path, page: page, deliver: deliver)
             guard let bound = channel.localAddress?.port else {
                 try? await channel.close()
                 throw HTTPTransportError(.connectionFailed, "the loopback listener has no port")
@@ -70,11 +79,11 @@ public final class LoopbackRedirectListener: RedirectListener {
     /// Binds the listening socket. A fixed port still held by a login that is just ending (its
     /// listener's close under way, in this process or one that is exiting) is tried again for
     /// a second before giving up.
-    private static func bind(port: Int, path: String, deliver: @escaping @Sendable (URL) -> Void) async throws -> any Channel {
+    private static func bind(port: Int, path: String, page: @escaping ReturnPage, deliver: @escaping @Sendable (URL) -> Void) async throws -> any Channel {
         var attempts = 0
         while true {
             do {
-                return try await bootstrap(path: path, deliver: deliver).bind(host: "127.0.0.1", port: port).get()
+                return try await bootstrap(path: path, page: page, deliver: deliver).bind(host: "127.0.0.1", port: port).get()
             } catch let error as IOError where error.errnoCode == EADDRINUSE && port != 0 && attempts < 20 {
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(50))
@@ -82,14 +91,14 @@ public final class LoopbackRedirectListener: RedirectListener {
         }
     }
 
-    private static func bootstrap(path: String, deliver: @escaping @Sendable (URL) -> Void) -> ServerBootstrap {
+    private static func bootstrap(path: String, page: @escaping ReturnPage, deliver: @escaping @Sendable (URL) -> Void) -> ServerBootstrap {
         ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(RedirectHandler(path: path, deliver: deliver))
+                    try channel.pipeline.syncOperations.addHandler(RedirectHandler(path: path, page: page, deliver: deliver))
                 }
             }
     }
@@ -108,33 +117,38 @@ public final class LoopbackRedirectListener: RedirectListener {
     }
 }
 
-/// Answers the redirect request and reports its URL; anything else (a favicon) gets 404.
-private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let path: String
-    private let deliver: @Sendable (URL) -> Void
-    private var head: HTTPRequestHead?
-
-    init(path: String, deliver: @escaping @Sendable (URL) -> Void) {
-        self.path = path
-        self.deliver = deliver
-    }
-
-    /// The page the browser shows on its return, by what the return carries: a code (signed
-    /// in), an error (the sign-in did not finish), or neither (the end of a session's sign-out).
-    static func page(forQuery query: String) -> String {
-        let names = Set(FormURLEncoding.decode(query).map(\.0))
+extension LoopbackRedirectListener {
+    /// The page the browser shows on its return, by what the return carries: a code or a
+    /// `_resume_nonce` (the sign-in goes on), an error (it did not finish), or neither (the end
+    /// of a session's sign-out).
+    public static func defaultPage(_ parameters: [(String, String)]) -> String {
+        let names = Set(parameters.map(\.0))
         let (title, text): (String, String)
-        if names.contains("code") {
+        if names.contains("code") || names.contains("_resume_nonce") {
             (title, text) = ("Signed in", "You are signed in. You can close this window and return to the app.")
         } else if names.contains("error") {
             (title, text) = ("Sign-in not completed", "The sign-in did not complete. Return to the app to see why.")
         } else {
             (title, text) = ("Signed out", "You are signed out. You can close this window and return to the app.")
         }
-        return "<!doctype html><meta charset=utf-8><title>\(title)</title><p>\(text)"
+        return "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\"><title>\(title)</title><p>\(text)"
+    }
+}
+
+/// Answers the redirect request and reports its URL; anything else (a favicon) gets 404.
+private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let path: String
+    private let page: LoopbackRedirectListener.ReturnPage
+    private let deliver: @Sendable (URL) -> Void
+    private var head: HTTPRequestHead?
+
+    init(path: String, page: @escaping LoopbackRedirectListener.ReturnPage, deliver: @escaping @Sendable (URL) -> Void) {
+        self.path = path
+        self.page = page
+        self.deliver = deliver
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -148,7 +162,7 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
             let requestPath = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
             let local = context.channel.localAddress?.port ?? 0
             let matches = head.method == .GET && requestPath == path
-            let page = matches ? Self.page(forQuery: target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+            let page = matches ? self.page(FormURLEncoding.decode(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""))
                 : "<!doctype html><meta charset=utf-8><title>Not found</title><p>Not found."
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "text/html; charset=utf-8")

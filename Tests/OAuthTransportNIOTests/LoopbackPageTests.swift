@@ -8,6 +8,8 @@ import Testing
 @Suite struct LoopbackPageTests {
     @Test(arguments: [
         ("/callback", "code=c0de&state=s1", "<title>Signed in</title>"),
+        // A HAAPI browser step comes back with its nonce: the login goes on (issue 38: it said "Signed out").
+        ("/callback", "_resume_nonce=n0nce", "<title>Signed in</title>"),
         ("/callback", "error=access_denied&state=s1", "<title>Sign-in not completed</title>"),
         ("/logged-out", "state=s1", "<title>Signed out</title>"),
     ])

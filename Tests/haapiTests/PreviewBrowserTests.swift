@@ -1,5 +1,7 @@
 import DevServerTestSupport
 import Foundation
+@testable import HaapiCLI
+import HaapiUI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -110,6 +112,24 @@ struct PreviewBrowserTests {
         #expect(problems.isEmpty, "/device:\n\(problems.joined(separator: "\n"))")
         // The kit's primary button colour (hui_button_background_primary) draws Continue.
         #expect((rendered.colours.match?.pixels ?? 0) > 5000, "\(rendered.colours)")
+    }
+
+    /// The page a browser shows when it comes back to `haapi`, for each kind of return.
+    @Test func theReturnPageFitsAPhone() throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let make = ReturnPage.make(strings: LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
+        for (name, parameters, title) in [
+            ("signed-in", [("_resume_nonce", "n")], "Inloggad"), ("failed", [("error", "access_denied")], "Inloggningen slutfördes inte"),
+            ("signed-out", [("state", "s")], "Utloggad"),
+        ] {
+            let page = directory.appendingPathComponent("return-\(name).html")
+            try Data(make(parameters).utf8).write(to: page)
+            let rendered = try Self.load(page, screens: directory)
+            let problems = PageChecks.blankness(rendered.colours) + PageChecks.layout(rendered.report) + PageChecks.errors(rendered.report)
+            #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
+            #expect(rendered.report.dom.contains("<title>\(title)</title>") && rendered.report.dom.contains("data-style=\"MessageView.Heading\""), "\(name)")
+        }
     }
 
     @Test func indexLinksToEveryPage() throws {

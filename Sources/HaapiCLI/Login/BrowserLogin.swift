@@ -1,6 +1,7 @@
 import Foundation
 import OAuthCore
 import OIDCClient
+import HaapiUI
 import OAuthTransportNIO
 
 /// `haapi login --browser`: the authorization-code flow in the system browser through
@@ -30,7 +31,7 @@ struct BrowserLogin {
     var userAgent: LoopbackUserAgent {
         LoopbackUserAgent(
             launcher: AnnouncingLauncher(browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil),
-            listen: LoopbackRedirectListener.factory)
+            listen: LoopbackRedirectListener.factory(page: ReturnPage.make(strings: LocalizableStrings())))
     }
 
     /// Says what the command waits for: the browser it started, or (with none, or none that

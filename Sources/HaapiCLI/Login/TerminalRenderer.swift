@@ -545,7 +545,7 @@ import OAuthTransportNIO
     private func openBrowser(_ model: KitExternalBrowserModel) async throws {
         // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
         let listener: LoopbackRedirectListener
-        do { listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback") } catch {
+        do { listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback", page: ReturnPage.make(strings: strings)) } catch {
             throw CLIFailure("login failed: cannot listen for the browser's return: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
         }
         let redirectURI = "http://127.0.0.1:\(listener.port)/callback"

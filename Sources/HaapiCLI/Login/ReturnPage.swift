@@ -1,0 +1,31 @@
+import HaapiPreview
+import HaapiUI
+import OAuthTransportNIO
+
+/// The page a browser shows when it comes back to `haapi`: in the kit's look (the preview's
+/// style sheet) and the user's language, saying that the login goes on in the terminal.
+enum ReturnPage {
+    /// The page maker for the loopback listener, in the language of `strings`.
+    static func make(strings: LocalizableStrings) -> LoopbackRedirectListener.ReturnPage {
+        let drawn = (try? Theme.kit).flatMap { theme in try? ScreenPage(theme: theme, palette: Palette(), strings: strings) }
+        return { parameters in
+            let names = Set(parameters.map(\.0))
+            let (title, text): (LocalizableStrings.Key, LocalizableStrings.Key)
+            if names.contains("code") || names.contains("_resume_nonce") {
+                (title, text) = (.returnSignedInTitle, .returnSignedIn)
+            } else if names.contains("error") {
+                (title, text) = (.returnFailedTitle, .returnFailed)
+            } else {
+                (title, text) = (.returnSignedOutTitle, .returnSignedOut)
+            }
+            guard let drawn else { return LoopbackRedirectListener.defaultPage(parameters) }
+            let screen = Screen(
+                kind: .generic,
+                messages: [
+                    .message(text: strings.string(title), style: MessageStyleAttribute.heading.themeSection),
+                    .message(text: strings.string(text), style: MessageStyleAttribute.content.themeSection),
+                ], content: [], links: [])
+            return drawn.html(screen, title: strings.string(title))
+        }
+    }
+}
