@@ -1,4 +1,5 @@
 import Foundation
+import HaapiPreview
 import HTTPTypes
 import Hummingbird
 import OAuthCore
@@ -17,20 +18,8 @@ enum HTMLPages {
         Placeholders.fill(escape(ServerTexts.translate(english)), arguments)
     }
 
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// `text` escaped for HTML (the preview's one escaper).
+    static func escape(_ text: String) -> String { ScreenPage.escape(text) }
 
     static func page(_ title: String, _ body: String, status: HTTPResponse.Status = .ok) -> Response {
         Reply.html(
