@@ -24,8 +24,8 @@ public struct Palette: Sendable {
 
     /// `rgba` as a CSS colour.
     public static func css(_ rgba: UInt32) -> String {
-        let (red, green, blue, alpha) = Colors.Value.components(rgba)
-        return "rgba(\(Int((red * 255).rounded())), \(Int((green * 255).rounded())), \(Int((blue * 255).rounded())), \(String(format: "%.3f", alpha)))"
+        let alpha = Colors.Value.components(rgba).alpha
+        return "rgba(\(rgba >> 24 & 0xFF), \(rgba >> 16 & 0xFF), \(rgba >> 8 & 0xFF), \(String(format: "%.3f", alpha)))"
     }
 }
 
