@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func authenticatorsInASelectorHaveTheirIcons() throws {
-        let screen = try ScreenTests.screen(Documents.captured, "authenticationStepSelectorRepresentation.json")
+        let screen = try ScreenTests.screen(ScreenTests.uiKit, "authentication-select-authenticator.json")
         let icons = screen.buttons.compactMap(\.icon)
         #expect(!icons.isEmpty && icons.count == screen.buttons.filter { if case .select = $0.action { true } else { false } }.count)
         #expect(icons.allSatisfy { $0.hasPrefix("hui_ic_authenticator_") && AuthenticatorIcons.symbol(for: $0) != nil })
