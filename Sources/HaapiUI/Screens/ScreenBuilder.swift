@@ -34,12 +34,19 @@ public struct ScreenBuilder: Sendable {
 
     /// The keys of BankID's texts: the kit's, or those a theme names.
     public struct BankIDTextKeys: Sendable, Hashable {
+        /// The help's title (`textInstructionTitle`).
         public var instructionTitle = LocalizableStrings.Key.bankIDInstructionTitle.rawValue
+        /// The help's text, with how long the QR code is shown (`textInstructionBody`).
         public var instructionBody = LocalizableStrings.Key.bankIDInstructionBody.rawValue
+        /// The "or" between the app and the other ways on (`textOr`).
         public var or = LocalizableStrings.Key.or.rawValue
+        /// A length in minutes (`textMinutes`).
         public var minutes = LocalizableStrings.PluralKey.pollingMinutes.rawValue
+        /// A length in seconds (`textSeconds`).
         public var seconds = LocalizableStrings.PluralKey.pollingSeconds.rawValue
+        /// The time left, in minutes and seconds (`textMinutesRemaining`).
         public var minutesRemaining = LocalizableStrings.PluralKey.pollingMinutesRemaining.rawValue
+        /// The time left, in seconds (`textSecondsRemaining`).
         public var secondsRemaining = LocalizableStrings.PluralKey.pollingSecondsRemaining.rawValue
 
         /// The kit's keys.
