@@ -284,7 +284,8 @@ struct CLILoginTests {
         try beforeReturning(back)
         let landing = try await Browser.get(back)
         #expect(landing.status == 200)
-        #expect(landing.bodyText.contains("You can close this window and return to the app"))
+        // The return page, in the kit's look: the login goes on in the terminal (a `_resume_nonce` return is no sign-out).
+        #expect(landing.bodyText.contains("The login goes on in the terminal. You can close this window.") && landing.bodyText.contains("data-style=\"MessageView.Heading\""), "\(landing.bodyText.suffix(600))")
 
         let run = try await running.value
         #expect(run.stderr.contains("Opened with \(script.path)"), "stderr: \(run.stderr)")
