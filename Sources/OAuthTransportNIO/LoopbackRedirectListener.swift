@@ -118,18 +118,31 @@ public final class LoopbackRedirectListener: RedirectListener {
 }
 
 extension LoopbackRedirectListener {
-    /// The page the browser shows on its return, by what the return carries: a code or a
-    /// `_resume_nonce` (the sign-in goes on), an error (it did not finish), or neither (the end
-    /// of a session's sign-out).
+    /// What a browser's return says, by what it carries: a code or a `_resume_nonce` (the
+    /// sign-in goes on), an error (it did not finish), or neither (the end of a sign-out).
+    public enum Return: Sendable {
+        case signedIn, failed, signedOut
+
+        /// The return carrying `parameters`.
+        public init(_ parameters: [(String, String)]) {
+            let names = Set(parameters.map(\.0))
+            if names.contains("code") || names.contains("_resume_nonce") {
+                self = .signedIn
+            } else if names.contains("error") {
+                self = .failed
+            } else {
+                self = .signedOut
+            }
+        }
+    }
+
+    /// The page the browser shows on its return (``Return``), in plain English.
     public static func defaultPage(_ parameters: [(String, String)]) -> String {
-        let names = Set(parameters.map(\.0))
         let (title, text): (String, String)
-        if names.contains("code") || names.contains("_resume_nonce") {
-            (title, text) = ("Signed in", "You are signed in. You can close this window and return to the app.")
-        } else if names.contains("error") {
-            (title, text) = ("Sign-in not completed", "The sign-in did not complete. Return to the app to see why.")
-        } else {
-            (title, text) = ("Signed out", "You are signed out. You can close this window and return to the app.")
+        switch Return(parameters) {
+        case .signedIn: (title, text) = ("Signed in", "You are signed in. You can close this window and return to the app.")
+        case .failed: (title, text) = ("Sign-in not completed", "The sign-in did not complete. Return to the app to see why.")
+        case .signedOut: (title, text) = ("Signed out", "You are signed out. You can close this window and return to the app.")
         }
         return "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\"><title>\(title)</title><p>\(text)"
     }

@@ -9,14 +9,11 @@ enum ReturnPage {
     static func make(strings: LocalizableStrings) -> LoopbackRedirectListener.ReturnPage {
         let drawn = (try? Theme.kit).flatMap { theme in try? ScreenPage(theme: theme, palette: Palette(), strings: strings) }
         return { parameters in
-            let names = Set(parameters.map(\.0))
             let (title, text): (LocalizableStrings.Key, LocalizableStrings.Key)
-            if names.contains("code") || names.contains("_resume_nonce") {
-                (title, text) = (.returnSignedInTitle, .returnSignedIn)
-            } else if names.contains("error") {
-                (title, text) = (.returnFailedTitle, .returnFailed)
-            } else {
-                (title, text) = (.returnSignedOutTitle, .returnSignedOut)
+            switch LoopbackRedirectListener.Return(parameters) {
+            case .signedIn: (title, text) = (.returnSignedInTitle, .returnSignedIn)
+            case .failed: (title, text) = (.returnFailedTitle, .returnFailed)
+            case .signedOut: (title, text) = (.returnSignedOutTitle, .returnSignedOut)
             }
             guard let drawn else { return LoopbackRedirectListener.defaultPage(parameters) }
             let screen = Screen(
