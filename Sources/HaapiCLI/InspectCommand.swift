@@ -106,9 +106,9 @@ extension InspectCommand {
         if let name = passkeyFailure {
             guard let failure = PasskeyFailure(name: name) else { throw CLIFailure("--passkey-failure takes cancelled, no-credentials, app-association, not-supported or failed") }
             guard let operation = model as? KitWebAuthnModel else { throw CLIFailure("--passkey-failure needs a passkey step") }
-            let decided = PasskeyFailureOutcome(failure, fallbackAllowed: !noBrowserFallback && operation.browserFallback != nil)
-            outcome = decided
-            model = operation.failed(decided, kind: operation.kinds.first ?? .any)
+            let shown = operation.failed(failure, kind: operation.kinds.first ?? .any, usesBrowserFallback: !noBrowserFallback)
+            outcome = shown.failure
+            model = shown
         }
         let drawn = builder.screen(for: model)
         var json = ScreenJSON(builder: builder).json(drawn)

@@ -339,6 +339,13 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     /// The kind of authenticator the last ceremony asked for (the one a retry asks for again).
     public internal(set) var lastKind: WebAuthnAuthenticatorKind?
 
+    /// This step as shown after a ceremony with an authenticator of `kind` failed with
+    /// `failure`, when the configuration does (`usesBrowserFallback`) or does not take the
+    /// step's browser fallback: its ``failure`` says what follows.
+    public func failed(_ failure: PasskeyFailure, kind: WebAuthnAuthenticatorKind, usesBrowserFallback: Bool) -> KitWebAuthnModel {
+        failed(PasskeyFailureOutcome(failure, fallbackAllowed: usesBrowserFallback && browserFallback != nil), kind: kind)
+    }
+
     /// This step as shown after a ceremony with an authenticator of `kind` ended in `outcome`.
     public func failed(_ outcome: PasskeyFailureOutcome, kind: WebAuthnAuthenticatorKind) -> KitWebAuthnModel {
         var shown = self

@@ -400,10 +400,10 @@ import OpenCombine
     public func passkeyDidFail(_ failure: PasskeyFailure, kind: WebAuthnAuthenticatorKind) -> PasskeyFailureOutcome {
         guard let operation = uiModel as? KitWebAuthnModel else { return .nothing }
         if case .failed(let reason) = failure { HaapiLogger.info(UIKitFollowUpTag.flow, "the passkey ceremony failed: \(reason)") }
-        let outcome = PasskeyFailureOutcome(failure, fallbackAllowed: passkeysBrowserFallback(of: operation) != nil)
+        let shown = operation.failed(failure, kind: kind, usesBrowserFallback: configuration.usePasskeysBrowserFallback)
         problemModel = nil
-        uiModel = operation.failed(outcome, kind: kind)
-        return outcome
+        uiModel = shown
+        return shown.failure ?? .nothing
     }
 
     /// Goes on in the browser after passkeys failed: submits the step's fallback, when the
