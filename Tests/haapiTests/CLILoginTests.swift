@@ -139,7 +139,7 @@ struct CLILoginTests {
         let login = try Login()
         let run = try await Self.externalBrowserLogin(login, choice: "webauthn", fields: #"{"userName": "demo", "password": "Password1"}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("the login goes on in the browser"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("You can go on in the browser instead"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
     }
 

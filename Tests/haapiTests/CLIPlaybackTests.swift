@@ -158,7 +158,7 @@ struct CLIPlaybackTests {
             ],
             answers: "{}")
         Self.expectLoggedIn(run, refusals)
-        #expect(run.stderr.contains("the login goes on in the browser"), "\(run.stderr)")
+        #expect(run.stderr.contains("You can go on in the browser instead"), "\(run.stderr)")
     }
 
     /// Each problem: the script stops with the server's title; an info message is not an error.

@@ -51,9 +51,9 @@ struct CLIPromptTests {
         let consent = try demo.waitFor("Choose 1-3 [1]", count: 3)
         #expect(consent.contains("""
             haapi-secret asks for access to your account
-              • profile: Your name, username and locale
-              • email: Your email address and whether it is verified
-              • offline_access: Access while you are away (a refresh token)
+              [x] Your name, username and locale
+              [x] Your email address and whether it is verified
+              [x] Access while you are away (a refresh token)
             Choose what to do
               1) Accept
               2) Choose what to allow
@@ -61,11 +61,11 @@ struct CLIPromptTests {
             """), "pane:\n\(consent)")
         // Accept grants what is listed without asking again; choosing asks scope by scope.
         try demo.type("2")
-        try demo.waitFor("profile: Your name, username and locale [Y/n]")
+        try demo.waitFor("Your name, username and locale [Y/n]")
         try demo.type("")
-        try demo.waitFor("email: Your email address and whether it is verified [Y/n]")
+        try demo.waitFor("Your email address and whether it is verified [Y/n]")
         try demo.type("n")
-        try demo.waitFor("offline_access: Access while you are away (a refresh token) [Y/n]")
+        try demo.waitFor("Access while you are away (a refresh token) [Y/n]")
         try demo.type("")
         let ended = try demo.waitFor("EXIT=")
         #expect(ended.contains("EXIT=0"), "pane:\n\(ended)")

@@ -50,9 +50,11 @@ import OAuthTransportNIO
                     continue
                 }
                 if let problem = error.problem {
-                    // The server's messages, each in its class's style; the failure names the problem.
+                    // The problem's screen, but its title: the failure names the problem.
                     let title = problem.title ?? strings.string(.developerRuntimeTitle)
-                    for line in problem.messageItems where line.text != title { message(line.text ?? "", Self.problemStyle(line)) }
+                    for item in viewModel.haapiUIKitApplication.screenBuilder.screen(for: problem).messages.dropFirst() {
+                        for line in text.lines(item) { Stderr.line(line) }
+                    }
                     throw CLIFailure("login failed: \(title)\(Self.lockoutNote(problem))")
                 }
                 throw CLIFailure("login failed: \(Self.describe(error))\(Hints.after(error))")
@@ -107,74 +109,54 @@ import OAuthTransportNIO
 
     // MARK: Rendering
 
+    /// The kit's screen of `model`, with the server's complaint about the last answers.
+    private func screen(of model: any UIModel) -> Screen {
+        viewModel.haapiUIKitApplication.screenBuilder.screen(for: model, problem: viewModel.problemModel)
+    }
+
+    /// Draws `model`'s screen (``ScreenText``), then acts on it: a menu of its buttons and
+    /// links, prompts for the chosen form's fields, a wait, or the browser.
     private func render(_ model: any UIModel) async throws {
         if terminal.takeInterrupt() { throw Interrupted() }
-        printMessages(model)
-        if let problem = viewModel.problemModel {
-            let title = problem.title ?? strings.string(.developerRuntimeTitle)
-            message(title, .error)
-            for line in problem.messageItems where line.text != title { message(line.text ?? "", Self.problemStyle(line)) }
-            for line in Self.invalidFieldLines(problem, items: HaapiFlowViewModel.interactionItems(of: model)) { message(line, .error) }
-            if isScripted {
-                throw CLIFailure("the server refused the answers: \(title)")
-            }
+        let screen = screen(of: model)
+        if !(model is KitExternalBrowserModel) { show(screen, of: model) }
+        if let problem = viewModel.problemModel, isScripted {
+            throw CLIFailure("the server refused the answers: \(problem.title ?? strings.string(.developerRuntimeTitle))")
         }
         switch model {
-        case let selector as KitSelectorModel:
-            try await chooseOption(selector.title ?? strings.string(.chooseAuthenticator), selector.selectorItems.compactMap { $0 as? KitSelectorItem })
         case let bankID as KitBankIdModel:
-            if shownBankIDToken != Self.bankIDOrder(bankID) {
-                // Once per BankID order: the step repeats at every poll.
-                shownBankIDToken = Self.bankIDOrder(bankID)
-                showBankID(bankID)
-            }
             if let polling = bankID.polling {
-                try await wait(polling)
+                try await wait(polling, screen)
             } else {
                 // Continuing polls for BankID's answer; the error action is "BankID on another device".
-                try await offer(model, forms: Self.forms(bankID.otherItems), defaultIndex: 0)
+                try await offer(screen, of: model, defaultIndex: 0)
             }
         case let polling as KitPollingModel:
-            try await wait(polling)
+            try await wait(polling, screen)
         case let browser as KitExternalBrowserModel:
-            try await openBrowser(browser)
+            try await openBrowser(browser, screen)
         case let webAuthn as KitWebAuthnModel:
-            // A terminal has no platform authenticator: take the server's browser fallback.
-            guard let fallback = viewModel.passkeysBrowserFallback(of: webAuthn) else {
+            // A terminal has no platform authenticator: the kit's screen for a device without
+            // one, whose way on is the browser fallback when the step and the configuration allow it.
+            guard webAuthn.failure != nil else {
+                viewModel.passkeyDidFail(.notSupported, kind: webAuthn.kinds.first ?? .any)
+                return
+            }
+            guard webAuthn.failure == .fallback else {
                 throw CLIFailure("login failed: passkeys need a platform authenticator, and the browser fallback is off or not offered")
             }
-            message(strings.string(.passkeysInBrowser), .info)
-            await viewModel.submit(form: fallback, parameters: [:])
+            try await offer(screen, of: model, defaultIndex: 0)
         case let operation as KitGenericOperationModel:
-            let forms = Self.forms(operation.interactionModel?.interactionItems ?? [])
             let name = operation.actionModel.name.rawValue
-            guard !forms.isEmpty else {
+            guard !Self.menu(screen, of: model).isEmpty else {
                 throw CLIFailure("login failed: the client operation \(name) cannot be performed in a terminal, and the step offers nothing else")
             }
-            message(strings.string(.operationNotInTerminal, name), .warn)
-            try await offer(model, forms: forms, defaultIndex: operation.actionModel.continueActions.isEmpty ? nil : 0)
+            Stderr.line(text.message(strings.string(.operationNotInTerminal, name), .warn))
+            try await offer(screen, of: model, defaultIndex: operation.actionModel.continueActions.isEmpty ? nil : 0)
         case let form as KitFormModel where form.step is UserConsentStep:
-            let forms = Self.forms(form.interactionItems)
-            guard let consent = forms.first(where: { $0.kind == .userConsent }) ?? forms.first(where: { !$0.isCancel }) else {
-                throw CLIFailure("the consent step has no consent form")
-            }
-            if !form.messageItems.contains(where: { $0.messageStyleAttribute == .heading }) {
-                message(strings.string(.consentHeading, viewModel.configuration.haapiConfiguration.clientId), .heading)
-            }
-            for box in consent.fields.compactMap({ $0 as? KitCheckboxItem }) {
-                Stderr.line("  • " + PrintableText(Self.checkboxText(box)) + (box.isReadOnly ? terminal.styled(" (\(strings.string(.required)))", .dim) : ""))
-            }
-            try await offer(model, forms: [consent] + forms.filter { $0.key != consent.key }, byAction: true, isConsent: true)
-        case let form as any FormModel:
-            try await offer(model, forms: Self.forms(form.interactionItems))
-        case let continued as any ContinueSameModel:
-            try await offer(model, forms: Self.forms(continued.formModel?.interactionItems ?? []))
-        case let generic as KitGenericModel:
-            if let selector = generic.selectorModel as? KitSelectorModel {
-                try await chooseOption(selector.title ?? strings.string(.choose), selector.selectorItems.compactMap { $0 as? KitSelectorItem })
-            } else {
-                try await offer(model, forms: Self.forms(generic.formModel?.interactionItems ?? []))
-            }
+            try await offer(screen, of: model, isConsent: true)
+        case is any FormModel, is any ContinueSameModel, is KitGenericModel, is KitSelectorModel:
+            try await offer(screen, of: model)
         case is any AuthorizationRequestModel:
             // The view model exchanges the code; after an automatic poll that exchange may still
             // be under way when this model shows: wait for its outcome, which the loop handles.
@@ -189,77 +171,135 @@ import OAuthTransportNIO
         }
     }
 
-    /// The buttons among a model's elements: each submits its form with the values of its fields.
-    static func forms(_ items: [any InteractionItemModel]) -> [KitButtonItem] { items.compactMap { $0 as? KitButtonItem } }
+    /// How the screen is drawn as text.
+    var text: ScreenText { ScreenText(strings: strings, colour: terminal.usesColour) }
 
-    /// What identifies a BankID order (its start token, else its QR code's data).
-    static func bankIDOrder(_ model: KitBankIdModel) -> String? { model.autoStartURL?.absoluteString ?? model.qrData }
-
-    private var lastMessages: [String] = []
-    private var shownBankIDToken: String?
+    private var shownLines: [PrintableText] = []
+    private var shownBankIDOrder: String?
     private var lastText = ""
 
-    private func printMessages(_ model: any UIModel) {
-        let items = ScreenBuilder.messageItems(of: model)
-        let texts = items.map { $0.text ?? "" }
-        if model is any PollingModel, texts == lastMessages { return }
-        lastMessages = texts
-        for item in items { message(item.text ?? "", item.messageStyleAttribute) }
-        for image in (model as? any KitStepModel)?.context.images ?? [] where image.isQRCode {
-            message(strings.string(.qrCodeOffered, image.text ?? image.href), .info)
+    /// Prints the screen's lines. A wait's screen comes again at every poll: it is printed when
+    /// its lines change, and BankID's once per order (its QR code stays on screen).
+    private func show(_ screen: Screen, of model: any UIModel, opening: (URL) -> URL = { $0 }) {
+        let lines = text.lines(screen, opening: opening)
+        if let bankID = model as? KitBankIdModel {
+            let order = bankID.autoStartURL?.absoluteString ?? bankID.qrData
+            if order == shownBankIDOrder { return }
+            shownBankIDOrder = order
+        } else if model is any PollingModel, lines == shownLines {
+            return
         }
+        shownLines = lines
+        for line in lines { Stderr.line(line) }
     }
 
-    /// Prints a line of (possibly server-sent, so escaped) text in a message style.
-    func message(_ unsafeText: String, _ style: MessageStyleAttribute) {
-        let text = PrintableText(unsafeText)
-        switch style {
-        case .heading: Stderr.line(terminal.styled(text, .bold, .blue))
-        case .info: Stderr.line(terminal.styled(text, .cyan))
-        case .warn: Stderr.line(terminal.styled(strings.string(.warningLabel) + " ", .yellow, .bold) + terminal.styled(text, .yellow))
-        case .error: Stderr.line(terminal.styled(strings.string(.errorLabel) + " ", .red, .bold) + terminal.styled(text, .red))
-        case .username, .recipientofcommunication: Stderr.line(terminal.styled(text, .bold))
-        case .content, .usercode: Stderr.line(text)
-        }
-    }
+    // MARK: Menus and forms
 
-    // MARK: Forms and menus
-
+    /// What a person can do on a screen, as a menu.
     private enum Entry {
         case form(KitButtonItem)
+        case select(KitSelectorItem)
         case link(any LinkItemModel)
+        case passkeyFallback
         /// Consent's form, with a question per scope before it is submitted.
-        case choosingBoxes(KitButtonItem, title: String)
+        case choosingBoxes(KitButtonItem)
     }
 
-    /// The menu of `entries`; forms are named by their title, or with `byAction` by their
-    /// button (consent's "Accept" and "Deny" say more than the forms' titles).
-    private static func choices(_ entries: [Entry], byAction: Bool = false) -> [ChoiceOption] {
-        entries.map { entry in
-            switch entry {
-            case .form(let form): return ChoiceOption(title: byAction ? form.label : form.title ?? form.label, names: [form.kind.rawValue, form.label])
-            case .link(let link): return ChoiceOption(title: link.text ?? link.href, names: [link.rel, link.href].filter { !$0.isEmpty })
-            case .choosingBoxes(_, let title): return ChoiceOption(title: title, names: ["choose"])
+    /// The menu of a screen, in its order: its buttons (those a terminal can act on) and links.
+    /// Tabs are one entry per option (the first option's own content shows when it is chosen).
+    private static func menu(_ screen: Screen, of model: any UIModel) -> [(entry: Entry, title: String)] {
+        var entries: [(entry: Entry, title: String)] = []
+        var inTabs = false
+        for item in screen.content + screen.links {
+            switch item {
+            case .tabs:
+                let options = (model as? any SelectorModel)?.selectorItems.compactMap { $0 as? KitSelectorItem } ?? []
+                entries += options.map { (.select($0), $0.title) }
+                inTabs = true
+            case .button(let button):
+                switch button.action {
+                case .submit(let form as KitButtonItem) where !(inTabs && !form.isCancel): entries.append((.form(form), button.title))
+                case .select(let option as KitSelectorItem) where !inTabs: entries.append((.select(option), button.title))
+                case .follow(let link): entries.append((.link(link), button.title))
+                case .passkeyFallback: entries.append((.passkeyFallback, button.title))
+                default: continue
+                }
+            case .link(let title, .follow(let link)):
+                entries.append((.link(link), title))
+            default:
+                continue
             }
         }
-    }
-
-    /// The fields an invalid-input problem names, each with the server's complaint: shown with
-    /// the problem, before the user chooses what to do again.
-    static func invalidFieldLines(_ problem: KitProblemModel, items: [any InteractionItemModel]) -> [String] {
-        problem.invalidFields.map { invalid in
-            let label = items.first { $0.key == invalid.name }?.label ?? invalid.name
-            return "\(label): \(invalid.detail.literal.isEmpty ? invalid.reason ?? "invalid" : invalid.detail.literal)"
+        // Two buttons of one title ("Login" under each way to use BankID) are told apart by their forms' titles.
+        let titles = entries.map(\.title)
+        return entries.map { entry in
+            guard case .form(let form) = entry.entry, let title = form.title, titles.filter({ $0 == entry.title }).count > 1 else { return entry }
+            return (entry.entry, title)
         }
     }
 
-    /// A checkbox as text: its label, and the value it stands for when that says more
-    /// (`profile: Your name, username and locale` for a consent scope).
-    static func checkboxText(_ box: KitCheckboxItem) -> String {
-        let value = box.value
-        guard !value.isEmpty, value != "on", value.caseInsensitiveCompare(box.label) != .orderedSame else { return box.label }
-        return "\(value): \(box.label)"
+    /// The names an `--answers` choice may use for an entry besides its title.
+    private static func names(_ entry: Entry) -> [String] {
+        switch entry {
+        case .form(let form): return [form.kind.rawValue, form.label, form.title].compactMap { $0 }
+        case .select(let option):
+            // The last path segment of the option's href is the server's authenticator id (`username-password`).
+            let id = option.formActionModel.flatMap { URL(string: $0.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
+            return [option.type, id, option.option.kind.rawValue].compactMap { $0 }
+        case .link(let link): return [link.rel, link.href].filter { !$0.isEmpty }
+        case .passkeyFallback: return ["browser", "fallback"]
+        case .choosingBoxes: return ["choose"]
+        }
     }
+
+    /// Offers what `screen` lets a person do: one thing is done directly; several make a menu,
+    /// whose answer on Enter (and for a script without a matching choice) is `defaultIndex`,
+    /// else the only primary entry. Consent (`isConsent`) is asked once: its scopes were listed,
+    /// and accepting grants the checked ones; a person at the terminal may instead choose them
+    /// one by one.
+    private func offer(_ screen: Screen, of model: any UIModel, defaultIndex: Int? = nil, isConsent: Bool = false) async throws {
+        var entries = Self.menu(screen, of: model)
+        // The screen's own ways on, not its links nor a cancel.
+        let primary = entries.filter {
+            switch $0.entry {
+            case .form(let form): !form.isCancel
+            case .link: false
+            case .select, .passkeyFallback, .choosingBoxes: true
+            }
+        }
+        if isConsent, !isScripted, case .form(let accept)? = primary.first?.entry,
+            accept.fields.contains(where: { ($0 as? KitCheckboxItem)?.isReadOnly == false })
+        {
+            entries.insert((.choosingBoxes(accept), strings.string(.consentChooseScopes)), at: 1)
+        }
+        guard !entries.isEmpty else {
+            let step = viewModel.shownStep.flatMap { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
+            throw CLIFailure("login failed: \(step)")
+        }
+        let chosen: Entry
+        if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
+            chosen = primary.first?.entry ?? entries[0].entry
+        } else {
+            let options = entries.map { ChoiceOption(title: $0.title, names: Self.names($0.entry)) }
+            // A selector asks its own question (its title, which its screen shows as a heading).
+            let question = model is any SelectorModel ? (model as? any SelectorModel)?.title ?? strings.string(.chooseAuthenticator) : strings.string(.chooseAction)
+            let asked = screen.messages.contains { if case .message(question, _) = $0 { true } else { false } }
+            chosen = entries[try await choose(question, options, defaultIndex: defaultIndex ?? (primary.count == 1 ? 0 : nil), asked: asked)].entry
+        }
+        switch chosen {
+        case .link(let link): await viewModel.followLink(link.link)
+        // The view model shows what a nested option holds (its options, or its form's fields)
+        // as the next model; the loop renders that in turn.
+        case .select(let option): await viewModel.select(option)
+        case .passkeyFallback: await viewModel.takePasskeyFallback()
+        case .form(let form) where form.isCancel: await submit(form, [:])
+        case .form(let form): await submit(form, try await fill(form, problem: viewModel.problemModel, asksCheckboxes: !isConsent))
+        case .choosingBoxes(let form): await submit(form, try await fill(form, problem: viewModel.problemModel))
+        }
+    }
+
+    /// Prints a line of the terminal's own (or server-sent, so escaped) text in a message style.
+    func message(_ unsafeText: String, _ style: MessageStyleAttribute) { Stderr.line(text.message(unsafeText, style)) }
 
     /// What Enter answers at a field's prompt: its value, but never a secret, and never what the
     /// server just refused (a wrong one-time code must be typed anew). After incorrect
@@ -280,49 +320,6 @@ import OAuthTransportNIO
         let texts = [problem.title ?? ""] + problem.messageItems.compactMap(\.text)
         if texts.contains(where: { $0.contains(where: \.isNumber) }) { return "" }
         return " (the server does not say for how long: try again later, or ask its administrators to unlock the account)"
-    }
-
-    /// A problem's message in its own class's style; one without a known class is an error.
-    static func problemStyle(_ line: any InfoMessageModel) -> MessageStyleAttribute {
-        guard let kit = line as? KitInfoMessage else { return line.messageStyleAttribute }
-        return MessageStyleAttribute(knownClassList: kit.classList) ?? .error
-    }
-
-    /// Offers the forms (and links) of a step: one form is filled in directly; several make a
-    /// menu, whose answer on Enter (and for a script without a matching choice) is `defaultIndex`.
-    /// Consent (`isConsent`) is asked once: its scopes were listed, and accepting grants the
-    /// checked ones; a person at the terminal may instead choose them one by one.
-    private func offer(_ model: any UIModel, forms: [KitButtonItem], defaultIndex: Int? = nil, byAction: Bool = false, isConsent: Bool = false) async throws {
-        let primary = forms.filter { !$0.isCancel }
-        var entries = primary.map(Entry.form) + ScreenBuilder.linkItems(of: model).map(Entry.link)
-        if isConsent, !isScripted, let accept = primary.first, accept.fields.contains(where: { ($0 as? KitCheckboxItem)?.isReadOnly == false }) {
-            entries.insert(.choosingBoxes(accept, title: strings.string(.consentChooseScopes)), at: 1)
-        }
-        entries += forms.filter(\.isCancel).map(Entry.form)
-        guard !entries.isEmpty else {
-            let step = viewModel.shownStep.flatMap { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
-            throw CLIFailure("login failed: \(step)")
-        }
-        let chosen: Entry
-        if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
-            chosen = entries[0]
-        } else if let defaultIndex {
-            chosen = entries[try await choose(strings.string(.chooseAction), Self.choices(entries, byAction: byAction), defaultIndex: defaultIndex)]
-        } else {
-            chosen = entries[try await choose(strings.string(.chooseAction), Self.choices(entries, byAction: byAction), defaultIndex: primary.count == 1 ? 0 : nil)]
-        }
-        switch chosen {
-        case .link(let link): await viewModel.followLink(link.link)
-        case .form(let form):
-            if form.isCancel {
-                await submit(form, [:])
-                return
-            }
-            let values = try await fill(form, problem: viewModel.problemModel, asksCheckboxes: !isConsent)
-            await submit(form, values)
-        case .choosingBoxes(let form, _):
-            await submit(form, try await fill(form, problem: viewModel.problemModel))
-        }
     }
 
     /// Submits `form` with `values`, kept in its fields as a screen keeps what was typed (for the
@@ -349,7 +346,6 @@ import OAuthTransportNIO
             // The server's complaint about a field goes with its prompt.
             let error = Self.error(of: field)
             let complaint = error.map { terminal.styled(" (" + PrintableText($0.isEmpty ? "invalid" : $0) + ")", .red) } ?? ""
-            if let error, isScripted || field is KitSelectItem { message("\(field.label): \(error.isEmpty ? "invalid" : error)", .error) }
             switch field {
             case let select as KitSelectItem:
                 let options = select.options.map { ChoiceOption(title: $0.0, names: [$0.1]) }
@@ -369,7 +365,7 @@ import OAuthTransportNIO
                     values[box.key] = box.isChecked ? box.value : ""
                 } else {
                     let hint = strings.string(box.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
-                    Stderr.write(terminal.styled(PrintableText(Self.checkboxText(box)), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
+                    Stderr.write(terminal.styled(PrintableText(box.label), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
                     let checked = reply.isEmpty ? box.isChecked : strings.isYes(reply)
                     values[box.key] = checked ? box.value : ""
@@ -428,19 +424,9 @@ import OAuthTransportNIO
         }
     }
 
-    private func chooseOption(_ question: String, _ options: [KitSelectorItem]) async throws {
-        let choices = options.map { option in
-            // The last path segment of the option's href is the server's authenticator id (`username-password`).
-            let id = option.formActionModel.flatMap { URL(string: $0.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
-            return ChoiceOption(title: option.title, names: [option.type, id, option.option.kind.rawValue].compactMap { $0 })
-        }
-        // The view model shows what a nested option holds (its options, or its form's fields)
-        // as the next model; the loop renders that in turn.
-        await viewModel.select(options[try await choose(question, choices, defaultIndex: nil)])
-    }
-
     /// A numbered menu; from the answers, the next choice (matched by name or title).
-    private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true) async throws -> Int {
+    /// `asked`: the screen above shows the question already.
+    private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true, asked: Bool = false) async throws -> Int {
         let names = ChoiceOption.describe(options)
         if let answers {
             if consumesChoices, choiceIndex < answers.choices.count,
@@ -456,7 +442,7 @@ import OAuthTransportNIO
             }
             throw CLIFailure("the answers have no choice for \"\(question)\" (options: \(names))")
         }
-        Stderr.line(terminal.styled(PrintableText(question), .bold))
+        if !asked { Stderr.line(terminal.styled(PrintableText(question), .bold)) }
         // Titles only: the names an --answers file may use (`login`, `external-browser`) are the
         // server's ids, which a person at the terminal has no use for.
         for (index, option) in options.enumerated() {
@@ -474,8 +460,12 @@ import OAuthTransportNIO
 
     // MARK: Polling
 
-    private func wait(_ polling: KitPollingModel) async throws {
+    /// The screen's spinner and countdown, drawn as a status line that counts down while the
+    /// step waits; a step the view model does not poll by itself is polled after two seconds.
+    private func wait(_ polling: KitPollingModel, _ screen: Screen) async throws {
         let start = Date()
+        let countdown = screen.content.lazy.compactMap { if case .countdown(let countdown) = $0 { countdown } else { nil } }.first
+        let builder = viewModel.haapiUIKitApplication.screenBuilder
         let frames = ["|", "/", "-", "\\"]
         var frame = 0
         defer { terminal.endStatus() }
@@ -493,11 +483,7 @@ import OAuthTransportNIO
                 if viewModel.oAuthModel != nil || viewModel.error != nil || changed { return false }
                 let text = polling.recipient.map { strings.string(.waitingFor, $0) } ?? strings.string(.waiting)
                 // The time left is drawn with the spinner; without colour the line is printed only when its text changes.
-                var timeLeft = ""
-                if let remaining = polling.maxWaitRemainingTime {
-                    let left = ScreenBuilder.wholeSeconds(remaining - Date().timeIntervalSince(start))
-                    timeLeft = " (" + strings.timeLeft(seconds: left) + ")"
-                }
+                let timeLeft = countdown.map { " (" + builder.timeLeft(seconds: max(0, $0.seconds - ScreenBuilder.wholeSeconds(Date().timeIntervalSince(start)))) + ")" } ?? ""
                 if terminal.usesColour {
                     terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " \(text)\(timeLeft)")
                     frame += 1
@@ -514,35 +500,7 @@ import OAuthTransportNIO
 
     // MARK: Client operations
 
-    /// Prints BankID as the kit's screen shows it (``ScreenBuilder``): on this device the link
-    /// that starts the app; on another, only the QR code (its data as text without `qrencode`)
-    /// and the help.
-    private func showBankID(_ model: KitBankIdModel) {
-        for item in viewModel.haapiUIKitApplication.screenBuilder.screen(for: model).content {
-            switch item {
-            case .button(let button):
-                guard case .open(let url) = button.action else { continue }
-                Stderr.line(PrintableText(button.title + ":"))
-                Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
-            case .qrCode(let data?, _):
-                Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)):")
-                if let code = QRCodeText.render(data) {
-                    Stderr.write(code)
-                } else {
-                    Stderr.line("  " + terminal.styled(PrintableText(data), .bold))
-                    Stderr.line(terminal.styled(strings.string(.qrCodeNeedsQrencode), .dim))
-                }
-            case .qrCode(nil, let image?):
-                Stderr.line("\(strings.string(.bankIDScanOnOtherDevice)): \(image.href.hasPrefix("data:") ? image.text ?? "" : image.href)")
-            case .expandable(let title, let body):
-                Stderr.line(terminal.styled(PrintableText(title + ": " + body.replacingOccurrences(of: "\n", with: " ")), .dim))
-            default:
-                continue
-            }
-        }
-    }
-
-    private func openBrowser(_ model: KitExternalBrowserModel) async throws {
+    private func openBrowser(_ model: KitExternalBrowserModel, _ screen: Screen) async throws {
         // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
         let listener: LoopbackRedirectListener
         do { listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback", page: ReturnPage.make(strings: strings)) } catch {
@@ -555,7 +513,7 @@ import OAuthTransportNIO
             returned.withLock { $0 = url }
         }
         do {
-            try await waitForBrowser(model, redirectURI: redirectURI, returned: returned)
+            try await waitForBrowser(model, screen, redirectURI: redirectURI, returned: returned)
         } catch {
             waiter.cancel()
             await listener.close()
@@ -566,15 +524,15 @@ import OAuthTransportNIO
     }
 
     /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
-    private func waitForBrowser(_ model: KitExternalBrowserModel, redirectURI: String, returned: LockedValue<URL?>) async throws {
+    private func waitForBrowser(_ model: KitExternalBrowserModel, _ screen: Screen, redirectURI: String, returned: LockedValue<URL?>) async throws {
         guard let url = model.url(redirectingTo: redirectURI) else {
             throw CLIFailure("login failed: the external-browser href \(PrintableText(model.href)) is not a URL")
         }
         guard SystemBrowserLauncher.isOpenable(url) else {
             throw CLIFailure("login failed: the server asked to open a \(PrintableText(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
         }
-        Stderr.line("\(strings.string(.continueInBrowser)):")
-        Stderr.line("  " + terminal.styled(PrintableText(url.absoluteString), .bold))
+        // The screen's button opens the URL that comes back here.
+        show(screen, of: model, opening: { _ in url })
         let launched: LaunchedBrowser?
         do { launched = try await browser.launch(url) } catch {
             // No browser will come back: a script ends now, a person can still open the URL.

@@ -82,7 +82,12 @@ public struct ScreenBuilder: Sendable {
             }
         }
         let links = Self.linkItems(of: model).map { ScreenItem.link(title: $0.text ?? $0.href, action: .follow($0)) }
-        let (kind, content) = kindAndContent(model, invalid: invalid)
+        var (kind, content) = kindAndContent(model, invalid: invalid)
+        // A step's QR code (an activation code for another app) is shown above what it asks;
+        // BankID places its own.
+        if !(model is KitBankIdModel), let step = model as? any KitStepModel {
+            content.insert(contentsOf: step.context.images.filter(\.isQRCode).map { ScreenItem.qrCode(data: nil, image: $0) }, at: 0)
+        }
         // BankID on this device opens by itself (Curity's autostart); on another device the QR code is the way.
         let bankID = model as? KitBankIdModel
         let openOnAppear = bankID.flatMap { $0.isOnThisDevice ? $0.autoStartURL : nil }
