@@ -16,8 +16,8 @@ struct PreviewCommand: AsyncParsableCommand {
             screen the kit shows for it (the same value its UIKit screens draw), with the theme \\
             applied, light and dark as the browser prefers; OUT/index.html links them all. \\
             --theme is the app's theme plist, laid over the kit's; --assets the app's asset \\
-            catalog, whose colour sets win over the kit's colours of the same name. The server's \\
-            texts are escaped.
+            catalog, whose colour and image sets win over the kit's of the same name (the \\
+            header logo, authenticators' icons). The server's texts are escaped.
 
             With --server, runs the development server with a gallery at /preview: every step \
             and problem it can send, in English and Swedish (?lang=sv), drawn with the theme and \
@@ -38,7 +38,7 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The app's theme plist, laid over the kit's theme.", valueName: "plist"))
     var theme: String?
 
-    @Option(help: ArgumentHelp("The app's asset catalog (Assets.xcassets): its colour sets win over the kit's colours.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The app's asset catalog (Assets.xcassets): its colour and image sets win over the kit's colours and symbols.", valueName: "dir"))
     var assets: String?
 
     @Option(help: ArgumentHelp("The language of the kit's texts (en, sv).", valueName: "code"))
@@ -119,8 +119,8 @@ struct PreviewCommand: AsyncParsableCommand {
     static func pages(lang: String?, theme: String?, assets: String?) throws -> (KitScreens, ScreenPage) {
         let screens = try KitScreens(lang: lang, themePath: theme)
         do {
-            let palette = try Palette(assets: assets.map { URL(fileURLWithPath: $0, isDirectory: true) })
-            return (screens, try ScreenPage(theme: screens.theme, palette: palette, strings: screens.strings, qrCode: QRCodeText.svg))
+            let assets = try AppAssets(catalog: assets.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            return (screens, try ScreenPage(theme: screens.theme, assets: assets, strings: screens.strings, qrCode: QRCodeText.svg))
         } catch {
             throw CLIFailure("cannot preview with this theme: \(error)")
         }

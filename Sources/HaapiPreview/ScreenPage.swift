@@ -9,7 +9,7 @@ public struct ScreenPage: Sendable {
     /// The theme (the kit's, with an app's laid over it).
     public let theme: Theme
     /// The colours, the app's first.
-    public let palette: Palette
+    public let assets: AppAssets
     /// What decides the screens, in the language asked.
     public let builder: ScreenBuilder
     /// The styles every screen shares.
@@ -17,11 +17,11 @@ public struct ScreenPage: Sendable {
     /// Draws a QR code's data as an SVG element (`nil`: a placeholder is drawn).
     public let qrCode: (@Sendable (String) -> String?)?
 
-    /// Pages for `theme` in the language of `strings`, with `palette`'s colours; QR codes drawn by `qrCode`.
+    /// Pages for `theme` in the language of `strings`, with `assets`'s colours; QR codes drawn by `qrCode`.
     /// - Throws: ``ThemeError`` when the theme lacks a style the screens need.
-    public init(theme: Theme, palette: Palette, strings: LocalizableStrings, qrCode: (@Sendable (String) -> String?)? = nil) throws {
+    public init(theme: Theme, assets: AppAssets, strings: LocalizableStrings, qrCode: (@Sendable (String) -> String?)? = nil) throws {
         self.theme = theme
-        self.palette = palette
+        self.assets = assets
         self.qrCode = qrCode
         builder = ScreenBuilder(strings: strings, theme: theme)
         common = try HaapiUIViewControllerStyle(theme: theme)
@@ -107,7 +107,7 @@ public struct ScreenPage: Sendable {
             let options = picker.options.map { "<option value=\"\(e($0.value))\"\($0.isSelected ? " selected" : "")>\(e($0.label))</option>" }
             return "<label class=\"item item-picker\"\(style)><span class=\"title\">\(e(picker.label))</span><select name=\"\(e(picker.name))\">\(options.joined())</select></label>"
         case .button(let button):
-            let icon = button.icon.map { "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(e($0))\">\(e(Self.initial(ofImage: $0)))</span>" } ?? ""
+            let icon = button.icon.flatMap { name in assets.imageHTML(named: name).map { "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(e(name))\">\($0)</span>" } } ?? ""
             return "<button class=\"item item-button role-\(button.role.rawValue)\"\(style) type=\"button\">\(icon)<span>\(e(button.title))</span></button>"
         case .tabs(let titles, let selected):
             let tabs = titles.enumerated().map { index, title in
@@ -126,7 +126,9 @@ public struct ScreenPage: Sendable {
             let drawn = data.flatMap { qrCode?($0) } ?? "<span class=\"qr\"></span>"
             return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(e(said.label ?? ""))\">\(drawn)</div>"
         case .image(let name, let label):
-            return "<div class=\"item item-image\"\(style) role=\"img\" aria-label=\"\(e(label))\" data-image=\"\(e(name))\"><span>\(e(label))</span></div>"
+            // The app's image of that name, else its label (the kit has no logo of its own).
+            let drawn = assets.imageHTML(named: name) ?? "<span>\(e(label))</span>"
+            return "<div class=\"item item-image\"\(style) role=\"img\" aria-label=\"\(e(label))\" data-image=\"\(e(name))\">\(drawn)</div>"
         case .expandable(let title, let body):
             return "<details class=\"item item-expandable\"\(style)><summary>\(e(title))</summary><p>\(e(body).replacingOccurrences(of: "\n", with: "<br>"))</p></details>"
         case .link(let title, _):
@@ -134,18 +136,21 @@ public struct ScreenPage: Sendable {
         }
     }
 
-    /// A message's icon from its style (`imageName`), as a glyph: the kit's images are SF Symbols,
-    /// which a browser does not have.
+    /// A message's icon from its style (`imageName`): the app's image, else the kit's symbol's outline.
     private func icon(for item: ScreenItem) -> String {
-        guard case .message(_, let section) = item, common.messageViewStyles.style(section: section).imageName != nil else { return "" }
-        return "<span class=\"icon\" aria-hidden=\"true\">!</span>"
+        guard case .message(_, let section) = item, let name = common.messageViewStyles.style(section: section).imageName,
+            let image = assets.imageHTML(named: name)
+        else { return "" }
+        return "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(Self.escape(name))\">\(image)</span>"
     }
 
+    /// The header: the app's logo (the style's `imageName`) and title, when the theme names them.
     private func headerHTML() -> String? {
         let header = common.header
-        guard header.imageName != nil || header.titleText != nil else { return nil }
-        let title = header.titleText.map { builder.strings.string(forKey: $0) } ?? ""
-        return "<header class=\"item item-header\" data-style=\"HeaderView\"><span>\(Self.escape(title))</span></header>\n"
+        let logo = assets.imageHTML(named: header.imageName).map { "<span class=\"logo\" data-image=\"\(Self.escape(header.imageName ?? ""))\">\($0)</span>" }
+        guard logo != nil || header.titleText != nil else { return nil }
+        let title = header.titleText.map { "<span>\(Self.escape(builder.strings.string(forKey: $0)))</span>" } ?? ""
+        return "<header class=\"item item-header\" data-style=\"HeaderView\">\(logo ?? "")\(title)</header>\n"
     }
 
     // MARK: Mappings
@@ -180,11 +185,6 @@ public struct ScreenPage: Sendable {
         case .url: return "url"
         case .none: return "off"
         }
-    }
-
-    /// An authenticator's icon as its type's first letter (`hui_ic_authenticator_sms` → S).
-    static func initial(ofImage name: String) -> String {
-        String(name.split(separator: "_").last?.first.map { String($0).uppercased() } ?? "•")
     }
 
     /// `text` with HTML's special characters escaped, for element content and attribute values.

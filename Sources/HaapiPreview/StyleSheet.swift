@@ -6,9 +6,9 @@ extension ScreenPage {
     /// `prefers-color-scheme: dark`), and a rule per theme section the screens use, selected by
     /// `data-style` as each UIKit view reads its section.
     public var styleSheet: String {
-        var css = ":root {\n" + palette.names.compactMap { name in palette.color(named: name).map { "  --\(Self.variable(name)): \(Palette.css($0.light));" } }.joined(separator: "\n") + "\n}\n"
+        var css = ":root {\n" + assets.names.compactMap { name in assets.color(named: name).map { "  --\(Self.variable(name)): \(AppAssets.css($0.light));" } }.joined(separator: "\n") + "\n}\n"
         css += "@media (prefers-color-scheme: dark) {\n:root {\n"
-            + palette.names.compactMap { name in palette.color(named: name).map { "  --\(Self.variable(name)): \(Palette.css($0.dark));" } }.joined(separator: "\n") + "\n}\n}\n"
+            + assets.names.compactMap { name in assets.color(named: name).map { "  --\(Self.variable(name)): \(AppAssets.css($0.dark));" } }.joined(separator: "\n") + "\n}\n}\n"
         css += Self.layout
         // The screens: background, padding, header text.
         for kind in ScreenKind.allCases {
@@ -26,6 +26,8 @@ extension ScreenPage {
                 "padding": padding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
                 "border": border(message.borderWidth, message.borderColorName),
             ]) { $1 })
+            // The icon in its own tint, as UIKit tints the image.
+            if let tint = color(message.imageTintColorName) { css += rule("[data-style=\"\(attribute.themeSection)\"] .icon", ["color": tint]) }
         }
         // Buttons, by role, and links.
         for (section, button) in [
@@ -116,7 +118,12 @@ extension ScreenPage {
         .item-qrCode img, .item-qrCode svg { width: 220px; height: 220px; image-rendering: pixelated; background: #fff; }
         .qr { width: 220px; height: 220px; background: repeating-conic-gradient(#000 0% 25%, #fff 0% 50%) 0 0 / 22px 22px; border: 10px solid #fff; }
         .item-image { display: flex; justify-content: center; font-weight: 700; font-size: 28px; padding: 8px; }
-        .icon { display: inline-flex; align-items: center; justify-content: center; min-width: 1.6em; height: 1.6em; border-radius: 50%; border: 1.5px solid currentColor; font-size: 0.8em; }
+        .icon { display: inline-flex; align-items: center; justify-content: center; flex: none; }
+        .icon .glyph, .icon img.asset { width: 1.4em; height: 1.4em; object-fit: contain; }
+        .item-image img.asset { max-width: 100%; max-height: 96px; }
+        .item-header { display: flex; align-items: center; justify-content: center; gap: 8px; }
+        .item-header .logo { display: flex; max-width: 100%; }
+        .item-header img.asset { height: 48px; width: auto; max-width: 100%; }
         .item-expandable summary { cursor: pointer; }
         main.index ul { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 8px; }
         main.index .kind { opacity: 0.6; font-size: 13px; }
@@ -183,7 +190,7 @@ extension ScreenPage {
     }
 
     private func color(_ name: String?) -> String? {
-        guard let name, palette.color(named: name) != nil else { return nil }
+        guard let name, assets.color(named: name) != nil else { return nil }
         return "var(--\(Self.variable(name)))"
     }
 

@@ -53,6 +53,53 @@ import Testing
         #expect(page.contains("[data-style=\"ActionableButton.Primary\"] { background: var(--c-company_magenta);"))
     }
 
+    /// `--assets` images: the header logo the theme names comes from the app's image set (its
+    /// largest file, light and dark); an app's image of an authenticator's name replaces the
+    /// kit's outline; a set the browser cannot show (PDF only) leaves the kit's; a huge image is
+    /// refused by name.
+    @Test func anAppsImageSetsDrawTheLogoAndIconsAndTheKitsOutlinesTheRest() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let catalog = home.appendingPathComponent("Assets.xcassets", isDirectory: true)
+        func imageSet(_ name: String, _ files: [(file: String, bytes: Data, scale: String, dark: Bool)]) throws {
+            let folder = catalog.appendingPathComponent("\(name).imageset", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var entries: [String] = []
+            for file in files {
+                try file.bytes.write(to: folder.appendingPathComponent(file.file))
+                let appearance = file.dark ? #", "appearances": [{"appearance": "luminosity", "value": "dark"}]"# : ""
+                entries.append(#"{"idiom": "universal", "filename": "\#(file.file)", "scale": "\#(file.scale)"\#(appearance)}"#)
+            }
+            try Data(#"{"images": [\#(entries.joined(separator: ", "))], "info": {"author": "xcode", "version": 1}}"#.utf8)
+                .write(to: folder.appendingPathComponent("Contents.json"))
+        }
+        let small = Data("small-logo".utf8), large = Data("large-logo".utf8), dark = Data("dark-logo".utf8), sms = Data("<svg/>".utf8)
+        try imageSet("CompanyLogo", [("logo.png", small, "1x", false), ("logo@2x.png", large, "2x", false), ("logo-dark.png", dark, "2x", true)])
+        try imageSet("hui_ic_authenticator_sms", [("sms.svg", sms, "1x", false)])
+        try imageSet("hui_ic_authenticator_totp", [("totp.pdf", Data("%PDF".utf8), "1x", false)])
+        let plist = home.appendingPathComponent("App.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>HeaderView</key><dict><key>imageName</key><string>CompanyLogo</string></dict></dict></plist>
+            """.utf8).write(to: plist)
+        let out = home.appendingPathComponent("out")
+        let selector = CLIPlaybackTests.uiKit.appendingPathComponent("authentication-select-authenticator.json").path
+        let run = try CLITests.haapi(["preview", "--theme", plist.path, "--assets", catalog.path, selector, "--out", out.path], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("authentication-select-authenticator.html"), encoding: .utf8)
+        // The logo: the 2x file in light mode, the dark file in dark mode.
+        #expect(page.contains(#"<source media="(prefers-color-scheme: dark)" srcset="data:image/png;base64,\#(dark.base64EncodedString())">"#), "\(page)")
+        #expect(page.contains(#"src="data:image/png;base64,\#(large.base64EncodedString())""#) && !page.contains(small.base64EncodedString()))
+        // SMS: the app's image; TOTP (PDF only) and the others: the kit's outlines of their symbols.
+        #expect(page.contains(#"data-image="hui_ic_authenticator_sms"><img class="asset" alt="" src="data:image/svg+xml;base64,\#(sms.base64EncodedString())">"#), "\(page)")
+        #expect(page.contains(#"data-image="hui_ic_authenticator_totp"><svg class="glyph""#) && page.contains(#"data-symbol="clock.arrow.circlepath""#), "\(page)")
+
+        // An image too large to embed is refused, naming it.
+        try imageSet("Huge", [("huge.png", Data(count: 2 << 20), "1x", false)])
+        let refused = try CLITests.haapi(["preview", "--assets", catalog.path, selector, "--out", out.path], home: home)
+        #expect(refused.status != 0 && refused.stderr.contains("huge.png is larger than 1 MiB"), "\(refused.stderr)")
+    }
+
     /// A server's words are text, never markup, wherever they land (content or attribute).
     @Test func aServersTextIsEscaped() throws {
         let home = try Self.folder()

@@ -191,6 +191,35 @@ struct PreviewBrowserTests {
             "no primary button as the contract writes it")
     }
 
+    /// The app's logo (an SVG image set the theme's header names) draws in the page's pixels;
+    /// the selector's authenticators each show the outline of their symbol.
+    @Test func anAppsLogoAndTheAuthenticatorsIconsDraw() throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let imageSet = directory.appendingPathComponent("Assets.xcassets/CompanyLogo.imageset")
+        try FileManager.default.createDirectory(at: imageSet, withIntermediateDirectories: true)
+        try Data(##"<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48"><rect width="160" height="48" fill="#00FFFF"/></svg>"##.utf8)
+            .write(to: imageSet.appendingPathComponent("logo.svg"))
+        try Data(#"{"images": [{"idiom": "universal", "filename": "logo.svg"}], "info": {"author": "xcode", "version": 1}}"#.utf8)
+            .write(to: imageSet.appendingPathComponent("Contents.json"))
+        let themeFile = directory.appendingPathComponent("App.plist")
+        try PropertyListSerialization.data(fromPropertyList: ["HeaderView": ["imageName": "CompanyLogo"]], format: .xml, options: 0).write(to: themeFile)
+        let selector = Self.fixtures.appendingPathComponent("authentication-select-authenticator.json")
+        let branded = directory.appendingPathComponent("branded"), plain = directory.appendingPathComponent("plain")
+        try Self.renderPreview(files: [selector], theme: themeFile, assets: directory.appendingPathComponent("Assets.xcassets"), out: branded)
+        try Self.renderPreview(files: [selector], out: plain)
+        let withLogo = try Self.load(branded.appendingPathComponent("authentication-select-authenticator.html"), screens: branded, colour: "00FFFF")
+        let withoutLogo = try Self.load(plain.appendingPathComponent("authentication-select-authenticator.html"), screens: plain, colour: "00FFFF")
+        // A 48-pixel-high logo, at most 60% of the width: thousands of cyan pixels.
+        #expect(try #require(withLogo.colours.match).pixels > 3000, "the logo is not drawn (\(withLogo.png.path))")
+        #expect(try #require(withoutLogo.colours.match).pixels == 0, "cyan without the app's logo (\(withoutLogo.png.path))")
+        let problems = PageChecks.all(withLogo, kind: "selector")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        for symbol in ["globe", "clock.arrow.circlepath", "person.text.rectangle", "envelope", "message"] {
+            #expect(withLogo.report.dom.contains("data-symbol=\"\(symbol)\""), "no outline of \(symbol)")
+        }
+    }
+
     /// `--lang sv`: the kit's own BankID help title is Swedish; without it, English.
     @Test func swedishKitTextsUnderLangSv() throws {
         let directory = try HaapiCommand.temporaryDirectory()

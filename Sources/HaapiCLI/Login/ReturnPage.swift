@@ -7,7 +7,7 @@ import OAuthTransportNIO
 enum ReturnPage {
     /// The page maker for the loopback listener, in the language of `strings`.
     static func make(strings: LocalizableStrings) -> LoopbackRedirectListener.ReturnPage {
-        let drawn = (try? Theme.kit).flatMap { theme in try? ScreenPage(theme: theme, palette: Palette(), strings: strings) }
+        let drawn = (try? Theme.kit).flatMap { theme in try? ScreenPage(theme: theme, assets: AppAssets(), strings: strings) }
         return { parameters in
             let (title, text): (LocalizableStrings.Key, LocalizableStrings.Key)
             switch LoopbackRedirectListener.Return(parameters) {

@@ -6,7 +6,7 @@ import HaapiUI
 enum KitLook {
     /// The style sheet, made once (the kit's theme never changes while the server runs).
     static let styleSheet: String = {
-        guard let theme = try? Theme.kit, let page = try? ScreenPage(theme: theme, palette: try Palette(), strings: LocalizableStrings(languages: ["en"])) else {
+        guard let theme = try? Theme.kit, let page = try? ScreenPage(theme: theme, assets: try AppAssets(), strings: LocalizableStrings(languages: ["en"])) else {
             return "body { font-family: system-ui, sans-serif; max-width: 28em; margin: 2em auto; padding: 0 16px; }"
         }
         return page.styleSheet + page.plainPageRules

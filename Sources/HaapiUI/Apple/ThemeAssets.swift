@@ -16,7 +16,7 @@ import UIKit
     public static func image(named name: String?, in bundle: Bundle = .main) -> UIImage? {
         guard let name, !name.isEmpty else { return nil }
         return UIImage(named: name, in: bundle, compatibleWith: nil)
-            ?? (Images.kitSymbols[name] ?? AuthenticatorIcons.symbol(for: name)).flatMap { UIImage(systemName: $0) } ?? UIImage(systemName: name)
+            ?? Images.symbol(for: name).flatMap { UIImage(systemName: $0) } ?? UIImage(systemName: name)
     }
 
     private nonisolated static func uiColor(_ rgba: UInt32) -> UIColor {

@@ -74,4 +74,10 @@ public enum Images {
         "hui_ic_eye_slash": "eye.slash",
         "xmark": "xmark",
     ]
+
+    /// The SF Symbol drawn for the image `name` when the app has no image of that name: the
+    /// kit's images and authenticators' icons (``AuthenticatorIcons``); `nil` for another name.
+    public static func symbol(for name: String) -> String? {
+        kitSymbols[name] ?? AuthenticatorIcons.symbol(for: name)
+    }
 }

@@ -1,0 +1,174 @@
+import Foundation
+import HaapiUI
+
+/// The colours and images a preview draws with, by their `hui_*` names: an app's asset catalog
+/// first (as on iOS, where a colour or image set of the kit's name wins), then the kit's
+/// (``Colors``, and for images the SF Symbol each stands for, drawn as a ``Glyphs`` outline).
+public struct AppAssets: Sendable {
+    /// The app's colours, from its asset catalog.
+    public let appColors: [String: Colors.Value]
+    /// The app's images, from its asset catalog.
+    public let appImages: [String: AssetImage]
+
+    /// The kit's colours and images, with the colour and image sets of the asset catalog at
+    /// `catalog` over them (none: `nil`).
+    /// - Throws: ``PreviewError`` when a colour or image set cannot be read.
+    public init(catalog: URL? = nil) throws {
+        appColors = try catalog.map(AssetCatalog.colors(in:)) ?? [:]
+        appImages = try catalog.map(AssetCatalog.images(in:)) ?? [:]
+    }
+
+    /// The image `name` as HTML: the app's (light and dark), else the outline of the kit's
+    /// symbol for it; `nil` when neither has one.
+    public func imageHTML(named name: String?) -> String? {
+        guard let name, !name.isEmpty else { return nil }
+        if let image = appImages[name] { return image.html }
+        return Images.symbol(for: name).flatMap(Glyphs.svg(symbol:))
+    }
+
+    /// The colour `name`, light and dark (`nil`: no colour of that name).
+    public func color(named name: String?) -> Colors.Value? {
+        guard let name, !name.isEmpty else { return nil }
+        return appColors[name] ?? Colors.kit[name]
+    }
+
+    /// Every name, for the style sheet's variables.
+    public var names: [String] { Array(Set(appColors.keys).union(Colors.kit.keys)).sorted() }
+
+    /// `rgba` as a CSS colour.
+    public static func css(_ rgba: UInt32) -> String {
+        let alpha = Colors.Value.components(rgba).alpha
+        return "rgba(\(rgba >> 24 & 0xFF), \(rgba >> 16 & 0xFF), \(rgba >> 8 & 0xFF), \(String(format: "%.3f", alpha)))"
+    }
+}
+
+/// What a preview cannot do with what it was given, said clearly.
+public struct PreviewError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+/// An Xcode asset catalog's colour sets (`Name.colorset/Contents.json`), read as Xcode writes
+/// them: components as `0xFF`, `255` or `1.000`, with an optional dark appearance.
+enum AssetCatalog {
+    static func colors(in folder: URL) throws -> [String: Colors.Value] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            throw PreviewError("cannot read the asset catalog \(folder.path)")
+        }
+        var colors: [String: Colors.Value] = [:]
+        for case let url as URL in walker where url.pathExtension == "colorset" {
+            let contents = url.appendingPathComponent("Contents.json")
+            guard let data = try? Data(contentsOf: contents) else { continue }
+            colors[url.deletingPathExtension().lastPathComponent] = try color(data, file: contents.path)
+        }
+        return colors
+    }
+
+    /// The image sets (`Name.imageset/Contents.json`): for each, its largest PNG, JPEG, GIF or
+    /// SVG, light and dark. A set with only PDFs or HEICs (which a browser cannot show) is left
+    /// out, so the kit's symbol is drawn instead.
+    static func images(in folder: URL) throws -> [String: AssetImage] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            throw PreviewError("cannot read the asset catalog \(folder.path)")
+        }
+        var images: [String: AssetImage] = [:]
+        for case let url as URL in walker where url.pathExtension == "imageset" {
+            let contents = url.appendingPathComponent("Contents.json")
+            guard let data = try? Data(contentsOf: contents) else { continue }
+            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["images"] as? [[String: Any]] else {
+                throw PreviewError("\(contents.path) is not an image set's Contents.json (no \"images\")")
+            }
+            func largest(dark: Bool) throws -> String? {
+                let files = entries.filter { entry in
+                    let appearances = entry["appearances"] as? [[String: Any]] ?? []
+                    return appearances.contains { $0["value"] as? String == "dark" } == dark && (dark || appearances.isEmpty)
+                }.compactMap { entry -> (scale: Int, file: String)? in
+                    guard let file = entry["filename"] as? String, AssetImage.mediaType(of: file) != nil else { return nil }
+                    return (Int((entry["scale"] as? String ?? "1x").dropLast()) ?? 1, file)
+                }
+                guard let file = files.max(by: { $0.scale < $1.scale })?.file else { return nil }
+                return try AssetImage.dataURL(url.appendingPathComponent(file))
+            }
+            guard let light = try largest(dark: false) ?? largest(dark: true) else { continue }
+            images[url.deletingPathExtension().lastPathComponent] = AssetImage(light: light, dark: try largest(dark: true))
+        }
+        return images
+    }
+
+    static func color(_ data: Data, file: String) throws -> Colors.Value {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["colors"] as? [[String: Any]] else {
+            throw PreviewError("\(file) is not a colour set's Contents.json (no \"colors\")")
+        }
+        var light: UInt32?
+        var dark: UInt32?
+        for entry in entries {
+            guard let color = entry["color"] as? [String: Any], let components = color["components"] as? [String: Any] else { continue }
+            let value = try rgba(components, file: file)
+            let appearances = entry["appearances"] as? [[String: Any]] ?? []
+            if appearances.contains(where: { $0["value"] as? String == "dark" }) {
+                dark = value
+            } else if appearances.isEmpty {
+                light = value
+            }
+        }
+        guard let light = light ?? dark else { throw PreviewError("\(file) has no colour") }
+        return Colors.Value(light: light, dark: dark ?? light)
+    }
+
+    /// The colour's components as `0xRRGGBBAA`: each `0xFF`, `255`, or a fraction `0.5` / `1.000`.
+    static func rgba(_ components: [String: Any], file: String) throws -> UInt32 {
+        func byte(_ key: String, default fallback: UInt32? = nil) throws -> UInt32 {
+            guard let raw = components[key] else {
+                if let fallback { return fallback }
+                throw PreviewError("\(file): the colour has no \(key)")
+            }
+            let text = "\(raw)".trimmingCharacters(in: .whitespaces)
+            if text.lowercased().hasPrefix("0x"), let value = UInt32(text.dropFirst(2), radix: 16), value <= 255 { return value }
+            // Xcode writes alpha as a fraction always ("1", "1.000"); red, green and blue as a
+            // fraction with a point, or as a byte without one.
+            if key != "alpha", !text.contains("."), let value = UInt32(text), value <= 255 { return value }
+            if let fraction = Double(text), fraction >= 0, fraction <= 1 { return UInt32((fraction * 255).rounded()) }
+            throw PreviewError("\(file): the \(key) \"\(text)\" is not 0-255, 0x00-0xFF or 0-1")
+        }
+        return try byte("red") << 24 | byte("green") << 16 | byte("blue") << 8 | byte("alpha", default: 255)
+    }
+}
+
+/// An image of an app's asset catalog, as `data:` URLs a page embeds (light, and dark when it has one).
+public struct AssetImage: Sendable, Hashable {
+    /// The image in light mode.
+    public let light: String
+    /// The image in dark mode, when the set has one.
+    public let dark: String?
+
+    /// The image as HTML that follows the page's light or dark appearance.
+    var html: String {
+        let image = "<img class=\"asset\" alt=\"\" src=\"\(ScreenPage.escape(light))\">"
+        guard let dark else { return image }
+        return "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"\(ScreenPage.escape(dark))\">\(image)</picture>"
+    }
+
+    /// The largest image a page embeds: asset images are icons and logos.
+    static let sizeLimit = 1 << 20
+
+    /// The media type of an image file a browser shows, by its extension.
+    static func mediaType(of file: String) -> String? {
+        switch (file as NSString).pathExtension.lowercased() {
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "svg": return "image/svg+xml"
+        default: return nil
+        }
+    }
+
+    /// The file at `url` as a `data:` URL.
+    /// - Throws: ``PreviewError`` when it cannot be read or is larger than ``sizeLimit``.
+    static func dataURL(_ url: URL) throws -> String {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw PreviewError("cannot read the image \(url.path): \(error.localizedDescription)") }
+        guard data.count <= sizeLimit else { throw PreviewError("the image \(url.path) is larger than \(sizeLimit >> 20) MiB") }
+        return "data:\(mediaType(of: url.lastPathComponent) ?? "application/octet-stream");base64,\(data.base64EncodedString())"
+    }
+}
