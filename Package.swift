@@ -70,6 +70,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Reads a refused server certificate to say what is wrong with it.
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .target(

@@ -79,7 +79,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             return TransportResponse(
                 status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
         } catch {
-            throw HTTPTransportError.classify(error, target: target)
+            let failure = HTTPTransportError.classify(error, target: target)
+            // "Certificate verify failed" says nothing a person can fix: say what is wrong with it.
+            if failure.code == .tlsFailure, scheme == "https",
+                let problem = await CertificateDiagnosis.diagnose(
+                    host: host, port: request.url.port ?? 443, validatesHostname: configuration.tls.validatesHostname, timeout: timeout)
+            {
+                throw HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed: \(problem)", underlying: error)
+            }
+            throw failure
         }
     }
 }

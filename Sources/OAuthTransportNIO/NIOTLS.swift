@@ -21,6 +21,13 @@ extension TLSOptions {
                 throw HTTPTransportError(.invalidRequest, "the trusted roots PEM cannot be read", underlying: error)
             }
         }
+        if let additionalTrustedRootsPEM {
+            do {
+                configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(additionalTrustedRootsPEM.utf8)))]
+            } catch {
+                throw HTTPTransportError(.invalidRequest, "the additional trusted roots PEM cannot be read", underlying: error)
+            }
+        }
         if !validatesHostname { configuration.certificateVerification = .noHostnameVerification }
         return configuration
     }

@@ -12,12 +12,15 @@ struct ServerTrust: @unchecked Sendable {
     // SecCertificate and URLCredential are immutable once made.
     let tls: TLSOptions
     private let anchors: [SecCertificate]
+    /// Trusted besides the system's roots (``TLSOptions/additionalTrustedRootsPEM``).
+    private let additionalAnchors: [SecCertificate]
     private let clientCredential: URLCredential?
 
     /// Reads the TLS material now, so that what cannot be read fails when the transport is made.
     init(_ tls: TLSOptions) throws {
         self.tls = tls
         anchors = try tls.trustedRootsPEM.map(Self.certificates(inPEM:)) ?? []
+        additionalAnchors = try tls.additionalTrustedRootsPEM.map(Self.certificates(inPEM:)) ?? []
         switch tls.clientIdentity?.material {
         case nil:
             clientCredential = nil
@@ -70,11 +73,12 @@ struct ServerTrust: @unchecked Sendable {
             }
             return (.useCredential, URLCredential(trust: trust), nil)
         }
-        guard !anchors.isEmpty || !tls.validatesHostname else { return (.performDefaultHandling, nil, nil) }
+        guard !anchors.isEmpty || !additionalAnchors.isEmpty || !tls.validatesHostname else { return (.performDefaultHandling, nil, nil) }
         _ = SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, tls.validatesHostname ? host as CFString : nil))
-        if !anchors.isEmpty {
-            _ = SecTrustSetAnchorCertificates(trust, anchors as CFArray)
-            _ = SecTrustSetAnchorCertificatesOnly(trust, true)
+        if !anchors.isEmpty || !additionalAnchors.isEmpty {
+            _ = SecTrustSetAnchorCertificates(trust, (anchors + additionalAnchors) as CFArray)
+            // Only the given roots, unless these are in addition to the system's.
+            _ = SecTrustSetAnchorCertificatesOnly(trust, !anchors.isEmpty)
         }
         var error: CFError?
         guard SecTrustEvaluateWithError(trust, &error) else {

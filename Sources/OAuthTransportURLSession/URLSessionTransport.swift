@@ -295,7 +295,7 @@ struct ServerTrust: Sendable {
         guard tls.isSystemDefault else {
             var asked: [String] = []
             if tls.clientIdentity != nil { asked.append("a client certificate") }
-            if tls.trustedRootsPEM != nil { asked.append("custom trust roots") }
+            if tls.trustedRootsPEM != nil || tls.additionalTrustedRootsPEM != nil { asked.append("custom trust roots") }
             if !tls.keyPinnings.isEmpty { asked.append("public-key pinning") }
             if !tls.validatesHostname { asked.append("no host-name check") }
             throw HTTPTransportError(

@@ -274,3 +274,43 @@ extension TransportTests {
         }
     }
 }
+
+extension TransportTests {
+    /// A private CA trusted besides the system's roots (`haapi --cacert`), and a refused
+    /// certificate's problem said in words: expired, another name, self-signed, an unknown CA.
+    @Suite struct PrivateCAsAndCertificateProblems {
+        let pki = TestPKI.shared
+
+        @Test func anAdditionalRootIsTrustedAndTheSystemsStay() async throws {
+            try await withServer(tls: try pki.serverTLS(pki.server), reply: { _ in .text(200, "private CA") }) { server in
+                let tls = TLSOptions(additionalTrustedRootsPEM: try pki.ca.certificatePEM)
+                let transport = try AsyncHTTPClientTransport(configuration: .init(tls: tls))
+                let response = try await transport.send(try .get(server.httpsURL))
+                #expect(response.bodyText == "private CA")
+            }
+        }
+
+        /// The message of the refusal of `identity`'s server, trusting `ca` (`nil`: the system's roots).
+        func refusal(_ identity: TestIdentity, trusting ca: TestIdentity? = nil) async throws -> String {
+            try await withServer(tls: try pki.serverTLS(identity)) { server in
+                let tls = TLSOptions(additionalTrustedRootsPEM: try ca?.certificatePEM)
+                let transport = try AsyncHTTPClientTransport(configuration: .init(tls: tls))
+                let (error, _) = await transportFailure { try await transport.send(try .get(server.httpsURL)) }
+                #expect(error?.code == .tlsFailure)
+                #expect(server.requests.isEmpty)
+                return error?.message ?? ""
+            }
+        }
+
+        @Test func eachProblemIsNamed() async throws {
+            let selfSigned = try await refusal(pki.selfSignedServer)
+            #expect(selfSigned.hasSuffix("failed: the server's certificate (CN=self-signed dev server) is self-signed, and not trusted here"), "\(selfSigned)")
+            let unknownCA = try await refusal(pki.otherServer, trusting: pki.ca)
+            #expect(unknownCA.hasSuffix("failed: the server's certificate is issued by CN=Unrelated CA, which is not trusted here"), "\(unknownCA)")
+            let wrongName = try await refusal(pki.wrongNameServer, trusting: pki.ca)
+            #expect(wrongName.hasSuffix("failed: the server's certificate is for wrong.example, not 127.0.0.1"), "\(wrongName)")
+            let expired = try await refusal(pki.expiredServer, trusting: pki.ca)
+            #expect(expired.contains("failed: the server's certificate expired on 20"), "\(expired)")
+        }
+    }
+}

@@ -52,6 +52,8 @@ struct TestPKI: Sendable {
     let otherServer: TestIdentity
     /// ``server``'s key in a certificate that expired yesterday (a pinned key, an expired certificate).
     let expiredServer: TestIdentity
+    /// A server certificate for 127.0.0.1 and localhost that signs itself (no CA).
+    let selfSignedServer: TestIdentity
 
     static let shared: TestPKI = {
         do { return try TestPKI() } catch { fatalError("cannot make the test PKI: \(error)") }
@@ -77,6 +79,17 @@ struct TestPKI: Sendable {
         expiredServer = try Self.issue(
             by: ca, commonName: "127.0.0.1", names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
             usage: .serverAuth, key: server.key, validity: (Date() - 2 * 86400, Date() - 86400))
+        let selfSignedKey = P256.Signing.PrivateKey()
+        let selfSignedName = try DistinguishedName { CommonName("self-signed dev server") }
+        selfSignedServer = try Self.issue(
+            by: TestIdentity(
+                certificate: try Certificate(
+                    version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(selfSignedKey.publicKey),
+                    notValidBefore: Date() - 3600, notValidAfter: Date() + 86400, issuer: selfSignedName, subject: selfSignedName,
+                    extensions: Certificate.Extensions(), issuerPrivateKey: Certificate.PrivateKey(selfSignedKey)),
+                key: selfSignedKey),
+            commonName: "self-signed dev server", names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
+            usage: .serverAuth, key: selfSignedKey)
     }
 
     private static func makeCA(name: String) throws -> TestIdentity {

@@ -63,6 +63,9 @@ public struct TLSOptions: Sendable, Hashable {
     public var clientIdentity: ClientIdentity?
     /// PEM certificates to trust instead of the system's roots (for example a development CA).
     public var trustedRootsPEM: String?
+    /// PEM certificates to trust besides the system's roots (or ``trustedRootsPEM``): a private
+    /// CA, or a server's self-signed certificate, while other servers stay trusted as before.
+    public var additionalTrustedRootsPEM: String?
     /// Server public keys to pin, per host. A pinned host is trusted by its key alone: the
     /// leaf certificate's key must match one of the host's pins.
     public var keyPinnings: [KeyPinning]
@@ -71,11 +74,12 @@ public struct TLSOptions: Sendable, Hashable {
 
     /// Makes TLS options; the defaults trust the system roots and check host names.
     public init(
-        clientIdentity: ClientIdentity? = nil, trustedRootsPEM: String? = nil, keyPinnings: [KeyPinning] = [],
+        clientIdentity: ClientIdentity? = nil, trustedRootsPEM: String? = nil, additionalTrustedRootsPEM: String? = nil, keyPinnings: [KeyPinning] = [],
         validatesHostname: Bool = true
     ) {
         self.clientIdentity = clientIdentity
         self.trustedRootsPEM = trustedRootsPEM
+        self.additionalTrustedRootsPEM = additionalTrustedRootsPEM
         self.keyPinnings = keyPinnings
         self.validatesHostname = validatesHostname
     }
