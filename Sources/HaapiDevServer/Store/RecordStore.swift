@@ -33,8 +33,10 @@ public actor RecordStore {
         return RecordStore(connection: connection)
     }
 
-    /// Closes the database.
-    public func close() async throws { try await connection.close() }
+    /// Closes the database, even from a cancelled task: the async `close()` of SQLiteNIO drops
+    /// its work when the task is cancelled (a server stopped by SIGTERM), and a connection
+    /// released unclosed traps in debug builds. The future-based close always runs.
+    public func close() async throws { try await connection.close().get() }
 
     /// Stores `value` under (`kind`, `id`), replacing what was there.
     public func put<Value: Encodable>(_ value: Value, kind: String, id: String, expiresAt: Date? = nil) async throws {
