@@ -118,6 +118,10 @@ let package = Package(
                 // Its browser pages wear the kit's default theme, from the preview's style sheet.
                 "HaapiPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // https with a certificate of the developer's (`haapi server --tls-cert`).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -204,6 +208,10 @@ let package = Package(
             dependencies: [
                 "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport",
                 "FaultServerSupport", "SharedTestState",
+                // A private CA for `haapi server --tls-cert` (CLIPrivateCATests).
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .testTarget(

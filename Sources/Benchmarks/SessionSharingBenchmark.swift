@@ -31,7 +31,7 @@ enum SessionSharingBenchmark {
                 if line.contains("grant_type=refresh_token 200") { refreshes.withLock { $0 += 1 } }
             }))
         let (stream, continuation) = AsyncStream<URL>.makeStream()
-        let app = DevServer.makeApplication(state: state) { continuation.yield($0) }
+        let app = try DevServer.makeApplication(state: state) { continuation.yield($0) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: .init(label: "bench")))
         let server = Task { try await group.run() }
         defer { server.cancel() }

@@ -1,7 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 import OAuthCore
 import ServiceLifecycle
 
@@ -20,28 +23,30 @@ public enum DevServer {
     }
 
     /// The application; `onListening` is called with the issuer URL once the port is bound.
+    /// - Throws: what HummingbirdTLS throws for the TLS settings.
     public static func makeApplication(
         state: ServerState, onListening: @escaping @Sendable (URL) -> Void = { _ in }
-    ) -> some ApplicationProtocol {
+    ) throws -> some ApplicationProtocol {
         var logger = Logger(label: "haapi-server")
         logger.logLevel = .warning
         let configuration = state.configuration
+        let http = HTTPServerBuilder.http1(configuration: .init(
+            additionalChannelHandlers: [
+                RequestDeadlineHandler(
+                    headerTimeout: .nanoseconds(configuration.headerReadTimeout.nanoseconds),
+                    keepAliveTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
+                    bodyTimeout: .nanoseconds(configuration.bodyReadTimeout.nanoseconds))
+            ],
+            idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds)))
         return Application(
             router: makeRouter(state: state),
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [
-                    RequestDeadlineHandler(
-                        headerTimeout: .nanoseconds(configuration.headerReadTimeout.nanoseconds),
-                        keepAliveTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
-                        bodyTimeout: .nanoseconds(configuration.bodyReadTimeout.nanoseconds))
-                ],
-                idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds))),
+            server: try configuration.tls.map { try .tls(http, tlsConfiguration: $0.configuration) } ?? http,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "haapi-dev-server"),
             services: [PurgeService(state: state)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-                let issuer = URL(string: "http://\(host):\(port)")!
+                let issuer = URL(string: "\(configuration.tls == nil ? "http" : "https")://\(host):\(port)")!
                 state.setIssuer(issuer)
                 try? await state.store.put(issuer.absoluteString, kind: "server", id: "issuer")
                 onListening(issuer)
@@ -152,16 +157,21 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
         case insecurePasswordHashing = "insecure_password_hashing"
         /// The database holds passwords hashed for benchmarks, and the server hashes as it should.
         case weaklyHashedDatabase = "weakly_hashed_database"
+        /// The certificate or key for https cannot be read, or do not belong together.
+        case unreadableCertificate = "unreadable_certificate"
     }
 
     public let code: Code
     public let host: String
     public let port: Int
+    /// What exactly is wrong, when the code alone does not say.
+    public let detail: String?
 
-    init(_ code: Code, host: String, port: Int) {
+    init(_ code: Code, host: String = "", port: Int = 0, detail: String? = nil) {
         self.code = code
         self.host = host
         self.port = port
+        self.detail = detail
     }
 
     /// The error a failed bind is, or `nil` when `error` is something else.
@@ -175,6 +185,7 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
         }
         self.host = host
         self.port = port
+        detail = nil
     }
 
     public var description: String {
@@ -190,6 +201,34 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
         case .weaklyHashedDatabase:
             return "this database's passwords were hashed for benchmarks (--insecure-password-hashing-for-benchmarks): "
                 + "start with that flag again, or give a new --database"
+        case .unreadableCertificate:
+            return "cannot serve https: \(detail ?? "the certificate or key cannot be read") (--tls-cert FILE, --tls-key FILE)"
+        }
+    }
+}
+
+/// The certificate the development server presents for https (`haapi server --tls-cert FILE
+/// --tls-key FILE`): a private CA's, or a self-signed one, for apps and tools that need https
+/// (a phone, associated domains, a client that refuses http).
+public struct DevServerTLS: Sendable {
+    let configuration: TLSConfiguration
+
+    /// The server's certificate chain and private key, in PEM.
+    /// - Throws: ``DevServerError`` (``DevServerError/Code/unreadableCertificate``) saying which cannot be read.
+    public init(certificateChainPEM: String, privateKeyPEM: String) throws {
+        let chain: [NIOSSLCertificate]
+        do { chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateChainPEM.utf8)) } catch {
+            throw DevServerError(.unreadableCertificate, detail: "the certificate is not PEM (BEGIN CERTIFICATE)")
+        }
+        guard !chain.isEmpty else { throw DevServerError(.unreadableCertificate, detail: "the certificate file holds no certificate") }
+        let key: NIOSSLPrivateKey
+        do { key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem) } catch {
+            throw DevServerError(.unreadableCertificate, detail: "the private key is not an unencrypted PEM key")
+        }
+        configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        // A key that does not belong to the certificate fails every handshake: find out now.
+        do { _ = try NIOSSLContext(configuration: configuration) } catch {
+            throw DevServerError(.unreadableCertificate, detail: "the private key does not belong to the certificate")
         }
     }
 }

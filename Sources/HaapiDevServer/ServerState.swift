@@ -75,6 +75,8 @@ public struct DevServerConfiguration: Sendable {
     /// Draws the gallery at `/preview` (``StepGallery``): every step and problem the server can
     /// send, as an app's screens show them; `nil` (the default) serves no gallery.
     public var preview: (any PreviewRenderer)?
+    /// The certificate for https (the issuer is then `https://HOST:PORT`); `nil`: plain http.
+    public var tls: DevServerTLS?
 
     /// Makes settings.
     public init(

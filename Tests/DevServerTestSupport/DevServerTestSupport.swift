@@ -23,7 +23,7 @@ public struct RunningServer: Sendable {
     ) async throws -> T {
         let state = try await ServerState.open(configuration: configuration)
         let (stream, continuation) = AsyncStream<URL>.makeStream()
-        let app = DevServer.makeApplication(state: state) { continuation.yield($0) }
+        let app = try DevServer.makeApplication(state: state) { continuation.yield($0) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: .init(label: "test")))
         let outcome: Result<T, any Error> = await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try? await group.run() }

@@ -32,10 +32,14 @@ struct ConnectionOptions: ParsableArguments {
         "An origin besides the provider's that `haapi api` may send the profile's tokens to (repeatable; kept in the profile).",
         valueName: "origin"))
     var apiOrigin: [String] = []
+    @Option(help: ArgumentHelp(
+        "A PEM file of CA certificates to trust besides the system's: a private CA, or the server's self-signed certificate (kept in the profile; HAAPI_CA_FILE and SSL_CERT_FILE are read too).",
+        valueName: "file"))
+    var cacert: String?
 
     var isGiven: Bool {
         [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, attestation, config, postLogoutRedirectUri]
-            .contains { $0 != nil } || noDpop || redirectPort != nil || !apiOrigin.isEmpty
+            .contains { $0 != nil } || cacert != nil || noDpop || redirectPort != nil || !apiOrigin.isEmpty
             || ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"] != nil
     }
 
@@ -127,6 +131,11 @@ struct ConnectionOptions: ParsableArguments {
         if let redirectUri { settings.redirectUri = redirectUri }
         if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
         if !apiOrigin.isEmpty { settings.apiOrigins = apiOrigin }
+        if let cacert {
+            // Kept as an absolute path: later commands run from other folders.
+            settings.caFile = URL(fileURLWithPath: cacert).standardizedFileURL.path
+            _ = try AnnouncedTransport.trustedCAs(for: settings, environment: [:])
+        }
         if browser {
             settings.login = "browser"
             if let redirectPort {
@@ -178,9 +187,9 @@ struct ConnectionOptions: ParsableArguments {
         guard let url = URL(string: issuer), url.scheme != nil else { throw CLIFailure("--issuer \(issuer) is not a URL") }
         let metadata: ProviderMetadata
         do {
-            metadata = try await ProviderMetadata.discover(issuer: url, transport: try AnnouncedTransport.make())
+            metadata = try await ProviderMetadata.discover(issuer: url, transport: try AnnouncedTransport.make(for: settings))
         } catch {
-            throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))")
+            throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))\(Hints.after(error))")
         }
         if settings.tokenEndpoint == nil { settings.tokenEndpoint = metadata.tokenEndpoint.absoluteString }
         if settings.authorizationEndpoint == nil { settings.authorizationEndpoint = metadata.authorizationEndpoint.absoluteString }

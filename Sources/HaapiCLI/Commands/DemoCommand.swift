@@ -39,7 +39,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIFailure("cannot start the development server: \(error)")
         }
         let (listening, continuation) = AsyncStream<URL>.makeStream()
-        let app = DevServer.makeApplication(state: state) { continuation.yield($0); continuation.finish() }
+        let app = try DevServer.makeApplication(state: state) { continuation.yield($0); continuation.finish() }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: .init(label: "haapi-demo")))
         let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try? await group.run() }

@@ -25,7 +25,7 @@ struct BrowserLogin {
             issuer: issuer, clientAuthentication: try configuration.clientAuthentication(), redirectURI: redirect,
             postLogoutRedirectURI: configuration.postLogoutRedirectUri.flatMap(URL.init(string:)),
             scopes: configuration.scopes, userAgentTimeout: browserTimeout, useDPoP: configuration.dpop != false)
-        return OIDCClient(configuration: oidc, transport: try AnnouncedTransport.make(), storage: storage, storageKey: storageKey)
+        return OIDCClient(configuration: oidc, transport: try AnnouncedTransport.make(for: configuration), storage: storage, storageKey: storageKey)
     }
 
     var userAgent: LoopbackUserAgent {

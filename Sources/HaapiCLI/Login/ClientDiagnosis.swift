@@ -16,7 +16,7 @@ enum ClientDiagnosis {
         guard let endpoint = settings.tokenEndpoint.flatMap(URL.init(string:)) else { return generic(client, detail: nil) }
         let refusal: OAuthErrorResponse
         do {
-            let transport = try AnnouncedTransport.make()
+            let transport = try AnnouncedTransport.make(for: settings)
             let probe = TokenEndpointClient(endpoint: endpoint, clientAuthentication: .none(clientID: client), transport: transport)
             guard case .failure(let error) = try await probe.requestToken(.clientCredentials(scope: HaapiTokenManager.haapiScope)).result else {
                 return generic(client, detail: nil)

@@ -37,7 +37,7 @@ struct LoginSession {
         let binding: any TokenBoundConfiguration = configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration()
         let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: haapi)
             .setStorage(InMemoryStorage())
-            .setTransport(try AnnouncedTransport.make())  // AsyncHTTPClient, as everywhere in the CLI
+            .setTransport(try AnnouncedTransport.make(for: configuration))  // AsyncHTTPClient, as everywhere in the CLI
             .setTokenBoundConfiguration(configuration: binding)
         let strategy = configuration.effectiveStrategy
         switch strategy {

@@ -31,6 +31,8 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var login: String?
     /// Origins besides the provider's that `haapi api` may send the tokens to (`haapi login --api-origin`).
     var apiOrigins: [String]?
+    /// A PEM file of CA certificates trusted besides the system's (`haapi login --cacert`).
+    var caFile: String?
 
     var isBrowserLogin: Bool { login == "browser" }
 
@@ -85,7 +87,7 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     func tokenSession(storage: any Storage, storageKey: String, lockTimeout: TimeInterval = 60) throws -> TokenSession {
         let authentication = try clientAuthentication()
         return TokenSession(
-            clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make()), storage: storage, storageKey: storageKey,
+            clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make(for: self)), storage: storage, storageKey: storageKey,
             options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: { authentication })
     }
 }
@@ -110,7 +112,7 @@ extension ProfileConfiguration {
         ("issuer", .string), ("clientID", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
         ("clientSecret", .string), ("strategy", .string), ("attestation", .string), ("baseURL", .string), ("authorizationEndpoint", .string),
         ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string), ("dpop", .bool), ("login", .string),
-        ("apiOrigins", .strings),
+        ("apiOrigins", .strings), ("caFile", .string),
     ]
 
     /// A member of a `config.json` that is missing or is not what it must be.
@@ -146,7 +148,7 @@ extension ProfileConfiguration {
             scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"], attestation: strings["attestation"],
             baseURL: strings["baseURL"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
             userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"], dpop: flags["dpop"],
-            login: strings["login"], apiOrigins: lists["apiOrigins"])
+            login: strings["login"], apiOrigins: lists["apiOrigins"], caFile: strings["caFile"])
     }
 
     /// The redirect URI of a HAAPI login when none is given.

@@ -5,22 +5,27 @@ import OIDCClient
 /// What to do next, for failures whose cause the user can fix.
 enum Hints {
     /// For a server that refused the client itself (`invalid_client`, anywhere in the causes
-    /// of `error`): what to check, and where the development server says its secrets.
+    /// of `error`): what to check, and where the development server says its secrets. For a
+    /// refused server certificate: how to trust a private CA.
     static func after(_ error: any Error) -> String {
         var current: (any Error)? = error
-        for _ in 0..<4 {
+        for _ in 0..<6 {
             guard let error = current else { break }
             if (error as? any IdsvrError)?.error == "invalid_client" { return refusedClient }
-            if let error = error as? OIDCError {
-                current = error.cause
-            } else if let error = error as? HaapiFlowError {
+            if (error as? HTTPTransportError)?.code == .tlsFailure { return untrustedCertificate }
+            if let error = error as? HaapiFlowError {
                 current = error.underlyingError
+            } else if let error = error as? any IdsvrError {
+                current = error.cause
             } else {
                 break
             }
         }
         return ""
     }
+
+    static let untrustedCertificate =
+        " (for a private CA or a self-signed certificate, give its PEM file with --cacert FILE, or set HAAPI_CA_FILE)"
 
     static let refusedClient =
         " (the server refused the client: check --client-id and the secret, from HAAPI_CLIENT_SECRET, --client-secret-file or "

@@ -80,18 +80,41 @@ final class WaitIndicator: Sendable {
 }
 
 /// The transport of every `haapi` command: AsyncHTTPClient, with each request's wait shown
-/// by the ``WaitIndicator`` ("Waiting for op.example: POST /oauth/token").
+/// by the ``WaitIndicator`` ("Waiting for op.example: POST /oauth/token"), trusting the CA
+/// files a profile and the environment name besides the system's roots.
 struct AnnouncedTransport: HTTPTransport {
-    let base: any HTTPTransport
+    let base: LazyTransport
     let indicator: WaitIndicator
 
-    /// The transport the commands use.
-    static func make() throws -> AnnouncedTransport {
-        do {
-            return AnnouncedTransport(base: try AsyncHTTPClientTransport(), indicator: .shared)
-        } catch {
-            throw CLIFailure("cannot set up HTTPS: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
-        }
+    /// The transport for `settings`: their `--cacert` file, `HAAPI_CA_FILE` and `SSL_CERT_FILE`
+    /// trusted besides the system's roots. The files are read now (a missing one is said at
+    /// once); the transport is made at the first request (a cached `haapi token` makes none).
+    static func make(for settings: ProfileConfiguration?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AnnouncedTransport {
+        let roots = try trustedCAs(for: settings, environment: environment)
+        return AnnouncedTransport(
+            base: LazyTransport {
+                try AsyncHTTPClientTransport(configuration: .init(tls: TLSOptions(additionalTrustedRootsPEM: roots)))
+            }, indicator: .shared)
+    }
+
+    /// The PEM certificates of the CA files named by `settings.caFile`, `HAAPI_CA_FILE` and
+    /// `SSL_CERT_FILE`, together; `nil` when none is named.
+    /// - Throws: ``CLIFailure`` naming a file that cannot be read or holds no PEM certificate.
+    static func trustedCAs(for settings: ProfileConfiguration?, environment: [String: String]) throws -> String? {
+        let named = [
+            (settings?.caFile, "--cacert"), (environment["HAAPI_CA_FILE"], "HAAPI_CA_FILE"), (environment["SSL_CERT_FILE"], "SSL_CERT_FILE"),
+        ].compactMap { path, source in path.flatMap { $0.isEmpty ? nil : ($0, source) } }
+        guard !named.isEmpty else { return nil }
+        return try named.map { path, source in
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw CLIFailure("cannot read the CA file \(PrintableText(path)) (\(source)): \(error.localizedDescription)")
+            }
+            guard text.contains("-----BEGIN CERTIFICATE-----") else {
+                throw CLIFailure("the CA file \(PrintableText(path)) (\(source)) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            }
+            return text
+        }.joined(separator: "\n")
     }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -103,5 +126,24 @@ struct AnnouncedTransport: HTTPTransport {
         let host = (request.url.host ?? "the server") + (request.url.port.map { ":\($0)" } ?? "")
         let path = request.url.path.isEmpty ? "/" : request.url.path
         return "Waiting for \(host): \(request.method) \(path)"
+    }
+}
+
+/// A transport made at its first request, once: making one can cost more than a command that
+/// sends nothing (a cached token) should pay.
+final class LazyTransport: HTTPTransport, Sendable {
+    private let make: @Sendable () throws -> any HTTPTransport
+    private let made = LockedValue<(any HTTPTransport)?>(nil)
+
+    init(_ make: @escaping @Sendable () throws -> any HTTPTransport) { self.make = make }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let transport = try made.withLock { made in
+            if let made { return made }
+            let transport = try make()
+            made = transport
+            return transport
+        }
+        return try await transport.send(request)
     }
 }

@@ -9,12 +9,16 @@ public struct HTTPTransportError: IdsvrError, Hashable {
     public let message: String
     /// The lower-level error, described.
     public let underlying: String?
+    /// What exactly went wrong, when the transport could tell (a refused certificate's problem:
+    /// "the server's certificate is self-signed, and not trusted here").
+    public let detail: String?
 
     /// Makes an error.
-    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil, detail: String? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying.map { String(describing: $0) }
+        self.detail = detail
     }
 
     public var error: String { code.rawValue }
@@ -29,7 +33,7 @@ public struct HTTPTransportError: IdsvrError, Hashable {
         case .connectionClosed: return "the connection broke before the answer was complete"
         case .timedOut: return "no answer came in time"
         case .cancelled: return "it was cancelled"
-        case .tlsFailure: return "the TLS handshake failed (an untrusted or wrong certificate)"
+        case .tlsFailure: return detail.map { "the TLS handshake failed: \($0)" } ?? "the TLS handshake failed (an untrusted or wrong certificate)"
         case .publicKeyPinMismatch: return "the server's key is none of the pinned keys"
         case .responseTooLarge: return "the answer is too large"
         default: return message

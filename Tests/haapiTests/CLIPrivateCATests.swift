@@ -1,0 +1,81 @@
+import Crypto
+import DevServerTestSupport
+import Foundation
+import SwiftASN1
+import Testing
+import X509
+
+/// Issue 38, item 1: a server on https with a private CA (`haapi server --tls-cert`, as a local
+/// Curity server runs on https://localhost:8443). Without the CA the login says what is wrong
+/// with the certificate and how to trust it; `--cacert` trusts it and the profile keeps it;
+/// `HAAPI_CA_FILE` does the same for one command.
+@Suite(.ownThreads) struct CLIPrivateCATests {
+    /// A CA, and a certificate for 127.0.0.1 and localhost it signs, written as PEM files in `directory`.
+    static func privateCA(in directory: URL) throws -> (ca: URL, certificate: URL, key: URL) {
+        let caKey = P256.Signing.PrivateKey(), serverKey = P256.Signing.PrivateKey()
+        let caName = try DistinguishedName { CommonName("Private Test CA") }
+        let now = Date()
+        let ca = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(caKey.publicKey),
+            notValidBefore: now - 3600, notValidAfter: now + 86400, issuer: caName, subject: caName,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            },
+            issuerPrivateKey: Certificate.PrivateKey(caKey))
+        let server = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(serverKey.publicKey),
+            notValidBefore: now - 3600, notValidAfter: now + 86400, issuer: caName, subject: try DistinguishedName { CommonName("localhost") },
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")])
+            },
+            issuerPrivateKey: Certificate.PrivateKey(caKey))
+        let files = (directory.appendingPathComponent("ca.pem"), directory.appendingPathComponent("server.pem"), directory.appendingPathComponent("server-key.pem"))
+        try Data(try ca.serializeAsPEM().pemString.utf8).write(to: files.0)
+        try Data(try server.serializeAsPEM().pemString.utf8).write(to: files.1)
+        try Data(serverKey.pemRepresentation.utf8).write(to: files.2)
+        return files
+    }
+
+    @Test func aPrivateCAIsNamedWhenUntrustedAndTrustedWithCacert() throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try Self.privateCA(in: directory)
+        let server = try CLITests.ServerProcess(directory: directory, arguments: ["--tls-cert", files.certificate.path, "--tls-key", files.key.path])
+        defer { server.stop() }
+        #expect(server.issuer.hasPrefix("https://127.0.0.1:"), "\(server.issuer)")
+        let secretFile = directory.appendingPathComponent("secret")
+        try Data(try #require(server.secret(of: "haapi-secret")).utf8).write(to: secretFile)
+        let answers = directory.appendingPathComponent("answers.json")
+        try Data(#"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#.utf8).write(to: answers)
+        let login = ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret-file", secretFile.path, "--answers", answers.path]
+
+        // Untrusted: the certificate's problem, and the way to trust it.
+        let refused = try CLITests.haapi(login, home: directory)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("the server's certificate is issued by CN=Private Test CA, which is not trusted here"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--cacert FILE"), "\(refused.stderr)")
+
+        // --cacert: the login works, and the profile keeps the CA for the next commands.
+        let trusted = try CLITests.haapi(login + ["--cacert", files.ca.path], home: directory)
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(trusted.stderr.contains("Logged in as demo"), "\(trusted.stderr)")
+        let config = try String(contentsOf: directory.appendingPathComponent("home/profiles/default/config.json"), encoding: .utf8)
+        #expect(config.contains(files.ca.path), "\(config)")
+        let userinfo = try CLITests.haapi(["userinfo"], home: directory)
+        #expect(userinfo.status == 0 && userinfo.stdout.contains("\"sub\" : \"demo\""), "\(userinfo.stderr)")
+
+        // HAAPI_CA_FILE, for one command, in another profile.
+        let fromEnvironment = try CLITests.haapi(login + ["--profile", "env"], home: directory, environment: ["HAAPI_CA_FILE": files.ca.path])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+
+        // A CA file that is not one is said by name before anything is sent.
+        let notPEM = directory.appendingPathComponent("not.pem")
+        try Data("hello".utf8).write(to: notPEM)
+        let bad = try CLITests.haapi(login + ["--profile", "bad", "--cacert", notPEM.path], home: directory)
+        #expect(bad.status != 0 && bad.stderr.contains("holds no PEM certificate"), "\(bad.stderr)")
+    }
+}
