@@ -97,7 +97,14 @@ import Testing
             #expect(try Self.described(flow) == ["field userName username", "primary button: Skicka förfrågan"])
             await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "demo"])
             #expect(try Self.screen(flow).kind == .polling)
-            #expect(try Self.described(flow) == ["RecipientOfCommunication: +XX XXX XXX 000", "loading", "text button: Avbryt"])
+            // What to do, to whom it was sent, and how long is left (issue 38, item 6).
+            let waiting = try Self.described(flow)
+            #expect(waiting.count == 5, "\(waiting)")
+            #expect(Array(waiting.prefix(3)) == [
+                "Info: Öppna begäran som skickats till dig och godkänn inloggningen där.", "RecipientOfCommunication: +XX XXX XXX 000", "loading",
+            ], "\(waiting)")
+            #expect(waiting.dropFirst(3).first?.wholeMatch(of: /countdown: (2 minuter|1 minut och [0-9]+ sekunder?) kvar/) != nil, "\(waiting)")
+            #expect(waiting.last == "text button: Avbryt", "\(waiting)")
             await flow.close()
         }
         try await RunningServer.with { server in

@@ -195,6 +195,9 @@ struct CLILoginTests {
         let run = try login.run(answers: #"{"fields": {"userName": "demo"}, "choices": ["polling"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Waiting for +XX XXX XXX 000"), "stderr: \(run.stderr)")
+        // Issue 38, item 6: what to do, and how long is left (the server's maxWaitRemainingTime).
+        #expect(run.stderr.contains("Open the request sent to you and approve the login there."), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains(/Waiting for \+XX XXX XXX 000 \((1 minute and [0-9]+ seconds?|2 minutes) left\)/), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() != nil)
         // Polls until the approval, the last one done, then the POST that moves on.

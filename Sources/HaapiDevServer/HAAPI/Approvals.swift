@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 import Hummingbird
 import Logging
 
@@ -88,6 +89,12 @@ enum Approvals {
         request.flow.pending = .nothing
         try await state.saveFlow(request.flow, id: request.sessionID)
         return .failed(Problems.authenticationFailed(denied ? unapproved : unapproved + " in time"))
+    }
+
+    /// How long `approval` waits in all and has left at `now`, in whole seconds (the polling step's
+    /// `maxWaitTime` and `maxWaitRemainingTime`).
+    static func wait(_ approval: Pending.Approval, state: ServerState, now: Date = Date()) -> (total: Int, left: Int) {
+        (OutsideNumber.wholeSeconds(state.configuration.approvalTimeout.timeInterval), OutsideNumber.wholeSeconds(approval.expires.timeIntervalSince(now)))
     }
 
     /// The approved user of the flow's wait, which it ends; `nil` when it is not approved.

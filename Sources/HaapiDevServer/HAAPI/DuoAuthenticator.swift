@@ -52,7 +52,7 @@ enum DuoAuthenticator {
             let approval = try await Approvals.ask(request, user: user, purpose: device.purpose, state: state)
             request.flow.pending = .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval))
             try await state.saveFlow(request.flow, id: request.sessionID)
-            return Wire.reply(Steps.polling(done: false, recipient: device.title))
+            return Wire.reply(Steps.polling(done: false, recipient: device.title, wait: Approvals.wait(approval, state: state)))
         case "passcode":
             guard let entered = request.value("passcode") else {
                 return Problems.invalidInput([.missing("passcode", "You have to enter the passcode")])

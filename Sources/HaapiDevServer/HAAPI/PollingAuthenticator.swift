@@ -21,17 +21,17 @@ enum PollingAuthenticator {
         let recipient = OTPAuthenticator.maskedPhone(of: username, user)
         request.flow.pending = .polling(Pending.Wait(recipient: recipient, approval: approval))
         try await state.saveFlow(request.flow, id: request.sessionID)
-        return Wire.reply(Steps.polling(done: false, recipient: recipient))
+        return Wire.reply(Steps.polling(done: false, recipient: recipient, wait: Approvals.wait(approval, state: state)))
     }
 
     /// `GET poll`: pending, then done once approved (with the redirect form that continues), or
     /// `authentication-failed` when denied or out of time.
     static func poll(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        guard let recipient = request.flow.pending.recipient else {
+        guard let recipient = request.flow.pending.recipient, let approval = request.flow.pending.approval else {
             return Problems.genericUserError("Nothing is being waited for: start again")
         }
         switch try await Approvals.progress(&request, state: state, unapproved: "The request was not approved") {
-        case .waiting(let done): return Wire.reply(Steps.polling(done: done, recipient: recipient))
+        case .waiting(let done): return Wire.reply(Steps.polling(done: done, recipient: recipient, wait: Approvals.wait(approval, state: state)))
         case .failed(let problem): return problem
         }
     }

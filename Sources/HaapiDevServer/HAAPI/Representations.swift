@@ -233,20 +233,25 @@ enum Steps {
             ])
     }
 
-    /// A polling step, pending (poll and cancel actions) or done (a redirect form, POST, hidden field).
-    static func polling(done: Bool, recipient: String, interval: Int = 2000) -> JSONValue {
+    /// A polling step, pending (poll and cancel actions, what to do, and with `wait` how long the
+    /// request waits and has left, in seconds) or done (a redirect form, POST, hidden field).
+    static func polling(done: Bool, recipient: String, interval: Int = 2000, wait: (total: Int, left: Int)? = nil) -> JSONValue {
         let actions: [JSONValue] = done
             ? [Wire.form(kind: "redirect", href: HaapiPaths.pollingPoll, fields: [Wire.field("moveOn", type: "hidden", value: "true")])]
             : [
                 Wire.form(kind: "poll", href: HaapiPaths.pollingPoll, method: "GET", type: false),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Cancel"),
             ]
+        var properties: [String: JSONValue] = [
+            "status": .string(done ? "done" : "pending"), "recipientOfCommunication": .string(recipient), "interval": .string(String(interval)),
+        ]
+        if let wait, !done {
+            properties["maxWaitTime"] = .string(String(wait.total))
+            properties["maxWaitRemainingTime"] = .string(String(max(0, wait.left)))
+        }
         return Wire.step(
             "polling-step", viewName: "authenticator/polling/authenticate/poller", actions: actions,
-            properties: [
-                "status": .string(done ? "done" : "pending"), "recipientOfCommunication": .string(recipient),
-                "interval": .string(String(interval)),
-            ])
+            messages: done ? [] : [Wire.message("Open the request sent to you and approve the login there.")], properties: properties)
     }
 
     /// The external-browser client operation.

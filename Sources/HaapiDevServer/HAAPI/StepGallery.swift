@@ -37,7 +37,7 @@ public enum StepGallery {
             ("registration", Steps.registration()),
             ("password-reset", Steps.passwordReset()),
             ("one-time-code", Steps.otp()),
-            ("polling", Steps.polling(done: false, recipient: "+46 70 000 00 00")),
+            ("polling", Steps.polling(done: false, recipient: "+46 70 000 00 00", wait: (total: 120, left: 95))),
             ("external-browser", Steps.externalBrowser(href: "https://browser.example/login")),
             ("duo-devices", Steps.duoDevices([(id: "phone", title: "iPhone"), (id: "tablet", title: "iPad")])),
             ("bankid-choice", Steps.bankIDChoice()),

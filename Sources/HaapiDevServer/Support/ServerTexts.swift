@@ -92,6 +92,7 @@ enum ServerTexts {
         "Username and password": "Användarnamn och lösenord",
         "One-time code": "Engångskod",
         "Approve on your phone": "Godkänn i telefonen",
+        "Open the request sent to you and approve the login there.": "Öppna begäran som skickats till dig och godkänn inloggningen där.",
         "Log in with the browser": "Logga in med webbläsaren",
         "Log in with the browser (legacy launch step)": "Logga in med webbläsaren (äldre startsteg)",
         "Passkey": "Lösennyckel",
