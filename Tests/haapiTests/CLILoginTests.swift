@@ -245,7 +245,8 @@ struct CLILoginTests {
             scope: "openid profile")
         #expect(run.status == 1)
         #expect(run.stderr.contains("Choose what to do: Deny"), "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("haapi: error: login cancelled"), "stderr: \(run.stderr)")
+        // Issue 38, item 9: a declined consent is access denied, not a cancelled login.
+        #expect(run.stderr.contains("haapi: error: access denied: the consent was declined"), "stderr: \(run.stderr)")
         // Denial is answered with an error-authorization-response problem.
         #expect(login.server.waitForLine(prefix: "request: POST /authn/cancel ", timeout: 10) == "request: POST /authn/cancel 400")
         #expect(login.server.lines(prefix: "request: POST /oauth/token grant_type=authorization_code").isEmpty)

@@ -39,16 +39,15 @@ struct CLIPromptTests {
         try demo.type("")
         try demo.waitFor("Password:")
         try demo.type("")
-        // The problem names its fields before the menu comes back...
-        let refused = try demo.waitFor("Choose 1-3 [1]", count: 2)
+        // The problem names its fields, and the refused form is asked again at once (issue 38,
+        // item 9: not the menu), each prompt with its complaint.
+        let refused = try demo.waitFor("Username (You have to enter your username):")
         #expect(refused.contains("error: Form Errors\nerror: Username: You have to enter your username\nerror: Password: You have to enter your password"), "pane:\n\(refused)")
-        try demo.type("")
-        // ...and each prompt carries its complaint.
-        try demo.waitFor("Username (You have to enter your username):")
+        #expect(refused.components(separatedBy: "Choose 1-3 [1]").count == 2, "one menu, before the first try:\n\(refused)")
         try demo.type("demo")
         try demo.waitFor("Password (You have to enter your password):")
         try demo.type("Password1")
-        let consent = try demo.waitFor("Choose 1-3 [1]", count: 3)
+        let consent = try demo.waitFor("Choose 1-3 [1]", count: 2)
         #expect(consent.contains("""
             haapi-secret asks for access to your account
               [x] Your name, username and locale

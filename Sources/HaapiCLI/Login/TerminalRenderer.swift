@@ -17,6 +17,10 @@ import OAuthTransportNIO
     var strings: LocalizableStrings { viewModel.haapiUIKitApplication.localizableStrings }
     private var choiceIndex = 0
     private var retries = 0
+    /// The person chose the consent screen's cancel (Deny).
+    private var declinedConsent = false
+    /// The form last submitted: after the server refuses its answers, it is asked again directly.
+    private var lastSubmittedForm: String?
 
     init(viewModel: HaapiFlowViewModel, terminal: Terminal, answers: Answers?, browser: SystemBrowserLauncher, baseURL: URL) {
         self.viewModel = viewModel
@@ -36,6 +40,9 @@ import OAuthTransportNIO
             if let outcome = viewModel.oAuthModel {
                 if let tokens = outcome as? KitOAuthTokenModel { return tokens }
                 guard let error = outcome as? KitOAuthErrorModel else { throw CLIFailure("login failed: the flow ended with \(type(of: outcome))") }
+                if error.error == "access_denied" && declinedConsent {
+                    throw CLIFailure("access denied: the consent was declined, so the server issued no tokens (access_denied)")
+                }
                 if error.error == "access_denied" && (error.source == .client || Self.offersCancel(viewModel.shownStep)) {
                     throw CLIFailure("login cancelled")
                 }
@@ -277,7 +284,13 @@ import OAuthTransportNIO
             throw CLIFailure("login failed: \(step)")
         }
         let chosen: Entry
-        if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
+        let refused = viewModel.problemModel == nil ? nil : entries.first {
+            if case .form(let form) = $0.entry { form.key == lastSubmittedForm && !form.isCancel } else { false }
+        }
+        if let refused {
+            // The server refused what was typed: the same form again, as a person expects.
+            chosen = refused.entry
+        } else if entries.count == 1 || (primary.count == 1 && !isScripted && !terminal.isInteractive) {
             chosen = primary.first?.entry ?? entries[0].entry
         } else {
             let options = entries.map { ChoiceOption(title: $0.title, names: Self.names($0.entry)) }
@@ -292,7 +305,9 @@ import OAuthTransportNIO
         // as the next model; the loop renders that in turn.
         case .select(let option): await viewModel.select(option)
         case .passkeyFallback: await viewModel.takePasskeyFallback()
-        case .form(let form) where form.isCancel: await submit(form, [:])
+        case .form(let form) where form.isCancel:
+            declinedConsent = isConsent
+            await submit(form, [:])
         case .form(let form): await submit(form, try await fill(form, problem: viewModel.problemModel, asksCheckboxes: !isConsent))
         case .choosingBoxes(let form): await submit(form, try await fill(form, problem: viewModel.problemModel))
         }
@@ -335,6 +350,7 @@ import OAuthTransportNIO
             }
         }
         guard let model = form.formActionModel else { return }
+        lastSubmittedForm = form.key
         await viewModel.submit(form: model, parameters: values)
     }
 
