@@ -4,6 +4,8 @@ import HaapiDevServer
 import SharedTestState
 import Testing
 
+@testable import HaapiCLI
+
 /// The device authorization grant (RFC 8628) from the command line.
 @Suite("haapi login --device", .ownThreads)
 struct CLIDeviceLoginTests {
@@ -30,5 +32,26 @@ struct CLIDeviceLoginTests {
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("\"subject\" : \"demo\""), "\(status.stdout)")
         #expect(server.lines(prefix: "request: POST /oauth/token grant_type=urn:ietf:params:oauth:grant-type:device_code 200").count == 1)
+
+        // Issue 38, item 11: the profile remembers the device login, so a plain `haapi login`
+        // (over SSH, say) asks for a code again rather than opening a loopback browser.
+        let config = try String(contentsOf: directory.appendingPathComponent("home/profiles/default/config.json"), encoding: .utf8)
+        #expect(config.contains("\"login\" : \"device\""), "\(config)")
+        let again = try HaapiCommand.prepare(["login"], home: directory)
+        try again.process.run()
+        let againErrors = again.standardErrorFile
+        Phone.approveDeviceLoginWhenShown(
+            in: { (try? String(contentsOf: againErrors, encoding: .utf8)) ?? "" }, username: SeedData.username, password: SeedData.password)
+        let second = try #require(try HaapiCommand.collect([again], timeout: 60).first)
+        #expect(second.status == 0 && second.stderr.contains("Logged in as demo"), "\(second.stderr)")
+        #expect(server.lines(prefix: "request: POST /oauth/token grant_type=urn:ietf:params:oauth:grant-type:device_code 200").count == 2)
+    }
+
+    /// A browser login's profile, over SSH without a display, logs in with a code instead.
+    @Test func sshWithoutADisplayHasNoBrowser() {
+        #expect(LoginCommand.hasNoBrowser(["SSH_CONNECTION": "10.0.0.2 5000 10.0.0.1 22"]))
+        #expect(!LoginCommand.hasNoBrowser(["SSH_CONNECTION": "10.0.0.2 5000 10.0.0.1 22", "DISPLAY": "localhost:10.0"]))
+        #expect(!LoginCommand.hasNoBrowser(["SSH_CONNECTION": "10.0.0.2 5000 10.0.0.1 22", "BROWSER": "w3m"]))
+        #expect(!LoginCommand.hasNoBrowser(["DISPLAY": ""]))
     }
 }

@@ -106,7 +106,7 @@ struct ConnectionOptions: ParsableArguments {
     /// The settings from the flags (over `fromFile`, the ``configFile()``, over `saved`),
     /// endpoints discovered when missing; `browser` makes a browser login's settings (a loopback
     /// redirect URI).
-    func resolve(saved: ProfileConfiguration?, fromFile: ProfileConfiguration?, browser: Bool = false) async throws -> ProfileConfiguration {
+    func resolve(saved: ProfileConfiguration?, fromFile: ProfileConfiguration?, browser: Bool = false, device: Bool = false) async throws -> ProfileConfiguration {
         var settings: ProfileConfiguration
         if let fromFile {
             settings = fromFile
@@ -137,7 +137,7 @@ struct ConnectionOptions: ParsableArguments {
             _ = try AnnouncedTransport.trustedCAs(for: settings, environment: [:])
         }
         if browser {
-            settings.login = "browser"
+            settings.login = device ? "device" : "browser"
             if let redirectPort {
                 settings.redirectUri = "http://127.0.0.1:\(redirectPort)/callback"
             } else if !Self.isLoopback(settings.redirectUri) {

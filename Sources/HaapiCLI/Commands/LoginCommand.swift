@@ -60,13 +60,20 @@ struct LoginCommand: AsyncParsableCommand {
         // Damaged settings block nothing when new ones are given: the login replaces them.
         let saved: ProfileConfiguration?
         do { saved = try store.readConfiguration() } catch where connection.isGiven { saved = nil }
-        // A profile saved by a browser login logs in the same way again when no settings are given.
-        let browser = self.browser || device || (saved?.isBrowserLogin == true && !connection.isGiven)
+        // A profile saved by a browser or device login logs in the same way again when no
+        // settings are given; a browser login over SSH, with no display, asks for a code instead.
+        let again = saved.flatMap { !connection.isGiven && !self.browser && !self.device ? $0 : nil }
+        let overSSH = Self.hasNoBrowser(ProcessInfo.processInfo.environment)
+        let device = self.device || again?.isDeviceLogin == true || (again?.isBrowserLogin == true && overSSH)
+        let browser = self.browser || device || again?.isBrowserLogin == true
+        if device && !self.device && again?.isDeviceLogin == false {
+            Stderr.line("haapi: no browser here (an SSH session without a display): logging in with a code entered on another device")
+        }
         let terminal = Terminal()
         // What is wrong with the files given is said before anything else, and before any request.
         let fromFile = try connection.configFile()
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
-        let settings = try await connection.resolve(saved: saved, fromFile: fromFile, browser: browser)
+        let settings = try await connection.resolve(saved: saved, fromFile: fromFile, browser: browser, device: device)
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
         // the previous login's tokens cannot write over them.
         let tokens: AuthState
@@ -87,6 +94,13 @@ struct LoginCommand: AsyncParsableCommand {
         try store.writeConfiguration(settings)
         Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
         if json { Stdout.json(await ProfileReport.read(profile).json) }
+    }
+
+    /// Whether this is an SSH session in which no browser can open: `SSH_CONNECTION` set, and
+    /// (off macOS, where `open` needs a desktop session) no `DISPLAY` or `WAYLAND_DISPLAY`.
+    static func hasNoBrowser(_ environment: [String: String]) -> Bool {
+        guard environment["SSH_CONNECTION"]?.isEmpty == false, environment["BROWSER"] == nil else { return false }
+        return (environment["DISPLAY"] ?? "").isEmpty && (environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.

@@ -27,14 +27,18 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var revocationEndpoint: String?
     /// Whether tokens are bound to a DPoP key (default true).
     var dpop: Bool?
-    /// `browser` for a browser login (`haapi login --browser`); a HAAPI login otherwise.
+    /// `browser` for a browser login (`haapi login --browser`), `device` for a code entered on
+    /// another device (`haapi login --device`); a HAAPI login otherwise.
     var login: String?
     /// Origins besides the provider's that `haapi api` may send the tokens to (`haapi login --api-origin`).
     var apiOrigins: [String]?
     /// A PEM file of CA certificates trusted besides the system's (`haapi login --cacert`).
     var caFile: String?
 
-    var isBrowserLogin: Bool { login == "browser" }
+    /// Whether the tokens come from OIDCClient (a browser or a device login), not a HAAPI flow.
+    var isBrowserLogin: Bool { login == "browser" || login == "device" }
+    /// Whether the login is done with a code entered on another device.
+    var isDeviceLogin: Bool { login == "device" }
 
     package var scopes: [String] { (scope ?? "openid").split(separator: " ").map(String.init) }
 
