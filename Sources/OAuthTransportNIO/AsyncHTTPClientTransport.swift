@@ -127,6 +127,12 @@ extension HTTPTransportError {
         if text.contains("handshake") || text.contains("certificate") || text.contains("SSL") {
             return HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed", underlying: error)
         }
+        if let error = error as? NIOConnectionError, error.connectionErrors.isEmpty, (error.dnsAError ?? error.dnsAAAAError) != nil {
+            // No address to connect to: a mistyped or unknown host, not a refusal.
+            return HTTPTransportError(
+                .connectionFailed, "\(target) could not connect: the host \(error.host) is unknown (no DNS address)", underlying: error,
+                detail: "the host \(error.host) is unknown (no DNS address)")
+        }
         if error is NIOConnectionError || error is IOError || text.contains("connect") {
             return HTTPTransportError(.connectionFailed, "\(target) could not connect", underlying: error)
         }

@@ -314,3 +314,15 @@ extension TransportTests {
         }
     }
 }
+
+extension TransportTests {
+    /// Issue 38, item 13: a host with no address is said to be unknown, not to refuse.
+    @Suite struct UnknownHosts {
+        @Test func aHostWithNoAddressIsNamedAsUnknown() async throws {
+            let transport = try AsyncHTTPClientTransport(configuration: .init(timeout: 20))
+            let (error, _) = await transportFailure { try await transport.send(try .get("https://no-such-host.invalid/")) }
+            #expect(error?.code == .connectionFailed)
+            #expect(error?.plainReason == "the host no-such-host.invalid is unknown (no DNS address)", "\(String(describing: error))")
+        }
+    }
+}

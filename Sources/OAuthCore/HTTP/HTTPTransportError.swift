@@ -29,7 +29,7 @@ public struct HTTPTransportError: IdsvrError, Hashable {
     /// request itself ("the discovery document … could not be fetched: nothing answers there").
     public var plainReason: String {
         switch code {
-        case .connectionFailed: return "nothing answers there (the connection was refused, or the host cannot be reached)"
+        case .connectionFailed: return detail ?? "nothing answers there (the connection was refused, or the host cannot be reached)"
         case .connectionClosed: return "the connection broke before the answer was complete"
         case .timedOut: return "no answer came in time"
         case .cancelled: return "it was cancelled"
