@@ -101,8 +101,17 @@ enum Stdout {
     /// line made safe.
     static func body(_ data: Data) {
         guard isatty(STDOUT_FILENO) == 1 else { return FileHandle.standardOutput.write(data) }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        write(PrintableText.joined(lines.map { PrintableText($0) }, separator: "\n"))
+        write(onTerminal(data))
+    }
+
+    /// A response body as a terminal shows it: JSON pretty-printed, other text line by line;
+    /// every line made safe, and the last one ended (the prompt comes back on its own line).
+    static func onTerminal(_ data: Data) -> PrintableText {
+        if let json = try? JSONValue(parsing: data), json.objectValue != nil || json.arrayValue != nil { return PrintableText(json: json) + "\n" }
+        var text = String(decoding: data, as: UTF8.self)
+        if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return PrintableText.joined(lines.map { PrintableText($0) }, separator: "\n")
     }
 
     /// Pretty JSON from ``JSONValue/serialized(pretty:)``, its strings' control characters escaped.
