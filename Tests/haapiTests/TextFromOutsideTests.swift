@@ -69,16 +69,3 @@ struct TextFromOutsideTests {
         }
     }
 }
-
-/// Issue 38, item 13: `haapi api` on a terminal pretty-prints JSON as `gh api` does, ends the
-/// last line, and still neutralises what the server sent.
-@Suite struct APIBodyOnATerminalTests {
-    @Test func jsonIsPrettyAndEveryBodyEndsItsLastLine() {
-        #expect(Stdout.onTerminal(Data(#"{"sub":"demo","n":[1,2]}"#.utf8)).description == "{\n  \"n\" : [\n    1,\n    2\n  ],\n  \"sub\" : \"demo\"\n}\n")
-        #expect(Stdout.onTerminal(Data("plain".utf8)).description == "plain\n")
-        #expect(Stdout.onTerminal(Data("two\nlines\n".utf8)).description == "two\nlines\n")
-        #expect(Stdout.onTerminal(Data()).description == "")
-        #expect(!Stdout.onTerminal(Data("bad \u{1B}]0;title\u{07} text".utf8)).description.contains("\u{1B}"))
-        #expect(!Stdout.onTerminal(Data(#"{"a":"\u001b[2J"}"#.utf8)).description.contains("\u{1B}"))
-    }
-}

@@ -106,7 +106,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         Stderr.line(LoginCommand.summary(tokens, issuer: issuer.absoluteString, keptIn: nil))
         Stdout.line("Access token claims:")
-        if let claims = JWTText.claims(tokens.accessToken) { Stdout.json(claims) } else { Stdout.line("(the access token is not a JWT)") }
+        // Time claims as dates, as `haapi token --decode` shows them.
+        if let claims = JWTText.readable(tokens.accessToken)?["claims"] { Stdout.json(claims) } else { Stdout.line("(the access token is not a JWT)") }
         if let info, let userinfo = settings.userinfoEndpoint {
             Stdout.line("Userinfo (\(userinfo)):")
             Stdout.json(.object(info.claims))

@@ -132,6 +132,23 @@ package struct ProfileReport {
         return members
     }
 
+    /// `date` in the local time zone, to the minute (`2026-11-26 21:40`).
+    static func localMinute(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .current
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// A time left as a person reads it: `45 s`, `14 min`, `2 h 5 min`.
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min" }
+        let minutes = seconds % 3600 / 60
+        return "\(seconds / 3600) h" + (minutes > 0 ? " \(minutes) min" : "")
+    }
+
     /// The report as `haapi status` prints it.
     /// The report for a person; a server's `sub` or `scope` in it cannot act on the terminal.
     var text: PrintableText {
@@ -145,7 +162,9 @@ package struct ProfileReport {
             lines.append("  issuer:   \(members["issuer"]?.stringValue ?? "?")  (client \(members["clientId"]?.stringValue ?? "?"))")
             lines.append("  scope:    \(members["scope"]?.stringValue ?? "(not given)")")
             if let seconds = members["expiresIn"]?.intValue {
-                lines.append("  expires:  \(members["expiresAt"]?.stringValue ?? "")\(seconds > 0 ? " (in \(seconds) s)" : " (expired)")")
+                // For a person: local time to the minute, and how long is left; --json keeps ISO 8601 (UTC) and seconds.
+                let at = members["expiresAt"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) }.map(Self.localMinute) ?? ""
+                lines.append("  expires:  \(at)\(seconds > 0 ? " (in \(Self.duration(seconds)))" : " (expired)")")
             } else {
                 lines.append("  expires:  unknown")
             }
