@@ -238,6 +238,21 @@ struct CLILoginTests {
         #expect(!FileManager.default.fileExists(atPath: login.directory.appendingPathComponent("home/profiles/default").path))
     }
 
+    /// Issue 38, item 13: an issuer written another way than the server writes it (localhost
+    /// for 127.0.0.1, a trailing slash) says which to give.
+    @Test func anIssuerWrittenAnotherWaySaysWhichToGive() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try CLITests.ServerProcess(directory: directory)
+        defer { server.stop() }
+        for issuer in [server.issuer.replacingOccurrences(of: "127.0.0.1", with: "localhost"), server.issuer + "/"] {
+            let run = try CLITests.haapi(["login", "--issuer", issuer, "--client-id", "haapi-public", "--browser", "--no-browser"], home: directory)
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("the discovery document names the issuer \"\(server.issuer)\""), "\(run.stderr)")
+            #expect(run.stderr.contains("give --issuer exactly as the server names itself"), "\(run.stderr)")
+        }
+    }
+
     @Test func consentCanBeDeniedWithTheCancelForm() throws {
         let login = try Login()
         let run = try login.run(

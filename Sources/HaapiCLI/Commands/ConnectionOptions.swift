@@ -189,7 +189,10 @@ struct ConnectionOptions: ParsableArguments {
         do {
             metadata = try await ProviderMetadata.discover(issuer: url, transport: try AnnouncedTransport.make(for: settings))
         } catch {
-            throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))\(Hints.after(error))")
+            // An issuer must be written exactly as the server names itself (Discovery §4.3).
+            let exactly = (error as? OIDCError)?.code == .issuerMismatch
+                ? "; give --issuer exactly as the server names itself (the first URL: the same host name, 127.0.0.1 or localhost, and no trailing slash)" : ""
+            throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))\(exactly)\(Hints.after(error))")
         }
         if settings.tokenEndpoint == nil { settings.tokenEndpoint = metadata.tokenEndpoint.absoluteString }
         if settings.authorizationEndpoint == nil { settings.authorizationEndpoint = metadata.authorizationEndpoint.absoluteString }
