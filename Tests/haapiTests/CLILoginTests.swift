@@ -238,6 +238,18 @@ struct CLILoginTests {
         #expect(!FileManager.default.fileExists(atPath: login.directory.appendingPathComponent("home/profiles/default").path))
     }
 
+    /// Issue 38, item 13: a first login that fails (here on its --config file) leaves no empty
+    /// folders behind: not the profile's, not `profiles/`, not HAAPI_HOME.
+    @Test func aFailedFirstLoginLeavesNoFolders() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("bad.json")
+        try Data(#"{"clientId": "x"}"#.utf8).write(to: config)
+        let run = try CLITests.haapi(["login", "--config", config.path], home: directory)
+        #expect(run.status != 0 && run.stderr.contains("did you mean \"clientID\""), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home").path), "HAAPI_HOME was left behind")
+    }
+
     /// Issue 38, item 13: an issuer written another way than the server writes it (localhost
     /// for 127.0.0.1, a trailing slash) says which to give.
     @Test func anIssuerWrittenAnotherWaySaysWhichToGive() throws {

@@ -46,12 +46,23 @@ struct LoginCommand: AsyncParsableCommand {
                 "the profile \"\(profile)\" has no connection settings yet: give them, as in "
                     + "`haapi login --profile \(profile) --issuer URL --client-id ID` (or --config FILE)")
         }
+        // The folders opening the profile makes (the profile's, `profiles/`, HAAPI_HOME), deepest first.
+        var made: [URL] = []
+        var folder = Profile.folder.appendingPathComponent(profile)
+        while !FileManager.default.fileExists(atPath: folder.path) && folder.path != "/" {
+            made.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
         let store = try Profile.open(profile)
-        // A login that fails saves nothing: a profile it created is removed again.
+        // A login that fails saves nothing: a profile it created is removed again, and so are
+        // the folders made for it, so a failed first login leaves no trace.
         do {
             try await login(profile: profile, store: store)
         } catch {
             if !existed { try? FileManager.default.removeItem(at: store.directory) }
+            for folder in made.dropFirst() where (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+                try? FileManager.default.removeItem(at: folder)
+            }
             throw error
         }
     }
