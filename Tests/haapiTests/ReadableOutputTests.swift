@@ -1,3 +1,4 @@
+import DevServerTestSupport
 import Foundation
 import Testing
 
@@ -14,6 +15,20 @@ import Testing
         #expect(Stdout.onTerminal(Data()).description == "")
         #expect(!Stdout.onTerminal(Data("bad \u{1B}]0;title\u{07} text".utf8)).description.contains("\u{1B}"))
         #expect(!Stdout.onTerminal(Data(#"{"a":"\u001b[2J"}"#.utf8)).description.contains("\u{1B}"))
+    }
+
+    /// Shell completion of `--profile` offers the saved profiles (the shells' scripts ask `haapi ---completion`).
+    @Test func completionOffersTheSavedProfiles() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["default", "work"] {
+            let folder = directory.appendingPathComponent("home/profiles/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(#"{"clientID": "x", "redirectUri": "haapi://callback"}"#.utf8).write(to: folder.appendingPathComponent("config.json"))
+        }
+        let run = try CLITests.haapi(["---completion", "token", "--", "--profile", "3", "0", "haapi", "token", "--profile", ""], home: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n") == ["default", "work"], "\(run.stdout)")
     }
 
     /// `haapi status`: the expiry in local time to the minute, and the time left in words.

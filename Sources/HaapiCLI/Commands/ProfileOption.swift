@@ -3,7 +3,11 @@ import Foundation
 
 /// `--profile NAME`: which saved login a command works on.
 struct ProfileOption: ParsableArguments {
-    @Option(name: .customLong("profile"), help: "The profile that keeps the settings and tokens (default: $HAAPI_PROFILE, else the one `haapi profiles use` chose, else `default`).")
+    @Option(
+        name: .customLong("profile"),
+        help: "The profile that keeps the settings and tokens (default: $HAAPI_PROFILE, else the one `haapi profiles use` chose, else `default`).",
+        // Shell completion offers the saved profiles.
+        completion: .custom { _, _, _ in Profile.names() })
     var given: String?
 
     /// The profile to use: `--profile`, else the default one.
