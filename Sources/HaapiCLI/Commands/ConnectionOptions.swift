@@ -131,11 +131,9 @@ struct ConnectionOptions: ParsableArguments {
         if let redirectUri { settings.redirectUri = redirectUri }
         if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
         if !apiOrigin.isEmpty { settings.apiOrigins = apiOrigin }
-        if let cacert {
-            // Kept as an absolute path: later commands run from other folders.
-            settings.caFile = URL(fileURLWithPath: cacert).standardizedFileURL.path
-            _ = try AnnouncedTransport.trustedCAs(for: settings, environment: [:])
-        }
+        // Kept as an absolute path: later commands run from other folders. The file is read (and
+        // refused if it is not PEM) when the login's transport is made, before anything is sent.
+        if let cacert { settings.caFile = URL(fileURLWithPath: cacert).standardizedFileURL.path }
         if browser {
             settings.login = device ? "device" : "browser"
             if let redirectPort {

@@ -295,7 +295,7 @@ import OAuthTransportNIO
         } else {
             let options = entries.map { ChoiceOption(title: $0.title, names: Self.names($0.entry)) }
             // A selector asks its own question (its title, which its screen shows as a heading).
-            let question = model is any SelectorModel ? (model as? any SelectorModel)?.title ?? strings.string(.chooseAuthenticator) : strings.string(.chooseAction)
+            let question = (model as? any SelectorModel).map { $0.title ?? strings.string(.chooseAuthenticator) } ?? strings.string(.chooseAction)
             let asked = screen.messages.contains { if case .message(question, _) = $0 { true } else { false } }
             chosen = entries[try await choose(question, options, defaultIndex: defaultIndex ?? (primary.count == 1 ? 0 : nil), asked: asked)].entry
         }
