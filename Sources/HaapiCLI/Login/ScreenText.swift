@@ -24,7 +24,7 @@ struct ScreenText {
     func lines(_ item: ScreenItem, on kind: ScreenKind = .generic, opening: (URL) -> URL = { $0 }) -> [PrintableText] {
         switch item {
         case .message(let text, let section):
-            return [message(text, MessageStyleAttribute.allCases.first { $0.themeSection == section } ?? .content)]
+            return [message(text, MessageStyleAttribute(themeSection: section))]
         case .text(let text):
             return [PrintableText(text)]
         case .section(let title):

@@ -35,6 +35,11 @@ public enum MessageStyleAttribute: String, Codable, Sendable, CaseIterable {
 }
 
 extension MessageStyleAttribute {
+    /// The style whose ``themeSection`` is `section` (`MessageView.Error`); content for any other section.
+    public init(themeSection section: String) {
+        self = Self.allCases.first { $0.themeSection == section } ?? .content
+    }
+
     /// The style a message's classes give it, if one of them is a class the kit knows: the first
     /// of `heading`, `info`, `warning`, `error` (or `is-error`), `username`, `recipient` (or
     /// `recipientOfCommunication`); else `userCode` as a code.

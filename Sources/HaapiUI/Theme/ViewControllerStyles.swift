@@ -326,7 +326,7 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
         /// The style of the section `name` (`MessageView.Error`, ...: a ``MessageStyleAttribute/themeSection``);
         /// content for any other name.
         public func style(section name: String) -> MessageViewStyle {
-            style(for: MessageStyleAttribute.allCases.first { $0.themeSection == name } ?? .content)
+            style(for: MessageStyleAttribute(themeSection: name))
         }
     }
 
