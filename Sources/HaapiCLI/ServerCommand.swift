@@ -20,6 +20,8 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
               haapi server
               haapi server --port 0 --log-requests   # a free port; the line `listening on URL` says which
               haapi server --print-config
+              haapi server --print-config --client haapi-secret > haapi-secret.json   # then: haapi login --config haapi-secret.json
+              haapi server --host 0.0.0.0 --public-url http://192.168.1.20:8080   # for a phone on the same network
               haapi server --port 8443 --tls-cert server.pem --tls-key server-key.pem
             """)
 
@@ -29,6 +31,14 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     @Flag(help: "Require DPoP nonces.") var requireDpopNonce = false
     @Flag(help: "Print a line on standard output for each request answered, one-time code sent and approval asked for.") var logRequests = false
     @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
+    @Option(help: ArgumentHelp(
+        "With --print-config: print only this client's settings, as `haapi login --config FILE` reads them (its secret among them).",
+        valueName: "client-id"))
+    var client: String?
+    @Option(help: ArgumentHelp(
+        "The URL clients reach the server by, when not the address it binds (a phone on your network: --host 0.0.0.0 --public-url http://192.168.1.20:8080). The issuer and every URL the server hands out use it.",
+        valueName: "url"))
+    var publicUrl: String?
     @Option(help: ArgumentHelp(
         "A PEM certificate (chain) to serve https with: a private CA's, or a self-signed one (clients then trust it with `haapi login --cacert`).",
         valueName: "file"))
@@ -43,6 +53,23 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535 (or 0 for a free one), not \(port)") }
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("give --tls-cert and --tls-key together") }
+        if client != nil && !printConfig { throw ValidationError("--client goes with --print-config") }
+        if try publicURL() != nil && port == 0 { throw ValidationError("give --port with --public-url: clients reach the port it names") }
+    }
+
+    /// --public-url: an http or https origin (a path would not reach the server's routes).
+    private func publicURL() throws -> URL? {
+        guard let publicUrl else { return nil }
+        let trimmed = publicUrl.hasSuffix("/") ? String(publicUrl.dropLast()) : publicUrl
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw ValidationError("--public-url must be an http or https origin such as http://192.168.1.20:8080, not \(PrintableText(publicUrl))")
+        }
+        if (scheme == "https") != (tlsCert != nil) {
+            Stderr.line("warning: --public-url is \(scheme) but the server serves \(tlsCert == nil ? "http" : "https"): a proxy in between must translate")
+        }
+        return url
     }
 
     /// The certificate and key of --tls-cert and --tls-key, when given.
@@ -64,7 +91,11 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
         let path = database ?? Self.defaultDatabasePath()
         if printConfig {
             let configuration = try await DevServer.printableConfiguration(databasePath: path, passwordHashing: passwordHashing)
-            Stdout.json(configuration)
+            if let client {
+                Stdout.json(try Self.loginSettings(of: client, in: configuration))
+            } else {
+                Stdout.json(configuration)
+            }
             return
         }
         let tls = try tls()
@@ -74,6 +105,9 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
                 ********** This development server has well-known demo credentials\(tls == nil ? " and no TLS" : ""); do not expose it. **********
 
                 """)
+            if publicUrl == nil && ["0.0.0.0", "::", "[::]"].contains(host) {
+                Stderr.line("Its issuer names \(host), which no other machine can reach: give --public-url http://THIS-MACHINE'S-ADDRESS:\(port).")
+            }
         }
         if insecurePasswordHashingForBenchmarks {
             Stderr.line("WARNING: passwords are hashed for benchmarks (one PBKDF2 round): cheap to guess.")
@@ -88,8 +122,9 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     private func serve(_ path: String, tls: DevServerTLS?) async throws {
         var configuration = configuration(databasePath: path)
         configuration.tls = tls
+        let bound = publicUrl == nil ? "" : " (bound to \(host):\(port))"
         try await DevServer.run(configuration: configuration) { issuer in
-            Self.writeLine("listening on \(issuer.absoluteString)")
+            Self.writeLine("listening on \(issuer.absoluteString)\(bound)")
         }
     }
 
@@ -98,7 +133,37 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
             host: host, port: port, databasePath: databasePath, requiresDPoPNonce: requireDpopNonce,
             requestLog: logRequests ? Self.writeLine : nil)
         configuration.passwordHashing = passwordHashing
+        configuration.publicURL = try? publicURL()
         return configuration
+    }
+
+    /// The settings `haapi login --config` takes for the client `clientID` of `configuration`
+    /// (``DevServer/printableConfiguration(databasePath:passwordHashing:)``'s value), in a
+    /// profile's keys: what the terminal needs to log in as that client.
+    /// - Throws: a ``CLIFailure`` for an unknown client, or one the terminal cannot be (a key or DCR client).
+    static func loginSettings(of clientID: String, in configuration: JSONValue) throws -> JSONValue {
+        let clients = configuration["clients"]?.arrayValue ?? []
+        let ids = clients.compactMap { $0["clientId"]?.stringValue }
+        guard let client = clients.first(where: { $0["clientId"]?.stringValue == clientID }), let strategy = client["strategy"]?.stringValue else {
+            throw CLIFailure("no client \(PrintableText(clientID)) in this server (its clients: \(ids.joined(separator: ", ")))")
+        }
+        var settings: [String: JSONValue] = ["issuer": configuration["issuer"] ?? .null, "clientId": .string(clientID), "scope": client["scope"] ?? .null]
+        switch strategy {
+        case "secret":
+            settings["strategy"] = .string("secret")
+            settings["clientSecret"] = client["clientSecret"]
+            settings["redirectUri"] = client["redirectUri"]
+        case "attestation":
+            settings["strategy"] = .string("attestation")
+            settings["attestation"] = .string("software")
+            settings["redirectUri"] = client["redirectUri"]
+        case "browser":
+            settings["login"] = .string("browser")
+        default:
+            throw CLIFailure(
+                "\(PrintableText(clientID)) is an app's client (\(PrintableText(strategy))), which the terminal cannot log in as: use haapi-secret, haapi-attested or browser-app")
+        }
+        return .object(settings)
     }
 
     /// One line, written straight to the file descriptor so it is seen at once, even through a pipe.

@@ -46,7 +46,7 @@ public enum DevServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-                let issuer = URL(string: "\(configuration.tls == nil ? "http" : "https")://\(host):\(port)")!
+                let issuer = configuration.publicURL ?? URL(string: "\(configuration.tls == nil ? "http" : "https")://\(host):\(port)")!
                 state.setIssuer(issuer)
                 try? await state.store.put(issuer.absoluteString, kind: "server", id: "issuer")
                 onListening(issuer)

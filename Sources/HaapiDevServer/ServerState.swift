@@ -9,6 +9,10 @@ public struct DevServerConfiguration: Sendable {
     public var host: String
     /// The port (0 picks a free one).
     public var port: Int
+    /// The URL the server names itself by (its issuer, and every URL it advertises), when
+    /// clients reach it by another address than the one it binds: a phone on the LAN, a proxy.
+    /// `nil`: the bound address and port.
+    public var publicURL: URL?
     /// The SQLite database file; `nil` keeps everything in memory.
     public var databasePath: String?
     /// Whether DPoP nonces are required.

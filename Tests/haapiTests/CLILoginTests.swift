@@ -244,9 +244,9 @@ struct CLILoginTests {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("bad.json")
-        try Data(#"{"clientId": "x"}"#.utf8).write(to: config)
+        try Data(#"{"client_id": "x"}"#.utf8).write(to: config)
         let run = try CLITests.haapi(["login", "--config", config.path], home: directory)
-        #expect(run.status != 0 && run.stderr.contains("did you mean \"clientID\""), "\(run.stderr)")
+        #expect(run.status != 0 && run.stderr.contains("did you mean \"clientId\""), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home").path), "HAAPI_HOME was left behind")
     }
 

@@ -49,9 +49,10 @@ struct CLITests {
         let configuration: [String: Any]
         private let output = ServerOutput()
 
-        /// Starts the server with `arguments` added to `server --port 0 --database … --log-requests`.
-        init(directory: URL, arguments: [String] = []) throws {
-            let database = directory.appendingPathComponent("server.sqlite").path
+        /// Starts the server with `arguments` added to `server --port 0 --database … --log-requests`
+        /// (`database`, else `server.sqlite` in `directory`).
+        init(directory: URL, database: String? = nil, arguments: [String] = []) throws {
+            let database = database ?? directory.appendingPathComponent("server.sqlite").path
             let printed = try CLITests.haapi(["server", "--print-config", "--database", database], home: directory)
             #expect(printed.status == 0, "print-config: \(printed.stderr)")
             configuration = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any] ?? [:]
@@ -248,7 +249,7 @@ struct CLITests {
         #expect(tokens?["tokenType"] as? String == "DPoP")
         let config = try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("config.json"))) as? [String: Any]
         #expect(config?["issuer"] as? String == server.issuer)
-        #expect(config?["clientID"] as? String == "haapi-secret")
+        #expect(config?["clientId"] as? String == "haapi-secret")
         #expect((config?["tokenEndpoint"] as? String)?.hasSuffix("/oauth/token") == true)
 
         // The saved settings serve the next login of the profile.

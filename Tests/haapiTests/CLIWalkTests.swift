@@ -59,7 +59,7 @@ struct CLIWalkTests {
         defer { server.stop() }
         let shell = try READMEExampleTests.Shell(
             directory: directory,
-            substitutions: .init(issuer: server.issuer, secret: try #require(server.secret(of: "haapi-secret"))))
+            substitutions: .init(issuer: server.issuer))
         let pane = try Pane(shell: shell)
         let userinfo = server.issuer + "/oauth/userinfo"
 
@@ -91,7 +91,7 @@ struct CLIWalkTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/default").path), "a failed login saves nothing")
 
         // 1 and 4: the device grant shows the address, the code and what it waits for; Ctrl-C ends the wait at once.
-        try pane.send("haapi login --device --issuer https://op.example --client-id native-app")
+        try pane.send("haapi login --device --issuer http://127.0.0.1:8080 --client-id browser-app")
         screen = try pane.waitFor("Waiting for the approval...")
         #expect(screen.contains("/device") && screen.firstMatch(of: /[A-Z]{4}-[A-Z]{4}/) != nil, "\(screen)")
         try pane.press("C-c")
@@ -99,7 +99,7 @@ struct CLIWalkTests {
         #expect(screen.contains("haapi: cancelled\nEXIT=130"), "\(screen)")
 
         // 2: the device grant approved on another device.
-        try pane.send("haapi login --device --issuer https://op.example --client-id native-app")
+        try pane.send("haapi login --device --issuer http://127.0.0.1:8080 --client-id browser-app")
         try pane.waitFor("Waiting for the approval...")
         let session = pane.session
         Phone.approveDeviceLoginWhenShown(
@@ -140,7 +140,7 @@ struct CLIWalkTests {
         #expect(screen.contains("the provider ended its session") && screen.contains("EXIT=0"), "\(screen)")
 
         // 1: a browser login with no browser prints the URL and what it waits for.
-        try pane.send("haapi login --browser --no-browser --issuer https://op.example --client-id native-app")
+        try pane.send("haapi login --browser --no-browser --issuer http://127.0.0.1:8080 --client-id browser-app")
         screen = try pane.waitFor("Waiting for the browser to come back")
         let url = try #require(screen.firstMatch(of: /\n  (http\S+)\n/).flatMap { URL(string: String($0.1)) }, "\(screen)")
         _ = try await Browser.walk(from: url, username: "demo", password: "Password1")

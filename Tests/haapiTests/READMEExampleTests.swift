@@ -41,19 +41,15 @@ struct READMEExampleTests {
         "source <(haapi completion bash)",
     ]
 
-    /// What the README's placeholders become against the test's server.
+    /// What the README's lines become against the test's server: its port for 8080, the binary
+    /// for `swift run haapi`; nothing else (the lines name the server's own clients and paths).
     struct Substitutions {
         let issuer: String
-        let secret: String
 
         func apply(_ line: String) -> String {
             line.replacingOccurrences(of: "swift run haapi", with: "haapi")
-                .replacingOccurrences(of: "HAAPI_CLIENT_SECRET=S ", with: "HAAPI_CLIENT_SECRET='\(secret)' ")
                 .replacingOccurrences(of: "http://127.0.0.1:8080", with: issuer)
                 .replacingOccurrences(of: "--port 8080", with: "--port 0")
-                .replacingOccurrences(of: "https://op.example", with: issuer)
-                .replacingOccurrences(of: "native-app", with: "browser-app")
-                .replacingOccurrences(of: "https://api.example/items", with: issuer + "/oauth/userinfo")
                 .replacingOccurrences(of: " URL", with: " " + issuer + "/oauth/userinfo")
         }
     }
@@ -91,6 +87,7 @@ struct READMEExampleTests {
             launched.process.executableURL = URL(fileURLWithPath: "/bin/bash")
             launched.process.arguments = ["-c", substitutions.apply(line)]
             launched.process.environment = environment
+            launched.process.currentDirectoryURL = directory
             return launched
         }
 
@@ -132,7 +129,7 @@ struct READMEExampleTests {
             let session = "haapi-readme-\(UUID().uuidString.prefix(8))"
             let exports = environment.filter { ["PATH", "HAAPI_HOME", "XDG_DATA_HOME", "BROWSER"].contains($0.key) }
                 .map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
-            let command = "\(exports); \(substitutions.apply(line)); echo \"EXIT=$?\"; sleep 60"
+            let command = "\(exports); cd '\(directory.path)'; \(substitutions.apply(line)); echo \"EXIT=$?\"; sleep 60"
             try CLITests.tmux(["new-session", "-d", "-s", session, "-x", "200", "-y", "100", command])
             defer { _ = try? CLITests.tmux(["kill-session", "-t", session]) }
             var answered = ""
@@ -206,17 +203,20 @@ struct READMEExampleTests {
         try HaapiCommand.requireBinary()
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try CLITests.ServerProcess(directory: directory)
+        // The README's `haapi server --port 8080 &`, on a free port, with the database a shell's
+        // `haapi server --print-config` reads (its default under XDG_DATA_HOME).
+        let database = directory.appendingPathComponent("data/swift-haapi/server.sqlite")
+        try FileManager.default.createDirectory(at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let server = try CLITests.ServerProcess(directory: directory, database: database.path)
         defer { server.stop() }
-        let shell = try Shell(
-            directory: directory, substitutions: Substitutions(issuer: server.issuer, secret: try #require(server.secret(of: "haapi-secret"))))
+        let shell = try Shell(directory: directory, substitutions: Substitutions(issuer: server.issuer))
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         for example in Self.proseExamples { #expect(readme.contains(example), "the README no longer says \(example)") }
 
         /// Logs the profile in again (with the README's device login) when an example needs tokens.
         func loggedIn() throws {
             guard try shell.run("haapi status").status == 4 else { return }
-            let login = try shell.runWithPhone("haapi login --device --issuer https://op.example --client-id native-app")
+            let login = try shell.runWithPhone("haapi login --device --issuer http://127.0.0.1:8080 --client-id browser-app")
             #expect(login.status == 0, "\(login.stderr)")
         }
 
@@ -231,9 +231,19 @@ struct READMEExampleTests {
             case "swift run haapi demo":
                 let pane = try shell.runAtTerminal(example)
                 #expect(pane.contains("EXIT=0") && pane.contains("\"sub\" : \"demo\""), "pane:\n\(pane)")
-            case let line where line.hasPrefix("HAAPI_CLIENT_SECRET=S haapi login"):
-                let pane = try shell.runAtTerminal(line)
+            case "haapi server --port 8080 &":
+                // Played by the test's server, started above.
+                break
+            case "haapi server --print-config --client haapi-secret > haapi-secret.json":
+                let run = try shell.run(example)
+                let written = try Data(contentsOf: directory.appendingPathComponent("haapi-secret.json"))
+                let settings = try JSONSerialization.jsonObject(with: written) as? [String: Any] ?? [:]
+                #expect(run.status == 0 && settings["clientSecret"] as? String == server.secret(of: "haapi-secret"), "\(run.stderr)")
+                #expect(settings["issuer"] as? String == server.issuer)
+            case "haapi login --config haapi-secret.json":
+                let pane = try shell.runAtTerminal(example)
                 #expect(pane.contains("EXIT=0") && pane.contains("Logged in as demo"), "pane:\n\(pane)")
+                #expect(pane.contains("haapi-secret asks for access"), "consent to the client's scopes:\n\(pane)")
                 #expect(try shell.run("haapi status").status == 0)
             case let line where line.hasPrefix("haapi login --browser"):
                 let run = try await shell.runWithBrowser(line)
@@ -283,7 +293,8 @@ struct READMEExampleTests {
                 #expect(run.status == 0, "\(run.stderr)")
                 #expect(server.lines(prefix: "request: POST /oauth/revoke").count >= 1)
             case "swift run haapi server --port 8080":
-                let launched = try shell.prepare(example)
+                // A database of its own: the test's server keeps serving from the default one.
+                let launched = try shell.prepare("XDG_DATA_HOME='\(directory.path)/data-2' " + example)
                 try launched.process.run()
                 let start = Date()
                 var printed = ""
@@ -293,7 +304,7 @@ struct READMEExampleTests {
                 }
                 #expect(printed.contains("listening on http://127.0.0.1:"), "\(printed)")
                 // Its default database, under XDG_DATA_HOME.
-                #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/swift-haapi/server.sqlite").path))
+                #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data-2/swift-haapi/server.sqlite").path))
                 kill(launched.process.processIdentifier, SIGINT)
                 let run = try #require(try HaapiCommand.collect([launched], timeout: 30).first)
                 #expect(!run.timedOut, "Ctrl-C stops the server")
@@ -329,7 +340,7 @@ struct READMEExampleTests {
 
         // The prose's examples: a Bearer profile's curl line, and completion in bash.
         shell.environment["HAAPI_PROFILE"] = "bearer"
-        let bearer = try shell.runWithPhone("haapi login --device --no-dpop --issuer https://op.example --client-id native-app")
+        let bearer = try shell.runWithPhone("haapi login --device --no-dpop --issuer http://127.0.0.1:8080 --client-id browser-app")
         #expect(bearer.status == 0, "\(bearer.stderr)")
         let curl = try shell.run(Self.proseExamples[0])
         #expect(curl.status == 0 && curl.stdout.contains("\"demo\""), "\(curl.stdout) \(curl.stderr)")

@@ -27,7 +27,7 @@ struct ConnectionOptions: ParsableArguments {
     var postLogoutRedirectUri: String?
     @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: String?
     @Flag(help: "Do not bind the tokens to a DPoP key.") var noDpop = false
-    @Option(help: "A JSON config file: issuer, clientID, redirectUri, scope (+ clientSecret, strategy, endpoints).") var config: String?
+    @Option(help: "A JSON config file: issuer, clientId, redirectUri, scope (+ clientSecret, strategy, endpoints), as `haapi server --print-config --client ID` prints one.") var config: String?
     @Option(help: ArgumentHelp(
         "An origin besides the provider's that `haapi api` may send the profile's tokens to (repeatable; kept in the profile).",
         valueName: "origin"))

@@ -5,7 +5,7 @@ import OAuthCore
 import OAuthTransportNIO
 import OIDCClient
 
-/// The connection settings of a profile: seed 002's config.json (issuer, clientID,
+/// The connection settings of a profile: seed 002's config.json (issuer, clientId,
 /// redirectUri, scope) plus what this tool needs (secret, strategy, endpoints).
 ///
 /// Package access: the fuzz harnesses read `config.json` files with it.
@@ -34,6 +34,12 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var apiOrigins: [String]?
     /// A PEM file of CA certificates trusted besides the system's (`haapi login --cacert`).
     var caFile: String?
+
+    /// The file's keys: the same spelling as `haapi status --json` and `haapi server --print-config`.
+    enum CodingKeys: String, CodingKey {
+        case issuer, clientID = "clientId", redirectUri, postLogoutRedirectUri, scope, clientSecret, strategy, attestation
+        case baseURL = "baseUrl", authorizationEndpoint, tokenEndpoint, userinfoEndpoint, revocationEndpoint, dpop, login, apiOrigins, caFile
+    }
 
     /// Whether the tokens come from OIDCClient (a browser or a device login), not a HAAPI flow.
     var isBrowserLogin: Bool { login == "browser" || login == "device" }
@@ -113,11 +119,25 @@ extension ProfileConfiguration {
 
     /// The keys a `config.json` (or `--config` file) may hold, and what each holds.
     static let fileKeys: [(name: String, value: FileValue)] = [
-        ("issuer", .string), ("clientID", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
-        ("clientSecret", .string), ("strategy", .string), ("attestation", .string), ("baseURL", .string), ("authorizationEndpoint", .string),
+        ("issuer", .string), ("clientId", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
+        ("clientSecret", .string), ("strategy", .string), ("attestation", .string), ("baseUrl", .string), ("authorizationEndpoint", .string),
         ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string), ("dpop", .bool), ("login", .string),
         ("apiOrigins", .strings), ("caFile", .string),
     ]
+
+    /// Keys as earlier versions wrote them (and seed 002's `config.json` writes `clientID`), with
+    /// today's spelling: still read, and written today's way at the next save.
+    static let formerSpellings = ["clientID": "clientId", "baseURL": "baseUrl"]
+
+    /// `members` with each former spelling renamed to today's (today's wins when both are there).
+    static func respelled(_ members: [String: JSONValue]) -> [String: JSONValue] {
+        var members = members
+        for (former, current) in formerSpellings {
+            guard let value = members.removeValue(forKey: former) else { continue }
+            if members[current, default: .null] == .null { members[current] = value }
+        }
+        return members
+    }
 
     /// A member of a `config.json` that is missing or is not what it must be.
     struct MemberError: Error {
@@ -129,9 +149,10 @@ extension ProfileConfiguration {
     /// The settings of a parsed `config.json` (members that are `null` count as absent). Read by
     /// hand, as ``AuthState`` is: `JSONDecoder` cost each start of `haapi token` more than the
     /// rest of reading the profile.
-    /// - Throws: ``MemberError`` for the first member missing (`clientID`, `redirectUri`) or of the wrong type.
+    /// - Throws: ``MemberError`` for the first member missing (`clientId`, `redirectUri`) or of the wrong type.
     init(json: JSONValue) throws(MemberError) {
-        guard case .object(let members) = json else { throw MemberError(name: "", wanted: "a JSON object") }
+        guard case .object(let written) = json else { throw MemberError(name: "", wanted: "a JSON object") }
+        let members = Self.respelled(written)
         var strings: [String: String] = [:]
         var flags: [String: Bool] = [:]
         var lists: [String: [String]] = [:]
@@ -145,12 +166,12 @@ extension ProfileConfiguration {
                 throw MemberError(name: name, wanted: kind.described)
             }
         }
-        guard let clientID = strings["clientID"] else { throw MemberError(name: "clientID", wanted: nil) }
+        guard let clientID = strings["clientId"] else { throw MemberError(name: "clientId", wanted: nil) }
         guard let redirectUri = strings["redirectUri"] else { throw MemberError(name: "redirectUri", wanted: nil) }
         self.init(
             issuer: strings["issuer"], clientID: clientID, redirectUri: redirectUri, postLogoutRedirectUri: strings["postLogoutRedirectUri"],
             scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"], attestation: strings["attestation"],
-            baseURL: strings["baseURL"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
+            baseURL: strings["baseUrl"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
             userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"], dpop: flags["dpop"],
             login: strings["login"], apiOrigins: lists["apiOrigins"], caFile: strings["caFile"])
     }
@@ -158,10 +179,10 @@ extension ProfileConfiguration {
     /// The redirect URI of a HAAPI login when none is given.
     static let defaultRedirectURI = "haapi://callback"
 
-    /// Reads a `--config` file (seed 002's config.json: issuer, clientID, redirectUri, scope,
+    /// Reads a `--config` file (seed 002's config.json: issuer, clientId, redirectUri, scope,
     /// and the other settings a profile keeps). What is wrong is said in the file's terms: the
     /// key, what it must be, the nearest known key for a misspelt one. `redirectUri` defaults
-    /// to `haapi://callback`; `clientID` (`--client-id`) stands in for a file without one.
+    /// to `haapi://callback`; `clientId` (`--client-id`) stands in for a file without one.
     static func read(configFile path: String, clientID: String? = nil) throws -> ProfileConfiguration {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -175,10 +196,15 @@ extension ProfileConfiguration {
     /// - Throws: a ``CLIFailure`` saying what is wrong, in the file's terms.
     package static func read(configData data: Data, path: String, clientID: String? = nil) throws(CLIFailure) -> ProfileConfiguration {
         guard let value = try? JSONValue(parsing: data), case .object(var members) = value else {
-            throw CLIFailure("\(path) is not a JSON object such as {\"issuer\": \"https://op.example\", \"clientID\": \"my-app\"}")
+            throw CLIFailure("\(path) is not a JSON object such as {\"issuer\": \"https://op.example\", \"clientId\": \"my-app\"}")
         }
         let names = fileKeys.map(\.name)
-        for key in members.keys.sorted() where !names.contains(key) {
+        for key in members.keys.sorted() {
+            if let current = formerSpellings[key] {
+                Stderr.line("warning: \(path): \"\(key)\" is now written \"\(current)\", as `haapi status --json` prints it (read as \"\(current)\")")
+                continue
+            }
+            guard !names.contains(key) else { continue }
             let suggestion = names.first { $0.caseInsensitiveCompare(key) == .orderedSame }
                 ?? names.first { $0.lowercased() == key.lowercased().replacingOccurrences(of: "_", with: "") }
                 ?? ExitCodes.nearest(key, among: names)
@@ -186,7 +212,8 @@ extension ProfileConfiguration {
                 "\(path): unknown key \"\(PrintableText(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                     + " (the keys: \(names.joined(separator: ", ")))")
         }
-        if members["clientID", default: .null] == .null, let clientID { members["clientID"] = .string(clientID) }
+        members = respelled(members)
+        if members["clientId", default: .null] == .null, let clientID { members["clientId"] = .string(clientID) }
         if members["redirectUri", default: .null] == .null { members["redirectUri"] = .string(defaultRedirectURI) }
         do { return try ProfileConfiguration(json: .object(members)) } catch {
             guard let wanted = error.wanted else {
