@@ -8,7 +8,7 @@ import Testing
 struct CLIProfileStatesTests {
     static let keys: Set<String> = [
         "profile", "isDefault", "state", "issuer", "clientId", "subject", "scope", "tokenType", "binding", "expiresAt", "expiresIn", "expired",
-        "refreshToken", "problem",
+        "refreshToken", "secretStore", "problem",
     ]
 
     private func status(_ session: CLITokenTests.LoggedIn, _ profile: String) throws -> (object: [String: Any], status: Int32) {

@@ -29,6 +29,10 @@ struct LoginCommand: AsyncParsableCommand {
     var device = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var interaction: InteractionOptions
+    @Option(help: ArgumentHelp(
+        "Where the tokens and the client secret are kept: keyring (the macOS Keychain, or the desktop's Secret Service) or file (0600 files in the profile). Default: the profile's store, else $HAAPI_SECRET_STORE, else the keyring when one answers.",
+        valueName: "store"))
+    var secretStore: SecretStore?
     @Flag(help: "Print the profile's state as `haapi status --json` does (standard output) once logged in.") var json = false
     @OptionGroup var log: LogOptions
 
@@ -70,7 +74,7 @@ struct LoginCommand: AsyncParsableCommand {
     private func login(profile: String, store: Profile) async throws {
         // Damaged settings block nothing when new ones are given: the login replaces them.
         let saved: ProfileConfiguration?
-        do { saved = try store.readConfiguration() } catch where connection.isGiven { saved = nil }
+        do { saved = try store.readConfiguration(withClientSecret: true) } catch where connection.isGiven { saved = nil }
         // A profile saved by a browser or device login logs in the same way again when no
         // settings are given; a browser login over SSH, with no display, asks for a code instead.
         let again = saved.flatMap { !connection.isGiven && !self.browser && !self.device ? $0 : nil }
@@ -84,27 +88,54 @@ struct LoginCommand: AsyncParsableCommand {
         // What is wrong with the files given is said before anything else, and before any request.
         let fromFile = try connection.configFile()
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
-        let settings = try await connection.resolve(saved: saved, fromFile: fromFile, browser: browser, device: device)
+        var settings = try await connection.resolve(saved: saved, fromFile: fromFile, browser: browser, device: device)
+        let secrets = try chooseSecretStore(saved: saved)
+        settings.secretStore = secrets == .keyring ? SecretStore.keyring.rawValue : nil
+        let tokens: AuthState
+        do {
+            tokens = try await login(settings: settings, store: store, profile: profile, device: device, browser: browser, terminal: terminal, answers: answers)
+        } catch {
+            // A first login into the keyring that fails leaves no item there.
+            if secrets == .keyring && saved?.secrets != .keyring { try? store.removeSecrets(from: .keyring) }
+            throw error
+        }
+        // The settings are saved with the tokens they got, never before.
+        try store.writeConfiguration(settings, replacing: saved?.secrets)
+        Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile, secrets: settings.secrets))
+        if json { Stdout.json(await ProfileReport.read(profile).json) }
+    }
+
+    /// Where this login keeps its secrets: --secret-store, else where the profile keeps them,
+    /// else the default for a new login (the keyring when one answers, else files).
+    private func chooseSecretStore(saved: ProfileConfiguration?) throws -> SecretStore {
+        if let secretStore {
+            if secretStore == .keyring, let problem = Keyring.problem() {
+                throw CLIFailure("--secret-store keyring: \(Keyring.name) does not answer here: \(PrintableText(problem))")
+            }
+            return secretStore
+        }
+        if let saved { return saved.secrets }
+        return try SecretStore.forNewLogin().store
+    }
+
+    private func login(
+        settings: ProfileConfiguration, store: Profile, profile: String, device: Bool, browser: Bool, terminal: Terminal, answers: Answers?
+    ) async throws -> AuthState {
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
         // the previous login's tokens cannot write over them.
-        let tokens: AuthState
         if device {
-            tokens = try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: store)
+            return try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: store)
         } else if browser {
-            tokens = try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
+            return try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
                 .run(keepingIn: store)
         } else {
             let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
                 .run(terminal: terminal)
             let session = try store.session(settings)
-            tokens = try await store.reportingFailures(of: "keeping the tokens") {
+            return try await store.reportingFailures(of: "keeping the tokens") {
                 try await session.start(with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
             }
         }
-        // The settings are saved with the tokens they got, never before.
-        try store.writeConfiguration(settings)
-        Stderr.line(Self.summary(tokens, issuer: settings.issuer ?? settings.baseURL ?? "", keptIn: profile))
-        if json { Stdout.json(await ProfileReport.read(profile).json) }
     }
 
     /// Whether this is an SSH session in which no browser can open: `SSH_CONNECTION` set, and
@@ -115,12 +146,12 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.
-    static func summary(_ tokens: AuthState, issuer: String, keptIn profile: String?) -> PrintableText {
+    static func summary(_ tokens: AuthState, issuer: String, keptIn profile: String?, secrets: SecretStore = .file) -> PrintableText {
         var parts: [PrintableText] = ["Logged in\(tokens.subject.map { " as \($0)" } ?? "") at \(issuer)"]
         parts.append("\(tokens.tokenType) token\(RefreshCommand.expiry(tokens))")
         if let scope = tokens.scope { parts.append("scope \(scope)") }
         if tokens.refreshToken != nil { parts.append("with a refresh token") }
-        parts.append(profile.map { "kept in profile \($0)" } ?? "not kept")
+        parts.append(profile.map { "kept in profile \($0)" + (secrets == .keyring ? ", secrets in \(Keyring.name)" : "") } ?? "not kept")
         return PrintableText.joined(parts, separator: "; ")
     }
 }

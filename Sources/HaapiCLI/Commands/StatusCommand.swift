@@ -67,7 +67,7 @@ package struct ProfileReport {
     /// The keys of ``json``, in every state.
     static let keys = [
         "profile", "isDefault", "state", "issuer", "clientId", "subject", "scope", "tokenType", "binding", "expiresAt", "expiresIn", "expired",
-        "refreshToken", "problem",
+        "refreshToken", "secretStore", "problem",
     ]
 
     let profile: String
@@ -96,6 +96,7 @@ package struct ProfileReport {
             let (store, configuration, session) = try Profile.openSession(name)
             var report = ProfileReport(profile: name, state: .loggedOut)
             report.members["clientId"] = .string(configuration.clientID)
+            report.members["secretStore"] = .string(configuration.secrets.rawValue)
             report.members["issuer"] = (configuration.issuer ?? configuration.baseURL).map(JSONValue.string)
             guard let tokens = try await store.reportingFailures(of: "reading the tokens", { try await session.authState }) else {
                 report.problem = "`haapi login --profile \(name)`"
@@ -171,6 +172,9 @@ package struct ProfileReport {
             let binding = members["binding"]?["jkt"]?.stringValue.map { "DPoP, key thumbprint \($0)" } ?? "none (Bearer)"
             lines.append("  binding:  \(binding)")
             lines.append("  refresh:  \(members["refreshToken"]?.boolValue == true ? "a refresh token is kept" : "no refresh token")")
+            if let store = members["secretStore"]?.stringValue.flatMap(SecretStore.init(rawValue:)) {
+                lines.append("  secrets:  \(store.described)")
+            }
             return PrintableText.joined(lines, separator: "\n")
         }
     }
@@ -252,13 +256,17 @@ struct ProfilesDeleteCommand: AsyncParsableCommand {
         log.apply()
         let store = try Profile.openSaved(name)
         var note = ""
-        if let configuration = try? store.readConfiguration(), let session = try? store.session(configuration),
-            (try? await session.authState) != nil
-        {
+        let configuration = try? store.readConfiguration()
+        if let configuration, let session = try? store.session(configuration), (try? await session.authState) != nil {
             do {
                 _ = try await store.reportingFailures(of: "the revocation") { try await session.revoke(.all) }
             } catch let failure as CLIFailure {
                 note = " (the server was not told: \(failure.message))"
+            }
+        }
+        if configuration?.secrets == .keyring {
+            do { try store.removeSecrets(from: .keyring) } catch {
+                throw CLIFailure("cannot remove the profile's items from \(Keyring.name): \(Profile.describe(error)); the profile is kept")
             }
         }
         do { try FileManager.default.removeItem(at: store.directory) } catch {

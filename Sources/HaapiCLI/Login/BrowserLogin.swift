@@ -62,7 +62,7 @@ struct BrowserLogin {
 
     /// Logs in, the new session kept in the profile (under its lock).
     func run(keepingIn profile: Profile) async throws -> AuthState {
-        let client = try client(storage: profile.storage, storageKey: Profile.tokensKey)
+        let client = try client(storage: profile.secretStorage(configuration), storageKey: Profile.tokensKey)
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
@@ -74,7 +74,7 @@ struct BrowserLogin {
     /// on another device, then waits (polling as the provider asks) until the user approves;
     /// the new session is kept in the profile.
     func runOnAnotherDevice(keepingIn profile: Profile) async throws -> AuthState {
-        let client = try client(storage: profile.storage, storageKey: Profile.tokensKey)
+        let client = try client(storage: profile.secretStorage(configuration), storageKey: Profile.tokensKey)
         do {
             let authorization = try await client.startDeviceAuthorization()
             let minutes = max(1, OutsideNumber.wholeSeconds(authorization.expiresAt.timeIntervalSinceNow) / 60)

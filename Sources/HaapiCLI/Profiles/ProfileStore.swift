@@ -34,11 +34,18 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var apiOrigins: [String]?
     /// A PEM file of CA certificates trusted besides the system's (`haapi login --cacert`).
     var caFile: String?
+    /// `keyring` when the tokens and the client secret are in the system's keyring (the file
+    /// then holds no secret); files otherwise.
+    var secretStore: String?
+
+    /// Where the profile's secrets are.
+    var secrets: SecretStore { secretStore.flatMap(SecretStore.init(rawValue:)) ?? .file }
 
     /// The file's keys: the same spelling as `haapi status --json` and `haapi server --print-config`.
     enum CodingKeys: String, CodingKey {
         case issuer, clientID = "clientId", redirectUri, postLogoutRedirectUri, scope, clientSecret, strategy, attestation
         case baseURL = "baseUrl", authorizationEndpoint, tokenEndpoint, userinfoEndpoint, revocationEndpoint, dpop, login, apiOrigins, caFile
+        case secretStore
     }
 
     /// Whether the tokens come from OIDCClient (a browser or a device login), not a HAAPI flow.
@@ -54,10 +61,14 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
 
     /// How the client authenticates at the token and revocation endpoints: with its secret,
     /// or by `client_id` only (attested and public clients; their tokens are DPoP-bound).
-    package func clientAuthentication() throws -> ClientAuthentication {
+    /// - Parameter storedSecret: reads the secret kept apart from the settings (in the keyring),
+    ///   when they hold none; called only when the secret is needed.
+    package func clientAuthentication(storedSecret: (() throws -> String?)? = nil) throws -> ClientAuthentication {
         guard effectiveStrategy == "secret" else { return .none(clientID: clientID) }
-        guard let clientSecret else { throw CLIFailure("the strategy \"secret\" needs a client secret (--client-secret)") }
-        return .clientSecretBasic(clientID: clientID, secret: clientSecret)
+        guard let secret = try clientSecret ?? storedSecret?() else {
+            throw CLIFailure("the strategy \"secret\" needs a client secret (--client-secret)")
+        }
+        return .clientSecretBasic(clientID: clientID, secret: secret)
     }
 
     /// The origins `haapi api` sends these settings' tokens to: the provider's (issuer, base URL,
@@ -93,12 +104,15 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
         }
     }
 
-    /// The session of these settings' tokens in `storage`, over the commands' transport.
-    func tokenSession(storage: any Storage, storageKey: String, lockTimeout: TimeInterval = 60) throws -> TokenSession {
-        let authentication = try clientAuthentication()
+    /// The session of these settings' tokens in `storage`, over the commands' transport. The
+    /// client's credentials are read when a request needs them (a cached token needs none).
+    func tokenSession(
+        storage: any Storage, storageKey: String, lockTimeout: TimeInterval = 60, storedSecret: (@Sendable () throws -> String?)? = nil
+    ) throws -> TokenSession {
+        let settings = self
         return TokenSession(
             clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make(for: self)), storage: storage, storageKey: storageKey,
-            options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: { authentication })
+            options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: { try settings.clientAuthentication(storedSecret: storedSecret) })
     }
 }
 
@@ -122,7 +136,7 @@ extension ProfileConfiguration {
         ("issuer", .string), ("clientId", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
         ("clientSecret", .string), ("strategy", .string), ("attestation", .string), ("baseUrl", .string), ("authorizationEndpoint", .string),
         ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string), ("dpop", .bool), ("login", .string),
-        ("apiOrigins", .strings), ("caFile", .string),
+        ("apiOrigins", .strings), ("caFile", .string), ("secretStore", .string),
     ]
 
     /// Keys as earlier versions wrote them (and seed 002's `config.json` writes `clientID`), with
@@ -173,7 +187,7 @@ extension ProfileConfiguration {
             scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"], attestation: strings["attestation"],
             baseURL: strings["baseUrl"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
             userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"], dpop: flags["dpop"],
-            login: strings["login"], apiOrigins: lists["apiOrigins"], caFile: strings["caFile"])
+            login: strings["login"], apiOrigins: lists["apiOrigins"], caFile: strings["caFile"], secretStore: strings["secretStore"])
     }
 
     /// The redirect URI of a HAAPI login when none is given.
@@ -230,6 +244,8 @@ extension ProfileConfiguration {
 struct Profile {
     static let configKey = "config.json"
     static let tokensKey = "tokens.json"
+    /// The keyring item of the client secret, when the profile's secrets are in the keyring.
+    static let clientSecretKey = "client-secret"
 
     let name: String
     let directory: URL
@@ -302,25 +318,80 @@ struct Profile {
         }
     }
 
-    /// The saved settings; `nil` when there are none.
+    /// The saved settings; `nil` when there are none. `withClientSecret`: with the client secret
+    /// the keyring keeps (for a login, which needs it at once).
     /// - Throws: a ``CLIFailure`` naming the file when it cannot be read.
-    func readConfiguration() throws -> ProfileConfiguration? {
+    func readConfiguration(withClientSecret: Bool = false) throws -> ProfileConfiguration? {
         let path = directory.appendingPathComponent(Self.configKey).path
         let data: Data?
         do { data = try storage.read(key: Self.configKey) } catch {
             throw CLIFailure("cannot read \(path): \(Profile.describe(error))")
         }
         guard let data else { return nil }
-        return try ProfileConfiguration(storedData: data, path: path, profile: name)
+        var settings = try ProfileConfiguration(storedData: data, path: path, profile: name)
+        if withClientSecret && settings.secrets == .keyring && settings.clientSecret == nil {
+            settings.clientSecret = try storedSecretReader(settings)?()
+        }
+        return settings
     }
 
-    func writeConfiguration(_ configuration: ProfileConfiguration) throws {
-        try storage.write(key: Self.configKey, data: try configuration.storedData())
+    /// Saves `configuration`; its client secret goes to the keyring when its secrets are kept
+    /// there, and the secrets of the other store (a login that moved them) are removed.
+    func writeConfiguration(_ configuration: ProfileConfiguration, replacing previous: SecretStore? = nil) throws {
+        var file = configuration
+        if configuration.secrets == .keyring {
+            let keyring = Keyring.storage(for: directory)
+            do {
+                if let secret = configuration.clientSecret {
+                    try keyring.write(key: Self.clientSecretKey, data: Data(secret.utf8))
+                } else {
+                    try keyring.delete(key: Self.clientSecretKey)
+                }
+            } catch {
+                throw CLIFailure("cannot keep the client secret in \(Keyring.name): \(Profile.describe(error))")
+            }
+            // Said outright: without its secret in the file, the strategy could no longer be inferred.
+            file.strategy = configuration.effectiveStrategy
+            file.clientSecret = nil
+        }
+        try storage.write(key: Self.configKey, data: try file.storedData())
+        if let previous, previous != configuration.secrets { try? removeSecrets(from: previous) }
+    }
+
+    /// Removes the tokens and client secret kept in `store` (the keyring's items, or the tokens file).
+    func removeSecrets(from store: SecretStore) throws {
+        switch store {
+        case .keyring:
+            let keyring = Keyring.storage(for: directory)
+            try keyring.delete(key: Self.tokensKey)
+            try keyring.delete(key: Self.clientSecretKey)
+        case .file:
+            try storage.delete(key: Self.tokensKey)
+        }
+    }
+
+    /// Where the session of `configuration` keeps its tokens: the keyring (with the folder's
+    /// lock) or the folder's files.
+    func secretStorage(_ configuration: ProfileConfiguration) -> any LockingStorage {
+        configuration.secrets == .keyring ? KeyringTokenStorage(files: storage, keyring: Keyring.storage(for: directory)) : storage
+    }
+
+    /// Reads the client secret from the keyring, for settings that keep it there.
+    private func storedSecretReader(_ configuration: ProfileConfiguration) -> (@Sendable () throws -> String?)? {
+        guard configuration.secrets == .keyring else { return nil }
+        let keyring = Keyring.storage(for: directory)
+        return {
+            do {
+                return try keyring.read(key: Self.clientSecretKey).map { String(decoding: $0, as: UTF8.self) }
+            } catch {
+                throw CLIFailure("cannot read the client secret from \(Keyring.name): \(Profile.describe(error))")
+            }
+        }
     }
 
     /// The profile's token session, for its saved settings.
     func session(_ configuration: ProfileConfiguration) throws -> TokenSession {
-        try configuration.tokenSession(storage: storage, storageKey: Self.tokensKey)
+        try configuration.tokenSession(storage: secretStorage(configuration), storageKey: Self.tokensKey, storedSecret: storedSecretReader(configuration))
     }
 
     /// Opens the saved profile `name` with its settings and session; creates nothing.

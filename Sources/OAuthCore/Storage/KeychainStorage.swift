@@ -12,10 +12,16 @@ public final class KeychainStorage: Storage {
     /// The keychain access group to share items with app extensions, if any.
     public let accessGroup: String?
 
+    /// Whether, on macOS, the items are in the iOS-style (data protection) keychain, where access
+    /// groups work but a program needs a signed entitlement; `false`: the user's login keychain,
+    /// which an unsigned command-line tool can use.
+    public let usesDataProtectionKeychain: Bool
+
     /// Makes a Keychain storage for a service name.
-    public init(service: String, accessGroup: String? = nil) {
+    public init(service: String, accessGroup: String? = nil, usesDataProtectionKeychain: Bool = true) {
         self.service = service
         self.accessGroup = accessGroup
+        self.usesDataProtectionKeychain = usesDataProtectionKeychain
     }
 
     private func query(_ key: String) -> [String: Any] {
@@ -27,7 +33,7 @@ public final class KeychainStorage: Storage {
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         #if os(macOS)
         // The iOS-style keychain, where access groups (app and extension sharing) work on macOS too.
-        query[kSecUseDataProtectionKeychain as String] = true
+        query[kSecUseDataProtectionKeychain as String] = usesDataProtectionKeychain
         #endif
         return query
     }

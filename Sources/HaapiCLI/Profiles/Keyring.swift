@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import OAuthCore
+
+/// Where a profile keeps its secrets (the tokens with their DPoP key, and the client secret):
+/// the system's keyring (the macOS Keychain; the Secret Service of a Linux desktop through
+/// libsecret) or, where none answers, the profile's own `0600` files.
+enum SecretStore: String, Sendable, ExpressibleByArgument {
+    case keyring
+    case file
+
+    /// How `haapi status` names it.
+    var described: String {
+        switch self {
+        case .keyring: return Keyring.name
+        case .file: return "files in the profile's folder (0600)"
+        }
+    }
+
+    /// The store a new login uses: `HAAPI_SECRET_STORE` (`keyring` or `file`) when set, else the
+    /// keyring when one answers here, else files. `reason` says why files were chosen.
+    static func forNewLogin(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (store: SecretStore, reason: String?) {
+        if let asked = environment["HAAPI_SECRET_STORE"], !asked.isEmpty {
+            guard let store = SecretStore(rawValue: asked) else {
+                throw CLIFailure("HAAPI_SECRET_STORE must be keyring or file, not \(PrintableText(asked))")
+            }
+            if store == .keyring, let problem = Keyring.problem() {
+                throw CLIFailure("HAAPI_SECRET_STORE asks for the keyring, which does not answer here: \(PrintableText(problem))")
+            }
+            return (store, store == .file ? "HAAPI_SECRET_STORE=file" : nil)
+        }
+        if let problem = Keyring.problem() { return (.file, problem) }
+        return (.keyring, nil)
+    }
+}
+
+/// The keyring's items of one profile folder.
+enum Keyring {
+    /// The keyring's name, as messages say it.
+    static var name: String {
+        #if canImport(Security)
+        return "the macOS Keychain"
+        #else
+        return "the keyring (Secret Service)"
+        #endif
+    }
+
+    /// The storage of the items belonging to the profile in `directory` (named by its path, so
+    /// that two HAAPI_HOMEs never share items).
+    static func storage(for directory: URL) -> any Storage {
+        #if canImport(Security)
+        return PrefixedKeys(base: KeychainStorage(service: "swift-haapi", usesDataProtectionKeychain: false), prefix: directory.path + "/")
+        #elseif os(Linux)
+        return SecretServiceStorage(attributes: ["application": "swift-haapi", "profile": directory.path], labelPrefix: "swift-haapi \(directory.lastPathComponent)")
+        #else
+        return Unavailable()
+        #endif
+    }
+
+    /// `nil` when the keyring answers here, else why not.
+    static func problem() -> String? {
+        #if os(Linux)
+        return SecretServiceStorage(attributes: ["application": "swift-haapi"], labelPrefix: "swift-haapi").availability()
+        #elseif canImport(Security)
+        return nil
+        #else
+        return "this system has no keyring haapi can use"
+        #endif
+    }
+
+    /// Keys under a prefix in another storage (the Keychain's account names).
+    struct PrefixedKeys: Storage {
+        let base: any Storage
+        let prefix: String
+        func read(key: String) throws -> Data? { try base.read(key: prefix + key) }
+        func write(key: String, data: Data) throws { try base.write(key: prefix + key, data: data) }
+        func delete(key: String) throws { try base.delete(key: prefix + key) }
+    }
+
+    /// A system without a keyring.
+    struct Unavailable: Storage {
+        func read(key: String) throws -> Data? { throw StorageError(.unavailable, "this system has no keyring haapi can use") }
+        func write(key: String, data: Data) throws { throw StorageError(.unavailable, "this system has no keyring haapi can use") }
+        func delete(key: String) throws { throw StorageError(.unavailable, "this system has no keyring haapi can use") }
+    }
+}
+
+/// A profile's storage when its secrets are in the keyring: the tokens there, and the lock
+/// that serialises their refresh across processes in the profile's folder (a keyring has none).
+struct KeyringTokenStorage: LockingStorage {
+    let files: FileStorage
+    let keyring: any Storage
+
+    func read(key: String) throws -> Data? { try keyring.read(key: key) }
+    func write(key: String, data: Data) throws { try keyring.write(key: key, data: data) }
+    func delete(key: String) throws { try keyring.delete(key: key) }
+    func lock(for key: String) throws -> any StorageLock { try files.lock(for: key) }
+}
