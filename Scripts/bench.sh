@@ -57,4 +57,14 @@ mkdir -p .build/bench
 clang -O2 -Wall -o .build/bench/runstat Scripts/bench/runstat.c
 swiftc -O -o .build/bench/floor Scripts/bench/floor.swift
 OP_ENV=$(Scripts/op/up.sh) || { echo "bench: Glewlwyd did not start; its rows are skipped" >&2; OP_ENV=; }
-"$BIN/Benchmarks" --haapi "$HAAPI" --runstat .build/bench/runstat --floor .build/bench/floor ${OP_ENV:+--op-env "$OP_ENV"} "$@"
+# The keyring rows: a D-Bus session of their own with an unlocked GNOME Keyring, stopped at the end.
+KEYRING=()
+if command -v dbus-daemon >/dev/null && command -v gnome-keyring-daemon >/dev/null && command -v secret-tool >/dev/null; then
+  mkdir -p .build/bench/keyring
+  BUS=$(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+  BUS_ADDRESS=$(printf '%s\n' "$BUS" | sed -n 1p)
+  trap 'kill "$(printf "%s\n" "$BUS" | sed -n 2p)" 2>/dev/null || true' EXIT
+  printf 'bench' | DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS HOME=$PWD/.build/bench/keyring gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  KEYRING=(--keyring-bus "$BUS_ADDRESS" --secret-tool "$(command -v secret-tool)")
+fi
+"$BIN/Benchmarks" --haapi "$HAAPI" --runstat .build/bench/runstat --floor .build/bench/floor ${OP_ENV:+--op-env "$OP_ENV"} "${KEYRING[@]}" "$@"

@@ -23,14 +23,46 @@ enum CLIBenchmark {
         let profile = home.appendingPathComponent("profiles/bench")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let later = Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())
-        try Data(#"{"clientID": "bench", "redirectUri": "haapi://callback", "issuer": "https://as.example", "tokenEndpoint": "https://as.example/token"}"#.utf8)
-            .write(to: profile.appendingPathComponent("config.json"))
+        try Data(Self.config(secretStore: nil).utf8).write(to: profile.appendingPathComponent("config.json"))
         let tokens = profile.appendingPathComponent("tokens.json")
-        try Data(#"{"issuer": "https://as.example", "clientID": "bench", "accessToken": "\#(String(repeating: "a", count: 800))", "tokenType": "Bearer", "accessTokenExpiresAt": "\#(later)"}"#.utf8)
-            .write(to: tokens)
+        try Data(Self.tokens(expiring: later).utf8).write(to: tokens)
         let token = try measure(runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path])
         let floorFigures = try measure(runstat: runstat, runs: runs, [floor, tokens.path], environment: [:])
         return (token, floorFigures)
+    }
+
+    /// The profile's settings, its secrets in `secretStore` (`nil`: files).
+    static func config(secretStore: String?) -> String {
+        #"{"clientId": "bench", "redirectUri": "haapi://callback", "issuer": "https://as.example", "tokenEndpoint": "https://as.example/token""#
+            + (secretStore.map { #", "secretStore": "\#($0)""# } ?? "") + "}"
+    }
+
+    /// A Bearer token record valid until `expiry`.
+    static func tokens(expiring expiry: String) -> String {
+        #"{"issuer": "https://as.example", "clientID": "bench", "accessToken": "\#(String(repeating: "a", count: 800))", "tokenType": "Bearer", "accessTokenExpiresAt": "\#(expiry)"}"#
+    }
+
+    /// Runs `haapi token` on a profile whose token, valid for an hour, is in the keyring: the
+    /// Secret Service on the D-Bus session `bus` (GNOME Keyring, unlocked, as Scripts/bench.sh
+    /// starts it), stored there by libsecret's `secret-tool`.
+    static func runWithKeyring(haapi: String, runstat: String, bus: String, secretTool: String, runs: Int = 40) throws -> Figures {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let profile = home.appendingPathComponent("profiles/bench")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        try Data(config(secretStore: "keyring").utf8).write(to: profile.appendingPathComponent("config.json"))
+        let store = Process()
+        store.executableURL = URL(fileURLWithPath: secretTool)
+        store.arguments = ["store", "--label=swift-haapi bench: tokens.json", "application", "swift-haapi", "profile", profile.path, "key", "tokens.json"]
+        store.environment = ["DBUS_SESSION_BUS_ADDRESS": bus]
+        let input = Pipe()
+        store.standardInput = input
+        try store.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(tokens(expiring: Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())).utf8))
+        try input.fileHandleForWriting.close()
+        store.waitUntilExit()
+        guard store.terminationStatus == 0 else { throw BenchmarkFailure("secret-tool store failed on \(bus)") }
+        return try measure(runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": bus])
     }
 
     /// `runstat RUNS 3 COMMAND…`, parsed.
