@@ -203,6 +203,22 @@ struct CLITests {
         #expect(swedish.contains("Välj inloggningsmetod: Godkänn i telefonen"), "\(swedish)")
         #expect(english.contains("Message to demo (a login approved on your phone): to approve the login, open http"), "\(english)")
         #expect(english.contains("Select Authentication Method: Approve on your phone"), "\(english)")
+        // Issue 38, item 8: the command line's own lines too, first to last; no English among the Swedish.
+        let swedishOut = try #require(runs["sv_SE.UTF-8"]).stdout
+        #expect(swedish.hasPrefix("Utvecklingsserver på http://127.0.0.1:"), "\(swedish)")
+        #expect(swedish.contains("Inloggad som demo på http://127.0.0.1:") && swedish.contains("DPoP-token, går ut om"), "\(swedish)")
+        #expect(swedishOut.contains("Åtkomsttokenets anspråk:") && swedishOut.contains("Användarinformation (http"), "\(swedishOut)")
+        for english in ["Development server", "Logged in", "Access token claims", "Userinfo ("] {
+            #expect(!(swedish + swedishOut).contains(english), "\(english) in Swedish output")
+        }
+        #expect(english.hasPrefix("Development server on http://127.0.0.1:") && english.contains("Logged in as demo at"), "\(english)")
+
+        // An error and a profile's status, in Swedish.
+        let swedishOnly = ["LANG": "sv_SE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""]
+        let failed = try Self.haapi(["status", "--profile", "nope"], home: directory, environment: swedishOnly)
+        #expect(failed.status == 4 && failed.stderr.hasPrefix("Profil nope: ingen sådan profil"), "\(failed.stderr)")
+        let usage = try Self.haapi(["login", "--secret-store", "nowhere"], home: directory, environment: swedishOnly)
+        #expect(usage.status == 2 && usage.stderr.hasPrefix("haapi: fel: "), "\(usage.stderr)")
     }
 
     @Test func demoWithTheSecretClientChoosesAtTheSelector() throws {

@@ -49,7 +49,7 @@ struct NumbersFromOutsideTests {
             #expect(Calendar(identifier: .gregorian).component(.year, from: expiry) < 2200)
             let members = try ProfileReport.tokenMembers(state, profile: "p", now: now)
             #expect(members["expiresIn"]?.intValue.map { $0 > 0 && $0 <= Self.longest } == true)
-            #expect(RefreshCommand.expiry(state).contains("expires in"))
+            #expect(RefreshCommand.tokenAndExpiry(state).description.contains("expires in"))
         }
         // A stored expiry far beyond (a tampered tokens.json) is clamped when read.
         let far = AuthState(issuer: "i", clientID: "c", accessToken: "a", tokenType: "Bearer", accessTokenExpiresAt: Date(timeIntervalSince1970: 1e18))

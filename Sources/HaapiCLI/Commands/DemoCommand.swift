@@ -61,7 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// The demo's texts, in the user's language.
-    static let strings = LocalizableStrings()
+    static var strings: LocalizableStrings { Texts.strings }
 
     /// A message the server "sends" the user, as the demo shows it.
     static func describe(_ message: OutOfBandMessage) -> String {
@@ -74,7 +74,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func demo(issuer: URL, state: ServerState, answers: Answers?, terminal: Terminal) async throws {
-        Stderr.line(terminal.styled("Development server on \(issuer.absoluteString) (in memory, stops with this command)", .dim))
+        Stderr.line(terminal.styled(Texts.line(.demoServer, "\(issuer.absoluteString)"), .dim))
         var settings = ProfileConfiguration(
             issuer: issuer.absoluteString, clientID: "haapi-\(client.rawValue)", redirectUri: "haapi://callback",
             scope: "openid profile email offline_access")
@@ -105,11 +105,11 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIFailure("the tokens the login ended with are unusable: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
         }
         Stderr.line(LoginCommand.summary(tokens, issuer: issuer.absoluteString, keptIn: nil))
-        Stdout.line("Access token claims:")
+        Stdout.line(Texts.line(.demoClaims))
         // Time claims as dates, as `haapi token --decode` shows them.
-        if let claims = JWTText.readable(tokens.accessToken)?["claims"] { Stdout.json(claims) } else { Stdout.line("(the access token is not a JWT)") }
+        if let claims = JWTText.readable(tokens.accessToken)?["claims"] { Stdout.json(claims) } else { Stdout.line(Texts.line(.demoNotJwt)) }
         if let info, let userinfo = settings.userinfoEndpoint {
-            Stdout.line("Userinfo (\(userinfo)):")
+            Stdout.line(Texts.line(.demoUserinfo, "\(userinfo)"))
             Stdout.json(.object(info.claims))
         }
     }

@@ -147,11 +147,14 @@ struct LoginCommand: AsyncParsableCommand {
 
     /// One line about a login: who, where, what token; and where the tokens are kept, if anywhere.
     static func summary(_ tokens: AuthState, issuer: String, keptIn profile: String?, secrets: SecretStore = .file) -> PrintableText {
-        var parts: [PrintableText] = ["Logged in\(tokens.subject.map { " as \($0)" } ?? "") at \(issuer)"]
-        parts.append("\(tokens.tokenType) token\(RefreshCommand.expiry(tokens))")
-        if let scope = tokens.scope { parts.append("scope \(scope)") }
-        if tokens.refreshToken != nil { parts.append("with a refresh token") }
-        parts.append(profile.map { "kept in profile \($0)" + (secrets == .keyring ? ", secrets in \(Keyring.name)" : "") } ?? "not kept")
+        let at = PrintableText(issuer)
+        var parts = [tokens.subject.map { Texts.line(.summaryLoggedInAs, PrintableText($0), at) } ?? Texts.line(.summaryLoggedIn, at)]
+        parts.append(RefreshCommand.tokenAndExpiry(tokens))
+        if let scope = tokens.scope { parts.append(Texts.line(.summaryScope, PrintableText(scope))) }
+        if tokens.refreshToken != nil { parts.append(Texts.line(.summaryRefreshToken)) }
+        parts.append(profile.map {
+            secrets == .keyring ? Texts.line(.summaryKeptInKeyring, PrintableText($0), SecretStore.keyring.described) : Texts.line(.summaryKeptIn, PrintableText($0))
+        } ?? Texts.line(.summaryNotKept))
         return PrintableText.joined(parts, separator: "; ")
     }
 }

@@ -49,14 +49,14 @@ package struct ProfileReport {
         case loggedIn, refreshable, loginNeeded, loggedOut, missing, broken
 
         /// How the text output says it.
-        var text: String {
+        var text: PrintableText {
             switch self {
-            case .loggedIn: return "logged in"
-            case .refreshable: return "expired, refreshable"
-            case .loginNeeded: return "login needed"
-            case .loggedOut: return "logged out"
-            case .missing: return "no such profile"
-            case .broken: return "broken"
+            case .loggedIn: return Texts.line(.stateLoggedIn)
+            case .refreshable: return Texts.line(.stateRefreshable)
+            case .loginNeeded: return Texts.line(.stateLoginNeeded)
+            case .loggedOut: return Texts.line(.stateLoggedOut)
+            case .missing: return Texts.line(.stateMissing)
+            case .broken: return Texts.line(.stateBroken)
             }
         }
 
@@ -153,27 +153,28 @@ package struct ProfileReport {
     /// The report as `haapi status` prints it.
     /// The report for a person; a server's `sub` or `scope` in it cannot act on the terminal.
     var text: PrintableText {
-        let subject = members["subject"]?.stringValue.map { " as \($0)" } ?? ""
-        let problem = self.problem.map { " (\($0))" } ?? ""
+        let subject = members["subject"]?.stringValue.map { Texts.line(.statusAs, PrintableText($0)) } ?? ""
+        let problem: PrintableText = self.problem.map { " (\($0))" } ?? ""
+        let heading = Texts.line(.statusLine, PrintableText(profile), state.text, subject + problem)
         switch state {
         case .missing, .loggedOut, .broken:
-            return "Profile \(profile): \(state.text)\(problem)"
+            return heading
         case .loggedIn, .refreshable, .loginNeeded:
-            var lines: [PrintableText] = ["Profile \(profile): \(state.text)\(subject)\(problem)"]
-            lines.append("  issuer:   \(members["issuer"]?.stringValue ?? "?")  (client \(members["clientId"]?.stringValue ?? "?"))")
-            lines.append("  scope:    \(members["scope"]?.stringValue ?? "(not given)")")
+            func text(_ key: String) -> PrintableText { PrintableText(members[key]?.stringValue ?? "?") }
+            var lines = [heading, Texts.line(.statusIssuer, text("issuer"), text("clientId"))]
+            lines.append(Texts.line(.statusScope, members["scope"]?.stringValue.map { PrintableText($0) } ?? Texts.line(.statusScopeNone)))
             if let seconds = members["expiresIn"]?.intValue {
                 // For a person: local time to the minute, and how long is left; --json keeps ISO 8601 (UTC) and seconds.
-                let at = members["expiresAt"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) }.map(Self.localMinute) ?? ""
-                lines.append("  expires:  \(at)\(seconds > 0 ? " (in \(Self.duration(seconds)))" : " (expired)")")
+                let at = PrintableText(members["expiresAt"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) }.map(Self.localMinute) ?? "")
+                lines.append(Texts.line(.statusExpires, seconds > 0 ? Texts.line(.statusExpiresIn, at, PrintableText(Self.duration(seconds))) : Texts.line(.statusExpired, at)))
             } else {
-                lines.append("  expires:  unknown")
+                lines.append(Texts.line(.statusExpires, Texts.line(.statusExpiresUnknown)))
             }
-            let binding = members["binding"]?["jkt"]?.stringValue.map { "DPoP, key thumbprint \($0)" } ?? "none (Bearer)"
-            lines.append("  binding:  \(binding)")
-            lines.append("  refresh:  \(members["refreshToken"]?.boolValue == true ? "a refresh token is kept" : "no refresh token")")
+            let binding = members["binding"]?["jkt"]?.stringValue.map { Texts.line(.statusBindingDpop, PrintableText($0)) } ?? Texts.line(.statusBindingBearer)
+            lines.append(Texts.line(.statusBinding, binding))
+            lines.append(Texts.line(.statusRefresh, Texts.line(members["refreshToken"]?.boolValue == true ? .statusRefreshKept : .statusRefreshNone)))
             if let store = members["secretStore"]?.stringValue.flatMap(SecretStore.init(rawValue:)) {
-                lines.append("  secrets:  \(store.described)")
+                lines.append(Texts.line(.statusSecrets, store.described))
             }
             return PrintableText.joined(lines, separator: "\n")
         }

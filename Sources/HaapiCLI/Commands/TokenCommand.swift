@@ -159,14 +159,17 @@ struct RefreshCommand: AsyncParsableCommand {
         let (store, _, session) = try Profile.openSession(profile.name)
         let before = try await store.loggedIn(session)
         let after = try await store.reportingFailures(of: "the refresh") { try await session.refresh() }
-        var parts: [PrintableText] = ["Refreshed the tokens of profile \(profile.name)", "\(after.tokenType) token\(Self.expiry(after))"]
+        var parts: [PrintableText] = ["Refreshed the tokens of profile \(profile.name)", Self.tokenAndExpiry(after)]
         if let refreshToken = after.refreshToken {
             parts.append(refreshToken == before.refreshToken ? "same refresh token" : "refresh token rotated")
         }
         Stderr.line(PrintableText.joined(parts, separator: "; "))
     }
 
-    static func expiry(_ tokens: AuthState) -> String {
-        tokens.accessTokenExpiresAt.map { ", expires in \(OutsideNumber.wholeSeconds($0.timeIntervalSinceNow.rounded())) s" } ?? ""
+    /// `DPoP token, expires in 899 s`, in the user's language.
+    static func tokenAndExpiry(_ tokens: AuthState) -> PrintableText {
+        let token = Texts.line(.summaryToken, PrintableText(tokens.tokenType))
+        guard let expiry = tokens.accessTokenExpiresAt else { return token }
+        return Texts.line(.summaryExpiresIn, token, PrintableText(String(OutsideNumber.wholeSeconds(expiry.timeIntervalSinceNow.rounded()))))
     }
 }

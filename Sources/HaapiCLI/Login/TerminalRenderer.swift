@@ -128,7 +128,7 @@ import OAuthTransportNIO
         let screen = screen(of: model)
         if !(model is KitExternalBrowserModel) { show(screen, of: model) }
         if let problem = viewModel.problemModel, isScripted {
-            throw CLIFailure("the server refused the answers: \(problem.title ?? strings.string(.developerRuntimeTitle))")
+            throw CLIFailure(Texts.line(.refusedAnswers, PrintableText(problem.title ?? strings.string(.developerRuntimeTitle))))
         }
         switch model {
         case let bankID as KitBankIdModel:

@@ -10,10 +10,15 @@ enum SecretStore: String, Sendable, ExpressibleByArgument {
     case file
 
     /// How `haapi status` names it.
-    var described: String {
+    var described: PrintableText {
         switch self {
-        case .keyring: return Keyring.name
-        case .file: return "files in the profile's folder (0600)"
+        case .keyring:
+            #if canImport(Security)
+            return Texts.line(.secretsKeychain)
+            #else
+            return Texts.line(.secretsKeyring)
+            #endif
+        case .file: return Texts.line(.secretsFiles)
         }
     }
 

@@ -31,7 +31,7 @@ enum ExitCodes {
     /// Writes `error` the way `haapi` reports it and returns the exit code.
     static func report(_ error: any Error, command: (any ParsableCommand.Type), arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         if let failure = error as? CLIFailure {
-            Stderr.line((failure.exitCode == ExitCodes.interrupted ? "haapi: " : "haapi: error: ") + failure.message)
+            Stderr.line(failure.exitCode == ExitCodes.interrupted ? "haapi: " + failure.message : Texts.line(.commandError, failure.message))
             return failure.exitCode
         }
         let code = command.exitCode(for: error)
@@ -42,12 +42,12 @@ enum ExitCodes {
             return ExitCodes.success
         }
         if code == .validationFailure {
-            Stderr.line("haapi: error: \(usageLine(message, arguments: arguments))")
+            Stderr.line(Texts.line(.commandError, PrintableText(usageLine(message, arguments: arguments))))
             return ExitCodes.usage
         }
         if !message.isEmpty {
             let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-            Stderr.line(oneLine.hasPrefix("haapi:") ? PrintableText(oneLine) : "haapi: error: \(oneLine)")
+            Stderr.line(oneLine.hasPrefix("haapi:") ? PrintableText(oneLine) : Texts.line(.commandError, PrintableText(oneLine)))
         }
         return code.rawValue == 0 ? ExitCodes.failure : code.rawValue
     }
