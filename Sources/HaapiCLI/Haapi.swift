@@ -168,7 +168,7 @@ struct CompletionCommand: ParsableCommand {
               haapi completion fish > ~/.config/fish/completions/haapi.fish
             """)
 
-    @Argument(help: "bash, zsh or fish.") var shell: String
+    @Argument(help: "bash, zsh or fish.", completion: .list(["bash", "zsh", "fish"])) var shell: String
 
     func validate() throws {
         guard CompletionShell(rawValue: shell) != nil else { throw ValidationError("the shell must be bash, zsh or fish, not \"\(shell)\"") }

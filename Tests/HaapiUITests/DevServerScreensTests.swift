@@ -67,7 +67,7 @@ import Testing
 
             try await flow.login()
             #expect(try Self.described(flow) == [
-                "Heading: haapi-secret ber om tillgång till ditt konto", "checkbox consent_profile checked", "primary button: Godkänn",
+                "Heading: Demo App ber om tillgång till ditt konto", "checkbox consent_profile checked", "primary button: Godkänn",
                 "text button: Neka",
             ])
             let consent = try Self.screen(flow)

@@ -216,7 +216,7 @@ struct CLILoginTests {
             answers: #"{"fields": {"userName": "demo", "password": "Password1", "consent_email": "no"}, "choices": ["username-password"]}"#,
             scope: "openid profile email")
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("haapi-secret asks for access to your account"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Demo App asks for access to your account"), "stderr: \(run.stderr)")
         #expect(try login.storedTokens()["scope"] as? String == "openid profile")
         #expect(login.codeExchangeLine() != nil)
         #expect(login.server.lines(prefix: "request: POST /authn/consent ") == ["request: POST /authn/consent 200"])

@@ -49,7 +49,7 @@ struct CLIPromptTests {
         try demo.type("Password1")
         let consent = try demo.waitFor("Choose 1-3 [1]", count: 2)
         #expect(consent.contains("""
-            haapi-secret asks for access to your account
+            Demo App asks for access to your account
               [x] Your name, username and locale
               [x] Your email address and whether it is verified
               [x] Access while you are away (a refresh token)

@@ -337,18 +337,28 @@ struct CLITests {
         let script = try Self.haapi(["completion", "bash"], home: directory)
         #expect(script.status == 0)
         let file = try Self.write(script.stdout, to: directory, name: "haapi.bash")
-        let bash = Process()
-        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-        bash.arguments = ["-c", "source \"$1\"; COMP_WORDS=(haapi to); COMP_CWORD=1; COMP_LINE='haapi to'; COMP_POINT=8; _haapi haapi to haapi; echo \"${COMPREPLY[*]}\"", "bash", file]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = Self.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        bash.environment = environment
-        let output = Pipe()
-        bash.standardOutput = output
-        try bash.run()
-        let completed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        bash.waitUntilExit()
-        #expect(completed == "token\n", "\(completed)")
+        /// What bash completes for the command line `words` (the last one being typed).
+        func complete(_ words: [String]) throws -> String {
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let line = words.joined(separator: " ")
+            bash.arguments = [
+                "-c", "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
+                    + "_haapi haapi \(words.last!) \(words[words.count - 2]); echo \"${COMPREPLY[*]}\"", "bash", file,
+            ]
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = Self.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            bash.environment = environment
+            let output = Pipe()
+            bash.standardOutput = output
+            try bash.run()
+            let completed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            bash.waitUntilExit()
+            return completed
+        }
+        #expect(try complete(["haapi", "to"]) == "token\n")
+        // Issue 38, item 13: the shells, after `haapi completion`.
+        #expect(try complete(["haapi", "completion", "z"]) == "zsh\n")
         for shell in ["zsh", "fish"] { #expect(try Self.haapi(["completion", shell], home: directory).stdout.contains("haapi")) }
         #expect(try Self.haapi(["completion", "tcsh"], home: directory).status == 2)
     }

@@ -243,7 +243,7 @@ struct READMEExampleTests {
             case "haapi login --config haapi-secret.json":
                 let pane = try shell.runAtTerminal(example)
                 #expect(pane.contains("EXIT=0") && pane.contains("Logged in as demo"), "pane:\n\(pane)")
-                #expect(pane.contains("haapi-secret asks for access"), "consent to the client's scopes:\n\(pane)")
+                #expect(pane.contains("Demo App asks for access"), "consent to the client's scopes:\n\(pane)")
                 #expect(try shell.run("haapi status").status == 0)
             case let line where line.hasPrefix("haapi login --browser"):
                 let run = try await shell.runWithBrowser(line)

@@ -25,9 +25,11 @@ enum FlowCompletion {
             let given = try await state.store.get([String].self, kind: "consent", id: consentID(username, request.flow.clientId)) ?? []
             if !Set(needing).isSubset(of: Set(given)) {
                 try await state.saveFlow(request.flow, id: request.sessionID)
+                let client = try await state.store.get(ClientRecord.self, kind: "client", id: request.flow.clientId)
+                let name = client?.name ?? request.flow.clientId
                 return request.isHaapi
-                    ? Wire.reply(Steps.consent(scopes: needing, clientId: request.flow.clientId))
-                    : HTMLPages.consent(sessionID: request.sessionID, clientId: request.flow.clientId, scopes: needing)
+                    ? Wire.reply(Steps.consent(scopes: needing, clientName: name))
+                    : HTMLPages.consent(sessionID: request.sessionID, clientName: name, scopes: needing)
             }
         }
         return try await issueCode(request, scope: request.flow.scope, state: state)

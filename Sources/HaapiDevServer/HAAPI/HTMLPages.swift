@@ -134,11 +134,11 @@ enum HTMLPages {
         }.joined(separator: "\n")
     }
 
-    static func consent(sessionID: String, clientId: String, scopes: [String]) -> Response {
+    static func consent(sessionID: String, clientName: String, scopes: [String]) -> Response {
         page(
             "Consent",
             """
-            <p>\(sentence("%@ asks for access to your account.", [escape(clientId)]))</p>
+            <p>\(sentence("%@ asks for access to your account.", [escape(clientName)]))</p>
             <form method="post" action="\(escape(HaapiPaths.consent))">
             \(hidden([("session", sessionID)]))
             \(scopeBoxes(scopes))

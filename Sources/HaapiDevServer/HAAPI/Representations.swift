@@ -425,7 +425,7 @@ enum Steps {
     }
 
     /// The consent step: one checkbox per scope, and a cancel form.
-    static func consent(scopes: [String], clientId: String) -> JSONValue {
+    static func consent(scopes: [String], clientName: String) -> JSONValue {
         Wire.step(
             "user-consent-step", viewName: "views/consent/index",
             actions: [
@@ -436,7 +436,7 @@ enum Steps {
                     }),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Deny"),
             ],
-            messages: [Wire.message(ServerTexts.sentence("%@ asks for access to your account", [clientId]), ["heading"])])
+            messages: [Wire.message(ServerTexts.sentence("%@ asks for access to your account", [clientName]), ["heading"])])
     }
 
     /// The authorization response.

@@ -44,7 +44,7 @@ public enum StepGallery {
             ("bankid-this-device", Steps.bankIDSameDevice(autoStartToken: token)),
             ("bankid-other-device", Steps.bankIDPolling(done: false, autoStartToken: token, qrData: "bankid.\(token).0.0000", wait: (total: 120, left: 83))),
             ("passkey", Steps.webAuthn(registration: false, options: options)),
-            ("consent", Steps.consent(scopes: ["profile", "email", "offline_access"], clientId: "haapi-public")),
+            ("consent", Steps.consent(scopes: ["profile", "email", "offline_access"], clientName: "haapi-public")),
             ("invalid-input", Problems.document("invalid-input", title: "Form Errors", extra: [
                 "invalidFields": [["name": "userName", "reason": "missing", "detail": "You have to enter your username"]],
             ])),

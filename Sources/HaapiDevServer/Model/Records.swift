@@ -86,6 +86,8 @@ public enum ClientStrategy: String, Codable, Sendable, Hashable {
 public struct ClientRecord: Codable, Sendable, Hashable {
     /// The client id.
     public var clientId: String
+    /// The name a consent shows ("Demo App asks for access"); `nil`: the client id.
+    public var name: String?
     /// The client secret, for confidential clients.
     public var clientSecret: String?
     /// The public JWK set of a `private_key_jwt` client.

@@ -44,6 +44,9 @@ public enum SeedData {
                          authenticators: ["username-password"]),
         ]
         var stored = clients
+        // What a user reads at consent, as a Curity client's name.
+        let names = ["haapi-attested": "Demo App", "haapi-secret": "Demo App", "haapi-jwt": "Demo App", "haapi-dcr-template": "Demo App", "browser-app": "Demo Browser App"]
+        for index in stored.indices { stored[index].name = names[stored[index].clientId] }
         // Command-line apps come back from a sign-out on a loopback listener too (`haapi logout --end-session`).
         for index in stored.indices where stored[index].redirectUris.contains(loopbackRedirect) || stored[index].strategy == .browser {
             stored[index].postLogoutRedirectUris = ["http://127.0.0.1/logged-out"]
