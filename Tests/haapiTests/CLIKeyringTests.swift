@@ -131,16 +131,35 @@ struct CLIKeyringTests {
         }
     }
 
+    /// A folder, a keyring session, `haapi server` and the demo user's answers: what each test starts with.
+    struct World {
+        let directory: URL
+        let keyring: KeyringSession
+        let server: CLITests.ServerProcess
+        let secret: String
+        let answers: String
+
+        init() throws {
+            try HaapiCommand.requireBinary()
+            directory = try CLITests.temporaryDirectory()
+            keyring = try KeyringSession(directory: directory)
+            server = try CLITests.ServerProcess(directory: directory)
+            secret = try #require(server.secret(of: "haapi-secret"))
+            answers = try CLITests.write(
+                #"{"choices": ["username-password", "Accept"], "fields": {"userName": "demo", "password": "Password1"}}"#, to: directory)
+        }
+
+        func stop() {
+            server.stop()
+            keyring.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
     @Test func aLoginKeepsItsSecretsInTheKeyringAndEveryCommandFindsThem() throws {
-        try HaapiCommand.requireBinary()
-        let directory = try CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let keyring = try KeyringSession(directory: directory)
-        defer { keyring.stop() }
-        let server = try CLITests.ServerProcess(directory: directory)
-        defer { server.stop() }
-        let secret = try #require(server.secret(of: "haapi-secret"))
-        let answers = try CLITests.write(#"{"choices": ["username-password", "Accept"], "fields": {"userName": "demo", "password": "Password1"}}"#, to: directory)
+        let world = try World()
+        defer { world.stop() }
+        let (directory, keyring, server, secret, answers) = (world.directory, world.keyring, world.server, world.secret, world.answers)
         let environment = keyring.environment()
         func haapi(_ arguments: [String], _ environment: [String: String] = environment) throws -> HaapiCommand.Run {
             try CLITests.haapi(arguments, home: directory, environment: environment)
@@ -191,15 +210,9 @@ struct CLIKeyringTests {
     /// Where no keyring answers, a new login keeps its secrets in files and status says so;
     /// asked for the keyring, it says why it cannot; a profile can move to the keyring and back.
     @Test func withoutAKeyringFilesAndTheProfileCanMove() throws {
-        try HaapiCommand.requireBinary()
-        let directory = try CLITests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let keyring = try KeyringSession(directory: directory)
-        defer { keyring.stop() }
-        let server = try CLITests.ServerProcess(directory: directory)
-        defer { server.stop() }
-        let secret = try #require(server.secret(of: "haapi-secret"))
-        let answers = try CLITests.write(#"{"choices": ["username-password", "Accept"], "fields": {"userName": "demo", "password": "Password1"}}"#, to: directory)
+        let world = try World()
+        defer { world.stop() }
+        let (directory, keyring, server, secret, answers) = (world.directory, world.keyring, world.server, world.secret, world.answers)
         let noBus = keyring.environment(["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory.path)/no-bus"])
         let folder = directory.appendingPathComponent("home/profiles/default")
         func haapi(_ arguments: [String], _ environment: [String: String]) throws -> HaapiCommand.Run {
