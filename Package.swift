@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layers, bottom to top (arrows point down only; see ../shared/DESIGN.md):
