@@ -108,14 +108,9 @@ struct LoginCommand: AsyncParsableCommand {
     /// Where this login keeps its secrets: --secret-store, else where the profile keeps them,
     /// else the default for a new login (the keyring when one answers, else files).
     private func chooseSecretStore(saved: ProfileConfiguration?) throws -> SecretStore {
-        if let secretStore {
-            if secretStore == .keyring, let problem = Keyring.problem() {
-                throw CLIFailure("--secret-store keyring: \(Keyring.name) does not answer here: \(PrintableText(problem))")
-            }
-            return secretStore
-        }
+        if let secretStore { return try secretStore.checked(askedBy: "--secret-store keyring") }
         if let saved { return saved.secrets }
-        return try SecretStore.forNewLogin().store
+        return try SecretStore.forNewLogin()
     }
 
     private func login(

@@ -23,19 +23,22 @@ enum SecretStore: String, Sendable, ExpressibleByArgument {
     }
 
     /// The store a new login uses: `HAAPI_SECRET_STORE` (`keyring` or `file`) when set, else the
-    /// keyring when one answers here, else files. `reason` says why files were chosen.
-    static func forNewLogin(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (store: SecretStore, reason: String?) {
-        if let asked = environment["HAAPI_SECRET_STORE"], !asked.isEmpty {
-            guard let store = SecretStore(rawValue: asked) else {
-                throw CLIFailure("HAAPI_SECRET_STORE must be keyring or file, not \(PrintableText(asked))")
-            }
-            if store == .keyring, let problem = Keyring.problem() {
-                throw CLIFailure("HAAPI_SECRET_STORE asks for the keyring, which does not answer here: \(PrintableText(problem))")
-            }
-            return (store, store == .file ? "HAAPI_SECRET_STORE=file" : nil)
+    /// keyring when one answers here, else files.
+    static func forNewLogin(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SecretStore {
+        guard let asked = environment["HAAPI_SECRET_STORE"], !asked.isEmpty else { return Keyring.problem() == nil ? .keyring : .file }
+        guard let store = SecretStore(rawValue: asked) else {
+            throw CLIFailure("HAAPI_SECRET_STORE must be keyring or file, not \(PrintableText(asked))")
         }
-        if let problem = Keyring.problem() { return (.file, problem) }
-        return (.keyring, nil)
+        return try store.checked(askedBy: "HAAPI_SECRET_STORE")
+    }
+
+    /// This store, when it can be used here: the keyring only when it answers.
+    /// - Throws: a ``CLIFailure`` naming who asked for the keyring and why it cannot be used.
+    func checked(askedBy source: String) throws -> SecretStore {
+        if self == .keyring, let problem = Keyring.problem() {
+            throw CLIFailure("\(source) asks for the keyring, which does not answer here: \(PrintableText(problem))")
+        }
+        return self
     }
 }
 
