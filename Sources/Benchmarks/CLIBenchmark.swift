@@ -53,7 +53,11 @@ enum CLIBenchmark {
         try Data(config(secretStore: "keyring").utf8).write(to: profile.appendingPathComponent("config.json"))
         let store = Process()
         store.executableURL = URL(fileURLWithPath: secretTool)
-        store.arguments = ["store", "--label=swift-haapi bench: tokens.json", "application", "swift-haapi", "profile", profile.path, "key", "tokens.json"]
+        // The storage's items carry the schema's name, as libsecret's do; `secret-tool` adds it only when told.
+        store.arguments = [
+            "store", "--label=swift-haapi bench: tokens.json", "xdg:schema", "io.github.swift-haapi.Secret",
+            "application", "swift-haapi", "profile", profile.path, "key", "tokens.json",
+        ]
         store.environment = ["DBUS_SESSION_BUS_ADDRESS": bus]
         let input = Pipe()
         store.standardInput = input
@@ -83,9 +87,25 @@ enum CLIBenchmark {
         }
         guard process.terminationStatus == 0, let wall = values["wall_p50_ms"], let wall90 = values["wall_p90_ms"], let cpu = values["cpu_p50_ms"],
             let peak = values["peak_rss_p50_kib"]
-        else { throw BenchmarkFailure("runstat \(command.joined(separator: " ")) failed: \(text)") }
+        else { throw BenchmarkFailure("runstat \(command.joined(separator: " ")) failed: \(text)\(errorOutput(of: command, environment: process.environment ?? [:]))") }
         return Figures(runs: runs, wallP50: wall, wallP90: wall90, cpuP50: cpu, peakMiB: peak / 1024)
     }
+}
+
+/// What `command` writes to standard error when run once more, for a failure's message: runstat
+/// sends the measured runs' output to /dev/null.
+private func errorOutput(of command: [String], environment: [String: String]) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    process.environment = environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return "" }
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return "\n\(command[0]) said (status \(process.terminationStatus)): \(text)"
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

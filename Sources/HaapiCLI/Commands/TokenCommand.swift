@@ -112,7 +112,8 @@ struct TokenCommand: AsyncParsableCommand {
     /// `haapi token` as scripts call it in loops: the profile's valid access token, printed.
     static func printToken(profile name: String, minimumLifetime: TimeInterval) async throws {
         let (store, _, session) = try Profile.openSession(name)
-        _ = try await store.loggedIn(session)
+        // One read of the stored tokens (from a keyring, a round trip over D-Bus): the session's,
+        // which also says when there are none.
         printAccessToken(try await store.reportingFailures(of: "the refresh") { try await session.validAccessToken(minimumLifetime: minimumLifetime) })
     }
 

@@ -10,6 +10,8 @@ extension Profile {
             return try await body()
         } catch let failure as CLIFailure {
             throw failure
+        } catch let error as OIDCError where error.code == .loginRequired && error.errorDescription == TokenSession.noSession.errorDescription {
+            throw Self.noTokens(name)
         } catch let error as OIDCError where error.code == .loginRequired {
             throw CLIFailure("login required: \(error.errorDescription ?? error.error); run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
         } catch let error as StorageError where error.code == .lockTimeout {
@@ -18,6 +20,8 @@ extension Profile {
             throw CLIFailure(
                 "the profile's \(Self.tokensKey) cannot be read (\(error.underlying ?? error.message)); "
                     + "run `haapi login --profile \(name)` to replace it")
+        } catch let error as StorageError where error.code == .readFailed || error.code == .unavailable {
+            throw CLIFailure("reading the tokens failed: \(Self.describe(error))\(Hints.after(error))")
         } catch {
             throw CLIFailure("\(action) failed: \(Self.describe(error))\(Hints.after(error))")
         }
@@ -26,9 +30,13 @@ extension Profile {
     /// The profile's tokens; a failure when it has none.
     func loggedIn(_ session: TokenSession) async throws -> AuthState {
         guard let tokens = try await reportingFailures(of: "reading the tokens", { try await session.authState }) else {
-            throw CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
+            throw Self.noTokens(name)
         }
         return tokens
+    }
+
+    private static func noTokens(_ name: String) -> CLIFailure {
+        CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -194,6 +194,10 @@ public actor TokenSession {
 
     // MARK: Tokens
 
+    /// What a call that needs a session throws when none is stored: ``OIDCError/Code/loginRequired``,
+    /// saying no one is logged in (a session that ended otherwise says why).
+    public static var noSession: OIDCError { OIDCError(.loginRequired, "no one is logged in") }
+
     /// An access token valid for at least `minimumLifetime` more seconds, refreshed first when
     /// the stored one has less.
     ///
@@ -205,7 +209,7 @@ public actor TokenSession {
     ///   cannot be refreshed any more; the errors of ``refresh()``.
     public func validAccessToken(minimumLifetime: TimeInterval = 30) async throws -> AccessToken {
         let minimumLifetime = try OutsideNumber.seconds(minimumLifetime, of: "minimumLifetime")
-        guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
+        guard let current = try await current() else { throw Self.noSession }
         if current.isAccessTokenValid(for: minimumLifetime) { return AccessToken(current) }
         return AccessToken(try await refreshed(from: current, reason: "has less than \(OutsideNumber.wholeSeconds(minimumLifetime)) s left"))
     }
@@ -226,7 +230,7 @@ public actor TokenSession {
     ///   process that holds the lock); ``HTTPTransportError``; ``DPoPError``.
     @discardableResult
     public func refresh() async throws -> AuthState {
-        guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
+        guard let current = try await current() else { throw Self.noSession }
         return try await refreshed(from: current, reason: "is to be renewed")
     }
 
@@ -235,7 +239,7 @@ public actor TokenSession {
     /// concurrent 401s cause one refresh.
     public func refresh(replacing stale: AccessToken) async throws -> AccessToken {
         if let refreshTask { return AccessToken(try await refreshTask.value) }
-        guard let current = try await current() else { throw OIDCError(.loginRequired, "no one is logged in") }
+        guard let current = try await current() else { throw Self.noSession }
         if current.accessToken != stale.value { return AccessToken(current) }
         return AccessToken(try await refreshed(from: current, reason: "was refused by the API"))
     }
@@ -417,7 +421,7 @@ public actor TokenSession {
             return revoked + [.accessToken]
         }
         return try await whileChanging {
-            guard let stored = try storedWhileChanging() else { throw OIDCError(.loginRequired, "no one is logged in") }
+            guard let stored = try storedWhileChanging() else { throw Self.noSession }
             let client = try await revocationClient()
             let hint: TokenRevocationClient.TokenTypeHint = which == .refreshToken ? .refreshToken : .accessToken
             guard let token = hint == .refreshToken ? stored.refreshToken : stored.accessToken else { return [] }

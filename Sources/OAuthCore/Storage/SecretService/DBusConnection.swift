@@ -1,0 +1,206 @@
+#if os(Linux)
+import Foundation
+import Glibc
+
+/// A connection to the user's D-Bus session bus, enough of the protocol for the Secret Service:
+/// method calls answered in order, and signals waited for.
+///
+/// It speaks the protocol itself (a Unix socket, `EXTERNAL` authentication, the wire format of
+/// ``DBusMessage``) rather than loading libdbus or GLib: those libraries cost a command-line
+/// tool more start-up time than the rest of a cached `haapi token`. One connection serves one
+/// storage operation and is closed with it; it is not shared between threads.
+final class DBusConnection {
+    /// Why the bus cannot be used, or what it answered instead of a reply.
+    struct Failure: Error, CustomStringConvertible {
+        /// The D-Bus error's name (`org.freedesktop.DBus.Error.ServiceUnknown`), for an error reply.
+        let name: String?
+        let description: String
+        init(_ description: String, name: String? = nil) {
+            self.description = description
+            self.name = name
+        }
+    }
+
+    private let socket: Int32
+    private var serial: UInt32 = 0
+    /// Signals that arrived while a reply was awaited, kept for ``waitForSignal(timeout:where:)``.
+    private var signals: [DBusMessage] = []
+
+    /// Opens the session bus named by `DBUS_SESSION_BUS_ADDRESS` (else `$XDG_RUNTIME_DIR/bus`),
+    /// authenticates as this user and says hello.
+    static func session(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DBusConnection {
+        let paths: [(path: String, abstract: Bool)]
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
+            paths = try unixPaths(inAddress: address)
+        } else if let runtime = environment["XDG_RUNTIME_DIR"], FileManager.default.fileExists(atPath: runtime + "/bus") {
+            paths = [(runtime + "/bus", false)]
+        } else {
+            throw Failure("no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)")
+        }
+        var reasons: [String] = []
+        for (path, abstract) in paths {
+            do {
+                return try DBusConnection(path: path, abstract: abstract)
+            } catch {
+                reasons.append("\(error)")
+            }
+        }
+        throw Failure("the D-Bus session bus does not answer: " + reasons.joined(separator: "; "))
+    }
+
+    /// The Unix socket paths of a D-Bus address (`unix:path=…,guid=…;unix:abstract=…`), values
+    /// unescaped. Other transports are not used.
+    static func unixPaths(inAddress address: String) throws -> [(path: String, abstract: Bool)] {
+        let paths = address.split(separator: ";").compactMap { entry -> (String, Bool)? in
+            guard entry.hasPrefix("unix:") else { return nil }
+            for pair in entry.dropFirst(5).split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, parts[0] == "path" || parts[0] == "abstract", let value = parts[1].removingPercentEncoding else { continue }
+                return (value, parts[0] == "abstract")
+            }
+            return nil
+        }
+        guard !paths.isEmpty else { throw Failure("the D-Bus address \"\(address)\" names no Unix socket") }
+        return paths
+    }
+
+    private init(path: String, abstract: Bool) throws {
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw Failure("no socket: \(String(cString: strerror(errno)))") }
+        do {
+            try connect(path: path, abstract: abstract)
+            try authenticate()
+        } catch {
+            close(socket)
+            throw error
+        }
+    }
+
+    deinit { close(socket) }
+
+    private func connect(path: String, abstract: Bool) throws {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name = (abstract ? [0] : []) + Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard name.count < capacity else { throw Failure("the socket path \(path) is too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
+        // An abstract name's length is exact; a path's includes its nul.
+        let length = MemoryLayout<sa_family_t>.size + name.count + (abstract ? 0 : 1)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(length)) }
+        }
+        guard connected == 0 else { throw Failure("\(path): \(String(cString: strerror(errno)))") }
+    }
+
+    /// The `EXTERNAL` mechanism (the bus knows who we are from the socket; we name our uid),
+    /// then `Hello`, sent with `BEGIN` and answered before the next call's reply.
+    private func authenticate() throws {
+        let uid = Array(String(getuid()).utf8).map { String(format: "%02x", $0) }.joined()
+        try send(Array("\0AUTH EXTERNAL \(uid)\r\n".utf8))
+        var line: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !line.ends(with: [13, 10]) {
+            guard line.count < 512 else { throw Failure("the bus's answer to authentication is too long") }
+            // The bus says nothing more until BEGIN: whatever arrives is this line.
+            line += try receive(upTo: 512, before: deadline)
+        }
+        guard line.starts(with: Array("OK ".utf8)) else {
+            throw Failure("the bus refused authentication: \(String(decoding: line.prefix(80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        try send(Array("BEGIN\r\n".utf8) + (try message(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "Hello").encoded()))
+    }
+
+    /// A method call with the next serial.
+    private func message(destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = []) -> DBusMessage {
+        serial &+= 1
+        if serial == 0 { serial = 1 }
+        return DBusMessage(kind: .methodCall, serial: serial, path: path, interface: interface, member: member, destination: destination, body: arguments)
+    }
+
+    /// Calls a method and returns its reply's values, or throws the error it answered with.
+    func call(
+        destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
+    ) throws -> [DBusValue] {
+        let call = message(destination: destination, path: path, interface: interface, member: member, arguments)
+        let sent = call.serial
+        try send(try call.encoded())
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let message = try receiveMessage(before: deadline)
+            switch message.kind {
+            case .methodReturn where message.replySerial == sent:
+                return message.body
+            case .error where message.replySerial == sent:
+                throw Failure(message.body.first?.text ?? message.errorName ?? "an error", name: message.errorName)
+            case .signal:
+                signals.append(message)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The first signal, received or still to come, that `matches`.
+    func waitForSignal(timeout: Duration, where matches: (DBusMessage) -> Bool) throws -> DBusMessage {
+        if let index = signals.firstIndex(where: matches) { return signals.remove(at: index) }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let message = try receiveMessage(before: deadline)
+            if message.kind == .signal && matches(message) { return message }
+        }
+    }
+
+    private func receiveMessage(before deadline: ContinuousClock.Instant) throws -> DBusMessage {
+        var bytes = try receive(exactly: 16, before: deadline)
+        let length: Int
+        do {
+            length = try DBusMessage.length(ofMessageStartingWith: bytes)
+            bytes += try receive(exactly: length - 16, before: deadline)
+            return try DBusMessage(decoding: bytes)
+        } catch let error as DBusFormatError {
+            throw Failure("the bus sent \(error)")
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Failure("the bus closed the connection (\(String(cString: strerror(errno))))") }
+            sent += count
+        }
+    }
+
+    private func receive(exactly count: Int, before deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count { bytes += try receive(upTo: count - bytes.count, before: deadline) }
+        return bytes
+    }
+
+    /// Up to `count` bytes, at least one, waiting no later than `deadline`.
+    private func receive(upTo count: Int, before deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        while true {
+            let left = (deadline - .now).components
+            guard left.seconds > 0 || left.attoseconds > 0 else { throw Failure("the bus did not answer in time") }
+            // Whole milliseconds, rounded up, a minute at most (the loop waits again).
+            let milliseconds = min(left.seconds, 60) * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1
+            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, Int32(milliseconds))
+            if polled < 0 && errno == EINTR { continue }
+            guard polled > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: min(count, 65_536))
+            let received = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { throw Failure("the bus closed the connection") }
+            return Array(buffer.prefix(received))
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
+#endif
