@@ -25,6 +25,12 @@ final class DBusConnection {
     private var serial: UInt32 = 0
     /// Signals that arrived while a reply was awaited, kept for ``waitForSignal(timeout:where:)``.
     private var signals: [DBusMessage] = []
+    /// Replies to pipelined calls that arrived while another reply was awaited.
+    private var replies: [UInt32: DBusMessage] = [:]
+    /// Bytes received and not yet read.
+    private var buffer: [UInt8] = []
+    /// Whether the bus has accepted ``authenticate()``.
+    private var authenticated = false
 
     /// Opens the session bus named by `DBUS_SESSION_BUS_ADDRESS` (else `$XDG_RUNTIME_DIR/bus`),
     /// authenticates as this user and says hello.
@@ -94,21 +100,31 @@ final class DBusConnection {
     }
 
     /// The `EXTERNAL` mechanism (the bus knows who we are from the socket; we name our uid),
-    /// then `Hello`, sent with `BEGIN` and answered before the next call's reply.
+    /// with `BEGIN` and `Hello` sent behind it and the bus's OK read with the first reply
+    /// (``readAuthentication(before:)``): the bus reads what follows once it has said OK, so
+    /// the first calls go out at once and a keyring read takes two round trips, not four.
     private func authenticate() throws {
-        let uid = Array(String(getuid()).utf8).map { String(format: "%02x", $0) }.joined()
-        try send(Array("\0AUTH EXTERNAL \(uid)\r\n".utf8))
-        var line: [UInt8] = []
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !line.ends(with: [13, 10]) {
-            guard line.count < 512 else { throw Failure("the bus's answer to authentication is too long") }
-            // The bus says nothing more until BEGIN: whatever arrives is this line.
-            line += try receive(upTo: 512, before: deadline)
+        // The uid's decimal digits as hex: each ASCII digit d is the byte 0x3d.
+        let uid = String(getuid()).map { "3\($0)" }.joined()
+        let hello = message(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "Hello")
+        try send(Array("\0AUTH EXTERNAL \(uid)\r\nBEGIN\r\n".utf8) + (try hello.encoded()))
+    }
+
+    /// Reads the bus's answer to ``authenticate()``, once; an error unless it is OK.
+    private func readAuthentication(before deadline: ContinuousClock.Instant) throws {
+        guard !authenticated else { return }
+        var lineEnd: Int?
+        while lineEnd == nil {
+            guard buffer.count < 512 else { throw Failure("the bus's answer to authentication is too long") }
+            try fill(before: deadline)
+            lineEnd = buffer.indices.dropFirst().first { buffer[$0 - 1] == 13 && buffer[$0] == 10 }
         }
+        let line = Array(buffer[...lineEnd!])
+        buffer.removeFirst(line.count)
         guard line.starts(with: Array("OK ".utf8)) else {
             throw Failure("the bus refused authentication: \(String(decoding: line.prefix(80), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
         }
-        try send(Array("BEGIN\r\n".utf8) + (try message(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "Hello").encoded()))
+        authenticated = true
     }
 
     /// A method call with the next serial.
@@ -122,20 +138,34 @@ final class DBusConnection {
     func call(
         destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) throws -> [DBusValue] {
+        try reply(to: send(destination: destination, path: path, interface: interface, member: member, arguments), timeout: timeout)
+    }
+
+    /// Sends a method call without waiting for its reply (``reply(to:timeout:)`` reads it), so
+    /// that calls that do not depend on each other share a round trip.
+    func send(destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = []) throws -> UInt32 {
         let call = message(destination: destination, path: path, interface: interface, member: member, arguments)
-        let sent = call.serial
         try send(try call.encoded())
+        return call.serial
+    }
+
+    /// The values of the reply to the call `serial`, or the error it answered with.
+    func reply(to serial: UInt32, timeout: Duration = .seconds(25)) throws -> [DBusValue] {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let message = try receiveMessage(before: deadline)
+            let message: DBusMessage
+            if let kept = replies.removeValue(forKey: serial) { message = kept } else { message = try receiveMessage(before: deadline) }
             switch message.kind {
-            case .methodReturn where message.replySerial == sent:
+            case .methodReturn where message.replySerial == serial:
                 return message.body
-            case .error where message.replySerial == sent:
+            case .error where message.replySerial == serial:
                 throw Failure(message.body.first?.text ?? message.errorName ?? "an error", name: message.errorName)
             case .signal:
                 signals.append(message)
-            default:
+            case .methodReturn, .error:
+                // Another pipelined call's; Hello's is never asked for.
+                if let other = message.replySerial, other != 1 { replies[other] = message }
+            case .methodCall:
                 continue
             }
         }
@@ -148,15 +178,18 @@ final class DBusConnection {
         while true {
             let message = try receiveMessage(before: deadline)
             if message.kind == .signal && matches(message) { return message }
+            if message.kind == .methodReturn || message.kind == .error, let other = message.replySerial, other != 1 { replies[other] = message }
         }
     }
 
     private func receiveMessage(before deadline: ContinuousClock.Instant) throws -> DBusMessage {
-        var bytes = try receive(exactly: 16, before: deadline)
-        let length: Int
+        try readAuthentication(before: deadline)
         do {
-            length = try DBusMessage.length(ofMessageStartingWith: bytes)
-            bytes += try receive(exactly: length - 16, before: deadline)
+            while buffer.count < 16 { try fill(before: deadline) }
+            let length = try DBusMessage.length(ofMessageStartingWith: Array(buffer.prefix(16)))
+            while buffer.count < length { try fill(before: deadline) }
+            let bytes = Array(buffer.prefix(length))
+            buffer.removeFirst(length)
             return try DBusMessage(decoding: bytes)
         } catch let error as DBusFormatError {
             throw Failure("the bus sent \(error)")
@@ -173,15 +206,8 @@ final class DBusConnection {
         }
     }
 
-    private func receive(exactly count: Int, before deadline: ContinuousClock.Instant) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        while bytes.count < count { bytes += try receive(upTo: count - bytes.count, before: deadline) }
-        return bytes
-    }
-
-    /// Up to `count` bytes, at least one, waiting no later than `deadline`.
-    private func receive(upTo count: Int, before deadline: ContinuousClock.Instant) throws -> [UInt8] {
+    /// Adds what the bus sent next to ``buffer``, waiting no later than `deadline`.
+    private func fill(before deadline: ContinuousClock.Instant) throws {
         while true {
             let left = (deadline - .now).components
             guard left.seconds > 0 || left.attoseconds > 0 else { throw Failure("the bus did not answer in time") }
@@ -191,16 +217,15 @@ final class DBusConnection {
             let polled = poll(&ready, 1, Int32(milliseconds))
             if polled < 0 && errno == EINTR { continue }
             guard polled > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: min(count, 65_536))
-            let received = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            let start = buffer.count
+            buffer += repeatElement(0, count: 16_384)
+            let received = buffer[start...].withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            buffer.removeLast(16_384 - max(received, 0))
             if received < 0 && errno == EINTR { continue }
             guard received > 0 else { throw Failure("the bus closed the connection") }
-            return Array(buffer.prefix(received))
+            return
         }
     }
 }
 
-private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
-}
 #endif

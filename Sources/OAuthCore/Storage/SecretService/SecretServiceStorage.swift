@@ -38,6 +38,7 @@ public final class SecretServiceStorage: Storage {
         do {
             let service = try SecretService.open()
             _ = try service.defaultCollection()
+            _ = try service.session()
             return nil
         } catch {
             return "\(error)"
@@ -81,34 +82,58 @@ public final class SecretServiceStorage: Storage {
     }
 }
 
-/// The Secret Service API on one connection, in a `plain` session.
-private struct SecretService {
+/// The Secret Service API on one connection, in a `plain` session. The session is opened with
+/// the connection and its reply read when first needed, so it shares a round trip with the
+/// first search.
+private final class SecretService {
     let bus: DBusConnection
-    let session: String
+    private let sessionCall: UInt32
+    private var openedSession: String?
 
     static let name = "org.freedesktop.secrets"
     static let prefix = "org.freedesktop.Secret."
 
-    static func open() throws -> SecretService {
-        let bus = try DBusConnection.session()
-        let opened: [DBusValue]
+    private init(bus: DBusConnection) throws {
+        self.bus = bus
+        sessionCall = try bus.send(
+            destination: Self.name, path: "/org/freedesktop/secrets", interface: Self.prefix + "Service", member: "OpenSession",
+            [.string("plain"), .variant(.string(""))])
+    }
+
+    /// A connection to the session bus with a session being opened.
+    static func open() throws -> SecretService { try SecretService(bus: DBusConnection.session()) }
+
+    /// The session's object path.
+    func session() throws -> String {
+        if let openedSession { return openedSession }
+        let opened = try answer("OpenSession") { try bus.reply(to: sessionCall, timeout: .seconds(10)) }
+        guard opened.count == 2, case .objectPath(let session) = opened[1] else { throw Self.unexpected("OpenSession") }
+        openedSession = session
+        return session
+    }
+
+    /// `call`'s values; the bus's own errors (nobody owns the service's name, it cannot be
+    /// started) said as the keyring not answering.
+    private func answer(_ member: String, _ call: () throws -> [DBusValue]) throws -> [DBusValue] {
         do {
-            opened = try bus.call(
-                destination: name, path: "/org/freedesktop/secrets", interface: prefix + "Service", member: "OpenSession",
-                [.string("plain"), .variant(.string(""))], timeout: .seconds(10))
-        } catch let failure as DBusConnection.Failure where failure.name?.hasPrefix("org.freedesktop.DBus.Error.") == true {
+            return try call()
+        } catch let failure as DBusConnection.Failure where failure.name.map(Self.missingService.contains) == true || failure.name?.hasPrefix("org.freedesktop.DBus.Error.Spawn") == true {
             throw DBusConnection.Failure("no Secret Service answers on the D-Bus session (\(failure.description))")
         }
-        guard opened.count == 2, case .objectPath(let session) = opened[1] else { throw unexpected("OpenSession") }
-        return SecretService(bus: bus, session: session)
     }
+
+    private static let missingService: Set = [
+        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner", "org.freedesktop.DBus.Error.NoReply",
+    ]
 
     private static func unexpected(_ member: String) -> DBusConnection.Failure {
         DBusConnection.Failure("the Secret Service answered \(member) with values of another shape")
     }
 
     private func service(_ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
-        try bus.call(destination: Self.name, path: "/org/freedesktop/secrets", interface: Self.prefix + "Service", member: member, arguments)
+        try answer(member) {
+            try bus.call(destination: Self.name, path: "/org/freedesktop/secrets", interface: Self.prefix + "Service", member: member, arguments)
+        }
     }
 
     /// The default collection's path; an error when the keyring has none.
@@ -139,7 +164,7 @@ private struct SecretService {
     }
 
     func secret(of item: String) throws -> Data {
-        let answer = try bus.call(destination: Self.name, path: item, interface: Self.prefix + "Item", member: "GetSecret", [.objectPath(session)])
+        let answer = try bus.call(destination: Self.name, path: item, interface: Self.prefix + "Item", member: "GetSecret", [.objectPath(session())])
         guard case .structure(let fields)? = answer.first, fields.count == 4, case .bytes(let value) = fields[2] else {
             throw Self.unexpected("GetSecret")
         }
@@ -153,7 +178,7 @@ private struct SecretService {
             .dictionaryEntry(.string(Self.prefix + "Item.Attributes"), .variant(.stringDictionary(attributes))),
         ])
         let contentType = String(data: value, encoding: .utf8) == nil ? "application/octet-stream" : "text/plain; charset=utf8"
-        let secret = DBusValue.structure([.objectPath(session), .bytes(Data()), .bytes(value), .string(contentType)])
+        let secret = DBusValue.structure([.objectPath(try session()), .bytes(Data()), .bytes(value), .string(contentType)])
         let answer = try bus.call(
             destination: Self.name, path: collection, interface: Self.prefix + "Collection", member: "CreateItem", [properties, secret, .boolean(true)])
         guard answer.count == 2, case .objectPath(let prompt) = answer[1] else { throw Self.unexpected("CreateItem") }
