@@ -14,7 +14,8 @@
 # profile-config stored-tokens (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
 # present, ordinary and extreme values (the seed function below), and Fuzz/Regressions. A crash
-# or a broken property stops the run with the input saved in .build-fuzz/crashes/HARNESS/: copy
+# or a broken property stops the run with the input saved in .build-fuzz/crashes/HARNESS/ (under
+# FUZZ_BUILD_PATH when given): copy
 # it to Fuzz/Regressions/HARNESS/ and fix the bug; the "Fuzz regressions" tests replay that
 # directory from then on.
 set -euo pipefail
@@ -29,7 +30,9 @@ else
 fi
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers polling-countdown profile-config stored-tokens)
-BUILD=.build-fuzz
+# FUZZ_BUILD_PATH: CI gives the test build's folder, whose C libraries (BoringSSL) then serve
+# again; only the Swift modules are compiled anew, with the fuzzer.
+BUILD=${FUZZ_BUILD_PATH:-.build-fuzz}
 # release fuzzes faster; debug builds faster (CI, where each harness runs for a few seconds).
 CONFIGURATION=${FUZZ_CONFIGURATION:-release}
 [ -z "$LONG_RUNS" ] || CONFIGURATION=release
