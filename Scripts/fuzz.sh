@@ -14,10 +14,9 @@
 # profile-config stored-tokens (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
 # present, ordinary and extreme values (the seed function below), and Fuzz/Regressions. A crash
-# or a broken property stops the run with the input saved in .build-fuzz/crashes/HARNESS/ (under
-# FUZZ_BUILD_PATH when given): copy
-# it to Fuzz/Regressions/HARNESS/ and fix the bug; the "Fuzz regressions" tests replay that
-# directory from then on.
+# or a broken property stops the run with the input saved in .build-fuzz/crashes/HARNESS/ (or
+# under FUZZ_BUILD_PATH): copy it to Fuzz/Regressions/HARNESS/ and fix the bug; the "Fuzz
+# regressions" tests replay that directory from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LONG_RUNS=
