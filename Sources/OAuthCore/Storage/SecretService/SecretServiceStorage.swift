@@ -78,6 +78,9 @@ public final class SecretServiceStorage: Storage {
             return try body()
         } catch let failure as DBusConnection.Failure {
             throw StorageError(failure.name == nil ? .unavailable : code, "\(message): \(failure.description)", underlying: failure.description)
+        } catch let error as DBusFormatError {
+            // A value D-Bus cannot carry (larger than 64 MiB).
+            throw StorageError(code, "\(message): \(error.description)", underlying: error.description)
         }
     }
 }
