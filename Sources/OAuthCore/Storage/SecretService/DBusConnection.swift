@@ -163,8 +163,7 @@ final class DBusConnection {
             case .signal:
                 signals.append(message)
             case .methodReturn, .error:
-                // Another pipelined call's; Hello's is never asked for.
-                if let other = message.replySerial, other != 1 { replies[other] = message }
+                keepReply(message)
             case .methodCall:
                 continue
             }
@@ -178,8 +177,14 @@ final class DBusConnection {
         while true {
             let message = try receiveMessage(before: deadline)
             if message.kind == .signal && matches(message) { return message }
-            if message.kind == .methodReturn || message.kind == .error, let other = message.replySerial, other != 1 { replies[other] = message }
+            if message.kind == .methodReturn || message.kind == .error { keepReply(message) }
         }
+    }
+
+    /// Keeps a reply to another pipelined call for its ``reply(to:timeout:)``; Hello's (the
+    /// connection's first call) is never asked for.
+    private func keepReply(_ message: DBusMessage) {
+        if let serial = message.replySerial, serial != 1 { replies[serial] = message }
     }
 
     private func receiveMessage(before deadline: ContinuousClock.Instant) throws -> DBusMessage {
