@@ -141,7 +141,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             case .failure(let error):
                 return error.error.isEmpty ? ["an OAuth error with an empty error code"] : []
             }
-        } catch is TokenEndpointError {
+        } catch is TokenEndpointError, is UnexpectedResponseError {
             return []
         } catch {
             return ["an untyped error: \(error)"]

@@ -52,14 +52,17 @@ public enum HaapiError: IdsvrError {
         .serverError(error, errorDescription: description ?? "The server answered \(error) (HTTP \(statusCode)).", statusCode: statusCode)
     }
 
-    /// The HaapiError of a token endpoint answer that is neither tokens nor an OAuth error:
-    /// ``invalidURLResponse(_:reason:cause:)`` with the ``TokenEndpointError`` (status, content
-    /// type, body and `Retry-After`) as its cause; `endpoint` is where the answer came from.
-    public init(_ error: TokenEndpointError, endpoint: URL) {
-        let response = error.statusCode.map {
-            TransportResponse(status: $0, headers: error.contentType.map { ["Content-Type": $0] } ?? [:], body: error.rawBody, url: endpoint)
-        }
-        self = .invalidURLResponse(response?.platformURLResponse, reason: error.detail, cause: error)
+    /// The HaapiError of an answer that is neither what was asked for nor an OAuth error:
+    /// ``invalidURLResponse(_:reason:cause:)`` with the answer, and the error (which keeps its
+    /// status, content type, body and `Retry-After`) as the cause.
+    public init(_ error: UnexpectedResponseError) {
+        self = .invalidURLResponse(error.response.platformURLResponse, reason: error.detail, cause: error)
+    }
+
+    /// The HaapiError of tokens without the members RFC 6749 requires:
+    /// ``invalidURLResponse(_:reason:cause:)`` with the answer, and the error as the cause.
+    public init(_ error: TokenEndpointError) {
+        self = .invalidURLResponse(error.response?.platformURLResponse, reason: error.detail, cause: error)
     }
 
     /// The HaapiError of a DPoP failure: ``dpopKeyCreationFailure(cause:)`` when no key could be
@@ -74,8 +77,7 @@ public enum HaapiError: IdsvrError {
     /// ``invalidURLResponse(_:reason:cause:)`` with the response and an ``UnexpectedResponseError``
     /// describing it as the cause.
     public init(unexpected response: TransportResponse) {
-        let error = UnexpectedResponseError(response)
-        self = .invalidURLResponse(response.platformURLResponse, reason: error.errorDescription ?? error.error, cause: error)
+        self.init(UnexpectedResponseError(response, expected: "a HAAPI response"))
     }
 
     public var error: String {
@@ -148,7 +150,7 @@ public enum HaapiError: IdsvrError {
 
     /// A server's error: worth another try when it is busy or failing, else the cause needs a look.
     private static func recovery(status: Int) -> IdsvrErrorHandling {
-        status >= 500 || status == 429 ? .retryable(condition: .now) : .unrecoverable(action: .introspectCause)
+        .forServerAnswer(status: status, retryAfter: nil) ?? .unrecoverable(action: .introspectCause)
     }
 
     /// The HTTP status of a ``serverError(_:errorDescription:statusCode:)``, of the deprecated
@@ -185,54 +187,29 @@ public enum HaapiError: IdsvrError {
     }
 }
 
-/// An answer that is neither a HAAPI step, a problem nor an OAuth error: an HTML error page, an
-/// empty body, other JSON, or a busy server's 503 or 429. It is the `cause` of
-/// ``HaapiError/communication(message:cause:)`` and keeps all the answer said.
-public struct UnexpectedResponseError: IdsvrError, Hashable {
-    /// The HTTP status.
-    public let statusCode: Int
-    /// The `Content-Type`, if any.
-    public let contentType: String?
-    /// The body as received.
-    public let body: Data
-    /// How many seconds the server asked to wait (`Retry-After`), if it did.
-    public let retryAfter: Double?
-
-    /// Describes an answer.
-    public init(statusCode: Int, contentType: String?, body: Data, retryAfter: Double? = nil) {
-        self.statusCode = statusCode
-        self.contentType = contentType
-        self.body = body
-        self.retryAfter = retryAfter
-    }
-
-    /// Describes `response`.
-    public init(_ response: TransportResponse) {
-        self.init(
-            statusCode: response.status, contentType: response.headers["Content-Type"], body: response.body,
-            retryAfter: response.isSuccess ? nil : response.retryAfterSeconds)
-    }
-
-    public var error: String { retryAfter == nil ? "unexpected_response" : "server_busy" }
-
-    public var errorDescription: String? {
-        if let retryAfter {
-            // Int(exactly:): a whole number in Int's range prints without ".0"; no value traps.
-            let seconds = Int(exactly: retryAfter).map(String.init) ?? String(retryAfter)
-            return "The server answered HTTP \(statusCode) and asked to try again in \(seconds) s."
+extension HaapiError {
+    /// The one mapping of a failure below the driver and the SDK to what they report.
+    ///
+    /// A ``HaapiError`` stays as it is; a DPoP failure and an unusable answer become their
+    /// HaapiErrors; an ``OIDCError`` of configuration becomes ``invalidConfiguration(reason:)``
+    /// and any other is judged by its cause; a failure below HTTP (``HTTPTransportError``, or
+    /// any error that is not an ``IdsvrError``) becomes ``communication(message:cause:)``, whose
+    /// message says "the `what` to `url`'s host failed". Other ``IdsvrError``s (a
+    /// ``StorageError``, an ``OAuthErrorResponse``) keep their own recovery.
+    package static func wrapping(_ error: any Error, _ what: String, url: URL?) -> any Error {
+        switch error {
+        case is HaapiError: return error
+        case let error as DPoPError: return HaapiError(error)
+        case let error as UnexpectedResponseError: return HaapiError(error)
+        case let error as TokenEndpointError: return HaapiError(error)
+        case let error as OIDCError where error.code == .notSupported || error.code == .invalidConfiguration:
+            return HaapiError.invalidConfiguration(reason: error.message)
+        case let error as OIDCError: return error.cause.map { wrapping($0, what, url: url) } ?? error
+        case is HTTPTransportError, is CancellationError: break
+        case is any IdsvrError: return error
+        default: break
         }
-        let kind = body.isEmpty ? "an empty body" : "content of type \(contentType ?? "none")"
-        return "The server answered HTTP \(statusCode) with \(kind), not a HAAPI response."
-    }
-
-    public var failureReason: String {
-        body.isEmpty ? errorDescription ?? error : "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
-    }
-
-    public var recoverySuggestion: IdsvrErrorHandling {
-        // A busy server (its `Retry-After` is ``retryAfter``) or a failing one: worth another try.
-        if retryAfter != nil || statusCode >= 500 || statusCode == 429 { return .retryable(condition: .now) }
-        return .unrecoverable(action: .introspectCause)
+        return HaapiError.communication(message: "the \(what) to \(url?.host ?? "the server") failed", cause: error)
     }
 }
 

@@ -65,11 +65,11 @@ let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
 /// do not apply to a client-credentials token endpoint).
 let haapiTokenEndpointFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
-    tokenEndpointBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
-    .init(.bodyNotJSON, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
-    .init(.wrongContentType, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    serverBusyFault,
+    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+    .init(.bodyNotJSON, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+    .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
     .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
 ]
 

@@ -74,15 +74,15 @@ struct OAuthFaultRow: Sendable, CustomTestStringConvertible {
 
 /// The token endpoint's answers to the code exchange and the refresh (both token requests
 /// with a DPoP proof): OAuth errors stay `OAuthErrorResponse`; other answers are
-/// `HaapiError.communication` with the `TokenEndpointError` as cause, as for the revocation
+/// `HaapiError.communication` with the `UnexpectedResponseError` as cause, as for the revocation
 /// and the HAAPI token requests (one rule for the SDK).
 private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
-    tokenEndpointBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
-    .init(.bodyNotJSON, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
-    .init(.wrongContentType, "invalid_url_response/unexpected_token_response", .unrecoverable(action: .introspectCause)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    serverBusyFault,
+    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+    .init(.bodyNotJSON, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+    .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
     .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
     .init(.invalidGrant, "invalid_grant", .newHaapiFlow),
 ]
@@ -91,9 +91,9 @@ private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
 /// with any body is a success, see ``FaultMatrix/OAuthTokenManagerFaults/revocationIgnoresTheBodyOfA200(_:)``).
 private let revocationFaults: [ExpectedFailure] = networkFaults + [
     serverErrorFault,
-    tokenEndpointBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_token_response", .retryable(condition: .now)),
+    serverBusyFault,
+    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
 ]
 
 let oauthFaults: [OAuthFaultRow] =

@@ -219,9 +219,9 @@ private let userInfoFaults: [ExpectedFailure] =
 /// session is removed first, whatever the provider answers, since the user asked to log out.
 private let revocationFaults: [ExpectedFailure] = transportFaults + [
     serverErrorFault,
-    .init(.serviceUnavailableWithRetryAfter, "unexpected_token_response", .retryable(condition: .now), retryAfter: busyDelay, as: TokenEndpointError.self),
-    .init(.tooManyRequests, "unexpected_token_response", .retryable(condition: .now), as: TokenEndpointError.self),
-    .init(.htmlErrorPage, "unexpected_token_response", .retryable(condition: .now), as: TokenEndpointError.self),
+    .init(.serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .now), retryAfter: busyDelay, as: UnexpectedResponseError.self),
+    .init(.tooManyRequests, "unexpected_response", .retryable(condition: .now), as: UnexpectedResponseError.self),
+    .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .now), as: UnexpectedResponseError.self),
 ]
 
 let oidcFaults: [OIDCFaultRow] =

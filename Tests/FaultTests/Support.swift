@@ -57,13 +57,10 @@ let serverErrorFault = ExpectedFailure(.internalServerError, "server_error", .re
 /// The delay ``ServerFault/serviceUnavailableWithRetryAfter`` asks for.
 let busyDelay = TimeInterval(ServerFault.retryAfterSeconds)
 
-/// The 503 with `Retry-After` from a HAAPI endpoint: an unusable answer whose cause keeps the delay.
+/// The 503 with `Retry-After` from a HAAPI, token or revocation endpoint: an unusable answer
+/// whose cause, an ``UnexpectedResponseError``, keeps the delay.
 let serverBusyFault = ExpectedFailure(
     .serviceUnavailableWithRetryAfter, "invalid_url_response/server_busy", .retryable(condition: .now), retryAfter: busyDelay)
-
-/// The same from a token or revocation endpoint: the cause is the ``TokenEndpointError``, which keeps the delay.
-let tokenEndpointBusyFault = ExpectedFailure(
-    .serviceUnavailableWithRetryAfter, "invalid_url_response/unexpected_token_response", .retryable(condition: .now), retryAfter: busyDelay)
 
 /// The transport timeout of every fault test: long enough for a loopback exchange on a busy
 /// machine, short enough that ``ServerFault/noResponse`` costs well under a second.

@@ -141,6 +141,11 @@ struct DeviceLoginTests {
             } catch let error as OIDCError {
                 #expect(error.code == .deviceAuthorizationFailed)
                 #expect(error.serverError == "invalid_client")
+                // The server's answer is kept as the cause, and its OAuth error decides the recovery.
+                #expect((error.cause as? OAuthErrorResponse)?.error == "invalid_client")
+                guard case .unrecoverable(action: .modifyConfiguration) = error.recoverySuggestion else {
+                    Issue.record("a refused client is not a configuration problem: \(error.recoverySuggestion)"); return
+                }
             }
             let secret = try #require(try await server.state.client("haapi-secret")?.clientSecret)
             let confidential = try Self.client(server, authentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret))

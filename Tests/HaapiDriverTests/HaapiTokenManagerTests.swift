@@ -339,11 +339,14 @@ final class FakeRefusingResource: HTTPTransport, @unchecked Sendable {
 /// Issue 28, item 6: numbers from a server never trap where they are described.
 @Suite("Hostile numbers in HAAPI errors")
 struct HostileNumberTests {
-    /// A `Retry-After` past Int's range is described as a number, not converted (which trapped).
+    /// A `Retry-After` past Int's range is cut to a day and described as a number, not
+    /// converted (which trapped); a fraction is described as it came.
     @Test func round2Item06AHugeRetryAfterIsDescribedWithoutTrapping() {
-        let huge = UnexpectedResponseError(statusCode: 503, contentType: nil, body: Data(), retryAfter: 1e300)
-        #expect(huge.errorDescription == "The server answered HTTP 503 and asked to try again in 1e+300 s.")
-        let whole = UnexpectedResponseError(statusCode: 503, contentType: nil, body: Data(), retryAfter: 30)
-        #expect(whole.errorDescription == "The server answered HTTP 503 and asked to try again in 30 s.")
+        func busy(_ retryAfter: String) -> UnexpectedResponseError {
+            UnexpectedResponseError(TransportResponse(status: 503, headers: ["Retry-After": retryAfter], url: URL(string: "https://as.example/haapi")!))
+        }
+        #expect(busy("1e300").errorDescription == "The server answered HTTP 503 and asked to try again in 86400 s.")
+        #expect(busy("2.5").errorDescription == "The server answered HTTP 503 and asked to try again in 2.5 s.")
+        #expect(busy("30").errorDescription == "The server answered HTTP 503 and asked to try again in 30 s.")
     }
 }

@@ -163,11 +163,11 @@ struct OAuthTokenManagerTests {
         guard case .error(let failure) = await manager.fetchAccessToken(with: "html-please") else { Issue.record("HTML accepted"); return }
         // One rule for the SDK's token requests (the HAAPI ones, revocations, code exchanges and
         // refreshes): an answer that is not OAuth is an invalid response caused by it, with the response.
-        guard case HaapiError.invalidURLResponse(let response, _, let cause as TokenEndpointError)? = failure as? HaapiError else {
+        guard case HaapiError.invalidURLResponse(let response, _, let cause as UnexpectedResponseError)? = failure as? HaapiError else {
             Issue.record("not an invalid response: \(failure)"); return
         }
         let typed = cause
-        #expect(typed.statusCode == 502 && typed.rawBody == Data("<html>bad gateway</html>".utf8))
+        #expect(typed.statusCode == 502 && typed.body == Data("<html>bad gateway</html>".utf8))
         #expect(response?.url == testConfiguration(bound: true).tokenEndpointURL && (failure as? HaapiError)?.statusCode == 502)
         // The listener saw each raw response: headers included.
         #expect(listener.events.map(\.0) == ["success", "tokenError", "error"])

@@ -69,8 +69,11 @@ struct ErrorMappingTests {
     }
 
     @Test func aDescriptionSaysWhatAndWhy() {
-        let error = TokenEndpointError(.unexpectedResponse, response: TransportResponse(status: 502, body: Data("<html>".utf8), url: url))
-        #expect(error.description.hasPrefix("unexpected_token_response: the token endpoint answered HTTP 502"))
-        #expect(error.description.contains("body begins: <html>"))
+        let page = TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8), url: url)
+        let error = UnexpectedResponseError(page, from: "the token endpoint")
+        #expect(error.description.hasPrefix("unexpected_response: The token endpoint answered HTTP 502 with content of type text/html"))
+        #expect(error.description.contains("Body begins: <html>"))
+        let tokens = TokenEndpointError(detail: "the token response has no string \"access_token\"", response: page)
+        #expect(tokens.description == "invalid_token_response: the token response has no string \"access_token\" (the token response has no string \"access_token\"; body begins: <html>)")
     }
 }

@@ -65,7 +65,7 @@ struct HostileInputTests {
                 .randomElement(using: &rng)!
             let body = "{\"access_token\":\"a\",\"token_type\":\"b\"," + randomText(&rng)
             let response = TransportResponse(status: status, headers: ["Content-Type": type], body: Data(body.utf8), url: url)
-            do { _ = try TokenEndpointResponse(response) } catch is TokenEndpointError {} catch {
+            do { _ = try TokenEndpointResponse(response) } catch is TokenEndpointError {} catch is UnexpectedResponseError {} catch {
                 Issue.record("untyped error \(error) for \(body)")
             }
         }

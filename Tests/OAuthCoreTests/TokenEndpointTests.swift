@@ -134,15 +134,16 @@ struct TokenEndpointTests {
     }
 
     @Test func anythingElseIsATypedErrorThatKeepsStatusAndBody() throws {
-        let cases: [(Int, String, String?, TokenEndpointError.Code)] = [
-            (500, "<html><body>Internal error</body></html>", "text/html", .unexpectedResponse),
-            (400, "", nil, .unexpectedResponse),
-            (200, #"{"access_token":"at","token_type":"Bearer"}"#, "text/plain", .unexpectedResponse),
-            (200, "not json", "application/json", .unexpectedResponse),
-            (200, "[1,2]", "application/json", .unexpectedResponse),
-            (400, #"{"message":"no error member"}"#, "application/json", .unexpectedResponse),
+        // nil: an UnexpectedResponseError (no tokens and no OAuth error); a code: a TokenEndpointError.
+        let cases: [(Int, String, String?, TokenEndpointError.Code?)] = [
+            (500, "<html><body>Internal error</body></html>", "text/html", nil),
+            (400, "", nil, nil),
+            (200, #"{"access_token":"at","token_type":"Bearer"}"#, "text/plain", nil),
+            (200, "not json", "application/json", nil),
+            (200, "[1,2]", "application/json", nil),
+            (400, #"{"message":"no error member"}"#, "application/json", nil),
             // Found by the token-response fuzz harness: an empty code is no OAuth error.
-            (400, #"{"error":""}"#, "application/json", .unexpectedResponse),
+            (400, #"{"error":""}"#, "application/json", nil),
             (200, #"{"token_type":"Bearer"}"#, "application/json", .invalidResponse),
             (200, #"{"access_token":"at","token_type":"Bearer","expires_in":"soon"}"#, "application/json", .invalidResponse),
             (200, #"{"access_token":"at","token_type":"Bearer","expires_in":-5}"#, "application/json", .invalidResponse),
@@ -156,13 +157,17 @@ struct TokenEndpointTests {
                 #expect(error.code == code, "\(status) \(body)")
                 #expect(error.statusCode == status)
                 #expect(error.rawBody == Data(body.utf8))
+            } catch let error as UnexpectedResponseError {
+                #expect(code == nil, "\(status) \(body): \(error)")
+                #expect(error.statusCode == status && error.error == "unexpected_response")
+                #expect(error.body == Data(body.utf8))
             }
         }
     }
 
     @Test func recoveryFollowsStatusAndRetryAfter() throws {
-        func error(_ status: Int, headers: HeaderFields = [:]) throws -> TokenEndpointError {
-            do { _ = try classify(status, "busy", type: "text/plain", headers: headers) } catch let error as TokenEndpointError { return error }
+        func error(_ status: Int, headers: HeaderFields = [:]) throws -> UnexpectedResponseError {
+            do { _ = try classify(status, "busy", type: "text/plain", headers: headers) } catch let error as UnexpectedResponseError { return error }
             throw HTTPTransportError(.invalidRequest, "no error")
         }
         let busy = try error(503, headers: ["Retry-After": "7"])

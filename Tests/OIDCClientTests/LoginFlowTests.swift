@@ -220,6 +220,31 @@ struct LoginFlowTests {
         #expect(provider.record.withLockedValue { $0.authorizeRequests.first?["code_challenge_method"] } == "S256")
     }
 
+    /// A refused push keeps the server's answer as its cause: its OAuth error decides the
+    /// recovery, and a busy server's `Retry-After` reaches the app.
+    @Test func aRefusedPushKeepsTheServersAnswer() async throws {
+        let provider = try await TestProvider.start { $0.parSupported = true }
+        defer { Task { await provider.stop() } }
+        let client = try provider.client { $0.usePushedAuthorizationRequests = true }
+        func refusal(_ answer: ServerResponse) async -> OIDCError? {
+            provider.change { $0.parRefusal = answer }
+            return await #expect(throws: OIDCError.self) {
+                try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+            }
+        }
+        let refused = await refusal(.json(400, #"{"error":"consent_required","error_description":"ask first"}"#))
+        #expect(refused?.code == .authorizationError && refused?.serverError == "consent_required")
+        #expect((refused?.cause as? OAuthErrorResponse)?.statusCode == 400)
+        #expect(refused?.recoverySuggestion == .newHaapiFlow)
+        var busy = ServerResponse(status: 503, headers: [("Retry-After", "9")])
+        busy.body = Array("down for maintenance".utf8)
+        let unavailable = await refusal(busy)
+        #expect(unavailable?.code == .authorizationError && unavailable?.serverError == nil)
+        #expect((unavailable?.cause as? UnexpectedResponseError)?.body == Data("down for maintenance".utf8))
+        #expect(unavailable?.retryAfter == 9 && unavailable?.recoverySuggestion == .retryable(condition: .now))
+        #expect(provider.record.withLockedValue { $0.authorizeRequests.isEmpty }, "the browser was never opened")
+    }
+
     @Test func dynamicRegistrationGivesAClientThatCanLogIn() async throws {
         let provider = try await TestProvider.start()
         defer { Task { await provider.stop() } }

@@ -85,8 +85,17 @@ struct TokenSessionTests {
         }
         #expect(provider.tokenRequests("refresh_token") == 1, "the session ended once; the waiters found it ended")
         #expect(try storage.read(key: Self.key) == nil)
-        // And stays ended: no request for a session that is gone.
+        // The caller that refreshed is told why the session ended: the server's refusal, not "no session".
+        let refused = results.compactMap { result -> OIDCError? in
+            guard case .failure(let error as OIDCError) = result, error.serverError == "invalid_grant" else { return nil }
+            return error
+        }
+        #expect(!refused.isEmpty && refused.allSatisfy { !($0.cause is TokenSession.NoSessionError) })
+        // And stays ended: no request for a session that is gone, which is now "no one is logged in".
         await #expect(throws: OIDCError.self) { try await client.validAccessToken(minimumLifetime: 0) }
+        do { _ = try await client.validAccessToken(minimumLifetime: 0) } catch let error as OIDCError {
+            #expect(error.code == .loginRequired && error.cause is TokenSession.NoSessionError)
+        }
         #expect(provider.tokenRequests("refresh_token") == 1)
     }
 

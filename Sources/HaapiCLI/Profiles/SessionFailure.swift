@@ -10,7 +10,7 @@ extension Profile {
             return try await body()
         } catch let failure as CLIFailure {
             throw failure
-        } catch let error as OIDCError where error.code == .loginRequired && error.errorDescription == TokenSession.noSession.errorDescription {
+        } catch let error as OIDCError where error.cause is TokenSession.NoSessionError {
             throw Self.noTokens(name)
         } catch let error as OIDCError where error.code == .loginRequired {
             throw CLIFailure("login required: \(error.errorDescription ?? error.error); run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)

@@ -8,19 +8,10 @@ enum Hints {
     /// of `error`): what to check, and where the development server says its secrets. For a
     /// refused server certificate: how to trust a private CA.
     static func after(_ error: any Error) -> String {
-        var current: (any Error)? = error
-        for _ in 0..<6 {
-            guard let error = current else { break }
-            if (error as? any IdsvrError)?.error == "invalid_client" { return refusedClient }
-            if (error as? HTTPTransportError)?.code == .tlsFailure { return untrustedCertificate }
-            if let error = error as? HaapiFlowError {
-                current = error.underlyingError
-            } else if let error = error as? any IdsvrError {
-                current = error.cause
-            } else {
-                break
-            }
-        }
+        // A flow's error is the UI's wrapper, not an IdsvrError: its failure's causes count too.
+        let chain = error.causeChain.flatMap { ($0 as? HaapiFlowError)?.underlyingError?.causeChain ?? [$0] }
+        if chain.contains(where: { ($0 as? any IdsvrError)?.error == "invalid_client" }) { return refusedClient }
+        if chain.contains(where: { ($0 as? HTTPTransportError)?.code == .tlsFailure }) { return untrustedCertificate }
         return ""
     }
 

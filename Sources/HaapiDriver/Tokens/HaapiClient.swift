@@ -26,23 +26,23 @@ public final class HaapiClient: HTTPTransport {
     public var dpop: Dpop? { tokenManager.key }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var retried = false
-        while true {
-            let token = try await tokenManager.accessToken()
-            var authorized = request
-            authorized.headers[HttpHeaderNames.authorization] = token.authorizationHeaderValue
-            let response: TransportResponse
-            let outgoing = authorized
-            do {
-                response = try await tokenManager.key.send(using: base, accessToken: token.value) { outgoing }
-            } catch let error as DPoPError {
-                throw HaapiError(error)
-            }
-            guard AccessTokenChallenge(response)?.asksForNewToken == true, !retried else { return response }
-            HaapiLogger.debug(DriverFollowUpTag.flow, "the HAAPI access token was refused; getting a new one")
-            tokenManager.invalidateAccessToken(token)
-            retried = true
-        }
+        try await AccessTokenChallenge.sendRenewingOnce(
+            token: try await tokenManager.accessToken(),
+            renew: { refused in
+                HaapiLogger.debug(DriverFollowUpTag.flow, "the HAAPI access token was refused; getting a new one")
+                tokenManager.invalidateAccessToken(refused)
+                return try await tokenManager.accessToken()
+            },
+            send: { token in
+                var authorized = request
+                authorized.headers[HttpHeaderNames.authorization] = token.authorizationHeaderValue
+                let outgoing = authorized
+                do {
+                    return try await tokenManager.key.send(using: base, accessToken: token.value) { outgoing }
+                } catch let error as DPoPError {
+                    throw HaapiError(error)
+                }
+            })
     }
 }
 
@@ -71,10 +71,8 @@ extension HaapiClient {
         let response: TransportResponse
         do {
             response = try await send(request)
-        } catch let error as HaapiError {
-            throw error
         } catch {
-            throw HaapiError.communication(message: "the request to \(url.host ?? "the server") failed", cause: error)
+            throw HaapiError.wrapping(error, "request", url: url)
         }
         return ResponseAndData(response: response.platformURLResponse, data: response.body)
     }

@@ -302,8 +302,8 @@ public final class HaapiTokenManager: Sendable {
         let catResponse = try await exchange(
             .form(catEndpoint, parameters: [("client_id", clientID), ("challenge", challenge), ("challenge_response", answer)], headers: ["Accept": "application/json"]))
         guard catResponse.isSuccess, let cat = try? JSONValue(parsing: catResponse.body)["cat"]?.stringValue else {
-            let error = (try? JSONValue(parsing: catResponse.body))?["error"]?.stringValue ?? "HTTP \(catResponse.status)"
-            throw HaapiError.attestationRefusedByServer(cause: HaapiError.server(error, description: nil, statusCode: catResponse.status))
+            let refusal = OAuthErrorResponse(catResponse).map { HaapiError.server($0.error, description: $0.serverDescription, statusCode: $0.statusCode) }
+            throw HaapiError.attestationRefusedByServer(cause: refusal ?? HaapiError(unexpected: catResponse))
         }
         return try await requestToken(
             authentication: .none(clientID: clientID),
@@ -364,10 +364,10 @@ public final class HaapiTokenManager: Sendable {
                 document: ["software_id": .string(configuration.templateClientId)], at: registrationEndpoint,
                 initialAccessToken: initialToken.accessToken, transport: transport)
         } catch let error as OIDCError {
-            let status = (error.cause as? OAuthErrorResponse)?.statusCode ?? (error.cause as? TokenEndpointError)?.statusCode
+            let status = error.firstCause(OAuthErrorResponse.self)?.statusCode ?? error.firstCause(UnexpectedResponseError.self)?.statusCode
             throw HaapiError.serverError(error.serverError ?? "registration_failed", errorDescription: "dynamic client registration failed", statusCode: status ?? 0)
         } catch {
-            throw HaapiError.communication(message: "the request to \(registrationEndpoint.host ?? "the server") failed", cause: error)
+            throw HaapiError.wrapping(error, "request", url: registrationEndpoint)
         }
         HaapiLogger.info(DriverFollowUpTag.storage, "registered DCR client \(client.clientID)")
         return client
@@ -388,14 +388,10 @@ public final class HaapiTokenManager: Sendable {
         let result: TokenEndpointResponse
         do {
             result = try await client.requestToken(.clientCredentials(scope: Self.haapiScope), additionalParameters: extra).result
-        } catch let error as DPoPError {
-            throw HaapiError(error)
-        } catch let error as HTTPTransportError {
-            throw HaapiError.communication(message: "the HAAPI token request failed", cause: error)
-        } catch let error as TokenEndpointError {
+        } catch {
             // An HTML error page or a busy server is the server's answer, not a network failure:
             // left as it is, HaapiManager would report it as `communication`.
-            throw HaapiError(error, endpoint: tokenEndpoint)
+            throw HaapiError.wrapping(error, "HAAPI token request", url: tokenEndpoint)
         }
         return Self.accessToken(try Self.tokens(result), receivedAt: now())
     }
@@ -423,7 +419,7 @@ public final class HaapiTokenManager: Sendable {
         do {
             return try await transport.send(request)
         } catch {
-            throw HaapiError.communication(message: "the request to \(request.url.host ?? "the server") failed", cause: error)
+            throw HaapiError.wrapping(error, "request", url: request.url)
         }
     }
 }

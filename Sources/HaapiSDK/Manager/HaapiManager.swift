@@ -239,10 +239,8 @@ public actor HaapiManager {
         let response: TransportResponse
         do {
             response = try await transport.send(request)
-        } catch let error as HaapiError {
-            return .error(error)
         } catch {
-            return .error(HaapiError.communication(message: "the HAAPI request to \(url.host ?? "the server") failed", cause: error))
+            return .error(HaapiError.wrapping(error, "HAAPI request", url: url))
         }
         if let newSession = response.headers["Set-Session-Id"], !newSession.isEmpty { sessionID = newSession }
         HaapiLogger.debug(SdkFollowUpTag.http, "HTTP \(response.status) \(response.mediaType ?? "no content type")")
@@ -265,10 +263,8 @@ public actor HaapiManager {
                     // The driver has already renewed the HAAPI token once: a refusal of the new one is final.
                     return .error(HaapiError.server("invalid_token", description: challenge.errorDescription, statusCode: 401))
                 }
-                if !response.isSuccess, response.mediaType == "application/json",
-                    let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue
-                {
-                    return .error(HaapiError.server(error, description: document["error_description"]?.stringValue, statusCode: response.status))
+                if response.mediaType == "application/json", let refusal = OAuthErrorResponse(response) {
+                    return .error(HaapiError.server(refusal.error, description: refusal.serverDescription, statusCode: refusal.statusCode))
                 }
                 return .error(HaapiError(unexpected: response))
             }

@@ -179,7 +179,7 @@ public final class OAuthTokenManager: Sendable {
             return .success
         } catch {
             let endpoint = configuration.revocationEndpointURL ?? configuration.tokenEndpointURL
-            return .error(Self.refusal(in: error) ?? Self.map(error, endpoint: endpoint))
+            return .error(error.firstCause(OAuthErrorResponse.self) ?? HaapiError.wrapping(error, "token request", url: endpoint))
         }
     }
 
@@ -190,34 +190,7 @@ public final class OAuthTokenManager: Sendable {
             HaapiLogger.debug(SdkFollowUpTag.oAuth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
             return .successfulToken(SuccessfulTokenResponse(tokens))
         } catch {
-            return Self.refusal(in: error).map { .errorToken(ErrorTokenResponse($0)) } ?? .error(Self.map(error, endpoint: configuration.tokenEndpointURL))
-        }
-    }
-
-    /// The server's OAuth error behind a failure, if it is one.
-    private static func refusal(in error: any Error) -> OAuthErrorResponse? {
-        switch error {
-        case let refusal as OAuthErrorResponse: return refusal
-        case let error as OIDCError: return error.cause.flatMap(refusal(in:))
-        default: return nil
-        }
-    }
-
-    /// The SDK's error for a failure: the one mapping of the token lifecycle's errors to ``HaapiError``.
-    static func map(_ error: any Error, endpoint: URL) -> any Error {
-        switch error {
-        case let error as OIDCError where error.code == .notSupported || error.code == .invalidConfiguration:
-            return HaapiError.invalidConfiguration(reason: error.message)
-        case let error as OIDCError:
-            return error.cause.map { map($0, endpoint: endpoint) } ?? error
-        case let error as TokenEndpointError:
-            return HaapiError(error, endpoint: endpoint)
-        case let error as DPoPError:
-            return HaapiError(error)
-        case let error as HTTPTransportError:
-            return HaapiError.communication(message: "the token request failed", cause: error)
-        default:
-            return error
+            return error.firstCause(OAuthErrorResponse.self).map { .errorToken(ErrorTokenResponse($0)) } ?? .error(HaapiError.wrapping(error, "token request", url: configuration.tokenEndpointURL))
         }
     }
 
@@ -231,10 +204,8 @@ public final class OAuthTokenManager: Sendable {
             case .success((.failure(let refusal), let response)):
                 listener.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: ErrorTokenResponse(refusal)))
             case .failure(let error):
-                let response = (error as? TokenEndpointError).map {
-                    TransportResponse(status: $0.statusCode ?? 0, headers: $0.contentType.map { ["Content-Type": $0] } ?? [:], body: $0.rawBody, url: endpoint)
-                }
-                listener.onError(ErrorHTTPURLResponseContent(response: response, error: map(error, endpoint: endpoint)))
+                let response = error.firstCause(UnexpectedResponseError.self)?.response ?? error.firstCause(TokenEndpointError.self)?.response
+                listener.onError(ErrorHTTPURLResponseContent(response: response, error: HaapiError.wrapping(error, "token request", url: endpoint)))
             }
         }
     }

@@ -155,7 +155,7 @@ public final class Dpop: Sendable {
     static func isNonceChallenge(_ response: TransportResponse) -> Bool {
         guard response.status == 400 || response.status == 401 else { return false }
         if AccessTokenChallenge(response)?.error == "use_dpop_nonce" { return true }
-        return (try? JSONValue(parsing: response.body))?["error"]?.stringValue == "use_dpop_nonce"
+        return OAuthErrorResponse(response)?.error == "use_dpop_nonce"
     }
 
     private static func newJTI() -> String {

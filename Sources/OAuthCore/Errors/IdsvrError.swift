@@ -68,3 +68,45 @@ public enum UnrecoverableAction: Sendable, Hashable {
     /// This device or platform cannot do what is asked (no attestation, no secure key storage).
     case invalidPlatform
 }
+
+extension IdsvrErrorHandling {
+    /// The recovery a server's status and `Retry-After` decide: retryable now when it asked to
+    /// wait, is failing (5xx) or is busy (429); `nil` when the status alone says nothing.
+    package static func forServerAnswer(status: Int?, retryAfter: Double?) -> IdsvrErrorHandling? {
+        if retryAfter != nil { return .retryable(condition: .now) }
+        guard let status, status >= 500 || status == 429 else { return nil }
+        return .retryable(condition: .now)
+    }
+
+    /// The recovery an OAuth `error` code decides, wherever it came from (a token, PAR, device
+    /// authorization or authorization endpoint): a new login when the grant or the user's
+    /// session is gone, a retry when the server is busy or asks again, else the configuration
+    /// (client, scope, redirect) must change, as `reason` says.
+    package static func forOAuthError(_ code: String, reason: String) -> IdsvrErrorHandling {
+        switch code {
+        case "invalid_grant", "access_denied", "expired_token", "login_required", "interaction_required", "consent_required",
+            "account_selection_required":
+            return .newHaapiFlow
+        case "temporarily_unavailable", "server_error", "use_dpop_nonce", "slow_down", "authorization_pending":
+            return .retryable(condition: .now)
+        default:
+            return .unrecoverable(action: .modifyConfiguration(reason: reason))
+        }
+    }
+}
+
+extension Error {
+    /// This error, then its ``IdsvrError/cause``, then that one's, and so on (at most eight:
+    /// a chain is a few links long, and a cycle must not loop).
+    package var causeChain: [any Error] {
+        var chain: [any Error] = [self]
+        while chain.count < 8, let next = (chain[chain.count - 1] as? any IdsvrError)?.cause { chain.append(next) }
+        return chain
+    }
+
+    /// The first error of type `T` in ``causeChain``: this error or one of its causes.
+    package func firstCause<T: Error>(_ type: T.Type = T.self) -> T? {
+        for error in causeChain { if let found = error as? T { return found } }
+        return nil
+    }
+}

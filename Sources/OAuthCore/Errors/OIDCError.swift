@@ -66,11 +66,9 @@ public struct OIDCError: IdsvrError {
             return causeRecovery ?? .retryable(condition: .now)
         case .userInfoFailed:
             return causeRecovery ?? .unrecoverable(action: .introspectCause)
-        case .tokenRequestFailed, .deviceAuthorizationFailed:
+        case .tokenRequestFailed, .deviceAuthorizationFailed, .authorizationError:
             // The OAuth error's own (invalid_grant: a new login; server_error: later), or the unusable answer's.
-            return causeRecovery
-                ?? (serverError == "temporarily_unavailable" || serverError == "server_error"
-                    ? .retryable(condition: .now) : .unrecoverable(action: .modifyConfiguration(reason: message)))
+            return causeRecovery ?? .forOAuthError(serverError ?? "", reason: message)
         default:
             return ownRecovery
         }
@@ -85,15 +83,6 @@ public struct OIDCError: IdsvrError {
         case .noPendingRequest, .redirectAlreadyDelivered:
             // A stale or repeated link: nothing to do; the login under way (if any) goes on.
             return .unrecoverable(action: .introspectCause)
-        case .authorizationError:
-            switch serverError {
-            case "login_required", "interaction_required", "consent_required", "access_denied", "account_selection_required":
-                return .newHaapiFlow
-            case "temporarily_unavailable", "server_error":
-                return .retryable(condition: .now)
-            default:
-                return .unrecoverable(action: .modifyConfiguration(reason: message))
-            }
         case .userAgentFailed:
             return .retryable(condition: .now)
         case .notSupported, .invalidConfiguration:

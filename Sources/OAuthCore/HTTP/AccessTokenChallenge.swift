@@ -41,3 +41,16 @@ public struct AccessTokenChallenge: Sendable, Hashable {
         return nil
     }
 }
+
+extension AccessTokenChallenge {
+    /// The one rule for an API that refuses an access token: sends with `token`, and when the
+    /// answer asks for a new token (``asksForNewToken``) gets one from `renew` and sends once
+    /// more. A second refusal is the caller's answer; a third try would only repeat it.
+    package static func sendRenewingOnce<Token: Sendable>(
+        token: Token, renew: (Token) async throws -> Token, send: (Token) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let response = try await send(token)
+        guard AccessTokenChallenge(response)?.asksForNewToken == true else { return response }
+        return try await send(try await renew(token))
+    }
+}

@@ -109,7 +109,7 @@ public enum DynamicClientRegistration {
     /// (a Curity template registration sends only `software_id`).
     /// - Throws: ``OIDCError`` ``OIDCError/Code/registrationFailed`` when the answer is not a
     ///   registration: its cause is the ``OAuthErrorResponse`` of an OAuth error, else a
-    ///   ``TokenEndpointError`` keeping the answer; ``HTTPTransportError``.
+    ///   ``UnexpectedResponseError`` keeping the answer; ``HTTPTransportError``.
     public static func register(
         document: JSONValue, at endpoint: URL, initialAccessToken: String? = nil, transport: any HTTPTransport
     ) async throws -> RegisteredClient {
@@ -117,11 +117,11 @@ public enum DynamicClientRegistration {
         if let initialAccessToken { headers["Authorization"] = "Bearer " + initialAccessToken }
         let response = try await transport.send(TransportRequest(method: "POST", url: endpoint, headers: headers, body: document.serialized()))
         if response.isSuccess, let client = try? RegisteredClient(registrationResponse: response.body) { return client }
-        let members = (try? JSONValue(parsing: response.body))?.objectValue
-        let refusal = members?["error"]?.stringValue.map { OAuthErrorResponse(error: $0, members: members ?? [:], statusCode: response.status) }
+        let refusal = OAuthErrorResponse(response)
         throw OIDCError(
             .registrationFailed,
-            "the registration endpoint answered HTTP \(response.status)\(members?["error_description"]?.stringValue.map { ": \($0)" } ?? "")",
-            serverError: refusal?.error, cause: refusal ?? ProviderDocument.unusableAnswer(response, from: "the registration endpoint"))
+            "the registration endpoint answered HTTP \(response.status)\(refusal?.serverDescription.map { ": \($0)" } ?? "")",
+            serverError: refusal?.error,
+            cause: refusal ?? UnexpectedResponseError(response, from: "the registration endpoint", expected: "a client registration"))
     }
 }

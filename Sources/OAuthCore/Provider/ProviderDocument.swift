@@ -7,7 +7,7 @@ enum ProviderDocument {
     /// - Parameters:
     ///   - name: what the document is, for the error message ("the discovery document").
     ///   - failure: the error code when no 200 answer arrives; its ``OIDCError/cause`` is the
-    ///     ``HTTPTransportError``, or a ``TokenEndpointError`` keeping the answer's status and `Retry-After`.
+    ///     ``HTTPTransportError``, or an ``UnexpectedResponseError`` keeping the answer's status and `Retry-After`.
     static func fetch(_ url: URL, name: String, failure: OIDCError.Code, transport: any HTTPTransport) async throws -> Data {
         let response: TransportResponse
         do {
@@ -21,15 +21,8 @@ enum ProviderDocument {
             throw OIDCError(failure, "\(name) \(url.absoluteString) could not be fetched: \(reason)", cause: error)
         }
         guard response.status == 200 else {
-            throw OIDCError(failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)", cause: unusableAnswer(response, from: name))
+            throw OIDCError(failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)", cause: UnexpectedResponseError(response, from: name, expected: "HTTP 200"))
         }
         return response.body
-    }
-
-    /// A non-200 answer as the cause of an ``OIDCError``: a ``TokenEndpointError``, the package's
-    /// error for an answer that is neither the expected one nor an OAuth error (the revocation
-    /// client uses it the same way), so the status and `Retry-After` decide the recovery.
-    static func unusableAnswer(_ response: TransportResponse, from name: String) -> TokenEndpointError {
-        TokenEndpointError(.unexpectedResponse, detail: "\(name) answered HTTP \(response.status)", response: response)
     }
 }

@@ -28,12 +28,13 @@ public struct AuthorizedHTTPClient: HTTPTransport {
     ///   and with a DPoP-bound token ``DPoPError`` when the API asks for a new nonce again after
     ///   one retry (a nonce challenge is a 401 about the proof, never a reason to refresh).
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let token = try await session.validAccessToken(minimumLifetime: minimumLifetime)
-        let response = try await send(request, with: token)
-        guard AccessTokenChallenge(response)?.asksForNewToken == true else { return response }
-        HaapiLogger.debug(OIDCFollowUpTag.flow, "API answered 401 to \(request.url.absoluteString); refreshing once")
-        let fresh = try await session.refresh(replacing: token)
-        return try await send(request, with: fresh)
+        try await AccessTokenChallenge.sendRenewingOnce(
+            token: try await session.validAccessToken(minimumLifetime: minimumLifetime),
+            renew: { refused in
+                HaapiLogger.debug(OIDCFollowUpTag.flow, "API answered 401 to \(request.url.absoluteString); refreshing once")
+                return try await session.refresh(replacing: refused)
+            },
+            send: { token in try await send(request, with: token) })
     }
 
     /// The header fields that authorize one `method` request to `url`, for a tool that sends it

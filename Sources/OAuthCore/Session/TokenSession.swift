@@ -195,8 +195,21 @@ public actor TokenSession {
     // MARK: Tokens
 
     /// What a call that needs a session throws when none is stored: ``OIDCError/Code/loginRequired``,
-    /// saying no one is logged in (a session that ended otherwise says why).
-    public static var noSession: OIDCError { OIDCError(.loginRequired, "no one is logged in") }
+    /// saying no one is logged in, with a ``NoSessionError`` as its cause; a session that ended
+    /// otherwise (a refused refresh) has another cause, which says why.
+    public static var noSession: OIDCError { OIDCError(.loginRequired, "no one is logged in", cause: NoSessionError()) }
+
+    /// The cause of ``noSession``: the storage holds no tokens under the session's key, so no
+    /// one has logged in, or the last user logged out. It tells "never logged in" from "logged
+    /// out by the server", which share ``OIDCError/Code/loginRequired``.
+    public struct NoSessionError: IdsvrError, Hashable {
+        /// Makes the error.
+        public init() {}
+        public var error: String { "no_session" }
+        public var errorDescription: String? { "no tokens are stored" }
+        public var failureReason: String { "No one has logged in, or the last user logged out." }
+        public var recoverySuggestion: IdsvrErrorHandling { .newHaapiFlow }
+    }
 
     /// An access token valid for at least `minimumLifetime` more seconds, refreshed first when
     /// the stored one has less.
@@ -376,7 +389,7 @@ public actor TokenSession {
         guard response.status == 200 else {
             throw OIDCError(
                 .userInfoFailed, "the UserInfo endpoint answered HTTP \(response.status)",
-                cause: ProviderDocument.unusableAnswer(response, from: "the UserInfo endpoint"))
+                cause: UnexpectedResponseError(response, from: "the UserInfo endpoint", expected: "claims"))
         }
         guard let claims = (try? JSONValue(parsing: response.body))?.objectValue else {
             throw OIDCError(.userInfoFailed, "the UserInfo response is not a JSON object (signed or encrypted UserInfo is not supported)")
@@ -400,7 +413,7 @@ public actor TokenSession {
     /// - Returns: what was revoked, in order.
     /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no revocation endpoint),
     ///   ``OIDCError/Code/loginRequired`` (nothing to revoke, for the narrower revocations);
-    ///   ``OAuthErrorResponse`` or ``TokenEndpointError`` when the provider refuses; ``HTTPTransportError``.
+    ///   ``OAuthErrorResponse``, ``UnexpectedResponseError`` or ``TokenEndpointError`` when the provider refuses; ``HTTPTransportError``.
     @discardableResult
     public func revoke(_ which: Revocation = .all) async throws -> [TokenRevocationClient.TokenTypeHint] {
         if which == .all {
@@ -487,10 +500,14 @@ public actor TokenSession {
             result = exchange.result
         } catch {
             options.tokenEndpointObserver?(.failure(error))
-            guard let error = error as? TokenEndpointError else { throw error }
-            throw OIDCError(
-                .tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode.map { String($0) } ?? "?"): \(error.errorDescription ?? error.error)",
-                cause: error)
+            switch error {
+            case let error as UnexpectedResponseError:
+                throw OIDCError(.tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode) with no tokens and no OAuth error", cause: error)
+            case let error as TokenEndpointError:
+                throw OIDCError(.tokenRequestFailed, error.detail, cause: error)
+            default:
+                throw error
+            }
         }
         switch result {
         case .success(let tokens):
@@ -519,7 +536,7 @@ public actor TokenSession {
     /// server errors) are configuration or transient problems and keep the session.
     private static func endsSession(_ error: OIDCError) -> Bool {
         if error.serverError == "invalid_grant" { return true }
-        if let plain = error.cause as? TokenEndpointError, plain.statusCode == 400, plain.rawBody.isEmpty { return true }
+        if let plain = error.firstCause(UnexpectedResponseError.self), plain.statusCode == 400, plain.body.isEmpty { return true }
         return false
     }
 

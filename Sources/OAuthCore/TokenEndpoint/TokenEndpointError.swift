@@ -1,8 +1,10 @@
 import Foundation
 
-/// A token endpoint answered with something that is neither tokens nor an OAuth error.
+/// A token endpoint answered JSON that is not a token response: a success without the members
+/// RFC 6749 §5.1 requires, or with members of the wrong type.
 ///
-/// The status code and the raw body are kept, so the app (or a log) can show what came back.
+/// An answer that is not JSON at all, or a failure without an OAuth error, is an
+/// ``UnexpectedResponseError``; an OAuth error is an ``OAuthErrorResponse``.
 public struct TokenEndpointError: IdsvrError, Hashable {
     /// The kind of failure.
     public typealias Code = ErrorCode<TokenEndpointError>
@@ -11,31 +13,22 @@ public struct TokenEndpointError: IdsvrError, Hashable {
     public let code: Code
     /// What was wrong.
     public let detail: String
-    /// The HTTP status, if a response arrived.
-    public let statusCode: Int?
-    /// The `Content-Type` of the response.
-    public let contentType: String?
-    /// The raw body.
-    public let rawBody: Data
-    /// The `Retry-After` delay in seconds, when the server gave one.
-    public let retryAfter: Double?
+    /// The answer, when the members came in one (not when tokens are read from storage).
+    public let response: TransportResponse?
 
-    /// Makes an error describing `response`.
-    public init(_ code: Code, detail: String? = nil, response: TransportResponse?) {
+    /// Makes an error describing what was wrong with `response`.
+    public init(_ code: Code = .invalidResponse, detail: String, response: TransportResponse?) {
         self.code = code
-        self.statusCode = response?.status
-        self.contentType = response?.headers["Content-Type"]
-        self.rawBody = response?.body ?? Data()
-        self.retryAfter = response?.retryAfterSeconds
-        if let detail {
-            self.detail = detail
-        } else if let response {
-            let kind = response.body.isEmpty ? "an empty body" : "a body of type \(response.mediaType ?? "none")"
-            self.detail = "the token endpoint answered HTTP \(response.status) with \(kind), not an OAuth JSON response"
-        } else {
-            self.detail = "the token endpoint gave no usable response"
-        }
+        self.detail = detail
+        self.response = response
     }
+
+    /// The HTTP status, if a response arrived.
+    public var statusCode: Int? { response?.status }
+    /// The `Content-Type` of the response.
+    public var contentType: String? { response?.headers["Content-Type"] }
+    /// The raw body.
+    public var rawBody: Data { response?.body ?? Data() }
 
     public var error: String { code.rawValue }
     public var errorDescription: String? { detail }
@@ -45,16 +38,11 @@ public struct TokenEndpointError: IdsvrError, Hashable {
     }
 
     public var recoverySuggestion: IdsvrErrorHandling {
-        // A busy server (its `Retry-After` is ``retryAfter``) or a failing one: worth another try.
-        if retryAfter != nil { return .retryable(condition: .now) }
-        if let statusCode, statusCode >= 500 || statusCode == 429 { return .retryable(condition: .now) }
-        return .unrecoverable(action: .introspectCause)
+        .forServerAnswer(status: statusCode, retryAfter: nil) ?? .unrecoverable(action: .introspectCause)
     }
 }
 
 extension ErrorCode where Domain == TokenEndpointError {
-    /// Not a JSON object with the JSON media type (an HTML error page, an empty body, plain text).
-    public static var unexpectedResponse: Self { Self("unexpected_token_response") }
     /// JSON, but without the members RFC 6749 §5.1 requires, or with members of the wrong type.
     public static var invalidResponse: Self { Self("invalid_token_response") }
 }

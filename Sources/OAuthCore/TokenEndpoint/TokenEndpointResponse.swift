@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a token endpoint answered: tokens, or an OAuth error. Both are results, not thrown errors;
-/// anything else (no JSON, wrong content type, missing members) is thrown as ``TokenEndpointError``.
+/// anything else is thrown: an ``UnexpectedResponseError`` (no JSON, the wrong content type, no
+/// `error`) or a ``TokenEndpointError`` (a success without the members tokens need).
 public enum TokenEndpointResponse: Sendable, Hashable {
     /// A successful response (RFC 6749 §5.1).
     case success(TokenSuccessResponse)
@@ -9,19 +10,19 @@ public enum TokenEndpointResponse: Sendable, Hashable {
     case failure(OAuthErrorResponse)
 
     /// Classifies a token endpoint's HTTP response.
-    /// - Throws: ``TokenEndpointError`` when the response is neither a success nor an OAuth error.
+    /// - Throws: ``UnexpectedResponseError`` when the response is neither JSON tokens nor an OAuth
+    ///   error; ``TokenEndpointError`` when a success lacks what tokens need.
     public init(_ response: TransportResponse, receivedAt: Date = Date()) throws {
         let isJSON = response.mediaType.map { $0 == "application/json" || $0.hasSuffix("+json") } ?? false
         guard isJSON, let document = try? JSONValue(parsing: response.body), let members = document.objectValue else {
-            throw TokenEndpointError(.unexpectedResponse, response: response)
+            throw UnexpectedResponseError(response, from: "the token endpoint")
         }
         if response.isSuccess {
             self = .success(try TokenSuccessResponse(members: members, response: response, receivedAt: receivedAt))
-        } else if let error = members["error"]?.stringValue, !error.isEmpty {
-            // RFC 6749 §5.2: `error` is a code of one or more characters; "" names no error.
-            self = .failure(OAuthErrorResponse(error: error, members: members, statusCode: response.status, retryAfter: response.retryAfterSeconds))
+        } else if let refusal = OAuthErrorResponse(members: members, statusCode: response.status, retryAfter: response.retryAfterSeconds) {
+            self = .failure(refusal)
         } else {
-            throw TokenEndpointError(.unexpectedResponse, response: response)
+            throw UnexpectedResponseError(response, from: "the token endpoint")
         }
     }
 }
@@ -111,6 +112,20 @@ public struct OAuthErrorResponse: IdsvrError, Hashable {
     /// `temporarily_unavailable`, a `slow_down`).
     public let retryAfter: Double?
 
+    /// The OAuth error in a failed `response`, whatever its media type (servers label it
+    /// loosely); `nil` when the body is not a JSON object with an `error`, or the status is 2xx.
+    package init?(_ response: TransportResponse) {
+        guard !response.isSuccess, let members = (try? JSONValue(parsing: response.body))?.objectValue else { return nil }
+        self.init(members: members, statusCode: response.status, retryAfter: response.retryAfterSeconds)
+    }
+
+    /// The OAuth error `members` describe; `nil` without a non-empty string `error` (RFC 6749
+    /// §5.2: a code of one or more characters, so `""` names no error).
+    package init?(members: [String: JSONValue], statusCode: Int = 400, retryAfter: Double? = nil) {
+        guard let error = members["error"]?.stringValue, !error.isEmpty else { return nil }
+        self.init(error: error, members: members, statusCode: statusCode, retryAfter: retryAfter)
+    }
+
     /// Makes an error response from its members.
     public init(error: String, members: [String: JSONValue] = [:], statusCode: Int = 400, retryAfter: Double? = nil) {
         self.error = error
@@ -124,13 +139,5 @@ public struct OAuthErrorResponse: IdsvrError, Hashable {
     public var errorDescription: String? { serverDescription ?? "the server answered \(error)" }
     public var failureReason: String { "The token endpoint refused the request with \"\(error)\" (HTTP \(statusCode))." }
 
-    public var recoverySuggestion: IdsvrErrorHandling {
-        switch error {
-        case "invalid_grant", "access_denied", "expired_token": return .newHaapiFlow
-        case "temporarily_unavailable", "server_error":
-            return .retryable(condition: .now)
-        case "use_dpop_nonce", "slow_down", "authorization_pending": return .retryable(condition: .now)
-        default: return .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error))
-        }
-    }
+    public var recoverySuggestion: IdsvrErrorHandling { .forOAuthError(error, reason: errorDescription ?? error) }
 }

@@ -36,8 +36,7 @@ public struct TokenRevocationClient: Sendable {
     /// Revokes `token`. A server that does not know the token answers success too (§2.2).
     ///
     /// - Throws: ``OAuthErrorResponse`` when the server refuses with an OAuth error,
-    ///   ``TokenEndpointError`` ``TokenEndpointError/Code/unexpectedResponse`` for any other
-    ///   failure status, ``HTTPTransportError`` when no response arrives, ``JOSEError`` when a
+    ///   ``UnexpectedResponseError`` for any other failure status, ``HTTPTransportError`` when no response arrives, ``JOSEError`` when a
     ///   client assertion cannot be signed.
     public func revoke(_ token: String, hint: TokenTypeHint?) async throws {
         var parameters = [("token", token)]
@@ -49,11 +48,6 @@ public struct TokenRevocationClient: Sendable {
         let response = try await transport.send(.form(endpoint, parameters: parameters, headers: headers))
         HaapiLogger.debug(DriverFollowUpTag.http, "revocation endpoint answered HTTP \(response.status)")
         if response.isSuccess { return }
-        if let document = try? JSONValue(parsing: response.body), let error = document["error"]?.stringValue {
-            throw OAuthErrorResponse(
-                error: error, members: document.objectValue ?? [:], statusCode: response.status, retryAfter: response.retryAfterSeconds)
-        }
-        throw TokenEndpointError(
-            .unexpectedResponse, detail: "the revocation endpoint answered HTTP \(response.status) without an OAuth error", response: response)
+        throw OAuthErrorResponse(response) ?? UnexpectedResponseError(response, from: "the revocation endpoint")
     }
 }

@@ -54,15 +54,14 @@ public struct AuthorizationRequest: Sendable {
         // The PAR endpoint authenticates clients as the token endpoint does (RFC 9126 §2).
         let response = try await transport.send(
             try clientAuthentication.form(parEndpoint, parameters: parameters.filter { $0.0 != "client_id" }, metadata: metadata))
-        let document = try? JSONValue(parsing: response.body)
         guard response.isSuccess else {
-            let error = document?["error"]?.stringValue
+            let refusal = OAuthErrorResponse(response)
             throw OIDCError(
                 .authorizationError,
-                "the PAR endpoint answered HTTP \(response.status): \(document?["error_description"]?.stringValue ?? error ?? response.bodyText)",
-                serverError: error)
+                "the PAR endpoint answered HTTP \(response.status): \(refusal?.serverDescription ?? refusal?.error ?? response.bodyText)",
+                serverError: refusal?.error, cause: refusal ?? UnexpectedResponseError(response, from: "the PAR endpoint"))
         }
-        guard let requestURI = document?["request_uri"]?.stringValue else {
+        guard let requestURI = (try? JSONValue(parsing: response.body))?["request_uri"]?.stringValue else {
             throw OIDCError(.invalidMetadata, "the PAR endpoint's answer has no \"request_uri\"")
         }
         return Self.appending([("client_id", clientAuthentication.clientID), ("request_uri", requestURI)], to: metadata.authorizationEndpoint)

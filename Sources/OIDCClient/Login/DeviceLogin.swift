@@ -86,10 +86,11 @@ extension OIDCClient {
         let parameters = [("scope", configuration.requestedScopes(options).joined(separator: " "))] + options.additionalParameters
         let response = try await transport.send(try configuration.clientAuthentication.form(endpoint, parameters: parameters, metadata: metadata))
         guard response.isSuccess else {
-            let error = (try? JSONValue(parsing: response.body))?["error"]?.stringValue
+            let refusal = OAuthErrorResponse(response)
             throw OIDCError(
                 .deviceAuthorizationFailed,
-                "the device authorization endpoint answered HTTP \(response.status)" + (error.map { " (\($0))" } ?? ""), serverError: error)
+                "the device authorization endpoint answered HTTP \(response.status)" + (refusal.map { " (\($0.error))" } ?? ""),
+                serverError: refusal?.error, cause: refusal ?? UnexpectedResponseError(response, from: "the device authorization endpoint"))
         }
         HaapiLogger.info(OIDCFollowUpTag.flow, "device login: codes received from \(endpoint.absoluteString)")
         return try DeviceAuthorization(json: response.body, now: Date(), dpop: configuration.useDPoP ? try Dpop() : nil)

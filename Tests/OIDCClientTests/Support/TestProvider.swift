@@ -37,6 +37,8 @@ final class TestProvider: Sendable {
         var refreshError: String?
         var accessTokenLifetime = 300
         var parSupported = false
+        /// What the PAR endpoint answers instead of a `request_uri`, when set.
+        var parRefusal: ServerResponse?
     }
 
     struct Grant: Sendable {
@@ -165,6 +167,7 @@ final class TestProvider: Sendable {
     }
 
     private func par(_ form: [String: String]) -> ServerResponse {
+        if let refusal = record.withLockedValue({ $0.behaviour.parRefusal }) { return refusal }
         let uri = record.withLockedValue { record -> String in
             record.counter += 1
             let uri = "urn:ietf:params:oauth:request_uri:\(record.counter)"
