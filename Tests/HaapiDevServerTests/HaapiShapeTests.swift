@@ -5,12 +5,10 @@ import HaapiSDK
 import OAuthCore
 import Testing
 
-/// The captured Curity responses in `../shared/conformance/haapi/captured`, when that checkout is there.
+/// The captured Curity responses in `Tests/Fixtures/curity-captured`.
 enum Captured {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/conformance/haapi/captured")
-
-    static var isAvailable: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.tsv").path) }
+        .appendingPathComponent("Fixtures/curity-captured")
 
     static func load(_ name: String) throws -> JSONValue {
         try JSONValue(parsing: Data(contentsOf: directory.appendingPathComponent(name)))
@@ -71,7 +69,7 @@ struct ShapeComparison {
     }
 }
 
-@Suite("Server responses have the shape of the captured Curity responses", .enabled(if: Captured.isAvailable, "../shared/conformance/haapi/captured is not checked out"))
+@Suite("Server responses have the shape of the captured Curity responses")
 struct HaapiShapeTests {
     /// Expects `mine` to have the shape of the capture `name`.
     func expectShape(

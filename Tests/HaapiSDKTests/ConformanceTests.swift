@@ -4,9 +4,8 @@ import Testing
 
 @testable import HaapiSDK
 
-// Conformance against the responses captured from a real Curity Identity Server, kept outside
-// the package in ../shared/conformance/haapi/captured (see its README and MANIFEST.tsv). The
-// folder is optional: without it this suite is disabled (shown as skipped, with the reason).
+// Conformance against the responses Curity published from its Identity Server, kept in
+// Tests/Fixtures/curity-captured (see its README and MANIFEST.tsv).
 
 /// One line of `MANIFEST.tsv`.
 struct ManifestRow: Sendable, CustomTestStringConvertible {
@@ -20,19 +19,13 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
 
 /// Where the captured files are and what the manifest says about them.
 enum Captured {
-    /// `<package root>/../shared/conformance/haapi/captured`, found from this source file.
+    /// `Tests/Fixtures/curity-captured`, found from this source file.
     static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Tests/HaapiSDKTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("../shared/conformance/haapi/captured", isDirectory: true)
-        .standardizedFileURL
+        .appendingPathComponent("Fixtures/curity-captured", isDirectory: true)
 
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.tsv").path)
-    }
-
-    /// The manifest's rows (empty when the folder is absent; the suite is disabled then).
+    /// The manifest's rows (empty when the manifest cannot be read, which the first test reports).
     static let rows: [ManifestRow] = {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8) else {
             return []
@@ -49,12 +42,7 @@ enum Captured {
     }
 }
 
-@Suite(
-    "Captured Curity responses (MANIFEST.tsv)",
-    .enabled(
-        if: Captured.isAvailable,
-        "../shared/conformance/haapi/captured is absent: the captured Curity responses are optional extras, so the conformance suite is not run"
-    ))
+@Suite("Captured Curity responses (MANIFEST.tsv)")
 struct ConformanceTests {
     @Test("The manifest lists every captured file, and every listed file exists")
     func manifestMatchesFolder() throws {

@@ -6,14 +6,11 @@ import HaapiUI
 import OAuthCore
 import Testing
 
-/// Where the response documents are: the captured Curity responses (optional, outside the
-/// package) and the SDK's own fixtures.
+/// Where the response documents are: the captured Curity responses and the SDK's own fixtures.
 enum Documents {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let captured = packageRoot.appendingPathComponent("../shared/conformance/haapi/captured", isDirectory: true).standardizedFileURL
+    static let captured = packageRoot.appendingPathComponent("Tests/Fixtures/curity-captured", isDirectory: true)
     static let fixtures = packageRoot.appendingPathComponent("Tests/HaapiSDKTests/Fixtures", isDirectory: true)
-
-    static var isCapturedAvailable: Bool { FileManager.default.fileExists(atPath: captured.appendingPathComponent("MANIFEST.tsv").path) }
 
     static func files(in directory: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
@@ -62,8 +59,7 @@ extension KitDataMapper {
 }
 
 @Suite(
-    "UI models of the captured Curity responses",
-    .enabled(if: Documents.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"))
+    "UI models of the captured Curity responses")
 @MainActor struct CapturedMappingTests {
     @Test("Every captured step maps to a UI model, every captured problem to a problem model", arguments: Documents.files(in: Documents.captured))
     func everyCapturedResponseMaps(_ name: String) throws {

@@ -361,8 +361,7 @@ typealias Scene = PlaybackServer.Scene
 }
 
 @Suite(
-    "HaapiFlowViewModel through the captured Curity flows",
-    .enabled(if: Documents.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"))
+    "HaapiFlowViewModel through the captured Curity flows")
 @MainActor struct CapturedPlaybackFlowTests {
     /// The captured legacy `launch` step: offered as an external-browser launch; the browser
     /// comes back with `_resume_nonce`, which the continue action carries.

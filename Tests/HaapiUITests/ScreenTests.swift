@@ -46,11 +46,19 @@ import Testing
     /// in of its content's forms, and a button for each of those forms.
     @Test func everyScreenKeepsTheStepsMessagesLinksFieldsAndButtons() throws {
         var seen = 0
-        for (directory, names) in [(Self.uiKit, Documents.files(in: Self.uiKit)), (Documents.fixtures, Documents.files(in: Documents.fixtures))]
-            + (Documents.isCapturedAvailable ? [(Documents.captured, Documents.files(in: Documents.captured))] : [])
-        {
+        for (directory, names) in [
+            (Self.uiKit, Documents.files(in: Self.uiKit)), (Documents.fixtures, Documents.files(in: Documents.fixtures)),
+            (Documents.captured, Documents.files(in: Documents.captured)),
+        ] {
             for name in names {
-                guard let response = try? Documents.load(directory, name) else { continue }
+                let response: HaapiDocument
+                do {
+                    response = try Documents.load(directory, name)
+                } catch {
+                    // Only the fixture of a step type no SDK knows is refused (its own tests check how).
+                    #expect(name == "unknown-step-type.json", "\(name) does not read: \(error)")
+                    continue
+                }
                 seen += 1
                 switch response {
                 case .representation(let step):
@@ -218,8 +226,8 @@ import Testing
         #expect(alone.kind.themeSection == "ProblemViewController")
     }
 
-    /// Curity's captured responses, when the optional `../shared` checkout is there.
-    @Test(.enabled(if: Documents.isCapturedAvailable, "the captured Curity responses are optional extras"))
+    /// Curity's captured responses.
+    @Test
     func capturedCurityResponsesShowTheirScreens() throws {
         let bankID = try Self.screen(Documents.captured, "bankIdSameDeviceClientOperation.json")
         #expect(bankID.kind == .bankID)

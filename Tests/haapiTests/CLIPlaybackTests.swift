@@ -11,8 +11,7 @@ import Testing
 struct CLIPlaybackTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let uiKit = packageRoot.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit", isDirectory: true)
-    static let captured = packageRoot.appendingPathComponent("../shared/conformance/haapi/captured", isDirectory: true).standardizedFileURL
-    static var isCapturedAvailable: Bool { FileManager.default.fileExists(atPath: captured.appendingPathComponent("MANIFEST.tsv").path) }
+    static let captured = packageRoot.appendingPathComponent("Tests/Fixtures/curity-captured", isDirectory: true)
 
     static func uiKit(_ name: String) throws -> String { try String(contentsOf: uiKit.appendingPathComponent(name + ".json"), encoding: .utf8) }
     static func captured(_ name: String) throws -> String { try String(contentsOf: captured.appendingPathComponent(name + ".json"), encoding: .utf8) }
@@ -203,8 +202,7 @@ struct CLIPlaybackTests {
 }
 
 @Suite(
-    "haapi login through the captured Curity flows",
-    .enabled(if: CLIPlaybackTests.isCapturedAvailable, "../shared/conformance/haapi/captured is absent: the captured responses are optional"), .ownThreads)
+    "haapi login through the captured Curity flows", .ownThreads)
 struct CLICapturedPlaybackTests {
     typealias Scene = PlaybackServer.Scene
     static func captured(_ name: String) throws -> String { try CLIPlaybackTests.captured(name) }
