@@ -239,7 +239,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiDriverTests",
-            dependencies: ["HaapiDriver", "OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
+            // HaapiDevServer: its DPoP proof verifier checks the proofs the driver makes.
+            dependencies: ["HaapiDriver", "HaapiDevServer", "OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "HaapiSDKTests",

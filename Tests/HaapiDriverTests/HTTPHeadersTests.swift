@@ -1,5 +1,6 @@
 import Foundation
 import HaapiDriver
+import HaapiDevServer
 import OAuthCore
 import Testing
 #if canImport(FoundationNetworking)

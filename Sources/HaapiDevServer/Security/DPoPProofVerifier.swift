@@ -1,40 +1,41 @@
 import Crypto
 import Foundation
+import OAuthCore
 
 /// Checks DPoP proofs as a resource or authorization server does (RFC 9449 §4.3).
-public struct DPoPProofVerifier: Sendable {
+package struct DPoPProofVerifier: Sendable {
     /// Why a proof was refused.
-    public struct Failure: IdsvrError, Hashable {
+    package struct Failure: IdsvrError, Hashable {
         /// What was wrong, for the `error_description`.
-        public let reason: String
+        package let reason: String
         /// Whether the proof lacked the current nonce (the answer is then `use_dpop_nonce`).
-        public let needsNonce: Bool
+        package let needsNonce: Bool
 
-        public var error: String { needsNonce ? "use_dpop_nonce" : "invalid_dpop_proof" }
-        public var errorDescription: String? { reason }
-        public var failureReason: String { reason }
-        public var recoverySuggestion: IdsvrErrorHandling {
+        package var error: String { needsNonce ? "use_dpop_nonce" : "invalid_dpop_proof" }
+        package var errorDescription: String? { reason }
+        package var failureReason: String { reason }
+        package var recoverySuggestion: IdsvrErrorHandling {
             needsNonce ? .retryable(condition: .now) : .unrecoverable(action: .modifyConfiguration(reason: reason))
         }
     }
 
     /// A checked proof.
-    public struct Proof: Sendable, Hashable {
+    package struct Proof: Sendable, Hashable {
         /// The RFC 7638 thumbprint of the proof's key: what tokens are bound to (`cnf.jkt`).
-        public let thumbprint: String
+        package let thumbprint: String
         /// The proof's `jti`.
-        public let jti: String
+        package let jti: String
         /// The proof's `iat`.
-        public let issuedAt: Date
+        package let issuedAt: Date
     }
 
     /// The algorithms accepted (default: every asymmetric one this package supports).
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    package var allowedAlgorithms: Set<JWSAlgorithm>
     /// How far `iat` may be from now, in seconds (default 60).
-    public var maximumAge: TimeInterval
+    package var maximumAge: TimeInterval
 
     /// Makes a verifier.
-    public init(allowedAlgorithms: Set<JWSAlgorithm> = [.es256, .es384, .es512, .edDSA, .rs256, .ps256], maximumAge: TimeInterval = 60) {
+    package init(allowedAlgorithms: Set<JWSAlgorithm> = [.es256, .es384, .es512, .edDSA, .rs256, .ps256], maximumAge: TimeInterval = 60) {
         self.allowedAlgorithms = allowedAlgorithms
         self.maximumAge = maximumAge
     }
@@ -51,7 +52,7 @@ public struct DPoPProofVerifier: Sendable {
     ///   - isNewJTI: records the proof's `jti` (until `iat` + the maximum age) and says whether it
     ///     was unseen; a replayed proof is refused.
     /// - Throws: ``Failure``.
-    public func verify(
+    package func verify(
         _ proof: String, method: String, url: URL, accessToken: String? = nil, expectedNonce: String? = nil,
         boundThumbprint: String? = nil, now: Date = Date(), isNewJTI: (String, String, Date) async throws -> Bool
     ) async throws -> Proof {

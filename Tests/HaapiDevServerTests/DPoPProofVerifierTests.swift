@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HaapiDevServer
 import OAuthCore
 import Testing
 
