@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import OAuthCore
 import OIDCClient
 import OAuthTransportNIO
@@ -11,19 +10,19 @@ enum BrowserLoginBenchmark {
     /// Times the token endpoint's requests and counts them.
     final class TimingTransport: HTTPTransport {
         let base: any HTTPTransport
-        let tokenRequests = NIOLockedValueBox<[Double]>([])
+        let tokenRequests = LockedValue<[Double]>([])
         init(_ base: any HTTPTransport) { self.base = base }
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             let start = ContinuousClock.now
             let response = try await base.send(request)
             if request.url.path.hasSuffix("/token") {
                 let elapsed = BrowserLoginBenchmark.milliseconds(since: start)
-                tokenRequests.withLockedValue { $0.append(elapsed) }
+                tokenRequests.withLock { $0.append(elapsed) }
             }
             return response
         }
         func takeTimes() -> [Double] {
-            tokenRequests.withLockedValue { times in
+            tokenRequests.withLock { times in
                 defer { times = [] }
                 return times
             }

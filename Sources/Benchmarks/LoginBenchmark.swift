@@ -2,7 +2,6 @@ import Foundation
 import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
-import NIOConcurrencyHelpers
 import OAuthCore
 import OAuthTransportNIO
 import OAuthTransportURLSession
@@ -17,10 +16,10 @@ enum LoginBenchmark {
     /// Counts the HTTP requests that reach the network.
     final class CountingTransport: HTTPTransport {
         let base: any HTTPTransport
-        let count = NIOLockedValueBox(0)
+        let count = LockedValue(0)
         init(_ base: any HTTPTransport) { self.base = base }
         func send(_ request: TransportRequest) async throws -> TransportResponse {
-            count.withLockedValue { $0 += 1 }
+            count.withLock { $0 += 1 }
             return try await base.send(request)
         }
     }
@@ -69,7 +68,7 @@ enum LoginBenchmark {
         }
         // One warm-up login: connections, discovery of nothing, first-use costs.
         _ = try await loginOnce(configuration("bench-warm-up"), transport: transport, scopes: ["openid", "offline_access"])
-        transport.count.withLockedValue { $0 = 0 }
+        transport.count.withLock { $0 = 0 }
 
         var latencies: [Double] = []
         var lastTokens: (TokenSuccessResponse, Dpop?)?
@@ -82,7 +81,7 @@ enum LoginBenchmark {
         }
         let seconds = milliseconds(since: started) / 1000
         let loginCPU = cpuMilliseconds() - cpuBefore
-        let requests = transport.count.withLockedValue { $0 }
+        let requests = transport.count.withLock { $0 }
 
         // Refreshes with rotation, on the tokens of the last login.
         guard let (tokens, dpop) = lastTokens, var refreshToken = tokens.refreshToken else {

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import NIOConcurrencyHelpers
 import OAuthCore
 
 /// Settings of a development server.
@@ -118,8 +117,8 @@ public final class ServerState: Sendable {
     public let signingKey: JWSSigningKey
     /// The public half of ``signingKey``, made once: every HAAPI request verifies a token with it.
     let verificationKey: JWSVerificationKey
-    private let issuerBox: NIOLockedValueBox<URL>
-    private let decoyRoundsBox: NIOLockedValueBox<Int>
+    private let issuerBox: LockedValue<URL>
+    private let decoyRoundsBox: LockedValue<Int>
 
     init(store: RecordStore, configuration: DevServerConfiguration, signingKey: JWSSigningKey, issuer: URL, storedRounds: Int = 0) throws {
         guard let publicJWK = signingKey.publicJWK else {
@@ -129,28 +128,28 @@ public final class ServerState: Sendable {
         self.store = store
         self.configuration = configuration
         self.signingKey = signingKey
-        self.issuerBox = NIOLockedValueBox(issuer)
-        self.decoyRoundsBox = NIOLockedValueBox(max(configuration.passwordHashing.rounds, storedRounds))
+        self.issuerBox = LockedValue(issuer)
+        self.decoyRoundsBox = LockedValue(max(configuration.passwordHashing.rounds, storedRounds))
     }
 
     /// The PBKDF2 rounds an unknown user's password check costs (``PasswordHash/decoy(rounds:)``):
     /// those of the costliest stored hash, or the configured ones if more. A benchmark server
     /// over real hashes, or with accounts created since it started, checks a known user's
     /// password with the stored hash's rounds, and an unknown name must cost as much.
-    var decoyRounds: Int { decoyRoundsBox.withLockedValue { $0 } }
+    var decoyRounds: Int { decoyRoundsBox.withLock { $0 } }
 
     /// Keeps ``decoyRounds`` at least the rounds of `passwordHash`, a hash just stored.
     func raiseDecoyRounds(toThoseOf passwordHash: String) {
         guard let rounds = PasswordHash.rounds(of: passwordHash), rounds <= PasswordHash.maximumRounds else { return }
-        decoyRoundsBox.withLockedValue { $0 = max($0, rounds) }
+        decoyRoundsBox.withLock { $0 = max($0, rounds) }
     }
 
     /// The issuer: `http://HOST:PORT`, with the real port once the server is listening.
     public var issuer: URL {
-        get { issuerBox.withLockedValue { $0 } }
+        get { issuerBox.withLock { $0 } }
     }
 
-    func setIssuer(_ url: URL) { issuerBox.withLockedValue { $0 = url } }
+    func setIssuer(_ url: URL) { issuerBox.withLock { $0 = url } }
 
     /// The URL of `path` on this server.
     public func url(_ path: String) -> URL { issuer.appendingPathComponent(path) }

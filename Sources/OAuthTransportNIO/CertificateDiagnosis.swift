@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -91,7 +90,7 @@ enum CertificateDiagnosis {
     /// The certificates `host:port` presents in a TLS handshake, which is then refused.
     private static func presentedChain(host: String, port: Int, timeout: TimeInterval) async -> [Certificate]? {
         guard let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) else { return nil }
-        let presented = NIOLockedValueBox<[NIOSSLCertificate]>([])
+        let presented = LockedValue<[NIOSSLCertificate]>([])
         let serverName = host.isIPAddress ? nil : host
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(TimeAmount(seconds: timeout))
@@ -100,7 +99,7 @@ enum CertificateDiagnosis {
                     let handler = try NIOSSLClientHandler(
                         context: context, serverHostname: serverName,
                         customVerificationCallback: { certificates, verification in
-                            presented.withLockedValue { $0 = certificates }
+                            presented.withLock { $0 = certificates }
                             verification.succeed(.failed)
                         })
                     try channel.pipeline.syncOperations.addHandler(handler)
@@ -111,6 +110,6 @@ enum CertificateDiagnosis {
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(seconds: timeout)) { channel.close(promise: nil) }
         try? await channel.closeFuture.get()
         timer.cancel()
-        return presented.withLockedValue { $0 }.compactMap { try? Certificate(derEncoded: $0.toDERBytes()) }
+        return presented.withLock { $0 }.compactMap { try? Certificate(derEncoded: $0.toDERBytes()) }
     }
 }

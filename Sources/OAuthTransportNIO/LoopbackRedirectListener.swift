@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -48,10 +47,10 @@ public final class LoopbackRedirectListener: RedirectListener {
     public static func start(port: Int, path: String, page: @escaping ReturnPage = defaultPage) async throws -> LoopbackRedirectListener {
         let path = path.isEmpty ? "/" : path
         let (stream, continuation) = AsyncStream<URL>.makeStream(bufferingPolicy: .bufferingOldest(1))
-        let delivered = NIOLockedValueBox(false)
+        let delivered = LockedValue(false)
         let deliver: @Sendable (URL) -> Void = { url in
             // Only the first redirect counts; a reload of the page must not replace it.
-            let first = delivered.withLockedValue { done in
+            let first = delivered.withLock { done in
                 defer { done = true }
                 return !done
             }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -34,8 +33,8 @@ struct PinnedConnection {
         }
         let group = MultiThreadedEventLoopGroup.singleton
         let outcome = Outcome(promise: group.next().makePromise(of: TransportResponse.self))
-        let pinMismatch = NIOLockedValueBox<String?>(nil)
-        let outOfDate = NIOLockedValueBox(false)
+        let pinMismatch = LockedValue<String?>(nil)
+        let outOfDate = LockedValue(false)
         let pins = self.pins
         let limit = maximumResponseBytes
         let serverName = host.isIPAddress ? nil : host
@@ -52,12 +51,12 @@ struct PinnedConnection {
                                 .map { Data(SHA256.hash(data: $0)).base64EncodedString() }
                             let now = time(nil)
                             if let leaf = certificates.first, now < leaf.notValidBefore || now > leaf.notValidAfter {
-                                outOfDate.withLockedValue { $0 = true }
+                                outOfDate.withLock { $0 = true }
                                 verification.succeed(.failed)
                             } else if let hash, pins.contains(hash) {
                                 verification.succeed(.certificateVerified)
                             } else {
-                                pinMismatch.withLockedValue { $0 = hash ?? "no certificate" }
+                                pinMismatch.withLock { $0 = hash ?? "no certificate" }
                                 verification.succeed(.failed)
                             }
                         })
@@ -101,10 +100,10 @@ struct PinnedConnection {
                 return try await outcome.promise.futureResult.get()
             } catch {
                 channel.close(promise: nil)
-                if outOfDate.withLockedValue({ $0 }) {
+                if outOfDate.withLock({ $0 }) {
                     throw HTTPTransportError(.tlsFailure, "\(target): the server's certificate is expired or not yet valid (its key is pinned, its dates still count)")
                 }
-                if let presented = pinMismatch.withLockedValue({ $0 }) {
+                if let presented = pinMismatch.withLock({ $0 }) {
                     throw HTTPTransportError(
                         .publicKeyPinMismatch,
                         "the server key of \(host) (sha256/\(presented)) matches none of its \(pins.count) pins")
@@ -120,7 +119,7 @@ struct PinnedConnection {
 /// Completes a promise once; later completions (a timeout racing the response) are ignored.
 final class Outcome: Sendable {
     let promise: EventLoopPromise<TransportResponse>
-    private let done = NIOLockedValueBox(false)
+    private let done = LockedValue(false)
 
     init(promise: EventLoopPromise<TransportResponse>) { self.promise = promise }
 
@@ -133,7 +132,7 @@ final class Outcome: Sendable {
     }
 
     private func claim() -> Bool {
-        done.withLockedValue { done in
+        done.withLock { done in
             defer { done = true }
             return !done
         }
