@@ -154,10 +154,12 @@ extension HaapiFlow {
         (self.contentViewController, self.presentationMode) = (contentViewController, presentationMode)
     }
 
+    /// The flow's controller, in a navigation controller of its own when the mode is modal.
     public func makeUIViewController(context: Context) -> UIViewController {
         presentationMode == .modal ? UINavigationController(rootViewController: contentViewController) : contentViewController
     }
 
+    /// Does nothing: the flow's controller updates itself.
     public func updateUIViewController(_ uiViewController: UIViewController, context: Context) {}
 }
 #endif

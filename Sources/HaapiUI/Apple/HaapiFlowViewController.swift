@@ -18,6 +18,7 @@ import UIKit
     HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable, HaapiFlowDeepLinkable, ScreenBuilding, KitFlowActions,
     UIAdaptivePresentationControllerDelegate
 {
+    /// The container's style (section `HaapiFlowViewController`).
     public typealias AssociatedStyle = HaapiFlowViewControllerStyle
     /// The flow this controller shows.
     public let viewModel: HaapiFlowViewModel
@@ -74,6 +75,7 @@ import UIKit
     @available(*, unavailable)
     required init?(coder: NSCoder) { nil }
 
+    /// Applies the container's style, then follows the view model: each UI model shows a screen, a problem goes to the screen (else an alert), the end of a request reaches the screen; then the flow starts.
     public override func viewDidLoad() {
         super.viewDidLoad()
         isModalInPresentation = true  // closing goes through the close button and its confirmation
@@ -107,12 +109,14 @@ import UIKit
         Task { await viewModel.start() }
     }
 
+    /// Places the close button, now that it is known whether the flow is in a navigation stack.
     public override func viewWillAppear(_ animated: Bool) {
         super.viewWillAppear(animated)
         // Where the flow is shown is known once it is in a navigation stack.
         if let flowStyle { placeLeaveButton(flowStyle) }
     }
 
+    /// Makes a swipe down of the flow's own sheet ask the same confirmation as the close button.
     public override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
         // A sheet's swipe down asks the same confirmation as the close button. Only the sheet
@@ -231,14 +235,17 @@ import UIKit
 
     // MARK: HaapiFlowViewControllerDelegate
 
+    /// Submits a screen's action with `parameters` (a button's form, an option's, a client operation's answer).
     public func submit(interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable]) {
         Task { await viewModel.submit(interactionActionModel: interactionActionModel, parameters: parameters) }
     }
 
+    /// Chooses an option of a selector.
     public func select(selectorItemModel: any SelectorItemInteractionActionModel) {
         Task { await viewModel.select(selectorItemModel) }
     }
 
+    /// Follows a link of the step (the server's answer becomes the next screen).
     public func follow(linkItemModel: any LinkItemModel) {
         Task { await viewModel.followLink(linkItemModel.link) }
     }
@@ -269,8 +276,10 @@ import UIKit
         Task { await viewModel.takePasskeyFallback() }
     }
 
+    /// Whether an app on the device opens `url` (BankID's, for one).
     public func canOpenURL(_ url: URL) -> Bool { UIApplication.shared.canOpenURL(url) }
 
+    /// Opens `url` in the app that handles it; when none does, a banner says so.
     public func openURL(_ url: URL) {
         UIApplication.shared.open(url) { [weak self] opened in
             guard !opened, let self else { return }
@@ -280,6 +289,7 @@ import UIKit
         }
     }
 
+    /// Stops the flow and hands `error` to the flow's result receiver; `title` and `message` are logged.
     public func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?) {
         viewModel.stop()
         viewModel.haapiFlowResult?.didReceiveError(error)
@@ -296,12 +306,17 @@ import UIKit
 
     // MARK: UIStylableThemeDelegate
 
+    /// The theme image named `named` (the app's asset catalog first, then the kit's); `nil` for none.
     public func imageOptional(named: String?) -> UIImage? { ThemeAssets.image(named: named) }
 
+    /// The theme colour named `named` (the app's asset catalog first, then the kit's palette); `nil` for none.
     public func colorOptional(named: String?) -> UIColor? { ThemeAssets.color(named: named) }
 
+    /// The text of `key`, in the application's texts.
     public func localizedStringForKey(key: String) -> String { screenBuilder.strings.string(forKey: key) }
 
+    /// The style of type `U`, read from the theme section of its type.
+    /// - Throws: ``ThemeError`` when the theme lacks the section or it is malformed.
     public func styleOrThrowFor<U: UIStyle>(stylableType: any UIStylable.Type) throws -> U {
         try application.theme.style(U.self, named: ViewControllerFactoryRegistry.themeSection(of: U.self))
     }
@@ -367,6 +382,7 @@ import UIKit
         session.start()
     }
 
+    /// The window the in-app browser session presents over (the system asks on the main thread).
     public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
         // The system asks on the main thread.
         MainActor.assumeIsolatedOnMainThread { view.window ?? ASPresentationAnchor() }

@@ -146,6 +146,7 @@ import Foundation
 
 @available(iOS 15.0, macOS 12.0, macCatalyst 15.0, visionOS 1.0, *)
 extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
+    /// Hands the credential the user made or chose to the waiting ceremony.
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
         MainActor.assumeIsolatedOnMainThread {
             continuation?.resume(returning: authorization)
@@ -153,6 +154,7 @@ extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizati
         }
     }
 
+    /// Hands the failure (cancelled, no credential, ...) to the waiting ceremony.
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
         MainActor.assumeIsolatedOnMainThread {
             continuation?.resume(throwing: error)
@@ -160,6 +162,7 @@ extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizati
         }
     }
 
+    /// The window the passkey sheet presents over (the system asks on the main thread).
     public nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
         MainActor.assumeIsolatedOnMainThread { anchor() }
     }

@@ -31,9 +31,14 @@ public protocol HaapiUIKitApplication: AnyObject, Sendable {
 }
 
 extension HaapiUIKitApplication {
+    /// The kit's theme; an empty one if the kit's own cannot be read.
     public var theme: Theme { (try? Theme.kit) ?? Theme(values: [:], source: "none") }
+    /// The kit's texts, in the user's language (the app's `Localizable` table first).
     public var localizableStrings: LocalizableStrings { LocalizableStrings() }
+    /// A new accessor from the configuration at each call: an application that shares one overrides this.
+    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
     public func haapiAccessor() async throws -> any HaapiAccessor { try await haapiUIKitConfiguration.makeHaapiAccessor() }
+    /// Does nothing: the default keeps no accessor to close.
     public func close() async {}
 
     /// What each screen shows, in the application's language and theme.
@@ -46,12 +51,17 @@ extension HaapiUIKitApplication {
 /// or the first ``OAuthLifecycle`` call; a failure is reported there and the next use tries
 /// again. One flow runs at a time: starting a flow ends the one under way.
 public final class KitApplication: HaapiUIKitApplication {
+    /// The configuration the accessor and the flows are made with.
     public let haapiUIKitConfiguration: HaapiUIKitConfiguration
+    /// The theme the screens are drawn in.
     public let theme: Theme
+    /// The texts the screens show.
     public let localizableStrings: LocalizableStrings
     /// The styles every screen shares, read from ``theme``.
     public let commonStyle: HaapiUIViewControllerStyle
+    /// What makes a UI model of each HAAPI step (``KitDataMapper`` unless the app gave its own).
     public let dataMapper: any DataMapper
+    /// What makes a UI model of each OAuth response (the kit's unless the app gave its own).
     public let oAuthDataMapper: any OAuthDataMapper
     /// The app's own screens (a `ViewControllerFactoryRegistry` on Apple platforms).
     let viewControllerFactories: (any Sendable)?
@@ -74,10 +84,13 @@ public final class KitApplication: HaapiUIKitApplication {
         self.viewControllerFactories = viewControllerFactories
     }
 
+    /// The shared accessor, built at the first call (one build at a time); a failed build is tried again at the next call.
+    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
     public func haapiAccessor() async throws -> any HaapiAccessor {
         try await cache.accessor { try await self.haapiUIKitConfiguration.makeHaapiAccessor() }
     }
 
+    /// Closes the shared accessor, if one was built; the next call to ``haapiAccessor()`` builds a new one.
     public func close() async {
         await cache.close()
     }

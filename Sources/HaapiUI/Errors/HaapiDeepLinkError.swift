@@ -18,8 +18,11 @@ public struct HaapiDeepLinkError: IdsvrError, Hashable {
         self.message = message
     }
 
+    /// The reason's code: `no_pending_flow`, `not_the_app_redirect`, `missing_resume_nonce` or `already_delivered`.
     public var error: String { code.rawValue }
+    /// What happened, in one line (``message``).
     public var errorDescription: String? { message }
+    /// The same for every reason: the URL is not the return a flow waits for.
     public var failureReason: String { "The URL the app was opened with is not the return a running flow waits for." }
     /// A stale, repeated or foreign link: nothing to do; the flow under way (if any) goes on.
     public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }

@@ -14,6 +14,7 @@ public enum HaapiUIKitError: IdsvrError {
     /// Any other error, as it occurred.
     case other(_ error: any Error)
 
+    /// `illegal_state`, `unsupported_map`, `unsupported`; for ``other(_:)``, the wrapped error's code when it has one, else `other`.
     public var error: String {
         switch self {
         case .illegalState: return "illegal_state"
@@ -23,6 +24,7 @@ public enum HaapiUIKitError: IdsvrError {
         }
     }
 
+    /// The reason, the two type names, the cause, or the wrapped error's description.
     public var errorDescription: String? {
         switch self {
         case .illegalState(let reason): return reason
@@ -32,11 +34,13 @@ public enum HaapiUIKitError: IdsvrError {
         }
     }
 
+    /// The wrapped error's reason for ``other(_:)``; otherwise the description.
     public var failureReason: String {
         if case .other(let error as any IdsvrError) = self { return error.failureReason }
         return errorDescription ?? error
     }
 
+    /// A new flow for an illegal state; a configuration change for what cannot be mapped or done; the wrapped error's own for ``other(_:)``.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
         case .illegalState: return .newHaapiFlow
@@ -45,6 +49,7 @@ public enum HaapiUIKitError: IdsvrError {
         }
     }
 
+    /// The wrapped error of ``other(_:)``; `nil` otherwise.
     public var cause: (any Error)? {
         if case .other(let error) = self { return error }
         return nil

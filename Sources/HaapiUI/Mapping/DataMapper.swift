@@ -28,6 +28,7 @@ public protocol DataMapper: Sendable {
 }
 
 extension DataMapper {
+    /// The model of the item's action (``DataMapper/mapRepresentationActionModelToUIInteractionModel(representationActionModel:)``), whatever the step.
     public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel {
         try mapRepresentationActionModelToUIInteractionModel(representationActionModel: item.action)
     }

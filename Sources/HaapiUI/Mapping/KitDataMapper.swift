@@ -37,6 +37,8 @@ public struct KitDataMapper: DataMapper {
 
     // MARK: DataMapper
 
+    /// The model of a step, or a ``KitProblemModel`` of a problem.
+    /// - Throws: the result's error, as it is; any error of mapping the step.
     public func mapHaapiResultToUIModel(haapiResult: HaapiResult) throws -> any UIModel {
         switch haapiResult {
         case .representation(let step): return try mapHaapiRepresentationToInteraction(haapiRepresentation: step)
@@ -45,11 +47,15 @@ public struct KitDataMapper: DataMapper {
         }
     }
 
+    /// Not used by the kit, which maps an option through ``mapSelection(_:on:)`` (that knows the option's step).
+    /// - Throws: ``HaapiUIKitError/unsupportedMap(objName:expectedObjName:)`` always.
     public func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws -> any UIInteractionModel {
         throw HaapiUIKitError.unsupportedMap(
             objName: "\(type(of: representationActionModel))", expectedObjName: "an option of a step (see mapSelection(_:on:))")
     }
 
+    /// The model of `step`, by what it offers: a form, a selector, a wait, BankID, an operation, ...
+    /// - Throws: ``HaapiUIKitError`` or ``UnsupportedStepError`` when the step cannot be shown.
     public func mapHaapiRepresentationToInteraction(haapiRepresentation step: any HaapiRepresentation) throws -> any UIInteractionModel {
         let context = StepContext(step, messages: messages(of: step))
         let actions = step.allActions

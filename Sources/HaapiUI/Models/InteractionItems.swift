@@ -7,9 +7,13 @@ import HaapiSDK
 
 /// A message of a step or a problem, with the style its classes give it.
 public struct KitInfoMessage: InfoMessageModel, Hashable {
+    /// The key of the text in the server's table, when it sent one.
     public let key: String?
+    /// Why the message is shown (a field's problem reason), when known.
     public let reason: String?
+    /// The text, when the server sent one.
     public let text: String?
+    /// How the message is styled, from its classes.
     public let messageStyleAttribute: MessageStyleAttribute
     /// The message's classes as received.
     public let classList: [String]
@@ -29,9 +33,13 @@ public struct KitInfoMessage: InfoMessageModel, Hashable {
 
 /// A link to follow, or an image to show (a QR code, usually).
 public struct KitLinkItem: LinkItemModel, Hashable {
+    /// The link as received.
     public let link: Link
+    /// Where the link goes, as the server sent it (it may be relative).
     public var href: String { link.href }
+    /// The link's relation (`help`, `activation`, ...).
     public var rel: String { link.rel }
+    /// The media type of what it points to, if the server said.
     public var type: String? { link.type }
     /// The text to show: the title, else the relation, else the target.
     public var text: String? { link.title?.literal ?? (link.rel.isEmpty ? link.href : link.rel) }
@@ -51,10 +59,15 @@ public struct KitLinkItem: LinkItemModel, Hashable {
 
 /// A text field.
 public final class KitInputTextItem: InteractionItemInputTextModel, Sendable {
+    /// The field's name, the key of its value in the submitted form.
     public let key: String
+    /// The field's title.
     public let label: String
+    /// The hint shown in the empty field, if any.
     public let placeholder: String?
+    /// How the field takes its input (keyboard, AutoFill, secrecy, length).
     public let inputConfiguration: InputTextConfiguration
+    /// Whether the form cannot be submitted with the field empty.
     public let isRequired: Bool
     /// The value the server gave (empty when it gave none, and for secrets).
     public let initialValue: String
@@ -74,12 +87,17 @@ public final class KitInputTextItem: InteractionItemInputTextModel, Sendable {
 
 /// A checkbox.
 public final class KitCheckboxItem: InteractionItemCheckboxModel, Sendable {
+    /// The field's name, the key of its value in the submitted form.
     public let key: String
+    /// The text beside the box.
     public let label: String
+    /// Whether the box is shown but cannot be changed.
     public let isReadOnly: Bool
+    /// Whether the form cannot be submitted with the box unchecked.
     public let isRequired: Bool
     /// The value submitted when checked.
     @MainActor public var value: String
+    /// Whether the box is checked: ``value`` is submitted only then.
     @MainActor public var isChecked: Bool
     /// The server's complaint about the last value.
     @MainActor public var error: String?
@@ -95,13 +113,19 @@ public final class KitCheckboxItem: InteractionItemCheckboxModel, Sendable {
 
 /// A choice among values (a select field).
 public final class KitSelectItem: InteractionItemSelectModel, Sendable {
+    /// The field's name, the key of its value in the submitted form.
     public let key: String
+    /// The field's title.
     public let label: String
+    /// The action the field belongs to, when known.
     public let action: (any Action)?
+    /// The options, as (label, value) pairs.
     public let options: [(String, String)]
+    /// Whether the form cannot be submitted without a choice.
     public let isRequired: Bool
     /// The chosen option's value.
     @MainActor public var value: String
+    /// The index of the chosen option; setting it sets ``value`` (empty for none).
     @MainActor public var selectedPosition: Int? {
         didSet { value = selectedPosition.flatMap { options.indices.contains($0) ? options[$0].1 : nil } ?? "" }
     }
@@ -119,10 +143,15 @@ public final class KitSelectItem: InteractionItemSelectModel, Sendable {
 
 /// A button: submits a form with the values of ``fields``.
 public struct KitButtonItem: InteractionItemButtonModel {
+    /// The button's id.
     public let key: String
+    /// The button's title.
     public let label: String
+    /// How much the button stands out.
     public let type: InteractionItemButtonType
+    /// The name of the button's icon in the theme's images, if it has one.
     public let imageResourceName: String?
+    /// What the button submits (a ``FormActionModel``) or chooses.
     public let action: any RepresentationActionModel
     /// What the button's action does (`login`, `cancel`, ...).
     public let kind: ActionKind
@@ -161,7 +190,9 @@ public struct KitButtonItem: InteractionItemButtonModel {
 
 /// A title over the elements of one form.
 public struct KitSectionItem: InteractionItemSectionModel {
+    /// The title's id.
     public let key: String
+    /// The title.
     public let label: String
 
     /// A title.
@@ -170,7 +201,9 @@ public struct KitSectionItem: InteractionItemSectionModel {
 
 /// A text between elements.
 public struct KitTextItem: InteractionItemTextContentModel {
+    /// The text's id.
     public let key: String
+    /// The text.
     public let label: String
 
     /// A text.
@@ -179,11 +212,15 @@ public struct KitTextItem: InteractionItemTextContentModel {
 
 /// An option of a selector: an authenticator, a device, or any nested choice.
 public struct KitSelectorItem: SelectorItemInteractionActionModel {
+    /// The option's title: its action's title, else its authenticator type, else its kind.
     public let title: String
     /// The option's form (``FormActionModel``) or its own options (``SelectorActionModel``).
     public let action: any RepresentationActionModel
+    /// The authenticator type (`html-form`, `sms`, ...), when the option is an authenticator.
     public let type: String?
+    /// The name of the authenticator's icon in the theme's images.
     public let icon: String?
+    /// Whether choosing it keeps the selector on screen (tabs).
     public let shouldKeepFocus: Bool
     /// The option as received.
     public let option: any Action

@@ -64,8 +64,11 @@ public protocol KitStepModel: UIInteractionModel {
 }
 
 extension KitStepModel {
+    /// The step's `metadata.templateArea`, if it has one.
     public var templateArea: String? { context.templateArea }
+    /// The step's `metadata.viewName`, if it has one.
     public var viewName: String? { context.viewName }
+    /// The step's type (`authentication-step`, ...).
     public var representationType: String? { context.representationType }
     /// The step it shows.
     public var step: any HaapiRepresentation { context.step }
@@ -73,9 +76,13 @@ extension KitStepModel {
 
 /// Fields and buttons: login, registration, consent, continue steps.
 public struct KitFormModel: FormModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The fields and buttons, in the step's order.
     public let interactionItems: [any InteractionItemModel]
+    /// The step's messages.
     public var messageItems: [any InfoMessageModel] { context.messageItems }
+    /// The step's links that are not images.
     public var linkItems: [any LinkItemModel] { context.linkItems }
 
     /// A form model of `items` on `context`.
@@ -92,14 +99,19 @@ public struct KitFormModel: FormModel, KitStepModel {
 
 /// A choice between options, presented as a list or as tabs.
 public struct KitSelectorModel: SelectorModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The selector's title, if it has one.
     public let title: String?
+    /// The options, in the step's order.
     public let selectorItems: [any SelectorItemModel]
     /// How the options are presented.
     public let presentation: AuthenticatorSelectionPresentation
     /// The step's cancel forms, offered beside the options.
     public let cancelItems: [KitButtonItem]
+    /// The step's messages.
     public var messageItems: [any InfoMessageModel] { context.messageItems }
+    /// The step's links that are not images.
     public var linkItems: [any LinkItemModel] { context.linkItems }
 
     /// A selector on `context`.
@@ -113,19 +125,28 @@ public struct KitSelectorModel: SelectorModel, KitStepModel {
 
 /// A wait for something outside the app: a spinner, who was contacted, the time left.
 public struct KitPollingModel: PollingModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The button that polls now.
     public let mainAction: any InteractionItemModel
+    /// The button that stops waiting, when the step has one.
     public let cancelAction: (any InteractionItemModel)?
+    /// Seconds between automatic polls when the server gives no interval (0: the UI polls).
     public let autoPollingDuration: TimeInterval
+    /// Whether the wait goes on, is done or failed.
     public let status: PollingStatus
+    /// The longest the server waits, in seconds, when it says.
     public let maxWaitTime: TimeInterval?
+    /// The seconds left of that wait, when the server says.
     public let maxWaitRemainingTime: TimeInterval?
     /// Who was contacted (a phone number, a device name).
     public let recipient: String?
     /// Seconds between automatic polls: the server's interval when it gives one, else
     /// ``autoPollingDuration``; `nil` when the UI polls.
     public let pollInterval: TimeInterval?
+    /// The step's messages.
     public var messageItems: [any InfoMessageModel] { context.messageItems }
+    /// The step's links that are not images.
     public var linkItems: [any LinkItemModel] { context.linkItems }
 
     /// A polling model of `step`.
@@ -143,6 +164,7 @@ public struct KitPollingModel: PollingModel, KitStepModel {
     /// Whether the view model polls by itself (otherwise the UI calls ``HaapiFlowViewModel/poll()``).
     public var isAutomatic: Bool { pollInterval != nil }
 
+    /// Whether `other` shows the same wait: status, time left and view.
     public func isEqualTo(_ other: any PollingModel) -> Bool {
         other.status == status && other.maxWaitRemainingTime == maxWaitRemainingTime && other.viewName == viewName
     }
@@ -164,6 +186,7 @@ public struct KitPollingModel: PollingModel, KitStepModel {
 /// BankID: start the app on this device, or scan its QR code with BankID on another; then,
 /// when the step polls, the wait.
 public struct KitBankIdModel: BankIdModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
     /// The wait, when the step polls (a BankID client-operation step without polling waits for
     /// the app to come back instead).
@@ -191,26 +214,40 @@ public struct KitBankIdModel: BankIdModel, KitStepModel {
         )
     }
 
+    /// The step's messages.
     public var messageItems: [any InfoMessageModel] { context.messageItems }
+    /// The step's links that are not images.
     public var linkItems: [any LinkItemModel] { context.linkItems }
+    /// The wait's poll button; without polling, the first button (continue when the app is back).
     public var mainAction: any InteractionItemModel {
         polling?.mainAction ?? otherItems.first { $0 is KitButtonItem } ?? KitTextItem(key: "bankid", label: "")
     }
+    /// The wait's cancel button, when it polls and has one.
     public var cancelAction: (any InteractionItemModel)? { polling?.cancelAction }
+    /// The wait's seconds between automatic polls; 0 without polling.
     public var autoPollingDuration: TimeInterval { polling?.autoPollingDuration ?? 0 }
+    /// The wait's status; `pending` without polling.
     public var status: PollingStatus { polling?.status ?? .pending }
+    /// The wait's longest time, when it polls and the server says.
     public var maxWaitTime: TimeInterval? { polling?.maxWaitTime }
+    /// The wait's time left, when it polls and the server says.
     public var maxWaitRemainingTime: TimeInterval? { polling?.maxWaitRemainingTime }
+    /// Whether `other` shows the same wait (never, when this step does not poll).
     public func isEqualTo(_ other: any PollingModel) -> Bool { polling?.isEqualTo(other) ?? false }
 }
 
 /// The answer to a form with continue actions: the new messages, and those actions as a form
 /// (a form model itself, shown on the form screen).
 public struct KitContinueSameModel: ContinueSameModel, FormModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The continue actions as a form, when there are any.
     public let formModel: (any FormModel)?
+    /// The answer's new messages.
     public var messageItems: [any InfoMessageModel] { context.messageItems }
+    /// The form's fields and buttons; none without a form.
     public var interactionItems: [any InteractionItemModel] { formModel?.interactionItems ?? [] }
+    /// The step's links, then the form's.
     public var linkItems: [any LinkItemModel] { context.linkItems + (formModel?.linkItems ?? []) }
 
     /// A continue-same model.
@@ -219,8 +256,11 @@ public struct KitContinueSameModel: ContinueSameModel, FormModel, KitStepModel {
 
 /// A step no other model fits: its forms and its choices.
 public struct KitGenericModel: GenericModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The step's forms, when it has any.
     public let formModel: (any FormModel)?
+    /// The step's choices, when it has any.
     public let selectorModel: (any SelectorModel)?
 
     /// A generic model.
@@ -231,7 +271,9 @@ public struct KitGenericModel: GenericModel, KitStepModel {
 
 /// The flow reached the authorization response; the code is being exchanged.
 public struct KitAuthorizationRequestModel: AuthorizationRequestModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The authorization code; empty when the response has none.
     public let code: String
     /// The response's values.
     public let properties: OAuthAuthorizationResponseProperties
@@ -245,8 +287,11 @@ public struct KitAuthorizationRequestModel: AuthorizationRequestModel, KitStepMo
 
 /// A problem that stops an operation from being performed here.
 public struct KitOperationProblem: UIProblemModel {
+    /// The problem's title, if it has one.
     public let title: String?
+    /// What went wrong, for the user.
     public let message: String
+    /// Always `nil`: the problem is the kit's, not the server's.
     public var representationType: String? { nil }
 
     /// A problem.
@@ -256,16 +301,24 @@ public struct KitOperationProblem: UIProblemModel {
 /// An external browser (`external-browser-flow`, and Curity's older `launch`): open ``url``,
 /// then submit ``formActionModel`` with what the browser comes back with (``buildParameters``).
 public struct KitExternalBrowserModel: FormOperationModel, GenericModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The URL the browser opens: ``href`` with the redirect added; `nil` when it is not a URL.
     public let url: URL?
+    /// The form to submit with what the browser comes back with.
     public let formActionModel: FormActionModel
+    /// The parameters of that form from the URL the browser comes back to: the resume nonce.
+    /// - Throws: ``HaapiDeepLinkError`` when the URL has no `_resume_nonce`.
     public let buildParameters: @Sendable (URL) throws -> [String: any Sendable]
     /// The step's other ways on (cancel, an error action).
     public let interactionModel: (any FormModel)?
+    /// Always `nil`: an external browser has no error actions.
     public var errorInteractionModel: (any UIInteractionModel)? { nil }
+    /// What to show when the browser cannot be opened.
     public let problem: any UIProblemModel
     /// The step's other ways on, for the generic screen.
     public var formModel: (any FormModel)? { interactionModel }
+    /// Always `nil`: the step offers no choice.
     public var selectorModel: (any SelectorModel)? { nil }
 
     /// The URL that sends the browser to ``href`` and back to `redirect` (a terminal's loopback listener).
@@ -302,16 +355,21 @@ public struct KitExternalBrowserModel: FormOperationModel, GenericModel, KitStep
 /// A client operation the kit does not perform itself (Encap, an app's own): the app's
 /// ``GenericClientOperationHandler`` does, or the step's other ways on are offered.
 public struct KitGenericOperationModel: GenericOperationModel, GenericModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The operation as received.
     public let actionModel: GenericClientOperationActionModel
     /// The URL the operation names, when it names one.
     public let url: URL?
     /// The step's other ways on.
     public let interactionModel: (any FormModel)?
+    /// Always `nil`: a generic operation has no error actions of its own.
     public var errorInteractionModel: (any UIInteractionModel)? { nil }
+    /// What to show when no handler performs the operation.
     public let problem: any UIProblemModel
     /// The step's other ways on, for the generic screen.
     public var formModel: (any FormModel)? { interactionModel }
+    /// Always `nil`: the step offers no choice.
     public var selectorModel: (any SelectorModel)? { nil }
 
     /// A generic operation model.
@@ -323,16 +381,23 @@ public struct KitGenericOperationModel: GenericOperationModel, GenericModel, Kit
 /// A passkey or security-key ceremony: one button per kind of authenticator the options allow,
 /// the credential submitted with the continue action for that kind.
 public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
+    /// The step, its messages and links.
     public let context: StepContext
+    /// The WebAuthn operation (registration or authentication) as received.
     public let actionModel: any RepresentationActionModel
     /// The kinds of authenticator the options allow, in the order the screen offers them.
     public let kinds: [WebAuthnAuthenticatorKind]
     /// The step's other ways on (the browser fallback, cancel), as a form.
     public let interactionModel: (any FormModel)?
+    /// Always `nil`: failures show the ``browserFallback`` instead.
     public var errorInteractionModel: (any UIInteractionModel)? { nil }
+    /// Always `nil`: a WebAuthn operation opens no URL.
     public var url: URL? { nil }
+    /// What to show when the device cannot use passkeys.
     public let problem: any UIProblemModel
+    /// The step's other ways on (``interactionModel``), when it has any.
     public var otherActions: [any UIInteractionModel] { interactionModel.map { [$0] } ?? [] }
+    /// The parameters of the continue action for a ``WebAuthnCeremonyResult``: the credential's JSON under the field of its kind; none for any other value.
     public let buildParametersWrapper: @Sendable (any WebAuthnOperationParametersModel) -> [String: any Sendable]
     /// What the screen shows after the last ceremony failed (`nil`: none failed).
     public internal(set) var failure: PasskeyFailureOutcome?
@@ -447,8 +512,11 @@ public enum ProblemHandling: Sendable, Hashable {
 public struct KitProblemModel: ProblemModel {
     /// The problem as received.
     public let problem: any ProblemRepresentation
+    /// The server's title, else the kit's.
     public let title: String?
+    /// The problem's messages, styled.
     public let messageItems: [any InfoMessageModel]
+    /// The problem's links.
     public let linkItems: [any LinkItemModel]
 
     /// The model of `problem`; `title` is the server's, else the kit's (`hui_dev_runtime_title`) from `strings`.
@@ -461,7 +529,9 @@ public struct KitProblemModel: ProblemModel {
 
     /// The first message, else the title.
     public var message: String { messageItems.lazy.compactMap(\.text).first ?? title ?? "" }
+    /// The problem's type, as one of the kinds a flow handles; `nil` for others.
     public var type: HandleableProblemType? { HandleableProblemType(problem.type) }
+    /// The problem's `type`, as received.
     public var representationType: String? { problem.type.rawValue }
     /// For invalid-input problems: the wrong fields.
     public var invalidFields: [InvalidInputProblem.InvalidField] { (problem as? InvalidInputProblem)?.invalidFields ?? [] }
@@ -475,12 +545,17 @@ public struct KitProblemModel: ProblemModel {
 public struct KitOAuthTokenModel: OAuthTokenModel, Hashable {
     /// The token response as received.
     public let response: SuccessfulTokenResponse
+    /// The access token.
     public var accessToken: String { response.accessToken }
+    /// The token type (`Bearer`, `DPoP`), when the server said.
     public var tokenType: String? { response.tokenType }
+    /// The granted scope, when the server said.
     public var scope: String? { response.scope }
     /// Seconds the access token lives, as the server said; `0` when it did not say.
     public var expiresIn: Int { response.expiresIn }
+    /// The refresh token, when the server issued one.
     public var refreshToken: String? { response.refreshToken }
+    /// The ID token, when the server issued one.
     public var idToken: String? { response.idToken }
     /// Whether the tokens are bound to the flow's DPoP key.
     public var isBound: Bool { response.isDPoPBound }
@@ -492,8 +567,11 @@ public struct KitOAuthTokenModel: OAuthTokenModel, Hashable {
 /// An OAuth error a flow ended with: an `error-authorization-response` problem, or an error
 /// from the token endpoint.
 public struct KitOAuthErrorModel: OAuthErrorModel, Error, Hashable {
+    /// The OAuth error code (`access_denied`, `invalid_grant`, ...).
     public let error: String
+    /// The server's description of the error, if it gave one.
     public let errorDescription: String?
+    /// A page about the error, if the server gave one.
     public let errorUri: String?
     /// Where it came from.
     public let source: Source

@@ -150,7 +150,9 @@ public enum ScreenAction: Sendable, Hashable {
         }
     }
 
+    /// Whether two actions do the same: same kind, and the same element's key, title or target.
     public static func == (lhs: ScreenAction, rhs: ScreenAction) -> Bool { lhs.identity == rhs.identity }
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 
@@ -159,6 +161,7 @@ public enum ScreenAction: Sendable, Hashable {
 public enum ScreenItem: Sendable, Hashable {
     /// A text field.
     public struct TextField: Sendable, Hashable {
+        /// What the system may fill in (AutoFill).
         public typealias ContentType = InputTextConfiguration.ContentType
 
         /// The label of the keyboard's return key.
@@ -173,10 +176,13 @@ public enum ScreenItem: Sendable, Hashable {
         public let item: any InteractionItemInputTextModel
         /// The field's name in its form.
         public let name: String
+        /// The field's title.
         public let label: String
+        /// The hint shown in the empty field, if any.
         public let placeholder: String?
         /// The value shown at first (never a password).
         public let value: String?
+        /// What the system may fill in.
         public let contentType: ContentType
         /// The keyboard to show.
         public let keyboard: InputTextConfiguration.Keyboard
@@ -193,19 +199,24 @@ public enum ScreenItem: Sendable, Hashable {
             return ["required: lower; required: upper; required: digit", minLength.map { "minlength: \($0)" }, maxLength.map { "maxlength: \($0)" }]
                 .compactMap { $0 }.joined(separator: "; ") + ";"
         }
+        /// Whether the form cannot be submitted with the field empty.
         public let isRequired: Bool
+        /// The shortest accepted length, if the server gave one.
         public let minLength: Int?
+        /// The longest accepted length, if the server gave one.
         public let maxLength: Int?
         /// The server's complaint about the last value, shown under the field.
         public let error: String?
         /// The theme section (the theme's `huiTextField`).
         public let style: String
 
+        /// Whether two fields show the same; the model element (``item``) is not compared.
         public static func == (lhs: Self, rhs: Self) -> Bool {
             (lhs.name, lhs.label, lhs.placeholder, lhs.value, lhs.contentType, lhs.keyboard) == (rhs.name, rhs.label, rhs.placeholder, rhs.value, rhs.contentType, rhs.keyboard)
                 && lhs.returnKey == rhs.returnKey && (lhs.isSecure, lhs.isRequired, lhs.minLength, lhs.maxLength, lhs.error, lhs.style)
                     == (rhs.isSecure, rhs.isRequired, rhs.minLength, rhs.maxLength, rhs.error, rhs.style)
         }
+        /// Hashes the field's name (equal fields have equal names).
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
@@ -213,17 +224,24 @@ public enum ScreenItem: Sendable, Hashable {
     public struct Checkbox: Sendable, Hashable {
         /// The element it edits.
         public let item: any InteractionItemCheckboxModel
+        /// The box's name in its form.
         public let name: String
+        /// The text beside the box.
         public let label: String
+        /// Whether the box is checked.
         public let isChecked: Bool
         /// Shown but not changeable (a scope the client must have).
         public let isReadonly: Bool
+        /// The server's complaint about the last value, shown under the box.
         public let error: String?
+        /// The theme section (`CheckboxView`).
         public let style: String
 
+        /// Whether two checkboxes show the same; the model element (``item``) is not compared.
         public static func == (lhs: Self, rhs: Self) -> Bool {
             (lhs.name, lhs.label, lhs.isChecked, lhs.isReadonly, lhs.error, lhs.style) == (rhs.name, rhs.label, rhs.isChecked, rhs.isReadonly, rhs.error, rhs.style)
         }
+        /// Hashes the box's name (equal checkboxes have equal names).
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
@@ -231,22 +249,32 @@ public enum ScreenItem: Sendable, Hashable {
     public struct Picker: Sendable, Hashable {
         /// One value to choose.
         public struct Option: Sendable, Hashable {
+            /// The text shown for the value.
             public let label: String
+            /// The value submitted when it is chosen.
             public let value: String
+            /// Whether it is the chosen value.
             public let isSelected: Bool
         }
 
         /// The element it edits.
         public let item: any InteractionItemSelectModel
+        /// The field's name in its form.
         public let name: String
+        /// The field's title.
         public let label: String
+        /// The values to choose from, in order.
         public let options: [Option]
+        /// The server's complaint about the last value, shown under the field.
         public let error: String?
+        /// The theme section (`TextPickerView`).
         public let style: String
 
+        /// Whether two pickers show the same; the model element (``item``) is not compared.
         public static func == (lhs: Self, rhs: Self) -> Bool {
             (lhs.name, lhs.label, lhs.options, lhs.error, lhs.style) == (rhs.name, rhs.label, rhs.options, rhs.error, rhs.style)
         }
+        /// Hashes the field's name (equal pickers have equal names).
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
@@ -271,8 +299,11 @@ public enum ScreenItem: Sendable, Hashable {
             }
         }
 
+        /// The button's title.
         public let title: String
+        /// How much the button stands out.
         public let role: Role
+        /// What a tap does.
         public let action: ScreenAction
         /// The name of its icon among the theme's images (an authenticator's, see
         /// ``AuthenticatorIcons``); `nil` for none.
@@ -325,9 +356,13 @@ public enum ScreenItem: Sendable, Hashable {
     /// A form's title over its fields, when a step offers more than one form (Curity's section
     /// item), in the screen's header style (`headerTextAppearance`, `headerTextColorName`).
     case section(String)
+    /// A text field; what the user types goes to ``TextField/item``.
     case textField(TextField)
+    /// A checkbox; a tap toggles ``Checkbox/item``.
     case checkbox(Checkbox)
+    /// A choice among values (a select field).
     case picker(Picker)
+    /// A button.
     case button(Button)
     /// The options of a selector presented as tabs, the first selected (`TabView`); the selected
     /// option's own elements follow.

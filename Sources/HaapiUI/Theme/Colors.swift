@@ -4,7 +4,9 @@
 public enum Colors {
     /// A colour in light and dark appearance, each `0xRRGGBBAA` in sRGB.
     public struct Value: Sendable, Hashable {
+        /// The colour in light appearance, `0xRRGGBBAA`.
         public let light: UInt32
+        /// The colour in dark appearance, `0xRRGGBBAA`.
         public let dark: UInt32
 
         /// A colour that differs between light and dark appearance.

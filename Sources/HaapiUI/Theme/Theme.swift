@@ -105,10 +105,15 @@ public struct Theme: Sendable {
 
 /// A value of a ``Theme``: what a property list holds.
 public enum ThemeValue: Sendable, Hashable {
+    /// A text: a name of a section, a colour or an image, or a text.
     case string(String)
+    /// A number: a size, a padding, a point size.
     case number(Double)
+    /// A flag.
     case bool(Bool)
+    /// A list.
     case array([ThemeValue])
+    /// A section, or any dictionary.
     case dictionary([String: ThemeValue])
 
     /// The value of a property-list object, or `nil` for a kind themes do not use (dates, data).
@@ -154,8 +159,10 @@ public struct ThemeError: IdsvrError, Equatable {
         self.reason = reason
     }
 
+    /// Always `invalid_theme`.
     public var error: String { "invalid_theme" }
 
+    /// Where (the source, the section and the key, when known), then what is wrong.
     public var errorDescription: String? {
         var place = source
         if let section { place += ", section \"\(section)\"" }
@@ -163,8 +170,10 @@ public struct ThemeError: IdsvrError, Equatable {
         return "\(place): \(reason)"
     }
 
+    /// The same as ``errorDescription``.
     public var failureReason: String { errorDescription ?? error }
 
+    /// Nothing to retry: the theme must be fixed, as the description says.
     public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error)) }
 }
 

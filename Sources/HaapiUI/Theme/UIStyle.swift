@@ -34,10 +34,12 @@ public struct CommonUIStyle: UIStyle {
     /// The background colour's name; `nil` when none (`""` in the plist).
     public let backgroundColorName: String?
 
+    /// The style itself: it is its own padding and background.
     public var commonUIStyle: CommonUIStyle { self }
 
     private enum CodingKeys: String, CodingKey { case backgroundColorName }
 
+    /// Reads the padding keys and `backgroundColorName`.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         paddingStyle = try PaddingStyle(from: decoder)
@@ -47,9 +49,13 @@ public struct CommonUIStyle: UIStyle {
 
 /// Space inside a view's edges, in points.
 public struct PaddingStyle: Decodable, Sendable, Hashable {
+    /// The space at the top, in points.
     public let top: Double
+    /// The space on the right (trailing) side, in points.
     public let right: Double
+    /// The space at the bottom, in points.
     public let bottom: Double
+    /// The space on the left (leading) side, in points.
     public let left: Double
 
     /// A padding.
@@ -59,6 +65,7 @@ public struct PaddingStyle: Decodable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey { case paddingTop, paddingRight, paddingBottom, paddingLeft }
 
+    /// Reads `paddingTop`, `paddingRight`, `paddingBottom` and `paddingLeft`; a missing one is 0.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(
@@ -77,6 +84,7 @@ public protocol UIViewControllerStyle: UIStyle {
 }
 
 extension UIViewControllerStyle {
+    /// The screen's padding and background, from ``commonVCStyle``.
     public var commonUIStyle: CommonUIStyle { commonVCStyle.commonUIStyle }
     /// The header's text appearance.
     public var headerTextAppearance: TextAppearance { commonVCStyle.headerTextAppearance }
@@ -94,14 +102,20 @@ public typealias BaseViewControllerStyle = CommonViewControllerStyle
 /// What every screen's style has (keys `headerTextAppearance`, `headerTextColorName`,
 /// `messagesStyle`, `linksStyle`, and the common ones).
 public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
+    /// The screen's padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// How the header's text looks.
     public let headerTextAppearance: TextAppearance
+    /// The header text's colour name.
     public let headerTextColorName: String
+    /// The stack of the screen's messages.
     public let messagesStyle: StackViewStyle
+    /// The stack of the screen's links.
     public let linksStyle: StackViewStyle
 
     private enum CodingKeys: String, CodingKey { case headerTextAppearance, headerTextColorName, messagesStyle, linksStyle }
 
+    /// Reads the keys every screen section has; the styles they name are read from their sections.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -118,14 +132,17 @@ public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
 public final class TextAppearance: UIStyle {
     /// A font trait.
     public enum SymbolicTrait: String, Sendable, CaseIterable {
+        /// UIKit's bold, italic, monospace and condensed traits (`traitBold`, ... in a theme).
         case bold = "traitBold", italic = "traitItalic", monoSpace = "traitMonoSpace", condensed = "traitCondensed"
     }
 
     /// A text alignment.
     public enum Alignment: String, Sendable, CaseIterable {
+        /// The text alignments of UIKit's `NSTextAlignment`, by the same names.
         case natural, left, center, right, justified
     }
 
+    /// The text's own padding and background.
     public let commonUIStyle: CommonUIStyle
     /// The text style's name (`UICTFontTextStyleBody`, ... or one the theme adds).
     public let fontTextStyle: String
@@ -144,6 +161,8 @@ public final class TextAppearance: UIStyle {
 
     private enum CodingKeys: String, CodingKey { case fontStyleName, fontSymbolicTrait, textAlignment, lineHeightMultiple, kern }
 
+    /// Reads the section; the point size is the theme's top-level number named by `fontStyleName`, the font family the theme's `fontName`.
+    /// - Throws: `DecodingError` when the theme gives no point size for the text style.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         let theme = try ThemeResolution.of(decoder).theme

@@ -3,10 +3,15 @@ import Foundation
 /// The container of the flow's screens (section `HaapiFlowViewController`): its background and
 /// close button.
 public final class HaapiFlowViewControllerStyle: UIStyle {
+    /// The container's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The close button's least height, in points (32 when not given).
     public let closeButtonMinHeight: Double
+    /// The close button's least width, in points (32 when not given).
     public let closeButtonMinWidth: Double
+    /// The close button's image name (`xmark` when not given).
     public let closeButtonImageName: String
+    /// The close button's tint colour name; `nil` for the default.
     public let closeButtonTintColorName: String?
 
     /// The section.
@@ -14,6 +19,7 @@ public final class HaapiFlowViewControllerStyle: UIStyle {
 
     private enum CodingKeys: String, CodingKey { case closeButtonMinHeight, closeButtonMinWidth, closeButtonImageName, closeButtonTintColorName }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -32,16 +38,20 @@ public final class HaapiFlowViewControllerStyle: UIStyle {
 
 /// The form screen's style (section `FormViewController`).
 public final class FormViewControllerStyle: UIViewControllerStyle {
+    /// The section.
     public static let themeSection = "FormViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
     /// The stack of fields and buttons.
     public let contentStyle: StackViewStyle
     /// Texts between the fields.
     public let contentTextAppearance: TextAppearance
+    /// The colour name of those texts.
     public let contentTextColorName: String
 
     private enum CodingKeys: String, CodingKey { case contentStyle, contentTextAppearance, contentTextColorName }
 
+    /// Reads the style from its theme section, with the sections it names.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
@@ -58,13 +68,16 @@ public final class FormViewControllerStyle: UIViewControllerStyle {
 
 /// The selector screen's style (section `SelectorViewController`).
 public final class SelectorViewControllerStyle: UIViewControllerStyle {
+    /// The section.
     public static let themeSection = "SelectorViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
     /// The stack of options.
     public let contentStyle: StackViewStyle
 
     private enum CodingKeys: String, CodingKey { case contentStyle }
 
+    /// Reads the style from its theme section, with the sections it names.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
@@ -79,14 +92,20 @@ public final class SelectorViewControllerStyle: UIViewControllerStyle {
 
 /// The polling screen's style (section `PollingViewController`).
 public final class PollingViewControllerStyle: UIViewControllerStyle {
+    /// The section.
     public static let themeSection = "PollingViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
+    /// The stack of the screen's content.
     public let contentStyle: StackViewStyle
+    /// The spinner's width and height, in points (40 when not given).
     public let loadingIndicatorSideDimension: Double
+    /// The spinner shown while the screen waits.
     public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
 
     private enum CodingKeys: String, CodingKey { case contentStyle, loadingIndicatorSideDimension, loadingIndicatorViewStyle }
 
+    /// Reads the style from its theme section, with the sections it names.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
@@ -103,19 +122,31 @@ public final class PollingViewControllerStyle: UIViewControllerStyle {
 
 /// The BankID screen's style (section `BankIdViewController`), with the `hui_*` keys of its texts.
 public final class BankIdViewControllerStyle: UIViewControllerStyle {
+    /// The section.
     public static let themeSection = "BankIdViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
+    /// The stack of the screen's content.
     public let contentStyle: StackViewStyle
+    /// How the texts between the elements look.
     public let contentTextAppearance: TextAppearance
+    /// The colour name of those texts.
     public let contentTextColorName: String
     /// The help text's box.
     public let expandableViewStyle: ExpandableViewStyle
+    /// The key of the help text's title (`textInstructionTitle`; `hui_bankid_instruction_title_1` when not given).
     public let textInstructionTitleKey: String
+    /// The key of the help text's body (`textInstructionBody`; `hui_bankid_instruction_body_1` when not given).
     public let textInstructionBodyKey: String
+    /// The key of the "or" between the two ways to start BankID (`textOr`; `hui_or` when not given).
     public let textOrKey: String
+    /// The plural key of a wait in minutes (`textMinutes`; `hui_polling_minutes` when not given).
     public let textMinutesKey: String
+    /// The plural key of a wait in seconds (`textSeconds`; `hui_polling_seconds` when not given).
     public let textSecondsKey: String
+    /// The plural key of the time left in minutes (`textMinutesRemaining`).
     public let textMinutesRemainingKey: String
+    /// The plural key of the time left in seconds (`textSecondsRemaining`).
     public let textSecondsRemainingKey: String
 
     private enum CodingKeys: String, CodingKey {
@@ -123,6 +154,7 @@ public final class BankIdViewControllerStyle: UIViewControllerStyle {
         case textMinutes, textSeconds, textMinutesRemaining, textSecondsRemaining
     }
 
+    /// Reads the style from its theme section; a text key not given is the kit's own.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
@@ -152,17 +184,29 @@ public final class BankIdViewControllerStyle: UIViewControllerStyle {
 public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
     /// The `hui_*` keys of the screen's texts; a theme points any of them at a key of the app's.
     public final class TextualKeys: Sendable, Equatable {
+        /// The key of the passkey button's title.
         public let platformButtonTextKey: String
+        /// The key of the message over the passkey button.
         public let platformMessageTextKey: String
+        /// The key of the security-key button's title.
         public let crossPlatformButtonTextKey: String
+        /// The key of the message over the security-key button.
         public let crossPlatformMessageTextKey: String
+        /// The key of the button offered when the passkey step failed.
         public let errorButtonTextKey: String
+        /// The key of the message shown when the passkey step failed.
         public let errorMessageTextKey: String
+        /// The key of the banner text once a passkey is registered.
         public let registrationSuccessMessageTextKey: String
+        /// The key of the retry button's title.
         public let retryButtonTextKey: String
+        /// The key of the message shown when the passkey step was cancelled or timed out.
         public let retryMessageTextKey: String
+        /// The key of the message shown when the app's associated domains do not allow passkeys with the server.
         public let appAssociationErrorMessageTextKey: String
+        /// The key of the message shown when the account has no passkey here.
         public let noCredentialsMessageTextKey: String
+        /// The key of the message shown when the device cannot use passkeys.
         public let passkeysNotSupportedMessageTextKey: String
 
         /// The keys (written out: a class gets no memberwise initialiser).
@@ -195,15 +239,23 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         }
     }
 
+    /// The section.
     public static let themeSection = "WebAuthnViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
+    /// The stack of the screen's content.
     public let contentStyle: StackViewStyle
+    /// How the texts between the elements look.
     public let contentTextAppearance: TextAppearance
+    /// The colour name of those texts.
     public let contentTextColorName: String
+    /// The spinner's width and height, in points (40 when not given).
     public let loadingIndicatorSideDimension: Double
+    /// The spinner shown while a passkey is asked for.
     public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
     /// The banner that says a passkey was registered.
     public let successNotificationBannerViewStyle: NotificationBannerViewStyle
+    /// The keys of the screen's texts (the section's `*Text` keys; the kit's own when not given).
     public let textualKeys: TextualKeys
 
     private enum CodingKeys: String, CodingKey {
@@ -214,6 +266,7 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         case passkeysNotSupportedMessageText
     }
 
+    /// Reads the style from its theme section, with the sections it names.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
@@ -249,9 +302,12 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
 
 /// The problem screen's style (section `ProblemViewController`).
 public final class ProblemViewControllerStyle: UIViewControllerStyle {
+    /// The section.
     public static let themeSection = "ProblemViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
     }
@@ -264,9 +320,12 @@ public final class ProblemViewControllerStyle: UIViewControllerStyle {
 
 /// The style of the screen for steps no other screen fits (section `GenericViewController`).
 public final class GenericViewControllerStyle: UIViewControllerStyle {
+    /// The section.
     public static let themeSection = "GenericViewController"
+    /// The header, messages, links, padding and background.
     public let commonVCStyle: CommonViewControllerStyle
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
     }
@@ -282,13 +341,21 @@ public final class GenericViewControllerStyle: UIViewControllerStyle {
 public struct HaapiUIViewControllerStyle: Sendable, Equatable {
     /// The message styles, one per kind of message (sections `MessageView.*`).
     public struct MessageViewStyles: Sendable, Equatable {
+        /// Error messages (`MessageView.Error`).
         public let error: MessageViewStyle
+        /// Warnings (`MessageView.Warn`).
         public let warn: MessageViewStyle
+        /// Information (`MessageView.Info`).
         public let info: MessageViewStyle
+        /// Where a code was sent (`MessageView.RecipientOfCommunication`).
         public let recipientOfCommunication: MessageViewStyle
+        /// Plain content (`MessageView.Content`), also for kinds of messages the kit does not know.
         public let content: MessageViewStyle
+        /// Headings (`MessageView.Heading`).
         public let heading: MessageViewStyle
+        /// A user name (`MessageView.Username`).
         public let username: MessageViewStyle
+        /// A device flow's user code (`MessageView.UserCode`).
         public let userCode: MessageViewStyle
 
         /// The styles.
@@ -330,16 +397,27 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
         }
     }
 
+    /// The message styles, by kind.
     public let messageViewStyles: MessageViewStyles
+    /// The main button (`ActionableButton.Primary`).
     public let primaryButton: ActionableButtonStyle
+    /// The other buttons (`ActionableButton.Secondary`).
     public let secondaryButton: ActionableButtonStyle
+    /// Buttons drawn as text (`ActionableButton.Text`).
     public let textButton: ActionableButtonStyle
+    /// Links (`LinkView`).
     public let linkView: LinkViewStyle
+    /// Text fields (the section the theme's `huiTextField` names).
     public let inputTextField: InputTextFieldStyle
+    /// Checkboxes (`CheckboxView`).
     public let checkbox: CheckboxViewStyle
+    /// The picker of select fields (`TextPickerView`).
     public let textPicker: TextPickerViewStyle
+    /// Tabs (`TabView`).
     public let tabView: TabViewStyle
+    /// The banner over the screen (`NotificationBannerView`).
     public let notificationBanner: NotificationBannerViewStyle
+    /// The header (`HeaderView`).
     public let header: HeaderViewStyle
 
     /// The shared styles of `theme`.

@@ -4,15 +4,20 @@ import Foundation
 public final class StackViewStyle: UIStyle {
     /// How the stack lines its views up across its axis.
     public enum Alignment: String, Sendable, CaseIterable {
+        /// UIKit's `UIStackView.Alignment` cases, by the same names.
         case fill, leading, top, firstBaseline, center, trailing, bottom, lastBaseline
     }
 
+    /// The stack's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The space between the stacked views, in points.
     public let spacing: Double
+    /// How the views line up across the axis; `fill` when not given.
     public let alignment: Alignment
 
     private enum CodingKeys: String, CodingKey { case spacing, alignment }
 
+    /// Reads the style from its theme section (a missing number is 0).
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -29,22 +34,32 @@ public final class StackViewStyle: UIStyle {
 /// A message (sections `MessageView.*`: error, warning, info, the recipient of a code, content,
 /// heading, username, user code).
 public final class MessageViewStyle: UIStyle {
+    /// The message's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The space between the icon and the text, in points.
     public let iconTextPadding: Double
+    /// How the icon and text line up; `center` when not given.
     public let alignment: StackViewStyle.Alignment
+    /// How the text looks.
     public let textAppearance: TextAppearance
+    /// The text colour's name.
     public let textColorName: String
     /// The icon's name; `nil` for none.
     public let imageName: String?
+    /// The icon's tint colour name; `nil` keeps the image's colours.
     public let imageTintColorName: String?
+    /// The border colour's name; `nil` for no border.
     public let borderColorName: String?
+    /// The border's width, in points.
     public let borderWidth: Double
+    /// The corner radius, in points.
     public let cornerRadius: Double
 
     private enum CodingKeys: String, CodingKey {
         case iconTextPadding, alignment, textAppearance, textColorName, imageName, imageTintColorName, borderColorName, borderWidth, cornerRadius
     }
 
+    /// Reads the style from its theme section; a text appearance is named and read from its own section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -69,14 +84,23 @@ public final class MessageViewStyle: UIStyle {
 
 /// A button (sections `ActionableButton.Primary`, `.Secondary`, `.Text`, `.LinkView`).
 public final class ActionableButtonStyle: UIStyle {
+    /// The button's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The border colour's name; `nil` for no border.
     public let borderColorName: String?
+    /// The border's width, in points.
     public let borderWidth: Double
+    /// The corner radius, in points.
     public let cornerRadius: Double
+    /// The space between the icon and the title, in points.
     public let iconTextPadding: Double
+    /// The icon's name; `nil` for none.
     public let imageName: String?
+    /// The least height, in points (44 when not given, the least touch target).
     public let minHeight: Double
+    /// How the title looks.
     public let textAppearance: TextAppearance
+    /// The title colour's name.
     public let textColorName: String
     /// The spinner shown while the button's action runs.
     public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
@@ -85,6 +109,7 @@ public final class ActionableButtonStyle: UIStyle {
         case borderColorName, borderWidth, cornerRadius, iconTextPadding, imageName, minHeight, textAppearance, textColorName, loadingIndicatorViewStyle
     }
 
+    /// Reads the style from its theme section, with its text appearance and spinner sections.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -109,11 +134,14 @@ public final class ActionableButtonStyle: UIStyle {
 
 /// A spinner (sections `LoadingIndicatorView*`).
 public final class LoadingIndicatorViewStyle: UIStyle {
+    /// The spinner's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The colour name of the spinner's stroke.
     public let strokeColorName: String
 
     private enum CodingKeys: String, CodingKey { case strokeColorName }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -128,13 +156,18 @@ public final class LoadingIndicatorViewStyle: UIStyle {
 
 /// A link (section `LinkView`): a button styled as a link, with a spinner.
 public final class LinkViewStyle: UIStyle {
+    /// The link's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The button style the link is drawn with.
     public let actionableButtonStyle: ActionableButtonStyle
+    /// The spinner's width and height, in points (32 when not given).
     public let loadingIndicatorSideDimension: Double
+    /// The spinner shown while the link is followed.
     public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
 
     private enum CodingKeys: String, CodingKey { case actionableButtonStyle, loadingIndicatorSideDimension, loadingIndicatorViewStyle }
 
+    /// Reads the style from its theme section, with the sections it names.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -152,25 +185,45 @@ public final class LinkViewStyle: UIStyle {
 /// A text field with its title and error line (sections `InputTextField*`; the theme's
 /// `huiTextField` names the one in use).
 public final class InputTextFieldStyle: UIStyle {
+    /// The field's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The border colour's name; `nil` for no border.
     public let borderColorName: String?
+    /// The border's width, in points.
     public let borderWidth: Double
+    /// The corner radius, in points.
     public let cornerRadius: Double
+    /// The colour name of the error line (and of the border on an error).
     public let errorColorName: String
+    /// The icon shown with an error; `nil` for none.
     public let errorImageName: String?
+    /// How the error line looks.
     public let errorTextAppearance: TextAppearance
+    /// The space around the field's icons, in points.
     public let iconPadding: Double
+    /// The colour name of the text typed.
     public let textFieldColorName: String
+    /// The space between the field's edges and its text.
     public let textFieldContentPadding: PaddingStyle
+    /// The field's least height, in points (44 when not given).
     public let textFieldMinimumHeight: Double
+    /// The tint colour name of the show-password button; `nil` for the default.
     public let textFieldPasswordImageTintColorName: String?
+    /// The placeholder's colour name.
     public let textFieldPlaceholderColorName: String
+    /// How the text typed looks.
     public let textFieldTextAppearance: TextAppearance
+    /// The cursor's tint colour name; `nil` for the default.
     public let tintColorName: String?
+    /// The title's colour name.
     public let titleColorName: String
+    /// The title's least height, in points.
     public let titleMinimumHeight: Double
+    /// The space before the title, in points.
     public let titlePaddingLeft: Double
+    /// The space after the title, in points.
     public let titlePaddingRight: Double
+    /// How the title looks.
     public let titleTextAppearance: TextAppearance
 
     private enum CodingKeys: String, CodingKey {
@@ -180,6 +233,7 @@ public final class InputTextFieldStyle: UIStyle {
         case titleColorName, titleMinimumHeight, titlePaddingLeft, titlePaddingRight, titleTextAppearance
     }
 
+    /// Reads the style from its theme section; the content padding comes from the four `textFieldContentPadding*` keys.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -218,16 +272,27 @@ public final class InputTextFieldStyle: UIStyle {
 
 /// A checkbox with its label (section `CheckboxView`).
 public final class CheckboxViewStyle: UIStyle {
+    /// The checkbox's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The box's border colour name; `nil` for no border.
     public let borderColorName: String?
+    /// The box's border width, in points.
     public let borderWidth: Double
+    /// The box's height, in points (20 when not given).
     public let checkboxHeight: Double
+    /// The box's width, in points (20 when not given).
     public let checkboxWidth: Double
+    /// The box's corner radius, in points.
     public let cornerRadius: Double
+    /// The space between the box and its label, in points.
     public let iconTextPadding: Double
+    /// The image of a checked box.
     public let imageNameChecked: String
+    /// The image of an unchecked box.
     public let imageNameUnchecked: String
+    /// How the label looks.
     public let textAppearance: TextAppearance
+    /// The label's colour name.
     public let textColorName: String
 
     private enum CodingKeys: String, CodingKey {
@@ -235,6 +300,7 @@ public final class CheckboxViewStyle: UIStyle {
         case textAppearance, textColorName
     }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -260,17 +326,24 @@ public final class CheckboxViewStyle: UIStyle {
 
 /// The picker of a select field (section `TextPickerView`).
 public final class TextPickerViewStyle: UIStyle {
+    /// The picker's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The background colour name of its items; `nil` for the default.
     public let itemBackgroundColorName: String?
+    /// How its items look.
     public let textAppearance: TextAppearance
+    /// The items' colour name.
     public let textColorName: String
+    /// The background colour name of the toolbar over the picker; `nil` for the default.
     public let toolbarBackgroundColorName: String?
+    /// The tint colour name of the toolbar's buttons; `nil` for the default.
     public let toolbarTextTintColorName: String?
 
     private enum CodingKeys: String, CodingKey {
         case itemBackgroundColorName, textAppearance, textColorName, toolbarBackgroundColorName, toolbarTextTintColorName
     }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -291,14 +364,20 @@ public final class TextPickerViewStyle: UIStyle {
 
 /// The banner that shows a message over the screen (sections `NotificationBannerView*`).
 public final class NotificationBannerViewStyle: UIStyle {
+    /// The banner's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// How the banner's action button looks.
     public let actionTextAppearance: TextAppearance
+    /// The action button's colour name.
     public let actionTextColorName: String
+    /// How the banner's message looks.
     public let textAppearance: TextAppearance
+    /// The message's colour name.
     public let textColorName: String
 
     private enum CodingKeys: String, CodingKey { case actionTextAppearance, actionTextColorName, textAppearance, textColorName }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -316,17 +395,24 @@ public final class NotificationBannerViewStyle: UIStyle {
 
 /// The tabs of a selector presented as tabs (section `TabView`).
 public final class TabViewStyle: UIStyle {
+    /// The tabs' own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The colour name of the selected tab's title.
     public let highlightTextColorName: String
+    /// The space between a tab's icon and title, in points.
     public let iconTextPadding: Double
+    /// The colour name of the line under the selected tab.
     public let selectedTabIndicatorColorName: String
+    /// How the tabs' titles look.
     public let textAppearance: TextAppearance
+    /// The colour name of the titles of the tabs not selected.
     public let textColorName: String
 
     private enum CodingKeys: String, CodingKey {
         case highlightTextColorName, iconTextPadding, selectedTabIndicatorColorName, textAppearance, textColorName
     }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -347,15 +433,25 @@ public final class TabViewStyle: UIStyle {
 
 /// A title that opens to show more (section `ExpandableView`; BankID's help text).
 public final class ExpandableViewStyle: UIStyle {
+    /// The view's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The border colour's name; `nil` for no border.
     public let borderColorName: String?
+    /// The border's width, in points.
     public let borderWidth: Double
+    /// The corner radius, in points.
     public let cornerRadius: Double
+    /// How the text shown when open looks.
     public let contentTextAppearance: TextAppearance
+    /// That text's colour name.
     public let contentTextColorName: String
+    /// The icon that shows whether the view is open; `nil` for none.
     public let iconImageName: String?
+    /// That icon's tint colour name; `nil` keeps the image's colours.
     public let iconTintColorName: String?
+    /// How the title looks.
     public let titleTextAppearance: TextAppearance
+    /// The title's colour name.
     public let titleTextColorName: String
 
     private enum CodingKeys: String, CodingKey {
@@ -363,6 +459,7 @@ public final class ExpandableViewStyle: UIStyle {
         case titleTextAppearance, titleTextColorName
     }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
@@ -387,17 +484,24 @@ public final class ExpandableViewStyle: UIStyle {
 
 /// The header above every screen (section `HeaderView`): an optional logo and title.
 public final class HeaderViewStyle: UIStyle {
+    /// The header's own padding and background.
     public let commonUIStyle: CommonUIStyle
+    /// The space between the logo and the title, in points.
     public let iconTextPadding: Double
+    /// The logo's image name; `nil` for none.
     public let imageName: String?
+    /// The logo's tint colour name; `nil` keeps the image's colours.
     public let imageTintColorName: String?
+    /// How the title looks.
     public let textAppearance: TextAppearance
+    /// The title's colour name.
     public let textColorName: String
     /// A fixed title (a `hui_*` key or a text); `nil` for none.
     public let titleText: String?
 
     private enum CodingKeys: String, CodingKey { case iconTextPadding, imageName, imageTintColorName, textAppearance, textColorName, titleText }
 
+    /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)

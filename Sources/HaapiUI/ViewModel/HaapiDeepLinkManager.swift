@@ -14,6 +14,8 @@ import OAuthCore
 }
 
 extension HaapiFlowDeepLinkable {
+    /// Throws unless ``canHandleUrl(_:)`` says yes.
+    /// - Throws: ``HaapiDeepLinkError`` (`not_the_app_redirect`).
     public func checkUrl(_ url: URL) throws {
         guard canHandleUrl(url) else { throw HaapiDeepLinkError(.notTheAppRedirect, "the flow does not wait for \(url.redacted)") }
     }
@@ -44,10 +46,12 @@ extension HaapiFlowDeepLinkable {
     /// A manager of its own (tests, several windows); apps use ``shared``.
     public init() {}
 
+    /// Registers the flow that waits for an external browser or app; it replaces any registered before.
     public func registerHaapiFlowDeeplinkable(_ haapiFlowDeepLinkable: any HaapiFlowDeepLinkable) {
         current = haapiFlowDeepLinkable
     }
 
+    /// Unregisters the flow: incoming URLs resume none.
     public func unregisterHaapiFlowDeeplinkable() {
         current = nil
     }

@@ -15,6 +15,7 @@ import Foundation
 }
 
 extension HaapiFlowResult {
+    /// Calls ``didReceiveOAuthTokenModel(_:)`` with tokens; calls ``didReceiveError(_:)`` with an OAuth error (as a ``KitOAuthErrorModel``) or any other model.
     public func didReceiveOAuthModel(_ oAuthModel: any OAuthModel) {
         switch oAuthModel {
         case let tokens as any OAuthTokenModel: didReceiveOAuthTokenModel(tokens)
@@ -25,6 +26,7 @@ extension HaapiFlowResult {
         }
     }
 
+    /// Does nothing: implement it, or ``didReceiveOAuthModel(_:)``, to receive the tokens.
     public func didReceiveOAuthTokenModel(_ oAuthTokenModel: any OAuthTokenModel) {}
 }
 

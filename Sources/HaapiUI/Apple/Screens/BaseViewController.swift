@@ -20,7 +20,9 @@ import UIKit
     public let style: AssociatedStyle
     /// The styles every screen shares.
     public let commonStyle: HaapiUIViewControllerStyle
+    /// The flow that performs what the screen asks; set before the screen loads.
     public weak var haapiFlowViewControllerDelegate: (any HaapiFlowViewControllerDelegate)?
+    /// Where the screen finds its styles and texts; set before the screen loads.
     public weak var uiStylableThemeDelegate: (any UIStylableThemeDelegate)?
 
     /// The messages.
@@ -53,6 +55,7 @@ import UIKit
         super.init(nibName: nil, bundle: nil)
     }
 
+    /// Unavailable: the kit's screens are made in code, never from a storyboard.
     @available(*, unavailable)
     public required init?(coder: NSCoder) { nil }
 
@@ -60,6 +63,7 @@ import UIKit
         countdown?.timer?.invalidate()
     }
 
+    /// Lays out the scroll view and the screen's stacks, applies the style and draws the model.
     open override func viewDidLoad() {
         super.viewDidLoad()
         scrollView.translatesAutoresizingMaskIntoConstraints = false
@@ -88,6 +92,7 @@ import UIKit
         render()
     }
 
+    /// Redraws the borders when light and dark change (a layer's border colour does not follow them).
     open override func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
         super.traitCollectionDidChange(previousTraitCollection)
         // Layer borders hold a CGColor, which does not follow light and dark by itself.
@@ -312,6 +317,7 @@ import UIKit
         }
     }
 
+    /// Puts the keyboard in the screen's first field (not while VoiceOver runs).
     open override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
         // The keyboard starts in the field the screen value names (none on waits and problems).
@@ -367,11 +373,13 @@ import UIKit
 
     // MARK: Hooks
 
+    /// Stops the progress shown on the tapped button, link or tab.
     open func stopLoading() {
         tappedElement?.showsProgress = false
         tappedElement = nil
     }
 
+    /// Whether a tapped element shows progress.
     open func hasLoading() -> Bool { tappedElement?.showsProgress == true }
 
     /// Enables or disables every button, link and tab: the flow disables them while a request
@@ -384,10 +392,12 @@ import UIKit
     /// Leaves problems to the flow; the kit's form screens show the complaints about their fields.
     open func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { false }
 
+    /// Shows `infoMessageModels` in place of the screen's messages, each in its message style.
     open func handleInfoMessageModels(_ infoMessageModels: [any InfoMessageModel]) {
         fill(messagesStackView, with: infoMessageModels.compactMap { message in message.text.map { .message(text: $0, style: message.themeSection) } })
     }
 
+    /// Shows `linkItemModels` in place of the screen's links.
     open func handleLinkItemModels(_ linkItemModels: [any LinkItemModel]) {
         fill(linksStackView, with: linkItemModels.map { .link(title: $0.text ?? $0.href, action: .follow($0)) })
     }
@@ -404,6 +414,7 @@ import UIKit
     /// Leaves new forms to the flow; the kit's form screens take them in place.
     open func handleFormModel(_ formModel: any FormModel) -> Bool { false }
 
+    /// Shows progress on the tapped element and goes on with `parameters` unchanged; a subclass may change them or stop.
     open func preSubmit(
         interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable],
         closure: @escaping (Bool, [String: any Sendable]) -> Void
@@ -412,8 +423,10 @@ import UIKit
         closure(true, parameters)
     }
 
+    /// Goes on: a subclass may stop the choice.
     open func preSelect(selectorItemModel: any SelectorItemInteractionActionModel, closure: @escaping (Bool) -> Void) { closure(true) }
 
+    /// Goes on: a subclass may stop the link from being followed.
     open func preFollow(linkItemModel: any LinkItemModel, closure: @escaping (Bool) -> Void) { closure(true) }
 
     // MARK: Style

@@ -56,6 +56,7 @@ import UIKit
 
 /// A type styled by a theme (Curity's `UIStylable`).
 @MainActor public protocol UIStylable {
+    /// The style type the theme gives the type.
     associatedtype AssociatedStyle: UIStyle
     /// Applies `style`.
     func apply(style: AssociatedStyle)

@@ -7,9 +7,11 @@ import UIKit
 /// Fields and buttons: login, registration, consent (Curity's `FormViewController`). It shows
 /// the complaints of an invalid or rejected submission at its fields, and the next form in place.
 @MainActor open class FormViewController: BaseViewController<any FormModel, FormViewControllerStyle> {
+    /// Shows the complaints of an invalid or rejected submission at the fields; `false` for other problems.
     @discardableResult
     open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
 
+    /// Shows `formModel` in place (a continue-same answer).
     open override func handleFormModel(_ formModel: any FormModel) -> Bool {
         stopLoading()
         show(formModel)
@@ -27,6 +29,7 @@ import UIKit
         super.init(model, style: style, commonStyle: commonStyle)
     }
 
+    /// A wait screen.
     public override convenience init(_ model: any PollingModel, style: PollingViewControllerStyle, commonStyle: HaapiUIViewControllerStyle) {
         self.init(model, style: style, commonStyle: commonStyle, notificationCenter: .default)
     }
@@ -64,6 +67,7 @@ import UIKit
         cancelButton.isHidden = true
     }
 
+    /// A BankID screen.
     public override convenience init(_ model: any BankIdModel, style: BankIdViewControllerStyle, commonStyle: HaapiUIViewControllerStyle) {
         self.init(model, style: style, commonStyle: commonStyle, notificationCenter: .default)
     }
@@ -122,6 +126,7 @@ import UIKit
 
 /// Any other step: its messages, forms, choices and links (Curity's `GenericViewController`).
 @MainActor open class GenericViewController: BaseViewController<any GenericModel, GenericViewControllerStyle> {
+    /// Shows the complaints of an invalid or rejected submission at the fields; `false` for other problems.
     @discardableResult
     open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
 }
