@@ -115,7 +115,7 @@ package struct ProfileReport {
     package static func tokenMembers(_ tokens: AuthState, profile: String, now: Date) throws -> [String: JSONValue] {
         var members: [String: JSONValue] = ["tokenType": .string(tokens.tokenType), "refreshToken": .bool(tokens.refreshToken != nil)]
         members["subject"] = tokens.subject.map(JSONValue.string)
-        members["scope"] = (tokens.scope ?? JWTText.claims(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
+        members["scope"] = (tokens.scope ?? JWTClaims.unverifiedPayload(tokens.accessToken)?["scope"]?.stringValue).map(JSONValue.string)
         if let expiry = tokens.accessTokenExpiresAt {
             let seconds = OutsideNumber.wholeSeconds(expiry.timeIntervalSince(now).rounded(.down))
             members["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))

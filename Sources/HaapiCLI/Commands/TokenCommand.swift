@@ -91,7 +91,7 @@ struct TokenCommand: AsyncParsableCommand {
             object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
             object["expiresIn"] = .integer(OutsideNumber.wholeSeconds(expiry.timeIntervalSinceNow.rounded(.down)))
         }
-        let scope = tokens.scope ?? JWTText.claims(token.value)?["scope"]?.stringValue
+        let scope = tokens.scope ?? JWTClaims.unverifiedPayload(token.value)?["scope"]?.stringValue
         object["scopes"] = .array((scope ?? "").split(separator: " ").map { .string(String($0)) })
         Stdout.json(.object(object))
     }

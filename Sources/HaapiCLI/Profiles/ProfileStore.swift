@@ -402,17 +402,11 @@ struct Profile {
         }
         return (profile, configuration, try profile.session(configuration))
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
 
 extension ProfileConfiguration {
     /// The settings as a profile's `config.json` holds them.
-    package func storedData() throws -> Data { try Profile.encoder.encode(self) }
+    package func storedData() throws -> Data { try JSONValue.encodeSorted(self, pretty: true) }
 
     /// The settings of a profile's `config.json`: `data`, read from `path`, of the profile `profile`.
     /// - Throws: a ``CLIFailure`` naming the file when `data` is not the JSON haapi writes.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import OAuthCore
@@ -135,8 +136,11 @@ enum Credentials {
     /// (``ServerState/decoyRounds``), so the answer's time does not tell which names exist.
     static func decoy(_ state: ServerState) -> String { PasswordHash.decoy(rounds: state.decoyRounds) }
 
-    /// Compares two secrets in time that depends only on their lengths.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool { constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
+    /// Compares two secrets (a client secret, a one-time code) in time that tells neither where
+    /// they differ nor how long the expected one is: their SHA-256 digests are compared.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        constantTimeEqual(Array(SHA256.hash(data: Data(a.utf8))), Array(SHA256.hash(data: Data(b.utf8))))
+    }
 
     /// Compares two byte strings in time that depends only on their lengths.
     static func constantTimeEqual(_ x: [UInt8], _ y: [UInt8]) -> Bool {

@@ -57,7 +57,7 @@ enum ClientAuthenticator {
                 throw OAuthFailure.invalidRequest("client_id does not match the client of the Authorization header")
             }
             let client = try await lookUp(basic.id, state: state, basic: true)
-            guard let secret = client.clientSecret, OAuthSupport.secretsMatch(basic.secret, secret) else {
+            guard let secret = client.clientSecret, Credentials.constantTimeEqual(basic.secret, secret) else {
                 throw OAuthFailure.invalidClient("client authentication failed", basic: true)
             }
             return AuthenticatedClient(client: client, method: .secretBasic)
@@ -65,7 +65,7 @@ enum ClientAuthenticator {
         if let postedSecret {
             guard let id = parameters["client_id"] else { throw OAuthFailure.invalidRequest("client_secret without client_id") }
             let client = try await lookUp(id, state: state)
-            guard let secret = client.clientSecret, OAuthSupport.secretsMatch(postedSecret, secret) else {
+            guard let secret = client.clientSecret, Credentials.constantTimeEqual(postedSecret, secret) else {
                 throw OAuthFailure.invalidClient("client authentication failed")
             }
             return AuthenticatedClient(client: client, method: .secretPost)
@@ -120,7 +120,7 @@ enum ClientAuthenticator {
     /// `private_key_jwt` (RFC 7523 §3): signed with a key of the client's JWKS, iss = sub = client_id,
     /// aud naming this endpoint, the token endpoint or the issuer, not expired, jti never seen.
     private static func privateKeyJWT(_ assertion: String, clientID: String?, state: ServerState, path: String) async throws -> AuthenticatedClient {
-        guard let unverified = OAuthSupport.unverifiedClaims(assertion) else {
+        guard let unverified = JWTClaims.unverified(assertion) else {
             throw OAuthFailure.invalidClient("the client assertion is not a JWT")
         }
         guard let id = clientID ?? unverified.subject ?? unverified.issuer else {

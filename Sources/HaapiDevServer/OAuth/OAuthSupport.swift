@@ -81,21 +81,6 @@ enum OAuthSupport {
         Base64URL.encode(SHA256.hash(data: Data(token.utf8)))
     }
 
-    /// Compares two secrets in time independent of where they differ.
-    static func secretsMatch(_ given: String, _ expected: String) -> Bool {
-        let a = Array(SHA256.hash(data: Data(given.utf8)))
-        let b = Array(SHA256.hash(data: Data(expected.utf8)))
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
-    }
-
-    /// The claims of a JWT whose signature is not checked (only to find out which key to check it with).
-    static func unverifiedClaims(_ token: String) -> JWTClaims? {
-        guard let jws = try? CompactJWS(token) else { return nil }
-        return try? JWTClaims(json: jws.payload)
-    }
-
     /// The header fields every answer of a DPoP-aware endpoint carries: the current nonce when nonces are on.
     static func nonceHeaders(_ state: ServerState) async -> HTTPFields {
         guard let nonce = try? await state.currentNonce() else { return [:] }
@@ -129,7 +114,7 @@ enum OAuthSupport {
 
     /// The `jti` and `exp` of a token this server signed.
     static func idAndExpiry(ofAccessToken token: String) -> (jti: String, expiresAt: Date)? {
-        guard let claims = unverifiedClaims(token), let jti = claims.jwtID, let expiresAt = claims.expiresAt else { return nil }
+        guard let claims = JWTClaims.unverified(token), let jti = claims.jwtID, let expiresAt = claims.expiresAt else { return nil }
         return (jti, expiresAt)
     }
 }

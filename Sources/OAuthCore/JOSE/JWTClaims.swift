@@ -172,3 +172,18 @@ public struct VerifiedJWT: Sendable {
         self.claims = claims
     }
 }
+
+extension JWTClaims {
+    /// The claims of `token` read without checking its signature: only to display them, to find
+    /// the key that checks them, or from a token validated when it was received. `nil` when
+    /// `token` is not a compact JWS with a JSON object payload.
+    package static func unverified(_ token: String) -> JWTClaims? {
+        (try? CompactJWS(token)).flatMap { try? JWTClaims(json: $0.payload) }
+    }
+
+    /// The payload of `token` as JSON, read without checking the signature and without
+    /// requiring the registered claims' types (for display); `nil` when it is not a JWT.
+    package static func unverifiedPayload(_ token: String) -> JSONValue? {
+        (try? CompactJWS(token)).flatMap { try? JSONValue(parsing: $0.payload) }
+    }
+}

@@ -55,10 +55,7 @@ public struct AuthState: Sendable, Hashable, Codable {
     /// The claims of ``idToken`` (to show who is logged in). Read without checking the
     /// signature again: the token was validated when it was received, and this state is
     /// only as trustworthy as the storage it was read from.
-    public var idTokenClaims: JWTClaims? {
-        guard let idToken, let jws = try? CompactJWS(idToken) else { return nil }
-        return try? JWTClaims(json: jws.payload)
-    }
+    public var idTokenClaims: JWTClaims? { idToken.flatMap(JWTClaims.unverified) }
 
     /// `date` as the stored form keeps it: in whole seconds, within ``OutsideNumber/earliestDate``
     /// ...``OutsideNumber/latestDate``. An expiry from a provider's `expires_in` of Int.max, or
@@ -186,11 +183,7 @@ extension AuthState {
 
     /// The stored form: JSON with sorted keys (readable with `cat`, stable for diffs) and
     /// dates as ISO 8601, whatever encoder settings a caller uses elsewhere.
-    public func storedData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
-    }
+    public func storedData() throws -> Data { try JSONValue.encodeSorted(self, pretty: true) }
 
     /// Reads a stored session in any form this package has written.
     /// - Throws: ``StorageError`` ``StorageError/Code/invalidFormat`` when `data` is not one
