@@ -21,8 +21,10 @@ public protocol ClientOperationActionModelRepresentation: RepresentationActionMo
 }
 
 extension ClientOperationActionModelRepresentation {
+    /// `null`: only a model of this SDK keeps its JSON.
     public var rawJSON: JSONValue { .null }
 
+    /// Encodes ``rawJSON`` (`null` for a model that keeps none).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 
     /// Whether `other` is the same operation.
@@ -103,11 +105,9 @@ private func decodeOperation<T: ClientOperationActionModelRepresentation>(_ deco
 /// where a browser comes back to once an external login is done.
 func launchURL(href: String, redirectTo: String, baseURL: URL?) -> URL? {
     guard let url = URL(string: href, relativeTo: baseURL)?.absoluteURL, url.scheme != nil,
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        URLComponents(url: url, resolvingAgainstBaseURL: true) != nil
     else { return nil }
-    let added = "redirect_uri=" + FormURLEncoding.escape(redirectTo)
-    components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
-    return components.url
+    return url.appendingQuery([("redirect_uri", redirectTo)])
 }
 
 /// The `_resume_nonce` an external browser or app comes back with, in the query of the app's
@@ -125,10 +125,15 @@ public enum ResumeNonce {
 
 /// Any client operation, its arguments as received (the seeds' `ClientOperationActionModel`).
 public struct ClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: OperationParts) {
@@ -136,8 +141,12 @@ public struct ClientOperationActionModel: ClientOperationActionModelRepresentati
         arguments = parts.arguments.mapValues(\.sendableValue)
     }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -145,12 +154,17 @@ public struct ClientOperationActionModel: ClientOperationActionModelRepresentati
 /// (``urlToLaunch(redirectTo:)``), then submit the continue action with the `_resume_nonce`
 /// the browser comes back with.
 public struct ExternalBrowserClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
     /// What to open.
     public let href: String
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init?(_ parts: OperationParts) {
@@ -174,17 +188,25 @@ public struct ExternalBrowserClientOperationActionModel: ClientOperationActionMo
         launchURL(href: href, redirectTo: redirectTo, baseURL: baseURL)
     }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `bankid`: start BankID on this device (``urlToLaunch(redirectTo:)``), or show a QR code for
 /// BankID on another device; then submit the first continue action (it polls).
 public struct BankIdClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
     /// The auto-start token (empty when the server sent only a `bankid:` URL).
     public let autoStartToken: String
@@ -192,6 +214,7 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
     public let redirect: String
     /// The URL that starts BankID, as the server sent it.
     public let href: String
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init?(_ parts: OperationParts) {
@@ -232,21 +255,30 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
         return urlToLaunch(redirectTo: redirect)
     }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `encap-auto-activation`: activate an Encap device with ``activationCode``.
 public struct EncapAutoActivationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
     /// The activation code.
     public let activationCode: String
     /// The activation URL.
     public let href: String
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init?(_ parts: OperationParts) {
@@ -259,8 +291,12 @@ public struct EncapAutoActivationClientOperationActionModel: ClientOperationActi
     /// The activation URL, when ``href`` is one.
     public var urlToLaunch: URL? { href.isEmpty ? nil : URL(string: href) }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -277,23 +313,37 @@ private func webAuthnFallbackActions(_ errorActions: [any Action]) -> [any Actio
 public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
     /// What every set of creation options has.
     public protocol CredentialRequestOptions: Sendable {
+        /// The relying party's ID (`rp.id`), usually the server's domain.
         var relyingPartyId: String? { get }
+        /// The challenge to sign, decoded from base64url.
         var challengeData: Data? { get }
+        /// The user's handle (`user.id`), decoded from base64url.
         var userIdData: Data? { get }
+        /// The user's account name (`user.name`).
         var userName: String? { get }
+        /// The user's name for display (`user.displayName`).
         var displayName: String? { get }
+        /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
         var userVerification: String? { get }
+        /// The attestation the server wants (`none`, `indirect`, `direct`, `enterprise`).
         var attestation: String? { get }
     }
 
     /// The options for this device's authenticator (a passkey).
     public struct PlatformCredentialRequestOptions: CredentialRequestOptions, Hashable {
+        /// The relying party's ID (`rp.id`), usually the server's domain.
         public let relyingPartyId: String?
+        /// The challenge to sign, decoded from base64url.
         public let challengeData: Data?
+        /// The user's handle (`user.id`), decoded from base64url.
         public let userIdData: Data?
+        /// The user's account name (`user.name`).
         public let userName: String?
+        /// The user's name for display (`user.displayName`).
         public let displayName: String?
+        /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
         public let userVerification: String?
+        /// The attestation the server wants (`none`, `indirect`, `direct`, `enterprise`).
         public let attestation: String?
 
         init(_ options: WebAuthnCreationOptions) {
@@ -305,12 +355,19 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
 
     /// The options for a security key or another device.
     public struct CrossPlatformCredentialRequestOptions: CredentialRequestOptions, Hashable {
+        /// The relying party's ID (`rp.id`), usually the server's domain.
         public let relyingPartyId: String?
+        /// The challenge to sign, decoded from base64url.
         public let challengeData: Data?
+        /// The user's handle (`user.id`), decoded from base64url.
         public let userIdData: Data?
+        /// The user's account name (`user.name`).
         public let userName: String?
+        /// The user's name for display (`user.displayName`).
         public let displayName: String?
+        /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
         public let userVerification: String?
+        /// The attestation the server wants (`none`, `indirect`, `direct`, `enterprise`).
         public let attestation: String?
         /// The algorithms the server accepts.
         public let publicKeyCredParams: [CredentialParams]?
@@ -330,25 +387,36 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
 
     /// An algorithm the server accepts (a COSE identifier: -7 is ES256).
     public struct CredentialParams: Sendable, Hashable {
+        /// The COSE algorithm identifier (-7 is ES256, -257 RS256).
         public let algorithmId: Int
+        /// The credential type: `public-key`.
         public let type: String
     }
 
     /// A credential the user already has.
     public struct ExcludedCredential: Sendable, Hashable {
+        /// The credential's ID.
         public let credentialID: Data
+        /// The credential type: `public-key`.
         public let type: String
     }
 
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
+    /// The options for this device's authenticator: the passkey options, else the options for any kind.
     public var platformOptions: PlatformCredentialRequestOptions?
+    /// The options for a security key or another device: their own, else the options for any kind.
     public var crossPlatformOptions: CrossPlatformCredentialRequestOptions?
     /// The options the server sent, by kind of authenticator (one set for passkeys, or one
     /// each for this device and another); options that do not decode are left out.
     public let creationOptions: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions]
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: OperationParts) {
@@ -366,8 +434,12 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
     /// The error actions that continue in a browser, the forced browser flow first.
     public var fallbackActions: [any Action] { webAuthnFallbackActions(errorActions) }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -375,31 +447,42 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
 public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
     /// The request options.
     public struct CredentialRequestOptions: Sendable, Hashable {
+        /// The relying party's ID (`rp.id`), usually the server's domain.
         public let relyingPartyId: String?
+        /// The challenge to sign, decoded from base64url.
         public let challengeData: Data?
         /// The credentials of this device the server knows for the user.
         public let platformAllowCredentials: [AllowedCredential]?
         /// The credentials of security keys and other devices the server knows for the user.
         public let crossPlatformAllowCredentials: [AllowedCredential]?
+        /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
         public let userVerificationPreference: String?
     }
 
     /// A credential that may answer.
     public struct AllowedCredential: Sendable, Hashable {
+        /// The credential's ID.
         public let credentialID: Data
+        /// The credential type: `public-key`.
         public let type: String
     }
 
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
+    /// The request options, with the credentials the server knows split by kind of authenticator.
     public let credentialOptions: CredentialRequestOptions
     /// The request options as WebAuthn defines them, when they decode.
     public let requestOptions: WebAuthnRequestOptions?
     /// The credentials of this device and of other devices the server knows for the user
     /// (`platformCredentials` / `crossPlatformCredentials`), when sent.
     public let knownCredentials: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]]
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: OperationParts) {
@@ -424,18 +507,27 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
     /// The error actions that continue in a browser, the forced browser flow first.
     public var fallbackActions: [any Action] { webAuthnFallbackActions(errorActions) }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// Any other client operation, for the app to handle if it knows it
 /// (``HaapiModel/ActionModelFactory/genericClientOperation(arguments:name:continueActions:errorActions:)``).
 public struct GenericClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
     public let name: ClientOperationName
+    /// The operation's `arguments`, as Foundation values.
     public let arguments: [String: any Sendable]
+    /// What to submit once the operation is done.
     public let continueActions: [any Action]
+    /// What to submit when the operation fails.
     public let errorActions: [any Action]
+    /// The model exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: OperationParts) {
@@ -443,8 +535,13 @@ public struct GenericClientOperationActionModel: ClientOperationActionModelRepre
         arguments = parts.arguments.mapValues(\.sendableValue)
     }
 
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    /// Encodes the model as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// Whether the two are the same operation: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the model's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

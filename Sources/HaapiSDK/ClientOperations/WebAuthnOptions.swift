@@ -17,6 +17,7 @@ public struct WebAuthnCredentialDescriptor: Sendable, Hashable {
         transports = value["transports"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
+    /// The descriptors of a JSON array; the members that are not descriptors are left out.
     public static func list(_ value: JSONValue?) -> [WebAuthnCredentialDescriptor] {
         value?.arrayValue?.compactMap(WebAuthnCredentialDescriptor.init) ?? []
     }

@@ -233,7 +233,7 @@ public actor HaapiManager {
         if let sessionID { headers["Session-Id"] = sessionID }
         if let body { headers["Content-Type"] = body.1 }
         let request = TransportRequest(
-            method: method, url: query.isEmpty ? url : Self.appending(query, to: url), headers: headers, body: body?.0,
+            method: method, url: url.appendingQuery(query), headers: headers, body: body?.0,
             timeout: configuration.timeout)
         HaapiLogger.debug(SdkFollowUpTag.http, "\(method) \(request.url.absoluteString.split(separator: "?").first ?? "") headers \(headers: headers)")
         let response: TransportResponse
@@ -279,14 +279,6 @@ public actor HaapiManager {
         } catch {
             throw HaapiModelError(.notJSON, path: "$", "the \(response.mediaType ?? "") body is not JSON")
         }
-    }
-
-    /// `url` with `parameters` added to its query.
-    static func appending(_ parameters: [(String, String)], to url: URL) -> URL {
-        guard !parameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
-        let added = FormURLEncoding.encode(parameters).replacingOccurrences(of: "+", with: "%20")
-        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
-        return components.url ?? url
     }
 
     // MARK: Completion handlers

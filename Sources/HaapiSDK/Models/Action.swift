@@ -16,7 +16,9 @@ public protocol Action: Codable, Equatable, Sendable {
 }
 
 extension Action {
+    /// Whether `other` is an action of the same type, equal to this one.
     public func isEqualTo(_ other: any Action) -> Bool { (other as? Self) == self }
+    /// `null`: only an action of this SDK keeps its JSON.
     public var rawJSON: JSONValue { .null }
 
     /// How the action is presented and submitted.
@@ -105,7 +107,9 @@ public struct FormAction: Action, Hashable, RawJsonRepresentable {
     public struct Properties: ActionProperties {
         /// `html-form`, `sms`, `bankid`, ... (empty when not given).
         public let authenticatorType: String
+        /// The properties exactly as received.
         public let rawJSON: JSONValue
+        /// ``rawJSON`` as JSON text (sorted keys).
         public var rawJsonString: String { rawJSON.jsonText }
 
         init(authenticatorType: String, rawJSON: JSONValue) { (self.authenticatorType, self.rawJSON) = (authenticatorType, rawJSON) }
@@ -115,18 +119,29 @@ public struct FormAction: Action, Hashable, RawJsonRepresentable {
             rawJSON = reader.raw
         }
 
+        /// Decodes the properties; a missing `authenticatorType` is empty.
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        /// Encodes the properties as received.
         public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
 
+    /// What the action does (`login`, `cancel`, ...).
     public let kind: ActionKind
+    /// The title to show, if the action has one.
     public let title: Message?
+    /// The form: its fields, method, address and what follows it.
     public let model: FormActionModel
+    /// The action's `properties`, if it has any.
     public let properties: Properties?
+    /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
+    /// Decodes an action whose `template` is `form`.
+    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    /// Encodes the action as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, model: FormActionModel, properties: Properties?, rawJSON: JSONValue) {
         (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
@@ -137,23 +152,36 @@ public struct FormAction: Action, Hashable, RawJsonRepresentable {
 public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
     /// A selector action's `properties`, as JSON.
     public struct Properties: ActionProperties {
+        /// The properties exactly as received.
         public let rawJSON: JSONValue
+        /// ``rawJSON`` as JSON text (sorted keys).
         public var rawJsonString: String { rawJSON.jsonText }
 
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
         init(_ reader: JSONReader) throws { rawJSON = reader.raw }
+        /// Decodes the properties (any JSON object).
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        /// Encodes the properties as received.
         public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
 
+    /// What the action does (`login`, `cancel`, ...).
     public let kind: ActionKind
+    /// The title to show, if the action has one.
     public let title: Message?
+    /// The options to choose from.
     public let model: SelectorActionModel
+    /// The action's `properties`, if it has any.
     public let properties: Properties?
+    /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
+    /// Decodes an action whose `template` is `selector`.
+    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    /// Encodes the action as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, model: SelectorActionModel, properties: Properties?, rawJSON: JSONValue) {
         (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
@@ -165,45 +193,66 @@ public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
 public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
     /// A client-operation action's `properties`, as JSON.
     public struct Properties: ActionProperties {
+        /// The properties exactly as received.
         public let rawJSON: JSONValue
+        /// ``rawJSON`` as JSON text (sorted keys).
         public var rawJsonString: String { rawJSON.jsonText }
 
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
         init(_ reader: JSONReader) throws { rawJSON = reader.raw }
+        /// Decodes the properties (any JSON object).
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        /// Encodes the properties as received.
         public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
 
+    /// What the action does (`login`, `cancel`, ...).
     public let kind: ActionKind
+    /// The title to show, if the action has one.
     public let title: Message?
     /// The operation: a ``BankIdClientOperationActionModel``, an ``ExternalBrowserClientOperationActionModel``, ...
     public let model: any ClientOperationActionModelRepresentation
+    /// The action's `properties`, if it has any.
     public let properties: Properties?
+    /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
+    /// Decodes an action whose `template` is `client-operation`.
+    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    /// Encodes the action as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, model: any ClientOperationActionModelRepresentation, properties: Properties?, rawJSON: JSONValue) {
         (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
     }
 
+    /// Whether the two are the same: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// An action of a template this SDK does not model, kept whole (``rawJSON``; its model is
 /// ``model``).
 public struct GenericAction: Action, Hashable, RawJsonRepresentable {
+    /// What the action does (`login`, `cancel`, ...).
     public let kind: ActionKind
+    /// The title to show, if the action has one.
     public let title: Message?
+    /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
     /// The action's `model` as received, if it had one.
     public var model: JSONValue? { rawJSON["model"] }
 
+    /// Decodes an action of a template this SDK does not model.
+    /// - Throws: ``HaapiModelError`` when it is malformed or of a template this SDK models.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+    /// Encodes the action as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, rawJSON: JSONValue) {
         (self.kind, self.title, self.rawJSON) = (kind, title, rawJSON)
@@ -229,6 +278,7 @@ public struct LaunchActionModel: Sendable, Hashable {
     public let continueActions: [any Action]
     /// What to submit when the launch fails.
     public let errorActions: [any Action]
+    /// The model exactly as received.
     public let rawJSON: JSONValue
 
     init(_ reader: JSONReader) throws {
@@ -239,7 +289,9 @@ public struct LaunchActionModel: Sendable, Hashable {
         rawJSON = reader.raw
     }
 
+    /// Whether the two are the same: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -263,7 +315,9 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
     public let method: String
     /// Where to submit; may be relative to the server's base URL.
     public let href: String
+    /// The form exactly as received.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
     init(
@@ -291,9 +345,14 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
         rawJSON = reader.raw
     }
 
+    /// Decodes a form: `href` is required; `method` defaults to `GET`, `type` to `application/x-www-form-urlencoded`.
+    /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the form as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// Whether the two are the same: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 
     /// The field named `name`.
@@ -349,7 +408,9 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
 public struct SelectorActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable {
     /// The options, each an action of its own.
     public let options: [any Action]
+    /// The model exactly as received.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
     init(options: [any Action]) {
@@ -362,8 +423,13 @@ public struct SelectorActionModel: RepresentationActionModel, Hashable, RawJsonR
         rawJSON = reader.raw
     }
 
+    /// Decodes a selector's model.
+    /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the model as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// Whether the two are the same: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

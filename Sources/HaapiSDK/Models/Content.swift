@@ -15,6 +15,7 @@ public final class Message: Codable, Sendable, Hashable, CustomStringConvertible
         self.literal = literal
     }
 
+    /// A text without a key, written as a literal.
     public convenience init(stringLiteral value: String) { self.init(literal: value) }
 
     /// Reads a text: a JSON string (numbers and Booleans as their text), or an object with
@@ -31,10 +32,13 @@ public final class Message: Codable, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// Decodes a text: a JSON string (a number or a Boolean as its text), or an object with `literal` and `key`.
+    /// - Throws: ``HaapiModelError`` for any other JSON.
     public convenience init(from decoder: any Decoder) throws {
         try self.init(json: JSONValue(from: decoder), path: "$")
     }
 
+    /// Encodes a string, or an object with `key` and `literal` when the text has a key.
     public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
     /// The text as JSON: a string, or an object when it has a key.
@@ -42,9 +46,12 @@ public final class Message: Codable, Sendable, Hashable, CustomStringConvertible
         key.map { .object(["key": .string($0), "literal": .string(literal)]) } ?? .string(literal)
     }
 
+    /// The text (``literal``).
     public var description: String { literal }
 
+    /// Whether the two have the same key and text.
     public static func == (lhs: Message, rhs: Message) -> Bool { lhs.key == rhs.key && lhs.literal == rhs.literal }
+    /// Hashes the key and the text.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
         hasher.combine(literal)
@@ -67,6 +74,7 @@ public struct UserMessage: Codable, Sendable, Hashable, RawJsonRepresentable {
     public let text: Message
     /// The classes: `heading`, `info`, `warning`, `error`, `userName`, `recipient`, ...
     public let classList: [String]
+    /// The message exactly as received.
     public let rawJSON: JSONValue
 
     init(text: Message, classList: [String]) {
@@ -80,8 +88,12 @@ public struct UserMessage: Codable, Sendable, Hashable, RawJsonRepresentable {
         rawJSON = reader.raw
     }
 
+    /// Decodes a message; a missing `text` is empty, a missing `classList` none.
+    /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the message as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Whether the message has the class `name`.
@@ -99,6 +111,7 @@ public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable {
     public let title: Message?
     /// The media type of the target, such as `image/png`.
     public let type: String?
+    /// The link exactly as received.
     public let rawJSON: JSONValue
 
     init(href: String, rel: String, title: Message?, type: String?) {
@@ -117,8 +130,12 @@ public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable {
         rawJSON = reader.raw
     }
 
+    /// Decodes a link: `href` is required; a missing `rel` is empty.
+    /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the link as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Whether the link is an image to show (a QR code, usually): an `image/*` type or a `data:image/` URL.
@@ -141,6 +158,7 @@ public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable {
     public let templateArea: String?
     /// The server-side view that produced the response.
     public let viewName: String?
+    /// The metadata exactly as received.
     public let rawJSON: JSONValue
 
     init(templateArea: String?, viewName: String?) {
@@ -157,10 +175,16 @@ public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable {
         rawJSON = reader.raw
     }
 
+    /// Decodes metadata (every member optional).
+    /// - Throws: ``HaapiModelError`` when it is malformed.
     public convenience init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the metadata as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
+    /// Whether the two are the same JSON.
     public static func == (lhs: Metadata, rhs: Metadata) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    /// Hashes the JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

@@ -20,8 +20,11 @@ public protocol FormField: Codable, Equatable, Sendable {
 }
 
 extension FormField {
+    /// Whether `other` is a field of the same type, equal to this one.
     public func isEqualTo(_ other: any FormField) -> Bool { (other as? Self) == self }
+    /// `true`: a field is required unless it says otherwise.
     public var isRequired: Bool { true }
+    /// `null`: only a field of this SDK keeps its JSON.
     public var rawJSON: JSONValue { .null }
 
     /// The wire `type`.
@@ -131,29 +134,48 @@ func decodeFormField(_ reader: JSONReader) throws -> any FormField {
 public struct TextFormField: FormField, TextLengthRestriction, Hashable {
     /// The kind of text.
     @frozen public enum Kind: RawRepresentable, Codable, Hashable, Sendable {
+        /// The wire name.
         public typealias RawValue = String
+        /// A number (`number`).
         case number
+        /// An e-mail address (`email`).
         case email
+        /// A URL (`url`).
         case url
+        /// A telephone number (`tel`).
         case tel
+        /// A colour (`color`).
         case color
         /// A kind this SDK has no case for, as received.
         case unknown(value: String)
 
+        /// The kind named `rawValue`; ``unknown(value:)`` for a name this SDK does not know.
         public init(rawValue: String) { self = Self.named(rawValue) ?? .unknown(value: rawValue) }
+        /// The wire name (an unknown kind's as received).
         public var rawValue: String { knownName ?? { if case .unknown(let value) = self { return value } else { return "" } }() }
+        /// Decodes the kind from its wire name (any string).
         public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
+        /// Encodes the wire name.
         public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
     }
 
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
+    /// The longest accepted length, if the server gave one.
     public let maxLength: Int?
+    /// The shortest accepted length, if the server gave one.
     public let minLength: Int?
+    /// What text the field takes (`kind`), if the server said.
     public let kind: Kind?
+    /// The initial value the server gave, if any.
     public let value: String?
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts, kind: Kind?) {
@@ -162,7 +184,10 @@ public struct TextFormField: FormField, TextLengthRestriction, Hashable {
         self.kind = kind
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
@@ -182,13 +207,21 @@ extension TextFormField.Kind: WireNames {
 
 /// A username field.
 public struct UsernameFormField: FormField, TextLengthRestriction, Hashable {
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
+    /// The longest accepted length, if the server gave one.
     public let maxLength: Int?
+    /// The shortest accepted length, if the server gave one.
     public let minLength: Int?
+    /// The initial value the server gave, if any.
     public let value: String?
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts) {
@@ -196,19 +229,30 @@ public struct UsernameFormField: FormField, TextLengthRestriction, Hashable {
         (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// A password field: never echoed.
 public struct PasswordFormField: FormField, TextLengthRestriction, Hashable {
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
+    /// The longest accepted length, if the server gave one.
     public let maxLength: Int?
+    /// The shortest accepted length, if the server gave one.
     public let minLength: Int?
+    /// The initial value the server gave, if any.
     public let value: String?
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts) {
@@ -216,7 +260,10 @@ public struct PasswordFormField: FormField, TextLengthRestriction, Hashable {
         (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
@@ -230,6 +277,7 @@ public struct SelectFormField: FormField, Hashable {
         public let value: String
         /// Whether it is the initial choice.
         public let selected: Bool
+        /// The option exactly as received.
         public let rawJSON: JSONValue
 
         init(label: Message, value: String, selected: Bool) {
@@ -244,17 +292,27 @@ public struct SelectFormField: FormField, Hashable {
             rawJSON = reader.raw
         }
 
+        /// Decodes an option; a missing `value` is empty, a missing `label` is the value.
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        /// Encodes the option as received (``rawJSON``).
         public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+        /// ``rawJSON`` as JSON text (sorted keys).
         public var rawJsonString: String? { rawJSON.jsonText }
     }
 
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
+    /// The options, in order.
     public let options: [Option]
+    /// The initial value the server gave, if any.
     public let value: String?
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts, options: [Option]) {
@@ -262,15 +320,22 @@ public struct SelectFormField: FormField, Hashable {
         self.options = options
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// A checkbox.
 public struct CheckboxFormField: FormField, Hashable {
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
     /// Whether it starts checked.
     public let checked: Bool
@@ -278,6 +343,7 @@ public struct CheckboxFormField: FormField, Hashable {
     public let readonly: Bool
     /// The value submitted when checked (`on` when absent).
     public let value: String?
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts, checked: Bool, readonly: Bool) {
@@ -285,34 +351,50 @@ public struct CheckboxFormField: FormField, Hashable {
         (self.checked, self.readonly) = (checked, readonly)
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).
 public struct ContextFormField: FormField, Hashable {
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts) {
         (name, label, placeholder, isRequired, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.raw)
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// A value sent as the server gave it, never shown.
 public struct HiddenFormField: FormField, Hashable {
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
     /// The value to send (empty when the server gave none).
     public let value: String
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts) {
@@ -320,19 +402,30 @@ public struct HiddenFormField: FormField, Hashable {
         value = parts.value ?? ""
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// A field of a type this SDK does not know (``type`` says which), kept whole: show it as text.
 public struct GenericFormField: FormField, TextLengthRestriction, Hashable {
+    /// The name the value is submitted under.
     public let name: String
+    /// The field's label, if it has one.
     public let label: Message?
+    /// The hint shown in the empty field, if any.
     public let placeholder: Message?
+    /// Whether a value is required (`required`; `true` when absent).
     public let isRequired: Bool
+    /// The longest accepted length, if the server gave one.
     public let maxLength: Int?
+    /// The shortest accepted length, if the server gave one.
     public let minLength: Int?
+    /// The initial value the server gave, if any.
     public let value: String?
+    /// The field exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: FieldParts) {
@@ -340,7 +433,10 @@ public struct GenericFormField: FormField, TextLengthRestriction, Hashable {
         (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
     }
 
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
     public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+    /// Encodes the field as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 

@@ -24,9 +24,13 @@ public struct HaapiModelError: IdsvrError, Hashable {
         self.message = message
     }
 
+    /// The code: `haapi_not_json`, `haapi_wrong_type`, `haapi_missing_member` or `haapi_unknown_step_type`.
     public var error: String { code.rawValue }
+    /// What is wrong, then where (a JSON path such as `actions[0].model.fields[2].name`).
     public var errorDescription: String? { "\(message) at \(path)" }
+    /// The same for every code: the response does not have the shape its type has in the HAAPI format.
     public var failureReason: String { "The server's response does not have the shape the HAAPI format gives its type." }
+    /// Nothing to retry: the server (or a proxy) sent something this SDK cannot read; see ``errorDescription``.
     public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
 }
 

@@ -2,11 +2,14 @@
 /// values are constants, unknown ones are kept as they are.
 public protocol OpenName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible
 where RawValue == String {
+    /// The name `rawValue`, known or not (it never fails).
     init(rawValue: String)
 }
 
 extension OpenName {
+    /// The name written as a literal.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// The name as on the wire.
     public var description: String { rawValue }
 }
 
@@ -28,7 +31,9 @@ extension WireNames {
 /// An action's `template`: how the action is presented and submitted (the concrete ``Action``
 /// types say the same: ``FormAction``, ``SelectorAction``, ``ClientOperationAction``).
 public struct ActionTemplate: OpenName {
+    /// The name as on the wire.
     public let rawValue: String
+    /// The name `rawValue`, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A form to fill in and submit.
@@ -43,31 +48,53 @@ public struct ActionTemplate: OpenName {
 
 /// An action's `kind`: what the action does. Unknown kinds are normal: ``other(value:)``.
 @frozen public enum ActionKind: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// `cancel`: abandons the flow or the step.
     case cancel
+    /// `device-option`: chooses one of the user's devices.
     case deviceOption
+    /// `login`: submits the credentials.
     case login
+    /// `continue`: goes on to the next step.
     case `continue`
+    /// `continue-auto-login`: goes on, logging in with the account just registered.
     case continueAutoLogin
+    /// `device-selector`: a choice between the user's devices.
     case deviceSelector
+    /// `redirect`: followed by the client without the user.
     case redirect
+    /// `authenticator-selector`: a choice between authenticators.
     case authenticatorSelector
+    /// `select-authenticator`: chooses one authenticator.
     case selectAuthenticator
+    /// `poll`: asks whether the wait is over.
     case poll
+    /// `form`: a form of no more specific kind.
     case form
+    /// `bankid-same-device`: starts BankID on this device.
     case bankIdSameDevice
+    /// `bankid-other-device`: shows a QR code for BankID on another device.
     case bankIdOtherDevice
+    /// `password-reset`: starts resetting the password.
     case passwordReset
+    /// `account-id-recovery`: starts recovering the account's user name.
     case accountIdRecovery
+    /// `user-register`: starts registering a new account.
     case userRegister
     /// A kind this SDK has no case for, as received.
     case other(value: String)
 
+    /// The kind named `rawValue`; ``other(value:)`` for a name this SDK has no case for.
     public init(rawValue: String) { self = Self.named(rawValue) ?? .other(value: rawValue) }
+    /// The kind written as a literal.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// The name as on the wire (an unknown kind's as received).
     public var rawValue: String { knownName ?? { if case .other(let value) = self { return value } else { return "" } }() }
+    /// The name as on the wire.
     public var description: String { rawValue }
 
+    /// Decodes the kind from its wire name (any string).
     public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
+    /// Encodes the wire name.
     public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 
     /// `user-consent`: the form that grants consent.
@@ -105,14 +132,22 @@ extension ActionKind: WireNames {
 
 /// A form field's `type` on the wire (the concrete ``FormField`` types say the same).
 public struct FormFieldType: OpenName {
+    /// The name as on the wire.
     public let rawValue: String
+    /// The type `rawValue`, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// A line of text (``TextFormField``; its `kind` says what text).
     public static let text: Self = "text"
+    /// A user name (``UsernameFormField``).
     public static let username: Self = "username"
+    /// A password, never echoed (``PasswordFormField``).
     public static let password: Self = "password"
+    /// A value sent as given, never shown (``HiddenFormField``).
     public static let hidden: Self = "hidden"
+    /// A choice of options (``SelectFormField``).
     public static let select: Self = "select"
+    /// A checkbox (``CheckboxFormField``).
     public static let checkbox: Self = "checkbox"
     /// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).
     public static let context: Self = "context"
@@ -120,20 +155,31 @@ public struct FormFieldType: OpenName {
 
 /// A client operation's `name`. Unknown names are ``unknown(value:)``.
 @frozen public enum ClientOperationName: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// `external-browser-flow`: log in in a browser, then resume with its `_resume_nonce`.
     case externalBrowser
+    /// `bankid`: start BankID on this device or show its QR code.
     case bankId
+    /// `encap-auto-activation`: activate an Encap device.
     case encapAutoActivation
+    /// `webauthn-registration`: create a passkey or a security key's credential.
     case webAuthnRegistration
+    /// `webauthn-authentication`: sign a challenge with a passkey or a security key.
     case webAuthnAuthentication
     /// A name this SDK has no case for, as received.
     case unknown(value: String)
 
+    /// The operation named `rawValue`; ``unknown(value:)`` for a name this SDK has no case for.
     public init(rawValue: String) { self = Self.named(rawValue) ?? .unknown(value: rawValue) }
+    /// The operation written as a literal.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// The name as on the wire (an unknown operation's as received).
     public var rawValue: String { knownName ?? { if case .unknown(let value) = self { return value } else { return "" } }() }
+    /// The name as on the wire.
     public var description: String { rawValue }
 
+    /// Decodes the operation from its wire name (any string).
     public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
+    /// Encodes the wire name.
     public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 }
 
@@ -154,22 +200,35 @@ extension ClientOperationName: WireNames {
 /// A step's `type` on the wire. A document of another type is not a step this SDK can model:
 /// decoding it fails with ``HaapiModelError`` (code `haapi_unknown_step_type`), naming the type.
 @frozen public enum RepresentationType: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// `authentication-step`: a step of authentication.
     case authenticationStep
+    /// `redirection-step`: a step the client follows by itself.
     case redirectionStep
+    /// `registration-step`: a step of registering an account or a device.
     case registrationStep
+    /// `polling-step`: a wait for something outside the client.
     case pollingStep
+    /// `continue-same-step`: the answer to a form with continue actions.
     case continueSameStep
+    /// `oauth-authorization-response`: the end of the flow, with the authorization code.
     case oauthAuthorizationResponse
+    /// `consentor-step`: a consent asked by a consentor.
     case consentorStep
+    /// `user-consent-step`: the user's consent to the client's scopes and claims.
     case userConsentStep
 
+    /// The step type named `rawValue`; `nil` for a type this SDK does not know.
     public init?(rawValue: String) {
         guard let known = Self.named(rawValue) else { return nil }
         self = known
     }
+    /// The name as on the wire.
     public var rawValue: String { knownName ?? "" }
+    /// The name as on the wire.
     public var description: String { rawValue }
 
+    /// Decodes a step type from its wire name.
+    /// - Throws: ``HaapiModelError`` (`haapi_unknown_step_type`) for a type this SDK does not know.
     public init(from decoder: any Decoder) throws {
         let name = try String(from: decoder)
         guard let known = Self(rawValue: name) else {
@@ -177,6 +236,7 @@ extension ClientOperationName: WireNames {
         }
         self = known
     }
+    /// Encodes the wire name.
     public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 }
 
@@ -198,17 +258,25 @@ extension RepresentationType: WireNames {
 
 /// The status of a polling step.
 @frozen public enum PollingStatus: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// `pending`: the wait goes on; poll again.
     case pending
+    /// `done`: the wait is over; submit the main action to go on.
     case done
+    /// `failed`: the wait failed (refused, timed out).
     case failed
 
+    /// The status named `rawValue`; `nil` for any other name.
     public init?(rawValue: String) {
         guard let known = Self.named(rawValue) else { return nil }
         self = known
     }
+    /// The name as on the wire.
     public var rawValue: String { knownName ?? "" }
+    /// The name as on the wire.
     public var description: String { rawValue }
 
+    /// Decodes a status from its wire name.
+    /// - Throws: ``HaapiModelError`` for a name that is not `pending`, `done` or `failed`.
     public init(from decoder: any Decoder) throws {
         let name = try String(from: decoder)
         guard let known = Self(rawValue: name) else {
@@ -216,6 +284,7 @@ extension RepresentationType: WireNames {
         }
         self = known
     }
+    /// Encodes the wire name.
     public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 }
 

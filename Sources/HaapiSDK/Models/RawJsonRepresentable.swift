@@ -12,6 +12,7 @@ public protocol RawJsonRepresentable {
 }
 
 extension RawJsonRepresentable {
+    /// ``rawJsonString`` parsed; `null` when there is none or it is not JSON.
     public var rawJSON: JSONValue { rawJsonString.flatMap { try? JSONValue(parsing: Data($0.utf8)) } ?? .null }
 
     /// The raw JSON as a dictionary, as the seeds' `rawJsonDictionary`.

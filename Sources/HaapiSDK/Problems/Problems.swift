@@ -4,13 +4,21 @@ import OAuthCore
 /// A problem's `type`: an absolute URI; the ones Curity's servers send have a case each,
 /// others are ``other(value:)``.
 @frozen public enum ProblemType: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// `authentication-failed`: the authentication failed; the attempt is over.
     case authenticationFailedProblem
+    /// `invalid-input`: some fields were wrong (``InvalidInputProblem``).
     case invalidInputProblem
+    /// `incorrect-credentials`: the user name or password was wrong.
     case incorrectCredentialsProblem
+    /// `error-authorization-response`: the flow ended with an OAuth error (``AuthorizationProblem``).
     case errorAuthorizationResponseProblem
+    /// `unexpected`: the server failed.
     case unexpectedProblem
+    /// `too-many-attempts`: the user tried too often.
     case tooManyAttemptsProblem
+    /// `generic-user-error`: an error to show the user.
     case genericUserProblem
+    /// `mismatch-between-session-and-access-token`: the HAAPI token no longer matches the flow's session.
     case sessionAndAccessTokenMismatchProblem
     /// A type this SDK has no case for, as received.
     case other(value: String)
@@ -19,10 +27,14 @@ import OAuthCore
     public init?(rawValue: String) { self = Self.named(rawValue) ?? .other(value: rawValue) }
     /// The type named `rawValue`.
     public init(uri rawValue: String) { self = Self.named(rawValue) ?? .other(value: rawValue) }
+    /// The type URI (an unknown type's as received).
     public var rawValue: String { knownName ?? { if case .other(let value) = self { return value } else { return "" } }() }
+    /// The type URI.
     public var description: String { rawValue }
 
+    /// Decodes a type from its URI (any string).
     public init(from decoder: any Decoder) throws { self.init(uri: try String(from: decoder)) }
+    /// Encodes the type URI.
     public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 
     /// Whether the user can correct the input and retry on the same step.
@@ -121,19 +133,29 @@ struct ProblemParts {
 /// authentication-failed, too-many-attempts, generic-user-error, unexpected,
 /// mismatch-between-session-and-access-token, and every unknown type.
 public struct Problem: ProblemRepresentation, Hashable {
+    /// Rendering hints, if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order.
     public let links: [Link]
+    /// A short summary, if the server gave one.
     public let title: Message?
+    /// The problem's type URI.
     public let type: ProblemType
+    /// The problem exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: ProblemParts) {
         (type, title, messages, links, metadata, rawJSON) = (parts.type, parts.title, parts.messages, parts.links, parts.metadata, parts.raw)
     }
 
+    /// Decodes a document that is a problem of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the problem as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 }
 
@@ -158,19 +180,28 @@ public struct InvalidInputProblem: ProblemRepresentation, Hashable {
             (self.name, self.reason, self.detail) = (name, reason, detail)
         }
 
+        /// Decodes a wrong field: `name` is required; a missing `detail` is empty.
+        /// - Throws: ``HaapiModelError`` when it is malformed.
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        /// Encodes the field's `name`, `reason` and `detail`.
         public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
     }
 
+    /// Rendering hints, if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order.
     public let links: [Link]
+    /// A short summary, if the server gave one.
     public let title: Message?
+    /// The problem's type URI.
     public let type: ProblemType
     /// `error_description`, when the server gives one.
     public let errorDescription: String?
     /// The wrong fields.
     public let invalidFields: [InvalidField]
+    /// The problem exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: ProblemParts, invalidFields: [InvalidField], errorDescription: String?) {
@@ -184,8 +215,12 @@ public struct InvalidInputProblem: ProblemRepresentation, Hashable {
         errorDescription = try reader.optionalString("error_description")
     }
 
+    /// Decodes a document that is a problem of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the problem as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 
     /// The problem about the field named `name`, if any.
@@ -194,10 +229,15 @@ public struct InvalidInputProblem: ProblemRepresentation, Hashable {
 
 /// `error-authorization-response`: the flow ended with an OAuth error (the seeds' `AuthorizationProblem`).
 public struct AuthorizationProblem: ProblemRepresentation, Hashable {
+    /// Rendering hints, if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order.
     public let links: [Link]
+    /// A short summary, if the server gave one.
     public let title: Message?
+    /// The problem's type URI.
     public let type: ProblemType
     /// The OAuth `error`, such as `access_denied` (`access_denied` when the server gave none).
     public let error: String
@@ -205,6 +245,7 @@ public struct AuthorizationProblem: ProblemRepresentation, Hashable {
     public let errorDescription: String?
     /// The issuer (RFC 9207).
     public let iss: String?
+    /// The problem exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: ProblemParts, error: String, errorDescription: String?) {
@@ -219,7 +260,11 @@ public struct AuthorizationProblem: ProblemRepresentation, Hashable {
         iss = try reader.optionalString("iss")
     }
 
+    /// Decodes a document that is a problem of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the problem as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
 }

@@ -24,14 +24,23 @@ private func firstForm(_ actions: [any Action]) -> FormAction? { actions.lazy.co
 /// (``urlToLaunch(redirectTo:)``), then submit ``continueFormActionModel`` with the
 /// `_resume_nonce` the browser comes back with (``formattedParametersFromURL(_:)``).
 public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable {
+    /// The operation: the `href` to open and what follows.
     public let actionModel: ExternalBrowserClientOperationActionModel
+    /// Every action of the step, in order: the client operation and the forms beside it.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
+    /// The form that resumes the flow with the browser's `_resume_nonce` (the operation's first continue form).
     public let continueFormActionModel: FormActionModel
 
     init?(_ parts: RepresentationParts, model: ExternalBrowserClientOperationActionModel) {
@@ -61,11 +70,18 @@ public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable 
         return [name: nonce]
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -74,13 +90,21 @@ public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable 
 public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
     /// The `activation` link (a QR code), when the step has one.
     public let activationLink: Link?
+    /// The operation: the auto-start token, the URL that starts BankID, and what follows.
     public let actionModel: BankIdClientOperationActionModel
+    /// Every action of the step, in order: the client operation and the forms beside it.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, model: BankIdClientOperationActionModel) {
@@ -96,23 +120,38 @@ public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
     /// What to do when it fails (such as "BankID on another device").
     public var errorActions: [any Action] { actionModel.errorActions }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `encap-auto-activation`: activate an Encap device.
 public struct EncapClientOperationStep: ClientOperationStep, Hashable {
+    /// The operation: the activation URL and what follows.
     public let actionModel: EncapAutoActivationClientOperationActionModel
+    /// Every action of the step, in order: the client operation and the forms beside it.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, model: EncapAutoActivationClientOperationActionModel) {
@@ -127,11 +166,18 @@ public struct EncapClientOperationStep: ClientOperationStep, Hashable {
     /// What to do when activation fails.
     public var errorActions: [any Action] { actionModel.errorActions }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -146,13 +192,21 @@ private func credentialParameters(_ members: [String: JSONValue]) -> [String: An
 /// `webauthn-registration`: create a WebAuthn credential with the operation's options, then
 /// submit ``continueAction`` with it (``formattedParametersForRegistration(credentialOptions:attestationObject:rawClientDataJSON:credentialID:credentialParamType:)``).
 public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hashable {
+    /// The operation: the credential creation options and what follows.
     public let actionModel: WebAuthnRegistrationClientOperationActionModel
+    /// Every action of the step, in order: the client operation and the forms beside it.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
     /// The form that takes the new credential.
     public let continueAction: FormAction
@@ -181,26 +235,41 @@ public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hash
         return [name: credentialParameters(credential.members(type: credentialParamType))]
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `webauthn-authentication`: sign the operation's challenge, then submit ``continueAction``
 /// with the assertion (``formattedParametersForAssertion(rawAuthenticatorData:rawClientDataJSON:signature:credentialID:credentialParamType:userId:)``).
 public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Hashable {
+    /// Every action of the step, in order: the client operation and the forms beside it.
     public let actions: [any Action]
+    /// The operation: the credential request options and what follows.
     public let actionModel: WebAuthnAuthenticationClientOperationActionModel
     /// The form that takes the assertion.
     public let continueAction: FormAction
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init?(_ parts: RepresentationParts, model: WebAuthnAuthenticationClientOperationActionModel) {
@@ -225,24 +294,39 @@ public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Ha
         return [name: credentialParameters(credential.members(type: credentialParamType))]
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// Any other client operation (or a known one without what its typed step needs), for the app
 /// to handle if it knows it.
 public struct GenericClientOperationStep: ClientOperationStep, Hashable {
+    /// Every action of the step, in order: the client operation and the forms beside it.
     public let actions: [any Action]
+    /// The operation as received: its name, its arguments and what follows.
     public let actionModel: GenericClientOperationActionModel
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, model: GenericClientOperationActionModel) {
@@ -250,10 +334,17 @@ public struct GenericClientOperationStep: ClientOperationStep, Hashable {
         (actions, actionModel) = (parts.actions, model)
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

@@ -25,6 +25,7 @@ public protocol HaapiRepresentation: HaapiResponse {
 }
 
 extension HaapiRepresentation {
+    /// None: a step of this SDK lists its actions; an app's own type may not.
     public var allActions: [any Action] { [] }
 
     /// The link with relation `rel`.

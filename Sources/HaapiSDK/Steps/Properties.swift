@@ -15,11 +15,15 @@ extension Properties {
 
 /// Properties with no typed members: read them from ``rawJSON``.
 public struct GenericProperties: Properties, Hashable {
+    /// The properties exactly as received.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String { rawJSON.jsonText }
 
     init(_ reader: JSONReader) { rawJSON = reader.raw }
+    /// Decodes properties (any JSON object).
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the properties as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
@@ -36,7 +40,9 @@ public struct PollingProperties: Properties, Hashable {
     public let maxWaitRemainingTime: String?
     /// The server's polling interval in milliseconds, as text, when it gives one.
     public let interval: String?
+    /// The properties exactly as received.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String { rawJSON.jsonText }
 
     /// ``maxWaitTime`` as a number of seconds, when it is one (clamped as
@@ -80,7 +86,10 @@ public struct PollingProperties: Properties, Hashable {
         rawJSON = reader.raw
     }
 
+    /// Decodes a polling step's properties.
+    /// - Throws: ``HaapiModelError`` when a member has the wrong type.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the properties as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
@@ -96,7 +105,9 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable {
     public let state: String?
     /// Every value of the response, as text.
     public let rawJson: [String: String]
+    /// The properties exactly as received.
     public let rawJSON: JSONValue
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String { rawJSON.jsonText }
 
     /// The issuer (RFC 9207).
@@ -140,6 +151,9 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable {
         rawJSON = reader.raw
     }
 
+    /// Decodes an authorization response's properties.
+    /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    /// Encodes the properties as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }

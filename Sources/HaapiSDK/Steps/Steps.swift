@@ -9,11 +9,17 @@ import OAuthCore
 public struct InteractiveFormStep: HaapiRepresentation, Hashable {
     /// The forms, in order.
     public var actions: [FormAction]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, actions: [FormAction]) {
@@ -21,11 +27,18 @@ public struct InteractiveFormStep: HaapiRepresentation, Hashable {
         self.actions = actions
     }
 
+    /// The forms (``actions``), as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -48,7 +61,10 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
             title = action.title ?? Message(literal: type ?? action.kind.rawValue)
         }
 
+        /// Reads an option from its `select-authenticator` form action.
+        /// - Throws: ``HaapiModelError`` when it is not a form action.
         public init(from decoder: any Decoder) throws { self.init(try FormAction(from: decoder)) }
+        /// Encodes the option's form action as received.
         public func encode(to encoder: any Encoder) throws { try action.encode(to: encoder) }
     }
 
@@ -56,12 +72,19 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
     public let title: Message
     /// The authenticators to choose from.
     public let authenticators: [AuthenticatorOption]
+    /// Every action of the step, in order.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
     /// The selector action.
     public let selector: SelectorAction
@@ -74,11 +97,18 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
         self.authenticators = authenticators ?? selector.model.options.compactMap { ($0 as? FormAction).map(AuthenticatorOption.init) }
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -86,12 +116,19 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
 public struct RedirectionStep: HaapiRepresentation, Hashable {
     /// The redirect action.
     public let redirectAction: FormAction
+    /// Every action of the step, in order.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, redirectAction: FormAction) {
@@ -103,11 +140,18 @@ public struct RedirectionStep: HaapiRepresentation, Hashable {
     /// The redirect's form.
     public var form: FormActionModel { redirectAction.model }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -118,13 +162,19 @@ public struct PollingStep: HaapiRepresentation, Hashable {
     public let mainAction: FormAction
     /// The action that abandons the wait, if offered.
     public let cancelAction: FormAction?
+    /// Every action of the step, in order.
     public let actions: [any Action]
     /// Status, recipient, times.
     public let pollingProperties: PollingProperties
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     /// The step's main action, or `nil` when it has none to submit (such a step is a
@@ -144,13 +194,21 @@ public struct PollingStep: HaapiRepresentation, Hashable {
         (self.mainAction, self.cancelAction, pollingProperties) = (mainAction, cancelAction, properties)
     }
 
+    /// ``pollingProperties``, as the type every step's properties have.
     public var properties: (any Properties)? { pollingProperties }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -160,11 +218,17 @@ public struct PollingStep: HaapiRepresentation, Hashable {
 public struct ContinueSameStep: HaapiRepresentation, Hashable {
     /// The actions to offer now.
     public let actions: [any Action]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, actions: [any Action]) {
@@ -180,22 +244,36 @@ public struct ContinueSameStep: HaapiRepresentation, Hashable {
     /// The actions to offer (the seeds' name).
     public var continueActions: [any Action] { actions }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step that asks the user to consent (`user-consent-step` and `consentor-step`).
 public struct UserConsentStep: HaapiRepresentation, Hashable {
+    /// Every action of the step, in order.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts) {
@@ -203,11 +281,18 @@ public struct UserConsentStep: HaapiRepresentation, Hashable {
         actions = parts.actions
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
@@ -215,11 +300,17 @@ public struct UserConsentStep: HaapiRepresentation, Hashable {
 public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
     /// The response's values.
     public let oauthAuthorizationResponseProperties: OAuthAuthorizationResponseProperties
+    /// Every action of the step, in order.
     public let actions: [any Action]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, properties: OAuthAuthorizationResponseProperties) {
@@ -228,28 +319,43 @@ public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
         oauthAuthorizationResponseProperties = properties
     }
 
+    /// ``oauthAuthorizationResponseProperties``, as the type every step's properties have.
     public var properties: (any Properties)? { oauthAuthorizationResponseProperties }
 
     /// The `authorization-response` link: the redirect URI with the response in its query.
     public var authorizationResponseLink: Link? { link(rel: "authorization-response") }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step no typed class fits (an unknown template, or an unusual mix of actions). Nothing of
 /// it is lost: see ``rawJSON``.
 public struct GenericRepresentationStep: HaapiRepresentation, Hashable {
+    /// Every action of the step, in order.
     public let actions: [any Action]
+    /// The messages to show, in order.
     public let messages: [UserMessage]
+    /// Rendering hints (the template area, the view name), if the server sent any.
     public let metadata: Metadata?
+    /// The links to offer, in order (images such as QR codes among them).
     public let links: [Link]
+    /// The step's `properties` as received, if it has any.
     public let properties: (any Properties)?
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
     public let type: RepresentationType
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
     public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts) {
@@ -257,10 +363,17 @@ public struct GenericRepresentationStep: HaapiRepresentation, Hashable {
         actions = parts.actions
     }
 
+    /// ``actions``, as the untyped list every step has.
     public var allActions: [any Action] { actions }
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
+    /// Encodes the step as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
+    /// Whether the two are the same step: same JSON, equal actions.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
+    /// Hashes the step's JSON.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
