@@ -161,8 +161,11 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
         case unreadableCertificate = "unreadable_certificate"
     }
 
+    /// What went wrong.
     public let code: Code
+    /// The host the server was asked to listen on (empty when the error is not about listening).
     public let host: String
+    /// The port the server was asked to listen on (0 when the error is not about listening).
     public let port: Int
     /// What exactly is wrong, when the code alone does not say.
     public let detail: String?
@@ -188,6 +191,7 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
         detail = nil
     }
 
+    /// What went wrong and what to do about it, in one line: another port, another host, the flag to give.
     public var description: String {
         switch code {
         case .addressInUse:

@@ -41,6 +41,7 @@ public struct UserRecord: Codable, Sendable, Hashable {
         case legacyPassword = "password"
     }
 
+    /// Decodes a user; a password kept in clear by an earlier version (`password`) is hashed as it is read.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         username = try container.decode(String.self, forKey: .username)
@@ -55,6 +56,7 @@ public struct UserRecord: Codable, Sendable, Hashable {
         personalNumber = try container.decodeIfPresent(String.self, forKey: .personalNumber)
     }
 
+    /// Encodes the user with the password's hash, never the password.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(username, forKey: .username)
