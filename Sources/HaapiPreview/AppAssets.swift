@@ -44,6 +44,7 @@ public struct AppAssets: Sendable {
 
 /// What a preview cannot do with what it was given, said clearly.
 public struct PreviewError: Error, CustomStringConvertible, Sendable {
+    /// What the preview cannot do, in one sentence for the user.
     public let description: String
     /// An error saying `description`.
     public init(_ description: String) { self.description = description }
