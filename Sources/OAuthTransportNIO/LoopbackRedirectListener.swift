@@ -120,6 +120,7 @@ extension LoopbackRedirectListener {
     /// What a browser's return says, by what it carries: a code or a `_resume_nonce` (the
     /// sign-in goes on), an error (it did not finish), or neither (the end of a sign-out).
     public enum Return: Sendable {
+        /// The sign-in goes on (a code or a `_resume_nonce`), it failed (an `error`), or a sign-out ended (neither).
         case signedIn, failed, signedOut
 
         /// The return carrying `parameters`.
