@@ -27,8 +27,7 @@ SKIPPED = {"FuzzHarnesses", "haapi-fuzz", "Benchmarks"}
 
 # Tokens. Strings and comments are found by hand (they nest); the rest by one expression.
 TOKEN = re.compile(
-    r"""(?P<space>[ \t\r\f]+)
-      | (?P<newline>\n)
+    r"""(?P<space>[ \t\r\f\n]+)
       | (?P<doc>///(?!/)[^\n]*)
       | (?P<comment>//[^\n]*)
       | (?P<block>/\*)
@@ -41,6 +40,10 @@ TOKEN = re.compile(
       | (?P<punct>.)""",
     re.X | re.S,
 )
+
+NEWLINE = re.compile("\n")
+# A one-line string without interpolation: the common case, skipped at once.
+PLAIN_STRING = re.compile(r'"(?:[^"\\\n]|\\[^(\n])*"')
 
 MODIFIERS = {
     "public", "open", "private", "fileprivate", "internal", "package", "static", "class", "final",
@@ -57,7 +60,7 @@ class Source:
     def __init__(self, text):
         self.text = text
         self.tokens = []  # (kind, text, position)
-        self.newlines = [i for i, c in enumerate(text) if c == "\n"]
+        self.newlines = [m.start() for m in NEWLINE.finditer(text)]
         self.scan(0, None)
 
     def line(self, position):
@@ -79,7 +82,7 @@ class Source:
                 p = self.skip_string(p, value)
                 self.tokens.append(("string", "", m.start()))
                 continue
-            if kind in ("space", "newline", "comment"):
+            if kind == "space" or kind == "comment":
                 p = m.end()
                 continue
             if close_paren:
@@ -107,6 +110,10 @@ class Source:
         return p
 
     def skip_string(self, p, opening):
+        if opening == '"':
+            plain = PLAIN_STRING.match(self.text, p)
+            if plain:
+                return plain.end()
         hashes = opening.count("#")
         multiline = opening.endswith('"""')
         close = ('"""' if multiline else '"') + "#" * hashes
