@@ -80,6 +80,7 @@ public enum HaapiError: IdsvrError {
         self.init(UnexpectedResponseError(response, expected: "a HAAPI response"))
     }
 
+    /// The error's code (`attestation_failure`, `invalid_configuration`, ...; the server's `error` for ``serverError(_:errorDescription:statusCode:)``).
     public var error: String {
         switch self {
         case .assertionFailure: return "assertion_failure"
@@ -102,6 +103,7 @@ public enum HaapiError: IdsvrError {
         }
     }
 
+    /// What happened, in one sentence (the server's description for a server error).
     public var errorDescription: String? {
         switch self {
         case .assertionFailure: return "The attestation assertion could not be created."
@@ -124,12 +126,14 @@ public enum HaapiError: IdsvrError {
         }
     }
 
+    /// The cause's reason when there is a cause, else the description.
     public var failureReason: String {
         if let cause = cause as? any IdsvrError { return cause.failureReason }
         if let cause { return String(describing: cause) }
         return errorDescription ?? error
     }
 
+    /// The cause's own for a transport or response failure; a configuration change, a new flow or another platform for the others; for HTTP statuses, by the status.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
         case .communication(_, let cause), .invalidURLResponse(_, _, let cause):
@@ -174,6 +178,7 @@ public enum HaapiError: IdsvrError {
         }
     }
 
+    /// The lower-level error, for the cases that carry one.
     public var cause: (any Error)? {
         switch self {
         case .assertionFailure(let cause), .attestationFailure(let cause), .attestationKeyGenFailure(let cause),

@@ -25,8 +25,11 @@ public struct InsecureSoftwareAttestationProvider: AttestationProvider {
     /// Makes the provider.
     public init() {}
 
+    /// Always `true`: a software key can be made anywhere.
     public var isSupported: Bool { true }
 
+    /// Signs the challenge and `client_id` with a fresh P-256 key (see the type's description for the shape).
+    /// - Throws: the key's or the signature's error, which a software key does not have in practice.
     public func challengeResponse(for challenge: String, clientID: String) async throws -> String {
         let key = try Dpop()
         let payload: JSONValue = [
@@ -43,7 +46,10 @@ public struct InsecureSoftwareAttestationProvider: AttestationProvider {
 public struct UnsupportedAttestationProvider: AttestationProvider {
     /// Makes the provider.
     public init() {}
+    /// Always `false`.
     public var isSupported: Bool { false }
+    /// Always throws: there is nothing to attest with.
+    /// - Throws: ``HaapiError/attestationNotSupported``.
     public func challengeResponse(for challenge: String, clientID: String) async throws -> String {
         throw HaapiError.attestationNotSupported
     }

@@ -11,6 +11,7 @@ public protocol ClientAuthenticationMethod: Sendable {
 }
 
 extension ClientAuthenticationMethod {
+    /// None: only the methods that need a client certificate or pins have TLS settings.
     public var tlsOptions: TLSOptions? { nil }
 }
 
@@ -20,6 +21,7 @@ public final class ClientAuthenticationMethodNone: ClientAuthenticationMethod {
     /// No authentication.
     public init() {}
 
+    /// `client_id` only, in the request's body.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .none(clientID: clientID) }
 }
 
@@ -34,6 +36,7 @@ public final class ClientAuthenticationMethodSecret: ClientAuthenticationMethod 
     /// A client secret, as Curity's UI-kit guide writes it (`ClientAuthenticationMethodSecret("foo")`).
     public convenience init(_ secret: String) { self.init(secret: secret) }
 
+    /// The secret with `client_id`, in HTTP Basic authentication.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
         .clientSecretBasic(clientID: clientID, secret: secret)
     }
@@ -119,6 +122,7 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
         try self.init(pem: pem, signatureAlgorithm: signatureAlgorithm)
     }
 
+    /// A `client_assertion` JWT signed with the client's key, made for each request.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
         try .privateKeyJWT(clientID: clientID, key: key)
     }
@@ -197,6 +201,7 @@ public final class ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
         try self.init(pkcs12: pkcs12, pkcs12Passphrase: pkcs12Passphrase, serverKeyPinnings: serverKeyPinnings)
     }
 
+    /// `client_id` in the body; the client proves itself with its certificate in the TLS handshake.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .tlsClientAuth(clientID: clientID) }
 }
 
@@ -237,6 +242,7 @@ public enum CryptoImportError: IdsvrError, CustomDebugStringConvertible {
     /// The material was read but could not be imported; the text says why.
     case failedToImport(_ description: String)
 
+    /// The error's code: `invalid_path`, `invalid_pem_string`, `invalid_passphrase`, `invalid_type`, `out_of_bounds` or `failed_to_import`.
     public var error: String {
         switch self {
         case .invalidPath: return "invalid_path"
@@ -248,6 +254,7 @@ public enum CryptoImportError: IdsvrError, CustomDebugStringConvertible {
         }
     }
 
+    /// Which file or material could not be read, and why.
     public var errorDescription: String? {
         switch self {
         case .invalidPath(let description), .invalidPEMString(let description, _), .invalidType(let description),
@@ -258,6 +265,7 @@ public enum CryptoImportError: IdsvrError, CustomDebugStringConvertible {
         }
     }
 
+    /// The underlying error of an unreadable PEM, when there is one; otherwise the description.
     public var failureReason: String {
         if case .invalidPEMString(_, let cause?) = self { return String(describing: cause) }
         return errorDescription ?? error
@@ -266,6 +274,7 @@ public enum CryptoImportError: IdsvrError, CustomDebugStringConvertible {
     /// The app ships the key or certificate and names it in its configuration.
     public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error)) }
 
+    /// The underlying error of an unreadable PEM, when there is one.
     public var cause: (any Error)? {
         if case .invalidPEMString(_, let cause) = self { return cause }
         return nil

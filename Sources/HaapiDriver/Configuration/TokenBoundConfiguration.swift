@@ -17,6 +17,7 @@ extension TokenBoundConfiguration {
 /// Tokens are bound to the flow's DPoP key (the package's default; Curity's `BoundedTokenConfiguration`),
 /// made with `keyPairType`.
 public final class BoundedTokenConfiguration: TokenBoundConfiguration {
+    /// The type of the flow's DPoP key.
     public let keyPairType: CryptoKeyType
 
     /// Binds tokens with a key of `keyPairType` (P-256 unless told otherwise: Curity's default,
@@ -27,6 +28,7 @@ public final class BoundedTokenConfiguration: TokenBoundConfiguration {
 /// Tokens are not bound: the code exchange and refreshes send no DPoP proof (Curity's
 /// `UnboundedTokenConfiguration`). HAAPI requests are still signed, with a P-256 key.
 public final class UnboundedTokenConfiguration: TokenBoundConfiguration {
+    /// P-256: the key that signs the HAAPI requests, which are signed even when tokens are not bound.
     public let keyPairType: CryptoKeyType = .p256
 
     /// No binding.

@@ -81,7 +81,9 @@ extension HTTPHeaderSettable {
 }
 
 extension TransportRequest: HTTPHeaderSettable {
+    /// Sets the field `field` to `value`, replacing every field of that name; `nil` removes them.
     public mutating func setValue(_ value: String?, forHTTPHeaderField field: String) { headers[field] = value }
+    /// The first value of the field `field` (any case), if the request has it.
     public func value(forHTTPHeaderField field: String) -> String? { headers[field] }
 }
 
