@@ -43,13 +43,12 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         return candidates + [["xdg-open"], ["open"]]
     }
 
+    /// Starts the browser on `url` (``launch(_:)``) without waiting for it.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
     public func open(_ url: URL) async throws {
         _ = try await launch(url)
     }
 
-    /// Starts the browser on `url` and returns it, so that a caller waiting for the user can
-    /// notice a browser command that failed (it will not come back).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
     /// Whether `url` may be handed to a browser: `https`, or `http` to a loopback address. A
     /// server could otherwise name `file:`, `javascript:` or an app's scheme, and `xdg-open`
     /// would open it.
@@ -61,6 +60,10 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         }
     }
 
+    /// Starts the browser on `url` and returns it, so that a caller waiting for the user can
+    /// notice a browser command that failed (it will not come back).
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started,
+    ///   or when `url` is not one to hand a browser (``isOpenable(_:)``).
     public func launch(_ url: URL) async throws -> LaunchedBrowser {
         guard Self.isOpenable(url) else {
             throw OIDCError(.userAgentFailed, "refusing to open \(url.scheme ?? "a") URL: only https, and http to a loopback address, are opened")

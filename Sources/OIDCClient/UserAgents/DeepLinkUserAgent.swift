@@ -21,6 +21,9 @@ public struct DeepLinkUserAgent: ExternalUserAgent {
         self.open = open
     }
 
+    /// A session that opens the request with ``open`` and waits for the app to hand the redirect over.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when `redirectURI` is `http`, or a
+    ///   claimed `https` URI without a host.
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
         guard let scheme = redirectURI.scheme?.lowercased(), scheme != "http" else {
             throw OIDCError(

@@ -36,6 +36,10 @@ public struct LoopbackUserAgent: ExternalUserAgent {
         Loopback.isHTTP(redirectURI) && redirectURI.host?.contains(":") == false
     }
 
+    /// Starts a listener on `127.0.0.1` at the redirect URI's port (any free one for 0 or none) and path; the
+    /// session's redirect URI has the actual port.
+    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when ``serves(_:)`` says no;
+    ///   ``OIDCError/Code/userAgentFailed`` when the listener cannot start.
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
         guard Self.serves(redirectURI) else {
             throw OIDCError(
