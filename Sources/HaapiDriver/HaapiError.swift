@@ -80,7 +80,8 @@ public enum HaapiError: IdsvrError {
         self.init(UnexpectedResponseError(response, expected: "a HAAPI response"))
     }
 
-    /// The error's code (`attestation_failure`, `invalid_configuration`, ...; the server's `error` for ``serverError(_:errorDescription:statusCode:)``).
+    /// The error's code (`attestation_failure`, `invalid_configuration`, ...; the server's `error` for
+    /// ``serverError(_:errorDescription:statusCode:)``).
     public var error: String {
         switch self {
         case .assertionFailure: return "assertion_failure"
@@ -133,7 +134,8 @@ public enum HaapiError: IdsvrError {
         return errorDescription ?? error
     }
 
-    /// The cause's own for a transport or response failure; a configuration change, a new flow or another platform for the others; for HTTP statuses, by the status.
+    /// The cause's own for a transport or response failure; a configuration change, a new flow or another
+    /// platform for the others; for HTTP statuses, by the status.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
         case .communication(_, let cause), .invalidURLResponse(_, _, let cause):

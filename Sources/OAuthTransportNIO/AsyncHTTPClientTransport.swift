@@ -40,8 +40,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         self.tlsConfiguration = try configuration.tls.makeNIOConfiguration()
     }
 
-    /// Sends `request` over AsyncHTTPClient, or over a connection of its own when the host's certificates are pinned; the body is read up to ``TransportConfiguration/maximumResponseBytes`` within the request's timeout.
-    /// - Throws: ``HTTPTransportError`` for a URL that is not absolute http(s), a timeout, a body too large, or a failure below HTTP.
+    /// Sends `request` over AsyncHTTPClient, or over a connection of its own when the host's certificates are
+    /// pinned; the body is read up to ``TransportConfiguration/maximumResponseBytes`` within the request's
+    /// timeout.
+    /// - Throws: ``HTTPTransportError`` for a URL that is not absolute http(s), a timeout, a body too large,
+    ///   or a failure below HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = request.url.host, !host.isEmpty

@@ -48,8 +48,10 @@ public final class URLSessionTransport: HTTPTransport {
         session.invalidateAndCancel()
     }
 
-    /// Sends `request` in the transport's `URLSession`; the body is read up to ``TransportConfiguration/maximumResponseBytes`` within the request's timeout.
-    /// - Throws: ``HTTPTransportError`` for a URL that is not absolute http(s), a cancellation, a timeout, a body too large, or a failure below HTTP.
+    /// Sends `request` in the transport's `URLSession`; the body is read up to
+    /// ``TransportConfiguration/maximumResponseBytes`` within the request's timeout.
+    /// - Throws: ``HTTPTransportError`` for a URL that is not absolute http(s), a cancellation, a timeout, a
+    ///   body too large, or a failure below HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = request.url.host, !host.isEmpty

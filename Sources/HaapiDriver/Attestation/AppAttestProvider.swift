@@ -15,8 +15,10 @@ public struct AppAttestProvider: AttestationProvider {
     /// Whether App Attest runs on this device (not in the simulator, nor on a Mac without it).
     public var isSupported: Bool { DCAppAttestService.shared.isSupported }
 
-    /// Makes a new App Attest key and attests it for the challenge: the answer is base64url JSON of the key ID and the attestation object.
-    /// - Throws: ``HaapiError/attestationNotSupported``, ``HaapiError/attestationKeyGenFailure(cause:)`` or ``HaapiError/attestationFailure(cause:)``.
+    /// Makes a new App Attest key and attests it for the challenge: the answer is base64url JSON of the key
+    /// ID and the attestation object.
+    /// - Throws: ``HaapiError/attestationNotSupported``, ``HaapiError/attestationKeyGenFailure(cause:)`` or
+    ///   ``HaapiError/attestationFailure(cause:)``.
     public func challengeResponse(for challenge: String, clientID: String) async throws -> String {
         let service = DCAppAttestService.shared
         guard service.isSupported else { throw HaapiError.attestationNotSupported }

@@ -242,7 +242,8 @@ public enum CryptoImportError: IdsvrError, CustomDebugStringConvertible {
     /// The material was read but could not be imported; the text says why.
     case failedToImport(_ description: String)
 
-    /// The error's code: `invalid_path`, `invalid_pem_string`, `invalid_passphrase`, `invalid_type`, `out_of_bounds` or `failed_to_import`.
+    /// The error's code: `invalid_path`, `invalid_pem_string`, `invalid_passphrase`, `invalid_type`,
+    /// `out_of_bounds` or `failed_to_import`.
     public var error: String {
         switch self {
         case .invalidPath: return "invalid_path"

@@ -25,7 +25,8 @@ public final class HaapiClient: HTTPTransport {
     /// The key the requests' proofs are signed with (the token manager's).
     public var dpop: Dpop? { tokenManager.key }
 
-    /// Sends `request` with the HAAPI access token and a DPoP proof; when the server refuses the token, gets a new one and sends once more.
+    /// Sends `request` with the HAAPI access token and a DPoP proof; when the server refuses the token, gets
+    /// a new one and sends once more.
     /// - Throws: ``HaapiError`` when no token can be had or no proof made; the transport's errors.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await AccessTokenChallenge.sendRenewingOnce(

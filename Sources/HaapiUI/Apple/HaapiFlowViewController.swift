@@ -75,7 +75,8 @@ import UIKit
     @available(*, unavailable)
     required init?(coder: NSCoder) { nil }
 
-    /// Applies the container's style, then follows the view model: each UI model shows a screen, a problem goes to the screen (else an alert), the end of a request reaches the screen; then the flow starts.
+    /// Applies the container's style, then follows the view model: each UI model shows a screen, a problem
+    /// goes to the screen (else an alert), the end of a request reaches the screen; then the flow starts.
     public override func viewDidLoad() {
         super.viewDidLoad()
         isModalInPresentation = true  // closing goes through the close button and its confirmation

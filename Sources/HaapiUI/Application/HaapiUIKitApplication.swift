@@ -84,7 +84,8 @@ public final class KitApplication: HaapiUIKitApplication {
         self.viewControllerFactories = viewControllerFactories
     }
 
-    /// The shared accessor, built at the first call (one build at a time); a failed build is tried again at the next call.
+    /// The shared accessor, built at the first call (one build at a time); a failed build is tried again at
+    /// the next call.
     /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
     public func haapiAccessor() async throws -> any HaapiAccessor {
         try await cache.accessor { try await self.haapiUIKitConfiguration.makeHaapiAccessor() }

@@ -14,7 +14,8 @@ public enum HaapiUIKitError: IdsvrError {
     /// Any other error, as it occurred.
     case other(_ error: any Error)
 
-    /// `illegal_state`, `unsupported_map`, `unsupported`; for ``other(_:)``, the wrapped error's code when it has one, else `other`.
+    /// `illegal_state`, `unsupported_map`, `unsupported`; for ``other(_:)``, the wrapped error's code when it
+    /// has one, else `other`.
     public var error: String {
         switch self {
         case .illegalState: return "illegal_state"
@@ -40,7 +41,8 @@ public enum HaapiUIKitError: IdsvrError {
         return errorDescription ?? error
     }
 
-    /// A new flow for an illegal state; a configuration change for what cannot be mapped or done; the wrapped error's own for ``other(_:)``.
+    /// A new flow for an illegal state; a configuration change for what cannot be mapped or done; the wrapped
+    /// error's own for ``other(_:)``.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch self {
         case .illegalState: return .newHaapiFlow

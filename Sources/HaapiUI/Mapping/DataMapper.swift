@@ -28,7 +28,9 @@ public protocol DataMapper: Sendable {
 }
 
 extension DataMapper {
-    /// The model of the item's action (``DataMapper/mapRepresentationActionModelToUIInteractionModel(representationActionModel:)``), whatever the step.
+    /// The model of the item's action
+    /// (``DataMapper/mapRepresentationActionModelToUIInteractionModel(representationActionModel:)``),
+    /// whatever the step.
     public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel {
         try mapRepresentationActionModelToUIInteractionModel(representationActionModel: item.action)
     }

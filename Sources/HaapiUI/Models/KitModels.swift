@@ -397,7 +397,8 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     public let problem: any UIProblemModel
     /// The step's other ways on (``interactionModel``), when it has any.
     public var otherActions: [any UIInteractionModel] { interactionModel.map { [$0] } ?? [] }
-    /// The parameters of the continue action for a ``WebAuthnCeremonyResult``: the credential's JSON under the field of its kind; none for any other value.
+    /// The parameters of the continue action for a ``WebAuthnCeremonyResult``: the credential's JSON under
+    /// the field of its kind; none for any other value.
     public let buildParametersWrapper: @Sendable (any WebAuthnOperationParametersModel) -> [String: any Sendable]
     /// What the screen shows after the last ceremony failed (`nil`: none failed).
     public internal(set) var failure: PasskeyFailureOutcome?

@@ -161,7 +161,8 @@ public final class TextAppearance: UIStyle {
 
     private enum CodingKeys: String, CodingKey { case fontStyleName, fontSymbolicTrait, textAlignment, lineHeightMultiple, kern }
 
-    /// Reads the section; the point size is the theme's top-level number named by `fontStyleName`, the font family the theme's `fontName`.
+    /// Reads the section; the point size is the theme's top-level number named by `fontStyleName`, the font
+    /// family the theme's `fontName`.
     /// - Throws: `DecodingError` when the theme gives no point size for the text style.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)

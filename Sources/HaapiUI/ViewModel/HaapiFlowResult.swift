@@ -15,7 +15,8 @@ import Foundation
 }
 
 extension HaapiFlowResult {
-    /// Calls ``didReceiveOAuthTokenModel(_:)`` with tokens; calls ``didReceiveError(_:)`` with an OAuth error (as a ``KitOAuthErrorModel``) or any other model.
+    /// Calls ``didReceiveOAuthTokenModel(_:)`` with tokens; calls ``didReceiveError(_:)`` with an OAuth error
+    /// (as a ``KitOAuthErrorModel``) or any other model.
     public func didReceiveOAuthModel(_ oAuthModel: any OAuthModel) {
         switch oAuthModel {
         case let tokens as any OAuthTokenModel: didReceiveOAuthTokenModel(tokens)

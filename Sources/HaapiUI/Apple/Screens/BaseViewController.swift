@@ -414,7 +414,8 @@ import UIKit
     /// Leaves new forms to the flow; the kit's form screens take them in place.
     open func handleFormModel(_ formModel: any FormModel) -> Bool { false }
 
-    /// Shows progress on the tapped element and goes on with `parameters` unchanged; a subclass may change them or stop.
+    /// Shows progress on the tapped element and goes on with `parameters` unchanged; a subclass may change
+    /// them or stop.
     open func preSubmit(
         interactionActionModel: any InteractionActionModel, parameters: [String: any Sendable],
         closure: @escaping (Bool, [String: any Sendable]) -> Void
