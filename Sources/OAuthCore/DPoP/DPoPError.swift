@@ -20,10 +20,15 @@ public struct DPoPError: IdsvrError, Hashable {
         self.underlying = underlying.map { String(describing: $0) }
     }
 
+    /// The code: `dpop_key_creation_failed`, `dpop_proof_creation_failed` or `dpop_nonce_retry_exhausted`.
     public var error: String { code.rawValue }
+    /// What happened (``message``).
     public var errorDescription: String? { message }
+    /// The underlying error, described, when there is one; otherwise the message.
     public var failureReason: String { underlying ?? message }
 
+    /// Another platform when no key can be made; a retry in the foreground for a proof (the key may be
+    /// locked); a retry now otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
         case .keyCreationFailed: return .unrecoverable(action: .invalidPlatform)

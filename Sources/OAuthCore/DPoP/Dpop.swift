@@ -183,6 +183,10 @@ public struct DPoPTransport: HTTPTransport {
         self.dpop = dpop
     }
 
+    /// Sends `request` with a proof from ``dpop``, bound to the request's DPoP access token when it has one;
+    /// learns the server's nonces and retries once on `use_dpop_nonce`.
+    /// - Throws: ``DPoPError`` when no proof can be signed, or the server asks for a nonce again after the
+    ///   retry; the base transport's errors.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let authorization = request.headers["Authorization"] ?? ""
         let token = authorization.lowercased().hasPrefix("dpop ") ? String(authorization.dropFirst(5)) : nil

@@ -5,14 +5,19 @@ import Foundation
 /// Models of server responses keep their raw JSON in this form, so that a value the
 /// typed model does not know about is never lost.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// An integral number that fits in `Int`.
     case integer(Int)
     /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object; the order of its members is not kept.
     case object([String: JSONValue])
 
     /// Parses JSON bytes.
@@ -37,9 +42,13 @@ public enum JSONValue: Sendable, Hashable {
     public struct ParseError: IdsvrError, Hashable {
         /// What the JSON parser said.
         public let underlying: String
+        /// Always `invalid_json`.
         public var error: String { "invalid_json" }
+        /// Always "not valid JSON".
         public var errorDescription: String? { "not valid JSON" }
+        /// What the JSON parser said (``underlying``).
         public var failureReason: String { underlying }
+        /// Nothing to retry: the bytes are not JSON; the cause says where.
         public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
     }
 
@@ -109,6 +118,8 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value; an integral number that fits in `Int` becomes ``integer(_:)``, any other
+    /// ``number(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -131,6 +142,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as it is (`null`, a Boolean, a number, a string, an array, an object).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -148,12 +160,19 @@ extension JSONValue: Codable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
+    /// A string, written as a literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer, written as a literal.
     public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A number, written as a literal.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A Boolean, written as a literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array, written as a literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `null`, written as `nil`.
     public init(nilLiteral: ()) { self = .null }
+    /// An object, written as a literal; of members with the same key, the last is kept.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

@@ -76,12 +76,15 @@ public struct OutsideNumberError: Error, Sendable, Hashable, CustomStringConvert
         (self.what, self.value) = (what, value)
     }
 
+    /// What the number was meant to be, and its value: "minimumLifetime must be a finite number, not nan".
     public var description: String { "\(what) must be a finite number, not \(value)" }
 
+    /// Whether the two are about the same thing and the same value, bit for bit (so that NaN equals NaN).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.what == rhs.what && lhs.value.bitPattern == rhs.value.bitPattern
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(what)
         hasher.combine(value.bitPattern)

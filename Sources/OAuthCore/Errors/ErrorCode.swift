@@ -9,5 +9,6 @@ public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
     /// Makes a code from its text.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
+    /// The code's text.
     public var description: String { rawValue }
 }

@@ -26,10 +26,14 @@ public protocol IdsvrError: Error, Sendable, CustomStringConvertible {
 }
 
 extension IdsvrError {
+    /// None, unless the error says otherwise.
     public var cause: (any Error)? { nil }
 
+    /// The cause's, when the cause is an ``IdsvrError``; otherwise none.
     public var retryAfter: TimeInterval? { (cause as? any IdsvrError)?.retryAfter }
 
+    /// The code and the description, then the reason in parentheses when it adds to them: `invalid_grant: the
+    /// refresh token expired (...)`.
     public var description: String {
         let summary = errorDescription ?? error
         var text = "\(error): \(summary)"

@@ -25,9 +25,13 @@ public struct OIDCError: IdsvrError {
         self.cause = cause
     }
 
+    /// The code: `discovery_failed`, `state_mismatch`, `invalid_id_token`, `cancelled`, ...
     public var error: String { code.rawValue }
+    /// What happened (``message``).
     public var errorDescription: String? { message }
 
+    /// Why, by kind of failure: untrusted metadata, a forged or mixed-up response, a login not completed,
+    /// tokens that fail validation, ... (the message for the rest).
     public var failureReason: String {
         switch code {
         case .issuerMismatch, .invalidMetadata, .discoveryFailed:

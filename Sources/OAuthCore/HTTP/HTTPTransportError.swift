@@ -21,8 +21,11 @@ public struct HTTPTransportError: IdsvrError, Hashable {
         self.detail = detail
     }
 
+    /// The code: `connection_failed`, `timed_out`, `tls_failure`, `public_key_pin_mismatch`, ...
     public var error: String { code.rawValue }
+    /// What happened, naming the request (``message``).
     public var errorDescription: String? { message }
+    /// The transport's own error, described, when there is one; otherwise the message.
     public var failureReason: String { underlying ?? message }
 
     /// What went wrong in plain words, without the request: for a message that names the
@@ -40,6 +43,8 @@ public struct HTTPTransportError: IdsvrError, Hashable {
         }
     }
 
+    /// A retry now when the connection failed, broke, timed out or was cancelled; a look at the cause for
+    /// TLS, pins and size; a configuration change otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
         case .connectionFailed, .connectionClosed, .timedOut, .cancelled: return .retryable(condition: .now)

@@ -46,13 +46,18 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
     /// The body as received.
     public var body: Data { response.body }
 
+    /// `server_busy` when the server said when to come back (`Retry-After`), else `unexpected_response`.
     public var error: String { retryAfter == nil ? "unexpected_response" : "server_busy" }
+    /// Who answered what instead of what was expected: "The token endpoint answered HTTP 502 with an HTML
+    /// page, not JSON."
     public var errorDescription: String? { detail }
 
+    /// The body's first 200 bytes as text, when there is a body; otherwise the description.
     public var failureReason: String {
         body.isEmpty ? errorDescription ?? error : "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
     }
 
+    /// By the status and `Retry-After` (a 503 says when to retry); a look at the cause otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
         .forServerAnswer(status: statusCode, retryAfter: retryAfter) ?? .unrecoverable(action: .introspectCause)
     }

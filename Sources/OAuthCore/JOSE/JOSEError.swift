@@ -17,9 +17,13 @@ public struct JOSEError: IdsvrError, Hashable {
         self.message = message
     }
 
+    /// The code: `malformed`, `invalid_signature`, `expired`, `audience_mismatch`, ...
     public var error: String { code.rawValue }
+    /// What was wrong, naming it (``message``).
     public var errorDescription: String? { message }
 
+    /// Why, by kind: times outside the window (check the clock), a key or algorithm not trusted, another
+    /// party's token, or invalid input.
     public var failureReason: String {
         switch code {
         case .expired, .notYetValid, .invalidIssuedAt:
@@ -33,6 +37,8 @@ public struct JOSEError: IdsvrError, Hashable {
         }
     }
 
+    /// A new flow for a token out of its time window; a retry in the foreground when signing failed; a
+    /// configuration change for an unusable algorithm or key; a look at the cause otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
         switch code {
         case .expired, .notYetValid, .invalidIssuedAt:

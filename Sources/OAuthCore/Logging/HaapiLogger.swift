@@ -208,6 +208,7 @@ public struct UnsecuredTag: FollowUpTag {
     public var subsystem: String { "UNSECURED" }
     /// `UNSECURED`.
     public var tagName: String { "UNSECURED" }
+    /// The tag; it has no state.
     public init() {}
 }
 

@@ -10,8 +10,10 @@ public struct LogMessage: ExpressibleByStringInterpolation, Sendable {
 
     var parts: [Part]
 
+    /// A message of literal text only: nothing in it is sensitive.
     public init(stringLiteral value: String) { parts = [.literal(value)] }
 
+    /// The message an interpolated string builds, its sensitive values marked.
     public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 
     /// Whether any part is sensitive.
@@ -33,8 +35,10 @@ public struct LogMessage: ExpressibleByStringInterpolation, Sendable {
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {
         var parts: [Part] = []
 
+        /// An empty message; the capacity hints are not used.
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
+        /// Appends literal text, which is never masked.
         public mutating func appendLiteral(_ literal: String) { parts.append(.literal(literal)) }
 
         /// A value that is not sensitive.

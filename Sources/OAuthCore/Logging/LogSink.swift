@@ -3,9 +3,13 @@ import Logging
 
 /// The level of a log line. HaapiLogger uses only these four.
 public enum LogType: String, Sendable, Hashable, CaseIterable {
+    /// Details for following a flow step by step.
     case debug = "DEBUG"
+    /// What happened, for the record.
     case info = "INFO"
+    /// Something went wrong but the flow goes on (a retry, a fallback).
     case warning = "WARNING"
+    /// Something failed.
     case error = "ERROR"
 }
 
@@ -27,6 +31,8 @@ public struct SwiftLogSink: LogSink {
     /// Forwards to `logger`.
     public init(logger: Logger) { self.logger = logger }
 
+    /// Logs the line at swift-log's level of the same name, with the tag as `followUpTag` metadata and
+    /// `HAAPI` as the source.
     public func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
         let level: Logger.Level
         switch logType {

@@ -42,8 +42,12 @@ public struct PKCE: Sendable, Hashable {
 public struct PKCEError: IdsvrError, Hashable {
     /// What is wrong with the verifier.
     public let message: String
+    /// Always `invalid_code_verifier`.
     public var error: String { "invalid_code_verifier" }
+    /// What is wrong with the verifier (``message``).
     public var errorDescription: String? { message }
+    /// The same for every verifier: it does not follow RFC 7636 §4.1 (43 to 128 unreserved characters).
     public var failureReason: String { "The PKCE code_verifier does not follow RFC 7636 section 4.1." }
+    /// Nothing to retry: the code that made the verifier must change.
     public var recoverySuggestion: IdsvrErrorHandling { .unrecoverable(action: .introspectCause) }
 }

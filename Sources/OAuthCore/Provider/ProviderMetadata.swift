@@ -140,6 +140,9 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
 
     // Codable through the raw document, so nothing the provider sent is lost and the
     // stored form is the provider's own JSON.
+    /// Decodes the provider's discovery document, kept whole as the provider sent it.
+    /// - Throws: `DecodingError` when it is not a JSON object; the errors of reading the metadata when a
+    ///   required member is missing or malformed.
     public init(from decoder: any Decoder) throws {
         let raw = try [String: JSONValue](from: decoder)
         try self.init(json: JSONValue.object(raw).serialized())

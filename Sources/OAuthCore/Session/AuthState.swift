@@ -102,6 +102,9 @@ extension AuthState {
         case version, issuer, clientID, accessToken, tokenType, accessTokenExpiresAt, refreshToken, idToken, subject, scope, dpopKey
     }
 
+    /// Decodes a stored state, of this version or an earlier one (dates as ISO 8601 strings or as seconds
+    /// since 2001).
+    /// - Throws: `DecodingError.dataCorrupted` naming the member that is missing or malformed.
     public init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         do { try self.init(stored: value) } catch let error as StoredFormError {
@@ -166,6 +169,8 @@ extension AuthState {
         }
     }
 
+    /// Encodes the state with ``storedFormatVersion``, its dates as ISO 8601 strings and its DPoP key as a
+    /// JWK, private parts included.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.storedFormatVersion, forKey: .version)

@@ -205,9 +205,13 @@ public actor TokenSession {
     public struct NoSessionError: IdsvrError, Hashable {
         /// Makes the error.
         public init() {}
+        /// Always `no_session`.
         public var error: String { "no_session" }
+        /// Always "no tokens are stored".
         public var errorDescription: String? { "no tokens are stored" }
+        /// The same every time: no one logged in, or the last user logged out.
         public var failureReason: String { "No one has logged in, or the last user logged out." }
+        /// A new login.
         public var recoverySuggestion: IdsvrErrorHandling { .newHaapiFlow }
     }
 

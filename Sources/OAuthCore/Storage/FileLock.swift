@@ -51,6 +51,9 @@ public struct FileLock: StorageLock {
         return try await body()
     }
 
+    /// Runs `body` while holding the lock, trying again every 10 ms while another holder has it
+    /// (``LockingStorage``'s form of ``withLock(timeout:pollInterval:whileWaiting:_:)``).
+    /// - Throws: as ``withLock(timeout:pollInterval:whileWaiting:_:)`` does.
     public nonisolated(nonsending) func withLock<T>(
         timeout: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T
     ) async throws -> T {

@@ -173,6 +173,10 @@ public struct FileStorage: LockingStorage {
         }
     }
 
+    /// Writes `data` to a new temporary file (`0600`), flushes it to disk, then renames it over the key's
+    /// file: a crash leaves the old value or the new one.
+    /// - Throws: ``StorageError`` ``StorageError/Code/writeFailed`` (the old value kept) or
+    ///   ``StorageError/Code/invalidKey``.
     public func write(key: String, data: Data) throws {
         let path = try filePath(for: key)
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)").path
@@ -203,6 +207,8 @@ public struct FileStorage: LockingStorage {
         syncDirectory()
     }
 
+    /// Removes the key's file; a key without one is not an error.
+    /// - Throws: ``StorageError`` ``StorageError/Code/deleteFailed`` or ``StorageError/Code/invalidKey``.
     public func delete(key: String) throws {
         let path = try filePath(for: key)
         if unlink(path) != 0, errno != ENOENT {

@@ -38,6 +38,9 @@ public final class KeychainStorage: Storage {
         return query
     }
 
+    /// The data of the key's item, or `nil` when there is no such item.
+    /// - Throws: ``StorageError`` ``StorageError/Code/readFailed`` with the `OSStatus` (a locked device, a
+    ///   missing entitlement).
     public func read(key: String) throws -> Data? {
         var query = query(key)
         query[kSecReturnData as String] = true
@@ -51,6 +54,10 @@ public final class KeychainStorage: Storage {
         return result as? Data
     }
 
+    /// Replaces the data of the key's item in one step, or adds the item (readable after the first unlock, on
+    /// this device only).
+    /// - Throws: ``StorageError`` ``StorageError/Code/writeFailed`` with the `OSStatus`; the old value is
+    ///   kept.
     public func write(key: String, data: Data) throws {
         // SecItemUpdate replaces the value in one step, so a failure leaves the old value.
         let attributes: [String: Any] = [kSecValueData as String: data]
@@ -66,6 +73,8 @@ public final class KeychainStorage: Storage {
         }
     }
 
+    /// Deletes the key's item; a key without one is not an error.
+    /// - Throws: ``StorageError`` ``StorageError/Code/deleteFailed`` with the `OSStatus`.
     public func delete(key: String) throws {
         let status = SecItemDelete(query(key) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {

@@ -55,9 +55,15 @@ public enum StorageError: IdsvrError, LocalizedError {
             self.lockHolder = lockHolder
         }
 
+        /// The code: `invalid_key`, `read_failed`, `write_failed`, `delete_failed`, `storage_unavailable`,
+        /// `invalid_format` or `lock_timeout`.
         public var error: String { code.rawValue }
+        /// What happened, naming the key or location (``message``).
         public var errorDescription: String? { message }
+        /// The underlying error, described (errno text, `OSStatus`), else the message.
         public var failureReason: String { underlying ?? message }
+        /// A configuration change for a key or location that cannot be used; a new login for a value that
+        /// cannot be read; a retry in the foreground otherwise (a locked device, a taken lock, a full disk).
         public var recoverySuggestion: IdsvrErrorHandling {
             switch code {
             case .invalidKey, .unavailable: return .unrecoverable(action: .modifyConfiguration(reason: message))
@@ -100,6 +106,8 @@ public enum StorageError: IdsvrError, LocalizedError {
     /// The underlying error of a ``Failure``, described (errno text, OSStatus).
     public var underlying: String? { (cause as? Failure)?.underlying }
 
+    /// The ``Failure``'s code; for an app's own cause, `storage_read_error`, `storage_write_error` or
+    /// `storage_delete_error`.
     public var error: String {
         if let code { return code.rawValue }
         switch self {
@@ -109,6 +117,7 @@ public enum StorageError: IdsvrError, LocalizedError {
         }
     }
 
+    /// The cause's description; for a cause without one, the operation that failed and the cause.
     public var errorDescription: String? {
         if let cause = cause as? any IdsvrError, let description = cause.errorDescription { return description }
         let operation: String
@@ -120,10 +129,13 @@ public enum StorageError: IdsvrError, LocalizedError {
         return "\(operation) the storage failed: \(cause.map { String(describing: $0) } ?? "unknown cause")"
     }
 
+    /// The cause's reason, else the cause described.
     public var failureReason: String {
         (cause as? any IdsvrError)?.failureReason ?? cause.map { String(describing: $0) } ?? errorDescription ?? error
     }
 
+    /// The cause's own, else a retry in the foreground (an app's own storage fails most often on a locked
+    /// device).
     public var recoverySuggestion: IdsvrErrorHandling {
         // An app's own storage: most often the device is locked (file protection, the Keychain).
         (cause as? any IdsvrError)?.recoverySuggestion ?? .retryable(condition: .whenAppInForeground)
@@ -137,8 +149,11 @@ public final class InMemoryStorage: Storage {
     /// Empty storage.
     public init() {}
 
+    /// The data stored under `key`, or `nil`.
     public func read(key: String) throws -> Data? { values.withLock { $0[key] } }
+    /// Stores `data` under `key`, replacing what was there.
     public func write(key: String, data: Data) throws { values.withLock { $0[key] = data } }
+    /// Removes `key`, if it is there.
     public func delete(key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
 
     /// The keys stored, sorted.

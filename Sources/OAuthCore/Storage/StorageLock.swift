@@ -43,6 +43,7 @@ public struct LockHolder: Sendable, Hashable, Codable, CustomStringConvertible {
         LockHolder(processID: ProcessInfo.processInfo.processIdentifier, processName: ProcessInfo.processInfo.processName, since: Date())
     }
 
+    /// Who and since when: "process 4242 (haapi), holding it since 2026-01-01T12:00:00Z".
     public var description: String {
         "process \(processID) (\(processName)), holding it since \(since.formatted(Date.ISO8601FormatStyle()))"
     }

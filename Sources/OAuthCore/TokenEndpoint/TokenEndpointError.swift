@@ -30,13 +30,17 @@ public struct TokenEndpointError: IdsvrError, Hashable {
     /// The raw body.
     public var rawBody: Data { response?.body ?? Data() }
 
+    /// The code: `invalid_token_response`.
     public var error: String { code.rawValue }
+    /// What is wrong with the response (``detail``).
     public var errorDescription: String? { detail }
+    /// The detail, then the body's first 200 bytes as text when there is a body.
     public var failureReason: String {
         let body = String(decoding: rawBody.prefix(200), as: UTF8.self)
         return body.isEmpty ? detail : "\(detail); body begins: \(body)"
     }
 
+    /// By the HTTP status (a 5xx or 429 may be retried now); a look at the cause otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
         .forServerAnswer(status: statusCode, retryAfter: nil) ?? .unrecoverable(action: .introspectCause)
     }

@@ -136,8 +136,13 @@ public struct OAuthErrorResponse: IdsvrError, Hashable {
         self.retryAfter = retryAfter
     }
 
+    /// The server's `error_description`, else "the server answered" and the code.
     public var errorDescription: String? { serverDescription ?? "the server answered \(error)" }
+    /// The code and the HTTP status: "The token endpoint refused the request with "invalid_grant" (HTTP
+    /// 400)."
     public var failureReason: String { "The token endpoint refused the request with \"\(error)\" (HTTP \(statusCode))." }
 
+    /// By the code: a new login when the grant or the session is gone, a retry when the server is busy or
+    /// asks again, otherwise a configuration change.
     public var recoverySuggestion: IdsvrErrorHandling { .forOAuthError(error, reason: errorDescription ?? error) }
 }

@@ -20,6 +20,7 @@ public struct TokenRevocationClient: Sendable {
     /// The server's token endpoint and issuer identifier, when known: what a client assertion's
     /// audience is chosen from (see ``ClientAuthentication/AssertionAudience``).
     public let tokenEndpoint: URL?
+    /// The server's issuer identifier, when known: the other audience a client assertion may name.
     public let issuer: String?
 
     /// Makes a client.

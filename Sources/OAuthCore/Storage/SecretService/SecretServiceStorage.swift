@@ -45,6 +45,9 @@ public final class SecretServiceStorage: Storage {
         }
     }
 
+    /// The secret of the key's item, or `nil` when the keyring has none.
+    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when no keyring answers;
+    ///   ``StorageError/Code/readFailed`` when it refuses (a locked keyring the user did not open).
     public func read(key: String) throws -> Data? {
         try perform(.readFailed, "the keyring could not read \"\(key)\"") {
             let service = try SecretService.open()
@@ -53,6 +56,9 @@ public final class SecretServiceStorage: Storage {
         }
     }
 
+    /// Stores the secret in the default collection, replacing the key's item in one call.
+    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when no keyring answers;
+    ///   ``StorageError/Code/writeFailed`` otherwise (the old item kept).
     public func write(key: String, data: Data) throws {
         try perform(.writeFailed, "the keyring could not store \"\(key)\"") {
             let service = try SecretService.open()
@@ -61,6 +67,9 @@ public final class SecretServiceStorage: Storage {
         }
     }
 
+    /// Deletes the key's items; a key without any is not an error.
+    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when no keyring answers;
+    ///   ``StorageError/Code/deleteFailed`` otherwise.
     public func delete(key: String) throws {
         try perform(.deleteFailed, "the keyring could not delete \"\(key)\"") {
             let service = try SecretService.open()
