@@ -12,7 +12,8 @@ when its place makes it so: a member of a `public extension`, a requirement of a
 a case of a public enum. A `public extension` itself needs no comment (DocC shows none).
 
 Output: `file:line: undocumented public <kind> <name>` for each, then per module documented /
-total. Exits 1 when any is undocumented.
+total (a module without public declarations, such as the `haapi` executable's, is left out).
+Exits 1 when any is undocumented.
 
 Usage: Scripts/check-docs.py [Module ...]   (default: every module under Sources/)
 """
@@ -328,7 +329,8 @@ def main():
                     if has_doc:
                         documented += 1
                     else:
-                        missing.append(f"{os.path.relpath(path, root)}:{line}: undocumented public {kind} {name}")
+                        what = name if name.startswith(kind + "(") else f"{kind} {name}"  # `init(x:)`, `subscript(_:)`
+                        missing.append(f"{os.path.relpath(path, root)}:{line}: undocumented public {what}")
         if total:
             summary.append((module, documented, total))
     for entry in missing:
