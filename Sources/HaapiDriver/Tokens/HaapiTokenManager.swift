@@ -284,10 +284,9 @@ public final class HaapiTokenManager: Sendable {
 
     private func tokenWithAttestation(_ provider: any AttestationProvider) async throws -> HaapiAccessToken {
         let catEndpoint = tokenEndpoint.appendingPathComponent("cat")
-        var challengeURL = URLComponents(url: catEndpoint, resolvingAgainstBaseURL: false)!
-        challengeURL.queryItems = [URLQueryItem(name: "client_id", value: clientID)]
         HaapiLogger.debug(DriverFollowUpTag.attestation, "requesting an attestation challenge")
-        let challengeResponse = try await exchange(TransportRequest(url: challengeURL.url!, headers: ["Accept": "application/json"]))
+        let challengeURL = catEndpoint.appendingQuery([("client_id", clientID)])
+        let challengeResponse = try await exchange(TransportRequest(url: challengeURL, headers: ["Accept": "application/json"]))
         guard challengeResponse.isSuccess, let challenge = try? JSONValue(parsing: challengeResponse.body)["challenge"]?.stringValue else {
             throw HaapiError.attestationRefusedByServer(cause: HaapiError(unexpected: challengeResponse))
         }

@@ -154,6 +154,18 @@ public struct TransportResponse: Sendable, Hashable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
+extension URL {
+    /// This URL with `parameters` added to its query (after any it has, before any fragment),
+    /// form-encoded with a space as `%20`, which every form decoder and URL parser reads the same.
+    /// The URL itself when it has no parseable components.
+    package func appendingQuery(_ parameters: [(String, String)]) -> URL {
+        guard !parameters.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return self }
+        let added = FormURLEncoding.encode(parameters).replacingOccurrences(of: "+", with: "%20")
+        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        return components.url ?? self
+    }
+}
+
 /// `application/x-www-form-urlencoded` encoding, as HTML and OAuth define it.
 public enum FormURLEncoding {
     private static let unreserved = CharacterSet(charactersIn:

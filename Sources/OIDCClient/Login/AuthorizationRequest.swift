@@ -41,7 +41,7 @@ public struct AuthorizationRequest: Sendable {
 
     /// The URL to open in the browser, with every parameter in the query.
     public func url(authorizationEndpoint: URL) -> URL {
-        Self.appending(parameters, to: authorizationEndpoint)
+        authorizationEndpoint.appendingQuery(parameters)
     }
 
     /// Pushes the parameters to the PAR endpoint (RFC 9126 §2) and returns the short URL to
@@ -64,13 +64,7 @@ public struct AuthorizationRequest: Sendable {
         guard let requestURI = (try? JSONValue(parsing: response.body))?["request_uri"]?.stringValue else {
             throw OIDCError(.invalidMetadata, "the PAR endpoint's answer has no \"request_uri\"")
         }
-        return Self.appending([("client_id", clientAuthentication.clientID), ("request_uri", requestURI)], to: metadata.authorizationEndpoint)
-    }
-
-    static func appending(_ parameters: [(String, String)], to url: URL) -> URL {
-        let text = url.absoluteString
-        let separator = text.contains("?") ? "&" : "?"
-        return URL(string: text + separator + FormURLEncoding.encode(parameters))!
+        return metadata.authorizationEndpoint.appendingQuery([("client_id", clientAuthentication.clientID), ("request_uri", requestURI)])
     }
 }
 

@@ -198,7 +198,7 @@ public actor OIDCClient {
         if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
         let returned: URL
         do {
-            returned = try await present(AuthorizationRequest.appending(parameters, to: endpoint), in: browser, state: state)
+            returned = try await present(endpoint.appendingQuery(parameters), in: browser, state: state)
         } catch {
             await browser.close()
             throw error
