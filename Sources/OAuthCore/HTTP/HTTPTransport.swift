@@ -21,6 +21,7 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
     /// Empty header fields.
     public init() { fields = [] }
 
+    /// Fields written as a literal, in order; a name may come more than once.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
@@ -42,12 +43,15 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
     /// Adds a field, keeping any other of the same name.
     public mutating func add(name: String, value: String) { fields.append((name: name, value: value)) }
 
+    /// The fields in order, names as given.
     public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
 
+    /// Whether the two have the same fields in the same order, names compared without regard to case.
     public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
     }
 
+    /// Hashes what ``==`` compares: each name in lower case, and its value.
     public func hash(into hasher: inout Hasher) {
         for field in fields {
             hasher.combine(field.name.lowercased())
