@@ -401,7 +401,7 @@ public final class TabViewStyle: UIStyle {
     public let highlightTextColorName: String
     /// The space between a tab's icon and title, in points.
     public let iconTextPadding: Double
-    /// The colour name of the line under the selected tab.
+    /// The colour name of the selected tab's fill (and of the spinner shown while a tab loads).
     public let selectedTabIndicatorColorName: String
     /// How the tabs' titles look.
     public let textAppearance: TextAppearance
