@@ -259,6 +259,11 @@ struct CurityOAuthTokenManagerTests {
 
 @Suite("HaapiAccessorBuilder")
 struct HaapiAccessorBuilderTests {
+    /// The strategy an accessor's HAAPI token manager resolved.
+    static func strategy(of accessor: any HaapiAccessor) -> HaapiAccessStrategy? {
+        (accessor.haapiManager.transport as? HaapiClient)?.tokenManager.strategy
+    }
+
     @Test func strategyFollowsTheDevicesCapabilities() async throws {
         let storage = InMemoryStorage()
         let dcr = DCRConfiguration(templateClientId: "t", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage)
@@ -267,11 +272,18 @@ struct HaapiAccessorBuilderTests {
             .setDCRConfiguration(configuration: dcr).setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
             .setTransport(FakeTokenEndpoint()).setStorage(storage).build()
         #expect(viaDCR.haapiManager.dpop != nil)
+        guard case .dcr? = Self.strategy(of: viaDCR) else { Issue.record("not DCR: \(String(describing: Self.strategy(of: viaDCR)))"); return }
         viaDCR.close()
         // Without attestation or DCR, a confidential client uses client credentials; a public one cannot get HAAPI tokens.
         let viaSecret: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint()).build()
+        guard case .clientCredentials? = Self.strategy(of: viaSecret) else { Issue.record("not client credentials"); return }
         viaSecret.close()
+        // A device that can attest (here the development provider) uses attestation.
+        let attested: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
+            .setAttestationProvider(InsecureSoftwareAttestationProvider()).setTransport(FakeTokenEndpoint()).build()
+        guard case .attestation? = Self.strategy(of: attested) else { Issue.record("not attestation"); return }
+        attested.close()
         await #expect(throws: HaapiError.self) {
             let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(FakeTokenEndpoint()).build()
         }

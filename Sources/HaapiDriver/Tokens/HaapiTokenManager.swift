@@ -37,7 +37,8 @@ public final class HaapiTokenManager: Sendable {
     let key: Dpop
     private let clientID: String
     private let tokenEndpoint: URL
-    private let strategy: HaapiAccessStrategy
+    /// How the tokens are obtained, as the builder resolved it from the configuration.
+    package let strategy: HaapiAccessStrategy
     private let clientAuthenticationMethod: any ClientAuthenticationMethod
     private let transport: any HTTPTransport
     private let minTokenTtl: TimeInterval

@@ -19,7 +19,8 @@ public actor HaapiManager {
     /// ``OAuthTokenManager/fetchAccessToken(with:dpop:codeVerifier:)`` to bind the tokens to it
     /// (`nil` when the manager was made on a bare transport).
     public nonisolated let dpop: Dpop?
-    private let transport: any HTTPTransport
+    /// What the requests go through: the driver's ``HaapiClient``, or the bare transport given.
+    package nonisolated let transport: any HTTPTransport
     private let clientIDProvider: (@Sendable () async throws -> String)?
     /// The HAAPI token manager this manager made for itself, closed with it.
     private let ownedTokenManager: HaapiTokenManager?
