@@ -81,8 +81,8 @@ struct CLITokenTests {
     /// What `haapi token` pays at every start: the CLI talks through AsyncHTTPClient, so
     /// FoundationNetworking (URLSession on Linux), with libcurl and its thirty libraries, must not
     /// be linked in by any module it uses.
-    @Test func theBinaryLoadsNeitherFoundationNetworkingNorLibcurl() throws {
-        #if os(Linux)
+    @Test(.enabled(if: Self.isLinux, "FoundationNetworking and libcurl exist only on Linux"))
+    func theBinaryLoadsNeitherFoundationNetworkingNorLibcurl() throws {
         let ldd = Process()
         ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
         ldd.arguments = [HaapiCommand.binary.path]
@@ -95,8 +95,13 @@ struct CLITokenTests {
         #expect(libraries.contains("libswiftCore") || libraries.contains("libc.so"), "\(libraries)")
         #expect(!libraries.contains("FoundationNetworking"), "\(libraries)")
         #expect(!libraries.contains("libcurl"), "\(libraries)")
-        #endif
     }
+
+    #if os(Linux)
+    static let isLinux = true
+    #else
+    static let isLinux = false
+    #endif
 
     @Test func tokenStatusRefreshUserinfoRevokeAndLogout() async throws {
         let session = try LoggedIn()
