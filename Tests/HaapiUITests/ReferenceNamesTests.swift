@@ -19,7 +19,9 @@ import Testing
             #expect(message.messageStyleAttribute == attribute, "\(classes)")
             #expect(message.messageStyleAttribute.themeSection == section, "\(classes)")
         }
-        // Curity's raw values, as an app may have stored them.
+        // Curity's raw values, as an app may have stored them: `MessageStyleAttribute: String` in
+        // IdsvrHaapiUIKit's .swiftinterface (curityio/ios-idsvr-haapi-ui-kit-dist, 4033a92) has these
+        // cases, in this order, with no raw values of their own, so each is its name.
         #expect(MessageStyleAttribute.allCases.map(\.rawValue) == ["heading", "info", "error", "warn", "recipientofcommunication", "content", "username", "usercode"])
     }
 
@@ -40,11 +42,14 @@ import Testing
         }
     }
 
-    @Test func theKitsModelsAnswerToCuritysNames() {
-        let option: (any SelectorItemModel)? = nil
-        let link: (any LinkItemModel)? = nil
-        let style: BaseViewControllerStyle? = nil
-        #expect(option == nil && link == nil && style == nil)
+    /// A captured selector step (Curity's own answer) maps to a ``SelectorModel`` whose options
+    /// and links are the kit's models under Curity's names, in the server's order.
+    @Test func theKitsModelsAnswerToCuritysNames() throws {
+        let selector = try #require(try factory.model(try Documents.step(Documents.captured, "selectAuthenticationWithLinks.json")) as? any SelectorModel)
+        let options: [any SelectorItemModel] = selector.selectorItems
+        let links: [any LinkItemModel] = selector.linkItems
+        #expect(links.map(\.text) == ["Forgot your password?", "Forgot your username?", "Create account"])
+        #expect(options.map(\.title) == ["google1", "username"])
         #expect(BaseViewControllerStyle.self == CommonViewControllerStyle.self)
     }
 
