@@ -9,7 +9,7 @@ public enum CryptoKeyType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Ed25519, EdDSA.
     case ed25519
     /// A P-256 key held by the Secure Enclave (Apple devices only; elsewhere key creation
-    /// fails with ``DPoPError/Code/keyCreationFailed``, suggesting ``p256``).
+    /// fails with [`DPoPError.Code.keyCreationFailed`](doc:ErrorCode/keyCreationFailed), suggesting ``p256``).
     case secureEnclave
     /// A P-256 key made in software (Curity's key of the Security framework, outside the
     /// Secure Enclave): the same kind of key as ``p256``, made by swift-crypto on every platform.

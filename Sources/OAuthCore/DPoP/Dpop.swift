@@ -21,7 +21,7 @@ public final class Dpop: Sendable {
     private let encodedHeader: String
 
     /// A holder with a new key of `keyType` (P-256 unless told otherwise).
-    /// - Throws: ``DPoPError`` with ``DPoPError/Code/keyCreationFailed`` when the key type is not available here.
+    /// - Throws: ``DPoPError`` with [`DPoPError.Code.keyCreationFailed`](doc:ErrorCode/keyCreationFailed) when the key type is not available here.
     public convenience init(keyType: CryptoKeyType = .p256) throws {
         let key: JWSSigningKey
         switch keyType {
@@ -35,7 +35,7 @@ public final class Dpop: Sendable {
     }
 
     /// A holder for an existing key, for example one restored from storage.
-    /// - Throws: ``DPoPError`` with ``DPoPError/Code/keyCreationFailed`` for an HMAC or RSA key
+    /// - Throws: ``DPoPError`` with [`DPoPError.Code.keyCreationFailed`](doc:ErrorCode/keyCreationFailed) for an HMAC or RSA key
     ///   (DPoP needs an asymmetric key whose public half fits in the header).
     public init(signingKey: JWSSigningKey, keyType: CryptoKeyType? = nil, nonces: DPoPNonceCache = DPoPNonceCache()) throws {
         guard !signingKey.algorithm.isSymmetric, var jwk = signingKey.publicJWK else {
@@ -77,7 +77,7 @@ public final class Dpop: Sendable {
     ///   - accessToken: the access token sent with the request, if any (`ath`).
     ///   - nonce: the server nonce to include; by default the last one the URL's origin sent.
     ///   - issuedAt: `iat`, now by default.
-    /// - Throws: ``DPoPError`` with ``DPoPError/Code/proofCreationFailed`` when signing fails.
+    /// - Throws: ``DPoPError`` with [`DPoPError.Code.proofCreationFailed`](doc:ErrorCode/proofCreationFailed) when signing fails.
     public func proof(
         method: String, url: URL, accessToken: String? = nil, nonce: String?? = .none, issuedAt: Date = Date()
     ) throws -> String {
@@ -105,13 +105,13 @@ public final class Dpop: Sendable {
 
     /// A proof for one request (Curity's `createProof`): ``proof(method:url:accessToken:nonce:issuedAt:)``
     /// with `nonce`, or, when it is `nil`, the one the URL's origin last sent this key.
-    /// - Throws: ``DPoPError`` with ``DPoPError/Code/proofCreationFailed`` when signing fails.
+    /// - Throws: ``DPoPError`` with [`DPoPError.Code.proofCreationFailed`](doc:ErrorCode/proofCreationFailed) when signing fails.
     public func createProof(httpMethod: String, url: URL, nonce: String? = nil, accessToken: String? = nil) throws -> String {
         try proof(method: httpMethod, url: url, accessToken: accessToken, nonce: nonce.map { Optional($0) })
     }
 
     /// The value of a request's `DPoP` header (Curity's `getHeaderValue`): the proof ``createProof(httpMethod:url:nonce:accessToken:)`` makes.
-    /// - Throws: ``DPoPError`` with ``DPoPError/Code/proofCreationFailed`` when signing fails.
+    /// - Throws: ``DPoPError`` with [`DPoPError.Code.proofCreationFailed`](doc:ErrorCode/proofCreationFailed) when signing fails.
     public func getHeaderValue(httpMethod: String, url: URL, nonce: String? = nil, accessToken: String? = nil) throws -> String {
         try createProof(httpMethod: httpMethod, url: url, nonce: nonce, accessToken: accessToken)
     }
@@ -121,7 +121,7 @@ public final class Dpop: Sendable {
     ///
     /// The request is made anew for the retry (by `makeRequest`), so single-use parts such
     /// as a client assertion are not replayed.
-    /// - Throws: ``DPoPError`` with ``DPoPError/Code/nonceRetryExhausted`` when the server asks
+    /// - Throws: ``DPoPError`` with [`DPoPError.Code.nonceRetryExhausted`](doc:ErrorCode/nonceRetryExhausted) when the server asks
     ///   for a nonce again after the retry, or asks without giving one.
     public func send(
         using transport: any HTTPTransport, accessToken: String? = nil,

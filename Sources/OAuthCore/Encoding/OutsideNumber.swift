@@ -84,7 +84,7 @@ public struct OutsideNumberError: Error, Sendable, Hashable, CustomStringConvert
         lhs.what == rhs.what && lhs.value.bitPattern == rhs.value.bitPattern
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(what)
         hasher.combine(value.bitPattern)

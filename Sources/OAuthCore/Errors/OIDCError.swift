@@ -3,7 +3,7 @@ import Foundation
 ///
 /// A struct around an extensible ``Code`` (like the other errors of this package), so new
 /// reasons can be added without breaking callers. Switch on ``recoverySuggestion`` to decide
-/// between retrying, a new login (``Code/loginRequired``), or fixing configuration.
+/// between retrying, a new login ([`Code.loginRequired`](doc:ErrorCode/loginRequired)), or fixing configuration.
 public struct OIDCError: IdsvrError {
     /// The reason, as a stable code.
     public typealias Code = ErrorCode<OIDCError>
@@ -117,7 +117,7 @@ extension ErrorCode where Domain == OIDCError {
     public static var userAgentFailed: Self { Self("user_agent_failed") }
     /// The user cancelled the login or logout.
     public static var cancelled: Self { Self("cancelled") }
-    /// An incoming URL answers no login or logout under way (``OIDCClient/resumeExternalUserAgentFlow(with:)``).
+    /// An incoming URL answers no login or logout under way (`OIDCClient.resumeExternalUserAgentFlow(with:)`).
     public static var noPendingRequest: Self { Self("no_pending_request") }
     /// An incoming URL answers a login or logout that has already been given its redirect.
     public static var redirectAlreadyDelivered: Self { Self("redirect_already_delivered") }

@@ -51,7 +51,7 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
         lhs.fields.elementsEqual(rhs.fields) { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
     }
 
-    /// Hashes what ``==`` compares: each name in lower case, and its value.
+    /// Hashes what ``==(_:_:)`` compares: each name in lower case, and its value.
     public func hash(into hasher: inout Hasher) {
         for field in fields {
             hasher.combine(field.name.lowercased())

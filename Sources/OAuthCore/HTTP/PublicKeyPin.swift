@@ -6,14 +6,14 @@ import Foundation
 /// wherever the platform hands over certificate bytes (Apple's Security framework does).
 public enum PublicKeyPin {
     /// The pin of the key in `certificate` (DER).
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/tlsFailure`` when the
+    /// - Throws: ``HTTPTransportError`` with [`HTTPTransportError.Code.tlsFailure`](doc:ErrorCode/tlsFailure) when the
     ///   bytes are not an X.509 certificate.
     public static func hash(ofCertificateDER certificate: Data) throws -> String {
         Data(SHA256.hash(data: try subjectPublicKeyInfo(ofCertificateDER: certificate))).base64EncodedString()
     }
 
     /// The DER SubjectPublicKeyInfo (tag and length included) of `certificate` (DER).
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/tlsFailure`` when the
+    /// - Throws: ``HTTPTransportError`` with [`HTTPTransportError.Code.tlsFailure`](doc:ErrorCode/tlsFailure) when the
     ///   bytes are not an X.509 certificate.
     public static func subjectPublicKeyInfo(ofCertificateDER certificate: Data) throws -> Data {
         // Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version OPTIONAL, serialNumber,

@@ -18,7 +18,7 @@ public struct KeyPinning: Sendable, Hashable {
 /// A client certificate and its private key, for mutual TLS (`tls_client_auth`).
 ///
 /// The material is kept as given; the transport that uses it reads it (NIOSSL in
-/// `OAuthTransportNIO`, the Security framework under ``URLSessionTransport`` on Apple
+/// `OAuthTransportNIO`, the Security framework under `URLSessionTransport` on Apple
 /// platforms) and reports what it cannot read when it is made.
 public struct ClientIdentity: Sendable, Hashable {
     /// The certificate and key as given.
@@ -33,7 +33,7 @@ public struct ClientIdentity: Sendable, Hashable {
     public let material: Material
 
     /// An identity from a PEM certificate chain (leaf first) and a PEM private key.
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when
+    /// - Throws: ``HTTPTransportError`` with [`HTTPTransportError.Code.invalidRequest`](doc:ErrorCode/invalidRequest) when
     ///   either text holds no PEM block of its kind.
     public init(certificateChainPEM: String, privateKeyPEM: String) throws {
         guard certificateChainPEM.contains("-----BEGIN CERTIFICATE-----") else {
@@ -46,7 +46,7 @@ public struct ClientIdentity: Sendable, Hashable {
     }
 
     /// An identity from a PKCS#12 bundle (`.p12` / `.pfx`), as the seeds' `ClientAuthenticationMethodMTLS` loads it.
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the
+    /// - Throws: ``HTTPTransportError`` with [`HTTPTransportError.Code.invalidRequest`](doc:ErrorCode/invalidRequest) when the
     ///   data is not DER (a PKCS#12 bundle is one ASN.1 `SEQUENCE`). The passphrase is checked
     ///   when a transport opens the bundle.
     public init(pkcs12: Data, passphrase: String) throws {

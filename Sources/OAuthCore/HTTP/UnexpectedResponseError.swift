@@ -17,7 +17,11 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
     public let retryAfter: Double?
 
     /// Describes `response`, an answer from `source` ("the token endpoint") that was not `expected`.
-    /// - Parameter detail: what was wrong, when the answer's status and content type do not say it.
+    /// - Parameters:
+    ///   - response: the answer as received.
+    ///   - source: where the answer came from, as words that fit the sentence ("the token endpoint").
+    ///   - expected: what a good answer would have been ("an OAuth JSON response").
+    ///   - detail: what was wrong, when the answer's status and content type do not say it.
     public init(
         _ response: TransportResponse, from source: String = "the server", expected: String = "an OAuth JSON response",
         detail: String? = nil

@@ -2,8 +2,9 @@ import Foundation
 
 /// A JWS in compact serialization (RFC 7515 §7.1): `header.payload.signature`.
 ///
-/// Parsing only splits and decodes; nothing is trusted until ``verify(with:allowedAlgorithms:)``
-/// (or ``JWKSet`` based verification) has succeeded.
+/// Parsing only splits and decodes; nothing is trusted until verification with a key
+/// (``verify(with:allowedAlgorithms:)-(JWSVerificationKey,_)``) or with a ``JWKSet``
+/// (``verify(with:allowedAlgorithms:)-(JWKSet,_)``) has succeeded.
 public struct CompactJWS: Sendable {
     /// The largest compact JWS accepted by default (64 KiB): far above any real token,
     /// small enough that hostile input cannot exhaust memory.
@@ -19,9 +20,9 @@ public struct CompactJWS: Sendable {
     public let signingInput: Data
 
     /// Parses a compact JWS.
-    /// - Throws: ``JOSEError``: ``JOSEError/Code/tooLarge``, ``JOSEError/Code/malformed`` (not three
-    ///   segments, header not JSON), ``JOSEError/Code/invalidBase64URL``, or
-    ///   ``JOSEError/Code/unsupportedCriticalHeader``.
+    /// - Throws: ``JOSEError``: [`JOSEError.Code.tooLarge`](doc:ErrorCode/tooLarge), [`JOSEError.Code.malformed`](doc:ErrorCode/malformed) (not three
+    ///   segments, header not JSON), [`JOSEError.Code.invalidBase64URL`](doc:ErrorCode/invalidBase64URL), or
+    ///   [`JOSEError.Code.unsupportedCriticalHeader`](doc:ErrorCode/unsupportedCriticalHeader).
     public init(_ compact: String, maximumLength: Int = CompactJWS.defaultMaximumLength) throws {
         guard compact.utf8.count <= maximumLength else {
             throw JOSEError(.tooLarge, "the JWS is \(compact.utf8.count) bytes, more than the \(maximumLength) allowed")
@@ -55,10 +56,12 @@ public struct CompactJWS: Sendable {
 
     /// Verifies the signature with one key.
     ///
-    /// - Parameter allowedAlgorithms: when given, the header's `alg` must be one of these.
-    /// - Throws: ``JOSEError``: ``JOSEError/Code/algorithmNone``, ``JOSEError/Code/unsupportedAlgorithm``,
-    ///   ``JOSEError/Code/algorithmNotAllowed``, ``JOSEError/Code/algorithmKeyMismatch`` or
-    ///   ``JOSEError/Code/invalidSignature``.
+    /// - Parameters:
+    ///   - key: the key that must have made the signature.
+    ///   - allowedAlgorithms: when given, the header's `alg` must be one of these.
+    /// - Throws: ``JOSEError``: [`JOSEError.Code.algorithmNone`](doc:ErrorCode/algorithmNone), [`JOSEError.Code.unsupportedAlgorithm`](doc:ErrorCode/unsupportedAlgorithm),
+    ///   [`JOSEError.Code.algorithmNotAllowed`](doc:ErrorCode/algorithmNotAllowed), [`JOSEError.Code.algorithmKeyMismatch`](doc:ErrorCode/algorithmKeyMismatch) or
+    ///   [`JOSEError.Code.invalidSignature`](doc:ErrorCode/invalidSignature).
     public func verify(with key: JWSVerificationKey, allowedAlgorithms: Set<JWSAlgorithm>? = nil) throws {
         let algorithm = try checkedAlgorithm(allowedAlgorithms)
         try key.verify(signature: signature, input: signingInput, algorithm: algorithm)

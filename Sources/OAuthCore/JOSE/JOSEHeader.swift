@@ -25,7 +25,7 @@ public struct JOSEHeader: Sendable, Hashable {
     }
 
     /// Parses a decoded header segment.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/malformed`` when it is not a JSON object with a string `alg`.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.malformed`](doc:ErrorCode/malformed) when it is not a JSON object with a string `alg`.
     public init(json: Data) throws {
         guard let value = try? JSONValue(parsing: json), let members = value.objectValue else {
             throw JOSEError(.malformed, "the JWS header is not a JSON object")
@@ -56,7 +56,7 @@ public struct JOSEHeader: Sendable, Hashable {
     }
 
     /// The checked algorithm.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/algorithmNone`` or ``JOSEError/Code/unsupportedAlgorithm``.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.algorithmNone`](doc:ErrorCode/algorithmNone) or [`JOSEError.Code.unsupportedAlgorithm`](doc:ErrorCode/unsupportedAlgorithm).
     public func algorithm() throws -> JWSAlgorithm { try JWSAlgorithm.parse(alg) }
 
     /// The header as compact JSON, members in a fixed order.

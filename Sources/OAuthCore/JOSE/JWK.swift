@@ -58,7 +58,7 @@ public struct JWK: Sendable, Hashable, Codable {
     }
 
     /// Parses one JWK from JSON.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/malformed`` when it is not a JWK object.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.malformed`](doc:ErrorCode/malformed) when it is not a JWK object.
     public init(json: Data) throws {
         let value: JSONValue
         do { value = try JSONValue(parsing: json) } catch { throw JOSEError(.malformed, "not a JWK: \(error)") }
@@ -68,7 +68,7 @@ public struct JWK: Sendable, Hashable, Codable {
     /// Reads a JWK from its parsed JSON: an object with `kty`, its other members strings when
     /// present. Read by hand rather than by `JSONDecoder`, whose generic machinery costs a
     /// command-line tool that reads one stored key at each start more than the rest of the read.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/malformed`` naming the member that is wrong.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.malformed`](doc:ErrorCode/malformed) naming the member that is wrong.
     public init(members value: JSONValue) throws {
         guard case .object(let members) = value else { throw JOSEError(.malformed, "not a JWK: not a JSON object") }
         func member(_ name: String) throws -> String? {

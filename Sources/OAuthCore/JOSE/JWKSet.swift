@@ -10,7 +10,7 @@ public struct JWKSet: Sendable, Hashable {
     public init(keys: [JWK]) { self.keys = keys }
 
     /// Parses a JWK Set document.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/malformed`` when it is not an object with a `keys` array.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.malformed`](doc:ErrorCode/malformed) when it is not an object with a `keys` array.
     public init(json: Data) throws {
         guard let document = try? JSONValue(parsing: json), let entries = document["keys"]?.arrayValue else {
             throw JOSEError(.malformed, "a JWK Set must be a JSON object with a \"keys\" array")
@@ -26,7 +26,7 @@ public struct JWKSet: Sendable, Hashable {
     ///
     /// With a `kid`, only the key of that id is a candidate, and an unknown `kid` is an
     /// error; without one, every key whose type fits the algorithm is.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/unknownKey`` when no key fits.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.unknownKey`](doc:ErrorCode/unknownKey) when no key fits.
     public func candidates(for header: JOSEHeader) throws -> [JWSVerificationKey] {
         let algorithm = try header.algorithm()
         let named = header.kid.map { kid in keys.filter { $0.kid == kid } } ?? keys

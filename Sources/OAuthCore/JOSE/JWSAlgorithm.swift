@@ -1,7 +1,7 @@
 /// A JWS signature algorithm (RFC 7518 §3, RFC 8037 for EdDSA).
 ///
 /// `none` is deliberately absent: an unsecured JWS can be parsed (and is then refused
-/// with ``JOSEError/Code/algorithmNone``) but never made or verified.
+/// with [`JOSEError.Code.algorithmNone`](doc:ErrorCode/algorithmNone)) but never made or verified.
 public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
     /// ECDSA with P-256 and SHA-256.
     case es256 = "ES256"

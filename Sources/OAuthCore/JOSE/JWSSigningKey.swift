@@ -4,7 +4,7 @@ import Foundation
 /// A private (or secret) key that signs JWS with one algorithm.
 ///
 /// All cryptography comes from swift-crypto (CryptoKit on Apple platforms), and RSA from the
-/// platform's RSA (``RSAPrivateKey``); this type only chooses the primitive, converts ECDSA
+/// platform's RSA (the internal `RSAPrivateKey`); this type only chooses the primitive, converts ECDSA
 /// signatures to the JOSE `r || s` form and exposes the public JWK.
 public struct JWSSigningKey: Sendable {
     enum Material: Sendable {
@@ -66,7 +66,7 @@ public struct JWSSigningKey: Sendable {
     /// An HS256 key from a shared secret.
     ///
     /// RFC 7518 §3.2 requires a secret at least as long as the hash output (32 bytes).
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/invalidKey`` for a shorter secret.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.invalidKey`](doc:ErrorCode/invalidKey-3f3y7) for a shorter secret.
     public static func hs256(secret: some DataProtocol, keyID: String? = nil) throws -> JWSSigningKey {
         guard secret.count >= 32 else {
             throw JOSEError(.invalidKey, "an HS256 secret must be at least 32 bytes, got \(secret.count)")
@@ -76,8 +76,10 @@ public struct JWSSigningKey: Sendable {
 
     /// A signing key from a private JWK (or an `oct` JWK for HS256).
     ///
-    /// - Parameter algorithm: the algorithm to sign with; when `nil`, the JWK's `alg`, or
-    ///   the natural algorithm of its key type (ES256 for P-256, RS256 for RSA, ...).
+    /// - Parameters:
+    ///   - jwk: the key, with its private members (`d`, or `k` for `oct`).
+    ///   - algorithm: the algorithm to sign with; when `nil`, the JWK's `alg`, or
+    ///     the natural algorithm of its key type (ES256 for P-256, RS256 for RSA, ...).
     /// - Throws: ``JOSEError`` when the JWK has no private part, its members are invalid,
     ///   or it does not fit the algorithm.
     public init(jwk: JWK, algorithm: JWSAlgorithm? = nil) throws {
@@ -119,7 +121,7 @@ public struct JWSSigningKey: Sendable {
 
     /// A signing key from a PEM private key (PKCS#8, SEC1 EC or PKCS#1 RSA), as apps ship
     /// for `private_key_jwt`.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/invalidKey`` when the PEM is not a key of the algorithm's type.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.invalidKey`](doc:ErrorCode/invalidKey-3f3y7) when the PEM is not a key of the algorithm's type.
     public init(pem: String, algorithm: JWSAlgorithm, keyID: String? = nil) throws {
         do {
             switch algorithm {
@@ -184,7 +186,7 @@ public struct JWSSigningKey: Sendable {
     }
 
     /// Signs the JWS signing input and returns the signature in JOSE form.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/signingFailed`` when the crypto library fails.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.signingFailed`](doc:ErrorCode/signingFailed) when the crypto library fails.
     public func sign(_ input: some DataProtocol) throws -> Data {
         do {
             switch material {

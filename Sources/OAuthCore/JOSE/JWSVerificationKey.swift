@@ -117,8 +117,8 @@ public struct JWSVerificationKey: Sendable {
     }
 
     /// Checks `signature` over `input` for `algorithm`.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/algorithmKeyMismatch`` when the key does not fit
-    ///   the algorithm, or ``JOSEError/Code/invalidSignature`` when the signature is wrong.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.algorithmKeyMismatch`](doc:ErrorCode/algorithmKeyMismatch) when the key does not fit
+    ///   the algorithm, or [`JOSEError.Code.invalidSignature`](doc:ErrorCode/invalidSignature) when the signature is wrong.
     public func verify(signature: Data, input: some DataProtocol, algorithm: JWSAlgorithm) throws {
         guard fits(algorithm) else {
             throw JOSEError(.algorithmKeyMismatch, "\(algorithm.rawValue) cannot be verified with a \(keyDescription)")

@@ -20,8 +20,8 @@ public struct JWTClaims: Sendable, Hashable {
     public var all: [String: JSONValue]
 
     /// Makes claims from a JSON object.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/malformed`` when the payload is not a JSON object,
-    ///   or ``JOSEError/Code/invalidClaim`` when a registered claim has the wrong type.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.malformed`](doc:ErrorCode/malformed) when the payload is not a JSON object,
+    ///   or [`JOSEError.Code.invalidClaim`](doc:ErrorCode/invalidClaim) when a registered claim has the wrong type.
     public init(json: Data) throws {
         guard let value = try? JSONValue(parsing: json), let members = value.objectValue else {
             throw JOSEError(.malformed, "the JWT payload is not a JSON object")

@@ -77,9 +77,9 @@ extension NSObject: Masking {
 }
 
 extension TransportRequest: Masking {
-    /// The method, the ``URL/masked`` URL, the header fields with the values of
+    /// The method, the URL's `masked` form (`URL.masked`), the header fields with the values of
     /// credential-carrying ones (`Authorization`, `DPoP`, `Session-Id`, cookies) masked, and the
-    /// body's ``Data/masked``; everything while masking is off.
+    /// body's `Data.masked`; everything while masking is off.
     public var masked: String {
         Self.masked(method: method, url: url, headers: headers.map { ($0.name, $0.value) }, body: body)
     }

@@ -66,7 +66,7 @@ public struct RegisteredClient: Sendable, Hashable, Codable {
 
     /// Reads a registration response (RFC 7591 §3.2.1), as the provider sent it or as
     /// ``registrationResponse`` kept it.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/registrationFailed`` when it is not a JSON object
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.registrationFailed`](doc:ErrorCode/registrationFailed) when it is not a JSON object
     ///   with a `client_id`.
     public init(registrationResponse data: Data) throws {
         guard let members = (try? JSONValue(parsing: data))?.objectValue, let clientID = members["client_id"]?.stringValue, !clientID.isEmpty
@@ -92,8 +92,12 @@ public struct RegisteredClient: Sendable, Hashable, Codable {
 /// Dynamic client registration (RFC 7591).
 public enum DynamicClientRegistration {
     /// Registers a client at the provider's `registration_endpoint`.
-    /// - Parameter initialAccessToken: the bearer token the provider requires for registration, if any (§3).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no registration endpoint); the
+    /// - Parameters:
+    ///   - request: the client metadata to register.
+    ///   - metadata: the provider's metadata, whose `registration_endpoint` is used.
+    ///   - initialAccessToken: the bearer token the provider requires for registration, if any (§3).
+    ///   - transport: the transport the registration request goes through.
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.notSupported`](doc:ErrorCode/notSupported) (no registration endpoint); the
     ///   errors of ``register(document:at:initialAccessToken:transport:)``.
     public static func register(
         _ request: ClientRegistrationRequest, metadata: ProviderMetadata, initialAccessToken: String? = nil,
@@ -107,7 +111,7 @@ public enum DynamicClientRegistration {
 
     /// Registers a client described by `document`, the client metadata as the provider wants it
     /// (a Curity template registration sends only `software_id`).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/registrationFailed`` when the answer is not a
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.registrationFailed`](doc:ErrorCode/registrationFailed) when the answer is not a
     ///   registration: its cause is the ``OAuthErrorResponse`` of an OAuth error, else a
     ///   ``UnexpectedResponseError`` keeping the answer; ``HTTPTransportError``.
     public static func register(

@@ -41,8 +41,8 @@ public struct IDTokenValidator: Sendable {
     ///   - accessToken: the access token issued with it, for `at_hash`.
     ///   - maxAge: the `max_age` the request sent, if any; `auth_time` is then required and checked.
     ///   - now: the time to check against.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidIDToken`` (its ``OIDCError/cause`` the
-    ///   ``JOSEError`` when there is one), ``OIDCError/Code/nonceMismatch`` or ``OIDCError/Code/atHashMismatch``.
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidIDToken`](doc:ErrorCode/invalidIDToken) (its ``OIDCError/cause`` the
+    ///   ``JOSEError`` when there is one), [`OIDCError.Code.nonceMismatch`](doc:ErrorCode/nonceMismatch) or [`OIDCError.Code.atHashMismatch`](doc:ErrorCode/atHashMismatch).
     public func validate(
         _ token: String, keys: ProviderKeySet, nonce: String?, accessToken: String?, maxAge: Int? = nil, now: Date = Date()
     ) async throws -> IDToken {

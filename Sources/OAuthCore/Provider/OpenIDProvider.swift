@@ -3,7 +3,7 @@ import Foundation
 /// An OpenID Provider as a client sees it: its metadata, discovered once (or given), and its
 /// signing keys, reached through one transport.
 ///
-/// One instance serves an ``OIDCClient`` and its ``TokenSession``, so a process discovers a
+/// One instance serves an `OIDCClient` (of the `OIDCClient` module) and its ``TokenSession``, so a process discovers a
 /// provider once. Concurrent first uses share one discovery request.
 public actor OpenIDProvider {
     /// The issuer metadata is discovered at, or `nil` for metadata given up front.
@@ -17,8 +17,11 @@ public actor OpenIDProvider {
     private var keySet: ProviderKeySet?
 
     /// A provider found by discovery at `{issuer}/.well-known/openid-configuration` on first use.
-    /// - Parameter adjusting: changes applied to the discovered metadata (an endpoint the app
-    ///   configures itself, such as a HAAPI client's token endpoint).
+    /// - Parameters:
+    ///   - issuer: the issuer identifier, which discovery also checks the metadata's `issuer` against.
+    ///   - transport: the transport every request to the provider goes through.
+    ///   - adjusting: changes applied to the discovered metadata (an endpoint the app
+    ///     configures itself, such as a HAAPI client's token endpoint).
     public init(issuer: URL, transport: any HTTPTransport, adjusting: (@Sendable (inout ProviderMetadata) -> Void)? = nil) {
         self.issuer = issuer
         self.transport = transport
@@ -34,8 +37,8 @@ public actor OpenIDProvider {
     }
 
     /// The provider's metadata, discovered on first use and then kept.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/discoveryFailed``, ``OIDCError/Code/invalidMetadata``,
-    ///   ``OIDCError/Code/issuerMismatch``, or ``OIDCError/Code/cancelled`` when the task is cancelled.
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.discoveryFailed`](doc:ErrorCode/discoveryFailed), [`OIDCError.Code.invalidMetadata`](doc:ErrorCode/invalidMetadata),
+    ///   [`OIDCError.Code.issuerMismatch`](doc:ErrorCode/issuerMismatch-8n2gd), or [`OIDCError.Code.cancelled`](doc:ErrorCode/cancelled-9t6tf) when the task is cancelled.
     public func metadata() async throws -> ProviderMetadata {
         if let metadata { return metadata }
         guard let issuer else { preconditionFailure("a provider made from metadata always has it") }
@@ -54,7 +57,7 @@ public actor OpenIDProvider {
     }
 
     /// Uses `metadata` from now on (metadata kept from an earlier run, or edited by hand).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/issuerMismatch`` when this provider was made for
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.issuerMismatch`](doc:ErrorCode/issuerMismatch-8n2gd) when this provider was made for
     ///   another issuer.
     public func use(_ metadata: ProviderMetadata) throws {
         if let issuer, metadata.issuer != issuer.absoluteString {
@@ -65,7 +68,7 @@ public actor OpenIDProvider {
     }
 
     /// The provider's signing keys (`jwks_uri`), kept and fetched again when a token names a new key.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidMetadata`` when the provider publishes no
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidMetadata`](doc:ErrorCode/invalidMetadata) when the provider publishes no
     ///   `jwks_uri`; the errors of ``metadata()``.
     public func keys() async throws -> ProviderKeySet {
         let metadata = try await metadata()

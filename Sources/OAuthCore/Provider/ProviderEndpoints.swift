@@ -35,7 +35,7 @@ extension OpenIDProvider {
     /// the configured `endpoints` winning over the document's, or, without an issuer, described
     /// by the endpoints alone. Such a provider has no keys, so ID tokens are not verified, and
     /// `standInIssuer` (default: the token endpoint) only names it.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` without an issuer and
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidConfiguration`](doc:ErrorCode/invalidConfiguration) without an issuer and
     ///   without both the token and the authorization endpoint.
     public init(issuer: URL?, endpoints: ProviderEndpoints, standInIssuer: String? = nil, transport: any HTTPTransport) throws {
         if let issuer {

@@ -23,8 +23,8 @@ public actor ProviderKeySet {
     }
 
     /// Fetches the set again (concurrent callers share one request).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/keySetUnavailable`` when the set cannot be fetched
-    ///   (retryable as its cause says), ``OIDCError/Code/invalidMetadata`` when it cannot be read.
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.keySetUnavailable`](doc:ErrorCode/keySetUnavailable) when the set cannot be fetched
+    ///   (retryable as its cause says), [`OIDCError.Code.invalidMetadata`](doc:ErrorCode/invalidMetadata) when it cannot be read.
     public func refetch() async throws -> JWKSet {
         if let inFlight { return try await inFlight.value }
         let uri = self.uri, transport = self.transport

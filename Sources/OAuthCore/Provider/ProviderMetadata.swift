@@ -72,7 +72,7 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
     }
 
     /// Reads a discovery document.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidMetadata`` when it is not a JSON object, or a
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidMetadata`](doc:ErrorCode/invalidMetadata) when it is not a JSON object, or a
     ///   required member (`issuer`, `authorization_endpoint`, `token_endpoint`) is missing or not a URL.
     public init(json: Data) throws {
         guard let document = try? JSONValue(parsing: json), let members = document.objectValue else {
@@ -124,8 +124,8 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
     ///
     /// The document's `issuer` must be exactly the configured one (Discovery §4.3): a
     /// provider that names another issuer could hand out another provider's endpoints.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/discoveryFailed`` (no response, not HTTP 200),
-    ///   ``OIDCError/Code/invalidMetadata`` or ``OIDCError/Code/issuerMismatch``.
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.discoveryFailed`](doc:ErrorCode/discoveryFailed) (no response, not HTTP 200),
+    ///   [`OIDCError.Code.invalidMetadata`](doc:ErrorCode/invalidMetadata) or [`OIDCError.Code.issuerMismatch`](doc:ErrorCode/issuerMismatch-8n2gd).
     public static func discover(issuer: URL, transport: any HTTPTransport) async throws -> ProviderMetadata {
         let url = discoveryURL(for: issuer)
         let body = try await ProviderDocument.fetch(url, name: "the discovery document", failure: .discoveryFailed, transport: transport)

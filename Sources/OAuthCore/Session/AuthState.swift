@@ -191,7 +191,7 @@ extension AuthState {
     public func storedData() throws -> Data { try JSONValue.encodeSorted(self, pretty: true) }
 
     /// Reads a stored session in any form this package has written.
-    /// - Throws: ``StorageError`` ``StorageError/Code/invalidFormat`` when `data` is not one
+    /// - Throws: ``StorageError`` [`StorageError.Code.invalidFormat`](doc:ErrorCode/invalidFormat) when `data` is not one
     ///   (damaged, or written by a newer version); it says which.
     public init(storedData data: Data) throws {
         let value: JSONValue

@@ -23,7 +23,7 @@ public struct AuthorizedHTTPClient: HTTPTransport {
     }
 
     /// Sends `request` with the access token; a 401 answer is retried once after a refresh.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired`` when there is no session or it
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired) when there is no session or it
     ///   cannot be refreshed, the other errors of ``TokenSession/refresh()``; the transport's errors,
     ///   and with a DPoP-bound token ``DPoPError`` when the API asks for a new nonce again after
     ///   one retry (a nonce challenge is a 401 about the proof, never a reason to refresh).

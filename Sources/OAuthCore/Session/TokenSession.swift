@@ -2,7 +2,7 @@ import Foundation
 
 /// A signed-in user's tokens, kept usable: stored, refreshed once however many callers and
 /// processes need a new one, revoked, forgotten. One type for tokens from any login: an
-/// ``OIDCClient`` browser login, a HAAPI flow's code exchange, or tokens an app already has.
+/// `OIDCClient` browser login, a HAAPI flow's code exchange, or tokens an app already has.
 ///
 /// ```swift
 /// let session = TokenSession(
@@ -30,12 +30,12 @@ import Foundation
 public actor TokenSession {
     /// Settings beyond where the tokens are kept.
     public struct Options: Sendable {
-        /// How long to wait for another process's refresh before ``StorageError/Code/lockTimeout``,
+        /// How long to wait for another process's refresh before [`StorageError.Code.lockTimeout`](doc:ErrorCode/lockTimeout),
         /// in seconds (default 60).
         public var lockTimeout: TimeInterval
         /// Extra form parameters for every token request (`resource`, `audience`, ...).
         public var additionalTokenParameters: [(String, String)]
-        /// The ID-token signature algorithms accepted (see ``OIDCConfiguration/allowedSigningAlgorithms``).
+        /// The ID-token signature algorithms accepted (see `OIDCConfiguration.allowedSigningAlgorithms` in `OIDCClient`).
         public var allowedSigningAlgorithms: Set<JWSAlgorithm>
         /// How far the provider's clock and this device's may disagree.
         public var clockSkew: TimeInterval
@@ -104,12 +104,16 @@ public actor TokenSession {
     /// A session for the tokens of `clientID`.
     ///
     /// - Parameters:
+    ///   - clientID: the client the tokens were issued to (`client_id` of refresh and revocation).
+    ///   - provider: the provider that issued the tokens: its endpoints and ID-token signing keys.
     ///   - storage: where the session is kept: ``FileStorage`` (files `0600`), `KeychainStorage`
     ///     with an access group shared by an app and its extensions, or the app's own.
     ///   - storageKey: the key of the session in `storage`.
     ///   - lock: the lock for processes sharing `storage`; by default the storage's own when it
     ///     is a ``LockingStorage`` (a ``FileStorage``), else none. An app sharing a Keychain
     ///     group with an extension passes a ``FileLock`` in their app group's container.
+    ///   - options: the lock timeout, extra token parameters, accepted ID-token algorithms and
+    ///     clock skew (see ``Options``).
     ///   - clientAuthentication: the client's credentials at the token and revocation endpoints,
     ///     asked for at each request (a dynamically registered client's may change).
     public init(
@@ -129,7 +133,7 @@ public actor TokenSession {
     // MARK: State
 
     /// The session as stored now (another process may have changed it); `nil` when logged out.
-    /// - Throws: ``StorageError`` when the storage cannot be read, ``StorageError/Code/invalidFormat``
+    /// - Throws: ``StorageError`` when the storage cannot be read, [`StorageError.Code.invalidFormat`](doc:ErrorCode/invalidFormat)
     ///   when what it holds is not a session (it is left as it is).
     public var authState: AuthState? {
         get async throws { try await current() }
@@ -137,7 +141,7 @@ public actor TokenSession {
 
     /// Replaces the session (`nil` removes it), under the lock, so that a refresh running in
     /// another process cannot write over it.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when the state is for
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidConfiguration`](doc:ErrorCode/invalidConfiguration) when the state is for
     ///   another client, ``StorageError``.
     public func setAuthState(_ newState: AuthState?) async throws {
         if let newState, newState.clientID != clientID {
@@ -157,8 +161,8 @@ public actor TokenSession {
     /// issuer, audience, times, `nonce` when given); without them it is taken as the token
     /// endpoint sent it over TLS (OpenID Connect Core §3.1.3.7, 6). Its `sub` becomes the
     /// session's user, whom every refreshed ID token and UserInfo response must name.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidIDToken`` (and the other validation
-    ///   codes), ``OIDCError/Code/invalidConfiguration`` when bound tokens come without an
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidIDToken`](doc:ErrorCode/invalidIDToken) (and the other validation
+    ///   codes), [`OIDCError.Code.invalidConfiguration`](doc:ErrorCode/invalidConfiguration) when bound tokens come without an
     ///   exportable key; ``StorageError``. Nothing is stored when it throws.
     @discardableResult
     public func start(with tokens: TokenSuccessResponse, dpop: Dpop?, nonce: String? = nil) async throws -> AuthState {
@@ -194,14 +198,14 @@ public actor TokenSession {
 
     // MARK: Tokens
 
-    /// What a call that needs a session throws when none is stored: ``OIDCError/Code/loginRequired``,
+    /// What a call that needs a session throws when none is stored: [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired),
     /// saying no one is logged in, with a ``NoSessionError`` as its cause; a session that ended
     /// otherwise (a refused refresh) has another cause, which says why.
     public static var noSession: OIDCError { OIDCError(.loginRequired, "no one is logged in", cause: NoSessionError()) }
 
     /// The cause of ``noSession``: the storage holds no tokens under the session's key, so no
     /// one has logged in, or the last user logged out. It tells "never logged in" from "logged
-    /// out by the server", which share ``OIDCError/Code/loginRequired``.
+    /// out by the server", which share [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired).
     public struct NoSessionError: IdsvrError, Hashable {
         /// Makes the error.
         public init() {}
@@ -222,7 +226,7 @@ public actor TokenSession {
     /// lifetime), the call returns the token of the one refresh it caused or waited for.
     /// A `minimumLifetime` past ``OutsideNumber/longestSeconds`` is that long (always a refresh).
     /// - Throws: ``OutsideNumberError`` when `minimumLifetime` is NaN or infinite;
-    ///   ``OIDCError`` ``OIDCError/Code/loginRequired`` when there is no session or it
+    ///   ``OIDCError`` [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired) when there is no session or it
     ///   cannot be refreshed any more; the errors of ``refresh()``.
     public func validAccessToken(minimumLifetime: TimeInterval = 30) async throws -> AccessToken {
         let minimumLifetime = try OutsideNumber.seconds(minimumLifetime, of: "minimumLifetime")
@@ -237,13 +241,13 @@ public actor TokenSession {
     ///
     /// `invalid_grant` (or a bare HTTP 400, as some providers answer a spent refresh token)
     /// ends the session: it is removed once, and this caller and every waiter get
-    /// ``OIDCError/Code/loginRequired``. A failure before the provider answered leaves the
+    /// [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired). A failure before the provider answered leaves the
     /// session as it was. A new ID token is validated after the new tokens are stored: one
     /// that cannot be checked now (the provider's keys unreachable) or that fails its checks is
     /// not kept, the previous one stays; one that names another user ends the session.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/loginRequired``, ``OIDCError/Code/tokenRequestFailed``,
-    ///   ``OIDCError/Code/invalidIDToken`` and the other validation codes (the new tokens are kept
-    ///   with the previous ID token; when it names another user the session is removed); ``StorageError`` (``StorageError/Code/lockTimeout`` naming the
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired), [`OIDCError.Code.tokenRequestFailed`](doc:ErrorCode/tokenRequestFailed),
+    ///   [`OIDCError.Code.invalidIDToken`](doc:ErrorCode/invalidIDToken) and the other validation codes (the new tokens are kept
+    ///   with the previous ID token; when it names another user the session is removed); ``StorageError`` ([`StorageError.Code.lockTimeout`](doc:ErrorCode/lockTimeout) naming the
     ///   process that holds the lock); ``HTTPTransportError``; ``DPoPError``.
     @discardableResult
     public func refresh() async throws -> AuthState {
@@ -295,7 +299,7 @@ public actor TokenSession {
     /// the session is left as it is.
     /// - Returns: the token endpoint's answer.
     /// - Throws: the errors of ``refresh()``; for a token that is not the session's, ``OIDCError``
-    ///   ``OIDCError/Code/tokenRequestFailed`` with the refusal as its cause.
+    ///   [`OIDCError.Code.tokenRequestFailed`](doc:ErrorCode/tokenRequestFailed) with the refusal as its cause.
     /// - Parameter additionalParameters: more parameters of the token request (callers that
     ///   join a refresh under way share its parameters).
     package func refresh(
@@ -380,9 +384,9 @@ public actor TokenSession {
 
     /// The user's claims from the UserInfo endpoint, sent with the access token (refreshed
     /// once on a 401). Its `sub` must be the session's user (OpenID Connect Core §5.3.2).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userInfoSubjectMismatch``, ``OIDCError/Code/userInfoFailed``
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.userInfoSubjectMismatch`](doc:ErrorCode/userInfoSubjectMismatch), [`OIDCError.Code.userInfoFailed`](doc:ErrorCode/userInfoFailed)
     ///   (any answer but 200, with the status's recovery; or a body that is not a JSON object),
-    ///   ``OIDCError/Code/notSupported``, ``OIDCError/Code/loginRequired``; the errors of ``refresh()``;
+    ///   [`OIDCError.Code.notSupported`](doc:ErrorCode/notSupported), [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired); the errors of ``refresh()``;
     ///   ``HTTPTransportError`` and ``DPoPError`` from the request.
     public func userInfo() async throws -> UserInfo {
         guard let endpoint = try await provider.metadata().userInfoEndpoint else {
@@ -415,8 +419,8 @@ public actor TokenSession {
     /// the provider cannot be reached or refuses; the failure is still thrown. The narrower
     /// revocations change the session only after the provider accepted.
     /// - Returns: what was revoked, in order.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no revocation endpoint),
-    ///   ``OIDCError/Code/loginRequired`` (nothing to revoke, for the narrower revocations);
+    /// - Throws: ``OIDCError`` [`OIDCError.Code.notSupported`](doc:ErrorCode/notSupported) (no revocation endpoint),
+    ///   [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired) (nothing to revoke, for the narrower revocations);
     ///   ``OAuthErrorResponse``, ``UnexpectedResponseError`` or ``TokenEndpointError`` when the provider refuses; ``HTTPTransportError``.
     @discardableResult
     public func revoke(_ which: Revocation = .all) async throws -> [TokenRevocationClient.TokenTypeHint] {

@@ -33,9 +33,10 @@ public struct FileLock: StorageLock {
     ///   - timeout: how long to wait for another holder before giving up, in seconds.
     ///   - pollInterval: how often to try again while another holder has the lock, in seconds.
     ///   - whileWaiting: called once, when another holder has the lock, with that holder.
-    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when the lock file cannot be
+    ///   - body: the work to do while holding the lock; its result is returned.
+    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when the lock file cannot be
     ///   opened or is a symbolic link, a hard link or not a regular file (it is then left as it
-    ///   is), ``StorageError/Code/lockTimeout`` (naming the holder) when the lock stays taken
+    ///   is), [`StorageError.Code.lockTimeout`](doc:ErrorCode/lockTimeout) (naming the holder) when the lock stays taken
     ///   for `timeout`, `CancellationError` when the task is cancelled while waiting, or what `body` throws.
     @discardableResult
     public nonisolated(nonsending) func withLock<T>(

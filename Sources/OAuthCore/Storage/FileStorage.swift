@@ -13,7 +13,7 @@ import Darwin
 ///
 /// A write goes to a new temporary file that is flushed to disk and then renamed over the
 /// old one, so a crash at any moment leaves either the old value or the new one. This is
-/// the store for Linux and macOS command-line use; Apple apps use ``KeychainStorage``.
+/// the store for Linux and macOS command-line use; Apple apps use `KeychainStorage`.
 ///
 /// Processes sharing the directory take turns on a key with ``lock(for:)``: a ``FileLock``
 /// on `.lock-<file>` next to the value.
@@ -23,7 +23,7 @@ public struct FileStorage: LockingStorage {
 
     /// Opens (and creates, `0700`) a storage directory; one that exists is made `0700` if it is
     /// only readable by others.
-    /// - Throws: ``StorageError`` with ``StorageError/Code/unavailable`` when the directory cannot be
+    /// - Throws: ``StorageError`` with [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when the directory cannot be
     ///   created, is not a directory, belongs to another user, is writable by its group or by
     ///   others (who could plant links or replace files there), or cannot be made private.
     public init(directory: URL) throws {
@@ -141,7 +141,7 @@ public struct FileStorage: LockingStorage {
         }
     }
 
-    /// - Throws: ``StorageError`` ``StorageError/Code/readFailed`` also when the value's file is
+    /// - Throws: ``StorageError`` [`StorageError.Code.readFailed`](doc:ErrorCode/readFailed) also when the value's file is
     ///   a symbolic link or not a plain file (a FIFO would block the read forever): what is read
     ///   as tokens or a key must be the file this storage wrote, never one a link points to.
     public func read(key: String) throws -> Data? {
@@ -175,8 +175,8 @@ public struct FileStorage: LockingStorage {
 
     /// Writes `data` to a new temporary file (`0600`), flushes it to disk, then renames it over the key's
     /// file: a crash leaves the old value or the new one.
-    /// - Throws: ``StorageError`` ``StorageError/Code/writeFailed`` (the old value kept) or
-    ///   ``StorageError/Code/invalidKey``.
+    /// - Throws: ``StorageError`` [`StorageError.Code.writeFailed`](doc:ErrorCode/writeFailed) (the old value kept) or
+    ///   [`StorageError.Code.invalidKey`](doc:ErrorCode/invalidKey-8rilk).
     public func write(key: String, data: Data) throws {
         let path = try filePath(for: key)
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)").path
@@ -208,7 +208,7 @@ public struct FileStorage: LockingStorage {
     }
 
     /// Removes the key's file; a key without one is not an error.
-    /// - Throws: ``StorageError`` ``StorageError/Code/deleteFailed`` or ``StorageError/Code/invalidKey``.
+    /// - Throws: ``StorageError`` [`StorageError.Code.deleteFailed`](doc:ErrorCode/deleteFailed) or [`StorageError.Code.invalidKey`](doc:ErrorCode/invalidKey-8rilk).
     public func delete(key: String) throws {
         let path = try filePath(for: key)
         if unlink(path) != 0, errno != ENOENT {
@@ -218,7 +218,7 @@ public struct FileStorage: LockingStorage {
     }
 
     /// The lock of `key`'s read-modify-write cycles: `.lock-<file name>` in the directory.
-    /// - Throws: ``StorageError`` ``StorageError/Code/invalidKey`` for a key that cannot be stored.
+    /// - Throws: ``StorageError`` [`StorageError.Code.invalidKey`](doc:ErrorCode/invalidKey-8rilk) for a key that cannot be stored.
     public func lock(for key: String) throws -> any StorageLock {
         let file = URL(fileURLWithPath: try filePath(for: key))
         return FileLock(url: directory.appendingPathComponent(".lock-" + file.lastPathComponent))

@@ -39,7 +39,7 @@ public final class KeychainStorage: Storage {
     }
 
     /// The data of the key's item, or `nil` when there is no such item.
-    /// - Throws: ``StorageError`` ``StorageError/Code/readFailed`` with the `OSStatus` (a locked device, a
+    /// - Throws: ``StorageError`` [`StorageError.Code.readFailed`](doc:ErrorCode/readFailed) with the `OSStatus` (a locked device, a
     ///   missing entitlement).
     public func read(key: String) throws -> Data? {
         var query = query(key)
@@ -56,7 +56,7 @@ public final class KeychainStorage: Storage {
 
     /// Replaces the data of the key's item in one step, or adds the item (readable after the first unlock, on
     /// this device only).
-    /// - Throws: ``StorageError`` ``StorageError/Code/writeFailed`` with the `OSStatus`; the old value is
+    /// - Throws: ``StorageError`` [`StorageError.Code.writeFailed`](doc:ErrorCode/writeFailed) with the `OSStatus`; the old value is
     ///   kept.
     public func write(key: String, data: Data) throws {
         // SecItemUpdate replaces the value in one step, so a failure leaves the old value.
@@ -74,7 +74,7 @@ public final class KeychainStorage: Storage {
     }
 
     /// Deletes the key's item; a key without one is not an error.
-    /// - Throws: ``StorageError`` ``StorageError/Code/deleteFailed`` with the `OSStatus`.
+    /// - Throws: ``StorageError`` [`StorageError.Code.deleteFailed`](doc:ErrorCode/deleteFailed) with the `OSStatus`.
     public func delete(key: String) throws {
         let status = SecItemDelete(query(key) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {

@@ -19,7 +19,7 @@ public protocol Storage: Sendable {
 ///
 /// An app's own ``Storage`` throws these with its own errors as causes. The package's storages,
 /// locks and token session give a ``Failure`` as the cause, whose ``Failure/code`` says more
-/// (``Failure/Code/lockTimeout``, ``Failure/Code/invalidFormat``, ...); ``code`` and
+/// ([`StorageError.Failure.Code.lockTimeout`](doc:ErrorCode/lockTimeout), [`StorageError.Failure.Code.invalidFormat`](doc:ErrorCode/invalidFormat), ...); ``code`` and
 /// ``lockHolder`` read it from here.
 public enum StorageError: IdsvrError, LocalizedError {
     /// Writing failed; the previous value is unchanged.
@@ -44,7 +44,7 @@ public enum StorageError: IdsvrError, LocalizedError {
         public let message: String
         /// The underlying error, described (errno text, OSStatus).
         public let underlying: String?
-        /// Who held the lock, for ``Code/lockTimeout``, when known.
+        /// Who held the lock, for [`Code.lockTimeout`](doc:ErrorCode/lockTimeout), when known.
         public let lockHolder: LockHolder?
 
         /// Makes a failure.
@@ -75,8 +75,8 @@ public enum StorageError: IdsvrError, LocalizedError {
         }
     }
 
-    /// A ``Failure`` of `code`, as the case its code belongs to: reading (``Failure/Code/readFailed``,
-    /// ``Failure/Code/invalidFormat``), deleting (``Failure/Code/deleteFailed``), else writing
+    /// A ``Failure`` of `code`, as the case its code belongs to: reading ([`StorageError.Failure.Code.readFailed`](doc:ErrorCode/readFailed),
+    /// [`StorageError.Failure.Code.invalidFormat`](doc:ErrorCode/invalidFormat)), deleting ([`StorageError.Failure.Code.deleteFailed`](doc:ErrorCode/deleteFailed)), else writing
     /// (a write that could not take the lock, a location that cannot be used, a key that cannot be stored).
     public init(_ code: Code, _ message: String, underlying: String? = nil, lockHolder: LockHolder? = nil) {
         let failure = Failure(code, message, underlying: underlying, lockHolder: lockHolder)
@@ -97,7 +97,7 @@ public enum StorageError: IdsvrError, LocalizedError {
     /// The package's kind of failure, when the cause is a ``Failure``.
     public var code: Code? { (cause as? Failure)?.code }
 
-    /// Who held the lock, for ``Failure/Code/lockTimeout``, when known.
+    /// Who held the lock, for [`StorageError.Failure.Code.lockTimeout`](doc:ErrorCode/lockTimeout), when known.
     public var lockHolder: LockHolder? { (cause as? Failure)?.lockHolder }
 
     /// What happened, naming the key or location: the ``Failure``'s message, else the description.

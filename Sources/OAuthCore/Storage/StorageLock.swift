@@ -14,7 +14,8 @@ public protocol StorageLock: Sendable {
     ///   - timeout: how long to wait for another holder, in seconds.
     ///   - whileWaiting: called once, before waiting, when another holder has the lock, with
     ///     what is known of that holder.
-    /// - Throws: ``StorageError`` ``StorageError/Code/lockTimeout`` (its ``StorageError/lockHolder``
+    ///   - body: the work to do while holding the lock; its result is returned.
+    /// - Throws: ``StorageError`` [`StorageError.Code.lockTimeout`](doc:ErrorCode/lockTimeout) (its ``StorageError/lockHolder``
     ///   saying who holds it, when known) after `timeout`, `CancellationError`, or what `body` throws.
     nonisolated(nonsending) func withLock<T>(
         timeout: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?, _ body: () async throws -> T

@@ -83,7 +83,7 @@ public struct ClientAuthentication: Sendable {
     }
 
     /// `private_key_jwt`: a client assertion signed with the client's private key (RS256, ES256, ...).
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/algorithmKeyMismatch`` for an HMAC key.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.algorithmKeyMismatch`](doc:ErrorCode/algorithmKeyMismatch) for an HMAC key.
     public static func privateKeyJWT(clientID: String, key: JWSSigningKey) throws -> ClientAuthentication {
         guard !key.algorithm.isSymmetric else {
             throw JOSEError(.algorithmKeyMismatch, "private_key_jwt needs an asymmetric key; use clientSecretJWT for HS256")
@@ -110,8 +110,13 @@ public struct ClientAuthentication: Sendable {
 
     /// Adds the client's credentials to a request to one of the server's endpoints.
     ///
-    /// - Parameter recipient: where the request goes; a client assertion's `aud` is chosen from
-    ///   it by ``assertionAudience``.
+    /// - Parameters:
+    ///   - parameters: the request's form parameters; `client_id`, `client_secret` or the
+    ///     client assertion are appended, as the method requires.
+    ///   - headers: the request's header fields; `Authorization` is set for `client_secret_basic`.
+    ///   - recipient: where the request goes; a client assertion's `aud` is chosen from
+    ///     it by ``assertionAudience``.
+    ///   - now: the time a client assertion's `iat` and `exp` are counted from.
     public func apply(
         to parameters: inout [(String, String)], headers: inout HeaderFields, recipient: Recipient, now: Date = Date()
     ) throws {

@@ -54,7 +54,7 @@ public struct TokenSuccessResponse: Sendable, Hashable {
     public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
 
     /// Reads a success response's members.
-    /// - Throws: ``TokenEndpointError`` with ``TokenEndpointError/Code/invalidResponse`` when a
+    /// - Throws: ``TokenEndpointError`` with [`TokenEndpointError.Code.invalidResponse`](doc:ErrorCode/invalidResponse) when a
     ///   required member is missing or a member has the wrong type.
     public init(members: [String: JSONValue], response: TransportResponse? = nil, receivedAt: Date = Date()) throws {
         func fail(_ reason: String) -> TokenEndpointError {

@@ -34,7 +34,7 @@ enum RSAKeyEncoding {
     /// PKCS #1 `RSAPrivateKey` (two-prime, version 0) from the members a JWK must have
     /// (RFC 7518 §6.3.2: `n`, `e`, `d`, `p`, `q`); the CRT parameters `dP`, `dQ` and `qInv` are
     /// computed from them, as BoringSSL does, so a JWK's own `dp`, `dq` and `qi` are never trusted.
-    /// - Throws: ``JOSEError`` with ``JOSEError/Code/invalidKey`` when `p × q ≠ n` or `q` has no inverse modulo `p`.
+    /// - Throws: ``JOSEError`` with [`JOSEError.Code.invalidKey`](doc:ErrorCode/invalidKey-3f3y7) when `p × q ≠ n` or `q` has no inverse modulo `p`.
     static func privateKeyDER(n: Data, e: Data, d: Data, p: Data, q: Data) throws -> Data {
         try checkSize(n)
         let one = UnsignedBigInteger(1)

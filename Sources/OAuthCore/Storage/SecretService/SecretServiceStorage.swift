@@ -4,7 +4,7 @@ import Foundation
 /// A ``Storage`` in the desktop's keyring (the freedesktop Secret Service: GNOME Keyring,
 /// KWallet, KeePassXC), one secret per key.
 ///
-/// It talks to the Secret Service over the D-Bus session bus itself (``DBusConnection``), so it
+/// It talks to the Secret Service over the D-Bus session bus itself (its own D-Bus client, `DBusConnection`), so it
 /// needs no library and starts fast; a machine without a keyring still runs, and
 /// ``availability()`` says why it cannot be used there (no D-Bus session, no Secret Service on
 /// it). Each item carries the attributes given at creation, `key`, and the `xdg:schema`
@@ -46,8 +46,8 @@ public final class SecretServiceStorage: Storage {
     }
 
     /// The secret of the key's item, or `nil` when the keyring has none.
-    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when no keyring answers;
-    ///   ``StorageError/Code/readFailed`` when it refuses (a locked keyring the user did not open).
+    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when no keyring answers;
+    ///   [`StorageError.Code.readFailed`](doc:ErrorCode/readFailed) when it refuses (a locked keyring the user did not open).
     public func read(key: String) throws -> Data? {
         try perform(.readFailed, "the keyring could not read \"\(key)\"") {
             let service = try SecretService.open()
@@ -57,8 +57,8 @@ public final class SecretServiceStorage: Storage {
     }
 
     /// Stores the secret in the default collection, replacing the key's item in one call.
-    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when no keyring answers;
-    ///   ``StorageError/Code/writeFailed`` otherwise (the old item kept).
+    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when no keyring answers;
+    ///   [`StorageError.Code.writeFailed`](doc:ErrorCode/writeFailed) otherwise (the old item kept).
     public func write(key: String, data: Data) throws {
         try perform(.writeFailed, "the keyring could not store \"\(key)\"") {
             let service = try SecretService.open()
@@ -68,8 +68,8 @@ public final class SecretServiceStorage: Storage {
     }
 
     /// Deletes the key's items; a key without any is not an error.
-    /// - Throws: ``StorageError`` ``StorageError/Code/unavailable`` when no keyring answers;
-    ///   ``StorageError/Code/deleteFailed`` otherwise.
+    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when no keyring answers;
+    ///   [`StorageError.Code.deleteFailed`](doc:ErrorCode/deleteFailed) otherwise.
     public func delete(key: String) throws {
         try perform(.deleteFailed, "the keyring could not delete \"\(key)\"") {
             let service = try SecretService.open()
