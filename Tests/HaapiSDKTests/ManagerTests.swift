@@ -275,3 +275,18 @@ extension FormActionModel {
         }
     }
 }
+
+/// Where HAAPI requests (with the HAAPI token, the `Session-Id` and a proof) may go: the
+/// configured server's origin, compared as scheme, host and port whatever their spelling.
+@Suite("The configured server's origin")
+struct ServerOriginTests {
+    @Test func onlyTheSameSchemeHostAndPortAreTheServer() {
+        let configuration = HaapiManagerTests().configuration()
+        for same in ["https://idsvr.example/authn", "HTTPS://IDSVR.example:443/x?y#z", "https://user@idsvr.example/"] {
+            #expect(configuration.isServerOrigin(URL(string: same)!), "\(same)")
+        }
+        for other in ["http://idsvr.example/", "https://idsvr.example:8443/", "https://idsvr.example.evil/", "https://idsvr.example@evil.example/", "app:/cb"] {
+            #expect(!configuration.isServerOrigin(URL(string: other)!), "\(other)")
+        }
+    }
+}

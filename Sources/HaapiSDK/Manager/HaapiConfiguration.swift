@@ -286,14 +286,9 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// Whether `url` is on the configured server (the base URL's or the authorization
     /// endpoint's origin: scheme, host and port): only there do HAAPI requests, with the HAAPI
     /// token, the `Session-Id` and a DPoP proof, go.
-    func isServerOrigin(_ url: URL) -> Bool {
-        [baseURL, authorizationEndpointURL].contains { Self.origin(of: $0) == Self.origin(of: url) }
-    }
-
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-        return "\(scheme)://\(host):\(port)"
+    package func isServerOrigin(_ url: URL) -> Bool {
+        guard let origin = url.origin else { return false }
+        return [baseURL, authorizationEndpointURL].contains { $0.origin == origin }
     }
 }
 

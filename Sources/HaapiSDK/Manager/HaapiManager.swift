@@ -190,7 +190,7 @@ public actor HaapiManager {
             guard configuration.isServerOrigin(url) else {
                 // An href to elsewhere would carry the HAAPI token, the Session-Id and a DPoP proof there.
                 return .error(HaapiError.illegalState(
-                    message: "the server named \(HaapiConfiguration.origin(of: url) ?? url.absoluteString) as the next request's target; HAAPI requests go to the configured server only"))
+                    message: "the server named \(url.origin ?? url.absoluteString) as the next request's target; HAAPI requests go to the configured server only"))
             }
             let result = await exchange(method: method, url: url, query: query, body: body)
             switch result {

@@ -54,8 +54,12 @@ struct TargetParts {
     /// The percent-encoded path, `/` when empty.
     let path: String
 
-    /// `scheme://host:port`, the default port made explicit: the key of the nonce cache.
-    var origin: String { "\(scheme)://\(host):\(port ?? (scheme == "https" ? 443 : 80))" }
+    /// `scheme://host:port`, the default port of http and https made explicit (other schemes
+    /// have none): the key of the nonce cache, and what "the same server" means.
+    var origin: String {
+        let effectivePort = port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        return "\(scheme)://\(host)" + (effectivePort.map { ":\($0)" } ?? "")
+    }
 
     /// scheme, host, port (unless default) and path.
     var htu: String { "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(path)" }
