@@ -7,12 +7,12 @@ import Foundation
 import OAuthCore
 import Security
 
-/// What the server must prove and the client presents, from ``TLSOptions``.
+/// What the server must prove and the client presents, from ``/OAuthCore/TLSOptions``.
 struct ServerTrust: @unchecked Sendable {
     // SecCertificate and URLCredential are immutable once made.
     let tls: TLSOptions
     private let anchors: [SecCertificate]
-    /// Trusted besides the system's roots (``TLSOptions/additionalTrustedRootsPEM``).
+    /// Trusted besides the system's roots (``/OAuthCore/TLSOptions/additionalTrustedRootsPEM``).
     private let additionalAnchors: [SecCertificate]
     private let clientCredential: URLCredential?
 

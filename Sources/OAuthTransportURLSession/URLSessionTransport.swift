@@ -4,17 +4,17 @@ import OAuthCore
 import FoundationNetworking
 #endif
 
-/// The ``HTTPTransport`` of apps: URLSession, the platform's own HTTP stack (Apple's TLS,
+/// The ``/OAuthCore/HTTPTransport`` of apps: URLSession, the platform's own HTTP stack (Apple's TLS,
 /// proxies, cellular and VPN settings), with nothing else linked in.
 ///
 /// - Redirects are never followed (a session delegate refuses them): the 3xx is the response.
-/// - A request takes at most its ``TransportRequest/timeout`` (or the configuration's), body
+/// - A request takes at most its ``/OAuthCore/TransportRequest/timeout`` (or the configuration's), body
 ///   included; cancelling the calling task cancels the request.
-/// - A body larger than ``TransportConfiguration/maximumResponseBytes`` stops the download.
+/// - A body larger than ``/OAuthCore/TransportConfiguration/maximumResponseBytes`` stops the download.
 /// - On Apple platforms, mutual TLS (a PKCS#12 identity), custom trust roots, host-name
 ///   checking and public-key pinning are applied in the session delegate (`URLSessionTransport+Security.swift`).
 ///   FoundationNetworking (Linux) can do none of these: a configuration that asks for them is
-///   refused with ``HTTPTransportError/Code/unsupportedConfiguration``, never silently dropped;
+///   refused with [`HTTPTransportError.Code.unsupportedConfiguration`](doc:/OAuthCore/ErrorCode/unsupportedConfiguration), never silently dropped;
 ///   `OAuthTransportNIO`'s `AsyncHTTPClientTransport` does them there.
 public final class URLSessionTransport: HTTPTransport {
     /// Settings of the transport.
@@ -26,14 +26,17 @@ public final class URLSessionTransport: HTTPTransport {
     private let delegate: SessionDelegate
 
     /// Makes a transport with a session of its own.
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/unsupportedConfiguration``
+    /// - Throws: ``/OAuthCore/HTTPTransportError`` with [`HTTPTransportError.Code.unsupportedConfiguration`](doc:/OAuthCore/ErrorCode/unsupportedConfiguration)
     ///   for TLS settings this platform's URLSession cannot apply, or
-    ///   ``HTTPTransportError/Code/invalidRequest`` for TLS material that cannot be read (a PKCS#12
+    ///   [`HTTPTransportError.Code.invalidRequest`](doc:/OAuthCore/ErrorCode/invalidRequest) for TLS material that cannot be read (a PKCS#12
     ///   bundle with another passphrase).
     ///
-    /// - Parameter sessionConfiguration: the app's settings for the session (proxies, extra
-    ///   headers, cellular access, protocol classes); a copy is used, made ``URLSessionConfiguration/haapi``-safe
-    ///   (no cache, cookies or credential storage) with the configuration's timeout. Default: ``URLSessionConfiguration/haapi``.
+    /// - Parameters:
+    ///   - configuration: the transport's settings: timeout, largest body read, TLS (mutual TLS,
+    ///     trust roots, pinning).
+    ///   - sessionConfiguration: the app's settings for the session (proxies, extra
+    ///     headers, cellular access, protocol classes); a copy is used, made `URLSessionConfiguration.haapi`-safe
+    ///     (no cache, cookies or credential storage) with the configuration's timeout. Default: `URLSessionConfiguration.haapi`.
     public init(configuration: Configuration = Configuration(), sessionConfiguration: URLSessionConfiguration = .haapi) throws {
         self.configuration = configuration
         delegate = SessionDelegate(trust: try ServerTrust(configuration.tls))
@@ -49,8 +52,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends `request` in the transport's `URLSession`; the body is read up to
-    /// ``TransportConfiguration/maximumResponseBytes`` within the request's timeout.
-    /// - Throws: ``HTTPTransportError`` for a URL that is not absolute http(s), a cancellation, a timeout, a
+    /// ``/OAuthCore/TransportConfiguration/maximumResponseBytes`` within the request's timeout.
+    /// - Throws: ``/OAuthCore/HTTPTransportError`` for a URL that is not absolute http(s), a cancellation, a timeout, a
     ///   body too large, or a failure below HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -284,7 +287,7 @@ extension HTTPTransportError {
 }
 
 extension Task where Success == Never, Failure == Never {
-    /// Throws ``HTTPTransportError/Code/cancelled`` when the current task is cancelled.
+    /// Throws [`HTTPTransportError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-7gi1b) when the current task is cancelled.
     static func checkCancellation(target: String) throws {
         if isCancelled { throw HTTPTransportError(.cancelled, "\(target) was cancelled") }
     }
