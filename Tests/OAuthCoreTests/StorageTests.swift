@@ -124,3 +124,16 @@ struct StorageTests {
         #expect(try reopened.read(key: "tokens") == Data("kept".utf8))
     }
 }
+
+@Suite("XDG base directories")
+struct XDGDirectoryTests {
+    @Test func anAbsoluteVariableIsUsedAnEmptyOrRelativeOneIgnored() {
+        let home = FileManager.default.homeDirectoryForCurrentUser
+        #expect(XDGDirectory.data(environment: ["XDG_DATA_HOME": "/srv/data"]).path == "/srv/data/swift-haapi")
+        #expect(XDGDirectory.config(environment: ["XDG_CONFIG_HOME": "/etc/user"]).path == "/etc/user/swift-haapi")
+        for ignored in ["", "relative/dir"] {
+            #expect(XDGDirectory.data(environment: ["XDG_DATA_HOME": ignored]) == home.appendingPathComponent(".local/share/swift-haapi"))
+            #expect(XDGDirectory.config(environment: ["XDG_CONFIG_HOME": ignored]) == home.appendingPathComponent(".config/swift-haapi"))
+        }
+    }
+}

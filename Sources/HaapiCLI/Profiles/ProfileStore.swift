@@ -254,9 +254,7 @@ struct Profile {
     /// `$HAAPI_HOME`, else `$XDG_CONFIG_HOME/swift-haapi`, else `~/.config/swift-haapi`.
     static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let home = environment["HAAPI_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-        return config.appendingPathComponent("swift-haapi")
+        return XDGDirectory.config(environment: environment)
     }
 
     /// Checks that `name` can name a profile directory.

@@ -27,15 +27,11 @@ public struct DCRConfiguration: Sendable {
     }
 }
 
-/// The platform's default ``Storage``: the Keychain on Apple platforms, files under
+/// The platform's default ``/OAuthCore/Storage``: the Keychain on Apple platforms, files under
 /// `$XDG_DATA_HOME/swift-haapi` (or `~/.local/share/swift-haapi`) elsewhere, memory if neither works.
 public enum DefaultStorage {
     /// The package's data directory: `$XDG_DATA_HOME/swift-haapi`, or `~/.local/share/swift-haapi`.
-    public static var dataDirectory: URL {
-        let base = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
-        return base.appendingPathComponent("swift-haapi")
-    }
+    public static var dataDirectory: URL { XDGDirectory.data() }
 
     /// Makes the default storage.
     public static func make() -> any Storage {

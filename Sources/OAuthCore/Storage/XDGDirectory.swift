@@ -1,0 +1,21 @@
+import Foundation
+
+/// The package's folders under the XDG Base Directory Specification (0.8): what a desktop or
+/// server keeps for the user outside Apple platforms' containers.
+package enum XDGDirectory {
+    /// Data: `$XDG_DATA_HOME/swift-haapi`, else `~/.local/share/swift-haapi`.
+    package static func data(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        base("XDG_DATA_HOME", else: ".local/share", environment: environment).appendingPathComponent("swift-haapi")
+    }
+
+    /// Configuration: `$XDG_CONFIG_HOME/swift-haapi`, else `~/.config/swift-haapi`.
+    package static func config(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        base("XDG_CONFIG_HOME", else: ".config", environment: environment).appendingPathComponent("swift-haapi")
+    }
+
+    /// The variable's folder; the spec says an empty or relative value is to be ignored.
+    private static func base(_ variable: String, else fallback: String, environment: [String: String]) -> URL {
+        if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(fallback, isDirectory: true)
+    }
+}
