@@ -161,23 +161,33 @@ public actor TokenSession {
     /// issuer, audience, times, `nonce` when given); without them it is taken as the token
     /// endpoint sent it over TLS (OpenID Connect Core §3.1.3.7, 6). Its `sub` becomes the
     /// session's user, whom every refreshed ID token and UserInfo response must name.
+    ///
+    /// An OpenID Connect login (`requiresIDToken`) must come with an ID token, which is always
+    /// validated, also against the `max_age` it asked for and with its `maximumIDTokenAge`.
     /// - Throws: ``OIDCError`` [`OIDCError.Code.invalidIDToken`](doc:ErrorCode/invalidIDToken) (and the other validation
     ///   codes), [`OIDCError.Code.invalidConfiguration`](doc:ErrorCode/invalidConfiguration) when bound tokens come without an
     ///   exportable key; ``StorageError``. Nothing is stored when it throws.
     @discardableResult
-    public func start(with tokens: TokenSuccessResponse, dpop: Dpop?, nonce: String? = nil) async throws -> AuthState {
+    public func start(
+        with tokens: TokenSuccessResponse, dpop: Dpop?, nonce: String? = nil, maxAge: Int? = nil, maximumIDTokenAge: TimeInterval = 600,
+        requiresIDToken: Bool = false
+    ) async throws -> AuthState {
         let metadata = try await provider.metadata()
         var subject: String?
         if let raw = tokens.idToken {
-            if metadata.jwksURI != nil {
-                // A login's ID token is checked as OIDCClient checks it, or the login fails: one
-                // whose keys cannot be fetched now is not taken unverified.
-                subject = try await validate(raw, metadata: metadata, nonce: nonce, accessToken: tokens.accessToken).subject
+            if requiresIDToken || metadata.jwksURI != nil {
+                // A login's ID token is checked, or the login fails: one whose keys cannot be
+                // fetched now is not taken unverified.
+                subject = try await validate(
+                    raw, metadata: metadata, nonce: nonce, accessToken: tokens.accessToken, maxAge: maxAge, maximumAge: maximumIDTokenAge
+                ).subject
             } else {
                 // A session without the provider's keys (no issuer configured) keeps the ID token
                 // for the app, but trusts none of its claims.
                 HaapiLogger.info(OIDCFollowUpTag.session, "the ID token cannot be verified (the provider publishes no keys here): its claims are not used")
             }
+        } else if requiresIDToken {
+            throw OIDCError(.invalidIDToken, "the token response has no id_token, though the openid scope was requested")
         }
         let state = AuthState(
             issuer: metadata.issuer, clientID: clientID, accessToken: tokens.accessToken, tokenType: tokens.tokenType,
@@ -528,7 +538,7 @@ public actor TokenSession {
     }
 
     /// Validates an ID token from this session's provider for this client.
-    package func validate(
+    private func validate(
         _ raw: String, metadata: ProviderMetadata, nonce: String?, accessToken: String?, maxAge: Int? = nil,
         maximumAge: TimeInterval = 600
     ) async throws -> IDToken {

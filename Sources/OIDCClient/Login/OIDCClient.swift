@@ -2,7 +2,7 @@ import Foundation
 import OAuthCore
 
 /// Signs a user in to an OpenID Provider through the system browser (RFC 8252, the AppAuth
-/// way) and keeps the session in its ``TokenSession``: tokens saved in a ``Storage``,
+/// way) and keeps the session in its ``/OAuthCore/TokenSession``: tokens saved in a ``/OAuthCore/Storage``,
 /// refreshed once however many callers (and processes) need a new one, revoked and ended at logout.
 ///
 /// ```swift
@@ -23,9 +23,9 @@ public actor OIDCClient {
 
     /// The transport every request goes through.
     public nonisolated var transport: any HTTPTransport { provider.transport }
-    /// Where the ``AuthState`` is kept.
+    /// Where the ``/OAuthCore/AuthState`` is kept.
     public nonisolated var storage: any Storage { session.storage }
-    /// The key of the ``AuthState`` in ``storage``.
+    /// The key of the ``/OAuthCore/AuthState`` in ``storage``.
     public nonisolated var storageKey: String { session.storageKey }
 
     /// The login or logout waiting for its redirect to come back through the app (a
@@ -36,8 +36,8 @@ public actor OIDCClient {
     /// - Parameters:
     ///   - storage: where the session is saved; by default only in memory.
     ///   - storageKey: the key of the session in `storage`.
-    ///   - lock: the lock processes sharing `storage` refresh under (see ``TokenSession``);
-    ///     by default the storage's own, for a ``FileStorage``.
+    ///   - lock: the lock processes sharing `storage` refresh under (see ``/OAuthCore/TokenSession``);
+    ///     by default the storage's own, for a ``/OAuthCore/FileStorage``.
     public init(
         configuration: OIDCConfiguration, transport: any HTTPTransport, storage: any Storage = InMemoryStorage(),
         storageKey: String = "oidc-auth-state", lock: (any StorageLock)? = nil
@@ -50,26 +50,26 @@ public actor OIDCClient {
     // MARK: Discovery
 
     /// The provider's metadata, discovered on first use and then kept.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/discoveryFailed``, ``OIDCError/Code/invalidMetadata``
-    ///   or ``OIDCError/Code/issuerMismatch``.
+    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.discoveryFailed`](doc:/OAuthCore/ErrorCode/discoveryFailed), [`OIDCError.Code.invalidMetadata`](doc:/OAuthCore/ErrorCode/invalidMetadata)
+    ///   or [`OIDCError.Code.issuerMismatch`](doc:/OAuthCore/ErrorCode/issuerMismatch-8n2gd).
     @discardableResult
     public func discover() async throws -> ProviderMetadata { try await provider.metadata() }
 
     /// Uses metadata the app already has (from a previous ``discover()``, or configured by hand)
     /// instead of fetching it. Its issuer must be the configured one.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/issuerMismatch``.
+    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.issuerMismatch`](doc:/OAuthCore/ErrorCode/issuerMismatch-8n2gd).
     public func use(metadata: ProviderMetadata) async throws { try await provider.use(metadata) }
 
     // MARK: State
 
-    /// The current session (``TokenSession/authState``); `nil` when logged out.
+    /// The current session (``/OAuthCore/TokenSession/authState``); `nil` when logged out.
     public var authState: AuthState? {
         get async throws { try await session.authState }
     }
 
-    /// Replaces the session (``TokenSession/setAuthState(_:)``); `nil` removes it.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when the state is for another
-    ///   issuer or client, ``StorageError`` when it cannot be saved.
+    /// Replaces the session (``/OAuthCore/TokenSession/setAuthState(_:)``); `nil` removes it.
+    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.invalidConfiguration`](doc:/OAuthCore/ErrorCode/invalidConfiguration) when the state is for another
+    ///   issuer or client, ``/OAuthCore/StorageError`` when it cannot be saved.
     public func setAuthState(_ newState: AuthState?) async throws {
         if let newState, newState.issuer != configuration.issuer.absoluteString {
             throw OIDCError(.invalidConfiguration, "the session is for \(newState.issuer), not this client's issuer")
@@ -77,7 +77,7 @@ public actor OIDCClient {
         try await session.setAuthState(newState)
     }
 
-    /// The DPoP key holder of the current session (``TokenSession/dpopHolder()``).
+    /// The DPoP key holder of the current session (``/OAuthCore/TokenSession/dpopHolder()``).
     public func dpopHolder() async throws -> Dpop? { try await session.dpopHolder() }
 
     // MARK: Login
@@ -88,12 +88,12 @@ public actor OIDCClient {
     ///
     /// - Parameter options: per-login parameters (`prompt`, `max_age`, `acr_values`, `login_hint`, extras).
     /// - Returns: the new session.
-    /// - Throws: ``OIDCError``: from discovery, the user agent (``OIDCError/Code/cancelled``,
-    ///   ``OIDCError/Code/timedOut``), the response checks (``OIDCError/Code/stateMismatch``,
-    ///   ``OIDCError/Code/authorizationIssuerMismatch``, ``OIDCError/Code/missingAuthorizationIssuer``,
-    ///   ``OIDCError/Code/authorizationError``), the token request (``OIDCError/Code/tokenRequestFailed``)
-    ///   and ID-token validation (``OIDCError/Code/keySetUnavailable`` when the provider's keys cannot be
-    ///   fetched); ``HTTPTransportError`` when the provider cannot be reached, ``DPoPError`` when the token
+    /// - Throws: ``/OAuthCore/OIDCError``: from discovery, the user agent ([`OIDCError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-9t6tf),
+    ///   [`OIDCError.Code.timedOut`](doc:/OAuthCore/ErrorCode/timedOut-8xsb6)), the response checks ([`OIDCError.Code.stateMismatch`](doc:/OAuthCore/ErrorCode/stateMismatch),
+    ///   [`OIDCError.Code.authorizationIssuerMismatch`](doc:/OAuthCore/ErrorCode/authorizationIssuerMismatch), [`OIDCError.Code.missingAuthorizationIssuer`](doc:/OAuthCore/ErrorCode/missingAuthorizationIssuer),
+    ///   [`OIDCError.Code.authorizationError`](doc:/OAuthCore/ErrorCode/authorizationError)), the token request ([`OIDCError.Code.tokenRequestFailed`](doc:/OAuthCore/ErrorCode/tokenRequestFailed))
+    ///   and ID-token validation ([`OIDCError.Code.keySetUnavailable`](doc:/OAuthCore/ErrorCode/keySetUnavailable) when the provider's keys cannot be
+    ///   fetched); ``/OAuthCore/HTTPTransportError`` when the provider cannot be reached, ``/OAuthCore/DPoPError`` when the token
     ///   endpoint asks for a new DPoP nonce again after one retry. A failed login leaves the previous session as it was.
     @discardableResult
     public func login(using userAgent: any ExternalUserAgent, options: AuthorizationOptions = AuthorizationOptions()) async throws
@@ -134,43 +134,34 @@ public actor OIDCClient {
         let tokens = try await session.requestTokens(
             .authorizationCode(code: response.code, redirectURI: browser.redirectURI.absoluteString, codeVerifier: request.pkce.verifier),
             metadata: metadata, dpop: dpop)
-        guard let rawIDToken = tokens.idToken else {
-            throw OIDCError(.invalidIDToken, "the token response has no id_token, though the openid scope was requested")
-        }
-        let idToken = try await session.validate(
-            rawIDToken, metadata: metadata, nonce: request.nonce, accessToken: tokens.accessToken, maxAge: request.maxAge,
-            maximumAge: configuration.maximumIDTokenAge)
-        let newState = AuthState(
-            issuer: metadata.issuer, clientID: configuration.clientID, accessToken: tokens.accessToken, tokenType: tokens.tokenType,
-            accessTokenExpiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken, idToken: rawIDToken,
-            subject: idToken.subject, scope: tokens.scope,
-            dpopKey: tokens.isDPoPBound ? dpop?.signingKey.privateJWK : nil)
-        try await session.setAuthState(newState)
-        HaapiLogger.info(OIDCFollowUpTag.flow, "login: signed in as \(sensitive: idToken.subject) (\(tokens.tokenType) token)")
+        let newState = try await session.start(
+            with: tokens, dpop: dpop, nonce: request.nonce, maxAge: request.maxAge, maximumIDTokenAge: configuration.maximumIDTokenAge,
+            requiresIDToken: true)
+        HaapiLogger.info(OIDCFollowUpTag.flow, "login: signed in as \(sensitive: newState.subject ?? "?") (\(tokens.tokenType) token)")
         return newState
     }
 
     // MARK: Tokens (the session's)
 
-    /// ``TokenSession/validAccessToken(minimumLifetime:)``.
+    /// ``/OAuthCore/TokenSession/validAccessToken(minimumLifetime:)``.
     public func validAccessToken(minimumLifetime: TimeInterval = 30) async throws -> AccessToken {
         try await session.validAccessToken(minimumLifetime: minimumLifetime)
     }
 
-    /// ``TokenSession/refresh()``.
+    /// ``/OAuthCore/TokenSession/refresh()``.
     @discardableResult
     public func refresh() async throws -> AuthState { try await session.refresh() }
 
-    /// ``TokenSession/refresh(replacing:)``.
+    /// ``/OAuthCore/TokenSession/refresh(replacing:)``.
     public func refresh(replacing stale: AccessToken) async throws -> AccessToken { try await session.refresh(replacing: stale) }
 
-    /// ``TokenSession/userInfo()``.
+    /// ``/OAuthCore/TokenSession/userInfo()``.
     public func userInfo() async throws -> UserInfo { try await session.userInfo() }
 
-    /// ``TokenSession/revoke(_:)`` of everything: the session is removed, then its tokens revoked.
+    /// ``/OAuthCore/TokenSession/revoke(_:)`` of everything: the session is removed, then its tokens revoked.
     public func revoke() async throws { try await session.revoke(.all) }
 
-    /// ``TokenSession/forget()``.
+    /// ``/OAuthCore/TokenSession/forget()``.
     public func forget() async throws { try await session.forget() }
 
     /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): removes the session, then
@@ -178,9 +169,9 @@ public actor OIDCClient {
     /// `post_logout_redirect_uri` and `state`, through the same kind of user agent as the login,
     /// so the provider's session cookie is removed too. Returns when the browser comes back
     /// to ``OIDCConfiguration/postLogoutRedirectURI`` with the same `state`.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/notSupported`` (no end_session_endpoint),
-    ///   ``OIDCError/Code/invalidConfiguration`` (no post-logout redirect URI), the user agent's
-    ///   errors, ``OIDCError/Code/stateMismatch``.
+    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.notSupported`](doc:/OAuthCore/ErrorCode/notSupported) (no end_session_endpoint),
+    ///   [`OIDCError.Code.invalidConfiguration`](doc:/OAuthCore/ErrorCode/invalidConfiguration) (no post-logout redirect URI), the user agent's
+    ///   errors, [`OIDCError.Code.stateMismatch`](doc:/OAuthCore/ErrorCode/stateMismatch).
     public func endSession(using userAgent: any ExternalUserAgent) async throws {
         let metadata = try await discover()
         guard let endpoint = metadata.endSessionEndpoint else {
@@ -238,11 +229,11 @@ public actor OIDCClient {
     }
 
     /// Hands the redirect the app was opened with to the login or logout waiting for it, which
-    /// then goes on (an `error=` response ends it with ``OIDCError/Code/authorizationError``).
-    /// - Throws: ``OIDCError``, leaving the request under way (if any) and the session as they
-    ///   were: ``OIDCError/Code/noPendingRequest`` when no request waits for `url`,
-    ///   ``OIDCError/Code/redirectAlreadyDelivered`` when its request has had its redirect,
-    ///   ``OIDCError/Code/stateMismatch`` when it is the redirect URI with another `state`.
+    /// then goes on (an `error=` response ends it with [`OIDCError.Code.authorizationError`](doc:/OAuthCore/ErrorCode/authorizationError)).
+    /// - Throws: ``/OAuthCore/OIDCError``, leaving the request under way (if any) and the session as they
+    ///   were: [`OIDCError.Code.noPendingRequest`](doc:/OAuthCore/ErrorCode/noPendingRequest) when no request waits for `url`,
+    ///   [`OIDCError.Code.redirectAlreadyDelivered`](doc:/OAuthCore/ErrorCode/redirectAlreadyDelivered) when its request has had its redirect,
+    ///   [`OIDCError.Code.stateMismatch`](doc:/OAuthCore/ErrorCode/stateMismatch) when it is the redirect URI with another `state`.
     public nonisolated func resumeExternalUserAgentFlow(with url: URL) throws {
         let state = PendingRedirect.state(of: url)
         let pending = try pendingRedirect.withLock { record -> PendingRedirect in
@@ -263,7 +254,7 @@ public actor OIDCClient {
     }
 
     /// Ends the login or logout waiting for its redirect (the user closed the browser, or
-    /// left): it fails with ``OIDCError/Code/cancelled``, and the session stays as it was.
+    /// left): it fails with [`OIDCError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-9t6tf), and the session stays as it was.
     /// - Returns: whether a request was waiting.
     @discardableResult public nonisolated func cancelExternalUserAgentFlow() -> Bool {
         guard let pending = pendingRedirect.withLock({ record -> PendingRedirect? in
