@@ -5,8 +5,8 @@ import OAuthCore
 ///
 /// The cases, their labels and defaults are Curity's, so an app's `switch` over them compiles
 /// here. What the package knows beyond them is in each error's ``cause`` (an
-/// ``UnexpectedResponseError`` keeps a server's status, body and `Retry-After`; an
-/// ``HTTPTransportError`` says whether the connection failed or timed out) and in ``retryAfter``.
+/// ``/OAuthCore/UnexpectedResponseError`` keeps a server's status, body and `Retry-After`; an
+/// ``/OAuthCore/HTTPTransportError`` says whether the connection failed or timed out) and in ``retryAfter``.
 public enum HaapiError: IdsvrError {
     /// The server could not be reached, or the exchange broke below HTTP (the cause says how).
     case communication(message: String, cause: (any Error)? = nil)
@@ -17,7 +17,7 @@ public enum HaapiError: IdsvrError {
     case invalidStatusCode(_ statusCode: Int)
     /// The server answered with something the SDK cannot use: an HTML error page, an empty
     /// body, JSON that is not HAAPI's or OAuth's, a busy server's 503. `reason` says what was
-    /// wrong; the cause (an ``UnexpectedResponseError`` or a ``TokenEndpointError``) keeps the answer.
+    /// wrong; the cause (an ``/OAuthCore/UnexpectedResponseError`` or a ``/OAuthCore/TokenEndpointError``) keeps the answer.
     case invalidURLResponse(_ response: PlatformURLResponse?, reason: String, cause: (any Error)? = nil)
     /// The device cannot attest (use the DCR fallback).
     case attestationNotSupported
@@ -74,7 +74,7 @@ public enum HaapiError: IdsvrError {
     }
 
     /// The HaapiError of an answer that is neither a HAAPI step, a problem nor an OAuth error:
-    /// ``invalidURLResponse(_:reason:cause:)`` with the response and an ``UnexpectedResponseError``
+    /// ``invalidURLResponse(_:reason:cause:)`` with the response and an ``/OAuthCore/UnexpectedResponseError``
     /// describing it as the cause.
     public init(unexpected response: TransportResponse) {
         self.init(UnexpectedResponseError(response, expected: "a HAAPI response"))
@@ -198,11 +198,11 @@ extension HaapiError {
     /// The one mapping of a failure below the driver and the SDK to what they report.
     ///
     /// A ``HaapiError`` stays as it is; a DPoP failure and an unusable answer become their
-    /// HaapiErrors; an ``OIDCError`` of configuration becomes ``invalidConfiguration(reason:)``
-    /// and any other is judged by its cause; a failure below HTTP (``HTTPTransportError``, or
-    /// any error that is not an ``IdsvrError``) becomes ``communication(message:cause:)``, whose
-    /// message says "the `what` to `url`'s host failed". Other ``IdsvrError``s (a
-    /// ``StorageError``, an ``OAuthErrorResponse``) keep their own recovery.
+    /// HaapiErrors; an ``/OAuthCore/OIDCError`` of configuration becomes ``invalidConfiguration(reason:)``
+    /// and any other is judged by its cause; a failure below HTTP (``/OAuthCore/HTTPTransportError``, or
+    /// any error that is not an ``/OAuthCore/IdsvrError``) becomes ``communication(message:cause:)``, whose
+    /// message says "the `what` to `url`'s host failed". Other ``/OAuthCore/IdsvrError``s (a
+    /// ``/OAuthCore/StorageError``, an ``/OAuthCore/OAuthErrorResponse``) keep their own recovery.
     package static func wrapping(_ error: any Error, _ what: String, url: URL?) -> any Error {
         switch error {
         case is HaapiError: return error
@@ -226,7 +226,7 @@ extension HaapiError {
 public typealias PlatformURLResponse = URLResponse
 #else
 /// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: outside Apple
-/// platforms the transport's own ``TransportResponse``, which answers as `HTTPURLResponse` does
+/// platforms the transport's own ``/OAuthCore/TransportResponse``, which answers as `HTTPURLResponse` does
 /// (`url`, `statusCode`, `allHeaderFields`, `value(forHTTPHeaderField:)`): `URLResponse` is
 /// FoundationNetworking's there, and linking it loads libcurl into every process.
 public typealias PlatformURLResponse = TransportResponse

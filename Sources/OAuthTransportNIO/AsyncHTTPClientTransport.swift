@@ -6,11 +6,11 @@ import NIOPosix
 import NIOSSL
 import OAuthCore
 
-/// An ``HTTPTransport`` on AsyncHTTPClient, for servers, terminals and desktop apps on Linux
+/// An ``/OAuthCore/HTTPTransport`` on AsyncHTTPClient, for servers, terminals and desktop apps on Linux
 /// and macOS: connection pooling, mutual TLS, custom trust roots and pinning everywhere
-/// (``URLSessionTransport`` is the default of apps on Apple platforms).
+/// (`URLSessionTransport` is the default of apps on Apple platforms).
 ///
-/// Redirects are never followed. Requests to a host with ``KeyPinning``s go through a
+/// Redirects are never followed. Requests to a host with ``/OAuthCore/KeyPinning``s go through a
 /// one-connection client that checks the server key during the TLS handshake, because
 /// AsyncHTTPClient has no hook for that check.
 public struct AsyncHTTPClientTransport: HTTPTransport {
@@ -34,16 +34,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private let tlsConfiguration: TLSConfiguration
 
     /// Makes a transport.
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the TLS material is unusable.
+    /// - Throws: ``/OAuthCore/HTTPTransportError`` with [`HTTPTransportError.Code.invalidRequest`](doc:/OAuthCore/ErrorCode/invalidRequest) when the TLS material is unusable.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         self.tlsConfiguration = try configuration.tls.makeNIOConfiguration()
     }
 
     /// Sends `request` over AsyncHTTPClient, or over a connection of its own when the host's certificates are
-    /// pinned; the body is read up to ``TransportConfiguration/maximumResponseBytes`` within the request's
+    /// pinned; the body is read up to ``/OAuthCore/TransportConfiguration/maximumResponseBytes`` within the request's
     /// timeout.
-    /// - Throws: ``HTTPTransportError`` for a URL that is not absolute http(s), a timeout, a body too large,
+    /// - Throws: ``/OAuthCore/HTTPTransportError`` for a URL that is not absolute http(s), a timeout, a body too large,
     ///   or a failure below HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",

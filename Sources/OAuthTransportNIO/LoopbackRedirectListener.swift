@@ -43,7 +43,7 @@ public final class LoopbackRedirectListener: RedirectListener {
 
     /// Starts listening on `127.0.0.1:port` (`0`: any free port) for requests to `path`; the
     /// browser's return gets `page` (default: a plain English page, ``defaultPage(_:)``).
-    /// - Throws: ``HTTPTransportError`` ``HTTPTransportError/Code/connectionFailed`` when the port cannot be bound.
+    /// - Throws: ``/OAuthCore/HTTPTransportError`` [`HTTPTransportError.Code.connectionFailed`](doc:/OAuthCore/ErrorCode/connectionFailed) when the port cannot be bound.
     public static func start(port: Int, path: String, page: @escaping ReturnPage = defaultPage) async throws -> LoopbackRedirectListener {
         let path = path.isEmpty ? "/" : path
         let (stream, continuation) = AsyncStream<URL>.makeStream(bufferingPolicy: .bufferingOldest(1))

@@ -4,7 +4,7 @@ import OAuthCore
 
 extension TLSOptions {
     /// The NIOSSL client configuration these options describe.
-    /// - Throws: ``HTTPTransportError`` with ``HTTPTransportError/Code/invalidRequest`` when the
+    /// - Throws: ``/OAuthCore/HTTPTransportError`` with [`HTTPTransportError.Code.invalidRequest`](doc:/OAuthCore/ErrorCode/invalidRequest) when the
     ///   client identity (a PEM that does not parse, a PKCS#12 bundle with another passphrase)
     ///   or the trusted roots cannot be read.
     func makeNIOConfiguration() throws -> TLSConfiguration {

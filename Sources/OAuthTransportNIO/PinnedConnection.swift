@@ -14,7 +14,7 @@ import OAuthCore
 /// pinning a development server's self-signed key needs, and the handshake itself proves that
 /// the server holds the pinned key. The leaf certificate must still be within its validity
 /// period (a pinned key does not make an expired certificate good), and the host name is still
-/// checked against it unless ``TLSOptions/validatesHostname`` is off (IP literals have no SNI).
+/// checked against it unless ``/OAuthCore/TLSOptions/validatesHostname`` is off (IP literals have no SNI).
 struct PinnedConnection {
     let request: TransportRequest
     let tls: TLSConfiguration

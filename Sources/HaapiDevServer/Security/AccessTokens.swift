@@ -50,7 +50,8 @@ extension ServerState {
     /// Checks the DPoP proof of a request; records its `jti` so a replay is refused.
     ///
     /// - Returns: the proof's key thumbprint.
-    /// - Throws: ``DPoPProofVerifier/Failure`` (`use_dpop_nonce` when a nonce is required and missing).
+    /// - Throws: the package-internal `DPoPProofVerifier.Failure`, an ``/OAuthCore/IdsvrError``
+    ///   (`use_dpop_nonce` when a nonce is required and missing).
     public func checkDPoP(
         _ proof: String, method: String, path: String, accessToken: String? = nil, boundThumbprint: String? = nil
     ) async throws -> String {

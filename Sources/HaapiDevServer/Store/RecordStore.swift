@@ -115,7 +115,11 @@ public actor RecordStore {
     /// the result replaces it only if nobody wrote the record in between (else `change` runs
     /// again on the newer value), so a read-modify-write never erases another writer's change.
     /// The record's expiry is kept.
-    /// - Parameter change: edits the value; `false` leaves the record as it is.
+    /// - Parameters:
+    ///   - type: the type the record's value is stored as.
+    ///   - kind: the record's kind (`user`, `client`, `signing-key`, ...).
+    ///   - id: the record's id within its kind.
+    ///   - change: edits the value; `false` leaves the record as it is.
     /// - Returns: the value before and after the change; `nil` when there is no such record or
     ///   `change` declined.
     public func update<Value: Codable>(

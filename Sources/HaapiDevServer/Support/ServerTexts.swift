@@ -66,7 +66,7 @@ enum ServerTexts {
 
     /// The sentence `english` (with `%@` or `%1$@` markers) in the language of the request being
     /// answered, with `arguments` in its places. The sentence is translated first, then filled in
-    /// one pass (``Placeholders``): an argument is never translated nor scanned for markers, so
+    /// one pass (``/OAuthCore/Placeholders``): an argument is never translated nor scanned for markers, so
     /// the cost is linear in the texts, whatever a user typed.
     static func sentence(_ english: String, _ arguments: [String]) -> String {
         Placeholders.fill(translate(english), arguments)

@@ -33,7 +33,7 @@ public enum MimeTypes: String, Sendable {
     case xWwwFormUrlEncoded = "application/x-www-form-urlencoded"
 }
 
-/// A request whose header fields can be set: ``TransportRequest`` and, on Apple platforms,
+/// A request whose header fields can be set: ``/OAuthCore/TransportRequest`` and, on Apple platforms,
 /// Foundation's `URLRequest`, which get Curity's helpers (`addAuthorizationHeader(headerValue:)`,
 /// `addDpopAccessTokenHeaders(from:httpMethod:url:)`, ...) through it. Each helper sets its field,
 /// replacing a value it had.
@@ -62,7 +62,7 @@ extension HTTPHeaderSettable {
 
     /// Sets `Authorization` to the token and, for a DPoP-bound token, `DPoP` to a proof of its
     /// key for `httpMethod` and `url` (with the token's hash and ``DpopAccessTokenInfo/dpopNonce``).
-    /// - Throws: ``DPoPError`` when the proof cannot be signed; the request is then unchanged.
+    /// - Throws: ``/OAuthCore/DPoPError`` when the proof cannot be signed; the request is then unchanged.
     public mutating func addDpopAccessTokenHeaders(from dpopAccessTokenInfo: DpopAccessTokenInfo, httpMethod: String, url: URL) throws {
         let proof = dpopAccessTokenInfo.accessToken.isDPoPBound ? try dpopAccessTokenInfo.dpopHeaderValue(httpMethod: httpMethod, url: url) : nil
         addAuthorizationHeader(headerValue: dpopAccessTokenInfo.authorizationHeaderValue())
@@ -87,7 +87,7 @@ extension TransportRequest: HTTPHeaderSettable {
     public func value(forHTTPHeaderField field: String) -> String? { headers[field] }
 }
 
-/// The header fields of a response that HAAPI reads: ``TransportResponse`` and, on Apple
+/// The header fields of a response that HAAPI reads: ``/OAuthCore/TransportResponse`` and, on Apple
 /// platforms, Foundation's `URLResponse` (when it is an `HTTPURLResponse`).
 extension TransportResponse {
     /// The flow's session the server set (`Set-Session-Id`), if it did.

@@ -7,8 +7,8 @@ import OAuthCore
 ///
 /// Every request carries `Authorization: DPoP <HAAPI access token>` and a proof of the token
 /// manager's key; the server's `DPoP-Nonce` is learned and the one `use_dpop_nonce` retry made.
-/// When the server refuses the token (``AccessTokenChallenge/asksForNewToken``), one new token
-/// is obtained and the request sent once more. As an ``HTTPTransport`` it is what
+/// When the server refuses the token (``/OAuthCore/AccessTokenChallenge/asksForNewToken``), one new token
+/// is obtained and the request sent once more. As an ``/OAuthCore/HTTPTransport`` it is what
 /// `HaapiManager` sends its requests through.
 public final class HaapiClient: HTTPTransport {
     /// Where tokens come from.
@@ -115,7 +115,7 @@ public final class DpopAccessTokenInfo: Sendable, CustomStringConvertible, Custo
 
     /// A `DPoP` header value for one request: a proof with the token's hash (`ath`) and
     /// ``dpopNonce`` (or the nonce the URL's origin last sent the key).
-    /// - Throws: ``DPoPError`` when the proof cannot be signed.
+    /// - Throws: ``/OAuthCore/DPoPError`` when the proof cannot be signed.
     public func dpopHeaderValue(httpMethod: String, url: URL) throws -> String {
         try dpop.getHeaderValue(httpMethod: httpMethod, url: url, nonce: dpopNonce, accessToken: accessToken.value)
     }
@@ -123,7 +123,7 @@ public final class DpopAccessTokenInfo: Sendable, CustomStringConvertible, Custo
     /// The `Authorization` header value: `DPoP <token>` (`Bearer <token>` for a token the server did not bind).
     public func authorizationHeaderValue() -> String { accessToken.authorizationHeaderValue }
 
-    /// The token (masked as ``AccessToken/description`` masks it), the key's thumbprint and the nonce.
+    /// The token (masked as ``/OAuthCore/AccessToken/description`` masks it), the key's thumbprint and the nonce.
     public var description: String {
         "DpopAccessTokenInfo(\(accessToken), jkt \(dpop.thumbprint), nonce \(dpopNonce?.maskedPrefix ?? "none"))"
     }

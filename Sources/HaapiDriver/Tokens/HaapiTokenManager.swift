@@ -1,7 +1,7 @@
 import Foundation
 import OAuthCore
 
-/// A HAAPI access token: the package's ``AccessToken``, which every HAAPI request carries as
+/// A HAAPI access token: the package's ``/OAuthCore/AccessToken``, which every HAAPI request carries as
 /// `Authorization: DPoP <token>` (`Bearer` when the server issued an unbound one).
 public typealias HaapiAccessToken = AccessToken
 
@@ -61,8 +61,17 @@ public final class HaapiTokenManager: Sendable {
 
     /// Opens a manager.
     /// - Parameters:
+    ///   - name: the manager's name; only one manager of a name may be open.
+    ///   - clientID: the client the HAAPI access tokens are issued to.
+    ///   - tokenEndpointURL: the token endpoint the tokens come from.
+    ///   - strategy: how tokens are obtained: attestation, DCR or client credentials.
+    ///   - clientAuthenticationMethod: the client's credentials at the token endpoint.
+    ///   - dpop: the key every token is bound to and every proof signed with.
+    ///   - transport: the network the token requests go through.
+    ///   - minTokenTtl: the seconds a cached token must still have to be reused.
     ///   - attestationMaxRetries: how many more times a failed attestation is tried before the
     ///     DCR fallback (``AttestationConfiguration/attestationMaxRetries``).
+    ///   - now: the clock tokens' expiry is measured against.
     ///   - claimsName: whether the manager holds its name while open (the default);
     ///     `false` for one that only resolves the client's credentials (an OAuth-only accessor).
     /// - Throws: ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when one of that name is open;

@@ -185,7 +185,10 @@ extension HaapiAccessStrategy {
     /// The strategy of a client: attestation with `provider` when it can attest (falling back to
     /// `dcrFallback` when given); otherwise the DCR fallback; otherwise client credentials when
     /// the client has an authentication method.
-    /// - Parameter provider: the attestation provider, `nil` when attestation is not used.
+    /// - Parameters:
+    ///   - provider: the attestation provider, `nil` when attestation is not used.
+    ///   - dcrFallback: the dynamic client registration to use when attestation is not possible, if any.
+    ///   - clientAuthenticationMethod: the client's credentials, for client credentials and DCR.
     /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when none of them is possible.
     public static func resolve(
         provider: (any AttestationProvider)?, dcrFallback: DCRConfiguration?, clientAuthenticationMethod: any ClientAuthenticationMethod

@@ -20,7 +20,11 @@ public struct AuthorizationRequest: Sendable {
     public let parameters: [(String, String)]
 
     /// Makes a request's parameters.
-    /// - Parameter dpopThumbprint: the `dpop_jkt` to bind the code to (RFC 9449 §10), if any.
+    /// - Parameters:
+    ///   - configuration: the client whose request it is (its id and scopes).
+    ///   - redirectURI: the redirect URI to send, with the port the user agent listens on.
+    ///   - options: per-login parameters (`prompt`, `max_age`, `acr_values`, `login_hint`, extras).
+    ///   - dpopThumbprint: the `dpop_jkt` to bind the code to (RFC 9449 §10), if any.
     public init(
         configuration: OIDCConfiguration, redirectURI: URL, options: AuthorizationOptions = AuthorizationOptions(),
         dpopThumbprint: String? = nil
@@ -46,8 +50,8 @@ public struct AuthorizationRequest: Sendable {
 
     /// Pushes the parameters to the PAR endpoint (RFC 9126 §2) and returns the short URL to
     /// open, which carries only `client_id` and the `request_uri` the provider gave.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/authorizationError`` when the provider refuses,
-    ///   ``OIDCError/Code/invalidMetadata`` when its answer has no `request_uri`.
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.authorizationError` when the provider refuses,
+    ///   `OIDCError.Code.invalidMetadata` when its answer has no `request_uri`.
     public func pushedURL(
         metadata: ProviderMetadata, parEndpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport
     ) async throws -> URL {

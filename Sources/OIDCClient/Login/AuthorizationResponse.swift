@@ -21,9 +21,9 @@ public struct AuthorizationResponse: Sendable, Hashable {
     ///   - issuer: the provider's issuer; `iss` must equal it when present.
     ///   - requireIssuer: whether `iss` must be present (the metadata's
     ///     `authorization_response_iss_parameter_supported`).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/stateMismatch``,
-    ///   ``OIDCError/Code/authorizationIssuerMismatch``, ``OIDCError/Code/missingAuthorizationIssuer``,
-    ///   or ``OIDCError/Code/authorizationError`` (the provider's `error`, or no `code`).
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.stateMismatch`,
+    ///   `OIDCError.Code.authorizationIssuerMismatch`, `OIDCError.Code.missingAuthorizationIssuer`,
+    ///   or `OIDCError.Code.authorizationError` (the provider's `error`, or no `code`).
     public init(url: URL, state: String, issuer: String, requireIssuer: Bool) throws {
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         var parameters: [String: String] = [:]

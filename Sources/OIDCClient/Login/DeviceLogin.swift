@@ -21,7 +21,7 @@ public struct DeviceAuthorization: Sendable {
     let dpop: Dpop?
 
     /// Reads a device authorization response (RFC 8628 §3.2).
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.deviceAuthorizationFailed`](doc:/OAuthCore/ErrorCode/deviceAuthorizationFailed) when a member is
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.deviceAuthorizationFailed` when a member is
     ///   missing or out of range (an `expires_in` over ``longestLifetime``, an `interval` longer than it).
     package init(json: Data, now: Date, dpop: Dpop?) throws {
         guard let document = try? JSONValue(parsing: json), document.objectValue != nil else {
@@ -74,8 +74,8 @@ public enum DevicePoll: Sendable {
 extension OIDCClient {
     /// Starts a device login (RFC 8628 §3.1): asks the provider's `device_authorization_endpoint`
     /// for the codes to show the user.
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.notSupported`](doc:/OAuthCore/ErrorCode/notSupported) when the provider has no device
-    ///   authorization endpoint, [`OIDCError.Code.deviceAuthorizationFailed`](doc:/OAuthCore/ErrorCode/deviceAuthorizationFailed) when it refuses
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.notSupported` when the provider has no device
+    ///   authorization endpoint, `OIDCError.Code.deviceAuthorizationFailed` when it refuses
     ///   (its OAuth error in ``/OAuthCore/OIDCError/serverError``) or answers something else; the errors of discovery;
     ///   ``/OAuthCore/HTTPTransportError``.
     public func startDeviceAuthorization(options: AuthorizationOptions = AuthorizationOptions()) async throws -> DeviceAuthorization {
@@ -97,8 +97,8 @@ extension OIDCClient {
     }
 
     /// Polls the token endpoint once for a device login (RFC 8628 §3.4).
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.accessDenied`](doc:/OAuthCore/ErrorCode/accessDenied) when the user refused,
-    ///   [`OIDCError.Code.deviceCodeExpired`](doc:/OAuthCore/ErrorCode/deviceCodeExpired) when the codes expired, the errors of a token
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.accessDenied` when the user refused,
+    ///   `OIDCError.Code.deviceCodeExpired` when the codes expired, the errors of a token
     ///   request and of ID-token validation otherwise.
     public func poll(_ authorization: inout DeviceAuthorization) async throws -> DevicePoll {
         guard Date() < authorization.expiresAt else {
@@ -126,7 +126,7 @@ extension OIDCClient {
 
     /// Polls until the user approves the device login, waiting the authorization's interval
     /// between polls (longer after `slow_down`); `onPoll` hears each poll's outcome.
-    /// - Throws: the errors of ``poll(_:)``; [`OIDCError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-9t6tf) when the task is cancelled.
+    /// - Throws: the errors of ``poll(_:)``; `OIDCError.Code.cancelled` when the task is cancelled.
     public func completeDeviceAuthorization(
         _ authorization: DeviceAuthorization, onPoll: (@Sendable (DevicePoll) -> Void)? = nil
     ) async throws -> AuthState {

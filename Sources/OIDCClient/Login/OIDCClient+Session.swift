@@ -9,7 +9,7 @@ extension AuthorizedHTTPClient {
 
 extension TokenSession {
     /// A session for an ``OIDCClient`` configuration's client; `lockTimeout` is in seconds
-    /// (see ``TokenSession/Options/lockTimeout``).
+    /// (see ``/OAuthCore/TokenSession/Options/lockTimeout``).
     public init(
         configuration: OIDCConfiguration, provider: OpenIDProvider, storage: any Storage, storageKey: String = "oidc-auth-state",
         lock: (any StorageLock)? = nil, lockTimeout: TimeInterval = 60

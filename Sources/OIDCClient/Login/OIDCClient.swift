@@ -34,6 +34,8 @@ public actor OIDCClient {
 
     /// Makes a client. Nothing is sent until a method needs it.
     /// - Parameters:
+    ///   - configuration: the provider's issuer and the client's settings.
+    ///   - transport: the transport every request to the provider goes through.
     ///   - storage: where the session is saved; by default only in memory.
     ///   - storageKey: the key of the session in `storage`.
     ///   - lock: the lock processes sharing `storage` refresh under (see ``/OAuthCore/TokenSession``);
@@ -50,14 +52,14 @@ public actor OIDCClient {
     // MARK: Discovery
 
     /// The provider's metadata, discovered on first use and then kept.
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.discoveryFailed`](doc:/OAuthCore/ErrorCode/discoveryFailed), [`OIDCError.Code.invalidMetadata`](doc:/OAuthCore/ErrorCode/invalidMetadata)
-    ///   or [`OIDCError.Code.issuerMismatch`](doc:/OAuthCore/ErrorCode/issuerMismatch-8n2gd).
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.discoveryFailed`, `OIDCError.Code.invalidMetadata`
+    ///   or `OIDCError.Code.issuerMismatch`.
     @discardableResult
     public func discover() async throws -> ProviderMetadata { try await provider.metadata() }
 
     /// Uses metadata the app already has (from a previous ``discover()``, or configured by hand)
     /// instead of fetching it. Its issuer must be the configured one.
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.issuerMismatch`](doc:/OAuthCore/ErrorCode/issuerMismatch-8n2gd).
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.issuerMismatch`.
     public func use(metadata: ProviderMetadata) async throws { try await provider.use(metadata) }
 
     // MARK: State
@@ -68,7 +70,7 @@ public actor OIDCClient {
     }
 
     /// Replaces the session (``/OAuthCore/TokenSession/setAuthState(_:)``); `nil` removes it.
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.invalidConfiguration`](doc:/OAuthCore/ErrorCode/invalidConfiguration) when the state is for another
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.invalidConfiguration` when the state is for another
     ///   issuer or client, ``/OAuthCore/StorageError`` when it cannot be saved.
     public func setAuthState(_ newState: AuthState?) async throws {
         if let newState, newState.issuer != configuration.issuer.absoluteString {
@@ -86,13 +88,16 @@ public actor OIDCClient {
     /// through `userAgent`; then the code exchange and ID-token validation. The new session
     /// replaces any previous one and is saved.
     ///
-    /// - Parameter options: per-login parameters (`prompt`, `max_age`, `acr_values`, `login_hint`, extras).
+    /// - Parameters:
+    ///   - userAgent: what shows the provider's login page and brings the redirect back (the
+    ///     system browser and a loopback listener, a deep link, the login sheet).
+    ///   - options: per-login parameters (`prompt`, `max_age`, `acr_values`, `login_hint`, extras).
     /// - Returns: the new session.
-    /// - Throws: ``/OAuthCore/OIDCError``: from discovery, the user agent ([`OIDCError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-9t6tf),
-    ///   [`OIDCError.Code.timedOut`](doc:/OAuthCore/ErrorCode/timedOut-8xsb6)), the response checks ([`OIDCError.Code.stateMismatch`](doc:/OAuthCore/ErrorCode/stateMismatch),
-    ///   [`OIDCError.Code.authorizationIssuerMismatch`](doc:/OAuthCore/ErrorCode/authorizationIssuerMismatch), [`OIDCError.Code.missingAuthorizationIssuer`](doc:/OAuthCore/ErrorCode/missingAuthorizationIssuer),
-    ///   [`OIDCError.Code.authorizationError`](doc:/OAuthCore/ErrorCode/authorizationError)), the token request ([`OIDCError.Code.tokenRequestFailed`](doc:/OAuthCore/ErrorCode/tokenRequestFailed))
-    ///   and ID-token validation ([`OIDCError.Code.keySetUnavailable`](doc:/OAuthCore/ErrorCode/keySetUnavailable) when the provider's keys cannot be
+    /// - Throws: ``/OAuthCore/OIDCError``: from discovery, the user agent (`OIDCError.Code.cancelled`,
+    ///   `OIDCError.Code.timedOut`), the response checks (`OIDCError.Code.stateMismatch`,
+    ///   `OIDCError.Code.authorizationIssuerMismatch`, `OIDCError.Code.missingAuthorizationIssuer`,
+    ///   `OIDCError.Code.authorizationError`), the token request (`OIDCError.Code.tokenRequestFailed`)
+    ///   and ID-token validation (`OIDCError.Code.keySetUnavailable` when the provider's keys cannot be
     ///   fetched); ``/OAuthCore/HTTPTransportError`` when the provider cannot be reached, ``/OAuthCore/DPoPError`` when the token
     ///   endpoint asks for a new DPoP nonce again after one retry. A failed login leaves the previous session as it was.
     @discardableResult
@@ -169,9 +174,9 @@ public actor OIDCClient {
     /// `post_logout_redirect_uri` and `state`, through the same kind of user agent as the login,
     /// so the provider's session cookie is removed too. Returns when the browser comes back
     /// to ``OIDCConfiguration/postLogoutRedirectURI`` with the same `state`.
-    /// - Throws: ``/OAuthCore/OIDCError`` [`OIDCError.Code.notSupported`](doc:/OAuthCore/ErrorCode/notSupported) (no end_session_endpoint),
-    ///   [`OIDCError.Code.invalidConfiguration`](doc:/OAuthCore/ErrorCode/invalidConfiguration) (no post-logout redirect URI), the user agent's
-    ///   errors, [`OIDCError.Code.stateMismatch`](doc:/OAuthCore/ErrorCode/stateMismatch).
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.notSupported` (no end_session_endpoint),
+    ///   `OIDCError.Code.invalidConfiguration` (no post-logout redirect URI), the user agent's
+    ///   errors, `OIDCError.Code.stateMismatch`.
     public func endSession(using userAgent: any ExternalUserAgent) async throws {
         let metadata = try await discover()
         guard let endpoint = metadata.endSessionEndpoint else {
@@ -229,11 +234,11 @@ public actor OIDCClient {
     }
 
     /// Hands the redirect the app was opened with to the login or logout waiting for it, which
-    /// then goes on (an `error=` response ends it with [`OIDCError.Code.authorizationError`](doc:/OAuthCore/ErrorCode/authorizationError)).
+    /// then goes on (an `error=` response ends it with `OIDCError.Code.authorizationError`).
     /// - Throws: ``/OAuthCore/OIDCError``, leaving the request under way (if any) and the session as they
-    ///   were: [`OIDCError.Code.noPendingRequest`](doc:/OAuthCore/ErrorCode/noPendingRequest) when no request waits for `url`,
-    ///   [`OIDCError.Code.redirectAlreadyDelivered`](doc:/OAuthCore/ErrorCode/redirectAlreadyDelivered) when its request has had its redirect,
-    ///   [`OIDCError.Code.stateMismatch`](doc:/OAuthCore/ErrorCode/stateMismatch) when it is the redirect URI with another `state`.
+    ///   were: `OIDCError.Code.noPendingRequest` when no request waits for `url`,
+    ///   `OIDCError.Code.redirectAlreadyDelivered` when its request has had its redirect,
+    ///   `OIDCError.Code.stateMismatch` when it is the redirect URI with another `state`.
     public nonisolated func resumeExternalUserAgentFlow(with url: URL) throws {
         let state = PendingRedirect.state(of: url)
         let pending = try pendingRedirect.withLock { record -> PendingRedirect in
@@ -254,7 +259,7 @@ public actor OIDCClient {
     }
 
     /// Ends the login or logout waiting for its redirect (the user closed the browser, or
-    /// left): it fails with [`OIDCError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-9t6tf), and the session stays as it was.
+    /// left): it fails with `OIDCError.Code.cancelled`, and the session stays as it was.
     /// - Returns: whether a request was waiting.
     @discardableResult public nonisolated func cancelExternalUserAgentFlow() -> Bool {
         guard let pending = pendingRedirect.withLock({ record -> PendingRedirect? in

@@ -7,7 +7,7 @@ public struct OIDCConfiguration: Sendable {
     /// The provider's issuer identifier; discovery happens at `{issuer}/.well-known/openid-configuration`.
     public var issuer: URL
     /// How the client authenticates at the token, PAR and revocation endpoints
-    /// (``ClientAuthentication/none(clientID:)`` for a native app, the usual case).
+    /// (``/OAuthCore/ClientAuthentication/none(clientID:)`` for a native app, the usual case).
     public var clientAuthentication: ClientAuthentication
     /// Where the provider sends the browser back. For the loopback user agent an
     /// `http://127.0.0.1:PORT/path` URL; port `0` picks a free port for each login (RFC 8252 §7.3).
@@ -24,7 +24,7 @@ public struct OIDCConfiguration: Sendable {
     public var clockSkew: TimeInterval
     /// The oldest ID-token `iat` accepted, relative to now.
     public var maximumIDTokenAge: TimeInterval
-    /// How long a login or logout in the browser may take before ``OIDCError/Code/timedOut``,
+    /// How long a login or logout in the browser may take before `OIDCError.Code.timedOut`,
     /// in seconds (default 300).
     public var userAgentTimeout: TimeInterval
     /// Whether to send the authorization request by PAR (RFC 9126) when the provider offers

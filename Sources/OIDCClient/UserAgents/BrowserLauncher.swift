@@ -6,7 +6,7 @@ import Foundation
 /// Opens a URL in a browser, without waiting for the user.
 public protocol BrowserLauncher: Sendable {
     /// Starts the browser on `url`.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.userAgentFailed` when no browser could be started.
     func open(_ url: URL) async throws
 }
 
@@ -44,7 +44,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     }
 
     /// Starts the browser on `url` (``launch(_:)``) without waiting for it.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started.
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.userAgentFailed` when no browser could be started.
     public func open(_ url: URL) async throws {
         _ = try await launch(url)
     }
@@ -62,7 +62,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
 
     /// Starts the browser on `url` and returns it, so that a caller waiting for the user can
     /// notice a browser command that failed (it will not come back).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` when no browser could be started,
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.userAgentFailed` when no browser could be started,
     ///   or when `url` is not one to hand a browser (``isOpenable(_:)``).
     public func launch(_ url: URL) async throws -> LaunchedBrowser {
         guard Self.isOpenable(url) else {

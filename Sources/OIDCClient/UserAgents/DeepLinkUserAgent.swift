@@ -22,7 +22,7 @@ public struct DeepLinkUserAgent: ExternalUserAgent {
     }
 
     /// A session that opens the request with ``open`` and waits for the app to hand the redirect over.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when `redirectURI` is `http`, or a
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.invalidConfiguration` when `redirectURI` is `http`, or a
     ///   claimed `https` URI without a host.
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
         guard let scheme = redirectURI.scheme?.lowercased(), scheme != "http" else {
@@ -78,7 +78,7 @@ final class RedirectInbox: Sendable {
     }
 
     /// The redirect, when it comes within `timeout` seconds.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/timedOut``, ``OIDCError/Code/cancelled`` (by the app or the calling task).
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.timedOut`, `OIDCError.Code.cancelled` (by the app or the calling task).
     func wait(timeout: TimeInterval, redirectURI: URL) async throws -> URL {
         try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask {

@@ -12,7 +12,7 @@ public protocol ExternalUserAgent: Sendable {
     /// Gets ready to receive a redirect to `redirectURI` (for a loopback agent: starts listening).
     /// - Returns: a session whose ``ExternalUserAgentSession/redirectURI`` is the URI to send
     ///   in the request (with the actual port when `redirectURI` asked for any free one).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/userAgentFailed`` or ``OIDCError/Code/invalidConfiguration``.
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.userAgentFailed` or `OIDCError.Code.invalidConfiguration`.
     func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession
 }
 
@@ -22,9 +22,9 @@ public protocol ExternalUserAgentSession: Sendable {
     var redirectURI: URL { get }
     /// Opens `url` and waits for the redirect, at most `timeout` seconds.
     /// - Returns: the full URL the browser was sent back to (query included).
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/timedOut`` when nothing comes back within `timeout`,
-    ///   ``OIDCError/Code/cancelled`` when the user or the calling task cancels,
-    ///   ``OIDCError/Code/userAgentFailed`` when the browser cannot be opened.
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.timedOut` when nothing comes back within `timeout`,
+    ///   `OIDCError.Code.cancelled` when the user or the calling task cancels,
+    ///   `OIDCError.Code.userAgentFailed` when the browser cannot be opened.
     func present(_ url: URL, timeout: TimeInterval) async throws -> URL
     /// Releases what the session holds (the loopback port). Safe to call more than once.
     func close() async

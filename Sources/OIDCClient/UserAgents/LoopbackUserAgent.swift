@@ -4,7 +4,7 @@ import OAuthCore
 import Foundation
 
 /// The external user agent of a terminal or desktop app on Linux and macOS (RFC 8252 §7.3):
-/// a ``RedirectListener`` on `127.0.0.1` that lives only for the request (`OAuthTransportNIO`'s
+/// a ``/OAuthCore/RedirectListener`` on `127.0.0.1` that lives only for the request (`OAuthTransportNIO`'s
 /// `LoopbackRedirectListener.factory` starts one), and a ``BrowserLauncher`` that opens the
 /// provider's page.
 ///
@@ -38,8 +38,8 @@ public struct LoopbackUserAgent: ExternalUserAgent {
 
     /// Starts a listener on `127.0.0.1` at the redirect URI's port (any free one for 0 or none) and path; the
     /// session's redirect URI has the actual port.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when ``serves(_:)`` says no;
-    ///   ``OIDCError/Code/userAgentFailed`` when the listener cannot start.
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.invalidConfiguration` when ``serves(_:)`` says no;
+    ///   `OIDCError.Code.userAgentFailed` when the listener cannot start.
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
         guard Self.serves(redirectURI) else {
             throw OIDCError(

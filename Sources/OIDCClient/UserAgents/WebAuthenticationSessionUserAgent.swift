@@ -26,7 +26,7 @@ public struct WebAuthenticationSessionUserAgent: ExternalUserAgent {
 
     /// A session that shows the request in a login sheet and catches the redirect by its scheme, or by host
     /// and path for a claimed `https` URI.
-    /// - Throws: ``OIDCError`` ``OIDCError/Code/invalidConfiguration`` when the URI has no scheme, or is
+    /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.invalidConfiguration` when the URI has no scheme, or is
     ///   `https` without a host or before iOS 17.4 / macOS 14.4.
     public func startSession(redirectURI: URL) async throws -> any ExternalUserAgentSession {
         guard let scheme = redirectURI.scheme?.lowercased(), !scheme.isEmpty else {
