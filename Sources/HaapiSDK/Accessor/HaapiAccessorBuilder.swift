@@ -78,11 +78,11 @@ public struct HaapiAccessorOptions: Sendable {
     /// The network, if not the platform's (``HaapiConfiguration/timeout`` and the client
     /// authentication method's TLS settings).
     public var transport: (any HTTPTransport)?
-    /// Where tokens and bound-token keys are kept, if not ``DefaultStorage`` (DCR clients go to
+    /// Where tokens and bound-token keys are kept, if not ``/HaapiDriver/DefaultStorage`` (DCR clients go to
     /// the DCR configuration's storage).
     public var storage: (any Storage)?
     /// How many more times a failed attestation is tried, if not the configuration's
-    /// ``AttestationConfiguration/attestationMaxRetries``.
+    /// ``/HaapiDriver/AttestationConfiguration/attestationMaxRetries``.
     public var attestationValidationRetryCount: Int?
     /// The name Curity's SDK keeps its App Attest key under. This SDK attests a new key for each
     /// client attestation token and keeps none (it makes no App Attest assertions), so the name
@@ -138,7 +138,7 @@ public final class HaapiAccessorBuilder: Sendable {
     }
 
     /// How many more times a failed attestation (the device's or the server's refusal) is tried
-    /// before the DCR fallback (default: the configuration's ``AttestationConfiguration/attestationMaxRetries``).
+    /// before the DCR fallback (default: the configuration's ``/HaapiDriver/AttestationConfiguration/attestationMaxRetries``).
     @discardableResult public func setAttestationValidationRetryCount(maxRetries: Int) -> Self {
         set { $0.options.attestationValidationRetryCount = max(0, maxRetries) }
     }
@@ -163,20 +163,20 @@ public final class HaapiAccessorBuilder: Sendable {
         set { $0.options.transport = transport }
     }
 
-    /// Sets where tokens and bound-token keys are kept (default: ``DefaultStorage``; DCR clients go to the DCR configuration's storage).
+    /// Sets where tokens and bound-token keys are kept (default: ``/HaapiDriver/DefaultStorage``; DCR clients go to the DCR configuration's storage).
     @discardableResult public func setStorage(_ storage: any Storage) -> Self {
         set { $0.options.storage = storage }
     }
 
     /// The attestation provider of builders that are not given one (the driver's
-    /// ``HaapiTokenManagerBuilder/platformAttestationProvider``): App Attest on Apple devices;
+    /// ``/HaapiDriver/HaapiTokenManagerBuilder/platformAttestationProvider``): App Attest on Apple devices;
     /// elsewhere none unless the app sets its platform's, once, at start-up.
     public static var platformAttestationProvider: any AttestationProvider {
         get { HaapiTokenManagerBuilder.platformAttestationProvider }
         set { HaapiTokenManagerBuilder.platformAttestationProvider = newValue }
     }
 
-    /// ``HaapiTokenManagerBuilder/withPlatformAttestationProvider(_:_:)``: `provider` for `body`
+    /// ``/HaapiDriver/HaapiTokenManagerBuilder/withPlatformAttestationProvider(_:_:)``: `provider` for `body`
     /// and the tasks it starts, and nowhere else.
     public nonisolated(nonsending) static func withPlatformAttestationProvider<T>(
         _ provider: any AttestationProvider, _ body: () async throws -> T
@@ -201,7 +201,7 @@ public final class HaapiAccessorBuilder: Sendable {
     ///
     /// - Parameter shouldClearExistingDCRClient: whether a DCR client kept from an earlier run is
     ///   dropped and a new one registered (with the DCR fallback).
-    /// - Throws: ``HaapiError`` for an unusable configuration, an open manager of the same name,
+    /// - Throws: ``/HaapiDriver/HaapiError`` for an unusable configuration, an open manager of the same name,
     ///   or a builder set to ``HaapiAccessorOption/oauth``.
     public func buildForHaapi(shouldClearExistingDCRClient: Bool = false) async throws -> any HaapiAccessor {
         let accessor = try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
@@ -214,7 +214,7 @@ public final class HaapiAccessorBuilder: Sendable {
 
     /// Builds an ``OAuthAccessor``: OAuth token operations only, whatever the option (Curity's
     /// UI kit's `buildForOAuth`), for example in an app extension.
-    /// - Throws: ``HaapiError`` for an unusable configuration.
+    /// - Throws: ``/HaapiDriver/HaapiError`` for an unusable configuration.
     public func buildForOAuth() async throws -> any OAuthAccessor {
         try assemble(option: .oauth)
     }
@@ -244,7 +244,7 @@ public final class HaapiAccessorBuilder: Sendable {
         try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
     }
 
-    /// ``build(shouldClearExistingDCRClient:)`` of an ``HaapiAccessor`` with a completion handler,
+    /// ``build(shouldClearExistingDCRClient:)->HaapiAccessor`` of an ``HaapiAccessor`` with a completion handler,
     /// as Curity's SDK 4 wrote it; called on a task of its own.
     @available(*, deprecated, message: "Use the async build")
     @_disfavoredOverload
@@ -254,7 +254,7 @@ public final class HaapiAccessorBuilder: Sendable {
         Task { completionHandler(await Self.result { try await self.buildForHaapi(shouldClearExistingDCRClient: shouldClearExistingDCRClient) }) }
     }
 
-    /// ``build(shouldClearExistingDCRClient:)`` of an ``OAuthAccessor`` with a completion handler.
+    /// ``build(shouldClearExistingDCRClient:)->OAuthAccessor`` of an ``OAuthAccessor`` with a completion handler.
     @available(*, deprecated, message: "Use the async build")
     public func build(
         shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<any OAuthAccessor, HaapiError>) -> Void

@@ -171,8 +171,23 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// Makes a configuration, with Curity's parameters in Curity's order and the package's after them.
     ///
     /// - Parameters:
+    ///   - name: a name for this configuration (one HAAPI token manager per name).
+    ///   - clientId: the client id.
+    ///   - baseURL: the server's base URL: relative `href`s resolve against it.
+    ///   - tokenEndpointURL: the token endpoint (a URL relative to `baseURL` is made absolute).
+    ///   - authorizationEndpointURL: the authorization endpoint.
+    ///   - appRedirect: the app's redirect URI (sent as `redirect_uri`).
+    ///   - httpHeadersProvider: extra header fields for every HAAPI request.
+    ///   - authorizationParametersProvider: the authorization request's parameters.
+    ///   - isAutoRedirect: whether redirection steps are followed without asking the app.
     ///   - urlSession: the session whose configuration requests are made with (see ``urlSession``).
+    ///   - revocationEndpointURL: the revocation endpoint (RFC 7009), if any.
+    ///   - minTokenTtl: the shortest lifetime a cached HAAPI access token may have left to be
+    ///     reused, in seconds.
     ///   - attestationConfiguration: whether the client attests, and how often it retries.
+    ///   - tokenBoundConfiguration: whether tokens are bound to the flow's DPoP key.
+    ///   - tokenEndpointResponseListener: receives every token-endpoint response raw.
+    ///   - clientAuthenticationMethod: how the client authenticates when it does not attest.
     ///   - riskAssessmentConfiguration: the device context for risk-assessment services.
     ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
     ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
@@ -207,7 +222,22 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// them; Curity's `urlSession` is a parameter on Apple platforms only.
     ///
     /// - Parameters:
+    ///   - name: a name for this configuration (one HAAPI token manager per name).
+    ///   - clientId: the client id.
+    ///   - baseURL: the server's base URL: relative `href`s resolve against it.
+    ///   - tokenEndpointURL: the token endpoint (a URL relative to `baseURL` is made absolute).
+    ///   - authorizationEndpointURL: the authorization endpoint.
+    ///   - appRedirect: the app's redirect URI (sent as `redirect_uri`).
+    ///   - httpHeadersProvider: extra header fields for every HAAPI request.
+    ///   - authorizationParametersProvider: the authorization request's parameters.
+    ///   - isAutoRedirect: whether redirection steps are followed without asking the app.
+    ///   - revocationEndpointURL: the revocation endpoint (RFC 7009), if any.
+    ///   - minTokenTtl: the shortest lifetime a cached HAAPI access token may have left to be
+    ///     reused, in seconds.
     ///   - attestationConfiguration: whether the client attests, and how often it retries.
+    ///   - tokenBoundConfiguration: whether tokens are bound to the flow's DPoP key.
+    ///   - tokenEndpointResponseListener: receives every token-endpoint response raw.
+    ///   - clientAuthenticationMethod: how the client authenticates when it does not attest.
     ///   - riskAssessmentConfiguration: the device context for risk-assessment services.
     ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
     ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.

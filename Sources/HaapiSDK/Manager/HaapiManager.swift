@@ -5,7 +5,7 @@ import OAuthCore
 /// Moves a HAAPI flow forward: starts it, submits forms, follows links and polls, turning each
 /// response into a ``HaapiResult`` (the seeds' `HaapiManager`).
 ///
-/// The manager sends requests through any ``HTTPTransport``. Against a real server that
+/// The manager sends requests through any ``/OAuthCore/HTTPTransport``. Against a real server that
 /// transport is the driver's (it adds the HAAPI access token and a DPoP proof to every
 /// request); any transport works for tests. The manager keeps the flow's `Session-Id`
 /// and, when configured, its PKCE verifier.
@@ -16,10 +16,10 @@ public actor HaapiManager {
     /// The configuration.
     public nonisolated let configuration: HaapiConfiguration
     /// The flow's DPoP key, which signs every HAAPI request: pass it to
-    /// ``OAuthTokenManager/fetchAccessToken(with:dpop:codeVerifier:)`` to bind the tokens to it
+    /// ``OAuthTokenManager/fetchAccessToken(with:dpop:additionalParameters:codeVerifier:)`` to bind the tokens to it
     /// (`nil` when the manager was made on a bare transport).
     public nonisolated let dpop: Dpop?
-    /// What the requests go through: the driver's ``HaapiClient``, or the bare transport given.
+    /// What the requests go through: the driver's ``/HaapiDriver/HaapiClient``, or the bare transport given.
     package nonisolated let transport: any HTTPTransport
     private let clientIDProvider: (@Sendable () async throws -> String)?
     /// The HAAPI token manager this manager made for itself, closed with it.
@@ -34,8 +34,12 @@ public actor HaapiManager {
 
     /// A manager for one flow at a time.
     ///
-    /// - Parameter clientIDProvider: the client id of the authorization request, when it is not
-    ///   the configuration's: with the DCR fallback, the registered client's (HaapiAccessorBuilder sets it).
+    /// - Parameters:
+    ///   - haapiConfiguration: the client and server the flow runs against.
+    ///   - transport: what the requests go through: the driver's ``/HaapiDriver/HaapiClient``, or a
+    ///     bare transport.
+    ///   - clientIDProvider: the client id of the authorization request, when it is not
+    ///     the configuration's: with the DCR fallback, the registered client's (HaapiAccessorBuilder sets it).
     ///   - dpop: the key `transport` signs requests with, published as ``dpop``.
     public init(
         haapiConfiguration: HaapiConfiguration, transport: any HTTPTransport,
@@ -52,9 +56,9 @@ public actor HaapiManager {
     /// supporting only Attestation backed HAAPI flows"), or by client credentials when the
     /// device cannot attest and the configuration has a client authentication method. For the
     /// DCR fallback, use ``HaapiAccessorBuilder``.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when neither works here,
-    ///   ``HaapiError/haapiTokenManagerAlreadyExists(name:)`` when a manager of the
-    ///   configuration's name is open, ``HaapiError/dpopKeyCreationFailure(cause:)``.
+    /// - Throws: ``/HaapiDriver/HaapiError/invalidConfiguration(reason:)`` when neither works here,
+    ///   ``/HaapiDriver/HaapiError/haapiTokenManagerAlreadyExists(name:)`` when a manager of the
+    ///   configuration's name is open, ``/HaapiDriver/HaapiError/dpopKeyCreationFailure(cause:)``.
     public init(haapiConfiguration: any HaapiConfigurable) throws {
         let configuration = HaapiConfiguration(haapiConfigurable: haapiConfiguration)
         let strategy = try HaapiAccessorBuilder(haapiConfiguration: configuration).resolvedStrategy()
@@ -62,7 +66,7 @@ public actor HaapiManager {
         self.init(haapiConfiguration: configuration, parts: parts, ownsTokenManager: true)
     }
 
-    /// Whether this platform runs HAAPI flows: ``Haapi/isSupported``.
+    /// Whether this platform runs HAAPI flows: ``/HaapiDriver/Haapi/isSupported``.
     public static var isSupported: Bool { Haapi.isSupported }
 
     /// A manager on the driver's transport: every request carries a HAAPI token and a DPoP proof.
@@ -83,7 +87,7 @@ public actor HaapiManager {
     public var codeVerifier: String? { pkce?.verifier }
     /// The `nonce` the current flow's authorization request carried: the one its parameters
     /// gave, or, for an OpenID request (`openid` scope) without one, a random one made here.
-    /// The ID token the flow ends with must carry it (``TokenSession/start(with:dpop:nonce:)``
+    /// The ID token the flow ends with must carry it (``/OAuthCore/TokenSession/start(with:dpop:nonce:maxAge:maximumIDTokenAge:requiresIDToken:)``
     /// checks it; OpenID Connect Core §3.1.2.1).
     public private(set) var nonce: String?
 
@@ -91,7 +95,7 @@ public actor HaapiManager {
     public var currentSessionID: String? { isClosed ? nil : sessionID }
 
     /// Ends the manager (synchronous, as Curity's is): later calls answer
-    /// ``HaapiError/haapiTokenManagerIsClosed``, and the flow's `Session-Id` is forgotten. A
+    /// ``/HaapiDriver/HaapiError/haapiTokenManagerIsClosed``, and the flow's `Session-Id` is forgotten. A
     /// manager made with ``init(haapiConfiguration:)`` also closes its HAAPI token manager.
     public nonisolated func close() {
         let wasOpen = closed.withLock { closed in

@@ -4,7 +4,7 @@ import OAuthCore
 /// shape for its declared type. ``path`` names where (`actions[0].model.fields[1].name`).
 ///
 /// Unknown templates, kinds, field types, operations and problem types are *not* errors: they
-/// decode into generic models. A step `type` this SDK does not know is (``Code/unknownStepType``):
+/// decode into generic models. A step `type` this SDK does not know is ([`Code.unknownStepType`](doc:OAuthCore/ErrorCode/unknownStepType)):
 /// no step model can say what it is.
 public struct HaapiModelError: IdsvrError, Hashable {
     /// The kind of failure.

@@ -63,14 +63,14 @@ struct JSONReader {
         }
     }
 
-    /// An optional number of seconds (``optionalInt(_:)``), clamped as ``OutsideNumber/seconds(_:)-(Int)``
+    /// An optional number of seconds (``optionalInt(_:)``), clamped as ``/OAuthCore/OutsideNumber/seconds(_:)-(Int)``
     /// says: a server's `Int.min` or `Int.max` becomes 0 or a hundred years, which later arithmetic
     /// cannot overflow.
     func optionalSeconds(_ key: String) throws -> Int? {
         try optionalInt(key).map(OutsideNumber.seconds)
     }
 
-    /// An optional number of milliseconds, clamped into `0...` ``OutsideNumber/longestSeconds`` × 1000.
+    /// An optional number of milliseconds, clamped into `0...` ``/OAuthCore/OutsideNumber/longestSeconds`` × 1000.
     func optionalMilliseconds(_ key: String) throws -> Int? {
         try optionalInt(key).map { OutsideNumber.count($0, atMost: OutsideNumber.longestSeconds * 1000) }
     }

@@ -3,7 +3,7 @@ import HaapiDriver
 import OAuthCore
 
 extension OAuthTokenManager {
-    /// A ``TokenSession`` for this configuration's client: the place to keep a flow's tokens
+    /// A ``/OAuthCore/TokenSession`` for this configuration's client: the place to keep a flow's tokens
     /// so that they are refreshed, shared with app extensions and revoked without code of the
     /// app's own. Its requests use this manager's transport and client credentials (a
     /// dynamically registered client's too).
@@ -21,12 +21,12 @@ extension OAuthTokenManager {
     ///   - storage: where the session is kept (default: this manager's ``storage``); share it
     ///     between an app and its extensions, as seed 000's shared storage.
     ///   - storageKey: the key of the session (default `haapi-token-session.<configuration name>`).
-    ///   - lock: the lock processes sharing `storage` refresh under (see ``TokenSession/init(clientID:provider:storage:storageKey:lock:options:clientAuthentication:)``).
+    ///   - lock: the lock processes sharing `storage` refresh under (see ``/OAuthCore/TokenSession/init(clientID:provider:storage:storageKey:lock:options:clientAuthentication:)``).
     ///   - issuer: the server's issuer, when the app knows it: its discovery document supplies the
     ///     keys that verify ID tokens and the UserInfo endpoint. Without it, the configuration's
     ///     endpoints are used and ID tokens are taken as the token endpoint sends them.
     ///   - lockTimeout: how long to wait for another process's refresh, in seconds.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the configuration gives no
+    /// - Throws: ``/HaapiDriver/HaapiError/invalidConfiguration(reason:)`` when the configuration gives no
     ///   usable transport.
     public func tokenSession(
         storage: (any Storage)? = nil, storageKey: String? = nil, lock: (any StorageLock)? = nil, issuer: URL? = nil,
@@ -40,10 +40,10 @@ extension OAuthTokenManager {
             options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: clientAuthentication)
     }
 
-    /// Starts `session` with the tokens a flow ended with (``TokenSession/start(with:dpop:nonce:)``),
+    /// Starts `session` with the tokens a flow ended with (``/OAuthCore/TokenSession/start(with:dpop:nonce:maxAge:maximumIDTokenAge:requiresIDToken:)``),
     /// bound to the key this manager exchanged the code with, or to `dpop` when given. Pass the
     /// flow's ``HaapiManager/nonce``: the ID token must carry it.
-    /// - Throws: the errors of ``TokenSession/start(with:dpop:nonce:)``; ``HaapiError/dpopProofFailure(message:cause:)``
+    /// - Throws: the errors of ``/OAuthCore/TokenSession/start(with:dpop:nonce:maxAge:maximumIDTokenAge:requiresIDToken:)``; ``/HaapiDriver/HaapiError/dpopProofFailure(message:cause:)``
     ///   when the key the tokens are bound to cannot be read.
     @discardableResult
     public func startSession(

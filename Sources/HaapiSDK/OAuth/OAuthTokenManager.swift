@@ -6,15 +6,15 @@ import OAuthCore
 /// (the seeds' `OAuthTokenManager`).
 ///
 /// A face over the package's one token lifecycle: the tokens of the code exchange and the DPoP
-/// key they are bound to are kept as one ``AuthState`` in ``storage`` (under
+/// key they are bound to are kept as one ``/OAuthCore/AuthState`` in ``storage`` (under
 /// `haapi-token-session.<configuration name>`, where ``tokenSession(storage:storageKey:lock:issuer:lockTimeout:)``
-/// finds them), and refreshes go through a ``TokenSession``: callers refreshing the same token
+/// finds them), and refreshes go through a ``/OAuthCore/TokenSession``: callers refreshing the same token
 /// at once share one request, and a rotated refresh token is kept.
 ///
-/// Token binding follows the seeds' table: with ``BoundedTokenConfiguration`` (the default)
-/// the exchange that is given a ``Dpop`` sends a proof from it, and the key is kept with the
+/// Token binding follows the seeds' table: with ``/HaapiDriver/BoundedTokenConfiguration`` (the default)
+/// the exchange that is given a ``/OAuthCore/Dpop`` sends a proof from it, and the key is kept with the
 /// tokens so that the bound refresh token can be refreshed after a restart; with
-/// ``UnboundedTokenConfiguration`` passing a ``Dpop`` is an invalid configuration.
+/// ``/HaapiDriver/UnboundedTokenConfiguration`` passing a ``/OAuthCore/Dpop`` is an invalid configuration.
 public final class OAuthTokenManager: Sendable {
     /// The configuration.
     public let configuration: HaapiConfiguration
@@ -33,8 +33,10 @@ public final class OAuthTokenManager: Sendable {
     /// - Parameters:
     ///   - transport: the network (default: the platform's, with the configuration's timeout and
     ///     its client authentication method's TLS settings; when those are unusable, every request answers
-    ///     ``HaapiError/invalidConfiguration(reason:)``).
-    ///   - storage: where tokens and the DPoP key of bound tokens are kept (default: ``DefaultStorage``).
+    ///     ``/HaapiDriver/HaapiError/invalidConfiguration(reason:)``).
+    ///   - storage: where tokens and the DPoP key of bound tokens are kept (default: ``/HaapiDriver/DefaultStorage``).
+    ///   - tokenEndpointResponseListener: receives every token-endpoint response raw, in place of
+    ///     the configuration's listener (default: the configuration's, if any).
     ///   - clientAuthentication: the client's credentials, when they are not the configuration's
     ///     (HaapiAccessorBuilder passes the DCR-registered client's).
     ///   - oauthTokenConfiguration: a ``HaapiConfiguration``, or an app's own
@@ -109,8 +111,11 @@ public final class OAuthTokenManager: Sendable {
     /// Refreshes tokens. A bound refresh token is refreshed with the key it is bound to: the
     /// given one, or the one kept since the code exchange. Callers refreshing the same token at
     /// the same time share one request and its answer.
-    /// - Parameter additionalParameters: more parameters of the token request (callers that
-    ///   join a refresh under way share its parameters).
+    /// - Parameters:
+    ///   - refreshToken: the refresh token to present.
+    ///   - dpop: the key the refresh token is bound to, when it is not the one kept since the code exchange.
+    ///   - additionalParameters: more parameters of the token request (callers that
+    ///     join a refresh under way share its parameters).
     public func refreshAccessToken(
         with refreshToken: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil
     ) async -> TokenResponse {
@@ -171,7 +176,7 @@ public final class OAuthTokenManager: Sendable {
         return try storage.read(key: legacyBoundKeyStorageKey).map { try Dpop(privateJWK: JWK(json: $0)) }
     }
 
-    /// Revokes a token; the server's OAuth error (an ``OAuthErrorResponse``) or the SDK's error
+    /// Revokes a token; the server's OAuth error (an ``/OAuthCore/OAuthErrorResponse``) or the SDK's error
     /// is the ``TokenRevocationResponse/error(_:)``.
     private func revoke(_ token: String, hint: TokenRevocationClient.TokenTypeHint) async -> TokenRevocationResponse {
         do {

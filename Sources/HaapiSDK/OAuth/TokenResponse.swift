@@ -6,9 +6,9 @@ import OAuthCore
 public protocol OAuthResponse: Codable, Equatable, Sendable {}
 
 /// Tokens from the token endpoint (Curity's `SuccessfulTokenResponse`), made from the package's
-/// ``TokenSuccessResponse``, whose members it keeps (``raw``).
+/// ``/OAuthCore/TokenSuccessResponse``, whose members it keeps (``raw``).
 ///
-/// Its description shows the tokens masked (``Swift/String/maskedPrefix``).
+/// Its description shows the tokens masked (``/OAuthCore/Swift/String/maskedPrefix``).
 public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStringConvertible {
     /// `access_token`.
     public let accessToken: String
@@ -35,7 +35,7 @@ public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStrin
     }
 
     /// The tokens of a token endpoint response's members.
-    /// - Throws: ``TokenEndpointError`` when a required member is missing or of the wrong type.
+    /// - Throws: ``/OAuthCore/TokenEndpointError`` when a required member is missing or of the wrong type.
     public convenience init(members: [String: JSONValue], receivedAt: Date = Date()) throws {
         self.init(try TokenSuccessResponse(members: members, receivedAt: receivedAt))
     }
@@ -73,8 +73,8 @@ public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStrin
     /// Whether the access token is DPoP-bound.
     public var isDPoPBound: Bool { tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame }
 
-    /// The package's value of these tokens, for ``TokenSession``.
-    /// - Throws: ``TokenEndpointError`` when they lack what RFC 6749 requires (a `token_type`).
+    /// The package's value of these tokens, for ``/OAuthCore/TokenSession``.
+    /// - Throws: ``/OAuthCore/TokenEndpointError`` when they lack what RFC 6749 requires (a `token_type`).
     public func tokenSuccessResponse() throws -> TokenSuccessResponse { try TokenSuccessResponse(members: raw, receivedAt: receivedAt) }
 
     /// The type, the masked tokens and the lifetime.
@@ -91,7 +91,7 @@ public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStrin
 }
 
 /// An OAuth error from the token endpoint (Curity's `ErrorTokenResponse`), such as `invalid_grant`,
-/// made from the package's ``OAuthErrorResponse`` (``response``: the status, every member and `Retry-After`).
+/// made from the package's ``/OAuthCore/OAuthErrorResponse`` (``response``: the status, every member and `Retry-After`).
 public final class ErrorTokenResponse: OAuthResponse, Hashable, CustomDebugStringConvertible {
     /// `error`.
     public let error: String
@@ -99,7 +99,7 @@ public final class ErrorTokenResponse: OAuthResponse, Hashable, CustomDebugStrin
     public let errorDescription: String?
     /// `error_uri`, if given.
     public let errorUri: String?
-    /// The error as the package reads it: an ``IdsvrError`` with the status and every member.
+    /// The error as the package reads it: an ``/OAuthCore/IdsvrError`` with the status and every member.
     public let response: OAuthErrorResponse
 
     /// The error of a token endpoint response.
@@ -149,7 +149,7 @@ public enum TokenResponse: Sendable {
 public enum TokenRevocationResponse: Sendable {
     /// The server accepted the revocation (RFC 7009: also when the token was already invalid).
     case success
-    /// Why not: an OAuth error the server returned (an ``OAuthErrorResponse``), or a failure of
+    /// Why not: an OAuth error the server returned (an ``/OAuthCore/OAuthErrorResponse``), or a failure of
     /// the SDK, the network or the server's response. Each conforms to `IdsvrError`.
     case error(any Error)
 }
@@ -166,7 +166,7 @@ public class HTTPURLResponseContent: @unchecked Sendable {
     public let httpURLResponse: HTTPURLResponse?
     #else
     /// The HTTP response, when one arrived. Outside Apple platforms it is the transport's own
-    /// ``TransportResponse``, which answers as `HTTPURLResponse` does (`statusCode`,
+    /// ``/OAuthCore/TransportResponse``, which answers as `HTTPURLResponse` does (`statusCode`,
     /// `allHeaderFields` in canonical case, `value(forHTTPHeaderField:)`): `HTTPURLResponse` is
     /// FoundationNetworking's there, and linking it loads libcurl into every process.
     public let httpURLResponse: TransportResponse?
@@ -201,7 +201,7 @@ public class HTTPURLResponseContent: @unchecked Sendable {
 public final class ErrorHTTPURLResponseContent: HTTPURLResponseContent, @unchecked Sendable {
     private let failure: any Error
 
-    /// What went wrong: the SDK's error (an ``IdsvrError``), never `nil` here.
+    /// What went wrong: the SDK's error (an ``/OAuthCore/IdsvrError``), never `nil` here.
     public override var error: any Error { failure }
 
     init(response: TransportResponse?, error: any Error) {
@@ -232,7 +232,7 @@ extension OAuthTokenManager {
             super.init(response: response)
         }
 
-        /// The server's OAuth error, as an ``OAuthErrorResponse``.
+        /// The server's OAuth error, as an ``/OAuthCore/OAuthErrorResponse``.
         public override var error: (any Error)? { errorTokenResponse.response }
     }
 

@@ -46,7 +46,7 @@ public struct PollingProperties: Properties, Hashable {
     public var rawJsonString: String { rawJSON.jsonText }
 
     /// ``maxWaitTime`` as a number of seconds, when it is one (clamped as
-    /// ``OutsideNumber/seconds(_:)-(Int)`` says, as are the two below).
+    /// ``/OAuthCore/OutsideNumber/seconds(_:)-(Int)`` says, as are the two below).
     public let maxWaitTimeSeconds: Int?
     /// ``maxWaitRemainingTime`` as a number of seconds, when it is one.
     public let maxWaitRemainingTimeSeconds: Int?
