@@ -24,7 +24,7 @@ public protocol HaapiUIKitApplication: AnyObject, Sendable {
     /// The texts of the flow's screens, in the user's language (by default the kit's).
     var localizableStrings: LocalizableStrings { get }
     /// The shared accessor, built now if it is not yet (by default a new one each time).
-    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
+    /// - Throws: ``/HaapiDriver/HaapiError`` when the configuration cannot make one on this device.
     func haapiAccessor() async throws -> any HaapiAccessor
     /// Closes the shared accessor; a later use builds a new one.
     func close() async
@@ -36,7 +36,7 @@ extension HaapiUIKitApplication {
     /// The kit's texts, in the user's language (the app's `Localizable` table first).
     public var localizableStrings: LocalizableStrings { LocalizableStrings() }
     /// A new accessor from the configuration at each call: an application that shares one overrides this.
-    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
+    /// - Throws: ``/HaapiDriver/HaapiError`` when the configuration cannot make one on this device.
     public func haapiAccessor() async throws -> any HaapiAccessor { try await haapiUIKitConfiguration.makeHaapiAccessor() }
     /// Does nothing: the default keeps no accessor to close.
     public func close() async {}
@@ -86,7 +86,7 @@ public final class KitApplication: HaapiUIKitApplication {
 
     /// The shared accessor, built at the first call (one build at a time); a failed build is tried again at
     /// the next call.
-    /// - Throws: ``HaapiError`` when the configuration cannot make one on this device.
+    /// - Throws: ``/HaapiDriver/HaapiError`` when the configuration cannot make one on this device.
     public func haapiAccessor() async throws -> any HaapiAccessor {
         try await cache.accessor { try await self.haapiUIKitConfiguration.makeHaapiAccessor() }
     }

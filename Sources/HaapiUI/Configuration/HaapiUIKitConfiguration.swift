@@ -3,7 +3,7 @@ import HaapiDriver
 import HaapiSDK
 import OAuthCore
 
-/// Everything a flow needs: how to reach the server (a ``HaapiConfiguration``) and how the
+/// Everything a flow needs: how to reach the server (a ``/HaapiSDK/HaapiConfiguration``) and how the
 /// flow behaves and is presented (the seeds' `HaapiUIKitConfiguration`).
 ///
 /// Make one with ``HaapiUIKitConfigurationBuilder``.
@@ -30,10 +30,10 @@ public struct HaapiUIKitConfiguration: Sendable {
     public var shouldConfirmFlowInterruption: Bool
     /// Whether an external-browser operation uses the system's default browser rather than an
     /// in-app browser session (default `false`). Carried to the UI in
-    /// ``ExternalBrowserOperationModel/prefersDefaultBrowser``.
+    /// ``KitExternalBrowserModel/prefersDefaultBrowser``.
     public var useDefaultExternalBrowser: Bool
     /// What the flow's accessor is built with (DCR fallback, attestation provider, access
-    /// strategy, transport, storage): handed whole to ``HaapiAccessorBuilder``.
+    /// strategy, transport, storage): handed whole to ``/HaapiSDK/HaapiAccessorBuilder``.
     public var accessorOptions: HaapiAccessorOptions
     /// Whether a passkey ceremony that no authenticator of the device answers (or that the user
     /// declines) continues in the browser, when the step offers that fallback (default `true`);
@@ -66,7 +66,7 @@ public struct HaapiUIKitConfiguration: Sendable {
     /// Whether tokens are bound to the flow's DPoP key (the token-bound configuration has a key type).
     public var isTokenBound: Bool { haapiConfiguration.tokenBoundConfiguration.bindsTokens }
 
-    /// The configuration's ``HaapiAccessorBuilder``: its SDK configuration and accessor options.
+    /// The configuration's ``/HaapiSDK/HaapiAccessorBuilder``: its SDK configuration and accessor options.
     public func makeAccessorBuilder() -> HaapiAccessorBuilder {
         HaapiAccessorBuilder(haapiConfiguration: haapiConfiguration, options: accessorOptions)
     }

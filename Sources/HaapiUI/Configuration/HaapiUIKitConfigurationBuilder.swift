@@ -72,7 +72,7 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
         set { $0.useDefaultExternalBrowser = value }
     }
 
-    /// Binds (``BoundedTokenConfiguration``) or does not bind (``UnboundedTokenConfiguration``)
+    /// Binds (``/HaapiDriver/BoundedTokenConfiguration``) or does not bind (``/HaapiDriver/UnboundedTokenConfiguration``)
     /// the flow's tokens to its DPoP key. Mandatory when the server issues token-bound codes.
     @discardableResult public func setTokenBoundConfiguration(configuration value: any TokenBoundConfiguration) -> Self {
         set { $0.haapiConfiguration.tokenBoundConfiguration = value }
@@ -89,7 +89,7 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
     }
 
     /// Collects the device context risk-assessment services ask for, with the app's bundle
-    /// identifier (see ``RiskAssessmentConfiguration``).
+    /// identifier (see ``/HaapiDriver/RiskAssessmentConfiguration``).
     @discardableResult public func setApplicationBundle(_ bundle: Bundle) -> Self {
         setRiskAssessmentConfiguration(RiskAssessmentConfiguration(bundle: bundle))
     }
@@ -152,7 +152,7 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
     }
 
     #if canImport(Darwin)
-    /// Sets the session whose configuration requests are made with (see ``HaapiConfiguration/urlSession``).
+    /// Sets the session whose configuration requests are made with (see ``/HaapiSDK/HaapiConfiguration/urlSession``).
     @discardableResult public func setURLSession(session: URLSession) -> Self {
         set { $0.haapiConfiguration.urlSession = session }
     }
@@ -180,7 +180,7 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
 
 extension RiskAssessmentConfiguration {
     /// The context of this device and of the app in `bundle` (Curity's UI-kit initialiser).
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` when the bundle has no identifier,
+    /// - Throws: ``/HaapiDriver/HaapiError/invalidConfiguration(reason:)`` when the bundle has no identifier,
     ///   which a risk-assessment service needs to know the app.
     public init(_ bundle: Bundle = .main) throws {
         guard bundle.bundleIdentifier != nil else {

@@ -3,7 +3,7 @@ import HaapiSDK
 import OAuthCore
 
 /// The errors of the UI layer itself (the seeds' `HaapiUIKitError`), each with IdsvrError metadata.
-/// Errors of the layers below (``HaapiError``, problems) reach the app as they are.
+/// Errors of the layers below (``/HaapiDriver/HaapiError``, problems) reach the app as they are.
 public enum HaapiUIKitError: IdsvrError {
     /// The operation is not possible in the flow's current state (no step to submit, nothing to resume).
     case illegalState(_ reason: String)

@@ -145,7 +145,7 @@ public final class OAuthDataMapperBuilder {
     /// A builder of the kit's mapping.
     public init() {}
 
-    /// Maps token responses of type `T` (``SuccessfulTokenResponse`` or ``ErrorTokenResponse``)
+    /// Maps token responses of type `T` (``/HaapiSDK/SuccessfulTokenResponse`` or ``/HaapiSDK/ErrorTokenResponse``)
     /// with `handler`; a later customisation of the same type wins.
     @discardableResult
     public func customize<T: OAuthResponse>(modelType: T.Type, handler: @escaping OAuthModelFactory) -> OAuthDataMapperBuilder {

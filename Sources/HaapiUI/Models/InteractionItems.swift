@@ -151,7 +151,7 @@ public struct KitButtonItem: InteractionItemButtonModel {
     public let type: InteractionItemButtonType
     /// The name of the button's icon in the theme's images, if it has one.
     public let imageResourceName: String?
-    /// What the button submits (a ``FormActionModel``) or chooses.
+    /// What the button submits (a ``/HaapiSDK/FormActionModel``) or chooses.
     public let action: any RepresentationActionModel
     /// What the button's action does (`login`, `cancel`, ...).
     public let kind: ActionKind
@@ -214,7 +214,7 @@ public struct KitTextItem: InteractionItemTextContentModel {
 public struct KitSelectorItem: SelectorItemInteractionActionModel {
     /// The option's title: its action's title, else its authenticator type, else its kind.
     public let title: String
-    /// The option's form (``FormActionModel``) or its own options (``SelectorActionModel``).
+    /// The option's form (``/HaapiSDK/FormActionModel``) or its own options (``/HaapiSDK/SelectorActionModel``).
     public let action: any RepresentationActionModel
     /// The authenticator type (`html-form`, `sms`, ...), when the option is an authenticator.
     public let type: String?

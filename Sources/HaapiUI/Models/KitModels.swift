@@ -353,7 +353,7 @@ public struct KitExternalBrowserModel: FormOperationModel, GenericModel, KitStep
 }
 
 /// A client operation the kit does not perform itself (Encap, an app's own): the app's
-/// ``GenericClientOperationHandler`` does, or the step's other ways on are offered.
+/// `GenericClientOperationHandler` (UIKit only) does, or the step's other ways on are offered.
 public struct KitGenericOperationModel: GenericOperationModel, GenericModel, KitStepModel {
     /// The step, its messages and links.
     public let context: StepContext

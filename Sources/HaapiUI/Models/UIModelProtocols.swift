@@ -192,7 +192,7 @@ where InteractionModelType == any FormModel, ErrorInteractionModelType == any UI
     var buildParameters: @Sendable (URL) throws -> [String: any Sendable] { get }
 }
 
-/// A client operation the app handles itself (``GenericClientOperationHandler``).
+/// A client operation the app handles itself (with a `GenericClientOperationHandler`, on UIKit).
 public protocol GenericOperationModel: UIOperationModel
 where InteractionModelType == any FormModel, ErrorInteractionModelType == any UIInteractionModel {
     /// The operation as received, for the app's handler.
@@ -270,7 +270,7 @@ extension InteractionValueModel {
 
 /// An element that submits, follows or chooses an action.
 public protocol InteractionActionModel: Sendable {
-    /// What it submits (a ``FormActionModel``), chooses (a ``SelectorActionModel``) or follows (a ``Link``).
+    /// What it submits (a ``/HaapiSDK/FormActionModel``), chooses (a ``/HaapiSDK/SelectorActionModel``) or follows (a ``/HaapiSDK/Link``).
     var action: any RepresentationActionModel { get }
 }
 

@@ -152,7 +152,7 @@ public enum ScreenAction: Sendable, Hashable {
 
     /// Whether two actions do the same: same kind, and the same element's key, title or target.
     public static func == (lhs: ScreenAction, rhs: ScreenAction) -> Bool { lhs.identity == rhs.identity }
-    /// Hashes what ``==`` compares.
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 

@@ -345,7 +345,7 @@ public struct ScreenBuilder: Sendable {
     }
 
     /// A server's count of seconds as a whole number (rounded): never negative, and never a
-    /// trap (``OutsideNumber/wholeSeconds(_:)``).
+    /// trap (``/OAuthCore/OutsideNumber/wholeSeconds(_:)``).
     public static func wholeSeconds(_ time: TimeInterval) -> Int {
         max(0, OutsideNumber.wholeSeconds(time.rounded()))
     }

@@ -304,7 +304,7 @@ public struct LocalizableStrings: Sendable {
         return seconds >= 60 ? string(forPluralKey: minutesKey, count: seconds / 60, [seconds % 60]) : string(forPluralKey: secondsKey, count: seconds, [])
     }
 
-    /// The user's languages, most preferred first (``UserLanguages/preferred``).
+    /// The user's languages, most preferred first (``/OAuthCore/UserLanguages/preferred``).
     public static var preferredLanguages: [String] { UserLanguages.preferred }
 
     // MARK: Tables

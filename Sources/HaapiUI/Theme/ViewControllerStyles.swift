@@ -373,7 +373,7 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
             self.userCode = userCode
         }
 
-        /// The style of `message` (``MessageModel/messageStyleAttribute``).
+        /// The style of `message` (``InfoMessageModel/messageStyleAttribute``).
         public func style(for message: any InfoMessageModel) -> MessageViewStyle { style(for: message.messageStyleAttribute) }
 
         /// The style of messages shown as `attribute`.

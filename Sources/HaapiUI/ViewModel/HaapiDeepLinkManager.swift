@@ -74,10 +74,10 @@ extension HaapiFlowDeepLinkable {
 
     /// Hands `url` to the running flow, or says why it does not take it.
     /// - Throws: ``HaapiDeepLinkError``, leaving the flow as it was:
-    ///   ``HaapiDeepLinkError/Code/alreadyDelivered`` for a return handed over before,
-    ///   ``HaapiDeepLinkError/Code/noPendingFlow`` when no flow waits,
-    ///   ``HaapiDeepLinkError/Code/notTheAppRedirect`` for another URL than the app's redirect,
-    ///   ``HaapiDeepLinkError/Code/missingResumeNonce`` for the redirect without its nonce.
+    ///   [`HaapiDeepLinkError.Code.alreadyDelivered`](doc:OAuthCore/ErrorCode/alreadyDelivered) for a return handed over before,
+    ///   [`HaapiDeepLinkError.Code.noPendingFlow`](doc:OAuthCore/ErrorCode/noPendingFlow) when no flow waits,
+    ///   [`HaapiDeepLinkError.Code.notTheAppRedirect`](doc:OAuthCore/ErrorCode/notTheAppRedirect) for another URL than the app's redirect,
+    ///   [`HaapiDeepLinkError.Code.missingResumeNonce`](doc:OAuthCore/ErrorCode/missingResumeNonce) for the redirect without its nonce.
     public func resumeFlow(with url: URL) async throws {
         let nonce = ResumeNonce.of(url)
         if let nonce, resumedNonces.contains(nonce) {

@@ -237,7 +237,9 @@ import OpenCombine
     /// flow with them, bound to the flow's DPoP key when the configuration binds tokens. The
     /// flow exchanges its own code when it reaches the authorization response; asked for that
     /// code again, this publishes the same ``oAuthModel`` without a second exchange.
-    /// - Parameter additionalParameters: more parameters of the token request (`resource`, ...).
+    /// - Parameters:
+    ///   - authorizationCode: the code of the flow's authorization response.
+    ///   - additionalParameters: more parameters of the token request (`resource`, ...).
     public func fetchAccessToken(authorizationCode: String, additionalParameters: [String: String]? = nil) async {
         if let exchanged, exchanged.code == authorizationCode {
             oAuthModel = exchanged.model

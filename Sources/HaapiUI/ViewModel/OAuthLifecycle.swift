@@ -10,8 +10,12 @@ public final class OAuthLifecycle {
     /// Refreshes tokens: new tokens (an ``OAuthTokenModel``), or the server's OAuth error (an
     /// ``OAuthErrorModel``), as the application's OAuth data mapper makes them. A bound refresh
     /// token is refreshed with the key it is bound to (kept since the code exchange).
-    /// - Parameter additionalParameters: more parameters of the token request (`resource`, `scope`, ...).
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an empty refresh token, or
+    /// - Parameters:
+    ///   - refreshToken: the refresh token to present.
+    ///   - haapiUIKitApplication: the application whose token manager refreshes and whose OAuth
+    ///     data mapper makes the result.
+    ///   - additionalParameters: more parameters of the token request (`resource`, `scope`, ...).
+    /// - Throws: ``/HaapiDriver/HaapiError/invalidConfiguration(reason:)`` for an empty refresh token, or
     ///   the SDK's or the network's failure.
     public static func refreshToken(
         _ refreshToken: String, haapiUIKitApplication: any HaapiUIKitApplication, additionalParameters: [String: String]? = nil
@@ -41,7 +45,7 @@ public final class OAuthLifecycle {
     }
 
     /// Revokes an access token (RFC 7009) at the configuration's revocation endpoint.
-    /// - Throws: the server's ``OAuthErrorResponse``, ``HaapiError/invalidConfiguration(reason:)``
+    /// - Throws: the server's ``/OAuthCore/OAuthErrorResponse``, ``/HaapiDriver/HaapiError/invalidConfiguration(reason:)``
     ///   without a revocation endpoint, or the SDK's or the network's failure.
     public static func revokeAccessToken(_ accessToken: String, haapiUIKitConfiguration: HaapiUIKitConfiguration) async throws {
         try check(await tokenManager(haapiUIKitConfiguration).revokeAccessToken(with: accessToken))
