@@ -162,13 +162,30 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // What tests of several targets share in the one test process: HaapiLogger's settings
-        // (a lock) and the executor threads (a trait that gives blocking tests threads of their own).
-        .target(name: "SharedTestState", path: "Tests/SharedTestState"),
+        // The one test kit every test target uses (in the manner of HummingbirdTesting):
+        // Threads/, what tests share in the one test process (HaapiLogger's settings, a trait
+        // that gives blocking tests threads of their own); DevServer/, `haapi server` in process
+        // and the built `haapi` command; Servers/, the misbehaving HTTP server and its table of
+        // faults, the recorded-flow playback server and a test OpenID Provider; Transports/, a
+        // scripted transport.
+        .target(
+            name: "HaapiTesting",
+            dependencies: [
+                "OAuthTransportNIO", "HaapiDevServer", "OAuthCore", "OIDCClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/HaapiTesting"
+        ),
         .testTarget(
             name: "OAuthCoreTests",
-            dependencies: [
-                "OAuthCore", "SharedTestState",
+            dependencies: ["HaapiTesting",
+                "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,19 +197,10 @@ let package = Package(
             ],
             resources: [.copy("Vectors")]
         ),
-        .target(
-            name: "DevServerTestSupport",
-            dependencies: ["OAuthTransportNIO",
-                "HaapiDevServer", "OAuthCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Tests/DevServerTestSupport"
-        ),
         .testTarget(
             name: "HaapiDevServerTests",
-            dependencies: [
-                "OAuthTransportURLSession", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport", "FaultServerSupport",
+            dependencies: ["HaapiTesting",
+                "OAuthTransportURLSession", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient",
                 // The request-deadline handler is tested in an embedded channel, with its own clock.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -205,9 +213,8 @@ let package = Package(
             name: "haapiTests",
             // The `haapi` command, run as a person or a script runs it: the built binary against
             // `haapi server` or a recorded Curity flow, some under tmux.
-            dependencies: [
-                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "DevServerTestSupport",
-                "FaultServerSupport", "SharedTestState",
+            dependencies: ["HaapiTesting",
+                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient",
                 // A private CA for `haapi server --tls-cert` (CLIPrivateCATests).
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -216,18 +223,18 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiUITests",
-            dependencies: ["OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore", "DevServerTestSupport", "FaultServerSupport"],
+            dependencies: ["HaapiTesting", "OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore"],
             // Fixtures/ui-kit: HAAPI responses from Curity's curityio/ui-kit (see its README).
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer", "DevServerTestSupport", "SharedTestState"]
+            dependencies: ["HaapiTesting", "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer"]
         ),
         .testTarget(
             name: "OIDCClientTests",
-            dependencies: ["OAuthTransportNIO",
-                "OIDCClient", "OAuthCore", "FaultServerSupport", "DevServerTestSupport", "SharedTestState",
+            dependencies: ["HaapiTesting", "OAuthTransportNIO",
+                "OIDCClient", "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -240,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "HaapiDriverTests",
             // HaapiDevServer: its DPoP proof verifier checks the proofs the driver makes.
-            dependencies: ["HaapiDriver", "HaapiDevServer", "OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["HaapiTesting", "HaapiDriver", "HaapiDevServer", "OAuthCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "HaapiSDKTests",
@@ -251,33 +258,18 @@ let package = Package(
         // are Swift 5 code, as the apps that have them are.
         .testTarget(
             name: "SeedSnippetTests",
-            dependencies: ["OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "DevServerTestSupport", "OAuthTransportNIO", "SharedTestState"],
+            dependencies: ["HaapiTesting", "OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "OAuthTransportNIO"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // The misbehaving HTTP server and the table of faults, shared by the transport tests,
-        // the fault matrix and the browser-login client's tests (its OpenID Provider endpoints,
-        // ID-token signing key and headless browser).
-        .target(
-            name: "FaultServerSupport",
-            dependencies: ["OAuthTransportNIO",
-                "OAuthCore", "OIDCClient",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            path: "Tests/FaultServerSupport"
-        ),
         .testTarget(
             name: "FaultTests",
-            dependencies: ["OAuthTransportNIO", "FaultServerSupport", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
+            dependencies: ["HaapiTesting", "OAuthTransportNIO", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
         ),
         .testTarget(
             name: "OAuthTransportNIOTests",
-            dependencies: [
-                "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "FaultServerSupport",
+            dependencies: ["HaapiTesting",
+                "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,4 +1,4 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import HaapiDevServer
 import OAuthCore

@@ -1,4 +1,4 @@
-import DevServerTestSupport
+import HaapiTesting
 import Crypto
 import Foundation
 @testable import HaapiDevServer

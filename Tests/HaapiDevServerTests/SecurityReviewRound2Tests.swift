@@ -1,5 +1,4 @@
-import DevServerTestSupport
-import FaultServerSupport
+import HaapiTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import HaapiDriver
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -20,10 +21,13 @@ struct HaapiClientDiagnosisTests {
 
     /// A server that cannot be reached, or that issues a token to a bare client id, refuses nothing.
     @Test func noRefusalWhenNoOAuthErrorComesBack() async {
-        struct Unreachable: HTTPTransport {
-            func send(_ request: TransportRequest) async throws -> TransportResponse { throw HTTPTransportError(.connectionFailed, "refused") }
-        }
-        let diagnosis = await HaapiClientDiagnosis.probe(tokenEndpoint: URL(string: "https://as.example/token")!, clientID: "app", transport: Unreachable())
-        #expect(diagnosis == .noRefusal)
+        let endpoint = URL(string: "https://as.example/token")!
+        let unreachable = ScriptedTransport([])
+        #expect(await HaapiClientDiagnosis.probe(tokenEndpoint: endpoint, clientID: "app", transport: unreachable) == .noRefusal)
+        #expect(unreachable.sent.count == 1)
+        let lenient = ScriptedTransport([{ request in
+            TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"access_token":"t","token_type":"DPoP"}"#.utf8), url: request.url)
+        }])
+        #expect(await HaapiClientDiagnosis.probe(tokenEndpoint: endpoint, clientID: "app", transport: lenient) == .noRefusal)
     }
 }

@@ -1,4 +1,4 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import HaapiDriver
 import HaapiSDK

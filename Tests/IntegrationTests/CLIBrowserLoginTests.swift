@@ -1,8 +1,7 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import OAuthCore
 import OIDCClient
-import SharedTestState
 import Testing
 import OAuthTransportNIO
 

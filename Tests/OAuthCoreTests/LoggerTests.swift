@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import OAuthCore
-import SharedTestState
+import HaapiTesting
 import Testing
 
 /// A follow-up tag only these tests use, so lines of other suites never mix in.

@@ -31,31 +31,6 @@ func expectJOSE(_ code: JOSEError.Code, sourceLocation: SourceLocation = #_sourc
     return nil
 }
 
-/// A transport that answers from a script and records what it was sent.
-final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var script: [(TransportRequest) throws -> TransportResponse]
-    private(set) var requests: [TransportRequest] = []
-
-    init(_ script: [(TransportRequest) throws -> TransportResponse]) { self.script = script }
-
-    /// Answers every request the same way.
-    convenience init(repeating answer: @escaping (TransportRequest) throws -> TransportResponse, count: Int = 10) {
-        self.init(Array(repeating: answer, count: count))
-    }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let step: (TransportRequest) throws -> TransportResponse = try lock.withLock {
-            requests.append(request)
-            guard !script.isEmpty else { throw HTTPTransportError(.connectionFailed, "script exhausted") }
-            return script.removeFirst()
-        }
-        return try step(request)
-    }
-
-    var sent: [TransportRequest] { lock.withLock { requests } }
-}
-
 func json(_ status: Int, _ body: String, headers: HeaderFields = [:]) -> (TransportRequest) -> TransportResponse {
     { request in
         var headers = headers

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 

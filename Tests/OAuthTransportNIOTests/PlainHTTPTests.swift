@@ -1,4 +1,4 @@
-import FaultServerSupport
+import HaapiTesting
 import Foundation
 import NIOHTTP1
 import OAuthCore

@@ -1,4 +1,4 @@
-import FaultServerSupport
+import HaapiTesting
 import Foundation
 import OAuthCore
 import OIDCClient

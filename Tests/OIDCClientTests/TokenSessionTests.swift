@@ -1,11 +1,9 @@
-import DevServerTestSupport
-import FaultServerSupport
+import HaapiTesting
 import Foundation
 import NIOConcurrencyHelpers
 import OAuthCore
 import OAuthTransportNIO
 import OIDCClient
-import SharedTestState
 import Testing
 
 /// The token session on its own: one refresh for many callers, the end of a session, storage

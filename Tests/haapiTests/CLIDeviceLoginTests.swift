@@ -1,7 +1,6 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import HaapiDevServer
-import SharedTestState
 import Testing
 
 @testable import HaapiCLI

@@ -1,7 +1,5 @@
-import DevServerTestSupport
-import FaultServerSupport
+import HaapiTesting
 import Foundation
-import SharedTestState
 import Testing
 
 #if canImport(Glibc)

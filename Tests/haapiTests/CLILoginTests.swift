@@ -1,4 +1,4 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,7 +6,6 @@ import Glibc
 import Darwin
 #endif
 import OAuthCore
-import SharedTestState
 import Testing
 
 /// `haapi login --answers` run as a CI job runs it, against `haapi server --log-requests`, through

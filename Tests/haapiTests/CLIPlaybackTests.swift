@@ -1,7 +1,5 @@
-import DevServerTestSupport
-import FaultServerSupport
+import HaapiTesting
 import Foundation
-import SharedTestState
 import Testing
 
 /// `haapi login --answers` through recorded Curity flows played by a ``PlaybackServer``: the

@@ -1,5 +1,5 @@
 import Crypto
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import SwiftASN1
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import SharedTestState
+import HaapiTesting
 import Testing
 
 /// `haapi status --json` and `haapi profiles --json` (issue 27): the same keys in every state,

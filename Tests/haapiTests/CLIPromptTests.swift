@@ -1,6 +1,5 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
-import SharedTestState
 import Testing
 
 /// Issue 18, item 8, as a person sees it in a terminal (tmux): consent lists the scopes with

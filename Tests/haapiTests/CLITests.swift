@@ -1,6 +1,5 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
-import SharedTestState
 import Testing
 
 #if canImport(Glibc)

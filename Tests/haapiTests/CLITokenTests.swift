@@ -1,7 +1,6 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import OAuthCore
-import SharedTestState
 import Testing
 import OAuthTransportNIO
 

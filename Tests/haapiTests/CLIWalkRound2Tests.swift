@@ -1,6 +1,5 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
-import SharedTestState
 import Testing
 
 /// Issue 27 walked as a new user meets it: a bash in a tmux pane against `haapi server`, each

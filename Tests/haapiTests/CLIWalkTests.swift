@@ -1,6 +1,5 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
-import SharedTestState
 import Testing
 
 /// Issue 18 walked as a user sees it: a bash in a tmux pane, commands typed one after another

@@ -1,8 +1,6 @@
-import DevServerTestSupport
-import FaultServerSupport
+import HaapiTesting
 import Foundation
 import OAuthCore
-import SharedTestState
 import Testing
 
 /// The findings of the second security review about the client (issue 28), each kept closed by

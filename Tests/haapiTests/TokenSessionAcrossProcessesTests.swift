@@ -1,8 +1,7 @@
-import DevServerTestSupport
+import HaapiTesting
 import Foundation
 import HaapiSDK
 import OAuthTransportNIO
-import SharedTestState
 import Testing
 
 #if canImport(Glibc)

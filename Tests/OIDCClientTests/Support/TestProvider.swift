@@ -1,6 +1,6 @@
 import Crypto
 import CryptoExtras
-import FaultServerSupport
+import HaapiTesting
 import Foundation
 import NIOConcurrencyHelpers
 import OAuthCore

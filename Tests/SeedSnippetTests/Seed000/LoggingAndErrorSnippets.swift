@@ -1,6 +1,6 @@
 import Foundation
 import HaapiUI
-import SharedTestState
+import HaapiTesting
 import Testing
 
 // Seed 000, "HaapiLogger" and "Error handling - IdsvrError".

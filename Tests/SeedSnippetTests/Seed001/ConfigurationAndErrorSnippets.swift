@@ -1,6 +1,6 @@
 import Foundation
 import HaapiUI
-import SharedTestState
+import HaapiTesting
 import Testing
 
 // Seed 001, the OAuth accessor, "Client Authentication Method", "Error handling", "Common

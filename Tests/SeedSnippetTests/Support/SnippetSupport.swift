@@ -1,6 +1,6 @@
-import DevServerTestSupport
+import HaapiTesting
 // The snippet files import HaapiUI alone; they wait for what the snippets do in the background with this.
-@_exported import func DevServerTestSupport.waitFor
+@_exported import func HaapiTesting.waitFor
 import Foundation
 import HaapiDevServer
 import HaapiUI

@@ -12,7 +12,7 @@ import Synchronization
 /// goes through its real transport. Which faults apply, and which error each must end in, is
 /// up to the component's tests: this table only knows how to misbehave.
 ///
-/// To add a component: depend on `FaultServerSupport`, start a ``FaultServer`` with its
+/// To add a component: depend on `HaapiTesting`, start a ``FaultServer`` with its
 /// endpoints (``FaultEndpoint/tokenEndpoint(lifetime:idTokens:)``,
 /// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for JWKS or userinfo; for an OpenID
 /// Provider ``FaultEndpoint/openIDConfiguration(resourceServer:)``,
