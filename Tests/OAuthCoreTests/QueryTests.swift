@@ -19,3 +19,15 @@ struct QueryTests {
         #expect(url.appendingQuery([]) == url)
     }
 }
+
+@Suite("Reading a URL's query")
+struct QueryParameterTests {
+    @Test func theFirstParameterOfANameWinsFormDecoded() {
+        let url = URL(string: "app:/cb?code=a%2Bb&state=s+1&state=second&empty=&flag#state=fragment")!
+        #expect(url.queryParameter("state") == "s 1")
+        #expect(url.queryParameter("code") == "a+b")
+        #expect(url.queryParameter("empty") == "" && url.queryParameter("flag") == "")
+        #expect(url.queryParameter("missing") == nil)
+        #expect(url.queryParameters.map(\.0) == ["code", "state", "state", "empty", "flag"])
+    }
+}

@@ -117,10 +117,7 @@ public enum ResumeNonce {
     public static let parameter = "_resume_nonce"
 
     /// The nonce in `url`'s query, if it has one.
-    public static func of(_ url: URL) -> String? {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        return FormURLEncoding.decode(query).first(where: { $0.0 == parameter })?.1
-    }
+    public static func of(_ url: URL) -> String? { url.queryParameter(parameter) }
 }
 
 /// Any client operation, its arguments as received (the seeds' `ClientOperationActionModel`).

@@ -168,6 +168,14 @@ extension URL {
         components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
         return components.url ?? self
     }
+
+    /// The form-decoded parameters of the query, in order (a name may repeat).
+    package var queryParameters: [(String, String)] {
+        FormURLEncoding.decode(URLComponents(url: self, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
+    }
+
+    /// The value of the query's first parameter called `name`, form-decoded.
+    package func queryParameter(_ name: String) -> String? { queryParameters.first { $0.0 == name }?.1 }
 }
 
 /// `application/x-www-form-urlencoded` encoding, as HTML and OAuth define it.

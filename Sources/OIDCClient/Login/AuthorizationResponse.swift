@@ -25,9 +25,8 @@ public struct AuthorizationResponse: Sendable, Hashable {
     ///   `OIDCError.Code.authorizationIssuerMismatch`, `OIDCError.Code.missingAuthorizationIssuer`,
     ///   or `OIDCError.Code.authorizationError` (the provider's `error`, or no `code`).
     public init(url: URL, state: String, issuer: String, requireIssuer: Bool) throws {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         var parameters: [String: String] = [:]
-        for (name, value) in FormURLEncoding.decode(query) where parameters[name] == nil { parameters[name] = value }
+        for (name, value) in url.queryParameters where parameters[name] == nil { parameters[name] = value }
         self.parameters = parameters
         guard parameters["state"] == state else {
             throw OIDCError(

@@ -200,8 +200,7 @@ public actor OIDCClient {
             throw error
         }
         await browser.close()
-        let query = URLComponents(url: returned, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        guard FormURLEncoding.decode(query).first(where: { $0.0 == "state" })?.1 == state else {
+        guard returned.queryParameter("state") == state else {
             throw OIDCError(.stateMismatch, "the browser came back from logout without the state this logout sent")
         }
         HaapiLogger.info(OIDCFollowUpTag.flow, "logout: the provider ended the session")

@@ -127,8 +127,5 @@ struct PendingRedirect: Sendable {
     }
 
     /// The `state` parameter of `url`.
-    static func state(of url: URL) -> String? {
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        return FormURLEncoding.decode(query).first { $0.0 == "state" }?.1
-    }
+    static func state(of url: URL) -> String? { url.queryParameter("state") }
 }
