@@ -128,7 +128,7 @@ struct StorageTests {
 @Suite("XDG base directories")
 struct XDGDirectoryTests {
     @Test func anAbsoluteVariableIsUsedAnEmptyOrRelativeOneIgnored() {
-        let home = FileManager.default.homeDirectoryForCurrentUser
+        let home = URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
         #expect(XDGDirectory.data(environment: ["XDG_DATA_HOME": "/srv/data"]).path == "/srv/data/swift-haapi")
         #expect(XDGDirectory.config(environment: ["XDG_CONFIG_HOME": "/etc/user"]).path == "/etc/user/swift-haapi")
         for ignored in ["", "relative/dir"] {

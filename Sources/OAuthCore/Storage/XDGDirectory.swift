@@ -16,6 +16,7 @@ package enum XDGDirectory {
     /// The variable's folder; the spec says an empty or relative value is to be ignored.
     private static func base(_ variable: String, else fallback: String, environment: [String: String]) -> URL {
         if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(fallback, isDirectory: true)
+        // NSHomeDirectory: homeDirectoryForCurrentUser does not exist on iOS.
+        return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(fallback, isDirectory: true)
     }
 }
