@@ -5,43 +5,43 @@ import Foundation
 /// protocol's parameters in a fixed order, then the app's extra ones, which never replace or
 /// repeat a parameter already set nor name a security parameter (a second `state` or
 /// `redirect_uri` would let an extra parameter undo what the protocol checks).
-public struct AuthorizationQuery: Sendable {
+package struct AuthorizationQuery: Sendable {
     /// `client_id`.
-    public var clientID: String
+    package var clientID: String
     /// `redirect_uri`, as registered.
-    public var redirectURI: String
+    package var redirectURI: String
     /// `scope`, sent when not empty.
-    public var scopes: [String] = []
+    package var scopes: [String] = []
     /// `state`.
-    public var state: String?
+    package var state: String?
     /// `nonce`.
-    public var nonce: String?
+    package var nonce: String?
     /// The PKCE challenge to send (`code_challenge`, `code_challenge_method`).
-    public var pkce: PKCE?
+    package var pkce: PKCE?
     /// `prompt`.
-    public var prompt: String?
+    package var prompt: String?
     /// `max_age`.
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// `acr_values`, sent when not empty.
-    public var acrValues: [String] = []
+    package var acrValues: [String] = []
     /// `login_hint`.
-    public var loginHint: String?
+    package var loginHint: String?
     /// `ui_locales`, sent when not empty.
-    public var uiLocales: [String] = []
+    package var uiLocales: [String] = []
     /// `dpop_jkt`: the thumbprint of the key the code is bound to.
-    public var dpopThumbprint: String?
+    package var dpopThumbprint: String?
     /// Other parameters, in order (`ui_locales`, `claims`, ...); those naming a parameter already
     /// set or a security parameter are dropped.
-    public var additionalParameters: [(String, String)] = []
+    package var additionalParameters: [(String, String)] = []
 
     /// A request of `clientID` for a code sent to `redirectURI`.
-    public init(clientID: String, redirectURI: String) {
+    package init(clientID: String, redirectURI: String) {
         self.clientID = clientID
         self.redirectURI = redirectURI
     }
 
     /// The parameters, in order: `response_type=code` and the protocol's, then the extra ones.
-    public var parameters: [(String, String)] {
+    package var parameters: [(String, String)] {
         var parameters: [(String, String)] = [("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI)]
         if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         if let state { parameters.append(("state", state)) }
@@ -59,7 +59,7 @@ public struct AuthorizationQuery: Sendable {
 
     /// The names an extra parameter may never take, set or not: what binds the response, the
     /// code and the ID token to this request.
-    public static let securityParameters: Set<String> = [
+    package static let securityParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "max_age",
         "dpop_jkt", "request", "request_uri",
     ]

@@ -7,7 +7,7 @@ import Foundation
 /// would wait for the whole request, timeouts and all. Here each caller stops waiting as soon
 /// as its own task is cancelled (with `CancellationError`), and the work itself is cancelled
 /// once no caller waits for it any more, which cancels its requests through the transport.
-public final class SharedWork<Value: Sendable>: Sendable {
+package final class SharedWork<Value: Sendable>: Sendable {
     private struct State {
         var result: Result<Value, any Error>?
         var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
@@ -18,7 +18,7 @@ public final class SharedWork<Value: Sendable>: Sendable {
     private let task: Task<Void, Never>
 
     /// Starts `operation` at once, in a task of its own.
-    public init(operation: @escaping @Sendable () async throws -> Value) {
+    package init(operation: @escaping @Sendable () async throws -> Value) {
         let state = LockedValue(State())
         self.state = state
         task = Task {
@@ -34,7 +34,7 @@ public final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// The work's result, or `CancellationError` as soon as the calling task is cancelled.
-    public var value: Value {
+    package var value: Value {
         get async throws {
             let id = state.withLock { state in
                 defer { state.nextWaiter += 1 }
@@ -63,7 +63,7 @@ public final class SharedWork<Value: Sendable>: Sendable {
     }
 
     /// Cancels the work, whoever waits.
-    public func cancel() { task.cancel() }
+    package func cancel() { task.cancel() }
 
     private func cancelIfNobodyWaits() {
         if state.withLock({ $0.waiters.isEmpty && $0.result == nil }) { task.cancel() }

@@ -2,11 +2,11 @@ import Crypto
 import Foundation
 
 /// Base64url encoding without padding (RFC 4648 §5), as JOSE, PKCE and DPoP use it.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes bytes as base64url text without `=` padding.
-    public static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
+    package static func encode<Bytes: DataProtocol>(_ bytes: Bytes) -> String {
         // One pass with a table: DPoP proofs encode three segments per request, so this is hot.
         let input = Array(bytes)
         var output = [UInt8]()
@@ -31,7 +31,7 @@ public enum Base64URL {
     }
 
     /// Encodes a hash digest as base64url text without padding.
-    public static func encode<D: Digest>(_ digest: D) -> String {
+    package static func encode<D: Digest>(_ digest: D) -> String {
         encode(Data(digest))
     }
 
@@ -41,7 +41,7 @@ public enum Base64URL {
     /// and so is a length that no byte sequence encodes to: JOSE compares these strings
     /// byte for byte, so a lenient decoder would accept tokens other parties reject.
     /// - Returns: the bytes, or `nil` if the text is not canonical base64url.
-    public static func decode<S: StringProtocol>(_ text: S) -> Data? {
+    package static func decode<S: StringProtocol>(_ text: S) -> Data? {
         var standard = ""
         standard.reserveCapacity(text.utf8.count + 3)
         for byte in text.utf8 {

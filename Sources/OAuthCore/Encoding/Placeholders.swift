@@ -2,11 +2,11 @@ import Foundation
 
 /// Texts with `%@` placeholders, as `.strings` tables write them: the kit's strings and the
 /// development server's pages fill theirs here.
-public enum Placeholders {
+package enum Placeholders {
     /// `format` with `arguments` in place of its `%@` (in order) or `%1$@`, `%2$@`, ... (by
     /// position, as a translation may reorder them); `%%` is `%`. A marker with no argument
     /// stays as written.
-    public static func fill(_ format: String, _ arguments: [String]) -> String {
+    package static func fill(_ format: String, _ arguments: [String]) -> String {
         var output = "", rest = Substring(format), next = 0
         // One pass over the format, so an argument that holds a marker is never formatted again.
         while let percent = rest.firstIndex(of: "%") {

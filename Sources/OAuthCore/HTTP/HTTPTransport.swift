@@ -179,23 +179,23 @@ extension URL {
 }
 
 /// `application/x-www-form-urlencoded` encoding, as HTML and OAuth define it.
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     private static let unreserved = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// Encodes one name or value: unreserved characters stay, space becomes `+`, the rest is percent-encoded.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         (text.addingPercentEncoding(withAllowedCharacters: unreserved.union(CharacterSet(charactersIn: " "))) ?? "")
             .replacingOccurrences(of: " ", with: "+")
     }
 
     /// Encodes parameters in order.
-    public static func encode(_ parameters: [(String, String)]) -> String {
+    package static func encode(_ parameters: [(String, String)]) -> String {
         parameters.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
     /// Decodes a form body or query string; malformed percent escapes are kept as written.
-    public static func decode(_ text: String) -> [(String, String)] {
+    package static func decode(_ text: String) -> [(String, String)] {
         text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
@@ -204,7 +204,7 @@ public enum FormURLEncoding {
 
     /// Decodes one form-encoded name or value (`+` is a space); a malformed percent escape is
     /// kept as written.
-    public static func unescape<S: StringProtocol>(_ part: S) -> String {
+    package static func unescape<S: StringProtocol>(_ part: S) -> String {
         let spaced = part.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

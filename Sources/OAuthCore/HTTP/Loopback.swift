@@ -3,11 +3,11 @@ import Foundation
 /// This machine's loopback interface, defined once for the package: which hosts count as
 /// loopback, for redirect URIs (RFC 8252 §7.3, §8.3), for plain `http` that is still safe (it never
 /// leaves the machine), and for what a browser may be sent to.
-public enum Loopback {
+package enum Loopback {
     /// Whether `host` is a loopback IP literal: `127.0.0.1`, or `::1` with or without its URL
     /// brackets. RFC 8252 §7.3 builds loopback redirect URIs from these, and an authorization
     /// server lets their port vary (§8.3).
-    public static func isIPLiteral(_ host: String?) -> Bool {
+    package static func isIPLiteral(_ host: String?) -> Bool {
         guard let host = host?.lowercased() else { return false }
         return host == "127.0.0.1" || host == "::1" || host == "[::1]"
     }
@@ -15,12 +15,12 @@ public enum Loopback {
     /// Whether `host` names this machine: a loopback IP literal, or `localhost` (RFC 6761 §6.3).
     /// RFC 8252 §8.3 advises against `localhost` in redirect URIs, since it may resolve elsewhere:
     /// where the port is allowed to vary, use ``isIPLiteral(_:)``.
-    public static func isHost(_ host: String?) -> Bool {
+    package static func isHost(_ host: String?) -> Bool {
         isIPLiteral(host) || host?.lowercased() == "localhost"
     }
 
     /// Whether `url` is plain `http` to this machine.
-    public static func isHTTP(_ url: URL) -> Bool {
+    package static func isHTTP(_ url: URL) -> Bool {
         url.scheme?.lowercased() == "http" && isHost(url.host)
     }
 }

@@ -203,13 +203,13 @@ public final class HaapiLogger: Sendable {
 }
 
 /// The tag of the masking warnings, which are written whatever ``HaapiLogger/followUpTags`` holds.
-public struct UnsecuredTag: FollowUpTag {
+package struct UnsecuredTag: FollowUpTag {
     /// `UNSECURED`.
-    public var subsystem: String { "UNSECURED" }
+    package var subsystem: String { "UNSECURED" }
     /// `UNSECURED`.
-    public var tagName: String { "UNSECURED" }
+    package var tagName: String { "UNSECURED" }
     /// The tag; it has no state.
-    public init() {}
+    package init() {}
 }
 
 /// Logger settings for ``HaapiLogger/withScope(_:_:)``; the defaults are the global defaults.
