@@ -51,6 +51,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         else {
             throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(request.url)")
         }
+        let target = "\(request.method) \(request.url.redacted)"
+        if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
         let timeout = request.timeout ?? configuration.timeout
         let pins = configuration.tls.pins(for: host)
         if scheme == "https", !pins.isEmpty {
@@ -64,26 +66,21 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         if scheme == "https" { outgoing.tlsConfiguration = tlsConfiguration }
-        let target = "\(request.method) \(request.url.redacted)"
         let deadline = Deadline(secondsFromNow: timeout)
         let limit = configuration.maximumResponseBytes
         do {
             let response = try await Self.client.execute(outgoing, timeout: TimeAmount(seconds: timeout))
             // AsyncHTTPClient's deadline ends when the head arrives: the body needs its own.
-            let body = try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
-                group.addTask { try await response.body.collect(upTo: limit) }
-                group.addTask {
-                    try await Task.sleep(until: deadline)
-                    throw HTTPTransportError(.timedOut, "\(target) timed out while receiving the body")
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
+            let body = try await HTTPTransportError.racing(target, until: deadline, timeoutPhrase: "timed out while receiving the body") {
+                try await response.body.collect(upTo: limit)
             }
             var headers = HeaderFields()
             for field in response.headers { headers.add(name: field.name, value: field.value) }
             return TransportResponse(
                 status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
         } catch {
+            // Whatever the layers below made of a cancellation (a closed channel, a finished body), it is one.
+            if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
             let failure = HTTPTransportError.classify(error, target: target)
             // "Certificate verify failed" says nothing a person can fix: say what is wrong with it.
             if failure.code == .tlsFailure, scheme == "https",
@@ -108,13 +105,13 @@ extension HTTPTransportError {
     /// Maps the many error types of AsyncHTTPClient, NIO and NIOSSL to one typed error.
     static func classify(_ error: any Error, target: String) -> HTTPTransportError {
         if let error = error as? HTTPTransportError { return error }
-        if error is CancellationError { return HTTPTransportError(.cancelled, "\(target) was cancelled") }
+        if error is CancellationError { return .cancelled(target) }
         if error is NIOTooManyBytesError {
             return HTTPTransportError(.responseTooLarge, "the response to \(target) is too large", underlying: error)
         }
         if let error = error as? HTTPClientError {
             switch error {
-            case .cancelled: return HTTPTransportError(.cancelled, "\(target) was cancelled")
+            case .cancelled: return .cancelled(target)
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
                 return HTTPTransportError(.timedOut, "\(target) timed out", underlying: error)
             case .remoteConnectionClosed:

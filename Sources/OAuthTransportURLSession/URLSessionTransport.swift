@@ -62,7 +62,7 @@ public final class URLSessionTransport: HTTPTransport {
             throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(request.url.redacted)")
         }
         let target = "\(request.method) \(request.url.redacted)"
-        try Task.checkCancellation(target: target)
+        if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
         let timeout = request.timeout ?? configuration.timeout
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: WaitTime.clamped(timeout))
         urlRequest.httpMethod = request.method
@@ -72,26 +72,14 @@ public final class URLSessionTransport: HTTPTransport {
         let delegate = self.delegate
         let limit = configuration.maximumResponseBytes
         let deadline = Deadline(secondsFromNow: timeout)
-        let (data, response): (Data, HTTPURLResponse) = try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
-            group.addTask {
-                try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        delegate.start(task.task, limit: limit, target: target, continuation: continuation)
-                    }
-                } onCancel: {
-                    task.task.cancel()
+        let (data, response) = try await HTTPTransportError.racing(target, until: deadline) {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                    delegate.start(task.task, limit: limit, target: target, continuation: continuation)
                 }
+            } onCancel: {
+                task.task.cancel()
             }
-            group.addTask {
-                do {
-                    try await Task.sleep(until: deadline)
-                } catch {
-                    throw HTTPTransportError(.cancelled, "\(target) was cancelled")  // whichever child ends first, it says so
-                }
-                throw HTTPTransportError(.timedOut, "\(target) timed out")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
         }
         var headers = HeaderFields()
         for (name, value) in response.allHeaderFields {
@@ -265,7 +253,7 @@ extension HTTPTransportError {
         }
         switch error.code {
         case .cancelled:
-            return HTTPTransportError(.cancelled, "\(target) was cancelled")
+            return .cancelled(target)
         case .timedOut:
             return HTTPTransportError(.timedOut, "\(target) timed out", underlying: error)
         case .networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse:
@@ -283,13 +271,6 @@ extension HTTPTransportError {
             }
             return HTTPTransportError(.connectionFailed, "\(target) could not connect", underlying: error)
         }
-    }
-}
-
-extension Task where Success == Never, Failure == Never {
-    /// Throws [`HTTPTransportError.Code.cancelled`](doc:/OAuthCore/ErrorCode/cancelled-7gi1b) when the current task is cancelled.
-    static func checkCancellation(target: String) throws {
-        if isCancelled { throw HTTPTransportError(.cancelled, "\(target) was cancelled") }
     }
 }
 

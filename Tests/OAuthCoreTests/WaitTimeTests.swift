@@ -73,3 +73,59 @@ import Testing
         #expect(deadline.remainingSeconds == 0)
     }
 }
+
+/// `withDeadline`: the one race between work and a clock, whose callers name their two errors.
+@Suite struct DeadlineRaceTests {
+    private struct TimedOut: Error {}
+    private struct Cancelled: Error {}
+    private struct Broken: Error {}
+
+    private static func race<V: Sendable>(
+        _ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> V
+    ) async throws -> V {
+        try await withDeadline(Deadline(secondsFromNow: seconds), timedOut: { TimedOut() }, cancelled: { Cancelled() }, operation: operation)
+    }
+
+    @Test func theWorkThatEndsFirstGivesItsValueOrItsError() async throws {
+        #expect(try await Self.race(30) { 42 } == 42)
+        await #expect(throws: Broken.self) { try await Self.race(30) { () async throws -> Int in throw Broken() } }
+    }
+
+    @Test func aPassedDeadlineEndsTheWorkAsTimedOut() async throws {
+        let started = Deadline.now
+        await #expect(throws: TimedOut.self) {
+            try await Self.race(0.05) { () async throws -> Int in
+                try await Task.sleep(seconds: 30)
+                return 1
+            }
+        }
+        // It ended at the deadline, not when the work would have.
+        #expect(Deadline.now.uptimeNanoseconds - started.uptimeNanoseconds < 10_000_000_000)
+    }
+
+    @Test func anAlreadyCancelledTaskFailsWithoutStartingTheWork() async throws {
+        let started = LockedValue(false)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Self.race(30) { started.withLock { $0 = true }; return 1 }
+        }
+        await #expect(throws: Cancelled.self) { try await task.value }
+        #expect(started.withLock { $0 } == false)
+    }
+
+    @Test func aCancelledTaskFailsAsCancelledWhateverTheWorkThrew() async throws {
+        let waiting = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await Self.race(30) { () async throws -> Int in
+                waiting.continuation.yield()
+                // The layer below turns the cancellation into an error of its own.
+                do { try await Task.sleep(seconds: 30) } catch { throw Broken() }
+                return 1
+            }
+        }
+        var iterator = waiting.stream.makeAsyncIterator()
+        await iterator.next()
+        task.cancel()
+        await #expect(throws: Cancelled.self) { try await task.value }
+    }
+}

@@ -78,3 +78,34 @@ extension Task where Success == Never, Failure == Never {
         try await sleep(seconds: deadline.remainingSeconds)
     }
 }
+
+/// Runs `operation` against the clock: its value when it ends before `deadline`, `timedOut()`
+/// when the deadline passes first, `cancelled()` when the calling task is cancelled.
+///
+/// The package's one race between work and a deadline (transports, user agents): each caller
+/// names its own two errors. A task cancelled before the race starts fails at once, without
+/// starting `operation`; a failure of `operation` while the task is cancelled is the
+/// cancellation, whatever the layer below made of it, so a caller that cancels always sees
+/// `cancelled()`.
+package func withDeadline<Value: Sendable>(
+    _ deadline: Deadline,
+    timedOut: @escaping @Sendable () -> any Error,
+    cancelled: @escaping @Sendable () -> any Error,
+    operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    if Task.isCancelled { throw cancelled() }
+    do {
+        return try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask(operation: operation)
+            group.addTask {
+                do { try await Task.sleep(until: deadline) } catch { throw cancelled() }
+                throw timedOut()
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!  // two children: the first to end decides
+        }
+    } catch {
+        if Task.isCancelled { throw cancelled() }
+        throw error
+    }
+}

@@ -54,6 +54,25 @@ public struct HTTPTransportError: IdsvrError, Hashable {
     }
 }
 
+extension HTTPTransportError {
+    /// The exchange `target` (`GET https://…`) was cancelled by its caller.
+    package static func cancelled(_ target: String) -> HTTPTransportError {
+        HTTPTransportError(.cancelled, "\(target) was cancelled")
+    }
+
+    /// Runs the exchange `target` until `deadline` (``withDeadline(_:timedOut:cancelled:operation:)``):
+    /// ``Code/timedOut`` when it passes (`"\(target) \(timeoutPhrase)"`), ``cancelled(_:)`` when
+    /// the calling task is cancelled, before or during the exchange.
+    package static func racing<Value: Sendable>(
+        _ target: String, until deadline: Deadline, timeoutPhrase: String = "timed out",
+        operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withDeadline(
+            deadline, timedOut: { HTTPTransportError(.timedOut, "\(target) \(timeoutPhrase)") },
+            cancelled: { HTTPTransportError.cancelled(target) }, operation: operation)
+    }
+}
+
 extension ErrorCode where Domain == HTTPTransportError {
     /// The server could not be reached (refused, unreachable, DNS failure).
     public static var connectionFailed: Self { Self("connection_failed") }

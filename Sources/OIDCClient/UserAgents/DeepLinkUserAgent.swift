@@ -80,26 +80,22 @@ final class RedirectInbox: Sendable {
     /// The redirect, when it comes within `timeout` seconds.
     /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.timedOut`, `OIDCError.Code.cancelled` (by the app or the calling task).
     func wait(timeout: TimeInterval, redirectURI: URL) async throws -> URL {
-        try await withThrowingTaskGroup(of: URL.self) { group in
-            group.addTask {
-                try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        let ready = self.state.withLock { state -> Result<URL, OIDCError>? in
-                            if state.result == nil { state.waiter = continuation }
-                            return state.result
-                        }
-                        if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
+        try await withDeadline(
+            Deadline(secondsFromNow: timeout),
+            timedOut: { OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(WaitTime.text(timeout))") },
+            cancelled: { OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect") }
+        ) {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let ready = self.state.withLock { state -> Result<URL, OIDCError>? in
+                        if state.result == nil { state.waiter = continuation }
+                        return state.result
                     }
-                } onCancel: {
-                    self.deliver(.failure(OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect")))
+                    if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
                 }
+            } onCancel: {
+                self.deliver(.failure(OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect")))
             }
-            group.addTask {
-                do { try await Task.sleep(seconds: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
-                throw OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(WaitTime.text(timeout))")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
         }
     }
 }

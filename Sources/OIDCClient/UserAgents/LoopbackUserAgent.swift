@@ -74,25 +74,25 @@ struct LoopbackSession: ExternalUserAgentSession {
             await listener.close()
             throw error
         }
-        let listener = self.listener
-        let outcome = await withTaskGroup(of: URL?.self) { group -> URL?? in
-            group.addTask { await listener.redirect() }
-            group.addTask {
-                try? await Task.sleep(seconds: timeout)
-                return nil
+        let listener = self.listener, redirectURI = self.redirectURI
+        let timedOut = { @Sendable in
+            OIDCError(.timedOut, "the browser did not come back to \(redirectURI.absoluteString) within \(WaitTime.text(timeout))")
+        }
+        let received: URL
+        do {
+            received = try await withDeadline(
+                Deadline(secondsFromNow: timeout), timedOut: timedOut,
+                cancelled: { OIDCError(.cancelled, "the login was cancelled before the browser came back") }
+            ) {
+                // nil: the listener stopped (or the wait was cancelled) without a redirect.
+                guard let url = await listener.redirect() else { throw timedOut() }
+                return url
             }
-            defer { group.cancelAll() }
-            // The first child to finish decides: the redirect, or the timer (nil).
-            let first = await group.next()
-            return first
+        } catch {
+            await listener.close()
+            throw error
         }
         await listener.close()
-        if Task.isCancelled {
-            throw OIDCError(.cancelled, "the login was cancelled before the browser came back")
-        }
-        guard let received = outcome ?? nil else {
-            throw OIDCError(.timedOut, "the browser did not come back to \(redirectURI.absoluteString) within \(WaitTime.text(timeout))")
-        }
         return received
     }
 

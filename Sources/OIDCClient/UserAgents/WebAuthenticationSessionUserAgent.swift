@@ -56,17 +56,24 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
     func present(_ url: URL, timeout: TimeInterval) async throws -> URL {
         let redirectURI = self.redirectURI, ephemeral = self.ephemeral, anchor = self.anchor
         let sheet = await Sheet()
-        return try await withThrowingTaskGroup(of: URL.self) { group in
-            group.addTask { @MainActor in
+        return try await withDeadline(
+            Deadline(secondsFromNow: timeout),
+            timedOut: { OIDCError(.timedOut, "the login sheet was not completed within \(WaitTime.text(timeout))") },
+            cancelled: { OIDCError(.cancelled, "the login was cancelled") }
+        ) { @MainActor in
+            try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
+                    guard sheet.wait(continuation) else { return }
                     let completion: ASWebAuthenticationSession.CompletionHandler = { callback, error in
+                        let result: Result<URL, any Error>
                         if let callback {
-                            continuation.resume(returning: callback)
+                            result = .success(callback)
                         } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                            continuation.resume(throwing: OIDCError(.cancelled, "the login sheet was closed"))
+                            result = .failure(OIDCError(.cancelled, "the login sheet was closed"))
                         } else {
-                            continuation.resume(throwing: OIDCError(.userAgentFailed, "the login sheet failed", cause: error))
+                            result = .failure(OIDCError(.userAgentFailed, "the login sheet failed", cause: error))
                         }
+                        Task { @MainActor in sheet.finish(result) }
                     }
                     let session = Self.session(url: url, redirectURI: redirectURI, completion: completion)
                     let provider = PresentationAnchorProvider(anchor: anchor)
@@ -76,20 +83,13 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
                     objc_setAssociatedObject(session, &PresentationAnchorProvider.key, provider, .OBJC_ASSOCIATION_RETAIN)
                     sheet.session = session
                     if !session.start() {
-                        continuation.resume(throwing: OIDCError(.userAgentFailed, "the login sheet could not be started"))
+                        sheet.finish(.failure(OIDCError(.userAgentFailed, "the login sheet could not be started")))
                     }
                 }
+            } onCancel: {
+                // A timeout or a cancelled task closes the sheet and ends the wait (the race waits for it).
+                Task { @MainActor in sheet.close() }
             }
-            group.addTask {
-                do { try await Task.sleep(seconds: timeout) } catch { throw OIDCError(.cancelled, "the login was cancelled") }
-                throw OIDCError(.timedOut, "the login sheet was not completed within \(WaitTime.text(timeout))")
-            }
-            defer {
-                group.cancelAll()
-                // A timeout or a cancelled task closes the sheet; closing it completes the session.
-                Task { @MainActor in sheet.session?.cancel() }
-            }
-            return try await group.next()!
         }
     }
 
@@ -112,8 +112,36 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
 }
 
 /// The session on screen, for closing it from outside the main-actor task that made it.
+/// One sheet's session and its waiting caller, which it answers once: with the session's
+/// completion, or when the sheet is closed for a timeout or a cancellation (whichever comes first;
+/// the wait does not depend on `cancel()` calling the completion).
 @MainActor private final class Sheet {
     var session: ASWebAuthenticationSession?
+    private var waiter: CheckedContinuation<URL, any Error>?
+    private var closed = false
+
+    /// Keeps `continuation` to answer; false (and answered) when the sheet is already closed.
+    func wait(_ continuation: CheckedContinuation<URL, any Error>) -> Bool {
+        guard !closed else {
+            continuation.resume(throwing: OIDCError(.cancelled, "the login was cancelled"))
+            return false
+        }
+        waiter = continuation
+        return true
+    }
+
+    /// Answers the waiting caller with `result`, when it has not been answered yet.
+    func finish(_ result: Result<URL, any Error>) {
+        waiter?.resume(with: result)
+        waiter = nil
+    }
+
+    /// Closes the sheet and ends the wait as cancelled.
+    func close() {
+        closed = true
+        session?.cancel()
+        finish(.failure(OIDCError(.cancelled, "the login was cancelled")))
+    }
 }
 
 /// Answers `ASWebAuthenticationSession`'s question for a window.
