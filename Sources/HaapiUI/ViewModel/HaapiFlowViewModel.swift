@@ -64,59 +64,18 @@ import OpenCombine
     private var dataMapper: any DataMapper { haapiUIKitApplication.dataMapper }
     /// The step shown (a continue-same-step included).
     public private(set) var shownStep: (any HaapiRepresentation)?
-    /// Where the flow is; ``enter(_:)`` is the one way to change it.
-    private var phase = Phase.idle
-    private var pollingTask: Task<Void, Never>?
-    /// Bumped by every user action: results of superseded requests are dropped.
-    private var generation = 0
-    /// What the flow was started with, for a restart the server asks for.
-    private var startParameters: OAuthAuthorizationParameters?
-    /// Whether the flow has been restarted for a `mismatch-between-session-and-access-token` (only once).
-    private var restartedForMismatch = false
-    /// The code the flow exchanged and what that ended with: a code is spent once, so asking
-    /// for it again (``fetchAccessToken(authorizationCode:additionalParameters:)``) gives this.
-    private var exchanged: (code: String, model: any OAuthModel)?
-
-    /// What ``retry()`` repeats.
-    private enum RetryAction {
-        case start(OAuthAuthorizationParameters?)
-        case request(@Sendable () async -> HaapiResult)
-        case exchange(OAuthAuthorizationResponseStep)
-    }
-
-    /// Where the flow is. ``isLoading`` and ``error`` are read from it (see ``enter(_:)``).
-    private enum Phase {
-        /// Before ``start(parameters:)``.
-        case idle
-        /// A request the user asked for (or its retry) is under way.
-        case loading
-        /// A step is shown: the user acts next, or the poll timer for a pending polling step.
-        case showing
-        /// An error is shown. `retry` repeats what failed, when it may succeed; `reported` once
-        /// ``haapiFlowResult`` has received the error (the flow stopped on it).
-        case failed(HaapiFlowError, retry: RetryAction?, reported: Bool)
-        /// The flow ended: ``oAuthModel`` says how.
-        case ended
-    }
-
-    /// Moves the flow to `next` and publishes what changes with it.
-    private func enter(_ next: Phase) {
-        phase = next
-        if case .failed(let flowError, _, _) = next {
-            error = flowError
-        } else if error != nil {
-            error = nil
+    /// Where the flow is and what it decided (``FlowState``); every change publishes
+    /// ``isLoading``, ``error`` and ``isConfirmingInterruption`` from it.
+    private var state = FlowState() {
+        didSet {
+            if oldValue.phaseChanges != state.phaseChanges {
+                if isLoading != state.isLoading { isLoading = state.isLoading }
+                if error != nil || state.error != nil { error = state.error }
+            }
+            if isConfirmingInterruption != state.isConfirmingInterruption { isConfirmingInterruption = state.isConfirmingInterruption }
         }
-        let loading = if case .loading = next { true } else { false }
-        if isLoading != loading { isLoading = loading }
     }
-
-    /// After a request: the step it left shown, unless it moved the flow on (an error, the end)
-    /// or a later action superseded it.
-    private func settle(after request: Int) {
-        guard generation == request, case .loading = phase else { return }
-        enter(.showing)
-    }
+    private var pollingTask: Task<Void, Never>?
 
     /// A view model for a flow of `haapiUIKitApplication`; nothing is contacted until ``start(parameters:)``.
     public init(haapiUIKitApplication: any HaapiUIKitApplication) {
@@ -141,8 +100,7 @@ import OpenCombine
 
     /// Starts (or restarts) the flow; the application's accessor is built first if it is not yet.
     public func start(parameters: OAuthAuthorizationParameters? = nil) async {
-        startParameters = parameters
-        restartedForMismatch = false
+        state.start(parameters: parameters)
         await begin(parameters: parameters)
     }
 
@@ -151,18 +109,16 @@ import OpenCombine
         uiModel = nil
         problemModel = nil
         oAuthModel = nil
-        isConfirmingInterruption = false
+        state.beginFlow()
         if accessor == nil {
-            generation += 1
-            let current = generation
+            let request = state.beginRequest()
             stopPolling()
-            enter(.loading)
             do {
                 let made = try await haapiUIKitApplication.haapiAccessor()
-                guard generation == current else { return }
+                guard state.isCurrent(request) else { return }
                 accessor = made
             } catch {
-                guard generation == current else { return }
+                guard state.isCurrent(request) else { return }
                 publish(HaapiFlowError(failure: error), retry: .start(parameters))
                 return
             }
@@ -241,8 +197,8 @@ import OpenCombine
     ///   - authorizationCode: the code of the flow's authorization response.
     ///   - additionalParameters: more parameters of the token request (`resource`, ...).
     public func fetchAccessToken(authorizationCode: String, additionalParameters: [String: String]? = nil) async {
-        if let exchanged, exchanged.code == authorizationCode {
-            oAuthModel = exchanged.model
+        if let model = state.model(exchanging: authorizationCode) {
+            oAuthModel = model
             return
         }
         do {
@@ -254,7 +210,7 @@ import OpenCombine
                 with: authorizationCode, dpop: dpop, additionalParameters: additionalParameters, codeVerifier: verifier)
             if case .error(let failure) = response { throw failure }
             let model = try oauthModel(response)
-            exchanged = (authorizationCode, model)
+            state.exchanged(authorizationCode, endedWith: model)
             end(with: model)
         } catch {
             publish(HaapiFlowError(failure: error))
@@ -293,16 +249,11 @@ import OpenCombine
     /// this only sets ``isConfirmingInterruption``: the UI then calls ``confirmCancel()`` or
     /// ``dismissCancel()``. Otherwise the flow is cancelled at once (see ``confirmCancel()``).
     public func cancel() async {
-        // Closing the screen of an error that stopped the flow is seeing it: nothing is left to lose.
-        if case .failed(_, nil, reported: false) = phase {
-            acknowledgeError()
-            return
+        switch state.cancel(confirmationRequired: configuration.shouldConfirmFlowInterruption) {
+        case .acknowledge(let seen): report(seen)
+        case .askToConfirm: break
+        case .interrupt: await interrupt()
         }
-        if configuration.shouldConfirmFlowInterruption && !isConfirmingInterruption {
-            isConfirmingInterruption = true
-            return
-        }
-        await interrupt()
     }
 
     /// Abandons the flow: submits the step's cancel action when it has one (the server ends the
@@ -314,23 +265,21 @@ import OpenCombine
 
     /// Keeps the flow going after ``cancel()`` asked for confirmation.
     public func dismissCancel() {
-        isConfirmingInterruption = false
+        state.dismissCancel()
     }
 
     /// Repeats the request that failed with a retryable ``error``.
     public func retry() async {
-        guard case .failed(_, let action?, _) = phase else { return }
+        guard let action = state.retryAction else { return }
         switch action {
         case .start(let parameters):
             await begin(parameters: parameters)
         case .request(let operation):
             await run(operation)
         case .exchange(let step):
-            generation += 1
-            let current = generation
-            enter(.loading)
+            let request = state.beginRequest()
             await exchange(step)
-            settle(after: current)
+            state.settle(request)
         }
     }
 
@@ -338,8 +287,8 @@ import OpenCombine
     /// ``HaapiUIKitConfiguration/shouldAutoHandleFlowErrorFeedback``, the UI's alert was
     /// dismissed): the flow ends and ``haapiFlowResult`` receives the error.
     public func acknowledgeError() {
-        guard case .failed(let flowError, _, reported: false) = phase else { return }
-        finish(with: flowError)
+        guard let seen = state.acknowledge() else { return }
+        report(seen)
     }
 
     /// The operation the flow waits to come back from: an external browser (or Curity's older
@@ -418,16 +367,15 @@ import OpenCombine
     /// The user came back to the app (from BankID, or another app the step opened): a waiting
     /// step is polled now rather than at its next tick, so the login goes on at once.
     public func pollAfterReturn() async {
-        guard shownStep is PollingStep, !isLoading, case .showing = phase else { return }
+        guard shownStep is PollingStep, state.isShowing else { return }
         await poll()
     }
 
     /// Stops the flow's work under way (polling, requests whose answers are then dropped).
     /// The application's accessor stays open for the next flow.
     public func stop() {
-        generation += 1
+        state.stop()
         stopPolling()
-        if case .loading = phase { enter(.showing) }
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
     }
 
@@ -443,21 +391,19 @@ import OpenCombine
 
     /// Runs a user's request: supersedes what is under way, shows loading, handles the result.
     private func run(_ operation: @escaping @Sendable () async -> HaapiResult) async {
-        generation += 1
-        let current = generation
+        let request = state.beginRequest()
         stopPolling()
-        enter(.loading)
-        await execute(operation, generation: current)
-        settle(after: current)
+        await execute(operation, as: request)
+        state.settle(request)
     }
 
     /// Sends a request and handles its result, unless a later action superseded it.
-    private func execute(_ operation: @escaping @Sendable () async -> HaapiResult, generation current: Int) async {
+    private func execute(_ operation: @escaping @Sendable () async -> HaapiResult, as request: FlowState.Request) async {
         let result = await operation()
-        guard generation == current else { return }
+        guard state.isCurrent(request) else { return }
         switch result {
         case .representation(let step):
-            await show(step, generation: current)
+            await show(step, as: request)
         case .problem(let problem):
             await handle(problem)
         case .error(let failure):
@@ -465,7 +411,7 @@ import OpenCombine
         }
     }
 
-    private func show(_ step: any HaapiRepresentation, generation current: Int) async {
+    private func show(_ step: any HaapiRepresentation, as request: FlowState.Request) async {
         guard let shown = map(step) else { return }
         HaapiLogger.debug(UIKitFollowUpTag.flow, "showing \(type(of: step)) (\(step.metadata?.viewName ?? "no view name"))")
         problemModel = nil
@@ -483,11 +429,11 @@ import OpenCombine
             shownStep = polling
             uiModel = shown
             if polling.pollingProperties.status == .pending {
-                schedulePoll(polling, generation: current)
+                schedulePoll(polling, as: request)
             } else if let manager {
                 let next = polling.mainAction
                 // Done or failed: the continuing action is submitted without the user.
-                await execute({ await manager.submit(next) }, generation: current)
+                await execute({ await manager.submit(next) }, as: request)
             }
         default:
             shownStep = step
@@ -550,13 +496,14 @@ import OpenCombine
                 problemModel = model
                 return
             }
-        case .restartFlow where !restartedForMismatch:
+        case .restartFlow:
             // The HAAPI token the flow's session was bound to changed (renewed, another DPoP key):
             // a new flow binds to the new one. Twice in a row means something else is wrong.
-            restartedForMismatch = true
-            stopPolling()
-            await begin(parameters: startParameters)
-            return
+            if let parameters = state.restartForMismatch() {
+                stopPolling()
+                await begin(parameters: parameters)
+                return
+            }
         default:
             break
         }
@@ -572,11 +519,11 @@ import OpenCombine
 
     /// Publishes an error; `retry` is kept when the error is retryable. One that stops the flow
     /// ends it now, or once the user has seen it (``acknowledgeError()``) when the UI gives the feedback.
-    private func publish(_ flowError: HaapiFlowError, retry: RetryAction? = nil) {
+    private func publish(_ flowError: HaapiFlowError, retry: FlowState.RetryAction? = nil) {
         HaapiLogger.debug(UIKitFollowUpTag.flow, "flow error: \(flowError.title)")
-        enter(.failed(flowError, retry: flowError.isRetryable ? retry : nil, reported: false))
-        if !flowError.isRetryable && !configuration.shouldAutoHandleFlowErrorFeedback {
-            finish(with: flowError)
+        switch state.fail(flowError, retry: retry, uiGivesFeedback: configuration.shouldAutoHandleFlowErrorFeedback) {
+        case .show: break
+        case .report: report(flowError)
         }
     }
 
@@ -630,13 +577,12 @@ import OpenCombine
         HaapiLogger.info(UIKitFollowUpTag.flow, "the flow ended with \(type(of: model))")
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
         oAuthModel = model
-        enter(.ended)
+        state.end()
         haapiFlowResult?.didReceiveOAuthModel(model)
     }
 
-    /// Ends the flow with an error.
-    private func finish(with flowError: HaapiFlowError) {
-        enter(.failed(flowError, retry: nil, reported: true))
+    /// The flow stopped on `flowError` (``FlowState`` has it as reported): the app is told.
+    private func report(_ flowError: HaapiFlowError) {
         stopPolling()
         deepLinkManager?.unregisterHaapiFlowDeeplinkable()
         haapiFlowResult?.didReceiveError(flowError)
@@ -644,21 +590,21 @@ import OpenCombine
 
     // MARK: Polling
 
-    private func schedulePoll(_ step: PollingStep, generation current: Int) {
+    private func schedulePoll(_ step: PollingStep, as request: FlowState.Request) {
         stopPolling()
         guard let interval = KitPollingModel.interval(
             serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: configuration.autoPollingDuration)
         else { return }
         pollingTask = Task { [weak self] in
             do { try await Task.sleep(seconds: interval) } catch { return }  // an app's endless autoPollingDuration clamps
-            await self?.autoPoll(step, generation: current)
+            await self?.autoPoll(step, as: request)
         }
     }
 
-    private func autoPoll(_ step: PollingStep, generation current: Int) async {
-        guard generation == current, let manager else { return }
+    private func autoPoll(_ step: PollingStep, as request: FlowState.Request) async {
+        guard state.isCurrent(request), let manager else { return }
         pollingTask = nil  // this task is the one running: it must not be cancelled by what follows
-        await execute({ await manager.poll(step) }, generation: current)
+        await execute({ await manager.poll(step) }, as: request)
     }
 
     private func stopPolling() {
@@ -669,14 +615,13 @@ import OpenCombine
     // MARK: The end of the flow
 
     private func interrupt() async {
-        isConfirmingInterruption = false
         stopPolling()
-        if case .ended = phase { return }
+        guard state.interrupt() else { return }
         if let cancel = cancelForm {
             await submit(form: cancel, parameters: [:])
             return
         }
-        generation += 1
+        state.supersede()
         end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
     }
 
@@ -717,7 +662,7 @@ import OpenCombine
         }
         do {
             let model = try oauthModel(response)
-            exchanged = (code, model)
+            state.exchanged(code, endedWith: model)
             end(with: model)
         } catch {
             publish(HaapiFlowError(failure: error))
