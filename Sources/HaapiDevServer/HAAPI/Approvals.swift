@@ -86,7 +86,7 @@ enum Approvals {
         let denied = sameFlow && record?.approved == false
         guard denied || Date() >= approval.expires else { return .waiting(done: false) }
         try await state.store.delete(kind: kind, id: id)
-        request.flow.pending = .nothing
+        request.flow.endWait()
         try await state.saveFlow(request.flow, id: request.sessionID)
         return .failed(Problems.authenticationFailed(denied ? unapproved : unapproved + " in time"))
     }
@@ -105,7 +105,7 @@ enum Approvals {
             // Taken once: of two continues at the same time, one moves on.
             try await state.store.take(Record.self, kind: kind, id: id) != nil
         else { return nil }
-        request.flow.pending = .nothing
+        request.flow.endWait()
         return record.username
     }
 

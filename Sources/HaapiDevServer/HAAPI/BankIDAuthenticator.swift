@@ -31,7 +31,7 @@ enum BankIDAuthenticator {
             autoStartToken: UUID().uuidString.lowercased(), qrStartToken: UUID().uuidString.lowercased(),
             qrStartSecret: SeedData.randomToken(16), start: Date(), otherDevice: otherDevice,
             approval: try await Approvals.ask(request, user: user, purpose: "a BankID order", state: state))
-        request.flow.pending = .bankID(order)
+        request.flow.wait(for: .bankID(order))
         try await state.saveFlow(request.flow, id: request.sessionID)
         return Wire.reply(otherDevice
             ? Steps.bankIDPolling(done: false, autoStartToken: order.autoStartToken, qrData: qrData(order), wait: wait(order, state: state))

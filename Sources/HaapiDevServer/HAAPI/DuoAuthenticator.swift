@@ -50,7 +50,7 @@ enum DuoAuthenticator {
         switch request.value("factor") {
         case "push":
             let approval = try await Approvals.ask(request, user: user, purpose: device.purpose, state: state)
-            request.flow.pending = .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval))
+            request.flow.wait(for: .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval)))
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.polling(done: false, recipient: device.title, wait: Approvals.wait(approval, state: state)))
         case "passcode":
@@ -60,7 +60,6 @@ enum DuoAuthenticator {
             guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
             guard user != nil, let passcode, Credentials.constantTimeEqual(entered, passcode) else { return Problems.incorrectCredentials() }
             try await Credentials.reset(username, state: state)
-            request.flow.pending = .nothing
             try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
             return try await FlowCompletion.authenticated(&request, username: username, state: state)
         default:

@@ -14,7 +14,7 @@ enum ExternalBrowserAuthenticator {
     /// The client-operation step (or, `legacy`, the `launch` step), with a new launch nonce.
     static func show(_ request: inout FlowRequest, state: ServerState, legacy: Bool = false) async throws -> Response {
         let launchNonce = SeedData.randomToken(24)
-        request.flow.pending = .externalBrowser(.launched(nonce: launchNonce))
+        request.flow.wait(for: .externalBrowser(.launched(nonce: launchNonce)))
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.put(
             request.sessionID, kind: FlowSession.launchKind, id: launchNonce, expiresAt: Date().addingTimeInterval(launchLifetime))
@@ -66,7 +66,7 @@ enum ExternalBrowserAuthenticator {
         case .success(let user):
             var flow = flow
             let resumeNonce = SeedData.randomToken(24)
-            flow.pending = .externalBrowser(.returned(resumeNonce: resumeNonce, username: user.username))
+            flow.wait(for: .externalBrowser(.returned(resumeNonce: resumeNonce, username: user.username)))
             try await state.saveFlow(flow, id: sessionID)
             try await state.store.delete(kind: FlowSession.launchKind, id: parameters["_launch_nonce"] ?? "")
             return Reply.redirect(Wire.appendingQuery(redirectUri, [("_resume_nonce", resumeNonce)]))
@@ -81,7 +81,6 @@ enum ExternalBrowserAuthenticator {
         guard case .externalBrowser(.returned(let expected, let username)) = request.flow.pending, nonce == expected else {
             return Problems.invalidInput([.invalid("_resume_nonce", "The resume nonce is not the one the browser was given")])
         }
-        request.flow.pending = .nothing
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }
 }

@@ -19,8 +19,7 @@ enum FlowCompletion {
 
     /// The user is authenticated: ask for consent if needed, otherwise issue the code.
     static func authenticated(_ request: inout FlowRequest, username: String, state: ServerState) async throws -> Response {
-        request.flow.username = username
-        request.flow.authTime = Date()
+        request.flow.authenticated(username)
         let needing = request.flow.scope.filter { !consentFree.contains($0) }
         if !needing.isEmpty {
             let given = try await state.store.get([String].self, kind: "consent", id: consentID(username, request.flow.clientId)) ?? []

@@ -27,17 +27,61 @@ struct FlowSession: Codable, Sendable, Hashable {
     var isHaapi: Bool
     /// The thumbprint of the HAAPI session's DPoP key (the key the HAAPI access token is bound to).
     var sessionJkt: String?
-    /// The authenticator chosen (or the only one offered).
-    var authenticator: String?
-    /// The user, once authenticated.
-    var username: String?
-    /// When the user authenticated.
-    var authTime: Date?
-    /// What the authenticator under way waits for.
-    var pending = Pending.nothing
+    /// How far the user got (``Stage``); changed only by ``choose(_:)``, ``wait(for:)``,
+    /// ``endWait()`` and ``authenticated(_:)``.
+    private(set) var stage = Stage.authenticating(authenticator: nil, pending: .nothing)
     /// The language the authorization request's `ui_locales` asked for (one the server has),
     /// kept for the whole flow, as Curity keeps it in a cookie; else each request's own.
     var language: String? = nil
+
+    /// How far the user got. Who authenticated and when come together, and an authenticator's
+    /// wait exists only while authenticating: a flow cannot hold a user and a half-done
+    /// authenticator at once.
+    enum Stage: Codable, Sendable, Hashable {
+        /// Authenticating with `authenticator` (`nil` before one is chosen), which waits for `pending`.
+        case authenticating(authenticator: String?, pending: Pending)
+        /// `username` authenticated at `time`: consent and the code remain.
+        case authenticated(username: String, time: Date)
+    }
+
+    /// The authenticator chosen (or the only one offered), while authenticating.
+    var authenticator: String? {
+        if case .authenticating(let authenticator, _) = stage { authenticator } else { nil }
+    }
+
+    /// What the authenticator under way waits for (``Pending/nothing`` once authenticated).
+    var pending: Pending {
+        if case .authenticating(_, let pending) = stage { pending } else { .nothing }
+    }
+
+    /// The user, once authenticated.
+    var username: String? {
+        if case .authenticated(let username, _) = stage { username } else { nil }
+    }
+
+    /// When the user authenticated.
+    var authTime: Date? {
+        if case .authenticated(_, let time) = stage { time } else { nil }
+    }
+
+    /// The user chose `authenticator` (or it is the only one): what another one left is gone.
+    mutating func choose(_ authenticator: String) {
+        stage = .authenticating(authenticator: authenticator, pending: .nothing)
+    }
+
+    /// The authenticator under way now waits for `pending`. A flow already authenticated starts
+    /// authenticating again (a new authentication replaces the old one).
+    mutating func wait(for pending: Pending) {
+        stage = .authenticating(authenticator: authenticator, pending: pending)
+    }
+
+    /// The authenticator's wait is over (its code used, its approval decided).
+    mutating func endWait() { wait(for: .nothing) }
+
+    /// `username` authenticated now.
+    mutating func authenticated(_ username: String) {
+        stage = .authenticated(username: username, time: Date())
+    }
 
     /// The store kind of flow sessions.
     static let kind = "haapi-flow"

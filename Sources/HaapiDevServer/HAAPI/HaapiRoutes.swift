@@ -174,7 +174,7 @@ enum HaapiRoutes {
         guard request.isHaapi || name == UsernamePasswordAuthenticator.name else {
             return HTMLPages.error("This authenticator is only available to apps (HAAPI).", status: .notAcceptable)
         }
-        request.flow.authenticator = name
+        request.flow.choose(name)
         switch name {
         case ExternalBrowserAuthenticator.name, ExternalBrowserAuthenticator.legacyName:
             return try await ExternalBrowserAuthenticator.show(&request, state: state, legacy: name == ExternalBrowserAuthenticator.legacyName)

@@ -45,7 +45,7 @@ enum OTPAuthenticator {
         }
         let user = try await state.user(username)
         let code = newCode()
-        request.flow.pending = pending(username, code)
+        request.flow.wait(for: pending(username, code))
         try await state.saveFlow(request.flow, id: request.sessionID)
         if let user { try await deliver(code, channel: channel, for: username, to: user.phone, request: request, state: state) }
         return .sent(username: username, recipient: maskedPhone(of: username, user), user: user)
@@ -89,7 +89,6 @@ enum OTPAuthenticator {
         guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
         guard Credentials.constantTimeEqual(entered, code) else { return Problems.incorrectCredentials() }
         try await Credentials.reset(username, state: state)
-        request.flow.pending = .nothing
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }

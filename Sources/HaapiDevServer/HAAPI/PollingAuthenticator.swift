@@ -19,7 +19,7 @@ enum PollingAuthenticator {
         let user = try await state.user(username)
         let approval = try await Approvals.ask(request, user: user, purpose: "a login approved on your phone", state: state)
         let recipient = OTPAuthenticator.maskedPhone(of: username, user)
-        request.flow.pending = .polling(Pending.Wait(recipient: recipient, approval: approval))
+        request.flow.wait(for: .polling(Pending.Wait(recipient: recipient, approval: approval)))
         try await state.saveFlow(request.flow, id: request.sessionID)
         return Wire.reply(Steps.polling(done: false, recipient: recipient, wait: Approvals.wait(approval, state: state)))
     }

@@ -69,7 +69,7 @@ enum UsernamePasswordAuthenticator {
             username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "", phone: phone)
         let taken = try await state.user(username) != nil
         let code = OTPAuthenticator.newCode()
-        request.flow.pending = .accountCreation(account: taken ? nil : account, Pending.CodeCheck(code: code))
+        request.flow.wait(for: .accountCreation(account: taken ? nil : account, Pending.CodeCheck(code: code)))
         try await state.saveFlow(request.flow, id: request.sessionID)
         if taken {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
@@ -101,7 +101,7 @@ enum UsernamePasswordAuthenticator {
         state.raiseDecoyRounds(toThoseOf: account.passwordHash)
         // Of two creations of one name at once, one wins.
         guard try await state.store.insertIfAbsent(account, kind: "user", id: account.username) else { return try await refused(&request) }
-        request.flow.pending = .nothing
+        request.flow.endWait()
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return show(request, notice: "Account created: you can log in now")
@@ -126,7 +126,7 @@ enum UsernamePasswordAuthenticator {
         var check = check
         check.failures += 1
         if check.failures >= resetAttempts { check.code = nil }
-        request.flow.pending = pending(check)
+        request.flow.wait(for: pending(check))
         try await state.saveFlow(request.flow, id: request.sessionID)
         return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
     }
@@ -140,7 +140,7 @@ enum UsernamePasswordAuthenticator {
             return refuse(request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page)
         }
         let code = OTPAuthenticator.newCode()
-        request.flow.pending = .passwordReset(username: username, Pending.CodeCheck(code: code))
+        request.flow.wait(for: .passwordReset(username: username, Pending.CodeCheck(code: code)))
         try await state.saveFlow(request.flow, id: request.sessionID)
         if let user = try await state.user(username) {
             try await OTPAuthenticator.deliver(code, channel: "reset", for: username, to: user.phone, request: request, state: state)
@@ -170,7 +170,7 @@ enum UsernamePasswordAuthenticator {
         state.raiseDecoyRounds(toThoseOf: user.passwordHash)
         try await state.store.put(user, kind: "user", id: username)
         try await Credentials.reset(username, state: state)
-        request.flow.pending = .nothing
+        request.flow.endWait()
         try await state.saveFlow(request.flow, id: request.sessionID)
         try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
         return show(request, notice: "Your password was changed: you can log in now")

@@ -46,12 +46,12 @@ enum WebAuthnAuthenticator {
         // the answer does not tell which names exist.
         let registered = try await credentials(of: username, state: state)
         guard !registered.isEmpty else {
-            request.flow.pending = .webAuthn(username: username, challenge: nil, confirmed: false)
+            request.flow.wait(for: .webAuthn(username: username, challenge: nil, confirmed: false))
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.webAuthnConfirm(username: username))
         }
         let challenge = SeedData.randomToken(32)
-        request.flow.pending = .webAuthn(username: username, challenge: challenge, confirmed: false)
+        request.flow.wait(for: .webAuthn(username: username, challenge: challenge, confirmed: false))
         try await state.saveFlow(request.flow, id: request.sessionID)
         let options: JSONValue = [
             "challenge": .string(challenge), "rpId": .string(verifier(state).relyingPartyID), "timeout": 120_000, "userVerification": "preferred",
@@ -70,7 +70,7 @@ enum WebAuthnAuthenticator {
         case .incorrect: return Problems.incorrectCredentials()
         case .success(let user):
             let challenge = SeedData.randomToken(32)
-            request.flow.pending = .webAuthn(username: username, challenge: challenge, confirmed: true)
+            request.flow.wait(for: .webAuthn(username: username, challenge: challenge, confirmed: true))
             try await state.saveFlow(request.flow, id: request.sessionID)
             let relyingParty = verifier(state).relyingPartyID
             let options: JSONValue = [
@@ -106,7 +106,6 @@ enum WebAuthnAuthenticator {
         let record = WebAuthnCredentialRecord(
             username: username, publicKey: Base64URL.encode(registered.publicKey.x963Representation), signCount: registered.signCount)
         try await state.store.put(record, kind: credentialKind, id: id)
-        request.flow.pending = .nothing
         return try await FlowCompletion.authenticated(&request, username: username, state: state)
     }
 
@@ -134,7 +133,7 @@ enum WebAuthnAuthenticator {
     /// The flow's challenge, used up: each is good for one answer.
     private static func takeChallenge(_ request: inout FlowRequest) -> Data? {
         guard case .webAuthn(let username, let challenge?, let confirmed) = request.flow.pending else { return nil }
-        request.flow.pending = .webAuthn(username: username, challenge: nil, confirmed: confirmed)
+        request.flow.wait(for: .webAuthn(username: username, challenge: nil, confirmed: confirmed))
         return Base64URL.decode(challenge)
     }
 }
