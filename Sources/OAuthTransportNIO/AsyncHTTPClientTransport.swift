@@ -46,13 +46,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// - Throws: ``/OAuthCore/HTTPTransportError`` for a URL that is not absolute http(s), a timeout, a body too large,
     ///   or a failure below HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = request.url.host, !host.isEmpty
-        else {
-            throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(request.url)")
-        }
-        let target = "\(request.method) \(request.url.redacted)"
-        if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
+        let (scheme, host, target) = try request.checkedForSending()
         let timeout = request.timeout ?? configuration.timeout
         let pins = configuration.tls.pins(for: host)
         if scheme == "https", !pins.isEmpty {

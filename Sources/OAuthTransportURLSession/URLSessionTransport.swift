@@ -56,13 +56,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: ``/OAuthCore/HTTPTransportError`` for a URL that is not absolute http(s), a cancellation, a timeout, a
     ///   body too large, or a failure below HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = request.url.host, !host.isEmpty
-        else {
-            throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(request.url.redacted)")
-        }
-        let target = "\(request.method) \(request.url.redacted)"
-        if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
+        let target = try request.checkedForSending().target
         let timeout = request.timeout ?? configuration.timeout
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: WaitTime.clamped(timeout))
         urlRequest.httpMethod = request.method

@@ -54,6 +54,21 @@ public struct HTTPTransportError: IdsvrError, Hashable {
     }
 }
 
+extension TransportRequest {
+    /// What a transport checks before it sends: the URL's scheme (lowercased) and host, and the
+    /// request as its errors name it (`GET https://…`, without secrets in the query).
+    /// - Throws: ``HTTPTransportError`` `invalidRequest` for a URL that is not absolute http(s),
+    ///   `cancelled` when the calling task is cancelled (nothing is sent then).
+    package func checkedForSending() throws -> (scheme: String, host: String, target: String) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+            throw HTTPTransportError(.invalidRequest, "only absolute http(s) URLs can be requested, not \(url.redacted)")
+        }
+        let target = "\(method) \(url.redacted)"
+        if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
+        return (scheme, host, target)
+    }
+}
+
 extension HTTPTransportError {
     /// The exchange `target` (`GET https://…`) was cancelled by its caller.
     package static func cancelled(_ target: String) -> HTTPTransportError {
