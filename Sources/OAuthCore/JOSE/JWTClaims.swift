@@ -151,12 +151,7 @@ public struct VerifiedJWT: Sendable {
         _ token: String, keys: JWKSet, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
         options: JWTValidationOptions = JWTValidationOptions()
     ) throws {
-        let jws = try CompactJWS(token)
-        try jws.verify(with: keys, allowedAlgorithms: allowedAlgorithms)
-        let claims = try JWTClaims(json: jws.payload)
-        try claims.validate(options)
-        self.jws = jws
-        self.claims = claims
+        try self.init(token, options: options) { try $0.verify(with: keys, allowedAlgorithms: allowedAlgorithms) }
     }
 
     /// Parses, verifies and validates a JWT with a single key.
@@ -164,8 +159,13 @@ public struct VerifiedJWT: Sendable {
         _ token: String, key: JWSVerificationKey, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
         options: JWTValidationOptions = JWTValidationOptions()
     ) throws {
+        try self.init(token, options: options) { try $0.verify(with: key, allowedAlgorithms: allowedAlgorithms) }
+    }
+
+    /// Parses `token`, runs `verify` on it, then reads and validates its claims.
+    private init(_ token: String, options: JWTValidationOptions, verify: (CompactJWS) throws -> Void) throws {
         let jws = try CompactJWS(token)
-        try jws.verify(with: key, allowedAlgorithms: allowedAlgorithms)
+        try verify(jws)
         let claims = try JWTClaims(json: jws.payload)
         try claims.validate(options)
         self.jws = jws

@@ -41,6 +41,12 @@ public final class HaapiLogger: Sendable {
 
     private static let state = LockedValue(State())
 
+    /// One of the logger's on/off switches.
+    private static func switchState(_ which: WritableKeyPath<State, Bool>) -> Bool { state.withLock { $0[keyPath: which] } }
+
+    /// Turns one of the logger's switches on or off.
+    private static func setSwitch(_ which: WritableKeyPath<State, Bool>, _ on: Bool) { state.withLock { $0[keyPath: which] = on } }
+
     /// Settings that replace the global ones for one task and the tasks it starts.
     @TaskLocal static var scoped: State?
 
@@ -69,32 +75,32 @@ public final class HaapiLogger: Sendable {
 
     /// Whether debug lines are logged; on in debug builds, off in release builds.
     public static var isDebugEnabled: Bool {
-        get { state.withLock { $0.isDebugEnabled } }
-        set { state.withLock { $0.isDebugEnabled = newValue } }
+        get { switchState(\.isDebugEnabled) }
+        set { setSwitch(\.isDebugEnabled, newValue) }
     }
 
     /// Whether info lines are logged (default on).
     public static var isInfoEnabled: Bool {
-        get { state.withLock { $0.isInfoEnabled } }
-        set { state.withLock { $0.isInfoEnabled = newValue } }
+        get { switchState(\.isInfoEnabled) }
+        set { setSwitch(\.isInfoEnabled, newValue) }
     }
 
     /// Whether warning lines are logged (default on).
     public static var isWarningEnabled: Bool {
-        get { state.withLock { $0.isWarningEnabled } }
-        set { state.withLock { $0.isWarningEnabled = newValue } }
+        get { switchState(\.isWarningEnabled) }
+        set { setSwitch(\.isWarningEnabled, newValue) }
     }
 
     /// Whether error lines are logged (default on).
     public static var isErrorEnabled: Bool {
-        get { state.withLock { $0.isErrorEnabled } }
-        set { state.withLock { $0.isErrorEnabled = newValue } }
+        get { switchState(\.isErrorEnabled) }
+        set { setSwitch(\.isErrorEnabled, newValue) }
     }
 
     /// Whether lines also go to standard error (default on). Sinks are unaffected.
     public static var isConsoleEnabled: Bool {
-        get { state.withLock { $0.isConsoleEnabled } }
-        set { state.withLock { $0.isConsoleEnabled = newValue } }
+        get { switchState(\.isConsoleEnabled) }
+        set { setSwitch(\.isConsoleEnabled, newValue) }
     }
 
     /// Whether sensitive values are masked (default on). Turning it off logs a warning to
