@@ -25,7 +25,7 @@ struct ConnectionOptions: ParsableArguments {
     var redirectPort: Int?
     @Option(help: "With --browser: where the provider sends the browser after `haapi logout --end-session` (default: http://127.0.0.1/logged-out on any port).")
     var postLogoutRedirectUri: String?
-    @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: String?
+    @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: AttestationKind?
     @Flag(help: "Do not bind the tokens to a DPoP key.") var noDpop = false
     @Option(help: "A JSON config file: issuer, clientId, redirectUri, scope (+ clientSecret, strategy, endpoints), as `haapi server --print-config --client ID` prints one.") var config: String?
     @Option(help: ArgumentHelp(
@@ -38,13 +38,12 @@ struct ConnectionOptions: ParsableArguments {
     var cacert: String?
 
     var isGiven: Bool {
-        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, attestation, config, postLogoutRedirectUri]
-            .contains { $0 != nil } || cacert != nil || noDpop || redirectPort != nil || !apiOrigin.isEmpty
+        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, config, postLogoutRedirectUri]
+            .contains { $0 != nil } || attestation != nil || cacert != nil || noDpop || redirectPort != nil || !apiOrigin.isEmpty
             || ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"] != nil
     }
 
     func validate() throws {
-        if let attestation, attestation != "software" { throw ValidationError("--attestation takes only `software`") }
         if let redirectPort, !(0...65535).contains(redirectPort) { throw ValidationError("--redirect-port must be 0 to 65535") }
         if redirectPort != nil && redirectUri != nil { throw ValidationError("give --redirect-uri or --redirect-port, not both") }
         for (name, value) in [("--issuer", issuer), ("--base-url", baseUrl), ("--token-endpoint", tokenEndpoint), ("--authorization-endpoint", authorizationEndpoint)] {
@@ -126,7 +125,7 @@ struct ConnectionOptions: ParsableArguments {
         if let baseUrl { settings.baseURL = baseUrl }
         if let tokenEndpoint { settings.tokenEndpoint = tokenEndpoint }
         if let authorizationEndpoint { settings.authorizationEndpoint = authorizationEndpoint }
-        if let secret = try secret() { settings.clientSecret = secret; settings.strategy = "secret" }
+        if let secret = try secret() { settings.clientSecret = secret; settings.strategy = .secret }
         if let scope { settings.scope = scope }
         if let redirectUri { settings.redirectUri = redirectUri }
         if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
@@ -135,7 +134,7 @@ struct ConnectionOptions: ParsableArguments {
         // refused if it is not PEM) when the login's transport is made, before anything is sent.
         if let cacert { settings.caFile = URL(fileURLWithPath: cacert).standardizedFileURL.path }
         if browser {
-            settings.login = device ? "device" : "browser"
+            settings.login = device ? .device : .browser
             if let redirectPort {
                 settings.redirectUri = "http://127.0.0.1:\(redirectPort)/callback"
             } else if !Self.isLoopback(settings.redirectUri) {
@@ -147,7 +146,7 @@ struct ConnectionOptions: ParsableArguments {
         } else {
             settings.login = nil
         }
-        if let attestation { settings.attestation = attestation; settings.strategy = "attestation" }
+        if let attestation { settings.attestation = attestation; settings.strategy = .attestation }
         if noDpop { settings.dpop = false }
         if settings.tokenEndpoint == nil || settings.authorizationEndpoint == nil {
             guard let issuer = settings.issuer else {

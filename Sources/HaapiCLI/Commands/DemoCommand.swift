@@ -82,10 +82,10 @@ struct DemoCommand: AsyncParsableCommand {
         settings.baseURL = issuer.absoluteString
         switch client {
         case .attested:
-            settings.strategy = "attestation"
-            settings.attestation = "software"
+            settings.strategy = .attestation
+            settings.attestation = .software
         case .secret:
-            settings.strategy = "secret"
+            settings.strategy = .secret
             settings.clientSecret = try await state.store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret
         }
         Stderr.line(terminal.styled(Self.strings.string(.demoLogInAs, SeedData.username, SeedData.password), .bold, .green))

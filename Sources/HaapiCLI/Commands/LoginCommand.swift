@@ -90,7 +90,7 @@ struct LoginCommand: AsyncParsableCommand {
         let answers = browser ? nil : try interaction.loadAnswers(terminal: terminal)
         var settings = try await connection.resolve(saved: saved, fromFile: fromFile, browser: browser, device: device)
         let secrets = try chooseSecretStore(saved: saved)
-        settings.secretStore = secrets == .keyring ? SecretStore.keyring.rawValue : nil
+        settings.secretStore = secrets == .keyring ? .keyring : nil
         let tokens: AuthState
         do {
             tokens = try await login(settings: settings, store: store, profile: profile, device: device, browser: browser, terminal: terminal, answers: answers)

@@ -39,19 +39,16 @@ struct LoginSession {
             .setStorage(InMemoryStorage())
             .setTransport(try AnnouncedTransport.make(for: configuration))  // AsyncHTTPClient, as everywhere in the CLI
             .setTokenBoundConfiguration(configuration: binding)
-        let strategy = configuration.effectiveStrategy
-        switch strategy {
-        case "secret":
+        switch configuration.effectiveStrategy {
+        case .secret:
             guard let secret = configuration.clientSecret else { throw CLIFailure("the strategy \"secret\" needs --client-secret") }
             builder.setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret)).setAccessStrategy(.clientCredentials)
-        case "attestation":
-            if configuration.attestation == "software" {
+        case .attestation:
+            if configuration.attestation == .software {
                 builder.setAttestationProvider(InsecureSoftwareAttestationProvider())
             }
-        case "none":
+        case .none:
             break
-        default:
-            throw CLIFailure("unknown strategy \"\(strategy)\" (secret, attestation or none)")
         }
         return builder.build()
     }
@@ -60,7 +57,7 @@ struct LoginSession {
     @MainActor func run(terminal: Terminal) async throws -> Outcome {
         // No secret and no attestation this machine can make: the builder could only say so in
         // the SDK's terms; the server tells which of the user's mistakes it is.
-        if configuration.effectiveStrategy == "none" && !HaapiAccessorBuilder.platformAttestationProvider.isSupported {
+        if configuration.effectiveStrategy == .none && !HaapiAccessorBuilder.platformAttestationProvider.isSupported {
             throw await ClientDiagnosis.missingCredentials(configuration)
         }
         let application = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: try uiConfiguration()).build()

@@ -5,7 +5,7 @@ import OAuthCore
 /// Where a profile keeps its secrets (the tokens with their DPoP key, and the client secret):
 /// the system's keyring (the macOS Keychain; the Secret Service of a Linux desktop, over D-Bus)
 /// or, where none answers, the profile's own `0600` files.
-enum SecretStore: String, Sendable, ExpressibleByArgument {
+enum SecretStore: String, Sendable, Encodable, CaseIterable, ExpressibleByArgument {
     case keyring
     case file
 

@@ -16,10 +16,10 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var postLogoutRedirectUri: String?
     var scope: String?
     var clientSecret: String?
-    /// `secret`, `attestation` or `none`.
-    var strategy: String?
-    /// `software` for the insecure software attestation (development server only).
-    var attestation: String?
+    /// How the client proves itself; `nil`: what the other settings imply (``effectiveStrategy``).
+    var strategy: ClientStrategy?
+    /// The attestation made for the ``ClientStrategy/attestation`` strategy.
+    var attestation: AttestationKind?
     var baseURL: String?
     var authorizationEndpoint: String?
     var tokenEndpoint: String?
@@ -27,19 +27,18 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     var revocationEndpoint: String?
     /// Whether tokens are bound to a DPoP key (default true).
     var dpop: Bool?
-    /// `browser` for a browser login (`haapi login --browser`), `device` for a code entered on
-    /// another device (`haapi login --device`); a HAAPI login otherwise.
-    var login: String?
+    /// How tokens are got besides a HAAPI flow (`nil`: a HAAPI login).
+    var login: LoginMethod?
     /// Origins besides the provider's that `haapi api` may send the tokens to (`haapi login --api-origin`).
     var apiOrigins: [String]?
     /// A PEM file of CA certificates trusted besides the system's (`haapi login --cacert`).
     var caFile: String?
-    /// `keyring` when the tokens and the client secret are in the system's keyring (the file
-    /// then holds no secret); files otherwise.
-    var secretStore: String?
+    /// ``SecretStore/keyring`` when the tokens and the client secret are in the system's keyring
+    /// (the file then holds no secret); files otherwise.
+    var secretStore: SecretStore?
 
     /// Where the profile's secrets are.
-    var secrets: SecretStore { secretStore.flatMap(SecretStore.init(rawValue:)) ?? .file }
+    var secrets: SecretStore { secretStore ?? .file }
 
     /// The file's keys: the same spelling as `haapi status --json` and `haapi server --print-config`.
     enum CodingKeys: String, CodingKey {
@@ -49,22 +48,22 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     }
 
     /// Whether the tokens come from OIDCClient (a browser or a device login), not a HAAPI flow.
-    var isBrowserLogin: Bool { login == "browser" || login == "device" }
+    var isBrowserLogin: Bool { login != nil }
     /// Whether the login is done with a code entered on another device.
-    var isDeviceLogin: Bool { login == "device" }
+    var isDeviceLogin: Bool { login == .device }
 
     package var scopes: [String] { (scope ?? "openid").split(separator: " ").map(String.init) }
 
     /// `strategy`, or what the other settings imply: `secret` with a secret, `attestation`
     /// with an attestation, else `none`.
-    package var effectiveStrategy: String { strategy ?? (clientSecret != nil ? "secret" : attestation != nil ? "attestation" : "none") }
+    package var effectiveStrategy: ClientStrategy { strategy ?? (clientSecret != nil ? .secret : attestation != nil ? .attestation : .none) }
 
     /// How the client authenticates at the token and revocation endpoints: with its secret,
     /// or by `client_id` only (attested and public clients; their tokens are DPoP-bound).
     /// - Parameter storedSecret: reads the secret kept apart from the settings (in the keyring),
     ///   when they hold none; called only when the secret is needed.
     package func clientAuthentication(storedSecret: (() throws -> String?)? = nil) throws -> ClientAuthentication {
-        guard effectiveStrategy == "secret" else { return .none(clientID: clientID) }
+        guard effectiveStrategy == .secret else { return .none(clientID: clientID) }
         guard let secret = try clientSecret ?? storedSecret?() else {
             throw CLIFailure("the strategy \"secret\" needs a client secret (--client-secret)")
         }
@@ -120,6 +119,8 @@ extension ProfileConfiguration {
     /// What a member of `config.json` holds.
     enum FileValue {
         case string, bool, strings
+        /// One of these words.
+        case oneOf([String])
 
         /// As an error says it: `"scope" must be a string`.
         var described: String {
@@ -127,16 +128,22 @@ extension ProfileConfiguration {
             case .string: return "a string"
             case .bool: return "true or false"
             case .strings: return "an array of strings"
+            case .oneOf(let words): return "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
             }
         }
+    }
+
+    /// The words of a setting that is one of `Word`'s cases.
+    private static func words<Word: CaseIterable & RawRepresentable<String>>(_: Word.Type) -> FileValue {
+        .oneOf(Word.allCases.map(\.rawValue))
     }
 
     /// The keys a `config.json` (or `--config` file) may hold, and what each holds.
     static let fileKeys: [(name: String, value: FileValue)] = [
         ("issuer", .string), ("clientId", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
-        ("clientSecret", .string), ("strategy", .string), ("attestation", .string), ("baseUrl", .string), ("authorizationEndpoint", .string),
-        ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string), ("dpop", .bool), ("login", .string),
-        ("apiOrigins", .strings), ("caFile", .string), ("secretStore", .string),
+        ("clientSecret", .string), ("strategy", words(ClientStrategy.self)), ("attestation", words(AttestationKind.self)), ("baseUrl", .string),
+        ("authorizationEndpoint", .string), ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string),
+        ("dpop", .bool), ("login", words(LoginMethod.self)), ("apiOrigins", .strings), ("caFile", .string), ("secretStore", words(SecretStore.self)),
     ]
 
     /// Keys as earlier versions wrote them (and seed 002's `config.json` writes `clientID`), with
@@ -174,6 +181,7 @@ extension ProfileConfiguration {
             guard let member = members[name], member != .null else { continue }
             switch (member, kind) {
             case (.string(let text), .string): strings[name] = text
+            case (.string(let text), .oneOf(let words)) where words.contains(text): strings[name] = text
             case (.bool(let flag), .bool): flags[name] = flag
             case (.array(let items), .strings) where items.allSatisfy({ $0.stringValue != nil }): lists[name] = items.compactMap(\.stringValue)
             default:
@@ -184,10 +192,12 @@ extension ProfileConfiguration {
         guard let redirectUri = strings["redirectUri"] else { throw MemberError(name: "redirectUri", wanted: nil) }
         self.init(
             issuer: strings["issuer"], clientID: clientID, redirectUri: redirectUri, postLogoutRedirectUri: strings["postLogoutRedirectUri"],
-            scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"], attestation: strings["attestation"],
+            scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"].flatMap(ClientStrategy.init(rawValue:)),
+            attestation: strings["attestation"].flatMap(AttestationKind.init(rawValue:)),
             baseURL: strings["baseUrl"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
             userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"], dpop: flags["dpop"],
-            login: strings["login"], apiOrigins: lists["apiOrigins"], caFile: strings["caFile"], secretStore: strings["secretStore"])
+            login: strings["login"].flatMap(LoginMethod.init(rawValue:)), apiOrigins: lists["apiOrigins"], caFile: strings["caFile"],
+            secretStore: strings["secretStore"].flatMap(SecretStore.init(rawValue:)))
     }
 
     /// The redirect URI of a HAAPI login when none is given.
@@ -236,6 +246,30 @@ extension ProfileConfiguration {
             throw CLIFailure("\(path): \"\(error.name)\" must be \(wanted)")
         }
     }
+}
+
+/// How a client proves itself to the HAAPI server (`strategy` in `config.json`).
+package enum ClientStrategy: String, Sendable, Encodable, CaseIterable {
+    /// With its client secret (client credentials).
+    case secret
+    /// With a client attestation (``AttestationKind``).
+    case attestation
+    /// With neither: dynamic client registration with what the device can attest, if anything.
+    case none
+}
+
+/// The attestation the command line makes for the ``ClientStrategy/attestation`` strategy.
+package enum AttestationKind: String, Sendable, Encodable, CaseIterable, ExpressibleByArgument {
+    /// The insecure software attestation, which only development servers accept.
+    case software
+}
+
+/// How a profile gets its tokens besides a HAAPI flow (`login` in `config.json`).
+package enum LoginMethod: String, Sendable, Encodable, CaseIterable {
+    /// A browser login (`haapi login --browser`).
+    case browser
+    /// A code entered on another device (`haapi login --device`).
+    case device
 }
 
 /// `$HAAPI_HOME/profiles/<name>/`: `config.json`, and `tokens.json`, the profile's
