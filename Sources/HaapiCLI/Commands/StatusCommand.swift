@@ -103,7 +103,11 @@ package struct ProfileReport {
                 return report
             }
             report.members.merge(try tokenMembers(tokens, profile: name, now: now)) { _, new in new }
-            report.state = tokens.isAccessTokenValid() ? .loggedIn : (tokens.refreshToken != nil ? .refreshable : .loginNeeded)
+            switch tokens.usability(at: now) {
+            case .usable: report.state = .loggedIn
+            case .refreshable: report.state = .refreshable
+            case .loginNeeded: report.state = .loginNeeded
+            }
             if report.state == .loginNeeded { report.problem = "the token expired and there is no refresh token; `haapi login --profile \(name)`" }
             return report
         } catch {

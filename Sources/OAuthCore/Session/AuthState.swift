@@ -75,6 +75,24 @@ public struct AuthState: Sendable, Hashable, Codable {
         return accessTokenExpiresAt.timeIntervalSince(now) > minimumLifetime
     }
 
+    /// What the tokens are good for at a moment (``usability(at:)``).
+    public enum Usability: String, Sendable, Hashable, CaseIterable {
+        /// The access token is valid.
+        case usable
+        /// The access token expired, and the refresh token can renew it.
+        case refreshable
+        /// Neither token can be used: only a new login gives tokens.
+        case loginNeeded
+    }
+
+    /// What the tokens are good for at `now`: the one rule for "is someone logged in", used by
+    /// ``TokenSession`` (a session left ``Usability/loginNeeded`` is removed) and by the tools
+    /// that report on a session.
+    public func usability(at now: Date = Date()) -> Usability {
+        if isAccessTokenValid(at: now) { return .usable }
+        return refreshToken != nil ? .refreshable : .loginNeeded
+    }
+
     /// The state after a token response: tokens the response lacks are kept (a provider that
     /// does not rotate refresh tokens sends none back, RFC 6749 §6). The ID token is the
     /// validated `idToken` when given; the response's own is never kept unvalidated.

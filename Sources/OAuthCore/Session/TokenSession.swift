@@ -482,7 +482,7 @@ public actor TokenSession {
         if next.refreshToken == revoked { next.refreshToken = nil }
         if next.accessToken == revoked { next.accessTokenExpiresAt = Date() }
         guard next != stored else { return }
-        if next.refreshToken == nil && !next.isAccessTokenValid(for: 0) { try delete() } else { try write(next) }
+        if next.usability() == .loginNeeded { try delete() } else { try write(next) }
     }
 
     private func revocationClient() async throws -> TokenRevocationClient {
