@@ -226,7 +226,7 @@ struct LoginFlowTests {
         let provider = try await TestProvider.start { $0.parSupported = true }
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.usePushedAuthorizationRequests = true }
-        func refusal(_ answer: ServerResponse) async -> OIDCError? {
+        func refusal(_ answer: Reply) async -> OIDCError? {
             provider.change { $0.parRefusal = answer }
             return await #expect(throws: OIDCError.self) {
                 try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
@@ -236,9 +236,7 @@ struct LoginFlowTests {
         #expect(refused?.code == .authorizationError && refused?.serverError == "consent_required")
         #expect((refused?.cause as? OAuthErrorResponse)?.statusCode == 400)
         #expect(refused?.recoverySuggestion == .newHaapiFlow)
-        var busy = ServerResponse(status: 503, headers: [("Retry-After", "9")])
-        busy.body = Array("down for maintenance".utf8)
-        let unavailable = await refusal(busy)
+        let unavailable = await refusal(.text(503, "down for maintenance", headers: [("Retry-After", "9")]))
         #expect(unavailable?.code == .authorizationError && unavailable?.serverError == nil)
         #expect((unavailable?.cause as? UnexpectedResponseError)?.body == Data("down for maintenance".utf8))
         #expect(unavailable?.retryAfter == 9 && unavailable?.recoverySuggestion == .retryable(condition: .now))

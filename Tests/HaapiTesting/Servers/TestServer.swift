@@ -20,6 +20,16 @@ public enum Reply: Sendable {
     public static func text(_ status: Int, _ body: String, headers: [(String, String)] = []) -> Reply {
         .respond(status: status, headers: headers, body: Array(body.utf8))
     }
+
+    /// A complete response with a JSON body, given as text.
+    public static func json(_ status: Int, _ body: String) -> Reply {
+        .text(status, body, headers: [("Content-Type", "application/json")])
+    }
+
+    /// A `302 Found` to `location`.
+    public static func redirect(_ location: String) -> Reply {
+        .respond(status: 302, headers: [("Location", location)])
+    }
 }
 
 /// A request as the test server received it.
@@ -37,6 +47,27 @@ public struct ReceivedRequest: Sendable {
 
     /// The path of ``uri``, without the query.
     public var path: String { String(uri.prefix { $0 != "?" }) }
+
+    /// The query of ``uri``, decoded (the first value of each name).
+    public var query: [String: String] {
+        guard let mark = uri.firstIndex(of: "?") else { return [:] }
+        return Self.decodeForm(uri[uri.index(after: mark)...])
+    }
+
+    /// The body as form parameters (the first value of each name).
+    public var form: [String: String] { Self.decodeForm(String(decoding: body, as: UTF8.self)[...]) }
+
+    /// `application/x-www-form-urlencoded` pairs, decoded as a server reads them (`+` is a space).
+    private static func decodeForm(_ text: Substring) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            if values[parts[0]] == nil { values[parts[0]] = parts.count > 1 ? parts[1] : "" }
+        }
+        return values
+    }
 }
 
 /// A real HTTP/1.1 server (optionally over TLS) on 127.0.0.1, on a free port.

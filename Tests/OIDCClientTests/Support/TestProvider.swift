@@ -38,7 +38,7 @@ final class TestProvider: Sendable {
         var accessTokenLifetime = 300
         var parSupported = false
         /// What the PAR endpoint answers instead of a `request_uri`, when set.
-        var parRefusal: ServerResponse?
+        var parRefusal: Reply?
     }
 
     struct Grant: Sendable {
@@ -70,10 +70,10 @@ final class TestProvider: Sendable {
     static let rsPublic = try! JWSSigningKey.rsa(rs, keyID: "rs-1").publicJWK!
 
     let record = NIOLockedValueBox(Record())
-    private let server: HTTPTestServer
+    private let server: TestServer
     let issuer: String
 
-    private init(server: HTTPTestServer) {
+    private init(server: TestServer) {
         self.server = server
         self.issuer = "http://127.0.0.1:\(server.port)"
     }
@@ -81,7 +81,7 @@ final class TestProvider: Sendable {
     /// Starts a provider; `configure` sets its misbehaviour.
     static func start(_ configure: (inout Behaviour) -> Void = { _ in }) async throws -> TestProvider {
         let box = NIOLockedValueBox<TestProvider?>(nil)
-        let server = try await HTTPTestServer.start { request in
+        let server = try await TestServer.start { request in
             guard let provider = box.withLockedValue({ $0 }) else { return .json(503, "{}") }
             return provider.handle(request)
         }
@@ -103,7 +103,7 @@ final class TestProvider: Sendable {
 
     // MARK: Routing
 
-    func handle(_ request: ServerRequest) -> ServerResponse {
+    func handle(_ request: ReceivedRequest) -> Reply {
         switch request.path {
         case "/.well-known/openid-configuration": return discovery()
         case "/jwks": return jwks()
@@ -119,7 +119,7 @@ final class TestProvider: Sendable {
                 $0.validAccessTokens.remove(token)
                 $0.validRefreshTokens.remove(token)
             }
-            return ServerResponse(status: 200)
+            return .respond(status: 200)
         case "/register":
             guard let document = try? JSONValue(parsing: Data(request.body)), let redirects = document["redirect_uris"]?.arrayValue,
                 !redirects.isEmpty
@@ -135,7 +135,7 @@ final class TestProvider: Sendable {
         }
     }
 
-    private func discovery() -> ServerResponse {
+    private func discovery() -> Reply {
         let behaviour = self.behaviour
         var document: [String: JSONValue] = [
             "issuer": .string(behaviour.discoveryIssuer ?? issuer),
@@ -156,17 +156,17 @@ final class TestProvider: Sendable {
         return .json(200, String(decoding: JSONValue.object(document).serialized(), as: UTF8.self))
     }
 
-    private func jwks() -> ServerResponse {
+    private func jwks() -> Reply {
         let fetch = record.withLockedValue { record -> Int in
             record.jwksFetches += 1
             return record.jwksFetches
         }
         let keys = behaviour.jwks(fetch)
         let body = (try? JSONValue.encodeSorted(["keys": keys])) ?? Data()
-        return ServerResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body))
+        return .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(body))
     }
 
-    private func par(_ form: [String: String]) -> ServerResponse {
+    private func par(_ form: [String: String]) -> Reply {
         if let refusal = record.withLockedValue({ $0.behaviour.parRefusal }) { return refusal }
         let uri = record.withLockedValue { record -> String in
             record.counter += 1
@@ -177,7 +177,7 @@ final class TestProvider: Sendable {
         return .json(201, "{\"request_uri\":\"\(uri)\",\"expires_in\":60}")
     }
 
-    private func authorize(_ query: [String: String]) -> ServerResponse {
+    private func authorize(_ query: [String: String]) -> Reply {
         var parameters = query
         if let uri = query["request_uri"] {
             guard let pushed = record.withLockedValue({ $0.pushed.removeValue(forKey: uri) }) else {
@@ -213,7 +213,7 @@ final class TestProvider: Sendable {
 
     // MARK: Tokens
 
-    private func token(_ request: ServerRequest) -> ServerResponse {
+    private func token(_ request: ReceivedRequest) -> Reply {
         let form = request.form
         let grantType = form["grant_type"] ?? ""
         record.withLockedValue { $0.tokenRequests[grantType, default: 0] += 1 }
@@ -248,7 +248,7 @@ final class TestProvider: Sendable {
         }
     }
 
-    private func issueTokens(nonce: String?, dpopBound: Bool) -> ServerResponse {
+    private func issueTokens(nonce: String?, dpopBound: Bool) -> Reply {
         let behaviour = self.behaviour
         let (accessToken, refreshToken) = record.withLockedValue { record -> (String, String) in
             record.counter += 1
@@ -306,7 +306,7 @@ final class TestProvider: Sendable {
 
     // MARK: Resources
 
-    private func bearer(_ request: ServerRequest) -> String? {
+    private func bearer(_ request: ReceivedRequest) -> String? {
         guard let value = request.headers.first(name: "Authorization") else { return nil }
         record.withLockedValue { $0.apiAuthorizations.append(value) }
         let parts = value.split(separator: " ", maxSplits: 1)
@@ -315,17 +315,17 @@ final class TestProvider: Sendable {
         return record.withLockedValue { $0.validAccessTokens.contains(token) } ? token : nil
     }
 
-    private func userInfo(_ request: ServerRequest) -> ServerResponse {
+    private func userInfo(_ request: ReceivedRequest) -> Reply {
         guard bearer(request) != nil else {
-            return ServerResponse(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+            return .respond(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
         let subject = behaviour.userInfoSubject ?? Self.subject
         return .json(200, "{\"sub\":\"\(subject)\",\"email\":\"user@example.test\"}")
     }
 
-    private func resource(_ request: ServerRequest) -> ServerResponse {
+    private func resource(_ request: ReceivedRequest) -> Reply {
         guard bearer(request) != nil else {
-            return ServerResponse(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+            return .respond(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
         return .json(200, "{\"ok\":true}")
     }
