@@ -141,19 +141,9 @@ struct SoftAuthenticator {
 
     /// Runs `create` or `get` on `options` (WebAuthn's JSON form) and reads the credential it prints.
     func run(_ command: String, _ options: JSONValue) throws -> WebAuthnCredential {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.program))
-        process.arguments = [command, state.path, origin]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(options.serialized())
-        try input.fileHandleForWriting.close()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let json = try JSONValue(parsing: printed)
+        let run = try Subprocess.run(try #require(Self.program), [command, state.path, origin], input: options.serialized())
+        #expect(run.status == 0, "\(run.errors)")
+        let json = try JSONValue(parsing: run.stdout)
         func bytes(_ name: String) throws -> Data { try #require(json["response"]?[name]?.stringValue.flatMap(Base64URL.decode), "\(name)") }
         let id = try #require(json["id"]?.stringValue.flatMap(Base64URL.decode))
         if command == "create" {

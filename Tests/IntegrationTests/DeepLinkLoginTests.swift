@@ -29,17 +29,10 @@ struct DeepLinkLoginTests {
     static func glewlwydBrowser(jar: URL, client: OIDCClient) -> DeepLinkUserAgent {
         DeepLinkUserAgent { url in
             Task.detached {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["OP_BROWSER_PRINT=1", "OP_BROWSER_JAR=\(jar.path)", "bash", ProviderBrowser.browserScript, url.absoluteString]
-                let output = Pipe()
-                process.standardOutput = output
-                do { try process.run() } catch { return }
-                let printed = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                guard let line = String(data: printed, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-                    let returned = URL(string: line)
-                else { return }
+                let browser = try? Subprocess.run(
+                    "/usr/bin/env", ["OP_BROWSER_PRINT=1", "OP_BROWSER_JAR=\(jar.path)", "bash", ProviderBrowser.browserScript, url.absoluteString],
+                    timeout: 120)
+                guard let line = browser?.output.trimmingCharacters(in: .whitespacesAndNewlines), let returned = URL(string: line) else { return }
                 openApp(with: returned, client: client)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import OAuthCore
 import OAuthTransportURLSession
 import OIDCClient
@@ -37,16 +38,10 @@ struct ProviderBrowser: Sendable {
     /// authorization request, or a device login's verification page); the last URL it reached
     /// (the redirect with the code, or Glewlwyd's device-complete page) and its exit status.
     static func authorize(_ url: URL, user: String, password: String) throws -> (finalURL: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [browserScript.replacingOccurrences(of: "browser.sh", with: "authorize.sh"), url.absoluteString]
-        process.environment = ProcessInfo.processInfo.environment.merging(["OP_USER": user, "OP_PASSWORD": password]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
+        let run = try Subprocess.run(
+            "/bin/bash", [browserScript.replacingOccurrences(of: "browser.sh", with: "authorize.sh"), url.absoluteString],
+            environment: ["OP_USER": user, "OP_PASSWORD": password], timeout: 120)
+        return (run.output.trimmingCharacters(in: .whitespacesAndNewlines), run.status)
     }
 
     /// The browser, with this test's cookie jar (its login session lives there between login and logout).
@@ -177,18 +172,11 @@ struct OIDCClientProviderTests {
         try await client.endSession(using: browser.logout)
         #expect(try await client.authState == nil)
         // With the provider's session gone, the same browser is sent to the login page again.
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let pipe = Pipe()
-        probe.standardOutput = pipe
         let authorize = try settings["OP_AUTHORIZATION_ENDPOINT"]
             + "?response_type=code&client_id=\(try settings["OP_PUBLIC_CLIENT_ID"])&scope=openid&nonce=n&state=s"
             + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
             + "&redirect_uri=" + FormURLEncoding.escape(try settings["OP_REDIRECT_URI"])
-        probe.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{redirect_url}", "-b", browser.jar.path, authorize]
-        try probe.run()
-        probe.waitUntilExit()
-        let location = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let location = try Subprocess.run("/usr/bin/env", ["curl", "-s", "-o", "/dev/null", "-w", "%{redirect_url}", "-b", browser.jar.path, authorize]).output
         #expect(location.contains("login.html"), "still logged in: \(location)")
     }
 

@@ -59,22 +59,9 @@ enum OpenSSLCLI {
     /// Runs openssl with `arguments` in `directory`, feeding `input`; returns standard output.
     @discardableResult
     static func run(_ arguments: [String], in directory: URL, input: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(path))
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let inputPipe = Pipe()
-        process.standardInput = inputPipe
-        try process.run()
-        if let input { inputPipe.fileHandleForWriting.write(input) }
-        try inputPipe.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl \(arguments.joined(separator: " ")) failed")
-        return data
+        let run = try Subprocess.run(try #require(path), arguments, input: input, directory: directory)
+        try #require(run.status == 0, "openssl \(arguments.joined(separator: " ")) failed: \(run.errors)")
+        return run.stdout
     }
 
     /// A temporary directory, removed after `body`.

@@ -99,23 +99,10 @@ struct CLIKeyringTests {
         /// `secret-tool ARGUMENTS` on this bus, `input` on its standard input.
         func secretTool(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
             // A keyring that wants to ask for a password would wait for ever: 10 s at most.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-            process.arguments = ["10", try #require(CLIKeyringTests.tools).secretTool] + arguments
-            process.environment = environment()
-            let output = Pipe()
-            let standardInput = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
-            try process.run()
-            if let input {
-                try standardInput.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-                try standardInput.fileHandleForWriting.close()
-            }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            let run = try Subprocess.run(
+                try #require(CLIKeyringTests.tools).secretTool, arguments, environment: environment().mapValues { $0 }.merging(["HAAPI_SECRET_STORE": nil]) { $1 }, input: input.map { Data($0.utf8) },
+                timeout: 10)
+            return (run.status, run.output)
         }
 
         /// The keyring's secret of the profile folder `folder`'s item `key`, or `nil`.

@@ -338,22 +338,11 @@ struct CLITests {
         let file = try Self.write(script.stdout, to: directory, name: "haapi.bash")
         /// What bash completes for the command line `words` (the last one being typed).
         func complete(_ words: [String]) throws -> String {
-            let bash = Process()
-            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
             let line = words.joined(separator: " ")
-            bash.arguments = [
-                "-c", "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
-                    + "_haapi haapi \(words.last!) \(words[words.count - 2]); echo \"${COMPREPLY[*]}\"", "bash", file,
-            ]
-            var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = Self.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            bash.environment = environment
-            let output = Pipe()
-            bash.standardOutput = output
-            try bash.run()
-            let completed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            bash.waitUntilExit()
-            return completed
+            let script = "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
+                + "_haapi haapi \(words.last!) \(words[words.count - 2]); echo \"${COMPREPLY[*]}\""
+            let path = Self.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            return try Subprocess.run("/bin/bash", ["-c", script, "bash", file], environment: ["PATH": path]).output
         }
         #expect(try complete(["haapi", "to"]) == "token\n")
         // Issue 38, item 13: the shells, after `haapi completion`.

@@ -82,15 +82,9 @@ struct CLITokenTests {
     /// be linked in by any module it uses.
     @Test(.enabled(if: Self.isLinux, "FoundationNetworking and libcurl exist only on Linux"))
     func theBinaryLoadsNeitherFoundationNetworkingNorLibcurl() throws {
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [HaapiCommand.binary.path]
-        let output = Pipe()
-        ldd.standardOutput = output
-        try ldd.run()
-        let libraries = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
-        #expect(ldd.terminationStatus == 0)
+        let ldd = try Subprocess.run("/usr/bin/ldd", [HaapiCommand.binary.path])
+        let libraries = ldd.output
+        #expect(ldd.status == 0)
         #expect(libraries.contains("libswiftCore") || libraries.contains("libc.so"), "\(libraries)")
         #expect(!libraries.contains("FoundationNetworking"), "\(libraries)")
         #expect(!libraries.contains("libcurl"), "\(libraries)")
@@ -331,18 +325,7 @@ struct CLITokenTests {
 
         /// curl with `arguments`, the header lines on its standard input (`-H @-`); what it printed.
         func curl(_ arguments: [String]) throws -> String {
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            curl.arguments = ["curl", "-s", "-H", "@-"] + arguments
-            let input = Pipe(), output = Pipe()
-            curl.standardInput = input
-            curl.standardOutput = output
-            try curl.run()
-            input.fileHandleForWriting.write(Data(header.stdout.utf8))
-            try input.fileHandleForWriting.close()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            curl.waitUntilExit()
-            return printed
+            try Subprocess.run("/usr/bin/env", ["curl", "-s", "-H", "@-"] + arguments, input: Data(header.stdout.utf8)).output
         }
         let body = try curl([userinfo])
         #expect(body.contains("\"demo\""), "curl got: \(body)")

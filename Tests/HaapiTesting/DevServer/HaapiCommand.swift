@@ -80,21 +80,10 @@ public enum HaapiCommand {
     /// Runs `haapi ARGUMENTS` as ``process(_:home:environment:stdout:stderr:)`` makes it, with a time limit.
     public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:]) throws -> Run {
         try requireBinary()
-        let launched = try prepare(arguments, home: home, environment: extra)
-        let process = launched.process
-        let start = Date()
-        try process.run()
-        while process.isRunning && Date().timeIntervalSince(start) < timeout { usleep(20_000) }
-        let timedOut = process.isRunning
-        if timedOut {
-            process.interrupt()
-            usleep(500_000)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: try String(contentsOf: launched.out, encoding: .utf8),
-            stderr: try launched.standardError(), seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+        var environment: [String: String?] = ["HAAPI_HOME": home.appendingPathComponent("home").path, "BROWSER": "true"]
+        for (name, value) in extra { environment[name] = value }
+        let outcome = try Subprocess.run(binary, arguments, environment: environment, timeout: timeout)
+        return Run(status: outcome.status, stdout: outcome.output, stderr: outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut)
     }
 }
 
