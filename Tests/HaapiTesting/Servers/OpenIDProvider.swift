@@ -61,15 +61,10 @@ extension FaultEndpoint.Context {
     public var origin: String { "http://" + (request.headers.first(name: "Host") ?? "127.0.0.1") }
 
     /// The request's form body (first value of each name).
-    var form: [String: String] {
-        Dictionary(FormURLEncoding.decode(String(decoding: request.body, as: UTF8.self)), uniquingKeysWith: { first, _ in first })
-    }
+    var form: [String: String] { request.form }
 
     /// The request's query parameters (first value of each name).
-    var query: [String: String] {
-        let query = request.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-        return Dictionary(FormURLEncoding.decode(query), uniquingKeysWith: { first, _ in first })
-    }
+    var query: [String: String] { request.query }
 }
 
 extension FaultEndpoint {

@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -50,23 +51,15 @@ public struct ReceivedRequest: Sendable {
 
     /// The query of ``uri``, decoded (the first value of each name).
     public var query: [String: String] {
-        guard let mark = uri.firstIndex(of: "?") else { return [:] }
-        return Self.decodeForm(uri[uri.index(after: mark)...])
+        Self.firstValues(uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
     }
 
     /// The body as form parameters (the first value of each name).
-    public var form: [String: String] { Self.decodeForm(String(decoding: body, as: UTF8.self)[...]) }
+    public var form: [String: String] { Self.firstValues(String(decoding: body, as: UTF8.self)) }
 
-    /// `application/x-www-form-urlencoded` pairs, decoded as a server reads them (`+` is a space).
-    private static func decodeForm(_ text: Substring) -> [String: String] {
-        var values: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
-                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            if values[parts[0]] == nil { values[parts[0]] = parts.count > 1 ? parts[1] : "" }
-        }
-        return values
+    /// The first value of each name of a form-encoded `text`.
+    private static func firstValues(_ text: String) -> [String: String] {
+        Dictionary(FormURLEncoding.decode(text), uniquingKeysWith: { first, _ in first })
     }
 }
 
