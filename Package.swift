@@ -166,8 +166,9 @@ let package = Package(
         // Threads/, what tests share in the one test process (HaapiLogger's settings, a trait
         // that gives blocking tests threads of their own); DevServer/, `haapi server` in process
         // and the built `haapi` command; Servers/, the misbehaving HTTP server and its table of
-        // faults, the recorded-flow playback server and a test OpenID Provider; Transports/, a
-        // scripted transport.
+        // faults, the recorded-flow playback server and a test OpenID Provider; Transports/, fake
+        // transports (scripted by order, routed like a small server) and wrappers around any
+        // transport (recording, intercepting).
         .target(
             name: "HaapiTesting",
             dependencies: [
