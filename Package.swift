@@ -252,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiSDKTests",
-            dependencies: ["HaapiSDK", "OAuthCore", "FuzzHarnesses"],
+            dependencies: ["HaapiTesting", "HaapiSDK", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
         // Every snippet of seeds 000 and 001 as printed (see docs/PORTING.md). The snippets

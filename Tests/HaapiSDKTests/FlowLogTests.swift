@@ -1,46 +1,38 @@
 import Foundation
+import HaapiTesting
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
 import Testing
 
-/// A small HAAPI server double: the token endpoint (client credentials for the HAAPI token,
-/// code exchange), the authorization endpoint and a login form.
-final class HaapiServerDouble: HTTPTransport, @unchecked Sendable {
-    static let secrets = (clientSecret: "client-secret-XYZ", password: "correct horse battery", code: "auth-code-123", haapiToken: "haapi-token-456", accessToken: "user-at-789", refreshToken: "user-rt-012")
-    private let lock = NSLock()
-    private(set) var proofs: [String] = []
+/// What the flow sends or receives that must never reach a log line.
+private let secrets = (clientSecret: "client-secret-XYZ", password: "correct horse battery", code: "auth-code-123", haapiToken: "haapi-token-456", accessToken: "user-at-789", refreshToken: "user-rt-012")
 
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        lock.withLock { if let proof = request.headers["DPoP"] { proofs.append(proof) } }
-        let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
-        func reply(_ status: Int, _ type: String, _ body: JSONValue, headers: HeaderFields = [:]) -> TransportResponse {
-            var headers = headers
-            headers["Content-Type"] = type
-            return TransportResponse(status: status, headers: headers, body: body.serialized(), url: request.url)
-        }
-        let secrets = Self.secrets
-        switch request.url.path {
-        case "/token" where form["grant_type"] == "client_credentials":
-            return reply(200, "application/json", ["access_token": .string(secrets.haapiToken), "token_type": "DPoP", "expires_in": 300])
-        case "/token":
-            guard form["code"] == secrets.code else { return reply(400, "application/json", ["error": "invalid_grant"]) }
-            return reply(200, "application/json", ["access_token": .string(secrets.accessToken), "token_type": "DPoP", "refresh_token": .string(secrets.refreshToken)])
-        case "/authorize":
-            return reply(200, "application/vnd.auth+json", [
+/// A small HAAPI server: the token endpoint (client credentials for the HAAPI token, code
+/// exchange), the authorization endpoint and a login form.
+private func haapiServer() -> RoutedTransport<Void> {
+    RoutedTransport([
+        .any("/token") { request, _ in
+            if request.form["grant_type"] == "client_credentials" {
+                return .json(["access_token": .string(secrets.haapiToken), "token_type": "DPoP", "expires_in": 300], to: request)
+            }
+            guard request.form["code"] == secrets.code else { return .json(["error": "invalid_grant"], status: 400, to: request) }
+            return .json(["access_token": .string(secrets.accessToken), "token_type": "DPoP", "refresh_token": .string(secrets.refreshToken)], to: request)
+        },
+        .any("/authorize") { request, _ in
+            .json([
                 "type": "authentication-step",
                 "actions": [["template": "form", "kind": "login", "model": ["href": "/login", "method": "POST",
                     "fields": [["name": "userName", "type": "username"], ["name": "password", "type": "password"]]]]],
-            ], headers: ["Set-Session-Id": "session-secret-345"])
-        case "/login":
-            guard request.headers["Authorization"] == "DPoP \(secrets.haapiToken)", form["password"] == secrets.password else {
-                return reply(400, "application/problem+json", ["type": "https://curity.se/problems/incorrect-credentials"])
+            ], type: "application/vnd.auth+json", headers: ["Set-Session-Id": "session-secret-345"], to: request)
+        },
+        .any("/login") { request, _ in
+            guard request.headers["Authorization"] == "DPoP \(secrets.haapiToken)", request.form["password"] == secrets.password else {
+                return .json(["type": "https://curity.se/problems/incorrect-credentials"], status: 400, type: "application/problem+json", to: request)
             }
-            return reply(200, "application/vnd.auth+json", ["type": "oauth-authorization-response", "properties": ["code": .string(secrets.code)]])
-        default:
-            return reply(404, "text/plain", "not found")
-        }
-    }
+            return .json(["type": "oauth-authorization-response", "properties": ["code": .string(secrets.code)]], type: "application/vnd.auth+json", to: request)
+        },
+    ])
 }
 
 final class CollectingSink: LogSink, @unchecked Sendable {
@@ -62,8 +54,7 @@ struct FlowLogTests {
     }
 
     func runFlow(_ sink: CollectingSink) async throws {
-        let server = HaapiServerDouble()
-        let secrets = HaapiServerDouble.secrets
+        let server = haapiServer()
         let configuration = HaapiConfiguration(
             name: "log-test-\(UUID().uuidString)", clientId: "app", baseURL: URL(string: "https://idsvr.example")!,
             tokenEndpointURL: URL(string: "https://idsvr.example/token")!, authorizationEndpointURL: URL(string: "https://idsvr.example/authorize")!,
@@ -81,14 +72,15 @@ struct FlowLogTests {
             Issue.record("no tokens"); return
         }
         let text = sink.text
+        let proofs = server.sent.compactMap { $0.headers["DPoP"] }
         // The flow did log (so the check below is not vacuous) ...
         #expect(text.contains("HAAPI_SDK_HTTP") && text.contains("HAAPI_DRIVER_HTTP") && text.contains("*****"))
         // ... and no secret reached a line.
         let forbidden = [
             secrets.clientSecret, Data("app:\(secrets.clientSecret)".utf8).base64EncodedString(), secrets.password, secrets.code,
             secrets.haapiToken, secrets.accessToken, secrets.refreshToken, "session-secret-345",
-        ] + server.proofs
-        #expect(!server.proofs.isEmpty)
+        ] + proofs
+        #expect(!proofs.isEmpty)
         for secret in forbidden {
             #expect(!text.contains(secret), "a secret reached the logs: \(secret.prefix(12))…")
         }

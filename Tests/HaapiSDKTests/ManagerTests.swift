@@ -1,49 +1,17 @@
 import Foundation
+import HaapiTesting
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
 import Testing
 
-/// A transport that answers from a script and records every request.
-final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    typealias Answer = @Sendable (TransportRequest) throws -> TransportResponse
-    private let lock = NSLock()
-    private var script: [Answer]
-    private var recorded: [TransportRequest] = []
-
-    init(_ script: [Answer]) { self.script = script }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let answer: Answer = try lock.withLock {
-            recorded.append(request)
-            guard !script.isEmpty else { throw HTTPTransportError(.connectionFailed, "no more scripted answers") }
-            return script.removeFirst()
-        }
-        return try answer(request)
-    }
-
-    var requests: [TransportRequest] { lock.withLock { recorded } }
+/// A HAAPI answer: a step below 300, a problem from there on.
+func step(_ json: String, status: Int = 200, headers: HeaderFields = [:]) -> TransportAnswer {
+    { .text(json, status: status, type: status < 300 ? "application/vnd.auth+json" : "application/problem+json", headers: headers, to: $0) }
 }
 
-func step(_ json: String, status: Int = 200, headers: HeaderFields = [:]) -> RecordingTransport.Answer {
-    { request in
-        var headers = headers
-        headers["Content-Type"] = status < 300 ? "application/vnd.auth+json" : "application/problem+json"
-        return TransportResponse(status: status, headers: headers, body: Data(json.utf8), url: request.url)
-    }
-}
-
-func raw(_ status: Int, _ type: String?, _ body: String) -> RecordingTransport.Answer {
-    { request in TransportResponse(status: status, headers: type.map { ["Content-Type": $0] } ?? [:], body: Data(body.utf8), url: request.url) }
-}
-
-func query(_ request: TransportRequest) -> [String: String] {
-    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
-}
-
-func form(_ request: TransportRequest) -> [String: String] {
-    Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+func raw(_ status: Int, _ type: String?, _ body: String) -> TransportAnswer {
+    { .text(body, status: status, type: type, to: $0) }
 }
 
 enum Documents {
@@ -81,14 +49,14 @@ struct HaapiManagerTests {
     }
 
     @Test func startSendsTheAuthorizationRequestAndFollowsRedirects() async throws {
-        let transport = RecordingTransport([step(Documents.redirect, headers: ["Set-Session-Id": "sess-1"]), step(Documents.login)])
+        let transport = ScriptedTransport([step(Documents.redirect, headers: ["Set-Session-Id": "sess-1"]), step(Documents.login)])
         let manager = HaapiManager(haapiConfiguration: configuration(pkce: true), transport: transport)
         let result = await manager.start()
         let login = try #require(result.representation as? InteractiveFormStep)
         #expect(login.actions.count == 1)
-        let requests = transport.requests
+        let requests = transport.sent
         #expect(requests.count == 2)
-        let authorize = query(requests[0])
+        let authorize = requests[0].query
         #expect(requests[0].url.path == "/oauth/authorize")
         #expect(authorize["client_id"] == "haapi-client" && authorize["response_type"] == "code" && authorize["redirect_uri"] == "app:/cb")
         #expect(authorize["scope"] == "openid read" && authorize["state"] == "s-1" && authorize["nonce"] == "n-1")
@@ -108,17 +76,17 @@ struct HaapiManagerTests {
     /// Every HAAPI request asks for the user's languages, as URLSession does on Apple platforms,
     /// so that the server words its steps for the user; the app's own header wins.
     @Test func requestsAskForTheUsersLanguagesUnlessTheAppSaysOtherwise() async throws {
-        let transport = RecordingTransport([step(Documents.redirect), step(Documents.login)])
+        let transport = ScriptedTransport([step(Documents.redirect), step(Documents.login)])
         _ = await HaapiManager(haapiConfiguration: configuration(), transport: transport).start()
         let expected = UserLanguages.acceptLanguage(UserLanguages.preferred)
-        #expect(transport.requests.count == 2)
-        for request in transport.requests { #expect(request.headers["Accept-Language"] == expected) }
+        #expect(transport.sent.count == 2)
+        for request in transport.sent { #expect(request.headers["Accept-Language"] == expected) }
 
         var ownHeader = configuration()
         ownHeader.httpHeadersProvider = { ["accept-language": "fr-CA"] }
-        let second = RecordingTransport([step(Documents.login)])
+        let second = ScriptedTransport([step(Documents.login)])
         _ = await HaapiManager(haapiConfiguration: ownHeader, transport: second).start()
-        #expect(second.requests.first?.headers.values(for: "Accept-Language") == ["fr-CA"])
+        #expect(second.sent.first?.headers.values(for: "Accept-Language") == ["fr-CA"])
     }
 
     /// Extra parameters never replace or repeat a protocol parameter (one builder for the HAAPI
@@ -130,9 +98,9 @@ struct HaapiManagerTests {
                 scopes: ["openid"],
                 extraRequestParameters: ["state": "forged", "redirect_uri": "https://evil.example/cb", "code_challenge": "x", "ui": "dark"], state: "s-1")
         }
-        let transport = RecordingTransport([step(Documents.login)])
+        let transport = ScriptedTransport([step(Documents.login)])
         _ = await HaapiManager(haapiConfiguration: configuration, transport: transport).start()
-        let pairs = FormURLEncoding.decode(try #require(transport.requests.first?.url.query))
+        let pairs = FormURLEncoding.decode(try #require(transport.sent.first?.url.query))
         for name in ["state", "redirect_uri", "code_challenge", "client_id"] {
             #expect(pairs.filter { $0.0 == name }.count == 1, "\(name) sent once")
         }
@@ -141,66 +109,66 @@ struct HaapiManagerTests {
     }
 
     @Test func withoutAutoRedirectTheRedirectionStepIsReturned() async throws {
-        let transport = RecordingTransport([step(Documents.redirect)])
+        let transport = ScriptedTransport([step(Documents.redirect)])
         let manager = HaapiManager(haapiConfiguration: configuration(autoRedirect: false), transport: transport)
         #expect(await manager.start().representation is RedirectionStep)
         #expect(await manager.codeVerifier == nil)
-        #expect(query(transport.requests[0])["code_challenge"] == nil)
+        #expect(transport.sent[0].query["code_challenge"] == nil)
     }
 
     @Test func postRedirectsSendTheirHiddenFields() async throws {
-        let transport = RecordingTransport([step(Documents.postRedirect), step(Documents.done)])
+        let transport = ScriptedTransport([step(Documents.postRedirect), step(Documents.done)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let done = try #require(await manager.start().representation as? OAuthAuthorizationResponseStep)
         #expect(done.oauthAuthorizationResponseProperties.code == "c0de")
         #expect(done.oauthAuthorizationResponseProperties.iss == "https://idsvr.example")
-        #expect(transport.requests[1].method == "POST")
-        #expect(form(transport.requests[1]) == ["token": "t-1"])
+        #expect(transport.sent[1].method == "POST")
+        #expect(transport.sent[1].form == ["token": "t-1"])
     }
 
     @Test func endlessRedirectsAreAnError() async throws {
-        let transport = RecordingTransport(Array(repeating: step(Documents.redirect), count: 40))
+        let transport = ScriptedTransport(Array(repeating: step(Documents.redirect), count: 40))
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let error = try #require(await manager.start().error as? HaapiError)
         guard case .illegalState = error else { Issue.record("got \(error)"); return }
-        #expect(transport.requests.count == HaapiManager.maximumRedirects + 1)
+        #expect(transport.sent.count == HaapiManager.maximumRedirects + 1)
     }
 
     @Test func formsAreSubmittedByTheRules() async throws {
-        let transport = RecordingTransport([step(Documents.login, headers: ["Set-Session-Id": "s"]), step(Documents.badCredentials, status: 400), step(Documents.done)])
+        let transport = ScriptedTransport([step(Documents.login, headers: ["Set-Session-Id": "s"]), step(Documents.badCredentials, status: 400), step(Documents.done)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let login = try #require(await manager.start().representation as? InteractiveFormStep)
         let formModel = try #require(login.actions.first?.form)
         // A problem is a result the user can correct.
         let problem = try #require(await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "wrong", "csrf": "forged"]).problem)
         #expect(problem.type == .incorrectCredentialsProblem && problem.title == "Incorrect credentials")
-        let request = transport.requests[1]
+        let request = transport.sent[1]
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://idsvr.example/authn/login?lang=en")
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
-        #expect(form(request) == ["userName": "alice", "password": "wrong", "csrf": "c-9"])
+        #expect(request.form == ["userName": "alice", "password": "wrong", "csrf": "c-9"])
         #expect(request.headers["Session-Id"] == "s")
         _ = await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "right"])
-        #expect(form(transport.requests[2])["password"] == "right")
+        #expect(transport.sent[2].form["password"] == "right")
     }
 
     @Test func getFormsAndLinksUseTheQuery() async throws {
-        let transport = RecordingTransport([step(Documents.polling), step(Documents.polling), step(Documents.login)])
+        let transport = ScriptedTransport([step(Documents.polling), step(Documents.polling), step(Documents.login)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let polling = try #require(await manager.start().representation as? PollingStep)
         #expect(polling.pollingProperties.status == .pending && polling.pollingProperties.intervalMilliseconds == 2000)
         #expect(polling.pollingProperties.recipientOfCommunication == "+46 70")
         _ = await manager.poll(polling)
-        #expect(transport.requests[1].url.absoluteString == "https://idsvr.example/authn/poll")
-        #expect(transport.requests[1].method == "GET" && transport.requests[1].body == nil)
+        #expect(transport.sent[1].url.absoluteString == "https://idsvr.example/authn/poll")
+        #expect(transport.sent[1].method == "GET" && transport.sent[1].body == nil)
         let cancel = try #require(polling.cancelAction?.form).asLink
         let login = try #require(await manager.followLink(cancel).representation as? InteractiveFormStep)
         #expect(login.links.first?.rel == "forgot-password")
-        #expect(transport.requests[2].url.path == "/authn/cancel")
+        #expect(transport.sent[2].url.path == "/authn/cancel")
     }
 
     @Test func continueSameStepKeepsTheSubmittedFormsContinueActions() async throws {
-        let transport = RecordingTransport([step(Documents.otpWithContinue), step(Documents.continueSame)])
+        let transport = ScriptedTransport([step(Documents.otpWithContinue), step(Documents.continueSame)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let send = try #require(await manager.start().representation as? InteractiveFormStep)
         let sendForm = try #require(send.actions.first?.form)
@@ -212,18 +180,18 @@ struct HaapiManagerTests {
     }
 
     @Test func jsonFormsSendAJSONObject() async throws {
-        let transport = RecordingTransport([step(Documents.jsonForm), step(Documents.done)])
+        let transport = ScriptedTransport([step(Documents.jsonForm), step(Documents.done)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let step = try #require(await manager.start().representation as? InteractiveFormStep)
         let jsonForm = try #require(step.actions.first?.form)
         _ = await manager.submitForm(jsonForm, parameters: ["credential": #"{"id":"x"}"#])
-        let request = transport.requests[1]
+        let request = transport.sent[1]
         #expect(request.headers["Content-Type"] == "application/json")
         #expect(try JSONValue(parsing: try #require(request.body)) == ["credential": #"{"id":"x"}"#])
     }
 
     @Test func whatIsNeitherStepNorProblemIsATypedErrorKeepingStatusAndBody() async throws {
-        let transport = RecordingTransport([
+        let transport = ScriptedTransport([
             raw(500, "text/html", "<html>Oops</html>"), raw(200, "application/json", "{}"),
             raw(400, "application/json", #"{"error":"invalid_request","error_description":"bad client"}"#),
             raw(200, "application/vnd.auth+json", "not json"), raw(200, "application/vnd.auth+json", #"{"type":"authentication-step","actions":{}}"#),
@@ -251,13 +219,13 @@ struct HaapiManagerTests {
     }
 
     @Test func closedManagerRefusesWork() async throws {
-        let manager = HaapiManager(haapiConfiguration: configuration(), transport: RecordingTransport([]))
+        let manager = HaapiManager(haapiConfiguration: configuration(), transport: ScriptedTransport([]))
         manager.close()
         guard case .haapiTokenManagerIsClosed? = await manager.start().error as? HaapiError else { Issue.record("not closed"); return }
     }
 
     @Test func completionHandlersDeliverTheSameResults() async throws {
-        let transport = RecordingTransport([step(Documents.login)])
+        let transport = ScriptedTransport([step(Documents.login)])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let result = await withCheckedContinuation { continuation in
             manager.start { continuation.resume(returning: $0) }

@@ -1,58 +1,51 @@
-import Crypto
 import Foundation
+import HaapiTesting
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
 import Testing
 
-/// A token endpoint that binds tokens like a DPoP server: a code exchanged with a proof gives
-/// DPoP tokens whose refresh token only a proof from the same key can use.
-final class FakeTokenEndpoint: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var refreshBindings: [String: String?] = [:]  // refresh token -> jkt (nil when unbound)
-    private(set) var requests: [TransportRequest] = []
+/// What the token endpoint below remembers: the codes not yet used, and each live refresh
+/// token with the thumbprint of the key it is bound to (`nil` when unbound).
+struct TokenEndpointState {
     var codes: Set<String> = ["good-code"]
+    var refreshBindings: [String: String?] = [:]
+}
 
-    private func json(_ status: Int, _ value: JSONValue, _ url: URL, headers: HeaderFields = [:]) -> TransportResponse {
-        var headers = headers
-        headers["Content-Type"] = "application/json"
-        return TransportResponse(status: status, headers: headers, body: value.serialized(), url: url)
-    }
-
-    private func proofKey(_ request: TransportRequest) -> String? {
-        guard let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof), let jwk = jws.header.jwk,
-            (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil
-        else { return nil }
-        return try? jwk.thumbprint()
-    }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        lock.withLock {
-            requests.append(request)
-            let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
-            let jkt = proofKey(request)
-            if request.url.path == "/revoke" {
-                if form["token"] == "refuse-me" { return json(400, ["error": "unsupported_token_type", "error_description": "no"], request.url) }
-                return TransportResponse(status: 200, url: request.url)
+/// A token endpoint that binds tokens like a DPoP server: a code exchanged with a proof gives
+/// DPoP tokens whose refresh token only a proof from the same key can use. `/revoke` refuses
+/// the token `refuse-me`; a code `html-please`, or no grant at all, gets a gateway's HTML page.
+func tokenEndpoint() -> RoutedTransport<TokenEndpointState> {
+    let badGateway: @Sendable (TransportRequest) -> TransportResponse = { .text("<html>bad gateway</html>", status: 502, type: "text/html", to: $0) }
+    return RoutedTransport(state: TokenEndpointState(), [
+        .any("/revoke") { request, _ in
+            guard request.form["token"] == "refuse-me" else { return TransportResponse(status: 200, url: request.url) }
+            return .json(["error": "unsupported_token_type", "error_description": "no"], status: 400, to: request)
+        },
+    ]) { request, state in
+        let form = request.form
+        let jkt = request.verifiedDPoPProof?.thumbprint
+        switch form["grant_type"] {
+        case "authorization_code" where form["code"] == "html-please":
+            return badGateway(request)
+        case "authorization_code":
+            guard let code = form["code"], state.codes.remove(code) != nil else { return .json(["error": "invalid_grant"], status: 400, to: request) }
+            let refresh = "rt-\(UUID().uuidString)"
+            state.refreshBindings[refresh] = .some(jkt)
+            return .json(
+                ["access_token": "at-1", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(refresh), "expires_in": 300],
+                headers: ["DPoP-Nonce": "n-1"], to: request)
+        case "refresh_token":
+            guard let token = form["refresh_token"], let binding = state.refreshBindings[token] else {
+                return .json(["error": "invalid_grant"], status: 400, to: request)
             }
-            switch form["grant_type"] {
-            case "authorization_code" where form["code"] == "html-please":
-                return TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>bad gateway</html>".utf8), url: request.url)
-            case "authorization_code":
-                guard let code = form["code"], codes.remove(code) != nil else { return json(400, ["error": "invalid_grant"], request.url) }
-                let refresh = "rt-\(UUID().uuidString)"
-                refreshBindings[refresh] = .some(jkt)
-                return json(200, ["access_token": "at-1", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(refresh), "expires_in": 300], request.url, headers: ["DPoP-Nonce": "n-1"])
-            case "refresh_token":
-                guard let token = form["refresh_token"], let binding = refreshBindings[token] else { return json(400, ["error": "invalid_grant"], request.url) }
-                guard binding == jkt else { return json(400, ["error": "invalid_dpop_proof", "error_description": "wrong key"], request.url) }
-                refreshBindings[token] = nil
-                let next = "rt-\(UUID().uuidString)"
-                refreshBindings[next] = .some(jkt)
-                return json(200, ["access_token": "at-2", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(next)], request.url)
-            default:
-                return TransportResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>bad gateway</html>".utf8), url: request.url)
-            }
+            guard binding == jkt else { return .json(["error": "invalid_dpop_proof", "error_description": "wrong key"], status: 400, to: request) }
+            state.refreshBindings[token] = nil
+            let next = "rt-\(UUID().uuidString)"
+            state.refreshBindings[next] = .some(jkt)
+            return .json(["access_token": "at-2", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(next)], to: request)
+        default:
+            return badGateway(request)
         }
     }
 }
@@ -83,7 +76,7 @@ func testConfiguration(
 @Suite("OAuthTokenManager and token binding")
 struct OAuthTokenManagerTests {
     @Test func boundTokensAreRefreshedWithTheKeptKeyAfterARestart() async throws {
-        let server = FakeTokenEndpoint()
+        let server = tokenEndpoint()
         let storage = InMemoryStorage()
         let configuration = testConfiguration(bound: true)
         let dpop = try Dpop()
@@ -92,7 +85,7 @@ struct OAuthTokenManagerTests {
             Issue.record("no tokens"); return
         }
         #expect(tokens.isDPoPBound)
-        #expect(server.requests.last?.headers["DPoP"] != nil)
+        #expect(server.sent.last?.headers["DPoP"] != nil)
         // A new manager (a restarted app) refreshes with the stored key, without being given it.
         let restarted = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
         guard case .successfulToken(let refreshed) = await restarted.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
@@ -112,7 +105,7 @@ struct OAuthTokenManagerTests {
     /// Before the tokens were kept with their key, the key was kept alone under
     /// `haapi-oauth-dpop-key.<name>`: an app updated with bound tokens still refreshes them.
     @Test func aKeyKeptAloneByAnEarlierVersionStillRefreshes() async throws {
-        let server = FakeTokenEndpoint()
+        let server = tokenEndpoint()
         let configuration = testConfiguration(bound: true)
         let dpop = try Dpop()
         let old = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: InMemoryStorage())
@@ -125,27 +118,27 @@ struct OAuthTokenManagerTests {
             Issue.record("the bound refresh failed with the key kept alone"); return
         }
         #expect(refreshed.isDPoPBound)
-        let proof = try #require(server.requests.last?.headers["DPoP"])
+        let proof = try #require(server.sent.last?.headers["DPoP"])
         let header = try JSONValue(parsing: try #require(Base64URL.decode(String(proof.split(separator: ".")[0]))))
         #expect(header["jwk"]?["x"]?.stringValue == dpop.publicJWK.x)
     }
 
     @Test func unboundConfigurationRefusesAKeyAndSendsNoProof() async throws {
-        let server = FakeTokenEndpoint()
+        let server = tokenEndpoint()
         let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
         guard case .error(HaapiError.invalidConfiguration) = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else {
             Issue.record("a DPoP key was accepted with an unbounded configuration"); return
         }
-        #expect(server.requests.isEmpty)
+        #expect(server.sent.isEmpty)
         guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
-        #expect(!tokens.isDPoPBound && server.requests.last?.headers["DPoP"] == nil)
+        #expect(!tokens.isDPoPBound && server.sent.last?.headers["DPoP"] == nil)
         guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else { Issue.record("refresh failed"); return }
-        #expect(server.requests.last?.headers["DPoP"] == nil)
+        #expect(server.sent.last?.headers["DPoP"] == nil)
     }
 
     @Test func boundConfigurationWithoutAKeyLeavesTheTokensUnbound() async throws {
         // Server issuing unbound codes, client bounded but passing no key: the seeds' first row.
-        let server = FakeTokenEndpoint()
+        let server = tokenEndpoint()
         let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: true), transport: server, storage: InMemoryStorage())
         guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
         #expect(!tokens.isDPoPBound)
@@ -153,7 +146,7 @@ struct OAuthTokenManagerTests {
     }
 
     @Test func errorsAndTheListener() async throws {
-        let server = FakeTokenEndpoint()
+        let server = tokenEndpoint()
         let listener = RecordingListener()
         let manager = OAuthTokenManager(
             oauthTokenConfiguration: testConfiguration(bound: true, listener: listener), transport: server, storage: InMemoryStorage())
@@ -178,7 +171,7 @@ struct OAuthTokenManagerTests {
     @Test func revocationNeedsAnEndpoint() async throws {
         var configuration = testConfiguration(bound: false)
         configuration.revocationEndpointURL = nil
-        let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: FakeTokenEndpoint(), storage: InMemoryStorage())
+        let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: tokenEndpoint(), storage: InMemoryStorage())
         guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken(with: "at") else { Issue.record("revoked without an endpoint"); return }
     }
 }
@@ -187,28 +180,25 @@ struct OAuthTokenManagerTests {
 @Suite("OAuthTokenManager in Curity's shape")
 struct CurityOAuthTokenManagerTests {
     @Test func additionalParametersReachTheTokenEndpoint() async throws {
-        let server = FakeTokenEndpoint()
+        let server = tokenEndpoint()
         let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
         guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code", additionalParameters: ["resource": "https://api.example"]) else {
             Issue.record("no tokens"); return
         }
-        func form(_ request: TransportRequest?) -> [String: String] {
-            Dictionary(FormURLEncoding.decode(String(decoding: request?.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
-        }
-        #expect(form(server.requests.last)["resource"] == "https://api.example")
+        #expect(server.sent.last?.form["resource"] == "https://api.example")
         #expect(tokens.expiresIn == 300 && tokens.expiresAt != nil && tokens.tokenType == "Bearer" && tokens.scope == nil)
         // SDK 5.0's completion handler, for a refresh with its own parameter.
         let refreshed = await withCheckedContinuation { (done: CheckedContinuation<TokenResponse, Never>) in
             manager.refreshAccessToken(with: tokens.refreshToken ?? "", additionalParameters: ["audience": "wallet"]) { done.resume(returning: $0) }
         }
         guard case .successfulToken(let next) = refreshed else { Issue.record("got \(refreshed)"); return }
-        #expect(form(server.requests.last)["audience"] == "wallet")
+        #expect(server.sent.last?.form["audience"] == "wallet")
         // No expires_in: Curity's Int is 0, and there is no expiry.
         #expect(next.expiresIn == 0 && next.expiresAt == nil)
     }
 
     @Test func aRefusedRevocationIsTheServersError() async throws {
-        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: FakeTokenEndpoint(), storage: InMemoryStorage())
+        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: tokenEndpoint(), storage: InMemoryStorage())
         guard case .success = await manager.revokeAccessToken(with: "at") else { Issue.record("not revoked"); return }
         let refused = await withCheckedContinuation { (done: CheckedContinuation<TokenRevocationResponse, Never>) in
             manager.revokeRefreshToken(with: "refuse-me") { done.resume(returning: $0) }
@@ -242,7 +232,7 @@ struct CurityOAuthTokenManagerTests {
 
     @Test func buildForOAuthWhateverTheOption() async throws {
         let builder = HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
-            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret: "s")).setTransport(FakeTokenEndpoint())
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret: "s")).setTransport(tokenEndpoint())
             .setAttestationValidationRetryCount(maxRetries: 1).setAttestationValidationKeyName(keyName: "wallet-attestation")
         let oauth = try await builder.buildForOAuth()
         #expect(!(oauth is any HaapiAccessor))
@@ -270,32 +260,32 @@ struct HaapiAccessorBuilderTests {
         // This platform cannot attest: with DCR configured, the accessor uses it.
         let viaDCR: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setDCRConfiguration(configuration: dcr).setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
-            .setTransport(FakeTokenEndpoint()).setStorage(storage).build()
+            .setTransport(tokenEndpoint()).setStorage(storage).build()
         #expect(viaDCR.haapiManager.dpop != nil)
         guard case .dcr? = Self.strategy(of: viaDCR) else { Issue.record("not DCR: \(String(describing: Self.strategy(of: viaDCR)))"); return }
         viaDCR.close()
         // Without attestation or DCR, a confidential client uses client credentials; a public one cannot get HAAPI tokens.
         let viaSecret: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
-            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint()).build()
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(tokenEndpoint()).build()
         guard case .clientCredentials? = Self.strategy(of: viaSecret) else { Issue.record("not client credentials"); return }
         viaSecret.close()
         // A device that can attest (here the development provider) uses attestation.
         let attested: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
-            .setAttestationProvider(InsecureSoftwareAttestationProvider()).setTransport(FakeTokenEndpoint()).build()
+            .setAttestationProvider(InsecureSoftwareAttestationProvider()).setTransport(tokenEndpoint()).build()
         guard case .attestation? = Self.strategy(of: attested) else { Issue.record("not attestation"); return }
         attested.close()
         await #expect(throws: HaapiError.self) {
-            let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(FakeTokenEndpoint()).build()
+            let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(tokenEndpoint()).build()
         }
         // DCR with no client authentication is a configuration error.
         await #expect(throws: HaapiError.self) {
             let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
-                .setDCRConfiguration(configuration: dcr).setTransport(FakeTokenEndpoint()).build()
+                .setDCRConfiguration(configuration: dcr).setTransport(tokenEndpoint()).build()
         }
         // The .oauth option builds an OAuthAccessor only; the development attestation provider makes the attestation strategy.
         let builder = HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setHaapiAccessorOption(option: .oauth).setAttestationProvider(InsecureSoftwareAttestationProvider())
-            .setTransport(FakeTokenEndpoint())
+            .setTransport(tokenEndpoint())
         let oauthOnly: any OAuthAccessor = try await builder.build()
         #expect(!(oauthOnly is any HaapiAccessor))
         // Asking it for a HaapiAccessor is a configuration error, and frees the name again.
@@ -310,7 +300,7 @@ struct HaapiAccessorBuilderTests {
     @Test func oneAccessorPerNameAtATime() async throws {
         let configuration = testConfiguration(bound: true, name: "shared-\(UUID().uuidString)")
         let builder = HaapiAccessorBuilder(haapiConfiguration: configuration)
-            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(FakeTokenEndpoint())
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(tokenEndpoint())
         let first: any HaapiAccessor = try await builder.build()
         do {
             let _: any HaapiAccessor = try await builder.build()
