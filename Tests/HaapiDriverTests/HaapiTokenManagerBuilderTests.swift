@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import HaapiDriver
 import OAuthCore
 import Testing
@@ -25,12 +26,12 @@ final class FlakyAttestationProvider: AttestationProvider, @unchecked Sendable {
 struct HaapiTokenManagerBuilderTests {
     let tokenURL = URL(string: "https://idsvr.example/token")!
 
-    func builder(_ server: FakeAuthorizationServer, name: String = UUID().uuidString) -> HaapiTokenManagerBuilder {
+    func builder(_ server: RoutedTransport<AuthorizationServerState>, name: String = UUID().uuidString) -> HaapiTokenManagerBuilder {
         HaapiTokenManagerBuilder(tokenEndpoint: tokenURL, clientId: "main-client").setName(name).setTransport(server)
     }
 
     @Test func clientCredentialsWhenAttestationIsDisabled() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let manager = try builder(server)
             .setAttestationProvider(InsecureSoftwareAttestationProvider())
             .disableDeviceCheckAttestation()
@@ -39,22 +40,22 @@ struct HaapiTokenManagerBuilderTests {
             .build()
         defer { manager.close() }
         let info = try await manager.getHaapiTokenAsync()
-        #expect(server.count("/token/cat") == 0 && server.count("/token") == 1)
+        #expect(server.count(to: "/token/cat") == 0 && server.count(to: "/token") == 1)
         #expect(info.accessToken.tokenType == "DPoP" && info.accessToken.value.hasSuffix(info.dpop.jwkThumbprint))
         #expect(info.dpop === manager.dpop && info.dpopNonce == nil)
         #expect(info.authorizationHeaderValue() == "DPoP \(info.accessToken.value)")
         #expect(info.accessToken.isValid(atTime: Date(), minTtl: 10) && !info.accessToken.isValid(atTime: Date().addingTimeInterval(600), minTtl: 0))
         // Cached until forced.
         _ = try await manager.getHaapiTokenAsync()
-        #expect(server.count("/token") == 1)
+        #expect(server.count(to: "/token") == 1)
         let fresh = try await manager.getHaapiTokenAsync(forceFresh: true, dpopNonce: "n-7")
-        #expect(server.count("/token") == 2 && fresh.accessToken != info.accessToken && fresh.dpopNonce == "n-7")
+        #expect(server.count(to: "/token") == 2 && fresh.accessToken != info.accessToken && fresh.dpopNonce == "n-7")
     }
 
     @Test func theBoundKeyIsOfTheConfigurationsType() async throws {
         #expect(BoundedTokenConfiguration().bindsTokens && BoundedTokenConfiguration(keyPairType: .security).keyPairType == .security)
         #expect(!UnboundedTokenConfiguration().bindsTokens && UnboundedTokenConfiguration().keyPairType == .p256)
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let manager = try builder(server).setAttestationProvider(InsecureSoftwareAttestationProvider())
             .setTokenBoundConfiguration(config: BoundedTokenConfiguration(keyPairType: .p384)).build()
         defer { manager.close() }
@@ -64,7 +65,7 @@ struct HaapiTokenManagerBuilderTests {
     }
 
     @Test func attestationIsRetriedAsConfigured() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let flaky = FlakyAttestationProvider(failures: 2)
         let manager = try builder(server).setAttestationProvider(flaky).setAttestationMaxRetryCount(maxRetries: 2).build()
         defer { manager.close() }
@@ -79,7 +80,7 @@ struct HaapiTokenManagerBuilderTests {
     }
 
     @Test func nothingToGetTokensWithIsAConfigurationError() throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         #expect {
             try builder(server).setAttestationProvider(UnsupportedAttestationProvider()).build()
         } throws: { error in
@@ -95,14 +96,14 @@ struct HaapiTokenManagerBuilderTests {
     }
 
     @Test func closeAndClearStateAreSynchronous() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let name = UUID().uuidString
         let manager = try builder(server, name: name).setAttestationProvider(InsecureSoftwareAttestationProvider()).build()
         #expect(throws: HaapiError.self) { try builder(server, name: name).setAttestationProvider(InsecureSoftwareAttestationProvider()).build() }
         let first = try await manager.getHaapiTokenAsync()
         manager.clearState()
         let second = try await manager.getHaapiTokenAsync()
-        #expect(first.accessToken != second.accessToken && server.count("/token") == 2)
+        #expect(first.accessToken != second.accessToken && server.count(to: "/token") == 2)
         manager.close()
         await #expect {
             try await manager.getHaapiTokenAsync()
@@ -116,7 +117,7 @@ struct HaapiTokenManagerBuilderTests {
     }
 
     @Test func theClientSendsTheTokenAndAProof() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let manager = try builder(server).setAttestationProvider(InsecureSoftwareAttestationProvider()).build()
         defer { manager.close() }
         let client = manager.createClient()
@@ -125,7 +126,7 @@ struct HaapiTokenManagerBuilderTests {
         #expect(response.status == 200)
         // A token the server no longer accepts is replaced once, and the request sent again.
         let old = try #require(manager.cachedAccessToken)
-        server.lock.withLock { _ = server.revoked.insert(old.value) }
+        server.withState { _ = $0.revoked.insert(old.value) }
         let retried = try await client.send(TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!))
         #expect(retried.status == 200 && manager.cachedAccessToken != old)
     }

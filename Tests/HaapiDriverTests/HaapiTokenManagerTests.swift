@@ -1,14 +1,11 @@
 import Foundation
+import HaapiTesting
 import HaapiDriver
 import OAuthCore
 import Testing
 
-/// An in-process authorization server with the endpoints the driver talks to. It checks what
-/// a real server checks (grant, scope, credentials, DPoP proof signature and binding) and
-/// counts requests per endpoint.
-final class FakeAuthorizationServer: HTTPTransport, @unchecked Sendable {
-    let lock = NSLock()
-    var counts: [String: Int] = [:]
+/// What the authorization server below remembers, and how the test set it to behave.
+struct AuthorizationServerState {
     var refuseAttestation = false
     var tokenLifetime = 600
     var forgetRegisteredClients = false
@@ -19,100 +16,99 @@ final class FakeAuthorizationServer: HTTPTransport, @unchecked Sendable {
     var issued: [String] = []
     var revoked: Set<String> = []
     var lastChallenge: String?
-    var tokenRequests: [[String: String]] = []
+}
 
-    func count(_ name: String) -> Int { lock.withLock { counts[name, default: 0] } }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try lock.withLock { try answer(request) }
-    }
-
-    private func json(_ status: Int, _ value: JSONValue, headers: HeaderFields = [:], url: URL) -> TransportResponse {
-        var headers = headers
-        headers["Content-Type"] = "application/json"
-        return TransportResponse(status: status, headers: headers, body: value.serialized(), url: url)
-    }
-
-    private func answer(_ request: TransportRequest) throws -> TransportResponse {
-        let path = request.url.path
-        counts[path, default: 0] += 1
-        let form = Dictionary(FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
-        switch (request.method, path) {
-        case ("GET", "/token/cat"):
+/// An in-process authorization server with the endpoints the driver talks to. It checks what
+/// a real server checks (grant, scope, credentials, DPoP proof signature and binding); the
+/// transport counts requests per endpoint.
+func authorizationServer(_ initial: AuthorizationServerState = AuthorizationServerState()) -> RoutedTransport<AuthorizationServerState> {
+    RoutedTransport(state: initial, [
+        .get("/token/cat") { request, state in
             let challenge = UUID().uuidString
-            lastChallenge = challenge
-            return json(200, ["challenge": .string(challenge)], url: request.url)
-        case ("POST", "/token/cat"):
-            guard !refuseAttestation, form["challenge"] == lastChallenge, let answer = form["challenge_response"],
+            state.lastChallenge = challenge
+            return .json(["challenge": .string(challenge)], to: request)
+        },
+        .post("/token/cat") { request, state in
+            let form = request.form
+            guard !state.refuseAttestation, form["challenge"] == state.lastChallenge, let answer = form["challenge_response"],
                 let jws = try? CompactJWS(answer), let jwk = jws.header.jwk,
                 (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil,
-                (try? JSONValue(parsing: jws.payload))?["challenge"]?.stringValue == lastChallenge
-            else { return json(400, ["error": "invalid_attestation"], url: request.url) }
-            return json(200, ["cat": .string("cat-\(UUID().uuidString)")], url: request.url)
-        case ("POST", "/token"):
-            tokenRequests.append(form)
+                (try? JSONValue(parsing: jws.payload))?["challenge"]?.stringValue == state.lastChallenge
+            else { return .json(["error": "invalid_attestation"], status: 400, to: request) }
+            return .json(["cat": .string("cat-\(UUID().uuidString)")], to: request)
+        },
+        .post("/token") { request, state in
+            let form = request.form
             let scope = form["scope"]
             if scope == "dcr" {
                 guard request.headers["Authorization"] == "Basic " + Data("main-client:main-secret".utf8).base64EncodedString() else {
-                    return json(401, ["error": "invalid_client"], url: request.url)
+                    return .json(["error": "invalid_client"], status: 401, to: request)
                 }
-                return json(200, ["access_token": "dcr-initial", "token_type": "Bearer", "expires_in": 60], url: request.url)
+                return .json(["access_token": "dcr-initial", "token_type": "Bearer", "expires_in": 60], to: request)
             }
             guard scope == HaapiTokenManager.haapiScope, form["grant_type"] == "client_credentials" else {
-                return json(400, ["error": "invalid_scope"], url: request.url)
+                return .json(["error": "invalid_scope"], status: 400, to: request)
             }
             if form["client_assertion_type"] == HaapiTokenManager.attestationAssertionType {
-                guard form["client_assertion"]?.hasPrefix("cat-") == true else { return json(401, ["error": "invalid_client"], url: request.url) }
+                guard form["client_assertion"]?.hasPrefix("cat-") == true else { return .json(["error": "invalid_client"], status: 401, to: request) }
             } else if let basic = request.headers["Authorization"], basic.hasPrefix("Basic ") {
                 let pair = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self).split(separator: ":", maxSplits: 1).map(String.init)
-                let known = pair.count == 2 && (registeredSecrets[pair[0]] == pair[1] || (pair[0] == "main-client" && pair[1] == "main-secret"))
-                guard known, !(forgetRegisteredClients && registeredSecrets[pair[0]] != nil) else {
-                    return json(401, ["error": "invalid_client"], url: request.url)
+                let known = pair.count == 2 && (state.registeredSecrets[pair[0]] == pair[1] || (pair[0] == "main-client" && pair[1] == "main-secret"))
+                guard known, !(state.forgetRegisteredClients && state.registeredSecrets[pair[0]] != nil) else {
+                    return .json(["error": "invalid_client"], status: 401, to: request)
                 }
-            } else if let id = form["client_id"], let secret = form["client_secret"], registeredSecrets[id] == secret,
-                registeredAuthMethod == "client_secret_post"
+            } else if let id = form["client_id"], let secret = form["client_secret"], state.registeredSecrets[id] == secret,
+                state.registeredAuthMethod == "client_secret_post"
             {
                 // client_secret_post, accepted only from a client registered with it.
             } else {
-                return json(401, ["error": "invalid_client"], url: request.url)
+                return .json(["error": "invalid_client"], status: 401, to: request)
             }
             // The HAAPI token is DPoP-bound: a valid proof for this endpoint is required.
-            guard let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof), jws.header.typ == "dpop+jwt",
-                let jwk = jws.header.jwk, (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil,
-                (try? JSONValue(parsing: jws.payload))?["htu"]?.stringValue == request.url.dpopHTU
-            else { return json(400, ["error": "invalid_dpop_proof"], url: request.url) }
-            let token = "haapi-\(issued.count + 1)-\(try jwk.thumbprint())"
-            issued.append(token)
-            return json(200, ["access_token": .string(token), "token_type": "DPoP", "expires_in": .integer(tokenLifetime)], url: request.url)
-        case ("POST", "/register"):
+            guard let dpop = request.verifiedDPoPProof, dpop.proof.header.typ == "dpop+jwt",
+                (try? JSONValue(parsing: dpop.proof.payload))?["htu"]?.stringValue == request.url.dpopHTU
+            else { return .json(["error": "invalid_dpop_proof"], status: 400, to: request) }
+            let token = "haapi-\(state.issued.count + 1)-\(dpop.thumbprint)"
+            state.issued.append(token)
+            return .json(["access_token": .string(token), "token_type": "DPoP", "expires_in": .integer(state.tokenLifetime)], to: request)
+        },
+        .post("/register") { request, state in
             guard request.headers["Authorization"] == "Bearer dcr-initial",
                 (try? JSONValue(parsing: request.body ?? Data()))?["software_id"] == "haapi-template"
-            else { return json(401, ["error": "invalid_token"], url: request.url) }
-            let id = "dcr-\(registeredSecrets.count + 1)"
-            registeredSecrets[id] = "secret-\(id)"
-            forgetRegisteredClients = false
-            switch registeredAuthMethod {
-            case "none": return json(201, ["client_id": .string(id), "token_endpoint_auth_method": "none"], url: request.url)
-            case "client_secret_basic": return json(201, ["client_id": .string(id), "client_secret": .string("secret-\(id)")], url: request.url)
+            else { return .json(["error": "invalid_token"], status: 401, to: request) }
+            let id = "dcr-\(state.registeredSecrets.count + 1)"
+            state.registeredSecrets[id] = "secret-\(id)"
+            state.forgetRegisteredClients = false
+            switch state.registeredAuthMethod {
+            case "none": return .json(["client_id": .string(id), "token_endpoint_auth_method": "none"], status: 201, to: request)
+            case "client_secret_basic": return .json(["client_id": .string(id), "client_secret": .string("secret-\(id)")], status: 201, to: request)
             default:
-                return json(
-                    201, ["client_id": .string(id), "client_secret": .string("secret-\(id)"), "token_endpoint_auth_method": .string(registeredAuthMethod)],
-                    url: request.url)
+                return .json(
+                    ["client_id": .string(id), "client_secret": .string("secret-\(id)"), "token_endpoint_auth_method": .string(state.registeredAuthMethod)],
+                    status: 201, to: request)
             }
-        case ("GET", "/haapi/resource"):
+        },
+        .get("/haapi/resource") { request, state in
             guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP "),
                 let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof)
-            else { return json(401, [:], headers: ["WWW-Authenticate": "DPoP"], url: request.url) }
+            else { return .json([:], status: 401, headers: ["WWW-Authenticate": "DPoP"], to: request) }
             let token = String(authorization.dropFirst(5))
             let ath = (try? JSONValue(parsing: jws.payload))?["ath"]?.stringValue
-            guard issued.contains(token), !revoked.contains(token), ath == Base64URL.encode(SHA256Hash.of(token)) else {
-                return json(401, [:], headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], url: request.url)
+            guard state.issued.contains(token), !state.revoked.contains(token), ath == Base64URL.encode(SHA256Hash.of(token)) else {
+                return .json([:], status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], to: request)
             }
-            return json(200, ["ok": true], url: request.url)
-        default:
-            return json(404, ["error": "not_found"], url: request.url)
-        }
-    }
+            return .json(["ok": true], to: request)
+        },
+    ]) { request, _ in .json(["error": "not_found"], status: 404, to: request) }
+}
+
+/// The server, except that every resource request is refused with `challenge`; the recording
+/// counts those refused requests.
+func refusingResource(_ server: some HTTPTransport, challenge: String = #"DPoP error="invalid_token""#) -> RecordingTransport {
+    RecordingTransport(InterceptingTransport(server) { request in
+        guard request.url.path == "/haapi/resource" else { return nil }
+        return TransportResponse(status: 401, headers: ["WWW-Authenticate": challenge], url: request.url)
+    })
 }
 
 import Crypto
@@ -136,7 +132,7 @@ struct HaapiTokenManagerTests {
     }
 
     func manager(
-        _ server: FakeAuthorizationServer, _ strategy: HaapiAccessStrategy, name: String = UUID().uuidString,
+        _ server: RoutedTransport<AuthorizationServerState>, _ strategy: HaapiAccessStrategy, name: String = UUID().uuidString,
         method: any ClientAuthenticationMethod = ClientAuthenticationMethodSecret("main-secret"), clock: TestClock = TestClock()
     ) throws -> HaapiTokenManager {
         try HaapiTokenManager(
@@ -145,66 +141,64 @@ struct HaapiTokenManagerTests {
     }
 
     @Test func attestationGivesADPoPBoundHaapiToken() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let tokens = try manager(server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil), method: ClientAuthenticationMethodNone())
         let token = try await tokens.accessToken()
         #expect(token.tokenType == "DPoP")
         #expect(token.value.hasSuffix(try #require(tokens.dpop).thumbprint))
-        #expect(server.count("/token/cat") == 2 && server.count("/token") == 1 && server.count("/register") == 0)
-        let request = try #require(server.tokenRequests.first)
+        #expect(server.count(to: "/token/cat") == 2 && server.count(to: "/token") == 1 && server.count(to: "/register") == 0)
+        let request = try #require(server.sent(to: "/token").map(\.form).first)
         #expect(request["client_id"] == "main-client" && request["client_assertion_type"] == "urn:se:curity:attestation:client")
         #expect(request["scope"] == "urn:se:curity:scopes:haapi")
     }
 
     @Test func refusedAttestationFallsBackToDCRAndTheClientIsReusedByLaterRuns() async throws {
-        let server = FakeAuthorizationServer()
-        server.refuseAttestation = true
+        let server = authorizationServer(AuthorizationServerState(refuseAttestation: true))
         let storage = InMemoryStorage()
         let first = try manager(server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: dcr(storage, false)))
         _ = try await first.accessToken()
-        #expect(server.count("/register") == 1)
+        #expect(server.count(to: "/register") == 1)
         #expect(try await first.effectiveClient.clientID == "dcr-1")
         #expect(storage.keys.count == 1)
         // A later run (a new manager over the same storage) reuses the registered client.
         let second = try manager(server, .dcr(dcr(storage, false)))
         _ = try await second.accessToken()
-        #expect(server.count("/register") == 1)
+        #expect(server.count(to: "/register") == 1)
         #expect(try await second.effectiveClient.clientID == "dcr-1")
         // Asked to, a run drops the stored client and registers a new one.
         let third = try manager(server, .dcr(dcr(storage, true)))
         _ = try await third.accessToken()
-        #expect(server.count("/register") == 2)
+        #expect(server.count(to: "/register") == 2)
         #expect(try await third.effectiveClient.clientID == "dcr-2")
     }
 
     @Test func unsupportedAttestationUsesTheFallbackOrFails() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let withFallback = try manager(server, .attestation(UnsupportedAttestationProvider(), dcrFallback: dcr(InMemoryStorage(), false)))
         _ = try await withFallback.accessToken()
-        #expect(server.count("/token/cat") == 0 && server.count("/register") == 1)
+        #expect(server.count(to: "/token/cat") == 0 && server.count(to: "/register") == 1)
         let without = try manager(server, .attestation(UnsupportedAttestationProvider(), dcrFallback: nil))
         await #expect(throws: HaapiError.self) { _ = try await without.accessToken() }
     }
 
     @Test func aForgottenDCRClientIsRegisteredAgainOnce() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let storage = InMemoryStorage()
         _ = try await manager(server, .dcr(dcr(storage, false))).accessToken()
-        server.forgetRegisteredClients = true
+        server.withState { $0.forgetRegisteredClients = true }
         let again = try manager(server, .dcr(dcr(storage, false)))
         _ = try await again.accessToken()
-        #expect(server.count("/register") == 2)
+        #expect(server.count(to: "/register") == 2)
         #expect(try await again.effectiveClient.clientID == "dcr-2")
     }
 
     /// The registration's `token_endpoint_auth_method` is honoured (RFC 7591 §2): one
     /// `RegisteredClient` for the driver and OIDCClient, which once disagreed.
     @Test func aClientRegisteredForClientSecretPostSendsItsSecretInTheForm() async throws {
-        let server = FakeAuthorizationServer()
-        server.registeredAuthMethod = "client_secret_post"
+        let server = authorizationServer(AuthorizationServerState(registeredAuthMethod: "client_secret_post"))
         let tokens = try manager(server, .dcr(dcr(InMemoryStorage(), false)))
         _ = try await tokens.accessToken()
-        let request = try #require(server.tokenRequests.last)
+        let request = try #require(server.sent(to: "/token").map(\.form).last)
         #expect(request["client_id"] == "dcr-1" && request["client_secret"] == "secret-dcr-1")
     }
 
@@ -212,28 +206,27 @@ struct HaapiTokenManagerTests {
     /// grant is for confidential clients only (RFC 6749 §4.4): a configuration error, said before
     /// any token request.
     @Test func aClientRegisteredWithoutASecretCannotFetchHaapiTokens() async throws {
-        let server = FakeAuthorizationServer()
-        server.registeredAuthMethod = "none"
+        let server = authorizationServer(AuthorizationServerState(registeredAuthMethod: "none"))
         let tokens = try manager(server, .dcr(dcr(InMemoryStorage(), false)))
         await #expect { _ = try await tokens.accessToken() } throws: { error in
             guard case HaapiError.invalidConfiguration(let reason) = error else { return false }
             return reason.contains("no client_secret")
         }
-        #expect(server.tokenRequests.filter { $0["scope"] == HaapiTokenManager.haapiScope }.isEmpty)
+        #expect(server.sent(to: "/token").map(\.form).filter { $0["scope"] == HaapiTokenManager.haapiScope }.isEmpty)
     }
 
     @Test func dcrWithoutClientAuthenticationIsAConfigurationError() throws {
         do {
-            _ = try manager(FakeAuthorizationServer(), .dcr(dcr(InMemoryStorage(), false)), method: ClientAuthenticationMethodNone())
+            _ = try manager(authorizationServer(), .dcr(dcr(InMemoryStorage(), false)), method: ClientAuthenticationMethodNone())
             Issue.record("accepted")
         } catch HaapiError.invalidConfiguration {
         }
     }
 
     @Test func clientCredentialsStrategy() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         _ = try await manager(server, .clientCredentials).accessToken()
-        #expect(server.tokenRequests.first?["grant_type"] == "client_credentials")
+        #expect(server.sent(to: "/token").map(\.form).first?["grant_type"] == "client_credentials")
         let refused = try manager(server, .clientCredentials, method: ClientAuthenticationMethodSecret("wrong"))
         do {
             _ = try await refused.accessToken()
@@ -244,7 +237,7 @@ struct HaapiTokenManagerTests {
     }
 
     @Test func tokensAreCachedUntilMinTokenTtlIsLeft() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let clock = TestClock()
         let tokens = try manager(server, .clientCredentials, clock: clock)
         let first = try await tokens.accessToken()
@@ -252,22 +245,22 @@ struct HaapiTokenManagerTests {
         #expect(try await tokens.accessToken() == first)
         clock.advance(100)  // 100 s left < 120
         #expect(try await tokens.accessToken() != first)
-        #expect(server.count("/token") == 2)
+        #expect(server.count(to: "/token") == 2)
     }
 
     @Test func concurrentCallersShareOneTokenRequest() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let tokens = try manager(server, .clientCredentials)
         let values = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 { group.addTask { try await tokens.accessToken().value } }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(values.count == 1)
-        #expect(server.count("/token") == 1)
+        #expect(server.count(to: "/token") == 1)
     }
 
     @Test func namesAreUniqueWhileOpenAndClosedManagersRefuseWork() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let name = "haapi-\(UUID().uuidString)"
         let first = try manager(server, .clientCredentials, name: name)
         do {
@@ -285,21 +278,21 @@ struct HaapiTokenManagerTests {
     }
 
     @Test func haapiRequestsCarryTheTokenAndARefusedTokenIsRenewedOnce() async throws {
-        let server = FakeAuthorizationServer()
+        let server = authorizationServer()
         let tokens = try manager(server, .clientCredentials)
         let transport = HaapiClient(tokenManager: tokens, base: server)
         let resource = TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!)
         #expect(try await transport.send(resource).status == 200)
         // The server revokes the token: one new token, one retry.
-        server.lock.withLock { server.revoked.formUnion(server.issued) }
+        server.withState { $0.revoked.formUnion($0.issued) }
         #expect(try await transport.send(resource).status == 200)
-        #expect(server.count("/token") == 2 && server.count("/haapi/resource") == 3)
+        #expect(server.count(to: "/token") == 2 && server.count(to: "/haapi/resource") == 3)
         // A server that refuses every token: one retry, then the 401 is the answer.
-        server.lock.withLock { server.tokenLifetime = 600 }
-        let always = FakeRefusingResource(base: server)
+        server.withState { $0.tokenLifetime = 600 }
+        let always = refusingResource(server)
         let refusing = HaapiClient(tokenManager: tokens, base: always)
         #expect(try await refusing.send(resource).status == 401)
-        #expect(always.resourceCalls == 2)
+        #expect(always.count(to: "/haapi/resource") == 2)
     }
 
     /// The one retry rule (``AccessTokenChallenge/asksForNewToken``): a new token for a refused
@@ -309,30 +302,12 @@ struct HaapiTokenManagerTests {
         (#"DPoP error="invalid_dpop_proof", error_description="bad htu""#, 1), (#"Bearer error="insufficient_scope""#, 1),
     ])
     func aRefusalIsRetriedWithANewTokenOnlyWhenANewTokenCanHelp(challenge: String, calls: Int) async throws {
-        let server = FakeAuthorizationServer()
-        let always = FakeRefusingResource(base: server, challenge: challenge)
+        let server = authorizationServer()
+        let always = refusingResource(server, challenge: challenge)
         let transport = HaapiClient(tokenManager: try manager(server, .clientCredentials), base: always)
         #expect(try await transport.send(TransportRequest(url: URL(string: "https://idsvr.example/haapi/resource")!)).status == 401)
-        #expect(always.resourceCalls == calls)
-        #expect(server.count("/token") == calls)
-    }
-}
-
-/// Passes everything to the server but answers every resource request 401 with `challenge`.
-final class FakeRefusingResource: HTTPTransport, @unchecked Sendable {
-    let base: FakeAuthorizationServer
-    let challenge: String
-    private let lock = NSLock()
-    private var calls = 0
-    init(base: FakeAuthorizationServer, challenge: String = #"DPoP error="invalid_token""#) {
-        self.base = base
-        self.challenge = challenge
-    }
-    var resourceCalls: Int { lock.withLock { calls } }
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        guard request.url.path == "/haapi/resource" else { return try await base.send(request) }
-        lock.withLock { calls += 1 }
-        return TransportResponse(status: 401, headers: ["WWW-Authenticate": challenge], url: request.url)
+        #expect(always.count(to: "/haapi/resource") == calls)
+        #expect(server.count(to: "/token") == calls)
     }
 }
 
