@@ -158,13 +158,13 @@ struct LoginFlowTests {
         let client = try provider.client()
         try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         // An API that refuses every token: one refresh, one retry, then its 401 is the answer.
-        let api = Always401()
+        let api = ScriptedTransport(repeating: { TransportResponse(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""], url: $0.url) })
         let response = try await AuthorizedHTTPClient(client: client, transport: api)
             .send(TransportRequest(url: URL(string: provider.issuer + "/api/resource")!))
         #expect(response.status == 401)
-        #expect(api.requests.all.count == 2)
+        #expect(api.sent.count == 2)
         #expect(provider.tokenRequests("refresh_token") == 1)
-        let tokens = api.requests.all.compactMap { $0.headers["Authorization"] }
+        let tokens = api.sent.compactMap { $0.headers["Authorization"] }
         #expect(tokens.count == 2 && tokens[0] != tokens[1])
     }
 
@@ -260,15 +260,5 @@ struct LoginFlowTests {
             try await DynamicClientRegistration.register(ClientRegistrationRequest(redirectURIs: []), metadata: metadata, transport: transport)
         }
         #expect(refused?.code == .registrationFailed && refused?.serverError == "invalid_redirect_uri")
-    }
-}
-
-
-/// A transport whose API always answers 401.
-struct Always401: HTTPTransport {
-    let requests = LockedList<TransportRequest>()
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        requests.append(request)
-        return TransportResponse(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""], url: request.url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import OAuthCore
 import OIDCClient
 import OAuthTransportNIO
@@ -6,22 +7,6 @@ import OAuthTransportNIO
 /// A browser the user never finishes with.
 struct AbandonedBrowser: BrowserLauncher {
     func open(_ url: URL) async throws {}
-}
-
-/// Delays and counts requests, so concurrent callers overlap on the wire.
-struct SlowTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let delay: Duration
-    /// When set, a token request also waits until the test opens it (at most 10 s).
-    var gate: LockedValue<Bool>? = nil
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if request.url.path.hasSuffix("/token") {
-            try await Task.sleep(for: delay)
-            let deadline = ContinuousClock.now + .seconds(10)
-            while let gate, !gate.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        return try await base.send(request)
-    }
 }
 
 extension TestProvider {
@@ -37,8 +22,16 @@ extension TestProvider {
             userAgentTimeout: timeout)
         configure(&configuration)
         let base = try AsyncHTTPClientTransport()
-        let transport: any HTTPTransport =
-            slowTokenEndpoint || tokenGate != nil ? SlowTransport(base: base, delay: .milliseconds(300), gate: tokenGate) : base
+        // Slow token requests, so that concurrent callers overlap on the wire; with a gate, they
+        // also wait until the test opens it (at most 10 s).
+        let slow = InterceptingTransport(base) { request in
+            guard request.url.path.hasSuffix("/token") else { return nil }
+            try await Task.sleep(for: .milliseconds(300))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while let tokenGate, !tokenGate.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            return nil
+        }
+        let transport: any HTTPTransport = slowTokenEndpoint || tokenGate != nil ? slow : base
         return OIDCClient(configuration: configuration, transport: transport, storage: storage)
     }
 }
