@@ -9,26 +9,13 @@ import OAuthTransportNIO
 
 // MARK: - Test support
 
-/// Adds `Authorization: DPoP <token>` to every request; under it, OAuthCore's DPoPTransport
-/// adds the proof (with `ath` for that token).
-struct HaapiTokenTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let token: String
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var request = request
-        request.headers["Authorization"] = "DPoP \(token)"
-        return try await base.send(request)
-    }
-}
-
-/// A HAAPI client of the running server: a DPoP key, a HAAPI token bound to it, and a HaapiManager.
 /// The code the server "sent" in the flow `manager` runs (its test hook).
 func sentCode(_ server: RunningServer, _ manager: HaapiManager) async throws -> String {
     let session = try #require(await manager.currentSessionID)
     return try #require(try await server.state.store.get(String.self, kind: "otp-test-hook", id: session))
 }
 
+/// A HAAPI client of the running server: a DPoP key, a HAAPI token bound to it, and a HaapiManager.
 struct HaapiTestClient {
     let server: RunningServer
     let clientId: String
@@ -58,7 +45,12 @@ struct HaapiTestClient {
     }
 
     static func transport(token: String, dpop: Dpop) throws -> any HTTPTransport {
-        HaapiTokenTransport(base: DPoPTransport(base: try AsyncHTTPClientTransport(), dpop: dpop), token: token)
+        // `Authorization: DPoP <token>` on every request; under it, OAuthCore's DPoPTransport
+        // adds the proof (with `ath` for that token).
+        InterceptingTransport(DPoPTransport(base: try AsyncHTTPClientTransport(), dpop: dpop)) { request in
+            request.headers["Authorization"] = "DPoP \(token)"
+            return nil
+        }
     }
 
     /// A raw HAAPI request through this client's token and key.
