@@ -135,7 +135,7 @@ import Testing
                 for try await model in group { if let model { tokens.append(model) } }
                 return tokens
             }
-            #expect(flow.failing.refreshCount == 1)
+            #expect(flow.refreshCount == 1)
             #expect(refreshed.count == 50)
             #expect(Set(refreshed.map(\.accessToken)).count == 1)
             #expect(refreshed.first?.refreshToken != refreshToken)
@@ -181,7 +181,7 @@ import Testing
             #expect(flow.viewModel.problemModel?.type == .incorrectCredentialsProblem)
             #expect(flow.viewModel.error == nil && recorder.errors.isEmpty)
 
-            flow.failing.armPage(status: 404)
+            flow.answerNextHaapiRequestWithPage(status: 404)
             try await flow.login()
             let error = try #require(flow.viewModel.error)
             #expect(!error.isRetryable)
@@ -451,10 +451,10 @@ import Testing
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .attested)
             await flow.viewModel.start()
-            flow.failing.arm()
+            flow.failNextHaapiRequest()
             let form = try #require(flow.model?.button(kind: .login))
             await flow.viewModel.submit(interactionActionModel: form, parameters: ["userName": "demo", "password": "Password1"])
-            #expect(flow.failing.failureCount == 1)
+            #expect(flow.injectedFailures == 1)
             let error = try #require(flow.viewModel.error)
             #expect(error.isRetryable)
             #expect(!flow.viewModel.isLoading)

@@ -8,61 +8,15 @@ import OAuthCore
 import Testing
 import OAuthTransportNIO
 
-/// A transport that fails the next HAAPI request (not token requests) once armed.
-final class FailingOnceTransport: HTTPTransport, @unchecked Sendable {
-    struct InjectedFailure: Error {}
-    let base: any HTTPTransport
-    private let lock = NSLock()
-    private var armed = false
-    private var armedResponse: TransportResponse?
-    private var failures = 0
-    private var refreshes = 0
-
-    /// Whether the `interval` of polling steps is removed (so that `autoPollingDuration` applies).
-    let stripsPollingInterval: Bool
-
-    init(base: any HTTPTransport, stripsPollingInterval: Bool = false) {
-        self.base = base
-        self.stripsPollingInterval = stripsPollingInterval
-    }
-
-    func arm() { lock.withLock { armed = true } }
-    /// Answers the next HAAPI request with `status` and an HTML page instead of sending it.
-    func armPage(status: Int) {
-        lock.withLock { armedResponse = TransportResponse(status: status, headers: ["Content-Type": "text/html"], body: Data("<html>no</html>".utf8), url: URL(string: "http://127.0.0.1/")!) }
-    }
-    var failureCount: Int { lock.withLock { failures } }
-    /// How many refresh-token grants were sent.
-    var refreshCount: Int { lock.withLock { refreshes } }
-
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if request.url.path.hasPrefix("/oauth/token"), let body = request.body, String(decoding: body, as: UTF8.self).contains("grant_type=refresh_token") {
-            lock.withLock { refreshes += 1 }
-        }
-        let fail = !request.url.path.hasPrefix("/oauth/token") && lock.withLock {
-            defer { if armed { armed = false; failures += 1 } }
-            return armed
-        }
-        if fail {
-            throw InjectedFailure()
-        }
-        if !request.url.path.hasPrefix("/oauth/token"), let page = lock.withLock({ () -> TransportResponse? in
-            defer { armedResponse = nil }
-            return armedResponse
-        }) {
-            return page
-        }
-        var response = try await base.send(request)
-        if stripsPollingInterval, response.mediaType == "application/vnd.auth+json",
-            var object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-            var properties = object["properties"] as? [String: Any], properties["interval"] != nil
-        {
-            properties["interval"] = nil
-            object["properties"] = properties
-            response.body = try JSONSerialization.data(withJSONObject: object)
-        }
-        return response
-    }
+/// Takes the `interval` out of polling steps, so that `autoPollingDuration` applies.
+func stripPollingInterval(_ request: TransportRequest, _ response: inout TransportResponse) throws {
+    guard response.mediaType == "application/vnd.auth+json",
+        var object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+        var properties = object["properties"] as? [String: Any], properties["interval"] != nil
+    else { return }
+    properties["interval"] = nil
+    object["properties"] = properties
+    response.body = try JSONSerialization.data(withJSONObject: object)
 }
 
 /// Which seeded client a test flow uses.
@@ -77,7 +31,10 @@ enum TestClient {
 @MainActor struct FlowHarness {
     let server: RunningServer
     let viewModel: HaapiFlowViewModel
-    let failing: FailingOnceTransport
+    /// Everything the flow sent, and what came back.
+    let recorded: RecordingTransport
+    /// Breaks one HAAPI request of the flow when a test asks.
+    let intercepting: InterceptingTransport
 
     nonisolated static let appRedirect = "haapi://callback"
 
@@ -94,10 +51,12 @@ enum TestClient {
             authorizationEndpointURL: issuer.appendingPathComponent("oauth/authorize"), appRedirect: appRedirect,
             authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: scopes, state: "ui-state") },
             revocationEndpointURL: issuer.appendingPathComponent("oauth/revoke"))
-        let failing = FailingOnceTransport(base: try AsyncHTTPClientTransport(), stripsPollingInterval: stripsPollingInterval)
+        let base = try AsyncHTTPClientTransport()
+        let intercepting = stripsPollingInterval ? InterceptingTransport(base, response: stripPollingInterval) : InterceptingTransport(base)
+        let recorded = RecordingTransport(intercepting)
         let binding: any TokenBoundConfiguration = (bound ?? (client == .attested)) ? BoundedTokenConfiguration() : UnboundedTokenConfiguration()
         let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: configuration)
-            .setTransport(failing).setStorage(InMemoryStorage())
+            .setTransport(recorded).setStorage(InMemoryStorage())
             .setTokenBoundConfiguration(configuration: binding)
         switch client {
         case .attested:
@@ -109,10 +68,28 @@ enum TestClient {
         configure(builder)
         let applicationBuilder = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: builder.build())
         application(applicationBuilder)
-        return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitApplication: try applicationBuilder.buildOrThrow()), failing: failing)
+        return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitApplication: try applicationBuilder.buildOrThrow()),
+            recorded: recorded, intercepting: intercepting)
     }
 
     var model: (any UIModel)? { viewModel.uiModel }
+
+    /// A HAAPI request: any but the token endpoint's.
+    nonisolated static func isHaapiRequest(_ request: TransportRequest) -> Bool { !request.url.path.hasPrefix("/oauth/token") }
+
+    /// Fails the next HAAPI request with ``InjectedFailure``, once.
+    func failNextHaapiRequest() { intercepting.failNext(where: Self.isHaapiRequest) }
+
+    /// Answers the next HAAPI request with `status` and an HTML page instead of sending it.
+    func answerNextHaapiRequestWithPage(status: Int) {
+        intercepting.interceptNext(where: Self.isHaapiRequest) { .text("<html>no</html>", status: status, type: "text/html", to: $0) }
+    }
+
+    /// How many HAAPI requests failed as ``failNextHaapiRequest()`` made them.
+    var injectedFailures: Int { recorded.errors.filter { $0 is InjectedFailure }.count }
+
+    /// How many refresh-token grants the flow sent.
+    var refreshCount: Int { recorded.count { $0.url.path.hasPrefix("/oauth/token") && $0.isRefreshTokenGrant } }
 
     func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> any UIModel {
         if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
