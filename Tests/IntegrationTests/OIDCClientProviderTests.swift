@@ -130,16 +130,16 @@ struct OIDCClientProviderTests {
     @Test func concurrentRefreshesSendOneRequest() async throws {
         let browser = try ProviderBrowser.make()
         defer { browser.remove() }
-        let transport = CountingTransport(try AsyncHTTPClientTransport())
+        let transport = RecordingTransport(try AsyncHTTPClientTransport())
         let client = OIDCClient(configuration: try configuration(try publicClient), transport: transport)
         try await client.login(using: browser.login)
-        let before = transport.count("/token")
+        let before = transport.count { $0.url.path.hasSuffix("/token") }
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 { group.addTask { try await client.refresh().accessToken } }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(tokens.count == 1)
-        #expect(transport.count("/token") == before + 1)
+        #expect(transport.count { $0.url.path.hasSuffix("/token") } == before + 1)
         // The one rotated refresh token was kept: refreshing again works.
         _ = try await client.refresh()
     }
@@ -242,10 +242,10 @@ struct OIDCClientProviderTests {
         defer { browser.remove() }
         var configuration = try configuration(try publicClient)
         configuration.usePushedAuthorizationRequests = true
-        let transport = CountingTransport(try AsyncHTTPClientTransport())
+        let transport = RecordingTransport(try AsyncHTTPClientTransport())
         let client = OIDCClient(configuration: configuration, transport: transport)
         let state = try await client.login(using: browser.login)
-        #expect(transport.count("/par") == 1)
+        #expect(transport.count { $0.url.path.hasSuffix("/par") } == 1)
         #expect(state.subject != nil)
     }
 }
@@ -304,12 +304,12 @@ extension OIDCClientProviderTests {
                 redirectURI: URL(string: try settings["OP_REDIRECT_URI"])!, scopes: ["openid", "email", "offline_access"],
                 userAgentTimeout: 30)
             configuration.useDPoP = true
-            let transport = CountingTransport(try AsyncHTTPClientTransport())
+            let transport = RecordingTransport(try AsyncHTTPClientTransport())
             let client = OIDCClient(configuration: configuration, transport: transport)
             let state = try await client.login(using: browser.login)
             #expect(state.isDPoPBound)
             // The first proof had no nonce: the token endpoint asked for one (400 use_dpop_nonce) and the retry got tokens.
-            #expect(transport.seen.contains(400))
+            #expect(transport.statuses.contains(400))
             for _ in 0..<3 {
                 #expect(try await client.userInfo()[string: "email"] == "bob@example.test")
                 _ = try await client.refresh()

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 import OAuthTransportNIO
@@ -32,24 +33,6 @@ struct ProviderSettings: Sendable {
     var confidentialClient: ClientAuthentication {
         get throws { .clientSecretBasic(clientID: try self["OP_CONF_CLIENT_ID"], secret: try self["OP_CONF_CLIENT_SECRET"]) }
     }
-}
-
-/// Counts the requests that reach the network.
-final class CountingTransport: HTTPTransport, @unchecked Sendable {
-    let base: any HTTPTransport
-    private let lock = NSLock()
-    private var statuses: [Int] = []
-    private var paths: [String] = []
-    init(_ base: any HTTPTransport) { self.base = base }
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
-        lock.withLock { paths.append(request.url.path) }
-        let response = try await base.send(request)
-        lock.withLock { statuses.append(response.status) }
-        return response
-    }
-    var seen: [Int] { lock.withLock { statuses } }
-    /// How many requests went to a path ending in `suffix`.
-    func count(_ suffix: String) -> Int { lock.withLock { paths.filter { $0.hasSuffix(suffix) }.count } }
 }
 
 @Suite(
@@ -131,16 +114,16 @@ struct RealProviderNonceTests {
     let settings = ProviderSettings.load("HAAPI_TEST_OP_NONCE_ENV")!
 
     @Test func firstRequestIsChallengedAndRetriedExactlyOnce() async throws {
-        let transport = CountingTransport(try AsyncHTTPClientTransport())
+        let transport = RecordingTransport(try AsyncHTTPClientTransport())
         let dpop = try Dpop()
         let client = TokenEndpointClient(
             endpoint: try settings.tokenEndpoint, clientAuthentication: try settings.confidentialClient, transport: transport, dpop: dpop)
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "openid"))
         guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
         #expect(tokens.isDPoPBound)
-        #expect(transport.seen == [400, 200])
+        #expect(transport.statuses == [400, 200])
         // The nonce is now known: the next request needs no retry.
         _ = try await client.requestToken(.clientCredentials(scope: "openid"))
-        #expect(transport.seen == [400, 200, 200])
+        #expect(transport.statuses == [400, 200, 200])
     }
 }
