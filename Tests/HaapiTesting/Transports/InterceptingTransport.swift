@@ -50,9 +50,6 @@ public final class InterceptingTransport: HTTPTransport, Sendable {
         interceptNext(where: matches) { _ in throw InjectedFailure() }
     }
 
-    /// How many one-time interceptions are still waiting for their request.
-    public var pendingInterceptions: Int { pending.withLock { $0.count } }
-
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let once = pending.withLock { pending -> (@Sendable (TransportRequest) throws -> TransportResponse)? in
             guard let index = pending.firstIndex(where: { $0.matches(request) }) else { return nil }
