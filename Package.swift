@@ -190,11 +190,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             resources: [.copy("Vectors")]
         ),
@@ -202,7 +198,9 @@ let package = Package(
             name: "HaapiDevServerTests",
             dependencies: ["HaapiTesting",
                 "OAuthTransportURLSession", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient",
+                .product(name: "Crypto", package: "swift-crypto"),
                 // The request-deadline handler is tested in an embedded channel, with its own clock.
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -215,7 +213,7 @@ let package = Package(
             // The `haapi` command, run as a person or a script runs it: the built binary against
             // `haapi server` or a recorded Curity flow, some under tmux.
             dependencies: ["HaapiTesting",
-                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient",
+                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI", "HaapiPreview", "OAuthCore", "OIDCClient",
                 // A private CA for `haapi server --tls-cert` (CLIPrivateCATests).
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -252,7 +250,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiSDKTests",
-            dependencies: ["HaapiTesting", "HaapiSDK", "OAuthCore", "FuzzHarnesses"],
+            dependencies: ["HaapiTesting", "HaapiSDK", "HaapiDriver", "OAuthCore", "FuzzHarnesses"],
             resources: [.copy("Fixtures")]
         ),
         // Every snippet of seeds 000 and 001 as printed (see docs/PORTING.md). The snippets
@@ -274,8 +272,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
