@@ -8,8 +8,8 @@ import Testing
 
 /// The development server's findings of the third security review (issue 35), each kept closed
 /// by a test named after it.
-@Suite("Security review, round 3: the development server")
-struct SecurityReviewRound3ServerTests {
+@Suite("Long input, probing by timing and racing answers at the development server")
+struct HostileRequestTests {
     /// Quick password checks: these tests sign in often.
     static var configuration: DevServerConfiguration {
         var configuration = DevServerConfiguration()

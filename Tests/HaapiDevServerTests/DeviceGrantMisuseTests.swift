@@ -11,8 +11,8 @@ import Testing
 
 /// The findings of the second security review about the development server (issue 28), each
 /// kept closed by a test named after its item (the README's hardening table lists them).
-@Suite("Security review, round 2: the development server")
-struct SecurityReviewRound2ServerTests {
+@Suite("The device grant and approval links refuse misuse")
+struct DeviceGrantMisuseTests {
     /// Quick password checks and no wait between polls: these tests sign in and poll often.
     static var configuration: DevServerConfiguration {
         var configuration = DevServerConfiguration()

@@ -5,7 +5,7 @@ import Testing
 /// Issue 27 walked as a new user meets it: a bash in a tmux pane against `haapi server`, each
 /// item checked on the screen.
 @Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"), .ownThreads)
-struct CLIWalkRound2Tests {
+struct CLITerminalFirstUseTests {
     @Test func everyItemAsANewUserSeesIt() async throws {
         try HaapiCommand.requireBinary()
         let directory = try HaapiCommand.temporaryDirectory()
@@ -14,7 +14,7 @@ struct CLIWalkRound2Tests {
         defer { server.stop() }
         let secret = try #require(server.secret(of: "haapi-secret"))
         let shell = try READMEExampleTests.Shell(directory: directory, substitutions: .init(issuer: server.issuer))
-        let pane = try CLIWalkTests.Pane(shell: shell)
+        let pane = try CLITerminalSessionTests.Pane(shell: shell)
         let issuer = server.issuer
         let home = directory.appendingPathComponent("home")
         try Data("\(secret)\n".utf8).write(to: directory.appendingPathComponent("secret.txt"))
@@ -155,7 +155,7 @@ struct CLIWalkRound2Tests {
         return file.path
     }
 
-    private func type(_ pane: CLIWalkTests.Pane, _ text: String) throws {
+    private func type(_ pane: CLITerminalSessionTests.Pane, _ text: String) throws {
         if !text.isEmpty { try CLITests.tmux(["send-keys", "-t", pane.session, "-l", text]) }
         try CLITests.tmux(["send-keys", "-t", pane.session, "Enter"])
     }

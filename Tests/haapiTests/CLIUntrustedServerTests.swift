@@ -4,8 +4,8 @@ import OAuthCore
 import Testing
 
 /// The findings of the security review about the client (issue 17).
-@Suite("Security review: the client", .ownThreads)
-struct SecurityReviewClientTests {
+@Suite("haapi trusts no server text", .ownThreads)
+struct CLIUntrustedServerTests {
     /// Item 17: a HAAPI login sends a nonce and checks the ID token as OIDCClient does (one
     /// validator): signature by the provider's key, issuer, audience, lifetime and nonce. A
     /// forged one fails the login and nothing is kept.
@@ -33,7 +33,7 @@ struct SecurityReviewClientTests {
     }
 }
 
-extension SecurityReviewClientTests {
+extension CLIUntrustedServerTests {
     /// Item 16: an href to another origin gets no HAAPI request (no HAAPI token, Session-Id or
     /// DPoP proof leaves for it); the login stops with the reason.
     @Test func item16HaapiRequestsGoToTheConfiguredServerOnly() async throws {
@@ -72,7 +72,7 @@ extension SecurityReviewClientTests {
     }
 }
 
-extension SecurityReviewClientTests {
+extension CLIUntrustedServerTests {
     /// Item 20: the client secret comes from a file or the environment without a warning; on the
     /// command line it still works, with a warning that `ps` shows it.
     @Test func item20SecretsNeedNotBeOnTheCommandLine() async throws {

@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 /// Item 7 of the second security review (issue 28): the lock file and the storage directory.
-@Suite("Security review, round 2: file storage")
-struct SecurityReviewRound2StorageTests {
+@Suite("File storage refuses planted links and folders others control")
+struct FileStoragePlantedPathTests {
     func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("haapi-round2-\(UUID().uuidString)")
     }

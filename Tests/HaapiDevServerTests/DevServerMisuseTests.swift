@@ -12,8 +12,8 @@ import Testing
 
 /// The findings of the security review of the development server (issue 17), each kept closed
 /// by a test named after its item (the README's hardening table lists them).
-@Suite("Security review: the development server")
-struct SecurityReviewServerTests {
+@Suite("The development server refuses misuse")
+struct DevServerMisuseTests {
     /// The login form of a new flow of `client`, and the manager that runs it.
     static func loginForm(_ client: HaapiTestClient) async throws -> FormActionModel {
         try expectStep(await client.manager.start(), InteractiveFormStep.self).form(kind: .login)

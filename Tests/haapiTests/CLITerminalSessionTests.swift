@@ -6,7 +6,7 @@ import Testing
 /// against `haapi server`, each checked on the screen (with the terminal's colours, spinner and
 /// prompts, which a pipe never shows).
 @Suite(.serialized, .enabled(if: CLITests.tmux != nil, "tmux is not installed"), .ownThreads)
-struct CLIWalkTests {
+struct CLITerminalSessionTests {
     /// A bash in a tmux pane, with the README test's environment (haapi on PATH, a home of its
     /// own, a browser that records its URL).
     final class Pane {

@@ -5,8 +5,8 @@ import Testing
 
 /// The findings of the second security review about the client (issue 28), each kept closed by
 /// a test named after its item (the README's hardening table lists them).
-@Suite("Security review, round 2: the client", .serialized, .ownThreads)
-struct SecurityReviewRound2ClientTests {
+@Suite("haapi api keeps the token to its origins; extreme numbers are typed errors", .serialized, .ownThreads)
+struct CLITokenOriginAndNumberTests {
     /// Item 5: `haapi api` sends the profile's token to the provider's origin only, unless the
     /// call (`--allow-origin`) or the profile (`haapi login --api-origin`) names another; a
     /// foreign URL is refused before anything is sent, so its 401 cannot start a refresh; plain
