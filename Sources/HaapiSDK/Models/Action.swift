@@ -78,11 +78,7 @@ extension JSONReader {
 
 /// Decodes an action of the type `T` (its template must say so).
 func decodeTypedAction<T: Action>(_ decoder: any Decoder, as _: T.Type) throws -> T {
-    let action = try decodeAction(JSONReader(decoding: decoder))
-    guard let typed = action as? T else {
-        throw HaapiModelError(.wrongType, path: "template", "an action of template \(action.template.rawValue) is not a \(T.self)")
-    }
-    return typed
+    try decodeModel(decoder, by: { try decodeAction(JSONReader($0, path: "$")) }, at: "template") { "an action of template \($0.template.rawValue)" }
 }
 
 extension Array where Element == any Action {

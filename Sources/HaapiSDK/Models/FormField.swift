@@ -442,11 +442,7 @@ public struct GenericFormField: FormField, TextLengthRestriction, Hashable {
 
 /// Decodes a field of the type `T` (its wire `type` must say so).
 private func decodeField<T: FormField>(_ decoder: any Decoder, as _: T.Type) throws -> T {
-    let field = try decodeFormField(JSONReader(decoding: decoder))
-    guard let typed = field as? T else {
-        throw HaapiModelError(.wrongType, path: "type", "a field of type \(field.type.rawValue) is not a \(T.self)")
-    }
-    return typed
+    try decodeModel(decoder, by: { try decodeFormField(JSONReader($0, path: "$")) }, at: "type") { "a field of type \($0.type.rawValue)" }
 }
 
 extension Array where Element == any FormField {

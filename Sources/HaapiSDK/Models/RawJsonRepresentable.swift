@@ -57,6 +57,15 @@ extension JSONValue {
     }
 }
 
+/// Reads the document a `Decoder` holds with `read`, the one reading of a kind of model, as the
+/// type `T` whose `init(from:)` asks; a document of another type is a `wrongType` error at
+/// `path`, saying what it is (`found`).
+func decodeModel<Model, T>(_ decoder: any Decoder, by read: (JSONValue) throws -> Model, at path: String, _ found: (Model) -> String) throws -> T {
+    let model = try read(JSONValue(from: decoder))
+    guard let typed = model as? T else { throw HaapiModelError(.wrongType, path: path, "the document is \(found(model)), not a \(T.self)") }
+    return typed
+}
+
 extension JSONReader {
     /// Reads the document a `Decoder` holds (a model's `init(from:)`).
     init(decoding decoder: any Decoder) throws {

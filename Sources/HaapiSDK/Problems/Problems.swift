@@ -83,11 +83,7 @@ extension ProblemRepresentation {
 
     /// Decodes a document as a problem of this type (each problem's `init(from:)`).
     static func decoded(_ decoder: any Decoder) throws -> Self {
-        let problem = try HaapiModel.problem(from: JSONValue(from: decoder))
-        guard let typed = problem as? Self else {
-            throw HaapiModelError(.wrongType, path: "$", "the document is a \(Swift.type(of: problem)), not a \(Self.self)")
-        }
-        return typed
+        try decodeModel(decoder, by: HaapiModel.problem(from:), at: "$") { "a \(Swift.type(of: $0))" }
     }
 }
 

@@ -108,10 +108,6 @@ extension GenericProperties {
 extension HaapiRepresentation {
     /// Decodes a document as a step of this type (each step's `init(from:)`).
     static func decoded(_ decoder: any Decoder) throws -> Self {
-        let step = try HaapiModel.representation(from: JSONValue(from: decoder))
-        guard let typed = step as? Self else {
-            throw HaapiModelError(.wrongType, path: "$", "the document is a \(Swift.type(of: step)), not a \(Self.self)")
-        }
-        return typed
+        try decodeModel(decoder, by: HaapiModel.representation(from:), at: "$") { "a \(Swift.type(of: $0))" }
     }
 }
