@@ -38,16 +38,21 @@ extension ClientOperationActionModelRepresentation {
     public func argument(_ name: String) -> String? { argumentsJSON[name]?.stringValue }
 }
 
-/// The members every client operation's model has, read once.
-struct OperationParts: Sendable {
+/// The members every client operation's model has, read once; each model keeps it whole and
+/// hands its members out. Two are the same operation when their JSON is the same, so a model's
+/// synthesized `==` and hash come from here.
+struct OperationParts: Sendable, Hashable {
     let name: ClientOperationName
     let arguments: [String: JSONValue]
+    /// ``arguments`` as Foundation values, as the models hand them out.
+    let foundationArguments: [String: any Sendable]
     let continueActions: [any Action]
     let errorActions: [any Action]
     let raw: JSONValue
 
     init(name: ClientOperationName, arguments: [String: JSONValue], continueActions: [any Action], errorActions: [any Action]) {
         (self.name, self.arguments, self.continueActions, self.errorActions) = (name, arguments, continueActions, errorActions)
+        foundationArguments = arguments.mapValues(\.sendableValue)
         var members: [String: JSONValue] = ["name": .string(name.rawValue), "arguments": .object(arguments)]
         if !continueActions.isEmpty { members["continueActions"] = .array(continueActions.map(\.rawJSON)) }
         if !errorActions.isEmpty { members["errorActions"] = .array(errorActions.map(\.rawJSON)) }
@@ -57,12 +62,16 @@ struct OperationParts: Sendable {
     init(_ reader: JSONReader) throws {
         name = ClientOperationName(rawValue: try reader.string("name"))
         arguments = try reader.optionalObject("arguments")?.members ?? [:]
+        foundationArguments = arguments.mapValues(\.sendableValue)
         continueActions = try reader.actions("continueActions")
         errorActions = try reader.actions("errorActions")
         raw = reader.raw
     }
 
     func argument(_ key: String) -> String? { arguments[key]?.stringValue }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.raw == rhs.raw }
+    func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }
 
 /// Reads a client operation's model by its `name`: the typed model when its required arguments
@@ -122,53 +131,49 @@ public enum ResumeNonce {
 
 /// Any client operation, its arguments as received (the seeds' `ClientOperationActionModel`).
 public struct ClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
     /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: OperationParts) {
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
-    }
+    init(_ parts: OperationParts) { self.parts = parts }
 
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `external-browser-flow`: open ``href`` in a browser with the app's redirect
 /// (``urlToLaunch(redirectTo:)``), then submit the continue action with the `_resume_nonce`
 /// the browser comes back with.
 public struct ExternalBrowserClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
+    /// The model exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// What to open.
     public let href: String
-    /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init?(_ parts: OperationParts) {
         guard let href = parts.argument("href") else { return nil }
         self.href = href
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
+        self.parts = parts
     }
 
     /// ``href`` with `redirect_uri=<redirectTo>` added; `nil` when `href` is not an absolute URL.
@@ -188,39 +193,36 @@ public struct ExternalBrowserClientOperationActionModel: ClientOperationActionMo
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `bankid`: start BankID on this device (``urlToLaunch(redirectTo:)``), or show a QR code for
 /// BankID on another device; then submit the first continue action (it polls).
 public struct BankIdClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
+    /// The model exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// The auto-start token (empty when the server sent only a `bankid:` URL).
     public let autoStartToken: String
     /// Where BankID returns to, as the server sent it (possibly percent-encoded, or `null`).
     public let redirect: String
     /// The URL that starts BankID, as the server sent it.
     public let href: String
-    /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init?(_ parts: OperationParts) {
         let token = parts.argument("autoStartToken") ?? ""
         let href = parts.argument("href") ?? ""
         guard !token.isEmpty || !href.isEmpty else { return nil }
         (autoStartToken, self.href, redirect) = (token, href, parts.argument("redirect") ?? "null")
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
+        self.parts = parts
     }
 
     /// The URL that starts BankID on this device, returning to `redirectTo` (`null`: BankID goes
@@ -255,34 +257,31 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `encap-auto-activation`: activate an Encap device with ``activationCode``.
 public struct EncapAutoActivationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
+    /// The model exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// The activation code.
     public let activationCode: String
     /// The activation URL.
     public let href: String
-    /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init?(_ parts: OperationParts) {
         guard let code = parts.argument("activationCode") else { return nil }
         (activationCode, href) = (code, parts.argument("href") ?? "")
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
+        self.parts = parts
     }
 
     /// The activation URL, when ``href`` is one.
@@ -291,10 +290,6 @@ public struct EncapAutoActivationClientOperationActionModel: ClientOperationActi
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// The error actions of a WebAuthn operation that continue the flow in a browser instead, where
@@ -398,14 +393,18 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
         public let type: String
     }
 
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
+    /// The model exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// The options for this device's authenticator: the passkey options, else the options for any kind.
     public var platformOptions: PlatformCredentialRequestOptions?
     /// The options for a security key or another device: their own, else the options for any kind.
@@ -413,12 +412,9 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
     /// The options the server sent, by kind of authenticator (one set for passkeys, or one
     /// each for this device and another); options that do not decode are left out.
     public let creationOptions: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions]
-    /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init(_ parts: OperationParts) {
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
+        self.parts = parts
         var found: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions] = [:]
         for kind in WebAuthnAuthenticatorKind.allCases {
             if let value = parts.arguments[kind.creationKey], let options = WebAuthnCreationOptions(value) { found[kind] = options }
@@ -434,10 +430,6 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `webauthn-authentication`: sign the server's challenge with a passkey or a security key.
@@ -464,14 +456,18 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
         public let type: String
     }
 
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
+    /// The model exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// The request options, with the credentials the server knows split by kind of authenticator.
     public let credentialOptions: CredentialRequestOptions
     /// The request options as WebAuthn defines them, when they decode.
@@ -479,12 +475,9 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
     /// The credentials of this device and of other devices the server knows for the user
     /// (`platformCredentials` / `crossPlatformCredentials`), when sent.
     public let knownCredentials: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]]
-    /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init(_ parts: OperationParts) {
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
+        self.parts = parts
         let options = parts.arguments["credentialRequestOptions"].flatMap(WebAuthnRequestOptions.init)
         requestOptions = options
         var known: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]] = [:]
@@ -507,38 +500,27 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// Any other client operation, for the app to handle if it knows it
 /// (``HaapiModel/ActionModelFactory/genericClientOperation(arguments:name:continueActions:errorActions:)``).
 public struct GenericClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+    /// What every operation has, read once: equality and the hash are those of its JSON.
+    let parts: OperationParts
     /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public let name: ClientOperationName
+    public var name: ClientOperationName { parts.name }
     /// The operation's `arguments`, as Foundation values.
-    public let arguments: [String: any Sendable]
+    public var arguments: [String: any Sendable] { parts.foundationArguments }
     /// What to submit once the operation is done.
-    public let continueActions: [any Action]
+    public var continueActions: [any Action] { parts.continueActions }
     /// What to submit when the operation fails.
-    public let errorActions: [any Action]
+    public var errorActions: [any Action] { parts.errorActions }
     /// The model exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: OperationParts) {
-        (name, continueActions, errorActions, rawJSON) = (parts.name, parts.continueActions, parts.errorActions, parts.raw)
-        arguments = parts.arguments.mapValues(\.sendableValue)
-    }
+    init(_ parts: OperationParts) { self.parts = parts }
 
     /// Decodes an operation's model of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
     public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
-    /// Encodes the model as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// Whether the two are the same operation: the same JSON.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
-    /// Hashes the model's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
