@@ -26,20 +26,22 @@ private func firstForm(_ actions: [any Action]) -> FormAction? { actions.lazy.co
 public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable {
     /// The operation: the `href` to open and what follows.
     public let actionModel: ExternalBrowserClientOperationActionModel
-    /// Every action of the step, in order: the client operation and the forms beside it.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order: the client operation and the forms beside it.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
     /// The form that resumes the flow with the browser's `_resume_nonce` (the operation's first continue form).
     public let continueFormActionModel: FormActionModel
 
@@ -49,8 +51,8 @@ public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable 
     }
 
     init(_ parts: RepresentationParts, model: ExternalBrowserClientOperationActionModel, continueForm: FormActionModel) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        (actions, actionModel, continueFormActionModel) = (parts.actions, model, continueForm)
+        self.parts = parts
+        (actionModel, continueFormActionModel) = (model, continueForm)
     }
 
     /// The actions to show beside the operation: the step's other actions (a cancel form).
@@ -79,10 +81,6 @@ public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable 
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `bankid`: start BankID on this device, or show a QR code for another device; then continue
@@ -92,24 +90,26 @@ public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
     public let activationLink: Link?
     /// The operation: the auto-start token, the URL that starts BankID, and what follows.
     public let actionModel: BankIdClientOperationActionModel
-    /// Every action of the step, in order: the client operation and the forms beside it.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order: the client operation and the forms beside it.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts, model: BankIdClientOperationActionModel) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        (actions, actionModel) = (parts.actions, model)
+        self.parts = parts
+        actionModel = model
         activationLink = parts.links.first { $0.rel == "activation" }
     }
 
@@ -129,34 +129,32 @@ public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `encap-auto-activation`: activate an Encap device.
 public struct EncapClientOperationStep: ClientOperationStep, Hashable {
     /// The operation: the activation URL and what follows.
     public let actionModel: EncapAutoActivationClientOperationActionModel
-    /// Every action of the step, in order: the client operation and the forms beside it.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order: the client operation and the forms beside it.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts, model: EncapAutoActivationClientOperationActionModel) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        (actions, actionModel) = (parts.actions, model)
+        self.parts = parts
+        actionModel = model
     }
 
     /// The activation URL.
@@ -175,10 +173,6 @@ public struct EncapClientOperationStep: ClientOperationStep, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// The WebAuthn credential as JSON members (base64url), as a continue form's credential field takes it.
@@ -194,27 +188,29 @@ private func credentialParameters(_ members: [String: JSONValue]) -> [String: An
 public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hashable {
     /// The operation: the credential creation options and what follows.
     public let actionModel: WebAuthnRegistrationClientOperationActionModel
-    /// Every action of the step, in order: the client operation and the forms beside it.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order: the client operation and the forms beside it.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
     /// The form that takes the new credential.
     public let continueAction: FormAction
 
     init?(_ parts: RepresentationParts, model: WebAuthnRegistrationClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        (actions, actionModel, continueAction) = (parts.actions, model, resume)
+        self.parts = parts
+        (actionModel, continueAction) = (model, resume)
     }
 
     /// The error actions that continue in a browser instead.
@@ -244,38 +240,36 @@ public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hash
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// `webauthn-authentication`: sign the operation's challenge, then submit ``continueAction``
 /// with the assertion (``formattedParametersForAssertion(rawAuthenticatorData:rawClientDataJSON:signature:credentialID:credentialParamType:userId:)``).
 public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Hashable {
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public let actions: [any Action]
+    public var actions: [any Action] { parts.actions }
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// The operation: the credential request options and what follows.
     public let actionModel: WebAuthnAuthenticationClientOperationActionModel
     /// The form that takes the assertion.
     public let continueAction: FormAction
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init?(_ parts: RepresentationParts, model: WebAuthnAuthenticationClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        (actions, actionModel, continueAction) = (parts.actions, model, resume)
+        self.parts = parts
+        (actionModel, continueAction) = (model, resume)
     }
 
     /// The error actions that continue in a browser instead.
@@ -303,35 +297,33 @@ public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Ha
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// Any other client operation (or a known one without what its typed step needs), for the app
 /// to handle if it knows it.
 public struct GenericClientOperationStep: ClientOperationStep, Hashable {
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public let actions: [any Action]
+    public var actions: [any Action] { parts.actions }
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// The operation as received: its name, its arguments and what follows.
     public let actionModel: GenericClientOperationActionModel
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
 
     init(_ parts: RepresentationParts, model: GenericClientOperationActionModel) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        (actions, actionModel) = (parts.actions, model)
+        self.parts = parts
+        actionModel = model
     }
 
     /// ``actions``, as the untyped list every step has.
@@ -343,8 +335,4 @@ public struct GenericClientOperationStep: ClientOperationStep, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }

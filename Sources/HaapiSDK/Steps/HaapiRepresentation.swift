@@ -46,13 +46,15 @@ extension HaapiRepresentation {
     }
 }
 
-/// The members every step has, read once.
-struct RepresentationParts: Sendable {
+/// The members every step has, read once; each step keeps it whole and hands its members out.
+/// Two steps are the same when their JSON and their actions are (a continue-same-step may offer
+/// actions its JSON does not have), so a step's synthesized `==` and hash come from here.
+struct RepresentationParts: Sendable, Hashable {
     let type: RepresentationType
     let metadata: Metadata?
     let messages: [UserMessage]
     let links: [Link]
-    let actions: [any Action]
+    var actions: [any Action]
     let properties: [String: JSONValue]?
     let raw: JSONValue
 
@@ -99,6 +101,9 @@ struct RepresentationParts: Sendable {
     var propertiesReader: JSONReader {
         JSONReader(members: properties ?? [:], path: "properties")
     }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.raw == rhs.raw && lhs.actions.isEqualTo(rhs.actions) }
+    func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }
 
 extension GenericProperties {

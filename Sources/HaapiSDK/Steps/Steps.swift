@@ -2,28 +2,32 @@ import Foundation
 import OAuthCore
 
 // Each step keeps the members every step has (`type`, `metadata`, `messages`, `links`,
-// `properties`, the JSON as received) and its own typed ones, as Curity's SDK declares them.
-// `init(from:)` decodes through HaapiModel.representation(from:), the one reading of a step.
+// `properties`, `actions`, the JSON as received) in one RepresentationParts, which also makes
+// its synthesized `==` and hash, and hands them out under the names Curity's SDK declares, beside
+// its own typed ones. `init(from:)` decodes through HaapiModel.representation(from:), the one
+// reading of a step.
 
 /// A step whose actions are forms to fill in (login, registration, OTP entry, ...).
 public struct InteractiveFormStep: HaapiRepresentation, Hashable {
     /// The forms, in order.
     public var actions: [FormAction]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts, actions: [FormAction]) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
+        self.parts = parts
         self.actions = actions
     }
 
@@ -36,10 +40,6 @@ public struct InteractiveFormStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A choice of authenticator: a selector whose options are `select-authenticator` forms.
@@ -72,26 +72,27 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
     public let title: Message
     /// The authenticators to choose from.
     public let authenticators: [AuthenticatorOption]
-    /// Every action of the step, in order.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
     /// The selector action.
     public let selector: SelectorAction
 
     init(_ parts: RepresentationParts, selector: SelectorAction, title: Message? = nil, authenticators: [AuthenticatorOption]? = nil) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        actions = parts.actions
+        self.parts = parts
         self.selector = selector
         self.title = title ?? selector.title ?? Message(literal: "")
         self.authenticators = authenticators ?? selector.model.options.compactMap { ($0 as? FormAction).map(AuthenticatorOption.init) }
@@ -106,34 +107,31 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step to follow without the user: one form of kind `redirect` (GET, or POST of hidden fields).
 public struct RedirectionStep: HaapiRepresentation, Hashable {
     /// The redirect action.
     public let redirectAction: FormAction
-    /// Every action of the step, in order.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts, redirectAction: FormAction) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        actions = parts.actions
+        self.parts = parts
         self.redirectAction = redirectAction
     }
 
@@ -149,10 +147,6 @@ public struct RedirectionStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step that waits for something outside the client (a push approval, an SMS, BankID).
@@ -162,20 +156,22 @@ public struct PollingStep: HaapiRepresentation, Hashable {
     public let mainAction: FormAction
     /// The action that abandons the wait, if offered.
     public let cancelAction: FormAction?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
     /// Every action of the step, in order.
-    public let actions: [any Action]
+    public var actions: [any Action] { parts.actions }
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
+    public var rawJSON: JSONValue { parts.raw }
     /// Status, recipient, times.
     public let pollingProperties: PollingProperties
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
 
     /// The step's main action, or `nil` when it has none to submit (such a step is a
     /// ``GenericRepresentationStep``).
@@ -190,7 +186,7 @@ public struct PollingStep: HaapiRepresentation, Hashable {
     }
 
     init(_ parts: RepresentationParts, properties: PollingProperties, mainAction: FormAction, cancelAction: FormAction?) {
-        (type, metadata, messages, links, rawJSON, actions) = (parts.type, parts.metadata, parts.messages, parts.links, parts.raw, parts.actions)
+        self.parts = parts
         (self.mainAction, self.cancelAction, pollingProperties) = (mainAction, cancelAction, properties)
     }
 
@@ -206,34 +202,33 @@ public struct PollingStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// The answer to a form that had `continueActions`: stay on the step, show the new messages,
 /// and offer those actions ("enter the passcode we sent"). ``HaapiManager`` fills ``actions``
 /// with the submitted form's continue actions when the server sends none.
 public struct ContinueSameStep: HaapiRepresentation, Hashable {
-    /// The actions to offer now.
-    public let actions: [any Action]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// The actions to offer now.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts, actions: [any Action]) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        self.actions = actions
+        var parts = parts
+        parts.actions = actions
+        self.parts = parts
     }
 
     /// The same step offering `actions` (the form's continue actions).
@@ -253,32 +248,29 @@ public struct ContinueSameStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step that asks the user to consent (`user-consent-step` and `consentor-step`).
 public struct UserConsentStep: HaapiRepresentation, Hashable {
-    /// Every action of the step, in order.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        actions = parts.actions
+        self.parts = parts
     }
 
     /// ``actions``, as the untyped list every step has.
@@ -290,32 +282,29 @@ public struct UserConsentStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// The end of a successful flow: the authorization response, with the code to exchange for tokens.
 public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
     /// The response's values.
     public let oauthAuthorizationResponseProperties: OAuthAuthorizationResponseProperties
-    /// Every action of the step, in order.
-    public let actions: [any Action]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// Every action of the step, in order.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts, properties: OAuthAuthorizationResponseProperties) {
-        (type, metadata, messages, links, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.raw)
-        actions = parts.actions
+        self.parts = parts
         oauthAuthorizationResponseProperties = properties
     }
 
@@ -334,33 +323,30 @@ public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
 
 /// A step no typed class fits (an unknown template, or an unusual mix of actions). Nothing of
 /// it is lost: see ``rawJSON``.
 public struct GenericRepresentationStep: HaapiRepresentation, Hashable {
-    /// Every action of the step, in order.
-    public let actions: [any Action]
-    /// The messages to show, in order.
-    public let messages: [UserMessage]
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public let metadata: Metadata?
-    /// The links to offer, in order (images such as QR codes among them).
-    public let links: [Link]
-    /// The step's `properties` as received, if it has any.
-    public let properties: (any Properties)?
+    /// What every step has, read once: equality and the hash are those of its JSON and actions.
+    let parts: RepresentationParts
     /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public let type: RepresentationType
+    public var type: RepresentationType { parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { parts.genericProperties }
+    /// Every action of the step, in order.
+    public var actions: [any Action] { parts.actions }
     /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: RepresentationParts) {
-        (type, metadata, messages, links, properties, rawJSON) = (parts.type, parts.metadata, parts.messages, parts.links, parts.genericProperties, parts.raw)
-        actions = parts.actions
+        self.parts = parts
     }
 
     /// ``actions``, as the untyped list every step has.
@@ -372,8 +358,4 @@ public struct GenericRepresentationStep: HaapiRepresentation, Hashable {
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String? { rawJSON.jsonText }
-    /// Whether the two are the same step: same JSON, equal actions.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqualTo(rhs) }
-    /// Hashes the step's JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
 }
