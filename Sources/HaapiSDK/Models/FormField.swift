@@ -73,7 +73,7 @@ public protocol TextLengthRestriction {
 }
 
 /// The members every field has, read once.
-struct FieldParts {
+struct FieldParts: Sendable, Hashable {
     let name: String
     let label: Message?
     let placeholder: Message?
@@ -159,28 +159,29 @@ public struct TextFormField: FormField, TextLengthRestriction, Hashable {
         public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
     }
 
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The longest accepted length, if the server gave one.
-    public let maxLength: Int?
+    public var maxLength: Int? { parts.maxLength }
     /// The shortest accepted length, if the server gave one.
-    public let minLength: Int?
+    public var minLength: Int? { parts.minLength }
     /// What text the field takes (`kind`), if the server said.
     public let kind: Kind?
     /// The initial value the server gave, if any.
-    public let value: String?
+    public var value: String? { parts.value }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: FieldParts, kind: Kind?) {
-        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
-        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
+        self.parts = parts
         self.kind = kind
     }
 
@@ -207,27 +208,26 @@ extension TextFormField.Kind: WireNames {
 
 /// A username field.
 public struct UsernameFormField: FormField, TextLengthRestriction, Hashable {
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The longest accepted length, if the server gave one.
-    public let maxLength: Int?
+    public var maxLength: Int? { parts.maxLength }
     /// The shortest accepted length, if the server gave one.
-    public let minLength: Int?
+    public var minLength: Int? { parts.minLength }
     /// The initial value the server gave, if any.
-    public let value: String?
+    public var value: String? { parts.value }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts) {
-        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
-        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
-    }
+    init(_ parts: FieldParts) { self.parts = parts }
 
     /// Decodes a field of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
@@ -238,27 +238,26 @@ public struct UsernameFormField: FormField, TextLengthRestriction, Hashable {
 
 /// A password field: never echoed.
 public struct PasswordFormField: FormField, TextLengthRestriction, Hashable {
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The longest accepted length, if the server gave one.
-    public let maxLength: Int?
+    public var maxLength: Int? { parts.maxLength }
     /// The shortest accepted length, if the server gave one.
-    public let minLength: Int?
+    public var minLength: Int? { parts.minLength }
     /// The initial value the server gave, if any.
-    public let value: String?
+    public var value: String? { parts.value }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts) {
-        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
-        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
-    }
+    init(_ parts: FieldParts) { self.parts = parts }
 
     /// Decodes a field of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
@@ -300,23 +299,25 @@ public struct SelectFormField: FormField, Hashable {
         public var rawJsonString: String? { rawJSON.jsonText }
     }
 
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The options, in order.
     public let options: [Option]
     /// The initial value the server gave, if any.
-    public let value: String?
+    public var value: String? { parts.value }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: FieldParts, options: [Option]) {
-        (name, label, placeholder, isRequired, value, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value, parts.raw)
+        self.parts = parts
         self.options = options
     }
 
@@ -329,25 +330,27 @@ public struct SelectFormField: FormField, Hashable {
 
 /// A checkbox.
 public struct CheckboxFormField: FormField, Hashable {
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// Whether it starts checked.
     public let checked: Bool
     /// Whether the user may not change it.
     public let readonly: Bool
     /// The value submitted when checked (`on` when absent).
-    public let value: String?
+    public var value: String? { parts.value }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: FieldParts, checked: Bool, readonly: Bool) {
-        (name, label, placeholder, isRequired, value, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value, parts.raw)
+        self.parts = parts
         (self.checked, self.readonly) = (checked, readonly)
     }
 
@@ -360,20 +363,20 @@ public struct CheckboxFormField: FormField, Hashable {
 
 /// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).
 public struct ContextFormField: FormField, Hashable {
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts) {
-        (name, label, placeholder, isRequired, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.raw)
-    }
+    init(_ parts: FieldParts) { self.parts = parts }
 
     /// Decodes a field of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
@@ -384,23 +387,22 @@ public struct ContextFormField: FormField, Hashable {
 
 /// A value sent as the server gave it, never shown.
 public struct HiddenFormField: FormField, Hashable {
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The value to send (empty when the server gave none).
-    public let value: String
+    public var value: String { parts.value ?? "" }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts) {
-        (name, label, placeholder, isRequired, rawJSON) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.raw)
-        value = parts.value ?? ""
-    }
+    init(_ parts: FieldParts) { self.parts = parts }
 
     /// Decodes a field of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
@@ -411,27 +413,26 @@ public struct HiddenFormField: FormField, Hashable {
 
 /// A field of a type this SDK does not know (``type`` says which), kept whole: show it as text.
 public struct GenericFormField: FormField, TextLengthRestriction, Hashable {
+    /// What every field has, read once (its equality and hash with the type's own members).
+    let parts: FieldParts
     /// The name the value is submitted under.
-    public let name: String
+    public var name: String { parts.name }
     /// The field's label, if it has one.
-    public let label: Message?
+    public var label: Message? { parts.label }
     /// The hint shown in the empty field, if any.
-    public let placeholder: Message?
+    public var placeholder: Message? { parts.placeholder }
     /// Whether a value is required (`required`; `true` when absent).
-    public let isRequired: Bool
+    public var isRequired: Bool { parts.isRequired }
     /// The longest accepted length, if the server gave one.
-    public let maxLength: Int?
+    public var maxLength: Int? { parts.maxLength }
     /// The shortest accepted length, if the server gave one.
-    public let minLength: Int?
+    public var minLength: Int? { parts.minLength }
     /// The initial value the server gave, if any.
-    public let value: String?
+    public var value: String? { parts.value }
     /// The field exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts) {
-        (name, label, placeholder, isRequired, value) = (parts.name, parts.label, parts.placeholder, parts.isRequired, parts.value)
-        (minLength, maxLength, rawJSON) = (parts.minLength, parts.maxLength, parts.raw)
-    }
+    init(_ parts: FieldParts) { self.parts = parts }
 
     /// Decodes a field of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
