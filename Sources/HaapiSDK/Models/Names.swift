@@ -28,6 +28,16 @@ extension WireNames {
     static func named(_ rawValue: String) -> Self? { knownCases.first { $0.knownName == rawValue } }
 }
 
+extension RawRepresentable where RawValue == String {
+    /// Decodes a wire name this type has a case for; for any other, throws `unknown(name)`
+    /// (the error says which name and why, where `DecodingError` would not).
+    init(decoding decoder: any Decoder, unknown: (String) -> HaapiModelError) throws {
+        let name = try String(from: decoder)
+        guard let known = Self(rawValue: name) else { throw unknown(name) }
+        self = known
+    }
+}
+
 /// An action's `template`: how the action is presented and submitted (the concrete ``Action``
 /// types say the same: ``FormAction``, ``SelectorAction``, ``ClientOperationAction``).
 public struct ActionTemplate: OpenName {
@@ -199,65 +209,36 @@ extension ClientOperationName: WireNames {
 
 /// A step's `type` on the wire. A document of another type is not a step this SDK can model:
 /// decoding it fails with ``HaapiModelError`` (code `haapi_unknown_step_type`), naming the type.
-@frozen public enum RepresentationType: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+@frozen public enum RepresentationType: String, Codable, Hashable, Sendable, CustomStringConvertible {
     /// `authentication-step`: a step of authentication.
-    case authenticationStep
+    case authenticationStep = "authentication-step"
     /// `redirection-step`: a step the client follows by itself.
-    case redirectionStep
+    case redirectionStep = "redirection-step"
     /// `registration-step`: a step of registering an account or a device.
-    case registrationStep
+    case registrationStep = "registration-step"
     /// `polling-step`: a wait for something outside the client.
-    case pollingStep
+    case pollingStep = "polling-step"
     /// `continue-same-step`: the answer to a form with continue actions.
-    case continueSameStep
+    case continueSameStep = "continue-same-step"
     /// `oauth-authorization-response`: the end of the flow, with the authorization code.
-    case oauthAuthorizationResponse
+    case oauthAuthorizationResponse = "oauth-authorization-response"
     /// `consentor-step`: a consent asked by a consentor.
-    case consentorStep
+    case consentorStep = "consentor-step"
     /// `user-consent-step`: the user's consent to the client's scopes and claims.
-    case userConsentStep
+    case userConsentStep = "user-consent-step"
 
-    /// The step type named `rawValue`; `nil` for a type this SDK does not know.
-    public init?(rawValue: String) {
-        guard let known = Self.named(rawValue) else { return nil }
-        self = known
-    }
-    /// The name as on the wire.
-    public var rawValue: String { knownName ?? "" }
     /// The name as on the wire.
     public var description: String { rawValue }
 
     /// Decodes a step type from its wire name.
     /// - Throws: ``HaapiModelError`` (`haapi_unknown_step_type`) for a type this SDK does not know.
     public init(from decoder: any Decoder) throws {
-        let name = try String(from: decoder)
-        guard let known = Self(rawValue: name) else {
-            throw HaapiModelError(.unknownStepType, path: "$", "\"\(name)\" is not a step type this SDK knows")
-        }
-        self = known
-    }
-    /// Encodes the wire name.
-    public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
-}
-
-extension RepresentationType: WireNames {
-    static let knownCases: [RepresentationType] = [.authenticationStep, .redirectionStep, .registrationStep, .pollingStep, .continueSameStep, .oauthAuthorizationResponse, .consentorStep, .userConsentStep]
-    var knownName: String? {
-        switch self {
-        case .authenticationStep: return "authentication-step"
-        case .redirectionStep: return "redirection-step"
-        case .registrationStep: return "registration-step"
-        case .pollingStep: return "polling-step"
-        case .continueSameStep: return "continue-same-step"
-        case .oauthAuthorizationResponse: return "oauth-authorization-response"
-        case .consentorStep: return "consentor-step"
-        case .userConsentStep: return "user-consent-step"
-        }
+        self = try Self(decoding: decoder) { HaapiModelError(.unknownStepType, path: "$", "\"\($0)\" is not a step type this SDK knows") }
     }
 }
 
 /// The status of a polling step.
-@frozen public enum PollingStatus: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+@frozen public enum PollingStatus: String, Codable, Hashable, Sendable, CustomStringConvertible {
     /// `pending`: the wait goes on; poll again.
     case pending
     /// `done`: the wait is over; submit the main action to go on.
@@ -265,36 +246,12 @@ extension RepresentationType: WireNames {
     /// `failed`: the wait failed (refused, timed out).
     case failed
 
-    /// The status named `rawValue`; `nil` for any other name.
-    public init?(rawValue: String) {
-        guard let known = Self.named(rawValue) else { return nil }
-        self = known
-    }
-    /// The name as on the wire.
-    public var rawValue: String { knownName ?? "" }
     /// The name as on the wire.
     public var description: String { rawValue }
 
     /// Decodes a status from its wire name.
     /// - Throws: ``HaapiModelError`` for a name that is not `pending`, `done` or `failed`.
     public init(from decoder: any Decoder) throws {
-        let name = try String(from: decoder)
-        guard let known = Self(rawValue: name) else {
-            throw HaapiModelError(.wrongType, path: "$", "\"\(name)\" is not a polling status (pending, done or failed)")
-        }
-        self = known
-    }
-    /// Encodes the wire name.
-    public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
-}
-
-extension PollingStatus: WireNames {
-    static let knownCases: [PollingStatus] = [.pending, .done, .failed]
-    var knownName: String? {
-        switch self {
-        case .pending: return "pending"
-        case .done: return "done"
-        case .failed: return "failed"
-        }
+        self = try Self(decoding: decoder) { HaapiModelError(.wrongType, path: "$", "\"\($0)\" is not a polling status (pending, done or failed)") }
     }
 }
