@@ -129,8 +129,7 @@ extension HaapiModel {
         }
 
         private static func typed<T>(_ model: T?, _ required: String) throws -> T {
-            guard let model else { throw HaapiModelError(.missingMember, path: "arguments.\(required)", "the operation's arguments lack \(required)") }
-            return model
+            try present(model, at: "arguments.\(required)", "the operation's arguments lack \(required)")
         }
     }
 
@@ -386,10 +385,9 @@ extension HaapiModel {
             actionModel: WebAuthnRegistrationClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) throws -> WebAuthnRegistrationClientOperationStep {
-            guard let step = WebAuthnRegistrationClientOperationStep(
-                parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel)
-            else { throw HaapiModelError(.missingMember, path: "continueActions", "the registration has no continue form") }
-            return step
+            try present(
+                WebAuthnRegistrationClientOperationStep(parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel),
+                at: "continueActions", "the registration has no continue form")
         }
 
         /// A WebAuthn authentication step.
@@ -398,10 +396,9 @@ extension HaapiModel {
             actionModel: WebAuthnAuthenticationClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) throws -> WebAuthnAuthenticationClientOperationStep {
-            guard let step = WebAuthnAuthenticationClientOperationStep(
-                parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel)
-            else { throw HaapiModelError(.missingMember, path: "continueActions", "the authentication has no continue form") }
-            return step
+            try present(
+                WebAuthnAuthenticationClientOperationStep(parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel),
+                at: "continueActions", "the authentication has no continue form")
         }
 
         /// A step of any other client operation.
@@ -436,6 +433,12 @@ extension HaapiModel {
             return [ActionFactory.clientOperation(properties: nil, model: model, kind: .login, title: nil)] + actions
         }
     }
+}
+
+/// `value`, when the factory could make it; otherwise the member at `path` is missing.
+private func present<T>(_ value: T?, at path: String, _ message: String) throws -> T {
+    guard let value else { throw HaapiModelError(.missingMember, path: path, message) }
+    return value
 }
 
 extension GenericProperties {
