@@ -54,8 +54,8 @@ struct OperationParts: Sendable, Hashable {
         (self.name, self.arguments, self.continueActions, self.errorActions) = (name, arguments, continueActions, errorActions)
         foundationArguments = arguments.mapValues(\.sendableValue)
         var members: [String: JSONValue] = ["name": .string(name.rawValue), "arguments": .object(arguments)]
-        if !continueActions.isEmpty { members["continueActions"] = .array(continueActions.map(\.rawJSON)) }
-        if !errorActions.isEmpty { members["errorActions"] = .array(errorActions.map(\.rawJSON)) }
+        members.setList("continueActions", continueActions.map(\.rawJSON))
+        members.setList("errorActions", errorActions.map(\.rawJSON))
         raw = .object(members)
     }
 

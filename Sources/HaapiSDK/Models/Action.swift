@@ -324,9 +324,9 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
         (self.type, self.method, self.href) = (type ?? "application/x-www-form-urlencoded", method.uppercased(), href)
         var members: [String: JSONValue] = ["href": .string(href), "method": .string(self.method), "type": .string(self.type)]
         members["actionTitle"] = actionTitle?.json
-        if !fields.isEmpty { members["fields"] = .array(fields.map(\.rawJSON)) }
-        if !continueActions.isEmpty { members["continueActions"] = .array(continueActions.map(\.rawJSON)) }
-        if !errorActions.isEmpty { members["errorActions"] = .array(errorActions.map(\.rawJSON)) }
+        members.setList("fields", fields.map(\.rawJSON))
+        members.setList("continueActions", continueActions.map(\.rawJSON))
+        members.setList("errorActions", errorActions.map(\.rawJSON))
         rawJSON = .object(members)
     }
 

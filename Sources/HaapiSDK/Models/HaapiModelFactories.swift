@@ -275,7 +275,7 @@ extension HaapiModel {
 
         /// The JSON object `text` holds (an empty object when it holds none).
         private static func object(_ text: String) -> JSONValue {
-            guard let value = try? JSONValue(parsing: Data(text.utf8)), value.objectValue != nil else { return .object([:]) }
+            guard let value = JSONValue(text: text), value.objectValue != nil else { return .object([:]) }
             return value
         }
     }
@@ -415,7 +415,7 @@ extension HaapiModel {
             type: RepresentationType, metadata: Metadata?, actions: [any Action], messages: [UserMessage], links: [Link], properties: (any Properties)?,
             rawJsonString: String? = nil
         ) -> GenericRepresentationStep {
-            let members = properties.flatMap { (try? JSONValue(parsing: Data($0.rawJsonString.utf8)))?.objectValue }
+            let members = properties.flatMap { JSONValue(text: $0.rawJsonString)?.objectValue }
             return GenericRepresentationStep(parts(type, metadata, actions, messages, links, members, rawJsonString))
         }
 

@@ -13,7 +13,7 @@ public protocol RawJsonRepresentable {
 
 extension RawJsonRepresentable {
     /// ``rawJsonString`` parsed; `null` when there is none or it is not JSON.
-    public var rawJSON: JSONValue { rawJsonString.flatMap { try? JSONValue(parsing: Data($0.utf8)) } ?? .null }
+    public var rawJSON: JSONValue { JSONValue(text: rawJsonString) ?? .null }
 
     /// The raw JSON as a dictionary, as the seeds' `rawJsonDictionary`.
     public var rawJsonDictionary: [String: JSONValue] { rawJSON.objectValue ?? [:] }
@@ -23,6 +23,12 @@ extension RawJsonRepresentable {
 }
 
 extension JSONValue {
+    /// The value `text` holds, when it is JSON (a `rawJsonString` given or kept).
+    init?(text: String?) {
+        guard let text, let value = try? JSONValue(parsing: Data(text.utf8)) else { return nil }
+        self = value
+    }
+
     /// The value as JSON text (sorted keys), for `rawJsonString`.
     var jsonText: String { String(decoding: serialized(), as: UTF8.self) }
 
@@ -64,6 +70,14 @@ func decodeModel<Model, T>(_ decoder: any Decoder, by read: (JSONValue) throws -
     let model = try read(JSONValue(from: decoder))
     guard let typed = model as? T else { throw HaapiModelError(.wrongType, path: path, "the document is \(found(model)), not a \(T.self)") }
     return typed
+}
+
+extension [String: JSONValue] {
+    /// Sets `key` to the list `values`, leaving it out when empty, as a model made from values
+    /// composes its JSON (servers leave an empty list out too).
+    mutating func setList(_ key: String, _ values: [JSONValue]) {
+        if !values.isEmpty { self[key] = .array(values) }
+    }
 }
 
 extension JSONReader {

@@ -102,17 +102,13 @@ struct ProblemParts {
         extra: [String: JSONValue] = [:]
     ) {
         (self.type, self.metadata, self.title, self.messages, self.links) = (type, metadata, title, messages, links)
-        if let text = rawJsonString, let given = try? JSONValue(parsing: Data(text.utf8)) {
-            raw = given
-        } else {
-            var members = extra
-            members["type"] = .string(type.rawValue)
-            members["title"] = title?.json
-            members["metadata"] = metadata?.rawJSON
-            if !messages.isEmpty { members["messages"] = .array(messages.map(\.rawJSON)) }
-            if !links.isEmpty { members["links"] = .array(links.map(\.rawJSON)) }
-            raw = .object(members)
-        }
+        var members = extra
+        members["type"] = .string(type.rawValue)
+        members["title"] = title?.json
+        members["metadata"] = metadata?.rawJSON
+        members.setList("messages", messages.map(\.rawJSON))
+        members.setList("links", links.map(\.rawJSON))
+        raw = JSONValue(text: rawJsonString) ?? .object(members)
     }
 
     init(_ reader: JSONReader) throws {

@@ -65,17 +65,13 @@ struct RepresentationParts: Sendable, Hashable {
         properties: [String: JSONValue]?, rawJsonString: String?
     ) {
         (self.type, self.metadata, self.messages, self.links, self.actions, self.properties) = (type, metadata, messages, links, actions, properties)
-        if let text = rawJsonString, let given = try? JSONValue(parsing: Data(text.utf8)) {
-            raw = given
-        } else {
-            var members: [String: JSONValue] = ["type": .string(type.rawValue)]
-            members["metadata"] = metadata?.rawJSON
-            if !messages.isEmpty { members["messages"] = .array(messages.map(\.rawJSON)) }
-            if !links.isEmpty { members["links"] = .array(links.map(\.rawJSON)) }
-            if !actions.isEmpty { members["actions"] = .array(actions.map(\.rawJSON)) }
-            members["properties"] = properties.map(JSONValue.object)
-            raw = .object(members)
-        }
+        var members: [String: JSONValue] = ["type": .string(type.rawValue)]
+        members["metadata"] = metadata?.rawJSON
+        members.setList("messages", messages.map(\.rawJSON))
+        members.setList("links", links.map(\.rawJSON))
+        members.setList("actions", actions.map(\.rawJSON))
+        members["properties"] = properties.map(JSONValue.object)
+        raw = JSONValue(text: rawJsonString) ?? .object(members)
     }
 
     init(_ reader: JSONReader) throws {

@@ -10,7 +10,7 @@ public protocol Properties: Codable, Equatable, Sendable {
 
 extension Properties {
     /// The properties as received.
-    public var rawJSON: JSONValue { (try? JSONValue(parsing: Data(rawJsonString.utf8))) ?? .object([:]) }
+    public var rawJSON: JSONValue { JSONValue(text: rawJsonString) ?? .object([:]) }
 }
 
 /// Properties with no typed members: read them from ``rawJSON``.
