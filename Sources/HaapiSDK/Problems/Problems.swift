@@ -87,8 +87,8 @@ extension ProblemRepresentation {
     }
 }
 
-/// The members every problem has, read once.
-struct ProblemParts {
+/// The members every problem has, read once; each problem keeps it whole and hands its members out.
+struct ProblemParts: Sendable, Hashable {
     let type: ProblemType
     let title: Message?
     let messages: [UserMessage]
@@ -125,22 +125,22 @@ struct ProblemParts {
 /// authentication-failed, too-many-attempts, generic-user-error, unexpected,
 /// mismatch-between-session-and-access-token, and every unknown type.
 public struct Problem: ProblemRepresentation, Hashable {
+    /// What every problem has, read once (its equality and hash with the type's own members).
+    let parts: ProblemParts
     /// Rendering hints, if the server sent any.
-    public let metadata: Metadata?
+    public var metadata: Metadata? { parts.metadata }
     /// The messages to show, in order.
-    public let messages: [UserMessage]
+    public var messages: [UserMessage] { parts.messages }
     /// The links to offer, in order.
-    public let links: [Link]
+    public var links: [Link] { parts.links }
     /// A short summary, if the server gave one.
-    public let title: Message?
+    public var title: Message? { parts.title }
     /// The problem's type URI.
-    public let type: ProblemType
+    public var type: ProblemType { parts.type }
     /// The problem exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: ProblemParts) {
-        (type, title, messages, links, metadata, rawJSON) = (parts.type, parts.title, parts.messages, parts.links, parts.metadata, parts.raw)
-    }
+    init(_ parts: ProblemParts) { self.parts = parts }
 
     /// Decodes a document that is a problem of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
@@ -179,30 +179,32 @@ public struct InvalidInputProblem: ProblemRepresentation, Hashable {
         public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
     }
 
+    /// What every problem has, read once (its equality and hash with the type's own members).
+    let parts: ProblemParts
     /// Rendering hints, if the server sent any.
-    public let metadata: Metadata?
+    public var metadata: Metadata? { parts.metadata }
     /// The messages to show, in order.
-    public let messages: [UserMessage]
+    public var messages: [UserMessage] { parts.messages }
     /// The links to offer, in order.
-    public let links: [Link]
+    public var links: [Link] { parts.links }
     /// A short summary, if the server gave one.
-    public let title: Message?
+    public var title: Message? { parts.title }
     /// The problem's type URI.
-    public let type: ProblemType
+    public var type: ProblemType { parts.type }
     /// `error_description`, when the server gives one.
     public let errorDescription: String?
     /// The wrong fields.
     public let invalidFields: [InvalidField]
     /// The problem exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: ProblemParts, invalidFields: [InvalidField], errorDescription: String?) {
-        (type, title, messages, links, metadata, rawJSON) = (parts.type, parts.title, parts.messages, parts.links, parts.metadata, parts.raw)
+        self.parts = parts
         (self.invalidFields, self.errorDescription) = (invalidFields, errorDescription)
     }
 
     init(_ parts: ProblemParts, reader: JSONReader) throws {
-        (type, title, messages, links, metadata, rawJSON) = (parts.type, parts.title, parts.messages, parts.links, parts.metadata, parts.raw)
+        self.parts = parts
         invalidFields = try reader.objects("invalidFields", InvalidField.init)
         errorDescription = try reader.optionalString("error_description")
     }
@@ -221,16 +223,18 @@ public struct InvalidInputProblem: ProblemRepresentation, Hashable {
 
 /// `error-authorization-response`: the flow ended with an OAuth error (the seeds' `AuthorizationProblem`).
 public struct AuthorizationProblem: ProblemRepresentation, Hashable {
+    /// What every problem has, read once (its equality and hash with the type's own members).
+    let parts: ProblemParts
     /// Rendering hints, if the server sent any.
-    public let metadata: Metadata?
+    public var metadata: Metadata? { parts.metadata }
     /// The messages to show, in order.
-    public let messages: [UserMessage]
+    public var messages: [UserMessage] { parts.messages }
     /// The links to offer, in order.
-    public let links: [Link]
+    public var links: [Link] { parts.links }
     /// A short summary, if the server gave one.
-    public let title: Message?
+    public var title: Message? { parts.title }
     /// The problem's type URI.
-    public let type: ProblemType
+    public var type: ProblemType { parts.type }
     /// The OAuth `error`, such as `access_denied` (`access_denied` when the server gave none).
     public let error: String
     /// `error_description`.
@@ -238,15 +242,15 @@ public struct AuthorizationProblem: ProblemRepresentation, Hashable {
     /// The issuer (RFC 9207).
     public let iss: String?
     /// The problem exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+    public var rawJSON: JSONValue { parts.raw }
 
     init(_ parts: ProblemParts, error: String, errorDescription: String?) {
-        (type, title, messages, links, metadata, rawJSON) = (parts.type, parts.title, parts.messages, parts.links, parts.metadata, parts.raw)
+        self.parts = parts
         (self.error, self.errorDescription, iss) = (error, errorDescription, parts.raw["iss"]?.stringValue)
     }
 
     init(_ parts: ProblemParts, reader: JSONReader) throws {
-        (type, title, messages, links, metadata, rawJSON) = (parts.type, parts.title, parts.messages, parts.links, parts.metadata, parts.raw)
+        self.parts = parts
         error = try reader.optionalString("error") ?? "access_denied"
         errorDescription = try reader.optionalString("error_description")
         iss = try reader.optionalString("iss")
