@@ -244,6 +244,18 @@ extension KeyedDecodingContainer {
         return try ThemeResolution.of(decoder).style(type, named: name)
     }
 
+    /// A text's look: the appearance of the section named at `appearance`, and the colour name
+    /// at `color` (a theme gives every text of the kit both).
+    func text(_ appearance: Key, _ color: Key, in decoder: any Decoder) throws -> (TextAppearance, String) {
+        (try style(TextAppearance.self, forKey: appearance, in: decoder), try decode(String.self, forKey: color))
+    }
+
+    /// A border: its colour name at `color` (`nil` for no border), its width at `width` and the
+    /// corner radius at `radius`, in points (0 when absent).
+    func border(_ color: Key, _ width: Key, _ radius: Key) throws -> (String?, Double, Double) {
+        (try name(color), try number(width), try number(radius))
+    }
+
     /// The string at `key`, `nil` when absent or empty (`""` means "none" in a theme).
     func name(_ key: Key) throws -> String? {
         guard let name = try decodeIfPresent(String.self, forKey: key), !name.isEmpty else { return nil }

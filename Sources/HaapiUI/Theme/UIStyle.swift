@@ -119,8 +119,7 @@ public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
-        headerTextAppearance = try values.style(TextAppearance.self, forKey: .headerTextAppearance, in: decoder)
-        headerTextColorName = try values.decode(String.self, forKey: .headerTextColorName)
+        (headerTextAppearance, headerTextColorName) = try values.text(.headerTextAppearance, .headerTextColorName, in: decoder)
         messagesStyle = try values.style(StackViewStyle.self, forKey: .messagesStyle, in: decoder)
         linksStyle = try values.style(StackViewStyle.self, forKey: .linksStyle, in: decoder)
     }

@@ -56,8 +56,7 @@ public final class FormViewControllerStyle: UIViewControllerStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
-        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
-        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+        (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
     }
 
     /// Whether two form screen styles are equal in every property.
@@ -159,8 +158,7 @@ public final class BankIdViewControllerStyle: UIViewControllerStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
-        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
-        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+        (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
         expandableViewStyle = try values.style(ExpandableViewStyle.self, forKey: .expandableViewStyle, in: decoder)
         textInstructionTitleKey = try values.name(.textInstructionTitle) ?? LocalizableStrings.Key.bankIDInstructionTitle.rawValue
         textInstructionBodyKey = try values.name(.textInstructionBody) ?? LocalizableStrings.Key.bankIDInstructionBody.rawValue
@@ -271,8 +269,7 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
-        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
-        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+        (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
         loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 40)
         loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
         successNotificationBannerViewStyle = try values.style(NotificationBannerViewStyle.self, forKey: .successNotificationBannerViewStyle, in: decoder)

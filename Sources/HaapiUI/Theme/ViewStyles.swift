@@ -65,13 +65,10 @@ public final class MessageViewStyle: UIStyle {
         commonUIStyle = try CommonUIStyle(from: decoder)
         iconTextPadding = try values.number(.iconTextPadding)
         alignment = try values.enumeration(.alignment) ?? .center
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         imageName = try values.name(.imageName)
         imageTintColorName = try values.name(.imageTintColorName)
-        borderColorName = try values.name(.borderColorName)
-        borderWidth = try values.number(.borderWidth)
-        cornerRadius = try values.number(.cornerRadius)
+        (borderColorName, borderWidth, cornerRadius) = try values.border(.borderColorName, .borderWidth, .cornerRadius)
     }
 
     /// Whether two message styles are equal in every property.
@@ -113,14 +110,11 @@ public final class ActionableButtonStyle: UIStyle {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
-        borderColorName = try values.name(.borderColorName)
-        borderWidth = try values.number(.borderWidth)
-        cornerRadius = try values.number(.cornerRadius)
+        (borderColorName, borderWidth, cornerRadius) = try values.border(.borderColorName, .borderWidth, .cornerRadius)
         iconTextPadding = try values.number(.iconTextPadding)
         imageName = try values.name(.imageName)
         minHeight = try values.number(.minHeight, or: 44)
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
     }
 
@@ -237,9 +231,7 @@ public final class InputTextFieldStyle: UIStyle {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
-        borderColorName = try values.name(.borderColorName)
-        borderWidth = try values.number(.borderWidth)
-        cornerRadius = try values.number(.cornerRadius)
+        (borderColorName, borderWidth, cornerRadius) = try values.border(.borderColorName, .borderWidth, .cornerRadius)
         errorColorName = try values.decode(String.self, forKey: .errorColorName)
         errorImageName = try values.name(.errorImageName)
         errorTextAppearance = try values.style(TextAppearance.self, forKey: .errorTextAppearance, in: decoder)
@@ -304,16 +296,13 @@ public final class CheckboxViewStyle: UIStyle {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
-        borderColorName = try values.name(.borderColorName)
-        borderWidth = try values.number(.borderWidth)
+        (borderColorName, borderWidth, cornerRadius) = try values.border(.borderColorName, .borderWidth, .cornerRadius)
         checkboxHeight = try values.number(.checkboxHeight, or: 20)
         checkboxWidth = try values.number(.checkboxWidth, or: 20)
-        cornerRadius = try values.number(.cornerRadius)
         iconTextPadding = try values.number(.iconTextPadding)
         imageNameChecked = try values.decode(String.self, forKey: .imageNameChecked)
         imageNameUnchecked = try values.decode(String.self, forKey: .imageNameUnchecked)
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
     }
 
     /// Whether two checkbox styles are equal in every property.
@@ -348,8 +337,7 @@ public final class TextPickerViewStyle: UIStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
         itemBackgroundColorName = try values.name(.itemBackgroundColorName)
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         toolbarBackgroundColorName = try values.name(.toolbarBackgroundColorName)
         toolbarTextTintColorName = try values.name(.toolbarTextTintColorName)
     }
@@ -381,10 +369,8 @@ public final class NotificationBannerViewStyle: UIStyle {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
-        actionTextAppearance = try values.style(TextAppearance.self, forKey: .actionTextAppearance, in: decoder)
-        actionTextColorName = try values.decode(String.self, forKey: .actionTextColorName)
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (actionTextAppearance, actionTextColorName) = try values.text(.actionTextAppearance, .actionTextColorName, in: decoder)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
     }
 
     /// Whether two banner styles are equal in every property.
@@ -419,8 +405,7 @@ public final class TabViewStyle: UIStyle {
         highlightTextColorName = try values.decode(String.self, forKey: .highlightTextColorName)
         iconTextPadding = try values.number(.iconTextPadding)
         selectedTabIndicatorColorName = try values.decode(String.self, forKey: .selectedTabIndicatorColorName)
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
     }
 
     /// Whether two tab styles are equal in every property.
@@ -463,15 +448,11 @@ public final class ExpandableViewStyle: UIStyle {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
-        borderColorName = try values.name(.borderColorName)
-        borderWidth = try values.number(.borderWidth)
-        cornerRadius = try values.number(.cornerRadius)
-        contentTextAppearance = try values.style(TextAppearance.self, forKey: .contentTextAppearance, in: decoder)
-        contentTextColorName = try values.decode(String.self, forKey: .contentTextColorName)
+        (borderColorName, borderWidth, cornerRadius) = try values.border(.borderColorName, .borderWidth, .cornerRadius)
+        (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
         iconImageName = try values.name(.iconImageName)
         iconTintColorName = try values.name(.iconTintColorName)
-        titleTextAppearance = try values.style(TextAppearance.self, forKey: .titleTextAppearance, in: decoder)
-        titleTextColorName = try values.decode(String.self, forKey: .titleTextColorName)
+        (titleTextAppearance, titleTextColorName) = try values.text(.titleTextAppearance, .titleTextColorName, in: decoder)
     }
 
     /// Whether two expandable view styles are equal in every property.
@@ -508,8 +489,7 @@ public final class HeaderViewStyle: UIStyle {
         iconTextPadding = try values.number(.iconTextPadding)
         imageName = try values.name(.imageName)
         imageTintColorName = try values.name(.imageTintColorName)
-        textAppearance = try values.style(TextAppearance.self, forKey: .textAppearance, in: decoder)
-        textColorName = try values.decode(String.self, forKey: .textColorName)
+        (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         titleText = try values.name(.titleText)
     }
 
