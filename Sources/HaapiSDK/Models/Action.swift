@@ -61,11 +61,11 @@ func decodeAction(_ reader: JSONReader) throws -> any Action {
     case .selector:
         return SelectorAction(
             kind: kind, title: title, model: try SelectorActionModel(required("selector")),
-            properties: try properties.map(SelectorAction.Properties.init), rawJSON: reader.raw)
+            properties: properties.map { SelectorAction.Properties(rawJSON: $0.raw) }, rawJSON: reader.raw)
     case .clientOperation:
         return ClientOperationAction(
             kind: kind, title: title, model: try decodeClientOperationModel(required("client-operation")),
-            properties: try properties.map(ClientOperationAction.Properties.init), rawJSON: reader.raw)
+            properties: properties.map { ClientOperationAction.Properties(rawJSON: $0.raw) }, rawJSON: reader.raw)
     default:
         return GenericAction(kind: kind, title: title, rawJSON: reader.raw)
     }
@@ -154,9 +154,8 @@ public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
         public var rawJsonString: String { rawJSON.jsonText }
 
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
-        init(_ reader: JSONReader) throws { rawJSON = reader.raw }
         /// Decodes the properties (any JSON object).
-        public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
         /// Encodes the properties as received.
         public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
@@ -195,9 +194,8 @@ public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
         public var rawJsonString: String { rawJSON.jsonText }
 
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
-        init(_ reader: JSONReader) throws { rawJSON = reader.raw }
         /// Decodes the properties (any JSON object).
-        public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+        public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
         /// Encodes the properties as received.
         public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }

@@ -102,10 +102,6 @@ struct RepresentationParts: Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }
 
-extension GenericProperties {
-    init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
-}
-
 extension HaapiRepresentation {
     /// Decodes a document as a step of this type (each step's `init(from:)`).
     static func decoded(_ decoder: any Decoder) throws -> Self {

@@ -20,9 +20,9 @@ public struct GenericProperties: Properties, Hashable {
     /// ``rawJSON`` as JSON text (sorted keys).
     public var rawJsonString: String { rawJSON.jsonText }
 
-    init(_ reader: JSONReader) { rawJSON = reader.raw }
+    init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
     /// Decodes properties (any JSON object).
-    public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
+    public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
     /// Encodes the properties as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
