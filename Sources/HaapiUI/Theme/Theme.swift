@@ -256,6 +256,12 @@ extension KeyedDecodingContainer {
         (try name(color), try number(width), try number(radius))
     }
 
+    /// A spinner: its width and height at `side` (`fallback` points when absent), and the style of
+    /// the section named at `style`.
+    func spinner(_ side: Key, or fallback: Double, _ style: Key, in decoder: any Decoder) throws -> (Double, LoadingIndicatorViewStyle) {
+        (try number(side, or: fallback), try self.style(LoadingIndicatorViewStyle.self, forKey: style, in: decoder))
+    }
+
     /// The string at `key`, `nil` when absent or empty (`""` means "none" in a theme).
     func name(_ key: Key) throws -> String? {
         guard let name = try decodeIfPresent(String.self, forKey: key), !name.isEmpty else { return nil }

@@ -109,8 +109,8 @@ public final class PollingViewControllerStyle: UIViewControllerStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
-        loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 40)
-        loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
+        (loadingIndicatorSideDimension, loadingIndicatorViewStyle) = try values.spinner(
+            .loadingIndicatorSideDimension, or: 40, .loadingIndicatorViewStyle, in: decoder)
     }
 
     /// Whether two polling screen styles are equal in every property.
@@ -270,8 +270,8 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
         (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
-        loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 40)
-        loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
+        (loadingIndicatorSideDimension, loadingIndicatorViewStyle) = try values.spinner(
+            .loadingIndicatorSideDimension, or: 40, .loadingIndicatorViewStyle, in: decoder)
         successNotificationBannerViewStyle = try values.style(NotificationBannerViewStyle.self, forKey: .successNotificationBannerViewStyle, in: decoder)
         func key(_ codingKey: CodingKeys, _ fallback: LocalizableStrings.Key) throws -> String { try values.name(codingKey) ?? fallback.rawValue }
         textualKeys = try TextualKeys(

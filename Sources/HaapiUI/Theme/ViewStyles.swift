@@ -166,8 +166,8 @@ public final class LinkViewStyle: UIStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
         actionableButtonStyle = try values.style(ActionableButtonStyle.self, forKey: .actionableButtonStyle, in: decoder)
-        loadingIndicatorSideDimension = try values.number(.loadingIndicatorSideDimension, or: 32)
-        loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
+        (loadingIndicatorSideDimension, loadingIndicatorViewStyle) = try values.spinner(
+            .loadingIndicatorSideDimension, or: 32, .loadingIndicatorViewStyle, in: decoder)
     }
 
     /// Whether two link styles are equal in every property.
