@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -18,44 +19,10 @@ enum HaapiBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
     /// Runs `haapi` with `arguments`, feeding `input` to its standard input.
-    static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
-        let executable = try #require(url)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-inspect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let inputFile = folder.appendingPathComponent("stdin")
-        let outputFile = folder.appendingPathComponent("stdout")
-        let errorFile = folder.appendingPathComponent("stderr")
-        try input.write(to: inputFile)
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let stdin = try FileHandle(forReadingFrom: inputFile)
-        let stdout = try FileHandle(forWritingTo: outputFile)
-        let stderr = try FileHandle(forWritingTo: errorFile)
-        defer {
-            try? stdin.close()
-            try? stdout.close()
-            try? stderr.close()
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    static func run(_ arguments: [String], input: Data = Data()) throws -> HaapiCommand.Run {
+        let run = try Subprocess.run(try #require(url), arguments, input: input)
+        return HaapiCommand.Run(status: run.status, stdout: run.output, stderr: run.errors, seconds: run.seconds, timedOut: run.timedOut)
     }
 
     /// Writes `text` to a temporary file and returns its path.
