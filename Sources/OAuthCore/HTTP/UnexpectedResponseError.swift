@@ -58,11 +58,19 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
 
     /// The body's first 200 bytes as text, when there is a body; otherwise the description.
     public var failureReason: String {
-        body.isEmpty ? errorDescription ?? error : "Body begins: " + String(decoding: body.prefix(200), as: UTF8.self)
+        response.bodyOpening.map { "Body begins: " + $0 } ?? errorDescription ?? error
     }
 
     /// By the status and `Retry-After` (a 503 says when to retry); a look at the cause otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
         .forServerAnswer(status: statusCode, retryAfter: retryAfter) ?? .unrecoverable(action: .introspectCause)
+    }
+}
+
+extension TransportResponse {
+    /// The body's first 200 bytes as text, for an error that quotes what came instead of what was
+    /// expected; `nil` when there is no body.
+    package var bodyOpening: String? {
+        body.isEmpty ? nil : String(decoding: body.prefix(200), as: UTF8.self)
     }
 }

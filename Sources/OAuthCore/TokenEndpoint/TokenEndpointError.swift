@@ -36,8 +36,7 @@ public struct TokenEndpointError: IdsvrError, Hashable {
     public var errorDescription: String? { detail }
     /// The detail, then the body's first 200 bytes as text when there is a body.
     public var failureReason: String {
-        let body = String(decoding: rawBody.prefix(200), as: UTF8.self)
-        return body.isEmpty ? detail : "\(detail); body begins: \(body)"
+        response?.bodyOpening.map { "\(detail); body begins: \($0)" } ?? detail
     }
 
     /// By the HTTP status (a 5xx or 429 may be retried now); a look at the cause otherwise.
