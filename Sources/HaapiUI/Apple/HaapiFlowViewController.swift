@@ -290,11 +290,21 @@ import UIKit
         }
     }
 
-    /// Stops the flow and hands `error` to the flow's result receiver; `title` and `message` are logged.
+    /// Stops the flow on `error` and hands it to the flow's result receiver. With a `title` or a
+    /// `message`, when the kit gives the feedback (``HaapiUIKitConfiguration/shouldAutoHandleFlowErrorFeedback``),
+    /// the user sees them in an alert first, and the receiver gets the error once it is dismissed;
+    /// otherwise (the app gives the feedback) it gets it at once.
     public func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?) {
         viewModel.stop()
-        viewModel.haapiFlowResult?.didReceiveError(error)
-        if title != nil || message != nil { HaapiLogger.error(UIKitFollowUpTag.flow, "\(title ?? ""): \(message ?? "")") }
+        let receiver = viewModel.haapiFlowResult
+        guard title != nil || message != nil, viewModel.configuration.shouldAutoHandleFlowErrorFeedback, presentedViewController == nil else {
+            receiver?.didReceiveError(error)
+            return
+        }
+        HaapiLogger.error(UIKitFollowUpTag.flow, "the flow was interrupted: \(title ?? ""): \(message ?? "")")
+        let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
+        alert.addAction(UIAlertAction(title: screenBuilder.strings.string(.ok), style: .default) { _ in receiver?.didReceiveError(error) })
+        present(alert, animated: true)
     }
 
     // MARK: HaapiFlowDeepLinkable

@@ -12,7 +12,8 @@ import UIKit
     func follow(linkItemModel: any LinkItemModel)
     /// Shows a problem the screen did not handle itself (``HaapiUIViewController/handleProblemModel(_:)``).
     func handleUIProblem(_ uiProblem: any UIProblemModel)
-    /// Ends the flow with `error`, after telling the user `title` and `message` when given.
+    /// Ends the flow with `error`, after showing the user `title` and `message` when given (and
+    /// the kit gives the feedback).
     func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?)
     /// Whether `url` can be opened (BankID's app is installed).
     func canOpenURL(_ url: URL) -> Bool
