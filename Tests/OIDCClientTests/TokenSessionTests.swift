@@ -26,8 +26,13 @@ struct TokenSessionTests {
 
     /// Holds the session's lock, as another process refreshing would, while `callers` callers
     /// start and reach it; then lets them all go at once.
+    ///
+    /// `joined` is a call of the test's own on the client, made once every caller has started:
+    /// the client's and the session's actors run it after each caller's first step, so when it
+    /// returns every caller has joined the refresh under way, however loaded the machine is.
     static func gated<T: Sendable>(
-        _ storage: FileStorage, callers: Int, _ call: @escaping @Sendable () async throws -> T
+        _ storage: FileStorage, callers: Int, joined: @escaping @Sendable () async throws -> Void,
+        _ call: @escaping @Sendable () async throws -> T
     ) async throws -> [Result<T, any Error>] {
         let started = NIOLockedValueBox(0)
         return try await withThrowingTaskGroup(of: Result<T, any Error>.self) { group in
@@ -39,8 +44,7 @@ struct TokenSessionTests {
                     }
                 }
                 while started.withLockedValue({ $0 }) < callers { try await Task.sleep(for: .milliseconds(10)) }
-                // Every caller has started; give the last ones time to reach the refresh under way.
-                try await Task.sleep(for: .milliseconds(500))
+                try await joined()
             }
             var results: [Result<T, any Error>] = []
             for try await result in group { results.append(result) }
@@ -54,7 +58,7 @@ struct TokenSessionTests {
         let storage = try Self.temporaryStorage()
         let (client, before) = try await Self.loggedIn(provider, storage: storage)
         // The provider's tokens live 300 s; every caller wants 100 000.
-        let results = try await Self.gated(storage, callers: 1000) { try await client.validAccessToken(minimumLifetime: 100_000).value }
+        let results = try await Self.gated(storage, callers: 1000, joined: { _ = try await client.authState }) { try await client.validAccessToken(minimumLifetime: 100_000).value }
         let tokens = Set(try results.map { try $0.get() })
         #expect(tokens.count == 1, "every caller gets the one refresh's token")
         #expect(tokens.first != before.accessToken)
@@ -72,7 +76,7 @@ struct TokenSessionTests {
         let storage = try Self.temporaryStorage()
         let (client, _) = try await Self.loggedIn(provider, storage: storage)
         provider.change { $0.refreshError = "invalid_grant" }
-        let results = try await Self.gated(storage, callers: 100) { try await client.validAccessToken(minimumLifetime: 100_000) }
+        let results = try await Self.gated(storage, callers: 100, joined: { _ = try await client.authState }) { try await client.validAccessToken(minimumLifetime: 100_000) }
         for result in results {
             guard case .failure(let error) = result, let error = error as? OIDCError else {
                 Issue.record("expected loginRequired, got \(result)")
