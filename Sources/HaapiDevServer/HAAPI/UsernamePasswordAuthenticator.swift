@@ -101,10 +101,7 @@ enum UsernamePasswordAuthenticator {
         state.raiseDecoyRounds(toThoseOf: account.passwordHash)
         // Of two creations of one name at once, one wins.
         guard try await state.store.insertIfAbsent(account, kind: "user", id: account.username) else { return try await refused(&request) }
-        request.flow.endWait()
-        try await state.saveFlow(request.flow, id: request.sessionID)
-        try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
-        return show(request, notice: "Account created: you can log in now")
+        return try await codeAccepted(&request, notice: "Account created: you can log in now", state: state)
     }
 
     /// `GET` of the forgot-password link: the reset form.
@@ -129,6 +126,15 @@ enum UsernamePasswordAuthenticator {
         request.flow.wait(for: pending(check))
         try await state.saveFlow(request.flow, id: request.sessionID)
         return refuse(request, Problems.incorrectCredentials(), "The code is not the one sent", page: page)
+    }
+
+    /// The code sent (to reset a password or create an account) was right and has done its work:
+    /// the wait ends, and the login form is shown again with `notice`.
+    static func codeAccepted(_ request: inout FlowRequest, notice: String, state: ServerState) async throws -> Response {
+        request.flow.endWait()
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
+        return show(request, notice: notice)
     }
 
     /// `POST`: sends a code to the account's owner (the same simulated channel as the OTP
@@ -170,9 +176,6 @@ enum UsernamePasswordAuthenticator {
         state.raiseDecoyRounds(toThoseOf: user.passwordHash)
         try await state.store.put(user, kind: "user", id: username)
         try await Credentials.reset(username, state: state)
-        request.flow.endWait()
-        try await state.saveFlow(request.flow, id: request.sessionID)
-        try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
-        return show(request, notice: "Your password was changed: you can log in now")
+        return try await codeAccepted(&request, notice: "Your password was changed: you can log in now", state: state)
     }
 }
