@@ -117,6 +117,23 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
+extension Dictionary where Key == String, Value == JSONValue {
+    /// The member `name` as a string: the one way the core reads a typed member of an object it
+    /// takes apart by hand (a token response, a JWT's claims, a JOSE header, a stored session).
+    /// `nil` when it is absent, or `null` unless `nullIsAbsent` is false; `wrongType(name)` when
+    /// it holds anything else.
+    package func string<Failure: Error>(
+        _ name: String, nullIsAbsent: Bool = true, or wrongType: (String) -> Failure
+    ) throws(Failure) -> String? {
+        switch self[name] {
+        case nil: return nil
+        case .null? where nullIsAbsent: return nil
+        case .string(let text)?: return text
+        default: throw wrongType(name)
+        }
+    }
+}
+
 extension JSONValue: Codable {
     /// Decodes any JSON value; an integral number that fits in `Int` becomes ``integer(_:)``, any other
     /// ``number(_:)``.

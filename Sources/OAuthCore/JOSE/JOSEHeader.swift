@@ -50,9 +50,7 @@ public struct JOSEHeader: Sendable, Hashable {
     }
 
     private static func optionalString(_ members: [String: JSONValue], _ name: String) throws -> String? {
-        guard let value = members[name] else { return nil }
-        guard let text = value.stringValue else { throw JOSEError(.malformed, "the header's \"\(name)\" is not a string") }
-        return text
+        try members.string(name, nullIsAbsent: false) { JOSEError(.malformed, "the header's \"\($0)\" is not a string") }
     }
 
     /// The checked algorithm.

@@ -53,9 +53,7 @@ public struct JWTClaims: Sendable, Hashable {
     public subscript(string name: String) -> String? { all[name]?.stringValue }
 
     private static func string(_ members: [String: JSONValue], _ name: String) throws -> String? {
-        guard let value = members[name] else { return nil }
-        guard let text = value.stringValue else { throw JOSEError(.invalidClaim, "\"\(name)\" must be a string") }
-        return text
+        try members.string(name, nullIsAbsent: false) { JOSEError(.invalidClaim, "\"\($0)\" must be a string") }
     }
 
     private static func date(_ members: [String: JSONValue], _ name: String) throws -> Date? {

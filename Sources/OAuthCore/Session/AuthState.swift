@@ -141,11 +141,7 @@ extension AuthState {
     init(stored value: JSONValue) throws(StoredFormError) {
         guard case .object(let members) = value else { throw StoredFormError(description: "not a JSON object") }
         func string(_ key: CodingKeys) throws(StoredFormError) -> String? {
-            switch members[key.rawValue] {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            default: throw StoredFormError(description: "\(key.rawValue): not a string")
-            }
+            try members.string(key.rawValue) { StoredFormError(description: "\($0): not a string") }
         }
         func required(_ key: CodingKeys) throws(StoredFormError) -> String {
             guard let text = try string(key) else { throw StoredFormError(description: "\(key.rawValue): missing") }

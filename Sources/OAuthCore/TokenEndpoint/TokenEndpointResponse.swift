@@ -67,11 +67,7 @@ public struct TokenSuccessResponse: Sendable, Hashable {
             throw fail("the token response has no string \"token_type\"")
         }
         func optionalString(_ name: String) throws -> String? {
-            switch members[name] {
-            case nil, .null?: return nil
-            case .string(let value)?: return value
-            default: throw fail("the token response's \"\(name)\" is not a string")
-            }
+            try members.string(name) { fail("the token response's \"\($0)\" is not a string") }
         }
         switch members["expires_in"] {
         case nil, .null?: expiresIn = nil
