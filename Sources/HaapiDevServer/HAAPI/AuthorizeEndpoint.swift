@@ -66,6 +66,6 @@ enum AuthorizeEndpoint {
         if isHaapi {
             return Wire.reply(Steps.redirection(to: HaapiPaths.authenticate), headers: [.setSessionID: sessionID])
         }
-        return Reply.redirect(HaapiPaths.authenticate + "?session=" + FormURLEncodingEscape.escape(sessionID))
+        return Reply.redirect(HaapiPaths.authenticate + "?session=" + FormURLEncoding.escape(sessionID))
     }
 }

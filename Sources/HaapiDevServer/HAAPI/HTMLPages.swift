@@ -51,7 +51,7 @@ enum HTMLPages {
     ) -> Response {
         var links = ""
         if let sessionID {
-            let query = "?session=" + FormURLEncodingEscape.escape(sessionID)
+            let query = "?session=" + FormURLEncoding.escape(sessionID)
             links = """
                 <p><a rel="forgot-password" href="\(escape(HaapiPaths.forgotPassword + query))">\(t("Forgot your password?"))</a>
                 <a rel="register-create" href="\(escape(HaapiPaths.register + query))">\(t("Create account"))</a></p>
@@ -229,12 +229,5 @@ enum HTMLPages {
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         page("Error", "<p class=\"error\">\(t(message))</p>", status: status)
-    }
-}
-
-/// Query escaping for hrefs built by hand.
-enum FormURLEncodingEscape {
-    static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 }
