@@ -67,7 +67,7 @@ struct FlowState {
     /// Whether "cancel" waits for the user to confirm or dismiss it.
     private(set) var isConfirmingInterruption = false
     /// What the flow was started with, for a restart the server asks for.
-    private(set) var startParameters: OAuthAuthorizationParameters?
+    private var startParameters: OAuthAuthorizationParameters?
     /// Bumped by every user action: results of superseded requests are dropped.
     private var generation = 0
     /// Whether the flow has been restarted for a `mismatch-between-session-and-access-token` (only once).
@@ -126,12 +126,9 @@ struct FlowState {
     /// `error` happened; `retry` repeats what failed, kept only when the error is retryable. A
     /// retryable error, or one the UI gives feedback for, is shown; any other stops the flow now.
     mutating func fail(_ error: HaapiFlowError, retry: RetryAction?, uiGivesFeedback: Bool) -> FailureOutcome {
-        phase = .failed(error, retry: error.isRetryable ? retry : nil, reported: false)
-        guard error.isRetryable || uiGivesFeedback else {
-            phase = .failed(error, retry: nil, reported: true)
-            return .report
-        }
-        return .show
+        let stopsNow = !error.isRetryable && !uiGivesFeedback
+        phase = .failed(error, retry: error.isRetryable ? retry : nil, reported: stopsNow)
+        return stopsNow ? .report : .show
     }
 
     /// The user has seen the error shown: the error that stopped the flow, to tell the app, when
