@@ -80,10 +80,11 @@ final class RedirectInbox: Sendable {
     /// The redirect, when it comes within `timeout` seconds.
     /// - Throws: ``/OAuthCore/OIDCError`` `OIDCError.Code.timedOut`, `OIDCError.Code.cancelled` (by the app or the calling task).
     func wait(timeout: TimeInterval, redirectURI: URL) async throws -> URL {
-        try await withDeadline(
+        let cancelled = { @Sendable in OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect") }
+        return try await withDeadline(
             Deadline(secondsFromNow: timeout),
             timedOut: { OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(WaitTime.text(timeout))") },
-            cancelled: { OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect") }
+            cancelled: cancelled
         ) {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -94,7 +95,7 @@ final class RedirectInbox: Sendable {
                     if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
                 }
             } onCancel: {
-                self.deliver(.failure(OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect")))
+                self.deliver(.failure(cancelled()))
             }
         }
     }
