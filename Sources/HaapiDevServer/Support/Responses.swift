@@ -70,11 +70,11 @@ extension Request {
     func formParameters(limit: Int = 64 * 1024) async throws -> [String: String] {
         let buffer = try await body.collect(upTo: limit)
         let text = String(buffer: buffer)
-        return Dictionary(FormURLEncoding.decode(text), uniquingKeysWith: { first, _ in first })
+        return FormURLEncoding.firstValues(text)
     }
 
     /// The query parameters.
     var query: [String: String] {
-        Dictionary(FormURLEncoding.decode(uri.query ?? ""), uniquingKeysWith: { first, _ in first })
+        FormURLEncoding.firstValues(uri.query ?? "")
     }
 }

@@ -194,6 +194,12 @@ package enum FormURLEncoding {
         parameters.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
+    /// Each name's first value in a form body or query string, decoded as ``decode(_:)`` does:
+    /// how a server reads parameters it expects once.
+    package static func firstValues(_ text: String) -> [String: String] {
+        Dictionary(decode(text), uniquingKeysWith: { first, _ in first })
+    }
+
     /// Decodes a form body or query string; malformed percent escapes are kept as written.
     package static func decode(_ text: String) -> [(String, String)] {
         text.split(separator: "&").map { pair in

@@ -250,7 +250,7 @@ public enum Browser {
 
     /// The query parameters of a URL.
     public static func query(_ url: String) -> [String: String] {
-        Dictionary(FormURLEncoding.decode(URLComponents(string: url)?.percentEncodedQuery ?? ""), uniquingKeysWith: { first, _ in first })
+        FormURLEncoding.firstValues(URLComponents(string: url)?.percentEncodedQuery ?? "")
     }
 }
 

@@ -51,16 +51,11 @@ public struct ReceivedRequest: Sendable {
 
     /// The query of ``uri``, decoded (the first value of each name).
     public var query: [String: String] {
-        Self.firstValues(uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+        FormURLEncoding.firstValues(uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
     }
 
     /// The body as form parameters (the first value of each name).
-    public var form: [String: String] { Self.firstValues(String(decoding: body, as: UTF8.self)) }
-
-    /// The first value of each name of a form-encoded `text`.
-    private static func firstValues(_ text: String) -> [String: String] {
-        Dictionary(FormURLEncoding.decode(text), uniquingKeysWith: { first, _ in first })
-    }
+    public var form: [String: String] { FormURLEncoding.firstValues(String(decoding: body, as: UTF8.self)) }
 }
 
 /// A real HTTP/1.1 server (optionally over TLS) on 127.0.0.1, on a free port.

@@ -23,7 +23,7 @@ extension TransportRequest {
     /// The body read as `application/x-www-form-urlencoded` parameters; the first value of a
     /// repeated name wins, as the servers these fakes stand for read them.
     public var form: [String: String] {
-        Dictionary(FormURLEncoding.decode(String(decoding: body ?? Data(), as: UTF8.self)), uniquingKeysWith: { first, _ in first })
+        FormURLEncoding.firstValues(String(decoding: body ?? Data(), as: UTF8.self))
     }
 
     /// The URL's query parameters; the first value of a repeated name wins.
