@@ -6,10 +6,7 @@ import OAuthCore
 /// Unknown templates, kinds, field types, operations and problem types are *not* errors: they
 /// decode into generic models. A step `type` this SDK does not know is ([`Code.unknownStepType`](doc:OAuthCore/ErrorCode/unknownStepType)):
 /// no step model can say what it is.
-public struct HaapiModelError: IdsvrError, Hashable {
-    /// The kind of failure.
-    public typealias Code = ErrorCode<HaapiModelError>
-
+public struct HaapiModelError: CodedError, Hashable {
     /// The kind of failure.
     public let code: Code
     /// Where in the document: a JSON path such as `actions[2].model.href`, or `$` for the root.
@@ -24,8 +21,6 @@ public struct HaapiModelError: IdsvrError, Hashable {
         self.message = message
     }
 
-    /// The code: `haapi_not_json`, `haapi_wrong_type`, `haapi_missing_member` or `haapi_unknown_step_type`.
-    public var error: String { code.rawValue }
     /// What is wrong, then where (a JSON path such as `actions[0].model.fields[2].name`).
     public var errorDescription: String? { "\(message) at \(path)" }
     /// The same for every code: the response does not have the shape its type has in the HAAPI format.

@@ -3,25 +3,15 @@ import OAuthCore
 
 /// Why an incoming URL did not resume a HAAPI flow (``HaapiDeepLinkManager/resumeFlow(with:)``).
 /// Whatever the reason, the flow (if any) goes on waiting as it was.
-public struct HaapiDeepLinkError: IdsvrError, Hashable {
-    /// The reason.
-    public typealias Code = ErrorCode<HaapiDeepLinkError>
-
+public struct HaapiDeepLinkError: CodedError, Hashable {
     /// The reason.
     public let code: Code
     /// What happened.
     public let message: String
 
     /// Makes an error.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+    public init(_ code: Code, _ message: String) { (self.code, self.message) = (code, message) }
 
-    /// The reason's code: `no_pending_flow`, `not_the_app_redirect`, `missing_resume_nonce` or `already_delivered`.
-    public var error: String { code.rawValue }
-    /// What happened, in one line (``message``).
-    public var errorDescription: String? { message }
     /// The same for every reason: the URL is not the return a flow waits for.
     public var failureReason: String { "The URL the app was opened with is not the return a running flow waits for." }
     /// A stale, repeated or foreign link: nothing to do; the flow under way (if any) goes on.

@@ -1,8 +1,5 @@
 /// A DPoP failure: no key, no proof, or a server that keeps refusing proofs.
-public struct DPoPError: IdsvrError, Hashable {
-    /// The kind of failure.
-    public typealias Code = ErrorCode<DPoPError>
-
+public struct DPoPError: CodedError, Hashable {
     /// The kind of failure.
     public let code: Code
     /// What happened.
@@ -20,10 +17,6 @@ public struct DPoPError: IdsvrError, Hashable {
         self.underlying = underlying.map { String(describing: $0) }
     }
 
-    /// The code: `dpop_key_creation_failed`, `dpop_proof_creation_failed` or `dpop_nonce_retry_exhausted`.
-    public var error: String { code.rawValue }
-    /// What happened (``message``).
-    public var errorDescription: String? { message }
     /// The underlying error, described, when there is one; otherwise the message.
     public var failureReason: String { underlying ?? message }
 

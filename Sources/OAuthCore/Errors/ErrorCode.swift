@@ -12,3 +12,25 @@ public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
     /// The code's text.
     public var description: String { rawValue }
 }
+
+/// An ``IdsvrError`` made of a code of its own and a message: the shape of this package's own
+/// error types (``JOSEError``, ``DPoPError``, ``HTTPTransportError``, ``OIDCError``, ...).
+///
+/// It gives each of them, once, its ``Code`` type, its ``IdsvrError/error`` (the code's text) and,
+/// unless the type says more, its ``IdsvrError/errorDescription`` (the message).
+public protocol CodedError: IdsvrError {
+    /// The reason, as a stable code.
+    var code: ErrorCode<Self> { get }
+    /// What happened, in one line.
+    var message: String { get }
+}
+
+extension CodedError {
+    /// The error type's codes.
+    public typealias Code = ErrorCode<Self>
+
+    /// The code's text, such as `invalid_signature`.
+    public var error: String { code.rawValue }
+    /// What happened (``message``).
+    public var errorDescription: String? { message }
+}

@@ -4,10 +4,7 @@ import Foundation
 /// A struct around an extensible ``Code`` (like the other errors of this package), so new
 /// reasons can be added without breaking callers. Switch on ``recoverySuggestion`` to decide
 /// between retrying, a new login ([`Code.loginRequired`](doc:ErrorCode/loginRequired)), or fixing configuration.
-public struct OIDCError: IdsvrError {
-    /// The reason, as a stable code.
-    public typealias Code = ErrorCode<OIDCError>
-
+public struct OIDCError: CodedError {
     /// The reason.
     public let code: Code
     /// What happened, naming the value that was wrong.
@@ -24,11 +21,6 @@ public struct OIDCError: IdsvrError {
         self.serverError = serverError
         self.cause = cause
     }
-
-    /// The code: `discovery_failed`, `state_mismatch`, `invalid_id_token`, `cancelled`, ...
-    public var error: String { code.rawValue }
-    /// What happened (``message``).
-    public var errorDescription: String? { message }
 
     /// Why, by kind of failure: untrusted metadata, a forged or mixed-up response, a login not completed,
     /// tokens that fail validation, ... (the message for the rest).

@@ -1,8 +1,5 @@
 /// A failure below HTTP: no response was received.
-public struct HTTPTransportError: IdsvrError, Hashable {
-    /// The kind of failure.
-    public typealias Code = ErrorCode<HTTPTransportError>
-
+public struct HTTPTransportError: CodedError, Hashable {
     /// The kind of failure.
     public let code: Code
     /// What happened, naming the request.
@@ -21,10 +18,6 @@ public struct HTTPTransportError: IdsvrError, Hashable {
         self.detail = detail
     }
 
-    /// The code: `connection_failed`, `timed_out`, `tls_failure`, `public_key_pin_mismatch`, ...
-    public var error: String { code.rawValue }
-    /// What happened, naming the request (``message``).
-    public var errorDescription: String? { message }
     /// The transport's own error, described, when there is one; otherwise the message.
     public var failureReason: String { underlying ?? message }
 

@@ -2,25 +2,14 @@
 ///
 /// A struct around an extensible ``Code`` so that new reasons can be added without
 /// breaking callers that switch on them.
-public struct JOSEError: IdsvrError, Hashable {
-    /// The reason, as a stable code.
-    public typealias Code = ErrorCode<JOSEError>
-
+public struct JOSEError: CodedError, Hashable {
     /// The reason.
     public let code: Code
     /// A human-readable explanation naming what was wrong.
     public let message: String
 
     /// Makes an error with a code and a message.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The code: `malformed`, `invalid_signature`, `expired`, `audience_mismatch`, ...
-    public var error: String { code.rawValue }
-    /// What was wrong, naming it (``message``).
-    public var errorDescription: String? { message }
+    public init(_ code: Code, _ message: String) { (self.code, self.message) = (code, message) }
 
     /// Why, by kind: times outside the window (check the clock), a key or algorithm not trusted, another
     /// party's token, or invalid input.

@@ -34,10 +34,7 @@ public enum StorageError: IdsvrError, LocalizedError {
 
     /// What went wrong in one of the package's storages, locks or stored sessions: the cause of
     /// the ``StorageError`` they throw.
-    public struct Failure: IdsvrError, Hashable {
-        /// The kind of failure.
-        public typealias Code = ErrorCode<Failure>
-
+    public struct Failure: CodedError, Hashable {
         /// The kind of failure.
         public let code: Code
         /// What happened, naming the key or location.
@@ -55,11 +52,6 @@ public enum StorageError: IdsvrError, LocalizedError {
             self.lockHolder = lockHolder
         }
 
-        /// The code: `invalid_key`, `read_failed`, `write_failed`, `delete_failed`, `storage_unavailable`,
-        /// `invalid_format` or `lock_timeout`.
-        public var error: String { code.rawValue }
-        /// What happened, naming the key or location (``message``).
-        public var errorDescription: String? { message }
         /// The underlying error, described (errno text, `OSStatus`), else the message.
         public var failureReason: String { underlying ?? message }
         /// A configuration change for a key or location that cannot be used; a new login for a value that
