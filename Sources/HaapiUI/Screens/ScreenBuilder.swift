@@ -146,27 +146,21 @@ public struct ScreenBuilder: Sendable {
     }
 
     /// The messages a model shows above its content.
-    public static func messageItems(of model: any UIModel) -> [any InfoMessageModel] {
-        switch model {
-        case let form as any FormModel: return form.messageItems
-        case let selector as any SelectorModel: return selector.messageItems
-        case let polling as any PollingModel: return polling.messageItems
-        case let continued as any ContinueSameModel: return continued.messageItems
-        case let problem as any ProblemModel: return problem.messageItems
-        case let step as any KitStepModel: return step.context.messageItems
-        default: return []
-        }
-    }
+    public static func messageItems(of model: any UIModel) -> [any InfoMessageModel] { decorations(of: model).messages }
 
     /// The links a model shows under its content.
-    public static func linkItems(of model: any UIModel) -> [any LinkItemModel] {
+    public static func linkItems(of model: any UIModel) -> [any LinkItemModel] { decorations(of: model).links }
+
+    /// The messages above and the links under a model's content: one reading of which model kinds have them.
+    private static func decorations(of model: any UIModel) -> (messages: [any InfoMessageModel], links: [any LinkItemModel]) {
         switch model {
-        case let form as any FormModel: return form.linkItems
-        case let selector as any SelectorModel: return selector.linkItems
-        case let polling as any PollingModel: return polling.linkItems
-        case let problem as any ProblemModel: return problem.linkItems
-        case let step as any KitStepModel: return step.context.linkItems
-        default: return []
+        case let form as any FormModel: return (form.messageItems, form.linkItems)
+        case let selector as any SelectorModel: return (selector.messageItems, selector.linkItems)
+        case let polling as any PollingModel: return (polling.messageItems, polling.linkItems)
+        case let continued as any ContinueSameModel: return (continued.messageItems, [])
+        case let problem as any ProblemModel: return (problem.messageItems, problem.linkItems)
+        case let step as any KitStepModel: return (step.context.messageItems, step.context.linkItems)
+        default: return ([], [])
         }
     }
 
