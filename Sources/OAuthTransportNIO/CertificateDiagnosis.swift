@@ -91,20 +91,11 @@ enum CertificateDiagnosis {
     private static func presentedChain(host: String, port: Int, timeout: TimeInterval) async -> [Certificate]? {
         guard let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) else { return nil }
         let presented = LockedValue<[NIOSSLCertificate]>([])
-        let serverName = host.isIPAddress ? nil : host
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(TimeAmount(seconds: timeout))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let handler = try NIOSSLClientHandler(
-                        context: context, serverHostname: serverName,
-                        customVerificationCallback: { certificates, verification in
-                            presented.withLock { $0 = certificates }
-                            verification.succeed(.failed)
-                        })
-                    try channel.pipeline.syncOperations.addHandler(handler)
-                }
-            }
+        let bootstrap = ClientBootstrap.tls(to: host, context: context, group: MultiThreadedEventLoopGroup.singleton, timeout: timeout) {
+            certificates, verification in
+            presented.withLock { $0 = certificates }
+            verification.succeed(.failed)
+        }
         guard let channel = try? await bootstrap.connect(host: host, port: port).get() else { return nil }
         // The refused handshake closes the channel; a server that never answers is given up on.
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(seconds: timeout)) { channel.close(promise: nil) }

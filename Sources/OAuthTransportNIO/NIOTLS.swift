@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import NIOSSL
 import OAuthCore
 
@@ -55,5 +57,27 @@ extension ClientIdentity {
                 throw HTTPTransportError(.invalidRequest, "the PKCS#12 bundle cannot be read (wrong passphrase?)", underlying: error)
             }
         }
+    }
+}
+
+extension ClientBootstrap {
+    /// A TLS client connection to `host` whose certificates `verify` judges (instead of the
+    /// context's own chain check), with `handlers` added after the TLS handler. An IP address
+    /// is sent no server name (SNI has none for it).
+    static func tls(
+        to host: String, context: NIOSSLContext, group: any EventLoopGroup, timeout: TimeInterval,
+        verify: @escaping @Sendable NIOSSLCustomVerificationCallback,
+        handlers: @escaping @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void = { _ in }
+    ) -> ClientBootstrap {
+        let serverName = host.isIPAddress ? nil : host
+        return ClientBootstrap(group: group)
+            .connectTimeout(TimeAmount(seconds: timeout))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let tlsHandler = try NIOSSLClientHandler(context: context, serverHostname: serverName, customVerificationCallback: verify)
+                    try channel.pipeline.syncOperations.addHandler(tlsHandler)
+                    try handlers(channel.pipeline.syncOperations)
+                }
+            }
     }
 }

@@ -37,35 +37,28 @@ struct PinnedConnection {
         let outOfDate = LockedValue(false)
         let pins = self.pins
         let limit = maximumResponseBytes
-        let serverName = host.isIPAddress ? nil : host
 
         let deadline = NIODeadline.now() + TimeAmount(seconds: timeout)
-        let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(TimeAmount(seconds: timeout))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let tlsHandler = try NIOSSLClientHandler(
-                        context: context, serverHostname: serverName,
-                        customVerificationCallback: { certificates, verification in
-                            let hash = certificates.first.flatMap { try? $0.extractPublicKey().toSPKIBytes() }
-                                .map { Data(SHA256.hash(data: $0)).base64EncodedString() }
-                            let now = time(nil)
-                            if let leaf = certificates.first, now < leaf.notValidBefore || now > leaf.notValidAfter {
-                                outOfDate.withLock { $0 = true }
-                                verification.succeed(.failed)
-                            } else if let hash, pins.contains(hash) {
-                                verification.succeed(.certificateVerified)
-                            } else {
-                                pinMismatch.withLock { $0 = hash ?? "no certificate" }
-                                verification.succeed(.failed)
-                            }
-                        })
-                    try channel.pipeline.syncOperations.addHandler(tlsHandler)
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(
-                        ResponseCollector(outcome: outcome, url: url, limit: limit))
+        let bootstrap = ClientBootstrap.tls(
+            to: host, context: context, group: group, timeout: timeout,
+            verify: { certificates, verification in
+                let hash = certificates.first.flatMap { try? $0.extractPublicKey().toSPKIBytes() }
+                    .map { Data(SHA256.hash(data: $0)).base64EncodedString() }
+                let now = time(nil)
+                if let leaf = certificates.first, now < leaf.notValidBefore || now > leaf.notValidAfter {
+                    outOfDate.withLock { $0 = true }
+                    verification.succeed(.failed)
+                } else if let hash, pins.contains(hash) {
+                    verification.succeed(.certificateVerified)
+                } else {
+                    pinMismatch.withLock { $0 = hash ?? "no certificate" }
+                    verification.succeed(.failed)
                 }
-            }
+            },
+            handlers: { pipeline in
+                try pipeline.addHTTPClientHandlers()
+                try pipeline.addHandler(ResponseCollector(outcome: outcome, url: url, limit: limit))
+            })
 
         return try await withTaskCancellationHandler {
             let channel: Channel
