@@ -253,17 +253,9 @@ private struct FastJSONParser {
     }
 
     private mutating func object() throws -> JSONValue {
-        depth += 1
-        guard depth <= Self.maxDepth else { throw Unsupported() }
-        index += 1  // {
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object(members)
-        }
-        while true {
+        guard try !opens(closing: UInt8(ascii: "}")) else { return .object(members) }
+        repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Unsupported() }
             let key = try string()
@@ -273,42 +265,47 @@ private struct FastJSONParser {
             let member = try value()
             // JSONDecoder keeps the first of duplicate keys: leave those documents to it.
             guard members.updateValue(member, forKey: key) == nil else { throw Unsupported() }
-            skipWhitespace()
-            guard index < bytes.count else { throw Unsupported() }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                return .object(members)
-            default: throw Unsupported()
-            }
-        }
+        } while try !closes(UInt8(ascii: "}"))
+        return .object(members)
     }
 
     private mutating func array() throws -> JSONValue {
+        var elements: [JSONValue] = []
+        guard try !opens(closing: UInt8(ascii: "]")) else { return .array(elements) }
+        repeat {
+            elements.append(try value())
+        } while try !closes(UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    /// Steps into an object or array, the index on its opening bracket; `true` when it is
+    /// empty (then the index is past its `closing` bracket).
+    private mutating func opens(closing: UInt8) throws -> Bool {
         depth += 1
         guard depth <= Self.maxDepth else { throw Unsupported() }
-        index += 1  // [
-        var elements: [JSONValue] = []
+        index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
+    /// After a member or element: `true` past the container's `closing` bracket (it ends),
+    /// `false` past a comma (another follows).
+    private mutating func closes(_ closing: UInt8) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw Unsupported() }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            return false
+        case closing:
             index += 1
             depth -= 1
-            return .array(elements)
-        }
-        while true {
-            elements.append(try value())
-            skipWhitespace()
-            guard index < bytes.count else { throw Unsupported() }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return .array(elements)
-            default: throw Unsupported()
-            }
+            return true
+        default:
+            throw Unsupported()
         }
     }
 
