@@ -88,15 +88,7 @@ enum HTMLPages {
 
     /// The second page of an account creation: the code sent to the phone given.
     static func registrationConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
-        page(
-            "Create account",
-            notices(error: error, notice: notice) + """
-                <form method="post" action="\(escape(HaapiPaths.registerConfirm))">
-                \(hidden([("session", sessionID)]))
-                <label>\(t("Code")) <input name="code" autocomplete="one-time-code"></label>
-                <button type="submit">\(t("Confirm"))</button>
-                </form>
-                """, status: error == nil ? .ok : .badRequest)
+        codePage("Create account", action: HaapiPaths.registerConfirm, sessionID: sessionID, notice: notice, error: error, button: "Confirm")
     }
 
     static func passwordReset(sessionID: String, error: String? = nil) -> Response {
@@ -113,14 +105,22 @@ enum HTMLPages {
 
     /// The second page of a reset: the code the owner received, and the new password.
     static func passwordResetConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
+        codePage(
+            "Reset password", action: HaapiPaths.forgotPasswordConfirm, sessionID: sessionID, notice: notice, error: error,
+            moreFields: #"<label>\#(t("New password")) <input type="password" name="password"></label>"# + "\n", button: "Set new password")
+    }
+
+    /// A page that takes the code a message gave (with `moreFields` after it) and posts it to `action`.
+    private static func codePage(
+        _ title: String, action: String, sessionID: String, notice: String?, error: String?, moreFields: String = "", button: String
+    ) -> Response {
         page(
-            "Reset password",
+            title,
             notices(error: error, notice: notice) + """
-                <form method="post" action="\(escape(HaapiPaths.forgotPasswordConfirm))">
+                <form method="post" action="\(escape(action))">
                 \(hidden([("session", sessionID)]))
                 <label>\(t("Code")) <input name="code" autocomplete="one-time-code"></label>
-                <label>\(t("New password")) <input type="password" name="password"></label>
-                <button type="submit">\(t("Set new password"))</button>
+                \(moreFields)<button type="submit">\(t(button))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }

@@ -37,57 +37,36 @@ enum HaapiRoutes {
             try await UsernamePasswordAuthenticator.confirmReset(&request, state: state)
         }
 
-        // OTP.
-        flow(router, .post, HaapiPaths.otpSend, state, haapiOnly: true) { request in
-            try offered(OTPAuthenticator.name, request)
-            return try await OTPAuthenticator.send(&request, state: state)
-        }
-        flow(router, .post, HaapiPaths.otpVerify, state, haapiOnly: true) { request in
-            try offered(OTPAuthenticator.name, request)
-            return try await OTPAuthenticator.verify(&request, state: state)
-        }
-
-        // Polling.
-        flow(router, .post, HaapiPaths.pollingStart, state, haapiOnly: true) { request in
-            try offered(PollingAuthenticator.name, request)
-            return try await PollingAuthenticator.start(&request, state: state)
+        // The authenticators' own HAAPI steps, each refused unless its authenticator is the flow's.
+        // Polling's status and move-on follow a start that was checked.
+        typealias Step = @Sendable (inout FlowRequest, ServerState) async throws -> Response
+        let offeredSteps: [(HTTPRequest.Method, String, authenticator: String, Step)] = [
+            (.post, HaapiPaths.otpSend, OTPAuthenticator.name, OTPAuthenticator.send),
+            (.post, HaapiPaths.otpVerify, OTPAuthenticator.name, OTPAuthenticator.verify),
+            (.post, HaapiPaths.pollingStart, PollingAuthenticator.name, PollingAuthenticator.start),
+            // Duo: the user's devices, then a factor of one.
+            (.post, HaapiPaths.duoDevices, DuoAuthenticator.name, DuoAuthenticator.devices),
+            (.post, HaapiPaths.duoSelectDevice, DuoAuthenticator.name, DuoAuthenticator.selectDevice),
+            // BankID: an order, then its polling.
+            (.post, HaapiPaths.bankIDStart, BankIDAuthenticator.name, BankIDAuthenticator.start),
+            (.get, HaapiPaths.bankIDPoll, BankIDAuthenticator.name, BankIDAuthenticator.poll),
+            // Passkeys: the user, their password before a first registration, then the credential.
+            (.post, HaapiPaths.webAuthnStart, WebAuthnAuthenticator.name, WebAuthnAuthenticator.start),
+            (.post, HaapiPaths.webAuthnConfirm, WebAuthnAuthenticator.name, WebAuthnAuthenticator.confirm),
+            (.post, HaapiPaths.webAuthnRegister, WebAuthnAuthenticator.name, WebAuthnAuthenticator.register),
+            (.post, HaapiPaths.webAuthnAuthenticate, WebAuthnAuthenticator.name, WebAuthnAuthenticator.authenticate),
+        ]
+        for (method, path, authenticator, step) in offeredSteps {
+            flow(router, method, path, state, haapiOnly: true) { request in
+                try offered(authenticator, request)
+                return try await step(&request, state)
+            }
         }
         flow(router, .get, HaapiPaths.pollingPoll, state, haapiOnly: true) { request in
             try await PollingAuthenticator.poll(&request, state: state)
         }
         flow(router, .post, HaapiPaths.pollingPoll, state, haapiOnly: true) { request in
             try await PollingAuthenticator.moveOn(&request, state: state)
-        }
-
-        // Duo: the user's devices, then a factor of one.
-        flow(router, .post, HaapiPaths.duoDevices, state, haapiOnly: true) { request in
-            try offered(DuoAuthenticator.name, request)
-            return try await DuoAuthenticator.devices(&request, state: state)
-        }
-        flow(router, .post, HaapiPaths.duoSelectDevice, state, haapiOnly: true) { request in
-            try offered(DuoAuthenticator.name, request)
-            return try await DuoAuthenticator.selectDevice(&request, state: state)
-        }
-
-        // BankID: an order, then its polling.
-        flow(router, .post, HaapiPaths.bankIDStart, state, haapiOnly: true) { request in
-            try offered(BankIDAuthenticator.name, request)
-            return try await BankIDAuthenticator.start(&request, state: state)
-        }
-        flow(router, .get, HaapiPaths.bankIDPoll, state, haapiOnly: true) { request in
-            try offered(BankIDAuthenticator.name, request)
-            return try await BankIDAuthenticator.poll(&request, state: state)
-        }
-
-        // Passkeys: the user, their password before a first registration, then the credential.
-        for (path, handler) in [
-            (HaapiPaths.webAuthnStart, WebAuthnAuthenticator.start), (HaapiPaths.webAuthnConfirm, WebAuthnAuthenticator.confirm),
-            (HaapiPaths.webAuthnRegister, WebAuthnAuthenticator.register), (HaapiPaths.webAuthnAuthenticate, WebAuthnAuthenticator.authenticate),
-        ] as [(String, @Sendable (inout FlowRequest, ServerState) async throws -> Response)] {
-            flow(router, .post, path, state, haapiOnly: true) { request in
-                try offered(WebAuthnAuthenticator.name, request)
-                return try await handler(&request, state)
-            }
         }
 
         // External browser: the HTML page the browser opens, and the app's continue form.

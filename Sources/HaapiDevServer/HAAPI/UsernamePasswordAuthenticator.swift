@@ -68,19 +68,33 @@ enum UsernamePasswordAuthenticator {
         let account = UserRecord(
             username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "", phone: phone)
         let taken = try await state.user(username) != nil
-        let code = OTPAuthenticator.newCode()
-        request.flow.wait(for: .accountCreation(account: taken ? nil : account, Pending.CodeCheck(code: code)))
-        try await state.saveFlow(request.flow, id: request.sessionID)
         if taken {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
             state.configuration.log("register: taken for \(username)")
-        } else {
-            try await OTPAuthenticator.deliver(code, channel: "register", for: username, to: phone, request: request, state: state)
         }
         let sent = ServerTexts.sentence("A message was sent to %@: enter the code it gives to create the account", [OTPAuthenticator.masked(phone)])
+        return try await sendCode(
+            &request, channel: "register", for: username, to: taken ? nil : phone, state: state,
+            pending: { .accountCreation(account: taken ? nil : account, $0) }, notice: sent, viewName: "authenticator/html-form/register/code-sent",
+            confirmPage: HTMLPages.registrationConfirm)
+    }
+
+    /// Sends a new code to `phone` (none is sent without one, though the code is still waited
+    /// for), keeps its check in the flow as `pending`, and answers with `notice` and the form
+    /// that takes the code (`confirmPage`; over HAAPI, a `continue-same-step` of `viewName`).
+    private static func sendCode(
+        _ request: inout FlowRequest, channel: String, for username: String, to phone: String?, state: ServerState,
+        pending: (Pending.CodeCheck) -> Pending, notice: String, viewName: String,
+        confirmPage: (_ sessionID: String, _ notice: String?, _ error: String?) -> Response
+    ) async throws -> Response {
+        let code = OTPAuthenticator.newCode()
+        request.flow.wait(for: pending(Pending.CodeCheck(code: code)))
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        if let phone {
+            try await OTPAuthenticator.deliver(code, channel: channel, for: username, to: phone, request: request, state: state)
+        }
         return request.isHaapi
-            ? Wire.reply(Steps.continueSameStep(sent, viewName: "authenticator/html-form/register/code-sent"))
-            : HTMLPages.registrationConfirm(sessionID: request.sessionID, notice: sent)
+            ? Wire.reply(Steps.continueSameStep(notice, viewName: viewName)) : confirmPage(request.sessionID, notice, nil)
     }
 
     /// `POST confirm`: the code sent to the phone creates the account (a taken name has no
@@ -145,15 +159,10 @@ enum UsernamePasswordAuthenticator {
         guard let username = request.value("userName") else {
             return refuse(request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page)
         }
-        let code = OTPAuthenticator.newCode()
-        request.flow.wait(for: .passwordReset(username: username, Pending.CodeCheck(code: code)))
-        try await state.saveFlow(request.flow, id: request.sessionID)
-        if let user = try await state.user(username) {
-            try await OTPAuthenticator.deliver(code, channel: "reset", for: username, to: user.phone, request: request, state: state)
-        }
-        return request.isHaapi
-            ? Wire.reply(Steps.continueSameStep(resetSent, viewName: "authenticator/html-form/forgot-password/code-sent"))
-            : HTMLPages.passwordResetConfirm(sessionID: request.sessionID, notice: resetSent)
+        return try await sendCode(
+            &request, channel: "reset", for: username, to: try await state.user(username)?.phone, state: state,
+            pending: { .passwordReset(username: username, $0) }, notice: resetSent,
+            viewName: "authenticator/html-form/forgot-password/code-sent", confirmPage: HTMLPages.passwordResetConfirm)
     }
 
     /// `POST confirm`: the code proves control of the account; then the new password is set
