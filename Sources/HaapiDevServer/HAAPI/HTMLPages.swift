@@ -71,56 +71,49 @@ enum HTMLPages {
     }
 
     static func registration(sessionID: String, error: String? = nil) -> Response {
-        page(
-            "Create account",
-            notices(error: error, notice: nil) + """
-                <form method="post" action="\(escape(HaapiPaths.register))">
-                \(hidden([("session", sessionID)]))
-                <label>\(t("Username")) <input name="userName"></label>
-                <label>\(t("Password")) <input type="password" name="password"></label>
-                <label>\(t("Full name")) <input name="name"></label>
-                <label>\(t("E-mail")) <input type="email" name="email"></label>
-                <label>\(t("Phone")) <input type="tel" name="phone"></label>
-                <button type="submit">\(t("Create account"))</button>
-                </form>
-                """, status: error == nil ? .ok : .badRequest)
+        formPage(
+            "Create account", action: HaapiPaths.register, sessionID: sessionID, error: error,
+            fields: [
+                #"<label>\#(t("Username")) <input name="userName"></label>"#,
+                #"<label>\#(t("Password")) <input type="password" name="password"></label>"#,
+                #"<label>\#(t("Full name")) <input name="name"></label>"#,
+                #"<label>\#(t("E-mail")) <input type="email" name="email"></label>"#,
+                #"<label>\#(t("Phone")) <input type="tel" name="phone"></label>"#,
+            ], button: "Create account")
     }
 
     /// The second page of an account creation: the code sent to the phone given.
     static func registrationConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
-        codePage("Create account", action: HaapiPaths.registerConfirm, sessionID: sessionID, notice: notice, error: error, button: "Confirm")
+        formPage("Create account", action: HaapiPaths.registerConfirm, sessionID: sessionID, notice: notice, error: error, fields: [codeField], button: "Confirm")
     }
 
     static func passwordReset(sessionID: String, error: String? = nil) -> Response {
-        page(
-            "Reset password",
-            notices(error: error, notice: nil) + """
-                <form method="post" action="\(escape(HaapiPaths.forgotPassword))">
-                \(hidden([("session", sessionID)]))
-                <label>\(t("Username")) <input name="userName"></label>
-                <button type="submit">\(t("Send a code"))</button>
-                </form>
-                """, status: error == nil ? .ok : .badRequest)
+        formPage(
+            "Reset password", action: HaapiPaths.forgotPassword, sessionID: sessionID, error: error,
+            fields: [#"<label>\#(t("Username")) <input name="userName"></label>"#], button: "Send a code")
     }
 
     /// The second page of a reset: the code the owner received, and the new password.
     static func passwordResetConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
-        codePage(
+        formPage(
             "Reset password", action: HaapiPaths.forgotPasswordConfirm, sessionID: sessionID, notice: notice, error: error,
-            moreFields: #"<label>\#(t("New password")) <input type="password" name="password"></label>"# + "\n", button: "Set new password")
+            fields: [codeField, #"<label>\#(t("New password")) <input type="password" name="password"></label>"#], button: "Set new password")
     }
 
-    /// A page that takes the code a message gave (with `moreFields` after it) and posts it to `action`.
-    private static func codePage(
-        _ title: String, action: String, sessionID: String, notice: String?, error: String?, moreFields: String = "", button: String
+    /// The field for the code a message gave.
+    private static var codeField: String { #"<label>\#(t("Code")) <input name="code" autocomplete="one-time-code"></label>"# }
+
+    /// A page of one form of the flow `sessionID` posting `fields` to `action`; 400 when it shows an `error`.
+    private static func formPage(
+        _ title: String, action: String, sessionID: String, notice: String? = nil, error: String?, fields: [String], button: String
     ) -> Response {
         page(
             title,
             notices(error: error, notice: notice) + """
                 <form method="post" action="\(escape(action))">
                 \(hidden([("session", sessionID)]))
-                <label>\(t("Code")) <input name="code" autocomplete="one-time-code"></label>
-                \(moreFields)<button type="submit">\(t(button))</button>
+                \(fields.joined(separator: "\n"))
+                <button type="submit">\(t(button))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }

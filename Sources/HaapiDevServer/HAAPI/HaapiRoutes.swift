@@ -154,27 +154,17 @@ enum HaapiRoutes {
             return HTMLPages.error("This authenticator is only available to apps (HAAPI).", status: .notAcceptable)
         }
         request.flow.choose(name)
-        switch name {
-        case ExternalBrowserAuthenticator.name, ExternalBrowserAuthenticator.legacyName:
+        if name == ExternalBrowserAuthenticator.name || name == ExternalBrowserAuthenticator.legacyName {
             return try await ExternalBrowserAuthenticator.show(&request, state: state, legacy: name == ExternalBrowserAuthenticator.legacyName)
-        case DuoAuthenticator.name:
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return DuoAuthenticator.show(request)
-        case BankIDAuthenticator.name:
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return BankIDAuthenticator.show(request)
-        case WebAuthnAuthenticator.name:
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return WebAuthnAuthenticator.show(request)
-        case OTPAuthenticator.name:
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return OTPAuthenticator.show(request)
-        case PollingAuthenticator.name:
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return PollingAuthenticator.show(request)
-        default:
-            try await state.saveFlow(request.flow, id: request.sessionID)
-            return UsernamePasswordAuthenticator.show(request)
+        }
+        try await state.saveFlow(request.flow, id: request.sessionID)
+        switch name {
+        case DuoAuthenticator.name: return DuoAuthenticator.show(request)
+        case BankIDAuthenticator.name: return BankIDAuthenticator.show(request)
+        case WebAuthnAuthenticator.name: return WebAuthnAuthenticator.show(request)
+        case OTPAuthenticator.name: return OTPAuthenticator.show(request)
+        case PollingAuthenticator.name: return PollingAuthenticator.show(request)
+        default: return UsernamePasswordAuthenticator.show(request)
         }
     }
 }
