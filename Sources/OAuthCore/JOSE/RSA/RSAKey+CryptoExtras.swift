@@ -10,10 +10,7 @@ struct RSAPublicKey: Sendable {
     init(_ key: _RSA.Signing.PublicKey) { self.key = key }
 
     init(pkcs1DER der: Data) throws {
-        _ = try RSAKeyEncoding.publicComponents(fromPublicKeyDER: der)
-        do { key = try _RSA.Signing.PublicKey(derRepresentation: der) } catch {
-            throw RSAKeyEncoding.invalid("not a valid RSA public key: \(error)")
-        }
+        key = try RSAKeyEncoding.importing(der, isPrivate: false) { try _RSA.Signing.PublicKey(derRepresentation: $0) }
     }
 
     var components: RSAKeyEncoding.PublicComponents? {
@@ -35,10 +32,7 @@ struct RSAPrivateKey: Sendable {
 
     /// BoringSSL checks the key's consistency (RSA_check_key) as it reads it.
     init(pkcs1DER der: Data) throws {
-        _ = try RSAKeyEncoding.publicComponents(fromPrivateKeyDER: der)
-        do { key = try _RSA.Signing.PrivateKey(derRepresentation: der) } catch {
-            throw RSAKeyEncoding.invalid("not a valid RSA private key: \(error)")
-        }
+        key = try RSAKeyEncoding.importing(der, isPrivate: true) { try _RSA.Signing.PrivateKey(derRepresentation: $0) }
     }
 
     var publicKey: RSAPublicKey? { RSAPublicKey(key.publicKey) }

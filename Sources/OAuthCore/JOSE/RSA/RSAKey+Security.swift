@@ -15,13 +15,10 @@ struct RSAPublicKey: @unchecked Sendable {
     let key: SecKey
 
     /// A public key the app made or found itself (for example in the keychain).
-    init(_ key: SecKey) throws {
-        self.key = try requireRSA(key, for: .verify, "the SecKey is not an RSA public key")
-    }
+    init(_ key: SecKey) throws { self.key = try requireRSA(key, for: .verify, "the SecKey is not an RSA public key") }
 
     init(pkcs1DER der: Data) throws {
-        _ = try RSAKeyEncoding.publicComponents(fromPublicKeyDER: der)
-        key = try makeKey(der, keyClass: kSecAttrKeyClassPublic)
+        key = try RSAKeyEncoding.importing(der, isPrivate: false) { try makeKey($0, keyClass: kSecAttrKeyClassPublic) }
     }
 
     private init(unchecked key: SecKey) { self.key = key }
@@ -46,15 +43,12 @@ struct RSAPrivateKey: @unchecked Sendable {
     let key: SecKey
 
     /// A private key the app made or found itself (for example in the keychain).
-    init(_ key: SecKey) throws {
-        self.key = try requireRSA(key, for: .sign, "the SecKey is not an RSA private key")
-    }
+    init(_ key: SecKey) throws { self.key = try requireRSA(key, for: .sign, "the SecKey is not an RSA private key") }
 
     /// Security does not check an imported key's members against each other as BoringSSL does,
     /// so the key must sign something its own public key verifies before it is used.
     init(pkcs1DER der: Data) throws {
-        _ = try RSAKeyEncoding.publicComponents(fromPrivateKeyDER: der)
-        key = try makeKey(der, keyClass: kSecAttrKeyClassPrivate)
+        key = try RSAKeyEncoding.importing(der, isPrivate: true) { try makeKey($0, keyClass: kSecAttrKeyClassPrivate) }
         let probe = Data("swift-haapi RSA key consistency".utf8)
         guard let publicKey, let signature = try? signature(for: probe, padding: .pkcs1v15),
             publicKey.isValidSignature(signature, for: probe, padding: .pkcs1v15)

@@ -101,6 +101,16 @@ enum RSAKeyEncoding {
 
     static func invalid(_ reason: String) -> JOSEError { JOSEError(.invalidKey, reason) }
 
+    /// The key the platform's `make` imports from PKCS #1 `der` (a private key's or a public
+    /// key's), once its members pass this package's checks; a refusal of the platform's is a
+    /// ``JOSEError`` too.
+    static func importing<Key>(_ der: Data, isPrivate: Bool, _ make: (Data) throws -> Key) throws -> Key {
+        _ = try isPrivate ? publicComponents(fromPrivateKeyDER: der) : publicComponents(fromPublicKeyDER: der)
+        do { return try make(der) } catch let error as JOSEError { throw error } catch {
+            throw invalid("not a valid RSA \(isPrivate ? "private" : "public") key: \(error)")
+        }
+    }
+
     /// Runs `body`, turning DER that cannot be read into a ``JOSEError`` naming `what`.
     private static func reading<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DER.Error {
