@@ -39,8 +39,9 @@ public actor TokenSession {
         public var allowedSigningAlgorithms: Set<JWSAlgorithm>
         /// How far the provider's clock and this device's may disagree.
         public var clockSkew: TimeInterval
-        /// Sees every token-endpoint exchange: OAuthTokenManager's raw-response listener.
-        package var tokenEndpointObserver: TokenEndpointObserver?
+        /// Sees every token-endpoint exchange of the session (for diagnostics, or to hand the raw
+        /// answer on, as HaapiSDK's `OAuthTokenManager` does to its response listener); `nil`: none.
+        public var tokenEndpointObserver: TokenEndpointObserver?
 
         /// Makes options.
         public init(
@@ -300,9 +301,10 @@ public actor TokenSession {
         }
     }
 
-    /// Refreshes with a refresh token the caller holds (OAuthTokenManager's
-    /// `refreshAccessToken(with:)`): callers presenting the same token at the same time share
-    /// one request, so a rotated refresh token is presented once.
+    /// Refreshes with a refresh token the caller holds, which may or may not be the session's
+    /// (HaapiSDK's `OAuthTokenManager.refreshAccessToken(with:)` is built on it): callers
+    /// presenting the same token at the same time share one request, so a rotated refresh
+    /// token is presented once.
     ///
     /// When it is the session's refresh token, the session is renewed as by ``refresh()``
     /// (with `dpop`, or the session's key). Any other token is refreshed with `dpop` alone and
@@ -312,7 +314,7 @@ public actor TokenSession {
     ///   [`OIDCError.Code.tokenRequestFailed`](doc:ErrorCode/tokenRequestFailed) with the refusal as its cause.
     /// - Parameter additionalParameters: more parameters of the token request (callers that
     ///   join a refresh under way share its parameters).
-    package func refresh(
+    public func refresh(
         presenting refreshToken: String, dpop: Dpop?, additionalParameters: [(String, String)] = []
     ) async throws -> TokenSuccessResponse {
         if let running = presentedRefreshes[refreshToken] { return try await running.value }
@@ -462,12 +464,12 @@ public actor TokenSession {
         }
     }
 
-    /// Revokes a token the caller holds (OAuthTokenManager's revocations, RFC 7009) and forgets
-    /// it when it is the session's: its refresh token ends the session, with the key (the
+    /// Revokes a token the caller holds (RFC 7009), which may or may not be the session's
+    /// (HaapiSDK's `OAuthTokenManager` revokes with it), and forgets it when it is the session's: its refresh token ends the session, with the key (the
     /// provider should revoke the access tokens of its grant too, RFC 7009 §2.1); its access
     /// token counts as expired.
     /// - Throws: the errors of ``revoke(_:)``.
-    package func revoke(presenting token: String, hint: TokenRevocationClient.TokenTypeHint) async throws {
+    public func revoke(presenting token: String, hint: TokenRevocationClient.TokenTypeHint) async throws {
         try await revocationClient().revoke(token, hint: hint)
         try await whileChanging {
             guard let stored = try storedWhileChanging() else { return }
@@ -665,7 +667,7 @@ public actor TokenSession {
 
 /// Sees one token-endpoint exchange of a ``TokenSession``: the answer and the HTTP response it
 /// came in, or the failure.
-package typealias TokenEndpointObserver = @Sendable (Result<(result: TokenEndpointResponse, response: TransportResponse), any Error>) -> Void
+public typealias TokenEndpointObserver = @Sendable (Result<(result: TokenEndpointResponse, response: TransportResponse), any Error>) -> Void
 
 extension AccessToken {
     /// The access token of a session.
