@@ -137,7 +137,9 @@ public struct FaultEndpoint: Sendable {
         case .bodyNotJSON:
             return .text(200, "this is {not JSON", headers: [("Content-Type", mediaType)])
         case .wrongContentType:
-            guard case .respond(let status, let headers, let body) = healthy(context) else { return healthy(context) }
+            // Asked once: a stateful endpoint (a provider's token endpoint) spends a code or a token per answer.
+            let answer = healthy(context)
+            guard case .respond(let status, let headers, let body) = answer else { return answer }
             let relabelled = headers.filter { $0.0.lowercased() != "content-type" } + [("Content-Type", "text/plain")]
             return .respond(status: status, headers: relabelled, body: body)
         case .htmlErrorPage:
@@ -157,7 +159,8 @@ public struct FaultEndpoint: Sendable {
             {
                 return nonceChallenge(nonce: "skew-nonce-\(context.number)")
             }
-            guard case .respond(let status, let headers, let body) = healthy(context) else { return healthy(context) }
+            let answer = healthy(context)
+            guard case .respond(let status, let headers, let body) = answer else { return answer }
             return .respond(status: status, headers: headers + [("Date", httpDate(context.serverNow))], body: body)
         case .invalidGrant:
             return .text(
