@@ -6,17 +6,12 @@ import Testing
 import OAuthTransportNIO
 
 /// An OIDCClient with a DPoP-bound session set up front (the login needs a browser), against
-/// two fault servers: the provider (discovery, authorization, token, revocation) and its
-/// resources (JWKS, UserInfo), so the keys or UserInfo can be refused while the token
-/// endpoint still answers.
+/// the test OpenID Provider with its resources (JWKS, UserInfo) on a host of their own, so the
+/// keys or UserInfo can be refused while the token endpoint still answers.
 struct OIDCStack {
-    static let clientID = "fault-client"
-    static let subject = "user-1"
     static let storageKey = "oidc-auth-state"
-    static let userInfo = #"{"sub":"user-1","email":"user@example.test"}"#
 
-    let provider: FaultServer
-    let resources: FaultServer
+    let provider: TestOpenIDProvider
     let storage: InMemoryStorage
     let client: OIDCClient
     /// The session as stored before the fault: what a failed refresh must leave, byte for byte.
@@ -26,32 +21,23 @@ struct OIDCStack {
     static func with(
         clockSkew: TimeInterval = 120, discovered: Bool = true, _ body: (OIDCStack) async throws -> Void
     ) async throws {
-        let resourceEndpoints: [String: FaultEndpoint] = [
-            "/jwks": .keySet, "/userinfo": .document(userInfo, mediaType: "application/json", nonceChallenge: .resourceServer),
-        ]
-        try await withFaultServer(resourceEndpoints) { resources in
-            let providerEndpoints: [String: FaultEndpoint] = [
-                "/.well-known/openid-configuration": .openIDConfiguration(resourceServer: resources.url("")),
-                "/authorize": .authorizationEndpoint,
-                "/token": .tokenEndpoint(idTokens: TestIDTokenClaims(clientID: clientID, subject: subject)),
-                "/revoke": .revocationEndpoint,
-            ]
-            try await withFaultServer(providerEndpoints) { provider in
-                let issuer = provider.url("")
-                let configuration = OIDCConfiguration(
-                    issuer: issuer, clientAuthentication: .none(clientID: clientID), redirectURI: URL(string: "http://127.0.0.1:0/callback")!,
-                    clockSkew: clockSkew, userAgentTimeout: 10, useDPoP: true)
-                let storage = InMemoryStorage()
-                let client = OIDCClient(configuration: configuration, transport: try shortTimeoutTransport(), storage: storage, storageKey: storageKey)
-                try await client.setAuthState(
-                    AuthState(
-                        issuer: issuer.absoluteString, clientID: clientID, accessToken: "at-preset", tokenType: "DPoP",
-                        accessTokenExpiresAt: Date().addingTimeInterval(300), refreshToken: "rt-preset", subject: subject, scope: "openid",
-                        dpopKey: try Dpop().signingKey.privateJWK))
-                if discovered { try await client.discover() }
-                let stored = try #require(try storage.read(key: storageKey))
-                try await body(OIDCStack(provider: provider, resources: resources, storage: storage, client: client, storedSession: stored))
+        let behaviour: (inout TestOpenIDProvider.Behaviour) -> Void = {
+            // ID tokens living 2 minutes: a server 5 minutes behind (clockFiveMinutesOff) issues
+            // them already expired by more than the client's default clock skew of 2 minutes.
+            $0.idTokenLifetime = 120
+            $0.issParameterSupported = true
+        }
+        try await withTestOpenIDProvider(separateResourceServer: true, behaviour) { provider in
+            let storage = InMemoryStorage()
+            let client = try provider.client(storage: storage, storageKey: storageKey, transport: try shortTimeoutTransport()) {
+                $0.clockSkew = clockSkew
+                $0.userAgentTimeout = 10
+                $0.useDPoP = true
             }
+            try await client.setAuthState(provider.presetSession(dpopKey: try Dpop().signingKey.privateJWK))
+            if discovered { try await client.discover() }
+            let stored = try #require(try storage.read(key: storageKey))
+            try await body(OIDCStack(provider: provider, storage: storage, client: client, storedSession: stored))
         }
     }
 
@@ -88,7 +74,9 @@ struct OIDCStack {
         }
     }
 
-    func requests(to operation: OIDCOperation) -> Int { operation.server(of: self).requests(to: operation.path).count }
+    /// The requests received at the operation's endpoint, answered or not.
+    func requests(to operation: OIDCOperation) -> Int { provider.requests(to: operation.path).count }
+    /// The requests received at the token endpoint, answered or not.
     var tokenRequests: Int { provider.requests(to: "/token").count }
 }
 
@@ -132,10 +120,6 @@ enum OIDCOperation: String, Sendable, CaseIterable {
         case .userInfo: return "/userinfo"
         case .revocation: return "/revoke"
         }
-    }
-
-    func server(of stack: OIDCStack) -> FaultServer {
-        self == .keySetFetch || self == .userInfo ? stack.resources : stack.provider
     }
 
     /// Runs the operation; its error, if any.
@@ -244,8 +228,8 @@ extension FaultMatrix {
             try await OIDCStack.with(discovered: row.operation != .discovery) { stack in
                 let before = stack.requests(to: row.operation)
                 let tokenRequestsBefore = stack.tokenRequests
-                if row.operation == .refreshAfter401 { await stack.resources.inject(.expiredAccessToken, at: "/userinfo", times: 1) }
-                await row.operation.server(of: stack).inject(row.expected.fault, at: row.operation.path)
+                if row.operation == .refreshAfter401 { await stack.provider.inject(.expiredAccessToken, at: "/userinfo", times: 1) }
+                await stack.provider.inject(row.expected.fault, at: row.operation.path)
                 let started = ContinuousClock.now
                 expect(await row.operation.run(stack), toBe: row.expected)
                 // A ceiling that catches a hang or a retry loop (each costs the 500 ms exchange timeout or more), loose
@@ -272,7 +256,7 @@ extension FaultMatrix {
         @Test(arguments: documentFaults("key_set_unavailable").map(\.fault))
         func aRefreshWhoseIDTokenCannotBeVerifiedKeepsTheNewTokens(_ fault: ServerFault) async throws {
             try await OIDCStack.with { stack in
-                await stack.resources.inject(fault, at: OIDCOperation.keySetFetch.path)
+                await stack.provider.inject(fault, at: OIDCOperation.keySetFetch.path)
                 let error = await OIDCOperation.keySetFetch.run(stack)
                 #expect(error == nil, "\(String(describing: error))")
                 #expect(stack.tokenRequests == 1)
@@ -285,7 +269,7 @@ extension FaultMatrix {
         @Test(arguments: [OIDCOperation.discovery, .keySetFetch, .userInfo])
         func jsonLabelledTextPlainIsStillRead(_ operation: OIDCOperation) async throws {
             try await OIDCStack.with(discovered: operation != .discovery) { stack in
-                await operation.server(of: stack).inject(.wrongContentType, at: operation.path)
+                await stack.provider.inject(.wrongContentType, at: operation.path)
                 let error = await operation.run(stack)
                 #expect(error == nil, "\(String(describing: error))")
                 stack.expectSession(operation == .keySetFetch ? .renewed : .unchanged)
@@ -294,12 +278,12 @@ extension FaultMatrix {
 
         @Test func aSingle401RefreshesOnceAndRetriesWithTheNewToken() async throws {
             try await OIDCStack.with { stack in
-                await stack.resources.inject(.expiredAccessToken, at: "/userinfo", times: 1)
+                await stack.provider.inject(.expiredAccessToken, at: "/userinfo", times: 1)
                 let info = try await stack.client.userInfo()
-                #expect(info.subject == OIDCStack.subject)
+                #expect(info.subject == TestOpenIDProvider.subject)
                 #expect(stack.requests(to: .userInfo) == 2 && stack.tokenRequests == 1)
                 stack.expectSession(.renewed)
-                let retried = try #require(stack.resources.requests(to: "/userinfo").last?.headers.first(name: "Authorization"))
+                let retried = try #require(stack.provider.requests(to: "/userinfo").last?.headers.first(name: "Authorization"))
                 let current = try #require(try await stack.client.authState)
                 #expect(retried == "DPoP \(current.accessToken)")
             }
@@ -308,7 +292,7 @@ extension FaultMatrix {
         @Test func aLoginThroughTheBrowserReplacesTheSession() async throws {
             try await OIDCStack.with { stack in
                 let session = try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
-                #expect(session.subject == OIDCStack.subject && session.isDPoPBound)
+                #expect(session.subject == TestOpenIDProvider.subject && session.isDPoPBound)
                 #expect(stack.provider.requests(to: "/authorize").count == 1 && stack.tokenRequests == 1)
                 stack.expectSession(.loggedInAgain)
             }
@@ -339,9 +323,9 @@ extension FaultMatrix {
 
         @Test func userInfoFromAServerFiveMinutesBehindCostsOneNonceRetry() async throws {
             try await OIDCStack.with { stack in
-                await stack.resources.inject(.clockFiveMinutesOff, at: "/userinfo")
+                await stack.provider.inject(.clockFiveMinutesOff, at: "/userinfo")
                 let info = try await stack.client.userInfo()
-                #expect(info.subject == OIDCStack.subject)
+                #expect(info.subject == TestOpenIDProvider.subject)
                 #expect(stack.requests(to: .userInfo) == 2 && stack.tokenRequests == 0)
                 stack.expectSession(.unchanged)
             }

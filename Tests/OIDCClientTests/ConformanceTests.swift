@@ -8,13 +8,13 @@ import OAuthTransportNIO
 /// One misbehaviour of the provider and what the client must make of it.
 struct Misbehaviour: Sendable, CustomTestStringConvertible {
     let name: String
-    let configure: @Sendable (inout TestProvider.Behaviour) -> Void
+    let configure: @Sendable (inout TestOpenIDProvider.Behaviour) -> Void
     /// The error code expected, or `nil` when the login must succeed.
     let expected: OIDCError.Code?
     var testDescription: String { name }
 }
 
-private func claims(_ change: @escaping @Sendable (inout [String: JSONValue]) -> Void) -> @Sendable (inout TestProvider.Behaviour) -> Void {
+private func claims(_ change: @escaping @Sendable (inout [String: JSONValue]) -> Void) -> @Sendable (inout TestOpenIDProvider.Behaviour) -> Void {
     { $0.idTokenClaims = change }
 }
 
@@ -35,12 +35,12 @@ struct ConformanceTests {
             configure: claims { $0["exp"] = .integer(Int(Date().timeIntervalSince1970) - 3600) }, expected: .invalidIDToken),
         Misbehaviour(
             name: "ID token: several audiences without azp",
-            configure: claims { $0["aud"] = [.string(TestProvider.clientID), "api"] }, expected: .invalidIDToken),
+            configure: claims { $0["aud"] = [.string(TestOpenIDProvider.clientID), "api"] }, expected: .invalidIDToken),
         Misbehaviour(
             name: "ID token: several audiences with azp naming this client",
             configure: claims {
-                $0["aud"] = [.string(TestProvider.clientID), "api"]
-                $0["azp"] = .string(TestProvider.clientID)
+                $0["aud"] = [.string(TestOpenIDProvider.clientID), "api"]
+                $0["azp"] = .string(TestOpenIDProvider.clientID)
             }, expected: nil),
         Misbehaviour(name: "ID token: azp naming another client", configure: claims { $0["azp"] = "another-client" }, expected: .invalidIDToken),
         Misbehaviour(name: "ID token: nonce mismatch", configure: claims { $0["nonce"] = "not-the-nonce" }, expected: .nonceMismatch),
@@ -61,21 +61,21 @@ struct ConformanceTests {
             name: "kid absent, one key in the JWKS (accept)",
             configure: {
                 $0.includeKid = false
-                $0.jwks = { _ in [TestProvider.es1Public] }
+                $0.jwks = { _ in [TestOpenIDProvider.es1Public] }
             }, expected: nil),
         Misbehaviour(
             name: "kid absent, several keys in the JWKS, one of them signed (accept by trying each)",
             configure: {
                 $0.includeKid = false
                 $0.signing = .es256Rotated
-                $0.jwks = { _ in [TestProvider.es1Public, TestProvider.es2Public, TestProvider.rsPublic] }
+                $0.jwks = { _ in [TestOpenIDProvider.es1Public, TestOpenIDProvider.es2Public, TestOpenIDProvider.rsPublic] }
             }, expected: nil),
         Misbehaviour(
             name: "kid absent, several keys in the JWKS, none of them signed",
             configure: {
                 $0.includeKid = false
                 $0.signing = .unpublishedKey
-                $0.jwks = { _ in [TestProvider.es1Public, TestProvider.es2Public] }
+                $0.jwks = { _ in [TestOpenIDProvider.es1Public, TestOpenIDProvider.es2Public] }
             }, expected: .invalidIDToken),
         Misbehaviour(
             name: "kid unknown even after refetching the JWKS",
@@ -101,7 +101,7 @@ struct ConformanceTests {
 
     @Test(arguments: idTokenCases)
     func misbehaviour(_ misbehaviour: Misbehaviour) async throws {
-        let provider = try await TestProvider.start(misbehaviour.configure)
+        let provider = try await TestOpenIDProvider.start(misbehaviour.configure)
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let client = try provider.client(storage: storage)
@@ -109,7 +109,7 @@ struct ConformanceTests {
             try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
             _ = try await client.userInfo()
             #expect(misbehaviour.expected == nil, "accepted, but \(misbehaviour.expected?.rawValue ?? "") was expected")
-            #expect(try await client.authState?.subject == TestProvider.subject)
+            #expect(try await client.authState?.subject == TestOpenIDProvider.subject)
         } catch let error as OIDCError {
             #expect(error.code == misbehaviour.expected, "\(error)")
             if error.code != .userInfoSubjectMismatch {
@@ -120,20 +120,20 @@ struct ConformanceTests {
     }
 
     @Test func signingKeyRotationIsAcceptedAfterOneRefetch() async throws {
-        let provider = try await TestProvider.start {
+        let provider = try await TestOpenIDProvider.start {
             $0.signing = .es256Rotated
             // The first fetch still has the old set; the provider has rotated by the second.
-            $0.jwks = { fetch in fetch == 1 ? [TestProvider.es1Public] : [TestProvider.es1Public, TestProvider.es2Public] }
+            $0.jwks = { fetch in fetch == 1 ? [TestOpenIDProvider.es1Public] : [TestOpenIDProvider.es1Public, TestOpenIDProvider.es2Public] }
         }
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
-        #expect(state.subject == TestProvider.subject)
-        #expect(provider.record.withLockedValue { $0.jwksFetches } == 2)
+        #expect(state.subject == TestOpenIDProvider.subject)
+        #expect(provider.jwksFetches == 2)
     }
 
     @Test func authorizationErrorCarriesTheProvidersCode() async throws {
-        let provider = try await TestProvider.start { $0.authorizationError = "login_required" }
+        let provider = try await TestOpenIDProvider.start { $0.authorizationError = "login_required" }
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         let error = await #expect(throws: OIDCError.self) {
@@ -144,18 +144,18 @@ struct ConformanceTests {
     }
 
     @Test func aUserWhoNeverComesBackTimesOut() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
-        let client = try provider.client(timeout: 0.5)
+        let client = try provider.client { $0.userAgentTimeout = 0.5 }
         let error = await #expect(throws: OIDCError.self) { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
         #expect(error?.code == .timedOut)
         #expect(error?.recoverySuggestion == .newHaapiFlow)
     }
 
     @Test func cancellingTheLoginTaskGivesCancelled() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
-        let client = try provider.client(timeout: 60)
+        let client = try provider.client { $0.userAgentTimeout = 60 }
         let login = Task { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
         try await Task.sleep(for: .milliseconds(300))
         login.cancel()
@@ -165,7 +165,7 @@ struct ConformanceTests {
 
     @Test(arguments: [("auth_time older than max_age", -3600), ("no auth_time though max_age was sent", nil)] as [(String, Int?)])
     func maxAgeNeedsARecentAuthTime(_ case: String, _ offset: Int?) async throws {
-        let provider = try await TestProvider.start {
+        let provider = try await TestOpenIDProvider.start {
             $0.idTokenClaims = { claims in
                 claims["auth_time"] = offset.map { .integer(Int(Date().timeIntervalSince1970) + $0) }
             }
@@ -176,6 +176,6 @@ struct ConformanceTests {
             try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory), options: AuthorizationOptions(maxAge: 60))
         }
         #expect(error?.code == .invalidIDToken)
-        #expect(provider.record.withLockedValue { $0.authorizeRequests.first?["max_age"] } == "60")
+        #expect(provider.authorizeRequests.first?["max_age"] == "60")
     }
 }

@@ -50,7 +50,7 @@ struct DeepLinkTests {
     static let customScheme = URL(string: "com.example.swifthaapi:/oauth/callback")!
     static let claimed = URL(string: "https://\(AppLinkBrowser.claimedHost)/oauth/callback")!
 
-    func client(_ provider: TestProvider, redirectURI: URL, storage: any Storage = InMemoryStorage()) throws -> OIDCClient {
+    func client(_ provider: TestOpenIDProvider, redirectURI: URL, storage: any Storage = InMemoryStorage()) throws -> OIDCClient {
         try provider.client(storage: storage) {
             $0.redirectURI = redirectURI
             $0.postLogoutRedirectURI = URL(string: "com.example.swifthaapi:/oauth/logged-out")!
@@ -67,7 +67,7 @@ struct DeepLinkTests {
 
     @Test(arguments: [customScheme, claimed])
     func loginResumesWithTheRedirectTheAppIsOpenedWith(_ redirectURI: URL) async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: redirectURI)
         let seen = LockedList<URL>()
@@ -83,7 +83,7 @@ struct DeepLinkTests {
     }
 
     @Test func aURLForNothingPendingIsNoPendingRequest() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         let stray = URL(string: "com.example.swifthaapi:/oauth/callback?code=x&state=never-sent")!
@@ -94,7 +94,7 @@ struct DeepLinkTests {
     }
 
     @Test func anotherStateOrPathIsRefusedAndTheLoginWaitsForItsOwn() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         let held = LockedList<URL>()
@@ -117,7 +117,7 @@ struct DeepLinkTests {
     }
 
     @Test func anErrorResponseEndsTheLoginAndKeepsTheSession() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         let first = try await client.login(using: browser(for: client).agent)
@@ -129,7 +129,7 @@ struct DeepLinkTests {
     }
 
     @Test func theUserCancellingEndsTheLoginAndKeepsTheSession() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         let first = try await client.login(using: browser(for: client).agent)
@@ -147,7 +147,7 @@ struct DeepLinkTests {
     }
 
     @Test func endSessionResumesWithItsOwnRedirect() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         try await client.login(using: browser(for: client).agent)
@@ -158,7 +158,7 @@ struct DeepLinkTests {
     }
 
     @Test func aLoopbackRedirectURIIsNotADeepLink() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: URL(string: "http://127.0.0.1:0/callback")!)
         let error = await #expect(throws: OIDCError.self) { try await client.login(using: browser(for: client).agent) }

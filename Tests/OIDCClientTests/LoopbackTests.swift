@@ -21,7 +21,7 @@ struct LoopbackTests {
     }
 
     @Test func twoLoginsInARowOnTheSameFixedPortBothWork() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let port = try await freePort()
         let client = try provider.client { $0.redirectURI = URL(string: "http://127.0.0.1:\(port)/callback")! }
@@ -30,16 +30,16 @@ struct LoopbackTests {
         for _ in 0..<3 {
             try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         }
-        let redirects = provider.record.withLockedValue { $0.authorizeRequests.map { $0["redirect_uri"] } }
+        let redirects = provider.authorizeRequests.map { $0["redirect_uri"] }
         #expect(redirects == Array(repeating: "http://127.0.0.1:\(port)/callback", count: 3))
     }
 
     @Test func randomPortIsSentAndTheListenerIsGoneAfterwards() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
-        let redirect = try #require(provider.record.withLockedValue { $0.authorizeRequests.first?["redirect_uri"] }.flatMap(URL.init(string:)))
+        let redirect = try #require(provider.authorizeRequests.first?["redirect_uri"].flatMap(URL.init(string:)))
         let error = await #expect(throws: HTTPTransportError.self) {
             try await AsyncHTTPClientTransport().send(TransportRequest(url: redirect))
         }
@@ -60,13 +60,13 @@ struct LoopbackTests {
     }
 
     @Test func aBrowserCommandGetsTheURLAsItsLastArgument() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         // A headless "browser": curl follows the provider's redirect to the loopback listener.
         let agent = LoopbackUserAgent(browserCommand: ["sh", "-c", "curl -s -L -o /dev/null \"$0\""], listen: LoopbackRedirectListener.factory)
         let state = try await client.login(using: agent)
-        #expect(state.subject == TestProvider.subject)
+        #expect(state.subject == TestOpenIDProvider.subject)
     }
 
     @Test func launcherCandidatesComeFromTheCommandOrBROWSERThenTheSystemOpeners() {

@@ -14,7 +14,7 @@ struct TokenSessionTests {
     static let key = "oidc-auth-state"
 
     /// A provider with a user logged in through `storage`; the client whose session that is.
-    static func loggedIn(_ provider: TestProvider, storage: any Storage) async throws -> (client: OIDCClient, state: AuthState) {
+    static func loggedIn(_ provider: TestOpenIDProvider, storage: any Storage) async throws -> (client: OIDCClient, state: AuthState) {
         let client = try provider.client(storage: storage)
         let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         return (client, state)
@@ -53,7 +53,7 @@ struct TokenSessionTests {
     }
 
     @Test func aThousandCallersAskingForMoreThanATokenLivesMakeOneRefresh() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = try Self.temporaryStorage()
         let (client, before) = try await Self.loggedIn(provider, storage: storage)
@@ -71,7 +71,7 @@ struct TokenSessionTests {
     }
 
     @Test func aRefusedRefreshEndsTheSessionOnceAndEveryWaiterIsToldToLogIn() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = try Self.temporaryStorage()
         let (client, _) = try await Self.loggedIn(provider, storage: storage)
@@ -114,7 +114,7 @@ struct TokenSessionTests {
     }
 
     @Test func aStorageThatFailsMidWriteLosesNothing() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = FlakyStorage()
         let (client, before) = try await Self.loggedIn(provider, storage: storage)
@@ -151,7 +151,7 @@ struct TokenSessionTests {
     /// Finding 8 of the third security review: `validAccessToken(minimumLifetime:)` trapped on a
     /// huge, infinite or NaN lifetime (`Int(minimumLifetime)`).
     @Test func aMinimumLifetimeThatIsNoNumberIsRefusedAndAHugeOneRefreshes() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = try Self.temporaryStorage()
         let (client, before) = try await Self.loggedIn(provider, storage: storage)
@@ -220,7 +220,7 @@ struct TokenSessionTests {
     }
 
     @Test func aRefreshedIDTokenAboutAnotherUserEndsTheSession() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let (client, _) = try await Self.loggedIn(provider, storage: storage)
@@ -232,11 +232,11 @@ struct TokenSessionTests {
     }
 
     @Test func bindingNeedsAKeyTheSessionCanKeep() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let session = TokenSession(
-            clientID: TestProvider.clientID, provider: OpenIDProvider(issuer: URL(string: provider.issuer)!, transport: try AsyncHTTPClientTransport()),
+            clientID: TestOpenIDProvider.clientID, provider: OpenIDProvider(issuer: URL(string: provider.issuer)!, transport: try AsyncHTTPClientTransport()),
             storage: storage)
         let bound = try TokenSuccessResponse(members: ["access_token": "at", "token_type": "DPoP", "expires_in": 60])
         do {
@@ -258,12 +258,12 @@ struct TokenSessionTests {
     }
 
     @Test func revokingTheAccessTokenOnlyRefreshesNextAndRevokingEverythingLogsOut() async throws {
-        let provider = try await TestProvider.start()
+        let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let (client, before) = try await Self.loggedIn(provider, storage: storage)
         #expect(try await client.session.revoke(.accessToken) == [.accessToken])
-        #expect(provider.record.withLockedValue { $0.revoked } == [before.accessToken])
+        #expect(provider.revoked == [before.accessToken])
         let next = try await client.validAccessToken(minimumLifetime: 0)
         #expect(next.value != before.accessToken && provider.tokenRequests("refresh_token") == 1)
 
@@ -274,24 +274,24 @@ struct TokenSessionTests {
 
         #expect(try await client.session.revoke(.all) == [.accessToken])
         #expect(try await client.authState == nil)
-        #expect(provider.record.withLockedValue { $0.revoked } == [before.accessToken, rotated, next.value])
+        #expect(provider.revoked == [before.accessToken, rotated, next.value])
     }
 
     /// The CLI is a shell over the session: `haapi userinfo` on a profile whose provider
     /// answers UserInfo about someone else refuses it, as the library does.
     @Test(.ownThreads) func haapiUserinfoRefusesAResponseAboutAnotherUser() async throws {
-        let provider = try await TestProvider.start { $0.userInfoSubject = "someone-else" }
+        let provider = try await TestOpenIDProvider.start { $0.userInfoSubject = "someone-else" }
         defer { Task { await provider.stop() } }
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let profile = try FileStorage(directory: home.appendingPathComponent("home/profiles/default"))
         let configuration = OIDCConfiguration(
-            issuer: URL(string: provider.issuer)!, clientAuthentication: .none(clientID: TestProvider.clientID),
+            issuer: URL(string: provider.issuer)!, clientAuthentication: .none(clientID: TestOpenIDProvider.clientID),
             redirectURI: URL(string: "http://127.0.0.1:0/callback")!, scopes: ["openid", "profile"])
         let client = OIDCClient(configuration: configuration, transport: try AsyncHTTPClientTransport(), storage: profile, storageKey: "tokens.json")
         try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
         let settings: [String: String] = [
-            "issuer": provider.issuer, "clientID": TestProvider.clientID, "redirectUri": "http://127.0.0.1:0/callback", "scope": "openid profile",
+            "issuer": provider.issuer, "clientID": TestOpenIDProvider.clientID, "redirectUri": "http://127.0.0.1:0/callback", "scope": "openid profile",
             "login": "browser",
         ]
         try profile.write(key: "config.json", data: try JSONSerialization.data(withJSONObject: settings))

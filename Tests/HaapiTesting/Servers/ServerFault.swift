@@ -13,13 +13,12 @@ import Synchronization
 /// up to the component's tests: this table only knows how to misbehave.
 ///
 /// To add a component: depend on `HaapiTesting`, start a ``FaultServer`` with its
-/// endpoints (``FaultEndpoint/tokenEndpoint(lifetime:idTokens:)``,
-/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)`` for JWKS or userinfo; for an OpenID
-/// Provider ``FaultEndpoint/openIDConfiguration(resourceServer:)``,
-/// ``FaultEndpoint/authorizationEndpoint`` and ``FaultEndpoint/keySet``), write one table of
-/// (fault, expected error code, recovery suggestion) rows, and run each row with
-/// ``FaultServer/inject(_:at:times:)`` in a parameterized test (see Tests/FaultTests, whose
-/// OIDCClient rows use every one of these).
+/// endpoints (``FaultEndpoint/tokenEndpoint(lifetime:)``,
+/// ``FaultEndpoint/document(_:mediaType:nonceChallenge:)``, ``FaultEndpoint/revocationEndpoint``),
+/// or for an OpenID Provider a ``TestOpenIDProvider``, whose every path is such an endpoint;
+/// write one table of (fault, expected error code, recovery suggestion) rows, and run each row
+/// with ``FaultServer/inject(_:at:times:)`` (``TestOpenIDProvider/inject(_:at:times:)``) in a
+/// parameterized test (see Tests/FaultTests).
 public enum ServerFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Nothing listens: the connection is refused (``FaultServer/inject(_:at:times:)`` stops the server).
     case connectionRefused
@@ -96,15 +95,14 @@ public struct FaultEndpoint: Sendable {
 
     /// An OAuth token endpoint issuing DPoP-bound tokens: each `access_token` is a JWT-shaped
     /// string whose `iat` and `exp` follow the server's clock, `expires_in` is `lifetime`, and
-    /// each `refresh_token` is new (`rt-<number>`). With `idTokens`, an OpenID Provider's: each
-    /// response also carries a signed `id_token` (see ``signedIDToken(_:accessToken:context:)``).
-    public static func tokenEndpoint(lifetime: Int = 300, idTokens: TestIDTokenClaims? = nil) -> FaultEndpoint {
+    /// each `refresh_token` is new (`rt-<number>`). (An OpenID Provider's, with ID tokens, is
+    /// ``TestOpenIDProvider``'s.)
+    public static func tokenEndpoint(lifetime: Int = 300) -> FaultEndpoint {
         FaultEndpoint(mediaType: "application/json", nonceChallenge: .authorizationServer) { context in
             let iat = Int(context.serverNow.timeIntervalSince1970)
             let claims = #"{"jti":"at-\#(context.number)","iat":\#(iat),"exp":\#(iat + lifetime)}"#
             let accessToken = "eyJhbGciOiJub25lIn0." + Base64URL.encode(Data(claims.utf8)) + ".sig"
-            let idTokenMember = idTokens.map { #","id_token":"\#(signedIDToken($0, accessToken: accessToken, context: context))""# } ?? ""
-            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"\#(idTokenMember)}"#
+            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"}"#
             return .text(200, body, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
         }
     }
