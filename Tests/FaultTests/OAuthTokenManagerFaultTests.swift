@@ -23,7 +23,7 @@ struct OAuthStack {
             let configuration = Self.configuration(of: server)
             let storage = InMemoryStorage()
             let dpop = try Dpop()
-            let manager = try OAuthTokenManager(oauthTokenConfiguration: configuration, transport: try shortTimeoutTransport(), storage: storage)
+            let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: try shortTimeoutTransport(), storage: storage)
             let login = await manager.fetchAccessToken(with: "code-1", dpop: dpop)
             try #require(login.failure == nil, "the login before the fault failed: \(String(describing: login.failure))")
             let storedKey = try #require(Self.keptKey(in: storage))

@@ -26,6 +26,8 @@ struct CLIKeyringTests {
     /// A D-Bus session bus and an unlocked GNOME Keyring on it (a keyring folder of its own),
     /// both stopped by ``stop()``.
     final class KeyringSession: @unchecked Sendable {
+        /// How long a new daemon may take to store a first item, in seconds.
+        static let readinessWait: TimeInterval = 120
         let address: String
         let busProcess: pid_t
         let directory: URL
@@ -52,14 +54,15 @@ struct CLIKeyringTests {
             let keyring = try Self.spawnAndWait(
                 tools.keyring, ["--unlock", "--components=secrets"], stdin: password,
                 environment: environment(["HOME": directory.appendingPathComponent("keyring-home").path]))
-            // Ready when an item can be stored and found again.
+            // Ready when an item can be stored and found again. A first start makes the keyring,
+            // which takes a while on two busy cores: the wait is long, a ready daemon ends it at once.
             let start = Date()
-            while keyring == 0 && Date().timeIntervalSince(start) < 30 {
+            while keyring == 0 && Date().timeIntervalSince(start) < Self.readinessWait {
                 if (try? secretTool(["store", "--label=probe", "test", "probe"], input: "ready"))?.status == 0 { return }
                 usleep(100_000)
             }
             stop()
-            Issue.record("gnome-keyring-daemon (status \(keyring)) did not answer on \(address) in 30 s")
+            Issue.record("gnome-keyring-daemon (status \(keyring)) did not answer on \(address) in \(Int(Self.readinessWait)) s")
             throw CancellationError()
         }
 
