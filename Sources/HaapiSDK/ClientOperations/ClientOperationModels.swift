@@ -38,10 +38,10 @@ extension ClientOperationActionModelRepresentation {
     public func argument(_ name: String) -> String? { argumentsJSON[name]?.stringValue }
 }
 
-/// The members every client operation's model has, read once; each model keeps it whole and
-/// hands its members out. Two are the same operation when their JSON is the same, so a model's
-/// synthesized `==` and hash come from here.
-struct OperationParts: Sendable, Hashable {
+/// Not API: the members every client operation's model has, read once; each model keeps it
+/// whole and hands its members out. Two are the same operation when their JSON is the same, so a
+/// model's synthesized `==` and hash come from here.
+public struct _OperationParts: Sendable, Hashable {
     let name: ClientOperationName
     let arguments: [String: JSONValue]
     /// ``arguments`` as Foundation values, as the models hand them out.
@@ -70,14 +70,33 @@ struct OperationParts: Sendable, Hashable {
 
     func argument(_ key: String) -> String? { arguments[key]?.stringValue }
 
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.raw == rhs.raw }
-    func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+    /// Whether the two have the same JSON.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.raw == rhs.raw }
+    /// Hashes the JSON.
+    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+}
+
+extension ClientOperationActionModelRepresentation where Self: _PartsHolder, _Parts == _OperationParts {
+    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
+    public var name: ClientOperationName { _parts.name }
+    /// The operation's `arguments`, as Foundation values.
+    public var arguments: [String: any Sendable] { _parts.foundationArguments }
+    /// What to submit once the operation is done.
+    public var continueActions: [any Action] { _parts.continueActions }
+    /// What to submit when the operation fails.
+    public var errorActions: [any Action] { _parts.errorActions }
+    /// The model exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { _parts.raw }
+
+    /// Decodes an operation's model of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
+    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
 }
 
 /// Reads a client operation's model by its `name`: the typed model when its required arguments
 /// are there, the generic one otherwise (nothing is lost either way).
 func decodeClientOperationModel(_ reader: JSONReader) throws -> any ClientOperationActionModelRepresentation {
-    let parts = try OperationParts(reader)
+    let parts = try _OperationParts(reader)
     switch parts.name {
     case .externalBrowser:
         if let model = ExternalBrowserClientOperationActionModel(parts) { return model }
@@ -97,7 +116,7 @@ func decodeClientOperationModel(_ reader: JSONReader) throws -> any ClientOperat
 
 /// Decodes a client operation's model of the type `T`.
 private func decodeOperation<T: ClientOperationActionModelRepresentation>(_ decoder: any Decoder, as _: T.Type) throws -> T {
-    let parts = try OperationParts(JSONReader(decoding: decoder))
+    let parts = try _OperationParts(JSONReader(decoding: decoder))
     let model: (any ClientOperationActionModelRepresentation)?
     switch T.self {
     case is ClientOperationActionModel.Type: model = ClientOperationActionModel(parts)
@@ -130,50 +149,26 @@ public enum ResumeNonce {
 }
 
 /// Any client operation, its arguments as received (the seeds' `ClientOperationActionModel`).
-public struct ClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct ClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
 
-    init(_ parts: OperationParts) { self.parts = parts }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    init(_ parts: _OperationParts) { _parts = parts }
 }
 
 /// `external-browser-flow`: open ``href`` in a browser with the app's redirect
 /// (``urlToLaunch(redirectTo:)``), then submit the continue action with the `_resume_nonce`
 /// the browser comes back with.
-public struct ExternalBrowserClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct ExternalBrowserClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
     /// What to open.
     public let href: String
 
-    init?(_ parts: OperationParts) {
+    init?(_ parts: _OperationParts) {
         guard let href = parts.argument("href") else { return nil }
         self.href = href
-        self.parts = parts
+        _parts = parts
     }
 
     /// ``href`` with `redirect_uri=<redirectTo>` added; `nil` when `href` is not an absolute URL.
@@ -189,27 +184,13 @@ public struct ExternalBrowserClientOperationActionModel: ClientOperationActionMo
     public static func urlToLaunch(href: String, redirectTo: String, relativeTo baseURL: URL?) -> URL? {
         launchURL(href: href, redirectTo: redirectTo, baseURL: baseURL)
     }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
 }
 
 /// `bankid`: start BankID on this device (``urlToLaunch(redirectTo:)``), or show a QR code for
 /// BankID on another device; then submit the first continue action (it polls).
-public struct BankIdClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct BankIdClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
     /// The auto-start token (empty when the server sent only a `bankid:` URL).
     public let autoStartToken: String
     /// Where BankID returns to, as the server sent it (possibly percent-encoded, or `null`).
@@ -217,12 +198,12 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
     /// The URL that starts BankID, as the server sent it.
     public let href: String
 
-    init?(_ parts: OperationParts) {
+    init?(_ parts: _OperationParts) {
         let token = parts.argument("autoStartToken") ?? ""
         let href = parts.argument("href") ?? ""
         guard !token.isEmpty || !href.isEmpty else { return nil }
         (autoStartToken, self.href, redirect) = (token, href, parts.argument("redirect") ?? "null")
-        self.parts = parts
+        _parts = parts
     }
 
     /// The URL that starts BankID on this device, returning to `redirectTo` (`null`: BankID goes
@@ -253,43 +234,25 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
         if let url = URL(string: href), url.scheme?.lowercased() == "bankid" { return url }
         return urlToLaunch(redirectTo: redirect)
     }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
 }
 
 /// `encap-auto-activation`: activate an Encap device with ``activationCode``.
-public struct EncapAutoActivationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct EncapAutoActivationClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
     /// The activation code.
     public let activationCode: String
     /// The activation URL.
     public let href: String
 
-    init?(_ parts: OperationParts) {
+    init?(_ parts: _OperationParts) {
         guard let code = parts.argument("activationCode") else { return nil }
         (activationCode, href) = (code, parts.argument("href") ?? "")
-        self.parts = parts
+        _parts = parts
     }
 
     /// The activation URL, when ``href`` is one.
     public var urlToLaunch: URL? { href.isEmpty ? nil : URL(string: href) }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
 }
 
 /// The error actions of a WebAuthn operation that continue the flow in a browser instead, where
@@ -302,7 +265,7 @@ private func webAuthnFallbackActions(_ errorActions: [any Action]) -> [any Actio
 
 /// `webauthn-registration`: create a passkey or a security key's credential with the server's
 /// options (``platformOptions`` for this device, ``crossPlatformOptions`` for another).
-public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
     /// What every set of creation options has.
     public protocol CredentialRequestOptions: Sendable {
         /// The relying party's ID (`rp.id`), usually the server's domain.
@@ -393,18 +356,8 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
         public let type: String
     }
 
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
     /// The options for this device's authenticator: the passkey options, else the options for any kind.
     public var platformOptions: PlatformCredentialRequestOptions?
     /// The options for a security key or another device: their own, else the options for any kind.
@@ -413,8 +366,8 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
     /// each for this device and another); options that do not decode are left out.
     public let creationOptions: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions]
 
-    init(_ parts: OperationParts) {
-        self.parts = parts
+    init(_ parts: _OperationParts) {
+        _parts = parts
         var found: [WebAuthnAuthenticatorKind: WebAuthnCreationOptions] = [:]
         for kind in WebAuthnAuthenticatorKind.allCases {
             if let value = parts.arguments[kind.creationKey], let options = WebAuthnCreationOptions(value) { found[kind] = options }
@@ -426,14 +379,10 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
 
     /// The error actions that continue in a browser, the forced browser flow first.
     public var fallbackActions: [any Action] { webAuthnFallbackActions(errorActions) }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
 }
 
 /// `webauthn-authentication`: sign the server's challenge with a passkey or a security key.
-public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
+public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
     /// The request options.
     public struct CredentialRequestOptions: Sendable, Hashable {
         /// The relying party's ID (`rp.id`), usually the server's domain.
@@ -456,18 +405,8 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
         public let type: String
     }
 
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
     /// The request options, with the credentials the server knows split by kind of authenticator.
     public let credentialOptions: CredentialRequestOptions
     /// The request options as WebAuthn defines them, when they decode.
@@ -476,8 +415,8 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
     /// (`platformCredentials` / `crossPlatformCredentials`), when sent.
     public let knownCredentials: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]]
 
-    init(_ parts: OperationParts) {
-        self.parts = parts
+    init(_ parts: _OperationParts) {
+        _parts = parts
         let options = parts.arguments["credentialRequestOptions"].flatMap(WebAuthnRequestOptions.init)
         requestOptions = options
         var known: [WebAuthnAuthenticatorKind: [WebAuthnCredentialDescriptor]] = [:]
@@ -496,31 +435,13 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
 
     /// The error actions that continue in a browser, the forced browser flow first.
     public var fallbackActions: [any Action] { webAuthnFallbackActions(errorActions) }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
 }
 
 /// Any other client operation, for the app to handle if it knows it
 /// (``HaapiModel/ActionModelFactory/genericClientOperation(arguments:name:continueActions:errorActions:)``).
-public struct GenericClientOperationActionModel: ClientOperationActionModelRepresentation, Hashable {
-    /// What every operation has, read once: equality and the hash are those of its JSON.
-    let parts: OperationParts
-    /// The operation's `name` (`external-browser-flow`, `bankid`, ...).
-    public var name: ClientOperationName { parts.name }
-    /// The operation's `arguments`, as Foundation values.
-    public var arguments: [String: any Sendable] { parts.foundationArguments }
-    /// What to submit once the operation is done.
-    public var continueActions: [any Action] { parts.continueActions }
-    /// What to submit when the operation fails.
-    public var errorActions: [any Action] { parts.errorActions }
-    /// The model exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct GenericClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
+    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    public let _parts: _OperationParts
 
-    init(_ parts: OperationParts) { self.parts = parts }
-
-    /// Decodes an operation's model of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed, another operation, or lacks the arguments this type needs.
-    public init(from decoder: any Decoder) throws { self = try decodeOperation(decoder, as: Self.self) }
+    init(_ parts: _OperationParts) { _parts = parts }
 }

@@ -72,8 +72,9 @@ public protocol TextLengthRestriction {
     var maxLength: Int? { get }
 }
 
-/// The members every field has, read once.
-struct FieldParts: Sendable, Hashable {
+/// Not API: the members every field has, read once (a field's synthesized `==` and hash come
+/// from here and its own members).
+public struct _FieldParts: Sendable, Hashable {
     let name: String
     let label: Message?
     let placeholder: Message?
@@ -114,9 +115,36 @@ struct FieldParts: Sendable, Hashable {
     }
 }
 
+extension FormField where Self: _PartsHolder, _Parts == _FieldParts {
+    /// The name the value is submitted under.
+    public var name: String { _parts.name }
+    /// The field's label, if it has one.
+    public var label: Message? { _parts.label }
+    /// The hint shown in the empty field, if any.
+    public var placeholder: Message? { _parts.placeholder }
+    /// Whether a value is required (`required`; `true` when absent).
+    public var isRequired: Bool { _parts.isRequired }
+    /// The value the server gave, if any: the initial value, or for a checkbox the value
+    /// submitted when checked (`on` when absent).
+    public var value: String? { _parts.value }
+    /// The field exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { _parts.raw }
+
+    /// Decodes a field of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
+    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
+}
+
+extension TextLengthRestriction where Self: _PartsHolder, _Parts == _FieldParts {
+    /// The longest accepted length, if the server gave one.
+    public var maxLength: Int? { _parts.maxLength }
+    /// The shortest accepted length, if the server gave one.
+    public var minLength: Int? { _parts.minLength }
+}
+
 /// Reads a field by its wire `type` (absent: text).
 func decodeFormField(_ reader: JSONReader) throws -> any FormField {
-    let parts = try FieldParts(reader)
+    let parts = try _FieldParts(reader)
     switch FormFieldType(rawValue: try reader.optionalString("type") ?? "text") {
     case .text: return TextFormField(parts, kind: try reader.optionalString("kind").map(TextFormField.Kind.init(rawValue:)))
     case .username: return UsernameFormField(parts)
@@ -131,7 +159,7 @@ func decodeFormField(_ reader: JSONReader) throws -> any FormField {
 }
 
 /// A text field; ``kind`` says what text (`number`, `email`, `tel`, `url`, `color`, ...).
-public struct TextFormField: FormField, TextLengthRestriction, Hashable {
+public struct TextFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The kind of text.
     @frozen public enum Kind: RawRepresentable, Codable, Hashable, Sendable {
         /// The wire name.
@@ -159,37 +187,15 @@ public struct TextFormField: FormField, TextLengthRestriction, Hashable {
         public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
     }
 
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
-    /// The longest accepted length, if the server gave one.
-    public var maxLength: Int? { parts.maxLength }
-    /// The shortest accepted length, if the server gave one.
-    public var minLength: Int? { parts.minLength }
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
     /// What text the field takes (`kind`), if the server said.
     public let kind: Kind?
-    /// The initial value the server gave, if any.
-    public var value: String? { parts.value }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts, kind: Kind?) {
-        self.parts = parts
+    init(_ parts: _FieldParts, kind: Kind?) {
+        _parts = parts
         self.kind = kind
     }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 extension TextFormField.Kind: WireNames {
@@ -207,67 +213,23 @@ extension TextFormField.Kind: WireNames {
 }
 
 /// A username field.
-public struct UsernameFormField: FormField, TextLengthRestriction, Hashable {
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
-    /// The longest accepted length, if the server gave one.
-    public var maxLength: Int? { parts.maxLength }
-    /// The shortest accepted length, if the server gave one.
-    public var minLength: Int? { parts.minLength }
-    /// The initial value the server gave, if any.
-    public var value: String? { parts.value }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct UsernameFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
 
-    init(_ parts: FieldParts) { self.parts = parts }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(_ parts: _FieldParts) { _parts = parts }
 }
 
 /// A password field: never echoed.
-public struct PasswordFormField: FormField, TextLengthRestriction, Hashable {
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
-    /// The longest accepted length, if the server gave one.
-    public var maxLength: Int? { parts.maxLength }
-    /// The shortest accepted length, if the server gave one.
-    public var minLength: Int? { parts.minLength }
-    /// The initial value the server gave, if any.
-    public var value: String? { parts.value }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct PasswordFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
 
-    init(_ parts: FieldParts) { self.parts = parts }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(_ parts: _FieldParts) { _parts = parts }
 }
 
 /// A choice from ``options``.
-public struct SelectFormField: FormField, Hashable {
+public struct SelectFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
     /// An option of a select field.
     public struct Option: Codable, Hashable, Sendable, RawJsonRepresentable {
         /// The text to show.
@@ -299,146 +261,56 @@ public struct SelectFormField: FormField, Hashable {
         public var rawJsonString: String? { rawJSON.jsonText }
     }
 
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
     /// The options, in order.
     public let options: [Option]
-    /// The initial value the server gave, if any.
-    public var value: String? { parts.value }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts, options: [Option]) {
-        self.parts = parts
+    init(_ parts: _FieldParts, options: [Option]) {
+        _parts = parts
         self.options = options
     }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// A checkbox.
-public struct CheckboxFormField: FormField, Hashable {
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
+public struct CheckboxFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
     /// Whether it starts checked.
     public let checked: Bool
     /// Whether the user may not change it.
     public let readonly: Bool
-    /// The value submitted when checked (`on` when absent).
-    public var value: String? { parts.value }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: FieldParts, checked: Bool, readonly: Bool) {
-        self.parts = parts
+    init(_ parts: _FieldParts, checked: Bool, readonly: Bool) {
+        _parts = parts
         (self.checked, self.readonly) = (checked, readonly)
     }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).
-public struct ContextFormField: FormField, Hashable {
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct ContextFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
 
-    init(_ parts: FieldParts) { self.parts = parts }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(_ parts: _FieldParts) { _parts = parts }
 }
 
 /// A value sent as the server gave it, never shown.
-public struct HiddenFormField: FormField, Hashable {
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
+public struct HiddenFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
     /// The value to send (empty when the server gave none).
-    public var value: String { parts.value ?? "" }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var value: String { _parts.value ?? "" }
 
-    init(_ parts: FieldParts) { self.parts = parts }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(_ parts: _FieldParts) { _parts = parts }
 }
 
 /// A field of a type this SDK does not know (``type`` says which), kept whole: show it as text.
-public struct GenericFormField: FormField, TextLengthRestriction, Hashable {
-    /// What every field has, read once (its equality and hash with the type's own members).
-    let parts: FieldParts
-    /// The name the value is submitted under.
-    public var name: String { parts.name }
-    /// The field's label, if it has one.
-    public var label: Message? { parts.label }
-    /// The hint shown in the empty field, if any.
-    public var placeholder: Message? { parts.placeholder }
-    /// Whether a value is required (`required`; `true` when absent).
-    public var isRequired: Bool { parts.isRequired }
-    /// The longest accepted length, if the server gave one.
-    public var maxLength: Int? { parts.maxLength }
-    /// The shortest accepted length, if the server gave one.
-    public var minLength: Int? { parts.minLength }
-    /// The initial value the server gave, if any.
-    public var value: String? { parts.value }
-    /// The field exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+public struct GenericFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    public let _parts: _FieldParts
 
-    init(_ parts: FieldParts) { self.parts = parts }
-
-    /// Decodes a field of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or its `type` is another.
-    public init(from decoder: any Decoder) throws { self = try decodeField(decoder, as: Self.self) }
-    /// Encodes the field as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+    init(_ parts: _FieldParts) { _parts = parts }
 }
 
 /// Decodes a field of the type `T` (its wire `type` must say so).

@@ -48,7 +48,7 @@ public enum HaapiModel {
     /// Decodes and classifies a step.
     /// - Throws: ``HaapiModelError``; its code is `haapi_unknown_step_type` for a `type` this SDK does not know.
     public static func representation(from json: JSONValue) throws -> any HaapiRepresentation {
-        let parts = try RepresentationParts(JSONReader(json, path: "$"))
+        let parts = try _RepresentationParts(JSONReader(json, path: "$"))
         switch parts.type {
         case .redirectionStep:
             if let action = parts.actions.lazy.compactMap({ $0 as? FormAction }).first {
@@ -70,7 +70,7 @@ public enum HaapiModel {
 
     /// Authentication and registration steps: a client operation, an authenticator selector,
     /// or forms; anything else is left generic.
-    private static func classifyInteraction(_ parts: RepresentationParts) -> (any HaapiRepresentation)? {
+    private static func classifyInteraction(_ parts: _RepresentationParts) -> (any HaapiRepresentation)? {
         let actions = parts.actions
         // A client operation next to forms (BankID offers "start the app" and "cancel" forms
         // beside the operation) is still a client-operation step.
@@ -93,7 +93,7 @@ public enum HaapiModel {
                 break
             }
             // A known operation without what its typed step needs is handled as any other.
-            guard let reader = try? JSONReader(operation.model.rawJSON, path: "model"), let generic = try? OperationParts(reader) else { return nil }
+            guard let reader = try? JSONReader(operation.model.rawJSON, path: "model"), let generic = try? _OperationParts(reader) else { return nil }
             return GenericClientOperationStep(parts, model: GenericClientOperationActionModel(generic))
         }
         if let selector = actions.lazy.compactMap({ $0 as? SelectorAction }).first(where: { selector in
@@ -111,7 +111,7 @@ public enum HaapiModel {
     /// Decodes and classifies a problem.
     public static func problem(from json: JSONValue) throws -> any ProblemRepresentation {
         let reader = try JSONReader(json, path: "$")
-        let parts = try ProblemParts(reader)
+        let parts = try _ProblemParts(reader)
         switch parts.type {
         case .invalidInputProblem: return try InvalidInputProblem(parts, reader: reader)
         case .errorAuthorizationResponseProblem: return try AuthorizationProblem(parts, reader: reader)

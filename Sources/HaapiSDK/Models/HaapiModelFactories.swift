@@ -123,8 +123,8 @@ extension HaapiModel {
 
         private static func parts(
             _ arguments: [String: any Sendable], _ name: ClientOperationName, _ continueActions: [any Action], _ errorActions: [any Action]
-        ) -> OperationParts {
-            OperationParts(
+        ) -> _OperationParts {
+            _OperationParts(
                 name: name, arguments: arguments.mapValues(JSONValue.init(sendable:)), continueActions: continueActions, errorActions: errorActions)
         }
 
@@ -143,14 +143,14 @@ extension HaapiModel {
         /// A select field.
         public static func select(options: [SelectFormField.Option], name: String, label: Message?, required: Bool = true) -> SelectFormField {
             SelectFormField(
-                FieldParts(type: .select, name: name, label: label, isRequired: required, extra: ["options": .array(options.map(\.rawJSON))]),
+                _FieldParts(type: .select, name: name, label: label, isRequired: required, extra: ["options": .array(options.map(\.rawJSON))]),
                 options: options)
         }
 
         /// A checkbox.
         public static func checkbox(checked: Bool, readonly: Bool, name: String, value: String?, label: Message?, isRequired: Bool = true) -> CheckboxFormField {
             CheckboxFormField(
-                FieldParts(
+                _FieldParts(
                     type: .checkbox, name: name, label: label, isRequired: isRequired, value: value,
                     extra: ["checked": .bool(checked), "readonly": .bool(readonly)]),
                 checked: checked, readonly: readonly)
@@ -161,7 +161,7 @@ extension HaapiModel {
             name: String, value: String?, label: Message?, placeholder: Message?, maxLength: Int? = nil, minLength: Int? = nil, isRequired: Bool = true
         ) -> PasswordFormField {
             PasswordFormField(
-                FieldParts(
+                _FieldParts(
                     type: .password, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value, minLength: minLength,
                     maxLength: maxLength))
         }
@@ -171,7 +171,7 @@ extension HaapiModel {
             name: String, value: String?, label: Message?, placeholder: Message?, maxLength: Int? = nil, minLength: Int? = nil, isRequired: Bool = true
         ) -> UsernameFormField {
             UsernameFormField(
-                FieldParts(
+                _FieldParts(
                     type: .username, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value, minLength: minLength,
                     maxLength: maxLength))
         }
@@ -182,7 +182,7 @@ extension HaapiModel {
             minLength: Int? = nil, isRequired: Bool = true
         ) -> TextFormField {
             TextFormField(
-                FieldParts(
+                _FieldParts(
                     type: .text, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value, minLength: minLength,
                     maxLength: maxLength, extra: kind.map { ["kind": .string($0.rawValue)] } ?? [:]),
                 kind: kind)
@@ -190,12 +190,12 @@ extension HaapiModel {
 
         /// A field the client fills.
         public static func context(name: String, isRequired: Bool = true) -> ContextFormField {
-            ContextFormField(FieldParts(type: .context, name: name, isRequired: isRequired))
+            ContextFormField(_FieldParts(type: .context, name: name, isRequired: isRequired))
         }
 
         /// A hidden field.
         public static func hidden(name: String, value: String, isRequired: Bool = true) -> HiddenFormField {
-            HiddenFormField(FieldParts(type: .hidden, name: name, isRequired: isRequired, value: value))
+            HiddenFormField(_FieldParts(type: .hidden, name: name, isRequired: isRequired, value: value))
         }
     }
 
@@ -205,7 +205,7 @@ extension HaapiModel {
         public static func problem(
             type: ProblemType, metadata: Metadata?, title: Message?, messages: [UserMessage], links: [Link], rawJsonString: String? = nil
         ) -> Problem {
-            Problem(ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString))
+            Problem(_ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString))
         }
 
         /// A wrong field of an invalid-input problem.
@@ -220,7 +220,7 @@ extension HaapiModel {
         ) -> InvalidInputProblem {
             var extra: [String: JSONValue] = ["invalidFields": .array(invalidFields.map(\.json))]
             extra["error_description"] = errorDescription.map(JSONValue.string)
-            let parts = ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
+            let parts = _ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
             return InvalidInputProblem(parts, invalidFields: invalidFields, errorDescription: errorDescription)
         }
 
@@ -231,7 +231,7 @@ extension HaapiModel {
         ) -> AuthorizationProblem {
             var extra: [String: JSONValue] = ["error": .string(error)]
             extra["error_description"] = errorDescription.map(JSONValue.string)
-            let parts = ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
+            let parts = _ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
             return AuthorizationProblem(parts, error: error, errorDescription: errorDescription)
         }
     }
@@ -295,7 +295,7 @@ extension HaapiModel {
             let selector = ActionFactory.selector(
                 properties: nil, model: SelectorActionModel(options: authenticators.map(\.action)), kind: .authenticatorSelector, title: title)
             let all = actions.contains { $0 is SelectorAction } ? actions : [selector] + actions
-            let parts = RepresentationParts(
+            let parts = _RepresentationParts(
                 type: .authenticationStep, metadata: metadata, messages: messages, links: links, actions: all, properties: properties?.members,
                 rawJsonString: rawJsonString)
             return AuthenticatorSelectorStep(parts, selector: selector, title: title, authenticators: authenticators)
@@ -422,8 +422,8 @@ extension HaapiModel {
         private static func parts(
             _ type: RepresentationType, _ metadata: Metadata?, _ actions: [any Action], _ messages: [UserMessage], _ links: [Link],
             _ properties: [String: JSONValue]?, _ rawJsonString: String?
-        ) -> RepresentationParts {
-            RepresentationParts(
+        ) -> _RepresentationParts {
+            _RepresentationParts(
                 type: type, metadata: metadata, messages: messages, links: links, actions: actions, properties: properties, rawJsonString: rawJsonString)
         }
 

@@ -22,6 +22,36 @@ extension RawJsonRepresentable {
     public func jsonData() -> Data { rawJSON.serialized() }
 }
 
+/// Not API: a model of this SDK that encodes as the JSON it keeps (``rawJSON``), unchanged, so
+/// that decoding and encoding lose nothing; written once here for every such model. Public
+/// only because the members below are.
+public protocol _RawJSONEncodable: Encodable {
+    /// The model exactly as received (or as composed from values).
+    var rawJSON: JSONValue { get }
+}
+
+extension _RawJSONEncodable {
+    /// Encodes the model as received (``rawJSON``).
+    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+}
+
+extension RawJsonRepresentable where Self: _RawJSONEncodable {
+    /// ``rawJSON`` as JSON text (sorted keys).
+    public var rawJsonString: String? { rawJSON.jsonText }
+}
+
+/// Not API: a model of this SDK that keeps the members every model of its family has in one
+/// value, ``_parts``, which also makes its synthesized `==` and hash. An extension of the
+/// family's protocol, written once, hands them out under the names Curity's SDK declares
+/// (``_RepresentationParts``, ``_ProblemParts``, ``_FieldParts``, ``_OperationParts``). Public
+/// only because those members are.
+public protocol _PartsHolder {
+    /// What every model of the family has.
+    associatedtype _Parts
+    /// What every model of the family has, read once.
+    var _parts: _Parts { get }
+}
+
 extension JSONValue {
     /// The value `text` holds, when it is JSON (a `rawJsonString` given or kept).
     init?(text: String?) {

@@ -87,8 +87,9 @@ extension ProblemRepresentation {
     }
 }
 
-/// The members every problem has, read once; each problem keeps it whole and hands its members out.
-struct ProblemParts: Sendable, Hashable {
+/// Not API: the members every problem has, read once; each problem keeps it whole and hands
+/// its members out (a problem's synthesized `==` and hash come from here and its own members).
+public struct _ProblemParts: Sendable, Hashable {
     let type: ProblemType
     let title: Message?
     let messages: [UserMessage]
@@ -121,38 +122,37 @@ struct ProblemParts: Sendable, Hashable {
     }
 }
 
-/// A problem with no members beyond the common ones: incorrect-credentials,
-/// authentication-failed, too-many-attempts, generic-user-error, unexpected,
-/// mismatch-between-session-and-access-token, and every unknown type.
-public struct Problem: ProblemRepresentation, Hashable {
-    /// What every problem has, read once (its equality and hash with the type's own members).
-    let parts: ProblemParts
-    /// Rendering hints, if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order.
-    public var links: [Link] { parts.links }
-    /// A short summary, if the server gave one.
-    public var title: Message? { parts.title }
+extension ProblemRepresentation where Self: _PartsHolder, _Parts == _ProblemParts {
     /// The problem's type URI.
-    public var type: ProblemType { parts.type }
+    public var type: ProblemType { _parts.type }
+    /// A short summary, if the server gave one.
+    public var title: Message? { _parts.title }
+    /// Rendering hints, if the server sent any.
+    public var metadata: Metadata? { _parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { _parts.messages }
+    /// The links to offer, in order.
+    public var links: [Link] { _parts.links }
     /// The problem exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
-
-    init(_ parts: ProblemParts) { self.parts = parts }
+    public var rawJSON: JSONValue { _parts.raw }
 
     /// Decodes a document that is a problem of this type.
     /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
     public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the problem as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
+}
+
+/// A problem with no members beyond the common ones: incorrect-credentials,
+/// authentication-failed, too-many-attempts, generic-user-error, unexpected,
+/// mismatch-between-session-and-access-token, and every unknown type.
+public struct Problem: ProblemRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every problem has, read once (see ``_PartsHolder``).
+    public let _parts: _ProblemParts
+
+    init(_ parts: _ProblemParts) { _parts = parts }
 }
 
 /// `invalid-input`: some fields were wrong (the seeds' `InvalidInputProblem`).
-public struct InvalidInputProblem: ProblemRepresentation, Hashable {
+public struct InvalidInputProblem: ProblemRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// One wrong field (the seeds' `InvalidInputProblem.InvalidField`).
     public struct InvalidField: Codable, Hashable, Sendable {
         /// The field's name.
@@ -179,88 +179,48 @@ public struct InvalidInputProblem: ProblemRepresentation, Hashable {
         public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
     }
 
-    /// What every problem has, read once (its equality and hash with the type's own members).
-    let parts: ProblemParts
-    /// Rendering hints, if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order.
-    public var links: [Link] { parts.links }
-    /// A short summary, if the server gave one.
-    public var title: Message? { parts.title }
-    /// The problem's type URI.
-    public var type: ProblemType { parts.type }
+    /// Not API: what every problem has, read once (see ``_PartsHolder``).
+    public let _parts: _ProblemParts
     /// `error_description`, when the server gives one.
     public let errorDescription: String?
     /// The wrong fields.
     public let invalidFields: [InvalidField]
-    /// The problem exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: ProblemParts, invalidFields: [InvalidField], errorDescription: String?) {
-        self.parts = parts
+    init(_ parts: _ProblemParts, invalidFields: [InvalidField], errorDescription: String?) {
+        _parts = parts
         (self.invalidFields, self.errorDescription) = (invalidFields, errorDescription)
     }
 
-    init(_ parts: ProblemParts, reader: JSONReader) throws {
-        self.parts = parts
+    init(_ parts: _ProblemParts, reader: JSONReader) throws {
+        _parts = parts
         invalidFields = try reader.objects("invalidFields", InvalidField.init)
         errorDescription = try reader.optionalString("error_description")
     }
-
-    /// Decodes a document that is a problem of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the problem as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// The problem about the field named `name`, if any.
     public func invalidField(named name: String) -> InvalidField? { invalidFields.first { $0.name == name } }
 }
 
 /// `error-authorization-response`: the flow ended with an OAuth error (the seeds' `AuthorizationProblem`).
-public struct AuthorizationProblem: ProblemRepresentation, Hashable {
-    /// What every problem has, read once (its equality and hash with the type's own members).
-    let parts: ProblemParts
-    /// Rendering hints, if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order.
-    public var links: [Link] { parts.links }
-    /// A short summary, if the server gave one.
-    public var title: Message? { parts.title }
-    /// The problem's type URI.
-    public var type: ProblemType { parts.type }
+public struct AuthorizationProblem: ProblemRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every problem has, read once (see ``_PartsHolder``).
+    public let _parts: _ProblemParts
     /// The OAuth `error`, such as `access_denied` (`access_denied` when the server gave none).
     public let error: String
     /// `error_description`.
     public let errorDescription: String?
     /// The issuer (RFC 9207).
     public let iss: String?
-    /// The problem exactly as received: nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
 
-    init(_ parts: ProblemParts, error: String, errorDescription: String?) {
-        self.parts = parts
+    init(_ parts: _ProblemParts, error: String, errorDescription: String?) {
+        _parts = parts
         (self.error, self.errorDescription, iss) = (error, errorDescription, parts.raw["iss"]?.stringValue)
     }
 
-    init(_ parts: ProblemParts, reader: JSONReader) throws {
-        self.parts = parts
+    init(_ parts: _ProblemParts, reader: JSONReader) throws {
+        _parts = parts
         error = try reader.optionalString("error") ?? "access_denied"
         errorDescription = try reader.optionalString("error_description")
         iss = try reader.optionalString("iss")
     }
-
-    /// Decodes a document that is a problem of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a problem of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the problem as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }

@@ -23,35 +23,23 @@ private func firstForm(_ actions: [any Action]) -> FormAction? { actions.lazy.co
 /// `external-browser-flow`: open the operation's `href` in a browser with the app's redirect
 /// (``urlToLaunch(redirectTo:)``), then submit ``continueFormActionModel`` with the
 /// `_resume_nonce` the browser comes back with (``formattedParametersFromURL(_:)``).
-public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable {
+public struct ExternalBrowserClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The operation: the `href` to open and what follows.
     public let actionModel: ExternalBrowserClientOperationActionModel
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
     /// The form that resumes the flow with the browser's `_resume_nonce` (the operation's first continue form).
     public let continueFormActionModel: FormActionModel
 
-    init?(_ parts: RepresentationParts, model: ExternalBrowserClientOperationActionModel) {
+    init?(_ parts: _RepresentationParts, model: ExternalBrowserClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
         self.init(parts, model: model, continueForm: resume.model)
     }
 
-    init(_ parts: RepresentationParts, model: ExternalBrowserClientOperationActionModel, continueForm: FormActionModel) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, model: ExternalBrowserClientOperationActionModel, continueForm: FormActionModel) {
+        _parts = parts
         (actionModel, continueFormActionModel) = (model, continueForm)
     }
 
@@ -71,44 +59,22 @@ public struct ExternalBrowserClientOperationStep: ClientOperationStep, Hashable 
         let name = continueFormActionModel.fields.first { $0 is ContextFormField }?.name ?? ResumeNonce.parameter
         return [name: nonce]
     }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// `bankid`: start BankID on this device, or show a QR code for another device; then continue
 /// (usually with polling).
-public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
+public struct BankIdClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The `activation` link (a QR code), when the step has one.
     public let activationLink: Link?
     /// The operation: the auto-start token, the URL that starts BankID, and what follows.
     public let actionModel: BankIdClientOperationActionModel
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts, model: BankIdClientOperationActionModel) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, model: BankIdClientOperationActionModel) {
+        _parts = parts
         actionModel = model
         activationLink = parts.links.first { $0.rel == "activation" }
     }
@@ -119,41 +85,19 @@ public struct BankIdClientOperationStep: ClientOperationStep, Hashable {
     public var continueActions: [any Action] { actionModel.continueActions }
     /// What to do when it fails (such as "BankID on another device").
     public var errorActions: [any Action] { actionModel.errorActions }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// `encap-auto-activation`: activate an Encap device.
-public struct EncapClientOperationStep: ClientOperationStep, Hashable {
+public struct EncapClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The operation: the activation URL and what follows.
     public let actionModel: EncapAutoActivationClientOperationActionModel
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts, model: EncapAutoActivationClientOperationActionModel) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, model: EncapAutoActivationClientOperationActionModel) {
+        _parts = parts
         actionModel = model
     }
 
@@ -163,16 +107,6 @@ public struct EncapClientOperationStep: ClientOperationStep, Hashable {
     public var continueActions: [any Action] { actionModel.continueActions }
     /// What to do when activation fails.
     public var errorActions: [any Action] { actionModel.errorActions }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// The WebAuthn credential as JSON members (base64url), as a continue form's credential field takes it.
@@ -185,31 +119,19 @@ private func credentialParameters(_ members: [String: JSONValue]) -> [String: An
 
 /// `webauthn-registration`: create a WebAuthn credential with the operation's options, then
 /// submit ``continueAction`` with it (``formattedParametersForRegistration(credentialOptions:attestationObject:rawClientDataJSON:credentialID:credentialParamType:)``).
-public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hashable {
+public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The operation: the credential creation options and what follows.
     public let actionModel: WebAuthnRegistrationClientOperationActionModel
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
     /// The form that takes the new credential.
     public let continueAction: FormAction
 
-    init?(_ parts: RepresentationParts, model: WebAuthnRegistrationClientOperationActionModel) {
+    init?(_ parts: _RepresentationParts, model: WebAuthnRegistrationClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
-        self.parts = parts
+        _parts = parts
         (actionModel, continueAction) = (model, resume)
     }
 
@@ -230,45 +152,23 @@ public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, Hash
         let name = continueAction.model.field(kind.credentialField)?.name ?? kind.credentialField
         return [name: credentialParameters(credential.members(type: credentialParamType))]
     }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// `webauthn-authentication`: sign the operation's challenge, then submit ``continueAction``
 /// with the assertion (``formattedParametersForAssertion(rawAuthenticatorData:rawClientDataJSON:signature:credentialID:credentialParamType:userId:)``).
-public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Hashable {
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
     /// The operation: the credential request options and what follows.
     public let actionModel: WebAuthnAuthenticationClientOperationActionModel
     /// The form that takes the assertion.
     public let continueAction: FormAction
 
-    init?(_ parts: RepresentationParts, model: WebAuthnAuthenticationClientOperationActionModel) {
+    init?(_ parts: _RepresentationParts, model: WebAuthnAuthenticationClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
-        self.parts = parts
+        _parts = parts
         (actionModel, continueAction) = (model, resume)
     }
 
@@ -287,52 +187,20 @@ public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, Ha
             ?? continueAction.model.fields.first { $0 is ContextFormField }?.name ?? WebAuthnAuthenticatorKind.any.credentialField
         return [name: credentialParameters(credential.members(type: credentialParamType))]
     }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// Any other client operation (or a known one without what its typed step needs), for the app
 /// to handle if it knows it.
-public struct GenericClientOperationStep: ClientOperationStep, Hashable {
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+public struct GenericClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
     /// The operation as received: its name, its arguments and what follows.
     public let actionModel: GenericClientOperationActionModel
 
-    init(_ parts: RepresentationParts, model: GenericClientOperationActionModel) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, model: GenericClientOperationActionModel) {
+        _parts = parts
         actionModel = model
     }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }

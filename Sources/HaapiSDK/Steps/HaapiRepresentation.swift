@@ -46,10 +46,11 @@ extension HaapiRepresentation {
     }
 }
 
-/// The members every step has, read once; each step keeps it whole and hands its members out.
-/// Two steps are the same when their JSON and their actions are (a continue-same-step may offer
-/// actions its JSON does not have), so a step's synthesized `==` and hash come from here.
-struct RepresentationParts: Sendable, Hashable {
+/// Not API: the members every step has, read once; each step keeps it whole and hands its
+/// members out. Two steps are the same when their JSON and their actions are (a
+/// continue-same-step may offer actions its JSON does not have), so a step's synthesized `==`
+/// and hash come from here.
+public struct _RepresentationParts: Sendable, Hashable {
     let type: RepresentationType
     let metadata: Metadata?
     let messages: [UserMessage]
@@ -98,8 +99,31 @@ struct RepresentationParts: Sendable, Hashable {
         JSONReader(members: properties ?? [:], path: "properties")
     }
 
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.raw == rhs.raw && lhs.actions.isEqualTo(rhs.actions) }
-    func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+    /// Whether the two have the same JSON and the same actions.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.raw == rhs.raw && lhs.actions.isEqualTo(rhs.actions) }
+    /// Hashes the JSON.
+    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+}
+
+extension HaapiRepresentation where Self: _PartsHolder, _Parts == _RepresentationParts {
+    /// The step's wire type (`authentication-step`, `registration-step`, ...).
+    public var type: RepresentationType { _parts.type }
+    /// Rendering hints (the template area, the view name), if the server sent any.
+    public var metadata: Metadata? { _parts.metadata }
+    /// The messages to show, in order.
+    public var messages: [UserMessage] { _parts.messages }
+    /// The links to offer, in order (images such as QR codes among them).
+    public var links: [Link] { _parts.links }
+    /// The step's `properties` as received, if it has any.
+    public var properties: (any Properties)? { _parts.genericProperties }
+    /// Every action of the step, in order, as the untyped list every step has.
+    public var allActions: [any Action] { _parts.actions }
+    /// The step exactly as received (or as composed from values): nothing of it is lost.
+    public var rawJSON: JSONValue { _parts.raw }
+
+    /// Decodes a document that is a step of this type.
+    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
+    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
 }
 
 extension HaapiRepresentation {

@@ -2,48 +2,30 @@ import Foundation
 import OAuthCore
 
 // Each step keeps the members every step has (`type`, `metadata`, `messages`, `links`,
-// `properties`, `actions`, the JSON as received) in one RepresentationParts, which also makes
-// its synthesized `==` and hash, and hands them out under the names Curity's SDK declares, beside
-// its own typed ones. `init(from:)` decodes through HaapiModel.representation(from:), the one
-// reading of a step.
+// `properties`, `actions`, the JSON as received) in one _RepresentationParts, which also makes
+// its synthesized `==` and hash. One extension of HaapiRepresentation (for a _PartsHolder) hands
+// them out under the names Curity's SDK declares, with `init(from:)` (through
+// HaapiModel.representation(from:), the one reading of a step); _RawJSONEncodable encodes the
+// JSON as received. Each step adds its own typed members.
 
 /// A step whose actions are forms to fill in (login, registration, OTP entry, ...).
-public struct InteractiveFormStep: HaapiRepresentation, Hashable {
+public struct InteractiveFormStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The forms, in order.
     public var actions: [FormAction]
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
 
-    init(_ parts: RepresentationParts, actions: [FormAction]) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, actions: [FormAction]) {
+        _parts = parts
         self.actions = actions
     }
 
     /// The forms (``actions``), as the untyped list every step has.
     public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// A choice of authenticator: a selector whose options are `select-authenticator` forms.
-public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
+public struct AuthenticatorSelectorStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// One authenticator to choose (the seeds' `AuthenticatorSelectorStep.AuthenticatorOption`).
     public struct AuthenticatorOption: Codable, Hashable, Sendable {
         /// The option's title (the authenticator type when it has none).
@@ -72,110 +54,56 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, Hashable {
     public let title: Message
     /// The authenticators to choose from.
     public let authenticators: [AuthenticatorOption]
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
     /// The selector action.
     public let selector: SelectorAction
 
-    init(_ parts: RepresentationParts, selector: SelectorAction, title: Message? = nil, authenticators: [AuthenticatorOption]? = nil) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, selector: SelectorAction, title: Message? = nil, authenticators: [AuthenticatorOption]? = nil) {
+        _parts = parts
         self.selector = selector
         self.title = title ?? selector.title ?? Message(literal: "")
         self.authenticators = authenticators ?? selector.model.options.compactMap { ($0 as? FormAction).map(AuthenticatorOption.init) }
     }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// A step to follow without the user: one form of kind `redirect` (GET, or POST of hidden fields).
-public struct RedirectionStep: HaapiRepresentation, Hashable {
+public struct RedirectionStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The redirect action.
     public let redirectAction: FormAction
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts, redirectAction: FormAction) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, redirectAction: FormAction) {
+        _parts = parts
         self.redirectAction = redirectAction
     }
 
     /// The redirect's form.
     public var form: FormActionModel { redirectAction.model }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// A step that waits for something outside the client (a push approval, an SMS, BankID).
-public struct PollingStep: HaapiRepresentation, Hashable {
+public struct PollingStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// What to submit next: the `poll` action while pending, otherwise the action that
     /// continues the flow (in captures, a `redirect` form the client submits by itself).
     public let mainAction: FormAction
     /// The action that abandons the wait, if offered.
     public let cancelAction: FormAction?
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
     /// Status, recipient, times.
     public let pollingProperties: PollingProperties
 
     /// The step's main action, or `nil` when it has none to submit (such a step is a
     /// ``GenericRepresentationStep``).
-    init?(_ parts: RepresentationParts, properties: PollingProperties) {
+    init?(_ parts: _RepresentationParts, properties: PollingProperties) {
         let forms = parts.actions.compactMap { $0 as? FormAction }
         let main =
             properties.status == .pending
@@ -185,126 +113,60 @@ public struct PollingStep: HaapiRepresentation, Hashable {
         self.init(parts, properties: properties, mainAction: main, cancelAction: forms.first { $0.kind == .cancel })
     }
 
-    init(_ parts: RepresentationParts, properties: PollingProperties, mainAction: FormAction, cancelAction: FormAction?) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, properties: PollingProperties, mainAction: FormAction, cancelAction: FormAction?) {
+        _parts = parts
         (self.mainAction, self.cancelAction, pollingProperties) = (mainAction, cancelAction, properties)
     }
 
     /// ``pollingProperties``, as the type every step's properties have.
     public var properties: (any Properties)? { pollingProperties }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// The answer to a form that had `continueActions`: stay on the step, show the new messages,
 /// and offer those actions ("enter the passcode we sent"). ``HaapiManager`` fills ``actions``
 /// with the submitted form's continue actions when the server sends none.
-public struct ContinueSameStep: HaapiRepresentation, Hashable {
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+public struct ContinueSameStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// The actions to offer now.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts, actions: [any Action]) {
+    init(_ parts: _RepresentationParts, actions: [any Action]) {
         var parts = parts
         parts.actions = actions
-        self.parts = parts
+        _parts = parts
     }
 
     /// The same step offering `actions` (the form's continue actions).
     func offering(_ actions: [any Action]) throws -> ContinueSameStep {
-        ContinueSameStep(try RepresentationParts(JSONReader(rawJSON, path: "$")), actions: actions)
+        ContinueSameStep(try _RepresentationParts(JSONReader(rawJSON, path: "$")), actions: actions)
     }
 
     /// The actions to offer (the seeds' name).
     public var continueActions: [any Action] { actions }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// A step that asks the user to consent (`user-consent-step` and `consentor-step`).
-public struct UserConsentStep: HaapiRepresentation, Hashable {
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+public struct UserConsentStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts) {
-        self.parts = parts
-    }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
+    init(_ parts: _RepresentationParts) { _parts = parts }
 }
 
 /// The end of a successful flow: the authorization response, with the code to exchange for tokens.
-public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
+public struct OAuthAuthorizationResponseStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The response's values.
     public let oauthAuthorizationResponseProperties: OAuthAuthorizationResponseProperties
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts, properties: OAuthAuthorizationResponseProperties) {
-        self.parts = parts
+    init(_ parts: _RepresentationParts, properties: OAuthAuthorizationResponseProperties) {
+        _parts = parts
         oauthAuthorizationResponseProperties = properties
     }
 
@@ -313,49 +175,15 @@ public struct OAuthAuthorizationResponseStep: HaapiRepresentation, Hashable {
 
     /// The `authorization-response` link: the redirect URI with the response in its query.
     public var authorizationResponseLink: Link? { link(rel: "authorization-response") }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 }
 
 /// A step no typed class fits (an unknown template, or an unusual mix of actions). Nothing of
 /// it is lost: see ``rawJSON``.
-public struct GenericRepresentationStep: HaapiRepresentation, Hashable {
-    /// What every step has, read once: equality and the hash are those of its JSON and actions.
-    let parts: RepresentationParts
-    /// The step's wire type (`authentication-step`, `registration-step`, ...).
-    public var type: RepresentationType { parts.type }
-    /// Rendering hints (the template area, the view name), if the server sent any.
-    public var metadata: Metadata? { parts.metadata }
-    /// The messages to show, in order.
-    public var messages: [UserMessage] { parts.messages }
-    /// The links to offer, in order (images such as QR codes among them).
-    public var links: [Link] { parts.links }
-    /// The step's `properties` as received, if it has any.
-    public var properties: (any Properties)? { parts.genericProperties }
+public struct GenericRepresentationStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
+    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    public let _parts: _RepresentationParts
     /// Every action of the step, in order.
-    public var actions: [any Action] { parts.actions }
-    /// The step exactly as received (or as composed from values): nothing of it is lost.
-    public var rawJSON: JSONValue { parts.raw }
+    public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: RepresentationParts) {
-        self.parts = parts
-    }
-
-    /// ``actions``, as the untyped list every step has.
-    public var allActions: [any Action] { actions }
-    /// Decodes a document that is a step of this type.
-    /// - Throws: ``HaapiModelError`` when it is malformed or a step of another type.
-    public init(from decoder: any Decoder) throws { self = try Self.decoded(decoder) }
-    /// Encodes the step as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
+    init(_ parts: _RepresentationParts) { _parts = parts }
 }
