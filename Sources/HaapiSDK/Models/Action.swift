@@ -98,9 +98,9 @@ extension Array where Element == any Action {
 public protocol ActionProperties: Codable, Hashable, Sendable {}
 
 /// A form to fill in and submit (template `form`).
-public struct FormAction: Action, Hashable, RawJsonRepresentable {
+public struct FormAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// A form action's `properties`: the authenticator type on authenticator options.
-    public struct Properties: ActionProperties {
+    public struct Properties: ActionProperties, _RawJSONEncodable {
         /// `html-form`, `sms`, `bankid`, ... (empty when not given).
         public let authenticatorType: String
         /// The properties exactly as received.
@@ -117,8 +117,6 @@ public struct FormAction: Action, Hashable, RawJsonRepresentable {
 
         /// Decodes the properties; a missing `authenticatorType` is empty.
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-        /// Encodes the properties as received.
-        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
 
     /// What the action does (`login`, `cancel`, ...).
@@ -131,23 +129,19 @@ public struct FormAction: Action, Hashable, RawJsonRepresentable {
     public let properties: Properties?
     /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Decodes an action whose `template` is `form`.
     /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    /// Encodes the action as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, model: FormActionModel, properties: Properties?, rawJSON: JSONValue) {
         (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
     }
 }
 
 /// A choice between nested actions (template `selector`).
-public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
+public struct SelectorAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// A selector action's `properties`, as JSON.
-    public struct Properties: ActionProperties {
+    public struct Properties: ActionProperties, _RawJSONEncodable {
         /// The properties exactly as received.
         public let rawJSON: JSONValue
         /// ``rawJSON`` as JSON text (sorted keys).
@@ -156,8 +150,6 @@ public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
         /// Decodes the properties (any JSON object).
         public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
-        /// Encodes the properties as received.
-        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
 
     /// What the action does (`login`, `cancel`, ...).
@@ -170,14 +162,10 @@ public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
     public let properties: Properties?
     /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Decodes an action whose `template` is `selector`.
     /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    /// Encodes the action as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, model: SelectorActionModel, properties: Properties?, rawJSON: JSONValue) {
         (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
     }
@@ -185,9 +173,9 @@ public struct SelectorAction: Action, Hashable, RawJsonRepresentable {
 
 /// An operation the client performs itself (template `client-operation`): opening a browser or
 /// the BankID app, a WebAuthn ceremony, ...
-public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
+public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// A client-operation action's `properties`, as JSON.
-    public struct Properties: ActionProperties {
+    public struct Properties: ActionProperties, _RawJSONEncodable {
         /// The properties exactly as received.
         public let rawJSON: JSONValue
         /// ``rawJSON`` as JSON text (sorted keys).
@@ -196,8 +184,6 @@ public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
         /// Decodes the properties (any JSON object).
         public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
-        /// Encodes the properties as received.
-        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     }
 
     /// What the action does (`login`, `cancel`, ...).
@@ -210,14 +196,10 @@ public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
     public let properties: Properties?
     /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Decodes an action whose `template` is `client-operation`.
     /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    /// Encodes the action as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, model: any ClientOperationActionModelRepresentation, properties: Properties?, rawJSON: JSONValue) {
         (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
     }
@@ -230,15 +212,13 @@ public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable {
 
 /// An action of a template this SDK does not model, kept whole (``rawJSON``; its model is
 /// ``model``).
-public struct GenericAction: Action, Hashable, RawJsonRepresentable {
+public struct GenericAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// What the action does (`login`, `cancel`, ...).
     public let kind: ActionKind
     /// The title to show, if the action has one.
     public let title: Message?
     /// The action exactly as received: nothing of it is lost.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// The action's `model` as received, if it had one.
     public var model: JSONValue? { rawJSON["model"] }
@@ -246,8 +226,6 @@ public struct GenericAction: Action, Hashable, RawJsonRepresentable {
     /// Decodes an action of a template this SDK does not model.
     /// - Throws: ``HaapiModelError`` when it is malformed or of a template this SDK models.
     public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    /// Encodes the action as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     init(kind: ActionKind, title: Message?, rawJSON: JSONValue) {
         (self.kind, self.title, self.rawJSON) = (kind, title, rawJSON)
     }
@@ -294,7 +272,7 @@ public struct LaunchActionModel: Sendable, Hashable {
 public protocol RepresentationActionModel: Codable, Equatable, Sendable {}
 
 /// A form to submit (the seeds' `FormActionModel`).
-public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable {
+public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// The submit button's title.
     public let actionTitle: Message?
     /// The actions offered after submitting, when the server answers with a continue-same-step.
@@ -311,8 +289,6 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
     public let href: String
     /// The form exactly as received.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     init(
         actionTitle: Message?, continueActions: [any Action], errorActions: [any Action], fields: [any FormField], type: String?, method: String,
@@ -342,8 +318,6 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
     /// Decodes a form: `href` is required; `method` defaults to `GET`, `type` to `application/x-www-form-urlencoded`.
     /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the form as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// Whether the two are the same: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
     /// Hashes the JSON.
@@ -399,13 +373,11 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
 }
 
 /// A choice between actions (the seeds' `SelectorActionModel`); options may nest.
-public struct SelectorActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable {
+public struct SelectorActionModel: RepresentationActionModel, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// The options, each an action of its own.
     public let options: [any Action]
     /// The model exactly as received.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     init(options: [any Action]) {
         self.options = options
@@ -420,8 +392,6 @@ public struct SelectorActionModel: RepresentationActionModel, Hashable, RawJsonR
     /// Decodes a selector's model.
     /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the model as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
     /// Whether the two are the same: the same JSON.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawJSON == rhs.rawJSON }
     /// Hashes the JSON.

@@ -69,7 +69,7 @@ extension JSONReader {
 }
 
 /// A message to show (the seeds' `UserMessage`): text and the classes that say how.
-public struct UserMessage: Codable, Sendable, Hashable, RawJsonRepresentable {
+public struct UserMessage: Codable, Sendable, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// The text.
     public let text: Message
     /// The classes: `heading`, `info`, `warning`, `error`, `userName`, `recipient`, ...
@@ -91,17 +91,13 @@ public struct UserMessage: Codable, Sendable, Hashable, RawJsonRepresentable {
     /// Decodes a message; a missing `text` is empty, a missing `classList` none.
     /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the message as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Whether the message has the class `name`.
     public func hasClass(_ name: String) -> Bool { classList.contains(name) }
 }
 
 /// A link of a step or problem: another resource the user may go to (the seeds' `Link`).
-public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable {
+public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// The target, possibly relative to the server's base URL; a `data:` URL for images.
     public let href: String
     /// The relation: `forgot-password`, `register-create`, `activation`, `authorization-response`, ...
@@ -133,10 +129,6 @@ public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable {
     /// Decodes a link: `href` is required; a missing `rel` is empty.
     /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the link as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Whether the link is an image to show (a QR code, usually): an `image/*` type or a `data:image/` URL.
     public var isImage: Bool {
@@ -153,7 +145,7 @@ public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable {
 }
 
 /// Hints for rendering (the seeds' `Metadata`); clients may ignore them.
-public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable {
+public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// The template area.
     public let templateArea: String?
     /// The server-side view that produced the response.
@@ -178,10 +170,6 @@ public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable {
     /// Decodes metadata (every member optional).
     /// - Throws: ``HaapiModelError`` when it is malformed.
     public convenience init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the metadata as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
 
     /// Whether the two are the same JSON.
     public static func == (lhs: Metadata, rhs: Metadata) -> Bool { lhs.rawJSON == rhs.rawJSON }

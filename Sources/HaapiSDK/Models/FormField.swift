@@ -231,7 +231,7 @@ public struct PasswordFormField: FormField, TextLengthRestriction, _PartsHolder,
 /// A choice from ``options``.
 public struct SelectFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
     /// An option of a select field.
-    public struct Option: Codable, Hashable, Sendable, RawJsonRepresentable {
+    public struct Option: Codable, Hashable, Sendable, RawJsonRepresentable, _RawJSONEncodable {
         /// The text to show.
         public let label: Message
         /// The value to submit.
@@ -255,10 +255,6 @@ public struct SelectFormField: FormField, _PartsHolder, _RawJSONEncodable, Hasha
 
         /// Decodes an option; a missing `value` is empty, a missing `label` is the value.
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-        /// Encodes the option as received (``rawJSON``).
-        public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
-        /// ``rawJSON`` as JSON text (sorted keys).
-        public var rawJsonString: String? { rawJSON.jsonText }
     }
 
     /// Not API: what every field has, read once (see ``_PartsHolder``).

@@ -14,7 +14,7 @@ extension Properties {
 }
 
 /// Properties with no typed members: read them from ``rawJSON``.
-public struct GenericProperties: Properties, Hashable {
+public struct GenericProperties: Properties, Hashable, _RawJSONEncodable {
     /// The properties exactly as received.
     public let rawJSON: JSONValue
     /// ``rawJSON`` as JSON text (sorted keys).
@@ -23,13 +23,11 @@ public struct GenericProperties: Properties, Hashable {
     init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
     /// Decodes properties (any JSON object).
     public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
-    /// Encodes the properties as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// The `properties` of a polling step (the seeds' `PollingProperties`). The times are text, as
 /// on the wire; their `…Seconds` twins are numbers.
-public struct PollingProperties: Properties, Hashable {
+public struct PollingProperties: Properties, Hashable, _RawJSONEncodable {
     /// Who was contacted (a phone number, a device name).
     public let recipientOfCommunication: String?
     /// pending, done or failed.
@@ -89,12 +87,10 @@ public struct PollingProperties: Properties, Hashable {
     /// Decodes a polling step's properties.
     /// - Throws: ``HaapiModelError`` when a member has the wrong type.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the properties as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
 
 /// The values of an authorization response (the seeds' `OAuthAuthorizationResponseProperties`).
-public struct OAuthAuthorizationResponseProperties: Properties, Hashable {
+public struct OAuthAuthorizationResponseProperties: Properties, Hashable, _RawJSONEncodable {
     /// The authorization code.
     public let code: String?
     /// The ID token.
@@ -154,6 +150,4 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable {
     /// Decodes an authorization response's properties.
     /// - Throws: ``HaapiModelError`` when it is malformed.
     public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
-    /// Encodes the properties as received (``rawJSON``).
-    public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 }
