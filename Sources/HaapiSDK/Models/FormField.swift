@@ -192,10 +192,7 @@ public struct TextFormField: FormField, TextLengthRestriction, _PartsHolder, _Ra
     /// What text the field takes (`kind`), if the server said.
     public let kind: Kind?
 
-    init(_ parts: _FieldParts, kind: Kind?) {
-        _parts = parts
-        self.kind = kind
-    }
+    init(_ parts: _FieldParts, kind: Kind?) { (_parts, self.kind) = (parts, kind) }
 }
 
 extension TextFormField.Kind: WireNames {
@@ -262,10 +259,7 @@ public struct SelectFormField: FormField, _PartsHolder, _RawJSONEncodable, Hasha
     /// The options, in order.
     public let options: [Option]
 
-    init(_ parts: _FieldParts, options: [Option]) {
-        _parts = parts
-        self.options = options
-    }
+    init(_ parts: _FieldParts, options: [Option]) { (_parts, self.options) = (parts, options) }
 }
 
 /// A checkbox.
@@ -277,10 +271,7 @@ public struct CheckboxFormField: FormField, _PartsHolder, _RawJSONEncodable, Has
     /// Whether the user may not change it.
     public let readonly: Bool
 
-    init(_ parts: _FieldParts, checked: Bool, readonly: Bool) {
-        _parts = parts
-        (self.checked, self.readonly) = (checked, readonly)
-    }
+    init(_ parts: _FieldParts, checked: Bool, readonly: Bool) { (_parts, self.checked, self.readonly) = (parts, checked, readonly) }
 }
 
 /// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).

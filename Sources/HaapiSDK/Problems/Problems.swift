@@ -187,8 +187,7 @@ public struct InvalidInputProblem: ProblemRepresentation, _PartsHolder, _RawJSON
     public let invalidFields: [InvalidField]
 
     init(_ parts: _ProblemParts, invalidFields: [InvalidField], errorDescription: String?) {
-        _parts = parts
-        (self.invalidFields, self.errorDescription) = (invalidFields, errorDescription)
+        (_parts, self.invalidFields, self.errorDescription) = (parts, invalidFields, errorDescription)
     }
 
     init(_ parts: _ProblemParts, reader: JSONReader) throws {
@@ -213,8 +212,7 @@ public struct AuthorizationProblem: ProblemRepresentation, _PartsHolder, _RawJSO
     public let iss: String?
 
     init(_ parts: _ProblemParts, error: String, errorDescription: String?) {
-        _parts = parts
-        (self.error, self.errorDescription, iss) = (error, errorDescription, parts.raw["iss"]?.stringValue)
+        (_parts, self.error, self.errorDescription, iss) = (parts, error, errorDescription, parts.raw["iss"]?.stringValue)
     }
 
     init(_ parts: _ProblemParts, reader: JSONReader) throws {

@@ -39,8 +39,7 @@ public struct ExternalBrowserClientOperationStep: ClientOperationStep, _PartsHol
     }
 
     init(_ parts: _RepresentationParts, model: ExternalBrowserClientOperationActionModel, continueForm: FormActionModel) {
-        _parts = parts
-        (actionModel, continueFormActionModel) = (model, continueForm)
+        (_parts, actionModel, continueFormActionModel) = (parts, model, continueForm)
     }
 
     /// The actions to show beside the operation: the step's other actions (a cancel form).
@@ -96,10 +95,7 @@ public struct EncapClientOperationStep: ClientOperationStep, _PartsHolder, _RawJ
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: _RepresentationParts, model: EncapAutoActivationClientOperationActionModel) {
-        _parts = parts
-        actionModel = model
-    }
+    init(_ parts: _RepresentationParts, model: EncapAutoActivationClientOperationActionModel) { (_parts, actionModel) = (parts, model) }
 
     /// The activation URL.
     public var urlToLaunch: URL? { actionModel.urlToLaunch }
@@ -131,8 +127,7 @@ public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, _Par
 
     init?(_ parts: _RepresentationParts, model: WebAuthnRegistrationClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
-        _parts = parts
-        (actionModel, continueAction) = (model, resume)
+        (_parts, actionModel, continueAction) = (parts, model, resume)
     }
 
     /// The error actions that continue in a browser instead.
@@ -168,8 +163,7 @@ public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, _P
 
     init?(_ parts: _RepresentationParts, model: WebAuthnAuthenticationClientOperationActionModel) {
         guard let resume = firstForm(model.continueActions) else { return nil }
-        _parts = parts
-        (actionModel, continueAction) = (model, resume)
+        (_parts, actionModel, continueAction) = (parts, model, resume)
     }
 
     /// The error actions that continue in a browser instead.
@@ -199,8 +193,5 @@ public struct GenericClientOperationStep: ClientOperationStep, _PartsHolder, _Ra
     /// The operation as received: its name, its arguments and what follows.
     public let actionModel: GenericClientOperationActionModel
 
-    init(_ parts: _RepresentationParts, model: GenericClientOperationActionModel) {
-        _parts = parts
-        actionModel = model
-    }
+    init(_ parts: _RepresentationParts, model: GenericClientOperationActionModel) { (_parts, actionModel) = (parts, model) }
 }

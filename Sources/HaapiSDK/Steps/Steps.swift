@@ -15,10 +15,7 @@ public struct InteractiveFormStep: HaapiRepresentation, _PartsHolder, _RawJSONEn
     /// Not API: what every step has, read once (see ``_PartsHolder``).
     public let _parts: _RepresentationParts
 
-    init(_ parts: _RepresentationParts, actions: [FormAction]) {
-        _parts = parts
-        self.actions = actions
-    }
+    init(_ parts: _RepresentationParts, actions: [FormAction]) { (_parts, self.actions) = (parts, actions) }
 
     /// The forms (``actions``), as the untyped list every step has.
     public var allActions: [any Action] { actions }
@@ -78,10 +75,7 @@ public struct RedirectionStep: HaapiRepresentation, _PartsHolder, _RawJSONEncoda
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
 
-    init(_ parts: _RepresentationParts, redirectAction: FormAction) {
-        _parts = parts
-        self.redirectAction = redirectAction
-    }
+    init(_ parts: _RepresentationParts, redirectAction: FormAction) { (_parts, self.redirectAction) = (parts, redirectAction) }
 
     /// The redirect's form.
     public var form: FormActionModel { redirectAction.model }
@@ -114,8 +108,7 @@ public struct PollingStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable,
     }
 
     init(_ parts: _RepresentationParts, properties: PollingProperties, mainAction: FormAction, cancelAction: FormAction?) {
-        _parts = parts
-        (self.mainAction, self.cancelAction, pollingProperties) = (mainAction, cancelAction, properties)
+        (_parts, self.mainAction, self.cancelAction, pollingProperties) = (parts, mainAction, cancelAction, properties)
     }
 
     /// ``pollingProperties``, as the type every step's properties have.
@@ -166,8 +159,7 @@ public struct OAuthAuthorizationResponseStep: HaapiRepresentation, _PartsHolder,
     public var actions: [any Action] { _parts.actions }
 
     init(_ parts: _RepresentationParts, properties: OAuthAuthorizationResponseProperties) {
-        _parts = parts
-        oauthAuthorizationResponseProperties = properties
+        (_parts, oauthAuthorizationResponseProperties) = (parts, properties)
     }
 
     /// ``oauthAuthorizationResponseProperties``, as the type every step's properties have.
