@@ -53,21 +53,19 @@ func decodeAction(_ reader: JSONReader) throws -> any Action {
         guard let model else { throw HaapiModelError(.missingMember, path: reader.child("model"), "a \(what) action has no model") }
         return model
     }
+    let parts = _ActionParts(kind: kind, title: title, raw: reader.raw)
     switch ActionTemplate(rawValue: try reader.optionalString("template") ?? "") {
     case .form:
-        return FormAction(
-            kind: kind, title: title, model: try FormActionModel(required("form")), properties: try properties.map(FormAction.Properties.init),
-            rawJSON: reader.raw)
+        return FormAction(parts, model: try FormActionModel(required("form")), properties: try properties.map(FormAction.Properties.init))
     case .selector:
         return SelectorAction(
-            kind: kind, title: title, model: try SelectorActionModel(required("selector")),
-            properties: properties.map { SelectorAction.Properties(rawJSON: $0.raw) }, rawJSON: reader.raw)
+            parts, model: try SelectorActionModel(required("selector")), properties: properties.map { SelectorAction.Properties(rawJSON: $0.raw) })
     case .clientOperation:
         return ClientOperationAction(
-            kind: kind, title: title, model: try decodeClientOperationModel(required("client-operation")),
-            properties: properties.map { ClientOperationAction.Properties(rawJSON: $0.raw) }, rawJSON: reader.raw)
+            parts, model: try decodeClientOperationModel(required("client-operation")),
+            properties: properties.map { ClientOperationAction.Properties(rawJSON: $0.raw) })
     default:
-        return GenericAction(kind: kind, title: title, rawJSON: reader.raw)
+        return GenericAction(parts)
     }
 }
 
@@ -94,19 +92,43 @@ extension Array where Element == any Action {
     }
 }
 
+/// Not API: the members every action has, read once (an action's synthesized `==` and hash come
+/// from here and its own members).
+public struct _ActionParts: Sendable, Hashable {
+    let kind: ActionKind
+    let title: Message?
+    let raw: JSONValue
+}
+
+extension Action where Self: RawJsonRepresentable & _PartsHolder, _Parts == _ActionParts {
+    /// What the action does (`login`, `cancel`, ...).
+    public var kind: ActionKind { _parts.kind }
+    /// The title to show, if the action has one.
+    public var title: Message? { _parts.title }
+    /// The action exactly as received: nothing of it is lost.
+    public var rawJSON: JSONValue { _parts.raw }
+
+    /// Decodes an action of this type's template.
+    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
+    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
+}
+
 /// An action's `properties`, kept as JSON.
 public protocol ActionProperties: Codable, Hashable, Sendable {}
 
+extension ActionProperties where Self: _RawJSONEncodable {
+    /// ``_RawJSONEncodable/rawJSON`` as JSON text (sorted keys).
+    public var rawJsonString: String { rawJSON.jsonText }
+}
+
 /// A form to fill in and submit (template `form`).
-public struct FormAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
+public struct FormAction: Action, _PartsHolder, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// A form action's `properties`: the authenticator type on authenticator options.
     public struct Properties: ActionProperties, _RawJSONEncodable {
         /// `html-form`, `sms`, `bankid`, ... (empty when not given).
         public let authenticatorType: String
         /// The properties exactly as received.
         public let rawJSON: JSONValue
-        /// ``rawJSON`` as JSON text (sorted keys).
-        public var rawJsonString: String { rawJSON.jsonText }
 
         init(authenticatorType: String, rawJSON: JSONValue) { (self.authenticatorType, self.rawJSON) = (authenticatorType, rawJSON) }
 
@@ -119,89 +141,64 @@ public struct FormAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncoda
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
     }
 
-    /// What the action does (`login`, `cancel`, ...).
-    public let kind: ActionKind
-    /// The title to show, if the action has one.
-    public let title: Message?
+    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    public let _parts: _ActionParts
     /// The form: its fields, method, address and what follows it.
     public let model: FormActionModel
     /// The action's `properties`, if it has any.
     public let properties: Properties?
-    /// The action exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
-    /// Decodes an action whose `template` is `form`.
-    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
-    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    init(kind: ActionKind, title: Message?, model: FormActionModel, properties: Properties?, rawJSON: JSONValue) {
-        (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
+    init(_ parts: _ActionParts, model: FormActionModel, properties: Properties?) {
+        (_parts, self.model, self.properties) = (parts, model, properties)
     }
 }
 
 /// A choice between nested actions (template `selector`).
-public struct SelectorAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
+public struct SelectorAction: Action, _PartsHolder, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// A selector action's `properties`, as JSON.
     public struct Properties: ActionProperties, _RawJSONEncodable {
         /// The properties exactly as received.
         public let rawJSON: JSONValue
-        /// ``rawJSON`` as JSON text (sorted keys).
-        public var rawJsonString: String { rawJSON.jsonText }
 
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
         /// Decodes the properties (any JSON object).
         public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
     }
 
-    /// What the action does (`login`, `cancel`, ...).
-    public let kind: ActionKind
-    /// The title to show, if the action has one.
-    public let title: Message?
+    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    public let _parts: _ActionParts
     /// The options to choose from.
     public let model: SelectorActionModel
     /// The action's `properties`, if it has any.
     public let properties: Properties?
-    /// The action exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
-    /// Decodes an action whose `template` is `selector`.
-    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
-    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    init(kind: ActionKind, title: Message?, model: SelectorActionModel, properties: Properties?, rawJSON: JSONValue) {
-        (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
+    init(_ parts: _ActionParts, model: SelectorActionModel, properties: Properties?) {
+        (_parts, self.model, self.properties) = (parts, model, properties)
     }
 }
 
 /// An operation the client performs itself (template `client-operation`): opening a browser or
 /// the BankID app, a WebAuthn ceremony, ...
-public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
+public struct ClientOperationAction: Action, _PartsHolder, Hashable, RawJsonRepresentable, _RawJSONEncodable {
     /// A client-operation action's `properties`, as JSON.
     public struct Properties: ActionProperties, _RawJSONEncodable {
         /// The properties exactly as received.
         public let rawJSON: JSONValue
-        /// ``rawJSON`` as JSON text (sorted keys).
-        public var rawJsonString: String { rawJSON.jsonText }
 
         init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
         /// Decodes the properties (any JSON object).
         public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
     }
 
-    /// What the action does (`login`, `cancel`, ...).
-    public let kind: ActionKind
-    /// The title to show, if the action has one.
-    public let title: Message?
+    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    public let _parts: _ActionParts
     /// The operation: a ``BankIdClientOperationActionModel``, an ``ExternalBrowserClientOperationActionModel``, ...
     public let model: any ClientOperationActionModelRepresentation
     /// The action's `properties`, if it has any.
     public let properties: Properties?
-    /// The action exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
 
-    /// Decodes an action whose `template` is `client-operation`.
-    /// - Throws: ``HaapiModelError`` when it is malformed or of another template.
-    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    init(kind: ActionKind, title: Message?, model: any ClientOperationActionModelRepresentation, properties: Properties?, rawJSON: JSONValue) {
-        (self.kind, self.title, self.model, self.properties, self.rawJSON) = (kind, title, model, properties, rawJSON)
+    init(_ parts: _ActionParts, model: any ClientOperationActionModelRepresentation, properties: Properties?) {
+        (_parts, self.model, self.properties) = (parts, model, properties)
     }
 
     /// Whether the two are the same: the same JSON.
@@ -212,23 +209,14 @@ public struct ClientOperationAction: Action, Hashable, RawJsonRepresentable, _Ra
 
 /// An action of a template this SDK does not model, kept whole (``rawJSON``; its model is
 /// ``model``).
-public struct GenericAction: Action, Hashable, RawJsonRepresentable, _RawJSONEncodable {
-    /// What the action does (`login`, `cancel`, ...).
-    public let kind: ActionKind
-    /// The title to show, if the action has one.
-    public let title: Message?
-    /// The action exactly as received: nothing of it is lost.
-    public let rawJSON: JSONValue
+public struct GenericAction: Action, _PartsHolder, Hashable, RawJsonRepresentable, _RawJSONEncodable {
+    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    public let _parts: _ActionParts
+
+    init(_ parts: _ActionParts) { _parts = parts }
 
     /// The action's `model` as received, if it had one.
     public var model: JSONValue? { rawJSON["model"] }
-
-    /// Decodes an action of a template this SDK does not model.
-    /// - Throws: ``HaapiModelError`` when it is malformed or of a template this SDK models.
-    public init(from decoder: any Decoder) throws { self = try decodeTypedAction(decoder, as: Self.self) }
-    init(kind: ActionKind, title: Message?, rawJSON: JSONValue) {
-        (self.kind, self.title, self.rawJSON) = (kind, title, rawJSON)
-    }
 
     /// The launch this action asks for, when it is one in an older shape: Curity's legacy
     /// `launch` template (or any whose kind is `external-browser`) with an `href` in its model.

@@ -24,29 +24,27 @@ extension HaapiModel {
     public enum ActionFactory {
         /// A form action.
         public static func form(properties: FormAction.Properties?, model: FormActionModel, kind: ActionKind, title: Message?) -> FormAction {
-            FormAction(kind: kind, title: title, model: model, properties: properties, rawJSON: actionJSON("form", kind, title, model.rawJSON, properties?.rawJSON))
+            FormAction(parts("form", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
         }
 
         /// A selector action.
         public static func selector(properties: SelectorAction.Properties?, model: SelectorActionModel, kind: ActionKind, title: Message?) -> SelectorAction {
-            SelectorAction(
-                kind: kind, title: title, model: model, properties: properties, rawJSON: actionJSON("selector", kind, title, model.rawJSON, properties?.rawJSON))
+            SelectorAction(parts("selector", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
         }
 
         /// A client-operation action.
         public static func clientOperation(
             properties: ClientOperationAction.Properties?, model: any ClientOperationActionModelRepresentation, kind: ActionKind, title: Message?
         ) -> ClientOperationAction {
-            ClientOperationAction(
-                kind: kind, title: title, model: model, properties: properties,
-                rawJSON: actionJSON("client-operation", kind, title, model.rawJSON, properties?.rawJSON))
+            ClientOperationAction(parts("client-operation", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
         }
 
-        private static func actionJSON(_ template: String, _ kind: ActionKind, _ title: Message?, _ model: JSONValue, _ properties: JSONValue?) -> JSONValue {
+        /// The parts of an action made from values: its JSON is composed from theirs.
+        private static func parts(_ template: String, _ kind: ActionKind, _ title: Message?, _ model: JSONValue, _ properties: JSONValue?) -> _ActionParts {
             var members: [String: JSONValue] = ["template": .string(template), "kind": .string(kind.rawValue), "model": model]
             members["title"] = title?.json
             members["properties"] = properties
-            return .object(members)
+            return _ActionParts(kind: kind, title: title, raw: .object(members))
         }
     }
 

@@ -33,6 +33,10 @@ public protocol _RawJSONEncodable: Encodable {
 extension _RawJSONEncodable {
     /// Encodes the model as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
+
+    /// ``rawJSON`` as JSON text (sorted keys), for `rawJsonString` (here, where `rawJSON` can only
+    /// be the model's own: ``Properties`` computes another from `rawJsonString`).
+    var rawJSONText: String { rawJSON.jsonText }
 }
 
 extension RawJsonRepresentable where Self: _RawJSONEncodable {

@@ -13,12 +13,15 @@ extension Properties {
     public var rawJSON: JSONValue { JSONValue(text: rawJsonString) ?? .object([:]) }
 }
 
+extension Properties where Self: _RawJSONEncodable {
+    /// The properties as JSON text (sorted keys).
+    public var rawJsonString: String { rawJSONText }
+}
+
 /// Properties with no typed members: read them from ``rawJSON``.
 public struct GenericProperties: Properties, Hashable, _RawJSONEncodable {
     /// The properties exactly as received.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String { rawJSON.jsonText }
 
     init(rawJSON: JSONValue) { self.rawJSON = rawJSON }
     /// Decodes properties (any JSON object).
@@ -40,8 +43,6 @@ public struct PollingProperties: Properties, Hashable, _RawJSONEncodable {
     public let interval: String?
     /// The properties exactly as received.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String { rawJSON.jsonText }
 
     /// ``maxWaitTime`` as a number of seconds, when it is one (clamped as
     /// ``/OAuthCore/OutsideNumber/seconds(_:)-(Int)`` says, as are the two below).
@@ -103,8 +104,6 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable, _RawJS
     public let rawJson: [String: String]
     /// The properties exactly as received.
     public let rawJSON: JSONValue
-    /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String { rawJSON.jsonText }
 
     /// The issuer (RFC 9207).
     public let iss: String?
