@@ -30,6 +30,12 @@ struct CodableModelTests {
 
     func roundTrip(_ action: any Action) throws {
         try roundTrip(action, action.rawJSON)
+        let properties: (any ActionProperties)? = (action as? FormAction)?.properties ?? (action as? SelectorAction)?.properties
+            ?? (action as? ClientOperationAction)?.properties
+        if let properties = properties as? any ActionProperties & _RawJSONEncodable {
+            try roundTrip(properties, properties.rawJSON)
+            #expect(JSONValue(text: properties.rawJsonString) == properties.rawJSON)
+        }
         if let form = action.form {
             try roundTrip(form, form.rawJSON)
             for field in form.fields {
@@ -52,7 +58,10 @@ struct CodableModelTests {
         for link in step.links { try roundTrip(link, link.rawJSON) }
         for message in step.messages { try roundTrip(message, message.rawJSON) }
         if let metadata = step.metadata { try roundTrip(metadata, metadata.rawJSON) }
-        if let properties = step.properties { try roundTrip(properties, properties.rawJSON) }
+        if let properties = step.properties {
+            try roundTrip(properties, properties.rawJSON)
+            #expect(JSONValue(text: properties.rawJsonString) == properties.rawJSON)
+        }
     }
 
     @Test(arguments: problems) func problem(_ name: String) throws {
