@@ -93,6 +93,54 @@ public struct HaapiAccessorOptions: Sendable {
     public init() {}
 }
 
+/// Not API: a builder of what an accessor is built with, its ``HaapiConfiguration`` and
+/// ``HaapiAccessorOptions``: ``HaapiAccessorBuilder``, and the UI kit's configuration builder,
+/// which builds an accessor too. The setters both have are written once, below. Public only
+/// because they are.
+public protocol _HaapiAccessorSettingsBuilder: AnyObject {
+    /// Makes one change of the settings, under the builder's lock.
+    func _change(_ change: (inout HaapiConfiguration, inout HaapiAccessorOptions) -> Void)
+}
+
+extension _HaapiAccessorSettingsBuilder {
+    /// Sets the client authentication method (client credentials and DCR).
+    @discardableResult public func setClientAuthenticationMethod(method: any ClientAuthenticationMethod) -> Self {
+        _change { configuration, _ in configuration.clientAuthenticationMethod = method }
+        return self
+    }
+
+    /// Enables the DCR fallback for devices that cannot attest.
+    @discardableResult public func setDCRConfiguration(configuration: DCRConfiguration) -> Self {
+        setOption { $0.dcrConfiguration = configuration }
+    }
+
+    /// Sets the attestation provider (default: ``/HaapiSDK/HaapiAccessorBuilder/platformAttestationProvider``).
+    @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
+        setOption { $0.attestationProvider = provider }
+    }
+
+    /// Forces an access strategy.
+    @discardableResult public func setAccessStrategy(_ strategy: HaapiAccessStrategy) -> Self {
+        setOption { $0.accessStrategy = strategy }
+    }
+
+    /// Sets the network transport (default: the platform's, with the configuration's timeout and TLS settings).
+    @discardableResult public func setTransport(_ transport: any HTTPTransport) -> Self {
+        setOption { $0.transport = transport }
+    }
+
+    /// Sets where tokens and bound-token keys are kept (default: ``/HaapiDriver/DefaultStorage``; DCR clients go to the DCR configuration's storage).
+    @discardableResult public func setStorage(_ storage: any Storage) -> Self {
+        setOption { $0.storage = storage }
+    }
+
+    /// One change of the accessor options.
+    func setOption(_ change: (inout HaapiAccessorOptions) -> Void) -> Self {
+        _change { _, options in change(&options) }
+        return self
+    }
+}
+
 /// Builds the HAAPI and OAuth managers for a configuration and this device's capabilities
 /// (the seeds' `HaapiAccessorBuilder`).
 ///
@@ -108,7 +156,7 @@ public struct HaapiAccessorOptions: Sendable {
 ///
 /// Safe to share between tasks and threads: its settings are behind a lock, and `build()`
 /// takes a copy of them.
-public final class HaapiAccessorBuilder: Sendable {
+public final class HaapiAccessorBuilder: _HaapiAccessorSettingsBuilder, Sendable {
     private let settings: LockedValue<(configuration: HaapiConfiguration, options: HaapiAccessorOptions)>
 
     /// A builder for `haapiConfiguration`, with `options` (default: none set).
@@ -116,56 +164,25 @@ public final class HaapiAccessorBuilder: Sendable {
         settings = LockedValue((haapiConfiguration, options))
     }
 
-    /// One change of the settings, under the lock.
-    private func set(_ change: (inout (configuration: HaapiConfiguration, options: HaapiAccessorOptions)) -> Void) -> Self {
-        settings.withLock { change(&$0) }
-        return self
-    }
-
-    /// Enables the DCR fallback.
-    @discardableResult public func setDCRConfiguration(configuration: DCRConfiguration) -> Self {
-        set { $0.options.dcrConfiguration = configuration }
-    }
-
-    /// Sets the client authentication method (client credentials and DCR).
-    @discardableResult public func setClientAuthenticationMethod(method: any ClientAuthenticationMethod) -> Self {
-        set { $0.configuration.clientAuthenticationMethod = method }
+    /// Makes one change of the settings, under the lock.
+    public func _change(_ change: (inout HaapiConfiguration, inout HaapiAccessorOptions) -> Void) {
+        settings.withLock { change(&$0.configuration, &$0.options) }
     }
 
     /// Chooses what to build: ``HaapiAccessorOption/all`` (the default) or ``HaapiAccessorOption/oauth``.
     @discardableResult public func setHaapiAccessorOption(option: HaapiAccessorOption) -> Self {
-        set { $0.options.option = option }
+        setOption { $0.option = option }
     }
 
     /// How many more times a failed attestation (the device's or the server's refusal) is tried
     /// before the DCR fallback (default: the configuration's ``/HaapiDriver/AttestationConfiguration/attestationMaxRetries``).
     @discardableResult public func setAttestationValidationRetryCount(maxRetries: Int) -> Self {
-        set { $0.options.attestationValidationRetryCount = max(0, maxRetries) }
+        setOption { $0.attestationValidationRetryCount = max(0, maxRetries) }
     }
 
     /// Curity's name for its App Attest key; see ``HaapiAccessorOptions/attestationValidationKeyName``.
     @discardableResult public func setAttestationValidationKeyName(keyName: String) -> Self {
-        set { $0.options.attestationValidationKeyName = keyName }
-    }
-
-    /// Sets the attestation provider (default: ``platformAttestationProvider``).
-    @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
-        set { $0.options.attestationProvider = provider }
-    }
-
-    /// Forces an access strategy.
-    @discardableResult public func setAccessStrategy(_ strategy: HaapiAccessStrategy) -> Self {
-        set { $0.options.accessStrategy = strategy }
-    }
-
-    /// Sets the network transport (default: the platform's, with the configuration's timeout and TLS settings).
-    @discardableResult public func setTransport(_ transport: any HTTPTransport) -> Self {
-        set { $0.options.transport = transport }
-    }
-
-    /// Sets where tokens and bound-token keys are kept (default: ``/HaapiDriver/DefaultStorage``; DCR clients go to the DCR configuration's storage).
-    @discardableResult public func setStorage(_ storage: any Storage) -> Self {
-        set { $0.options.storage = storage }
+        setOption { $0.attestationValidationKeyName = keyName }
     }
 
     /// The attestation provider of builders that are not given one (the driver's

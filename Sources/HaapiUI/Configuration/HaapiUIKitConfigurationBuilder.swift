@@ -17,7 +17,7 @@ import OAuthCore
 /// Each setter changes the builder and returns it, so calls chain, or stand alone on a `let`.
 /// Safe to share between tasks and threads: the configuration is behind a lock, and `build()`
 /// returns a copy.
-public final class HaapiUIKitConfigurationBuilder: Sendable {
+public final class HaapiUIKitConfigurationBuilder: _HaapiAccessorSettingsBuilder, Sendable {
     private let configuration: LockedValue<HaapiUIKitConfiguration>
 
     /// A builder for an SDK configuration made elsewhere.
@@ -29,6 +29,12 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
     private func set(_ change: (inout HaapiUIKitConfiguration) -> Void) -> Self {
         configuration.withLock { change(&$0) }
         return self
+    }
+
+    /// Makes one change of the SDK configuration and the accessor options, under the lock (the
+    /// setters of `_HaapiAccessorSettingsBuilder`).
+    public func _change(_ change: (inout HaapiConfiguration, inout HaapiAccessorOptions) -> Void) {
+        configuration.withLock { change(&$0.haapiConfiguration, &$0.accessorOptions) }
     }
 
     /// A builder for a client, its server's endpoints and the app's redirect URI, as the seeds
@@ -78,16 +84,6 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
         set { $0.haapiConfiguration.tokenBoundConfiguration = value }
     }
 
-    /// Enables the DCR fallback for devices that cannot attest.
-    @discardableResult public func setDCRConfiguration(configuration value: DCRConfiguration) -> Self {
-        set { $0.accessorOptions.dcrConfiguration = value }
-    }
-
-    /// Sets how the client authenticates (client credentials and DCR).
-    @discardableResult public func setClientAuthenticationMethod(method: any ClientAuthenticationMethod) -> Self {
-        set { $0.haapiConfiguration.clientAuthenticationMethod = method }
-    }
-
     /// Collects the device context risk-assessment services ask for, with the app's bundle
     /// identifier (see ``/HaapiDriver/RiskAssessmentConfiguration``).
     @discardableResult public func setApplicationBundle(_ bundle: Bundle) -> Self {
@@ -112,26 +108,6 @@ public final class HaapiUIKitConfigurationBuilder: Sendable {
     /// Sets the revocation endpoint, for ``OAuthLifecycle``'s revocations.
     @discardableResult public func setRevocationEndpointUrl(endpoint: URL) -> Self {
         set { $0.haapiConfiguration.revocationEndpointURL = endpoint }
-    }
-
-    /// Sets the attestation provider (default: the platform's).
-    @discardableResult public func setAttestationProvider(_ provider: any AttestationProvider) -> Self {
-        set { $0.accessorOptions.attestationProvider = provider }
-    }
-
-    /// Forces an access strategy.
-    @discardableResult public func setAccessStrategy(_ strategy: HaapiAccessStrategy) -> Self {
-        set { $0.accessorOptions.accessStrategy = strategy }
-    }
-
-    /// Sets the network transport.
-    @discardableResult public func setTransport(_ transport: any HTTPTransport) -> Self {
-        set { $0.accessorOptions.transport = transport }
-    }
-
-    /// Sets where tokens and bound-token keys are kept.
-    @discardableResult public func setStorage(_ storage: any Storage) -> Self {
-        set { $0.accessorOptions.storage = storage }
     }
 
     /// Whether a passkey ceremony the device cannot complete continues in the browser when the
