@@ -150,7 +150,7 @@ public enum ResumeNonce {
 
 /// Any client operation, its arguments as received (the seeds' `ClientOperationActionModel`).
 public struct ClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
 
     init(_ parts: _OperationParts) { _parts = parts }
@@ -160,7 +160,7 @@ public struct ClientOperationActionModel: ClientOperationActionModelRepresentati
 /// (``urlToLaunch(redirectTo:)``), then submit the continue action with the `_resume_nonce`
 /// the browser comes back with.
 public struct ExternalBrowserClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
     /// What to open.
     public let href: String
@@ -189,7 +189,7 @@ public struct ExternalBrowserClientOperationActionModel: ClientOperationActionMo
 /// `bankid`: start BankID on this device (``urlToLaunch(redirectTo:)``), or show a QR code for
 /// BankID on another device; then submit the first continue action (it polls).
 public struct BankIdClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
     /// The auto-start token (empty when the server sent only a `bankid:` URL).
     public let autoStartToken: String
@@ -238,7 +238,7 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
 
 /// `encap-auto-activation`: activate an Encap device with ``activationCode``.
 public struct EncapAutoActivationClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
     /// The activation code.
     public let activationCode: String
@@ -356,7 +356,7 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
         public let type: String
     }
 
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
     /// The options for this device's authenticator: the passkey options, else the options for any kind.
     public var platformOptions: PlatformCredentialRequestOptions?
@@ -405,7 +405,7 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
         public let type: String
     }
 
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
     /// The request options, with the credentials the server knows split by kind of authenticator.
     public let credentialOptions: CredentialRequestOptions
@@ -440,7 +440,7 @@ public struct WebAuthnAuthenticationClientOperationActionModel: ClientOperationA
 /// Any other client operation, for the app to handle if it knows it
 /// (``HaapiModel/ActionModelFactory/genericClientOperation(arguments:name:continueActions:errorActions:)``).
 public struct GenericClientOperationActionModel: ClientOperationActionModelRepresentation, _PartsHolder, Hashable {
-    /// Not API: what every operation has, read once (see ``_PartsHolder``).
+    /// Not API: what every operation has, read once (see `_PartsHolder`).
     public let _parts: _OperationParts
 
     init(_ parts: _OperationParts) { _parts = parts }

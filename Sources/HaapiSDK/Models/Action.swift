@@ -117,7 +117,7 @@ extension Action where Self: RawJsonRepresentable & _PartsHolder, _Parts == _Act
 public protocol ActionProperties: Codable, Hashable, Sendable {}
 
 extension ActionProperties where Self: _RawJSONEncodable {
-    /// ``_RawJSONEncodable/rawJSON`` as JSON text (sorted keys).
+    /// The properties as JSON text (sorted keys).
     public var rawJsonString: String { rawJSON.jsonText }
 }
 
@@ -141,7 +141,7 @@ public struct FormAction: Action, _PartsHolder, Hashable, RawJsonRepresentable, 
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
     }
 
-    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    /// Not API: what every action has, read once (see `_PartsHolder`).
     public let _parts: _ActionParts
     /// The form: its fields, method, address and what follows it.
     public let model: FormActionModel
@@ -165,7 +165,7 @@ public struct SelectorAction: Action, _PartsHolder, Hashable, RawJsonRepresentab
         public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
     }
 
-    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    /// Not API: what every action has, read once (see `_PartsHolder`).
     public let _parts: _ActionParts
     /// The options to choose from.
     public let model: SelectorActionModel
@@ -190,7 +190,7 @@ public struct ClientOperationAction: Action, _PartsHolder, Hashable, RawJsonRepr
         public init(from decoder: any Decoder) throws { rawJSON = try JSONReader(decoding: decoder).raw }
     }
 
-    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    /// Not API: what every action has, read once (see `_PartsHolder`).
     public let _parts: _ActionParts
     /// The operation: a ``BankIdClientOperationActionModel``, an ``ExternalBrowserClientOperationActionModel``, ...
     public let model: any ClientOperationActionModelRepresentation
@@ -210,7 +210,7 @@ public struct ClientOperationAction: Action, _PartsHolder, Hashable, RawJsonRepr
 /// An action of a template this SDK does not model, kept whole (``rawJSON``; its model is
 /// ``model``).
 public struct GenericAction: Action, _PartsHolder, Hashable, RawJsonRepresentable, _RawJSONEncodable {
-    /// Not API: what every action has, read once (see ``_PartsHolder``).
+    /// Not API: what every action has, read once (see `_PartsHolder`).
     public let _parts: _ActionParts
 
     init(_ parts: _ActionParts) { _parts = parts }

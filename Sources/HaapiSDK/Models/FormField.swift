@@ -187,7 +187,7 @@ public struct TextFormField: FormField, TextLengthRestriction, _PartsHolder, _Ra
         public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
     }
 
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
     /// What text the field takes (`kind`), if the server said.
     public let kind: Kind?
@@ -211,7 +211,7 @@ extension TextFormField.Kind: WireNames {
 
 /// A username field.
 public struct UsernameFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
 
     init(_ parts: _FieldParts) { _parts = parts }
@@ -219,7 +219,7 @@ public struct UsernameFormField: FormField, TextLengthRestriction, _PartsHolder,
 
 /// A password field: never echoed.
 public struct PasswordFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
 
     init(_ parts: _FieldParts) { _parts = parts }
@@ -254,7 +254,7 @@ public struct SelectFormField: FormField, _PartsHolder, _RawJSONEncodable, Hasha
         public init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
     }
 
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
     /// The options, in order.
     public let options: [Option]
@@ -264,7 +264,7 @@ public struct SelectFormField: FormField, _PartsHolder, _RawJSONEncodable, Hasha
 
 /// A checkbox.
 public struct CheckboxFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
     /// Whether it starts checked.
     public let checked: Bool
@@ -276,7 +276,7 @@ public struct CheckboxFormField: FormField, _PartsHolder, _RawJSONEncodable, Has
 
 /// Filled by the client, not the user (`_resume_nonce`, a WebAuthn `credential`).
 public struct ContextFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
 
     init(_ parts: _FieldParts) { _parts = parts }
@@ -284,7 +284,7 @@ public struct ContextFormField: FormField, _PartsHolder, _RawJSONEncodable, Hash
 
 /// A value sent as the server gave it, never shown.
 public struct HiddenFormField: FormField, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
     /// The value to send (empty when the server gave none).
     public var value: String { _parts.value ?? "" }
@@ -294,7 +294,7 @@ public struct HiddenFormField: FormField, _PartsHolder, _RawJSONEncodable, Hasha
 
 /// A field of a type this SDK does not know (``type`` says which), kept whole: show it as text.
 public struct GenericFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every field has, read once (see ``_PartsHolder``).
+    /// Not API: what every field has, read once (see `_PartsHolder`).
     public let _parts: _FieldParts
 
     init(_ parts: _FieldParts) { _parts = parts }

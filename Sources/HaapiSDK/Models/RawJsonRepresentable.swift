@@ -45,9 +45,9 @@ extension RawJsonRepresentable where Self: _RawJSONEncodable {
 }
 
 /// Not API: a model of this SDK that keeps the members every model of its family has in one
-/// value, ``_parts``, which also makes its synthesized `==` and hash. An extension of the
+/// value, `_parts`, which also makes its synthesized `==` and hash. An extension of the
 /// family's protocol, written once, hands them out under the names Curity's SDK declares
-/// (``_RepresentationParts``, ``_ProblemParts``, ``_FieldParts``, ``_OperationParts``). Public
+/// (`_RepresentationParts`, `_ProblemParts`, `_FieldParts`, `_OperationParts`). Public
 /// only because those members are.
 public protocol _PartsHolder {
     /// What every model of the family has.

@@ -145,7 +145,7 @@ extension ProblemRepresentation where Self: _PartsHolder, _Parts == _ProblemPart
 /// authentication-failed, too-many-attempts, generic-user-error, unexpected,
 /// mismatch-between-session-and-access-token, and every unknown type.
 public struct Problem: ProblemRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every problem has, read once (see ``_PartsHolder``).
+    /// Not API: what every problem has, read once (see `_PartsHolder`).
     public let _parts: _ProblemParts
 
     init(_ parts: _ProblemParts) { _parts = parts }
@@ -179,7 +179,7 @@ public struct InvalidInputProblem: ProblemRepresentation, _PartsHolder, _RawJSON
         public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
     }
 
-    /// Not API: what every problem has, read once (see ``_PartsHolder``).
+    /// Not API: what every problem has, read once (see `_PartsHolder`).
     public let _parts: _ProblemParts
     /// `error_description`, when the server gives one.
     public let errorDescription: String?
@@ -202,7 +202,7 @@ public struct InvalidInputProblem: ProblemRepresentation, _PartsHolder, _RawJSON
 
 /// `error-authorization-response`: the flow ended with an OAuth error (the seeds' `AuthorizationProblem`).
 public struct AuthorizationProblem: ProblemRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every problem has, read once (see ``_PartsHolder``).
+    /// Not API: what every problem has, read once (see `_PartsHolder`).
     public let _parts: _ProblemParts
     /// The OAuth `error`, such as `access_denied` (`access_denied` when the server gave none).
     public let error: String

@@ -26,7 +26,7 @@ private func firstForm(_ actions: [any Action]) -> FormAction? { actions.lazy.co
 public struct ExternalBrowserClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The operation: the `href` to open and what follows.
     public let actionModel: ExternalBrowserClientOperationActionModel
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }
@@ -67,7 +67,7 @@ public struct BankIdClientOperationStep: ClientOperationStep, _PartsHolder, _Raw
     public let activationLink: Link?
     /// The operation: the auto-start token, the URL that starts BankID, and what follows.
     public let actionModel: BankIdClientOperationActionModel
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }
@@ -90,7 +90,7 @@ public struct BankIdClientOperationStep: ClientOperationStep, _PartsHolder, _Raw
 public struct EncapClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The operation: the activation URL and what follows.
     public let actionModel: EncapAutoActivationClientOperationActionModel
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }
@@ -118,7 +118,7 @@ private func credentialParameters(_ members: [String: JSONValue]) -> [String: An
 public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The operation: the credential creation options and what follows.
     public let actionModel: WebAuthnRegistrationClientOperationActionModel
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }
@@ -152,7 +152,7 @@ public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, _Par
 /// `webauthn-authentication`: sign the operation's challenge, then submit ``continueAction``
 /// with the assertion (``formattedParametersForAssertion(rawAuthenticatorData:rawClientDataJSON:signature:credentialID:credentialParamType:userId:)``).
 public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }
@@ -186,7 +186,7 @@ public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, _P
 /// Any other client operation (or a known one without what its typed step needs), for the app
 /// to handle if it knows it.
 public struct GenericClientOperationStep: ClientOperationStep, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order: the client operation and the forms beside it.
     public var actions: [any Action] { _parts.actions }

@@ -12,7 +12,7 @@ import OAuthCore
 public struct InteractiveFormStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The forms, in order.
     public var actions: [FormAction]
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
 
     init(_ parts: _RepresentationParts, actions: [FormAction]) { (_parts, self.actions) = (parts, actions) }
@@ -51,7 +51,7 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, _PartsHolder, _Raw
     public let title: Message
     /// The authenticators to choose from.
     public let authenticators: [AuthenticatorOption]
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
@@ -70,7 +70,7 @@ public struct AuthenticatorSelectorStep: HaapiRepresentation, _PartsHolder, _Raw
 public struct RedirectionStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The redirect action.
     public let redirectAction: FormAction
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
@@ -88,7 +88,7 @@ public struct PollingStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable,
     public let mainAction: FormAction
     /// The action that abandons the wait, if offered.
     public let cancelAction: FormAction?
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
@@ -119,7 +119,7 @@ public struct PollingStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable,
 /// and offer those actions ("enter the passcode we sent"). ``HaapiManager`` fills ``actions``
 /// with the submitted form's continue actions when the server sends none.
 public struct ContinueSameStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// The actions to offer now.
     public var actions: [any Action] { _parts.actions }
@@ -141,7 +141,7 @@ public struct ContinueSameStep: HaapiRepresentation, _PartsHolder, _RawJSONEncod
 
 /// A step that asks the user to consent (`user-consent-step` and `consentor-step`).
 public struct UserConsentStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
@@ -153,7 +153,7 @@ public struct UserConsentStep: HaapiRepresentation, _PartsHolder, _RawJSONEncoda
 public struct OAuthAuthorizationResponseStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The response's values.
     public let oauthAuthorizationResponseProperties: OAuthAuthorizationResponseProperties
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
@@ -172,7 +172,7 @@ public struct OAuthAuthorizationResponseStep: HaapiRepresentation, _PartsHolder,
 /// A step no typed class fits (an unknown template, or an unusual mix of actions). Nothing of
 /// it is lost: see ``rawJSON``.
 public struct GenericRepresentationStep: HaapiRepresentation, _PartsHolder, _RawJSONEncodable, Hashable {
-    /// Not API: what every step has, read once (see ``_PartsHolder``).
+    /// Not API: what every step has, read once (see `_PartsHolder`).
     public let _parts: _RepresentationParts
     /// Every action of the step, in order.
     public var actions: [any Action] { _parts.actions }
