@@ -118,7 +118,7 @@ public protocol ActionProperties: Codable, Hashable, Sendable {}
 
 extension ActionProperties where Self: _RawJSONEncodable {
     /// The properties as JSON text (sorted keys).
-    public var rawJsonString: String { rawJSON.jsonText }
+    public var rawJsonString: String { rawJSONText }
 }
 
 /// A form to fill in and submit (template `form`).

@@ -34,21 +34,21 @@ extension _RawJSONEncodable {
     /// Encodes the model as received (``rawJSON``).
     public func encode(to encoder: any Encoder) throws { try rawJSON.encode(to: encoder) }
 
-    /// ``rawJSON`` as JSON text (sorted keys), for `rawJsonString` (here, where `rawJSON` can only
-    /// be the model's own: ``Properties`` computes another from `rawJsonString`).
+    /// ``rawJSON`` as JSON text (sorted keys): every `rawJsonString` (read here, where `rawJSON`
+    /// can only be the model's own; an extension of ``Properties`` computes one from `rawJsonString`).
     var rawJSONText: String { rawJSON.jsonText }
 }
 
 extension RawJsonRepresentable where Self: _RawJSONEncodable {
     /// ``rawJSON`` as JSON text (sorted keys).
-    public var rawJsonString: String? { rawJSON.jsonText }
+    public var rawJsonString: String? { rawJSONText }
 }
 
 /// Not API: a model of this SDK that keeps the members every model of its family has in one
 /// value, `_parts`, which also makes its synthesized `==` and hash. An extension of the
 /// family's protocol, written once, hands them out under the names Curity's SDK declares
-/// (`_RepresentationParts`, `_ProblemParts`, `_FieldParts`, `_OperationParts`). Public
-/// only because those members are.
+/// (`_RepresentationParts`, `_ProblemParts`, `_FieldParts`, `_OperationParts`,
+/// `_ActionParts`). Public only because those members are.
 public protocol _PartsHolder {
     /// What every model of the family has.
     associatedtype _Parts
