@@ -277,6 +277,26 @@ struct TokenSessionTests {
         #expect(provider.revoked == [before.accessToken, rotated, next.value])
     }
 
+    /// A caller presenting a refresh token after another caller's refresh rotated it (too late
+    /// to join that refresh) gets that refresh's answer: the spent token is not sent again. After
+    /// a revocation nothing is remembered, and the spent token goes to the provider, which refuses it.
+    @Test func aLatePresenterOfARotatedRefreshTokenGetsItsAnswerWithoutSpendingItAgain() async throws {
+        let provider = try await TestOpenIDProvider.start()
+        defer { Task { await provider.stop() } }
+        let (client, before) = try await Self.loggedIn(provider, storage: InMemoryStorage())
+        let spent = try #require(before.refreshToken)
+
+        let first = try await client.session.refresh(presenting: spent, dpop: nil)
+        #expect(first.refreshToken != nil && first.refreshToken != spent)
+        let late = try await client.session.refresh(presenting: spent, dpop: nil)
+        #expect(late.accessToken == first.accessToken && late.refreshToken == first.refreshToken)
+        #expect(provider.tokenRequests("refresh_token") == 1)
+
+        try await client.session.revoke(.accessToken)
+        await #expect(throws: OIDCError.self) { try await client.session.refresh(presenting: spent, dpop: nil) }
+        #expect(provider.tokenRequests("refresh_token") == 2)
+    }
+
     /// The CLI is a shell over the session: `haapi userinfo` on a profile whose provider
     /// answers UserInfo about someone else refuses it, as the library does.
     @Test(.ownThreads) func haapiUserinfoRefusesAResponseAboutAnotherUser() async throws {

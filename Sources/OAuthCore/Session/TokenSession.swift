@@ -86,6 +86,8 @@ public actor TokenSession {
     private var refreshTask: SharedWork<AuthState>?
     /// The refreshes of refresh tokens callers present (``refresh(presenting:dpop:)``), by token.
     private var presentedRefreshes: [String: SharedWork<TokenSuccessResponse>] = [:]
+    /// The last refresh that rotated a presented refresh token: the token it spent, and what it gave.
+    private var lastRotation: (spent: String, tokens: TokenSuccessResponse)?
     private var holder: (key: JWK, dpop: Dpop)?
     /// The turns of this process's changes (``lock`` serialises processes, this the tasks of one).
     private let changes = TurnQueue()
@@ -314,14 +316,21 @@ public actor TokenSession {
     ///   [`OIDCError.Code.tokenRequestFailed`](doc:ErrorCode/tokenRequestFailed) with the refusal as its cause.
     /// - Parameter additionalParameters: more parameters of the token request (callers that
     ///   join a refresh under way share its parameters).
+    ///
+    /// A caller who comes late, presenting the token the last such refresh rotated, gets that
+    /// refresh's answer while its access token is unexpired: the spent token is not sent
+    /// again, which a server may take for a stolen token and end the grant (RFC 9700 §4.14.2).
     public func refresh(
         presenting refreshToken: String, dpop: Dpop?, additionalParameters: [(String, String)] = []
     ) async throws -> TokenSuccessResponse {
         if let running = presentedRefreshes[refreshToken] { return try await running.value }
+        if let last = lastRotation, last.spent == refreshToken, (last.tokens.expiresAt ?? .distantFuture) > Date() { return last.tokens }
         let work = SharedWork { try await self.refreshUnderLock(presenting: refreshToken, dpop: dpop, additionalParameters: additionalParameters) }
         presentedRefreshes[refreshToken] = work
         defer { presentedRefreshes[refreshToken] = nil }
-        return try await work.value
+        let tokens = try await work.value
+        if let next = tokens.refreshToken, next != refreshToken { lastRotation = (refreshToken, tokens) }
+        return tokens
     }
 
     private func refreshUnderLock(
@@ -436,6 +445,7 @@ public actor TokenSession {
     ///   ``OAuthErrorResponse``, ``UnexpectedResponseError`` or ``TokenEndpointError`` when the provider refuses; ``HTTPTransportError``.
     @discardableResult
     public func revoke(_ which: Revocation = .all) async throws -> [TokenRevocationClient.TokenTypeHint] {
+        lastRotation = nil
         if which == .all {
             let removed = try await whileChanging { () throws -> AuthState? in
                 let stored = try storedWhileChanging()
@@ -465,11 +475,13 @@ public actor TokenSession {
     }
 
     /// Revokes a token the caller holds (RFC 7009), which may or may not be the session's
-    /// (HaapiSDK's `OAuthTokenManager` revokes with it), and forgets it when it is the session's: its refresh token ends the session, with the key (the
-    /// provider should revoke the access tokens of its grant too, RFC 7009 §2.1); its access
-    /// token counts as expired.
+    /// (HaapiSDK's `OAuthTokenManager` revokes with it), and forgets it when it is the
+    /// session's: its refresh token ends the session, with the key (the provider should revoke
+    /// the access tokens of its grant too, RFC 7009 §2.1); its access token counts as expired.
+    /// The answer kept for late presenters of a rotated refresh token is forgotten too.
     /// - Throws: the errors of ``revoke(_:)``.
     public func revoke(presenting token: String, hint: TokenRevocationClient.TokenTypeHint) async throws {
+        lastRotation = nil
         try await revocationClient().revoke(token, hint: hint)
         try await whileChanging {
             guard let stored = try storedWhileChanging() else { return }
@@ -640,6 +652,7 @@ public actor TokenSession {
     private func delete() throws {
         try storage.delete(key: storageKey)
         known = .nothing
+        lastRotation = nil
     }
 
     private func dpop(for state: AuthState?) throws -> Dpop? {
