@@ -314,8 +314,12 @@ public actor TokenSession {
     /// - Returns: the token endpoint's answer.
     /// - Throws: the errors of ``refresh()``; for a token that is not the session's, ``OIDCError``
     ///   [`OIDCError.Code.tokenRequestFailed`](doc:ErrorCode/tokenRequestFailed) with the refusal as its cause.
-    /// - Parameter additionalParameters: more parameters of the token request (callers that
-    ///   join a refresh under way share its parameters).
+    /// - Parameters:
+    ///   - refreshToken: the refresh token to present.
+    ///   - dpop: the key that proves the request, for DPoP-bound tokens; `nil`: the session's
+    ///     own key when it is the session's token, else none.
+    ///   - additionalParameters: more parameters of the token request (callers that join a
+    ///     refresh under way share its parameters).
     ///
     /// A caller who comes late, presenting the token the last such refresh rotated, gets that
     /// refresh's answer while its access token is unexpired: the spent token is not sent
