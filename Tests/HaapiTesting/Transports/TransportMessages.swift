@@ -26,10 +26,10 @@ extension TransportRequest {
         FormURLEncoding.firstValues(String(decoding: body ?? Data(), as: UTF8.self))
     }
 
-    /// The URL's query parameters; the first value of a repeated name wins.
+    /// The URL's query parameters, form-decoded as a server reads them (`+` is a space); the
+    /// first value of a repeated name wins.
     public var query: [String: String] {
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        FormURLEncoding.firstValues(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
     }
 
     /// Whether this is a refresh-token grant (RFC 6749 §6).
