@@ -37,8 +37,8 @@ import Testing
     @Test func theStrategyIsImpliedWhenNotWritten() throws {
         #expect(try Self.read(#"{"clientId": "app", "clientSecret": "s"}"#).effectiveStrategy == .secret)
         #expect(try Self.read(#"{"clientId": "app", "attestation": "software"}"#).effectiveStrategy == .attestation)
-        #expect(try Self.read(#"{"clientId": "app"}"#).effectiveStrategy == .none)
-        #expect(try Self.read(#"{"clientId": "app", "clientSecret": "s", "strategy": "none"}"#).effectiveStrategy == .none)
+        #expect(try Self.read(#"{"clientId": "app"}"#).effectiveStrategy == .dynamicRegistration)
+        #expect(try Self.read(#"{"clientId": "app", "clientSecret": "s", "strategy": "none"}"#).effectiveStrategy == .dynamicRegistration)
     }
 
     @Test func aSavedProfileReadsBackTheSame() throws {

@@ -47,7 +47,7 @@ struct LoginSession {
             if configuration.attestation == .software {
                 builder.setAttestationProvider(InsecureSoftwareAttestationProvider())
             }
-        case .none:
+        case .dynamicRegistration:
             break
         }
         return builder.build()
@@ -57,7 +57,7 @@ struct LoginSession {
     @MainActor func run(terminal: Terminal) async throws -> Outcome {
         // No secret and no attestation this machine can make: the builder could only say so in
         // the SDK's terms; the server tells which of the user's mistakes it is.
-        if configuration.effectiveStrategy == .none && !HaapiAccessorBuilder.platformAttestationProvider.isSupported {
+        if configuration.effectiveStrategy == .dynamicRegistration && !HaapiAccessorBuilder.platformAttestationProvider.isSupported {
             throw await ClientDiagnosis.missingCredentials(configuration)
         }
         let application = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: try uiConfiguration()).build()

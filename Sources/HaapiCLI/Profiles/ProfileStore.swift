@@ -56,7 +56,7 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
 
     /// `strategy`, or what the other settings imply: `secret` with a secret, `attestation`
     /// with an attestation, else `none`.
-    package var effectiveStrategy: ClientStrategy { strategy ?? (clientSecret != nil ? .secret : attestation != nil ? .attestation : .none) }
+    package var effectiveStrategy: ClientStrategy { strategy ?? (clientSecret != nil ? .secret : attestation != nil ? .attestation : .dynamicRegistration) }
 
     /// How the client authenticates at the token and revocation endpoints: with its secret,
     /// or by `client_id` only (attested and public clients; their tokens are DPoP-bound).
@@ -254,8 +254,9 @@ package enum ClientStrategy: String, Sendable, Encodable, CaseIterable {
     case secret
     /// With a client attestation (``AttestationKind``).
     case attestation
-    /// With neither: dynamic client registration with what the device can attest, if anything.
-    case none
+    /// With neither (`none`): dynamic client registration with what the device can attest, if
+    /// anything. Not named `none`, which `Optional` has too.
+    case dynamicRegistration = "none"
 }
 
 /// The attestation the command line makes for the ``ClientStrategy/attestation`` strategy.
