@@ -58,14 +58,11 @@ public struct PollingProperties: Properties, Hashable, _RawJSONEncodable {
         var members = members
         members["status"] = .string(status.rawValue)
         members["recipientOfCommunication"] = recipientOfCommunication.map(JSONValue.string)
-        let reader = JSONReader(members: members, path: "properties")
         (self.status, self.recipientOfCommunication) = (status, recipientOfCommunication)
-        maxWaitTimeSeconds = (try? reader.optionalSeconds("maxWaitTime")) ?? nil
-        maxWaitRemainingTimeSeconds = (try? reader.optionalSeconds("maxWaitRemainingTime")) ?? nil
-        intervalMilliseconds = (try? reader.optionalMilliseconds("interval")) ?? nil
-        maxWaitTime = (try? reader.optionalString("maxWaitTime")) ?? nil
-        maxWaitRemainingTime = (try? reader.optionalString("maxWaitRemainingTime")) ?? nil
-        interval = (try? reader.optionalString("interval")) ?? nil
+        // Values an app made: a member that does not read is absent rather than an error.
+        let times = try? Self.times(JSONReader(members: members, path: "properties"), lenient: true)
+        (maxWaitTime, maxWaitTimeSeconds, maxWaitRemainingTime, maxWaitRemainingTimeSeconds, interval, intervalMilliseconds) =
+            times ?? (nil, nil, nil, nil, nil, nil)
         rawJSON = .object(members)
     }
 
@@ -76,13 +73,22 @@ public struct PollingProperties: Properties, Hashable, _RawJSONEncodable {
         }
         self.status = known
         recipientOfCommunication = try reader.optionalString("recipientOfCommunication")
-        maxWaitTimeSeconds = try reader.optionalSeconds("maxWaitTime")
-        maxWaitRemainingTimeSeconds = try reader.optionalSeconds("maxWaitRemainingTime")
-        intervalMilliseconds = try reader.optionalMilliseconds("interval")
-        maxWaitTime = try reader.optionalString("maxWaitTime")
-        maxWaitRemainingTime = try reader.optionalString("maxWaitRemainingTime")
-        interval = try reader.optionalString("interval")
+        (maxWaitTime, maxWaitTimeSeconds, maxWaitRemainingTime, maxWaitRemainingTimeSeconds, interval, intervalMilliseconds) =
+            try Self.times(reader, lenient: false)
         rawJSON = reader.raw
+    }
+
+    /// The waits and the interval, as text and as numbers; `lenient`, a member that does not
+    /// read (a number that is not one) is absent, else it is an error.
+    private static func times(
+        _ reader: JSONReader, lenient: Bool
+    ) throws -> (String?, Int?, String?, Int?, String?, Int?) {
+        func read<T>(_ member: () throws -> T?) throws -> T? { lenient ? ((try? member()) ?? nil) : try member() }
+        return (
+            try read { try reader.optionalString("maxWaitTime") }, try read { try reader.optionalSeconds("maxWaitTime") },
+            try read { try reader.optionalString("maxWaitRemainingTime") }, try read { try reader.optionalSeconds("maxWaitRemainingTime") },
+            try read { try reader.optionalString("interval") }, try read { try reader.optionalMilliseconds("interval") }
+        )
     }
 
     /// Decodes a polling step's properties.
