@@ -207,14 +207,9 @@ enum Steps {
         let enterCode = Wire.form(
             kind: "login", title: "Enter the code", href: HaapiPaths.otpVerify, actionTitle: "Verify",
             fields: [Wire.field("otp", type: "text", label: "One-time code", placeholder: "123456")])
-        return Wire.step(
-            "authentication-step", viewName: "authenticator/otp/authenticate/get",
-            actions: [
-                Wire.form(
-                    kind: "login", title: "Send a one-time code", href: HaapiPaths.otpSend, actionTitle: "Send code",
-                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")],
-                    continueActions: [enterCode])
-            ])
+        return username(
+            "Send a one-time code", href: HaapiPaths.otpSend, viewName: "authenticator/otp/authenticate/get", actionTitle: "Send code",
+            continueActions: [enterCode])
     }
 
     /// The answer to a form with continue actions.
@@ -224,13 +219,7 @@ enum Steps {
 
     /// The first polling step: who is asked.
     static func pollingStart() -> JSONValue {
-        Wire.step(
-            "authentication-step", viewName: "authenticator/polling/authenticate/get",
-            actions: [
-                Wire.form(
-                    kind: "login", title: "Approve on your phone", href: HaapiPaths.pollingStart, actionTitle: "Send request",
-                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")])
-            ])
+        username("Approve on your phone", href: HaapiPaths.pollingStart, viewName: "authenticator/polling/authenticate/get", actionTitle: "Send request")
     }
 
     /// A polling step, pending (poll and cancel actions, what to do, and with `wait` how long the
@@ -286,14 +275,15 @@ enum Steps {
             ])
     }
 
-    /// A username form posting to `href` (the first step of the simulated second factors).
-    static func username(_ title: String, href: String, viewName: String, actionTitle: String) -> JSONValue {
+    /// A username form posting to `href` (the first step of the simulated second factors), with
+    /// `continueActions` for what the answer asks next.
+    static func username(_ title: String, href: String, viewName: String, actionTitle: String, continueActions: [JSONValue] = []) -> JSONValue {
         Wire.step(
             "authentication-step", viewName: viewName,
             actions: [
                 Wire.form(
                     kind: "login", title: title, href: href, actionTitle: actionTitle,
-                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")])
+                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")], continueActions: continueActions)
             ])
     }
 
