@@ -100,10 +100,7 @@ protocol HandlesItsOwnSignals {}
 struct PKCECommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pkce", abstract: "Print a new PKCE code_verifier and its S256 code_challenge (RFC 7636).",
-        discussion: """
-            Examples:
-              haapi pkce
-            """)
+        discussion: helpText(examples: "haapi pkce"))
 
     func run() {
         let pair = PKCE()
@@ -117,11 +114,7 @@ struct PKCECommand: ParsableCommand {
 struct ThumbprintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbprint", abstract: "Print the RFC 7638 SHA-256 thumbprint of a JWK (a file, or - for standard input).",
-        discussion: """
-            Examples:
-              haapi thumbprint key.jwk
-              cat key.jwk | haapi thumbprint -
-            """)
+        discussion: helpText(examples: "haapi thumbprint key.jwk", "cat key.jwk | haapi thumbprint -"))
 
     @Argument(help: "A JSON file holding one JWK, or - to read standard input.")
     var file: String
@@ -136,11 +129,9 @@ struct ThumbprintCommand: ParsableCommand {
 struct DPoPProofCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dpop-proof", abstract: "Print a DPoP proof (RFC 9449) for one request, e.g. to try an API with curl.",
-        discussion: """
-            Examples:
-              haapi dpop-proof --method POST --url https://as.example/oauth/token
-              haapi dpop-proof --url https://api.example/items --key key.jwk
-            """)
+        discussion: helpText(examples:
+                "haapi dpop-proof --method POST --url https://as.example/oauth/token",
+                "haapi dpop-proof --url https://api.example/items --key key.jwk"))
 
     @Option(help: "The HTTP method of the request.") var method = "GET"
     @Option(help: "The URL of the request (query and fragment are left out of htu).") var url: String
@@ -160,13 +151,11 @@ struct CompletionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "completion",
         abstract: "Print the completion script for bash, zsh or fish (generated from the command definitions).",
-        discussion: """
-            Examples:
-              source <(haapi completion bash)                                  # this bash session
-              haapi completion bash > ~/.local/share/bash-completion/completions/haapi
-              haapi completion zsh > "${fpath[1]}/_haapi"
-              haapi completion fish > ~/.config/fish/completions/haapi.fish
-            """)
+        discussion: helpText(examples:
+                "source <(haapi completion bash)                                  # this bash session",
+                "haapi completion bash > ~/.local/share/bash-completion/completions/haapi",
+                #"haapi completion zsh > "${fpath[1]}/_haapi""#,
+                "haapi completion fish > ~/.config/fish/completions/haapi.fish"))
 
     @Argument(help: "bash, zsh or fish.", completion: .list(["bash", "zsh", "fish"])) var shell: String
 

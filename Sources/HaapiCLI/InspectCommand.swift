@@ -9,7 +9,8 @@ struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what the SDK makes of a HAAPI response (a step or a problem), or the header and claims of a JWT.",
-        discussion: """
+        discussion: helpText(
+            """
             Reads a response body from FILE (or standard input for -) and prints the typed model: \
             its class and type, metadata, messages, links, actions with their forms, fields and \
             nested options, and problem details. Without --content-type the document is classified \
@@ -23,13 +24,12 @@ struct InspectCommand: AsyncParsableCommand {
             theme sections (from --theme, an app's theme plist laid over the kit's), and for each \
             field its name, kind, content type, keyboard, return key and whether it is secure \
             (the schema is in the README).
-
-            Examples:
-              haapi inspect step.json
-              haapi inspect --screen --lang sv step.json
-              curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -
-              haapi token | haapi inspect -
-            """)
+            """,
+            examples:
+                "haapi inspect step.json",
+                "haapi inspect --screen --lang sv step.json",
+                #"curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -"#,
+                "haapi token | haapi inspect -"))
 
     /// The exit status for a body that is not a usable HAAPI document.
     static let unusableInput: Int32 = 2

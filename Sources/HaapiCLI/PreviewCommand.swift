@@ -11,7 +11,8 @@ struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: "Write the UI kit's screens for HAAPI responses as themed web pages, to look at in a browser.",
-        discussion: """
+        discussion: helpText(
+            """
             Each response (FILE, or every *.json of --captured DIR) becomes OUT/NAME.html: the \\
             screen the kit shows for it (the same value its UIKit screens draw), with the theme \\
             applied, light and dark as the browser prefers; OUT/index.html links them all. \\
@@ -22,12 +23,11 @@ struct PreviewCommand: AsyncParsableCommand {
             With --server, runs the development server with a gallery at /preview: every step \
             and problem it can send, in English and Swedish (?lang=sv), drawn with the theme and \
             asset catalog given, read again at each request: edit the plist, reload the page.
-
-            Examples:
-              haapi preview --captured responses --out preview
-              haapi preview --server --theme App.plist
-              haapi preview --theme App.plist --assets App/Assets.xcassets --lang sv login.json --out preview
-            """)
+            """,
+            examples:
+                "haapi preview --captured responses --out preview",
+                "haapi preview --server --theme App.plist",
+                "haapi preview --theme App.plist --assets App/Assets.xcassets --lang sv login.json --out preview"))
 
     @Argument(help: "HAAPI response bodies (JSON files).")
     var files: [String] = []

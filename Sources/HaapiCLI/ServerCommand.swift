@@ -9,21 +9,21 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the HAAPI-compatible development server (state in SQLite).",
-        discussion: """
+        discussion: helpText(
+            """
             Prints one line `listening on http://HOST:PORT` (https with --tls-cert) when ready. Stop it with Ctrl-C (SIGINT) or SIGTERM. \
             With --log-requests it also prints `request: METHOD PATH STATUS` for each request answered \
             (`request: POST /oauth/token grant_type=refresh_token 200` at the token endpoint) and \
             `otp: CODE for USERNAME` for each one-time code it "sends", and `approve: URL for USERNAME` for \
             each approval a polling, Duo push or BankID login waits for (open the URL and press Approve).
-
-            Examples:
-              haapi server
-              haapi server --port 0 --log-requests   # a free port; the line `listening on URL` says which
-              haapi server --print-config
-              haapi server --print-config --client haapi-secret > haapi-secret.json   # then: haapi login --config haapi-secret.json
-              haapi server --host 0.0.0.0 --public-url http://192.168.1.20:8080   # for a phone on the same network
-              haapi server --port 8443 --tls-cert server.pem --tls-key server-key.pem
-            """)
+            """,
+            examples:
+                "haapi server",
+                "haapi server --port 0 --log-requests   # a free port; the line `listening on URL` says which",
+                "haapi server --print-config",
+                "haapi server --print-config --client haapi-secret > haapi-secret.json   # then: haapi login --config haapi-secret.json",
+                "haapi server --host 0.0.0.0 --public-url http://192.168.1.20:8080   # for a phone on the same network",
+                "haapi server --port 8443 --tls-cert server.pem --tls-key server-key.pem"))
 
     @Option(help: "The address to bind. Anything but loopback exposes development credentials.") var host = "127.0.0.1"
     @Option(help: "The port; 0 picks a free one.") var port = 8080

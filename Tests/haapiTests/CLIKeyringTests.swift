@@ -57,12 +57,20 @@ struct CLIKeyringTests {
             // Ready when an item can be stored and found again. A first start makes the keyring,
             // which takes a while on two busy cores: the wait is long, a ready daemon ends it at once.
             let start = Date()
+            var lastProbe = "none ran"
             while keyring == 0 && Date().timeIntervalSince(start) < Self.readinessWait {
-                if (try? secretTool(["store", "--label=probe", "test", "probe"], input: "ready"))?.status == 0 { return }
+                do {
+                    let probe = try secretTool(["store", "--label=probe", "test", "probe"], input: "ready")
+                    if probe.status == 0 { return }
+                    lastProbe = "status \(probe.status): \(probe.output)"
+                } catch {
+                    lastProbe = "\(error)"
+                }
                 usleep(100_000)
             }
             stop()
-            Issue.record("gnome-keyring-daemon (status \(keyring)) did not answer on \(address) in \(Int(Self.readinessWait)) s")
+            Issue.record(
+                "gnome-keyring-daemon (status \(keyring)) did not answer on \(address) in \(Int(Self.readinessWait)) s; last probe: \(lastProbe)")
             throw CancellationError()
         }
 

@@ -8,7 +8,8 @@ struct ApiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
         abstract: "Send one request to an API with the profile's access token (and a DPoP proof) and print the response body.",
-        discussion: """
+        discussion: helpText(
+            """
             The token is refreshed first when it is about to expire, and once more if the API answers 401; a \
             DPoP-bound token gets a fresh proof for each request, and a nonce challenge is answered. The body \
             goes to standard output; an HTTP status of 400 or more also prints one line on standard error and \
@@ -18,14 +19,13 @@ struct ApiCommand: AsyncParsableCommand {
             to origins kept in the profile (`haapi login --api-origin ORIGIN`) and to those given with \
             --allow-origin; a URL elsewhere is refused before anything is sent (exit 2). As for login, http:// \
             to another machine also needs --allow-insecure-http.
-
-            Examples:
-              haapi api https://api.example/items
-              haapi api --method DELETE https://api.example/items/7
-              haapi api --data '{"name":"x"}' --header 'Content-Type: application/json' https://api.example/items
-              haapi api --data @item.json --include https://api.example/items
-              haapi api --allow-origin https://api.other.example https://api.other.example/v1/me
-            """)
+            """,
+            examples:
+                "haapi api https://api.example/items",
+                "haapi api --method DELETE https://api.example/items/7",
+                #"haapi api --data '{"name":"x"}' --header 'Content-Type: application/json' https://api.example/items"#,
+                "haapi api --data @item.json --include https://api.example/items",
+                "haapi api --allow-origin https://api.other.example https://api.other.example/v1/me"))
 
     @OptionGroup var profile: ProfileOption
     @Option(help: "The HTTP method (default GET, or POST with --data).") var method: String?

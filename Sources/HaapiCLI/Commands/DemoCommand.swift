@@ -12,11 +12,9 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start the development server in this process, log in against it in the terminal, print the token's claims and userinfo.",
-        discussion: """
-            Examples:
-              haapi demo
-              haapi demo --client secret   # a selector of every simulated authenticator
-            """)
+        discussion: helpText(examples:
+                "haapi demo",
+                "haapi demo --client secret   # a selector of every simulated authenticator"))
 
     enum Client: String, ExpressibleByArgument, CaseIterable {
         case attested, secret

@@ -9,18 +9,18 @@ struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Log in (a HAAPI flow in the terminal, or --browser) and keep the tokens in a profile.",
-        discussion: """
+        discussion: helpText(
+            """
             The connection settings come from the flags or --config FILE and are saved in the profile \
             ($HAAPI_HOME/profiles/NAME, default ~/.config/swift-haapi); later logins can omit them. \
             Tokens are never printed: a one-line summary goes to standard error.
-
-            Examples:
-              HAAPI_CLIENT_SECRET=S haapi login --issuer http://127.0.0.1:8080 --client-id haapi-secret
-              haapi login --browser --issuer https://op.example --client-id native-app
-              haapi login --device --issuer https://op.example --client-id native-app   # over SSH: a code to enter elsewhere
-              haapi login --profile ci --answers answers.json   # a scripted login with the saved settings
-              haapi login                                        # again, with the settings the profile saved
-            """)
+            """,
+            examples:
+                "HAAPI_CLIENT_SECRET=S haapi login --issuer http://127.0.0.1:8080 --client-id haapi-secret",
+                "haapi login --browser --issuer https://op.example --client-id native-app",
+                "haapi login --device --issuer https://op.example --client-id native-app   # over SSH: a code to enter elsewhere",
+                "haapi login --profile ci --answers answers.json   # a scripted login with the saved settings",
+                "haapi login                                        # again, with the settings the profile saved"))
 
     @OptionGroup var profileOption: ProfileOption
     @Flag(help: "Log in through the browser (authorization code + PKCE, the redirect on a loopback listener) instead of HAAPI.")

@@ -8,15 +8,15 @@ struct RevokeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revoke",
         abstract: "Revoke the profile's tokens at the server (RFC 7009) and forget what was revoked.",
-        discussion: """
+        discussion: helpText(
+            """
             all (the default) revokes the refresh token and the access token and removes them from the profile; \
             refresh revokes the refresh token only (the access token is kept until it expires, though many servers revoke it with its grant); access revokes the \
             access token only (the next `haapi token` refreshes).
-
-            Examples:
-              haapi revoke
-              haapi revoke access   # the next `haapi token` refreshes
-            """)
+            """,
+            examples:
+                "haapi revoke",
+                "haapi revoke access   # the next `haapi token` refreshes"))
 
     @OptionGroup var profile: ProfileOption
     @Argument(help: "What to revoke: all, refresh or access.") var which: Which = .all
@@ -53,16 +53,16 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Revoke the profile's tokens and delete them and their DPoP key; the connection settings stay.",
-        discussion: """
+        discussion: helpText(
+            """
             The tokens are deleted even when the server cannot be reached; the command then exits with 1 and says so. \
             --end-session also ends the provider's browser session (RP-initiated logout) after a browser login. \
             `haapi profiles delete NAME` also removes the settings.
-
-            Examples:
-              haapi logout
-              haapi logout --all           # every profile
-              haapi logout --end-session   # after a browser login: the provider ends its session too
-            """)
+            """,
+            examples:
+                "haapi logout",
+                "haapi logout --all           # every profile",
+                "haapi logout --end-session   # after a browser login: the provider ends its session too"))
 
     @OptionGroup var profile: ProfileOption
     @Flag(help: "Log out of every profile (each is reported; exit 1 when any failed).") var all = false

@@ -9,18 +9,18 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the profile's login: its state, subject, scopes, expiry and token binding. Exit 0 when usable, 4 when a login is needed.",
-        discussion: """
+        discussion: helpText(
+            """
             The state is `logged in`, `expired, refreshable` (the next command renews it), `login needed` \
             (the token expired and there is no refresh token), `logged out` (no tokens), `no such profile` \
             or `broken` (its files cannot be read; exit 1). The text goes to standard error; --json \
             prints a JSON object (with --all, an array) on standard output instead, with the same keys in \
             every state (README: "haapi status --json"). No token is shown.
-
-            Examples:
-              haapi status
-              haapi status --all
-              HAAPI_PROFILE=ci haapi status --json
-            """)
+            """,
+            examples:
+                "haapi status",
+                "haapi status --all",
+                "HAAPI_PROFILE=ci haapi status --json"))
 
     @OptionGroup var profile: ProfileOption
     @Flag(help: "Report every profile (exit 1 when any is broken, else 4 when any needs a login).") var all = false
@@ -190,16 +190,16 @@ struct ProfilesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profiles",
         abstract: "List the saved profiles, choose the default one, or delete one.",
-        discussion: """
+        discussion: helpText(
+            """
             The profile a command uses comes from --profile, else $HAAPI_PROFILE, else the one \
             `haapi profiles use NAME` chose, else `default`.
-
-            Examples:
-              haapi profiles
-              haapi profiles use work
-              haapi profiles delete old
-              haapi profiles --json
             """,
+            examples:
+                "haapi profiles",
+                "haapi profiles use work",
+                "haapi profiles delete old",
+                "haapi profiles --json"),
         subcommands: [ProfilesListCommand.self, ProfilesUseCommand.self, ProfilesDeleteCommand.self],
         defaultSubcommand: ProfilesListCommand.self)
 }

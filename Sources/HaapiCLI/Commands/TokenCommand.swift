@@ -8,7 +8,8 @@ struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Print the profile's access token on standard output, refreshed first when it has less than --min-ttl left.",
-        discussion: """
+        discussion: helpText(
+            """
             Many concurrent callers, in one process or in many, cause one refresh: the first takes \
             the profile's lock file and refreshes, the others wait and print its result (even when --min-ttl is \
             longer than the server's tokens live).
@@ -18,12 +19,11 @@ struct TokenCommand: AsyncParsableCommand {
             for `curl -H @-`, so neither the token nor the key goes on a command line; as for `haapi api`, \
             only for the provider's origin, the profile's API origins and --allow-origin. `haapi api` sends \
             the request itself, and also refreshes once on a 401.
-
-            Examples:
-              curl -H @<(haapi token --header --url https://api.example/items) https://api.example/items
-              haapi token --header --method POST --url https://api.example/items | curl -H @- -d name=x https://api.example/items
-              curl -H "Authorization: Bearer $(haapi token --min-ttl 60)" https://api.example/   # a Bearer-token profile only
-            """)
+            """,
+            examples:
+                "curl -H @<(haapi token --header --url https://api.example/items) https://api.example/items",
+                "haapi token --header --method POST --url https://api.example/items | curl -H @- -d name=x https://api.example/items",
+                #"curl -H "Authorization: Bearer $(haapi token --min-ttl 60)" https://api.example/   # a Bearer-token profile only"#))
 
     @OptionGroup var profile: ProfileOption
     @OptionGroup var minimumLifetime: MinimumLifetimeOption
@@ -146,11 +146,7 @@ struct TokenCommand: AsyncParsableCommand {
 struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh", abstract: "Refresh the profile's tokens now (the new ones are kept; nothing is printed on standard output).",
-        discussion: """
-            Examples:
-              haapi refresh
-              haapi refresh --profile ci
-            """)
+        discussion: helpText(examples: "haapi refresh", "haapi refresh --profile ci"))
 
     @OptionGroup var profile: ProfileOption
     @OptionGroup var log: LogOptions

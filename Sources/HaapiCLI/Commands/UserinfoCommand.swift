@@ -8,14 +8,12 @@ struct UserinfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "userinfo",
         abstract: "Print the UserInfo response (JSON, standard output) for the profile's access token.",
-        discussion: """
+        discussion: helpText(
+            """
             The token is refreshed first when it is about to expire, and once more if the server answers 401. \
             A response about another user than the logged-in one (its sub is not the ID token's) is refused.
-
-            Examples:
-              haapi userinfo
-              haapi userinfo --profile ci | jq .email
-            """)
+            """,
+            examples: "haapi userinfo", "haapi userinfo --profile ci | jq .email"))
 
     @OptionGroup var profile: ProfileOption
     @OptionGroup var log: LogOptions
