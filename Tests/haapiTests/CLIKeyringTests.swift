@@ -28,6 +28,21 @@ struct CLIKeyringTests {
     final class KeyringSession: @unchecked Sendable {
         /// How long a new daemon may take to store a first item, in seconds.
         static let readinessWait: TimeInterval = 120
+        /// dbus-daemon's session configuration without its service directories.
+        static let busConfiguration = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:tmpdir=/tmp</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
         let address: String
         let busProcess: pid_t
         let directory: URL
@@ -40,7 +55,13 @@ struct CLIKeyringTests {
             // Both daemons fork and live on: started with posix_spawn and waited for as the
             // starters exit (Foundation's Process waits for every holder of its descriptors).
             let printed = directory.appendingPathComponent("bus.txt").path
-            let bus = try Self.spawnAndWait(tools.dbus, ["--session", "--fork", "--print-address=1", "--print-pid=1"], stdout: printed)
+            // A session bus without service activation: a probe sent before the test's daemon owns
+            // the Secret Service name must fail, not start a second daemon (with this process's
+            // HOME and a locked login keyring) that takes the name and never answers.
+            let configuration = directory.appendingPathComponent("bus.conf")
+            try Data(Self.busConfiguration.utf8).write(to: configuration)
+            let bus = try Self.spawnAndWait(
+                tools.dbus, ["--config-file=\(configuration.path)", "--fork", "--print-address=1", "--print-pid=1"], stdout: printed)
             let lines = ((try? String(contentsOfFile: printed, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             guard bus == 0, lines.count >= 2, lines[0].hasPrefix("unix:"), let pid = pid_t(lines[1]) else {
                 Issue.record("dbus-daemon did not start: status \(bus), printed \(lines)")
