@@ -82,7 +82,10 @@ public struct PollingProperties: Properties, Hashable, _RawJSONEncodable {
     /// read (a number that is not one) is absent, else it is an error.
     private static func times(
         _ reader: JSONReader, lenient: Bool
-    ) throws -> (String?, Int?, String?, Int?, String?, Int?) {
+    ) throws -> (
+        maxWaitTime: String?, maxWaitTimeSeconds: Int?, maxWaitRemainingTime: String?, maxWaitRemainingTimeSeconds: Int?,
+        interval: String?, intervalMilliseconds: Int?
+    ) {
         func read<T>(_ member: () throws -> T?) throws -> T? { lenient ? ((try? member()) ?? nil) : try member() }
         return (
             try read { try reader.optionalString("maxWaitTime") }, try read { try reader.optionalSeconds("maxWaitTime") },
