@@ -1,5 +1,6 @@
 import Foundation
 @testable import HaapiCLI
+import HaapiPreview
 import OAuthCore
 import OIDCClient
 import Testing
@@ -33,6 +34,17 @@ struct TextFromOutsideTests {
         let json = PrintableText(json: value)
         #expect(!Self.hasControl(json.description))
         #expect(try JSONValue(parsing: Data(json.description.utf8)) == value)
+    }
+
+    /// On its way to a web page, a server's text is escaped scalar by scalar: a quote or an angle
+    /// bracket followed by a combining mark is one `Character`, and must not slip past the table
+    /// (it would close an attribute value and add one of the server's choosing).
+    @Test func aServersTextCannotBecomeMarkupEvenWithACombiningMark() {
+        let hostile = "\"\u{301} onmouseover=steal() x='\u{301}<\u{301}script>&\u{301}"
+        let escaped = ScreenPage.escape(hostile)
+        #expect(escaped == "&quot;\u{301} onmouseover=steal() x=&#39;\u{301}&lt;\u{301}script&gt;&amp;\u{301}")
+        #expect(!escaped.unicodeScalars.contains { "\"'<>".unicodeScalars.contains($0) })
+        #expect(ScreenPage.escape("plain, ünïcödé, 日本") == "plain, ünïcödé, 日本")
     }
 
     /// Finding 5: a server-chosen `scope` or `sub` reached the terminal raw in `status` and

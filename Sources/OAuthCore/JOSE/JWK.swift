@@ -140,21 +140,19 @@ public struct JWK: Sendable, Hashable, Codable {
 enum JSONText {
     /// A JSON string literal for `value`, escaped per RFC 8259.
     static func quoted(_ value: String) -> String {
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            return "\"" + value + "\""
+        "\"" + value.escaped(by: escape) + "\""
+    }
+
+    /// What RFC 8259 requires escaped in a string: the quote, the backslash and C0.
+    private static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        case _ where scalar.value < 0x20: return String(format: "\\u%04x", scalar.value)
+        default: return nil
         }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -74,19 +74,11 @@ package struct PrintableText: Sendable, Hashable, CustomStringConvertible, Expre
     /// inside its strings written as a JSON `\uXXXX` escape: the same JSON value, safe to print.
     /// The serializer's own newlines and indentation are kept.
     package init(json value: JSONValue) {
-        let text = String(decoding: value.serialized(pretty: true), as: UTF8.self)
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            // Outside strings a serializer writes only ASCII structure and whitespace; inside them
-            // it has escaped C0 already, so what is left to escape is C1, DEL and the bidi controls.
-            if scalar != "\n", Self.isControl(scalar) {
-                out += String(format: "\\u%04X", scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+        // Outside strings a serializer writes only ASCII structure and whitespace; inside them
+        // it has escaped C0 already, so what is left to escape is C1, DEL and the bidi controls.
+        description = String(decoding: value.serialized(pretty: true), as: UTF8.self).escaped { scalar in
+            scalar != "\n" && Self.isControl(scalar) ? String(format: "\\u%04X", scalar.value) : nil
         }
-        description = out
     }
 
     /// Text the program made itself, kept as it is: a terminal control sequence of its own
@@ -96,17 +88,7 @@ package struct PrintableText: Sendable, Hashable, CustomStringConvertible, Expre
 
     /// `text` with every control character written as `\u{…}`.
     static func neutralised(_ text: some StringProtocol) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        text.escaped { isControl($0) ? "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" : nil }
     }
 
     /// C0 (newlines and tabs too: one value, one line), DEL, C1, and the bidirectional controls.
