@@ -285,59 +285,30 @@ public struct WebAuthnRegistrationClientOperationActionModel: ClientOperationAct
     }
 
     /// The options for this device's authenticator (a passkey).
-    public struct PlatformCredentialRequestOptions: CredentialRequestOptions, Hashable {
-        /// The relying party's ID (`rp.id`), usually the server's domain.
-        public let relyingPartyId: String?
-        /// The challenge to sign, decoded from base64url.
-        public let challengeData: Data?
-        /// The user's handle (`user.id`), decoded from base64url.
-        public let userIdData: Data?
-        /// The user's account name (`user.name`).
-        public let userName: String?
-        /// The user's name for display (`user.displayName`).
-        public let displayName: String?
-        /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
-        public let userVerification: String?
-        /// The attestation the server wants (`none`, `indirect`, `direct`, `enterprise`).
-        public let attestation: String?
+    public struct PlatformCredentialRequestOptions: CredentialRequestOptions, _PartsHolder, Hashable {
+        /// Not API: the server's creation options these are read from (see `_PartsHolder`).
+        public let _parts: WebAuthnCreationOptions
 
-        init(_ options: WebAuthnCreationOptions) {
-            (relyingPartyId, challengeData, userIdData) = (options.relyingPartyID, options.challenge, options.userID)
-            (userName, displayName) = (options.userName, options.userDisplayName)
-            (userVerification, attestation) = (options.userVerification, options.attestation)
-        }
+        init(_ options: WebAuthnCreationOptions) { _parts = options }
     }
 
     /// The options for a security key or another device.
-    public struct CrossPlatformCredentialRequestOptions: CredentialRequestOptions, Hashable {
-        /// The relying party's ID (`rp.id`), usually the server's domain.
-        public let relyingPartyId: String?
-        /// The challenge to sign, decoded from base64url.
-        public let challengeData: Data?
-        /// The user's handle (`user.id`), decoded from base64url.
-        public let userIdData: Data?
-        /// The user's account name (`user.name`).
-        public let userName: String?
-        /// The user's name for display (`user.displayName`).
-        public let displayName: String?
-        /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
-        public let userVerification: String?
-        /// The attestation the server wants (`none`, `indirect`, `direct`, `enterprise`).
-        public let attestation: String?
-        /// The algorithms the server accepts.
-        public let publicKeyCredParams: [CredentialParams]?
-        /// Credentials not to register again.
-        public let excludedCredentials: [ExcludedCredential]?
-        /// `required`, `preferred` or `discouraged`.
-        public let residentKey: String?
+    public struct CrossPlatformCredentialRequestOptions: CredentialRequestOptions, _PartsHolder, Hashable {
+        /// Not API: the server's creation options these are read from (see `_PartsHolder`).
+        public let _parts: WebAuthnCreationOptions
 
-        init(_ options: WebAuthnCreationOptions) {
-            (relyingPartyId, challengeData, userIdData) = (options.relyingPartyID, options.challenge, options.userID)
-            (userName, displayName) = (options.userName, options.userDisplayName)
-            (userVerification, attestation, residentKey) = (options.userVerification, options.attestation, options.residentKey)
-            publicKeyCredParams = options.algorithms.map { CredentialParams(algorithmId: $0, type: "public-key") }
-            excludedCredentials = options.excludedCredentials.map { ExcludedCredential(credentialID: $0.id, type: $0.type) }
+        init(_ options: WebAuthnCreationOptions) { _parts = options }
+
+        /// The algorithms the server accepts.
+        public var publicKeyCredParams: [CredentialParams]? {
+            _parts.algorithms.map { CredentialParams(algorithmId: $0, type: "public-key") }
         }
+        /// Credentials not to register again.
+        public var excludedCredentials: [ExcludedCredential]? {
+            _parts.excludedCredentials.map { ExcludedCredential(credentialID: $0.id, type: $0.type) }
+        }
+        /// `required`, `preferred` or `discouraged`.
+        public var residentKey: String? { _parts.residentKey }
     }
 
     /// An algorithm the server accepts (a COSE identifier: -7 is ES256).
@@ -444,4 +415,22 @@ public struct GenericClientOperationActionModel: ClientOperationActionModelRepre
     public let _parts: _OperationParts
 
     init(_ parts: _OperationParts) { _parts = parts }
+}
+
+/// The seven members both kinds of creation options have, read once from the server's options.
+extension WebAuthnRegistrationClientOperationActionModel.CredentialRequestOptions where Self: _PartsHolder, _Parts == WebAuthnCreationOptions {
+    /// The relying party's ID (`rp.id`), usually the server's domain.
+    public var relyingPartyId: String? { _parts.relyingPartyID }
+    /// The challenge to sign, decoded from base64url.
+    public var challengeData: Data? { _parts.challenge }
+    /// The user's handle (`user.id`), decoded from base64url.
+    public var userIdData: Data? { _parts.userID }
+    /// The user's account name (`user.name`).
+    public var userName: String? { _parts.userName }
+    /// The user's name for display (`user.displayName`).
+    public var displayName: String? { _parts.userDisplayName }
+    /// `required`, `preferred` or `discouraged`: whether the authenticator must verify the user.
+    public var userVerification: String? { _parts.userVerification }
+    /// The attestation the server wants (`none`, `indirect`, `direct`, `enterprise`).
+    public var attestation: String? { _parts.attestation }
 }
