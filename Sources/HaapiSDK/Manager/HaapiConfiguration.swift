@@ -145,7 +145,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// HAAPI and token requests are made with. The requests go through a session of the SDK's
     /// own made from a copy of it, whose delegate refuses redirects and applies the client
     /// authentication method's TLS settings, and which keeps no cache, cookies or credentials.
-    public var urlSession: URLSession
+    public var urlSession = URLSession(configuration: .haapi)
     #endif
     /// The revocation endpoint (RFC 7009), if any.
     public var revocationEndpointURL: URL? { didSet { revocationEndpointURL = revocationEndpointURL?.absoluteURL } }
@@ -205,21 +205,21 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
         riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
         applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: TimeInterval = 30
     ) {
+        self.init(
+            name: name, clientId: clientId, baseURL: baseURL, tokenEndpointURL: tokenEndpointURL,
+            authorizationEndpointURL: authorizationEndpointURL, appRedirect: appRedirect, httpHeadersProvider: httpHeadersProvider,
+            authorizationParametersProvider: authorizationParametersProvider, isAutoRedirect: isAutoRedirect,
+            revocationEndpointURL: revocationEndpointURL, minTokenTtl: minTokenTtl, attestationConfiguration: attestationConfiguration,
+            tokenBoundConfiguration: tokenBoundConfiguration, tokenEndpointResponseListener: tokenEndpointResponseListener,
+            clientAuthenticationMethod: clientAuthenticationMethod, riskAssessmentConfiguration: riskAssessmentConfiguration,
+            applicationBundle: applicationBundle, usesPKCE: usesPKCE, timeout: timeout)
         self.urlSession = urlSession
-        (self.name, self.clientId, self.appRedirect) = (name, clientId, appRedirect)
-        // `URL(string: "/oauth/token", relativeTo: baseURL)`, as the seeds write it, is kept absolute.
-        (self.baseURL, self.tokenEndpointURL) = (baseURL.absoluteURL, tokenEndpointURL.absoluteURL)
-        (self.authorizationEndpointURL, self.revocationEndpointURL) = (authorizationEndpointURL.absoluteURL, revocationEndpointURL?.absoluteURL)
-        (self.httpHeadersProvider, self.authorizationParametersProvider) = (httpHeadersProvider, authorizationParametersProvider)
-        (self.isAutoRedirect, self.minTokenTtl, self.attestationConfiguration) = (isAutoRedirect, minTokenTtl, attestationConfiguration)
-        (self.tokenBoundConfiguration, self.tokenEndpointResponseListener) = (tokenBoundConfiguration, tokenEndpointResponseListener)
-        self.clientAuthenticationMethod = clientAuthenticationMethod
-        self.riskAssessmentConfiguration = riskAssessmentConfiguration ?? applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
-        (self.usesPKCE, self.timeout) = (usesPKCE, timeout)
     }
-    #else
+    #endif
+
     /// Makes a configuration, with Curity's parameters in Curity's order and the package's after
-    /// them; Curity's `urlSession` is a parameter on Apple platforms only.
+    /// them, and the default ``urlSession`` on Apple platforms (where the initializer that takes
+    /// one is preferred).
     ///
     /// - Parameters:
     ///   - name: a name for this configuration (one HAAPI token manager per name).
@@ -243,6 +243,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
     ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
     ///   - timeout: the longest one HTTP exchange may take, in seconds.
+    @_disfavoredOverload
     public init(
         name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
         appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
@@ -266,7 +267,6 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
         self.riskAssessmentConfiguration = riskAssessmentConfiguration ?? applicationBundle.map(RiskAssessmentConfiguration.init(bundle:))
         (self.usesPKCE, self.timeout) = (usesPKCE, timeout)
     }
-    #endif
 
     /// The configuration an app's own ``HaapiConfigurable`` describes: the value itself when it
     /// is a `HaapiConfiguration`, else one with its members and the package's defaults.
