@@ -187,6 +187,24 @@ struct JWSRejectionTests {
         let bogus = Base64URL.encode(Data(repeating: 1, count: 32))
         expectJOSE(.invalidKey) { _ = try JWSVerificationKey(jwk: JWK(kty: "EC", crv: "P-256", x: bogus, y: bogus)) }
     }
+
+    /// A private JWK whose `d` is not the private key of its public members is refused, on
+    /// every curve: it would sign for another key than the one it publishes.
+    @Test func aPrivateJWKWhosePrivateKeyIsNotItsPublicKeysIsRefused() throws {
+        let pairs: [(JWSSigningKey, JWSSigningKey)] = [
+            (.es256(P256.Signing.PrivateKey()), .es256(P256.Signing.PrivateKey())),
+            (.es384(P384.Signing.PrivateKey()), .es384(P384.Signing.PrivateKey())),
+            (.es512(P521.Signing.PrivateKey()), .es512(P521.Signing.PrivateKey())),
+            (.edDSA(Curve25519.Signing.PrivateKey()), .edDSA(Curve25519.Signing.PrivateKey())),
+        ]
+        for (key, other) in pairs {
+            var forged = try #require(key.privateJWK)
+            forged.d = try #require(other.privateJWK?.d)
+            expectJOSE(.invalidKey) { _ = try JWSSigningKey(jwk: forged) }
+            let kept = try JWSSigningKey(jwk: try #require(key.privateJWK))
+            #expect(kept.publicJWK == key.publicJWK, "\(key.algorithm): a consistent private JWK is read back as the same key")
+        }
+    }
 }
 
 @Suite("JWS signing, JWK sets and JWT claims")

@@ -8,9 +8,7 @@ import Foundation
 /// signatures to the JOSE `r || s` form and exposes the public JWK.
 public struct JWSSigningKey: Sendable {
     enum Material: Sendable {
-        case p256(P256.Signing.PrivateKey)
-        case p384(P384.Signing.PrivateKey)
-        case p521(P521.Signing.PrivateKey)
+        case ec(any ECPrivateKey)
         case rsa(RSAPrivateKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PrivateKey)
@@ -36,17 +34,17 @@ public struct JWSSigningKey: Sendable {
 
     /// An ES256 key.
     public static func es256(_ key: P256.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.p256(key), .es256, keyID: keyID)
+        JWSSigningKey(.ec(key), .es256, keyID: keyID)
     }
 
     /// An ES384 key.
     public static func es384(_ key: P384.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.p384(key), .es384, keyID: keyID)
+        JWSSigningKey(.ec(key), .es384, keyID: keyID)
     }
 
     /// An ES512 key.
     public static func es512(_ key: P521.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.p521(key), .es512, keyID: keyID)
+        JWSSigningKey(.ec(key), .es512, keyID: keyID)
     }
 
     /// An EdDSA (Ed25519) key.
@@ -89,23 +87,24 @@ public struct JWSSigningKey: Sendable {
             throw JOSEError(.algorithmKeyMismatch, "a \(jwk.kty) key cannot sign \(chosen.rawValue)")
         }
         do {
-            switch jwk.kty {
-            case "EC":
-                let d = try jwk.bytes("d", jwk.d)
-                switch jwk.crv {
-                case "P-256": material = .p256(try P256.Signing.PrivateKey(rawRepresentation: d))
-                case "P-384": material = .p384(try P384.Signing.PrivateKey(rawRepresentation: d))
-                default: material = .p521(try P521.Signing.PrivateKey(rawRepresentation: d))
-                }
-            case "OKP":
-                material = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: try jwk.bytes("d", jwk.d)))
-            case "RSA":
+            switch verification.material {
+            // A private key that is not the one the JWK's public members describe is refused:
+            // it would sign for another key than the one published.
+            case .ec(let publicKey):
+                let key = try publicKey.curve.privateKeyType.init(rawRepresentation: try jwk.bytes("d", jwk.d))
+                try Self.requireMatch(key.publicKey.rawRepresentation, publicKey.rawRepresentation, "\"x\"/\"y\"")
+                material = .ec(key)
+            case .ed25519(let publicKey):
+                let key = try Curve25519.Signing.PrivateKey(rawRepresentation: try jwk.bytes("d", jwk.d))
+                try Self.requireMatch(key.publicKey.rawRepresentation, publicKey.rawRepresentation, "\"x\"")
+                material = .ed25519(key)
+            case .rsa:
                 material = .rsa(
                     try RSAPrivateKey(
                         n: try jwk.bytes("n", jwk.n), e: try jwk.bytes("e", jwk.e), d: try jwk.bytes("d", jwk.d),
                         p: try jwk.bytes("p", jwk.p), q: try jwk.bytes("q", jwk.q)))
-            default:
-                material = .hmac(SymmetricKey(data: try jwk.bytes("k", jwk.k)))
+            case .hmac(let secret):
+                material = .hmac(secret)
             }
         } catch let error as JOSEError {
             throw error
@@ -114,9 +113,10 @@ public struct JWSSigningKey: Sendable {
         }
         self.algorithm = chosen
         self.keyID = jwk.kid
-        if case .p256(let key) = material, key.publicKey.rawRepresentation != verification.publicBytes {
-            throw JOSEError(.invalidKey, "the JWK's private key \"d\" does not match its public \"x\"/\"y\"")
-        }
+    }
+
+    private static func requireMatch(_ derived: Data, _ published: Data, _ members: String) throws {
+        guard derived == published else { throw JOSEError(.invalidKey, "the JWK's private key \"d\" does not match its public \(members)") }
     }
 
     /// A signing key from a PEM private key (PKCS#8, SEC1 EC or PKCS#1 RSA), as apps ship
@@ -125,9 +125,9 @@ public struct JWSSigningKey: Sendable {
     public init(pem: String, algorithm: JWSAlgorithm, keyID: String? = nil) throws {
         do {
             switch algorithm {
-            case .es256: material = .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
-            case .es384: material = .p384(try P384.Signing.PrivateKey(pemRepresentation: pem))
-            case .es512: material = .p521(try P521.Signing.PrivateKey(pemRepresentation: pem))
+            case .es256, .es384, .es512:
+                guard let curve = ECCurve.signing(algorithm) else { throw JOSEError(.unsupportedAlgorithm, "no curve signs \(algorithm.rawValue)") }
+                material = .ec(try curve.privateKeyType.init(pemRepresentation: pem))
             case .rs256, .ps256: material = .rsa(try RSAPrivateKey(pem: pem))
             case .edDSA: material = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: try Self.ed25519Seed(pem: pem)))
             case .hs256: throw JOSEError(.algorithmKeyMismatch, "HS256 takes a shared secret, not a PEM key")
@@ -154,9 +154,7 @@ public struct JWSSigningKey: Sendable {
     public var publicJWK: JWK? {
         var jwk: JWK
         switch material {
-        case .p256(let key): jwk = Self.ecJWK("P-256", key.publicKey.rawRepresentation)
-        case .p384(let key): jwk = Self.ecJWK("P-384", key.publicKey.rawRepresentation)
-        case .p521(let key): jwk = Self.ecJWK("P-521", key.publicKey.rawRepresentation)
+        case .ec(let key): jwk = key.publicKey.jwk
         case .ed25519(let key): jwk = JWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(key.publicKey.rawRepresentation))
         case .rsa(let key):
             guard let components = key.publicKey?.components else { return nil }
@@ -174,9 +172,7 @@ public struct JWSSigningKey: Sendable {
     public var privateJWK: JWK? {
         var jwk = publicJWK
         switch material {
-        case .p256(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
-        case .p384(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
-        case .p521(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
+        case .ec(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
         case .ed25519(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
         case .hmac(let key):
             jwk = JWK(kty: "oct", k: key.withUnsafeBytes { Base64URL.encode(Data($0)) }, kid: keyID, alg: algorithm.rawValue)
@@ -190,9 +186,7 @@ public struct JWSSigningKey: Sendable {
     public func sign(_ input: some DataProtocol) throws -> Data {
         do {
             switch material {
-            case .p256(let key): return try key.signature(for: input).rawRepresentation
-            case .p384(let key): return try key.signature(for: input).rawRepresentation
-            case .p521(let key): return try key.signature(for: input).rawRepresentation
+            case .ec(let key): return try key.joseSignature(for: input)
             case .ed25519(let key): return try key.signature(for: Data(input))
             case .hmac(let key): return Data(HMAC<SHA256>.authenticationCode(for: input, using: key))
             case .external(let signer): return try signer.sign(Data(input))
@@ -202,11 +196,6 @@ public struct JWSSigningKey: Sendable {
         } catch {
             throw JOSEError(.signingFailed, "\(algorithm.rawValue) signing failed: \(error)")
         }
-    }
-
-    private static func ecJWK(_ curve: String, _ raw: Data) -> JWK {
-        let half = raw.count / 2
-        return JWK(kty: "EC", crv: curve, x: Base64URL.encode(raw.prefix(half)), y: Base64URL.encode(raw.suffix(half)))
     }
 }
 

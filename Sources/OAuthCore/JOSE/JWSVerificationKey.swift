@@ -7,9 +7,7 @@ import Foundation
 /// never used as an HMAC secret, which rules out algorithm-confusion attacks by construction.
 public struct JWSVerificationKey: Sendable {
     enum Material: Sendable {
-        case p256(P256.Signing.PublicKey)
-        case p384(P384.Signing.PublicKey)
-        case p521(P521.Signing.PublicKey)
+        case ec(any ECPublicKey)
         case rsa(RSAPublicKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PublicKey)
@@ -23,7 +21,7 @@ public struct JWSVerificationKey: Sendable {
 
     /// A P-256 public key (ES256).
     public init(_ key: P256.Signing.PublicKey, keyID: String? = nil) {
-        self.init(.p256(key), keyID: keyID)
+        self.init(.ec(key), keyID: keyID)
     }
 
     /// An Ed25519 public key (EdDSA).
@@ -50,12 +48,11 @@ public struct JWSVerificationKey: Sendable {
         let material: Material
         do {
             switch (jwk.kty, jwk.crv) {
-            case ("EC", "P-256"):
-                material = .p256(try P256.Signing.PublicKey(rawRepresentation: try Self.point(jwk, size: 32)))
-            case ("EC", "P-384"):
-                material = .p384(try P384.Signing.PublicKey(rawRepresentation: try Self.point(jwk, size: 48)))
-            case ("EC", "P-521"):
-                material = .p521(try P521.Signing.PublicKey(rawRepresentation: try Self.point(jwk, size: 66)))
+            case ("EC", let name):
+                guard let curve = ECCurve.named(name) else {
+                    throw JOSEError(.unsupportedKeyType, "unsupported JWK kty \"EC\" crv \"\(name ?? "")\"")
+                }
+                material = .ec(try curve.publicKeyType.init(rawRepresentation: try Self.point(jwk, size: curve.coordinateSize)))
             case ("OKP", "Ed25519"):
                 material = .ed25519(try Curve25519.Signing.PublicKey(rawRepresentation: try jwk.bytes("x", jwk.x)))
             case ("RSA", _):
@@ -89,8 +86,9 @@ public struct JWSVerificationKey: Sendable {
     public func fits(_ algorithm: JWSAlgorithm) -> Bool {
         if let restrictedAlgorithm, restrictedAlgorithm != algorithm { return false }
         switch (material, algorithm) {
-        case (.p256, .es256), (.p384, .es384), (.p521, .es512), (.rsa, .rs256), (.rsa, .ps256),
-            (.hmac, .hs256), (.ed25519, .edDSA):
+        case (.ec(let key), _):
+            return key.curve.algorithm == algorithm
+        case (.rsa, .rs256), (.rsa, .ps256), (.hmac, .hs256), (.ed25519, .edDSA):
             return true
         default:
             return false
@@ -101,19 +99,11 @@ public struct JWSVerificationKey: Sendable {
     var defaultAlgorithm: JWSAlgorithm {
         if let restrictedAlgorithm { return restrictedAlgorithm }
         switch material {
-        case .p256: return .es256
-        case .p384: return .es384
-        case .p521: return .es512
+        case .ec(let key): return key.curve.algorithm
         case .rsa: return .rs256
         case .hmac: return .hs256
         case .ed25519: return .edDSA
         }
-    }
-
-    /// The raw public bytes of an EC key (x || y), used to check a private JWK's consistency.
-    var publicBytes: Data? {
-        if case .p256(let key) = material { return key.rawRepresentation }
-        return nil
     }
 
     /// Checks `signature` over `input` for `algorithm`.
@@ -125,18 +115,8 @@ public struct JWSVerificationKey: Sendable {
         }
         let valid: Bool
         switch material {
-        case .p256(let key):
-            valid = (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map {
-                key.isValidSignature($0, for: input)
-            } ?? false
-        case .p384(let key):
-            valid = (try? P384.Signing.ECDSASignature(rawRepresentation: signature)).map {
-                key.isValidSignature($0, for: input)
-            } ?? false
-        case .p521(let key):
-            valid = (try? P521.Signing.ECDSASignature(rawRepresentation: signature)).map {
-                key.isValidSignature($0, for: input)
-            } ?? false
+        case .ec(let key):
+            valid = key.isValid(joseSignature: signature, for: input)
         case .ed25519(let key):
             valid = key.isValidSignature(signature, for: Data(input))
         case .hmac(let key):
@@ -151,9 +131,7 @@ public struct JWSVerificationKey: Sendable {
 
     private var keyDescription: String {
         switch material {
-        case .p256: return "P-256 key"
-        case .p384: return "P-384 key"
-        case .p521: return "P-521 key"
+        case .ec(let key): return key.curve.name + " key"
         case .rsa: return "RSA key"
         case .hmac: return "shared secret"
         case .ed25519: return "Ed25519 key"
