@@ -218,7 +218,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     #endif
 
     /// Makes a configuration, with Curity's parameters in Curity's order and the package's after
-    /// them, and the default ``urlSession`` on Apple platforms (where the initializer that takes
+    /// them, and the default `urlSession` on Apple platforms (where the initializer that takes
     /// one is preferred).
     ///
     /// - Parameters:

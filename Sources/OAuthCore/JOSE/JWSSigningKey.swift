@@ -78,8 +78,8 @@ public struct JWSSigningKey: Sendable {
     ///   - jwk: the key, with its private members (`d`, or `k` for `oct`).
     ///   - algorithm: the algorithm to sign with; when `nil`, the JWK's `alg`, or
     ///     the natural algorithm of its key type (ES256 for P-256, RS256 for RSA, ...).
-    /// - Throws: ``JOSEError`` when the JWK has no private part, its members are invalid,
-    ///   or it does not fit the algorithm.
+    /// - Throws: ``JOSEError`` when the JWK has no private part, its members are invalid, its
+    ///   private key is not the key its public members describe, or it does not fit the algorithm.
     public init(jwk: JWK, algorithm: JWSAlgorithm? = nil) throws {
         let verification = try JWSVerificationKey(jwk: jwk)
         let chosen = try algorithm ?? jwk.alg.map(JWSAlgorithm.parse) ?? verification.defaultAlgorithm
