@@ -11,9 +11,9 @@ struct ECCurve: Sendable {
     /// The bytes of one coordinate (and of each half of a signature).
     let coordinateSize: Int
     /// swift-crypto's public key type for the curve.
-    let publicKeyType: any ECPublicKey.Type
+    let publicKeyType: any (ECPublicKey & Sendable).Type
     /// swift-crypto's private key type for the curve.
-    let privateKeyType: any ECPrivateKey.Type
+    let privateKeyType: any (ECPrivateKey & Sendable).Type
 
     static let p256 = ECCurve(
         name: "P-256", algorithm: .es256, coordinateSize: 32, publicKeyType: P256.Signing.PublicKey.self, privateKeyType: P256.Signing.PrivateKey.self)
@@ -22,11 +22,14 @@ struct ECCurve: Sendable {
     static let p521 = ECCurve(
         name: "P-521", algorithm: .es512, coordinateSize: 66, publicKeyType: P521.Signing.PublicKey.self, privateKeyType: P521.Signing.PrivateKey.self)
 
+    /// The three.
+    static let all = [p256, p384, p521]
+
     /// The curve a JWK's `crv` names, if it is one of the three.
-    static func named(_ name: String?) -> ECCurve? { [p256, p384, p521].first { $0.name == name } }
+    static func named(_ name: String?) -> ECCurve? { all.first { $0.name == name } }
 
     /// The curve `algorithm` signs on, if it is an ECDSA algorithm.
-    static func signing(_ algorithm: JWSAlgorithm) -> ECCurve? { [p256, p384, p521].first { $0.algorithm == algorithm } }
+    static func signing(_ algorithm: JWSAlgorithm) -> ECCurve? { all.first { $0.algorithm == algorithm } }
 }
 
 /// An ECDSA signature of swift-crypto (CryptoKit); its raw form is JOSE's `r || s`.
@@ -36,8 +39,10 @@ protocol ECDSASignatureValue {
 }
 
 /// What the package uses of swift-crypto's public signing key of a NIST curve: its own API,
-/// named once.
-protocol ECPublicKey: Sendable {
+/// named once. Not `Sendable` itself, so that conforming CryptoKit's keys declares no
+/// conformance of theirs (an SDK whose keys are not `Sendable` would refuse one made here);
+/// the keys are held as `any ECPublicKey & Sendable`.
+protocol ECPublicKey {
     associatedtype Signature: ECDSASignatureValue
     static var curve: ECCurve { get }
     init<D: ContiguousBytes>(rawRepresentation: D) throws
@@ -45,8 +50,9 @@ protocol ECPublicKey: Sendable {
     func isValidSignature<D: DataProtocol>(_ signature: Signature, for data: D) -> Bool
 }
 
-/// What the package uses of swift-crypto's private signing key of a NIST curve.
-protocol ECPrivateKey: Sendable {
+/// What the package uses of swift-crypto's private signing key of a NIST curve (held, as the
+/// public ones are, as `any ECPrivateKey & Sendable`).
+protocol ECPrivateKey {
     associatedtype PublicKey: ECPublicKey
     init<D: ContiguousBytes>(rawRepresentation: D) throws
     init(pemRepresentation: String) throws

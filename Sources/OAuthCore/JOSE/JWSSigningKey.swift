@@ -8,7 +8,7 @@ import Foundation
 /// signatures to the JOSE `r || s` form and exposes the public JWK.
 public struct JWSSigningKey: Sendable {
     enum Material: Sendable {
-        case ec(any ECPrivateKey)
+        case ec(any ECPrivateKey & Sendable)
         case rsa(RSAPrivateKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PrivateKey)

@@ -7,7 +7,7 @@ import Foundation
 /// never used as an HMAC secret, which rules out algorithm-confusion attacks by construction.
 public struct JWSVerificationKey: Sendable {
     enum Material: Sendable {
-        case ec(any ECPublicKey)
+        case ec(any ECPublicKey & Sendable)
         case rsa(RSAPublicKey)
         case hmac(SymmetricKey)
         case ed25519(Curve25519.Signing.PublicKey)
