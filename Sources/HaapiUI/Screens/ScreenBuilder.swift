@@ -72,8 +72,9 @@ public struct ScreenBuilder: Sendable {
     @MainActor public func screen(for model: any UIModel, problem: (any ProblemModel)? = nil) -> Screen {
         if let problem = model as? any ProblemModel { return screen(for: problem) }
         let invalid = Dictionary((problem as? KitProblemModel)?.invalidFields.map { ($0.name, $0) } ?? [], uniquingKeysWith: { first, _ in first })
+        let (messageItems, linkItems) = Self.decorations(of: model)
         var messages: [ScreenItem] = []
-        for message in Self.messageItems(of: model) {
+        for message in messageItems {
             guard let text = message.text else { continue }
             messages.append(.message(text: text, style: message.themeSection))
             // A code the user types elsewhere can be copied.
@@ -81,7 +82,7 @@ public struct ScreenBuilder: Sendable {
                 messages.append(.button(.init(title: strings.string(.userCodeCopyButton), role: .text, action: .copy(text))))
             }
         }
-        let links = Self.linkItems(of: model).map { ScreenItem.link(title: $0.text ?? $0.href, action: .follow($0)) }
+        let links = linkItems.map { ScreenItem.link(title: $0.text ?? $0.href, action: .follow($0)) }
         var (kind, content) = kindAndContent(model, invalid: invalid)
         // A step's QR code (an activation code for another app) is shown above what it asks;
         // BankID places its own.
@@ -93,7 +94,7 @@ public struct ScreenBuilder: Sendable {
         let openOnAppear = bankID.flatMap { $0.isOnThisDevice ? $0.autoStartURL : nil }
         // A selector says what is chosen (Curity's `SelectorModel.title`) unless a heading does.
         if let selector = model as? any SelectorModel, let title = selector.title, !title.isEmpty,
-            !Self.messageItems(of: model).contains(where: { $0.messageStyleAttribute == .heading })
+            !messageItems.contains(where: { $0.messageStyleAttribute == .heading })
         {
             messages.insert(.message(text: title, style: MessageStyleAttribute.heading.themeSection), at: 0)
         }
@@ -103,7 +104,7 @@ public struct ScreenBuilder: Sendable {
         }
         // A step with nothing to do, no wait and no link is a dead end: say so rather than show a blank screen.
         if content.isEmpty && links.isEmpty && openOnAppear == nil && !(model is any GenericOperationModel), let step = model as? any KitStepModel {
-            let heading = Self.messageItems(of: model).first { $0.messageStyleAttribute == .heading }?.text
+            let heading = messageItems.first { $0.messageStyleAttribute == .heading }?.text
             let subject = heading ?? step.representationType ?? ""
             messages.append(.message(text: strings.string(.problemNoRoutes), style: MessageStyleAttribute.heading.themeSection))
             messages.append(.message(text: strings.string(.problemNoRoutesMessage, subject), style: MessageStyleAttribute.error.themeSection))
