@@ -10,7 +10,7 @@ extension StringProtocol {
     package func escaped(by replacement: (Unicode.Scalar) -> String?) -> String {
         guard let first = unicodeScalars.firstIndex(where: { replacement($0) != nil }) else { return String(self) }
         var out = ""
-        out.unicodeScalars.reserveCapacity(unicodeScalars.count + 16)
+        out.reserveCapacity(utf8.count + 16)
         out.unicodeScalars.append(contentsOf: unicodeScalars[..<first])
         for scalar in unicodeScalars[first...] {
             if let written = replacement(scalar) {
