@@ -145,7 +145,14 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// HAAPI and token requests are made with. The requests go through a session of the SDK's
     /// own made from a copy of it, whose delegate refuses redirects and applies the client
     /// authentication method's TLS settings, and which keeps no cache, cookies or credentials.
-    public var urlSession = URLSession(configuration: .haapi)
+    public var urlSession: URLSession {
+        get { chosenURLSession ?? Self.defaultURLSession }
+        set { chosenURLSession = newValue }
+    }
+    /// The session given, if any: a configuration made without one reads a shared default
+    /// rather than making a session that Curity's initializer would replace at once.
+    private var chosenURLSession: URLSession?
+    private static let defaultURLSession = URLSession(configuration: .haapi)
     #endif
     /// The revocation endpoint (RFC 7009), if any.
     public var revocationEndpointURL: URL? { didSet { revocationEndpointURL = revocationEndpointURL?.absoluteURL } }
