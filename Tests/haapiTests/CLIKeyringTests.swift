@@ -221,7 +221,8 @@ struct CLIKeyringTests {
         #expect(unreachable.status == 1 && unreachable.stderr.contains("keyring"), "\(unreachable.stderr)")
 
         // Deleting the profile removes its items.
-        #expect(try haapi(["profiles", "delete", "default"]).status == 0)
+        let deleted = try haapi(["profiles", "delete", "default"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
         let left = try keyring.secretTool(["search", "--all", "application", "swift-haapi"])
         #expect(!left.output.contains(folder.path), "items left: \(left.output)")
     }
