@@ -8,10 +8,9 @@ import Foundation
 /// signatures to the JOSE `r || s` form and exposes the public JWK.
 public struct JWSSigningKey: Sendable {
     enum Material: Sendable {
-        case ec(any ECPrivateKey & Sendable)
+        case curve(any CurvePrivateKey & Sendable)
         case rsa(RSAPrivateKey)
         case hmac(SymmetricKey)
-        case ed25519(Curve25519.Signing.PrivateKey)
         case external(any JWSSigner)
     }
 
@@ -34,22 +33,22 @@ public struct JWSSigningKey: Sendable {
 
     /// An ES256 key.
     public static func es256(_ key: P256.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.ec(key), .es256, keyID: keyID)
+        JWSSigningKey(.curve(key), .es256, keyID: keyID)
     }
 
     /// An ES384 key.
     public static func es384(_ key: P384.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.ec(key), .es384, keyID: keyID)
+        JWSSigningKey(.curve(key), .es384, keyID: keyID)
     }
 
     /// An ES512 key.
     public static func es512(_ key: P521.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.ec(key), .es512, keyID: keyID)
+        JWSSigningKey(.curve(key), .es512, keyID: keyID)
     }
 
     /// An EdDSA (Ed25519) key.
     public static func edDSA(_ key: Curve25519.Signing.PrivateKey, keyID: String? = nil) -> JWSSigningKey {
-        JWSSigningKey(.ed25519(key), .edDSA, keyID: keyID)
+        JWSSigningKey(.curve(key), .edDSA, keyID: keyID)
     }
 
     /// An RSA key for RS256 or PS256; the public `rsa(_:algorithm:keyID:)` takes the platform's
@@ -88,16 +87,14 @@ public struct JWSSigningKey: Sendable {
         }
         do {
             switch verification.material {
-            // A private key that is not the one the JWK's public members describe is refused:
-            // it would sign for another key than the one published.
-            case .ec(let publicKey):
+            case .curve(let publicKey):
                 let key = try publicKey.curve.privateKeyType.init(rawRepresentation: try jwk.bytes("d", jwk.d))
-                try Self.requireMatch(key.publicKey.rawRepresentation, publicKey.rawRepresentation, "\"x\"/\"y\"")
-                material = .ec(key)
-            case .ed25519(let publicKey):
-                let key = try Curve25519.Signing.PrivateKey(rawRepresentation: try jwk.bytes("d", jwk.d))
-                try Self.requireMatch(key.publicKey.rawRepresentation, publicKey.rawRepresentation, "\"x\"")
-                material = .ed25519(key)
+                // A private key that is not the one the JWK's public members describe would
+                // sign for another key than the one published.
+                guard key.publicKey.rawRepresentation == publicKey.rawRepresentation else {
+                    throw JOSEError(.invalidKey, "the JWK's private key \"d\" does not match its public \(publicKey.curve.publicMembers)")
+                }
+                material = .curve(key)
             case .rsa:
                 material = .rsa(
                     try RSAPrivateKey(
@@ -115,22 +112,17 @@ public struct JWSSigningKey: Sendable {
         self.keyID = jwk.kid
     }
 
-    private static func requireMatch(_ derived: Data, _ published: Data, _ members: String) throws {
-        guard derived == published else { throw JOSEError(.invalidKey, "the JWK's private key \"d\" does not match its public \(members)") }
-    }
-
     /// A signing key from a PEM private key (PKCS#8, SEC1 EC or PKCS#1 RSA), as apps ship
     /// for `private_key_jwt`.
     /// - Throws: ``JOSEError`` with [`JOSEError.Code.invalidKey`](doc:ErrorCode/invalidKey-3f3y7) when the PEM is not a key of the algorithm's type.
     public init(pem: String, algorithm: JWSAlgorithm, keyID: String? = nil) throws {
         do {
-            switch algorithm {
-            case .es256, .es384, .es512:
-                guard let curve = ECCurve.signing(algorithm) else { throw JOSEError(.unsupportedAlgorithm, "no curve signs \(algorithm.rawValue)") }
-                material = .ec(try curve.privateKeyType.init(pemRepresentation: pem))
-            case .rs256, .ps256: material = .rsa(try RSAPrivateKey(pem: pem))
-            case .edDSA: material = .ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: try Self.ed25519Seed(pem: pem)))
-            case .hs256: throw JOSEError(.algorithmKeyMismatch, "HS256 takes a shared secret, not a PEM key")
+            if let curve = SigningCurve.signing(algorithm) {
+                material = .curve(try curve.privateKeyType.init(pem: pem))
+            } else if algorithm == .rs256 || algorithm == .ps256 {
+                material = .rsa(try RSAPrivateKey(pem: pem))
+            } else {
+                throw JOSEError(.algorithmKeyMismatch, "\(algorithm.rawValue) takes a shared secret, not a PEM key")
             }
         } catch let error as JOSEError {
             throw error
@@ -141,21 +133,11 @@ public struct JWSSigningKey: Sendable {
         self.keyID = keyID
     }
 
-    /// The 32-byte seed of a PKCS #8 Ed25519 PEM key (RFC 8410 §7), read here because CryptoKit
-    /// has no PEM initializer for Curve25519 keys.
-    private static func ed25519Seed(pem: String) throws -> Data {
-        let (label, der) = try PEM.firstBlock(in: pem)
-        guard label == "PRIVATE KEY" else { throw DER.Error(reason: "a PEM \"\(label)\" is not a PKCS #8 private key") }
-        var seed = DER.Reader(try DER.pkcs8PrivateKey(der, algorithm: DER.ed25519, named: "Ed25519"))
-        return try seed.read(.octetString)
-    }
-
     /// The public half as a JWK (with `kid` and `alg`), or `nil` for an HMAC secret.
     public var publicJWK: JWK? {
         var jwk: JWK
         switch material {
-        case .ec(let key): jwk = key.publicKey.jwk
-        case .ed25519(let key): jwk = JWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(key.publicKey.rawRepresentation))
+        case .curve(let key): jwk = key.publicKey.jwk
         case .rsa(let key):
             guard let components = key.publicKey?.components else { return nil }
             jwk = JWK(kty: "RSA", n: Base64URL.encode(components.modulus), e: Base64URL.encode(components.exponent))
@@ -172,8 +154,7 @@ public struct JWSSigningKey: Sendable {
     public var privateJWK: JWK? {
         var jwk = publicJWK
         switch material {
-        case .ec(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
-        case .ed25519(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
+        case .curve(let key): jwk?.d = Base64URL.encode(key.rawRepresentation)
         case .hmac(let key):
             jwk = JWK(kty: "oct", k: key.withUnsafeBytes { Base64URL.encode(Data($0)) }, kid: keyID, alg: algorithm.rawValue)
         case .rsa, .external: return nil
@@ -186,8 +167,7 @@ public struct JWSSigningKey: Sendable {
     public func sign(_ input: some DataProtocol) throws -> Data {
         do {
             switch material {
-            case .ec(let key): return try key.joseSignature(for: input)
-            case .ed25519(let key): return try key.signature(for: Data(input))
+            case .curve(let key): return try key.joseSignature(for: input)
             case .hmac(let key): return Data(HMAC<SHA256>.authenticationCode(for: input, using: key))
             case .external(let signer): return try signer.sign(Data(input))
             case .rsa(let key):

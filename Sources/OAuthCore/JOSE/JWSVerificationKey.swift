@@ -7,10 +7,9 @@ import Foundation
 /// never used as an HMAC secret, which rules out algorithm-confusion attacks by construction.
 public struct JWSVerificationKey: Sendable {
     enum Material: Sendable {
-        case ec(any ECPublicKey & Sendable)
+        case curve(any CurvePublicKey & Sendable)
         case rsa(RSAPublicKey)
         case hmac(SymmetricKey)
-        case ed25519(Curve25519.Signing.PublicKey)
     }
 
     let material: Material
@@ -21,12 +20,12 @@ public struct JWSVerificationKey: Sendable {
 
     /// A P-256 public key (ES256).
     public init(_ key: P256.Signing.PublicKey, keyID: String? = nil) {
-        self.init(.ec(key), keyID: keyID)
+        self.init(.curve(key), keyID: keyID)
     }
 
     /// An Ed25519 public key (EdDSA).
     public init(_ key: Curve25519.Signing.PublicKey, keyID: String? = nil) {
-        self.init(.ed25519(key), keyID: keyID)
+        self.init(.curve(key), keyID: keyID)
     }
 
     /// A shared secret for HS256.
@@ -47,19 +46,13 @@ public struct JWSVerificationKey: Sendable {
         let restricted = try jwk.alg.map(JWSAlgorithm.parse)
         let material: Material
         do {
-            switch (jwk.kty, jwk.crv) {
-            case ("EC", let name):
-                guard let curve = ECCurve.named(name) else {
-                    throw JOSEError(.unsupportedKeyType, "unsupported JWK kty \"EC\" crv \"\(name ?? "")\"")
-                }
-                material = .ec(try curve.publicKeyType.init(rawRepresentation: try Self.point(jwk, size: curve.coordinateSize)))
-            case ("OKP", "Ed25519"):
-                material = .ed25519(try Curve25519.Signing.PublicKey(rawRepresentation: try jwk.bytes("x", jwk.x)))
-            case ("RSA", _):
+            if let curve = SigningCurve.of(jwk) {
+                material = .curve(try curve.publicKeyType.init(rawRepresentation: try curve.publicKeyBytes(of: jwk)))
+            } else if jwk.kty == "RSA" {
                 material = .rsa(try RSAPublicKey(modulus: try jwk.bytes("n", jwk.n), exponent: try jwk.bytes("e", jwk.e)))
-            case ("oct", _):
+            } else if jwk.kty == "oct" {
                 material = .hmac(SymmetricKey(data: try jwk.bytes("k", jwk.k)))
-            default:
+            } else {
                 throw JOSEError(.unsupportedKeyType, "unsupported JWK kty \"\(jwk.kty)\" crv \"\(jwk.crv ?? "")\"")
             }
         } catch let error as JOSEError {
@@ -73,22 +66,13 @@ public struct JWSVerificationKey: Sendable {
         }
     }
 
-    private static func point(_ jwk: JWK, size: Int) throws -> Data {
-        let x = try jwk.bytes("x", jwk.x)
-        let y = try jwk.bytes("y", jwk.y)
-        guard x.count == size, y.count == size else {
-            throw JOSEError(.invalidKey, "EC coordinates for \(jwk.crv ?? "") must be \(size) bytes each")
-        }
-        return x + y
-    }
-
     /// Whether this key can verify signatures made with `algorithm`.
     public func fits(_ algorithm: JWSAlgorithm) -> Bool {
         if let restrictedAlgorithm, restrictedAlgorithm != algorithm { return false }
         switch (material, algorithm) {
-        case (.ec(let key), _):
+        case (.curve(let key), _):
             return key.curve.algorithm == algorithm
-        case (.rsa, .rs256), (.rsa, .ps256), (.hmac, .hs256), (.ed25519, .edDSA):
+        case (.rsa, .rs256), (.rsa, .ps256), (.hmac, .hs256):
             return true
         default:
             return false
@@ -99,10 +83,9 @@ public struct JWSVerificationKey: Sendable {
     var defaultAlgorithm: JWSAlgorithm {
         if let restrictedAlgorithm { return restrictedAlgorithm }
         switch material {
-        case .ec(let key): return key.curve.algorithm
+        case .curve(let key): return key.curve.algorithm
         case .rsa: return .rs256
         case .hmac: return .hs256
-        case .ed25519: return .edDSA
         }
     }
 
@@ -115,10 +98,8 @@ public struct JWSVerificationKey: Sendable {
         }
         let valid: Bool
         switch material {
-        case .ec(let key):
+        case .curve(let key):
             valid = key.isValid(joseSignature: signature, for: input)
-        case .ed25519(let key):
-            valid = key.isValidSignature(signature, for: Data(input))
         case .hmac(let key):
             valid = HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
         case .rsa(let key):
@@ -131,10 +112,9 @@ public struct JWSVerificationKey: Sendable {
 
     private var keyDescription: String {
         switch material {
-        case .ec(let key): return key.curve.name + " key"
+        case .curve(let key): return key.curve.name + " key"
         case .rsa: return "RSA key"
         case .hmac: return "shared secret"
-        case .ed25519: return "Ed25519 key"
         }
     }
 }
