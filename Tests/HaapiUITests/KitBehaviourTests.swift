@@ -124,15 +124,49 @@ import Testing
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
         #expect(files.count > 100, "the sources are where the test expects them")
         for file in files where file.pathExtension == "swift" && !["LocalizableStrings.swift", "ViewControllerStyles.swift"].contains(file.lastPathComponent) {
-            code += try String(contentsOf: file, encoding: .utf8)
+            code += SwiftSourceText.code(try String(contentsOf: file, encoding: .utf8)) + "\n"
         }
         // Shown through the theme's key for it (an app's theme may point it elsewhere).
         let throughTheme: [LocalizableStrings.Key: String] = [.webAuthnRegistrationSuccessMessage: "registrationSuccessMessageTextKey"]
         for key in LocalizableStrings.Key.allCases where key.rawValue.hasPrefix("hui_") {
-            let name = "\(key)"
-            let named = code.range(of: "." + name + "\\b", options: .regularExpression) != nil
-            #expect(named || throughTheme[key].map { code.contains($0) } == true, "\(key.rawValue) is never shown")
+            #expect(Self.names(code, key) || throughTheme[key].map { Self.names(code, $0) } == true, "\(key.rawValue) is never shown")
         }
+    }
+
+    /// Whether `code` (comments and literals removed) names the string key `key` where a text
+    /// is looked up: an argument of the lookups that take a key (`string(.ok)`, the command
+    /// line's `line(.ok)`, `webAuthnText(\\.path, .webAuthnErrorButton)`) or `Key.ok`. A call of
+    /// that name (`server.cancel()`), a case of another enum (`style: .cancel`,
+    /// `[ActionKind] = [.cancel]`) and a word that only contains it (`look`, `for`) are not.
+    static func names(_ code: String, _ key: LocalizableStrings.Key) -> Bool {
+        code.contains(try! Regex("(?:(?:^|[^A-Za-z0-9_])Key\\.|(?:^|[^A-Za-z0-9_])(?:string|line|webAuthnText)\\((?:[^()]*?,)?\\s*\\.)\(key)(?![A-Za-z0-9_])(?!\\s*\\()"))
+    }
+
+    /// Whether `code` reads the theme key `themeKey` (`keys.registrationSuccessMessageTextKey`).
+    static func names(_ code: String, _ themeKey: String) -> Bool {
+        code.contains(try! Regex("[A-Za-z0-9_)?!]\\.\(themeKey)(?![A-Za-z0-9_])(?!\\s*(=(?!=)|\\())"))
+    }
+
+    /// The matcher of the test above, on code written here: look-alikes are not uses.
+    @Test func aKeyIsNamedOnlyByCodeThatUsesIt() {
+        let lookAlikes = SwiftSourceText.code("""
+            // Look for the OK button, or cancel.
+            server.cancel()
+            UIAlertAction(title: title, style: .cancel)
+            static let knownCases: [ActionKind] = [.cancel, .login, .back]
+            let text = "strings.string(.ok)"
+            func back() {}
+            back()
+            """)
+        for key: LocalizableStrings.Key in [.ok, .cancel, .or, .back] {
+            #expect(!Self.names(lookAlikes, key), "\(key) named by look-alikes")
+        }
+        #expect(Self.names(SwiftSourceText.code("alert.addAction(UIAlertAction(title: strings.string(.cancel), style: .cancel))"), .cancel))
+        #expect(Self.names(SwiftSourceText.code("let or = LocalizableStrings.Key.or.rawValue"), .or))
+        #expect(Self.names(SwiftSourceText.code("webAuthnText(\\.errorButtonTextKey, .webAuthnErrorButton)"), .webAuthnErrorButton))
+        #expect(Self.names(SwiftSourceText.code("let title = \"\\(strings.string(.ok))!\""), .ok), "an interpolation is code")
+        #expect(!Self.names(SwiftSourceText.code("keys.registrationSuccessMessageTextKey = x"), "registrationSuccessMessageTextKey"))
+        #expect(Self.names(SwiftSourceText.code("show(keys.registrationSuccessMessageTextKey)"), "registrationSuccessMessageTextKey"))
     }
 
     @Test func aStepWithNoWayOnSaysSo() throws {

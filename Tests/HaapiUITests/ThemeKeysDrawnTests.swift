@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import Testing
 
 /// Every key the theme's styles read changes what the UIKit screens draw: the stored properties
@@ -43,8 +44,8 @@ import Testing
         for file in try swiftFiles(in: sources.appendingPathComponent("Theme")) {
             var types: [(name: String, depth: Int, isStyle: Bool)] = []
             var depth = 0
-            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
-                let code = strippingStringsAndComments(String(line))
+            for line in SwiftSourceText.code(try String(contentsOf: file, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false) {
+                let code = String(line)
                 if let declaration = code.firstMatch(of: #/^\s*public (?:final class|struct|enum) (\w+)\s*:?([^{]*)\{/#) {
                     let name = String(declaration.1), conformances = String(declaration.2)
                     let isStyle = conformances.contains("UIStyle") || conformances.contains("UIViewControllerStyle")
@@ -65,14 +66,52 @@ import Testing
     static func appleCode(_ file: String? = nil) throws -> String {
         let apple = sources.appendingPathComponent("Apple")
         let files = try file.map { [apple.appendingPathComponent($0)] } ?? swiftFiles(in: apple)
-        return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
-            .split(separator: "\n", omittingEmptySubsequences: false).map { strippingStringsAndComments(String($0)) }.joined(separator: "\n")
+        return try files.map { SwiftSourceText.code(try String(contentsOf: $0, encoding: .utf8)) }.joined(separator: "\n")
     }
 
-    /// Whether `code` uses the property `key` (`.key`, not the start of a longer name; a
-    /// style's own extension writes `self.key`).
+    /// Whether `code` reads the property `key` of a value: `receiver.key` (a style's own
+    /// extension writes `self.key`), not the start of a longer name. Four look-alikes are not
+    /// reads of a style's key, so they do not count: an assignment to a property of that name
+    /// (`column.spacing = 8`: UIKit's own member, set), an implicit member (`case .top`,
+    /// `row.alignment = .center`: an enum case of UIKit's), a call (`view.top()`), and a read of
+    /// a UIKit geometry value (`insets.top`, where `insets` is bound to a style's
+    /// `directionalInsets` or declared `NSDirectionalEdgeInsets`, `UIEdgeInsets`, `CGRect`...).
     static func uses(_ code: String, _ key: String) -> Bool {
-        code.contains(try! Regex("\\.\(key)(?![A-Za-z0-9_])"))
+        let uikitValues = Set(code.matches(of: Self.uikitGeometryBinding).map { String($0.output.1) })
+        let read = try! Regex("([A-Za-z0-9_]+|[)\\]?!])\\.\(key)(?![A-Za-z0-9_])(?!\\s*(=(?!=)|\\())")
+        return code.matches(of: read).contains { match in
+            guard let receiver = match.output[1].substring else { return false }
+            return !uikitValues.contains(String(receiver))
+        }
+    }
+
+    /// `let insets = style.directionalInsets`, `let padding = flowStyle?.directionalInsets ?? .zero`,
+    /// `var frame: CGRect`: a name that holds one of UIKit's geometry values, not a style.
+    nonisolated(unsafe) static let uikitGeometryBinding =
+        #/(?:let|var)\s+(\w+)\s*(?::\s*(?:NSDirectionalEdgeInsets|UIEdgeInsets|CGRect|CGSize|CGPoint)\b|=[^\n]*\.directionalInsets\b)/#
+
+    /// The matcher itself: UIKit's members and cases of the same names are not reads of a key,
+    /// and each way the views read one is.
+    @Test func onlyAReadOfAStyleCountsAsAUse() {
+        let lookAlikes = """
+            column.spacing = 8
+            row.alignment = .center
+            label.textAlignment = .natural
+            switch edge { case .top: break; case .left, .bottom, .right: break }
+            view.top()
+            let insets = style.directionalInsets
+            let padding = flowStyle?.directionalInsets ?? .zero
+            var margins: UIEdgeInsets = .zero
+            f(insets.top, padding.left, margins.bottom, margins.right)
+            """
+        for key in ["spacing", "alignment", "textAlignment", "top", "left", "bottom", "right"] {
+            #expect(!Self.uses(SwiftSourceText.code(lookAlikes), key), "\(key) counted in UIKit's own members")
+        }
+        #expect(!Self.uses(SwiftSourceText.code("// reads style.spacing\nlet text = \"style.spacing\""), "spacing"), "a comment or a literal counted")
+        for read in ["stack.spacing = self.spacing", "row.alignment = style.alignment.uiAlignment", "Insets(top: padding.top)", "x = style?.top ?? 0", "f(values[0].left)"] {
+            let key = read.contains("spacing") ? "spacing" : read.contains("alignment") ? "alignment" : read.contains("top") ? "top" : "left"
+            #expect(Self.uses(SwiftSourceText.code(read), key), "\(read) is a read of \(key)")
+        }
     }
 
     @Test func everyKeyReadIsDrawn() throws {
@@ -110,26 +149,5 @@ import Testing
     static func swiftFiles(in directory: URL) throws -> [URL] {
         let paths = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
         return paths.map { directory.appendingPathComponent($0) }
-    }
-
-    /// `line` without its `//` comment and with each string literal emptied (so that neither
-    /// counts as a use, nor a brace in them as code).
-    static func strippingStringsAndComments(_ line: String) -> String {
-        var result = "", inString = false, escaped = false, previous: Character = " "
-        for character in line {
-            if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false; result.append("\"") }
-            } else if character == "\"" {
-                inString = true
-                result.append("\"")
-            } else if character == "/" && previous == "/" {
-                result.removeLast()
-                break
-            } else {
-                result.append(character)
-            }
-            previous = inString ? " " : character
-        }
-        return result
     }
 }
