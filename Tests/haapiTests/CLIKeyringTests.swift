@@ -83,7 +83,7 @@ struct CLIKeyringTests {
                 do {
                     let probe = try secretTool(["store", "--label=probe", "test", "probe"], input: "ready")
                     if probe.status == 0 { return }
-                    lastProbe = "status \(probe.status): \(probe.output)"
+                    lastProbe = "status \(probe.status): \(probe.errors)"
                 } catch {
                     lastProbe = "\(error)"
                 }
@@ -129,18 +129,47 @@ struct CLIKeyringTests {
         }
 
         /// `secret-tool ARGUMENTS` on this bus, `input` on its standard input.
-        func secretTool(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+        func secretTool(_ arguments: [String], input: String? = nil) throws -> Subprocess.Outcome {
             // A keyring that wants to ask for a password would wait for ever: 10 s at most.
-            let run = try Subprocess.run(
+            try Subprocess.run(
                 try #require(CLIKeyringTests.tools).secretTool, arguments, environment: environment().mapValues { $0 }.merging(["HAAPI_SECRET_STORE": nil]) { $1 }, input: input.map { Data($0.utf8) },
                 timeout: 10)
-            return (run.status, run.output)
         }
 
-        /// The keyring's secret of the profile folder `folder`'s item `key`, or `nil`.
+        /// `secret-tool` could not ask the keyring (it says why on standard error): an answer
+        /// that is neither "found" nor "not there".
+        struct Unanswered: Error, CustomStringConvertible {
+            let arguments: [String]
+            let run: Subprocess.Outcome
+            var description: String { "secret-tool \(arguments.joined(separator: " ")): status \(run.status)\(run.timedOut ? " (timed out)" : ""): \(run.errors)" }
+        }
+
+        /// The keyring's secret of the profile folder `folder`'s item `key`, or `nil` when the
+        /// keyring has no such item. A keyring that cannot be asked throws: "not there" must be
+        /// the keyring's answer, not a failure to reach it. (`lookup` exits 1 in both cases, and
+        /// writes on standard error only when it could not ask.)
         func item(_ folder: URL, _ key: String) throws -> String? {
-            let found = try secretTool(["lookup", "application", "swift-haapi", "profile", folder.path, "key", key])
-            return found.status == 0 ? found.output : nil
+            let arguments = ["lookup", "application", "swift-haapi", "profile", folder.path, "key", key]
+            let found = try secretTool(arguments)
+            switch (found.status, found.errors.isEmpty, found.timedOut) {
+            case (0, true, false): return found.output
+            case (1, true, false): return nil
+            default: throw Unanswered(arguments: arguments, run: found)
+            }
+        }
+
+        /// The profile folders that have items in the keyring: the `profile` attribute of every
+        /// item of swift-haapi. `secret-tool search` writes the attributes it found on standard
+        /// error (the secrets and labels on standard output), and exits 0 whether or not it found any.
+        func profilesWithItems() throws -> [String] {
+            let arguments = ["search", "--all", "application", "swift-haapi"]
+            let found = try secretTool(arguments)
+            let attributes = found.errors.split(separator: "\n").filter { $0.hasPrefix("attribute.") }
+            guard found.status == 0, !found.timedOut, attributes.count == found.errors.split(separator: "\n").count else {
+                throw Unanswered(arguments: arguments, run: found)
+            }
+            let prefix = "attribute.profile = "
+            return attributes.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
         }
 
         /// Stops the bus; the keyring daemon leaves with it. (SIGKILL: a daemon spawned from
@@ -220,11 +249,12 @@ struct CLIKeyringTests {
         let unreachable = try haapi(["refresh"], elsewhere)
         #expect(unreachable.status == 1 && unreachable.stderr.contains("keyring"), "\(unreachable.stderr)")
 
-        // Deleting the profile removes its items.
+        // Deleting the profile removes its items (which the same search found before).
+        #expect(try keyring.profilesWithItems().contains(folder.path), "the search does not see the profile's items before the delete")
         let deleted = try haapi(["profiles", "delete", "default"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        let left = try keyring.secretTool(["search", "--all", "application", "swift-haapi"])
-        #expect(!left.output.contains(folder.path), "items left: \(left.output)")
+        let left = try keyring.profilesWithItems()
+        #expect(!left.contains(folder.path), "items left: \(left)")
     }
 
     /// Where no keyring answers, a new login keeps its secrets in files and status says so;
