@@ -24,7 +24,7 @@ func median(iterations: Int = 2_000, batch: Int = 10, _ body: () throws -> Void)
 
 func row(_ name: String, _ micros: Double, _ note: String = "") {
     let padded = name.padding(toLength: 44, withPad: " ", startingAt: 0)
-    print("| \(padded) | \(String(format: "%9.2f", micros)) | \(note)")
+    Stdout.line("| \(padded) | \(String(format: "%9.2f", micros)) | \(note)")
 }
 
 let dpop = try Dpop()
@@ -50,9 +50,9 @@ let jwtTime = try median { _ = try VerifiedJWT(token, key: verificationKey) }
 let pkceTime = median { _ = PKCE() }
 let thumbprintTime = try median { _ = try dpop.publicJWK.thumbprint() }
 
-print("OAuthCore benchmarks (median of 2000 calls, microseconds per call)")
-print("| operation                                    |  median µs | note")
-print("|----------------------------------------------|-----------|-----")
+Stdout.line("OAuthCore benchmarks (median of 2000 calls, microseconds per call)")
+Stdout.line("| operation                                    |  median µs | note")
+Stdout.line("|----------------------------------------------|-----------|-----")
 row("DPoP proof (ES256, with ath)", proofTime, "signing input \(signingInputLength) bytes")
 row("bare P-256 signature, same input size", bareTime)
 row("  DPoP overhead ratio (target <= 1.3)", proofTime / bareTime, String(format: "%.2fx", proofTime / bareTime))
@@ -78,18 +78,18 @@ let capturedDirectory: URL = {
 let capturedFiles = ((try? FileManager.default.contentsOfDirectory(at: capturedDirectory, includingPropertiesForKeys: nil)) ?? [])
     .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
 if capturedFiles.isEmpty {
-    print("| (skipped: no captured responses in \(capturedDirectory.path); pass --captured DIR)")
+    Stdout.line("| (skipped: no captured responses in \(capturedDirectory.path); pass --captured DIR)")
 }
-print("")
-print("Decoding each captured Curity response (median µs; ratio = decode+classify / JSONSerialization parse, target <= 3)")
-print("| response                                     |  decode µs | parse µs | ratio")
-print("|----------------------------------------------|-----------|----------|------")
+Stdout.line("")
+Stdout.line("Decoding each captured Curity response (median µs; ratio = decode+classify / JSONSerialization parse, target <= 3)")
+Stdout.line("| response                                     |  decode µs | parse µs | ratio")
+Stdout.line("|----------------------------------------------|-----------|----------|------")
 for file in capturedFiles {
     guard let bytes = try? Data(contentsOf: file) else { continue }
     let decodeTime = median(iterations: 500) { _ = try? HaapiModel.response(from: bytes, contentType: nil) }
     let parseTime = median(iterations: 500) { _ = try? JSONSerialization.jsonObject(with: bytes) }
     let name = file.deletingPathExtension().lastPathComponent.padding(toLength: 44, withPad: " ", startingAt: 0)
-    print("| \(name) | \(String(format: "%9.2f", decodeTime)) | \(String(format: "%8.2f", parseTime)) | \(String(format: "%.2fx", decodeTime / parseTime))")
+    Stdout.line("| \(name) | \(String(format: "%9.2f", decodeTime)) | \(String(format: "%8.2f", parseTime)) | \(String(format: "%.2fx", decodeTime / parseTime))")
 }
 
 // Full logins against the development server over loopback.
@@ -100,27 +100,27 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.c
 // derivation) and one hashing them for benchmarks (what is left is the client stack, loopback
 // HTTP and the server's other work). Client CPU is this process's own.
 if let haapi = argument("--haapi") {
-    print("")
-    print("HAAPI logins against haapi server over loopback (private_key_jwt client, username/password, DPoP-bound tokens; a new accessor,")
-    print("HAAPI token and DPoP key per login), then refreshes with rotation. The server is a process of its own: client CPU is the client's")
-    print("| server's password hash         | transport       | logins | login p50 ms | login p99 ms | logins/s | requests/login | client CPU ms/login | refresh p50 ms | refresh p99 ms | client CPU ms/refresh |")
-    print("|--------------------------------|-----------------|--------|--------------|--------------|----------|----------------|---------------------|----------------|----------------|-----------------------|")
+    Stdout.line("")
+    Stdout.line("HAAPI logins against haapi server over loopback (private_key_jwt client, username/password, DPoP-bound tokens; a new accessor,")
+    Stdout.line("HAAPI token and DPoP key per login), then refreshes with rotation. The server is a process of its own: client CPU is the client's")
+    Stdout.line("| server's password hash         | transport       | logins | login p50 ms | login p99 ms | logins/s | requests/login | client CPU ms/login | refresh p50 ms | refresh p99 ms | client CPU ms/refresh |")
+    Stdout.line("|--------------------------------|-----------------|--------|--------------|--------------|----------|----------------|---------------------|----------------|----------------|-----------------------|")
     for cheap in [false, true] {
         for transport in LoginBenchmark.Transport.allCases {
             let result = try await LoginBenchmark.run(
                 haapi: haapi, transport: transport, cheapPasswordHash: cheap, logins: cheap ? 200 : 20, refreshes: 100)
             let hash = cheap ? "PBKDF2-SHA512, 1 round (bench)" : "PBKDF2-SHA512, 210,000 rounds"
-            print(String(
+            Stdout.line(PrintableText(String(
                 format: "| %@ | %@ | %6d | %12.2f | %12.2f | %8.1f | %14.1f | %19.2f | %14.2f | %14.2f | %21.2f |",
                 hash.padding(toLength: 30, withPad: " ", startingAt: 0), transport.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0),
                 result.logins, percentile(result.latencies, 0.5), percentile(result.latencies, 0.99), Double(result.logins) / result.seconds,
                 result.requestsPerLogin, result.clientCPUPerLogin, percentile(result.refreshLatencies, 0.5),
-                percentile(result.refreshLatencies, 0.99), result.clientCPUPerRefresh))
+                percentile(result.refreshLatencies, 0.99), result.clientCPUPerRefresh)))
         }
     }
 } else {
-    print("")
-    print("| (skipped: the HAAPI login rows start haapi server; pass --haapi PATH to the release binary, as Scripts/bench.sh does)")
+    Stdout.line("")
+    Stdout.line("| (skipped: the HAAPI login rows start haapi server; pass --haapi PATH to the release binary, as Scripts/bench.sh does)")
 }
 
 // OIDCClient against Glewlwyd.
@@ -128,14 +128,14 @@ func argument(_ name: String) -> String? {
     guard let index = CommandLine.arguments.firstIndex(of: name), index + 1 < CommandLine.arguments.count else { return nil }
     return CommandLine.arguments[index + 1]
 }
-print("")
+Stdout.line("")
 if let opEnv = argument("--op-env") {
     let script = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Scripts/op/browser.sh").path
     let oidc = try await BrowserLoginBenchmark.run(opEnv: opEnv, browserScript: script)
     let login = oidc.loginMilliseconds.sorted(), exchange = oidc.codeExchangeMilliseconds.sorted(), refresh = oidc.refreshMilliseconds.sorted()
-    print("Browser login (OIDCClient) against Glewlwyd over loopback (\(login.count) logins, \(refresh.count) refreshes)")
-    print("| measure                                      |     value | note")
-    print("|----------------------------------------------|-----------|-----")
+    Stdout.line("Browser login (OIDCClient) against Glewlwyd over loopback (\(login.count) logins, \(refresh.count) refreshes)")
+    Stdout.line("| measure                                      |     value | note")
+    Stdout.line("|----------------------------------------------|-----------|-----")
     row("login p50 (ms)", percentile(login, 0.5), "discovery kept; headless browser scripts (curl) included")
     row("code exchange p50 (ms)", percentile(exchange, 0.5), "POST /token, client_secret_basic")
     row("refresh with rotation p50 (ms)", percentile(refresh, 0.5), "POST /token")
@@ -144,16 +144,16 @@ if let opEnv = argument("--op-env") {
     row("single-flight: token requests made", Double(oidc.singleFlightRequests), "target 1")
     row("single-flight: all callers served (ms)", oidc.singleFlightMilliseconds)
 } else {
-    print("| (skipped: the browser-login rows need Glewlwyd; pass --op-env PATH, as Scripts/bench.sh does)")
+    Stdout.line("| (skipped: the browser-login rows need Glewlwyd; pass --op-env PATH, as Scripts/bench.sh does)")
 }
 
 // One session for many callers wanting more than a token lives, in processes and in tasks.
 if let haapi = argument("--haapi") {
     let sharing = try await SessionSharingBenchmark.run(haapi: haapi)
-    print("")
-    print("One TokenSession, callers asking at once for more than a token lives (haapi server, in process; refreshes counted there)")
-    print("| measure                                      |     value | note")
-    print("|----------------------------------------------|-----------|-----")
+    Stdout.line("")
+    Stdout.line("One TokenSession, callers asking at once for more than a token lives (haapi server, in process; refreshes counted there)")
+    Stdout.line("| measure                                      |     value | note")
+    Stdout.line("|----------------------------------------------|-----------|-----")
     for (name, group) in [("haapi token processes", sharing.processes), ("in-process callers", sharing.tasks)] {
         row("\(group.callers) \(name): refresh requests", Double(group.refreshes), "target 1")
         row("\(group.callers) \(name): wait p50 (ms)", percentile(group.waitMilliseconds, 0.5), "from the lock's release to the token")
@@ -165,11 +165,11 @@ if let haapi = argument("--haapi") {
 // program that imports Foundation, reads the same JSON file and prints one field.
 if let haapi = argument("--haapi"), let runstat = argument("--runstat"), let floor = argument("--floor") {
     let cli = try CLIBenchmark.run(haapi: haapi, floor: floor, runstat: runstat)
-    print("")
-    print("haapi token with a cached token, and the floor program, in the same run (\(cli.token.runs) runs each after 3 unmeasured,")
-    print("each started by Scripts/bench/runstat.c with fork and exec; no network): \(haapi)")
-    print("| measure                                      |     value | note")
-    print("|----------------------------------------------|-----------|-----")
+    Stdout.line("")
+    Stdout.line("haapi token with a cached token, and the floor program, in the same run (\(cli.token.runs) runs each after 3 unmeasured,")
+    Stdout.line("each started by Scripts/bench/runstat.c with fork and exec; no network): \(haapi)")
+    Stdout.line("| measure                                      |     value | note")
+    Stdout.line("|----------------------------------------------|-----------|-----")
     row("haapi token: start-up to exit p50 (ms)", cli.token.wallP50, "target <= 15")
     row("haapi token: start-up to exit p90 (ms)", cli.token.wallP90)
     row("haapi token: CPU time p50 (ms)", cli.token.cpuP50, "user + system")
@@ -185,9 +185,9 @@ if let haapi = argument("--haapi"), let runstat = argument("--runstat"), let flo
         row("haapi token, keyring: CPU p50 (ms)", keyring.cpuP50)
         row("haapi token, keyring: peak memory p50 (MiB)", keyring.peakMiB, "target <= 30")
     } else {
-        print("| (skipped: the keyring rows; Scripts/bench.sh passes --keyring-bus when GNOME Keyring is installed)")
+        Stdout.line("| (skipped: the keyring rows; Scripts/bench.sh passes --keyring-bus when GNOME Keyring is installed)")
     }
 } else {
-    print("")
-    print("| (skipped: haapi token start-up; pass --haapi, --runstat and --floor, as Scripts/bench.sh does)")
+    Stdout.line("")
+    Stdout.line("| (skipped: haapi token start-up; pass --haapi, --runstat and --floor, as Scripts/bench.sh does)")
 }

@@ -1,5 +1,6 @@
 import HaapiTesting
 import Foundation
+import OAuthCore
 import Testing
 
 @testable import HaapiCLI

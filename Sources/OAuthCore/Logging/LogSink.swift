@@ -48,10 +48,12 @@ public struct SwiftLogSink: LogSink {
 }
 
 /// The built-in console sink: standard error, one line per entry, in the seeds' format
-/// `[TAG] [LEVEL] File.line : message`.
+/// `[TAG] [LEVEL] File.line : message`. A message carries what servers said (a token type, an
+/// error description), so it goes out as ``PrintableText``: an escape sequence in it cannot act
+/// on the terminal, and a newline in it cannot start a forged entry.
 struct ConsoleLogSink: LogSink {
     func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
         let fileName = (file as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "")
-        FileHandle.standardError.write(Data("[\(followUpTag.tagName)] [\(logType.rawValue)] \(fileName).\(line) : \(message)\n".utf8))
+        Stderr.line("[\(followUpTag.tagName)] [\(logType.rawValue)] \(fileName).\(line) : \(message)")
     }
 }
