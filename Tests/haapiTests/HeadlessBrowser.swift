@@ -128,6 +128,10 @@ struct HeadlessBrowser: Sendable {
         let scrollWidth: Int
         /// Elements reaching past the viewport's left or right edge, as `tag#id.class left..right`.
         let tooWide: [String]
+        /// The screen's items, and its fields, buttons and links, that are not seen: not
+        /// rendered (`display: none`), of no size, `visibility: hidden` or transparent, as
+        /// `tag.class: why`. The body of a closed `<details>` is hidden by design and left out.
+        let hidden: [String]
         /// Errors the page met: uncaught exceptions, rejected promises, `console.error` calls,
         /// resources that failed to load (caught in the page), and uncaught exceptions the
         /// browser logged (caught even if the probe itself did not run first).
@@ -184,12 +188,23 @@ struct HeadlessBrowser: Sendable {
             if (box.width === 0 && box.height === 0) return;
             if (box.right > width + 0.5 || box.left < -0.5) tooWide.push(describe(node) + ' ' + Math.round(box.left) + '..' + Math.round(box.right));
           });
+          // What the screen must show and does not: an item, or a field, button or link in the
+          // screen, that takes no room, is invisible or transparent (not the body of a closed <details>).
+          var hidden = [];
+          document.querySelectorAll('main.screen .item, main.screen input:not([type=hidden]), main.screen button, main.screen select, main.screen textarea, main.screen a[href]').forEach(function (node) {
+            if (node.closest('details:not([open]) > :not(summary)')) return;
+            var box = node.getBoundingClientRect(), style = getComputedStyle(node), opacity = 1;
+            for (var up = node; up && up.nodeType === 1; up = up.parentElement) opacity *= parseFloat(getComputedStyle(up).opacity);
+            var why = node.getClientRects().length === 0 ? 'not rendered' : box.width < 1 || box.height < 1 ? 'no size (' + box.width + '×' + box.height + ')'
+              : style.visibility !== 'visible' ? 'visibility ' + style.visibility : opacity < 0.05 ? 'opacity ' + opacity : '';
+            if (why) hidden.push(describe(node) + ': ' + why);
+          });
           var result = document.getElementById('\(probeResultID)') || document.createElement('pre');
           result.id = '\(probeResultID)';
           result.setAttribute('data-haapi-probe', '');
           result.textContent = encodeURIComponent(JSON.stringify({
             viewport: [window.innerWidth, window.innerHeight], scrollWidth: document.documentElement.scrollWidth,
-            tooWide: tooWide, errors: window.__haapiErrors || ['the probe in <head> did not run']
+            tooWide: tooWide, hidden: hidden, errors: window.__haapiErrors || ['the probe in <head> did not run']
           }));
           document.body.appendChild(result);
         }, 0); });</script>
@@ -213,6 +228,7 @@ struct HeadlessBrowser: Sendable {
             let viewport: [Int]
             let scrollWidth: Int
             let tooWide: [String]
+            let hidden: [String]
             let errors: [String]
         }
         guard let json = encoded.removingPercentEncoding, let found = try? JSONDecoder().decode(Found.self, from: Data(json.utf8)) else {
@@ -223,7 +239,7 @@ struct HeadlessBrowser: Sendable {
         var pageDOM = dom
         pageDOM.removeSubrange(open.lowerBound..<close.upperBound)
         return PageReport(
-            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide,
+            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden,
             errors: found.errors + (found.errors.isEmpty ? uncaught : []), console: console, dom: pageDOM)
     }
 

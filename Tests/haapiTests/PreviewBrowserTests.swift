@@ -273,6 +273,7 @@ enum PageChecks {
             problems.append("the viewport was \(report.viewport), not [\(width), \(height)]: is the viewport <meta> missing?")
         }
         if report.scrollWidth > width { problems.append("the page scrolls sideways: scrollWidth \(report.scrollWidth)") }
+        problems += report.hidden.map { "on the screen but not seen: \($0)" }
         return problems
     }
 
@@ -335,6 +336,30 @@ struct PreviewBrowserCheckTests {
         // 16 px of padding, then 600 px.
         #expect(problems.contains { $0.contains("div.item.item-wide 16..616") }, "\(problems)")
         #expect(problems.contains { $0.contains("scrollWidth 616") }, "\(problems)")
+    }
+
+    /// A page whose fields and buttons are there but not seen (each hidden another way) has
+    /// enough colours and items to pass the blankness and contract checks: the layout check
+    /// names each one.
+    @Test func fieldsAndButtonsThatAreNotSeenAreReported() throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rendered = try Self.load(
+            Self.page(
+                """
+                <div class="item item-textField" style="display: none"><input name="userName"></div>
+                <div class="item item-textField"><input name="password" type="password" style="visibility: hidden"></div>
+                <div class="item item-button" style="opacity: 0"><button type="button">Login</button></div>
+                <div class="item item-link"><a href="#x" style="display: inline-block; width: 0; height: 0; overflow: hidden">Forgot</a></div>
+                <details class="item item-expandable"><summary>More</summary><p><a href="#y">inside a closed details: fine</a></p></details>
+                """), in: directory)
+        #expect(PageChecks.blankness(rendered.colours).isEmpty && PageChecks.contract(rendered.report.dom, kind: "generic").isEmpty)
+        let problems = PageChecks.layout(rendered.report)
+        for expected in ["div.item.item-textField: not rendered", "input: not rendered", "input: visibility hidden", "div.item.item-button: opacity 0", "button: opacity 0", "a: no size"] {
+            #expect(problems.contains { $0.contains(expected) }, "\(expected) not in \(problems)")
+        }
+        // Those six, and nothing seen (the title, the summary) or hidden by design (a closed details' body).
+        #expect(problems.count == 6, "\(problems)")
     }
 
     @Test func aPageWithoutTheViewportMetaIsReported() throws {
