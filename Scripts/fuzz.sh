@@ -162,6 +162,12 @@ long() {
   runs=$(grep -oE '^#[0-9]+: cov' "$log" | tail -1 | grep -oE '[0-9]+' || true)
   mapfile -t found < <(find "$crashes" -type f -newer "$BUILD/$harness.started" | sort)
   echo "fuzz: $harness: ${runs:-0} inputs in $(( $(date +%s) - started )) s, ${#found[@]} crashing inputs" >&2
+  # A run that fuzzed nothing (the harness unknown, the binary refused its flags) is a failure, not a pass.
+  if [ "${runs:-0}" -eq 0 ]; then
+    echo "fuzz: $harness FAILED: no input ran; the log's end ($log):" >&2
+    tail -15 "$log" >&2
+    return 1
+  fi
   [ "${runs:-0}" -ge "$LONG_RUNS" ] || echo "fuzz: $harness: stopped by the time limit ($LONG_SECONDS s) short of $LONG_RUNS inputs" >&2
   [ ${#found[@]} -gt 0 ] || return 0
   for input in "${found[@]}"; do trapped "$harness" "$input"; done | sort | uniq -c | sed "s/^ */fuzz: $harness crash: /" >&2
@@ -191,6 +197,12 @@ for harness in "${HARNESSES[@]}"; do
     status=1
   else
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" "$BUILD/$harness.log" | sed "s/^/fuzz: $harness /" >&2 || true
+    executed=$(grep -oE '^stat::number_of_executed_units: [0-9]+' "$BUILD/$harness.log" | grep -oE '[0-9]+$' || true)
+    if [ "${executed:-0}" -eq 0 ]; then
+      echo "fuzz: $harness FAILED: no input ran (log $BUILD/$harness.log)" >&2
+      tail -15 "$BUILD/$harness.log" >&2
+      status=1
+    fi
   fi
 done
 exit $status
