@@ -3,53 +3,139 @@
 
 A number from outside the process (a provider's answer, a stored file, an argument) becomes a
 duration, a date or a count through `OutsideNumber` (Sources/OAuthCore/Encoding/OutsideNumber.swift),
-which clamps it. Two kinds of code skip that, and this check finds both in Sources/:
+which clamps it. Three kinds of code skip that, and this check finds them in every module of Sources/:
 
 1. A conversion of a floating value to an integer type (`Int(someDouble)`, `UInt64(x * 1e9)`):
    it traps on NaN, on infinities and past the type's range. The compiler finds them: each
-   module is type-checked again, exactly as the last `swift build` compiled it, with one more
-   file that declares, for every integer type, a deprecated initializer from `Double` and
-   `Float` and from any `BinaryFloatingPoint`; those shadow the standard library's, so every
-   such conversion becomes a warning at its line.
-2. A read of a decoded integer (`.integer(let n)`, `.intValue`, `optionalInt(`, `decode(Int.self`)
-   outside the readers that clamp it: arithmetic on it may overflow.
+   module is type-checked again, exactly as the last `swift build` compiled it (generated files
+   too, such as embedded resources), with one more file that declares, for every integer type, a
+   deprecated initializer from `Double`, `Float`, `CGFloat` and any `BinaryFloatingPoint`; those shadow the
+   standard library's, so every such conversion becomes a warning at its line.
+2. An integer parsed from text (`Int(someText)`, `UInt16(field, radix: 16)`), found the same way
+   (deprecated initializers from `String` and any `StringProtocol`): arithmetic on it may overflow.
+3. A read of a decoded integer (`.integer(let n)`, `case let .integer(n)`, `.intValue`,
+   `optionalInt(`, `decode(Int.self`, `decodeIfPresent(UInt64.self`, `as? Int`) outside the
+   readers that clamp it: arithmetic on it may overflow. Read from the text of every file, the
+   Apple-only ones included.
 
-Each finding must be in Scripts/check-numbers.allow, a line `path | code | why`: `code` is a
-piece of the line's text (so that the entry survives edits elsewhere in the file). An entry that
-matches nothing any more fails too, so the list stays true.
+A finding on a line whose code (not its comment) clamps with `OutsideNumber.seconds`, `.count`,
+`.date` or `.wholeSeconds` passes. Any other must be in Scripts/check-numbers.allow, a line
+`path | code | why`: `code` is a piece of the line's text (so that the entry survives edits
+elsewhere in the file). An entry that matches nothing any more fails too, so the list stays true.
 
-Usage: Scripts/check-numbers.py [--build-path .build]
+Apple-only code (`#if canImport(UIKit)` and the like) is not compiled on Linux: kinds 1 and 2
+are found there by type-checking the iOS build of Scripts/check-apple.sh (`.build/ios`), when
+it exists; without it the check says which files it could not type-check.
+
+Usage: Scripts/check-numbers.py [--build-path .build] [--apple-build-path .build/ios]
+       Scripts/check-numbers.py --self-test   a copy of Sources/ with a planted finding of each kind
+                                              in several modules must be reported at each of those
+                                              lines; then the check itself runs
 """
 import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-build = sys.argv[sys.argv.index("--build-path") + 1] if "--build-path" in sys.argv else os.path.join(root, ".build")
-allow_path = os.path.join(root, "Scripts", "check-numbers.allow")
-sources = os.path.join(root, "Sources") + os.sep
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def option(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+BUILD = option("--build-path", os.path.join(ROOT, ".build"))
+APPLE_BUILD = option("--apple-build-path", os.path.join(ROOT, ".build", "ios"))
+ALLOW = os.path.join(ROOT, "Scripts", "check-numbers.allow")
 
 INTEGERS = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
-MARK = "number-check: an integer from a floating value"
-probe = "// Written by Scripts/check-numbers.py for one type-check; never compiled into the package.\n"
+FLOATING_MARK = "number-check: an integer from a floating value"
+TEXT_MARK = "number-check: an integer parsed from text"
+# Foundation (and CoreGraphics on Apple platforms) declares integer initializers from CGFloat of
+# its own, more specific than the generic one: they are shadowed too.
+PROBE = "// Written by Scripts/check-numbers.py for one type-check; never compiled into the package.\nimport Foundation\n"
 for integer in INTEGERS:
-    probe += f"extension {integer} {{\n"
-    for floating in ["Double", "Float"]:
-        probe += f'    @available(*, deprecated, message: "{MARK}") init(_ value: {floating}) {{ fatalError() }}\n'
-    probe += f'    @available(*, deprecated, message: "{MARK}") init<F: BinaryFloatingPoint>(_ value: F) {{ fatalError() }}\n'
-    probe += "}\n"
+    PROBE += f"extension {integer} {{\n"
+    for floating in ["Double", "Float", "CGFloat"]:
+        PROBE += f'    @available(*, deprecated, message: "{FLOATING_MARK}") init(_ value: {floating}) {{ fatalError() }}\n'
+    PROBE += f'    @available(*, deprecated, message: "{FLOATING_MARK}") init<F: BinaryFloatingPoint>(_ value: F) {{ fatalError() }}\n'
+    PROBE += f'    @available(*, deprecated, message: "{TEXT_MARK}") init?(_ text: String) {{ fatalError() }}\n'
+    PROBE += f'    @available(*, deprecated, message: "{TEXT_MARK}") init?<S: StringProtocol>(_ text: S, radix: Int = 10) {{ fatalError() }}\n'
+    PROBE += "}\n"
 
-DECODED = re.compile(r"\.integer\(let |\.intValue\b|\boptionalInt\(|decode\(Int(8|16|32|64)?\.self")
+DECODED = re.compile(
+    r"\.integer\(\s*(let|var)\b"                                   # .integer(let n), .integer(var n)
+    r"|\bcase\s+(let|var)\s+[^:=]*\.integer\("                     # case let .integer(n)
+    r"|\.intValue\b|\boptionalInt\("
+    r"|\bdecode(IfPresent)?\(\s*U?Int(8|16|32|64)?\.self"          # decode(Int.self, decodeIfPresent(UInt64.self
+    r"|\bas[?!]\s*\[?\s*U?Int(8|16|32|64)?\b(?!\.)")               # as? Int, as! [Int]
+CLAMPED = re.compile(r"\bOutsideNumber\.(seconds|count|date|wholeSeconds)\b")
 # The places that clamp what they read, where a read is the point.
 READERS = {"Sources/OAuthCore/Encoding/JSONValue.swift", "Sources/OAuthCore/Encoding/OutsideNumber.swift"}
+APPLE_GUARD = re.compile(r"^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)")
 
 
-def modules():
-    """(name, swiftc arguments) of each module whose sources are in Sources/, from the build manifest."""
+def code_lines(path):
+    """The file's lines with comments removed and string literals emptied (`"…"` becomes `""`)."""
+    text = open(path, encoding="utf-8").read()
+    out, i, n = [], 0, len(text)
+    depth = 0  # inside /* */ comments
+    literal = None  # the closing delimiter of the string literal we are in
+    while i < n:
+        c = text[i]
+        if depth:
+            if text.startswith("/*", i): depth, i = depth + 1, i + 2
+            elif text.startswith("*/", i): depth, i = depth - 1, i + 2
+            else:
+                if c == "\n": out.append(c)
+                i += 1
+        elif literal:
+            if text.startswith(literal, i):
+                out.append('"')
+                i += len(literal)
+                literal = None
+            else:
+                if c == "\\" and not literal.endswith("#"): i += 1
+                if i < n and text[i] == "\n": out.append("\n")
+                i += 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n": i += 1
+        elif text.startswith("/*", i):
+            depth, i = 1, i + 2
+        elif c in '#"':
+            m = re.match(r'(#*)("""|")', text[i:])
+            if not m:
+                out.append(c)
+                i += 1
+                continue
+            literal = m.group(2) + m.group(1)
+            out.append('"')
+            i += m.end()
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out).split("\n")
+
+
+def swift_files(root):
+    for directory, _, names in os.walk(os.path.join(root, "Sources")):
+        for name in sorted(names):
+            if name.endswith(".swift"):
+                yield os.path.relpath(os.path.join(directory, name), root)
+
+
+def apple_only_files(root):
+    return sorted(p for p in swift_files(root) if any(APPLE_GUARD.match(l) for l in open(os.path.join(root, p), encoding="utf-8")))
+
+
+def modules(build, root, required):
+    """(name, swiftc arguments, files) of each module of the package in `build`'s manifest: its
+    files are in `root`/Sources/ or generated into the build folder. Fails if a folder of
+    Sources/ in `required` has no module there."""
     manifest = os.path.join(build, "debug.yaml")
     if not os.path.exists(manifest):
         sys.exit(f"check-numbers: no {manifest}: run `swift build` first")
@@ -64,15 +150,27 @@ def modules():
                 if "-module-name" in args:
                     found[args[args.index("-module-name") + 1]] = args
                 name = None
+    sources, build_dir = os.path.join(ROOT, "Sources") + os.sep, os.path.abspath(build) + os.sep
     result = []
     for name, args in sorted(found.items()):
         files_at = [a for a in args if a.startswith("@")]
         if not files_at or not os.path.exists(files_at[0][1:]):
-            continue  # a dependency's module
+            continue  # a dependency's module, built from its own file list elsewhere
         with open(files_at[0][1:]) as listing:
             files = [f.strip().strip('"') for f in listing if f.strip()]
-        if files and all(f.startswith(sources) for f in files):
-            result.append((name, args, files))
+        ours = [f for f in files if f.startswith(sources)]
+        if not ours:
+            continue  # a dependency's module
+        strays = [f for f in files if not f.startswith(sources) and not f.startswith(build_dir)]
+        if strays:
+            sys.exit(f"check-numbers: module {name} compiles files neither in Sources/ nor generated: {strays[:3]}")
+        # The same module, read from `root` (the self-test's copy, or the package itself).
+        files = [os.path.join(root, os.path.relpath(f, ROOT)) if f.startswith(sources) else f for f in files]
+        result.append((name, args, files))
+    checked = {os.path.relpath(f, root).split(os.sep)[1] for _, _, files in result for f in files if f.startswith(os.path.join(root, "Sources"))}
+    if required - checked:
+        sys.exit(f"check-numbers: no module in {manifest} compiles Sources/{', Sources/'.join(sorted(required - checked))}: "
+                 "build them first (`swift build --build-tests`; for iOS, Scripts/check-apple.sh)")
     return result
 
 
@@ -95,84 +193,182 @@ def typecheck_arguments(args, files, probe_file):
     return [args[0], "-typecheck"] + out + files + [probe_file]
 
 
-def conversions():
-    """(path, line number, line text) of each floating-to-integer conversion in Sources/."""
-    found = set()
+def conversions(build, root, where, required, only=None):
+    """{(path, line): mark} of each conversion the probe finds in `root`/Sources/, type-checking the
+    modules of `build` (those whose folder is in `only`, when given); the folders in `required`
+    must each be a module there."""
+    found = {}
     with tempfile.TemporaryDirectory() as scratch:
         probe_file = os.path.join(scratch, "NumberCheckProbe.swift")
         with open(probe_file, "w") as f:
-            f.write(probe)
+            f.write(PROBE)
+
+        # check-apple's frontend adds its backfill of newer Apple API to the package's modules; so does this type-check.
+        backfill = os.path.join(build, "apple-backfill")
+        extra = ["-I", backfill, "-Xfrontend", "-import-module", "-Xfrontend", "AppleSDKBackfill"] if os.path.isdir(backfill) else []
+
         def typecheck(module):
             name, args, files = module
-            return name, subprocess.run(typecheck_arguments(args, files, probe_file), capture_output=True, text=True, cwd=root)
+            return name, subprocess.run(typecheck_arguments(args, files, probe_file) + extra, capture_output=True, text=True, cwd=ROOT)
 
         # One type-check per core at a time.
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            runs = list(pool.map(typecheck, modules()))
+            chosen = [m for m in modules(build, root, required) if only is None or m[0] in only]
+            runs = list(pool.map(typecheck, chosen))
         for name, run in runs:
             output = run.stdout + run.stderr
             if run.returncode != 0:
                 errors = ([l for l in output.splitlines() if "error:" in l] or output.splitlines())[:10]
-                sys.exit(f"check-numbers: the type-check of {name} failed:\n" + "\n".join(errors))
-            for match in re.finditer(r"^(/[^:\n]+):(\d+):\d+: warning: .*" + re.escape(MARK), output, re.M):
-                found.add((os.path.relpath(match.group(1), root), int(match.group(2))))
-    return sorted(found)
-
-
-def decoded_reads():
-    """(path, line number) of each read of a decoded integer outside the readers that clamp."""
-    found = []
-    for directory, _, names in os.walk(sources):
-        for file in names:
-            if not file.endswith(".swift"):
-                continue
-            path = os.path.relpath(os.path.join(directory, file), root)
-            if path in READERS:
-                continue
-            with open(os.path.join(root, path)) as f:
-                for number, text in enumerate(f, 1):
-                    if DECODED.search(text) and "OutsideNumber" not in text and not text.lstrip().startswith("///"):
-                        found.append((path, number))
+                sys.exit(f"check-numbers: the type-check of {name} ({where}) failed:\n" + "\n".join(errors))
+            for match in re.finditer(r"^(/[^:\n]+):(\d+):\d+: warning: .*(" + re.escape(FLOATING_MARK) + "|" + re.escape(TEXT_MARK) + ")",
+                                     output, re.M):
+                path = os.path.relpath(match.group(1), root)
+                if path.startswith("Sources" + os.sep):
+                    found[(path, int(match.group(2)))] = match.group(3)
+        print(f"check-numbers: type-checked {len(runs)} modules ({where}): {' '.join(n for n, _ in runs)}")
     return found
 
 
-def main():
+def decoded_reads(root):
+    """[(path, line)] of each read of a decoded integer outside the readers that clamp."""
+    found = []
+    for path in swift_files(root):
+        if path in READERS:
+            continue
+        for number, code in enumerate(code_lines(os.path.join(root, path)), 1):
+            if DECODED.search(code):
+                found.append((path, number))
+    return found
+
+
+def check(root, apple_build, only=None):
+    """The findings in `root`/Sources/ that neither clamp nor are allowed, the allow-list's stale
+    entries, and a summary. `only`: the modules to type-check (default: all)."""
     entries = []
-    with open(allow_path) as f:
+    with open(ALLOW) as f:
         for number, line in enumerate(f, 1):
             if not line.strip() or line.startswith("#"):
                 continue
             parts = [p.strip() for p in line.split(" | ")]
             if len(parts) != 3 or not all(parts):
-                sys.exit(f"check-numbers: {allow_path}:{number}: expected `path | code | why`")
+                sys.exit(f"check-numbers: {ALLOW}:{number}: expected `path | code | why`")
             entries.append(parts)
     used = [0] * len(entries)
     failures = []
+    lines_of = {}
 
-    def allowed(path, number, kind):
-        with open(os.path.join(root, path)) as f:
-            text = f.read().splitlines()[number - 1]
-        for index, (entry_path, code, _) in enumerate(entries):
-            if entry_path == path and code in text:
+    def judge(path, number, kind):
+        if path not in lines_of:
+            lines_of[path] = (open(os.path.join(root, path), encoding="utf-8").read().splitlines(), code_lines(os.path.join(root, path)))
+        text, code = lines_of[path][0][number - 1], lines_of[path][1][number - 1]
+        if CLAMPED.search(code):
+            return
+        for index, (entry_path, piece, _) in enumerate(entries):
+            if entry_path == path and piece in text:
                 used[index] += 1
                 return
         failures.append(f"{path}:{number}: {kind}: {text.strip()}")
 
-    found_conversions = conversions()
-    for path, number in found_conversions:
-        allowed(path, number, "an integer from a floating value (use OutsideNumber.wholeSeconds or .seconds)")
-    found_reads = decoded_reads()
-    for path, number in found_reads:
-        allowed(path, number, "a decoded integer read without OutsideNumber (clamp it: OutsideNumber.seconds or .count)")
-    for index, (path, code, _) in enumerate(entries):
-        if used[index] == 0:
-            failures.append(f"{allow_path}: `{path} | {code}` matches nothing any more: delete the entry")
-    print(f"check-numbers: {len(found_conversions)} floating-to-integer conversions and {len(found_reads)} decoded-integer reads "
-          f"in Sources/, each allowed with a reason ({len(entries)} entries in Scripts/check-numbers.allow)" if not failures else
-          f"check-numbers: {len(failures)} problems:")
-    for failure in failures:
-        print("  " + failure)
-    return 1 if failures else 0
+    found = conversions(BUILD, root, "Linux", {p.split(os.sep)[1] for p in swift_files(root)}, only)
+    apple = apple_only_files(root)
+    if os.path.exists(os.path.join(apple_build, "debug.yaml")):
+        found.update(conversions(apple_build, root, "iOS, the Apple-only code too", {p.split(os.sep)[1] for p in apple}, only))
+        apple_note = f"the {len(apple)} Apple-only files type-checked for iOS"
+    else:
+        apple_note = (f"NOT type-checked for iOS (no {os.path.relpath(apple_build, ROOT)}: Scripts/check-apple.sh makes it): "
+                      f"{len(apple)} Apple-only files, read only for decoded integers: {' '.join(apple)}")
+    kinds = {FLOATING_MARK: "an integer from a floating value (use OutsideNumber.wholeSeconds or .seconds)",
+             TEXT_MARK: "an integer parsed from text, unclamped (clamp it: OutsideNumber.count or .seconds)"}
+    for (path, number), mark in sorted(found.items()):
+        judge(path, number, kinds[mark])
+    reads = decoded_reads(root)
+    for path, number in reads:
+        judge(path, number, "a decoded integer read without OutsideNumber (clamp it: OutsideNumber.seconds or .count)")
+    stale = [f"{ALLOW}: `{path} | {piece}` matches nothing any more: delete the entry"
+             for index, (path, piece, _) in enumerate(entries) if used[index] == 0]
+    summary = (f"{sum(m == FLOATING_MARK for m in found.values())} floating-to-integer conversions, "
+               f"{sum(m == TEXT_MARK for m in found.values())} integers parsed from text and {len(reads)} decoded-integer reads "
+               f"in Sources/, each clamped or allowed with a reason ({len(entries)} entries in Scripts/check-numbers.allow); {apple_note}")
+    return failures, stale, summary
+
+
+# Each planted line: (file, where, line). `where` is "end" (appended), "apple" (inside the file's
+# Apple-only region: found only by the iOS type-check) or "inactive" (in a function in an `#if`
+# never compiled, parsed only: read only as text, as every decoded-integer read is).
+PLANTS = [
+    ("Sources/HaapiUI/Theme/Theme.swift", "end", "func numberCheckPlantA(_ x: Double) -> Int { Int(x * 2) }"),
+    ("Sources/OAuthCore/Session/TokenSession.swift", "end", "func numberCheckPlantB(_ x: Float) -> UInt64 { UInt64(x) }"),
+    ("Sources/HaapiSDK/Models/JSONReader.swift", "end", "func numberCheckPlantC(_ t: Substring) -> Int? { Int(t) }"),
+    ("Sources/HaapiCLI/Support/ExitCodes.swift", "end", "func numberCheckPlantD(_ t: String) -> Int32? { Int32(t, radix: 16) }"),
+    ("Sources/HaapiDriver/HaapiError.swift", "inactive", "if case let .integer(n) = value { total += n }"),
+    ("Sources/OIDCClient/Login/OIDCClient.swift", "inactive", "if case .integer(var n) = value { n += 1 }"),
+    ("Sources/HaapiDevServer/ServerState.swift", "inactive", "let n = try container.decodeIfPresent(Int.self, forKey: .count)"),
+    ("Sources/HaapiPreview/ScreenPage.swift", "inactive", "let n = try container.decode(UInt64.self)"),
+    ("Sources/OAuthCore/Encoding/Base64URL.swift", "inactive", "let n = json[\"expires_in\"] as? Int ?? 0"),
+    ("Sources/HaapiUI/Screens/ScreenBuilder.swift", "inactive", "let n = value.intValue! // clamped by OutsideNumber.count elsewhere"),
+    ("Sources/OAuthTransportNIO/AsyncHTTPClientTransport.swift", "inactive", "let seconds = value.intValue ?? 0; let hint = \"OutsideNumber.seconds\""),
+]
+PLANTS_APPLE = [
+    # The first file with UIKit code whose region takes a function (any will do; both are found).
+    ("apple", "apple", "func numberCheckPlantE(_ x: CGFloat) -> Int { Int(x) }"),
+]
+
+
+def self_test():
+    copy = tempfile.mkdtemp(prefix="check-numbers-self-test-")
+    try:
+        shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(copy, "Sources"))
+        plants = list(PLANTS)
+        apple_build = os.path.exists(os.path.join(APPLE_BUILD, "debug.yaml"))
+        if apple_build:
+            uikit = [p for p in apple_only_files(copy) if any(re.match(r"^#if .*canImport\(UIKit\)", l) for l in open(os.path.join(copy, p)))]
+            plants += [(uikit[0], where, line) for _, where, line in PLANTS_APPLE]
+        expected = []
+        for path, where, line in plants:
+            full = os.path.join(copy, path)
+            if not os.path.exists(full):
+                sys.exit(f"check-numbers: self-test FAILED: {path} is gone; choose another file to plant in")
+            lines = open(full, encoding="utf-8").read().split("\n")
+            if where == "apple":
+                at = next(i for i, l in enumerate(lines) if re.match(r"^#if .*canImport\(UIKit\)", l)) + 1
+                lines.insert(at, line)
+                expected.append((path, at + 1))
+            elif where == "inactive":
+                lines += ["#if NUMBER_CHECK_NEVER_COMPILED", f"func numberCheckPlant{len(expected)}() {{", line, "}", "#endif"]
+                expected.append((path, len(lines) - 2))
+            else:
+                lines.append(line)
+                expected.append((path, len(lines)))
+            open(full, "w", encoding="utf-8").write("\n".join(lines))
+        # Only the modules with a planted conversion are type-checked again (the rest is read as text).
+        failures, _, _ = check(copy, APPLE_BUILD, only={p.split(os.sep)[1] for p, where, _ in plants if where != "inactive"})
+        reported = {tuple(f.split(":")[:2]) for f in failures}
+        for path, number in expected:
+            if (path, str(number)) not in reported:
+                sys.exit(f"check-numbers: self-test FAILED: the planted line {path}:{number} went unseen; the check reported:\n  "
+                         + "\n  ".join(failures))
+            print(f"  found: {path}:{number}")
+        if len(failures) != len(expected):
+            sys.exit(f"check-numbers: self-test FAILED: {len(failures)} findings for {len(expected)} planted lines:\n  " + "\n  ".join(failures))
+        modules_planted = len({p.split(os.sep)[1] for p, _ in expected})
+        print(f"check-numbers: self-test passed: each of {len(expected)} planted lines was reported, in {modules_planted} modules"
+              + ("" if apple_build else " (the Apple-only plant skipped: no iOS build)"))
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def main():
+    if "--self-test" in sys.argv:
+        self_test()
+    failures, stale, summary = check(ROOT, APPLE_BUILD)
+    failures += stale
+    if failures:
+        print(f"check-numbers: {len(failures)} problems:")
+        for failure in failures:
+            print("  " + failure)
+        return 1
+    print("check-numbers: " + summary)
+    return 0
 
 
 sys.exit(main())

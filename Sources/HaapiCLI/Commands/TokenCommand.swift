@@ -132,7 +132,7 @@ struct TokenCommand: AsyncParsableCommand {
             case "--profile" where profile == nil:
                 profile = value
             case "--min-ttl" where minimumLifetime == nil:
-                guard let seconds = Int(value), seconds >= 0 else { return nil }
+                guard let seconds = OutsideNumber.seconds(parsing: value) else { return nil }
                 minimumLifetime = seconds
             default:
                 return nil

@@ -31,6 +31,14 @@ public enum OutsideNumber {
         min(max(value, 0), longestSeconds)
     }
 
+    /// Whole seconds written as text (`"300"`, as some servers send `expires_in` and as a
+    /// command-line option is typed): ``seconds(_:)-(Int)`` of them, or `nil` when the text is
+    /// not a whole number of seconds (a negative number, a fraction, a space, letters).
+    public static func seconds(parsing text: some StringProtocol) -> Int? {
+        guard let value = Int(text), value >= 0 else { return nil }
+        return seconds(value)
+    }
+
     /// Seconds from a floating value: clamped into `0...longestSeconds`.
     /// - Throws: ``OutsideNumberError`` when `value` is NaN or infinite; `what` names it there.
     public static func seconds(_ value: Double, of what: String) throws(OutsideNumberError) -> TimeInterval {

@@ -72,10 +72,10 @@ public struct TokenSuccessResponse: Sendable, Hashable {
         switch members["expires_in"] {
         case nil, .null?: expiresIn = nil
         case .string(let text)?:
-            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            guard let seconds = OutsideNumber.seconds(parsing: text.trimmingCharacters(in: .whitespaces)) else {
                 throw fail("the token response's \"expires_in\" is not a number of seconds: \"\(text)\"")
             }
-            expiresIn = OutsideNumber.seconds(seconds)
+            expiresIn = seconds
         case let value?:
             guard let seconds = value.intValue, seconds >= 0 else {
                 throw fail("the token response's \"expires_in\" is not a number of seconds")
