@@ -11,7 +11,9 @@
 #   Scripts/check-apple.sh              the check
 #   Scripts/check-apple.sh --self-test  proves the check real: a copy of the package with a wrong
 #                                       line in every Apple-only file and snippet must fail, with an
-#                                       error at each of those lines; then the check itself runs
+#                                       error at each of those lines; then the check itself runs,
+#                                       and the reference names' self-test (planted faults in the
+#                                       name lists and PORTING.md, each reported)
 #   Scripts/check-apple.sh --snippets   only the snippets, against the modules of the last check
 #
 # Without the SDK it says that it skipped and exits 0: the tests never depend on it.
@@ -230,7 +232,12 @@ fi
 # with a reason in docs/PORTING.md.
 if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
   if ! Scripts/reference-names.sh "$scratch/arm64-apple-ios/debug/Modules" | sed 's/^/  /'; then
-    echo "check-apple: FAILED: a reference name is missing and not listed in docs/PORTING.md" >&2
+    echo "check-apple: FAILED: a reference name is missing and not listed in docs/PORTING.md as it is missing, or a listed name is not missing" >&2
+    exit 1
+  fi
+  # Its judging, proved on planted faults in copies of the name lists and PORTING.md.
+  if [ "${1:-}" = "--self-test" ] && ! Scripts/reference-names.sh --self-test "$scratch/arm64-apple-ios/debug/Modules" | sed 's/^/  /'; then
+    echo "check-apple: FAILED: the reference names' self-test" >&2
     exit 1
   fi
 fi

@@ -32,13 +32,60 @@
 # A generic name is probed in a generic function, whose parameters take the requirements the name
 # puts on them (BaseViewController<AssociatedModel, AssociatedStyle>).
 #
-# Missing names that are allowed: the names (first backticked name of each table row or list
-# item) under the heading "## Names we do not provide" of docs/PORTING.md, up to the next "## ".
-# Exit 0 when every missing name is allowed, 1 when one is not, 2 when the check could not run.
+# Missing names that are allowed: under the heading "## Names we do not provide" of
+# docs/PORTING.md (up to the next "## "), the first backticked name of each list item or table
+# row, each under one of two sub-headings that says how it may be missing:
+#   ### Not provided        the name must be absent (the probe finds no such name);
+#   ### Provided as another kind
+#                           the name must exist, with another kind (a struct where Curity has
+#                           a class): a name that is not found at all is not allowed by it.
+# A listed name that is not missing (the package defines it as the seed says) fails too, so the
+# list stays true; an item outside those sub-headings cannot be read and stops the check.
+# Exit 0 when every missing name is allowed, 1 when one is not (or the list is stale), 2 when the
+# check could not run.
+#
+#   Scripts/reference-names.sh --self-test [MODULES_DIR]
+#     proves the judging real: copies of the name lists and of docs/PORTING.md with three planted
+#     faults (a name that does not exist, listed as provided as another kind; a name the package
+#     defines, listed as not provided; a missing name not listed) must fail with each reported.
+#   REFERENCE_NAMES_DIR, REFERENCE_NAMES_PORTING  other name lists and PORTING.md (the self-test's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-names_dir=$root/Scripts/apple/reference-names
+if [ "${1:-}" = --self-test ]; then
+  shift
+  planted=$(mktemp -d)
+  trap 'rm -rf "$planted"' EXIT
+  cp Scripts/apple/reference-names/seed00*.txt "$planted/"
+  # Not names of Curity's or ours: two that do not exist, and a name we do define (listed below as not provided).
+  printf '%s\n' "class ReferenceNamesSelfTestListedAsAnotherKind" "struct ReferenceNamesSelfTestNotListed" >>"$planted/seed000.txt"
+  grep -q '^struct HaapiManager$\|^class HaapiManager$' "$planted/seed001.txt" || echo "class HaapiManager" >>"$planted/seed001.txt"
+  python3 - docs/PORTING.md "$planted/PORTING.md" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for heading, item in (("### Not provided", "- `HaapiManager`: planted by the self-test: the package defines it."),
+                      ("### Provided as another kind", "- `ReferenceNamesSelfTestListedAsAnotherKind`: planted by the self-test: no such name exists.")):
+    at = text.index(heading) + len(heading)
+    at = text.index("\n- ", at) + 1
+    text = text[:at] + item + "\n" + text[at:]
+open(sys.argv[2], "w").write(text)
+PY
+  out=$(REFERENCE_NAMES_DIR=$planted REFERENCE_NAMES_PORTING=$planted/PORTING.md "$0" "$@" 2>&1) && rc=0 || rc=$?
+  for expected in "MISSING class     ReferenceNamesSelfTestListedAsAnotherKind" "MISSING struct    ReferenceNamesSelfTestNotListed" \
+    "listed but not missing: HaapiManager"; do
+    if ! grep -qF -- "$expected" <<<"$out"; then
+      printf '%s\n' "$out" >&2
+      echo "reference-names: self-test FAILED: \"$expected\" not reported (exit $rc)" >&2
+      exit 1
+    fi
+    echo "  reported: $expected"
+  done
+  [ "$rc" -eq 1 ] || { printf '%s\n' "$out" >&2; echo "reference-names: self-test FAILED: exit $rc, not 1" >&2; exit 1; }
+  echo "reference-names: self-test passed: each of 3 planted faults in the name lists and PORTING.md was reported"
+  exit 0
+fi
+names_dir=${REFERENCE_NAMES_DIR:-$root/Scripts/apple/reference-names}
+porting=${REFERENCE_NAMES_PORTING:-$root/docs/PORTING.md}
 modules=${1:-$root/.build/ios/arm64-apple-ios/debug/Modules}
 modules=$(cd "$modules" 2>/dev/null && pwd) || {
   echo "reference-names: no modules at ${1:-.build/ios/arm64-apple-ios/debug/Modules}: run Scripts/check-apple.sh first" >&2
@@ -112,7 +159,7 @@ swiftc -typecheck -parse-as-library -module-name ReferenceNameProbes -target arm
   "$work/ReferenceNameProbes.swift" >"$work/typecheck.log" 2>&1 || status=$?
 seconds=$(( ($(date +%s%N) - started) / 1000000 ))
 
-python3 - "$work" "$status" "$seconds" "$root/docs/PORTING.md" <<'PY'
+python3 - "$work" "$status" "$seconds" "$porting" <<'PY'
 import os, re, sys
 work, status, seconds, porting = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) / 1000, sys.argv[4]
 probe_file = f'{work}/ReferenceNameProbes.swift'
@@ -133,17 +180,23 @@ if other or (status != 0 and not errors):
     for l in (other or open(f'{work}/typecheck.log').read().splitlines())[:10]: print('  ' + l, file=sys.stderr)
     sys.exit(2)
 
-# The allow-list: under "## Names we do not provide" of docs/PORTING.md.
-allowed, heading = set(), 'Names we do not provide'
-found = False
+# The allow-list: under "## Names we do not provide" of docs/PORTING.md, each name under the
+# sub-heading that says how it may be missing.
+allowed, heading = {}, 'Names we do not provide'
+kinds = {'not provided': 'absent', 'provided as another kind': 'other kind'}
+found, unreadable = False, []
 if os.path.exists(porting):
-    section = None
+    section, kind = None, None
     for l in open(porting):
         if re.match(r'^##\s', l):
-            section = l[2:].strip().lower() == heading.lower()
+            section, kind = l[2:].strip().lower() == heading.lower(), None
             found = found or section
             continue
         if not section: continue
+        if re.match(r'^###\s', l):
+            kind = kinds.get(l[3:].strip().lower())
+            if kind is None: unreadable.append(f'a sub-heading other than ### Not provided / ### Provided as another kind: {l.strip()}')
+            continue
         cell = None
         if l.startswith('|') and not re.match(r'^\|[\s:|-]*$', l):
             cell = l.strip().strip('|').split('|')[0]
@@ -151,7 +204,14 @@ if os.path.exists(porting):
             cell = l
         if cell:
             m = re.search(r'`([^`]+)`', cell)
-            if m: allowed.add(m.group(1).strip())
+            if not m or kind is None:
+                unreadable.append(f'an item {"without a name" if not m else "outside the two sub-headings"}: {l.strip()[:80]}')
+            else:
+                allowed[m.group(1).strip()] = kind
+if unreadable:
+    print(f'reference-names: {porting}, "## {heading}": cannot read:', file=sys.stderr)
+    for u in unreadable: print('  ' + u, file=sys.stderr)
+    sys.exit(2)
 
 def reason(messages):
     text = ' | '.join(messages)
@@ -171,17 +231,21 @@ for seed in ('000', '001'):
     defined = len(rows) - len(missing)
     print(f'reference names, seed {seed}: {defined} of {len(rows)} defined ({100 * defined / len(rows):.1f}%)')
     for k, n, why in missing:
-        ok = n in allowed
-        print(f'  {"allowed" if ok else "MISSING":7} {k:9} {n}' + ('' if why == 'not found' else f'  ({why})'))
+        # Listed as not provided: it must be absent; listed as another kind: it must exist.
+        ok = allowed.get(n) == ('absent' if why == 'not found' else 'other kind')
+        listed = {'absent': 'listed as not provided', 'other kind': 'listed as provided as another kind'}.get(allowed.get(n), 'not listed')
+        print(f'  {"allowed" if ok else "MISSING":7} {k:9} {n}  ({why}; {listed})')
         missing_all.append(n)
         if not ok and n not in not_allowed: not_allowed.append(n)
 stale = sorted(a for a in allowed if a not in missing_all)
-where = f'docs/PORTING.md "## {heading}"'
-print(f'allow-list: {len(allowed)} names ({where}{"" if found else ": no such heading"})'
-      + (f'; not missing: {", ".join(stale)}' if stale else ''))
+where = f'{os.path.relpath(porting)} "## {heading}"'
+print(f'allow-list: {len(allowed)} names ({where}{"" if found else ": no such heading"})')
 print(f'type-check: {seconds:.1f} s')
+if stale:
+    print(f'reference-names: FAILED: listed but not missing: {", ".join(stale)} (the package defines them as the seed says: delete the entries)')
 if not_allowed:
-    print(f'reference-names: FAILED: {len(not_allowed)} missing names (MISSING above) are not in the allow-list')
+    print(f'reference-names: FAILED: {len(not_allowed)} missing names (MISSING above) are not allowed as they are missing')
+if stale or not_allowed:
     sys.exit(1)
-print('reference-names: every missing name is allowed')
+print('reference-names: every missing name is allowed, and every listed name is missing as listed')
 PY
