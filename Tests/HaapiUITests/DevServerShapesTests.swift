@@ -86,7 +86,8 @@ import Testing
             let model = try flow.requireModel()
             guard let bankID = model as? KitBankIdModel, bankID.polling == nil else { Issue.record("expected BankID, got \(model)"); return }
             let url = try #require(bankID.autoStartURL)
-            #expect(url.absoluteString.hasPrefix("bankid:///?autostarttoken=") && url.absoluteString.hasSuffix("&redirect=null"))
+            // BankID comes back to the app: the app's redirect, encoded once.
+            #expect(url.absoluteString.hasPrefix("bankid:///?autostarttoken=") && url.absoluteString.hasSuffix("&redirect=haapi%3A%2F%2Fcallback"), "\(url)")
             #expect(bankID.kitButtons.map(\.kind.rawValue).contains("bankid-other-device"))
             #expect(bankID.button(kind: .cancel) != nil)
             let step = try #require(flow.viewModel.shownStep as? BankIdClientOperationStep)

@@ -13,9 +13,12 @@ import Testing
     static let swedish = ScreenTests.swedish
 
     /// The screen of an inline step document.
+    /// The screen of a step, mapped and built in `builder`'s language (the mapper titles what the server left untitled).
     static func screen(_ json: String, builder: ScreenBuilder = english) throws -> Screen {
         guard case .representation(let step) = try HaapiModel.response(from: Data(json.utf8)) else { throw CancellationError() }
-        return builder.screen(for: try factory.model(step))
+        var mapper = factory
+        mapper.strings = builder.strings
+        return builder.screen(for: try mapper.model(step))
     }
 
     static func form(kind: String, fields: String) -> String {
@@ -178,7 +181,40 @@ import Testing
     @Test func aUserCodeCanBeCopied() throws {
         let screen = try Self.screen(
             #"{"type": "authentication-step", "actions": [], "messages": [{"text": "ABCD-EFGH", "classList": ["userCode"]}]}"#)
-        #expect(screen.buttons.contains(ScreenItem.Button(title: "Copy the code", role: .text, action: .copy("ABCD-EFGH"))))
+        #expect(screen.buttons.contains(ScreenItem.Button(title: "Copy", role: .text, action: .copy("ABCD-EFGH"))))
+    }
+
+    /// The opt-in MFA's recovery codes (`["info", "userCode"]`, ten of them): each in the user
+    /// code's style, then one button that copies them all, a line each, as Curity's kit does.
+    @Test func recoveryCodesAreUserCodesWithOneCopyButton() throws {
+        let codes = (1...10).map { String(format: "%04d-%04d", $0, $0 * 7) }
+        let messages = codes.map { #"{"text": "\#($0)", "classList": ["info", "userCode"]}"# }.joined(separator: ", ")
+        let screen = try Self.screen(
+            #"{"type": "authentication-step", "messages": [{"text": "Your recovery codes", "classList": ["info", "heading"]}, "#
+                + messages + #"], "actions": [{"template": "form", "kind": "continue", "model": {"href": "/next", "method": "POST", "actionTitle": "I saved them"}}]}"#)
+        #expect(screen.messages.first == .message(text: "Your recovery codes", style: "MessageView.Heading"), "a heading that is also info is a heading")
+        let shown = screen.messages.compactMap { if case .message(let text, "MessageView.UserCode") = $0 { text } else { nil } }
+        #expect(shown == codes)
+        #expect(screen.buttons.filter { if case .copy = $0.action { true } else { false } } == [
+            ScreenItem.Button(title: "Copy", role: .text, action: .copy(codes.joined(separator: "\n")))
+        ])
+    }
+
+    /// Untitled actions: the kit's word for a kind it knows, in the user's language; nothing for
+    /// one it does not know that asks for nothing; a link without a title shows where it goes,
+    /// not its relation; an authenticator without a title is not offered.
+    @Test func anUntitledActionIsNamedByTheKitOrNotDrawn() throws {
+        let step = #"{"type": "authentication-step", "actions": ["#
+            + #"{"template": "form", "kind": "redirect", "model": {"href": "/a", "method": "GET"}},"#
+            + #"{"template": "form", "kind": "some-new-kind", "model": {"href": "/b", "method": "POST"}},"#
+            + #"{"template": "form", "kind": "cancel", "model": {"href": "/c", "method": "POST"}}],"#
+            + #""links": [{"href": "https://help.example/guide", "rel": "help"}]}"#
+        #expect(ScreenTests.describe(try Self.screen(step)) == ["primary button: Continue", "text button: Cancel", "link: https://help.example/guide"])
+        #expect(ScreenTests.describe(try Self.screen(step, builder: Self.swedish)).prefix(2) == ["primary button: Fortsätt", "text button: Avbryt"])
+        let selector = #"{"type": "authentication-step", "actions": [{"template": "selector", "kind": "authenticator-selector", "title": "Choose", "model": {"options": ["#
+            + #"{"template": "form", "kind": "select-authenticator", "title": "Password", "properties": {"authenticatorType": "html-form"}, "model": {"href": "/p", "method": "GET"}},"#
+            + #"{"template": "form", "kind": "select-authenticator", "properties": {"authenticatorType": "sms"}, "model": {"href": "/s", "method": "GET"}}]}}]}"#
+        #expect(try Self.screen(selector).buttons.map(\.title) == ["Password"])
     }
 
     // MARK: Passkeys

@@ -183,7 +183,9 @@ extension KitDataMapper {
         #expect(encap.actionModel.argument("activationCode") != nil)
         let registration = try #require(try factory.model(try Documents.step(Documents.fixtures, "webauthn-registration.json")) as? KitWebAuthnModel)
         #expect(registration.isRegistration)
-        #expect(registration.kinds == [.any])
+        // Options for any authenticator: both choices, each registering with those options.
+        #expect(registration.kinds == [.platform, .crossPlatform])
+        #expect(registration.optionsKind(for: .crossPlatform) == .any && registration.optionsKind(for: .platform) == .any)
         let authentication = try #require(try factory.model(try Documents.step(Documents.fixtures, "webauthn-authentication.json")) as? KitWebAuthnModel)
         #expect(!authentication.isRegistration)
         let generic = try #require(try factory.model(try Documents.step(Documents.fixtures, "unknown-client-operation.json")) as? KitGenericOperationModel)

@@ -174,7 +174,8 @@ typealias Scene = PlaybackServer.Scene
                 Issue.record("expected BankID while polling, got \(String(describing: flow.viewModel.uiModel))")
                 return
             }
-            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=test-token")
+            // BankID comes back to the app: its redirect, not the server's.
+            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=test-token&redirect=haapi%3A%2F%2Fcallback")
             #expect(bankID.qrCode?.rel == "qr-code")
             #expect((flow.viewModel.shownStep as? PollingStep)?.allActions.compactMap { ($0 as? ClientOperationAction)?.model.continueActions.count } == [1])
             #expect(polling.cancelAction != nil)
@@ -219,7 +220,7 @@ typealias Scene = PlaybackServer.Scene
             }
             let creation = try #require((webAuthn.actionModel as? WebAuthnRegistrationClientOperationActionModel)?.creationOptions)
             let options = try #require(creation[.any])
-            #expect(creation.count == 1 && webAuthn.kinds == [.any])
+            #expect(creation.count == 1 && webAuthn.kinds == [.platform, .crossPlatform])
             #expect(!options.challenge.isEmpty && !options.userID.isEmpty && !options.userName.isEmpty)
             #expect(options.algorithms.first == -7)
             #expect(options.userVerification == "required")
@@ -440,7 +441,8 @@ typealias Scene = PlaybackServer.Scene
                 return
             }
             let step = try #require(flow.viewModel.shownStep as? BankIdClientOperationStep)
-            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=null")
+            // The server sent `redirect=null`: BankID comes back to the app instead.
+            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=haapi%3A%2F%2Fcallback")
             #expect(step.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
             #expect(bankID.button(kind: .cancel) != nil)
             await flow.viewModel.submit(form: try #require(step.continueActions.first?.form), parameters: [:])

@@ -13,6 +13,9 @@ import Testing
             (["warning"], .warn, "MessageView.Warn"), (["recipientOfCommunication"], .recipientofcommunication, "MessageView.RecipientOfCommunication"),
             (["username"], .username, "MessageView.Username"), (["userCode"], .usercode, "MessageView.UserCode"),
             (["custom", "error"], .error, "MessageView.Error"), (["custom"], .content, "MessageView.Content"), ([], .content, "MessageView.Content"),
+            // Several known classes: a user code, then a heading, win whatever their order.
+            (["info", "userCode"], .usercode, "MessageView.UserCode"), (["info", "heading"], .heading, "MessageView.Heading"),
+            (["heading", "userCode"], .usercode, "MessageView.UserCode"), (["info", "error"], .error, "MessageView.Error"),
         ]
         for (classes, attribute, section) in cases {
             let message: any InfoMessageModel = KitInfoMessage(text: "t", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes)

@@ -123,6 +123,69 @@ import Testing
         }
     }
 
+    /// No screen shows a raw value of its response: an action's kind or template, a type, a
+    /// link's relation, a view name, an authenticator type, unless the server itself sent that
+    /// string as a text (a title, a label, a message). Both are read from the response's JSON.
+    @Test func noScreenShowsAKindTemplateTypeOrRelation() throws {
+        var checked = 0
+        for (directory, names) in [
+            (Self.uiKit, Documents.files(in: Self.uiKit)), (Documents.fixtures, Documents.files(in: Documents.fixtures)),
+            (Documents.captured, Documents.files(in: Documents.captured)),
+        ] {
+            for name in names {
+                guard let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))),
+                    let screen = try? Self.screen(directory, name)
+                else { continue }
+                let (raw, texts) = Self.rawValuesAndTexts(json)
+                for shownScreen in [screen, try Self.screen(directory, name, builder: Self.swedish)] {
+                    let shown = shownScreen.items.flatMap(Self.texts)
+                    for text in shown where raw.contains(text) && !texts.contains(text) {
+                        Issue.record("\(name): \"\(text)\" is a raw value on the screen: \(Self.describe(screen))")
+                    }
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 60)
+    }
+
+    /// The raw values of a response (kinds, templates, types, relations, view names,
+    /// authenticator types) and its texts (titles, labels, messages, placeholders).
+    static func rawValuesAndTexts(_ json: Any) -> (raw: Set<String>, texts: Set<String>) {
+        var raw: Set<String> = [], texts: Set<String> = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                for (key, member) in object {
+                    if let text = member as? String {
+                        if ["kind", "template", "type", "rel", "viewName", "authenticatorType", "name"].contains(key) { raw.insert(text) }
+                        if ["title", "actionTitle", "text", "label", "placeholder", "detail", "description"].contains(key) { texts.insert(text) }
+                    }
+                    walk(member)
+                }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        walk(json)
+        return (raw, texts)
+    }
+
+    /// The texts an element shows.
+    static func texts(_ item: ScreenItem) -> [String] {
+        switch item {
+        case .message(let text, _), .text(let text), .section(let text): return [text]
+        case .textField(let field): return [field.label] + (field.placeholder.map { [$0] } ?? [])
+        case .checkbox(let box): return [box.label]
+        case .picker(let picker): return [picker.label] + picker.options.map(\.label)
+        case .button(let button): return [button.title]
+        case .tabs(let titles, _): return titles
+        case .expandable(let title, let body): return [title, body]
+        case .link(let title, _): return [title]
+        case .countdown(let countdown): return [countdown.text]
+        case .loadingIndicator, .image, .qrCode: return []
+        }
+    }
+
     static func names(_ field: String, _ item: ScreenItem) -> Bool {
         switch item {
         case .textField(let text): return text.name == field
@@ -221,14 +284,17 @@ import Testing
     }
 
     @Test func passkeysOfferEachKindTheServerAllowsThenTheFallback() throws {
-        // Any authenticator (`credentialCreationOptions`): one passkey button.
+        // Any authenticator (`credentialCreationOptions`): this device's passkey or a security key,
+        // as Curity's kit offers them. The browser fallback (the error action, kind `redirect`) is
+        // not there: it comes after a failure, when allowed.
         let passkey = try Self.screen(Self.uiKit, "webauthn-registration-passkey-client-operation.json")
         #expect(passkey.kind == .webAuthn)
         #expect(Self.describe(passkey) == [
             "Content: Use a passkey saved on this device or in your password manager.", "primary button: Use a passkey",
-            "secondary button: redirect", "link: Return to login",
+            "Content: Use a security key that you plug in or hold near this device.", "secondary button: Use a security key",
+            "link: Return to login",
         ])
-        #expect(passkey.buttons.first?.action == .passkey(.any))
+        #expect(passkey.buttons.map(\.action) == [.passkey(.platform), .passkey(.crossPlatform)])
         // This device's or a security key: both, the device's first.
         let both = try Self.screen(Self.uiKit, "webauthn-registration-any-device-client-operation.json", builder: Self.swedish)
         #expect(both.buttons.prefix(2).map(\.action) == [.passkey(.platform), .passkey(.crossPlatform)])

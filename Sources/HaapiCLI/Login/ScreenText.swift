@@ -38,7 +38,9 @@ struct ScreenText {
             let required = box.isReadonly ? styled(" (\(strings.string(.required)))", .dim) : ""
             return [line + required] + (box.error.map { [message(complaint(box.label, $0), .error)] } ?? [])
         case .button(let button):
-            guard case .open(let url) = button.action else { return [] }
+            guard case .open(var url) = button.action else { return [] }
+            // A terminal is no app for BankID to come back to: it returns to nothing.
+            if url.scheme?.lowercased() == "bankid" { url = BankIdClientOperationActionModel.url(url, returningTo: nil) ?? url }
             return ["\(button.title):", "  " + styled(PrintableText(opening(url).absoluteString), .bold)]
         case .qrCode(let data, let image):
             let heading: PrintableText = kind == .bankID ? "\(strings.string(.bankIDScanOnOtherDevice)):" : "\(strings.string(.qrCodeShown)):"

@@ -211,22 +211,29 @@ public struct BankIdClientOperationActionModel: ClientOperationActionModelRepres
     /// `redirect` replaced; otherwise `bankid:///?autostarttoken=TOKEN&redirect=RETURN` as BankID's
     /// relying-party guidelines define it.
     public func urlToLaunch(redirectTo: String?) -> URL? {
-        let back: String
-        if let redirectTo, !redirectTo.isEmpty, redirectTo != "null" {
-            // Given encoded or not: encoded exactly once either way.
-            back = FormURLEncoding.escape(redirectTo.removingPercentEncoding ?? redirectTo)
-        } else {
-            back = "null"
-        }
         if let url = URL(string: href), url.scheme?.lowercased() == "bankid" {
-            guard redirectTo != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-            var query = (components.percentEncodedQuery ?? "").split(separator: "&").filter { !$0.lowercased().hasPrefix("redirect=") }
-            query.append("redirect=\(back)"[...])
-            components.percentEncodedQuery = query.joined(separator: "&")
-            return components.url
+            guard let redirectTo else { return url }
+            return Self.url(url, returningTo: redirectTo)
         }
         guard !autoStartToken.isEmpty else { return nil }
-        return URL(string: "bankid:///?autostarttoken=\(FormURLEncoding.escape(autoStartToken))&redirect=\(back)")
+        return URL(string: "bankid:///?autostarttoken=\(FormURLEncoding.escape(autoStartToken))&redirect=\(Self.redirectValue(redirectTo))")
+    }
+
+    /// `url` (a `bankid:` URL) returning to `redirectTo` instead of where it returned:
+    /// its `redirect` replaced (`null`, or an empty one: BankID goes back to nothing, as on a
+    /// computer with no app to return to).
+    public static func url(_ url: URL, returningTo redirectTo: String?) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var query = (components.percentEncodedQuery ?? "").split(separator: "&").filter { !$0.lowercased().hasPrefix("redirect=") }
+        query.append("redirect=\(redirectValue(redirectTo))"[...])
+        components.percentEncodedQuery = query.joined(separator: "&")
+        return components.url
+    }
+
+    /// `redirect`'s value: `redirectTo` encoded exactly once (given encoded or not), or `null`.
+    private static func redirectValue(_ redirectTo: String?) -> String {
+        guard let redirectTo, !redirectTo.isEmpty, redirectTo != "null" else { return "null" }
+        return FormURLEncoding.escape(redirectTo.removingPercentEncoding ?? redirectTo)
     }
 
     /// The URL that starts BankID with the server's own `redirect` (see ``urlToLaunch(redirectTo:)``).

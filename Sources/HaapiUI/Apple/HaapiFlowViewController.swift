@@ -352,7 +352,7 @@ import UIKit
     /// what the screen shows next (a retry, a message, a button to the browser fallback).
     private func performWebAuthn(_ operation: KitWebAuthnModel, kind: WebAuthnAuthenticatorKind) async {
         do {
-            let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation)
+            let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation, authenticator: kind)
             if operation.isRegistration, let style = try? application.theme.style(WebAuthnViewControllerStyle.self) {
                 banner.show(
                     localizedStringForKey(key: style.textualKeys.registrationSuccessMessageTextKey), actionTitle: screenBuilder.strings.string(.ok),

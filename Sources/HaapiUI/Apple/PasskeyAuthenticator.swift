@@ -46,18 +46,23 @@ import Foundation
         }
     }
 
-    /// Asks the platform for the credential `operation` wants: a registration (this device's
-    /// passkey first, a security key when the server offers that kind) or an assertion.
+    /// Asks the platform for the credential `operation` wants, from an authenticator of
+    /// `authenticator` (the choice the user tapped: this device's passkey, or a security key): a
+    /// registration, with that kind's creation options or those for any authenticator, or an
+    /// assertion. The kind returned is whose field carries the credential.
     /// - Throws: ``HaapiUIKitError/unsupported(cause:)`` when the options do not decode or name no
     ///   relying party; `ASAuthorizationError` when the user cancels or nothing can answer.
-    public func perform(_ operation: KitWebAuthnModel) async throws -> (credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind) {
+    public func perform(
+        _ operation: KitWebAuthnModel, authenticator: WebAuthnAuthenticatorKind = .platform
+    ) async throws -> (credential: WebAuthnCredential, kind: WebAuthnAuthenticatorKind) {
+        let securityKey = authenticator == .crossPlatform
         if let registration = operation.actionModel as? WebAuthnRegistrationClientOperationActionModel {
             let all = registration.creationOptions
-            guard let (kind, options) = [WebAuthnAuthenticatorKind.any, .platform, .crossPlatform].lazy.compactMap({ kind in all[kind].map { (kind, $0) } }).first
+            guard let kind = operation.optionsKind(for: authenticator) ?? [.platform, .crossPlatform].first(where: { all[$0] != nil }), let options = all[kind]
             else { throw HaapiUIKitError.unsupported(cause: "the WebAuthn registration options do not decode") }
             let relyingParty = try relyingPartyID(options.relyingPartyID)
             let request: ASAuthorizationRequest
-            if kind == .crossPlatform {
+            if kind == .crossPlatform || (kind == .any && securityKey) {
                 let provider = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
                 let keyRequest = provider.createCredentialRegistrationRequest(
                     challenge: options.challenge, displayName: options.userDisplayName ?? options.userName, name: options.userName, userID: options.userID)
@@ -86,7 +91,7 @@ import Foundation
             guard let made = try await authorize([request]).credential as? any ASAuthorizationPublicKeyCredentialRegistration,
                 let attestation = made.rawAttestationObject
             else { throw HaapiUIKitError.unsupported(cause: "the authenticator returned no attestation object") }
-            let attachment = kind == .crossPlatform ? "cross-platform" : "platform"
+            let attachment = request is ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest ? "cross-platform" : "platform"
             return (.registration(id: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation, attachment: attachment), kind)
         }
 
@@ -101,12 +106,12 @@ import Foundation
         let passkeys = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
             .createCredentialAssertionRequest(challenge: options.challenge)
         passkeys.allowedCredentials = platformAllowed.map { ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0.id) }
-        var requests: [ASAuthorizationRequest] = [passkeys]
-        if let keys = known[.crossPlatform], !keys.isEmpty {
-            // The server knows security keys or phones of the user's: offer them beside passkeys.
+        var requests: [ASAuthorizationRequest] = securityKey ? [] : [passkeys]
+        if securityKey || !(known[.crossPlatform] ?? []).isEmpty {
+            // A security key the user chose, or keys or phones the server knows of the user's, beside passkeys.
             let keyRequest = ASAuthorizationSecurityKeyPublicKeyCredentialProvider(relyingPartyIdentifier: relyingParty)
                 .createCredentialAssertionRequest(challenge: options.challenge)
-            keyRequest.allowedCredentials = keys.map {
+            keyRequest.allowedCredentials = (known[.crossPlatform] ?? options.allowedCredentials).map {
                 ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor(
                     credentialID: $0.id, transports: ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport.allSupported)
             }

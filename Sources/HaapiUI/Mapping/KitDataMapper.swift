@@ -137,7 +137,9 @@ public struct KitDataMapper: DataMapper {
 
     private func selectorModel(_ selector: SelectorAction, context: StepContext, cancels: [FormAction]) -> KitSelectorModel {
         KitSelectorModel(
-            context: context, title: selector.title?.literal, selectorItems: selector.model.options.map { KitSelectorItem($0, shouldKeepFocus: presentation == .tabs) },
+            context: context, title: selector.title?.literal,
+            // An option the server left untitled is not drawn: its kind or type is no title.
+            selectorItems: selector.model.options.filter { $0.title?.literal.isEmpty == false }.map { KitSelectorItem($0, shouldKeepFocus: presentation == .tabs) },
             presentation: presentation, cancelItems: formItems(cancels).compactMap { $0 as? KitButtonItem })
     }
 
@@ -150,7 +152,8 @@ public struct KitDataMapper: DataMapper {
     private func bankIDModel(_ bankID: BankIdClientOperationActionModel, step: any HaapiRepresentation, context: StepContext, polling: KitPollingModel?) -> KitBankIdModel {
         let qrData = ["qrCodeData", "qrData"].lazy.compactMap { bankID.argument($0) ?? step.propertiesJSON[$0]?.stringValue }.first
         let qrCode = context.images.first { $0.rel == "qr-code" } ?? context.images.first(where: \.isQRCode)
-        let autoStart = bankID.autoStartURL
+        // BankID brings the user back to the app (BankID's guidelines: the app's own URL as `redirect`).
+        let autoStart = appRedirect.isEmpty ? bankID.autoStartURL : bankID.urlToLaunch(redirectTo: appRedirect)
         // Polling is the screen's own doing, not a form to show. Without polling, the server waits
         // for the app to come back: its continue action is the way on when the app does not bring
         // the user back by itself.
@@ -192,9 +195,12 @@ public struct KitDataMapper: DataMapper {
     }
 
     private func webAuthnModel(_ operation: any ClientOperationActionModelRepresentation, step: any HaapiRepresentation, context: StepContext) -> KitWebAuthnModel {
+        // The error actions are the browser fallback, offered only after a ceremony failed and
+        // only when the configuration allows it (``KitWebAuthnModel/browserFallback``): not from the start.
         let continues = operation.continueActions.compactMap(\.form)
-        let others = besides(operation.continueActions + operation.errorActions, in: step.formActions, errorActions: operation.errorActions)
-            .filter { !continues.contains($0.model) }
+        let errors = operation.errorActions.compactMap(\.form)
+        let others = besides(operation.continueActions + operation.errorActions, in: step.formActions, errorActions: [])
+            .filter { !continues.contains($0.model) && !errors.contains($0.model) }
         return KitWebAuthnModel(
             context: context, actionModel: operation,
             interactionModel: formModel(others, context: context, primary: KitWebAuthnModel.kinds(of: operation).isEmpty),
@@ -219,26 +225,34 @@ public struct KitDataMapper: DataMapper {
 
     // MARK: Elements
 
-    /// The elements of `forms` as the kit's screens show them (see ``formItems(_:primary:)``).
-    static func itemsOfForms(_ forms: [FormAction], primary: Bool = true) -> [any InteractionItemModel] {
-        KitDataMapper(appRedirect: "").formItems(forms, primary: primary)
+    /// The elements of `forms` as the kit's screens show them, titled from `strings` (see ``formItems(_:primary:)``).
+    static func itemsOfForms(_ forms: [FormAction], primary: Bool = true, strings: LocalizableStrings) -> [any InteractionItemModel] {
+        KitDataMapper(appRedirect: "", strings: strings).formItems(forms, primary: primary)
     }
 
     /// The fields of each form then its button: the first form that is not a cancel is the
     /// primary one (when `primary`), other forms secondary, cancel forms text buttons last.
     /// When more than one form asks for something, each titled one that does is headed by its
     /// title, so that two "Log in" buttons say what each logs in with (BankID here or elsewhere).
+    /// A form without a title of its own (the server's or the kit's word for its kind) is not
+    /// drawn. Two buttons that would read the same (BankID here or on another device, both
+    /// "Login") read their actions' own titles instead, when those differ.
     func formItems(_ forms: [FormAction], primary: Bool = true) -> [any InteractionItemModel] {
-        let ordered = forms.filter { $0.kind != .cancel } + forms.filter { $0.kind == .cancel }
+        let titled = forms.compactMap { form in buttonTitle(form).map { (form, $0) } }
+        let ordered = titled.filter { $0.0.kind != .cancel } + titled.filter { $0.0.kind == .cancel }
         let asks: (FormAction) -> Bool = { $0.model.fields.contains(where: \.isUserInput) }
-        let sectioned = ordered.filter { $0.kind != .cancel && asks($0) }.count > 1
+        let sectioned = ordered.filter { $0.0.kind != .cancel && asks($0.0) }.count > 1
+        // A form's title heads it when more than one form asks for something.
+        let sections: [String?] = ordered.map { form, label in
+            guard sectioned, form.kind != .cancel, asks(form), let title = form.title?.literal, !title.isEmpty, title != label else { return nil }
+            return title
+        }
+        let labels = Self.distinctLabels(ordered, sections: sections)
         var items: [any InteractionItemModel] = []
         var primaryTaken = !primary
-        for (index, form) in ordered.enumerated() {
-            let actionTitle = Self.actionTitle(form)
-            if sectioned, form.kind != .cancel, asks(form), let title = form.title?.literal, !title.isEmpty, title != actionTitle {
-                items.append(KitSectionItem(key: "section-\(index)", label: title))
-            }
+        for (index, (form, _)) in ordered.enumerated() {
+            let actionTitle = labels[index]
+            if let title = sections[index] { items.append(KitSectionItem(key: "section-\(index)", label: title)) }
             let fields = form.model.fields.compactMap { item(for: $0, in: form.kind) }
             items += fields
             let type: InteractionItemButtonType
@@ -250,23 +264,49 @@ public struct KitDataMapper: DataMapper {
             } else {
                 type = .secondary
             }
-            items.append(button(form, type: type, fields: fields))
+            items.append(button(form, label: actionTitle, type: type, fields: fields))
         }
         return items
     }
 
-    /// The button of a form: its `actionTitle`, else its title, else its kind.
-    private func button(_ form: FormAction, type: InteractionItemButtonType, fields: [any InteractionItemModel] = []) -> KitButtonItem {
-        KitButtonItem(
-            key: "\(form.kind.rawValue) \(form.model.method) \(form.model.href)", label: Self.actionTitle(form), type: type, action: form.model, kind: form.kind,
-            title: form.title?.literal, fields: fields)
+    /// The buttons' labels of `titled` forms: each its title, but a button that reads as another
+    /// does, with no section heading it (`sections`), reads its action's own title when the
+    /// actions' titles tell them apart.
+    private static func distinctLabels(_ titled: [(FormAction, String)], sections: [String?]) -> [String] {
+        titled.indices.map { index in
+            let (form, label) = titled[index]
+            let same = titled.filter { $0.1 == label }
+            let actions = Set(same.compactMap { $0.0.title?.literal }.filter { !$0.isEmpty })
+            guard sections[index] == nil, same.count > 1, actions.count == same.count, let own = form.title?.literal else { return label }
+            return own
+        }
     }
 
-    static func actionTitle(_ form: FormAction) -> String { form.model.actionTitle?.literal ?? form.title?.literal ?? form.kind.rawValue }
+    /// The button of a form, titled `label` (its ``buttonTitle(_:)`` when not given).
+    private func button(_ form: FormAction, label: String? = nil, type: InteractionItemButtonType, fields: [any InteractionItemModel] = []) -> KitButtonItem {
+        KitButtonItem(
+            key: "\(form.kind.rawValue) \(form.model.method) \(form.model.href)", label: label ?? buttonTitle(form) ?? strings.string(.continueLogin), type: type,
+            action: form.model, kind: form.kind, title: form.title?.literal, fields: fields)
+    }
+
+    /// The title of a form's button: the server's (its `actionTitle`, else the action's title),
+    /// else the kit's word for its kind (Cancel, Continue, Log in, Check now), else Continue for a
+    /// form that asks for something (it must be sent); `nil` for a form with none of these, which
+    /// is not drawn as a button. A kind or template name is never a title.
+    func buttonTitle(_ form: FormAction) -> String? {
+        if let title = form.model.actionTitle?.literal ?? form.title?.literal, !title.isEmpty { return title }
+        switch form.kind {
+        case .cancel: return strings.string(.cancel)
+        case .redirect, .continue, .continueAutoLogin: return strings.string(.continueLogin)
+        case .login: return strings.string(.logIn)
+        case .poll: return strings.string(.checkNow)
+        default: return form.model.fields.contains(where: \.isUserInput) ? strings.string(.continueLogin) : nil
+        }
+    }
 
     /// The element of a field the user fills in, in a form of `kind`; `nil` for hidden and context fields.
     func item(for field: any FormField, in kind: ActionKind? = nil) -> (any InteractionItemModel)? {
-        let label = field.label?.literal ?? field.placeholder?.literal ?? field.name
+        let label = [field.label?.literal, field.placeholder?.literal].compactMap { $0 }.first { !$0.isEmpty } ?? fieldTitle(field, in: kind)
         switch field {
         case is HiddenFormField, is ContextFormField:
             return nil
@@ -283,6 +323,18 @@ public struct KitDataMapper: DataMapper {
             return KitInputTextItem(
                 key: field.name, label: label, placeholder: field.placeholder?.literal, value: secure ? "" : field.value ?? "", inputConfiguration: configuration,
                 isRequired: field.isRequired)
+        }
+    }
+
+    /// The title of a field the server left unlabelled: the kit's word for what it holds (user
+    /// name, password, email address, phone number), else none. Its name is no title for a person.
+    private func fieldTitle(_ field: any FormField, in kind: ActionKind?) -> String {
+        switch Self.contentType(field, in: kind) {
+        case .username: return strings.string(.fieldUsername)
+        case .password, .newPassword: return strings.string(.fieldPassword)
+        case .emailAddress: return strings.string(.fieldEmail)
+        case .telephoneNumber: return strings.string(.fieldPhone)
+        default: return field is PasswordFormField ? strings.string(.fieldPassword) : ""
         }
     }
 

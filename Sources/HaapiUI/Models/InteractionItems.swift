@@ -41,8 +41,9 @@ public struct KitLinkItem: LinkItemModel, Hashable {
     public var rel: String { link.rel }
     /// The media type of what it points to, if the server said.
     public var type: String? { link.type }
-    /// The text to show: the title, else the relation, else the target.
-    public var text: String? { link.title?.literal ?? (link.rel.isEmpty ? link.href : link.rel) }
+    /// The text to show: the server's title (`nil` without one: a relation such as `help` is
+    /// no text for a person; a screen shows the target instead).
+    public var text: String? { link.title?.literal.isEmpty == false ? link.title?.literal : nil }
     /// Whether the link is an image to show rather than a link to follow.
     public var isImage: Bool { link.isImage }
     /// Whether the link is an image the UI should present as a QR code (an image with the
@@ -212,7 +213,8 @@ public struct KitTextItem: InteractionItemTextContentModel {
 
 /// An option of a selector: an authenticator, a device, or any nested choice.
 public struct KitSelectorItem: SelectorItemInteractionActionModel {
-    /// The option's title: its action's title, else its authenticator type, else its kind.
+    /// The option's title: its action's title (empty without one; the kit's mapper does not show
+    /// an untitled option, whose type or kind is no title for a person).
     public let title: String
     /// The option's form (``/HaapiSDK/FormActionModel``) or its own options (``/HaapiSDK/SelectorActionModel``).
     public let action: any RepresentationActionModel
@@ -225,11 +227,11 @@ public struct KitSelectorItem: SelectorItemInteractionActionModel {
     /// The option as received.
     public let option: any Action
 
-    /// The item of `option`: its title, else its authenticator type, else its kind.
+    /// The item of `option`, titled by its action's title.
     public init(_ option: any Action, shouldKeepFocus: Bool = false) {
         self.option = option
         type = option.authenticatorType
-        title = option.title?.literal ?? type ?? option.kind.rawValue
+        title = option.title?.literal ?? ""
         action = option.form.map { $0 as any RepresentationActionModel } ?? option.selector ?? HaapiModel.ActionModelFactory.selector(options: [])
         icon = type.map(AuthenticatorIcons.imageName(for:))
         self.shouldKeepFocus = shouldKeepFocus

@@ -385,7 +385,9 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     public let context: StepContext
     /// The WebAuthn operation (registration or authentication) as received.
     public let actionModel: any RepresentationActionModel
-    /// The kinds of authenticator the options allow, in the order the screen offers them.
+    /// The kinds of authenticator the screen offers, in order: this device's (a passkey) and a
+    /// security key. Never ``WebAuthnAuthenticatorKind/any``: options for any authenticator are
+    /// offered as both choices (``optionsKind(for:)`` says whose options each uses).
     public let kinds: [WebAuthnAuthenticatorKind]
     /// The step's other ways on (the browser fallback, cancel), as a form.
     public let interactionModel: (any FormModel)?
@@ -433,17 +435,27 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
         }
     }
 
-    /// The kinds of authenticator `operation`'s options allow: each kind it sends creation options
-    /// for, or this device's and another for request options that decode.
+    /// The kinds of authenticator `operation`'s options allow, as choices: this device's and a
+    /// security key for options for any authenticator (creation options of `any`, or request
+    /// options that decode), else each kind it sends creation options for.
     public static func kinds(of operation: any ClientOperationActionModelRepresentation) -> [WebAuthnAuthenticatorKind] {
         switch operation {
         case let registration as WebAuthnRegistrationClientOperationActionModel:
-            return WebAuthnAuthenticatorKind.allCases.filter { registration.creationOptions[$0] != nil }
+            if registration.creationOptions[.any] != nil { return [.platform, .crossPlatform] }
+            return [.platform, .crossPlatform].filter { registration.creationOptions[$0] != nil }
         case let authentication as WebAuthnAuthenticationClientOperationActionModel:
             return authentication.requestOptions == nil ? [] : [.platform, .crossPlatform]
         default:
             return []
         }
+    }
+
+    /// Whose creation options a registration with an authenticator of `kind` uses: that kind's,
+    /// else those for any authenticator (`nil`: neither, or not a registration). The credential
+    /// goes back in that kind's field (``WebAuthnAuthenticatorKind/credentialField``).
+    public func optionsKind(for kind: WebAuthnAuthenticatorKind) -> WebAuthnAuthenticatorKind? {
+        guard let registration = actionModel as? WebAuthnRegistrationClientOperationActionModel else { return nil }
+        return [kind, .any].first { registration.creationOptions[$0] != nil }
     }
 
     /// Whether a credential is created (registration) rather than used.

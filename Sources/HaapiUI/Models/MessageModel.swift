@@ -40,24 +40,18 @@ extension MessageStyleAttribute {
         self = Self.allCases.first { $0.themeSection == section } ?? .content
     }
 
-    /// The style a message's classes give it, if one of them is a class the kit knows: the first
-    /// of `heading`, `info`, `warning`, `error` (or `is-error`), `username`, `recipient` (or
-    /// `recipientOfCommunication`); else `userCode` as a code.
+    /// The style a message's classes give it, if one of them is a class the kit knows. Several
+    /// known classes (`["info", "userCode"]`: a recovery code) give the style that says the most,
+    /// as Curity's kit does: a code the user copies, then a heading, an error, a warning,
+    /// information, a user name, a recipient; the classes' order does not matter.
     public init?(knownClassList classList: [String]) {
-        for name in classList {
-            switch name.lowercased() {
-            case "heading": self = .heading
-            case "info": self = .info
-            case "warning": self = .warn
-            case "error", "is-error": self = .error
-            case "username", "user-name": self = .username
-            case "recipient", "recipientofcommunication": self = .recipientofcommunication
-            default: continue
-            }
-            return
-        }
-        guard classList.contains(where: { $0.caseInsensitiveCompare("userCode") == .orderedSame }) else { return nil }
-        self = .usercode
+        let named = Set(classList.map { $0.lowercased() })
+        let precedence: [(Set<String>, MessageStyleAttribute)] = [
+            (["usercode", "user-code"], .usercode), (["heading"], .heading), (["error", "is-error"], .error), (["warning"], .warn),
+            (["info"], .info), (["username", "user-name"], .username), (["recipient", "recipientofcommunication"], .recipientofcommunication),
+        ]
+        guard let found = precedence.first(where: { !$0.0.isDisjoint(with: named) }) else { return nil }
+        self = found.1
     }
 
     /// The style a message's classes give it; any other message is content.

@@ -74,14 +74,14 @@ public struct ScreenBuilder: Sendable {
         let invalid = Dictionary((problem as? KitProblemModel)?.invalidFields.map { ($0.name, $0) } ?? [], uniquingKeysWith: { first, _ in first })
         let (messageItems, linkItems) = Self.decorations(of: model)
         var messages: [ScreenItem] = []
+        var codes: [String] = []
         for message in messageItems {
             guard let text = message.text else { continue }
+            if message.messageStyleAttribute != .usercode { appendCopyButton(for: &codes, to: &messages) }
             messages.append(.message(text: text, style: message.themeSection))
-            // A code the user types elsewhere can be copied.
-            if message.messageStyleAttribute == .usercode {
-                messages.append(.button(.init(title: strings.string(.userCodeCopyButton), role: .text, action: .copy(text))))
-            }
+            if message.messageStyleAttribute == .usercode { codes.append(text) }
         }
+        appendCopyButton(for: &codes, to: &messages)
         let links = linkItems.map { ScreenItem.link(title: $0.text ?? $0.href, action: .follow($0)) }
         var (kind, content) = kindAndContent(model, invalid: invalid)
         // A step's QR code (an activation code for another app) is shown above what it asks;
@@ -110,6 +110,14 @@ public struct ScreenBuilder: Sendable {
             messages.append(.message(text: strings.string(.problemNoRoutesMessage, subject), style: MessageStyleAttribute.error.themeSection))
         }
         return Screen(kind: kind, messages: messages, content: content, links: links, openOnAppear: openOnAppear)
+    }
+
+    /// After a run of codes the user types elsewhere (a device's user code, recovery codes): one
+    /// button that copies them all, a line each; `codes` is emptied.
+    private func appendCopyButton(for codes: inout [String], to items: inout [ScreenItem]) {
+        guard !codes.isEmpty else { return }
+        items.append(.button(.init(title: strings.string(.userCodeCopyButton), role: .text, action: .copy(codes.joined(separator: "\n")))))
+        codes = []
     }
 
     @MainActor private func kindAndContent(_ model: any UIModel, invalid: [String: InvalidInputProblem.InvalidField]) -> (ScreenKind, [ScreenItem]) {
@@ -294,7 +302,7 @@ public struct ScreenBuilder: Sendable {
             let first = options[0]
             var items: [ScreenItem] = [.tabs(titles: options.map(\.title), selected: 0)]
             if let form = (first as? KitSelectorItem)?.option as? FormAction, form.model.fields.contains(where: \.isUserInput) {
-                items += elements(KitDataMapper.itemsOfForms([form]), invalid: invalid)
+                items += elements(KitDataMapper.itemsOfForms([form], strings: strings), invalid: invalid)
             } else {
                 items.append(.button(.init(title: first.title, role: .primary, action: .select(first), icon: first.icon)))
             }

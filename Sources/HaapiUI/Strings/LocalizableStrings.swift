@@ -93,6 +93,18 @@ public struct LocalizableStrings: Sendable {
         case waitingFor = "haapi_waiting_for"
         /// The button that polls at once.
         case checkNow = "haapi_check_now"
+        /// The button of a step's way on that the server left untitled (a redirect, a continue).
+        case continueLogin = "haapi_continue"
+        /// The button of a login form that the server left untitled.
+        case logIn = "haapi_log_in"
+        /// The title of a user name field that the server left unlabelled.
+        case fieldUsername = "haapi_field_username"
+        /// The title of a password field that the server left unlabelled.
+        case fieldPassword = "haapi_field_password"
+        /// The title of an email address field that the server left unlabelled.
+        case fieldEmail = "haapi_field_email"
+        /// The title of a phone number field that the server left unlabelled.
+        case fieldPhone = "haapi_field_phone"
         /// The text shown when a request is tried again, with the cause in place of `%@`.
         case retrying = "haapi_retrying"
         /// The button that opens BankID on this device.
