@@ -15,10 +15,11 @@ import Testing
         let form = try theme.style(FormViewControllerStyle.self)
         #expect(form.contentStyle.alignment == .fill)
         #expect(form.headerTextAppearance.fontTextStyle == "UICTFontTextStyleTitle2")
-        #expect(form.headerTextAppearance.pointSize == 22 && form.headerTextAppearance.textAlignment == .center)
-        #expect(form.contentTextAppearance.lineHeightMultiple == 1.2 && form.contentTextAppearance.paddingTop == 12)
-        #expect(form.messagesStyle.alignment == .center && form.linksStyle.spacing == 4)
-        #expect(form.backgroundColorName == "hui_transparent" && form.paddingLeft == 16)
+        // Curity's defaults (UI kit 5.4's Theme.plist; ThemeDefaultsTests holds every value).
+        #expect(form.headerTextAppearance.pointSize == 24 && form.headerTextAppearance.textAlignment == .center)
+        #expect(form.contentTextAppearance.lineHeightMultiple == 1.28 && form.contentTextAppearance.paddingTop == 16)
+        #expect(form.messagesStyle.alignment == .center && form.linksStyle.spacing == 0)
+        #expect(form.backgroundColorName == "hui_transparent" && form.paddingLeft == 8)
 
         let polling = try theme.style(PollingViewControllerStyle.self)
         #expect(polling.loadingIndicatorViewStyle.strokeColorName == "hui_primary_immutable")
@@ -37,10 +38,10 @@ import Testing
 
         let common = try HaapiUIViewControllerStyle(theme: theme)
         #expect(common.primaryButton.loadingIndicatorViewStyle.strokeColorName == "hui_button_loading_indicator_tint_primary")
-        #expect(common.primaryButton.textAppearance.fontSymbolicTrait == .bold)
+        #expect(common.primaryButton.textAppearance.fontSymbolicTrait == nil && common.primaryButton.cornerRadius == 6)
         #expect(common.messageViewStyles.userCode.textAppearance.fontSymbolicTrait == .monoSpace)
         #expect(common.linkView.actionableButtonStyle.minHeight == 36)
-        #expect(common.inputTextField.textFieldContentPadding.left == 14)
+        #expect(common.inputTextField.textFieldContentPadding.left == 16)
         #expect(common.header.imageName == nil && common.header.titleText == nil)
         #expect(theme.fontName == nil)
     }
@@ -166,7 +167,7 @@ import Testing
         let form = try theme.style(FormViewControllerStyle.self)
         #expect(form.headerTextColorName == "brand_ink" && form.paddingLeft == 24)
         // The keys the app left out are the kit's.
-        #expect(form.paddingTop == 12 && form.contentStyle.alignment == .fill && form.contentTextColorName == "hui_text_paragraphs")
+        #expect(form.paddingTop == 8 && form.contentStyle.alignment == .fill && form.contentTextColorName == "hui_text_paragraphs")
         #expect(form.headerTextAppearance.fontSymbolicTrait == .bold && form.headerTextAppearance.textAlignment == .center)
         #expect(form.headerTextAppearance.pointSize == 28 && form.headerTextAppearance.fontName == "Avenir Next")
         let button = try theme.style(ActionableButtonStyle.self, named: "MyBrandedButton")
@@ -261,7 +262,7 @@ import Testing
             .buildOrThrow() as? KitApplication
         let application = try #require(built)
         #expect(application.commonStyle.primaryButton.backgroundColorName == "company_blue")
-        #expect(application.commonStyle.primaryButton.minHeight == 50)
+        #expect(application.commonStyle.primaryButton.minHeight == 48)
         #expect(application.screenBuilder.strings.language == "sv")
         // `.plist` may be named too.
         let named = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)

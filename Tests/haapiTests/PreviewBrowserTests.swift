@@ -107,7 +107,7 @@ struct PreviewBrowserTests {
         let browser = try HeadlessBrowser.require()
         let png = try Self.screens(for: "dev-server-device").appendingPathComponent("dev-server-device.png")
         try browser.screenshot(url: page, to: png, width: PageChecks.width, height: PageChecks.height)
-        let rendered = Rendered(png: png, colours: try PNGColours.of(png, near: "2F5FD0"), report: try browser.inspect(page: page))
+        let rendered = Rendered(png: png, colours: try PNGColours.of(png, near: "646E85"), report: try browser.inspect(page: page))
         let problems = PageChecks.blankness(rendered.colours) + PageChecks.layout(rendered.report) + PageChecks.errors(rendered.report)
         #expect(problems.isEmpty, "/device:\n\(problems.joined(separator: "\n"))")
         // The kit's primary button colour (hui_button_background_primary) draws Continue.

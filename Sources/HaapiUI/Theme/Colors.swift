@@ -25,39 +25,50 @@ public enum Colors {
         }
     }
 
-    /// The kit's palette. `*_immutable` colours do not change with the appearance.
+    /// The kit's palette: Curity's UI kit 5.4 colour sets (their names and values, light and
+    /// dark), except where one of its text and background pairs falls below WCAG AA contrast:
+    /// there the nearest colour of the same hue and saturation that passes (lighter or darker),
+    /// each marked below and listed in docs/PORTING.md. `ThemeContrast` holds the whole default
+    /// theme to AA. `*_immutable` colours are meant not to change with the appearance; two take
+    /// a dark variant to stay readable on the dark background.
     public static let kit: [String: Value] = [
-        "hui_transparent": Value(0x0000_0000),
-        "hui_background": Value(light: 0xFFFF_FFFF, dark: 0x1212_14FF),
-        "hui_text": Value(light: 0x1B1D_22FF, dark: 0xF2F3_F5FF),
-        "hui_text_headings": Value(light: 0x1021_3AFF, dark: 0xE6EC_F5FF),
-        "hui_text_paragraphs": Value(light: 0x454B_57FF, dark: 0xC3C8_D1FF),
-        "hui_text_immutable": Value(0x1B1D_22FF),
-        "hui_primary_immutable": Value(0x2F5F_D0FF),
-        "hui_spot_magenta_immutable": Value(0xB02A_78FF),
-        "hui_grey_immutable": Value(0xC5CA_D3FF),
-        "hui_placeholder_immutable": Value(0x8A90_9BFF),
-        "hui_error_immutable": Value(0xC62F_2FFF),
-        "hui_success_immutable": Value(0x2E7D_4FFF),
-        "hui_button_background_primary": Value(light: 0x2F5F_D0FF, dark: 0x4A78_E6FF),
-        "hui_button_background_secondary": Value(light: 0xFFFF_FFFF, dark: 0xE9EC_F1FF),
-        "hui_button_stroke_secondary": Value(light: 0xC5CA_D3FF, dark: 0x8A90_9BFF),
-        "hui_button_text": Value(0xFFFF_FFFF),
+        "hui_background": Value(light: 0xFFFF_FFFF, dark: 0x4249_5BFF),
+        "hui_button_background_primary": Value(0x646E_85FF),
+        "hui_button_background_secondary": Value(0xFFFF_FFFF),
         "hui_button_loading_indicator_tint_primary": Value(0xFFFF_FFFF),
-        "hui_button_loading_indicator_tint_secondary": Value(0x2F5F_D0FF),
-        "hui_button_loading_indicator_tint_text": Value(0x2F5F_D0FF),
-        "hui_checkbox_stroke": Value(light: 0x8A90_9BFF, dark: 0xC5CA_D3FF),
-        "hui_close_button_tint": Value(light: 0x454B_57FF, dark: 0xC3C8_D1FF),
+        "hui_button_loading_indicator_tint_secondary": Value(0x646E_85FF),
+        "hui_button_loading_indicator_tint_text": Value(0x1517_1DFF),
+        "hui_button_stroke_secondary": Value(0xC6C6_C6FF),
+        "hui_button_text": Value(0xFFFF_FFFF),
+        "hui_checkbox_off_background": Value(0xFFFF_FFFF),
+        "hui_checkbox_on_background": Value(0xD55B_A0FF),
+        "hui_checkbox_stroke": Value(0xC6C6_C6FF),
+        "hui_close_button_tint": Value(light: 0x1517_1DFF, dark: 0xFFFF_FFFF),
+        "hui_curity_logo": Value(0x636E_88FF),
+        "hui_error_immutable": Value(light: 0xCA2E_2BFF, dark: 0xECA6_A4FF),  // Curity: CA2E2BFF; WCAG AA (ThemeContrast)
+        "hui_grey_immutable": Value(0xC6C6_C6FF),
+        "hui_grey_light_background_immutable": Value(0xF6F6_F6FF),
         "hui_input_text_view_background": Value(0xFFFF_FFFF),
-        "hui_message_view_error_background": Value(light: 0xFDEC_ECFF, dark: 0x4A1C_1CFF),
-        "hui_message_view_error_text": Value(light: 0x9B1C_1CFF, dark: 0xFFD4_D4FF),
-        "hui_message_view_warning_background": Value(light: 0xFFF4_DCFF, dark: 0x4A3A_12FF),
-        "hui_message_view_warning_text": Value(light: 0x7A4B_00FF, dark: 0xFFE6_B0FF),
-        "hui_message_view_info_background": Value(light: 0xE8F0_FDFF, dark: 0x1A2C_4DFF),
-        "hui_message_view_info_text": Value(light: 0x1F45_9EFF, dark: 0xD6E3_FFFF),
-        "hui_message_view_heading_text": Value(light: 0x1021_3AFF, dark: 0xE6EC_F5FF),
-        "hui_message_view_roc_text": Value(light: 0x1B1D_22FF, dark: 0xF2F3_F5FF),
-        "hui_notification_banner_text": Value(0xFFFF_FFFF),
+        "hui_input_text_view_stroke": Value(0x646E_85FF),
+        "hui_message_view_content_text": Value(light: 0x6666_66FF, dark: 0xFFFF_FFFF),
+        "hui_message_view_error_background": Value(light: 0xCA2E_2B14, dark: 0xCA2E_2BFF),
+        "hui_message_view_error_text": Value(light: 0xCA2E_2BFF, dark: 0xFFFF_FFFF),
+        "hui_message_view_heading_text": Value(light: 0x6666_66FF, dark: 0xFFFF_FFFF),
+        "hui_message_view_info_background": Value(light: 0x70BB_E114, dark: 0x247E_ACFF),  // Curity: 70BBE114 / 70BBE1FF; WCAG AA (ThemeContrast)
+        "hui_message_view_info_text": Value(light: 0x237A_A6FF, dark: 0xFFFF_FFFF),  // Curity: 70BBE1FF / FFFFFFFF; WCAG AA (ThemeContrast)
+        "hui_message_view_roc_text": Value(light: 0x1111_11FF, dark: 0xC6C6_C6FF),
+        "hui_message_view_warning_background": Value(light: 0xE0C0_1C14, dark: 0x8976_11FF),  // Curity: E0C01C14 / E0C01CFF; WCAG AA (ThemeContrast)
+        "hui_message_view_warning_text": Value(light: 0x8572_11FF, dark: 0xFFFF_FFFF),  // Curity: E0C01CFF / FFFFFFFF; WCAG AA (ThemeContrast)
+        "hui_notification_banner_text": Value(light: 0xFFFF_FFFF, dark: 0x1517_1DFF),  // Curity: FFFFFFFF; WCAG AA (ThemeContrast)
+        "hui_placeholder_immutable": Value(0x7676_76FF),  // Curity: B3B3B3FF; WCAG AA (ThemeContrast)
+        "hui_primary_immutable": Value(0x646E_85FF),
+        "hui_spot_magenta_immutable": Value(light: 0xCD3D_8FFF, dark: 0xE8A3_CAFF),  // Curity: D55BA0FF; WCAG AA (ThemeContrast)
+        "hui_success_immutable": Value(light: 0x3982_7CFF, dark: 0x48A6_9EFF),  // Curity: 48A69EFF; WCAG AA (ThemeContrast)
+        "hui_text": Value(light: 0x6666_66FF, dark: 0xFFFF_FFFF),
+        "hui_text_headings": Value(light: 0x1111_11FF, dark: 0xFFFF_FFFF),
+        "hui_text_immutable": Value(0x6666_66FF),
+        "hui_text_paragraphs": Value(light: 0x6666_66FF, dark: 0xFFFF_FFFF),
+        "hui_transparent": Value(0x0000_0000),
     ]
 }
 
