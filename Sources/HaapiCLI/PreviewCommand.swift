@@ -86,6 +86,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @MainActor func write(_ inputs: [URL], to out: String) throws -> Int {
         let (screens, page) = try Self.pages(lang: lang, theme: theme, assets: assets)
+        Self.warnAboutContrast(of: page)
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw CLIFailure("cannot make \(out): \(error.localizedDescription)")
@@ -113,6 +114,14 @@ struct PreviewCommand: AsyncParsableCommand {
             throw CLIFailure("cannot write \(out)/index.html: \(error.localizedDescription)")
         }
         return pages.count
+    }
+
+    /// Says, on standard error, each text of the theme and colours below WCAG AA contrast on
+    /// what it is drawn on, naming the theme's keys and colours (``ThemeContrast``).
+    static func warnAboutContrast(of page: ScreenPage) {
+        for pair in ThemeContrast.failures(of: page.theme, color: { page.assets.color(named: $0) }) {
+            Stderr.line(PrintableText("haapi: warning: low contrast: \(pair.description)"))
+        }
     }
 
     /// The screens and their page maker for a language, theme and asset catalog.

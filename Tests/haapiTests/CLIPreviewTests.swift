@@ -29,6 +29,7 @@ import Testing
         #expect(login.contains("<html lang=\"sv\">") && login.contains("name=\"viewport\""))
         let bankID = try String(contentsOf: out.appendingPathComponent("bankid-polling-pending.html"), encoding: .utf8)
         #expect(bankID.contains("Skanna QR-koden"), "the kit's own texts in Swedish")
+        #expect(!run.stderr.contains("contrast"), "the kit's own theme reaches WCAG AA: \(run.stderr)")
     }
 
     @Test func anAppsThemeAndColourSetsStyleThePages() throws {
@@ -51,6 +52,12 @@ import Testing
         let page = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
         #expect(page.contains("--c-company_magenta: rgba(255, 0, 255, 1.000);") && page.contains("--c-company_magenta: rgba(128, 0, 128, 1.000);"))
         #expect(page.contains("[data-style=\"ActionableButton.Primary\"] { background: var(--c-company_magenta);"))
+        // White on #FF00FF is 3.136:1 (shown rounded down, so that 4.499 never reads 4.50), below the 4.5:1 WCAG AA asks of the button's text; on the
+        // dark variant (#800080) it is 9.4:1.
+        #expect(run.stderr.contains(
+            "haapi: warning: low contrast: ActionableButton.Primary.textColorName (hui_button_text) on ActionableButton.Primary.backgroundColorName (company_magenta), light: 3.13:1, AA asks 4.5:1"),
+            "\(run.stderr)")
+        #expect(!run.stderr.contains("company_magenta), dark"), "\(run.stderr)")
     }
 
     /// `--assets` images: the header logo the theme names comes from the app's image set (its
