@@ -139,6 +139,8 @@ struct PreviewCommand: AsyncParsableCommand {
     func serve() async throws {
         var configuration = DevServerConfiguration(port: port, databasePath: nil)
         configuration.preview = Gallery(theme: theme, assets: assets)
+        // The theme as it is now (the gallery reads it again at each request, and shows its errors there).
+        if let (_, page) = try? Self.pages(lang: nil, theme: theme, assets: assets) { Self.warnAboutContrast(of: page) }
         do {
             try await DevServer.run(configuration: configuration) { issuer in
                 ServerCommand.writeLine("the gallery: \(issuer.appendingPathComponent("preview").absoluteString) (Swedish: ?lang=sv); the server: \(issuer.absoluteString)")
