@@ -205,6 +205,9 @@ struct ScreenJSON {
         case .image(let name, _):
             object["type"] = "image"
             object["name"] = .string(name)
+        case .serverImage(let image):
+            object["type"] = "serverImage"
+            object["source"] = .string(image.href.lowercased().hasPrefix("data:") ? "data" : "link")
         case .expandable(let title, let body):
             object["type"] = "expandable"
             object["text"] = .string(title)

@@ -84,9 +84,10 @@ struct PreviewCommand: AsyncParsableCommand {
         return urls
     }
 
-    @MainActor func write(_ inputs: [URL], to out: String) throws -> Int {
+    @MainActor func write(_ inputs: [URL], to out: String) async throws -> Int {
         let (screens, page) = try Self.pages(lang: lang, theme: theme, assets: assets)
         Self.warnAboutContrast(of: page)
+        let images = RemoteImages()
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw CLIFailure("cannot make \(out): \(error.localizedDescription)")
@@ -100,7 +101,8 @@ struct PreviewCommand: AsyncParsableCommand {
                 let response: HaapiDocument
                 do { response = try HaapiModel.response(from: data) } catch { throw CLIFailure("\(input.path) is not a HAAPI response: \(error)") }
                 let screen = screens.builder.screen(for: try screens.model(of: response))
-                try Data(page.html(screen, title: name).utf8).write(to: folder.appendingPathComponent(name + ".html"), options: .atomic)
+                let loaded = await images.load(screen)
+                try Data(page.html(screen, title: name, images: loaded).utf8).write(to: folder.appendingPathComponent(name + ".html"), options: .atomic)
                 pages.append((name, name + ".html", screen.kind.rawValue))
             } catch let failure as CLIFailure {
                 // One bad file does not stop the others: it is said, and left out of the index.
@@ -156,11 +158,14 @@ struct Gallery: PreviewRenderer {
     let theme: String?
     let assets: String?
 
+    /// The images of the gallery's steps, loaded once while the server runs.
+    let images = RemoteImages()
+
     func page(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> String? {
-        try await MainActor.run { try draw(name, documents: documents, language: language) }
+        try await draw(name, documents: documents, language: language)
     }
 
-    @MainActor func draw(_ name: String?, documents: [StepGallery.Document], language: String) throws -> String? {
+    @MainActor func draw(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> String? {
         let screens: KitScreens
         let page: ScreenPage
         do {
@@ -178,7 +183,8 @@ struct Gallery: PreviewRenderer {
             return page.index(rows + others.map { ("[\($0)]", "/preview?lang=\($0)", "language") }, title: "haapi preview (\(language))")
         }
         guard let document = documents.first(where: { $0.name == name }) else { return nil }
-        return page.html(try screen(document, screens), title: name)
+        let shown = try screen(document, screens)
+        return page.html(shown, title: name, images: await images.load(shown))
     }
 
     @MainActor private func screen(_ document: StepGallery.Document, _ screens: KitScreens) throws -> Screen {

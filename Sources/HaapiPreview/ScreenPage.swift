@@ -29,13 +29,14 @@ public struct ScreenPage: Sendable {
 
     // MARK: Pages
 
-    /// The page of `screen`, titled `title`.
-    public func html(_ screen: Screen, title: String) -> String {
+    /// The page of `screen`, titled `title`; the server's images as `images` holds them by
+    /// `href` (``Screen/serverImages``, loaded by ``RemoteImages``), `data:` images decoded here.
+    public func html(_ screen: Screen, title: String, images: [String: RemoteImages.Outcome] = [:]) -> String {
         let section = screen.kind.themeSection
         var body = "<main class=\"screen\" data-kind=\"\(screen.kind.rawValue)\" data-style=\"\(Self.escape(section))\">\n"
         if let header = headerHTML() { body += header }
         for (name, items) in [("messages", screen.messages), ("content", screen.content), ("links", screen.links)] where !items.isEmpty {
-            body += "<section class=\"\(name)\">\n" + items.map { html($0, in: screen) }.joined(separator: "\n") + "\n</section>\n"
+            body += "<section class=\"\(name)\">\n" + items.map { html($0, in: screen, images: images) }.joined(separator: "\n") + "\n</section>\n"
         }
         body += "</main>\n"
         return document(title: title, body: body)
@@ -72,7 +73,7 @@ public struct ScreenPage: Sendable {
 
     // MARK: Elements
 
-    private func html(_ item: ScreenItem, in screen: Screen) -> String {
+    private func html(_ item: ScreenItem, in screen: Screen, images: [String: RemoteImages.Outcome]) -> String {
         let style = item.themeSection.map { " data-style=\"\(Self.escape($0))\"" } ?? ""
         let said = builder.accessibility(of: item)
         let e = Self.escape
@@ -120,11 +121,13 @@ public struct ScreenPage: Sendable {
             let bar = countdown.showsProgress ? countdown.fractionLeft.map { "<progress max=\"1\" value=\"\(String(format: "%.3f", $0))\"></progress>" } ?? "" : ""
             return "<div class=\"item item-countdown\" aria-live=\"polite\">\(bar)<span>\(e(countdown.text))</span></div>"
         case .qrCode(let data, let image):
-            if data == nil, let href = image?.href, href.lowercased().hasPrefix("data:image/") {
-                return "<div class=\"item item-qrCode\"><img alt=\"\(e(said.label ?? ""))\" src=\"\(e(href))\"></div>"
+            if data == nil, let image {
+                return serverImage(image, outcome: images[image.href], label: said.label ?? "", kind: "qrCode")
             }
-            let drawn = data.flatMap { qrCode?($0) } ?? "<span class=\"qr\"></span>"
+            let drawn = data.flatMap { qrCode?($0) } ?? placeholder(.notLoaded)
             return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(e(said.label ?? ""))\">\(drawn)</div>"
+        case .serverImage(let image):
+            return serverImage(image, outcome: images[image.href], label: said.label ?? "", kind: "serverImage")
         case .image(let name, let label):
             // The app's image of that name, else its label (the kit has no logo of its own).
             let drawn = assets.imageHTML(named: name) ?? "<span>\(e(label))</span>"
@@ -134,6 +137,23 @@ public struct ScreenPage: Sendable {
         case .link(let title, _):
             return "<a class=\"item item-link\"\(style) href=\"#\">\(e(title))</a>"
         }
+    }
+
+    /// A server's image: a `data:` one decoded here, another as loaded (`outcome`); where there
+    /// is none, a placeholder that says why.
+    private func serverImage(_ image: KitLinkItem, outcome: RemoteImages.Outcome?, label: String, kind: String) -> String {
+        let loaded = image.href.lowercased().hasPrefix("data:") ? RemoteImages.decodeDataURL(image.href) : outcome ?? .unavailable(.notLoaded)
+        switch loaded {
+        case .image:
+            return "<div class=\"item item-\(kind)\"><img alt=\"\(Self.escape(label))\" src=\"\(Self.escape(loaded.dataURL ?? ""))\"></div>"
+        case .unavailable(let reason):
+            return "<div class=\"item item-\(kind)\" role=\"img\" aria-label=\"\(Self.escape(label))\">\(placeholder(reason))</div>"
+        }
+    }
+
+    /// What stands in for an image that is not shown: a framed box saying why.
+    private func placeholder(_ reason: RemoteImages.Reason) -> String {
+        "<span class=\"placeholder\" data-reason=\"\(reason)\">\(Self.escape(builder.strings.string(reason.text)))</span>"
     }
 
     /// A message's icon from its style (`imageName`): the app's image, else the kit's symbol's outline.

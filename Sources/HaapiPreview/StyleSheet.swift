@@ -116,7 +116,9 @@ extension ScreenPage {
         .item-countdown progress { width: 100%; }
         .item-qrCode { display: flex; justify-content: center; }
         .item-qrCode img, .item-qrCode svg { width: 220px; height: 220px; image-rendering: pixelated; background: #fff; }
-        .qr { width: 220px; height: 220px; background: repeating-conic-gradient(#000 0% 25%, #fff 0% 50%) 0 0 / 22px 22px; border: 10px solid #fff; }
+        .item-serverImage { display: flex; justify-content: center; }
+        .item-serverImage img { max-width: 100%; max-height: 240px; }
+        .placeholder { display: flex; align-items: center; justify-content: center; text-align: center; width: 220px; min-height: 120px; padding: 12px; border: 1px dashed currentColor; border-radius: 6px; font-size: 14px; opacity: 0.8; }
         .item-image { display: flex; justify-content: center; font-weight: 700; font-size: 28px; padding: 8px; }
         .icon { display: inline-flex; align-items: center; justify-content: center; flex: none; }
         .icon .glyph, .icon img.asset { width: 1.4em; height: 1.4em; object-fit: contain; }

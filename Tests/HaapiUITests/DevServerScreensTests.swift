@@ -135,7 +135,7 @@ import Testing
             // Another device: the QR code, its help and the time it is shown, never the app's button.
             let described = try Self.described(flow)
             #expect(described.filter { !$0.hasPrefix("countdown") } == [
-                "Info: Skanna QR-koden med BankID-appen", "image hui_ic_bankid", "qr data", "expandable: Skanna QR-koden", "loading",
+                "Info: Skanna QR-koden med BankID-appen", "image hui_ic_bankid_login_symbol", "qr data", "expandable: Skanna QR-koden", "loading",
                 "text button: Avbryt",
             ])
             #expect(described.contains { $0.hasPrefix("countdown: ") && $0.hasSuffix("sekunder kvar") }, "\(described)")

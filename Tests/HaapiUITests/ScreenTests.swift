@@ -33,6 +33,7 @@ import Testing
         case .countdown(let countdown): return "countdown: \(countdown.text)"
         case .image(let name, _): return "image \(name)"
         case .qrCode(let data, let image): return "qr \(data != nil ? "data" : image != nil ? "image" : "none")"
+        case .serverImage(let image): return "picture \(image.href.prefix(5) == "data:" ? "data" : image.href)"
         case .expandable(let title, _): return "expandable: \(title)"
         case .link(let title, _): return "link: \(title)"
         }
@@ -117,8 +118,7 @@ import Testing
     /// Whether `item` draws the image at `href`.
     static func draws(_ href: String, _ item: ScreenItem) -> Bool {
         switch item {
-        case .qrCode(_, let image?): return image.href == href
-        case .image(let name, _): return name == href
+        case .qrCode(_, let image?), .serverImage(let image): return image.href == href
         default: return false
         }
     }
@@ -182,7 +182,7 @@ import Testing
         case .expandable(let title, let body): return [title, body]
         case .link(let title, _): return [title]
         case .countdown(let countdown): return [countdown.text]
-        case .loadingIndicator, .image, .qrCode: return []
+        case .loadingIndicator, .image, .qrCode, .serverImage: return []
         }
     }
 
@@ -275,7 +275,7 @@ import Testing
         let screen = try Self.screen(Self.uiKit, "bankid-polling-pending.json")
         #expect(screen.kind == .bankID && screen.kind.themeSection == "BankIdViewController")
         #expect(Self.describe(screen) == [
-            "Content: Scan the QR code with your BankID app", "image hui_ic_bankid", "qr image", "expandable: Scan the QR code", "loading",
+            "Content: Scan the QR code with your BankID app", "image hui_ic_bankid_login_symbol", "qr image", "expandable: Scan the QR code", "loading",
             "text button: Cancel",
         ])
         #expect(screen.openOnAppear == nil)

@@ -142,26 +142,26 @@ import Testing
 /// The gallery of `haapi preview --server`: every document of the development server has its
 /// page, in each language, with a theme read again at each request.
 @Suite @MainActor struct GalleryTests {
-    @Test func everyStepAndProblemHasItsPageInEachLanguage() throws {
+    @Test func everyStepAndProblemHasItsPageInEachLanguage() async throws {
         let gallery = Gallery(theme: nil, assets: nil)
         for language in StepGallery.languages {
             let documents = StepGallery.documents(language: language)
             #expect(documents.count >= 15)
-            let index = try #require(try gallery.draw(nil, documents: documents, language: language))
+            let index = try #require(try await gallery.draw(nil, documents: documents, language: language))
             for document in documents {
                 #expect(index.contains("href=\"/preview/\(document.name)?lang=\(language)\""), "\(language) \(document.name) is not in the index")
-                let page = try #require(try gallery.draw(document.name, documents: documents, language: language))
+                let page = try #require(try await gallery.draw(document.name, documents: documents, language: language))
                 #expect(page.contains("<main class=\"screen\""), "\(language) \(document.name)")
             }
-            #expect(try gallery.draw("no-such-page", documents: documents, language: language) == nil)
+            #expect(try await gallery.draw("no-such-page", documents: documents, language: language) == nil)
         }
-        let swedish = try #require(try gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv"))
+        let swedish = try #require(try await gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv"))
         #expect(swedish.contains("Skanna QR-koden") && swedish.contains("<html lang=\"sv\">"))
-        let problem = try #require(try gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en"))
+        let problem = try #require(try await gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en"))
         #expect(problem.contains("data-kind=\"problem\""))
     }
 
-    @Test func anEditedThemeShowsAtTheNextRequestAndABrokenOneSaysWhy() throws {
+    @Test func anEditedThemeShowsAtTheNextRequestAndABrokenOneSaysWhy() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -175,11 +175,11 @@ import Testing
         let gallery = Gallery(theme: plist.path, assets: nil)
         let documents = StepGallery.documents(language: "en")
         try theme("hui_error_immutable")
-        #expect(try gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
+        #expect(try await gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
         try theme("hui_success_immutable")
-        #expect(try gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
+        #expect(try await gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
         try Data("not a plist".utf8).write(to: plist)
-        let broken = try #require(try gallery.draw("login", documents: documents, language: "en"))
+        let broken = try #require(try await gallery.draw("login", documents: documents, language: "en"))
         #expect(broken.contains("<pre>") && broken.contains("theme"), "\(broken)")
     }
 }

@@ -51,6 +51,10 @@ struct ScreenText {
             // An image: a link can be opened in a browser; a data: image is named by its text.
             guard let image else { return [] }
             return [heading, "  " + styled(PrintableText(image.href.lowercased().hasPrefix("data:") ? image.text ?? "" : image.href), .bold)]
+        case .serverImage(let image):
+            // A picture: its address, to open in a browser (a data: image is named by its text).
+            let shown = image.href.lowercased().hasPrefix("data:") ? image.text : image.href
+            return shown.map { [styled(PrintableText($0), .dim)] } ?? []
         case .expandable(let title, let body):
             return [styled(PrintableText(title + ": " + body.replacingOccurrences(of: "\n", with: " ")), .dim)]
         case .image, .link, .tabs, .loadingIndicator, .countdown:

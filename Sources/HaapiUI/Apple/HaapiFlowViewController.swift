@@ -31,6 +31,8 @@ import UIKit
     public let screenBuilder: ScreenBuilder
     /// The application's theme.
     public var theme: Theme { application.theme }
+    /// The flow's images: the server's QR codes and pictures, each loaded once.
+    public var images: RemoteImages { viewModel.images }
     /// The screen on show.
     private var current: (any HaapiUIViewController)?
     private var webSession: ASWebAuthenticationSession?

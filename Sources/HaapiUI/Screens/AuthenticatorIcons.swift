@@ -1,12 +1,14 @@
 import Foundation
 
 /// The icons of authenticators in a selector: each option's ``SelectorItemInteractionActionModel/icon``
-/// is an image name of the theme (`hui_ic_authenticator_<type>`), which an app's asset catalog
-/// may provide; the kit draws an SF Symbol of its own choosing for each type it knows.
+/// is an image name as Curity's kit names them (`hui_ic_authenticator_<type>`, the type's hyphens
+/// written as underscores: `sign-in-with-apple` is `hui_ic_authenticator_sign_in_with_apple`),
+/// which an app's asset catalog may provide; the kit draws an SF Symbol of its own choosing for
+/// each type it knows.
 public enum AuthenticatorIcons {
-    /// The theme's image name for an authenticator of `type` (`sms` → `hui_ic_authenticator_sms`).
+    /// The image name for an authenticator of `type` (`freja-eid` → `hui_ic_authenticator_freja_eid`).
     public static func imageName(for type: String) -> String {
-        prefix + type.lowercased()
+        prefix + type.lowercased().replacingOccurrences(of: "-", with: "_")
     }
 
     /// The SF Symbol the kit draws for each image name (``imageName(for:)``); an unknown type

@@ -70,6 +70,17 @@ public struct Screen: Sendable, Hashable {
         items.compactMap { if case .button(let button) = $0 { return button } else { return nil } }
     }
 
+    /// The server's images the screen shows (QR codes and pictures), in order: what to load
+    /// (``RemoteImages``) before drawing them.
+    public var serverImages: [KitLinkItem] {
+        items.compactMap {
+            switch $0 {
+            case .qrCode(nil, let image?), .serverImage(let image): return image
+            default: return nil
+            }
+        }
+    }
+
     /// The text fields, in order.
     public var textFields: [ScreenItem.TextField] {
         items.compactMap { if case .textField(let field) = $0 { return field } else { return nil } }
@@ -375,6 +386,10 @@ public enum ScreenItem: Sendable, Hashable {
     case image(name: String, label: String)
     /// A QR code: its data (drawn by the app) or the server's image of it.
     case qrCode(data: String?, image: KitLinkItem?)
+    /// An image the step links to that is not a QR code (a picture of the server's), loaded
+    /// through ``RemoteImages`` (`data:` or `https:` only); where it cannot be shown, a
+    /// placeholder says why.
+    case serverImage(KitLinkItem)
     /// A title that opens to show a text (`ExpandableView`; BankID's help).
     case expandable(title: String, body: String)
     /// A link of the step (`LinkView`).
@@ -395,7 +410,7 @@ extension ScreenItem {
         case .loadingIndicator: return "LoadingIndicatorView"
         case .expandable: return "ExpandableView"
         case .image: return "HeaderView"
-        case .text, .section, .countdown, .qrCode: return nil
+        case .text, .section, .countdown, .qrCode, .serverImage: return nil
         }
     }
 

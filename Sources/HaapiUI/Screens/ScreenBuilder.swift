@@ -84,10 +84,11 @@ public struct ScreenBuilder: Sendable {
         appendCopyButton(for: &codes, to: &messages)
         let links = linkItems.map { ScreenItem.link(title: $0.text ?? $0.href, action: .follow($0)) }
         var (kind, content) = kindAndContent(model, invalid: invalid)
-        // A step's QR code (an activation code for another app) is shown above what it asks;
-        // BankID places its own.
-        if !(model is KitBankIdModel), let step = model as? any KitStepModel {
-            content.insert(contentsOf: step.context.images.filter(\.isQRCode).map { ScreenItem.qrCode(data: nil, image: $0) }, at: 0)
+        // A step's images are shown above what it asks: a QR code (an activation code for another
+        // app) as one, any other as a picture; BankID places its own QR code.
+        if let step = model as? any KitStepModel {
+            let images = step.context.images.filter { !(model is KitBankIdModel && $0.isQRCode) }
+            content.insert(contentsOf: images.map { $0.isQRCode ? ScreenItem.qrCode(data: nil, image: $0) : .serverImage($0) }, at: 0)
         }
         // BankID on this device opens by itself (Curity's autostart); on another device the QR code is the way.
         let bankID = model as? KitBankIdModel
@@ -238,6 +239,7 @@ public struct ScreenBuilder: Sendable {
         case .countdown(let countdown): return ScreenAccessibility(label: countdown.text, updatesFrequently: true)
         case .qrCode(_, let image): return ScreenAccessibility(label: image?.text ?? strings.string(forKey: bankIDKeys.instructionTitle))
         case .image(_, let label): return ScreenAccessibility(label: label)
+        case .serverImage(let image): return ScreenAccessibility(label: image.text ?? strings.string(.imageFromServer))
         case .expandable(let title, _): return ScreenAccessibility(label: title)
         }
     }
@@ -382,8 +384,9 @@ public struct ScreenBuilder: Sendable {
         return items + others
     }
 
-    /// The theme's image name of BankID's logo (an app's asset of that name wins).
-    public static let bankIDLogo = "hui_ic_bankid"
+    /// The image name of BankID's symbol (Curity's name; an app's image of that name wins, the kit
+    /// draws a symbol of its own).
+    public static let bankIDLogo = "hui_ic_bankid_login_symbol"
     /// How long BankID shows a QR code when the server does not say: its relying-party
     /// guidelines give an order a QR code lives for 30 seconds before it is cancelled.
     static let bankIDQRCodeLifetime = 30

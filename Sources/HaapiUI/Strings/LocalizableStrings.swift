@@ -105,6 +105,16 @@ public struct LocalizableStrings: Sendable {
         case fieldEmail = "haapi_field_email"
         /// The title of a phone number field that the server left unlabelled.
         case fieldPhone = "haapi_field_phone"
+        /// What VoiceOver says of an image of the server's that has no title.
+        case imageFromServer = "haapi_image_from_server"
+        /// In place of an image that is not shown: its URL is neither `https` nor a `data:` image.
+        case imageNotHTTPS = "haapi_image_not_https"
+        /// In place of an image that is not shown: it is too large.
+        case imageTooLarge = "haapi_image_too_large"
+        /// In place of an image that is not shown: its bytes are no image.
+        case imageNotAnImage = "haapi_image_not_an_image"
+        /// In place of an image that is not shown: the server did not send it.
+        case imageNotLoaded = "haapi_image_not_loaded"
         /// The text shown when a request is tried again, with the cause in place of `%@`.
         case retrying = "haapi_retrying"
         /// The button that opens BankID on this device.

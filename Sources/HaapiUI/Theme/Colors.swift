@@ -72,8 +72,8 @@ public enum Colors {
     ]
 }
 
-/// The kit's images by their `hui_*` names, drawn with SF Symbols (the symbol each stands for);
-/// an app's image of the same name in its asset catalog wins.
+/// The kit's images by their `hui_*` names (Curity's UI kit's names), drawn with SF Symbols (the
+/// symbol each stands for); an app's image of the same name in its asset catalog wins.
 public enum Images {
     /// The SF Symbol of each of the kit's image names.
     public static let kitSymbols: [String: String] = [
@@ -84,9 +84,15 @@ public enum Images {
         "hui_ic_cb_unchecked": "square",
         "hui_ic_chevron_right": "chevron.right",
         "hui_ic_eye": "eye",
-        "hui_ic_eye_slash": "eye.slash",
+        "hui_ic_eye_crossed": "eye.slash",
+        "hui_ic_bankid_login_symbol": "person.crop.rectangle",
         "xmark": "xmark",
     ]
+
+    /// The image of the button that shows a password (Curity's name).
+    public static let revealPassword = "hui_ic_eye"
+    /// The image of the button that hides it again (Curity's name).
+    public static let hidePassword = "hui_ic_eye_crossed"
 
     /// The SF Symbol drawn for the image `name` when the app has no image of that name: the
     /// kit's images and authenticators' icons (``AuthenticatorIcons``); `nil` for another name.

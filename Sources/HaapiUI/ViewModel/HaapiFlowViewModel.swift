@@ -77,9 +77,15 @@ import OpenCombine
     }
     private var pollingTask: Task<Void, Never>?
 
+    /// The images the flow's steps link to, each loaded once (with the configuration's TLS
+    /// settings: its pins and trust roots hold for the server's images too).
+    public nonisolated let images: RemoteImages
+
     /// A view model for a flow of `haapiUIKitApplication`; nothing is contacted until ``start(parameters:)``.
     public init(haapiUIKitApplication: any HaapiUIKitApplication) {
         self.haapiUIKitApplication = haapiUIKitApplication
+        let haapi = haapiUIKitApplication.haapiUIKitConfiguration.haapiConfiguration
+        images = RemoteImages(tls: haapi.clientAuthenticationMethod.tlsOptions ?? TLSOptions(), base: haapi.baseURL)
     }
 
     /// A view model for a configuration of its own, with these mappers.

@@ -227,13 +227,20 @@ import UIKit
             view.heightAnchor.constraint(equalToConstant: 64).isActive = true
             return view
         case .qrCode(let data, let image):
-            let drawn = data.flatMap(Self.qrImage) ?? image?.link.imageData.flatMap(UIImage.init(data:))
-            guard let drawn else { return nil }
-            let view = UIImageView(image: drawn)
+            let view = UIImageView(image: data.flatMap(Self.qrImage))
             view.contentMode = .scaleAspectFit
             view.isAccessibilityElement = true
-            view.accessibilityLabel = image?.text
+            view.accessibilityLabel = screenBuilder.accessibility(of: item).label
             view.heightAnchor.constraint(equalToConstant: 220).isActive = true
+            if data == nil, let image { load(image, into: view) }
+            return view
+        case .serverImage(let image):
+            let view = UIImageView()
+            view.contentMode = .scaleAspectFit
+            view.isAccessibilityElement = true
+            view.accessibilityLabel = screenBuilder.accessibility(of: item).label
+            view.heightAnchor.constraint(lessThanOrEqualToConstant: 240).isActive = true
+            load(image, into: view)
             return view
         case .expandable(let title, let body):
             let boxStyle = (uiStylableThemeDelegate as? any ScreenBuilding).flatMap { try? $0.theme.style(ExpandableViewStyle.self, named: "ExpandableView") }
@@ -245,6 +252,36 @@ import UIKit
 
     private func color(_ name: String?) -> UIColor? {
         uiStylableThemeDelegate?.colorOptional(named: name) ?? ThemeAssets.color(named: name)
+    }
+
+    /// Draws a server's image into `view` once the flow's ``RemoteImages`` has it; where it
+    /// cannot be shown (not https, too large, not an image, not sent), a label in the view says why.
+    func load(_ image: KitLinkItem, into view: UIImageView) {
+        let images = (uiStylableThemeDelegate as? any ScreenBuilding)?.images ?? RemoteImages(transport: nil)
+        let strings = screenBuilder.strings
+        Task { [weak view] in
+            let outcome = await images.load(image.href)
+            guard let view else { return }
+            if case .image(let data, _) = outcome, let drawn = UIImage(data: data) {
+                view.image = drawn
+                return
+            }
+            let reason: RemoteImages.Reason = if case .unavailable(let why) = outcome { why } else { .notAnImage }
+            let label = UILabel()
+            label.text = strings.string(reason.text)
+            label.numberOfLines = 0
+            label.textAlignment = .center
+            label.font = .preferredFont(forTextStyle: .footnote)
+            label.adjustsFontForContentSizeCategory = true
+            label.translatesAutoresizingMaskIntoConstraints = false
+            view.addSubview(label)
+            NSLayoutConstraint.activate([
+                label.centerXAnchor.constraint(equalTo: view.centerXAnchor), label.centerYAnchor.constraint(equalTo: view.centerYAnchor),
+                label.widthAnchor.constraint(lessThanOrEqualTo: view.widthAnchor, constant: -16),
+                view.heightAnchor.constraint(greaterThanOrEqualToConstant: 80),
+            ])
+            view.accessibilityLabel = [view.accessibilityLabel, label.text].compactMap { $0 }.joined(separator: ", ")
+        }
     }
 
     private func image(_ name: String?) -> UIImage? {

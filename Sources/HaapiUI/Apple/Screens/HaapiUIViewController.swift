@@ -53,6 +53,8 @@ import UIKit
 @MainActor protocol ScreenBuilding: AnyObject {
     var screenBuilder: ScreenBuilder { get }
     var theme: Theme { get }
+    /// The flow's images (``HaapiFlowViewModel/images``).
+    var images: RemoteImages { get }
 }
 
 /// A type styled by a theme (Curity's `UIStylable`).

@@ -76,11 +76,14 @@ import UIKit
     /// the help, and the cancel button.
     open override func makeView(for item: ScreenItem) -> UIView? {
         switch item {
-        case .qrCode:
+        case .qrCode(let data, let image):
             guard let drawn = super.makeView(for: item) as? UIImageView else { return nil }
             bankIdImageView.image = drawn.image
             bankIdImageView.contentMode = .scaleAspectFit
+            bankIdImageView.isAccessibilityElement = true
             bankIdImageView.accessibilityLabel = drawn.accessibilityLabel
+            // The server's image of the code arrives later: into the screen's own view.
+            if data == nil, let image { load(image, into: bankIdImageView) }
             bankIdImageView.heightAnchor.constraint(equalToConstant: 220).isActive = true
             bankIdStackView.arrangedSubviews.forEach { $0.removeFromSuperview() }
             bankIdStackView.addArrangedSubview(bankIdImageView)

@@ -93,7 +93,7 @@ extension ElementDrawing {
         let strings = strings
         let draw = { [weak input, weak reveal] in
             guard let input, let reveal else { return }
-            reveal.configuration?.image = UIImage(systemName: input.isSecureTextEntry ? "eye" : "eye.slash")
+            reveal.configuration?.image = ThemeAssets.image(named: input.isSecureTextEntry ? Images.revealPassword : Images.hidePassword)
             reveal.accessibilityLabel = strings.string(input.isSecureTextEntry ? .showPassword : .hidePassword)
         }
         reveal.addAction(UIAction { [weak input] _ in
