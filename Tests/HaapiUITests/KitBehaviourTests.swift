@@ -184,6 +184,17 @@ import Testing
         #expect(screen.buttons.contains(ScreenItem.Button(title: "Copy", role: .text, action: .copy("ABCD-EFGH"))))
     }
 
+    /// Image names are Curity's (its kit's asset catalog): an app's images under those names are
+    /// found. An authenticator type's hyphens are underscores there.
+    @Test func imageNamesAreCuritys() {
+        #expect(AuthenticatorIcons.imageName(for: "sign-in-with-apple") == "hui_ic_authenticator_sign_in_with_apple")
+        #expect(AuthenticatorIcons.imageName(for: "freja-eid") == "hui_ic_authenticator_freja_eid")
+        #expect(AuthenticatorIcons.symbol(for: "hui_ic_authenticator_html_form") == "person.text.rectangle", "the kit's own symbol for a known type")
+        #expect(AuthenticatorIcons.symbol(for: "hui_ic_authenticator_some_new_type") == AuthenticatorIcons.fallbackSymbol)
+        #expect(ScreenBuilder.bankIDLogo == "hui_ic_bankid_login_symbol" && Images.symbol(for: ScreenBuilder.bankIDLogo) != nil)
+        #expect((Images.revealPassword, Images.hidePassword) == ("hui_ic_eye", "hui_ic_eye_crossed"))
+    }
+
     /// The opt-in MFA's recovery codes (`["info", "userCode"]`, ten of them): each in the user
     /// code's style, then one button that copies them all, a line each, as Curity's kit does.
     @Test func recoveryCodesAreUserCodesWithOneCopyButton() throws {
