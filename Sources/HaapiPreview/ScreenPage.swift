@@ -79,7 +79,9 @@ public struct ScreenPage: Sendable {
         let e = Self.escape
         switch item {
         case .message(let text, _):
-            return "<div class=\"item item-message\"\(style)>\(icon(for: item))<span>\(e(text))</span></div>"
+            // A heading is one to a screen reader, and an error is said as it appears, as on iOS.
+            let role = said.isHeader ? " role=\"heading\" aria-level=\"2\"" : said.announcement != nil ? " role=\"alert\"" : ""
+            return "<div class=\"item item-message\"\(style)\(role)>\(icon(for: item))<span>\(e(text))</span></div>"
         case .text(let text):
             return "<p class=\"item item-text\">\(e(text))</p>"
         case .section(let title):

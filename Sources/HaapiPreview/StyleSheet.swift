@@ -34,13 +34,13 @@ extension ScreenPage {
             ("ActionableButton.Primary", common.primaryButton), ("ActionableButton.Secondary", common.secondaryButton), ("ActionableButton.Text", common.textButton),
         ] {
             css += rule("[data-style=\"\(section)\"]", text(button.textAppearance, button.textColorName).merging([
-                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(button.minHeight),
+                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
                 "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "gap": px(button.iconTextPadding),
                 "text-align": "center",
             ]) { $1 })
         }
         let link = common.linkView.actionableButtonStyle
-        css += rule("[data-style=\"LinkView\"]", text(link.textAppearance, link.textColorName).merging(["min-height": px(link.minHeight)]) { $1 })
+        css += rule("[data-style=\"LinkView\"]", text(link.textAppearance, link.textColorName).merging(["min-height": px(max(link.minHeight, ScreenAccessibility.minimumTarget))]) { $1 })
         // Text fields: the section the theme's `huiTextField` names.
         let field = common.inputTextField
         let fieldSelector = "[data-style=\"\(builder.textFieldStyle)\"]"
@@ -106,7 +106,8 @@ extension ScreenPage {
         .item-textField .box { display: flex; align-items: center; overflow: hidden; }
         .item-textField input { flex: 1; min-width: 0; border: 0; background: transparent; outline: none; }
         .item-textField .reveal { border: 0; background: transparent; font-size: 18px; cursor: pointer; }
-        .item-checkbox { display: flex; align-items: center; }
+        .item-checkbox { display: flex; align-items: center; min-height: 44px; cursor: pointer; }
+        .item-button, .item-link, .item-tabs button, .reveal { min-height: 44px; min-width: 44px; }
         .item-tabs { display: flex; }
         .item-tabs button { flex: 1; border: 0; background: transparent; padding: 10px 4px; font: inherit; }
         .item-loadingIndicator { display: flex; justify-content: center; padding: 8px; }
@@ -159,7 +160,7 @@ extension ScreenPage {
         ]) { $1 })
         for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)] {
             css += rule(selector, text(button.textAppearance, button.textColorName).merging([
-                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(button.minHeight),
+                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
                 "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "width": "100%",
                 "margin-top": "12px", "cursor": "pointer",
             ]) { $1 })

@@ -184,6 +184,32 @@ import Testing
         #expect(screen.buttons.contains(ScreenItem.Button(title: "Copy", role: .text, action: .copy("ABCD-EFGH"))))
     }
 
+    /// VoiceOver: a heading message and a form's title are headings; an error is announced as
+    /// it appears; focus goes to the first field the server complained about, else to a
+    /// form-level error ("Incorrect credentials"), else nowhere.
+    @Test func headingsAreHeadingsAndErrorsAreSaidAndFocused() throws {
+        let heading = Self.english.accessibility(of: .message(text: "Log in", style: "MessageView.Heading"))
+        #expect(heading.isHeader && heading.announcement == nil)
+        #expect(Self.english.accessibility(of: .section("With BankID")).isHeader)
+        let error = Self.english.accessibility(of: .message(text: "Incorrect credentials", style: "MessageView.Error"))
+        #expect(!error.isHeader && error.announcement == "Incorrect credentials")
+        #expect(!Self.english.accessibility(of: .message(text: "Hello", style: "MessageView.Info")).isHeader)
+
+        let form = try Documents.step(ScreenTests.uiKit, "html-form-login.json")
+        let wrong = try Documents.problem(Documents.captured, "incorrectCredentialsProblem.json")
+        let failed = Self.english.screen(for: try factory.model(form), problem: KitProblemModel(wrong))
+        guard case .message(let text, "MessageView.Error")? = Self.english.accessibilityFocus(of: failed) else {
+            Issue.record("no form-level error took the focus: \(ScreenTests.describe(failed))")
+            return
+        }
+        #expect(text == wrong.title?.literal)
+        let invalid = try Documents.problem(ScreenTests.uiKit, "problem-invalid-input.json")
+        let complained = Self.english.screen(for: try factory.model(form), problem: KitProblemModel(invalid))
+        #expect(Self.english.accessibilityFocus(of: complained)?.fieldName == "password", "the field's complaint comes first")
+        #expect(Self.english.accessibilityFocus(of: Self.english.screen(for: try factory.model(form))) == nil)
+        #expect(ScreenAccessibility.minimumTarget == 44)
+    }
+
     /// Image names are Curity's (its kit's asset catalog): an app's images under those names are
     /// found. An authenticator type's hyphens are underscores there.
     @Test func imageNamesAreCuritys() {

@@ -132,6 +132,8 @@ struct HeadlessBrowser: Sendable {
         /// rendered (`display: none`), of no size, `visibility: hidden` or transparent, as
         /// `tag.class: why`. The body of a closed `<details>` is hidden by design and left out.
         let hidden: [String]
+        /// The screen's buttons, links, tabs and checkbox rows smaller than 44×44, as `tag.class W×H`.
+        let small: [String]
         /// Errors the page met: uncaught exceptions, rejected promises, `console.error` calls,
         /// resources that failed to load (caught in the page), and uncaught exceptions the
         /// browser logged (caught even if the probe itself did not run first).
@@ -199,12 +201,19 @@ struct HeadlessBrowser: Sendable {
               : style.visibility !== 'visible' ? 'visibility ' + style.visibility : opacity < 0.05 ? 'opacity ' + opacity : '';
             if (why) hidden.push(describe(node) + ': ' + why);
           });
+          // What a finger taps: each button, link, tab and checkbox row of the screen, at least 44×44 (Apple's HIG).
+          var small = [];
+          document.querySelectorAll('main.screen button, main.screen a[href], main.screen .item-checkbox').forEach(function (node) {
+            if (node.closest('details:not([open]) > :not(summary)') || node.getClientRects().length === 0) return;
+            var box = node.getBoundingClientRect();
+            if (box.width < 43.5 || box.height < 43.5) small.push(describe(node) + ' ' + Math.round(box.width) + '×' + Math.round(box.height));
+          });
           var result = document.getElementById('\(probeResultID)') || document.createElement('pre');
           result.id = '\(probeResultID)';
           result.setAttribute('data-haapi-probe', '');
           result.textContent = encodeURIComponent(JSON.stringify({
             viewport: [window.innerWidth, window.innerHeight], scrollWidth: document.documentElement.scrollWidth,
-            tooWide: tooWide, hidden: hidden, errors: window.__haapiErrors || ['the probe in <head> did not run']
+            tooWide: tooWide, hidden: hidden, small: small, errors: window.__haapiErrors || ['the probe in <head> did not run']
           }));
           document.body.appendChild(result);
         }, 0); });</script>
@@ -229,6 +238,7 @@ struct HeadlessBrowser: Sendable {
             let scrollWidth: Int
             let tooWide: [String]
             let hidden: [String]
+            let small: [String]
             let errors: [String]
         }
         guard let json = encoded.removingPercentEncoding, let found = try? JSONDecoder().decode(Found.self, from: Data(json.utf8)) else {
@@ -239,7 +249,7 @@ struct HeadlessBrowser: Sendable {
         var pageDOM = dom
         pageDOM.removeSubrange(open.lowerBound..<close.upperBound)
         return PageReport(
-            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden,
+            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden, small: found.small,
             errors: found.errors + (found.errors.isEmpty ? uncaught : []), console: console, dom: pageDOM)
     }
 

@@ -274,6 +274,7 @@ enum PageChecks {
         }
         if report.scrollWidth > width { problems.append("the page scrolls sideways: scrollWidth \(report.scrollWidth)") }
         problems += report.hidden.map { "on the screen but not seen: \($0)" }
+        problems += report.small.map { "smaller than 44×44 to tap: \($0)" }
         return problems
     }
 
@@ -359,7 +360,24 @@ struct PreviewBrowserCheckTests {
             #expect(problems.contains { $0.contains(expected) }, "\(expected) not in \(problems)")
         }
         // Those six, and nothing seen (the title, the summary) or hidden by design (a closed details' body).
-        #expect(problems.count == 6, "\(problems)")
+        #expect(problems.filter { $0.hasPrefix("on the screen but not seen") }.count == 6, "\(problems)")
+    }
+
+    /// A link of a theme's 36 points, a 20-point checkbox row: too small to tap.
+    @Test func targetsSmallerThan44AreReported() throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rendered = try Self.load(
+            Self.page(
+                """
+                <a class="item item-link" href="#x" style="display: block; height: 36px; line-height: 36px">Forgot your password?</a>
+                <label class="item item-checkbox" style="display: flex; height: 20px"><input type="checkbox"> Remember me</label>
+                <button class="item item-button" type="button" style="height: 48px; width: 100%">Log in</button>
+                """), in: directory)
+        let problems = PageChecks.layout(rendered.report)
+        #expect(problems.contains { $0.hasPrefix("smaller than 44×44 to tap: a.item.item-link") && $0.hasSuffix("×36") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("smaller than 44×44 to tap: label.item.item-checkbox") }, "\(problems)")
+        #expect(problems.count == 2, "\(problems)")
     }
 
     @Test func aPageWithoutTheViewportMetaIsReported() throws {

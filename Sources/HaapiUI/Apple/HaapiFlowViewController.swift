@@ -147,8 +147,8 @@ import UIKit
         while let parent = owner.parent, !(parent is UINavigationController) { owner = parent }
         let leave = UIButton(type: .system)
         leave.tintColor = colorOptional(named: style.closeButtonTintColorName)
-        leave.widthAnchor.constraint(greaterThanOrEqualToConstant: style.closeButtonMinWidth).isActive = true
-        leave.heightAnchor.constraint(greaterThanOrEqualToConstant: style.closeButtonMinHeight).isActive = true
+        leave.widthAnchor.constraint(greaterThanOrEqualToConstant: max(style.closeButtonMinWidth, ScreenAccessibility.minimumTarget)).isActive = true
+        leave.heightAnchor.constraint(greaterThanOrEqualToConstant: max(style.closeButtonMinHeight, ScreenAccessibility.minimumTarget)).isActive = true
         leave.addAction(UIAction { [weak self] _ in self?.close() }, for: .touchUpInside)
         if let navigation = owner.parent as? UINavigationController, navigation.viewControllers.first !== owner {
             let back = screenBuilder.strings.string(.back)

@@ -111,10 +111,18 @@ public struct ScreenAccessibility: Sendable, Hashable {
     public let announcement: String?
     /// Whether it changes by itself (a countdown), so VoiceOver reads it again.
     public let updatesFrequently: Bool
+    /// Whether it heads what follows (a heading message, a form's title): VoiceOver's rotor
+    /// moves from heading to heading.
+    public let isHeader: Bool
+
+    /// The smallest side of anything to tap, in points, as Apple's Human Interface Guidelines
+    /// ask: a theme's smaller button, link, checkbox or close button keeps its look, and its
+    /// tappable area grows to this.
+    public static let minimumTarget: Double = 44
 
     /// A description.
-    public init(label: String?, value: String? = nil, announcement: String? = nil, updatesFrequently: Bool = false) {
-        (self.label, self.value, self.announcement, self.updatesFrequently) = (label, value, announcement, updatesFrequently)
+    public init(label: String?, value: String? = nil, announcement: String? = nil, updatesFrequently: Bool = false, isHeader: Bool = false) {
+        (self.label, self.value, self.announcement, self.updatesFrequently, self.isHeader) = (label, value, announcement, updatesFrequently, isHeader)
     }
 }
 

@@ -231,7 +231,13 @@ public struct ScreenBuilder: Sendable {
         case .picker(let picker):
             let label = picker.error.map { strings.string(.fieldError, picker.label, $0) } ?? picker.label
             return ScreenAccessibility(label: label, value: picker.options.first(where: \.isSelected)?.label, announcement: picker.error)
-        case .message(let text, _), .text(let text), .section(let text): return ScreenAccessibility(label: text)
+        case .message(let text, let style):
+            // A heading is one to VoiceOver; an error (the login failed) is said as it appears.
+            return ScreenAccessibility(
+                label: text, announcement: style == MessageStyleAttribute.error.themeSection ? text : nil,
+                isHeader: style == MessageStyleAttribute.heading.themeSection)
+        case .section(let text): return ScreenAccessibility(label: text, isHeader: true)
+        case .text(let text): return ScreenAccessibility(label: text)
         case .button(let button): return ScreenAccessibility(label: button.title)
         case .link(let title, _): return ScreenAccessibility(label: title)
         case .tabs(let titles, let selected): return ScreenAccessibility(label: titles.indices.contains(selected) ? titles[selected] : nil)
@@ -242,6 +248,20 @@ public struct ScreenBuilder: Sendable {
         case .serverImage(let image): return ScreenAccessibility(label: image.text ?? strings.string(.imageFromServer))
         case .expandable(let title, _): return ScreenAccessibility(label: title)
         }
+    }
+
+    /// Where VoiceOver's focus goes when `screen` appears: the first field the server complained
+    /// about, else the first error (a form-level one: "Incorrect credentials"), else nowhere (it
+    /// starts at the top). Its text is announced besides (``accessibility(of:)``).
+    public func accessibilityFocus(of screen: Screen) -> ScreenItem? {
+        screen.items.first { item in
+            switch item {
+            case .textField(let field): return field.error != nil
+            case .checkbox(let box): return box.error != nil
+            case .picker(let picker): return picker.error != nil
+            default: return false
+            }
+        } ?? screen.messages.first { if case .message(_, MessageStyleAttribute.error.themeSection) = $0 { true } else { false } }
     }
 
     // MARK: Elements

@@ -128,31 +128,39 @@ import UIKit
         inputs = []
         textFields = [:]
         actionElements = []
-        erroneousFields = []
         let screen = screen()
+        drawnItems = []
         fill(messagesStackView, with: screen.messages)
         fill(contentStackView, with: screen.content)
         fill(linksStackView, with: screen.links)
-        // The first field with a complaint takes VoiceOver's focus, which reads the complaint (its
-        // hint); the complaints are announced besides, so nobody misses them.
-        if let field = erroneousFields.first { UIAccessibility.post(notification: .layoutChanged, argument: field) }
+        // The first field with a complaint, else a form-level error, takes VoiceOver's focus
+        // (ScreenBuilder.accessibilityFocus(of:)); the complaints are announced besides, so nobody misses them.
+        if let focus = screenBuilder.accessibilityFocus(of: screen) {
+            let view = focus.fieldName.flatMap { textFields[$0] } ?? drawnItems.first { $0.item == focus }?.view
+            if let view { UIAccessibility.post(notification: .layoutChanged, argument: view) }
+        }
         let announcements = screen.items.compactMap { screenBuilder.accessibility(of: $0).announcement }
         if !announcements.isEmpty { UIAccessibility.post(notification: .announcement, argument: announcements.joined(separator: "\n")) }
     }
 
-    /// The fields drawn with a complaint, in order.
-    private var erroneousFields: [UIView] = []
+
+    /// Each element drawn, with its view.
+    private var drawnItems: [(item: ScreenItem, view: UIView)] = []
 
     private func fill(_ stack: UIStackView, with items: [ScreenItem]) {
         stack.arrangedSubviews.forEach { $0.removeFromSuperview() }
-        for item in items { if let view = makeView(for: item) { stack.addArrangedSubview(view) } }
+        for item in items {
+            guard let view = makeView(for: item) else { continue }
+            stack.addArrangedSubview(view)
+            drawnItems.append((item, view))
+        }
     }
 
     /// The view of one element; `nil` leaves it out. Override to draw an element your way.
     open func makeView(for item: ScreenItem) -> UIView? {
         switch item {
         case .message(let text, let section):
-            return drawing.messageView(text, style: commonStyle.messageViewStyles.style(section: section))
+            return drawing.messageView(text, style: commonStyle.messageViewStyles.style(section: section), isHeader: screenBuilder.accessibility(of: item).isHeader)
         case .text(let text):
             guard let content = style as? any ContentTextStyled else { return drawing.messageView(text, style: commonStyle.messageViewStyles.content) }
             return drawing.label(text, appearance: content.contentTextAppearance, colorNamed: content.contentTextColorName)
@@ -167,7 +175,6 @@ import UIKit
             textFields[field.name] = input
             // Return goes on as the screen value says: into the next field, or submitting the form.
             input.addAction(UIAction { [weak self] _ in self?.returnPressed(in: field.name) }, for: .editingDidEndOnExit)
-            if field.error != nil { erroneousFields.append(input) }
             return view
         case .checkbox(let checkbox):
             let (view, isChecked) = drawing.checkboxView(checkbox, style: commonStyle.checkbox)

@@ -63,7 +63,8 @@ extension ElementDrawing {
                 return attributes
             }
         }
-        button.heightAnchor.constraint(greaterThanOrEqualToConstant: style.minHeight).isActive = true
+        // At least 44 points to tap (a theme's link is 36): the look stays, the target grows.
+        button.heightAnchor.constraint(greaterThanOrEqualToConstant: max(style.minHeight, ScreenAccessibility.minimumTarget)).isActive = true
         return button
     }
 

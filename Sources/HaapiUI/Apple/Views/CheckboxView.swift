@@ -27,6 +27,12 @@ extension ElementDrawing {
             draw()
         }, for: .touchUpInside)
         let row = UIStackView(arrangedSubviews: [box, label])
+        // The whole row is the target, its label too, at least 44 points high: the box keeps its look.
+        row.heightAnchor.constraint(greaterThanOrEqualToConstant: ScreenAccessibility.minimumTarget).isActive = true
+        if !checkbox.isReadonly {
+            label.isUserInteractionEnabled = true
+            row.addGestureRecognizer(UITapGestureRecognizer(target: box, action: #selector(UIButton.sendTap)))
+        }
         row.spacing = style.iconTextPadding
         row.alignment = .center
         row.isLayoutMarginsRelativeArrangement = true
@@ -34,5 +40,10 @@ extension ElementDrawing {
         row.backgroundColor = color(style.backgroundColorName)
         return (row, { checked })
     }
+}
+
+extension UIButton {
+    /// Taps the button, as a tap on a view that stands for it (a checkbox's label) does.
+    @objc func sendTap() { sendActions(for: .touchUpInside) }
 }
 #endif

@@ -2,10 +2,12 @@
 import UIKit
 
 extension ElementDrawing {
-    /// A message in `style` (`MessageView.*`): its icon, text, box and border.
-    func messageView(_ text: String, style: MessageViewStyle) -> UIView {
+    /// A message in `style` (`MessageView.*`): its icon, text, box and border; a heading is one
+    /// to VoiceOver (`isHeader`).
+    func messageView(_ text: String, style: MessageViewStyle, isHeader: Bool = false) -> UIView {
         let label = UILabel()
         style.textAppearance.apply(to: label, text: text, color: color(style.textColorName))
+        if isHeader { label.accessibilityTraits.insert(.header) }
         let row = UIStackView(arrangedSubviews: [label])
         if let icon = image(style.imageName) {
             let iconView = UIImageView(image: icon)
