@@ -67,7 +67,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let inputs = try responses()
         guard !inputs.isEmpty else { throw CLIFailure("no responses to preview: name JSON files, or a folder with --captured DIR") }
         let written = try await write(inputs, to: out)
-        Stdout.line(PrintableText("wrote \(written) pages and index.html to \(out)"))
+        Stdout.line(PrintableText("wrote \(written) \(written == 1 ? "page" : "pages") and index.html to \(out)"))
     }
 
     /// The files to preview: those named, then each `*.json` of `--captured`, by name.
@@ -92,7 +92,8 @@ struct PreviewCommand: AsyncParsableCommand {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw CLIFailure("cannot make \(out): \(error.localizedDescription)")
         }
-        var pages: [(title: String, file: String, kind: String)] = []
+        Self.removePagesOfEarlierRuns(in: folder)
+        var pages: [(title: String, file: String, caption: String)] = []
         for input in inputs {
             let name = input.deletingPathExtension().lastPathComponent
             do {
@@ -103,7 +104,7 @@ struct PreviewCommand: AsyncParsableCommand {
                 let screen = screens.builder.screen(for: try screens.model(of: response))
                 let loaded = await images.load(screen)
                 try Data(page.html(screen, title: name, images: loaded).utf8).write(to: folder.appendingPathComponent(name + ".html"), options: .atomic)
-                pages.append((name, name + ".html", screen.kind.rawValue))
+                pages.append((name, name + ".html", screens.strings.string(screen.kind.title)))
             } catch let failure as CLIFailure {
                 // One bad file does not stop the others: it is said, and left out of the index.
                 Stderr.line(PrintableText("haapi: warning: skipped \(name): \(failure.message)"))
@@ -116,6 +117,20 @@ struct PreviewCommand: AsyncParsableCommand {
             throw CLIFailure("cannot write \(out)/index.html: \(error.localizedDescription)")
         }
         return pages.count
+    }
+
+    /// Removes the pages an earlier run wrote into `folder` (those whose `generator` is
+    /// ``ScreenPage/generator``), so that it holds this run's pages only; any other file stays.
+    static func removePagesOfEarlierRuns(in folder: URL) {
+        let marker = Data("<meta name=\"generator\" content=\"\(ScreenPage.generator)\">".utf8)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".html") {
+            let file = folder.appendingPathComponent(name)
+            // Only the head is read: the marker is in its first lines.
+            guard let handle = try? FileHandle(forReadingFrom: file) else { continue }
+            let head = (try? handle.read(upToCount: 1024)) ?? Data()
+            try? handle.close()
+            if head.range(of: marker) != nil { try? FileManager.default.removeItem(at: file) }
+        }
     }
 
     /// Says, on standard error, each text of the theme and colours below WCAG AA contrast on
@@ -176,11 +191,13 @@ struct Gallery: PreviewRenderer {
         }
         let others = StepGallery.languages.filter { $0 != language }
         guard let name else {
-            let rows = documents.compactMap { document -> (title: String, file: String, kind: String)? in
+            let rows = documents.compactMap { document -> (title: String, file: String, caption: String)? in
                 guard let screen = try? screen(document, screens) else { return nil }
-                return (document.name, "/preview/\(document.name)?lang=\(language)", screen.kind.rawValue)
+                return (document.name, "/preview/\(document.name)?lang=\(language)", screens.strings.string(screen.kind.title))
             }
-            return page.index(rows + others.map { ("[\($0)]", "/preview?lang=\($0)", "language") }, title: "haapi preview (\(language))")
+            // The other languages, each named in its own words.
+            let languages = others.map { other in (Locale(identifier: other).localizedString(forLanguageCode: other) ?? other, "/preview?lang=\(other)", "") }
+            return page.index(rows + languages, title: "haapi preview (\(language))")
         }
         guard let document = documents.first(where: { $0.name == name }) else { return nil }
         let shown = try screen(document, screens)

@@ -29,28 +29,76 @@ public struct ScreenPage: Sendable {
 
     // MARK: Pages
 
-    /// The page of `screen`, titled `title`; the server's images as `images` holds them by
-    /// `href` (``Screen/serverImages``, loaded by ``RemoteImages``), `data:` images decoded here.
+    /// The page of `screen`, titled `title`, as the kit lays it out (``ScreenLayout``): the
+    /// phone's safe area, the navigation bar with the screen's title and the way out, the
+    /// screen's padding and background, its header, and its three stacks with their spacing,
+    /// alignment and padding. The server's images as `images` holds them by `href`
+    /// (``Screen/serverImages``, loaded by ``RemoteImages``); `data:` images are decoded here.
     public func html(_ screen: Screen, title: String, images: [String: RemoteImages.Outcome] = [:]) -> String {
-        let section = screen.kind.themeSection
-        var body = "<main class=\"screen\" data-kind=\"\(screen.kind.rawValue)\" data-style=\"\(Self.escape(section))\">\n"
+        guard let layout = try? ScreenLayout(screen, theme: theme) else { return document(title: title, body: "<main class=\"screen\"></main>\n") }
+        let e = Self.escape
+        var body = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n" + navigationBarHTML(layout.navigationBar)
+        let padding = PaddingStyle(
+            top: layout.flowPadding.top + layout.padding.top, right: layout.flowPadding.right + layout.padding.right,
+            bottom: layout.flowPadding.bottom + layout.padding.bottom, left: layout.flowPadding.left + layout.padding.left)
+        let background = color(layout.backgroundColorName).map { "background: \($0); " } ?? ""
+        body += "<main class=\"screen\" data-kind=\"\(screen.kind.rawValue)\" data-style=\"\(e(screen.kind.themeSection))\" style=\"\(background)padding: \(cssPadding(padding))\">\n"
         if let header = headerHTML() { body += header }
-        for (name, items) in [("messages", screen.messages), ("content", screen.content), ("links", screen.links)] where !items.isEmpty {
-            body += "<section class=\"\(name)\">\n" + items.map { html($0, in: screen, images: images) }.joined(separator: "\n") + "\n</section>\n"
+        for (name, items, stack) in [("messages", screen.messages, layout.messages), ("content", screen.content, layout.content), ("links", screen.links, layout.links)]
+        where !items.isEmpty {
+            body += "<section class=\"\(name)\" style=\"\(cssStack(stack))\">\n" + items.map { html($0, in: screen, images: images) }.joined(separator: "\n") + "\n</section>\n"
         }
-        body += "</main>\n"
+        body += "</main>\n<div class=\"safe-area bottom\" aria-hidden=\"true\"></div>\n"
         return document(title: title, body: body)
     }
 
-    /// An index of pages: each `(title, file)` a link.
-    public func index(_ pages: [(title: String, file: String, kind: String)], title: String) -> String {
-        let rows = pages.map { page in
-            "<li><a class=\"item item-link\" data-style=\"LinkView\" href=\"\(Self.escape(page.file))\">\(Self.escape(page.title))</a> <span class=\"kind\">\(Self.escape(page.kind))</span></li>"
+    /// The bar over the screen: the way out (✕, or Back) at the leading end, the title in the middle.
+    private func navigationBarHTML(_ bar: ScreenLayout.NavigationBar) -> String {
+        let e = Self.escape
+        let tint = color(bar.tintColorName).map { "color: \($0); " } ?? ""
+        let size = "min-width: \(px(bar.targetWidth)); min-height: \(px(bar.targetHeight))"
+        let leave: String
+        switch bar.leave {
+        case .close:
+            let glyph = assets.imageHTML(named: bar.closeImageName) ?? "&#x2715;"
+            leave = "<button class=\"leave\" type=\"button\" aria-label=\"\(e(builder.strings.string(.cancel)))\" style=\"\(tint)\(size)\">\(glyph)</button>"
+        case .back:
+            leave = "<button class=\"leave\" type=\"button\" style=\"\(tint)\(size)\">\(e(builder.strings.string(.back)))</button>"
         }
-        let body = "<main class=\"screen index\" data-kind=\"index\">\n<h1 class=\"item item-section\">\(Self.escape(title))</h1>\n<ul>\n"
-            + rows.joined(separator: "\n") + "\n</ul>\n</main>\n"
+        let title = bar.title.map { "<span class=\"title\">\(e($0))</span>" } ?? "<span class=\"title\"></span>"
+        return "<nav class=\"navigation-bar\" data-style=\"HaapiFlowViewController\">\(leave)\(title)<span class=\"balance\" aria-hidden=\"true\" style=\"\(size)\"></span></nav>\n"
+    }
+
+    /// A stack's CSS: a column, its spacing, alignment, padding and background.
+    private func cssStack(_ stack: ScreenLayout.Stack) -> String {
+        let align: String
+        switch stack.alignment {
+        case .fill: align = "stretch"
+        case .leading, .top: align = "flex-start"
+        case .center: align = "center"
+        case .trailing, .bottom: align = "flex-end"
+        case .firstBaseline, .lastBaseline: align = "baseline"
+        }
+        let background = color(stack.backgroundColorName).map { "; background: \($0)" } ?? ""
+        return "gap: \(px(stack.spacing)); align-items: \(align); padding: \(cssPadding(stack.padding))\(background)"
+    }
+
+    /// An index of pages: each `(title, file)` a link.
+    /// An index of pages, in the kit's look: each `(title, file)` a card with what it shows
+    /// (`caption`: a screen's ``ScreenKind/title`` in the page's language, or another text).
+    public func index(_ pages: [(title: String, file: String, caption: String)], title: String) -> String {
+        let e = Self.escape
+        let rows = pages.map { page in
+            "<li><a class=\"card\" href=\"\(e(page.file))\"><span class=\"name\">\(e(page.title))</span><span class=\"caption\">\(e(page.caption))</span></a></li>"
+        }
+        let body = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n<nav class=\"navigation-bar\"><span class=\"title\">\(e(title))</span></nav>\n"
+            + "<main class=\"screen index\" data-kind=\"index\">\n<ul>\n" + rows.joined(separator: "\n") + "\n</ul>\n</main>\n"
         return document(title: title, body: body)
     }
+
+    /// The `generator` of the pages written: `haapi preview` removes from its folder the pages
+    /// it wrote before, and only those.
+    public static let generator = "haapi preview"
 
     private func document(title: String, body: String) -> String {
         """
@@ -59,6 +107,7 @@ public struct ScreenPage: Sendable {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="\(Self.generator)">
         <title>\(Self.escape(title))</title>
         <style>
         \(styleSheet)
@@ -98,7 +147,9 @@ public struct ScreenPage: Sendable {
             if field.error != nil { input += " aria-invalid=\"true\"" }
             input += ">"
             if field.showsSecureEntryToggle {
-                input += "<button type=\"button\" class=\"reveal\" aria-label=\"\(e(builder.strings.string(.showPassword)))\">&#9673;</button>"
+                // The kit's eye (Images.revealPassword), or the app's image of that name.
+                let eye = assets.imageHTML(named: Images.revealPassword) ?? ""
+                input += "<button type=\"button\" class=\"reveal\" aria-label=\"\(e(builder.strings.string(.showPassword)))\" data-image=\"\(Images.revealPassword)\">\(eye)</button>"
             }
             let error = field.error.map { "<span class=\"error\" role=\"alert\">\(e($0))</span>" } ?? ""
             return "<label class=\"item item-textField\"\(style)><span class=\"title\">\(e(field.label))</span><span class=\"box\">\(input)</span>\(error)</label>"
@@ -108,7 +159,10 @@ public struct ScreenPage: Sendable {
             return "<label class=\"item item-checkbox\"\(style)><input type=\"checkbox\" name=\"\(e(box.name))\"\(state)><span>\(e(box.label))</span>\(error)</label>"
         case .picker(let picker):
             let options = picker.options.map { "<option value=\"\(e($0.value))\"\($0.isSelected ? " selected" : "")>\(e($0.label))</option>" }
-            return "<label class=\"item item-picker\"\(style)><span class=\"title\">\(e(picker.label))</span><select name=\"\(e(picker.name))\">\(options.joined())</select></label>"
+            // As the kit's picker: a field that shows the chosen value, and a chevron that opens the choices.
+            let chevron = assets.imageHTML(named: "hui_ic_chevron_right") ?? ""
+            return "<label class=\"item item-picker\"\(style)><span class=\"title\">\(e(picker.label))</span>"
+                + "<span class=\"box\"><select name=\"\(e(picker.name))\">\(options.joined())</select><span class=\"chevron\" aria-hidden=\"true\">\(chevron)</span></span></label>"
         case .button(let button):
             let icon = button.icon.flatMap { name in assets.imageHTML(named: name).map { "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(e(name))\">\($0)</span>" } } ?? ""
             return "<button class=\"item item-button role-\(button.role.rawValue)\"\(style) type=\"button\">\(icon)<span>\(e(button.title))</span></button>"

@@ -10,20 +10,27 @@ extension ScreenPage {
         css += "@media (prefers-color-scheme: dark) {\n:root {\n"
             + assets.names.compactMap { name in assets.color(named: name).map { "  --\(Self.variable(name)): \(AppAssets.css($0.dark));" } }.joined(separator: "\n") + "\n}\n}\n"
         css += Self.layout
-        // The screens: background, padding, header text.
+        // The screens' header text (their background, padding and stacks are the page's layout: ScreenLayout).
         for kind in ScreenKind.allCases {
             guard let screen = screenStyle(kind) else { continue }
-            let selector = "main[data-style=\"\(kind.themeSection)\"]"
-            css += rule(selector, ["background": color(screen.commonUIStyle.backgroundColorName) ?? "transparent", "padding": padding(screen.commonUIStyle.paddingStyle)])
-            css += rule(selector + " .item-section", text(screen.headerTextAppearance, screen.headerTextColorName))
+            css += rule("main[data-style=\"\(kind.themeSection)\"] .item-section", text(screen.headerTextAppearance, screen.headerTextColorName))
         }
-        css += rule("body", ["background": color("hui_background") ?? "white"])
+        let flow = try? theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
+        css += rule("body", ["background": color(flow?.backgroundColorName ?? "hui_background") ?? "white"])
+        css += rule(".navigation-bar .title", ["color": color("hui_text_headings") ?? "inherit"])
+        // The index's cards, as the kit's secondary buttons.
+        let card = common.secondaryButton
+        css += rule("main.index .card", [
+            "background": color(card.backgroundColorName) ?? "transparent", "border": border(card.borderWidth, card.borderColorName),
+            "border-radius": px(card.cornerRadius), "color": color(card.textColorName) ?? "inherit",
+        ])
+        css += rule("main.index .caption", ["color": color("hui_text_paragraphs") ?? "inherit"])
         // Messages, by class.
         for attribute in MessageStyleAttribute.allCases {
             let message = common.messageViewStyles.style(for: attribute)
             css += rule("[data-style=\"\(attribute.themeSection)\"]", text(message.textAppearance, message.textColorName).merging([
                 "background": message.backgroundColorName.flatMap(color) ?? "transparent", "gap": px(message.iconTextPadding),
-                "padding": padding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
+                "padding": cssPadding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
                 "border": border(message.borderWidth, message.borderColorName),
             ]) { $1 })
             // The icon in its own tint, as UIKit tints the image.
@@ -52,7 +59,7 @@ extension ScreenPage {
             "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight),
         ])
         css += rule(fieldSelector + " input", text(field.textFieldTextAppearance, field.textFieldColorName).merging([
-            "padding": padding(field.textFieldContentPadding), "caret-color": color(field.tintColorName) ?? "auto",
+            "padding": cssPadding(field.textFieldContentPadding), "caret-color": color(field.tintColorName) ?? "auto",
         ]) { $1 })
         css += rule(fieldSelector + " input::placeholder", ["color": color(field.textFieldPlaceholderColorName) ?? "gray"])
         css += rule(fieldSelector + " .reveal", ["color": color(field.textFieldPasswordImageTintColorName) ?? "inherit", "padding": "0 \(px(field.iconPadding))"])
@@ -64,9 +71,15 @@ extension ScreenPage {
         css += rule("[data-style=\"CheckboxView\"] input", [
             "width": px(checkbox.checkboxWidth), "height": px(checkbox.checkboxHeight), "accent-color": color("hui_primary_immutable") ?? "auto",
         ])
+        // The picker looks like the theme's text field (its box), showing the chosen value.
         let picker = common.textPicker
-        css += rule("[data-style=\"TextPickerView\"] select", text(picker.textAppearance, picker.textColorName).merging([
-            "background": color(picker.itemBackgroundColorName) ?? "transparent",
+        css += rule("[data-style=\"TextPickerView\"] .title", text(field.titleTextAppearance, field.titleColorName))
+        css += rule("[data-style=\"TextPickerView\"] .box", [
+            "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
+            "border-radius": px(field.cornerRadius), "min-height": px(max(field.textFieldMinimumHeight, ScreenAccessibility.minimumTarget)),
+        ])
+        css += rule("[data-style=\"TextPickerView\"] select", text(field.textFieldTextAppearance, picker.textColorName).merging([
+            "padding": cssPadding(field.textFieldContentPadding),
         ]) { $1 })
         let tabs = common.tabView
         css += rule("[data-style=\"TabView\"] button", text(tabs.textAppearance, tabs.textColorName))
@@ -75,14 +88,14 @@ extension ScreenPage {
         ])
         if let help = try? theme.style(ExpandableViewStyle.self, named: "ExpandableView") {
             css += rule("[data-style=\"ExpandableView\"]", [
-                "border": border(help.borderWidth, help.borderColorName), "border-radius": px(help.cornerRadius), "padding": padding(help.commonUIStyle.paddingStyle),
+                "border": border(help.borderWidth, help.borderColorName), "border-radius": px(help.cornerRadius), "padding": cssPadding(help.commonUIStyle.paddingStyle),
             ])
             css += rule("[data-style=\"ExpandableView\"] summary", text(help.titleTextAppearance, help.titleTextColorName))
             css += rule("[data-style=\"ExpandableView\"] p", text(help.contentTextAppearance, help.contentTextColorName))
         }
         let header = common.header
         css += rule("[data-style=\"HeaderView\"]", text(header.textAppearance, header.textColorName).merging([
-            "background": color(header.backgroundColorName) ?? "transparent", "padding": padding(header.commonUIStyle.paddingStyle),
+            "background": color(header.backgroundColorName) ?? "transparent", "padding": cssPadding(header.commonUIStyle.paddingStyle),
         ]) { $1 })
         if let spinner = try? theme.style(LoadingIndicatorViewStyle.self, named: "LoadingIndicatorView") {
             css += rule(".spinner", ["border-top-color": color(spinner.strokeColorName) ?? "currentColor"])
@@ -95,15 +108,27 @@ extension ScreenPage {
     static let layout = """
         * { box-sizing: border-box; }
         html, body { margin: 0; padding: 0; }
-        body { font-family: -apple-system, "SF Pro Text", system-ui, "Segoe UI", Roboto, sans-serif; overflow-wrap: anywhere; }
-        main.screen { max-width: 480px; margin: 0 auto; min-height: 100vh; display: flex; flex-direction: column; gap: 16px; }
-        main.screen section { display: flex; flex-direction: column; gap: 12px; }
+        body { font-family: -apple-system, "SF Pro Text", system-ui, "Segoe UI", Roboto, sans-serif; overflow-wrap: anywhere; min-height: 100vh; display: flex; flex-direction: column; }
+        .safe-area { flex: none; }
+        .safe-area.top { height: 47px; }
+        .safe-area.bottom { height: 34px; margin-top: auto; }
+        .navigation-bar { flex: none; display: flex; align-items: center; height: 44px; padding: 0 8px; }
+        .navigation-bar .title { flex: 1; text-align: center; font-size: 17px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .navigation-bar .leave { display: inline-flex; align-items: center; justify-content: center; border: 0; background: transparent; padding: 0; font: inherit; font-size: 17px; cursor: pointer; }
+        .navigation-bar .leave .glyph { width: 22px; height: 22px; }
+        main.screen { width: 100%; max-width: 480px; margin: 0 auto; display: flex; flex-direction: column; }
+        main.screen section { display: flex; flex-direction: column; }
         .item { max-width: 100%; margin: 0; }
         .item-message, .item-button { display: flex; align-items: center; }
         .item-button { width: 100%; justify-content: center; cursor: pointer; font: inherit; }
         .item-link { display: flex; align-items: center; justify-content: center; text-decoration: none; }
         .item-textField, .item-picker { display: flex; flex-direction: column; gap: 4px; }
-        .item-textField .box { display: flex; align-items: center; overflow: hidden; }
+        .item-textField .box, .item-picker .box { display: flex; align-items: center; overflow: hidden; position: relative; }
+        .item-picker select { flex: 1; min-width: 0; align-self: stretch; border: 0; background: transparent; outline: none; appearance: none; -webkit-appearance: none; font: inherit; cursor: pointer; }
+        .item-picker .chevron { position: absolute; right: 12px; pointer-events: none; display: inline-flex; transform: rotate(90deg); }
+        .item-picker .chevron .glyph { width: 18px; height: 18px; }
+        .reveal { display: inline-flex; align-items: center; justify-content: center; }
+        .reveal .glyph { width: 22px; height: 22px; }
         .item-textField input { flex: 1; min-width: 0; border: 0; background: transparent; outline: none; }
         .item-textField .reveal { border: 0; background: transparent; font-size: 18px; cursor: pointer; }
         .item-checkbox { display: flex; align-items: center; min-height: 44px; cursor: pointer; }
@@ -121,6 +146,7 @@ extension ScreenPage {
         .item-serverImage img { max-width: 100%; max-height: 240px; }
         .placeholder { display: flex; align-items: center; justify-content: center; text-align: center; width: 220px; min-height: 120px; padding: 12px; border: 1px dashed currentColor; border-radius: 6px; font-size: 14px; opacity: 0.8; }
         .item-image { display: flex; justify-content: center; font-weight: 700; font-size: 28px; padding: 8px; }
+        .item-image .glyph { width: 64px; height: 64px; stroke-width: 1.5; }
         .icon { display: inline-flex; align-items: center; justify-content: center; flex: none; }
         .icon .glyph, .icon img.asset { width: 1.4em; height: 1.4em; object-fit: contain; }
         .item-image img.asset { max-width: 100%; max-height: 96px; }
@@ -128,8 +154,11 @@ extension ScreenPage {
         .item-header .logo { display: flex; max-width: 100%; }
         .item-header img.asset { height: 48px; width: auto; max-width: 100%; }
         .item-expandable summary { cursor: pointer; }
-        main.index ul { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 8px; }
-        main.index .kind { opacity: 0.6; font-size: 13px; }
+        main.index { padding: 8px 16px 16px; }
+        main.index ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+        main.index .card { display: flex; flex-direction: column; gap: 2px; min-height: 44px; padding: 10px 14px; text-decoration: none; }
+        main.index .name { font-size: 17px; }
+        main.index .caption { font-size: 13px; }
 
         """
 
@@ -139,7 +168,7 @@ extension ScreenPage {
     public var plainPageRules: String {
         var css = ""
         if let form = screenStyle(.form) {
-            css += rule("main.page", ["background": color(form.commonUIStyle.backgroundColorName) ?? "transparent", "padding": padding(form.commonUIStyle.paddingStyle)])
+            css += rule("main.page", ["background": color(form.commonUIStyle.backgroundColorName) ?? "transparent", "padding": cssPadding(form.commonUIStyle.paddingStyle)])
         }
         let heading = common.messageViewStyles.heading, error = common.messageViewStyles.error, info = common.messageViewStyles.info
         let content = common.messageViewStyles.content
@@ -147,7 +176,7 @@ extension ScreenPage {
         css += rule("main.page p, main.page li", text(content.textAppearance, content.textColorName))
         for (selector, message) in [("main.page .error", error), ("main.page .info", info)] {
             css += rule(selector, text(message.textAppearance, message.textColorName).merging([
-                "background": message.backgroundColorName.flatMap(color) ?? "transparent", "padding": padding(message.commonUIStyle.paddingStyle),
+                "background": message.backgroundColorName.flatMap(color) ?? "transparent", "padding": cssPadding(message.commonUIStyle.paddingStyle),
                 "border-radius": px(message.cornerRadius),
             ]) { $1 })
         }
@@ -155,7 +184,7 @@ extension ScreenPage {
         css += rule("main.page label", text(field.titleTextAppearance, field.titleColorName).merging(["display": "flex", "flex-direction": "column", "gap": "4px"]) { $1 })
         css += rule("main.page input:not([type=hidden]):not([type=checkbox])", text(field.textFieldTextAppearance, field.textFieldColorName).merging([
             "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
-            "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight), "padding": padding(field.textFieldContentPadding),
+            "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight), "padding": cssPadding(field.textFieldContentPadding),
             "width": "100%",
         ]) { $1 })
         for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)] {
@@ -192,7 +221,7 @@ extension ScreenPage {
         selector + " { " + declarations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value);" }.joined(separator: " ") + " }\n"
     }
 
-    private func color(_ name: String?) -> String? {
+    func color(_ name: String?) -> String? {
         guard let name, assets.color(named: name) != nil else { return nil }
         return "var(--\(Self.variable(name)))"
     }
@@ -218,7 +247,7 @@ extension ScreenPage {
         return declarations
     }
 
-    private func padding(_ padding: PaddingStyle) -> String {
+    func cssPadding(_ padding: PaddingStyle) -> String {
         "\(px(padding.top)) \(px(padding.right)) \(px(padding.bottom)) \(px(padding.left))"
     }
 
@@ -227,7 +256,7 @@ extension ScreenPage {
         return "\(px(width)) solid \(color)"
     }
 
-    private func px(_ value: Double) -> String {
+    func px(_ value: Double) -> String {
         value.isFinite ? String(format: "%gpx", value) : "0"
     }
 

@@ -12,6 +12,24 @@ import Testing
         return folder
     }
 
+    /// A folder written again holds this run's pages only: the earlier run's pages go, any other
+    /// file (an app's own page) stays.
+    @Test func aFolderWrittenAgainHoldsOnlyThisRunsPages() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let out = home.appendingPathComponent("out")
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        let selector = CLIPlaybackTests.uiKit.appendingPathComponent("authentication-select-authenticator.json").path
+        #expect(try CLITests.haapi(["preview", login, selector, "--out", out.path], home: home).status == 0)
+        try Data("<!doctype html><title>notes</title>".utf8).write(to: out.appendingPathComponent("notes.html"))
+        let again = try CLITests.haapi(["preview", selector, "--out", out.path], home: home)
+        #expect(again.status == 0 && again.stdout.contains("wrote 1 page and index.html"), "\(again.stdout) \(again.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(left == ["authentication-select-authenticator.html", "index.html", "notes.html"], "\(left)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(">Choice<") && !index.contains(">selector<"), "the kind in words, not its raw value")
+    }
+
     @Test func aPagePerResponseAndAnIndexInTheLanguageAsked() throws {
         let home = try Self.folder()
         defer { try? FileManager.default.removeItem(at: home) }
@@ -24,7 +42,7 @@ import Testing
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(pages.allSatisfy { index.contains("href=\"\($0)\"") })
         let login = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
-        #expect(login.contains("<main class=\"screen\" data-kind=\"form\" data-style=\"FormViewController\">"))
+        #expect(login.contains("<main class=\"screen\" data-kind=\"form\" data-style=\"FormViewController\" style=\""))
         #expect(login.contains("autocomplete=\"current-password\"") && login.contains("enterkeyhint=\"next\"") && login.contains("autofocus"))
         #expect(login.contains("<html lang=\"sv\">") && login.contains("name=\"viewport\""))
         let bankID = try String(contentsOf: out.appendingPathComponent("bankid-polling-pending.html"), encoding: .utf8)
@@ -135,7 +153,7 @@ import Testing
         let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
         let mixed = try CLITests.haapi(["preview", bad.path, login, "--out", home.appendingPathComponent("out").path], home: home)
         #expect(mixed.status == 0 && mixed.stderr.contains("haapi: warning: skipped bad:"), "\(mixed.stderr)")
-        #expect(mixed.stdout.contains("wrote 1 pages"))
+        #expect(mixed.stdout.contains("wrote 1 page and index.html"), "\(mixed.stdout)")
     }
 }
 

@@ -134,6 +134,21 @@ struct HeadlessBrowser: Sendable {
         let hidden: [String]
         /// The screen's buttons, links, tabs and checkbox rows smaller than 44×44, as `tag.class W×H`.
         let small: [String]
+        /// How each stack of the screen (`main.screen > section`) is laid out.
+        struct StackReport: Decodable, Sendable {
+            /// The section's class: `messages`, `content` or `links`.
+            let name: String
+            /// The space between consecutive elements, in CSS pixels (points).
+            let gaps: [Int]
+            /// Each element's distance from the section's content box: left, right.
+            let sides: [[Int]]
+        }
+        /// The stacks, in order.
+        let stacks: [StackReport]
+        /// The navigation bar's title (`nil`: no bar).
+        let navigationTitle: String?
+        /// The way out's size, width and height (empty: none).
+        let leaveSize: [Int]
         /// Errors the page met: uncaught exceptions, rejected promises, `console.error` calls,
         /// resources that failed to load (caught in the page), and uncaught exceptions the
         /// browser logged (caught even if the probe itself did not run first).
@@ -208,12 +223,32 @@ struct HeadlessBrowser: Sendable {
             var box = node.getBoundingClientRect();
             if (box.width < 43.5 || box.height < 43.5) small.push(describe(node) + ' ' + Math.round(box.width) + '×' + Math.round(box.height));
           });
+          // How the screen's stacks are laid out: per section, the gaps between its elements and
+          // each element's distance from the section's content box, left and right.
+          var stacks = [];
+          document.querySelectorAll('main.screen > section').forEach(function (section) {
+            var box = section.getBoundingClientRect(), style = getComputedStyle(section);
+            var inner = { left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight) };
+            var children = Array.prototype.filter.call(section.children, function (child) { return child.getClientRects().length > 0; });
+            var gaps = [], sides = [];
+            children.forEach(function (child, index) {
+              var rect = child.getBoundingClientRect();
+              sides.push([Math.round(rect.left - inner.left), Math.round(inner.right - rect.right)]);
+              if (index > 0) gaps.push(Math.round(rect.top - children[index - 1].getBoundingClientRect().bottom));
+            });
+            stacks.push({ name: section.className, gaps: gaps, sides: sides });
+          });
+          var bar = document.querySelector('.navigation-bar .title');
+          var leave = document.querySelector('.navigation-bar .leave');
+          var leaveBox = leave ? leave.getBoundingClientRect() : null;
           var result = document.getElementById('\(probeResultID)') || document.createElement('pre');
           result.id = '\(probeResultID)';
           result.setAttribute('data-haapi-probe', '');
           result.textContent = encodeURIComponent(JSON.stringify({
             viewport: [window.innerWidth, window.innerHeight], scrollWidth: document.documentElement.scrollWidth,
-            tooWide: tooWide, hidden: hidden, small: small, errors: window.__haapiErrors || ['the probe in <head> did not run']
+            tooWide: tooWide, hidden: hidden, small: small, stacks: stacks,
+            navigationTitle: bar ? bar.textContent : null, leaveSize: leaveBox ? [Math.round(leaveBox.width), Math.round(leaveBox.height)] : [],
+            errors: window.__haapiErrors || ['the probe in <head> did not run']
           }));
           document.body.appendChild(result);
         }, 0); });</script>
@@ -239,6 +274,9 @@ struct HeadlessBrowser: Sendable {
             let tooWide: [String]
             let hidden: [String]
             let small: [String]
+            let stacks: [PageReport.StackReport]
+            let navigationTitle: String?
+            let leaveSize: [Int]
             let errors: [String]
         }
         guard let json = encoded.removingPercentEncoding, let found = try? JSONDecoder().decode(Found.self, from: Data(json.utf8)) else {
@@ -249,7 +287,8 @@ struct HeadlessBrowser: Sendable {
         var pageDOM = dom
         pageDOM.removeSubrange(open.lowerBound..<close.upperBound)
         return PageReport(
-            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden, small: found.small,
+            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden, small: found.small, stacks: found.stacks,
+            navigationTitle: found.navigationTitle, leaveSize: found.leaveSize,
             errors: found.errors + (found.errors.isEmpty ? uncaught : []), console: console, dom: pageDOM)
     }
 

@@ -93,6 +93,37 @@ struct PreviewBrowserTests {
         #expect(problems.isEmpty, "\(name).html (screenshot \(rendered.png.path)):\n\(problems.joined(separator: "\n"))")
     }
 
+    /// The preview is the screen: what the browser lays out is the ``ScreenLayout`` the UIKit
+    /// screens lay out, measured on the page: the bar's title and way out (44 points at least),
+    /// the space between the elements of each stack, and their alignment (a centred stack's
+    /// elements as far from either side, a filled one's flush with both).
+    @Test("the page lays out the kit's ScreenLayout", arguments: ["html-form-login", "authentication-select-authenticator", "bankid-polling-pending", "problem-invalid-input"])
+    @MainActor func thePageIsTheScreensLayout(_ name: String) throws {
+        let directory = try HaapiCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = Self.fixtures.appendingPathComponent("\(name).json")
+        try Self.renderPreview(files: [file], out: directory)
+        let report = try HeadlessBrowser.require().inspect(page: directory.appendingPathComponent("\(name).html"))
+        let screens = try KitScreens(lang: "en", themePath: nil)
+        let screen = screens.builder.screen(for: try screens.model(of: try HaapiModel.response(from: Data(contentsOf: file))))
+        let layout = try ScreenLayout(screen, theme: screens.theme)
+        #expect(report.navigationTitle == (layout.navigationBar.title ?? ""), "the bar's title")
+        #expect(report.leaveSize.count == 2 && report.leaveSize.allSatisfy { $0 >= 44 }, "the way out: \(report.leaveSize)")
+        let expected = [("messages", screen.messages, layout.messages), ("content", screen.content, layout.content), ("links", screen.links, layout.links)]
+            .filter { !$0.1.isEmpty }
+        #expect(report.stacks.map(\.name) == expected.map(\.0))
+        for (stack, (_, _, shape)) in zip(report.stacks, expected) {
+            #expect(stack.gaps.allSatisfy { $0 == Int(shape.spacing) }, "\(name) \(stack.name): gaps \(stack.gaps), the layout's \(shape.spacing)")
+            for side in stack.sides {
+                switch shape.alignment {
+                case .fill: #expect(side == [0, 0], "\(name) \(stack.name): filled, yet \(side) from the sides")
+                case .center: #expect(abs(side[0] - side[1]) <= 1, "\(name) \(stack.name): centred, yet \(side) from the sides")
+                default: break
+                }
+            }
+        }
+    }
+
     /// The development server's device page, as a phone shows it: the kit's look, nothing wider
     /// than the screen, no error.
     @Test func theDevServersPagesFitAPhone() throws {

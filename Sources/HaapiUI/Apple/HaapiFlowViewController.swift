@@ -174,7 +174,7 @@ import UIKit
         guard let model else { return }
         // The end of the flow: the code is being exchanged under the last screen.
         if model is any AuthorizationRequestModel { return }
-        title = ScreenBuilder.messageItems(of: model).first { $0.messageStyleAttribute == .heading }?.text
+        title = screenBuilder.screen(for: model).navigationTitle
         if let browser = model as? any FormOperationModel, let url = browser.url, webSession == nil {
             launch(url, prefersDefaultBrowser: (browser as? KitExternalBrowserModel)?.prefersDefaultBrowser ?? false)
         }

@@ -112,13 +112,19 @@ extension UIStyle {
 }
 
 extension StackViewStyle {
-    /// Applies the spacing, alignment, padding and background to `stack`.
+    /// Applies the spacing, alignment, padding and background to `stack` (as ``ScreenLayout/Stack`` does).
+    @MainActor public func apply(to stack: UIStackView) { ScreenLayout.Stack(self).apply(to: stack) }
+}
+
+extension ScreenLayout.Stack {
+    /// Lays `stack` out as this stack: vertical, its spacing, alignment, padding and background.
     @MainActor public func apply(to stack: UIStackView) {
-        stack.spacing = self.spacing
-        stack.alignment = self.alignment.uiAlignment
+        stack.axis = .vertical
+        stack.spacing = spacing
+        stack.alignment = alignment.uiAlignment
         stack.isLayoutMarginsRelativeArrangement = true
-        stack.directionalLayoutMargins = directionalInsets
-        stack.backgroundColor = backgroundColor
+        stack.directionalLayoutMargins = NSDirectionalEdgeInsets(top: padding.top, leading: padding.left, bottom: padding.bottom, trailing: padding.right)
+        stack.backgroundColor = ThemeAssets.color(named: backgroundColorName)
     }
 }
 #endif

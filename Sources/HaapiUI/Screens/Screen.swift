@@ -18,6 +18,19 @@ public enum ScreenKind: String, Sendable, CaseIterable {
     /// Any other step: its messages, forms, selectors and links (`GenericViewController`).
     case generic
 
+    /// What the screen is, in the kit's words (`Form`, `Wait`...): the key of its text.
+    public var title: LocalizableStrings.Key {
+        switch self {
+        case .form: return .screenForm
+        case .selector: return .screenSelector
+        case .polling: return .screenPolling
+        case .bankID: return .screenBankID
+        case .webAuthn: return .screenWebAuthn
+        case .problem: return .screenProblem
+        case .generic: return .screenGeneric
+        }
+    }
+
     /// The theme section of the screen's style.
     public var themeSection: String {
         switch self {

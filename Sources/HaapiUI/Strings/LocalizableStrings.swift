@@ -115,6 +115,20 @@ public struct LocalizableStrings: Sendable {
         case imageNotAnImage = "haapi_image_not_an_image"
         /// In place of an image that is not shown: the server did not send it.
         case imageNotLoaded = "haapi_image_not_loaded"
+        /// What a screen is, for a gallery of screens: a form (`haapi preview`'s index).
+        case screenForm = "haapi_screen_form"
+        /// A choice of authenticator.
+        case screenSelector = "haapi_screen_selector"
+        /// A wait.
+        case screenPolling = "haapi_screen_polling"
+        /// BankID.
+        case screenBankID = "haapi_screen_bankid"
+        /// Passkeys.
+        case screenWebAuthn = "haapi_screen_webauthn"
+        /// A problem.
+        case screenProblem = "haapi_screen_problem"
+        /// Any other step.
+        case screenGeneric = "haapi_screen_generic"
         /// The text shown when a request is tried again, with the cause in place of `%@`.
         case retrying = "haapi_retrying"
         /// The button that opens BankID on this device.

@@ -481,15 +481,11 @@ import UIKit
         view.backgroundColor = color(style.backgroundColorName)
         columnStackView.isLayoutMarginsRelativeArrangement = true
         columnStackView.directionalLayoutMargins = style.directionalInsets
-        style.messagesStyle.apply(to: messagesStackView)
-        style.linksStyle.apply(to: linksStackView)
-        contentStackView.axis = .vertical
-        if let content = (style as? any ContentStackStyled)?.contentStyle {
-            content.apply(to: contentStackView)
-        } else {
-            contentStackView.spacing = 16
-            contentStackView.alignment = .fill
-        }
+        // The stacks as the screen's layout has them (ScreenLayout: what the preview draws too).
+        let stacks = ScreenLayout.stacks(of: style)
+        stacks.messages.apply(to: messagesStackView)
+        stacks.content.apply(to: contentStackView)
+        stacks.links.apply(to: linksStackView)
     }
 
     /// Puts `view` just above `aboveView` in its stack; `false` when `aboveView` is in none.
