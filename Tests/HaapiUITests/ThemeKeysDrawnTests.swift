@@ -4,7 +4,8 @@ import Testing
 
 /// Every key the theme's styles read changes what the UIKit screens draw: the stored properties
 /// of the style types in `Sources/HaapiUI/Theme` (the keys read) must each be used by the code in
-/// `Sources/HaapiUI/Apple` (the keys drawn). Both sides are read from the source, so a key added
+/// `Sources/HaapiUI/Apple` (the keys drawn), or by `Screens/ScreenLayout.swift`, the layout those
+/// screens draw. Both sides are read from the source, so a key added
 /// to a style, or a use deleted from a view, fails here, naming the key.
 ///
 /// The check is by name (`.cornerRadius`), so a name several styles share proves little on its
@@ -121,7 +122,9 @@ import Testing
         #expect(read.contains { $0 == ("InputTextFieldStyle", "errorImageName") })
         #expect(read.contains { $0 == ("PaddingStyle", "top") })
         #expect(!read.contains { $0.key == "textMinutesKey" })
-        let everywhere = try Self.appleCode()
+        // The UIKit screens draw the screen's layout (stacks, bar) as ScreenLayout resolves it: its reads are theirs.
+        let layout = SwiftSourceText.code(try String(contentsOf: Self.sources.appendingPathComponent("Screens/ScreenLayout.swift"), encoding: .utf8))
+        let everywhere = try Self.appleCode() + "\n" + layout
         var notDrawn: [String] = []
         for (type, key) in read where !Self.notDrawable.contains("\(type).\(key)") {
             let code = try Self.drawnIn[type].map { try Self.appleCode($0) } ?? everywhere
