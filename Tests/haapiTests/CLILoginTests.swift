@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import OAuthCore
+@testable import HaapiCLI
 import Testing
 
 /// `haapi login --answers` run as a CI job runs it, against `haapi server --log-requests`, through
@@ -78,6 +79,65 @@ struct CLILoginTests {
             "request: POST /oauth/token grant_type=client_credentials 200",
             "request: POST /oauth/token grant_type=authorization_code 200",
         ])
+    }
+
+    // MARK: Recording
+
+    /// `--record DIR` keeps each HAAPI response of a real login, in order, private, with the
+    /// login's secrets masked (the authorization code, hidden fields' values), and `haapi preview
+    /// --captured DIR` draws them.
+    @Test func aRecordedLoginIsKeptMaskedAndPreviews() throws {
+        let login = try Login()
+        let folder = login.directory.appendingPathComponent("recorded")
+        let run = try login.run(
+            answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, extra: ["--record", folder.path])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("kept") && run.stderr.contains("haapi preview --captured"), "\(run.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files.first?.hasPrefix("01-") == true && files.contains { $0.hasSuffix("-authentication-step.json") } && files.last?.hasSuffix("-oauth-authorization-response.json") == true, "\(files)")
+        #expect((try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int) == 0o700)
+        for file in files {
+            let url = folder.appendingPathComponent(file)
+            #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) == 0o600, "\(file)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "\(file)")
+            func walk(_ value: Any) {
+                if let object = value as? [String: Any] {
+                    if ["hidden", "context", "password"].contains(object["type"] as? String), let shown = object["value"] as? String {
+                        #expect(shown == "masked", "\(file): a hidden field's value")
+                    }
+                    object.values.forEach(walk)
+                } else if let array = value as? [Any] {
+                    array.forEach(walk)
+                }
+            }
+            walk(json)
+        }
+        let last = try #require(files.last)
+        let response = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(last))) as? [String: Any])
+        #expect((response["properties"] as? [String: Any])?["code"] as? String == "masked", "\(response)")
+        let out = login.directory.appendingPathComponent("preview")
+        let preview = try CLITests.haapi(["preview", "--captured", folder.path, "--out", out.path], home: login.directory)
+        #expect(preview.status == 0 && preview.stdout.contains("wrote \(files.count) pages"), "\(preview.stdout) \(preview.stderr)")
+    }
+
+    /// What `--record` masks, on a response with each kind of secret: the values are gone, the
+    /// shape (and so the screen) stays.
+    @Test func recordingMasksEverySecretOfTheLogin() throws {
+        let response = try JSONValue(parsing: Data(#"""
+            {"type": "authentication-step", "properties": {"code": "c0de", "state": "st4te", "autoStartToken": "t0ken", "qrCodeData": "bankid.1.2"},
+             "links": [{"href": "data:image/png;base64,iVBORw0K", "rel": "qr-code"}, {"href": "https://idsvr.example/help?topic=login", "rel": "help"}],
+             "actions": [{"template": "form", "kind": "login", "model": {"href": "/authn?_resume_nonce=n0nce&lang=sv", "method": "POST",
+               "fields": [{"name": "csrf", "type": "hidden", "value": "s3cret"}, {"name": "userName", "type": "username", "value": "demo"}]}}]}
+            """#.utf8))
+        let masked = String(decoding: ResponseRecorder.masking(response).serialized(), as: UTF8.self)
+        for secret in ["c0de", "st4te", "t0ken", "bankid.1.2", "iVBORw0K", "n0nce", "s3cret"] {
+            #expect(!masked.contains(secret), "\(secret) is in \(masked)")
+        }
+        // What is no secret stays: the user name the user typed, a help link's query, the language.
+        for kept in ["\"demo\"", "topic=login", "lang=sv", "\"userName\""] { #expect(masked.contains(kept), "\(kept) is gone from \(masked)") }
+        #expect(ResponseRecorder.fileName(of: try JSONValue(parsing: Data(#"{"type": "https://curity.se/problems/incorrect-credentials"}"#.utf8))) == "incorrect-credentials")
+        #expect(ResponseRecorder.fileName(of: try JSONValue(parsing: Data(#"{"type": "../../etc/passwd"}"#.utf8))) == "passwd")
+        #expect(ResponseRecorder.fileName(of: try JSONValue(parsing: Data(#"{"type": "a b\u0000c"}"#.utf8))) == "a-b-c")
     }
 
     // MARK: Curity's shapes: Duo, BankID, the legacy launch step

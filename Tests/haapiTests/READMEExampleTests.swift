@@ -175,29 +175,6 @@ struct READMEExampleTests {
         #expect(checked >= 2)
     }
 
-    /// An app's folder for the `haapi preview` examples: `responses/` and `login.json` (the UI
-    /// kit's examples), `App/CompanyTheme.plist` and `App/Assets.xcassets` with the colour it names.
-    static func stagePreviewInputs(in directory: URL) throws -> URL {
-        let app = directory.appendingPathComponent("app", isDirectory: true)
-        let examples = CLIPlaybackTests.uiKit
-        let files = FileManager.default
-        guard !files.fileExists(atPath: app.path) else { return app }
-        try files.createDirectory(at: app.appendingPathComponent("responses"), withIntermediateDirectories: true)
-        for name in ["html-form-login", "bankid-polling-pending", "problem-invalid-input"] {
-            try files.copyItem(at: examples.appendingPathComponent(name + ".json"), to: app.appendingPathComponent("responses/\(name).json"))
-        }
-        try files.copyItem(at: examples.appendingPathComponent("html-form-login.json"), to: app.appendingPathComponent("login.json"))
-        let colour = app.appendingPathComponent("App/Assets.xcassets/company_blue.colorset")
-        try files.createDirectory(at: colour, withIntermediateDirectories: true)
-        try Data(#"{"colors": [{"idiom": "universal", "color": {"components": {"red": "0x00", "green": "0x33", "blue": "0x99", "alpha": "1.000"}}}]}"#.utf8)
-            .write(to: colour.appendingPathComponent("Contents.json"))
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>ActionableButton.Primary</key><dict><key>backgroundColorName</key><string>company_blue</string></dict></dict></plist>
-            """.utf8).write(to: app.appendingPathComponent("App/CompanyTheme.plist"))
-        return app
-    }
-
     @Test func everyCommandLineExampleRunsAsPrinted() async throws {
         try HaapiCommand.requireBinary()
         let directory = try HaapiCommand.temporaryDirectory()
@@ -309,8 +286,8 @@ struct READMEExampleTests {
                 let run = try #require(try HaapiCommand.collect([launched], timeout: 30).first)
                 #expect(!run.timedOut, "Ctrl-C stops the server")
             case let line where line.hasPrefix("haapi preview --server"):
-                let app = try Self.stagePreviewInputs(in: directory)
-                let launched = try shell.prepare("cd '\(app.path)' && " + line)
+                // As printed, from the repository's root: its files are the app's.
+                let launched = try shell.prepare("cd '\(Self.readme.deletingLastPathComponent().path)' && " + line)
                 try launched.process.run()
                 let start = Date()
                 var printed = ""
@@ -323,11 +300,12 @@ struct READMEExampleTests {
                 let run = try #require(try HaapiCommand.collect([launched], timeout: 30).first)
                 #expect(!run.timedOut, "Ctrl-C stops the gallery")
             case let line where line.hasPrefix("haapi preview "):
-                // The app's own files stand in: a folder of responses, a theme, an asset catalog.
-                let app = try Self.stagePreviewInputs(in: directory)
-                let run = try shell.run("cd '\(app.path)' && " + line)
+                // As printed, on the repository's files; the pages go to a folder of the test's.
+                let out = directory.appendingPathComponent("preview-\(played)")
+                let run = try shell.run("cd '\(Self.readme.deletingLastPathComponent().path)' && " + line.replacingOccurrences(of: "--out preview", with: "--out '\(out.path)'"))
                 #expect(run.status == 0 && run.stdout.hasPrefix("wrote "), "\(run.stdout) \(run.stderr)")
-                #expect(FileManager.default.fileExists(atPath: app.appendingPathComponent("preview/index.html").path))
+                #expect(!run.stderr.contains("contrast"), "the example theme reaches WCAG AA: \(run.stderr)")
+                #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))
             case "swift run haapi server --print-config":
                 let run = try shell.run(example)
                 #expect(run.status == 0 && run.stdout.contains("\"haapi-secret\""), "\(run.stdout) \(run.stderr)")

@@ -34,10 +34,14 @@ struct LoginCommand: AsyncParsableCommand {
         valueName: "store"))
     var secretStore: SecretStore?
     @Flag(help: "Print the profile's state as `haapi status --json` does (standard output) once logged in.") var json = false
+    @Option(help: ArgumentHelp(
+        "Keep each HAAPI response of the login in this folder (secrets masked), for `haapi preview --captured DIR`.", valueName: "dir"))
+    var record: String?
     @OptionGroup var log: LogOptions
 
     func validate() throws {
         if browser && device { throw ValidationError("give --browser or --device, not both") }
+        if record != nil && (browser || device) { throw ValidationError("--record keeps a HAAPI login's responses: it does not go with --browser or --device") }
     }
 
     func run() async throws {
@@ -94,6 +98,10 @@ struct LoginCommand: AsyncParsableCommand {
         let tokens: AuthState
         do {
             tokens = try await login(settings: settings, store: store, profile: profile, device: device, browser: browser, terminal: terminal, answers: answers)
+            if let record {
+                let kept = ((try? FileManager.default.contentsOfDirectory(atPath: record)) ?? []).filter { $0.hasSuffix(".json") }.count
+                Stderr.line(PrintableText("haapi: kept \(kept) HAAPI responses in \(record) (secrets masked): `haapi preview --captured \(record) --out DIR` draws them"))
+            }
         } catch {
             // A first login into the keyring that fails leaves no item there.
             if secrets == .keyring && saved?.secrets != .keyring { try? store.removeSecrets(from: .keyring) }
@@ -124,7 +132,8 @@ struct LoginCommand: AsyncParsableCommand {
             return try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
                 .run(keepingIn: store)
         } else {
-            let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile)
+            let outcome = try await LoginSession(
+                configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile, record: record.map { URL(fileURLWithPath: $0, isDirectory: true) })
                 .run(terminal: terminal)
             let session = try store.session(settings)
             return try await store.reportingFailures(of: "keeping the tokens") {

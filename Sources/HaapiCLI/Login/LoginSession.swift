@@ -12,6 +12,8 @@ struct LoginSession {
     let answers: Answers?
     let browserCommand: String?
     let name: String
+    /// Where `--record` keeps the login's HAAPI responses (`nil`: nowhere).
+    var record: URL? = nil
 
     struct Outcome {
         let tokens: KitOAuthTokenModel
@@ -37,7 +39,7 @@ struct LoginSession {
         let binding: any TokenBoundConfiguration = configuration.dpop == false ? UnboundedTokenConfiguration() : BoundedTokenConfiguration()
         let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: haapi)
             .setStorage(InMemoryStorage())
-            .setTransport(try AnnouncedTransport.make(for: configuration))  // AsyncHTTPClient, as everywhere in the CLI
+            .setTransport(try transport())  // AsyncHTTPClient, as everywhere in the CLI
             .setTokenBoundConfiguration(configuration: binding)
         switch configuration.effectiveStrategy {
         case .secret:
@@ -51,6 +53,12 @@ struct LoginSession {
             break
         }
         return builder.build()
+    }
+
+    /// The login's transport: the CLI's, recording the HAAPI responses with `--record`.
+    private func transport() throws -> any HTTPTransport {
+        let announced = try AnnouncedTransport.make(for: configuration)
+        return try record.map { try ResponseRecorder(base: announced, folder: $0) } ?? announced
     }
 
     /// Runs the flow; the view model is closed afterwards whatever happens.
