@@ -228,6 +228,8 @@ extension ScreenPage {
 
     private func text(_ appearance: TextAppearance, _ colorName: String?) -> [String: String] {
         var declarations = ["font-size": px(appearance.pointSize), "letter-spacing": px(appearance.kern)]
+        // The theme's font family first, when it names one (the system's stands in where the browser lacks it).
+        if let family = appearance.fontName { declarations["font-family"] = Self.cssString(family) + ", -apple-system, system-ui, sans-serif" }
         if let color = color(colorName) { declarations["color"] = color }
         if appearance.lineHeightMultiple > 0 { declarations["line-height"] = String(format: "%.2f", appearance.lineHeightMultiple) }
         switch appearance.fontSymbolicTrait {
@@ -258,6 +260,15 @@ extension ScreenPage {
 
     func px(_ value: Double) -> String {
         value.isFinite ? String(format: "%gpx", value) : "0"
+    }
+
+    /// `text` as a CSS string literal: quoted, every character that could end it or the style
+    /// element (`"`, `\`, `<`, `>`, control characters) written as a CSS escape.
+    static func cssString(_ text: String) -> String {
+        "\"" + text.escaped { scalar in
+            scalar == "\"" || scalar == "\\" || scalar == "<" || scalar == ">" || scalar.value < 0x20 || scalar.value == 0x7F
+                ? "\\" + String(scalar.value, radix: 16) + " " : nil
+        } + "\""
     }
 
     /// A CSS custom property's name for a colour name (letters, digits, `_` and `-` kept).

@@ -30,6 +30,24 @@ import Testing
         #expect(index.contains(">Choice<") && !index.contains(">selector<"), "the kind in words, not its raw value")
     }
 
+    /// The theme's `fontName` is the pages' font family, written as a CSS string: a name that
+    /// tries to end the style element stays a name.
+    @Test func theThemesFontFamilyIsUsedAndCannotEndTheStyle() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        for (name, expected) in [("Avenir Next", "font-family: \"Avenir Next\", -apple-system"), ("x\"</style><script>alert(1)</script>", "font-family: \"x\\22 \\3c /style\\3e \\3c script\\3e alert(1)\\3c /script\\3e \"")] {
+            let plist = home.appendingPathComponent("Font.plist")
+            try PropertyListSerialization.data(fromPropertyList: ["fontName": name], format: .xml, options: 0).write(to: plist)
+            let out = home.appendingPathComponent("out")
+            let run = try CLITests.haapi(["preview", "--theme", plist.path, login, "--out", out.path], home: home)
+            #expect(run.status == 0, "\(run.stderr)")
+            let page = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
+            #expect(page.contains(expected), "\(name)")
+            #expect(!page.contains("<script>alert"), "\(name) became markup")
+        }
+    }
+
     @Test func aPagePerResponseAndAnIndexInTheLanguageAsked() throws {
         let home = try Self.folder()
         defer { try? FileManager.default.removeItem(at: home) }
