@@ -301,6 +301,13 @@ import Testing
         #expect(both.buttons.prefix(2).map(\.title) == ["Använd en lösennyckel", "Använd en säkerhetsnyckel"], "\(Self.describe(both))")
     }
 
+    /// Curity's captured BankID choice sends two forms whose buttons both say "Login": each
+    /// reads its action's own title, so that the user can tell them apart.
+    @Test func theBankIDChoiceHasTwoDistinctTitles() throws {
+        let screen = try Self.screen(Documents.captured, "bankIdSelectSameOrOtherDevice.json")
+        #expect(screen.buttons.map(\.title) == ["Login with BankID installed on this device", "Login with BankID installed on a different device"])
+    }
+
     @Test func anInvalidInputProblemPutsItsComplaintsUnderTheFields() throws {
         let step = try Documents.step(Self.uiKit, "html-form-login.json")
         let problem = try Documents.problem(Self.uiKit, "problem-invalid-input.json")

@@ -217,6 +217,9 @@ struct PreviewBrowserTests {
         #expect(magenta > 10_000, "only \(magenta) magenta pixels on the themed login page (\(withTheme.png.path))")
         #expect(try #require(withoutTheme.colours.match).pixels == 0, "magenta without the theme (\(withoutTheme.png.path))")
         #expect(try #require(darkVariant.match).pixels == 0, "the dark variant's green on a light page (\(withTheme.png.path))")
+        // Without a theme, the button is Curity's: #646E85 (hui_button_background_primary of UI kit 5.4).
+        let curity = try #require(try PNGColours.of(withoutTheme.png, near: "646E85").match).pixels
+        #expect(curity > 10_000, "only \(curity) pixels of Curity's primary colour on the default login page (\(withoutTheme.png.path))")
         #expect(
             withTheme.report.dom.contains(#"<button class="item item-button role-primary" data-style="ActionableButton.Primary" type="button">"#),
             "no primary button as the contract writes it")
