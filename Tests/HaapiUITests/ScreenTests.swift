@@ -43,14 +43,16 @@ import Testing
 
     // MARK: Every document
 
+    /// Every response document, by folder: Curity's UI kit examples, the SDK's fixtures, the captured Curity responses.
+    static var everyDocument: [(URL, [String])] {
+        [uiKit, Documents.fixtures, Documents.captured].map { ($0, Documents.files(in: $0)) }
+    }
+
     /// Whatever the step, its screen keeps every message, every link, every field a user fills
     /// in of its content's forms, and a button for each of those forms.
     @Test func everyScreenKeepsTheStepsMessagesLinksFieldsAndButtons() throws {
         var seen = 0
-        for (directory, names) in [
-            (Self.uiKit, Documents.files(in: Self.uiKit)), (Documents.fixtures, Documents.files(in: Documents.fixtures)),
-            (Documents.captured, Documents.files(in: Documents.captured)),
-        ] {
+        for (directory, names) in Self.everyDocument {
             for name in names {
                 let response: HaapiDocument
                 do {
@@ -128,10 +130,7 @@ import Testing
     /// string as a text (a title, a label, a message). Both are read from the response's JSON.
     @Test func noScreenShowsAKindTemplateTypeOrRelation() throws {
         var checked = 0
-        for (directory, names) in [
-            (Self.uiKit, Documents.files(in: Self.uiKit)), (Documents.fixtures, Documents.files(in: Documents.fixtures)),
-            (Documents.captured, Documents.files(in: Documents.captured)),
-        ] {
+        for (directory, names) in Self.everyDocument {
             for name in names {
                 guard let json = try? JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name))),
                     let screen = try? Self.screen(directory, name)
