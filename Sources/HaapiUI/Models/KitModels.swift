@@ -386,7 +386,7 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     /// The WebAuthn operation (registration or authentication) as received.
     public let actionModel: any RepresentationActionModel
     /// The kinds of authenticator the screen offers, in order: this device's (a passkey) and a
-    /// security key. Never ``WebAuthnAuthenticatorKind/any``: options for any authenticator are
+    /// security key. Never ``/HaapiSDK/WebAuthnAuthenticatorKind/any``: options for any authenticator are
     /// offered as both choices (``optionsKind(for:)`` says whose options each uses).
     public let kinds: [WebAuthnAuthenticatorKind]
     /// The step's other ways on (the browser fallback, cancel), as a form.
@@ -452,7 +452,7 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
 
     /// Whose creation options a registration with an authenticator of `kind` uses: that kind's,
     /// else those for any authenticator (`nil`: neither, or not a registration). The credential
-    /// goes back in that kind's field (``WebAuthnAuthenticatorKind/credentialField``).
+    /// goes back in that kind's field (``/HaapiSDK/WebAuthnAuthenticatorKind/credentialField``).
     public func optionsKind(for kind: WebAuthnAuthenticatorKind) -> WebAuthnAuthenticatorKind? {
         guard let registration = actionModel as? WebAuthnRegistrationClientOperationActionModel else { return nil }
         return [kind, .any].first { registration.creationOptions[$0] != nil }
