@@ -9,11 +9,11 @@
 # BoringSSL (or any other C code) is compiled for those targets.
 #
 #   Scripts/check-apple.sh              the check
-#   Scripts/check-apple.sh --self-test  proves the check real: a copy of the package with a wrong
-#                                       line in every Apple-only file and snippet must fail, with an
-#                                       error at each of those lines; then the check itself runs,
-#                                       and the reference names' self-test (planted faults in the
-#                                       name lists and PORTING.md, each reported)
+#   Scripts/check-apple.sh --self-test  the check, then the proof that it is real: a wrong line in
+#                                       every Apple-only file, snippet and Curity app must be an
+#                                       error where the check compiles it; and the reference names'
+#                                       self-test (planted faults in the name lists and PORTING.md,
+#                                       each reported)
 #   Scripts/check-apple.sh --snippets   only the snippets, against the modules of the last check
 #
 # Without the SDK it says that it skipped and exits 0: the tests never depend on it.
@@ -94,36 +94,42 @@ check() {
   # One build per target: `swift build` honours only the last of several `--target` flags, and
   # the targets are not all below one another (HaapiSDK and OIDCClient are siblings).
   if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
-    for target in ${HAAPI_APPLE_BUILD_TARGETS:-${targets[*]}}; do
+    for target in "${targets[@]}"; do
       "${build[@]}" --target "$target" >>"$log" 2>&1 || status=1
     done
   fi
   echo "$(($(date +%s) - started))" >"$scratch/apple-targets-seconds"
   rm -rf "$scratch/frontend-cwd"
-  [ "${HAAPI_APPLE_TARGETS_ONLY:-}" = 1 ] && return $status
 
-  # Each snippet file is an app of its own (a module each: each may have its own @main).
-  for file in "$package"/Tests/AppleSnippets/*.swift; do
-    echo "check-apple: snippet $(basename "$file")" >>"$log"
-    swiftc -typecheck -parse-as-library -module-name "$(basename "$file" .swift)" -target "$triple" "${common[@]}" \
-      -I "$modules" -I "$backfill" -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
-      "$file" >>"$log" 2>&1 || status=1
-  done
-
-  # Apps written for Curity's kit and SDK (Tests/CurityApps), with only their import changed:
-  # `import IdsvrHaapiUIKit` becomes `import HaapiUI`, `import IdsvrHaapiSdk` `import HaapiSDK`.
-  # The copy keeps every line where it was, and errors are reported at the app's own lines.
-  local apps=$scratch/curity-apps
+  # Each snippet file is an app of its own (a module each: each may have its own @main). Apps
+  # written for Curity's kit and SDK (Tests/CurityApps) are type-checked with only their import
+  # changed: `import IdsvrHaapiUIKit` becomes `import HaapiUI`, `import IdsvrHaapiSdk` `import
+  # HaapiSDK`; the copy keeps every line where it was, and errors are reported at the app's own
+  # lines. Two at a time (one per core), each into a log of its own, joined in order afterwards.
+  local apps=$scratch/curity-apps file
   rm -rf "$apps"
   mkdir -p "$apps"
+  local inputs=() labels=()
+  for file in "$package"/Tests/AppleSnippets/*.swift; do inputs+=("$file"); labels+=("snippet $(basename "$file")"); done
   for file in "$package"/Tests/CurityApps/*.swift; do
     [ -f "$file" ] || continue
-    echo "check-apple: Curity app $(basename "$file")" >>"$log"
     sed -e 's/^import IdsvrHaapiUIKit$/import HaapiUI/' -e 's/^import IdsvrHaapiSdk$/import HaapiSDK/' "$file" >"$apps/$(basename "$file")"
-    swiftc -typecheck -parse-as-library -module-name "$(basename "$file" .swift)" -target "$triple" "${common[@]}" \
-      -I "$modules" -I "$backfill" -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
-      "$apps/$(basename "$file")" 2>&1 | sed "s#^$apps/#$package/Tests/CurityApps/#" >>"$log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    inputs+=("$apps/$(basename "$file")"); labels+=("Curity app $(basename "$file")")
+  done
+  local index running=0
+  for index in "${!inputs[@]}"; do
+    file=${inputs[$index]}
+    { if swiftc -typecheck -parse-as-library -module-name "$(basename "$file" .swift)" -target "$triple" "${common[@]}" \
+        -I "$modules" -I "$backfill" -module-cache-path "$scratch/arm64-apple-ios/debug/ModuleCache" \
+        "$file" >"$apps/$index.log" 2>&1; then echo 0 >"$apps/$index.status"; else echo 1 >"$apps/$index.status"; fi; } &
+    running=$((running + 1))
+    if [ "$running" -ge 2 ]; then wait -n || true; running=$((running - 1)); fi
+  done
+  wait
+  for index in "${!inputs[@]}"; do
+    echo "check-apple: ${labels[$index]}" >>"$log"
+    sed "s#^$apps/#$package/Tests/CurityApps/#" "$apps/$index.log" >>"$log"
+    [ "$(cat "$apps/$index.status" 2>/dev/null)" = 0 ] || status=1
   done
   return $status
 }
@@ -149,51 +155,6 @@ curity_proof() {
 errors_in() { grep -E '^[^ ]+:[0-9]+:[0-9]+: error:' "$1" | sort -u || true; }
 
 [ "${1:-}" = "--snippets" ] && export HAAPI_APPLE_SNIPPETS_ONLY=1
-if [ "${1:-}" = "--self-test" ]; then
-  # A module with an error stops the modules above it, so each round breaks the Apple-only files
-  # of places none of which is below another, builds only those places (their modules below
-  # build clean), and must find an error at every wrong line: first the targets, layer by layer,
-  # then the snippets and Curity apps over all the targets.
-  # The copy has a scratch folder of its own, beside it: SwiftPM keeps a build plan per scratch
-  # folder, and one made for this package would build this package's sources, not the copy's.
-  copy=$root/.build/ios-self-test/package
-  log=$root/.build/ios-check-self-test.log
-  total=0 rounds=0
-  for round in OAuthCore "OAuthTransportURLSession OIDCClient" HaapiDriver HaapiSDK HaapiUI "Tests/AppleSnippets Tests/CurityApps"; do
-    rm -rf "$copy"
-    mkdir -p "$copy"
-    tar --exclude=./.build --exclude=./.git -cf - . | tar -xf - -C "$copy"
-    files=() probes=()
-    for place in $round; do
-      if [ "${place#Tests/}" != "$place" ]; then files+=("$copy/$place"/*.swift); else
-        mapfile -t -O "${#files[@]}" files < <(apple_files "$copy" | grep "^$copy/Sources/$place/" || true); fi
-    done
-    [ "${#files[@]}" -eq 0 ] && continue
-    for file in "${files[@]}"; do
-      line=$(grep -nP "$apple_guard" "$file" | head -1 | cut -d: -f1 || true)
-      line=${line:-0}
-      sed -i "$((line + 1))i let appleCheckProbe${#probes[@]}: Int = \"a wrong line the check must find\"" "$file"
-      probes+=("${file#"$copy"/}:$((line + 1))")
-    done
-    if (if [ "${round#Tests/}" = "$round" ]; then export HAAPI_APPLE_BUILD_TARGETS=$round HAAPI_APPLE_TARGETS_ONLY=1; fi
-      check "$copy" "$root/.build/ios-self-test/scratch" "$log"); then
-      echo "check-apple: self-test FAILED: the check passed $round with wrong lines (log: $log)" >&2
-      exit 1
-    fi
-    for probe in "${probes[@]}"; do
-      if errors_in "$log" | grep -q "^$copy/$probe:"; then
-        echo "  found: $probe"
-      else
-        echo "check-apple: self-test FAILED: the wrong line at $probe went unseen (log: $log)" >&2
-        exit 1
-      fi
-    done
-    total=$((total + ${#probes[@]})) rounds=$((rounds + 1))
-  done
-  rm -rf "$copy"
-  echo "check-apple: self-test passed: the check failed with an error at each of $total wrong lines, in $rounds rounds"
-fi
-
 log=$root/.build/ios-check.log
 mkdir -p "$root/.build"
 started=$(date +%s)
@@ -240,5 +201,43 @@ if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
     echo "check-apple: FAILED: the reference names' self-test" >&2
     exit 1
   fi
+fi
+# The proof that the check is real: run after it, against its build. Every Apple-only file of the
+# targets, given a wrong line, must be an error where the check's build compiles it (one type-check
+# per module, Scripts/apple/plant-check.py); then a copy of the snippets and Curity apps, each with
+# a wrong line, must fail this script's own check() with an error at each of those lines.
+if [ "${1:-}" = "--self-test" ]; then
+  started=$SECONDS
+  if ! Scripts/apple/plant-check.py "$scratch"; then
+    echo "check-apple: FAILED: the self-test of the targets" >&2
+    exit 1
+  fi
+  copy=$root/.build/ios-self-test/package
+  log=$root/.build/ios-check-self-test.log
+  rm -rf "$copy"
+  mkdir -p "$copy/Scripts/apple" "$copy/Tests"
+  cp -R Scripts/apple/Backfill "$copy/Scripts/apple/"
+  cp -R Tests/AppleSnippets Tests/CurityApps "$copy/Tests/"
+  probes=()
+  for file in "$copy"/Tests/AppleSnippets/*.swift "$copy"/Tests/CurityApps/*.swift; do
+    line=$(grep -n '^import ' "$file" | tail -1 | cut -d: -f1 || true)
+    line=${line:-0}
+    sed -i "$((line + 1))i let appleCheckProbe${#probes[@]}: Int = \"a wrong line the check must find\"" "$file"
+    probes+=("${file#"$copy"/}:$((line + 1))")
+  done
+  if (export HAAPI_APPLE_SNIPPETS_ONLY=1; check "$copy" "$scratch" "$log"); then
+    echo "check-apple: self-test FAILED: the check passed the snippets and Curity apps with wrong lines (log: $log)" >&2
+    exit 1
+  fi
+  for probe in "${probes[@]}"; do
+    if errors_in "$log" | grep -q "^$copy/$probe:"; then
+      echo "  found: $probe"
+    else
+      echo "check-apple: self-test FAILED: the wrong line at $probe went unseen (log: $log)" >&2
+      exit 1
+    fi
+  done
+  rm -rf "$copy"
+  echo "check-apple: self-test passed: wrong lines in every Apple-only file, snippet and Curity app were each an error ($((SECONDS - started)) s)"
 fi
 echo "check-apple: 0 errors"

@@ -33,7 +33,6 @@ Usage: Scripts/check-numbers.py [--build-path .build] [--apple-build-path .build
                                               lines; then the check itself runs
 """
 import concurrent.futures
-import json
 import os
 import re
 import shutil
@@ -42,6 +41,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
+from swift_build import BuildError, apple_only_files, modules, swift_files, typecheck_arguments  # noqa: E402
 
 
 def option(name, default):
@@ -76,7 +77,6 @@ DECODED = re.compile(
 CLAMPED = re.compile(r"\bOutsideNumber\.(seconds|count|date|wholeSeconds)\b")
 # The places that clamp what they read, where a read is the point.
 READERS = {"Sources/OAuthCore/Encoding/JSONValue.swift", "Sources/OAuthCore/Encoding/OutsideNumber.swift"}
-APPLE_GUARD = re.compile(r"^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)")
 
 
 def code_lines(path):
@@ -121,78 +121,6 @@ def code_lines(path):
     return "".join(out).split("\n")
 
 
-def swift_files(root):
-    for directory, _, names in os.walk(os.path.join(root, "Sources")):
-        for name in sorted(names):
-            if name.endswith(".swift"):
-                yield os.path.relpath(os.path.join(directory, name), root)
-
-
-def apple_only_files(root):
-    return sorted(p for p in swift_files(root) if any(APPLE_GUARD.match(l) for l in open(os.path.join(root, p), encoding="utf-8")))
-
-
-def modules(build, root, required):
-    """(name, swiftc arguments, files) of each module of the package in `build`'s manifest: its
-    files are in `root`/Sources/ or generated into the build folder. Fails if a folder of
-    Sources/ in `required` has no module there."""
-    manifest = os.path.join(build, "debug.yaml")
-    if not os.path.exists(manifest):
-        sys.exit(f"check-numbers: no {manifest}: run `swift build` first")
-    found = {}
-    with open(manifest) as lines:
-        name = None
-        for line in lines:
-            if re.match(r'\s+"C\..+-debug\.module":', line):
-                name = True
-            elif name and line.strip().startswith("args: ["):
-                args = json.loads(line.strip()[len("args: "):])
-                if "-module-name" in args:
-                    found[args[args.index("-module-name") + 1]] = args
-                name = None
-    sources, build_dir = os.path.join(ROOT, "Sources") + os.sep, os.path.abspath(build) + os.sep
-    result = []
-    for name, args in sorted(found.items()):
-        files_at = [a for a in args if a.startswith("@")]
-        if not files_at or not os.path.exists(files_at[0][1:]):
-            continue  # a dependency's module, built from its own file list elsewhere
-        with open(files_at[0][1:]) as listing:
-            files = [f.strip().strip('"') for f in listing if f.strip()]
-        ours = [f for f in files if f.startswith(sources)]
-        if not ours:
-            continue  # a dependency's module
-        strays = [f for f in files if not f.startswith(sources) and not f.startswith(build_dir)]
-        if strays:
-            sys.exit(f"check-numbers: module {name} compiles files neither in Sources/ nor generated: {strays[:3]}")
-        # The same module, read from `root` (the self-test's copy, or the package itself).
-        files = [os.path.join(root, os.path.relpath(f, ROOT)) if f.startswith(sources) else f for f in files]
-        result.append((name, args, files))
-    checked = {os.path.relpath(f, root).split(os.sep)[1] for _, _, files in result for f in files if f.startswith(os.path.join(root, "Sources"))}
-    if required - checked:
-        sys.exit(f"check-numbers: no module in {manifest} compiles Sources/{', Sources/'.join(sorted(required - checked))}: "
-                 "build them first (`swift build --build-tests`; for iOS, Scripts/check-apple.sh)")
-    return result
-
-
-def typecheck_arguments(args, files, probe_file):
-    """The module's compile command as a type-check only, with the probe added."""
-    drop_with_value = {"-emit-module-path", "-output-file-map", "-index-store-path", "-emit-objc-header-path", "-j"}
-    drop = {"-emit-dependencies", "-emit-module", "-incremental", "-c", "-enable-batch-mode", "-serialize-diagnostics",
-            "-parseable-output", "-emit-objc-header", "-whole-module-optimization"}
-    out, skip = [], False
-    for arg in args[1:]:
-        if skip:
-            skip = False
-            continue
-        if arg in drop_with_value:
-            skip = True
-            continue
-        if arg in drop or arg.startswith("-j") or arg.startswith("@"):
-            continue
-        out.append(arg)
-    return [args[0], "-typecheck"] + out + files + [probe_file]
-
-
 def conversions(build, root, where, required, only=None):
     """{(path, line): mark} of each conversion the probe finds in `root`/Sources/, type-checking the
     modules of `build` (those whose folder is in `only`, when given); the folders in `required`
@@ -203,17 +131,16 @@ def conversions(build, root, where, required, only=None):
         with open(probe_file, "w") as f:
             f.write(PROBE)
 
-        # check-apple's frontend adds its backfill of newer Apple API to the package's modules; so does this type-check.
-        backfill = os.path.join(build, "apple-backfill")
-        extra = ["-I", backfill, "-Xfrontend", "-import-module", "-Xfrontend", "AppleSDKBackfill"] if os.path.isdir(backfill) else []
-
         def typecheck(module):
             name, args, files = module
-            return name, subprocess.run(typecheck_arguments(args, files, probe_file) + extra, capture_output=True, text=True, cwd=ROOT)
+            return name, subprocess.run(typecheck_arguments(build, args, files + [probe_file]), capture_output=True, text=True, cwd=ROOT)
 
         # One type-check per core at a time.
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            chosen = [m for m in modules(build, root, required) if only is None or m[0] in only]
+            try:
+                chosen = [m for m in modules(build, root, required) if only is None or m[0] in only]
+            except BuildError as error:
+                sys.exit(f"check-numbers: {error}")
             runs = list(pool.map(typecheck, chosen))
         for name, run in runs:
             output = run.stdout + run.stderr

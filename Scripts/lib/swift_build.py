@@ -1,0 +1,90 @@
+"""What the package's checks read from a SwiftPM build: each module's compile command, replayed as
+a type-check only. Used by Scripts/check-numbers.py and Scripts/apple/plant-check.py."""
+import json
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# A positive test for an Apple framework in an `#if` at the start of a line marks Apple-only code
+# (the same pattern as Scripts/check-apple.sh's).
+APPLE_GUARD = re.compile(r"^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)")
+
+
+class BuildError(Exception):
+    """The build folder cannot answer: not built, or a module that compiles files from elsewhere."""
+
+
+def swift_files(root):
+    """The Swift files under `root`/Sources/, as paths relative to `root`."""
+    for directory, _, names in os.walk(os.path.join(root, "Sources")):
+        for name in sorted(names):
+            if name.endswith(".swift"):
+                yield os.path.relpath(os.path.join(directory, name), root)
+
+
+def apple_only_files(root):
+    return sorted(p for p in swift_files(root) if any(APPLE_GUARD.match(l) for l in open(os.path.join(root, p), encoding="utf-8")))
+
+
+def modules(build, root, required):
+    """[(name, swiftc arguments, files)] of each module of the package in `build`'s manifest: its
+    files are in the package's Sources/ or generated into the build folder, and are given as read
+    from `root` (a copy of the package, or the package itself). Raises BuildError when a folder of
+    Sources/ in `required` has no module there."""
+    manifest = os.path.join(build, "debug.yaml")
+    if not os.path.exists(manifest):
+        raise BuildError(f"no {manifest}: build first")
+    found = {}
+    with open(manifest) as lines:
+        name = None
+        for line in lines:
+            if re.match(r'\s+"C\..+-debug\.module":', line):
+                name = True
+            elif name and line.strip().startswith("args: ["):
+                args = json.loads(line.strip()[len("args: "):])
+                if "-module-name" in args:
+                    found[args[args.index("-module-name") + 1]] = args
+                name = None
+    sources, build_dir = os.path.join(ROOT, "Sources") + os.sep, os.path.abspath(build) + os.sep
+    result = []
+    for name, args in sorted(found.items()):
+        files_at = [a for a in args if a.startswith("@")]
+        if not files_at or not os.path.exists(files_at[0][1:]):
+            continue  # a dependency's module, built from its own file list elsewhere
+        with open(files_at[0][1:]) as listing:
+            files = [f.strip().strip('"') for f in listing if f.strip()]
+        if not any(f.startswith(sources) for f in files):
+            continue  # a dependency's module
+        strays = [f for f in files if not f.startswith(sources) and not f.startswith(build_dir)]
+        if strays:
+            raise BuildError(f"module {name} compiles files neither in Sources/ nor generated: {strays[:3]}")
+        files = [os.path.join(root, os.path.relpath(f, ROOT)) if f.startswith(sources) else f for f in files]
+        result.append((name, args, files))
+    checked = {os.path.relpath(f, root).split(os.sep)[1] for _, _, files in result for f in files if f.startswith(os.path.join(root, "Sources"))}
+    if required - checked:
+        raise BuildError(f"no module in {manifest} compiles Sources/{', Sources/'.join(sorted(required - checked))}: build them first "
+                         "(`swift build --build-tests`; for iOS, Scripts/check-apple.sh)")
+    return result
+
+
+def typecheck_arguments(build, args, files):
+    """The module's compile command from `build`'s manifest as a type-check only of `files`, with
+    what check-apple's frontend adds to the package's modules for iOS (its backfill of newer Apple
+    API, Scripts/apple/swift-frontend) when `build` is check-apple's."""
+    drop_with_value = {"-emit-module-path", "-output-file-map", "-index-store-path", "-emit-objc-header-path", "-j"}
+    drop = {"-emit-dependencies", "-emit-module", "-incremental", "-c", "-enable-batch-mode", "-serialize-diagnostics",
+            "-parseable-output", "-emit-objc-header", "-whole-module-optimization"}
+    out, skip = [], False
+    for arg in args[1:]:
+        if skip:
+            skip = False
+            continue
+        if arg in drop_with_value:
+            skip = True
+            continue
+        if arg in drop or arg.startswith("-j") or arg.startswith("@"):
+            continue
+        out.append(arg)
+    backfill = os.path.join(build, "apple-backfill")
+    extra = ["-I", backfill, "-Xfrontend", "-import-module", "-Xfrontend", "AppleSDKBackfill"] if os.path.isdir(backfill) else []
+    return [args[0], "-typecheck"] + out + files + extra
