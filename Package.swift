@@ -281,3 +281,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Scripts/fuzz.sh builds with HAAPI_FUZZ=1: this package's own modules get libFuzzer's coverage
+// instrumentation and haapi-fuzz links libFuzzer's entry point. The dependencies are built as for
+// the tests, so a fuzz build in the tests' build folder compiles only this package's modules again
+// (instrumented SwiftNIO or Hummingbird would only tell the fuzzer about code it does not test).
+if Context.environment["HAAPI_FUZZ"] == "1" {
+    for target in package.targets where target.type == .regular || target.type == .executable {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+        if target.name == "haapi-fuzz" {
+            target.swiftSettings! += [.define("FUZZING")]
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+        }
+    }
+}

@@ -37,8 +37,8 @@ CONFIGURATION=${FUZZ_CONFIGURATION:-release}
 [ -z "$LONG_RUNS" ] || CONFIGURATION=release
 
 echo "fuzz: building haapi-fuzz with -sanitize=fuzzer (first build of $BUILD takes several minutes)" >&2
-swift build -c "$CONFIGURATION" --build-path "$BUILD" --product haapi-fuzz \
-  -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING >&2
+# HAAPI_FUZZ=1: the package's own modules instrumented, haapi-fuzz linked with libFuzzer (Package.swift).
+HAAPI_FUZZ=1 swift build -c "$CONFIGURATION" --build-path "$BUILD" --product haapi-fuzz >&2
 BINARY=$BUILD/$CONFIGURATION/haapi-fuzz
 
 # Numbers past every edge a conversion has: Int's limits and one past, -1, 2^53+1 (the first

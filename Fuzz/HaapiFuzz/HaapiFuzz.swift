@@ -1,8 +1,9 @@
 import FuzzHarnesses
 import Foundation
 
-// Built by Scripts/fuzz.sh with `-sanitize=fuzzer -D FUZZING`: libFuzzer's entry point runs the
-// harness named by HAAPI_FUZZ_TARGET. Built normally: `haapi-fuzz TARGET FILE|DIR...` replays inputs.
+// Built by Scripts/fuzz.sh with HAAPI_FUZZ=1 (Package.swift adds `-sanitize=fuzzer -D FUZZING`):
+// libFuzzer's entry point runs the harness named by HAAPI_FUZZ_TARGET. Built normally:
+// `haapi-fuzz TARGET FILE|DIR...` replays inputs.
 
 #if FUZZING
 private let harness: FuzzHarness = {
