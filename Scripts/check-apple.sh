@@ -4,7 +4,8 @@
 # the seed snippets that need UIKit, SwiftUI or AuthenticationServices (Tests/AppleSnippets), and
 # apps written for Curity's UI kit and SDK with only their import changed (Tests/CurityApps; the
 # same files are type-checked unchanged against Curity's own modules when those are fetched).
-# Then Scripts/reference-names.sh counts the seeds' reference names the modules define.
+# Then Scripts/reference-names.sh counts the seeds' reference names the modules define. First,
+# Scripts/apple/hazards.py finds by pattern what compiles and then breaks on a device.
 # Fails on any error, on a missing reference name not listed in docs/PORTING.md, and when
 # BoringSSL (or any other C code) is compiled for those targets.
 #
@@ -26,6 +27,10 @@ sdk_dir=${HAAPI_APPLE_SDK_DIR:-$root/../shared/apple-sdk}
 targets=(OAuthCore OAuthTransportURLSession HaapiDriver OIDCClient HaapiSDK HaapiUI)
 # A positive test for an Apple framework in an `#if` at the start of a line marks Apple-only code.
 apple_guard='^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)'
+
+# What a type-check cannot see in UIKit code (Scripts/apple/hazards.py: text only, no SDK needed);
+# with --self-test, a planted line of each rule first.
+if [ "${1:-}" = "--self-test" ]; then Scripts/apple/hazards.py --self-test; else Scripts/apple/hazards.py; fi
 
 if [ ! -f "$sdk_dir/env.sh" ]; then
   echo "check-apple: skipped: no Apple SDK at $sdk_dir (see ../shared/apple-sdk/README.md); nothing was type-checked for iOS"

@@ -42,7 +42,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
-from swift_build import BuildError, apple_only_files, modules, swift_files, typecheck_arguments  # noqa: E402
+from swift_build import BuildError, apple_only_files, code_lines, modules, swift_files, typecheck_arguments  # noqa: E402
 
 
 def option(name, default):
@@ -77,48 +77,6 @@ DECODED = re.compile(
 CLAMPED = re.compile(r"\bOutsideNumber\.(seconds|count|date|wholeSeconds)\b")
 # The places that clamp what they read, where a read is the point.
 READERS = {"Sources/OAuthCore/Encoding/JSONValue.swift", "Sources/OAuthCore/Encoding/OutsideNumber.swift"}
-
-
-def code_lines(path):
-    """The file's lines with comments removed and string literals emptied (`"…"` becomes `""`)."""
-    text = open(path, encoding="utf-8").read()
-    out, i, n = [], 0, len(text)
-    depth = 0  # inside /* */ comments
-    literal = None  # the closing delimiter of the string literal we are in
-    while i < n:
-        c = text[i]
-        if depth:
-            if text.startswith("/*", i): depth, i = depth + 1, i + 2
-            elif text.startswith("*/", i): depth, i = depth - 1, i + 2
-            else:
-                if c == "\n": out.append(c)
-                i += 1
-        elif literal:
-            if text.startswith(literal, i):
-                out.append('"')
-                i += len(literal)
-                literal = None
-            else:
-                if c == "\\" and not literal.endswith("#"): i += 1
-                if i < n and text[i] == "\n": out.append("\n")
-                i += 1
-        elif text.startswith("//", i):
-            while i < n and text[i] != "\n": i += 1
-        elif text.startswith("/*", i):
-            depth, i = 1, i + 2
-        elif c in '#"':
-            m = re.match(r'(#*)("""|")', text[i:])
-            if not m:
-                out.append(c)
-                i += 1
-                continue
-            literal = m.group(2) + m.group(1)
-            out.append('"')
-            i += m.end()
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out).split("\n")
 
 
 def conversions(build, root, where, required, only=None):

@@ -14,6 +14,48 @@ class BuildError(Exception):
     """The build folder cannot answer: not built, or a module that compiles files from elsewhere."""
 
 
+def code_lines(path):
+    """The file's lines with comments removed and string literals emptied (`"…"` becomes `""`)."""
+    text = open(path, encoding="utf-8").read()
+    out, i, n = [], 0, len(text)
+    depth = 0  # inside /* */ comments
+    literal = None  # the closing delimiter of the string literal we are in
+    while i < n:
+        c = text[i]
+        if depth:
+            if text.startswith("/*", i): depth, i = depth + 1, i + 2
+            elif text.startswith("*/", i): depth, i = depth - 1, i + 2
+            else:
+                if c == "\n": out.append(c)
+                i += 1
+        elif literal:
+            if text.startswith(literal, i):
+                out.append('"')
+                i += len(literal)
+                literal = None
+            else:
+                if c == "\\" and not literal.endswith("#"): i += 1
+                if i < n and text[i] == "\n": out.append("\n")
+                i += 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n": i += 1
+        elif text.startswith("/*", i):
+            depth, i = 1, i + 2
+        elif c in '#"':
+            m = re.match(r'(#*)("""|")', text[i:])
+            if not m:
+                out.append(c)
+                i += 1
+                continue
+            literal = m.group(2) + m.group(1)
+            out.append('"')
+            i += m.end()
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out).split("\n")
+
+
 def swift_files(root):
     """The Swift files under `root`/Sources/, as paths relative to `root`."""
     for directory, _, names in os.walk(os.path.join(root, "Sources")):

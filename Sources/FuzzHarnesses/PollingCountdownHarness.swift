@@ -44,7 +44,7 @@ extension FuzzHarness {
         }
         // The kit's screens (its UIKit view controllers build them): one countdown when the
         // server gives the time left, never negative, at most the longest duration kept, with its text.
-        let countdowns = MainActor.assumeIsolatedOnMainThread {
+        let countdowns = MainActor.onMainThread {
             ScreenBuilder().screen(for: model).content.compactMap { item -> Countdown? in
                 if case .countdown(let countdown) = item { return Countdown(text: countdown.text, seconds: countdown.seconds) }
                 return nil

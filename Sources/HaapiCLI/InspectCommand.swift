@@ -238,6 +238,7 @@ struct ScreenJSON {
         case .field(let name): return ["field": .string(name)]
         case .submit(let action): return ["submit": json(action)]
         case .dismissKeyboard: return "dismissKeyboard"
+        case .waitForRequest: return "waitForRequest"
         }
     }
 }

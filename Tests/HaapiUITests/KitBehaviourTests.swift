@@ -56,6 +56,18 @@ import Testing
         #expect(screen.focus == user.name)
     }
 
+    @Test func returnWhileARequestRunsSubmitsNothingButStillMovesOn() throws {
+        let screen = try ScreenTests.screen(ScreenTests.uiKit, "html-form-login.json")
+        let (user, password) = (screen.textFields[0], screen.textFields[1])
+        // The buttons are disabled while the request runs; the return key must be too, or a
+        // one-shot action is sent twice.
+        #expect(screen.afterReturn(in: password.name, isLoading: true) == .waitForRequest)
+        #expect(screen.afterReturn(in: user.name, isLoading: true) == .field(password.name))
+        guard case .submit? = screen.afterReturn(in: password.name, isLoading: false) else {
+            Issue.record("the last field does not submit once the request is over"); return
+        }
+    }
+
     @Test func theFocusGoesToTheFieldTheServerComplainedAbout() throws {
         let form = try Documents.step(ScreenTests.uiKit, "html-form-login.json")
         let errors = try Documents.problem(ScreenTests.uiKit, "problem-invalid-input.json")

@@ -27,7 +27,11 @@ import SwiftUI
         case .modal:
             let flow = try HaapiFlowViewController(
                 application: haapiUIKitApplication, haapiFlowResult: presentedViewController, haapiDeepLinkManageable: haapiDeepLinkManageable
-            ) { [weak presentedViewController] in presentedViewController?.dismiss(animated: animated) }
+            ) { [weak presentedViewController] _, done in
+                // Gone already (the app dismissed it, or let go of the controller): nothing to dismiss.
+                guard let presentedViewController, presentedViewController.presentedViewController != nil else { return done() }
+                presentedViewController.dismiss(animated: animated, completion: done)
+            }
             presentedViewController.present(UINavigationController(rootViewController: flow), animated: animated)
         case .stack:
             guard let navigation = presentedViewController.navigationController else {
@@ -35,9 +39,18 @@ import SwiftUI
             }
             let flow = try HaapiFlowViewController(
                 application: haapiUIKitApplication, haapiFlowResult: presentedViewController, haapiDeepLinkManageable: haapiDeepLinkManageable
-            ) { [weak presentedViewController] in
-                guard let presentedViewController else { return }
-                navigation.popToViewController(presentedViewController, animated: animated)
+            ) { [weak presentedViewController, weak navigation] flow, done in
+                guard let navigation else { return done() }
+                // The app may have changed its stack since (reset it, or started the flow from a
+                // child): the flow pops back only to a controller still below it.
+                let stack = navigation.viewControllers
+                switch StackExit.plan(stack: stack.map(ObjectIdentifier.init), flow: ObjectIdentifier(flow), origin: presentedViewController.map(ObjectIdentifier.init)) {
+                case .popTo(let index): navigation.popToViewController(stack[index], animated: animated)
+                case .keepFirst(let count): navigation.setViewControllers(Array(stack.prefix(count)), animated: animated)
+                case .nothing: return done()
+                }
+                guard animated, let transition = navigation.transitionCoordinator else { return done() }
+                transition.animate(alongsideTransition: nil) { _ in done() }
             }
             navigation.pushViewController(flow, animated: animated)
         }
@@ -99,7 +112,11 @@ extension HaapiFlow {
         do {
             return FlowHost(flow: try HaapiFlowViewController(
                 application: haapiUIKitApplication, haapiFlowResult: haapiFlowResult, haapiDeepLinkManageable: haapiDeepLinkManageable,
-                onFinish: { coordinator.dismiss?() }))
+                onFinish: { _, done in
+                    // SwiftUI's dismiss gives no completion: the app is told as the view goes.
+                    coordinator.dismiss?()
+                    done()
+                }))
         } catch {
             haapiFlowResult.didReceiveError(error)
             return UIViewController()

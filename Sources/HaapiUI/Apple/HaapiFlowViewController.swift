@@ -16,13 +16,16 @@ import UIKit
 @available(iOSApplicationExtension, unavailable)
 @MainActor public class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
     HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable, HaapiFlowDeepLinkable, ScreenBuilding, KitFlowActions,
-    UIAdaptivePresentationControllerDelegate
+    UIAdaptivePresentationControllerDelegate, FlowPresenting
 {
     /// The container's style (section `HaapiFlowViewController`).
     public typealias AssociatedStyle = HaapiFlowViewControllerStyle
     /// The flow this controller shows.
     public let viewModel: HaapiFlowViewModel
-    private let onFinish: @MainActor @Sendable () -> Void
+    /// Takes the flow off screen, then calls its completion (``HaapiFlow`` dismisses or pops).
+    private let remove: @MainActor (HaapiFlowViewController, @escaping @MainActor () -> Void) -> Void
+    /// When alerts go up and when the app is told the end (after the flow is off screen).
+    private lazy var presentation = FlowPresentation(presenter: self)
     private var cancellables = Set<AnyCancellable>()
     private let application: any HaapiUIKitApplication
     /// The styles every screen shares.
@@ -56,22 +59,28 @@ import UIKit
         bundle nibBundleOrNil: Bundle? = nil, notificationCenter: NotificationCenter = .default
     ) throws {
         try self.init(
-            application: haapiUIKitApplication, haapiFlowResult: haapiFlowResult, haapiDeepLinkManageable: haapiDeepLinkManageable, onFinish: {})
+            application: haapiUIKitApplication, haapiFlowResult: haapiFlowResult, haapiDeepLinkManageable: haapiDeepLinkManageable,
+            onFinish: { _, done in done() })
     }
 
-    /// A controller whose `onFinish` runs after `haapiFlowResult` was told (``HaapiFlow`` dismisses there).
+    /// A controller whose `onFinish` takes the flow off screen at its end and then calls its
+    /// completion, after which `haapiFlowResult` is told (``HaapiFlow`` dismisses or pops there).
     init(
         application: any HaapiUIKitApplication, haapiFlowResult: (any HaapiFlowResult)?,
-        haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?, onFinish: @escaping @MainActor @Sendable () -> Void
+        haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?,
+        onFinish: @escaping @MainActor (HaapiFlowViewController, @escaping @MainActor () -> Void) -> Void
     ) throws {
         self.application = application
         viewModel = HaapiFlowViewModel(haapiUIKitApplication: application)
         screenBuilder = application.screenBuilder
         commonStyle = try (application as? KitApplication)?.commonStyle ?? HaapiUIViewControllerStyle(theme: application.theme)
-        self.onFinish = onFinish
+        remove = onFinish
         super.init(nibName: nil, bundle: nil)
         viewModel.deepLinkManager = haapiDeepLinkManageable
-        viewModel.haapiFlowResult = FinishingResult(inner: haapiFlowResult) { [weak self] in self?.onFinish() }
+        viewModel.haapiFlowResult = FinishingResult(inner: haapiFlowResult) { [weak self] tell in
+            guard let self else { return tell() }
+            self.presentation.end(tellApp: tell)
+        }
     }
 
     @available(*, unavailable)
@@ -129,6 +138,8 @@ import UIKit
         {
             navigation.presentationController?.delegate = self
         }
+        // An error that came while the sheet was still coming up goes up now.
+        presentation.presenterDidSettle()
     }
 
     /// Applies the container's style: its background and close button.
@@ -256,14 +267,11 @@ import UIKit
     /// Shows a problem no screen handled: an alert with its title and message; the step stays.
     public func handleUIProblem(_ uiProblem: any UIProblemModel) {
         current?.stopLoading()
-        guard presentedViewController == nil else { return }
         let strings = screenBuilder.strings
         let messages = (uiProblem as? any ProblemModel)?.messageItems.compactMap(\.text) ?? []
-        let alert = UIAlertController(
+        presentation.show(FlowAlert(
             title: uiProblem.title ?? strings.string(.developerRuntimeTitle),
-            message: messages.isEmpty ? uiProblem.message : messages.joined(separator: "\n"), preferredStyle: .alert)
-        alert.addAction(UIAlertAction(title: strings.string(.ok), style: .default))
-        present(alert, animated: true)
+            message: messages.isEmpty ? uiProblem.message : messages.joined(separator: "\n"), buttons: [.init(strings.string(.ok))]))
     }
 
     func poll() {
@@ -299,14 +307,12 @@ import UIKit
     public func interruptHaapiFlowForError(_ error: any Error, title: String?, message: String?) {
         viewModel.stop()
         let receiver = viewModel.haapiFlowResult
-        guard title != nil || message != nil, viewModel.configuration.shouldAutoHandleFlowErrorFeedback, presentedViewController == nil else {
+        guard title != nil || message != nil, viewModel.configuration.shouldAutoHandleFlowErrorFeedback else {
             receiver?.didReceiveError(error)
             return
         }
         HaapiLogger.error(UIKitFollowUpTag.flow, "the flow was interrupted: \(title ?? ""): \(message ?? "")")
-        let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
-        alert.addAction(UIAlertAction(title: screenBuilder.strings.string(.ok), style: .default) { _ in receiver?.didReceiveError(error) })
-        present(alert, animated: true)
+        presentation.show(FlowAlert(title: title, message: message, buttons: [.init(screenBuilder.strings.string(.ok)) { receiver?.didReceiveError(error) }]))
     }
 
     // MARK: HaapiFlowDeepLinkable
@@ -341,7 +347,7 @@ import UIKit
     private func perform(_ operation: any GenericOperationModel) {
         let errorAction = operation.actionModel.errorActions.first?.form
         application.genericClientOperationHandler.handleGenericClientOperation(
-            actionModel: operation.actionModel, viewControllerProvider: { [weak self] controller in self?.present(controller, animated: true) },
+            actionModel: operation.actionModel, viewControllerProvider: { [weak self] controller in self?.presentAppController(controller) },
             onSuccess: { [weak self] action, parameters in
                 self?.submit(interactionActionModel: SubmittedAction(action: action), parameters: parameters)
             },
@@ -368,43 +374,60 @@ import UIKit
         }
     }
 
-    /// Opens `url` in an in-app browser session (the default) or the default browser; the
-    /// flow goes on from the URL the browser comes back to.
+    /// Opens `url` in an in-app browser session (the default) or the default browser
+    /// (``BrowserLaunch``); the flow goes on from the URL the browser comes back to.
     private func launch(_ url: URL, prefersDefaultBrowser: Bool) {
-        if prefersDefaultBrowser {
-            // The return arrives as a deep link: HaapiDeepLinkManager hands it to the flow.
-            UIApplication.shared.open(url)
-            return
+        var takesHTTPS = false
+        if #available(iOS 17.4, macCatalyst 17.4, visionOS 1.1, *) { takesHTTPS = true }
+        let launch = BrowserLaunch.choose(
+            appRedirect: application.haapiUIKitConfiguration.haapiConfiguration.appRedirect, prefersDefaultBrowser: prefersDefaultBrowser,
+            sessionTakesHTTPSCallbacks: takesHTTPS)
+        let completion = Self.browserCompletion { [weak self] returned in
+            guard let self else { return }
+            self.webSession = nil
+            if let returned { await self.viewModel.resumeExternalBrowser(url: returned) }
         }
-        let completion: ASWebAuthenticationSession.CompletionHandler = { [weak self] returned, _ in
-            Task { @MainActor in
-                guard let self else { return }
-                self.webSession = nil
-                if let returned { await self.viewModel.resumeExternalBrowser(url: returned) }
-            }
-        }
-        let redirect = URLComponents(string: application.haapiUIKitConfiguration.haapiConfiguration.appRedirect)
         let session: ASWebAuthenticationSession
-        if #available(iOS 17.4, macCatalyst 17.4, visionOS 1.1, *), redirect?.scheme?.lowercased() == "https", let host = redirect?.host {
-            session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: redirect?.path ?? "/"), completionHandler: completion)
-        } else {
-            session = ASWebAuthenticationSession(url: url, callbackURLScheme: redirect?.scheme, completionHandler: completion)
+        switch launch {
+        case .defaultBrowser:
+            // The return arrives as a deep link: HaapiDeepLinkManager hands it to the flow.
+            openURL(url)
+            return
+        case .session(let scheme):
+            session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
+        case .sessionForHTTPS(let host, let path):
+            guard #available(iOS 17.4, macCatalyst 17.4, visionOS 1.1, *) else { return openURL(url) }
+            session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
         }
         session.presentationContextProvider = self
         webSession = session
-        session.start()
+        // A session the system refuses to start (another one is on show) would leave the
+        // step waiting for nothing: the default browser takes over.
+        if !session.start() {
+            webSession = nil
+            HaapiLogger.info(UIKitFollowUpTag.flow, "the in-app browser session did not start: opening the default browser")
+            openURL(url)
+        }
+    }
+
+    /// The in-app browser session's completion handler, made outside the main actor: a closure
+    /// written in main-actor code is isolated to it, and Swift checks the thread when the system
+    /// calls it, which it may do off the main thread. This one only hops to the main actor.
+    private nonisolated static func browserCompletion(
+        _ returned: @escaping @MainActor @Sendable (URL?) async -> Void
+    ) -> ASWebAuthenticationSession.CompletionHandler {
+        { url, _ in Task { @MainActor in await returned(url) } }
     }
 
     /// The window the in-app browser session presents over (the system asks on the main thread).
     public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        // The system asks on the main thread.
-        MainActor.assumeIsolatedOnMainThread { view.window ?? ASPresentationAnchor() }
+        MainActor.onMainThread { view.window ?? ASPresentationAnchor() }
     }
 
     // MARK: Errors and the end
 
     private func show(_ error: HaapiFlowError?) {
-        guard let error, presentedViewController == nil else { return }
+        guard let error else { return }
         current?.stopLoading()
         if let problem = error.problem, current?.handleProblemModel(problem) == true { return }
         // A problem that ended the attempt is on its own screen already: closing it reports it.
@@ -413,16 +436,18 @@ import UIKit
         // The server's words when it sent some, else the kit's, with the failure's reason.
         let (title, message) = screenBuilder.alert(for: error)
         if error.problem == nil { HaapiLogger.error(UIKitFollowUpTag.flow, "the flow failed: \(error.title)") }
-        let alert = UIAlertController(title: title, message: message, preferredStyle: .alert)
+        let buttons: [FlowAlert.Button]
         if error.isRetryable {
-            alert.addAction(UIAlertAction(title: strings.string(.webAuthnRetryButton), style: .default) { [weak self] _ in Task { await self?.viewModel.retry() } })
-            alert.addAction(UIAlertAction(title: strings.string(.cancel), style: .cancel) { [weak self] _ in self?.viewModel.acknowledgeError() })
+            buttons = [
+                .init(strings.string(.webAuthnRetryButton)) { [weak self] in Task { await self?.viewModel.retry() } },
+                .init(strings.string(.cancel), role: .cancel) { [weak self] in self?.viewModel.acknowledgeError() },
+            ]
         } else if viewModel.configuration.shouldAutoHandleFlowErrorFeedback {
-            alert.addAction(UIAlertAction(title: strings.string(.ok), style: .default) { [weak self] _ in self?.viewModel.acknowledgeError() })
+            buttons = [.init(strings.string(.ok)) { [weak self] in self?.viewModel.acknowledgeError() }]
         } else {
             return  // the flow has ended already; the app gives the feedback
         }
-        present(alert, animated: true)
+        presentation.show(FlowAlert(title: title, message: message, buttons: buttons))
     }
 
     private func close() {
@@ -439,13 +464,46 @@ import UIKit
 
     private func confirmInterruption() {
         let strings = screenBuilder.strings
-        let alert = UIAlertController(
-            title: strings.string(.interruptingTitle), message: strings.string(.interruptingMessage), preferredStyle: .alert)
-        alert.addAction(UIAlertAction(title: strings.string(.interruptingCancel), style: .cancel) { [weak self] _ in self?.viewModel.dismissCancel() })
-        alert.addAction(UIAlertAction(title: strings.string(.interruptingConfirm), style: .destructive) { [weak self] _ in
-            Task { await self?.viewModel.confirmCancel() }
-        })
-        present(alert, animated: true)
+        presentation.show(FlowAlert(title: strings.string(.interruptingTitle), message: strings.string(.interruptingMessage), buttons: [
+            .init(strings.string(.interruptingCancel), role: .cancel) { [weak self] in self?.viewModel.dismissCancel() },
+            .init(strings.string(.interruptingConfirm), role: .destructive) { [weak self] in Task { await self?.viewModel.confirmCancel() } },
+        ]))
+    }
+
+    // MARK: FlowPresenting: the only place the flow presents, dismisses or pops
+
+    /// Whether an alert can go up now: on screen, not coming or going, presenting nothing.
+    var canPresentAlert: Bool {
+        guard viewIfLoaded?.window != nil, presentedViewController == nil, !isBeingPresented, !isMovingToParent else { return false }
+        let container = navigationController ?? self
+        return !container.isBeingPresented && container.transitionCoordinator == nil
+    }
+
+    /// Puts `alert` up as a system alert; `closed` runs with the button tapped once it is gone.
+    func present(_ alert: FlowAlert, closed: @escaping @MainActor (FlowAlert.Button) -> Void) {
+        let controller = UIAlertController(title: alert.title, message: alert.message, preferredStyle: .alert)
+        for button in alert.buttons {
+            let style: UIAlertAction.Style = switch button.role {
+            case .normal: .default
+            case .cancel: .cancel
+            case .destructive: .destructive
+            }
+            // UIKit calls an alert action's handler on the main thread, after the alert is gone.
+            controller.addAction(UIAlertAction(title: button.title, style: style) { _ in
+                MainActor.onMainThread { closed(button) }
+            })
+        }
+        present(controller, animated: true)
+    }
+
+    /// Takes the flow off screen as ``HaapiFlow`` placed it, then calls `completion`.
+    func removeFlow(completion: @escaping @MainActor () -> Void) {
+        remove(self, completion)
+    }
+
+    /// A controller of the app's (a client operation's own screen), over the flow.
+    private func presentAppController(_ controller: UIViewController) {
+        present(controller, animated: true)
     }
 }
 
@@ -454,19 +512,18 @@ private struct SubmittedAction: InteractionActionModel {
     let action: any RepresentationActionModel
 }
 
-/// Tells the app's result, then finishes the presentation.
+/// Finishes the presentation, then tells the app's result.
 @MainActor private struct FinishingResult: HaapiFlowResult {
     let inner: (any HaapiFlowResult)?
-    let finish: @MainActor @Sendable () -> Void
+    /// Takes the flow off screen, then runs what it is given.
+    let finish: @MainActor @Sendable (@escaping @MainActor () -> Void) -> Void
 
     func didReceiveOAuthModel(_ oAuthModel: any OAuthModel) {
-        inner?.didReceiveOAuthModel(oAuthModel)
-        finish()
+        finish { inner?.didReceiveOAuthModel(oAuthModel) }
     }
 
     func didReceiveError(_ error: Error) {
-        inner?.didReceiveError(error)
-        finish()
+        finish { inner?.didReceiveError(error) }
     }
 }
 #endif

@@ -153,7 +153,7 @@ import Foundation
 extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
     /// Hands the credential the user made or chose to the waiting ceremony.
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        MainActor.assumeIsolatedOnMainThread {
+        MainActor.onMainThread {
             continuation?.resume(returning: authorization)
             continuation = nil
         }
@@ -161,7 +161,7 @@ extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizati
 
     /// Hands the failure (cancelled, no credential, ...) to the waiting ceremony.
     public nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        MainActor.assumeIsolatedOnMainThread {
+        MainActor.onMainThread {
             continuation?.resume(throwing: error)
             continuation = nil
         }
@@ -169,7 +169,7 @@ extension PasskeyAuthenticator: ASAuthorizationControllerDelegate, ASAuthorizati
 
     /// The window the passkey sheet presents over (the system asks on the main thread).
     public nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-        MainActor.assumeIsolatedOnMainThread { anchor() }
+        MainActor.onMainThread { anchor() }
     }
 }
 #endif

@@ -100,13 +100,15 @@ public struct Screen: Sendable, Hashable {
     }
 
     /// Where the return key of the field `name` leads: the next field of its form, else the
-    /// button that submits the form (`nil`: the field is not on this screen).
-    public func afterReturn(in name: String) -> ReturnTarget? {
+    /// button that submits the form (`nil`: the field is not on this screen). While a request
+    /// runs (`isLoading`) the return key submits nothing, as the disabled buttons do not: a
+    /// one-shot action is sent once.
+    public func afterReturn(in name: String, isLoading: Bool = false) -> ReturnTarget? {
         guard let start = content.firstIndex(where: { $0.fieldName == name }) else { return nil }
         for item in content[(start + 1)...] {
             switch item {
             case .textField(let next): return .field(next.name)
-            case .button(let button): return .submit(button.action)
+            case .button(let button): return isLoading ? .waitForRequest : .submit(button.action)
             default: continue
             }
         }
@@ -147,6 +149,8 @@ public enum ReturnTarget: Sendable, Hashable {
     case submit(ScreenAction)
     /// Nowhere: the keyboard goes away.
     case dismissKeyboard
+    /// Nothing: the form's request is under way, and the keyboard stays.
+    case waitForRequest
 }
 
 /// What a tap on an element does.

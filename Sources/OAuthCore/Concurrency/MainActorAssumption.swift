@@ -1,23 +1,31 @@
 import Foundation
 
 extension MainActor {
-    /// Runs `operation` on the main actor from a synchronous nonisolated function that the
-    /// system calls on the main thread (a delegate, a `Timer`'s block): `MainActor.assumeIsolated`,
-    /// which the iOS 15 and 16 runtimes lack.
-    ///
-    /// Before iOS 17 (macOS 14, tvOS 17, watchOS 10) it checks, as `assumeIsolated` does, that it
-    /// runs on the main queue (a trap when not: a broken assumption is a bug), then calls
-    /// `operation` as a nonisolated function.
-    package static func assumeIsolatedOnMainThread<T: Sendable>(_ operation: @MainActor () throws -> T) rethrows -> T {
-        if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) {
-            return try assumeIsolated(operation)
-        }
+    /// Runs `operation` on the main actor from a synchronous nonisolated function the system
+    /// calls (a delegate, a presentation anchor, a `Timer`'s or an alert action's block): on the
+    /// main thread, as a rule, where it runs at once; called from any other thread, it runs
+    /// through the main queue and its answer is waited for, where `MainActor.assumeIsolated`
+    /// would trap. The system's threading promises are not all written down; a wrong guess here
+    /// costs a hop, not a crash.
+    package static func onMainThread<T: Sendable>(_ operation: @MainActor () -> T) -> T {
         #if canImport(Darwin)
-        dispatchPrecondition(condition: .onQueue(.main))
+        if !Thread.isMainThread {
+            return DispatchQueue.main.sync { runIsolated(operation) }
+        }
         #endif
-        // What `assumeIsolated` does once its check has passed: the isolation is dropped from the type.
-        return try withoutActuallyEscaping(operation) { operation in
-            try unsafeBitCast(operation, to: (() throws -> T).self)()
+        return runIsolated(operation)
+    }
+
+    /// `operation`, on the main thread, as the main actor's: `MainActor.assumeIsolated`, which
+    /// the iOS 15 and 16 runtimes lack.
+    private static func runIsolated<T: Sendable>(_ operation: @MainActor () -> T) -> T {
+        if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) {
+            return assumeIsolated(operation)
+        }
+        // What `assumeIsolated` does once its check has passed (the caller made sure of the
+        // thread): the isolation is dropped from the type.
+        return withoutActuallyEscaping(operation) { operation in
+            unsafeBitCast(operation, to: (() -> T).self)()
         }
     }
 }

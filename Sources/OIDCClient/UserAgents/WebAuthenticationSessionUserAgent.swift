@@ -53,6 +53,23 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
     let ephemeral: Bool
     let anchor: @MainActor @Sendable () -> ASPresentationAnchor
 
+    /// The session's completion handler, made outside the main actor: a closure written in
+    /// main-actor code is isolated to it, and Swift checks the thread when the system calls it,
+    /// which it may do off the main thread. This one only hops to the main actor.
+    private nonisolated static func completion(finishing sheet: Sheet) -> ASWebAuthenticationSession.CompletionHandler {
+        { callback, error in
+            let result: Result<URL, any Error>
+            if let callback {
+                result = .success(callback)
+            } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
+                result = .failure(OIDCError(.cancelled, "the login sheet was closed"))
+            } else {
+                result = .failure(OIDCError(.userAgentFailed, "the login sheet failed", cause: error))
+            }
+            Task { @MainActor in sheet.finish(result) }
+        }
+    }
+
     func present(_ url: URL, timeout: TimeInterval) async throws -> URL {
         let redirectURI = self.redirectURI, ephemeral = self.ephemeral, anchor = self.anchor
         let sheet = await Sheet()
@@ -64,18 +81,7 @@ struct WebAuthenticationSession: ExternalUserAgentSession {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
                     guard sheet.wait(continuation) else { return }
-                    let completion: ASWebAuthenticationSession.CompletionHandler = { callback, error in
-                        let result: Result<URL, any Error>
-                        if let callback {
-                            result = .success(callback)
-                        } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                            result = .failure(OIDCError(.cancelled, "the login sheet was closed"))
-                        } else {
-                            result = .failure(OIDCError(.userAgentFailed, "the login sheet failed", cause: error))
-                        }
-                        Task { @MainActor in sheet.finish(result) }
-                    }
-                    let session = Self.session(url: url, redirectURI: redirectURI, completion: completion)
+                    let session = Self.session(url: url, redirectURI: redirectURI, completion: Self.completion(finishing: sheet))
                     let provider = PresentationAnchorProvider(anchor: anchor)
                     session.presentationContextProvider = provider
                     session.prefersEphemeralWebBrowserSession = ephemeral
@@ -154,7 +160,7 @@ private final class PresentationAnchorProvider: NSObject, ASWebAuthenticationPre
     // Nonisolated so it satisfies the requirement whether or not the SDK marks it @MainActor;
     // AuthenticationServices calls it on the main thread.
     nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.assumeIsolatedOnMainThread { anchor() }
+        MainActor.onMainThread { anchor() }
     }
 }
 #endif

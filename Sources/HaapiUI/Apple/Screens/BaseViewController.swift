@@ -41,6 +41,8 @@ import UIKit
     private var actionElements: [any ActionElement] = []
     /// The element last tapped: it shows progress while its request runs.
     private weak var tappedElement: (any ActionElement)?
+    /// Whether the flow's request runs (the buttons are disabled): the return key then submits nothing.
+    private var isLoading = false
     private var countdown: (label: UILabel, seconds: Int, timer: Timer?)?
     /// What the elements are drawn with; made when first drawn, once the delegates are set.
     private lazy var drawing = ElementDrawing(
@@ -337,12 +339,15 @@ import UIKit
         let builder = screenBuilder
         label.accessibilityLabel = label.text
         countdown = (label, seconds, Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self, weak bar] _ in
-            MainActor.assumeIsolatedOnMainThread {
+            MainActor.onMainThread {
                 guard let self, var countdown = self.countdown else { return }
                 countdown.seconds = max(0, countdown.seconds - 1)
                 self.countdown = countdown
                 let text = builder.timeLeft(seconds: countdown.seconds)
-                countdown.label.attributedText = NSAttributedString(string: text, attributes: countdown.label.attributedText?.attributes(at: 0, effectiveRange: nil) ?? [:])
+                // The attributes of the text on show; an empty text has none to read (reading them would trap).
+                let shown = countdown.label.attributedText
+                let attributes = (shown?.length ?? 0) > 0 ? shown?.attributes(at: 0, effectiveRange: nil) ?? [:] : [:]
+                countdown.label.attributedText = NSAttributedString(string: text, attributes: attributes)
                 countdown.label.accessibilityLabel = text
                 if let bar, let total, total > 0 { bar.setProgress(Float(countdown.seconds) / Float(total), animated: true) }
             }
@@ -354,10 +359,10 @@ import UIKit
 
     /// The return key of the field `name`: on to the next field, or the form's submission.
     private func returnPressed(in name: String) {
-        switch screen().afterReturn(in: name) {
+        switch screen().afterReturn(in: name, isLoading: isLoading) {
         case .field(let next)?: textFields[next]?.becomeFirstResponder()
         case .submit(let action)?: perform(action)
-        case .dismissKeyboard?, nil: break
+        case .dismissKeyboard?, .waitForRequest?, nil: break
         }
     }
 
@@ -429,6 +434,7 @@ import UIKit
     /// Enables or disables every button, link and tab: the flow disables them while a request
     /// runs (the tapped one shows progress), so that no second request starts meanwhile.
     func setInteractionEnabled(_ enabled: Bool) {
+        isLoading = !enabled
         for element in actionElements { element.isEnabled = enabled }
         if enabled { stopLoading() } else { tappedElement?.showsProgress = true }
     }

@@ -4,18 +4,22 @@ import UIKit
 extension ElementDrawing {
     /// A title that opens to show `body` (`ExpandableView`), in `style` (plain when `nil`).
     func expandableView(title: String, body: String, style: ExpandableViewStyle?) -> UIView {
-        let header = UIButton(type: .system)
-        header.contentHorizontalAlignment = .leading
+        // A configured button: its title wraps at every text size (an old-style button's title
+        // label, even set to any number of lines, is clipped at the largest).
+        var configuration = UIButton.Configuration.plain()
+        configuration.contentInsets = .zero
+        configuration.titleAlignment = .leading
+        configuration.imagePadding = 8
         if let style {
             let label = UILabel()
             style.titleTextAppearance.apply(to: label, text: title, color: color(style.titleTextColorName))
-            header.setAttributedTitle(label.attributedText, for: .normal)
-            header.titleLabel?.adjustsFontForContentSizeCategory = true
-            header.titleLabel?.numberOfLines = 0
+            configuration.attributedTitle = label.attributedText.flatMap { try? AttributedString($0, including: \.uiKit) } ?? AttributedString(title)
         } else {
-            header.setTitle(title, for: .normal)
+            configuration.title = title
         }
-        header.setImage(image(style?.iconImageName), for: .normal)
+        configuration.image = image(style?.iconImageName)
+        let header = UIButton(configuration: configuration)
+        header.contentHorizontalAlignment = .leading
         header.tintColor = color(style?.iconTintColorName)
         let text = UILabel()
         if let style {

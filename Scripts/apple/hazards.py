@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Part of Scripts/check-apple.sh: what a type-check cannot see in UIKit code, found by pattern.
+
+The kit's UIKit layer never runs here. These are the ways such code compiles and then breaks on
+a device, each a rule over the code of Sources/ (comments and string literals removed):
+
+  main-actor-assumption   `MainActor.assumeIsolated` traps when the system calls off the main
+                          thread, which it does not always promise: use `MainActor.onMainThread`.
+  presentation            `present(_:animated:)`, `dismiss(animated:)`, `popToViewController`,
+                          `popViewController`, `setViewControllers` outside the flow's presenter
+                          (FlowPresenting): presented too early, UIKit refuses and says so only in
+                          the console; popped to a controller no longer in the stack, it traps.
+  isolated-completion     a completion handler written as a closure in place (`completionHandler:
+                          {`, `…CompletionHandler = {`): in main-actor code it is isolated to the
+                          main actor and Swift checks the thread when the system calls it; make it
+                          in a nonisolated function instead.
+  attributes-at           `attributes(at:` without the text's `length` checked on the same line:
+                          it traps on an empty text.
+  old-style-multiline     `titleLabel?.numberOfLines = 0`: an old-style button clips its title at
+                          the largest text sizes anyway; use a `UIButton.Configuration`.
+
+A finding is allowed only by a line of Scripts/apple/hazards.allow, `rule | path | piece of the
+line | why`; an entry that matches nothing fails, so the list stays true.
+
+Usage: Scripts/apple/hazards.py              the check
+       Scripts/apple/hazards.py --self-test  a copy of Sources/ with one planted line of each rule
+                                             must be reported at each of those lines; then the check
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from swift_build import ROOT, code_lines, swift_files  # noqa: E402
+
+ALLOW = os.path.join(ROOT, "Scripts", "apple", "hazards.allow")
+# (rule, what it finds, what on the same line makes it safe)
+NEVER = re.compile(r"(?!)")
+RULES = [
+    ("main-actor-assumption", re.compile(r"\bassumeIsolated\w*"), NEVER),
+    ("presentation", re.compile(r"\bpresent\(.*\banimated:|\bdismiss\(\s*animated:|\bpopToViewController\b|\bpopViewController\(|\bsetViewControllers\("), NEVER),
+    ("isolated-completion", re.compile(r"\bcompletionHandler:\s*\{|CompletionHandler\s*=\s*\{"), NEVER),
+    ("attributes-at", re.compile(r"\battributes\(\s*at:"), re.compile(r"\blength\b")),
+    ("old-style-multiline", re.compile(r"\btitleLabel\?*\.numberOfLines\s*=\s*0"), NEVER),
+]
+# One planted line per rule (the self-test), each in a file of its own module's Apple code.
+PLANTS = [
+    ("Sources/HaapiUI/Apple/Views/ButtonView.swift", "let hazardPlantA = { MainActor.assumeIsolated { 1 } }"),
+    ("Sources/HaapiUI/Apple/Views/PickerView.swift", "func hazardPlantB(_ c: UIViewController) { c.present(UIViewController(), animated: true) }"),
+    ("Sources/OIDCClient/UserAgents/WebAuthenticationSessionUserAgent.swift",
+     "let hazardPlantC: ASWebAuthenticationSession.CompletionHandler = { _, _ in }"),
+    ("Sources/HaapiUI/Apple/Views/MessageView.swift", "func hazardPlantD(_ t: NSAttributedString) -> Any { t.attributes(at: 0, effectiveRange: nil) }"),
+    ("Sources/HaapiUI/Apple/Views/TextFieldView.swift", "func hazardPlantE(_ b: UIButton) { b.titleLabel?.numberOfLines = 0 }"),
+]
+
+
+def entries():
+    found = []
+    with open(ALLOW) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split(" | ")]
+            if len(parts) != 4 or not all(parts):
+                sys.exit(f"hazards: {ALLOW}:{number}: expected `rule | path | piece | why`")
+            found.append(parts)
+    return found
+
+
+def check(root):
+    """(failures, stale entries, number of findings allowed)"""
+    allowed = entries()
+    used = [0] * len(allowed)
+    failures = []
+    for path in swift_files(root):
+        text = open(os.path.join(root, path), encoding="utf-8").read().split("\n")
+        for number, code in enumerate(code_lines(os.path.join(root, path)), 1):
+            for rule, pattern, safe in RULES:
+                if not pattern.search(code) or safe.search(code):
+                    continue
+                match = next((i for i, (r, p, piece, _) in enumerate(allowed) if r == rule and p == path and piece in text[number - 1]), None)
+                if match is None:
+                    failures.append(f"{path}:{number}: {rule}: {text[number - 1].strip()}")
+                else:
+                    used[match] += 1
+    stale = [f"{ALLOW}: `{r} | {p} | {piece}` matches nothing any more: delete the entry"
+             for i, (r, p, piece, _) in enumerate(allowed) if used[i] == 0]
+    return failures, stale, sum(used)
+
+
+def self_test():
+    copy = tempfile.mkdtemp(prefix="hazards-self-test-")
+    try:
+        shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(copy, "Sources"))
+        expected = []
+        for path, line in PLANTS:
+            full = os.path.join(copy, path)
+            if not os.path.exists(full):
+                sys.exit(f"hazards: self-test FAILED: {path} is gone; choose another file to plant in")
+            lines = open(full, encoding="utf-8").read().split("\n")
+            at = max(i for i, l in enumerate(lines) if l.startswith("#endif"))  # inside the file's Apple-only region
+            lines.insert(at, line)
+            open(full, "w", encoding="utf-8").write("\n".join(lines))
+            expected.append(f"{path}:{at + 1}:")
+        failures, _, _ = check(copy)
+        for where in expected:
+            if not any(f.startswith(where) for f in failures):
+                sys.exit(f"hazards: self-test FAILED: the planted line at {where} went unseen; reported:\n  " + "\n  ".join(failures))
+            print(f"  found: {next(f for f in failures if f.startswith(where))}")
+        if len(failures) != len(expected):
+            sys.exit(f"hazards: self-test FAILED: {len(failures)} findings for {len(expected)} planted lines:\n  " + "\n  ".join(failures))
+        print(f"hazards: self-test passed: each of {len(expected)} planted lines was reported, one per rule")
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def main():
+    if "--self-test" in sys.argv:
+        self_test()
+    failures, stale, allowed = check(ROOT)
+    if failures or stale:
+        print(f"hazards: {len(failures) + len(stale)} problems:")
+        for failure in failures + stale:
+            print("  " + failure)
+        return 1
+    print(f"hazards: no UIKit hazard in Sources/ ({len(RULES)} rules; {allowed} places allowed with a reason in Scripts/apple/hazards.allow)")
+    return 0
+
+
+sys.exit(main())

@@ -1,0 +1,152 @@
+import Foundation
+@testable import HaapiUI
+import Testing
+
+/// The order of the flow's presentations (``FlowPresentation``), through a presenter that records
+/// what UIKit would be asked and answers as UIKit does: an alert waits while the sheet comes up or
+/// another alert is up, a button's work runs after its alert is gone, and the app is told how the
+/// flow ended only once the flow is off screen.
+@MainActor @Suite struct FlowPresentationTests {
+    /// Records each request, in order; the test says when UIKit is settled and when things end.
+    @MainActor final class RecordingPresenter: FlowPresenting {
+        var canPresentAlert = false
+        var events: [String] = []
+        var closeShown: ((FlowAlert.Button) -> Void)?
+        var shownButtons: [FlowAlert.Button] = []
+        var finishRemoval: (() -> Void)?
+
+        func present(_ alert: FlowAlert, closed: @escaping @MainActor (FlowAlert.Button) -> Void) {
+            events.append("present \(alert.title ?? "")")
+            canPresentAlert = false  // an alert is up: UIKit would refuse another
+            shownButtons = alert.buttons
+            closeShown = { button in
+                self.events.append("closed \(alert.title ?? "")")
+                self.canPresentAlert = true
+                closed(button)
+            }
+        }
+
+        func removeFlow(completion: @escaping @MainActor () -> Void) {
+            events.append("remove")
+            finishRemoval = {
+                self.events.append("removed")
+                completion()
+            }
+        }
+
+        /// The user taps the button titled `title` of the alert on show.
+        func tap(_ title: String) {
+            guard let button = shownButtons.first(where: { $0.title == title }), let close = closeShown else {
+                Issue.record("no alert with a button \"\(title)\" is on show")
+                return
+            }
+            closeShown = nil
+            close(button)
+        }
+    }
+
+    private static func alert(_ title: String, work: @escaping @MainActor @Sendable () -> Void = {}) -> FlowAlert {
+        FlowAlert(title: title, message: nil, buttons: [.init("OK", work: work)])
+    }
+
+    @Test func anErrorWhileTheSheetComesUpWaitsAndThenShows() {
+        let presenter = RecordingPresenter()
+        let presentation = FlowPresentation(presenter: presenter)
+        presentation.show(Self.alert("Server unreachable"))
+        // UIKit would refuse it now and say so only in the console: nothing is asked yet.
+        #expect(presenter.events.isEmpty)
+        #expect(presentation.waitingAlerts.count == 1)
+        presenter.canPresentAlert = true
+        presentation.presenterDidSettle()
+        #expect(presenter.events == ["present Server unreachable"])
+        #expect(presentation.waitingAlerts.isEmpty)
+    }
+
+    @Test func twoAlertsShowOneAfterTheOtherAndEachButtonWorksAfterItsAlertIsGone() {
+        let presenter = RecordingPresenter()
+        presenter.canPresentAlert = true
+        let presentation = FlowPresentation(presenter: presenter)
+        presentation.show(Self.alert("First") { presenter.events.append("work of First") })
+        presentation.show(Self.alert("Second") { presenter.events.append("work of Second") })
+        #expect(presenter.events == ["present First"])
+        presenter.tap("OK")
+        #expect(presenter.events == ["present First", "closed First", "work of First", "present Second"])
+        presenter.tap("OK")
+        #expect(presenter.events.suffix(2) == ["closed Second", "work of Second"])
+    }
+
+    @Test func theAppIsToldOnlyOnceTheFlowIsOffScreen() {
+        let presenter = RecordingPresenter()
+        presenter.canPresentAlert = true
+        let presentation = FlowPresentation(presenter: presenter)
+        presentation.end { presenter.events.append("told") }
+        #expect(presenter.events == ["remove"])
+        presenter.finishRemoval?()
+        #expect(presenter.events == ["remove", "removed", "told"])
+        // An end asked again (an error after the tokens) neither removes nor tells twice, and
+        // no alert goes up over a flow that has ended.
+        presentation.end { presenter.events.append("told again") }
+        presentation.show(Self.alert("Late"))
+        #expect(presenter.events == ["remove", "removed", "told"])
+    }
+
+    @Test func anErrorThatEndsTheFlowIsToldAfterItsAlertAndTheRemoval() {
+        let presenter = RecordingPresenter()
+        let presentation = FlowPresentation(presenter: presenter)
+        // As interruptHaapiFlowForError does: an alert whose OK tells the app (through the end).
+        presentation.show(Self.alert("Login failed") { presentation.end { presenter.events.append("told") } })
+        presenter.canPresentAlert = true
+        presentation.presenterDidSettle()
+        presenter.tap("OK")
+        presenter.finishRemoval?()
+        #expect(presenter.events == ["present Login failed", "closed Login failed", "remove", "removed", "told"])
+    }
+
+    @Test func theStackExitPopsOnlyToAControllerStillBelowTheFlow() {
+        // The app's stack, bottom first: the flow was started from "origin".
+        #expect(StackExit.plan(stack: ["root", "origin", "flow"], flow: "flow", origin: "origin") == .popTo(index: 1))
+        // Something was pushed over the flow (a screen of the app's): back to the origin still.
+        #expect(StackExit.plan(stack: ["root", "origin", "flow", "more"], flow: "flow", origin: "origin") == .popTo(index: 1))
+        // The app reset its stack under the flow: the origin is gone, so the flow (and what is
+        // above it) is taken off and the app's new stack stays.
+        #expect(StackExit.plan(stack: ["home", "flow", "more"], flow: "flow", origin: "origin") == .keepFirst(1))
+        // The origin was let go of (weak): the same.
+        #expect(StackExit.plan(stack: ["root", "origin", "flow"], flow: "flow", origin: nil) == .keepFirst(2))
+        // The origin moved above the flow: popping "to" it would push forward; the flow goes instead.
+        #expect(StackExit.plan(stack: ["root", "flow", "origin"], flow: "flow", origin: "origin") == .keepFirst(1))
+        // The flow left the stack already, or is its only root: nothing to take off.
+        #expect(StackExit.plan(stack: ["root", "origin"], flow: "flow", origin: "origin") == .nothing)
+        #expect(StackExit.plan(stack: ["flow"], flow: "flow", origin: "origin") == .nothing)
+    }
+}
+
+/// Where an external-browser step opens (``BrowserLaunch``).
+@Suite struct BrowserLaunchTests {
+    @Test func aCustomSchemeEndsAnInAppSession() {
+        #expect(BrowserLaunch.choose(appRedirect: "app://callback", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: false)
+            == .session(callbackScheme: "app"))
+        #expect(BrowserLaunch.choose(appRedirect: "App.Example://x", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+            == .session(callbackScheme: "app.example"))
+    }
+
+    @Test func anHTTPSRedirectUsesTheSessionOnlyWhereItCanEndThere() {
+        // iOS 17.4 and later: the session ends at the https redirect.
+        #expect(BrowserLaunch.choose(appRedirect: "https://app.example/haapi/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+            == .sessionForHTTPS(host: "app.example", path: "/haapi/return"))
+        #expect(BrowserLaunch.choose(appRedirect: "https://app.example", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+            == .sessionForHTTPS(host: "app.example", path: "/"))
+        // iOS 15 to 17.3: a callback scheme "https" never matches, and the user would be stuck in
+        // the sheet; the default browser opens, and the return comes as a universal link.
+        #expect(BrowserLaunch.choose(appRedirect: "https://app.example/haapi/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: false)
+            == .defaultBrowser)
+        // Plain http is never a universal link, and cannot end a session either.
+        #expect(BrowserLaunch.choose(appRedirect: "http://app.example/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+            == .defaultBrowser)
+    }
+
+    @Test func theDefaultBrowserWhenAskedForOrWhenTheRedirectIsUnreadable() {
+        #expect(BrowserLaunch.choose(appRedirect: "app://callback", prefersDefaultBrowser: true, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
+        #expect(BrowserLaunch.choose(appRedirect: "", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
+        #expect(BrowserLaunch.choose(appRedirect: "no scheme here", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
+    }
+}
