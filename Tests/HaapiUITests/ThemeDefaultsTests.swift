@@ -18,12 +18,15 @@ import Testing
         "ExpandableView.contentTextColorName": "contrast on the dark background",
         "ExpandableView.iconTintColorName": "contrast on the dark background",
         "TabView.textColorName": "contrast on the dark background",
+        "InputTextField.borderColorName": "a text field's outline shows where it is: 3:1 on white",
+        "InputTextField.Curity.borderColorName": "a text field's outline shows where it is: 3:1 on white",
+        "InputTextField.Outlined.borderColorName": "a text field's outline shows where it is: 3:1 on white",
     ]
     /// Colours kept different on purpose: the nearest of the same hue that reaches WCAG AA.
     static let colourDifferences: Set = [
         "hui_spot_magenta_immutable", "hui_placeholder_immutable", "hui_message_view_info_text", "hui_message_view_info_background",
         "hui_message_view_warning_text", "hui_message_view_warning_background", "hui_error_immutable", "hui_success_immutable",
-        "hui_notification_banner_text",
+        "hui_notification_banner_text", "hui_checkbox_stroke",
     ]
 
     /// Curity's theme and palette, from the fixture.
@@ -76,7 +79,8 @@ import Testing
         for name in Self.colourDifferences { #expect(porting.contains("`\(name)`"), "docs/PORTING.md does not say why \(name) differs") }
     }
 
-    /// Every text of the default theme reaches WCAG AA on what it is drawn on, light and dark.
+    /// Every text, icon and text field outline of the default theme reaches WCAG AA on what it is
+    /// drawn on, light and dark (4.5:1 for text, 3:1 for large text and the rest).
     @Test func theDefaultThemeReachesWCAGAA() throws {
         let pairs = ThemeContrast.pairs(of: try Theme.kit) { Colors.kit[$0] }
         #expect(pairs.count > 60, "the pairs were found")
@@ -94,7 +98,7 @@ import Testing
         for expected in [
             "ActionableButton.LinkView.textColorName light 3.6", "MessageView.Info.textColorName light 2.0", "MessageView.Warn.textColorName light 1.7",
             "InputTextField.Curity.textFieldPlaceholderColorName light 2.1", "NotificationBannerView.Success.textColorName light 2.9",
-            "ExpandableView.titleTextColorName dark 1.6", "TabView.textColorName light 2.1",
+            "ExpandableView.titleTextColorName dark 1.6", "TabView.textColorName light 2.1", "InputTextField.Curity.borderColorName light 1.7",
         ] {
             #expect(found.contains(expected), "\(expected) not among \(found.sorted())")
         }

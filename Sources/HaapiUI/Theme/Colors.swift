@@ -42,7 +42,7 @@ public enum Colors {
         "hui_button_text": Value(0xFFFF_FFFF),
         "hui_checkbox_off_background": Value(0xFFFF_FFFF),
         "hui_checkbox_on_background": Value(0xD55B_A0FF),
-        "hui_checkbox_stroke": Value(0xC6C6_C6FF),
+        "hui_checkbox_stroke": Value(light: 0x9494_94FF, dark: 0xC6C6_C6FF),  // Curity: C6C6C6FF; WCAG non-text contrast (ThemeContrast)
         "hui_close_button_tint": Value(light: 0x1517_1DFF, dark: 0xFFFF_FFFF),
         "hui_curity_logo": Value(0x636E_88FF),
         "hui_error_immutable": Value(light: 0xCA2E_2BFF, dark: 0xECA6_A4FF),  // Curity: CA2E2BFF; WCAG AA (ThemeContrast)

@@ -1,13 +1,17 @@
 import Foundation
 
-/// How readable a theme's texts are: the WCAG 2 contrast ratio of each text colour a theme names
-/// against what that text is drawn on, in light and dark appearance, with the level it must
-/// reach (AA: 4.5:1, or 3:1 for large text, 18 pt and up or 14 pt bold and up).
+/// How readable a theme's texts and controls are: the WCAG 2 contrast ratio of each text, icon and
+/// border colour a theme names against what it is drawn on, in light and dark appearance, with
+/// the level it must reach (AA: 4.5:1 for text, 3:1 for large text, 18 pt and up or 14 pt bold and
+/// up, and 3:1 for an icon, or for a border that is what shows where a control is).
 ///
 /// The pairs are read from the theme's sections by their keys, as the kit's views draw them: a
 /// section's text colours (`textColorName`, `headerTextColorName`, `textFieldColorName`...) on its
 /// `backgroundColorName`, laid over the screen's background (`HaapiFlowViewController`); a text
-/// field's title and error on the screen itself. Colours with transparency are composited first.
+/// field's title and error on the screen itself. An icon's tint is measured as a text (a clear
+/// tint draws none); a text field's or a checkbox's border against the screen around it, unless
+/// the field's own background already stands out from the screen by 3:1. Colours with transparency are composited
+/// first (a transparent background is the screen's).
 /// Only the text field section the theme uses (`huiTextField`) is read of the `InputTextField`
 /// variants.
 ///
@@ -24,9 +28,9 @@ public struct ThemeContrast: Sendable, Hashable {
 
     /// The section that draws the text (`MessageView.Info`).
     public let section: String
-    /// The key naming the text colour (`textColorName`).
+    /// The key naming the text, icon or border colour (`textColorName`, `imageTintColorName`, `borderColorName`).
     public let textKey: String
-    /// The text colour's name (`hui_message_view_info_text`).
+    /// That colour's name (`hui_message_view_info_text`).
     public let textColor: String
     /// The colour the text is drawn on, as a key of the theme (`MessageView.Info.backgroundColorName`).
     public let backgroundKey: String
@@ -58,6 +62,9 @@ public struct ThemeContrast: Sendable, Hashable {
     ]
     /// Text colour keys drawn beside their section's box, on the screen: a text field's title and error.
     static let drawnOnScreen: Set = ["titleColorName", "errorColorName"]
+    /// The icon colour keys the kit's views draw, on their section's background (3:1).
+    static let iconKeys = ["imageTintColorName", "tintColorName", "iconTintColorName", "textFieldPasswordImageTintColorName", "closeButtonTintColorName",
+        "selectedTabIndicatorColorName"]
 
     /// Every text pair of `theme`, with colours resolved by `color` (the kit's palette with an
     /// app's colour sets over it); a pair whose colours do not resolve is left out.
@@ -69,22 +76,46 @@ public struct ThemeContrast: Sendable, Hashable {
         for (name, value) in theme.values.sorted(by: { $0.key < $1.key }) {
             guard case .dictionary(let section) = value else { continue }
             if name.hasPrefix("InputTextField"), name != theme.textFieldSection { continue }
-            for (key, appearanceKey) in textKeys {
-                guard case .string(let textName)? = section[key], !textName.isEmpty, let text = color(textName) else { continue }
-                let backgroundKey = key == "toolbarTextTintColorName" ? "toolbarBackgroundColorName" : "backgroundColorName"
-                var behind: (key: String, name: String, value: Colors.Value?) = ("HaapiFlowViewController.backgroundColorName", screenName, nil)
-                if !drawnOnScreen.contains(key), case .string(let backgroundName)? = section[backgroundKey], !backgroundName.isEmpty {
-                    behind = ("\(name).\(backgroundKey)", backgroundName, color(backgroundName))
-                    if behind.value == nil { continue }
-                }
-                let required = isLarge(section[appearanceKey], in: theme) ? 3.0 : 4.5
+            // What the section's box is filled with, over the screen (the screen where it is clear).
+            var box: (key: String, name: String, value: Colors.Value?) = ("HaapiFlowViewController.backgroundColorName", screenName, nil)
+            if case .string(let backgroundName)? = section["backgroundColorName"], !backgroundName.isEmpty {
+                guard let value = color(backgroundName) else { continue }
+                box = ("\(name).backgroundColorName", backgroundName, value)
+            }
+            func measure(_ key: String, _ colourName: String, _ colour: Colors.Value, on behind: (key: String, name: String, value: Colors.Value?), required: Double) {
                 for appearance in Appearance.allCases {
                     let screenColor = appearance == .light ? screen.light : screen.dark
                     let background = behind.value.map { over($0[appearance], screenColor) } ?? opaque(screenColor)
                     found.append(ThemeContrast(
-                        section: name, textKey: key, textColor: textName, backgroundKey: behind.key, backgroundColor: behind.name, appearance: appearance,
-                        ratio: ratio(over(text[appearance], background), background), required: required))
+                        section: name, textKey: key, textColor: colourName, backgroundKey: behind.key, backgroundColor: behind.name, appearance: appearance,
+                        ratio: ratio(over(colour[appearance], background), background), required: required))
                 }
+            }
+            for (key, appearanceKey) in textKeys {
+                guard case .string(let textName)? = section[key], !textName.isEmpty, let text = color(textName) else { continue }
+                var behind = box
+                if key == "toolbarTextTintColorName" {
+                    guard case .string(let toolbarName)? = section["toolbarBackgroundColorName"], let toolbar = color(toolbarName) else { continue }
+                    behind = ("\(name).toolbarBackgroundColorName", toolbarName, toolbar)
+                } else if drawnOnScreen.contains(key) {
+                    behind = ("HaapiFlowViewController.backgroundColorName", screenName, nil)
+                }
+                measure(key, textName, text, on: behind, required: isLarge(section[appearanceKey], in: theme) ? 3.0 : 4.5)
+            }
+            for key in iconKeys {
+                // A clear tint draws no icon.
+                guard case .string(let iconName)? = section[key], !iconName.isEmpty, let icon = color(iconName), icon.light & 0xFF != 0 || icon.dark & 0xFF != 0
+                else { continue }
+                measure(key, iconName, icon, on: box, required: 3)
+            }
+            // A border must stand out where it is what shows the control: a text field's or a
+            // checkbox's, unless its fill already does (a button, a box of text, is shown by its words).
+            if name.hasPrefix("InputTextField") || name == "CheckboxView",
+                case .string(let borderName)? = section["borderColorName"], !borderName.isEmpty, let border = color(borderName),
+                { if case .number(let width)? = section["borderWidth"] { width > 0 } else { true } }(),
+                box.value.map({ fill in Appearance.allCases.contains { ratio(over(fill[$0], screen[$0]), opaque(screen[$0])) < 3 } }) ?? true
+            {
+                measure("borderColorName", borderName, border, on: ("HaapiFlowViewController.backgroundColorName", screenName, nil), required: 3)
             }
         }
         return found
