@@ -245,6 +245,8 @@ import UIKit
         ])
         screen.didMove(toParent: self)
         current = screen
+        // VoiceOver starts reading the new screen from its top.
+        UIAccessibility.post(notification: .screenChanged, argument: nil)
     }
 
     // MARK: HaapiFlowViewControllerDelegate

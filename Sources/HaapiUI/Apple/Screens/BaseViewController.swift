@@ -125,13 +125,20 @@ import UIKit
     }
 
     private func render() {
+        let screen = screen()
+        // A wait's next answer patches the screen on show (ScreenUpdate): the views of what did
+        // not change stay, with their state (BankID's help open) and VoiceOver's place.
+        if let drawnScreen, drawnScreen.kind == screen.kind, patch(ScreenUpdate(from: drawnScreen, to: screen), to: screen) {
+            self.drawnScreen = screen
+            return
+        }
         countdown?.timer?.invalidate()
         countdown = nil
         inputs = []
         textFields = [:]
         actionElements = []
-        let screen = screen()
         drawnItems = []
+        drawnScreen = screen
         fill(messagesStackView, with: screen.messages)
         fill(contentStackView, with: screen.content)
         fill(linksStackView, with: screen.links)
@@ -148,14 +155,57 @@ import UIKit
 
     /// Each element drawn, with its view.
     private var drawnItems: [(item: ScreenItem, view: UIView)] = []
+    /// The screen the stacks show.
+    private var drawnScreen: Screen?
+    /// The view of each element of each stack, in order (`nil` where ``makeView(for:)`` left one out).
+    private var stackViews: [ObjectIdentifier: [UIView?]] = [:]
 
     private func fill(_ stack: UIStackView, with items: [ScreenItem]) {
         stack.arrangedSubviews.forEach { $0.removeFromSuperview() }
+        var views: [UIView?] = []
         for item in items {
-            guard let view = makeView(for: item) else { continue }
+            let view = makeView(for: item)
+            views.append(view)
+            guard let view else { continue }
             stack.addArrangedSubview(view)
             drawnItems.append((item, view))
         }
+        stackViews[ObjectIdentifier(stack)] = views
+    }
+
+    /// Replaces, in place, the views of the elements `update` says changed; `false` when a
+    /// stack must be drawn again (then nothing was touched).
+    private func patch(_ update: ScreenUpdate, to screen: Screen) -> Bool {
+        let stacks: [(UIStackView, [ScreenItem], [ScreenUpdate.Change]?)] = [
+            (messagesStackView, screen.messages, update.messages), (contentStackView, screen.content, update.content),
+            (linksStackView, screen.links, update.links),
+        ]
+        guard stacks.allSatisfy({ $0.2 != nil && stackViews[ObjectIdentifier($0.0)]?.count == $0.1.count }) else { return false }
+        for (stack, items, changes) in stacks {
+            guard let changes, var views = stackViews[ObjectIdentifier(stack)] else { continue }
+            for (index, change) in changes.enumerated() where change == .replace {
+                if case .countdown = items[index] {
+                    countdown?.timer?.invalidate()
+                    countdown = nil
+                }
+                let old = views[index]
+                let new = makeView(for: items[index])
+                // Where the element goes among the views drawn: after those drawn before it.
+                let position = views[..<index].compactMap { $0 }.count
+                if let old {
+                    stack.removeArrangedSubview(old)
+                    old.removeFromSuperview()
+                    drawnItems.removeAll { $0.view === old }
+                }
+                if let new {
+                    stack.insertArrangedSubview(new, at: position)
+                    drawnItems.append((items[index], new))
+                }
+                views[index] = new
+            }
+            stackViews[ObjectIdentifier(stack)] = views
+        }
+        return true
     }
 
     /// The view of one element; `nil` leaves it out. Override to draw an element your way.
@@ -379,7 +429,7 @@ import UIKit
         filter.setValue(Data(text.utf8), forKey: "inputMessage")
         filter.setValue("M", forKey: "inputCorrectionLevel")
         guard let code = filter.outputImage?.transformed(by: CGAffineTransform(scaleX: 8, y: 8)),
-            let drawn = CIContext().createCGImage(code, from: code.extent)
+            let drawn = QRCodeContext.shared.createCGImage(code, from: code.extent)
         else { return nil }
         return UIImage(cgImage: drawn)
     }
@@ -509,6 +559,12 @@ import UIKit
     }
 }
 /// A screen whose buttons, links and tabs the flow disables while a request runs.
+/// One Core Image context for every QR code drawn: a context is costly to make, and each poll of
+/// a BankID wait draws a code.
+@MainActor private enum QRCodeContext {
+    static let shared = CIContext()
+}
+
 @MainActor protocol InteractionEnabling: AnyObject {
     func setInteractionEnabled(_ enabled: Bool)
 }

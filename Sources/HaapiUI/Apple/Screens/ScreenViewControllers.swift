@@ -57,6 +57,7 @@ import UIKit
     /// The step's cancel button (a hidden one when it offers none).
     public private(set) var cancelButton = UIButton(type: .system)
     private var longestWait: Int?
+    private lazy var qrHeight = bankIdImageView.heightAnchor.constraint(equalToConstant: 220)
 
     /// A BankID screen; `notificationCenter` is Curity's parameter (the flow's polling does not need it).
     public init(_ model: any BankIdModel, style: BankIdViewControllerStyle, commonStyle: HaapiUIViewControllerStyle, notificationCenter: NotificationCenter) {
@@ -84,7 +85,8 @@ import UIKit
             bankIdImageView.accessibilityLabel = drawn.accessibilityLabel
             // The server's image of the code arrives later: into the screen's own view.
             if data == nil, let image { load(image, into: bankIdImageView) }
-            bankIdImageView.heightAnchor.constraint(equalToConstant: 220).isActive = true
+            // Once: the same view takes every poll's code.
+            if !qrHeight.isActive { qrHeight.isActive = true }
             bankIdStackView.arrangedSubviews.forEach { $0.removeFromSuperview() }
             bankIdStackView.addArrangedSubview(bankIdImageView)
             return bankIdStackView
