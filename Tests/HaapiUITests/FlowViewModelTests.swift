@@ -215,6 +215,29 @@ import Testing
         }
     }
 
+    /// Curity's pager: with tabs, choosing another tab selects it and keeps the tabs, with that
+    /// option's elements under them; its own button then chooses it.
+    @Test func aTabIsSelectedAndTheTabsStay() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation: .tabs) }
+            await flow.viewModel.start()
+            guard let selector = try flow.requireModel() as? KitSelectorModel else { Issue.record("expected a selector"); return }
+            let options = selector.options
+            let index = try #require(options.firstIndex { $0.type == "sms" })
+            #expect(index != selector.selectedIndex, "SMS is not the first tab")
+            await flow.viewModel.select(options[index])
+            guard let tabbed = try flow.requireModel() as? KitSelectorModel else { Issue.record("the tabs went away"); return }
+            #expect(tabbed.selectedIndex == index)
+            let screen = ScreenTests.english.screen(for: tabbed)
+            #expect(screen.content.first == .tabs(titles: options.map(\.title), selected: index))
+            #expect(screen.buttons.contains { $0.title == options[index].title }, "the SMS tab's own button is under the tabs")
+            // Its own button chooses it: the SMS step follows.
+            await flow.viewModel.select(options[index])
+            #expect(!(try flow.requireModel() is KitSelectorModel), "choosing the selected tab's option moves on")
+            await flow.close()
+        }
+    }
+
     @Test func otpWithContinueSameStep() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false)

@@ -109,17 +109,34 @@ public struct KitSelectorModel: SelectorModel, KitStepModel {
     public let presentation: AuthenticatorSelectionPresentation
     /// The step's cancel forms, offered beside the options.
     public let cancelItems: [KitButtonItem]
+    /// The option whose tab is selected (``AuthenticatorSelectionPresentation/tabs``): its
+    /// elements show under the tabs, which stay (Curity's pager).
+    public let selectedIndex: Int
     /// The step's messages.
     public var messageItems: [any InfoMessageModel] { context.messageItems }
     /// The step's links that are not images.
     public var linkItems: [any LinkItemModel] { context.linkItems }
 
-    /// A selector on `context`.
+    /// A selector on `context`, its first tab selected.
     public init(
         context: StepContext, title: String?, selectorItems: [any SelectorItemModel], presentation: AuthenticatorSelectionPresentation,
         cancelItems: [KitButtonItem] = []
     ) {
         (self.context, self.title, self.selectorItems, self.presentation, self.cancelItems) = (context, title, selectorItems, presentation, cancelItems)
+        selectedIndex = 0
+    }
+
+    private init(_ model: KitSelectorModel, selectedIndex: Int) {
+        (context, title, selectorItems, presentation, cancelItems) = (model.context, model.title, model.selectorItems, model.presentation, model.cancelItems)
+        self.selectedIndex = selectedIndex
+    }
+
+    /// The same selector with the tab of the option titled as `option` selected; `nil` when the
+    /// selector is not drawn as tabs or has no such option (the option is then chosen as any is).
+    public func selectingTab(of option: any SelectorItemInteractionActionModel) -> KitSelectorModel? {
+        let options = selectorItems.compactMap { $0 as? any SelectorItemInteractionActionModel }
+        guard presentation == .tabs, let index = options.firstIndex(where: { $0.title == option.title }) else { return nil }
+        return KitSelectorModel(self, selectedIndex: index)
     }
 }
 

@@ -320,13 +320,15 @@ public struct ScreenBuilder: Sendable {
         guard !options.isEmpty else { return [] }
         switch (selector as? KitSelectorModel)?.presentation {
         case .tabs?:
-            // The first option is shown: its fields when choosing it asks for some, else its button.
-            let first = options[0]
-            var items: [ScreenItem] = [.tabs(titles: options.map(\.title), selected: 0)]
-            if let form = (first as? KitSelectorItem)?.option as? FormAction, form.model.fields.contains(where: \.isUserInput) {
+            // The selected tab's option is shown under the tabs: its fields when choosing it asks
+            // for some, else its button. Choosing another tab selects it (the tabs stay).
+            let selected = min(max((selector as? KitSelectorModel)?.selectedIndex ?? 0, 0), options.count - 1)
+            let option = options[selected]
+            var items: [ScreenItem] = [.tabs(titles: options.map(\.title), selected: selected)]
+            if let form = (option as? KitSelectorItem)?.option as? FormAction, form.model.fields.contains(where: \.isUserInput) {
                 items += elements(KitDataMapper.itemsOfForms([form], strings: strings), invalid: invalid)
             } else {
-                items.append(.button(.init(title: first.title, role: .primary, action: .select(first), icon: first.icon)))
+                items.append(.button(.init(title: option.title, role: .primary, action: .select(option), icon: option.icon)))
             }
             return items
         default:

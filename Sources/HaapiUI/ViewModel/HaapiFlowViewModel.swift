@@ -163,7 +163,9 @@ import OpenCombine
         }
     }
 
-    /// Chooses a selector option. An option that holds options of its own (Duo's device holding
+    /// Chooses a selector option. On a selector drawn as tabs, an option whose tab is not the
+    /// selected one is only selected: the tabs stay, with its elements under them (Curity's
+    /// pager). An option that holds options of its own (Duo's device holding
     /// its factors) becomes the ``uiModel``'s selector; an option whose form asks for something
     /// (Duo's passcode) becomes a form to fill in; any other option's form is submitted at once
     /// (its hidden fields as the server gave them). Nothing is sent until a form is submitted;
@@ -171,6 +173,15 @@ import OpenCombine
     public func select(_ option: any SelectorItemInteractionActionModel) async {
         guard let step = shownStep else {
             publish(HaapiFlowError(failure: HaapiUIKitError.illegalState("the flow shows no step to choose from")))
+            return
+        }
+        // Another tab of a selector drawn as tabs: the tabs stay, with that option's elements under them.
+        if option.shouldKeepFocus, let selector = uiModel as? KitSelectorModel, let tabbed = selector.selectingTab(of: option),
+            tabbed.selectedIndex != selector.selectedIndex
+        {
+            HaapiLogger.debug(UIKitFollowUpTag.flow, "selected the tab \"\(option.title)\"")
+            problemModel = nil
+            uiModel = tabbed
             return
         }
         if let form = option.action as? FormActionModel, !form.fields.contains(where: \.isUserInput) {
