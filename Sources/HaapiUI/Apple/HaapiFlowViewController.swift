@@ -42,6 +42,8 @@ import UIKit
     private let banner = NotificationBanner()
     /// The container's style, applied by ``apply(style:)``.
     private var flowStyle: HaapiFlowViewControllerStyle?
+    /// The last URL opened by itself when its screen showed (BankID on this device).
+    private var openedOnAppear: URL?
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -197,6 +199,15 @@ import UIKit
             let next = try registry.screen(for: model, theme: application.theme, common: commonStyle)
             // The screen on show takes the next state in place when it is the screen the model
             // would get: a wait's next answer, the next form.
+            // BankID on this device opens by itself, once for each launch URL, also when its
+            // screen is updated in place.
+            let opens = screenBuilder.screen(for: model).openOnAppear
+            defer {
+                if let opens, opens != openedOnAppear {
+                    openedOnAppear = opens
+                    openOnAppear(opens)
+                }
+            }
             if let current, type(of: current) == type(of: next) {
                 if let polling = model as? any PollingModel, let updatable = current as? any PollingModelUpdatable {
                     updatable.update(model: polling)
@@ -205,8 +216,6 @@ import UIKit
                 if let form = model as? any FormModel, current.handleFormModel(form) { return }
             }
             embed(next)
-            // BankID on this device opens by itself, once, when its screen first shows.
-            if let url = screenBuilder.screen(for: model).openOnAppear { openOnAppear(url) }
         } catch {
             let alert = screenBuilder.alert(for: HaapiFlowError(failure: error))
             interruptHaapiFlowForError(error, title: alert.title, message: alert.message)
@@ -234,7 +243,8 @@ import UIKit
         screen.uiStylableThemeDelegate = self
         addChild(screen)
         screen.view.translatesAutoresizingMaskIntoConstraints = false
-        view.addSubview(screen.view)
+        // Under everything else: a banner already up (a passkey registered) stays on top of the next step.
+        view.insertSubview(screen.view, at: 0)
         // The container's padding, around every screen.
         let padding = flowStyle?.directionalInsets ?? .zero
         NSLayoutConstraint.activate([
@@ -362,7 +372,7 @@ import UIKit
     /// what the screen shows next (a retry, a message, a button to the browser fallback).
     private func performWebAuthn(_ operation: KitWebAuthnModel, kind: WebAuthnAuthenticatorKind) async {
         do {
-            let made = try await PasskeyAuthenticator(anchor: { [weak self] in self?.view.window ?? ASPresentationAnchor() }).perform(operation, authenticator: kind)
+            let made = try await PasskeyAuthenticator(anchor: { [weak self] in Self.anchor(for: self?.view) }).perform(operation, authenticator: kind)
             if operation.isRegistration, let style = try? application.theme.style(WebAuthnViewControllerStyle.self) {
                 banner.show(
                     localizedStringForKey(key: style.textualKeys.registrationSuccessMessageTextKey), actionTitle: screenBuilder.strings.string(.ok),
@@ -421,9 +431,20 @@ import UIKit
         { url, _ in Task { @MainActor in await returned(url) } }
     }
 
+    /// The window a system sheet (the browser session, passkeys) presents over: the flow's, else
+    /// the key window of the app's foreground scene (a step that arrived while the flow was off
+    /// screen), else a window made in that scene; a window without a scene shows nothing.
+    private static func anchor(for view: UIView?) -> ASPresentationAnchor {
+        if let window = view?.window { return window }
+        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+        let scene = scenes.first { $0.activationState == .foregroundActive } ?? scenes.first
+        if let scene { return scene.keyWindow ?? scene.windows.first ?? UIWindow(windowScene: scene) }
+        return ASPresentationAnchor()
+    }
+
     /// The window the in-app browser session presents over (the system asks on the main thread).
     public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.onMainThread { view.window ?? ASPresentationAnchor() }
+        MainActor.onMainThread { Self.anchor(for: view) }
     }
 
     // MARK: Errors and the end

@@ -94,6 +94,13 @@ import UIKit
         render()
     }
 
+    /// Resolves the borders' colours once the screen is in its window: drawn before, they took
+    /// the light appearance of a view with no window yet.
+    open override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        drawing.refreshBorders()
+    }
+
     /// Redraws the borders when light and dark change (a layer's border colour does not follow them).
     open override func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
         super.traitCollectionDidChange(previousTraitCollection)
