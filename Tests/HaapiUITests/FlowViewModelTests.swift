@@ -238,6 +238,25 @@ import Testing
         }
     }
 
+    /// A flow the app takes off screen before it ends (a SwiftUI sheet closed by the app) stops
+    /// and tells the app, once: a cancel, with nothing sent to the server.
+    @Test func aFlowTakenOffScreenStopsAndTellsTheAppOnce() async throws {
+        try await RunningServer.with { server in
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false)
+            let recorder = FlowResultRecorder()
+            flow.viewModel.haapiFlowResult = recorder
+            await flow.viewModel.start()
+            _ = try flow.requireModel()
+            let sent = flow.recorded.sent.count
+            flow.viewModel.abandon()
+            flow.viewModel.abandon()
+            #expect(recorder.models.count == 1)
+            #expect(recorder.models.first?.kitError?.error == "access_denied")
+            #expect(flow.recorded.sent.count == sent, "nothing was sent to the server")
+            await flow.close()
+        }
+    }
+
     @Test func otpWithContinueSameStep() async throws {
         try await RunningServer.with { server in
             let flow = try await FlowHarness.make(server, client: .secret, bound: false)

@@ -144,6 +144,19 @@ import UIKit
         presentation.presenterDidSettle()
     }
 
+    /// A flow the app takes off screen before it ended (its sheet or destination gone, a pop)
+    /// stops, and the app is told it ended (``HaapiFlowViewModel/abandon()``).
+    public override func viewDidDisappear(_ animated: Bool) {
+        super.viewDidDisappear(animated)
+        var removed = false
+        var controller: UIViewController? = self
+        while let current = controller, !removed {
+            removed = current.isBeingDismissed || current.isMovingFromParent
+            controller = current.parent
+        }
+        if removed, !presentation.hasEnded { viewModel.abandon() }
+    }
+
     /// Applies the container's style: its background and close button.
     public func apply(style: HaapiFlowViewControllerStyle) {
         view.backgroundColor = colorOptional(named: style.backgroundColorName) ?? .systemBackground

@@ -47,7 +47,8 @@ struct FlowAlert: Sendable {
     private weak var presenter: (any FlowPresenting)?
     private var waiting: [FlowAlert] = []
     private var isShowingAlert = false
-    private var hasEnded = false
+    /// Whether the flow has ended (the app is told, or is about to be).
+    private(set) var hasEnded = false
 
     init(presenter: any FlowPresenting) {
         self.presenter = presenter

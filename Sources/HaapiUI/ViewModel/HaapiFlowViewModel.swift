@@ -642,6 +642,16 @@ import OpenCombine
         end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
     }
 
+    /// The app took the flow off screen before it ended (a SwiftUI sheet or destination gone, a
+    /// controller popped): polling stops, the deep link is let go of, and the app is told the
+    /// flow ended as a cancel (`access_denied`), once. Nothing is sent to the server.
+    func abandon() {
+        stopPolling()
+        guard state.interrupt() else { return }
+        state.supersede()
+        end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: "The flow was closed before it ended", source: .client))
+    }
+
     /// The cancel action the shown step offers: among its forms, then its operation's.
     private var cancelForm: FormActionModel? {
         guard let step = shownStep else { return nil }

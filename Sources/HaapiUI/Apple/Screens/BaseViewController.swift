@@ -139,6 +139,14 @@ import UIKit
             self.drawnScreen = screen
             return
         }
+        // The field being typed in keeps the keyboard when the form is drawn again in place (the
+        // server's complaints): the first complained about, else the same field.
+        let typing = textFields.first { $0.value.isFirstResponder }?.key
+        defer {
+            if typing != nil, let field = (screen.focus.flatMap { textFields[$0] }) ?? typing.flatMap({ textFields[$0] }) {
+                field.becomeFirstResponder()
+            }
+        }
         countdown?.timer?.invalidate()
         countdown = nil
         inputs = []

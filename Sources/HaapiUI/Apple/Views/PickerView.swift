@@ -48,6 +48,9 @@ import UIKit
     // The field only opens the wheel: no caret, no editing menu.
     override func caretRect(for position: UITextPosition) -> CGRect { .zero }
     override func canPerformAction(_ action: Selector, withSender sender: Any?) -> Bool { false }
+    // A hardware keyboard types nothing into it either: the wheel is the only way to choose.
+    override func insertText(_ text: String) {}
+    override func deleteBackward() {}
 
     func numberOfComponents(in pickerView: UIPickerView) -> Int { 1 }
 
