@@ -123,9 +123,10 @@ extension HaapiFlow {
         }
     }
 
-    /// Keeps the dismiss action current.
+    /// Keeps the dismiss action current, and the flow's way out in the bar SwiftUI may have redone.
     public func updateUIViewController(_ uiViewController: UIViewController, context: Context) {
         context.coordinator.dismiss = context.environment.dismiss
+        (uiViewController as? FlowHost)?.flowDidUpdate()
     }
 }
 
@@ -135,6 +136,8 @@ extension HaapiFlow {
 @available(iOSApplicationExtension, unavailable)
 @MainActor private final class FlowHost: UIViewController {
     private let flow: HaapiFlowViewController
+    /// What a swipe down of the sheet SwiftUI shows the flow on asks first.
+    private var sheetGuard: SheetDismissGuard?
 
     init(flow: HaapiFlowViewController) {
         self.flow = flow
@@ -149,6 +152,25 @@ extension HaapiFlow {
         super.viewWillAppear(animated)
     }
 
+    /// On a SwiftUI sheet, a swipe down asks before leaving, as the close button does: SwiftUI's
+    /// own delegate of the sheet keeps every other answer (SheetDismissGuard).
+    override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        var root: UIViewController = self
+        while let parent = root.parent { root = parent }
+        guard root.presentingViewController != nil, let sheet = root.presentationController, !(sheet.delegate is SheetDismissGuard) else { return }
+        let guarded = SheetDismissGuard(original: sheet.delegate) { [weak flow] in flow?.askToLeave() }
+        sheet.delegate = guarded
+        sheetGuard = guarded
+    }
+
+    override func viewWillLayoutSubviews() {
+        super.viewWillLayoutSubviews()
+        flow.keepLeaveButton()
+    }
+
+    func flowDidUpdate() { flow.keepLeaveButton() }
+
     private func embed(_ child: UIViewController) {
         addChild(child)
         child.view.frame = view.bounds
@@ -156,6 +178,32 @@ extension HaapiFlow {
         view.addSubview(child.view)
         child.didMove(toParent: self)
     }
+}
+
+/// The delegate of a SwiftUI sheet that holds a flow: a swipe down does not close the sheet but
+/// asks (the flow's close button's confirmation); every other question goes to SwiftUI's own
+/// delegate, which keeps the sheet's state.
+@available(iOSApplicationExtension, unavailable)
+@MainActor private final class SheetDismissGuard: NSObject, UIAdaptivePresentationControllerDelegate {
+    private weak var original: (any UIAdaptivePresentationControllerDelegate)?
+    private let attempt: @MainActor () -> Void
+
+    init(original: (any UIAdaptivePresentationControllerDelegate)?, attempt: @escaping @MainActor () -> Void) {
+        (self.original, self.attempt) = (original, attempt)
+    }
+
+    func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool { false }
+
+    func presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController) {
+        attempt()
+        original?.presentationControllerDidAttemptToDismiss?(presentationController)
+    }
+
+    override func responds(to selector: Selector!) -> Bool {
+        super.responds(to: selector) || (original?.responds(to: selector) ?? false)
+    }
+
+    override func forwardingTarget(for selector: Selector!) -> Any? { original }
 }
 
 /// Curity's older SwiftUI wrapper of a ``HaapiFlowViewController`` made by the app.

@@ -44,6 +44,8 @@ import UIKit
     private var flowStyle: HaapiFlowViewControllerStyle?
     /// The last URL opened by itself when its screen showed (BankID on this device).
     private var openedOnAppear: URL?
+    /// The way out placed in the bar, and the controller whose item it is.
+    private var leaveItem: (item: UIBarButtonItem, owner: UIViewController)?
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -191,8 +193,23 @@ import UIKit
             leave.setImage(imageOptional(named: style.closeButtonImageName), for: .normal)
             leave.accessibilityLabel = screenBuilder.strings.string(.cancel)
         }
-        owner.navigationItem.leftBarButtonItem = UIBarButtonItem(customView: leave)
+        let item = UIBarButtonItem(customView: leave)
+        owner.navigationItem.leftBarButtonItem = item
+        leaveItem = (item, owner)
     }
+
+    /// Puts the way out back in the bar when something else took its place: SwiftUI rewrites
+    /// the items of the controllers it hosts when its state changes (called on its updates and
+    /// layouts by the SwiftUI host).
+    func keepLeaveButton() {
+        guard let flowStyle, let leaveItem else { return }
+        var owner: UIViewController = self
+        while let parent = owner.parent, !(parent is UINavigationController) { owner = parent }
+        if owner !== leaveItem.owner || owner.navigationItem.leftBarButtonItem !== leaveItem.item { placeLeaveButton(flowStyle) }
+    }
+
+    /// Asks before leaving, as the close button does (a swipe down of a SwiftUI sheet).
+    func askToLeave() { close() }
 
     // MARK: Screens
 
