@@ -42,7 +42,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
-from swift_build import BuildError, apple_only_files, code_lines, modules, swift_files, typecheck_arguments  # noqa: E402
+from swift_build import BuildError, allow_list, apple_only_files, code_lines, modules, swift_files, typecheck_arguments  # noqa: E402
 
 
 def option(name, default):
@@ -129,15 +129,7 @@ def decoded_reads(root):
 def check(root, apple_build, only=None):
     """The findings in `root`/Sources/ that neither clamp nor are allowed, the allow-list's stale
     entries, and a summary. `only`: the modules to type-check (default: all)."""
-    entries = []
-    with open(ALLOW) as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            parts = [p.strip() for p in line.split(" | ")]
-            if len(parts) != 3 or not all(parts):
-                sys.exit(f"check-numbers: {ALLOW}:{number}: expected `path | code | why`")
-            entries.append(parts)
+    entries = allow_list(ALLOW, ["path", "code", "why"], "check-numbers")
     used = [0] * len(entries)
     failures = []
     lines_of = {}

@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from swift_build import ROOT, code_lines, swift_files  # noqa: E402
+from swift_build import ROOT, allow_list, code_lines, swift_files  # noqa: E402
 
 ALLOW = os.path.join(ROOT, "Scripts", "apple", "hazards.allow")
 # (rule, what it finds, what on the same line makes it safe)
@@ -56,22 +56,9 @@ PLANTS = [
 ]
 
 
-def entries():
-    found = []
-    with open(ALLOW) as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            parts = [p.strip() for p in line.split(" | ")]
-            if len(parts) != 4 or not all(parts):
-                sys.exit(f"hazards: {ALLOW}:{number}: expected `rule | path | piece | why`")
-            found.append(parts)
-    return found
-
-
 def check(root):
     """(failures, stale entries, number of findings allowed)"""
-    allowed = entries()
+    allowed = allow_list(ALLOW, ["rule", "path", "piece", "why"], "hazards")
     used = [0] * len(allowed)
     failures = []
     for path in swift_files(root):

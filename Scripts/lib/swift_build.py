@@ -1,8 +1,11 @@
-"""What the package's checks read from a SwiftPM build: each module's compile command, replayed as
-a type-check only. Used by Scripts/check-numbers.py and Scripts/apple/plant-check.py."""
+"""What the package's source checks share: the Swift files of Sources/ and their code without
+comments and literals, each module's compile command from a SwiftPM build replayed as a
+type-check only, and the allow-lists of the checks. Used by Scripts/check-numbers.py,
+Scripts/apple/plant-check.py and Scripts/apple/hazards.py."""
 import json
 import os
 import re
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # A positive test for an Apple framework in an `#if` at the start of a line marks Apple-only code
@@ -130,3 +133,18 @@ def typecheck_arguments(build, args, files):
     backfill = os.path.join(build, "apple-backfill")
     extra = ["-I", backfill, "-Xfrontend", "-import-module", "-Xfrontend", "AppleSDKBackfill"] if os.path.isdir(backfill) else []
     return [args[0], "-typecheck"] + out + files + extra
+
+
+def allow_list(path, columns, tool):
+    """The entries of an allow-list: one line each, `columns` pieces separated by ` | `, none
+    empty; `#` starts a comment line. A malformed line stops `tool` with where it is."""
+    entries = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split(" | ")]
+            if len(parts) != len(columns) or not all(parts):
+                sys.exit(f"{tool}: {path}:{number}: expected `{' | '.join(columns)}`")
+            entries.append(parts)
+    return entries
