@@ -18,6 +18,21 @@ a device, each a rule over the code of Sources/ (comments and string literals re
                           it traps on an empty text.
   old-style-multiline     `titleLabel?.numberOfLines = 0`: an old-style button clips its title at
                           the largest text sizes anyway; use a `UIButton.Configuration`.
+  anchor-without-scene    `ASPresentationAnchor()`: a window made without a scene shows nothing.
+  screen-over-banner      `view.addSubview(child.view)`: a child's view added over the container's
+                          own covers what is up there (a banner); insert it under them.
+
+And rules over a whole file: a file that does the first thing must also do the second.
+
+  picker-typing           a field with an `inputView` (a picker) must refuse typed text
+                          (`insertText`): a hardware keyboard types into it otherwise.
+  text-size               a font given by `setTitleTextAttributes` must be given again in
+                          `traitCollectionDidChange`: a segmented control keeps its first size.
+  screen-change           a container that embeds screens (`addChild`) must post `.screenChanged`,
+                          or VoiceOver goes on reading the screen that left.
+  sheet-swipe             a SwiftUI wrapper (`UIViewControllerRepresentable`) must answer
+                          `presentationControllerShouldDismiss`: a swipe down of its sheet would
+                          end a login half way without asking.
 
 A finding is allowed only by a line of Scripts/apple/hazards.allow, `rule | path | piece of the
 line | why`; an entry that matches nothing fails, so the list stays true.
@@ -44,6 +59,15 @@ RULES = [
     ("isolated-completion", re.compile(r"\bcompletionHandler:\s*\{|CompletionHandler\s*=\s*\{"), NEVER),
     ("attributes-at", re.compile(r"\battributes\(\s*at:"), re.compile(r"\blength\b")),
     ("old-style-multiline", re.compile(r"\btitleLabel\?*\.numberOfLines\s*=\s*0"), NEVER),
+    ("anchor-without-scene", re.compile(r"\bASPresentationAnchor\(\s*\)"), NEVER),
+    ("screen-over-banner", re.compile(r"\bview\.addSubview\(\s*\w+\.view\s*\)"), NEVER),
+]
+# (rule, what a file does, what it must then do somewhere too): reported at the first line of the first.
+REQUIREMENTS = [
+    ("picker-typing", re.compile(r"\binputView\s*="), re.compile(r"\boverride\s+func\s+insertText\b")),
+    ("text-size", re.compile(r"\bsetTitleTextAttributes\("), re.compile(r"\bfunc\s+traitCollectionDidChange\b")),
+    ("screen-change", re.compile(r"\baddChild\("), re.compile(r"\.screenChanged\b")),
+    ("sheet-swipe", re.compile(r"\bUIViewControllerRepresentable\b"), re.compile(r"\bfunc\s+presentationControllerShouldDismiss\b")),
 ]
 # One planted line per rule (the self-test), each in a file of its own module's Apple code.
 PLANTS = [
@@ -53,6 +77,12 @@ PLANTS = [
      "let hazardPlantC: ASWebAuthenticationSession.CompletionHandler = { _, _ in }"),
     ("Sources/HaapiUI/Apple/Views/MessageView.swift", "func hazardPlantD(_ t: NSAttributedString) -> Any { t.attributes(at: 0, effectiveRange: nil) }"),
     ("Sources/HaapiUI/Apple/Views/TextFieldView.swift", "func hazardPlantE(_ b: UIButton) { b.titleLabel?.numberOfLines = 0 }"),
+    ("Sources/HaapiUI/Apple/Views/HeaderView.swift", "func hazardPlantF() -> ASPresentationAnchor { ASPresentationAnchor() }"),
+    ("Sources/HaapiUI/Apple/Views/CheckboxView.swift", "func hazardPlantG(_ c: UIViewController, _ s: UIViewController) { c.view.addSubview(s.view) }"),
+    ("Sources/HaapiUI/Apple/Views/NotificationBannerView.swift", "func hazardPlantH(_ f: UITextField) { f.inputView = UIPickerView() }"),
+    ("Sources/HaapiUI/Apple/Views/ElementDrawing.swift", "func hazardPlantI(_ s: UISegmentedControl) { s.setTitleTextAttributes([:], for: .normal) }"),
+    ("Sources/HaapiUI/Apple/Screens/GenericClientOperationHandler.swift", "func hazardPlantJ(_ c: UIViewController) { c.addChild(UIViewController()) }"),
+    ("Sources/HaapiUI/Apple/ThemeAssets.swift", "struct HazardPlantK: UIViewControllerRepresentable { func makeUIViewController(context: Context) -> UIViewController { UIViewController() }; func updateUIViewController(_ u: UIViewController, context: Context) {} }"),
 ]
 
 
@@ -63,15 +93,23 @@ def check(root):
     failures = []
     for path in swift_files(root):
         text = open(os.path.join(root, path), encoding="utf-8").read().split("\n")
-        for number, code in enumerate(code_lines(os.path.join(root, path)), 1):
+        code = code_lines(os.path.join(root, path))
+
+        def judge(rule, number):
+            match = next((i for i, (r, p, piece, _) in enumerate(allowed) if r == rule and p == path and piece in text[number - 1]), None)
+            if match is None:
+                failures.append(f"{path}:{number}: {rule}: {text[number - 1].strip()}")
+            else:
+                used[match] += 1
+
+        for number, line in enumerate(code, 1):
             for rule, pattern, safe in RULES:
-                if not pattern.search(code) or safe.search(code):
-                    continue
-                match = next((i for i, (r, p, piece, _) in enumerate(allowed) if r == rule and p == path and piece in text[number - 1]), None)
-                if match is None:
-                    failures.append(f"{path}:{number}: {rule}: {text[number - 1].strip()}")
-                else:
-                    used[match] += 1
+                if pattern.search(line) and not safe.search(line):
+                    judge(rule, number)
+        for rule, does, must in REQUIREMENTS:
+            first = next((number for number, line in enumerate(code, 1) if does.search(line)), None)
+            if first is not None and not any(must.search(line) for line in code):
+                judge(rule, first)
     stale = [f"{ALLOW}: `{r} | {p} | {piece}` matches nothing any more: delete the entry"
              for i, (r, p, piece, _) in enumerate(allowed) if used[i] == 0]
     return failures, stale, sum(used)
@@ -99,6 +137,8 @@ def self_test():
         if len(failures) != len(expected):
             sys.exit(f"hazards: self-test FAILED: {len(failures)} findings for {len(expected)} planted lines:\n  " + "\n  ".join(failures))
         print(f"hazards: self-test passed: each of {len(expected)} planted lines was reported, one per rule")
+        if len(expected) != len(RULES) + len(REQUIREMENTS):
+            sys.exit(f"hazards: self-test FAILED: {len(RULES) + len(REQUIREMENTS)} rules, {len(expected)} plants: plant one line per rule")
     finally:
         shutil.rmtree(copy, ignore_errors=True)
 
@@ -112,7 +152,7 @@ def main():
         for failure in failures + stale:
             print("  " + failure)
         return 1
-    print(f"hazards: no UIKit hazard in Sources/ ({len(RULES)} rules; {allowed} places allowed with a reason in Scripts/apple/hazards.allow)")
+    print(f"hazards: no UIKit hazard in Sources/ ({len(RULES) + len(REQUIREMENTS)} rules; {allowed} places allowed with a reason in Scripts/apple/hazards.allow)")
     return 0
 
 

@@ -150,3 +150,33 @@ import Testing
         #expect(BrowserLaunch.choose(appRedirect: "no scheme here", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
     }
 }
+
+/// What opens by itself, and where the keyboard goes when a form is drawn again.
+@Suite @MainActor struct RedrawDecisionTests {
+    @Test func bankIDOnThisDeviceOpensOncePerLaunchURLAlsoWhenUpdatedInPlace() throws {
+        var autoOpen = AutoOpen()
+        let first = try #require(URL(string: "bankid:///?autostarttoken=one&redirect=app://cb"))
+        let second = try #require(URL(string: "bankid:///?autostarttoken=two&redirect=app://cb"))
+        #expect(autoOpen.next(first) == first)
+        // The next poll of the same wait (updated in place) does not open it again.
+        #expect(autoOpen.next(first) == nil)
+        #expect(autoOpen.next(nil) == nil)
+        // A new launch (a new order, after a retry) opens, on a screen updated in place too.
+        #expect(autoOpen.next(second) == second)
+    }
+
+    @Test func theKeyboardStaysWhenAFormIsDrawnAgain() throws {
+        let form = try Documents.step(ScreenTests.uiKit, "html-form-login.json")
+        let errors = try Documents.problem(ScreenTests.uiKit, "problem-invalid-input.json")
+        let complained = ScreenTests.english.screen(for: try factory.model(form), problem: KitProblemModel(errors))
+        let field = try #require(complained.textFields.first { $0.error != nil })
+        let other = try #require(complained.textFields.first { $0.name != field.name })
+        // Typing in another field, the keyboard goes to the field complained about.
+        #expect(complained.focusAfterRedraw(typingIn: other.name) == field.name)
+        // Nobody typing: the keyboard does not come up by itself.
+        #expect(complained.focusAfterRedraw(typingIn: nil) == nil)
+        // A wait has no focus of its own: the field typed in stays, if it is still there.
+        let wait = try KitBehaviourTests.screen(ScreenUpdateTests.bankIDPoll(message: "Scan", qr: "data:image/png;base64,AAAA", secondsLeft: 10))
+        #expect(wait.focusAfterRedraw(typingIn: "userName") == nil)
+    }
+}

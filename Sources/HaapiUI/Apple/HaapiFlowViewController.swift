@@ -42,8 +42,8 @@ import UIKit
     private let banner = NotificationBanner()
     /// The container's style, applied by ``apply(style:)``.
     private var flowStyle: HaapiFlowViewControllerStyle?
-    /// The last URL opened by itself when its screen showed (BankID on this device).
-    private var openedOnAppear: URL?
+    /// What opened by itself when its screen showed (BankID on this device).
+    private var autoOpen = AutoOpen()
     /// The way out placed in the bar, and the controller whose item it is.
     private var leaveItem: (item: UIBarButtonItem, owner: UIViewController)?
 
@@ -232,12 +232,7 @@ import UIKit
             // BankID on this device opens by itself, once for each launch URL, also when its
             // screen is updated in place.
             let opens = screenBuilder.screen(for: model).openOnAppear
-            defer {
-                if let opens, opens != openedOnAppear {
-                    openedOnAppear = opens
-                    openOnAppear(opens)
-                }
-            }
+            defer { if let url = autoOpen.next(opens) { openOnAppear(url) } }
             if let current, type(of: current) == type(of: next) {
                 if let polling = model as? any PollingModel, let updatable = current as? any PollingModelUpdatable {
                     updatable.update(model: polling)

@@ -99,6 +99,15 @@ public struct Screen: Sendable, Hashable {
         items.compactMap { if case .textField(let field) = $0 { return field } else { return nil } }
     }
 
+    /// The field that takes the keyboard when the screen is drawn again in place while the user
+    /// types in `typing` (a form back with the server's complaints): the screen's ``focus`` (the
+    /// first field complained about, else the first empty one), else the same field; `nil` when
+    /// nobody was typing (the keyboard does not come up by itself then).
+    public func focusAfterRedraw(typingIn typing: String?) -> String? {
+        guard let typing else { return nil }
+        return focus ?? (textFields.contains { $0.name == typing } ? typing : nil)
+    }
+
     /// Where the return key of the field `name` leads: the next field of its form, else the
     /// button that submits the form (`nil`: the field is not on this screen). While a request
     /// runs (`isLoading`) the return key submits nothing, as the disabled buttons do not: a

@@ -140,3 +140,18 @@ enum BrowserLaunch: Equatable {
         return .sessionForHTTPS(host: host, path: redirect.path.isEmpty ? "/" : redirect.path)
     }
 }
+
+/// What opens by itself when its screen shows (BankID on this device, ``Screen/openOnAppear``):
+/// each launch URL once, also when its screen is updated in place rather than shown anew.
+struct AutoOpen {
+    /// The last URL opened.
+    private(set) var opened: URL?
+
+    /// The URL to open now for a screen that would open `url`: `nil` when it has none, or when it
+    /// was opened already.
+    mutating func next(_ url: URL?) -> URL? {
+        guard let url, url != opened else { return nil }
+        opened = url
+        return url
+    }
+}

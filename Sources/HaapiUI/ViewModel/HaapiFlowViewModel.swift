@@ -645,7 +645,7 @@ import OpenCombine
     /// The app took the flow off screen before it ended (a SwiftUI sheet or destination gone, a
     /// controller popped): polling stops, the deep link is let go of, and the app is told the
     /// flow ended as a cancel (`access_denied`), once. Nothing is sent to the server.
-    func abandon() {
+    public func abandon() {
         stopPolling()
         guard state.interrupt() else { return }
         state.supersede()

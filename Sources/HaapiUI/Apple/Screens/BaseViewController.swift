@@ -139,14 +139,9 @@ import UIKit
             self.drawnScreen = screen
             return
         }
-        // The field being typed in keeps the keyboard when the form is drawn again in place (the
-        // server's complaints): the first complained about, else the same field.
+        // The keyboard stays when the form is drawn again in place (Screen.focusAfterRedraw).
         let typing = textFields.first { $0.value.isFirstResponder }?.key
-        defer {
-            if typing != nil, let field = (screen.focus.flatMap { textFields[$0] }) ?? typing.flatMap({ textFields[$0] }) {
-                field.becomeFirstResponder()
-            }
-        }
+        defer { if let name = screen.focusAfterRedraw(typingIn: typing) { textFields[name]?.becomeFirstResponder() } }
         countdown?.timer?.invalidate()
         countdown = nil
         inputs = []
