@@ -30,6 +30,9 @@ And rules over a whole file: a file that does the first thing must also do the s
                           `traitCollectionDidChange`: a segmented control keeps its first size.
   screen-change           a container that embeds screens (`addChild`) must post `.screenChanged`,
                           or VoiceOver goes on reading the screen that left.
+  border-in-window        a screen that resolves its borders' colours again (`.refreshBorders()`)
+                          must do so in `viewWillAppear` too: drawn before the view has a window,
+                          a layer's colour took the light appearance.
   sheet-swipe             a SwiftUI wrapper (`UIViewControllerRepresentable`) must answer
                           `presentationControllerShouldDismiss`: a swipe down of its sheet would
                           end a login half way without asking.
@@ -68,6 +71,7 @@ REQUIREMENTS = [
     ("text-size", re.compile(r"\bsetTitleTextAttributes\("), re.compile(r"\bfunc\s+traitCollectionDidChange\b")),
     ("screen-change", re.compile(r"\baddChild\("), re.compile(r"\.screenChanged\b")),
     ("sheet-swipe", re.compile(r"\bUIViewControllerRepresentable\b"), re.compile(r"\bfunc\s+presentationControllerShouldDismiss\b")),
+    ("border-in-window", re.compile(r"\.refreshBorders\(\)"), re.compile(r"\bfunc\s+viewWillAppear\b")),
 ]
 # One planted line per rule (the self-test), each in a file of its own module's Apple code.
 PLANTS = [
@@ -82,6 +86,7 @@ PLANTS = [
     ("Sources/HaapiUI/Apple/Views/NotificationBannerView.swift", "func hazardPlantH(_ f: UITextField) { f.inputView = UIPickerView() }"),
     ("Sources/HaapiUI/Apple/Views/ElementDrawing.swift", "func hazardPlantI(_ s: UISegmentedControl) { s.setTitleTextAttributes([:], for: .normal) }"),
     ("Sources/HaapiUI/Apple/Screens/GenericClientOperationHandler.swift", "func hazardPlantJ(_ c: UIViewController) { c.addChild(UIViewController()) }"),
+    ("Sources/HaapiUI/Apple/Views/ButtonView.swift", "func hazardPlantL(_ d: ElementDrawing) { d.refreshBorders() }"),
     ("Sources/HaapiUI/Apple/ThemeAssets.swift", "struct HazardPlantK: UIViewControllerRepresentable { func makeUIViewController(context: Context) -> UIViewController { UIViewController() }; func updateUIViewController(_ u: UIViewController, context: Context) {} }"),
 ]
 
