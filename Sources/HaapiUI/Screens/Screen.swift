@@ -150,7 +150,7 @@ public struct ScreenAccessibility: Sendable, Hashable {
     }
 }
 
-/// Where a field's return key leads (``Screen/afterReturn(in:)``).
+/// Where a field's return key leads (``Screen/afterReturn(in:isLoading:)``).
 public enum ReturnTarget: Sendable, Hashable {
     /// Into the next field.
     case field(String)
