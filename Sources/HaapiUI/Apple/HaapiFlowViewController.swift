@@ -171,8 +171,7 @@ import UIKit
     /// whose pop would not ask.
     private func placeLeaveButton(_ style: HaapiFlowViewControllerStyle) {
         // The controller whose items the bar shows: this one, or the one (a SwiftUI host) that holds it.
-        var owner: UIViewController = self
-        while let parent = owner.parent, !(parent is UINavigationController) { owner = parent }
+        let owner = barOwner
         let leave = UIButton(type: .system)
         leave.tintColor = colorOptional(named: style.closeButtonTintColorName)
         leave.widthAnchor.constraint(greaterThanOrEqualToConstant: max(style.closeButtonMinWidth, ScreenAccessibility.minimumTarget)).isActive = true
@@ -203,9 +202,15 @@ import UIKit
     /// layouts by the SwiftUI host).
     func keepLeaveButton() {
         guard let flowStyle, let leaveItem else { return }
+        let owner = barOwner
+        if owner !== leaveItem.owner || owner.navigationItem.leftBarButtonItem !== leaveItem.item { placeLeaveButton(flowStyle) }
+    }
+
+    /// The controller whose items the bar shows: this one, or the one (a SwiftUI host) that holds it.
+    private var barOwner: UIViewController {
         var owner: UIViewController = self
         while let parent = owner.parent, !(parent is UINavigationController) { owner = parent }
-        if owner !== leaveItem.owner || owner.navigationItem.leftBarButtonItem !== leaveItem.item { placeLeaveButton(flowStyle) }
+        return owner
     }
 
     /// Asks before leaving, as the close button does (a swipe down of a SwiftUI sheet).
@@ -217,7 +222,8 @@ import UIKit
         guard let model else { return }
         // The end of the flow: the code is being exchanged under the last screen.
         if model is any AuthorizationRequestModel { return }
-        title = screenBuilder.screen(for: model).navigationTitle
+        let shown = screenBuilder.screen(for: model)
+        title = shown.navigationTitle
         if let browser = model as? any FormOperationModel, let url = browser.url, webSession == nil {
             launch(url, prefersDefaultBrowser: (browser as? KitExternalBrowserModel)?.prefersDefaultBrowser ?? false)
         }
@@ -227,12 +233,11 @@ import UIKit
         do {
             let registry = (application as? KitApplication)?.viewControllerFactoryRegistry ?? ViewControllerFactoryRegistry()
             let next = try registry.screen(for: model, theme: application.theme, common: commonStyle)
-            // The screen on show takes the next state in place when it is the screen the model
-            // would get: a wait's next answer, the next form.
             // BankID on this device opens by itself, once for each launch URL, also when its
             // screen is updated in place.
-            let opens = screenBuilder.screen(for: model).openOnAppear
-            defer { if let url = autoOpen.next(opens) { openOnAppear(url) } }
+            defer { if let url = autoOpen.next(shown.openOnAppear) { openOnAppear(url) } }
+            // The screen on show takes the next state in place when it is the screen the model
+            // would get: a wait's next answer, the next form.
             if let current, type(of: current) == type(of: next) {
                 if let polling = model as? any PollingModel, let updatable = current as? any PollingModelUpdatable {
                     updatable.update(model: polling)

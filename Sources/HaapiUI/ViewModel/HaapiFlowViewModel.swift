@@ -638,8 +638,13 @@ import OpenCombine
             await submit(form: cancel, parameters: [:])
             return
         }
+        endCancelled("The user cancelled the flow")
+    }
+
+    /// Ends the flow as cancelled on this side (`access_denied`), superseding what is under way.
+    private func endCancelled(_ description: String) {
         state.supersede()
-        end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: "The user cancelled the flow", source: .client))
+        end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: description, source: .client))
     }
 
     /// The app took the flow off screen before it ended (a SwiftUI sheet or destination gone, a
@@ -648,8 +653,7 @@ import OpenCombine
     public func abandon() {
         stopPolling()
         guard state.interrupt() else { return }
-        state.supersede()
-        end(with: KitOAuthErrorModel(error: "access_denied", errorDescription: "The flow was closed before it ended", source: .client))
+        endCancelled("The flow was closed before it ended")
     }
 
     /// The cancel action the shown step offers: among its forms, then its operation's.

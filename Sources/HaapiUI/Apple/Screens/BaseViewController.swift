@@ -147,7 +147,6 @@ import UIKit
         inputs = []
         textFields = [:]
         actionElements = []
-        drawnItems = []
         drawnScreen = screen
         fill(messagesStackView, with: screen.messages)
         fill(contentStackView, with: screen.content)
@@ -163,12 +162,17 @@ import UIKit
     }
 
 
-    /// Each element drawn, with its view.
-    private var drawnItems: [(item: ScreenItem, view: UIView)] = []
     /// The screen the stacks show.
     private var drawnScreen: Screen?
     /// The view of each element of each stack, in order (`nil` where ``makeView(for:)`` left one out).
     private var stackViews: [ObjectIdentifier: [UIView?]] = [:]
+
+    /// Each element drawn, with its view.
+    private var drawnItems: [(item: ScreenItem, view: UIView)] {
+        guard let drawnScreen else { return [] }
+        return [(messagesStackView, drawnScreen.messages), (contentStackView, drawnScreen.content), (linksStackView, drawnScreen.links)]
+            .flatMap { stack, items in zip(items, stackViews[ObjectIdentifier(stack)] ?? []).compactMap { item, view in view.map { (item, $0) } } }
+    }
 
     private func fill(_ stack: UIStackView, with items: [ScreenItem]) {
         stack.arrangedSubviews.forEach { $0.removeFromSuperview() }
@@ -178,7 +182,6 @@ import UIKit
             views.append(view)
             guard let view else { continue }
             stack.addArrangedSubview(view)
-            drawnItems.append((item, view))
         }
         stackViews[ObjectIdentifier(stack)] = views
     }
@@ -205,12 +208,8 @@ import UIKit
                 if let old {
                     stack.removeArrangedSubview(old)
                     old.removeFromSuperview()
-                    drawnItems.removeAll { $0.view === old }
                 }
-                if let new {
-                    stack.insertArrangedSubview(new, at: position)
-                    drawnItems.append((items[index], new))
-                }
+                if let new { stack.insertArrangedSubview(new, at: position) }
                 views[index] = new
             }
             stackViews[ObjectIdentifier(stack)] = views
@@ -419,7 +418,7 @@ import UIKit
 
     /// The return key of the field `name`: on to the next field, or the form's submission.
     private func returnPressed(in name: String) {
-        switch screen().afterReturn(in: name, isLoading: isLoading) {
+        switch (drawnScreen ?? screen()).afterReturn(in: name, isLoading: isLoading) {
         case .field(let next)?: textFields[next]?.becomeFirstResponder()
         case .submit(let action)?: perform(action)
         case .dismissKeyboard?, .waitForRequest?, nil: break
