@@ -36,6 +36,9 @@ And rules over a whole file: a file that does the first thing must also do the s
   sheet-swipe             a SwiftUI wrapper (`UIViewControllerRepresentable`) must answer
                           `presentationControllerShouldDismiss`: a swipe down of its sheet would
                           end a login half way without asking.
+  swiftui-bar-items       a SwiftUI wrapper's `updateUIViewController` must put the flow's way out
+                          back (`keepLeaveButton()`): SwiftUI rewrites the bar items of the
+                          controllers it hosts when its state changes, and the close button goes.
 
 A finding is allowed only by a line of Scripts/apple/hazards.allow, `rule | path | piece of the
 line | why`; an entry that matches nothing fails, so the list stays true.
@@ -72,6 +75,7 @@ REQUIREMENTS = [
     ("screen-change", re.compile(r"\baddChild\("), re.compile(r"\.screenChanged\b")),
     ("sheet-swipe", re.compile(r"\bUIViewControllerRepresentable\b"), re.compile(r"\bfunc\s+presentationControllerShouldDismiss\b")),
     ("border-in-window", re.compile(r"\.refreshBorders\(\)"), re.compile(r"\bfunc\s+viewWillAppear\b")),
+    ("swiftui-bar-items", re.compile(r"\bfunc\s+updateUIViewController\b"), re.compile(r"\bkeepLeaveButton\(")),
 ]
 # One planted line per rule (the self-test), each in a file of its own module's Apple code.
 PLANTS = [
@@ -87,7 +91,8 @@ PLANTS = [
     ("Sources/HaapiUI/Apple/Views/ElementDrawing.swift", "func hazardPlantI(_ s: UISegmentedControl) { s.setTitleTextAttributes([:], for: .normal) }"),
     ("Sources/HaapiUI/Apple/Screens/GenericClientOperationHandler.swift", "func hazardPlantJ(_ c: UIViewController) { c.addChild(UIViewController()) }"),
     ("Sources/HaapiUI/Apple/Views/ButtonView.swift", "func hazardPlantL(_ d: ElementDrawing) { d.refreshBorders() }"),
-    ("Sources/HaapiUI/Apple/ThemeAssets.swift", "struct HazardPlantK: UIViewControllerRepresentable { func makeUIViewController(context: Context) -> UIViewController { UIViewController() }; func updateUIViewController(_ u: UIViewController, context: Context) {} }"),
+    ("Sources/HaapiUI/Apple/ThemeAssets.swift", "struct HazardPlantK: UIViewControllerRepresentable { func makeUIViewController(context: Context) -> UIViewController { UIViewController() } }"),
+    ("Sources/HaapiUI/Apple/Views/HeaderView.swift", "struct HazardPlantM { func updateUIViewController(_ u: UIViewController, context: Int) {} }"),
 ]
 
 

@@ -118,6 +118,32 @@ import Testing
         #expect(StackExit.plan(stack: ["root", "origin"], flow: "flow", origin: "origin") == .nothing)
         #expect(StackExit.plan(stack: ["flow"], flow: "flow", origin: "origin") == .nothing)
     }
+
+    @Test func theBarIsTheOneOfTheControllerJustAboveTheNavigationController() {
+        let isNavigation: (String) -> Bool = { $0.hasPrefix("navigation") }
+        // Pushed on a navigation stack: the flow's own items.
+        #expect(LeaveButtonPlacement<String>.owner(of: ["flow", "navigation"], isNavigation: isNavigation) == "flow")
+        // Hosted by SwiftUI in a NavigationStack: the hosting controller's items show.
+        #expect(LeaveButtonPlacement<String>.owner(of: ["flow", "host", "hosting", "navigation", "tabs"], isNavigation: isNavigation) == "hosting")
+        // Not in any navigation controller: the outermost controller.
+        #expect(LeaveButtonPlacement<String>.owner(of: ["flow", "host"], isNavigation: isNavigation) == "host")
+        #expect(LeaveButtonPlacement<String>.owner(of: [String](), isNavigation: isNavigation) == nil)
+    }
+
+    @Test func theLeaveButtonIsPutBackWhenSwiftUIRewritesTheItemsOrTheBarChangesHands() {
+        var placement = LeaveButtonPlacement<String>()
+        // Not placed yet (the flow is not styled): nothing to put back.
+        #expect(!placement.needsPlacing(owner: "host", shown: nil))
+        placement.didPlace(item: "close", on: "host")
+        #expect(!placement.needsPlacing(owner: "host", shown: "close"))
+        // SwiftUI redid the host's items: the left one is gone, or is another.
+        #expect(placement.needsPlacing(owner: "host", shown: nil))
+        #expect(placement.needsPlacing(owner: "host", shown: "apps-own"))
+        // The flow moved under another controller (pushed into a stack): the bar is another's.
+        #expect(placement.needsPlacing(owner: "flow", shown: "close"))
+        placement.didPlace(item: "back", on: "flow")
+        #expect(!placement.needsPlacing(owner: "flow", shown: "back"))
+    }
 }
 
 /// Where an external-browser step opens (``BrowserLaunch``).

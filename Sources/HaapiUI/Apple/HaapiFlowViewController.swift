@@ -45,7 +45,7 @@ import UIKit
     /// What opened by itself when its screen showed (BankID on this device).
     private var autoOpen = AutoOpen()
     /// The way out placed in the bar, and the controller whose item it is.
-    private var leaveItem: (item: UIBarButtonItem, owner: UIViewController)?
+    private var leaveItem = LeaveButtonPlacement<ObjectIdentifier>()
 
     /// A controller for a new flow of `haapiUIKitApplication`.
     ///
@@ -194,23 +194,23 @@ import UIKit
         }
         let item = UIBarButtonItem(customView: leave)
         owner.navigationItem.leftBarButtonItem = item
-        leaveItem = (item, owner)
+        leaveItem.didPlace(item: ObjectIdentifier(item), on: ObjectIdentifier(owner))
     }
 
     /// Puts the way out back in the bar when something else took its place: SwiftUI rewrites
     /// the items of the controllers it hosts when its state changes (called on its updates and
     /// layouts by the SwiftUI host).
     func keepLeaveButton() {
-        guard let flowStyle, let leaveItem else { return }
+        guard let flowStyle else { return }
         let owner = barOwner
-        if owner !== leaveItem.owner || owner.navigationItem.leftBarButtonItem !== leaveItem.item { placeLeaveButton(flowStyle) }
+        let shown = owner.navigationItem.leftBarButtonItem.map(ObjectIdentifier.init)
+        if leaveItem.needsPlacing(owner: ObjectIdentifier(owner), shown: shown) { placeLeaveButton(flowStyle) }
     }
 
     /// The controller whose items the bar shows: this one, or the one (a SwiftUI host) that holds it.
     private var barOwner: UIViewController {
-        var owner: UIViewController = self
-        while let parent = owner.parent, !(parent is UINavigationController) { owner = parent }
-        return owner
+        let chain = Array(sequence(first: self as UIViewController, next: \.parent))
+        return LeaveButtonPlacement<ObjectIdentifier>.owner(of: chain) { $0 is UINavigationController } ?? self
     }
 
     /// Asks before leaving, as the close button does (a swipe down of a SwiftUI sheet).

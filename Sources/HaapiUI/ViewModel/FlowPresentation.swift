@@ -118,6 +118,37 @@ enum StackExit: Equatable {
     }
 }
 
+/// The flow's way out in the navigation bar (its close or Back button), and when it must be put
+/// back: the bar shows the items of the controller just above the navigation controller, which
+/// is the flow or, in SwiftUI, the host that holds it; and SwiftUI rewrites its host's items
+/// when its state changes, taking the button away.
+struct LeaveButtonPlacement<ID: Equatable> {
+    /// The item placed, and the controller it was placed on.
+    private(set) var placed: (item: ID, owner: ID)?
+
+    /// Of `chain` (the flow, then its parents, outward), the controller whose items the bar
+    /// shows: the last one before a navigation controller, or the outermost when there is none.
+    static func owner<Controller>(of chain: [Controller], isNavigation: (Controller) -> Bool) -> Controller? {
+        guard var owner = chain.first else { return nil }
+        for parent in chain.dropFirst() {
+            if isNavigation(parent) { break }
+            owner = parent
+        }
+        return owner
+    }
+
+    /// Records that `item` is now `owner`'s left item.
+    mutating func didPlace(item: ID, on owner: ID) { placed = (item, owner) }
+
+    /// Whether the button must be placed again, the bar being `owner`'s and showing `shown` on
+    /// the left: when it moved to another owner, or something else took its place. Never before
+    /// the first placement (the flow places it once styled).
+    func needsPlacing(owner: ID, shown: ID?) -> Bool {
+        guard let placed else { return false }
+        return placed.owner != owner || placed.item != shown
+    }
+}
+
 /// Where an external-browser step opens (Curity's `ExternalBrowserClientOperation`): the decision
 /// of ``HaapiFlowViewController``, made here so that it is tested where the kit cannot run.
 enum BrowserLaunch: Equatable {
