@@ -28,9 +28,11 @@ are found there by type-checking the iOS build of Scripts/check-apple.sh (`.buil
 it exists; without it the check says which files it could not type-check.
 
 Usage: Scripts/check-numbers.py [--build-path .build] [--apple-build-path .build/ios]
-       Scripts/check-numbers.py --self-test   a copy of Sources/ with a planted finding of each kind
-                                              in several modules must be reported at each of those
-                                              lines; then the check itself runs
+       Scripts/check-numbers.py --self-test   the check runs once, on a copy of Sources/ with a planted
+                                              finding of each kind in several modules: each must be
+                                              reported at its line, and the rest is the check's result
+                                              (every plant sits at the end of its file or region, so
+                                              no real finding's line moves)
 """
 import concurrent.futures
 import os
@@ -79,10 +81,9 @@ CLAMPED = re.compile(r"\bOutsideNumber\.(seconds|count|date|wholeSeconds)\b")
 READERS = {"Sources/OAuthCore/Encoding/JSONValue.swift", "Sources/OAuthCore/Encoding/OutsideNumber.swift"}
 
 
-def conversions(build, root, where, required, only=None):
+def conversions(build, root, where, required):
     """{(path, line): mark} of each conversion the probe finds in `root`/Sources/, type-checking the
-    modules of `build` (those whose folder is in `only`, when given); the folders in `required`
-    must each be a module there."""
+    modules of `build`; the folders in `required` must each be a module there."""
     found = {}
     with tempfile.TemporaryDirectory() as scratch:
         probe_file = os.path.join(scratch, "NumberCheckProbe.swift")
@@ -96,7 +97,7 @@ def conversions(build, root, where, required, only=None):
         # One type-check per core at a time.
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             try:
-                chosen = [m for m in modules(build, root, required) if only is None or m[0] in only]
+                chosen = modules(build, root, required)
             except BuildError as error:
                 sys.exit(f"check-numbers: {error}")
             runs = list(pool.map(typecheck, chosen))
@@ -126,9 +127,10 @@ def decoded_reads(root):
     return found
 
 
-def check(root, apple_build, only=None):
+def check(root, apple_build, planted=frozenset()):
     """The findings in `root`/Sources/ that neither clamp nor are allowed, the allow-list's stale
-    entries, and a summary. `only`: the modules to type-check (default: all)."""
+    entries, a summary, and which of the `planted` lines (path, number) were found: those are
+    neither judged nor counted."""
     entries = allow_list(ALLOW, ["path", "code", "why"], "check-numbers")
     used = [0] * len(entries)
     failures = []
@@ -146,19 +148,21 @@ def check(root, apple_build, only=None):
                 return
         failures.append(f"{path}:{number}: {kind}: {text.strip()}")
 
-    found = conversions(BUILD, root, "Linux", {p.split(os.sep)[1] for p in swift_files(root)}, only)
+    found = conversions(BUILD, root, "Linux", {p.split(os.sep)[1] for p in swift_files(root)})
     apple = apple_only_files(root)
     if os.path.exists(os.path.join(apple_build, "debug.yaml")):
-        found.update(conversions(apple_build, root, "iOS, the Apple-only code too", {p.split(os.sep)[1] for p in apple}, only))
+        found.update(conversions(apple_build, root, "iOS, the Apple-only code too", {p.split(os.sep)[1] for p in apple}))
         apple_note = f"the {len(apple)} Apple-only files type-checked for iOS"
     else:
         apple_note = (f"NOT type-checked for iOS (no {os.path.relpath(apple_build, ROOT)}: Scripts/check-apple.sh makes it): "
                       f"{len(apple)} Apple-only files, read only for decoded integers: {' '.join(apple)}")
     kinds = {FLOATING_MARK: "an integer from a floating value (use OutsideNumber.wholeSeconds or .seconds)",
              TEXT_MARK: "an integer parsed from text, unclamped (clamp it: OutsideNumber.count or .seconds)"}
+    seen = {where for where in list(found) + decoded_reads(root) if where in planted}
+    found = {where: mark for where, mark in found.items() if where not in planted}
     for (path, number), mark in sorted(found.items()):
         judge(path, number, kinds[mark])
-    reads = decoded_reads(root)
+    reads = [where for where in decoded_reads(root) if where not in planted]
     for path, number in reads:
         judge(path, number, "a decoded integer read without OutsideNumber (clamp it: OutsideNumber.seconds or .count)")
     stale = [f"{ALLOW}: `{path} | {piece}` matches nothing any more: delete the entry"
@@ -166,14 +170,14 @@ def check(root, apple_build, only=None):
     summary = (f"{sum(m == FLOATING_MARK for m in found.values())} floating-to-integer conversions, "
                f"{sum(m == TEXT_MARK for m in found.values())} integers parsed from text and {len(reads)} decoded-integer reads "
                f"in Sources/, each clamped or allowed with a reason ({len(entries)} entries in Scripts/check-numbers.allow); {apple_note}")
-    return failures, stale, summary
+    return failures, stale, summary, seen
 
 
 # Each planted line: (file, where, line). `where` is "end" (appended), "apple" (inside the file's
 # Apple-only region: found only by the iOS type-check) or "inactive" (in a function in an `#if`
 # never compiled, parsed only: read only as text, as every decoded-integer read is).
-# The type-checked plants sit in small modules (the self-test type-checks only those again), and
-# in HaapiUI, the module the check once dropped without a word.
+# The type-checked plants sit in several modules, HaapiUI among them: the module the check once
+# dropped without a word.
 PLANTS = [
     ("Sources/HaapiUI/Theme/Theme.swift", "end", "func numberCheckPlantA(_ x: Double) -> Int { Int(x * 2) }"),
     ("Sources/OIDCClient/Login/DeviceLogin.swift", "end", "func numberCheckPlantB(_ x: Float) -> UInt64 { UInt64(x) }"),
@@ -188,12 +192,14 @@ PLANTS = [
     ("Sources/OAuthTransportNIO/AsyncHTTPClientTransport.swift", "inactive", "let seconds = value.intValue ?? 0; let hint = \"OutsideNumber.seconds\""),
 ]
 PLANTS_APPLE = [
-    # The first file with UIKit code whose region takes a function (any will do; both are found).
+    # The first file with UIKit code; the plant goes at the end of its region (any will do).
     ("apple", "apple", "func numberCheckPlantE(_ x: CGFloat) -> Int { Int(x) }"),
 ]
 
 
 def self_test():
+    """The check, run on a copy of Sources/ with the plants in: each must be found; the rest of
+    the result is the real tree's, as no plant moves a line that was there."""
     copy = tempfile.mkdtemp(prefix="check-numbers-self-test-")
     try:
         shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(copy, "Sources"))
@@ -209,7 +215,8 @@ def self_test():
                 sys.exit(f"check-numbers: self-test FAILED: {path} is gone; choose another file to plant in")
             lines = open(full, encoding="utf-8").read().split("\n")
             if where == "apple":
-                at = next(i for i, l in enumerate(lines) if re.match(r"^#if .*canImport\(UIKit\)", l)) + 1
+                # Before the file's last `#endif`: inside the Apple-only region, after every real line.
+                at = max(i for i, l in enumerate(lines) if l.startswith("#endif"))
                 lines.insert(at, line)
                 expected.append((path, at + 1))
             elif where == "inactive":
@@ -219,27 +226,21 @@ def self_test():
                 lines.append(line)
                 expected.append((path, len(lines)))
             open(full, "w", encoding="utf-8").write("\n".join(lines))
-        # Only the modules with a planted conversion are type-checked again (the rest is read as text).
-        failures, _, _ = check(copy, APPLE_BUILD, only={p.split(os.sep)[1] for p, where, _ in plants if where != "inactive"})
-        reported = {tuple(f.split(":")[:2]) for f in failures}
-        for path, number in expected:
-            if (path, str(number)) not in reported:
-                sys.exit(f"check-numbers: self-test FAILED: the planted line {path}:{number} went unseen; the check reported:\n  "
-                         + "\n  ".join(failures))
-            print(f"  found: {path}:{number}")
-        if len(failures) != len(expected):
-            sys.exit(f"check-numbers: self-test FAILED: {len(failures)} findings for {len(expected)} planted lines:\n  " + "\n  ".join(failures))
+        failures, stale, summary, seen = check(copy, APPLE_BUILD, planted=frozenset(expected))
+        for where in expected:
+            if where not in seen:
+                sys.exit(f"check-numbers: self-test FAILED: the planted line {where[0]}:{where[1]} went unseen")
+            print(f"  found: {where[0]}:{where[1]}")
         modules_planted = len({p.split(os.sep)[1] for p, _ in expected})
         print(f"check-numbers: self-test passed: each of {len(expected)} planted lines was reported, in {modules_planted} modules"
               + ("" if apple_build else " (the Apple-only plant skipped: no iOS build)"))
+        return failures, stale, summary
     finally:
         shutil.rmtree(copy, ignore_errors=True)
 
 
 def main():
-    if "--self-test" in sys.argv:
-        self_test()
-    failures, stale, summary = check(ROOT, APPLE_BUILD)
+    failures, stale, summary = self_test() if "--self-test" in sys.argv else check(ROOT, APPLE_BUILD)[:3]
     failures += stale
     if failures:
         print(f"check-numbers: {len(failures)} problems:")
