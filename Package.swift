@@ -30,6 +30,10 @@ let package = Package(
         .library(name: "OAuthTransportNIO", targets: ["OAuthTransportNIO"]),
         .library(name: "OAuthTransportURLSession", targets: ["OAuthTransportURLSession"]),
         .library(name: "HaapiDevServer", targets: ["HaapiDevServer"]),
+        // Curity's module names, for apps that move over from Curity's UI kit and SDK without
+        // changing a line (qualified names such as `IdsvrHaapiSdk.Link` included).
+        .library(name: "IdsvrHaapiUIKit", targets: ["IdsvrHaapiUIKit"]),
+        .library(name: "IdsvrHaapiSdk", targets: ["IdsvrHaapiSdk"]),
         .executable(name: "haapi", targets: ["haapi"]),
     ],
     dependencies: [
@@ -110,6 +114,9 @@ let package = Package(
             ]
         ),
         .target(name: "OIDCClient", dependencies: ["OAuthCore", .product(name: "Crypto", package: "swift-crypto")]),
+        // Curity's module names over ours: each re-exports, and declares nothing of its own.
+        .target(name: "IdsvrHaapiSdk", dependencies: ["HaapiSDK"]),
+        .target(name: "IdsvrHaapiUIKit", dependencies: ["HaapiUI"]),
         .target(
             name: "HaapiDevServer",
             dependencies: [

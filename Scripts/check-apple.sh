@@ -2,8 +2,10 @@
 # Type-checks for iOS (arm64-apple-ios15.0) what an iOS app compiles of this package, with the SDK
 # in ../shared/apple-sdk (its README): the app-facing targets with every Apple-only file in them,
 # the seed snippets that need UIKit, SwiftUI or AuthenticationServices (Tests/AppleSnippets), and
-# apps written for Curity's UI kit and SDK with only their import changed (Tests/CurityApps; the
-# same files are type-checked unchanged against Curity's own modules when those are fetched).
+# apps written for Curity's UI kit and SDK, unchanged (Tests/CurityApps: our modules IdsvrHaapiUIKit
+# and IdsvrHaapiSdk are named as Curity's; the same files are type-checked against Curity's own
+# modules when those are fetched), and a probe of each public declaration of Curity's two
+# interfaces (Scripts/apple/interface-diff.py).
 # Then Scripts/reference-names.sh counts the seeds' reference names the modules define. First,
 # Scripts/apple/hazards.py finds by pattern what compiles and then breaks on a device.
 # Fails on any error, on a missing reference name not listed in docs/PORTING.md, and when
@@ -24,7 +26,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 sdk_dir=${HAAPI_APPLE_SDK_DIR:-$root/../shared/apple-sdk}
-targets=(OAuthCore OAuthTransportURLSession HaapiDriver OIDCClient HaapiSDK HaapiUI)
+targets=(OAuthCore OAuthTransportURLSession HaapiDriver OIDCClient HaapiSDK HaapiUI IdsvrHaapiSdk IdsvrHaapiUIKit)
+# What is built: the targets no other of them depends on (each build builds what it imports).
+leaves=(OIDCClient IdsvrHaapiSdk IdsvrHaapiUIKit)
 # A positive test for an Apple framework in an `#if` at the start of a line marks Apple-only code.
 apple_guard='^#if .*(?<!!)canImport\((UIKit|SwiftUI|AuthenticationServices|Security|DeviceCheck|CryptoKit|LocalAuthentication|Combine)\)'
 
@@ -96,10 +100,10 @@ check() {
     -Xfrontend -prebuilt-module-cache-path -Xfrontend "$prebuilt"; do build+=(-Xswiftc "$flag"); done
   local started
   started=$(date +%s)
-  # One build per target: `swift build` honours only the last of several `--target` flags, and
+  # One build per leaf: `swift build` honours only the last of several `--target` flags, and
   # the targets are not all below one another (HaapiSDK and OIDCClient are siblings).
   if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
-    for target in "${targets[@]}"; do
+    for target in "${leaves[@]}"; do
       "${build[@]}" --target "$target" >>"$log" 2>&1 || status=1
     done
   fi
@@ -107,10 +111,9 @@ check() {
   rm -rf "$scratch/frontend-cwd"
 
   # Each snippet file is an app of its own (a module each: each may have its own @main). Apps
-  # written for Curity's kit and SDK (Tests/CurityApps) are type-checked with only their import
-  # changed: `import IdsvrHaapiUIKit` becomes `import HaapiUI`, `import IdsvrHaapiSdk` `import
-  # HaapiSDK`; the copy keeps every line where it was, and errors are reported at the app's own
-  # lines. Two at a time (one per core), each into a log of its own, joined in order afterwards.
+  # written for Curity's kit and SDK (Tests/CurityApps) are type-checked unchanged: their
+  # `import IdsvrHaapiUIKit` and `import IdsvrHaapiSdk` are our modules of those names. Two at a
+  # time (one per core), each into a log of its own, joined in order afterwards.
   local apps=$scratch/curity-apps file
   rm -rf "$apps"
   mkdir -p "$apps"
@@ -118,8 +121,7 @@ check() {
   for file in "$package"/Tests/AppleSnippets/*.swift; do inputs+=("$file"); labels+=("snippet $(basename "$file")"); done
   for file in "$package"/Tests/CurityApps/*.swift; do
     [ -f "$file" ] || continue
-    sed -e 's/^import IdsvrHaapiUIKit$/import HaapiUI/' -e 's/^import IdsvrHaapiSdk$/import HaapiSDK/' "$file" >"$apps/$(basename "$file")"
-    inputs+=("$apps/$(basename "$file")"); labels+=("Curity app $(basename "$file")")
+    inputs+=("$file"); labels+=("Curity app $(basename "$file")")
   done
   local index running=0
   for index in "${!inputs[@]}"; do
@@ -133,7 +135,7 @@ check() {
   wait
   for index in "${!inputs[@]}"; do
     echo "check-apple: ${labels[$index]}" >>"$log"
-    sed "s#^$apps/#$package/Tests/CurityApps/#" "$apps/$index.log" >>"$log"
+    cat "$apps/$index.log" >>"$log"
     [ "$(cat "$apps/$index.status" 2>/dev/null)" = 0 ] || status=1
   done
   return $status
@@ -179,7 +181,7 @@ echo "  targets: ${targets[*]}"
 echo "  targets built in $(cat "$scratch/apple-targets-seconds") s"
 echo "  Apple-only files: $(apple_files "$root" | sed "s#^$root/##" | tr '\n' ' ')"
 echo "  snippets: $(cd Tests/AppleSnippets && ls -- *.swift | tr '\n' ' ')"
-echo "  Curity apps, import changed: $(cd Tests/CurityApps && ls -- *.swift | tr '\n' ' ')"
+echo "  Curity apps, unchanged: $(cd Tests/CurityApps && ls -- *.swift | tr '\n' ' ')"
 echo "  C compile steps: $c_steps (BoringSSL: $boring)"
 if [ "$count" -gt 0 ] || [ "$status" -ne 0 ]; then
   printf '%s\n' "$errors" | sed "s#^$root/##" >&2
@@ -206,6 +208,18 @@ if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
     echo "check-apple: FAILED: the reference names' self-test" >&2
     exit 1
   fi
+fi
+# Every public declaration of Curity's UI kit and SDK, used as declared by a probe of app code
+# that passes against Curity's own modules, against ours (when Curity's modules are unpacked).
+if [ "${HAAPI_APPLE_SNIPPETS_ONLY:-}" != 1 ]; then
+  if ! HAAPI_PREBUILT=$(prebuilt_swiftui) PROBE_INCLUDE=$scratch/apple-backfill \
+      Scripts/apple/interface-diff.py "$scratch/arm64-apple-ios/debug/Modules" >"$root/.build/interface-diff.log" 2>&1; then
+    sed 's/^/  /' "$root/.build/interface-diff.log" | tail -40
+    echo "check-apple: FAILED: the interface diff against Curity's modules (log: .build/interface-diff.log)" >&2
+    exit 1
+  fi
+  grep -E '^(IdsvrHaapi[A-Za-z]+: [0-9]|interface-diff: skipped)' "$root/.build/interface-diff.log" | sed 's/^/  /'
+  echo "  (each declaration not usable, with the compiler's reason: .build/interface-diff.log)"
 fi
 # The proof that the check is real: run after it, against its build. Every Apple-only file of the
 # targets, given a wrong line, must be an error where the check's build compiles it (one type-check
