@@ -79,7 +79,7 @@ extension HaapiFlow {
 /// itself, with the stack's bar. At the end of the flow, after the result was told, it
 /// dismisses itself (the sheet closes, or the stack pops back).
 @available(iOSApplicationExtension, unavailable)
-@MainActor public struct HaapiFlowViewControllerRepresentable: UIViewControllerRepresentable {
+@MainActor @preconcurrency public struct HaapiFlowViewControllerRepresentable: UIViewControllerRepresentable {
     private let haapiFlowResult: any HaapiFlowResult
     private let haapiUIKitApplication: any HaapiUIKitApplication
     private let haapiDeepLinkManageable: (any HaapiDeepLinkManageable)?
@@ -209,7 +209,7 @@ extension HaapiFlow {
 /// Curity's older SwiftUI wrapper of a ``HaapiFlowViewController`` made by the app.
 @available(iOSApplicationExtension, unavailable)
 @available(iOS, introduced: 14.0, deprecated: 16.0, message: "Use `HaapiFlowViewControllerRepresentable` instead.")
-@MainActor public struct HaapiFlowVCRepresentable: UIViewControllerRepresentable {
+@MainActor @preconcurrency public struct HaapiFlowVCRepresentable: UIViewControllerRepresentable {
     private let contentViewController: HaapiFlowViewController
     private let presentationMode: PresentationMode
 

@@ -14,7 +14,7 @@ import UIKit
 /// operations), asks before the user leaves a login half way, and reports errors, all in the
 /// application's theme and texts.
 @available(iOSApplicationExtension, unavailable)
-@MainActor public class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
+@MainActor @preconcurrency public class HaapiFlowViewController: UIViewController, ASWebAuthenticationPresentationContextProviding,
     HaapiFlowViewControllerDelegate, UIStylableThemeDelegate, UIStylable, HaapiFlowDeepLinkable, ScreenBuilding, KitFlowActions,
     UIAdaptivePresentationControllerDelegate, FlowPresenting
 {
@@ -368,17 +368,17 @@ import UIKit
     // MARK: UIStylableThemeDelegate
 
     /// The theme image named `named` (the app's asset catalog first, then the kit's); `nil` for none.
-    public func imageOptional(named: String?) -> UIImage? { ThemeAssets.image(named: named) }
+    nonisolated public func imageOptional(named: String?) -> UIImage? { ThemeAssets.image(named: named) }
 
     /// The theme colour named `named` (the app's asset catalog first, then the kit's palette); `nil` for none.
-    public func colorOptional(named: String?) -> UIColor? { ThemeAssets.color(named: named) }
+    nonisolated public func colorOptional(named: String?) -> UIColor? { ThemeAssets.color(named: named) }
 
     /// The text of `key`, in the application's texts.
-    public func localizedStringForKey(key: String) -> String { screenBuilder.strings.string(forKey: key) }
+    nonisolated public func localizedStringForKey(key: String) -> String { screenBuilder.strings.string(forKey: key) }
 
     /// The style of type `U`, read from the theme section of its type.
     /// - Throws: ``ThemeError`` when the theme lacks the section or it is malformed.
-    public func styleOrThrowFor<U: UIStyle>(stylableType: any UIStylable.Type) throws -> U {
+    nonisolated public func styleOrThrowFor<U: UIStyle>(stylableType: any UIStylable.Type) throws -> U {
         try application.theme.style(U.self, named: ViewControllerFactoryRegistry.themeSection(of: U.self))
     }
 

@@ -2,8 +2,9 @@
 import UIKit
 
 /// Colours and images by their `hui_*` names: the app's asset catalog first, then the kit's
-/// palette (``Colors``) and symbols (``Images``).
-@MainActor public enum ThemeAssets {
+/// palette (``Colors``) and symbols (``Images``). Any thread may ask: UIKit makes colours,
+/// images and fonts off the main thread too, and a style's values are read where an app is.
+public enum ThemeAssets {
     /// The colour `name`; `nil` for no name or an unknown one.
     public static func color(named name: String?, in bundle: Bundle = .main) -> UIColor? {
         guard let name, !name.isEmpty else { return nil }
@@ -19,7 +20,7 @@ import UIKit
             ?? Images.symbol(for: name).flatMap { UIImage(systemName: $0) } ?? UIImage(systemName: name)
     }
 
-    private nonisolated static func uiColor(_ rgba: UInt32) -> UIColor {
+    private static func uiColor(_ rgba: UInt32) -> UIColor {
         let parts = Colors.Value.components(rgba)
         return UIColor(red: parts.red, green: parts.green, blue: parts.blue, alpha: parts.alpha)
     }
@@ -29,11 +30,11 @@ extension TextAppearance {
     /// The font: the theme's family (else the system font) at the style's size, with the trait,
     /// scaled by Dynamic Type as the Apple text style of the same name, else as body text. A view
     /// with `adjustsFontForContentSizeCategory` rescales it when the user's text size changes.
-    @MainActor public var fontText: UIFont { font(compatibleWith: nil) }
+    public var fontText: UIFont { font(compatibleWith: nil) }
 
     /// ``fontText`` scaled for `traits` (for views that restyle themselves when traits change,
     /// such as a button's configuration); the current traits when `nil`.
-    @MainActor func font(compatibleWith traits: UITraitCollection?) -> UIFont {
+    func font(compatibleWith traits: UITraitCollection?) -> UIFont {
         let size = CGFloat(self.pointSize)
         var font = self.fontName.flatMap { UIFont(name: $0, size: size) } ?? UIFont.systemFont(ofSize: size)
         if let trait = self.fontSymbolicTrait?.uiTraits, let descriptor = font.fontDescriptor.withSymbolicTraits(trait) {
@@ -102,7 +103,7 @@ extension StackViewStyle.Alignment {
 
 extension UIStyle {
     /// The background colour.
-    @MainActor public var backgroundColor: UIColor? { ThemeAssets.color(named: backgroundColorName) }
+    public var backgroundColor: UIColor? { ThemeAssets.color(named: backgroundColorName) }
 
     /// The padding, for UIKit layout.
     public var directionalInsets: NSDirectionalEdgeInsets {

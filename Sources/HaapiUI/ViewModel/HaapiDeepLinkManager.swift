@@ -3,7 +3,7 @@ import OAuthCore
 
 /// Something that can take an incoming URL back into its flow (the seeds' `HaapiFlowDeepLinkable`):
 /// a ``HaapiFlowViewModel`` waiting for an external browser or app to come back.
-@MainActor public protocol HaapiFlowDeepLinkable: AnyObject {
+@MainActor public protocol HaapiFlowDeepLinkable: AnyObject, Sendable {
     /// Whether `url` is the return the flow waits for.
     func canHandleUrl(_ url: URL) -> Bool
     /// Takes `url` back into the flow.
@@ -22,7 +22,8 @@ extension HaapiFlowDeepLinkable {
 }
 
 /// Where the running flow registers for incoming URLs (the seeds' `HaapiDeepLinkManageable`).
-@MainActor public protocol HaapiDeepLinkManageable: AnyObject {
+/// Any thread may register, as with Curity's.
+public protocol HaapiDeepLinkManageable: AnyObject, Sendable {
     /// Registers the flow that receives incoming URLs (replacing any other).
     func registerHaapiFlowDeeplinkable(_ haapiFlowDeepLinkable: any HaapiFlowDeepLinkable)
     /// Unregisters it.
@@ -39,7 +40,10 @@ extension HaapiFlowDeepLinkable {
     /// The app's manager.
     public static let shared = HaapiDeepLinkManager()
 
-    private weak var current: (any HaapiFlowDeepLinkable)?
+    /// The registered flow, under `registration`: registering is open to any thread.
+    nonisolated(unsafe) private weak var registered: (any HaapiFlowDeepLinkable)?
+    private nonisolated let registration = NSLock()
+    private var current: (any HaapiFlowDeepLinkable)? { registration.withLock { registered } }
     /// The `_resume_nonce`s of the last returns handed over.
     private var resumedNonces: [String] = []
 
@@ -47,13 +51,13 @@ extension HaapiFlowDeepLinkable {
     public init() {}
 
     /// Registers the flow that waits for an external browser or app; it replaces any registered before.
-    public func registerHaapiFlowDeeplinkable(_ haapiFlowDeepLinkable: any HaapiFlowDeepLinkable) {
-        current = haapiFlowDeepLinkable
+    public nonisolated func registerHaapiFlowDeeplinkable(_ haapiFlowDeepLinkable: any HaapiFlowDeepLinkable) {
+        registration.withLock { registered = haapiFlowDeepLinkable }
     }
 
     /// Unregisters the flow: incoming URLs resume none.
-    public func unregisterHaapiFlowDeeplinkable() {
-        current = nil
+    public nonisolated func unregisterHaapiFlowDeeplinkable() {
+        registration.withLock { registered = nil }
     }
 
     /// Whether `url` is what the running flow waits for.

@@ -9,7 +9,7 @@ import UIKit
 /// Subclass a screen to change one element (``makeView(for:)``), add views
 /// (``insertView(_:aboveView:)``), or intercept actions; register the subclass with
 /// ``ViewControllerFactoryRegistry``.
-@MainActor open class BaseViewController<AssociatedModel, AssociatedStyle: UIViewControllerStyle>: UIViewController, HaapiUIViewController, UIStylable {
+@MainActor @preconcurrency open class BaseViewController<AssociatedModel, AssociatedStyle: UIViewControllerStyle>: UIViewController, HaapiUIViewController, UIStylable {
     /// The model the screen was made for.
     public final let model: AssociatedModel
     /// The model drawn: ``model``, then what ``handleFormModel(_:)`` or a wait's update takes in place.
@@ -482,13 +482,13 @@ import UIKit
     // MARK: Hooks
 
     /// Stops the progress shown on the tapped button, link or tab.
-    open func stopLoading() {
+    @preconcurrency open func stopLoading() {
         tappedElement?.showsProgress = false
         tappedElement = nil
     }
 
     /// Whether a tapped element shows progress.
-    open func hasLoading() -> Bool { tappedElement?.showsProgress == true }
+    @preconcurrency open func hasLoading() -> Bool { tappedElement?.showsProgress == true }
 
     /// Enables or disables every button, link and tab: the flow disables them while a request
     /// runs (the tapped one shows progress), so that no second request starts meanwhile.
@@ -499,15 +499,15 @@ import UIKit
     }
 
     /// Leaves problems to the flow; the kit's form screens show the complaints about their fields.
-    open func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { false }
+    @preconcurrency open func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { false }
 
     /// Shows `infoMessageModels` in place of the screen's messages, each in its message style.
-    open func handleInfoMessageModels(_ infoMessageModels: [any InfoMessageModel]) {
+    @preconcurrency open func handleInfoMessageModels(_ infoMessageModels: [any InfoMessageModel]) {
         fill(messagesStackView, with: infoMessageModels.compactMap { message in message.text.map { .message(text: $0, style: message.themeSection) } })
     }
 
     /// Shows `linkItemModels` in place of the screen's links.
-    open func handleLinkItemModels(_ linkItemModels: [any LinkItemModel]) {
+    @preconcurrency open func handleLinkItemModels(_ linkItemModels: [any LinkItemModel]) {
         fill(linksStackView, with: linkItemModels.map { .link(title: $0.text ?? $0.href, action: .follow($0)) })
     }
 
@@ -521,7 +521,7 @@ import UIKit
     }
 
     /// Leaves new forms to the flow; the kit's form screens take them in place.
-    open func handleFormModel(_ formModel: any FormModel) -> Bool { false }
+    @preconcurrency open func handleFormModel(_ formModel: any FormModel) -> Bool { false }
 
     /// Shows progress on the tapped element and goes on with `parameters` unchanged; a subclass may change
     /// them or stop.
@@ -542,7 +542,7 @@ import UIKit
     // MARK: Style
 
     /// Applies the screen's style: its background, padding, and the styles of its three stacks.
-    public func apply(style: AssociatedStyle) {
+    @preconcurrency public func apply(style: AssociatedStyle) {
         view.backgroundColor = color(style.backgroundColorName)
         columnStackView.isLayoutMarginsRelativeArrangement = true
         columnStackView.directionalLayoutMargins = style.directionalInsets

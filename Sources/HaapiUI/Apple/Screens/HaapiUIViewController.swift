@@ -34,7 +34,8 @@ import UIKit
 
 /// Where a screen finds its styles, texts, colours and images (Curity's
 /// `UIStylableThemeDelegate`): ``HaapiFlowViewController`` is one, for the application's theme.
-@MainActor public protocol UIStylableThemeDelegate: AnyObject {
+/// Nonisolated, as Curity's: a style, a colour or a text is read on any thread.
+public protocol UIStylableThemeDelegate: AnyObject {
     /// The styles every screen shares.
     var commonStyle: HaapiUIViewControllerStyle { get }
     /// The image `named`, from the app's asset catalog, else the kit's.

@@ -6,13 +6,13 @@ import UIKit
 
 /// Fields and buttons: login, registration, consent (Curity's `FormViewController`). It shows
 /// the complaints of an invalid or rejected submission at its fields, and the next form in place.
-@MainActor open class FormViewController: BaseViewController<any FormModel, FormViewControllerStyle> {
+@MainActor @preconcurrency open class FormViewController: BaseViewController<any FormModel, FormViewControllerStyle> {
     /// Shows the complaints of an invalid or rejected submission at the fields; `false` for other problems.
     @discardableResult
-    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
+    @preconcurrency open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
 
     /// Shows `formModel` in place (a continue-same answer).
-    open override func handleFormModel(_ formModel: any FormModel) -> Bool {
+    @preconcurrency open override func handleFormModel(_ formModel: any FormModel) -> Bool {
         stopLoading()
         show(formModel)
         return true
@@ -20,10 +20,10 @@ import UIKit
 }
 
 /// A choice of authenticator, as a list or as tabs (Curity's `SelectorViewController`).
-@MainActor open class SelectorViewController: BaseViewController<any SelectorModel, SelectorViewControllerStyle> {}
+@MainActor @preconcurrency open class SelectorViewController: BaseViewController<any SelectorModel, SelectorViewControllerStyle> {}
 
 /// A wait, polled by the flow, with the time left (Curity's `PollingViewController`).
-@MainActor open class PollingViewController: BaseViewController<any PollingModel, PollingViewControllerStyle>, PollingModelUpdatable {
+@MainActor @preconcurrency open class PollingViewController: BaseViewController<any PollingModel, PollingViewControllerStyle>, PollingModelUpdatable {
     /// A wait screen; `notificationCenter` is Curity's parameter (the flow's polling does not need it).
     public init(_ model: any PollingModel, style: PollingViewControllerStyle, commonStyle: HaapiUIViewControllerStyle, notificationCenter: NotificationCenter) {
         super.init(model, style: style, commonStyle: commonStyle)
@@ -41,7 +41,7 @@ import UIKit
 /// BankID: the app on this device, or a QR code for another that follows the server's updates,
 /// the help text, the time left (Curity's `BankIdViewController`). Its parts are public, to
 /// restyle in a subclass's `viewDidLoad`.
-@MainActor open class BankIdViewController: BaseViewController<any BankIdModel, BankIdViewControllerStyle>, PollingModelUpdatable {
+@MainActor @preconcurrency open class BankIdViewController: BaseViewController<any BankIdModel, BankIdViewControllerStyle>, PollingModelUpdatable {
     /// The QR code.
     public var bankIdImageView = UIImageView()
     /// How much of the wait has passed.
@@ -124,16 +124,16 @@ import UIKit
 }
 
 /// A passkey or a security key, then the server's fallback (Curity's `WebAuthnViewController`).
-@MainActor open class WebAuthnViewController: BaseViewController<any WebAuthnOperationModel, WebAuthnViewControllerStyle> {}
+@MainActor @preconcurrency open class WebAuthnViewController: BaseViewController<any WebAuthnOperationModel, WebAuthnViewControllerStyle> {}
 
 /// A problem that ends the step: its title, messages and links (Curity's `ProblemViewController`).
-@MainActor open class ProblemViewController: BaseViewController<any ProblemModel, ProblemViewControllerStyle> {}
+@MainActor @preconcurrency open class ProblemViewController: BaseViewController<any ProblemModel, ProblemViewControllerStyle> {}
 
 /// Any other step: its messages, forms, choices and links (Curity's `GenericViewController`).
-@MainActor open class GenericViewController: BaseViewController<any GenericModel, GenericViewControllerStyle> {
+@MainActor @preconcurrency open class GenericViewController: BaseViewController<any GenericModel, GenericViewControllerStyle> {
     /// Shows the complaints of an invalid or rejected submission at the fields; `false` for other problems.
     @discardableResult
-    open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
+    @preconcurrency open override func handleProblemModel(_ problemModel: any ProblemModel) -> Bool { showCorrections(problemModel) }
 }
 
 extension ScreenAction {
