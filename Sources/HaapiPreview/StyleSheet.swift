@@ -232,14 +232,14 @@ extension ScreenPage {
         if let family = appearance.fontName { declarations["font-family"] = Self.cssString(family) + ", -apple-system, system-ui, sans-serif" }
         if let color = color(colorName) { declarations["color"] = color }
         if appearance.lineHeightMultiple > 0 { declarations["line-height"] = String(format: "%.2f", appearance.lineHeightMultiple) }
-        switch appearance.fontSymbolicTrait {
+        switch appearance.symbolicTrait {
         case .bold?: declarations["font-weight"] = "700"
         case .italic?: declarations["font-style"] = "italic"
         case .monoSpace?: declarations["font-family"] = "ui-monospace, Menlo, monospace"
         case .condensed?: declarations["font-stretch"] = "condensed"
         case nil: break
         }
-        switch appearance.textAlignment {
+        switch appearance.alignment {
         case .left: declarations["text-align"] = "left"
         case .center: declarations["text-align"] = "center"; declarations["justify-content"] = "center"
         case .right: declarations["text-align"] = "right"

@@ -13,12 +13,12 @@ import Testing
     @Test func everyScreenAndSharedStyleResolvesFromTheKitTheme() throws {
         let theme = try Theme.kit
         let form = try theme.style(FormViewControllerStyle.self)
-        #expect(form.contentStyle.alignment == .fill)
-        #expect(form.headerTextAppearance.fontTextStyle == "UICTFontTextStyleTitle2")
+        #expect(form.contentStyle.stackAlignment == .fill)
+        #expect(form.headerTextAppearance.textStyleName == "UICTFontTextStyleTitle2")
         // Curity's defaults (UI kit 5.4's Theme.plist; ThemeDefaultsTests holds every value).
-        #expect(form.headerTextAppearance.pointSize == 24 && form.headerTextAppearance.textAlignment == .center)
+        #expect(form.headerTextAppearance.pointSize == 24 && form.headerTextAppearance.alignment == .center)
         #expect(form.contentTextAppearance.lineHeightMultiple == 1.28 && form.contentTextAppearance.paddingTop == 16)
-        #expect(form.messagesStyle.alignment == .center && form.linksStyle.spacing == 0)
+        #expect(form.messagesStyle.stackAlignment == .center && form.linksStyle.spacing == 0)
         #expect(form.backgroundColorName == "hui_transparent" && form.paddingLeft == 8)
 
         let polling = try theme.style(PollingViewControllerStyle.self)
@@ -38,8 +38,8 @@ import Testing
 
         let common = try HaapiUIViewControllerStyle(theme: theme)
         #expect(common.primaryButton.loadingIndicatorViewStyle.strokeColorName == "hui_button_loading_indicator_tint_primary")
-        #expect(common.primaryButton.textAppearance.fontSymbolicTrait == nil && common.primaryButton.cornerRadius == 6)
-        #expect(common.messageViewStyles.userCode.textAppearance.fontSymbolicTrait == .monoSpace)
+        #expect(common.primaryButton.textAppearance.symbolicTrait == nil && common.primaryButton.cornerRadius == 6)
+        #expect(common.messageViewStyles.userCode.textAppearance.symbolicTrait == .monoSpace)
         #expect(common.linkView.actionableButtonStyle.minHeight == 36)
         #expect(common.inputTextField.textFieldContentPadding.left == 16)
         #expect(common.header.imageName == nil && common.header.titleText == nil)
@@ -130,7 +130,7 @@ import Testing
         values["fontName"] = .string("Avenir Next")
         #expect(try Theme(values: values, source: "Font.plist").style(TextAppearance.self, named: "TextAppearance.Content") != content)
         values = kit.values
-        values[content.fontTextStyle] = .number(content.pointSize + 1)
+        values[content.textStyleName] = .number(content.pointSize + 1)
         #expect(try Theme(values: values, source: "Size.plist").style(TextAppearance.self, named: "TextAppearance.Content") != content)
         #expect(try HaapiUIViewControllerStyle(theme: kit) == HaapiUIViewControllerStyle(theme: kit))
     }
@@ -167,8 +167,8 @@ import Testing
         let form = try theme.style(FormViewControllerStyle.self)
         #expect(form.headerTextColorName == "brand_ink" && form.paddingLeft == 24)
         // The keys the app left out are the kit's.
-        #expect(form.paddingTop == 8 && form.contentStyle.alignment == .fill && form.contentTextColorName == "hui_text_paragraphs")
-        #expect(form.headerTextAppearance.fontSymbolicTrait == .bold && form.headerTextAppearance.textAlignment == .center)
+        #expect(form.paddingTop == 8 && form.contentStyle.stackAlignment == .fill && form.contentTextColorName == "hui_text_paragraphs")
+        #expect(form.headerTextAppearance.symbolicTrait == .bold && form.headerTextAppearance.alignment == .center)
         #expect(form.headerTextAppearance.pointSize == 28 && form.headerTextAppearance.fontName == "Avenir Next")
         let button = try theme.style(ActionableButtonStyle.self, named: "MyBrandedButton")
         #expect(button.backgroundColorName == "brand" && button.minHeight == 44)

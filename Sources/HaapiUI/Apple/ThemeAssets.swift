@@ -16,8 +16,7 @@ public enum ThemeAssets {
     /// The image `name`: the app's, else the kit's symbol for it, else the SF Symbol of that name.
     public static func image(named name: String?, in bundle: Bundle = .main) -> UIImage? {
         guard let name, !name.isEmpty else { return nil }
-        return UIImage(named: name, in: bundle, compatibleWith: nil)
-            ?? Images.symbol(for: name).flatMap { UIImage(systemName: $0) } ?? UIImage(systemName: name)
+        return UIImage(named: name, in: bundle, compatibleWith: nil) ?? UIImage.bundledImage(named: name) ?? UIImage(systemName: name)
     }
 
     private static func uiColor(_ rgba: UInt32) -> UIColor {
@@ -37,23 +36,12 @@ extension TextAppearance {
     func font(compatibleWith traits: UITraitCollection?) -> UIFont {
         let size = CGFloat(self.pointSize)
         var font = self.fontName.flatMap { UIFont(name: $0, size: size) } ?? UIFont.systemFont(ofSize: size)
-        if let trait = self.fontSymbolicTrait?.uiTraits, let descriptor = font.fontDescriptor.withSymbolicTraits(trait) {
+        if let trait = self.fontSymbolicTrait, let descriptor = font.fontDescriptor.withSymbolicTraits(trait) {
             font = UIFont(descriptor: descriptor, size: size)
         }
-        let style = UIFont.TextStyle(rawValue: self.fontTextStyle)
+        let style = self.fontTextStyle
         let appleStyles: [UIFont.TextStyle] = [.largeTitle, .title1, .title2, .title3, .headline, .subheadline, .body, .callout, .footnote, .caption1, .caption2]
         return UIFontMetrics(forTextStyle: appleStyles.contains(style) ? style : .body).scaledFont(for: font, compatibleWith: traits)
-    }
-
-    /// The alignment, for UIKit.
-    public var nsTextAlignment: NSTextAlignment {
-        switch self.textAlignment {
-        case .natural: return .natural
-        case .left: return .left
-        case .center: return .center
-        case .right: return .right
-        case .justified: return .justified
-        }
     }
 
     /// Applies the font, alignment, letter spacing and line height to `label` showing `text`.
@@ -62,7 +50,7 @@ extension TextAppearance {
         if let color { attributes[.foregroundColor] = color }
         if self.kern != 0 { attributes[.kern] = self.kern }
         let paragraph = NSMutableParagraphStyle()
-        paragraph.alignment = nsTextAlignment
+        paragraph.alignment = textAlignment
         if self.lineHeightMultiple > 0 { paragraph.lineHeightMultiple = self.lineHeightMultiple }
         attributes[.paragraphStyle] = paragraph
         // The plain font too: a label that follows Dynamic Type rescales it, and the text with it.

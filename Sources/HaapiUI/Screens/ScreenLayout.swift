@@ -21,7 +21,7 @@ public struct ScreenLayout: Sendable, Hashable {
 
         /// The stack `style` describes.
         public init(_ style: StackViewStyle) {
-            (spacing, alignment, padding) = (style.spacing, style.alignment, style.commonUIStyle.paddingStyle)
+            (spacing, alignment, padding) = (style.spacing, style.stackAlignment, style.commonUIStyle.paddingStyle)
             backgroundColorName = style.commonUIStyle.backgroundColorName
         }
 

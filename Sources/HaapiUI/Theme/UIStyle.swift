@@ -143,22 +143,25 @@ public final class TextAppearance: UIStyle {
 
     /// The text's own padding and background.
     public let commonUIStyle: CommonUIStyle
-    /// The text style's name (`UICTFontTextStyleBody`, ... or one the theme adds).
-    public let fontTextStyle: String
+    /// The text style's name (`UICTFontTextStyleBody`, ... or one the theme adds); on Apple
+    /// platforms `fontTextStyle` is it as a `UIFont.TextStyle`.
+    public let textStyleName: String
     /// Its point size, before Dynamic Type scales it.
     public let pointSize: Double
     /// The font family; `nil` for the system font.
     public let fontName: String?
-    /// The trait, if any.
-    public let fontSymbolicTrait: SymbolicTrait?
-    /// The alignment.
-    public let textAlignment: Alignment
+    /// The trait, if any (theme key `fontSymbolicTrait`; on Apple platforms `fontSymbolicTrait`
+    /// is it as UIKit's).
+    public let symbolicTrait: SymbolicTrait?
+    /// The alignment (theme key `textAlignment`; on Apple platforms `textAlignment` is it as an
+    /// `NSTextAlignment`).
+    public let alignment: Alignment
     /// The line height as a multiple of the font's; 0 leaves it to the font.
     public let lineHeightMultiple: Double
     /// Extra space between letters, in points.
     public let kern: Double
 
-    private enum CodingKeys: String, CodingKey { case fontStyleName, fontSymbolicTrait, textAlignment, lineHeightMultiple, kern }
+    private enum CodingKeys: String, CodingKey { case fontStyleName, symbolicTrait = "fontSymbolicTrait", alignment = "textAlignment", lineHeightMultiple, kern }
 
     /// Reads the section; the point size is the theme's top-level number named by `fontStyleName`, the font
     /// family the theme's `fontName`.
@@ -167,15 +170,15 @@ public final class TextAppearance: UIStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         let theme = try ThemeResolution.of(decoder).theme
         commonUIStyle = try CommonUIStyle(from: decoder)
-        fontTextStyle = try values.decode(String.self, forKey: .fontStyleName)
-        guard let size = theme.pointSize(of: fontTextStyle) else {
+        textStyleName = try values.decode(String.self, forKey: .fontStyleName)
+        guard let size = theme.pointSize(of: textStyleName) else {
             throw DecodingError.dataCorrupted(.init(
-                codingPath: [CodingKeys.fontStyleName], debugDescription: "the theme gives no point size for \"\(fontTextStyle)\" (a number at the top level)"))
+                codingPath: [CodingKeys.fontStyleName], debugDescription: "the theme gives no point size for \"\(textStyleName)\" (a number at the top level)"))
         }
         pointSize = size
         fontName = theme.fontName
-        fontSymbolicTrait = try values.enumeration(.fontSymbolicTrait)
-        textAlignment = try values.enumeration(.textAlignment) ?? .natural
+        symbolicTrait = try values.enumeration(.symbolicTrait)
+        alignment = try values.enumeration(.alignment) ?? .natural
         lineHeightMultiple = try values.number(.lineHeightMultiple)
         kern = try values.number(.kern)
     }
@@ -183,7 +186,7 @@ public final class TextAppearance: UIStyle {
     /// Whether two text appearances are equal in every property.
     public static func == (lhs: TextAppearance, rhs: TextAppearance) -> Bool {
         equalProperties(
-            lhs, rhs, \.commonUIStyle, \.fontTextStyle, \.pointSize, \.fontName, \.fontSymbolicTrait, \.textAlignment, \.lineHeightMultiple,
+            lhs, rhs, \.commonUIStyle, \.textStyleName, \.pointSize, \.fontName, \.symbolicTrait, \.alignment, \.lineHeightMultiple,
             \.kern)
     }
 }

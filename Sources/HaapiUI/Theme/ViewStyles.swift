@@ -12,22 +12,23 @@ public final class StackViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     /// The space between the stacked views, in points.
     public let spacing: Double
-    /// How the views line up across the axis; `fill` when not given.
-    public let alignment: Alignment
+    /// How the views line up across the axis; `fill` when not given (theme key `alignment`; on
+    /// Apple platforms `alignment` is it as a `UIStackView.Alignment`).
+    public let stackAlignment: Alignment
 
-    private enum CodingKeys: String, CodingKey { case spacing, alignment }
+    private enum CodingKeys: String, CodingKey { case spacing, stackAlignment = "alignment" }
 
     /// Reads the style from its theme section (a missing number is 0).
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
         spacing = try values.number(.spacing)
-        alignment = try values.enumeration(.alignment) ?? .fill
+        stackAlignment = try values.enumeration(.stackAlignment) ?? .fill
     }
 
     /// Whether two stack styles are equal in every property.
     public static func == (lhs: StackViewStyle, rhs: StackViewStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonUIStyle, \.spacing, \.alignment)
+        equalProperties(lhs, rhs, \.commonUIStyle, \.spacing, \.stackAlignment)
     }
 }
 
@@ -38,8 +39,9 @@ public final class MessageViewStyle: UIStyle {
     public let commonUIStyle: CommonUIStyle
     /// The space between the icon and the text, in points.
     public let iconTextPadding: Double
-    /// How the icon and text line up; `center` when not given.
-    public let alignment: StackViewStyle.Alignment
+    /// How the icon and text line up; `center` when not given (theme key `alignment`; on Apple
+    /// platforms `alignment` is it as a `UIStackView.Alignment`).
+    public let stackAlignment: StackViewStyle.Alignment
     /// How the text looks.
     public let textAppearance: TextAppearance
     /// The text colour's name.
@@ -56,7 +58,7 @@ public final class MessageViewStyle: UIStyle {
     public let cornerRadius: Double
 
     private enum CodingKeys: String, CodingKey {
-        case iconTextPadding, alignment, textAppearance, textColorName, imageName, imageTintColorName, borderColorName, borderWidth, cornerRadius
+        case iconTextPadding, stackAlignment = "alignment", textAppearance, textColorName, imageName, imageTintColorName, borderColorName, borderWidth, cornerRadius
     }
 
     /// Reads the style from its theme section; a text appearance is named and read from its own section.
@@ -64,7 +66,7 @@ public final class MessageViewStyle: UIStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonUIStyle = try CommonUIStyle(from: decoder)
         iconTextPadding = try values.number(.iconTextPadding)
-        alignment = try values.enumeration(.alignment) ?? .center
+        stackAlignment = try values.enumeration(.stackAlignment) ?? .center
         (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         imageName = try values.name(.imageName)
         imageTintColorName = try values.name(.imageTintColorName)
@@ -74,7 +76,7 @@ public final class MessageViewStyle: UIStyle {
     /// Whether two message styles are equal in every property.
     public static func == (lhs: MessageViewStyle, rhs: MessageViewStyle) -> Bool {
         equalProperties(
-            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.alignment, \.textAppearance, \.textColorName, \.imageName, \.imageTintColorName,
+            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.stackAlignment, \.textAppearance, \.textColorName, \.imageName, \.imageTintColorName,
             \.borderColorName, \.borderWidth, \.cornerRadius)
     }
 }

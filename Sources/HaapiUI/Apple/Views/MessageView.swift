@@ -16,7 +16,7 @@ extension ElementDrawing {
             row.insertArrangedSubview(iconView, at: 0)
         }
         row.spacing = style.iconTextPadding
-        row.alignment = style.alignment.uiAlignment
+        row.alignment = style.stackAlignment.uiAlignment
         row.isLayoutMarginsRelativeArrangement = true
         row.directionalLayoutMargins = style.directionalInsets
         row.backgroundColor = color(style.backgroundColorName)

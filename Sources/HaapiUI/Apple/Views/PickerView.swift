@@ -19,7 +19,7 @@ import UIKit
         text = chosen?.label
         font = style.textAppearance.fontText
         adjustsFontForContentSizeCategory = true
-        textAlignment = style.textAppearance.nsTextAlignment
+        textAlignment = style.textAppearance.textAlignment
         textColor = drawing.color(style.textColorName)
         backgroundColor = drawing.color(style.backgroundColorName)
         let insets = style.directionalInsets
