@@ -28,6 +28,11 @@ import Testing
         #expect(bankID.textMinutesRemainingKey == "hui_polling_minutes_remaining")
         let webAuthn = try theme.style(WebAuthnViewControllerStyle.self)
         #expect(webAuthn.textualKeys.passkeysNotSupportedMessageTextKey == "hui_webauth_passkeys_not_supported")
+        // Each key's text too (Curity's `passkeysNotSupportedMessageText`), as the screen shows it.
+        let strings = LocalizableStrings()
+        #expect(webAuthn.textualKeys.passkeysNotSupportedMessageText == strings.string(forKey: "hui_webauth_passkeys_not_supported"))
+        #expect(webAuthn.textualKeys.platformButtonText == strings.string(forKey: webAuthn.textualKeys.platformButtonTextKey))
+        #expect(webAuthn.textualKeys.platformButtonText != webAuthn.textualKeys.platformButtonTextKey)
         #expect(webAuthn.successNotificationBannerViewStyle.backgroundColorName == "hui_success_immutable")
         _ = try theme.style(SelectorViewControllerStyle.self)
         _ = try theme.style(ProblemViewControllerStyle.self)

@@ -1,3 +1,4 @@
+import Foundation
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
@@ -77,4 +78,18 @@ public enum UIKitFollowUpTag: String, FollowUpTag, CaseIterable {
 
     /// `HAAPI_UI`.
     public var subsystem: String { "HAAPI_UI" }
+}
+
+extension HaapiUIKitError: LocalizedError, Equatable {
+    /// Whether two errors are the same case with the same values; two wrapped errors are equal
+    /// when they print the same in full (`String(reflecting:)`: their type and their values).
+    public static func == (lhs: HaapiUIKitError, rhs: HaapiUIKitError) -> Bool {
+        switch (lhs, rhs) {
+        case (.illegalState(let a), .illegalState(let b)): return a == b
+        case (.unsupportedMap(let a, let b), .unsupportedMap(let c, let d)): return a == c && b == d
+        case (.unsupported(let a), .unsupported(let b)): return a == b
+        case (.other(let a), .other(let b)): return String(reflecting: a) == String(reflecting: b)
+        default: return false
+        }
+    }
 }

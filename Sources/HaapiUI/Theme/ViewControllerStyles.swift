@@ -228,6 +228,33 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
             self.passkeysNotSupportedMessageTextKey = passkeysNotSupportedMessageTextKey
         }
 
+        // The texts of the keys (Curity's `platformButtonText`, ...): in the user's language, the
+        // app's `Localizable` table first, as the screen shows them.
+        /// The text of ``platformButtonTextKey``.
+        public var platformButtonText: String { LocalizableStrings().string(forKey: platformButtonTextKey) }
+        /// The text of ``platformMessageTextKey``.
+        public var platformMessageText: String { LocalizableStrings().string(forKey: platformMessageTextKey) }
+        /// The text of ``crossPlatformButtonTextKey``.
+        public var crossPlatformButtonText: String { LocalizableStrings().string(forKey: crossPlatformButtonTextKey) }
+        /// The text of ``crossPlatformMessageTextKey``.
+        public var crossPlatformMessageText: String { LocalizableStrings().string(forKey: crossPlatformMessageTextKey) }
+        /// The text of ``errorButtonTextKey``.
+        public var errorButtonText: String { LocalizableStrings().string(forKey: errorButtonTextKey) }
+        /// The text of ``errorMessageTextKey``.
+        public var errorMessageText: String { LocalizableStrings().string(forKey: errorMessageTextKey) }
+        /// The text of ``registrationSuccessMessageTextKey``.
+        public var registrationSuccessMessageText: String { LocalizableStrings().string(forKey: registrationSuccessMessageTextKey) }
+        /// The text of ``retryButtonTextKey``.
+        public var retryButtonText: String { LocalizableStrings().string(forKey: retryButtonTextKey) }
+        /// The text of ``retryMessageTextKey``.
+        public var retryMessageText: String { LocalizableStrings().string(forKey: retryMessageTextKey) }
+        /// The text of ``appAssociationErrorMessageTextKey``.
+        public var appAssociationErrorMessageText: String { LocalizableStrings().string(forKey: appAssociationErrorMessageTextKey) }
+        /// The text of ``noCredentialsMessageTextKey``.
+        public var noCredentialsMessageText: String { LocalizableStrings().string(forKey: noCredentialsMessageTextKey) }
+        /// The text of ``passkeysNotSupportedMessageTextKey``.
+        public var passkeysNotSupportedMessageText: String { LocalizableStrings().string(forKey: passkeysNotSupportedMessageTextKey) }
+
         /// Whether two sets of keys are equal key by key.
         public static func == (lhs: TextualKeys, rhs: TextualKeys) -> Bool {
             equalProperties(
