@@ -262,3 +262,20 @@ struct ExternalSignerTests {
         #expect(dpop.thumbprint == (try JWSSigningKey.es256(signer.key).publicJWK!.thumbprint()))
     }
 }
+
+/// ``CryptoKeyType`` as Curity numbers it, and as JSON has always held it.
+@Suite struct CryptoKeyTypeTests {
+    @Test func itsRawValuesAreCuritysNumbers() {
+        #expect(CryptoKeyType.p256.rawValue == 0 && CryptoKeyType.secureEnclave.rawValue == 1 && CryptoKeyType.security.rawValue == 2)
+        #expect(CryptoKeyType(rawValue: 1) == .secureEnclave)
+        #expect(Set(CryptoKeyType.allCases.map(\.rawValue)).count == CryptoKeyType.allCases.count)
+    }
+
+    @Test func jsonHoldsItsNameAndReadsCuritysNumberToo() throws {
+        let written = try JSONEncoder().encode([CryptoKeyType.secureEnclave, .ed25519])
+        #expect(String(decoding: written, as: UTF8.self) == #"["secureEnclave","ed25519"]"#)
+        #expect(try JSONDecoder().decode([CryptoKeyType].self, from: Data(#"["p384", 1]"#.utf8)) == [.p384, .secureEnclave])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CryptoKeyType.self, from: Data(#""p999""#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CryptoKeyType.self, from: Data("42".utf8)) }
+    }
+}

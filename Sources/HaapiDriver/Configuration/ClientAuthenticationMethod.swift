@@ -45,39 +45,47 @@ public final class ClientAuthenticationMethodSecret: ClientAuthenticationMethod 
 /// The algorithms of ``ClientAuthenticationMethodJWTAsymmetric`` (Curity's `JWTAsymmetricAlgorithm`).
 /// The package signs with ES256, ES384, ES512, RS256 and PS256; a method made with another
 /// is refused with ``HaapiError/invalidConfiguration(reason:)``.
-public enum JWTAsymmetricAlgorithm: String, Sendable, CaseIterable {
+/// Its raw values are Curity's numbers, in the order of the cases.
+public enum JWTAsymmetricAlgorithm: Int, Sendable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-256.
-    case rs256 = "RS256"
+    case rs256
     /// RSASSA-PKCS1-v1_5 with SHA-384 (not supported by this package).
-    case rs384 = "RS384"
+    case rs384
     /// RSASSA-PKCS1-v1_5 with SHA-512 (not supported by this package).
-    case rs512 = "RS512"
+    case rs512
     /// RSASSA-PSS with SHA-256.
-    case ps256 = "PS256"
+    case ps256
     /// RSASSA-PSS with SHA-384 (not supported by this package).
-    case ps384 = "PS384"
+    case ps384
     /// RSASSA-PSS with SHA-512 (not supported by this package).
-    case ps512 = "PS512"
+    case ps512
     /// ECDSA on P-256 with SHA-256.
-    case es256 = "ES256"
+    case es256
     /// ECDSA on P-384 with SHA-384.
-    case es384 = "ES384"
+    case es384
     /// ECDSA on P-521 with SHA-512.
-    case es512 = "ES512"
+    case es512
+
+    /// The algorithm's JWS name (`RS256`, ...).
+    public var name: String { String(describing: self).uppercased() }
 
     /// The JWS algorithm, when the package signs with it.
-    var jws: JWSAlgorithm? { JWSAlgorithm(rawValue: rawValue) }
+    var jws: JWSAlgorithm? { JWSAlgorithm(rawValue: name) }
 }
 
 /// The algorithms of ``ClientAuthenticationMethodJWTSymmetric`` (Curity's `JWTSymmetricAlgorithm`).
 /// The package signs with HS256; a method made with another is refused when used.
-public enum JWTSymmetricAlgorithm: String, Sendable, CaseIterable {
+/// Its raw values are Curity's numbers, in the order of the cases.
+public enum JWTSymmetricAlgorithm: Int, Sendable, CaseIterable {
     /// HMAC with SHA-256.
-    case hs256 = "HS256"
+    case hs256
     /// HMAC with SHA-384 (not supported by this package).
-    case hs384 = "HS384"
+    case hs384
     /// HMAC with SHA-512 (not supported by this package).
-    case hs512 = "HS512"
+    case hs512
+
+    /// The algorithm's JWS name (`HS256`, ...).
+    public var name: String { String(describing: self).uppercased() }
 }
 
 /// A client assertion signed with the app's private key (`private_key_jwt`; Curity's
@@ -93,12 +101,12 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
     ///   algorithm; ``HaapiError/invalidConfiguration(reason:)`` when the package does not sign with it.
     public init(pem: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
         guard let algorithm = signatureAlgorithm.jws else {
-            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.rawValue) client assertions are not supported; use ES256, ES384, ES512, RS256 or PS256")
+            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.name) client assertions are not supported; use ES256, ES384, ES512, RS256 or PS256")
         }
         do {
             key = try JWSSigningKey(pem: pem, algorithm: algorithm, keyID: keyID)
         } catch {
-            throw CryptoImportError.invalidPEMString("the \(signatureAlgorithm.rawValue) client key cannot be read", cause: error)
+            throw CryptoImportError.invalidPEMString("the \(signatureAlgorithm.name) client key cannot be read", cause: error)
         }
         self.signatureAlgorithm = signatureAlgorithm
     }
@@ -106,7 +114,7 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
     /// A signing key already loaded (from a private JWK, for example).
     /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an HMAC or EdDSA key.
     public init(key: JWSSigningKey) throws {
-        guard !key.algorithm.isSymmetric, let algorithm = JWTAsymmetricAlgorithm(rawValue: key.algorithm.rawValue) else {
+        guard !key.algorithm.isSymmetric, let algorithm = JWTAsymmetricAlgorithm.allCases.first(where: { $0.name == key.algorithm.rawValue }) else {
             throw HaapiError.invalidConfiguration(reason: "private_key_jwt needs an RSA or EC key, not \(key.algorithm.rawValue)")
         }
         self.key = key
@@ -146,7 +154,7 @@ public final class ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationM
     ///   or a secret shorter than the 32 bytes HS256 needs.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication {
         guard signatureAlgorithm == .hs256 else {
-            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.rawValue) client assertions are not supported; use HS256")
+            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.name) client assertions are not supported; use HS256")
         }
         do {
             return try .clientSecretJWT(clientID: clientID, secret: secretKey)

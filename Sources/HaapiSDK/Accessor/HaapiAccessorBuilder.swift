@@ -3,7 +3,8 @@ import HaapiDriver
 import OAuthCore
 
 /// What ``HaapiAccessorBuilder`` builds (Curity's `HaapiAccessorOption`).
-public enum HaapiAccessorOption: Sendable, Hashable {
+/// Its raw values are Curity's numbers.
+public enum HaapiAccessorOption: Int, Sendable, Hashable {
     /// HAAPI flows and OAuth tokens: an ``HaapiAccessor``.
     case all
     /// OAuth token operations only (refresh, revoke), for example in an app extension: an ``OAuthAccessor``.
