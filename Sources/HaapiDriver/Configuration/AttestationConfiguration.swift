@@ -56,7 +56,7 @@ public struct RiskAssessmentConfiguration: Sendable, Hashable {
 
 /// Whether the client proves the app and device with attestation, and how often a failed
 /// attestation is tried again before the DCR fallback (Curity's `AttestationConfiguration`).
-public final class AttestationConfiguration: Sendable {
+public final class AttestationConfiguration: NSObject, Sendable {
     /// Whether the client attests (default `true`); when `false` it uses the DCR fallback or
     /// its client authentication method, as a device that cannot attest does.
     public let useAttestation: Bool

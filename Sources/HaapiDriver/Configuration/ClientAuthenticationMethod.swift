@@ -17,16 +17,16 @@ extension ClientAuthenticationMethod {
 
 /// No client authentication: only `client_id` is sent (Curity's `ClientAuthenticationMethodNone`).
 /// Not allowed with DCR.
-public final class ClientAuthenticationMethodNone: ClientAuthenticationMethod {
+public final class ClientAuthenticationMethodNone: NSObject, ClientAuthenticationMethod {
     /// No authentication.
-    public init() {}
+    public override init() {}
 
     /// `client_id` only, in the request's body.
     public func clientAuthentication(clientID: String) throws -> ClientAuthentication { .none(clientID: clientID) }
 }
 
 /// A client secret, sent with HTTP Basic authentication (Curity's `ClientAuthenticationMethodSecret`).
-public final class ClientAuthenticationMethodSecret: ClientAuthenticationMethod {
+public final class ClientAuthenticationMethodSecret: NSObject, ClientAuthenticationMethod {
     /// The secret.
     public let secret: String
 
@@ -90,7 +90,7 @@ public enum JWTSymmetricAlgorithm: Int, Sendable, CaseIterable {
 
 /// A client assertion signed with the app's private key (`private_key_jwt`; Curity's
 /// `ClientAuthenticationMethodJWTAsymmetric`).
-public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthenticationMethod {
+public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuthenticationMethod {
     /// The signing key.
     public let key: JWSSigningKey
     /// The algorithm the assertions are signed with.
@@ -138,7 +138,7 @@ public final class ClientAuthenticationMethodJWTAsymmetric: ClientAuthentication
 
 /// A client assertion signed with a shared secret (`client_secret_jwt`; Curity's
 /// `ClientAuthenticationMethodJWTSymmetric`).
-public final class ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationMethod {
+public final class ClientAuthenticationMethodJWTSymmetric: NSObject, ClientAuthenticationMethod {
     /// The algorithm.
     public let signatureAlgorithm: JWTSymmetricAlgorithm
     /// The shared secret.
@@ -166,7 +166,7 @@ public final class ClientAuthenticationMethodJWTSymmetric: ClientAuthenticationM
 
 /// Mutual TLS with a client certificate (`tls_client_auth`), trusting the server by a PEM
 /// certificate or by pinned public keys (Curity's `ClientAuthenticationMethodMTLS`).
-public final class ClientAuthenticationMethodMTLS: ClientAuthenticationMethod {
+public final class ClientAuthenticationMethodMTLS: NSObject, ClientAuthenticationMethod {
     /// The client identity and the server trust.
     public let tlsOptions: TLSOptions?
 

@@ -1,3 +1,4 @@
+import Foundation
 import OAuthCore
 
 /// Whether tokens from the flow are bound to the flow's DPoP key, and the type of that key
@@ -16,7 +17,7 @@ extension TokenBoundConfiguration {
 
 /// Tokens are bound to the flow's DPoP key (the package's default; Curity's `BoundedTokenConfiguration`),
 /// made with `keyPairType`.
-public final class BoundedTokenConfiguration: TokenBoundConfiguration {
+public final class BoundedTokenConfiguration: NSObject, TokenBoundConfiguration {
     /// The type of the flow's DPoP key.
     public let keyPairType: CryptoKeyType
 
@@ -27,12 +28,12 @@ public final class BoundedTokenConfiguration: TokenBoundConfiguration {
 
 /// Tokens are not bound: the code exchange and refreshes send no DPoP proof (Curity's
 /// `UnboundedTokenConfiguration`). HAAPI requests are still signed, with a P-256 key.
-public final class UnboundedTokenConfiguration: TokenBoundConfiguration {
+public final class UnboundedTokenConfiguration: NSObject, TokenBoundConfiguration {
     /// P-256: the key that signs the HAAPI requests, which are signed even when tokens are not bound.
     public let keyPairType: CryptoKeyType = .p256
 
     /// No binding.
-    public init() {}
+    public override init() {}
 }
 
 /// Seed 000's spelling of ``UnboundedTokenConfiguration``.

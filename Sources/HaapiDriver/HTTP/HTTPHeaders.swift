@@ -113,8 +113,8 @@ extension URLResponse {
 #endif
 
 /// Whether this platform runs HAAPI flows (Curity's `Haapi`).
-public final class Haapi: Sendable {
-    private init() {}
+public final class Haapi: NSObject, Sendable {
+    private override init() {}
 
     /// `true` on every platform the package builds for (iOS 17, macOS 14 and Linux, where
     /// Curity's SDK asks for iOS 14): each has the P-256 keys DPoP proofs are signed with. Whether

@@ -10,7 +10,7 @@ import OAuthCore
 /// When the server refuses the token (``/OAuthCore/AccessTokenChallenge/asksForNewToken``), one new token
 /// is obtained and the request sent once more. As an ``/OAuthCore/HTTPTransport`` it is what
 /// `HaapiManager` sends its requests through.
-public final class HaapiClient: HTTPTransport {
+public final class HaapiClient: NSObject, HTTPTransport {
     /// Where tokens come from.
     public let tokenManager: HaapiTokenManager
     /// The network underneath.
@@ -98,7 +98,7 @@ extension HaapiClient {
 /// A HAAPI access token with the DPoP key it is bound to (Curity's `DpopAccessTokenInfo`), from
 /// ``HaapiTokenManager/getHaapiTokenAsync(forceFresh:dpopNonce:)``: everything a request to an
 /// API that accepts HAAPI tokens needs (see `addDpopAccessTokenHeaders(from:httpMethod:url:)`).
-public final class DpopAccessTokenInfo: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public final class DpopAccessTokenInfo: NSObject, Sendable {
     /// The token.
     public let accessToken: AccessToken
     /// The key the token is bound to.
@@ -124,17 +124,17 @@ public final class DpopAccessTokenInfo: Sendable, CustomStringConvertible, Custo
     public func authorizationHeaderValue() -> String { accessToken.authorizationHeaderValue }
 
     /// The token (masked as ``/OAuthCore/AccessToken/description`` masks it), the key's thumbprint and the nonce.
-    public var description: String {
+    public override var description: String {
         "DpopAccessTokenInfo(\(accessToken), jkt \(dpop.thumbprint), nonce \(dpopNonce?.maskedPrefix ?? "none"))"
     }
 
     /// As ``description``.
-    public var debugDescription: String { description }
+    public override var debugDescription: String { description }
 }
 
 /// The outcome of a request for a HAAPI token (Curity's `HaapiTokenResult`): the token and its
 /// key, or the error.
-public final class HaapiTokenResult: Sendable {
+public final class HaapiTokenResult: NSObject, Sendable {
     /// The token and its key, on success.
     public let dPopAccessTokenInfo: DpopAccessTokenInfo?
     /// The error, on failure.

@@ -23,7 +23,7 @@ public enum HaapiAccessStrategy: Sendable {
 /// the same time share one token request. Only one manager per name may be open. Safe to share
 /// between tasks and threads: its state is behind a lock, and ``close()`` and ``clearState()``
 /// are synchronous, as Curity's are.
-public final class HaapiTokenManager: Sendable {
+public final class HaapiTokenManager: NSObject, Sendable {
     /// The OAuth scope of HAAPI access tokens.
     public static let haapiScope = "urn:se:curity:scopes:haapi"
     /// The client assertion type of a client attestation token.

@@ -19,7 +19,7 @@ import OAuthTransportNIO
 /// Tokens come by attestation when the device can attest (and attestation is not disabled),
 /// otherwise by client credentials with the client authentication method; with neither,
 /// ``build()`` throws. Safe to share between tasks: its settings are behind a lock.
-public final class HaapiTokenManagerBuilder: Sendable {
+public final class HaapiTokenManagerBuilder: NSObject, Sendable {
     private struct Settings {
         let tokenEndpoint: URL
         let clientId: String

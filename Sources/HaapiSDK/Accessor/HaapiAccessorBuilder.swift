@@ -157,7 +157,7 @@ extension _HaapiAccessorSettingsBuilder {
 ///
 /// Safe to share between tasks and threads: its settings are behind a lock, and `build()`
 /// takes a copy of them.
-public final class HaapiAccessorBuilder: _HaapiAccessorSettingsBuilder, Sendable {
+public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder, Sendable {
     private let settings: LockedValue<(configuration: HaapiConfiguration, options: HaapiAccessorOptions)>
 
     /// A builder for `haapiConfiguration`, with `options` (default: none set).

@@ -15,7 +15,7 @@ import OAuthCore
 /// the exchange that is given a ``/OAuthCore/Dpop`` sends a proof from it, and the key is kept with the
 /// tokens so that the bound refresh token can be refreshed after a restart; with
 /// ``/HaapiDriver/UnboundedTokenConfiguration`` passing a ``/OAuthCore/Dpop`` is an invalid configuration.
-public final class OAuthTokenManager: Sendable {
+public final class OAuthTokenManager: NSObject, Sendable {
     /// The configuration.
     public let configuration: HaapiConfiguration
     /// The configuration, as Curity names it.

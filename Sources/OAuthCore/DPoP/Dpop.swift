@@ -6,7 +6,7 @@ import Foundation
 /// One `Dpop` is one proof-of-possession identity. Tokens bound to it (`cnf.jkt` equal to
 /// ``thumbprint``) can only be used with proofs from the same key, so keep it for as long as
 /// those tokens live (see ``JWSSigningKey/privateJWK`` to persist it).
-public final class Dpop: Sendable {
+public final class Dpop: NSObject, Sendable {
     /// The key type.
     public let keyType: CryptoKeyType
     /// The private key that signs proofs.

@@ -11,8 +11,8 @@ import Foundation
 ///   ``appendLogSink(_:)``, such as ``SwiftLogSink``.
 ///
 /// A class of static members only, as Curity's `HaapiLogger` is; it has no instances.
-public final class HaapiLogger: Sendable {
-    private init() {}
+public final class HaapiLogger: NSObject, Sendable {
+    private override init() {}
 
     struct State {
         var followUpTags: [String: any FollowUpTag] = [:]
