@@ -90,3 +90,20 @@ struct CodableModelTests {
         refused(#"{"template":"form","kind":"login","model":{"href":"/x"}}"#, as: SelectorAction.self)
     }
 }
+
+/// The models Curity declares as `NSObject` subclasses compare by value, as before, through
+/// `isEqual` and `hash`: in `==`, in a `Set`, and as an `NSObject`.
+@Suite struct NSObjectModelTests {
+    @Test func equalTextsAreEqualEverywhere() throws {
+        let a = Message(key: "k", literal: "Sign in"), b = Message(key: "k", literal: "Sign in"), c = Message(literal: "Sign in")
+        #expect(a == b && a !== b)
+        #expect(a != c)
+        #expect(Set([a, b, c]).count == 2)
+        #expect((a as NSObject).isEqual(b) && !(a as NSObject).isEqual(c) && !a.isEqual("Sign in"))
+        #expect(a.hash == b.hash)
+        #expect(a.description == "Sign in")
+        let metadata = try JSONDecoder().decode(Metadata.self, from: Data(#"{"templateArea":"a","viewName":"v"}"#.utf8))
+        let same = try JSONDecoder().decode(Metadata.self, from: Data(#"{"viewName":"v","templateArea":"a"}"#.utf8))
+        #expect(metadata == same && metadata.hash == same.hash)
+    }
+}

@@ -14,7 +14,7 @@ public typealias HttpHeadersProvider = @Sendable () -> [String: String]
 public typealias OAuthAuthorizationParametersProvider = @Sendable () -> OAuthAuthorizationParameters
 
 /// The parameters of the authorization request that starts a flow (Curity's `OAuthAuthorizationParameters`).
-public final class OAuthAuthorizationParameters: Sendable, Hashable {
+public final class OAuthAuthorizationParameters: NSObject, Sendable {
     /// `scope`, joined with spaces.
     public let scopes: [String]
     /// `state`.
@@ -40,13 +40,16 @@ public final class OAuthAuthorizationParameters: Sendable, Hashable {
     }
 
     /// The same parameters.
-    public static func == (lhs: OAuthAuthorizationParameters, rhs: OAuthAuthorizationParameters) -> Bool {
-        (lhs.scopes, lhs.state, lhs.nonce, lhs.acrValues, lhs.prompt, lhs.uiLocales) == (rhs.scopes, rhs.state, rhs.nonce, rhs.acrValues, rhs.prompt, rhs.uiLocales)
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? OAuthAuthorizationParameters else { return false }
+        let lhs = self
+        return (lhs.scopes, lhs.state, lhs.nonce, lhs.acrValues, lhs.prompt, lhs.uiLocales) == (rhs.scopes, rhs.state, rhs.nonce, rhs.acrValues, rhs.prompt, rhs.uiLocales)
             && lhs.extraRequestParameters == rhs.extraRequestParameters
     }
 
     /// Hashes the parameters.
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(scopes)
         hasher.combine(state)
         hasher.combine(nonce)
@@ -54,6 +57,7 @@ public final class OAuthAuthorizationParameters: Sendable, Hashable {
         hasher.combine(prompt)
         hasher.combine(uiLocales)
         hasher.combine(extraRequestParameters)
+        return hasher.finalize()
     }
 }
 

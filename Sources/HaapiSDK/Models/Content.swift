@@ -3,7 +3,7 @@ import OAuthCore
 
 /// A text of a HAAPI document: a title, a label, a message (the seeds' `Message`). The server
 /// sends the text itself (``literal``); ``key`` names it in a table when the text came from one.
-public final class Message: Codable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public final class Message: NSObject, Codable, Sendable, ExpressibleByStringLiteral {
     /// The key of the text in a table of texts, when it has one.
     public let key: String?
     /// The text to show.
@@ -47,14 +47,20 @@ public final class Message: Codable, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The text (``literal``).
-    public var description: String { literal }
+    public override var description: String { literal }
 
     /// Whether the two have the same key and text.
-    public static func == (lhs: Message, rhs: Message) -> Bool { lhs.key == rhs.key && lhs.literal == rhs.literal }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? Message else { return false }
+        let lhs = self
+        return lhs.key == rhs.key && lhs.literal == rhs.literal
+    }
     /// Hashes the key and the text.
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(key)
         hasher.combine(literal)
+        return hasher.finalize()
     }
 }
 
@@ -145,7 +151,7 @@ public struct Link: RepresentationActionModel, Hashable, RawJsonRepresentable, _
 }
 
 /// Hints for rendering (the seeds' `Metadata`); clients may ignore them.
-public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable, _RawJSONEncodable {
+public final class Metadata: NSObject, Codable, Sendable, RawJsonRepresentable, _RawJSONEncodable {
     /// The template area.
     public let templateArea: String?
     /// The server-side view that produced the response.
@@ -172,7 +178,15 @@ public final class Metadata: Codable, Sendable, Hashable, RawJsonRepresentable, 
     public convenience init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
 
     /// Whether the two are the same JSON.
-    public static func == (lhs: Metadata, rhs: Metadata) -> Bool { lhs.rawJSON == rhs.rawJSON }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? Metadata else { return false }
+        let lhs = self
+        return lhs.rawJSON == rhs.rawJSON
+    }
     /// Hashes the JSON.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawJSON) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(rawJSON)
+        return hasher.finalize()
+    }
 }

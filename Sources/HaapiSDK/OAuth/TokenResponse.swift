@@ -9,7 +9,7 @@ public protocol OAuthResponse: Codable, Equatable, Sendable {}
 /// ``/OAuthCore/TokenSuccessResponse``, whose members it keeps (``raw``).
 ///
 /// Its description shows the tokens masked (``/OAuthCore/Swift/String/maskedPrefix``).
-public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStringConvertible {
+public final class SuccessfulTokenResponse: NSObject, OAuthResponse {
     /// `access_token`.
     public let accessToken: String
     /// `expires_in`, in seconds; 0 when the server did not say (see ``expiresAt``).
@@ -78,21 +78,29 @@ public final class SuccessfulTokenResponse: OAuthResponse, Hashable, CustomStrin
     public func tokenSuccessResponse() throws -> TokenSuccessResponse { try TokenSuccessResponse(members: raw, receivedAt: receivedAt) }
 
     /// The type, the masked tokens and the lifetime.
-    public var description: String {
+    public override var description: String {
         "SuccessfulTokenResponse(\(tokenType ?? "no type"), access \(accessToken.maskedPrefix), refresh \(refreshToken?.maskedPrefix ?? "none"), "
             + "id \(idToken?.maskedPrefix ?? "none"), scope \(scope ?? "none"), expires in \(expiresIn) s)"
     }
 
     /// Equal members.
-    public static func == (lhs: SuccessfulTokenResponse, rhs: SuccessfulTokenResponse) -> Bool { lhs.raw == rhs.raw }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? SuccessfulTokenResponse else { return false }
+        let lhs = self
+        return lhs.raw == rhs.raw
+    }
 
     /// Hashes the members.
-    public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(raw)
+        return hasher.finalize()
+    }
 }
 
 /// An OAuth error from the token endpoint (Curity's `ErrorTokenResponse`), such as `invalid_grant`,
 /// made from the package's ``/OAuthCore/OAuthErrorResponse`` (``response``: the status, every member and `Retry-After`).
-public final class ErrorTokenResponse: OAuthResponse, Hashable, CustomDebugStringConvertible {
+public final class ErrorTokenResponse: NSObject, OAuthResponse {
     /// `error`.
     public let error: String
     /// `error_description`, if given.
@@ -124,15 +132,23 @@ public final class ErrorTokenResponse: OAuthResponse, Hashable, CustomDebugStrin
     }
 
     /// `error`, `error_description` and `error_uri`.
-    public var debugDescription: String {
+    public override var debugDescription: String {
         "ErrorTokenResponse(\(error)\(errorDescription.map { ": \($0)" } ?? "")\(errorUri.map { " (\($0))" } ?? ""))"
     }
 
     /// The same error and members.
-    public static func == (lhs: ErrorTokenResponse, rhs: ErrorTokenResponse) -> Bool { lhs.response == rhs.response }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? ErrorTokenResponse else { return false }
+        let lhs = self
+        return lhs.response == rhs.response
+    }
 
     /// Hashes the error and its members.
-    public func hash(into hasher: inout Hasher) { hasher.combine(response) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(response)
+        return hasher.finalize()
+    }
 }
 
 /// The outcome of a token request (Curity's `TokenResponse`).
@@ -157,7 +173,7 @@ public enum TokenRevocationResponse: Sendable {
 /// A raw token-endpoint response: the HTTP response and its body (the seeds' `HTTPURLResponseContent`).
 ///
 /// Immutable: every stored property is a constant.
-public class HTTPURLResponseContent: @unchecked Sendable {
+public class HTTPURLResponseContent: NSObject, @unchecked Sendable {
     /// The body.
     public let data: Data?
     #if canImport(Darwin)
