@@ -279,3 +279,24 @@ struct ExternalSignerTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(CryptoKeyType.self, from: Data("42".utf8)) }
     }
 }
+
+/// A DPoP key written down and read back (`Dpop` is `Codable`, as Curity's is), so that tokens
+/// bound to it stay usable after the app restarts.
+@Suite struct DpopCodableTests {
+    @Test(arguments: [CryptoKeyType.p256, .security, .p384, .ed25519])
+    func theKeyReadBackSignsAsTheOneWritten(_ type: CryptoKeyType) throws {
+        let original = try Dpop(keyType: type)
+        let restored = try JSONDecoder().decode(Dpop.self, from: JSONEncoder().encode(original))
+        #expect(restored.keyType == type)
+        #expect(restored.thumbprint == original.thumbprint)
+        // A proof of the restored key verifies with the public key of the original.
+        let proof = try CompactJWS(restored.proof(method: "POST", url: URL(string: "https://as.example/token")!))
+        try proof.verify(with: JWSVerificationKey(jwk: original.publicJWK), allowedAlgorithms: [type.algorithm])
+    }
+
+    @Test func aSecureEnclaveKeyIsReadOnlyWhereThereIsOne() throws {
+        let written = Data(#"{"keyType":"secureEnclave","secureEnclaveKey":"AAAA"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Dpop.self, from: written) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Dpop.self, from: Data(#"{"keyType":"p256"}"#.utf8)) }
+    }
+}

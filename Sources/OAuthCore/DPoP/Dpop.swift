@@ -193,3 +193,50 @@ public struct DPoPTransport: HTTPTransport {
         return try await dpop.send(using: base, accessToken: token) { request }
     }
 }
+
+/// A DPoP key written down and read back (as Curity's `Dpop` is `Codable`), to keep the key
+/// tokens are bound to for as long as they live: the key type, and the private key as a JWK,
+/// or for a Secure Enclave key the enclave's wrapped form of it, which only that device's
+/// enclave can use. The encoding holds the private key: store it where secrets go (the
+/// Keychain, ``KeychainStorage``), never in a file others read. The nonces are not kept.
+extension Dpop: Codable {
+    private enum CodingKeys: String, CodingKey { case keyType, privateJWK, secureEnclaveKey }
+
+    /// Writes the key type and the private key.
+    /// - Throws: `EncodingError.invalidValue` for a key that cannot be written down (RSA, or
+    ///   another external signer than the Secure Enclave's).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(keyType, forKey: .keyType)
+        if let jwk = signingKey.privateJWK {
+            try container.encode(jwk, forKey: .privateJWK)
+        } else if let wrapped = signingKey.secureEnclaveDataRepresentation {
+            try container.encode(Base64URL.encode(wrapped), forKey: .secureEnclaveKey)
+        } else {
+            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a \(signingKey.algorithm.rawValue) key of this kind cannot be written down"))
+        }
+    }
+
+    /// Reads a key written by ``encode(to:)``, with no nonce yet.
+    /// - Throws: `DecodingError` for a key that is missing or unreadable, or a Secure Enclave key
+    ///   where there is no Secure Enclave.
+    public convenience init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let keyType = try container.decode(CryptoKeyType.self, forKey: .keyType)
+        let key: JWSSigningKey
+        do {
+            if let jwk = try container.decodeIfPresent(JWK.self, forKey: .privateJWK) {
+                key = try JWSSigningKey(jwk: jwk)
+            } else {
+                let wrapped = try container.decode(String.self, forKey: .secureEnclaveKey)
+                guard let data = Base64URL.decode(wrapped) else { throw DPoPError(.keyCreationFailed, "the Secure Enclave key is not base64url") }
+                key = try JWSSigningKey.secureEnclave(dataRepresentation: data)
+            }
+            try self.init(signingKey: key, keyType: keyType)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "the DPoP key cannot be read: \(error)", underlyingError: error))
+        }
+    }
+}

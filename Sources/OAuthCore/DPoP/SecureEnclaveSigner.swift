@@ -18,6 +18,22 @@ struct SecureEnclaveSigner: JWSSigner {
 }
 
 extension JWSSigningKey {
+    /// The enclave's wrapped form of a Secure Enclave key (only that device's enclave can use it);
+    /// `nil` for any other key.
+    var secureEnclaveDataRepresentation: Data? {
+        guard case .external(let signer as SecureEnclaveSigner) = material else { return nil }
+        return signer.key.dataRepresentation
+    }
+
+    /// The Secure Enclave key of `dataRepresentation`, written on this device.
+    static func secureEnclave(dataRepresentation: Data) throws -> JWSSigningKey {
+        do {
+            return JWSSigningKey(signer: SecureEnclaveSigner(key: try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: dataRepresentation)))
+        } catch {
+            throw DPoPError(.keyCreationFailed, "the Secure Enclave cannot use this key (written on another device?)", underlying: error)
+        }
+    }
+
     /// A new Secure Enclave key, or a typed error on devices without one.
     static func secureEnclave() throws -> JWSSigningKey {
         guard SecureEnclave.isAvailable else {
@@ -31,7 +47,17 @@ extension JWSSigningKey {
     }
 }
 #else
+import Foundation
+
 extension JWSSigningKey {
+    /// No key is a Secure Enclave key outside Apple devices.
+    var secureEnclaveDataRepresentation: Data? { nil }
+
+    /// Secure Enclave keys exist on Apple devices only.
+    static func secureEnclave(dataRepresentation: Data) throws -> JWSSigningKey {
+        throw DPoPError(.keyCreationFailed, "Secure Enclave keys are not available on this platform")
+    }
+
     /// Secure Enclave keys exist on Apple devices only.
     static func secureEnclave() throws -> JWSSigningKey {
         throw DPoPError(.keyCreationFailed, "Secure Enclave keys are not available on this platform; use CryptoKeyType.p256")
