@@ -107,3 +107,17 @@ struct CodableModelTests {
         #expect(metadata == same && metadata.hash == same.hash)
     }
 }
+
+/// The polling properties an app makes, with the waits Curity's UI kit 5.4 takes.
+@Suite struct PollingPropertiesFactoryTests {
+    @Test func theWaitsGivenReplaceThoseOfTheJSON() {
+        let made = HaapiModel.PropertiesFactory.polling(
+            rawJsonString: #"{"status":"pending","maxWaitTime":"60","interval":"2000"}"#, recipientOfCommunication: nil, status: .pending,
+            maxWaitTime: "120", maxWaitRemainingTime: "90")
+        #expect(made.maxWaitTime == "120" && made.maxWaitTimeSeconds == 120)
+        #expect(made.maxWaitRemainingTime == "90" && made.maxWaitRemainingTimeSeconds == 90)
+        #expect(made.interval == "2000" && made.intervalMilliseconds == 2000)
+        let plain = HaapiModel.PropertiesFactory.polling(rawJsonString: "{}", recipientOfCommunication: "+46 70", status: .done)
+        #expect(plain.maxWaitTime == nil && plain.recipientOfCommunication == "+46 70" && plain.status == .done)
+    }
+}

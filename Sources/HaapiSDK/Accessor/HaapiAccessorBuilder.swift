@@ -262,6 +262,24 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
         try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
     }
 
+    /// Builds the accessor of the concrete type `T` (Curity's generic `build`, for a type rather
+    /// than a protocol: `let a: HaapiAccessor` takes the overloads above).
+    /// - Throws: the errors of the other builds; ``HaapiError/illegalState(message:)`` when what
+    ///   the option builds is not a `T`.
+    public func build<T: HaapiManagerAccessor>(shouldClearExistingDCRClient: Bool = false) async throws -> T {
+        let built: any OAuthAccessor = try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
+        guard let accessor = built as? T else { throw HaapiError.illegalState(message: "the accessor built is not a \(T.self)") }
+        return accessor
+    }
+
+    /// ``build(shouldClearExistingDCRClient:)->T`` with a completion handler; called on a task of its own.
+    @available(*, deprecated, message: "Use the async build")
+    public func build<T: HaapiManagerAccessor>(
+        shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<T, HaapiError>) -> Void
+    ) {
+        Task { completionHandler(await Self.result { () async throws -> T in try await self.build(shouldClearExistingDCRClient: shouldClearExistingDCRClient) }) }
+    }
+
     /// ``build(shouldClearExistingDCRClient:)->HaapiAccessor`` of an ``HaapiAccessor`` with a completion handler,
     /// as Curity's SDK 4 wrote it; called on a task of its own.
     @available(*, deprecated, message: "Use the async build")

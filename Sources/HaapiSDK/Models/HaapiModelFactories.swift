@@ -239,9 +239,17 @@ extension HaapiModel {
         /// Properties with no typed members.
         public static func generic(rawJsonString: String) -> GenericProperties { GenericProperties(rawJSON: object(rawJsonString)) }
 
-        /// A polling step's properties.
-        public static func polling(rawJsonString: String, recipientOfCommunication: String?, status: PollingStatus) -> PollingProperties {
-            PollingProperties(status: status, recipientOfCommunication: recipientOfCommunication, members: object(rawJsonString).objectValue ?? [:])
+        /// A polling step's properties; the waits and the interval, when given, replace those of
+        /// `rawJsonString` (as Curity's UI kit 5.4 takes them).
+        public static func polling(
+            rawJsonString: String, recipientOfCommunication: String?, status: PollingStatus, maxWaitTime: String? = nil,
+            maxWaitRemainingTime: String? = nil, interval: String? = nil
+        ) -> PollingProperties {
+            var members = object(rawJsonString).objectValue ?? [:]
+            for (key, value) in [("maxWaitTime", maxWaitTime), ("maxWaitRemainingTime", maxWaitRemainingTime), ("interval", interval)] {
+                if let value { members[key] = .string(value) }
+            }
+            return PollingProperties(status: status, recipientOfCommunication: recipientOfCommunication, members: members)
         }
 
         /// An authorization response's properties: `rawJson` with the given values over it.

@@ -35,7 +35,7 @@ import OpenCombine
 /// the same step when the user can correct a problem; and, at the authorization response,
 /// exchanges the code for tokens (bound to the flow's DPoP key when the configuration binds
 /// them). How the flow ended also goes to ``haapiFlowResult``, when set.
-@MainActor public final class HaapiFlowViewModel: ObservableObject {
+@MainActor public final class HaapiFlowViewModel: NSObject, ObservableObject {
     /// The application the flow belongs to.
     public nonisolated let haapiUIKitApplication: any HaapiUIKitApplication
     /// The configuration.
