@@ -300,3 +300,21 @@ struct ExternalSignerTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Dpop.self, from: Data(#"{"keyType":"p256"}"#.utf8)) }
     }
 }
+
+/// The X9.63 form of a private key, which the Security framework imports on Apple platforms
+/// (`ClientAuthenticationMethodJWTAsymmetric.privateKey`): checked here against swift-crypto's
+/// own reading of that form.
+@Suite struct X963KeyFormTests {
+    @Test func eachNISTCurveKeyReadsBackAsItself() throws {
+        let p256 = P256.Signing.PrivateKey(), p384 = P384.Signing.PrivateKey(), p521 = P521.Signing.PrivateKey()
+        #expect(try P256.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es256(p256).x963PrivateRepresentation)).rawRepresentation == p256.rawRepresentation)
+        #expect(try P384.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es384(p384).x963PrivateRepresentation)).rawRepresentation == p384.rawRepresentation)
+        #expect(try P521.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es512(p521).x963PrivateRepresentation)).rawRepresentation == p521.rawRepresentation)
+        #expect(JWSSigningKey.es256(p256).x963PrivateRepresentation == p256.x963Representation)
+    }
+
+    @Test func otherKeysHaveNone() throws {
+        #expect(JWSSigningKey.edDSA(Curve25519.Signing.PrivateKey()).x963PrivateRepresentation == nil)
+        #expect(try JWSSigningKey.hs256(secret: Data(repeating: 7, count: 32)).x963PrivateRepresentation == nil)
+    }
+}

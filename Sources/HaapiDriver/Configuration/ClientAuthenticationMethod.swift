@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Security)
+import Security
+#endif
 import OAuthCore
 
 /// How the app's client authenticates at the token endpoint when it does not use attestation
@@ -95,6 +98,11 @@ public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuth
     public let key: JWSSigningKey
     /// The algorithm the assertions are signed with.
     public let signatureAlgorithm: JWTAsymmetricAlgorithm
+    #if canImport(Security)
+    /// The private key as a Security framework key (Curity's `privateKey`); the same key as ``key``.
+    /// `nonisolated(unsafe)`: a `SecKey` is immutable, and Security uses it from any thread.
+    public nonisolated(unsafe) let privateKey: SecKey
+    #endif
 
     /// A private key from PEM text.
     /// - Throws: ``CryptoImportError/invalidPEMString(_:cause:)`` when the PEM is not a key of the
@@ -109,6 +117,9 @@ public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuth
             throw CryptoImportError.invalidPEMString("the \(signatureAlgorithm.name) client key cannot be read", cause: error)
         }
         self.signatureAlgorithm = signatureAlgorithm
+        #if canImport(Security)
+        privateKey = try Self.securityKey(of: key)
+        #endif
     }
 
     /// A signing key already loaded (from a private JWK, for example).
@@ -119,7 +130,19 @@ public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuth
         }
         self.key = key
         signatureAlgorithm = algorithm
+        #if canImport(Security)
+        privateKey = try Self.securityKey(of: key)
+        #endif
     }
+
+    #if canImport(Security)
+    /// The Security framework's form of `key`.
+    /// - Throws: ``CryptoImportError/invalidType(_:)`` when Security does not take it.
+    private static func securityKey(of key: JWSSigningKey) throws -> SecKey {
+        guard let secKey = key.secKey else { throw CryptoImportError.invalidType("the Security framework does not take this \(key.algorithm.rawValue) key") }
+        return secKey
+    }
+    #endif
 
     /// A private key from a PEM file, as Curity's SDK loads it: a resource of `bundle` of that
     /// name (extension included), or else a file at that path.

@@ -133,6 +133,15 @@ public struct JWSSigningKey: Sendable {
         self.keyID = keyID
     }
 
+    /// An elliptic-curve private key in ANSI X9.63 form (`04 || x || y || d`), as the Security
+    /// framework imports one; `nil` for any other key (RSA, HMAC, Ed25519, an external signer).
+    public var x963PrivateRepresentation: Data? {
+        guard case .curve(let key) = material else { return nil }
+        let publicKey = key.publicKey
+        guard type(of: publicKey).curve.keyType == "EC" else { return nil }
+        return Data([0x04]) + publicKey.rawRepresentation + key.rawRepresentation
+    }
+
     /// The public half as a JWK (with `kid` and `alg`), or `nil` for an HMAC secret.
     public var publicJWK: JWK? {
         var jwk: JWK

@@ -113,4 +113,15 @@ extension JWSVerificationKey {
         self.init(.rsa(try RSAPublicKey(key)), keyID: keyID)
     }
 }
+
+extension JWSSigningKey {
+    /// The private key as a Security framework key, as Curity's SDK holds one: an RSA key is one
+    /// already; an elliptic-curve key is imported from its X9.63 form. `nil` for other keys.
+    public var secKey: SecKey? {
+        if case .rsa(let key) = material { return key.key }
+        guard let x963 = x963PrivateRepresentation else { return nil }
+        let attributes = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary
+        return SecKeyCreateWithData(x963 as CFData, attributes, nil)
+    }
+}
 #endif
