@@ -264,7 +264,7 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
 
     /// Builds the accessor of the concrete type `T` (Curity's generic `build`, for a type rather
     /// than a protocol: `let a: HaapiAccessor` takes the overloads above).
-    /// - Throws: the errors of the other builds; ``HaapiError/illegalState(message:)`` when what
+    /// - Throws: the errors of the other builds; ``/HaapiDriver/HaapiError/illegalState(message:)`` when what
     ///   the option builds is not a `T`.
     public func build<T: HaapiManagerAccessor>(shouldClearExistingDCRClient: Bool = false) async throws -> T {
         let built: any OAuthAccessor = try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
@@ -272,7 +272,7 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
         return accessor
     }
 
-    /// ``build(shouldClearExistingDCRClient:)->T`` with a completion handler; called on a task of its own.
+    /// The generic build with a completion handler; called on a task of its own.
     @available(*, deprecated, message: "Use the async build")
     public func build<T: HaapiManagerAccessor>(
         shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<T, HaapiError>) -> Void
