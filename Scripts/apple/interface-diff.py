@@ -213,15 +213,20 @@ def parse(path):
 # ---------------------------------------------------------------------------------------------
 # The parts of a declaration
 
+def take_generics(rest):
+    """(the generic parameter clause `<...>` at the start of `rest`, or "", what follows it)."""
+    if not rest.startswith("<"):
+        return "", rest
+    end = closing(rest, 0)
+    return rest[:end], rest[end:]
+
+
 def type_head(decl):
     """(name, generic parameters text, inherited types, where clause) of a type or extension."""
     rest = decl.rest[len(decl.kind):].strip()
     match = re.match(r"[\w.]+", rest)
     name, rest = match.group(0), rest[match.end():]
-    generics = ""
-    if rest.startswith("<"):
-        end = closing(rest, 0)
-        generics, rest = rest[:end], rest[end:]
+    generics, rest = take_generics(rest)
     where = ""
     if " where " in " " + rest:
         rest, where = re.split(r"\bwhere\b", rest, maxsplit=1)
@@ -258,10 +263,7 @@ def function_parts(decl):
     else:
         match = re.match(r"func\s+(`?[\w]+`?|[^\s(<]+)\s*", rest)
         name, rest = match.group(1), rest[match.end():]
-    generics = ""
-    if rest.startswith("<"):
-        end = closing(rest, 0)
-        generics, rest = rest[:end], rest[end:]
+    generics, rest = take_generics(rest)
     end = closing(rest, rest.index("("))
     inside, rest = rest[rest.index("(") + 1:end - 1], rest[end:].strip()
     where = ""
@@ -281,8 +283,18 @@ def function_parts(decl):
 class Context:
     """What a member's probe needs of the declarations around it."""
 
-    def __init__(self, module, types):
-        self.module, self.types = module, types
+    def __init__(self, module, types, generics):
+        """`types`: {full name: kind} of the interface's types; `generics`: {full name: (generic
+        parameters, where clause)} of its generic ones."""
+        self.module, self.types, self.generics = module, types, generics
+
+    def extended(self, full, generics, where):
+        """(generic parameters, where) of an extension of `full` that adds `where`: the extended
+        type's own, this interface's or another module's (EXTERNAL_GENERICS)."""
+        if full in self.generics:
+            base_generics, base_where = self.generics[full]
+            return base_generics, " , ".join(w for w in [base_where, where] if w)
+        return EXTERNAL_GENERICS.get(full, generics), where
 
     def container(self, decl):
         """(receiver type, generic parameters, where, is a protocol) of the type `decl` is in."""
@@ -293,11 +305,8 @@ class Context:
         full = self.full_name(parent)
         if parent.kind == "protocol" or (parent.kind == "extension" and (self.types.get(full) == "protocol" or full in EXTERNAL_PROTOCOLS)):
             return "S", f"<S: {full}>", where.replace("Self", "S"), True
-        if parent.kind == "extension" and full in self.types_generics:
-            generics = self.types_generics[full][0]
-            where = " , ".join(w for w in [self.types_generics[full][1], where] if w)
-        elif parent.kind == "extension" and full in EXTERNAL_GENERICS:
-            generics = EXTERNAL_GENERICS[full]
+        if parent.kind == "extension":
+            generics, where = self.extended(full, generics, where)
         params = generic_names(generics)
         receiver = f"{full}<{', '.join(params)}>" if params else full
         return receiver, generics, where, False
@@ -407,15 +416,9 @@ def probes_of(decl, context, out):
     if kind in ("struct", "class", "enum", "protocol", "actor", "extension"):
         name, generics, inherited, where = type_head(decl)
         full = context.full_name(decl)
-        params = generic_names(generics)
         if kind == "extension":
-            if full in context.types_generics:
-                generics, base_where = context.types_generics[full]
-                params = generic_names(generics)
-                where = " , ".join(w for w in [base_where, where] if w)
-            elif full in EXTERNAL_GENERICS:
-                generics = EXTERNAL_GENERICS[full]
-                params = generic_names(generics)
+            generics, where = context.extended(full, generics, where)
+        params = generic_names(generics)
         receiver = f"{full}<{', '.join(params)}>" if params else full
         clause = f" where {where}" if where else ""
         if kind != "extension":
@@ -443,8 +446,6 @@ def probes_of(decl, context, out):
             probes_of(child, context, out)
         return
 
-    if decl.parent.kind == "module":
-        receiver = None
     container = context.container(decl) if decl.parent.kind != "module" else None
     if container:
         receiver, generics_c, where_c, in_protocol = container
@@ -580,7 +581,7 @@ def probes_of(decl, context, out):
             if kind == "init":
                 made = "S" if in_protocol else receiver
                 optional = "?" if name in ("init?", "init!") else ""
-                gen, sig = signature(generics, receiver_params(False)[:0] + probe_params, effects, where)
+                gen, sig = signature(generics, probe_params, effects, where)
                 expression = f"{marks}{made}({', '.join(call)})"
                 add(key + ("" if keep else "  (defaults left out)"),
                     lambda p: f"func {p}{gen}{sig} {{ let _: {made}{optional} = {expression} }}")
@@ -621,12 +622,7 @@ def probes_of(decl, context, out):
 def probes_for(path, module):
     root, imports = parse(path)
     types, generics = {}, {}
-
-    class Naming(Context):
-        pass
-
-    context = Naming(module, types)
-    context.types_generics = generics
+    context = Context(module, types, generics)
 
     def index(decl):
         for child in decl.children:
