@@ -41,10 +41,9 @@ public final class OAuthAuthorizationParameters: NSObject, Sendable {
 
     /// The same parameters.
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let rhs = object as? OAuthAuthorizationParameters else { return false }
-        let lhs = self
-        return (lhs.scopes, lhs.state, lhs.nonce, lhs.acrValues, lhs.prompt, lhs.uiLocales) == (rhs.scopes, rhs.state, rhs.nonce, rhs.acrValues, rhs.prompt, rhs.uiLocales)
-            && lhs.extraRequestParameters == rhs.extraRequestParameters
+        guard let other = object as? OAuthAuthorizationParameters else { return false }
+        return (scopes, state, nonce, acrValues, prompt, uiLocales) == (other.scopes, other.state, other.nonce, other.acrValues, other.prompt, other.uiLocales)
+            && extraRequestParameters == other.extraRequestParameters
     }
 
     /// Hashes the parameters.

@@ -51,9 +51,8 @@ public final class Message: NSObject, Codable, Sendable, ExpressibleByStringLite
 
     /// Whether the two have the same key and text.
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let rhs = object as? Message else { return false }
-        let lhs = self
-        return lhs.key == rhs.key && lhs.literal == rhs.literal
+        guard let other = object as? Message else { return false }
+        return key == other.key && literal == other.literal
     }
     /// Hashes the key and the text.
     public override var hash: Int {
@@ -178,15 +177,7 @@ public final class Metadata: NSObject, Codable, Sendable, RawJsonRepresentable, 
     public convenience init(from decoder: any Decoder) throws { try self.init(JSONReader(decoding: decoder)) }
 
     /// Whether the two are the same JSON.
-    public override func isEqual(_ object: Any?) -> Bool {
-        guard let rhs = object as? Metadata else { return false }
-        let lhs = self
-        return lhs.rawJSON == rhs.rawJSON
-    }
+    public override func isEqual(_ object: Any?) -> Bool { (object as? Metadata)?.rawJSON == rawJSON }
     /// Hashes the JSON.
-    public override var hash: Int {
-        var hasher = Hasher()
-        hasher.combine(rawJSON)
-        return hasher.finalize()
-    }
+    public override var hash: Int { rawJSON.hashValue }
 }

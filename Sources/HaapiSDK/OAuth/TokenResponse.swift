@@ -84,18 +84,10 @@ public final class SuccessfulTokenResponse: NSObject, OAuthResponse {
     }
 
     /// Equal members.
-    public override func isEqual(_ object: Any?) -> Bool {
-        guard let rhs = object as? SuccessfulTokenResponse else { return false }
-        let lhs = self
-        return lhs.raw == rhs.raw
-    }
+    public override func isEqual(_ object: Any?) -> Bool { (object as? SuccessfulTokenResponse)?.raw == raw }
 
     /// Hashes the members.
-    public override var hash: Int {
-        var hasher = Hasher()
-        hasher.combine(raw)
-        return hasher.finalize()
-    }
+    public override var hash: Int { raw.hashValue }
 }
 
 /// An OAuth error from the token endpoint (Curity's `ErrorTokenResponse`), such as `invalid_grant`,
@@ -137,18 +129,10 @@ public final class ErrorTokenResponse: NSObject, OAuthResponse {
     }
 
     /// The same error and members.
-    public override func isEqual(_ object: Any?) -> Bool {
-        guard let rhs = object as? ErrorTokenResponse else { return false }
-        let lhs = self
-        return lhs.response == rhs.response
-    }
+    public override func isEqual(_ object: Any?) -> Bool { (object as? ErrorTokenResponse)?.response == response }
 
     /// Hashes the error and its members.
-    public override var hash: Int {
-        var hasher = Hasher()
-        hasher.combine(response)
-        return hasher.finalize()
-    }
+    public override var hash: Int { response.hashValue }
 }
 
 /// The outcome of a token request (Curity's `TokenResponse`).
