@@ -72,8 +72,8 @@ extension CommonViewControllerStyle {
 }
 
 extension UIViewControllerStyle {
-    /// The header's text colour (``headerTextColorName``).
-    public var headerTextColor: UIColor { ThemeAssets.color(named: headerTextColorName) ?? .label }
+    /// The header's text colour (its ``commonVCStyle``'s).
+    public var headerTextColor: UIColor { commonVCStyle.headerTextColor }
 }
 
 extension FormViewControllerStyle {
