@@ -18,6 +18,11 @@ which clamps it. Three kinds of code skip that, and this check finds them in eve
    readers that clamp it: arithmetic on it may overflow. Read from the text of every file, the
    Apple-only ones included.
 
+4. A range whose upper bound is counted from a list (`1...options.count`, `0...items.count - 1`,
+   `start..<end - 1`): a closed range traps when its bounds cross, which an empty list makes
+   them do (a menu of `1...0`). Read from the text of every file. Use `indices`, or check the
+   list is not empty on the same line.
+
 A finding on a line whose code (not its comment) clamps with `OutsideNumber.seconds`, `.count`,
 `.date` or `.wholeSeconds` passes. Any other must be in Scripts/check-numbers.allow, a line
 `path | code | why`: `code` is a piece of the line's text (so that the entry survives edits
@@ -76,6 +81,9 @@ DECODED = re.compile(
     r"|\.intValue\b|\boptionalInt\("
     r"|\bdecode(IfPresent)?\(\s*U?Int(8|16|32|64)?\.self"          # decode(Int.self, decodeIfPresent(UInt64.self
     r"|\bas[?!]\s*\[?\s*U?Int(8|16|32|64)?\b(?!\.)")               # as? Int, as! [Int]
+COUNTED_RANGE = re.compile(
+    r"\.\.\.\s*\(?\s*[\w.]+\.count\b"                             # 1...options.count
+    r"|\.\.[.<]\s*\(?\s*[\w.]+\s*-\s*[\w.]+")                       # 0...n - 1, a..<b - k
 CLAMPED = re.compile(r"\bOutsideNumber\.(seconds|count|date|wholeSeconds)\b")
 # The places that clamp what they read, where a read is the point.
 READERS = {"Sources/OAuthCore/Encoding/JSONValue.swift", "Sources/OAuthCore/Encoding/OutsideNumber.swift"}
@@ -115,16 +123,21 @@ def conversions(build, root, where, required):
     return found
 
 
-def decoded_reads(root):
-    """[(path, line)] of each read of a decoded integer outside the readers that clamp."""
-    found = []
+def text_findings(root):
+    """{(path, line): kind} of each read of a decoded integer outside the readers that clamp, and
+    each range counted from a list."""
+    found = {}
     for path in swift_files(root):
-        if path in READERS:
-            continue
         for number, code in enumerate(code_lines(os.path.join(root, path)), 1):
-            if DECODED.search(code):
-                found.append((path, number))
+            if path not in READERS and DECODED.search(code):
+                found[(path, number)] = DECODED_KIND
+            elif COUNTED_RANGE.search(code):
+                found[(path, number)] = RANGE_KIND
     return found
+
+
+DECODED_KIND = "a decoded integer read without OutsideNumber (clamp it: OutsideNumber.seconds or .count)"
+RANGE_KIND = "a range counted from a list, which traps when the list is empty (use indices, or check it is not empty)"
 
 
 def check(root, apple_build, planted=frozenset()):
@@ -158,17 +171,20 @@ def check(root, apple_build, planted=frozenset()):
                       f"{len(apple)} Apple-only files, read only for decoded integers: {' '.join(apple)}")
     kinds = {FLOATING_MARK: "an integer from a floating value (use OutsideNumber.wholeSeconds or .seconds)",
              TEXT_MARK: "an integer parsed from text, unclamped (clamp it: OutsideNumber.count or .seconds)"}
-    seen = {where for where in list(found) + decoded_reads(root) if where in planted}
+    texts = text_findings(root)
+    seen = {where for where in list(found) + list(texts) if where in planted}
     found = {where: mark for where, mark in found.items() if where not in planted}
     for (path, number), mark in sorted(found.items()):
         judge(path, number, kinds[mark])
-    reads = [where for where in decoded_reads(root) if where not in planted]
-    for path, number in reads:
-        judge(path, number, "a decoded integer read without OutsideNumber (clamp it: OutsideNumber.seconds or .count)")
+    texts = {where: kind for where, kind in texts.items() if where not in planted}
+    for (path, number), kind in sorted(texts.items()):
+        judge(path, number, kind)
+    reads = [where for where, kind in texts.items() if kind == DECODED_KIND]
+    ranges = len(texts) - len(reads)
     stale = [f"{ALLOW}: `{path} | {piece}` matches nothing any more: delete the entry"
              for index, (path, piece, _) in enumerate(entries) if used[index] == 0]
     summary = (f"{sum(m == FLOATING_MARK for m in found.values())} floating-to-integer conversions, "
-               f"{sum(m == TEXT_MARK for m in found.values())} integers parsed from text and {len(reads)} decoded-integer reads "
+               f"{sum(m == TEXT_MARK for m in found.values())} integers parsed from text, {len(reads)} decoded-integer reads and {ranges} ranges counted from lists "
                f"in Sources/, each clamped or allowed with a reason ({len(entries)} entries in Scripts/check-numbers.allow); {apple_note}")
     return failures, stale, summary, seen
 
@@ -190,6 +206,8 @@ PLANTS = [
     ("Sources/OAuthCore/Encoding/Base64URL.swift", "inactive", "let n = json[\"expires_in\"] as? Int ?? 0"),
     ("Sources/HaapiUI/Screens/ScreenBuilder.swift", "inactive", "let n = value.intValue! // clamped by OutsideNumber.count elsewhere"),
     ("Sources/OAuthTransportNIO/AsyncHTTPClientTransport.swift", "inactive", "let seconds = value.intValue ?? 0; let hint = \"OutsideNumber.seconds\""),
+    ("Sources/HaapiCLI/Login/TerminalRenderer.swift", "inactive", "if (1...options.count).contains(n) { return n - 1 }"),
+    ("Sources/HaapiUI/Screens/ScreenBuilder.swift", "inactive", "for i in 0...items.count - 1 { _ = i }"),
 ]
 PLANTS_APPLE = [
     # The first file with UIKit code; the plant goes at the end of its region (any will do).

@@ -33,8 +33,8 @@ struct CLIPlaybackTests {
     /// "browser" writes down each URL and fetches it with curl, following the server's redirect
     /// back to the command. `secret` are the client secret's arguments.
     static func playbackLogin(
-        _ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], identity: PlaybackServer.Identity? = nil, answers json: String,
-        secret: [String] = ["--client-secret", "playback-secret"], environment: [String: String] = [:]
+        _ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], identity: PlaybackServer.Identity? = nil, answers json: String?,
+        secret: [String] = ["--client-secret", "playback-secret"], environment: [String: String] = [:], typed: String? = nil
     ) async throws -> PlaybackLogin {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -42,7 +42,8 @@ struct CLIPlaybackTests {
         let browser = directory.appendingPathComponent("browser")
         try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\nexec curl -s -o /dev/null -L --max-time 20 \"$1\"\n".utf8).write(to: browser)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
-        let answers = try CLITests.write(json, to: directory)
+        // No answers file: the questions are asked in a terminal, where `typed` is typed.
+        let answers = try json.map { ["--answers", try CLITests.write($0, to: directory)] } ?? []
         let playback = try await PlaybackServer.start(scenes, hosts: hosts, identity: identity)
         let url = playback.url
         let connection = identity == nil
@@ -53,8 +54,8 @@ struct CLIPlaybackTests {
             run = try await onThread {
                 try CLITests.haapi(
                     ["login", "--profile", "ci"] + connection + ["--client-id", "playback-client"] + secret
-                        + ["--answers", answers, "--browser-command", browser.path],
-                    home: directory, environment: environment)
+                        + answers + ["--browser-command", browser.path],
+                    home: directory, environment: environment, typed: typed)
             }
         } catch {
             await playback.stop()
@@ -67,7 +68,7 @@ struct CLIPlaybackTests {
         return PlaybackLogin(run: run, refusals: refusals, requests: requests, opened: opened, keptTokens: kept)
     }
 
-    /// ``playbackLogin(_:hosts:identity:answers:secret:environment:)``'s run and refusals.
+    /// ``playbackLogin(_:hosts:identity:answers:secret:environment:typed:)``'s run and refusals.
     static func login(_ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], answers json: String) async throws -> (CLITests.Run, [String]) {
         let login = try await playbackLogin(scenes, hosts: hosts, answers: json)
         return (login.run, login.refusals)

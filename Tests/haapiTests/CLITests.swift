@@ -25,9 +25,9 @@ struct CLITests {
     }
 
     /// Runs `haapi ARGUMENTS` (see ``HaapiCommand/run(_:home:timeout:environment:)``); a run stopped at its time limit is an issue.
-    static func haapi(_ arguments: [String], home: URL, timeout: Double = 60, environment: [String: String] = [:]) throws -> Run {
+    static func haapi(_ arguments: [String], home: URL, timeout: Double = 60, environment: [String: String] = [:], typed: String? = nil) throws -> Run {
         try requireBinary()
-        let run = try HaapiCommand.run(arguments, home: home, timeout: timeout, environment: environment)
+        let run = try HaapiCommand.run(arguments, home: home, timeout: timeout, environment: environment, typed: typed)
         if run.timedOut { Issue.record("haapi \(arguments.joined(separator: " ")) did not finish in \(timeout) s") }
         return run
     }

@@ -118,4 +118,26 @@ extension CLIUntrustedServerTests {
             ["login", "--issuer", "http://127.0.0.2:9/oauth", "--client-id", "c", "--answers", "/dev/null", "--allow-insecure-http"], home: directory)
         #expect(allowed.stderr.contains("travel in clear"), "\(allowed.stderr)")
     }
+
+    /// A select field the server sends without options is a message, not a menu of `1-0` that
+    /// traps on any answer (review 4, finding 4); with options, a number typed still chooses.
+    @Test(arguments: [#"[]"#, #"[{"label": "Only", "value": "only"}]"#])
+    func aSelectWithoutOptionsOrWithADefaultOutsideThemNeverTraps(options: String) async throws {
+        let step = #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "title": "Pick", "model": {"#
+            + #""href": "/auth/pick", "method": "POST", "actionTitle": "Next", "fields": [{"type": "select", "name": "pick", "label": "Pick one", "options": "#
+            + options + "}]}}]}"
+        let scenes = [
+            PlaybackServer.Scene(step),
+            PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/pick")),
+        ]
+        let login = try await CLIPlaybackTests.playbackLogin(scenes, answers: nil, typed: "1\n1\n1\n")
+        if options == "[]" {
+            #expect(login.run.status == 1, "\(login.run.stderr)")
+            #expect(login.run.stderr.contains("offers nothing to choose"), "\(login.run.stderr)")
+            #expect(!login.run.stderr.contains("1-0"), "\(login.run.stderr)")
+        } else {
+            #expect(login.run.status == 0, "\(login.run.stderr)")
+            #expect(login.requests.contains { $0.path == "/auth/pick" && String(decoding: $0.body, as: UTF8.self).contains("pick=only") })
+        }
+    }
 }

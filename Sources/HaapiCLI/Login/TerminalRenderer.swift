@@ -443,6 +443,10 @@ import OAuthTransportNIO
     /// A numbered menu; from the answers, the next choice (matched by name or title).
     /// `asked`: the screen above shows the question already.
     private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true, asked: Bool = false) async throws -> Int {
+        // The options come from the server: none is a message, not a menu of `1-0`, and a
+        // default it names must be one of them.
+        guard !options.isEmpty else { throw CLIFailure("login failed: the server asks \"\(question)\" but offers nothing to choose") }
+        let defaultIndex = defaultIndex.flatMap { options.indices.contains($0) ? $0 : nil }
         let names = ChoiceOption.describe(options)
         if let answers {
             if consumesChoices, choiceIndex < answers.choices.count,
@@ -468,7 +472,7 @@ import OAuthTransportNIO
             Stderr.write(terminal.styled("\(strings.string(.choose)) 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
             let line = try await terminal.readLine().trimmingCharacters(in: .whitespaces)
             if line.isEmpty, let defaultIndex { return defaultIndex }
-            if let number = Int(line), (1...options.count).contains(number) { return number - 1 }
+            if let number = Int(line), number >= 1, number <= options.count { return number - 1 }
             if let index = options.firstIndex(where: { $0.matches(line) }) { return index }
             message(strings.string(.chooseNumber, String(options.count)), .warn)
         }

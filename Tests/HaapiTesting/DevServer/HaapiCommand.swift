@@ -77,13 +77,23 @@ public enum HaapiCommand {
         return process
     }
 
-    /// Runs `haapi ARGUMENTS` as ``process(_:home:environment:stdout:stderr:)`` makes it, with a time limit.
-    public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:]) throws -> Run {
+    /// Runs `haapi ARGUMENTS` as ``process(_:home:environment:stdout:stderr:)`` makes it, with a
+    /// time limit. With `typed`, it runs in a terminal of its own (util-linux `script`), as a
+    /// person runs it, and `typed` is what they type: both outputs are then the terminal's, in
+    /// ``Run/stderr``.
+    public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:], typed: String? = nil) throws -> Run {
         try requireBinary()
         var environment: [String: String?] = ["HAAPI_HOME": home.appendingPathComponent("home").path, "BROWSER": "true"]
         for (name, value) in extra { environment[name] = value }
-        let outcome = try Subprocess.run(binary, arguments, environment: environment, timeout: timeout)
-        return Run(status: outcome.status, stdout: outcome.output, stderr: outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut)
+        guard let typed else {
+            let outcome = try Subprocess.run(binary, arguments, environment: environment, timeout: timeout)
+            return Run(status: outcome.status, stdout: outcome.output, stderr: outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut)
+        }
+        let command = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let outcome = try Subprocess.run(
+            "/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"], environment: environment, input: Data(typed.utf8),
+            timeout: timeout)
+        return Run(status: outcome.status, stdout: "", stderr: outcome.output + outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut)
     }
 }
 
