@@ -93,7 +93,7 @@ struct PreviewCommand: AsyncParsableCommand {
             throw CLIFailure("cannot make \(out): \(error.localizedDescription)")
         }
         Self.removePagesOfEarlierRuns(in: folder)
-        var pages: [(title: String, file: String, caption: String)] = []
+        var pages: [(title: String, link: PageLink, caption: String)] = []
         for input in inputs {
             let name = input.deletingPathExtension().lastPathComponent
             do {
@@ -103,8 +103,9 @@ struct PreviewCommand: AsyncParsableCommand {
                 do { response = try HaapiModel.response(from: data) } catch { throw CLIFailure("\(input.path) is not a HAAPI response: \(error)") }
                 let screen = screens.builder.screen(for: try screens.model(of: response))
                 let loaded = await images.load(screen)
-                try Data(page.html(screen, title: name, images: loaded).utf8).write(to: folder.appendingPathComponent(name + ".html"), options: .atomic)
-                pages.append((name, name + ".html", screens.strings.string(screen.kind.title)))
+                try page.html(screen, title: name, images: loaded).data.write(to: folder.appendingPathComponent(name + ".html"), options: .atomic)
+                // The index links the page written, by its file's name: never a name read as a URL.
+                pages.append((name, .file(name + ".html"), screens.strings.string(screen.kind.title)))
             } catch let failure as CLIFailure {
                 // One bad file does not stop the others: it is said, and left out of the index.
                 Stderr.line(PrintableText("haapi: warning: skipped \(name): \(failure.message)"))
@@ -112,7 +113,7 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         guard !pages.isEmpty else { throw CLIFailure("none of the responses could be previewed") }
         do {
-            try Data(page.index(pages, title: "haapi preview").utf8).write(to: folder.appendingPathComponent("index.html"), options: .atomic)
+            try page.index(pages, title: "haapi preview").data.write(to: folder.appendingPathComponent("index.html"), options: .atomic)
         } catch {
             throw CLIFailure("cannot write \(out)/index.html: \(error.localizedDescription)")
         }
@@ -176,27 +177,29 @@ struct Gallery: PreviewRenderer {
     /// The images of the gallery's steps, loaded once while the server runs.
     let images = RemoteImages()
 
-    func page(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> String? {
+    func page(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> Markup? {
         try await draw(name, documents: documents, language: language)
     }
 
-    @MainActor func draw(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> String? {
+    @MainActor func draw(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> Markup? {
         let screens: KitScreens
         let page: ScreenPage
         do {
             (screens, page) = try PreviewCommand.pages(lang: language, theme: theme, assets: assets)
         } catch let failure as CLIFailure {
             // A theme being edited may be wrong for a moment: the page says why, the server stays up.
-            return "<!doctype html><meta charset=\"utf-8\"><title>haapi preview</title><pre>\(ScreenPage.escape(failure.message.description))</pre>"
+            return "<!doctype html><meta charset=\"utf-8\"><title>haapi preview</title><pre>\(text: failure.message)</pre>"
         }
         let others = StepGallery.languages.filter { $0 != language }
         guard let name else {
-            let rows = documents.compactMap { document -> (title: String, file: String, caption: String)? in
+            let rows = documents.compactMap { document -> (title: String, link: PageLink, caption: String)? in
                 guard let screen = try? screen(document, screens) else { return nil }
-                return (document.name, "/preview/\(document.name)?lang=\(language)", screens.strings.string(screen.kind.title))
+                return (document.name, .path(["preview", document.name], query: [("lang", language)]), screens.strings.string(screen.kind.title))
             }
             // The other languages, each named in its own words.
-            let languages = others.map { other in (Locale(identifier: other).localizedString(forLanguageCode: other) ?? other, "/preview?lang=\(other)", "") }
+            let languages = others.map { other -> (title: String, link: PageLink, caption: String) in
+                (Locale(identifier: other).localizedString(forLanguageCode: other) ?? other, .path(["preview"], query: [("lang", other)]), "")
+            }
             return page.index(rows + languages, title: "haapi preview (\(language))")
         }
         guard let document = documents.first(where: { $0.name == name }) else { return nil }

@@ -77,7 +77,7 @@ public struct DevServerConfiguration: Sendable {
     public var userMessages: (@Sendable (OutOfBandMessage) -> Void)?
     /// Draws the gallery at `/preview` (``StepGallery``): every step and problem the server can
     /// send, as an app's screens show them; `nil` (the default) serves no gallery.
-    public var preview: (any PreviewRenderer)?
+    package var preview: (any PreviewRenderer)?
     /// The certificate for https (the issuer is then `https://HOST:PORT`); `nil`: plain http.
     public var tls: DevServerTLS?
 

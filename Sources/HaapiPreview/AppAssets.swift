@@ -1,5 +1,6 @@
 import Foundation
 import HaapiUI
+import OAuthCore
 
 /// The colours and images a preview draws with, by their `hui_*` names: an app's asset catalog
 /// first (as on iOS, where a colour or image set of the kit's name wins), then the kit's
@@ -20,7 +21,7 @@ public struct AppAssets: Sendable {
 
     /// The image `name` as HTML: the app's (light and dark), else the outline of the kit's
     /// symbol for it; `nil` when neither has one.
-    public func imageHTML(named name: String?) -> String? {
+    package func imageHTML(named name: String?) -> Markup? {
         guard let name, !name.isEmpty else { return nil }
         if let image = appImages[name] { return image.html }
         return Images.symbol(for: name).flatMap(Glyphs.svg(symbol:))
@@ -36,9 +37,9 @@ public struct AppAssets: Sendable {
     public var names: [String] { Array(Set(appColors.keys).union(Colors.kit.keys)).sorted() }
 
     /// `rgba` as a CSS colour.
-    public static func css(_ rgba: UInt32) -> String {
+    package static func css(_ rgba: UInt32) -> Markup {
         let alpha = Colors.Value.components(rgba).alpha
-        return "rgba(\(rgba >> 24 & 0xFF), \(rgba >> 16 & 0xFF), \(rgba >> 8 & 0xFF), \(String(format: "%.3f", alpha)))"
+        return "rgba(\(text: rgba >> 24 & 0xFF), \(text: rgba >> 16 & 0xFF), \(text: rgba >> 8 & 0xFF), \(text: String(format: "%.3f", alpha)))"
     }
 }
 
@@ -54,33 +55,27 @@ public struct PreviewError: Error, CustomStringConvertible, Sendable {
 /// them: components as `0xFF`, `255` or `1.000`, with an optional dark appearance.
 enum AssetCatalog {
     static func colors(in folder: URL) throws -> [String: Colors.Value] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
-            throw PreviewError("cannot read the asset catalog \(folder.path)")
-        }
         var colors: [String: Colors.Value] = [:]
-        for case let url as URL in walker where url.pathExtension == "colorset" {
-            let contents = url.appendingPathComponent("Contents.json")
-            guard let data = try? Data(contentsOf: contents) else { continue }
-            colors[url.deletingPathExtension().lastPathComponent] = try color(data, file: contents.path)
+        for set in try sets(in: folder, kind: "colorset") {
+            guard let data = try contents(of: set, in: folder) else { continue }
+            colors[set.deletingPathExtension().lastPathComponent] = try color(data, file: set.appendingPathComponent("Contents.json").path)
         }
         return colors
     }
 
     /// The image sets (`Name.imageset/Contents.json`): for each, its largest PNG, JPEG, GIF or
-    /// SVG, light and dark. A set with only PDFs or HEICs (which a browser cannot show) is left
-    /// out, so the kit's symbol is drawn instead.
+    /// SVG, light and dark, read only from inside the catalog (``OutsideFile``: a link or a `../`
+    /// out of it is refused) and only if its bytes are an image of a kind a browser shows. A set
+    /// with only PDFs or HEICs is left out, so the kit's symbol is drawn instead.
     static func images(in folder: URL) throws -> [String: AssetImage] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
-            throw PreviewError("cannot read the asset catalog \(folder.path)")
-        }
         var images: [String: AssetImage] = [:]
-        for case let url as URL in walker where url.pathExtension == "imageset" {
-            let contents = url.appendingPathComponent("Contents.json")
-            guard let data = try? Data(contentsOf: contents) else { continue }
+        for set in try sets(in: folder, kind: "imageset") {
+            guard let data = try contents(of: set, in: folder) else { continue }
+            let file = set.appendingPathComponent("Contents.json").path
             guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["images"] as? [[String: Any]] else {
-                throw PreviewError("\(contents.path) is not an image set's Contents.json (no \"images\")")
+                throw PreviewError("\(file) is not an image set's Contents.json (no \"images\")")
             }
-            func largest(dark: Bool) throws -> String? {
+            func largest(dark: Bool) throws -> PageLink? {
                 let files = entries.filter { entry in
                     let appearances = entry["appearances"] as? [[String: Any]] ?? []
                     return appearances.contains { $0["value"] as? String == "dark" } == dark && (dark || appearances.isEmpty)
@@ -89,12 +84,29 @@ enum AssetCatalog {
                     return (Int((entry["scale"] as? String ?? "1x").dropLast()) ?? 1, file)
                 }
                 guard let file = files.max(by: { $0.scale < $1.scale })?.file else { return nil }
-                return try AssetImage.dataURL(url.appendingPathComponent(file))
+                return try AssetImage.link(set.appendingPathComponent(file), in: folder)
             }
             guard let light = try largest(dark: false) ?? largest(dark: true) else { continue }
-            images[url.deletingPathExtension().lastPathComponent] = AssetImage(light: light, dark: try largest(dark: true))
+            images[set.deletingPathExtension().lastPathComponent] = AssetImage(light: light, dark: try largest(dark: true))
         }
         return images
+    }
+
+    /// The sets of `kind` (`colorset`, `imageset`) under `folder`, by name.
+    private static func sets(in folder: URL, kind: String) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            throw PreviewError("cannot read the asset catalog \(folder.path)")
+        }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == kind }.sorted { $0.path < $1.path }
+    }
+
+    /// A set's `Contents.json`, read from inside the catalog; `nil` when the set has none.
+    private static func contents(of set: URL, in folder: URL) throws -> Data? {
+        let file = set.appendingPathComponent("Contents.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do { return try OutsideFile.read(file.path, in: folder, limit: 256 << 10) } catch let refusal as OutsideFile.Refusal {
+            throw PreviewError(refusal.description)
+        }
     }
 
     static func color(_ data: Data, file: String) throws -> Colors.Value {
@@ -139,15 +151,15 @@ enum AssetCatalog {
 /// An image of an app's asset catalog, as `data:` URLs a page embeds (light, and dark when it has one).
 public struct AssetImage: Sendable, Hashable {
     /// The image in light mode.
-    public let light: String
+    package let light: PageLink
     /// The image in dark mode, when the set has one.
-    public let dark: String?
+    package let dark: PageLink?
 
     /// The image as HTML that follows the page's light or dark appearance.
-    var html: String {
-        let image = "<img class=\"asset\" alt=\"\" src=\"\(ScreenPage.escape(light))\">"
+    var html: Markup {
+        let image: Markup = "<img class=\"asset\" alt=\"\" src=\"\(link: light)\">"
         guard let dark else { return image }
-        return "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"\(ScreenPage.escape(dark))\">\(image)</picture>"
+        return "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"\(link: dark)\">\(markup: image)</picture>"
     }
 
     /// The largest image a page embeds: asset images are icons and logos.
@@ -164,12 +176,17 @@ public struct AssetImage: Sendable, Hashable {
         }
     }
 
-    /// The file at `url` as a `data:` URL.
-    /// - Throws: ``PreviewError`` when it cannot be read or is larger than ``sizeLimit``.
-    static func dataURL(_ url: URL) throws -> String {
+    /// The image file at `url` inside the catalog `folder`, as a link a page embeds.
+    /// - Throws: ``PreviewError`` when it leads out of the catalog, cannot be read, is larger
+    ///   than ``sizeLimit``, or its bytes are not a PNG, JPEG, GIF or SVG image.
+    static func link(_ url: URL, in folder: URL) throws -> PageLink {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw PreviewError("cannot read the image \(url.path): \(error.localizedDescription)") }
-        guard data.count <= sizeLimit else { throw PreviewError("the image \(url.path) is larger than \(sizeLimit >> 20) MiB") }
-        return "data:\(mediaType(of: url.lastPathComponent) ?? "application/octet-stream");base64,\(data.base64EncodedString())"
+        do { data = try OutsideFile.read(url.path, in: folder, limit: sizeLimit) } catch let refusal as OutsideFile.Refusal {
+            throw PreviewError("the image \(url.lastPathComponent): \(refusal.description)")
+        }
+        guard case .image(let bytes, let type) = RemoteImages.check(data) else {
+            throw PreviewError("the image \(url.path) is not a PNG, JPEG, GIF or SVG image")
+        }
+        return .image(bytes, mediaType: type)
     }
 }

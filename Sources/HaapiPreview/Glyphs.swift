@@ -1,23 +1,24 @@
 import Foundation
 import HaapiUI
+import OAuthCore
 
 /// Outlines of the SF Symbols the kit draws (``Images/symbol(for:)``), for pages: a browser has
 /// no SF Symbols, so each is drawn as a simple 24-point SVG of the same meaning, in the text's
 /// colour. A symbol without an outline here is drawn by no glyph (the page shows the text alone).
 public enum Glyphs {
     /// The outline of `symbol`, as an inline SVG element; `nil` when there is none.
-    public static func svg(symbol: String) -> String? {
+    package static func svg(symbol: String) -> Markup? {
         guard let shapes = outlines[symbol] else { return nil }
         return "<svg class=\"glyph\" viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\""
-            + " stroke-linecap=\"round\" stroke-linejoin=\"round\" aria-hidden=\"true\" data-symbol=\"\(symbol)\">\(shapes)</svg>"
+            + " stroke-linecap=\"round\" stroke-linejoin=\"round\" aria-hidden=\"true\" data-symbol=\"\(text: symbol)\">\(markup: shapes)</svg>"
     }
 
     /// Every symbol that has an outline.
     public static var symbols: [String] { outlines.keys.sorted() }
 
-    private static let shield = "<path d=\"M12 3l8 3v6c0 5-4 8-8 9-4-1-8-4-8-9V6z\"/>"
+    private static let shield: Markup = "<path d=\"M12 3l8 3v6c0 5-4 8-8 9-4-1-8-4-8-9V6z\"/>"
 
-    private static let outlines: [String: String] = [
+    private static let outlines: [String: Markup] = [
         "exclamationmark.triangle.fill": "<path d=\"M12 3L22 20H2z\" fill=\"currentColor\"/><path d=\"M12 9v5M12 17v.5\" stroke=\"#fff\"/>",
         "exclamationmark.circle": "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M12 7v6M12 16.5v.5\"/>",
         "envelope": "<rect x=\"3\" y=\"6\" width=\"18\" height=\"12\" rx=\"2\"/><path d=\"M3 7l9 6 9-6\"/>",

@@ -1,5 +1,6 @@
 import Foundation
 import HaapiUI
+import OAuthCore
 
 /// Draws a kit ``Screen`` as a web page, with the theme applied as the UIKit screens apply it:
 /// the same value, the same theme sections (`data-style` on each element), colours light and
@@ -15,11 +16,11 @@ public struct ScreenPage: Sendable {
     /// The styles every screen shares.
     public let common: HaapiUIViewControllerStyle
     /// Draws a QR code's data as an SVG element (`nil`: a placeholder is drawn).
-    public let qrCode: (@Sendable (String) -> String?)?
+    package let qrCode: (@Sendable (String) -> Markup?)?
 
     /// Pages for `theme` in the language of `strings`, with `assets`'s colours; QR codes drawn by `qrCode`.
     /// - Throws: ``ThemeError`` when the theme lacks a style the screens need.
-    public init(theme: Theme, assets: AppAssets, strings: LocalizableStrings, qrCode: (@Sendable (String) -> String?)? = nil) throws {
+    package init(theme: Theme, assets: AppAssets, strings: LocalizableStrings, qrCode: (@Sendable (String) -> Markup?)? = nil) throws {
         self.theme = theme
         self.assets = assets
         self.qrCode = qrCode
@@ -34,44 +35,42 @@ public struct ScreenPage: Sendable {
     /// screen's padding and background, its header, and its three stacks with their spacing,
     /// alignment and padding. The server's images as `images` holds them by `href`
     /// (``Screen/serverImages``, loaded by ``RemoteImages``); `data:` images are decoded here.
-    public func html(_ screen: Screen, title: String, images: [String: RemoteImages.Outcome] = [:]) -> String {
+    package func html(_ screen: Screen, title: String, images: [String: RemoteImages.Outcome] = [:]) -> Markup {
         guard let layout = try? ScreenLayout(screen, theme: theme) else { return document(title: title, body: "<main class=\"screen\"></main>\n") }
-        let e = Self.escape
-        var body = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n" + navigationBarHTML(layout.navigationBar)
+        var body: Markup = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n" + navigationBarHTML(layout.navigationBar)
         let padding = PaddingStyle(
             top: layout.flowPadding.top + layout.padding.top, right: layout.flowPadding.right + layout.padding.right,
             bottom: layout.flowPadding.bottom + layout.padding.bottom, left: layout.flowPadding.left + layout.padding.left)
-        let background = color(layout.backgroundColorName).map { "background: \($0); " } ?? ""
-        body += "<main class=\"screen\" data-kind=\"\(screen.kind.rawValue)\" data-style=\"\(e(screen.kind.themeSection))\" style=\"\(background)padding: \(cssPadding(padding))\">\n"
+        let background: Markup = color(layout.backgroundColorName).map { "background: \(markup: $0); " } ?? .empty
+        body += "<main class=\"screen\" data-kind=\"\(text: screen.kind.rawValue)\" data-style=\"\(text: screen.kind.themeSection)\" style=\"\(markup: background)padding: \(markup: cssPadding(padding))\">\n"
         if let header = headerHTML() { body += header }
         for (name, items, stack) in [("messages", screen.messages, layout.messages), ("content", screen.content, layout.content), ("links", screen.links, layout.links)]
         where !items.isEmpty {
-            body += "<section class=\"\(name)\" style=\"\(cssStack(stack))\">\n" + items.map { html($0, in: screen, images: images) }.joined(separator: "\n") + "\n</section>\n"
+            body += "<section class=\"\(text: name)\" style=\"\(markup: cssStack(stack))\">\n\(markup: Markup.joined(items.map { html($0, in: screen, images: images) }, separator: "\n"))\n</section>\n"
         }
         body += "</main>\n<div class=\"safe-area bottom\" aria-hidden=\"true\"></div>\n"
         return document(title: title, body: body)
     }
 
     /// The bar over the screen: the way out (✕, or Back) at the leading end, the title in the middle.
-    private func navigationBarHTML(_ bar: ScreenLayout.NavigationBar) -> String {
-        let e = Self.escape
-        let tint = color(bar.tintColorName).map { "color: \($0); " } ?? ""
-        let size = "min-width: \(px(bar.targetWidth)); min-height: \(px(bar.targetHeight))"
-        let leave: String
+    private func navigationBarHTML(_ bar: ScreenLayout.NavigationBar) -> Markup {
+        let tint: Markup = color(bar.tintColorName).map { "color: \(markup: $0); " } ?? .empty
+        let size: Markup = "min-width: \(markup: px(bar.targetWidth)); min-height: \(markup: px(bar.targetHeight))"
+        let leave: Markup
         switch bar.leave {
         case .close:
             let glyph = assets.imageHTML(named: bar.closeImageName) ?? "&#x2715;"
-            leave = "<button class=\"leave\" type=\"button\" aria-label=\"\(e(builder.strings.string(.cancel)))\" style=\"\(tint)\(size)\">\(glyph)</button>"
+            leave = "<button class=\"leave\" type=\"button\" aria-label=\"\(text: builder.strings.string(.cancel))\" style=\"\(markup: tint)\(markup: size)\">\(markup: glyph)</button>"
         case .back:
-            leave = "<button class=\"leave\" type=\"button\" style=\"\(tint)\(size)\">\(e(builder.strings.string(.back)))</button>"
+            leave = "<button class=\"leave\" type=\"button\" style=\"\(markup: tint)\(markup: size)\">\(text: builder.strings.string(.back))</button>"
         }
-        let title = bar.title.map { "<span class=\"title\">\(e($0))</span>" } ?? "<span class=\"title\"></span>"
-        return "<nav class=\"navigation-bar\" data-style=\"HaapiFlowViewController\">\(leave)\(title)<span class=\"balance\" aria-hidden=\"true\" style=\"\(size)\"></span></nav>\n"
+        let title: Markup = "<span class=\"title\">\(text: bar.title ?? "")</span>"
+        return "<nav class=\"navigation-bar\" data-style=\"HaapiFlowViewController\">\(markup: leave)\(markup: title)<span class=\"balance\" aria-hidden=\"true\" style=\"\(markup: size)\"></span></nav>\n"
     }
 
     /// A stack's CSS: a column, its spacing, alignment, padding and background.
-    private func cssStack(_ stack: ScreenLayout.Stack) -> String {
-        let align: String
+    private func cssStack(_ stack: ScreenLayout.Stack) -> Markup {
+        let align: Markup
         switch stack.alignment {
         case .fill: align = "stretch"
         case .leading, .top: align = "flex-start"
@@ -79,20 +78,19 @@ public struct ScreenPage: Sendable {
         case .trailing, .bottom: align = "flex-end"
         case .firstBaseline, .lastBaseline: align = "baseline"
         }
-        let background = color(stack.backgroundColorName).map { "; background: \($0)" } ?? ""
-        return "gap: \(px(stack.spacing)); align-items: \(align); padding: \(cssPadding(stack.padding))\(background)"
+        let background: Markup = color(stack.backgroundColorName).map { "; background: \(markup: $0)" } ?? .empty
+        return "gap: \(markup: px(stack.spacing)); align-items: \(markup: align); padding: \(markup: cssPadding(stack.padding))\(markup: background)"
     }
 
-    /// An index of pages: each `(title, file)` a link.
-    /// An index of pages, in the kit's look: each `(title, file)` a card with what it shows
-    /// (`caption`: a screen's ``ScreenKind/title`` in the page's language, or another text).
-    public func index(_ pages: [(title: String, file: String, caption: String)], title: String) -> String {
-        let e = Self.escape
-        let rows = pages.map { page in
-            "<li><a class=\"card\" href=\"\(e(page.file))\"><span class=\"name\">\(e(page.title))</span><span class=\"caption\">\(e(page.caption))</span></a></li>"
+    /// An index of pages, in the kit's look: each `(title, link, caption)` a card with what it
+    /// shows (`caption`: a screen's ``ScreenKind/title`` in the page's language, or another text).
+    /// A card's link is a ``PageLink``: a page this program wrote, never a name taken as a URL.
+    package func index(_ pages: [(title: String, link: PageLink, caption: String)], title: String) -> Markup {
+        let rows = pages.map { page -> Markup in
+            "<li><a class=\"card\" href=\"\(link: page.link)\"><span class=\"name\">\(text: page.title)</span><span class=\"caption\">\(text: page.caption)</span></a></li>"
         }
-        let body = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n<nav class=\"navigation-bar\"><span class=\"title\">\(e(title))</span></nav>\n"
-            + "<main class=\"screen index\" data-kind=\"index\">\n<ul>\n" + rows.joined(separator: "\n") + "\n</ul>\n</main>\n"
+        let body: Markup = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n<nav class=\"navigation-bar\"><span class=\"title\">\(text: title)</span></nav>\n"
+            + "<main class=\"screen index\" data-kind=\"index\">\n<ul>\n\(markup: Markup.joined(rows, separator: "\n"))\n</ul>\n</main>\n"
         return document(title: title, body: body)
     }
 
@@ -100,21 +98,21 @@ public struct ScreenPage: Sendable {
     /// it wrote before, and only those.
     public static let generator = "haapi preview"
 
-    private func document(title: String, body: String) -> String {
+    private func document(title: String, body: Markup) -> Markup {
         """
         <!doctype html>
-        <html lang="\(Self.escape(builder.strings.language))">
+        <html lang="\(text: builder.strings.language)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="generator" content="\(Self.generator)">
-        <title>\(Self.escape(title))</title>
+        <meta name="generator" content="\(text: Self.generator)">
+        <title>\(text: title)</title>
         <style>
-        \(styleSheet)
+        \(markup: styleSheet)
         </style>
         </head>
         <body>
-        \(body)</body>
+        \(markup: body)</body>
         </html>
 
         """
@@ -122,111 +120,117 @@ public struct ScreenPage: Sendable {
 
     // MARK: Elements
 
-    private func html(_ item: ScreenItem, in screen: Screen, images: [String: RemoteImages.Outcome]) -> String {
-        let style = item.themeSection.map { " data-style=\"\(Self.escape($0))\"" } ?? ""
+    private func html(_ item: ScreenItem, in screen: Screen, images: [String: RemoteImages.Outcome]) -> Markup {
+        let style: Markup = item.themeSection.map { " data-style=\"\(text: $0)\"" } ?? .empty
         let said = builder.accessibility(of: item)
-        let e = Self.escape
         switch item {
         case .message(let text, _):
             // A heading is one to a screen reader, and an error is said as it appears, as on iOS.
-            let role = said.isHeader ? " role=\"heading\" aria-level=\"2\"" : said.announcement != nil ? " role=\"alert\"" : ""
-            return "<div class=\"item item-message\"\(style)\(role)>\(icon(for: item))<span>\(e(text))</span></div>"
+            let role: Markup = said.isHeader ? " role=\"heading\" aria-level=\"2\"" : said.announcement != nil ? " role=\"alert\"" : .empty
+            return "<div class=\"item item-message\"\(markup: style)\(markup: role)>\(markup: icon(for: item))<span>\(text: text)</span></div>"
         case .text(let text):
-            return "<p class=\"item item-text\">\(e(text))</p>"
+            return "<p class=\"item item-text\">\(text: text)</p>"
         case .section(let title):
-            return "<h2 class=\"item item-section\">\(e(title))</h2>"
+            return "<h2 class=\"item item-section\">\(text: title)</h2>"
         case .textField(let field):
-            var input = "<input type=\"\(field.isSecure ? "password" : Self.inputType(field.keyboard))\" name=\"\(e(field.name))\""
-            input += " autocomplete=\"\(Self.autocomplete(field.contentType))\" enterkeyhint=\"\(field.returnKey.rawValue)\""
-            input += " inputmode=\"\(Self.inputMode(field.keyboard))\" aria-label=\"\(e(said.label ?? field.label))\""
-            if let placeholder = field.placeholder { input += " placeholder=\"\(e(placeholder))\"" }
-            if let value = field.value { input += " value=\"\(e(value))\"" }
-            if let maxLength = field.maxLength { input += " maxlength=\"\(maxLength)\"" }
+            var input: Markup = "<input type=\"\(text: field.isSecure ? "password" : Self.inputType(field.keyboard))\" name=\"\(text: field.name)\""
+            input += " autocomplete=\"\(text: Self.autocomplete(field.contentType))\" enterkeyhint=\"\(text: field.returnKey.rawValue)\""
+            input += " inputmode=\"\(text: Self.inputMode(field.keyboard))\" aria-label=\"\(text: said.label ?? field.label)\""
+            if let placeholder = field.placeholder { input += " placeholder=\"\(text: placeholder)\"" }
+            if let value = field.value { input += " value=\"\(text: value)\"" }
+            if let maxLength = field.maxLength { input += " maxlength=\"\(text: maxLength)\"" }
             if field.isRequired { input += " required" }
             if field.name == screen.focus { input += " autofocus" }
             if field.error != nil { input += " aria-invalid=\"true\"" }
             input += ">"
             if field.showsSecureEntryToggle {
                 // The kit's eye (Images.revealPassword), or the app's image of that name.
-                let eye = assets.imageHTML(named: Images.revealPassword) ?? ""
-                input += "<button type=\"button\" class=\"reveal\" aria-label=\"\(e(builder.strings.string(.showPassword)))\" data-image=\"\(Images.revealPassword)\">\(eye)</button>"
+                let eye = assets.imageHTML(named: Images.revealPassword) ?? .empty
+                input += "<button type=\"button\" class=\"reveal\" aria-label=\"\(text: builder.strings.string(.showPassword))\" data-image=\"\(text: Images.revealPassword)\">\(markup: eye)</button>"
             }
-            let error = field.error.map { "<span class=\"error\" role=\"alert\">\(e($0))</span>" } ?? ""
-            return "<label class=\"item item-textField\"\(style)><span class=\"title\">\(e(field.label))</span><span class=\"box\">\(input)</span>\(error)</label>"
+            let error: Markup = field.error.map { "<span class=\"error\" role=\"alert\">\(text: $0)</span>" } ?? .empty
+            return "<label class=\"item item-textField\"\(markup: style)><span class=\"title\">\(text: field.label)</span><span class=\"box\">\(markup: input)</span>\(markup: error)</label>"
         case .checkbox(let box):
-            let state = (box.isChecked ? " checked" : "") + (box.isReadonly ? " disabled" : "")
-            let error = box.error.map { "<span class=\"error\" role=\"alert\">\(e($0))</span>" } ?? ""
-            return "<label class=\"item item-checkbox\"\(style)><input type=\"checkbox\" name=\"\(e(box.name))\"\(state)><span>\(e(box.label))</span>\(error)</label>"
+            let state: Markup = (box.isChecked ? " checked" : .empty) + (box.isReadonly ? " disabled" : .empty)
+            let error: Markup = box.error.map { "<span class=\"error\" role=\"alert\">\(text: $0)</span>" } ?? .empty
+            return "<label class=\"item item-checkbox\"\(markup: style)><input type=\"checkbox\" name=\"\(text: box.name)\"\(markup: state)><span>\(text: box.label)</span>\(markup: error)</label>"
         case .picker(let picker):
-            let options = picker.options.map { "<option value=\"\(e($0.value))\"\($0.isSelected ? " selected" : "")>\(e($0.label))</option>" }
-            // As the kit's picker: a field that shows the chosen value, and a chevron that opens the choices.
-            let chevron = assets.imageHTML(named: "hui_ic_chevron_right") ?? ""
-            return "<label class=\"item item-picker\"\(style)><span class=\"title\">\(e(picker.label))</span>"
-                + "<span class=\"box\"><select name=\"\(e(picker.name))\">\(options.joined())</select><span class=\"chevron\" aria-hidden=\"true\">\(chevron)</span></span></label>"
-        case .button(let button):
-            let icon = button.icon.flatMap { name in assets.imageHTML(named: name).map { "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(e(name))\">\($0)</span>" } } ?? ""
-            return "<button class=\"item item-button role-\(button.role.rawValue)\"\(style) type=\"button\">\(icon)<span>\(e(button.title))</span></button>"
-        case .tabs(let titles, let selected):
-            let tabs = titles.enumerated().map { index, title in
-                "<button type=\"button\" role=\"tab\" aria-selected=\"\(index == selected)\"\(index == selected ? " class=\"selected\"" : "")>\(e(title))</button>"
+            let options = picker.options.map { option -> Markup in
+                "<option value=\"\(text: option.value)\"\(markup: option.isSelected ? " selected" : .empty)>\(text: option.label)</option>"
             }
-            return "<div class=\"item item-tabs\"\(style) role=\"tablist\">\(tabs.joined())</div>"
+            // As the kit's picker: a field that shows the chosen value, and a chevron that opens the choices.
+            let chevron = assets.imageHTML(named: "hui_ic_chevron_right") ?? .empty
+            return "<label class=\"item item-picker\"\(markup: style)><span class=\"title\">\(text: picker.label)</span>"
+                + "<span class=\"box\"><select name=\"\(text: picker.name)\">\(markup: Markup.joined(options))</select><span class=\"chevron\" aria-hidden=\"true\">\(markup: chevron)</span></span></label>"
+        case .button(let button):
+            let icon: Markup = button.icon.flatMap { name in
+                assets.imageHTML(named: name).map { image -> Markup in "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(text: name)\">\(markup: image)</span>" }
+            } ?? .empty
+            return "<button class=\"item item-button role-\(cssIdentifier: button.role.rawValue)\"\(markup: style) type=\"button\">\(markup: icon)<span>\(text: button.title)</span></button>"
+        case .tabs(let titles, let selected):
+            let tabs = titles.enumerated().map { index, title -> Markup in
+                "<button type=\"button\" role=\"tab\" aria-selected=\"\(text: index == selected)\"\(markup: index == selected ? " class=\"selected\"" : .empty)>\(text: title)</button>"
+            }
+            return "<div class=\"item item-tabs\"\(markup: style) role=\"tablist\">\(markup: Markup.joined(tabs))</div>"
         case .loadingIndicator:
-            return "<div class=\"item item-loadingIndicator\"\(style) role=\"progressbar\" aria-label=\"\(e(said.label ?? ""))\"><span class=\"spinner\"></span></div>"
+            return "<div class=\"item item-loadingIndicator\"\(markup: style) role=\"progressbar\" aria-label=\"\(text: said.label ?? "")\"><span class=\"spinner\"></span></div>"
         case .countdown(let countdown):
-            let bar = countdown.showsProgress ? countdown.fractionLeft.map { "<progress max=\"1\" value=\"\(String(format: "%.3f", $0))\"></progress>" } ?? "" : ""
-            return "<div class=\"item item-countdown\" aria-live=\"polite\">\(bar)<span>\(e(countdown.text))</span></div>"
+            let bar: Markup = countdown.showsProgress ? countdown.fractionLeft.map { "<progress max=\"1\" value=\"\(number: $0)\"></progress>" } ?? .empty : .empty
+            return "<div class=\"item item-countdown\" aria-live=\"polite\">\(markup: bar)<span>\(text: countdown.text)</span></div>"
         case .qrCode(let data, let image):
             if data == nil, let image {
                 return serverImage(image, outcome: images[image.href], label: said.label ?? "", kind: "qrCode")
             }
             let drawn = data.flatMap { qrCode?($0) } ?? placeholder(.notLoaded)
-            return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(e(said.label ?? ""))\">\(drawn)</div>"
+            return "<div class=\"item item-qrCode\" role=\"img\" aria-label=\"\(text: said.label ?? "")\">\(markup: drawn)</div>"
         case .serverImage(let image):
             return serverImage(image, outcome: images[image.href], label: said.label ?? "", kind: "serverImage")
         case .image(let name, let label):
             // The app's image of that name, else its label (the kit has no logo of its own).
-            let drawn = assets.imageHTML(named: name) ?? "<span>\(e(label))</span>"
-            return "<div class=\"item item-image\"\(style) role=\"img\" aria-label=\"\(e(label))\" data-image=\"\(e(name))\">\(drawn)</div>"
+            let drawn = assets.imageHTML(named: name) ?? "<span>\(text: label)</span>"
+            return "<div class=\"item item-image\"\(markup: style) role=\"img\" aria-label=\"\(text: label)\" data-image=\"\(text: name)\">\(markup: drawn)</div>"
         case .expandable(let title, let body):
-            return "<details class=\"item item-expandable\"\(style)><summary>\(e(title))</summary><p>\(e(body).replacingOccurrences(of: "\n", with: "<br>"))</p></details>"
+            let lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Markup in "\(text: line)" }
+            return "<details class=\"item item-expandable\"\(markup: style)><summary>\(text: title)</summary><p>\(markup: Markup.joined(lines, separator: "<br>"))</p></details>"
         case .link(let title, _):
-            return "<a class=\"item item-link\"\(style) href=\"#\">\(e(title))</a>"
+            return "<a class=\"item item-link\"\(markup: style) href=\"\(link: .none)\">\(text: title)</a>"
         }
     }
 
     /// A server's image: a `data:` one decoded here, another as loaded (`outcome`); where there
     /// is none, a placeholder that says why.
-    private func serverImage(_ image: KitLinkItem, outcome: RemoteImages.Outcome?, label: String, kind: String) -> String {
+    private func serverImage(_ image: KitLinkItem, outcome: RemoteImages.Outcome?, label: String, kind: String) -> Markup {
         let loaded = image.href.lowercased().hasPrefix("data:") ? RemoteImages.decodeDataURL(image.href) : outcome ?? .unavailable(.notLoaded)
         switch loaded {
-        case .image:
-            return "<div class=\"item item-\(kind)\"><img alt=\"\(Self.escape(label))\" src=\"\(Self.escape(loaded.dataURL ?? ""))\"></div>"
+        case .image(let data, let mediaType):
+            return "<div class=\"item item-\(cssIdentifier: kind)\"><img alt=\"\(text: label)\" src=\"\(link: .image(data, mediaType: mediaType))\"></div>"
         case .unavailable(let reason):
-            return "<div class=\"item item-\(kind)\" role=\"img\" aria-label=\"\(Self.escape(label))\">\(placeholder(reason))</div>"
+            return "<div class=\"item item-\(cssIdentifier: kind)\" role=\"img\" aria-label=\"\(text: label)\">\(markup: placeholder(reason))</div>"
         }
     }
 
     /// What stands in for an image that is not shown: a framed box saying why.
-    private func placeholder(_ reason: RemoteImages.Reason) -> String {
-        "<span class=\"placeholder\" data-reason=\"\(reason)\">\(Self.escape(builder.strings.string(reason.text)))</span>"
+    private func placeholder(_ reason: RemoteImages.Reason) -> Markup {
+        "<span class=\"placeholder\" data-reason=\"\(text: String(describing: reason))\">\(text: builder.strings.string(reason.text))</span>"
     }
 
     /// A message's icon from its style (`imageName`): the app's image, else the kit's symbol's outline.
-    private func icon(for item: ScreenItem) -> String {
+    private func icon(for item: ScreenItem) -> Markup {
         guard case .message(_, let section) = item, let name = common.messageViewStyles.style(section: section).imageName,
             let image = assets.imageHTML(named: name)
-        else { return "" }
-        return "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(Self.escape(name))\">\(image)</span>"
+        else { return .empty }
+        return "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(text: name)\">\(markup: image)</span>"
     }
 
     /// The header: the app's logo (the style's `imageName`) and title, when the theme names them.
-    private func headerHTML() -> String? {
+    private func headerHTML() -> Markup? {
         let header = common.header
-        let logo = assets.imageHTML(named: header.imageName).map { "<span class=\"logo\" data-image=\"\(Self.escape(header.imageName ?? ""))\">\($0)</span>" }
+        let logo = assets.imageHTML(named: header.imageName).map { image -> Markup in
+            "<span class=\"logo\" data-image=\"\(text: header.imageName ?? "")\">\(markup: image)</span>"
+        }
         guard logo != nil || header.titleText != nil else { return nil }
-        let title = header.titleText.map { "<span>\(Self.escape(builder.strings.string(forKey: $0)))</span>" } ?? ""
-        return "<header class=\"item item-header\" data-style=\"HeaderView\">\(logo ?? "")\(title)</header>\n"
+        let title: Markup = header.titleText.map { "<span>\(text: builder.strings.string(forKey: $0))</span>" } ?? .empty
+        return "<header class=\"item item-header\" data-style=\"HeaderView\">\(markup: logo)\(markup: title)</header>\n"
     }
 
     // MARK: Mappings
@@ -260,20 +264,6 @@ public struct ScreenPage: Sendable {
         case .telephoneNumber: return "tel"
         case .url: return "url"
         case .none: return "off"
-        }
-    }
-
-    /// `text` with HTML's special characters escaped, for element content and attribute values.
-    public static func escape(_ text: String) -> String {
-        text.escaped { scalar in
-            switch scalar {
-            case "&": return "&amp;"
-            case "<": return "&lt;"
-            case ">": return "&gt;"
-            case "\"": return "&quot;"
-            case "'": return "&#39;"
-            default: return nil
-            }
         }
     }
 }

@@ -1,19 +1,24 @@
 import Foundation
 import HaapiUI
+import OAuthCore
 
 extension ScreenPage {
     /// The page's CSS, made from the theme: a variable per colour (its dark value under
     /// `prefers-color-scheme: dark`), and a rule per theme section the screens use, selected by
     /// `data-style` as each UIKit view reads its section.
-    public var styleSheet: String {
-        var css = ":root {\n" + assets.names.compactMap { name in assets.color(named: name).map { "  --\(Self.variable(name)): \(AppAssets.css($0.light));" } }.joined(separator: "\n") + "\n}\n"
-        css += "@media (prefers-color-scheme: dark) {\n:root {\n"
-            + assets.names.compactMap { name in assets.color(named: name).map { "  --\(Self.variable(name)): \(AppAssets.css($0.dark));" } }.joined(separator: "\n") + "\n}\n}\n"
+    package var styleSheet: Markup {
+        func variables(dark: Bool) -> Markup {
+            Markup.joined(assets.names.compactMap { name in
+                assets.color(named: name).map { value -> Markup in "  --\(markup: Self.variable(name)): \(markup: AppAssets.css(dark ? value.dark : value.light));" }
+            }, separator: "\n")
+        }
+        var css: Markup = ":root {\n\(markup: variables(dark: false))\n}\n"
+        css += "@media (prefers-color-scheme: dark) {\n:root {\n\(markup: variables(dark: true))\n}\n}\n"
         css += Self.layout
         // The screens' header text (their background, padding and stacks are the page's layout: ScreenLayout).
         for kind in ScreenKind.allCases {
             guard let screen = screenStyle(kind) else { continue }
-            css += rule("main[data-style=\"\(kind.themeSection)\"] .item-section", text(screen.headerTextAppearance, screen.headerTextColorName))
+            css += rule("main[data-style=\(cssString: kind.themeSection)] .item-section", text(screen.headerTextAppearance, screen.headerTextColorName))
         }
         let flow = try? theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
         css += rule("body", ["background": color(flow?.backgroundColorName ?? "hui_background") ?? "white"])
@@ -28,19 +33,19 @@ extension ScreenPage {
         // Messages, by class.
         for attribute in MessageStyleAttribute.allCases {
             let message = common.messageViewStyles.style(for: attribute)
-            css += rule("[data-style=\"\(attribute.themeSection)\"]", text(message.textAppearance, message.textColorName).merging([
+            css += rule("[data-style=\(cssString: attribute.themeSection)]", text(message.textAppearance, message.textColorName).merging([
                 "background": message.backgroundColorName.flatMap(color) ?? "transparent", "gap": px(message.iconTextPadding),
                 "padding": cssPadding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
                 "border": border(message.borderWidth, message.borderColorName),
             ]) { $1 })
             // The icon in its own tint, as UIKit tints the image.
-            if let tint = color(message.imageTintColorName) { css += rule("[data-style=\"\(attribute.themeSection)\"] .icon", ["color": tint]) }
+            if let tint = color(message.imageTintColorName) { css += rule("[data-style=\(cssString: attribute.themeSection)] .icon", ["color": tint]) }
         }
         // Buttons, by role, and links.
         for (section, button) in [
             ("ActionableButton.Primary", common.primaryButton), ("ActionableButton.Secondary", common.secondaryButton), ("ActionableButton.Text", common.textButton),
         ] {
-            css += rule("[data-style=\"\(section)\"]", text(button.textAppearance, button.textColorName).merging([
+            css += rule("[data-style=\(cssString: section)]", text(button.textAppearance, button.textColorName).merging([
                 "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
                 "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "gap": px(button.iconTextPadding),
                 "text-align": "center",
@@ -50,9 +55,9 @@ extension ScreenPage {
         css += rule("[data-style=\"LinkView\"]", text(link.textAppearance, link.textColorName).merging(["min-height": px(max(link.minHeight, ScreenAccessibility.minimumTarget))]) { $1 })
         // Text fields: the section the theme's `huiTextField` names.
         let field = common.inputTextField
-        let fieldSelector = "[data-style=\"\(builder.textFieldStyle)\"]"
+        let fieldSelector: Markup = "[data-style=\(cssString: builder.textFieldStyle)]"
         css += rule(fieldSelector + " .title", text(field.titleTextAppearance, field.titleColorName).merging([
-            "min-height": px(field.titleMinimumHeight), "padding": "0 \(px(field.titlePaddingRight)) 0 \(px(field.titlePaddingLeft))",
+            "min-height": px(field.titleMinimumHeight), "padding": "0 \(markup: px(field.titlePaddingRight)) 0 \(markup: px(field.titlePaddingLeft))",
         ]) { $1 })
         css += rule(fieldSelector + " .box", [
             "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
@@ -62,7 +67,7 @@ extension ScreenPage {
             "padding": cssPadding(field.textFieldContentPadding), "caret-color": color(field.tintColorName) ?? "auto",
         ]) { $1 })
         css += rule(fieldSelector + " input::placeholder", ["color": color(field.textFieldPlaceholderColorName) ?? "gray"])
-        css += rule(fieldSelector + " .reveal", ["color": color(field.textFieldPasswordImageTintColorName) ?? "inherit", "padding": "0 \(px(field.iconPadding))"])
+        css += rule(fieldSelector + " .reveal", ["color": color(field.textFieldPasswordImageTintColorName) ?? "inherit", "padding": "0 \(markup: px(field.iconPadding))"])
         css += rule(fieldSelector + " .error", text(field.errorTextAppearance, field.errorColorName))
         css += rule(fieldSelector + " .box:has(input[aria-invalid])", ["border-color": color(field.errorColorName) ?? "red"])
         // Checkboxes, pickers, tabs, the help box.
@@ -84,7 +89,7 @@ extension ScreenPage {
         let tabs = common.tabView
         css += rule("[data-style=\"TabView\"] button", text(tabs.textAppearance, tabs.textColorName))
         css += rule("[data-style=\"TabView\"] button.selected", [
-            "color": color(tabs.highlightTextColorName) ?? "inherit", "border-bottom": "3px solid \(color(tabs.selectedTabIndicatorColorName) ?? "currentColor")",
+            "color": color(tabs.highlightTextColorName) ?? "inherit", "border-bottom": "3px solid \(markup: color(tabs.selectedTabIndicatorColorName) ?? "currentColor")",
         ])
         if let help = try? theme.style(ExpandableViewStyle.self, named: "ExpandableView") {
             css += rule("[data-style=\"ExpandableView\"]", [
@@ -105,7 +110,7 @@ extension ScreenPage {
     }
 
     /// What every page shares, whatever the theme: a phone-wide column that never overflows.
-    static let layout = """
+    static let layout: Markup = """
         * { box-sizing: border-box; }
         html, body { margin: 0; padding: 0; }
         body { font-family: -apple-system, "SF Pro Text", system-ui, "Segoe UI", Roboto, sans-serif; overflow-wrap: anywhere; min-height: 100vh; display: flex; flex-direction: column; }
@@ -165,8 +170,8 @@ extension ScreenPage {
     /// Rules that give a plain HTML page (`<main class="page">` with headings, paragraphs,
     /// labelled inputs, buttons and links, as the development server's pages are) the look of the
     /// kit's form screen: the same theme sections, the same values.
-    public var plainPageRules: String {
-        var css = ""
+    package var plainPageRules: Markup {
+        var css: Markup = .empty
         if let form = screenStyle(.form) {
             css += rule("main.page", ["background": color(form.commonUIStyle.backgroundColorName) ?? "transparent", "padding": cssPadding(form.commonUIStyle.paddingStyle)])
         }
@@ -174,7 +179,7 @@ extension ScreenPage {
         let content = common.messageViewStyles.content
         css += rule("main.page h1", text(heading.textAppearance, heading.textColorName))
         css += rule("main.page p, main.page li", text(content.textAppearance, content.textColorName))
-        for (selector, message) in [("main.page .error", error), ("main.page .info", info)] {
+        for (selector, message) in [("main.page .error", error), ("main.page .info", info)] as [(Markup, MessageViewStyle)] {
             css += rule(selector, text(message.textAppearance, message.textColorName).merging([
                 "background": message.backgroundColorName.flatMap(color) ?? "transparent", "padding": cssPadding(message.commonUIStyle.paddingStyle),
                 "border-radius": px(message.cornerRadius),
@@ -187,7 +192,7 @@ extension ScreenPage {
             "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight), "padding": cssPadding(field.textFieldContentPadding),
             "width": "100%",
         ]) { $1 })
-        for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)] {
+        for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)] as [(Markup, ActionableButtonStyle)] {
             css += rule(selector, text(button.textAppearance, button.textColorName).merging([
                 "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
                 "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "width": "100%",
@@ -217,21 +222,22 @@ extension ScreenPage {
 
     // MARK: CSS parts
 
-    private func rule(_ selector: String, _ declarations: [String: String]) -> String {
-        selector + " { " + declarations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value);" }.joined(separator: " ") + " }\n"
+    private func rule(_ selector: Markup, _ declarations: [String: Markup]) -> Markup {
+        let body = declarations.sorted { $0.key < $1.key }.map { key, value -> Markup in "\(cssIdentifier: key): \(markup: value);" }
+        return "\(markup: selector) { \(markup: Markup.joined(body, separator: " ")) }\n"
     }
 
-    func color(_ name: String?) -> String? {
+    func color(_ name: String?) -> Markup? {
         guard let name, assets.color(named: name) != nil else { return nil }
-        return "var(--\(Self.variable(name)))"
+        return "var(--\(markup: Self.variable(name)))"
     }
 
-    private func text(_ appearance: TextAppearance, _ colorName: String?) -> [String: String] {
+    private func text(_ appearance: TextAppearance, _ colorName: String?) -> [String: Markup] {
         var declarations = ["font-size": px(appearance.pointSize), "letter-spacing": px(appearance.kern)]
         // The theme's font family first, when it names one (the system's stands in where the browser lacks it).
-        if let family = appearance.fontName { declarations["font-family"] = Self.cssString(family) + ", -apple-system, system-ui, sans-serif" }
+        if let family = appearance.fontName { declarations["font-family"] = "\(cssString: family), -apple-system, system-ui, sans-serif" }
         if let color = color(colorName) { declarations["color"] = color }
-        if appearance.lineHeightMultiple > 0 { declarations["line-height"] = String(format: "%.2f", appearance.lineHeightMultiple) }
+        if appearance.lineHeightMultiple > 0 { declarations["line-height"] = "\(number: (appearance.lineHeightMultiple * 100).rounded() / 100)" }
         switch appearance.symbolicTrait {
         case .bold?: declarations["font-weight"] = "700"
         case .italic?: declarations["font-style"] = "italic"
@@ -249,30 +255,19 @@ extension ScreenPage {
         return declarations
     }
 
-    func cssPadding(_ padding: PaddingStyle) -> String {
-        "\(px(padding.top)) \(px(padding.right)) \(px(padding.bottom)) \(px(padding.left))"
+    func cssPadding(_ padding: PaddingStyle) -> Markup {
+        "\(markup: px(padding.top)) \(markup: px(padding.right)) \(markup: px(padding.bottom)) \(markup: px(padding.left))"
     }
 
-    private func border(_ width: Double, _ colorName: String?) -> String {
+    private func border(_ width: Double, _ colorName: String?) -> Markup {
         guard width > 0, let color = color(colorName) else { return "0" }
-        return "\(px(width)) solid \(color)"
+        return "\(markup: px(width)) solid \(markup: color)"
     }
 
-    func px(_ value: Double) -> String {
-        value.isFinite ? String(format: "%gpx", value) : "0"
-    }
-
-    /// `text` as a CSS string literal: quoted, every character that could end it or the style
-    /// element (`"`, `\`, `<`, `>`, control characters) written as a CSS escape.
-    static func cssString(_ text: String) -> String {
-        "\"" + text.escaped { scalar in
-            scalar == "\"" || scalar == "\\" || scalar == "<" || scalar == ">" || scalar.value < 0x20 || scalar.value == 0x7F
-                ? "\\" + String(scalar.value, radix: 16) + " " : nil
-        } + "\""
+    func px(_ value: Double) -> Markup {
+        value.isFinite ? "\(number: value)px" : "0"
     }
 
     /// A CSS custom property's name for a colour name (letters, digits, `_` and `-` kept).
-    static func variable(_ name: String) -> String {
-        "c-" + String(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" ? Character($0) : "-" })
-    }
+    static func variable(_ name: String) -> Markup { "c-\(cssIdentifier: name)" }
 }

@@ -144,7 +144,8 @@ extension LoopbackRedirectListener {
         case .failed: (title, text) = ("Sign-in not completed", "The sign-in did not complete. Return to the app to see why.")
         case .signedOut: (title, text) = ("Signed out", "You are signed out. You can close this window and return to the app.")
         }
-        return "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\"><title>\(title)</title><p>\(text)"
+        let page: Markup = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\"><title>\(text: title)</title><p>\(text: text)"
+        return page.description
     }
 }
 
@@ -157,6 +158,8 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
     private let page: LoopbackRedirectListener.ReturnPage
     private let deliver: @Sendable (URL) -> Void
     private var head: HTTPRequestHead?
+
+    private static let notFound: Markup = "<!doctype html><meta charset=utf-8><title>Not found</title><p>Not found."
 
     init(path: String, page: @escaping LoopbackRedirectListener.ReturnPage, deliver: @escaping @Sendable (URL) -> Void) {
         self.path = path
@@ -176,7 +179,7 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
             let local = context.channel.localAddress?.port ?? 0
             let matches = head.method == .GET && requestPath == path
             let page = matches ? self.page(FormURLEncoding.decode(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""))
-                : "<!doctype html><meta charset=utf-8><title>Not found</title><p>Not found."
+                : Self.notFound.description
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
             headers.add(name: "Content-Length", value: String(page.utf8.count))

@@ -58,7 +58,7 @@ import Testing
         let pages = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".html") && $0 != "index.html" }
         #expect(Set(pages) == Set(fixtures.map { $0.replacingOccurrences(of: ".json", with: ".html") }), "\(run.stderr)")
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(pages.allSatisfy { index.contains("href=\"\($0)\"") })
+        #expect(pages.allSatisfy { index.contains("href=\"./\($0)\"") })
         let login = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
         #expect(login.contains("<main class=\"screen\" data-kind=\"form\" data-style=\"FormViewController\" style=\""))
         #expect(login.contains("autocomplete=\"current-password\"") && login.contains("enterkeyhint=\"next\"") && login.contains("autofocus"))
@@ -116,7 +116,8 @@ import Testing
             try Data(#"{"images": [\#(entries.joined(separator: ", "))], "info": {"author": "xcode", "version": 1}}"#.utf8)
                 .write(to: folder.appendingPathComponent("Contents.json"))
         }
-        let small = Data("small-logo".utf8), large = Data("large-logo".utf8), dark = Data("dark-logo".utf8), sms = Data("<svg/>".utf8)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let small = png + Data("small-logo".utf8), large = png + Data("large-logo".utf8), dark = png + Data("dark-logo".utf8), sms = Data("<svg/>".utf8)
         try imageSet("CompanyLogo", [("logo.png", small, "1x", false), ("logo@2x.png", large, "2x", false), ("logo-dark.png", dark, "2x", true)])
         try imageSet("hui_ic_authenticator_sms", [("sms.svg", sms, "1x", false)])
         try imageSet("hui_ic_authenticator_totp", [("totp.pdf", Data("%PDF".utf8), "1x", false)])
@@ -140,7 +141,88 @@ import Testing
         // An image too large to embed is refused, naming it.
         try imageSet("Huge", [("huge.png", Data(count: 2 << 20), "1x", false)])
         let refused = try CLITests.haapi(["preview", "--assets", catalog.path, selector, "--out", out.path], home: home)
-        #expect(refused.status != 0 && refused.stderr.contains("huge.png is larger than 1 MiB"), "\(refused.stderr)")
+        #expect(refused.status != 0 && refused.stderr.contains("huge.png: it is larger than 1 MiB"), "\(refused.stderr)")
+    }
+
+    /// Review 4, finding 1: the theme's `huiTextField` (a section's name) lands in the style
+    /// sheet as a CSS string, so a name that tries to end the style element and add a script
+    /// and markup stays a name.
+    @Test func aThemesTextFieldSectionCannotEndTheStyleElement() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let section = "x\"] {}</style><script>alert(1)</script><h1>owned</h1><style>"
+        let plist = home.appendingPathComponent("Field.plist")
+        // The kit's own text field section, under the hostile name.
+        let kit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/HaapiUI/Resources/Theme.plist")
+        let sections = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: kit), format: nil) as? [String: Any])
+        let field = try #require(sections["InputTextField"])
+        try PropertyListSerialization.data(fromPropertyList: ["huiTextField": section, section: field], format: .xml, options: 0).write(to: plist)
+        let out = home.appendingPathComponent("out")
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        let run = try CLITests.haapi(["preview", "--theme", plist.path, login, "--out", out.path], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
+        #expect(!page.contains("<script>") && !page.contains("<h1>owned"), "the section's name became markup")
+        #expect(page.components(separatedBy: "</style>").count == 2, "one style element, ended once")
+        #expect(page.contains(#"[data-style="x\22 ] {}\3c /style\3e \3c script\3e alert(1)"#), "the name is a CSS string in the selector")
+    }
+
+    /// Review 4, finding 2: an asset catalog's image sets are read only inside the catalog and
+    /// only when their bytes are an image: a `../` in `Contents.json`, a link out of the catalog
+    /// and a text file named `.png` are each refused, naming the file; nothing of them is embedded.
+    @Test(arguments: ["dotdot", "link", "notAnImage"])
+    func anAssetCatalogEmbedsOnlyImagesFromInsideIt(_ way: String) throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let secret = home.appendingPathComponent("secret.png")
+        let secretText = "PRIVATE KEY of the user"
+        try Data(([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] as [UInt8]) + Array(secretText.utf8)).write(to: secret)
+        let catalog = home.appendingPathComponent("Assets.xcassets", isDirectory: true)
+        let set = catalog.appendingPathComponent("CompanyLogo.imageset", isDirectory: true)
+        try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
+        let file: String
+        switch way {
+        case "dotdot": file = "../../secret.png"
+        case "link":
+            file = "logo.png"
+            try FileManager.default.createSymbolicLink(at: set.appendingPathComponent(file), withDestinationURL: secret)
+        default:
+            file = "logo.png"
+            try Data(secretText.utf8).write(to: set.appendingPathComponent(file))
+        }
+        try Data(#"{"images": [{"idiom": "universal", "filename": "\#(file)"}]}"#.utf8).write(to: set.appendingPathComponent("Contents.json"))
+        let plist = home.appendingPathComponent("App.plist")
+        try PropertyListSerialization.data(fromPropertyList: ["HeaderView": ["imageName": "CompanyLogo"]], format: .xml, options: 0).write(to: plist)
+        let out = home.appendingPathComponent("out")
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        let run = try CLITests.haapi(["preview", "--theme", plist.path, "--assets", catalog.path, login, "--out", out.path], home: home)
+        #expect(run.status != 0, "\(run.stderr)")
+        #expect(run.stderr.contains(way == "notAnImage" ? "is not a PNG, JPEG, GIF or SVG image" : "leads out of"), "\(run.stderr)")
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        for name in written {
+            let page = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            #expect(!page.contains(Data(secretText.utf8).base64EncodedString().prefix(12)), "\(name) embeds the file")
+        }
+    }
+
+    /// Review 4, finding 5: a captured response's file name is a card's title and the name of
+    /// the page written beside the index, never a URL: `javascript:alert(1).json` links to
+    /// `./javascript%3Aalert%281%29.html`, the page it wrote.
+    @Test func aCapturedFileNameIsNeverALinkTarget() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let captured = home.appendingPathComponent("captured", isDirectory: true)
+        try FileManager.default.createDirectory(at: captured, withIntermediateDirectories: true)
+        let name = "javascript:alert(document.domain)"
+        try Data(contentsOf: CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json")).write(to: captured.appendingPathComponent(name + ".json"))
+        let out = home.appendingPathComponent("out")
+        let run = try CLITests.haapi(["preview", "--captured", captured.path, "--out", out.path], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(!index.contains("href=\"javascript:"), "\(index)")
+        #expect(index.contains(#"href="./javascript%3Aalert%28document.domain%29.html""#), "\(index)")
+        #expect(index.contains(">javascript:alert(document.domain)<"), "the title is the name, as text")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name + ".html").path), "the link's page is the one written")
     }
 
     /// A server's words are text, never markup, wherever they land (content or attribute).
@@ -183,17 +265,17 @@ import Testing
         for language in StepGallery.languages {
             let documents = StepGallery.documents(language: language)
             #expect(documents.count >= 15)
-            let index = try #require(try await gallery.draw(nil, documents: documents, language: language))
+            let index = try #require(try await gallery.draw(nil, documents: documents, language: language)).description
             for document in documents {
                 #expect(index.contains("href=\"/preview/\(document.name)?lang=\(language)\""), "\(language) \(document.name) is not in the index")
-                let page = try #require(try await gallery.draw(document.name, documents: documents, language: language))
+                let page = try #require(try await gallery.draw(document.name, documents: documents, language: language)).description
                 #expect(page.contains("<main class=\"screen\""), "\(language) \(document.name)")
             }
             #expect(try await gallery.draw("no-such-page", documents: documents, language: language) == nil)
         }
-        let swedish = try #require(try await gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv"))
+        let swedish = try #require(try await gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv")).description
         #expect(swedish.contains("Skanna QR-koden") && swedish.contains("<html lang=\"sv\">"))
-        let problem = try #require(try await gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en"))
+        let problem = try #require(try await gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en")).description
         #expect(problem.contains("data-kind=\"problem\""))
     }
 
@@ -211,11 +293,11 @@ import Testing
         let gallery = Gallery(theme: plist.path, assets: nil)
         let documents = StepGallery.documents(language: "en")
         try theme("hui_error_immutable")
-        #expect(try await gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
+        #expect(try await gallery.draw("login", documents: documents, language: "en")?.description.contains("ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
         try theme("hui_success_immutable")
-        #expect(try await gallery.draw("login", documents: documents, language: "en")?.contains("ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
+        #expect(try await gallery.draw("login", documents: documents, language: "en")?.description.contains("ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
         try Data("not a plist".utf8).write(to: plist)
-        let broken = try #require(try await gallery.draw("login", documents: documents, language: "en"))
+        let broken = try #require(try await gallery.draw("login", documents: documents, language: "en")).description
         #expect(broken.contains("<pre>") && broken.contains("theme"), "\(broken)")
     }
 }

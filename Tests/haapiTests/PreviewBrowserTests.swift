@@ -173,7 +173,7 @@ struct PreviewBrowserTests {
         let problems = PageChecks.blankness(rendered.colours) + PageChecks.layout(rendered.report) + PageChecks.errors(rendered.report)
         #expect(problems.isEmpty, "index.html:\n\(problems.joined(separator: "\n"))")
         for name in names {
-            #expect(rendered.report.dom.contains("href=\"\(name).html\""), "index.html does not link to \(name).html")
+            #expect(rendered.report.dom.contains("href=\"./\(name).html\""), "index.html does not link to \(name).html")
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("\(name).html").path), "\(name).html was not written")
         }
     }

@@ -48,10 +48,10 @@ import Testing
                 cursor = found.upperBound
             }
             // The browser preview of the same value: the same texts, in the same order.
-            let page = try ScreenPage(theme: screens.theme, assets: try AppAssets(), strings: screens.strings).html(screen, title: name)
+            let page = try ScreenPage(theme: screens.theme, assets: try AppAssets(), strings: screens.strings).html(screen, title: name).description
             var pageCursor = page.startIndex
             for text in Self.printedTexts(screen) {
-                let found = try #require(page.range(of: ScreenPage.escape(text), range: pageCursor..<page.endIndex), "\(name) [\(language)]: \(text) missing or out of order in the page")
+                let found = try #require(page.range(of: Markup.escapedText(text), range: pageCursor..<page.endIndex), "\(name) [\(language)]: \(text) missing or out of order in the page")
                 pageCursor = found.upperBound
             }
         }

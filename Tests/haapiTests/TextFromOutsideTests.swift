@@ -41,10 +41,10 @@ struct TextFromOutsideTests {
     /// (it would close an attribute value and add one of the server's choosing).
     @Test func aServersTextCannotBecomeMarkupEvenWithACombiningMark() {
         let hostile = "\"\u{301} onmouseover=steal() x='\u{301}<\u{301}script>&\u{301}"
-        let escaped = ScreenPage.escape(hostile)
+        let escaped = Markup.escapedText(hostile)
         #expect(escaped == "&quot;\u{301} onmouseover=steal() x=&#39;\u{301}&lt;\u{301}script&gt;&amp;\u{301}")
         #expect(!escaped.unicodeScalars.contains { "\"'<>".unicodeScalars.contains($0) })
-        #expect(ScreenPage.escape("plain, ünïcödé, 日本") == "plain, ünïcödé, 日本")
+        #expect(Markup.escapedText("plain, ünïcödé, 日本") == "plain, ünïcödé, 日本")
     }
 
     /// Finding 5: a server-chosen `scope` or `sub` reached the terminal raw in `status` and

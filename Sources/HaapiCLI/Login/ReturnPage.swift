@@ -22,7 +22,7 @@ enum ReturnPage {
                     .message(text: strings.string(title), style: MessageStyleAttribute.heading.themeSection),
                     .message(text: strings.string(text), style: MessageStyleAttribute.content.themeSection),
                 ], content: [], links: [])
-            return drawn.html(screen, title: strings.string(title))
+            return drawn.html(screen, title: strings.string(title)).description
         }
     }
 }

@@ -141,7 +141,7 @@ enum Approvals {
         }
         guard answered != nil else { return HTMLPages.error(unknown, status: .notFound) }
         return HTMLPages.page(
-            approve ? "Approved" : "Denied", "<p>\(HTMLPages.t(approve ? "You can go back to the app." : "The login was refused."))</p>")
+            approve ? "Approved" : "Denied", "<p>\(markup: HTMLPages.t(approve ? "You can go back to the app." : "The login was refused."))</p>")
     }
 
     static let unknown = "This approval request is unknown, already answered, or expired."

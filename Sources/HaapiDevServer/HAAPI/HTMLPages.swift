@@ -1,5 +1,4 @@
 import Foundation
-import HaapiPreview
 import HTTPTypes
 import Hummingbird
 import OAuthCore
@@ -9,39 +8,38 @@ import OAuthCore
 /// language (``ServerLanguage``), as the HAAPI steps are.
 enum HTMLPages {
     /// `text` in the request's language, escaped.
-    static func t(_ text: String) -> String { escape(ServerTexts.translate(text)) }
+    static func t(_ text: String) -> Markup { "\(text: ServerTexts.translate(text))" }
 
     /// The sentence `english` (with `%@` or `%1$@` markers) in the request's language, escaped,
-    /// with `arguments` (HTML the caller escaped) in its places: translated, escaped, then filled
-    /// in one pass, as ``ServerTexts/sentence(_:_:)`` fills a HAAPI text.
-    static func sentence(_ english: String, _ arguments: [String]) -> String {
-        Placeholders.fill(escape(ServerTexts.translate(english)), arguments)
+    /// with `arguments` in its places: translated, escaped, then filled in one pass, as
+    /// ``ServerTexts/sentence(_:_:)`` fills a HAAPI text.
+    static func sentence(_ english: String, _ arguments: [Markup]) -> Markup {
+        Markup.filling(t(english), arguments)
     }
 
-    /// `text` escaped for HTML (the preview's one escaper).
-    static func escape(_ text: String) -> String { ScreenPage.escape(text) }
-
-    static func page(_ title: String, _ body: String, status: HTTPResponse.Status = .ok) -> Response {
+    static func page(_ title: String, _ body: Markup, status: HTTPResponse.Status = .ok) -> Response {
         Reply.html(
             """
             <!DOCTYPE html>
-            <html lang="\(ServerLanguage.current)"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(t(title))</title>
+            <html lang="\(text: ServerLanguage.current)"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(markup: t(title))</title>
             <style>
-            \(KitLook.styleSheet)
+            \(markup: KitLook.styleSheet)
             </style>
-            </head><body><main class="screen page"><h1>\(t(title))</h1>
-            \(body)
+            </head><body><main class="screen page"><h1>\(markup: t(title))</h1>
+            \(markup: body)
             </main></body></html>
             """, status: status)
     }
 
-    static func hidden(_ fields: [(String, String)]) -> String {
-        fields.map { "<input type=\"hidden\" name=\"\(escape($0.0))\" value=\"\(escape($0.1))\">" }.joined(separator: "\n")
+    static func hidden(_ fields: [(String, String)]) -> Markup {
+        Markup.joined(fields.map { name, value -> Markup in "<input type=\"hidden\" name=\"\(text: name)\" value=\"\(text: value)\">" }, separator: "\n")
     }
 
-    static func notices(error: String?, notice: String?) -> String {
-        (error.map { "<p class=\"error\">\(t($0))</p>\n" } ?? "") + (notice.map { "<p class=\"info\">\(t($0))</p>\n" } ?? "")
+    static func notices(error: String?, notice: String?) -> Markup {
+        let error: Markup = error.map { "<p class=\"error\">\(markup: t($0))</p>\n" } ?? .empty
+        let notice: Markup = notice.map { "<p class=\"info\">\(markup: t($0))</p>\n" } ?? .empty
+        return error + notice
     }
 
     /// The username/password login form, posting to `action` with `hiddenFields`.
@@ -49,24 +47,25 @@ enum HTMLPages {
         action: String, hiddenFields: [(String, String)], error: String? = nil, notice: String? = nil, sessionID: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        var links = ""
+        var links = Markup.empty
         if let sessionID {
-            let query = "?session=" + FormURLEncoding.escape(sessionID)
+            let forgot = PageLink.path(HaapiPaths.forgotPassword, query: [("session", sessionID)])
+            let register = PageLink.path(HaapiPaths.register, query: [("session", sessionID)])
             links = """
-                <p><a rel="forgot-password" href="\(escape(HaapiPaths.forgotPassword + query))">\(t("Forgot your password?"))</a>
-                <a rel="register-create" href="\(escape(HaapiPaths.register + query))">\(t("Create account"))</a></p>
+                <p><a rel="forgot-password" href="\(link: forgot)">\(markup: t("Forgot your password?"))</a>
+                <a rel="register-create" href="\(link: register)">\(markup: t("Create account"))</a></p>
                 """
         }
         return page(
             "Log in",
             notices(error: error, notice: notice) + """
-                <form method="post" action="\(escape(action))">
-                \(hidden(hiddenFields))
-                <label>\(t("Username")) <input name="userName" autocomplete="username"></label>
-                <label>\(t("Password")) <input type="password" name="password" autocomplete="current-password"></label>
-                <button type="submit">\(t("Log in"))</button>
+                <form method="post" action="\(link: .path(action))">
+                \(markup: hidden(hiddenFields))
+                <label>\(markup: t("Username")) <input name="userName" autocomplete="username"></label>
+                <label>\(markup: t("Password")) <input type="password" name="password" autocomplete="current-password"></label>
+                <button type="submit">\(markup: t("Log in"))</button>
                 </form>
-                \(links)
+                \(markup: links)
                 """, status: status)
     }
 
@@ -74,11 +73,11 @@ enum HTMLPages {
         formPage(
             "Create account", action: HaapiPaths.register, sessionID: sessionID, error: error,
             fields: [
-                #"<label>\#(t("Username")) <input name="userName"></label>"#,
-                #"<label>\#(t("Password")) <input type="password" name="password"></label>"#,
-                #"<label>\#(t("Full name")) <input name="name"></label>"#,
-                #"<label>\#(t("E-mail")) <input type="email" name="email"></label>"#,
-                #"<label>\#(t("Phone")) <input type="tel" name="phone"></label>"#,
+                #"<label>\#(markup: t("Username")) <input name="userName"></label>"#,
+                #"<label>\#(markup: t("Password")) <input type="password" name="password"></label>"#,
+                #"<label>\#(markup: t("Full name")) <input name="name"></label>"#,
+                #"<label>\#(markup: t("E-mail")) <input type="email" name="email"></label>"#,
+                #"<label>\#(markup: t("Phone")) <input type="tel" name="phone"></label>"#,
             ], button: "Create account")
     }
 
@@ -90,56 +89,56 @@ enum HTMLPages {
     static func passwordReset(sessionID: String, error: String? = nil) -> Response {
         formPage(
             "Reset password", action: HaapiPaths.forgotPassword, sessionID: sessionID, error: error,
-            fields: [#"<label>\#(t("Username")) <input name="userName"></label>"#], button: "Send a code")
+            fields: [#"<label>\#(markup: t("Username")) <input name="userName"></label>"#], button: "Send a code")
     }
 
     /// The second page of a reset: the code the owner received, and the new password.
     static func passwordResetConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
         formPage(
             "Reset password", action: HaapiPaths.forgotPasswordConfirm, sessionID: sessionID, notice: notice, error: error,
-            fields: [codeField, #"<label>\#(t("New password")) <input type="password" name="password"></label>"#], button: "Set new password")
+            fields: [codeField, #"<label>\#(markup: t("New password")) <input type="password" name="password"></label>"#], button: "Set new password")
     }
 
     /// The field for the code a message gave.
-    private static var codeField: String { #"<label>\#(t("Code")) <input name="code" autocomplete="one-time-code"></label>"# }
+    private static var codeField: Markup { #"<label>\#(markup: t("Code")) <input name="code" autocomplete="one-time-code"></label>"# }
 
     /// A page of one form of the flow `sessionID` posting `fields` to `action`; 400 when it shows an `error`.
     private static func formPage(
-        _ title: String, action: String, sessionID: String, notice: String? = nil, error: String?, fields: [String], button: String
+        _ title: String, action: String, sessionID: String, notice: String? = nil, error: String?, fields: [Markup], button: String
     ) -> Response {
         page(
             title,
             notices(error: error, notice: notice) + """
-                <form method="post" action="\(escape(action))">
-                \(hidden([("session", sessionID)]))
-                \(fields.joined(separator: "\n"))
-                <button type="submit">\(t(button))</button>
+                <form method="post" action="\(link: .path(action))">
+                \(markup: hidden([("session", sessionID)]))
+                \(markup: Markup.joined(fields, separator: "\n"))
+                <button type="submit">\(markup: t(button))</button>
                 </form>
                 """, status: error == nil ? .ok : .badRequest)
     }
 
     /// One checked box per scope (`consent_SCOPE`), with what the scope gives: the scopes a
     /// consent form asks for (the user may uncheck some).
-    static func scopeBoxes(_ scopes: [String]) -> String {
-        scopes.map {
-            "<label><input type=\"checkbox\" name=\"consent_\(escape($0))\" value=\"\(escape($0))\" checked> \(escape($0))"
-                + (FlowCompletion.scopeDescriptions[$0].map { ": " + t($0) } ?? "") + "</label>"
-        }.joined(separator: "\n")
+    static func scopeBoxes(_ scopes: [String]) -> Markup {
+        Markup.joined(scopes.map { scope -> Markup in
+            let description: Markup = FlowCompletion.scopeDescriptions[scope].map { ": \(markup: t($0))" } ?? .empty
+            return "<label><input type=\"checkbox\" name=\"consent_\(text: scope)\" value=\"\(text: scope)\" checked> \(text: scope)\(markup: description)</label>"
+        }, separator: "\n")
     }
 
     static func consent(sessionID: String, clientName: String, scopes: [String]) -> Response {
         page(
             "Consent",
             """
-            <p>\(sentence("%@ asks for access to your account.", [escape(clientName)]))</p>
-            <form method="post" action="\(escape(HaapiPaths.consent))">
-            \(hidden([("session", sessionID)]))
-            \(scopeBoxes(scopes))
-            <button type="submit">\(t("Accept"))</button>
+            <p>\(markup: sentence("%@ asks for access to your account.", ["\(text: clientName)"]))</p>
+            <form method="post" action="\(link: .path(HaapiPaths.consent))">
+            \(markup: hidden([("session", sessionID)]))
+            \(markup: scopeBoxes(scopes))
+            <button type="submit">\(markup: t("Accept"))</button>
             </form>
-            <form method="post" action="\(escape(HaapiPaths.cancel))">
-            \(hidden([("session", sessionID)]))
-            <button type="submit">\(t("Deny"))</button>
+            <form method="post" action="\(link: .path(HaapiPaths.cancel))">
+            \(markup: hidden([("session", sessionID)]))
+            <button type="submit">\(markup: t("Deny"))</button>
             </form>
             """)
     }
@@ -148,21 +147,22 @@ enum HTMLPages {
     /// submit buttons of one form).
     static func approval(id: String, record: Approvals.Record) -> Response {
         let context = [
-            record.requestedAt.map { sentence("at %@", [escape($0.ISO8601Format())]) },
-            record.source.map { sentence("from the address %@", [escape($0)]) },
+            record.requestedAt.map { sentence("at %@", ["\(text: $0.ISO8601Format())"]) },
+            record.source.map { sentence("from the address %@", ["\(text: $0)"]) },
         ].compactMap { $0 }
         let who = sentence(
             "%1$@ is logging in as %2$@ (%3$@)",
-            [escape(record.clientId), "<strong>\(escape(record.username))</strong>", t(record.purpose)])
+            ["\(text: record.clientId)", "<strong>\(text: record.username)</strong>", t(record.purpose)])
+        let asked: Markup = context.isEmpty ? .empty : ", " + sentence("asked %@", [Markup.joined(context, separator: " ")])
         return page(
             "Approve the login?",
             """
-            <p>\(who)\(context.isEmpty ? "" : ", " + sentence("asked %@", [context.joined(separator: " ")])).</p>
-            <p class="error">\(t("If you are not signing in yourself right now, choose Deny: someone else may have your password."))</p>
-            <form method="post" action="\(escape(HaapiPaths.approve))">
-            \(hidden([("request", id)]))
-            <button type="submit" name="decision" value="approve">\(t("Approve"))</button>
-            <button type="submit" name="decision" value="deny">\(t("Deny"))</button>
+            <p>\(markup: who)\(markup: asked).</p>
+            <p class="error">\(markup: t("If you are not signing in yourself right now, choose Deny: someone else may have your password."))</p>
+            <form method="post" action="\(link: .path(HaapiPaths.approve))">
+            \(markup: hidden([("request", id)]))
+            <button type="submit" name="decision" value="approve">\(markup: t("Approve"))</button>
+            <button type="submit" name="decision" value="deny">\(markup: t("Deny"))</button>
             </form>
             """)
     }
@@ -173,12 +173,12 @@ enum HTMLPages {
         page(
             "Sign in a device",
             notices(error: error, notice: nil) + """
-                <p>\(t("Enter the code your device shows, then sign in: the next page shows what the device asks for."))</p>
-                <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
-                <label>\(t("Code")) <input name="user_code" value="\(escape(userCode))" autocomplete="off"></label>
-                <label>\(t("Username")) <input name="userName" autocomplete="username"></label>
-                <label>\(t("Password")) <input type="password" name="password" autocomplete="current-password"></label>
-                <button type="submit">\(t("Continue"))</button>
+                <p>\(markup: t("Enter the code your device shows, then sign in: the next page shows what the device asks for."))</p>
+                <form method="post" action="\(link: .path(DeviceAuthorizationEndpoint.pagePath))">
+                <label>\(markup: t("Code")) <input name="user_code" value="\(text: userCode)" autocomplete="off"></label>
+                <label>\(markup: t("Username")) <input name="userName" autocomplete="username"></label>
+                <label>\(markup: t("Password")) <input type="password" name="password" autocomplete="current-password"></label>
+                <button type="submit">\(markup: t("Continue"))</button>
                 </form>
                 """, status: status ?? (error == nil ? .ok : .badRequest))
     }
@@ -189,38 +189,40 @@ enum HTMLPages {
     static func deviceConsent(token: String, userCode: String, clientId: String, scopes: [String], requestedAt: Date?) -> Response {
         let free = scopes.filter { FlowCompletion.consentFree.contains($0) }
         let asked = scopes.filter { !FlowCompletion.consentFree.contains($0) }
-        let when = requestedAt.map {
-            "<p>" + sentence("Requested at %1$@ (%2$@ minutes ago).", [escape($0.ISO8601Format()), String(max(0, OutsideNumber.wholeSeconds(Date().timeIntervalSince($0)) / 60))]) + "</p>\n"
-        } ?? ""
+        let when: Markup = requestedAt.map {
+            let minutes = max(0, OutsideNumber.wholeSeconds(Date().timeIntervalSince($0)) / 60)
+            return "<p>\(markup: sentence("Requested at %1$@ (%2$@ minutes ago).", ["\(text: $0.ISO8601Format())", "\(text: minutes)"]))</p>\n"
+        } ?? .empty
+        let given: Markup = free.isEmpty ? .empty : "<p>\(markup: sentence("Always given: %@", [Markup.joined(free.map { "\(text: $0)" }, separator: ", ")]))</p>"
         return page(
             "Approve the device?",
             """
-            <p>\(sentence(
+            <p>\(markup: sentence(
                 "A device showing the code %1$@ wants to use your account as the client %2$@.",
-                ["<strong>\(escape(DeviceAuthorizationEndpoint.formatted(userCode)))</strong>", "<strong>\(escape(clientId))</strong>"]))</p>
-            \(when)<p class="error">\(t("Approve only if you started this yourself, on a device in front of you. If someone sent you this code, choose Deny."))</p>
-            <form method="post" action="\(escape(DeviceAuthorizationEndpoint.pagePath))">
-            \(hidden([("consent", token)]))
-            \(free.isEmpty ? "" : "<p>" + sentence("Always given: %@", [free.map(escape).joined(separator: ", ")]) + "</p>")
-            \(scopeBoxes(asked))
-            <button type="submit" name="decision" value="approve">\(t("Approve"))</button>
-            <button type="submit" name="decision" value="deny">\(t("Deny"))</button>
+                ["<strong>\(text: DeviceAuthorizationEndpoint.formatted(userCode))</strong>", "<strong>\(text: clientId)</strong>"]))</p>
+            \(markup: when)<p class="error">\(markup: t("Approve only if you started this yourself, on a device in front of you. If someone sent you this code, choose Deny."))</p>
+            <form method="post" action="\(link: .path(DeviceAuthorizationEndpoint.pagePath))">
+            \(markup: hidden([("consent", token)]))
+            \(markup: given)
+            \(markup: scopeBoxes(asked))
+            <button type="submit" name="decision" value="approve">\(markup: t("Approve"))</button>
+            <button type="submit" name="decision" value="deny">\(markup: t("Deny"))</button>
             </form>
             """)
     }
 
     /// The page refusing fields past their bounds (``InputBounds``), one line each.
     static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
-        let lines = fields.map { field in
-            let bound = String(field.bound)
-            let line = field.name.map { sentence("The field %1$@ is too long: at most %2$@ bytes", [escape($0), bound]) }
+        let lines = fields.map { field -> Markup in
+            let bound: Markup = "\(text: field.bound)"
+            let line = field.name.map { sentence("The field %1$@ is too long: at most %2$@ bytes", ["\(text: $0)", bound]) }
                 ?? sentence("A field's name is too long: at most %@ bytes", [bound])
-            return "<p class=\"error\">\(line)</p>"
+            return "<p class=\"error\">\(markup: line)</p>"
         }
-        return page("Error", lines.joined(separator: "\n"), status: .badRequest)
+        return page("Error", Markup.joined(lines, separator: "\n"), status: .badRequest)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
-        page("Error", "<p class=\"error\">\(t(message))</p>", status: status)
+        page("Error", "<p class=\"error\">\(markup: t(message))</p>", status: status)
     }
 }

@@ -4,10 +4,10 @@ import OAuthCore
 
 /// Draws gallery pages: the server lists what it can send, the renderer (an app's UI kit, in
 /// `haapi preview --server`) draws it, so the server needs no UI of its own.
-public protocol PreviewRenderer: Sendable {
+package protocol PreviewRenderer: Sendable {
     /// The gallery's index (`name` `nil`) or the page of the document `name`, for `documents` in
     /// `language`; `nil` when there is no such page.
-    func page(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> String?
+    func page(_ name: String?, documents: [StepGallery.Document], language: String) async throws -> Markup?
 }
 
 /// Every step and problem the server sends, with sample values, in each language it speaks:
@@ -65,9 +65,7 @@ public enum StepGallery {
                 return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "no such page\n")))
             }
             // The page is drawn from this server's own documents; it runs no script of anyone's.
-            return Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src data:"],
-                body: .init(byteBuffer: ByteBuffer(string: html)))
+            return Reply.html(html, showingImages: true)
         }
         router.get("/preview") { request, _ in try await page(nil, request) }
         router.get("/preview/:name") { request, context in try await page(context.parameters.get("name"), request) }

@@ -192,7 +192,7 @@ enum DeviceAuthorizationEndpoint {
         }
         return HTMLPages.page(
             approve ? "Approved" : "Denied",
-            "<p>\(HTMLPages.t(approve ? "The device is signed in: you can go back to it." : "The device was refused."))</p>")
+            "<p>\(markup: HTMLPages.t(approve ? "The device is signed in: you can go back to it." : "The device was refused."))</p>")
     }
 
     /// The device code grant at the token endpoint (RFC 8628 §3.4–3.5): pending, slow_down,

@@ -67,10 +67,10 @@ enum EndSessionEndpoint {
         return HTMLPages.page(
             "Sign out?",
             """
-            <p>\(HTMLPages.sentence("%@ asks to sign you out.", [pending.clientID.map(HTMLPages.escape) ?? HTMLPages.t("An application")]))</p>
-            <form method="post" action="\(HTMLPages.escape(path))">
-            \(HTMLPages.hidden([("confirm", token)]))
-            <button type="submit">\(HTMLPages.t("Sign out"))</button>
+            <p>\(markup: HTMLPages.sentence("%@ asks to sign you out.", [pending.clientID.map { "\(text: $0)" } ?? HTMLPages.t("An application")]))</p>
+            <form method="post" action="\(link: .path(path))">
+            \(markup: HTMLPages.hidden([("confirm", token)]))
+            <button type="submit">\(markup: HTMLPages.t("Sign out"))</button>
             </form>
             """)
     }
@@ -86,6 +86,6 @@ enum EndSessionEndpoint {
     }
 
     private static func page(_ title: String, _ message: String, status: HTTPResponse.Status = .ok) -> Response {
-        HTMLPages.page(title, "<p>\(HTMLPages.t(message))</p>", status: status)
+        HTMLPages.page(title, "<p>\(markup: HTMLPages.t(message))</p>", status: status)
     }
 }

@@ -34,13 +34,13 @@ enum Reply {
     /// A page: never framed (clickjacking of the login and consent forms), never cached (they
     /// carry a session), no referrer to the next site, no content sniffing, and no script or
     /// resource loads at all (the pages are plain forms with inline style).
-    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+    static func html(_ body: Markup, status: HTTPResponse.Status = .ok, showingImages: Bool = false) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentLanguage: ServerLanguage.current]
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'" + (showingImages ? "; img-src data:" : "")
         headers[.xFrameOptions] = "DENY"
         headers[.referrerPolicy] = "no-referrer"
         headers[.xContentTypeOptions] = "nosniff"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body.description)))
     }
 
     /// A redirect (never cached: it may carry a code or a session).

@@ -126,7 +126,7 @@ public actor RemoteImages {
     }
 
     /// `data` as an image, by its first bytes; refused when too large or not an image.
-    static func check(_ data: Data) -> Outcome {
+    package static func check(_ data: Data) -> Outcome {
         guard data.count <= byteLimit else { return .unavailable(.tooLarge) }
         guard let type = mediaType(of: data) else { return .unavailable(.notAnImage) }
         return .image(data, mediaType: type)
