@@ -123,14 +123,14 @@ struct PreviewCommand: AsyncParsableCommand {
     /// Removes the pages an earlier run wrote into `folder` (those whose `generator` is
     /// ``ScreenPage/generator``), so that it holds this run's pages only; any other file stays.
     static func removePagesOfEarlierRuns(in folder: URL) {
-        let marker = Data("<meta name=\"generator\" content=\"\(ScreenPage.generator)\">".utf8)
+        let marker: Markup = "<meta name=\"generator\" content=\"\(text: ScreenPage.generator)\">"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".html") {
             let file = folder.appendingPathComponent(name)
             // Only the head is read: the marker is in its first lines.
             guard let handle = try? FileHandle(forReadingFrom: file) else { continue }
             let head = (try? handle.read(upToCount: 1024)) ?? Data()
             try? handle.close()
-            if head.range(of: marker) != nil { try? FileManager.default.removeItem(at: file) }
+            if head.range(of: marker.data) != nil { try? FileManager.default.removeItem(at: file) }
         }
     }
 

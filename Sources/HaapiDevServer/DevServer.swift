@@ -13,6 +13,7 @@ public enum DevServer {
     /// The router with every route of the server.
     public static func makeRouter(state: ServerState) -> Router<DevServerRequestContext> {
         let router = Router(context: DevServerRequestContext.self)
+        router.add(middleware: HostCheckMiddleware(configuration: state.configuration))
         if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: { log($0.description) })) }
         router.add(middleware: LanguageMiddleware())
         DiscoveryRoutes.add(to: router, state: state)

@@ -34,13 +34,13 @@ public enum Glyphs {
         "number.square": "<rect x=\"3\" y=\"3\" width=\"18\" height=\"18\" rx=\"3\"/><path d=\"M10 7l-1 10M15 7l-1 10M7 10h11M6 14h11\"/>",
         "iphone.radiowaves.left.and.right": "<rect x=\"8\" y=\"3\" width=\"8\" height=\"18\" rx=\"2\"/><path d=\"M4 8c-1 2-1 6 0 8M20 8c1 2 1 6 0 8\"/>",
         "safari": "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M15.5 8.5l-2 5-5 2 2-5z\"/>",
-        "checkmark.shield": shield + "<path d=\"M8.5 12l2.5 2.5 4.5-5\"/>",
+        "checkmark.shield": "\(markup: shield)<path d=\"M8.5 12l2.5 2.5 4.5-5\"/>",
         "person.crop.rectangle": "<rect x=\"3\" y=\"4\" width=\"18\" height=\"16\" rx=\"2\"/><circle cx=\"12\" cy=\"10\" r=\"3\"/><path d=\"M7 18c1-3 9-3 10 0\"/>",
         "person.crop.circle.badge.checkmark": "<circle cx=\"11\" cy=\"12\" r=\"8\"/><circle cx=\"11\" cy=\"10\" r=\"3\"/><path d=\"M6 17c2-3 8-3 10 0M17 4l2 2 3-3\"/>",
         "chevron.left.forwardslash.chevron.right": "<path d=\"M8 7l-5 5 5 5M16 7l5 5-5 5M14 4l-4 16\"/>",
         "globe": "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18\"/>",
         "building.columns": "<path d=\"M3 9l9-5 9 5zM5 10v8M9.5 10v8M14.5 10v8M19 10v8M3 20h18\"/>",
-        "lock.shield": shield + "<rect x=\"9\" y=\"11\" width=\"6\" height=\"5\" rx=\"1\"/><path d=\"M10 11V9.5a2 2 0 0 1 4 0V11\"/>",
+        "lock.shield": "\(markup: shield)<rect x=\"9\" y=\"11\" width=\"6\" height=\"5\" rx=\"1\"/><path d=\"M10 11V9.5a2 2 0 0 1 4 0V11\"/>",
         "key": "<circle cx=\"8\" cy=\"12\" r=\"4\"/><path d=\"M12 12h9M18 12v3M21 12v2\"/>",
     ]
 }

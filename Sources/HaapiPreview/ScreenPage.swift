@@ -37,7 +37,7 @@ public struct ScreenPage: Sendable {
     /// (``Screen/serverImages``, loaded by ``RemoteImages``); `data:` images are decoded here.
     package func html(_ screen: Screen, title: String, images: [String: RemoteImages.Outcome] = [:]) -> Markup {
         guard let layout = try? ScreenLayout(screen, theme: theme) else { return document(title: title, body: "<main class=\"screen\"></main>\n") }
-        var body: Markup = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n" + navigationBarHTML(layout.navigationBar)
+        var body: Markup = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n\(markup: navigationBarHTML(layout.navigationBar))"
         let padding = PaddingStyle(
             top: layout.flowPadding.top + layout.padding.top, right: layout.flowPadding.right + layout.padding.right,
             bottom: layout.flowPadding.bottom + layout.padding.bottom, left: layout.flowPadding.left + layout.padding.left)

@@ -214,4 +214,32 @@ struct HostileRequestTests {
             }
         }
     }
+
+    // MARK: Review 4: names the server does not serve
+
+    /// Review 4, finding 2: a page that points a name of its own at this machine (DNS
+    /// rebinding) gets its browser's requests refused with 421 before any route, the gallery's
+    /// and the endpoints' alike; `localhost`, IP addresses, the bound host and `--public-url`'s
+    /// host are served.
+    @Test func aRequestForANameTheServerDoesNotServeIsRefused() async throws {
+        try await RunningServer.with(Self.configuration) { server in
+            let port = try #require(server.issuer.port)
+            func status(_ host: String, _ path: String) throws -> String {
+                let url = "http://127.0.0.1:\(port)\(path)"
+                return try Subprocess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", url]).output
+            }
+            for path in ["/.well-known/openid-configuration", "/preview"] {
+                #expect(try status("attacker.example:\(port)", path) == "421", "\(path)")
+                #expect(try status("127.0.0.1.nip.io:\(port)", path) == "421", "\(path): a name that resolves to loopback is still a name")
+            }
+            for host in ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)", "app.localhost"] {
+                #expect(try status(host, "/.well-known/openid-configuration") == "200", "\(host)")
+            }
+        }
+        // With --public-url, its host is served too, in any case.
+        var configuration = Self.configuration
+        configuration.publicURL = URL(string: "https://idsvr.example:8443")
+        let check = HostCheckMiddleware<DevServerRequestContext>(configuration: configuration)
+        #expect(check.serves("IDSVR.example:8443") && check.serves("idsvr.example") && !check.serves("other.example"))
+    }
 }

@@ -23,10 +23,22 @@ final class DBusConnection {
 
     private let socket: Int32
     private var serial: UInt32 = 0
-    /// Signals that arrived while a reply was awaited, kept for ``waitForSignal(timeout:where:)``.
+    /// Signals that arrived while a reply was awaited, kept for ``waitForSignal(timeout:where:)``:
+    /// the last ``keptSignals``, their bodies undecoded.
     private var signals: [DBusMessage] = []
+    /// The calls sent whose replies have not been read: only their replies are kept.
+    private var awaited: Set<UInt32> = []
     /// Replies to pipelined calls that arrived while another reply was awaited.
     private var replies: [UInt32: DBusMessage] = [:]
+
+    /// The longest message read: what the Secret Service sends is a few kilobytes, so the bus
+    /// may not make the client hold more than this of anyone's.
+    static let messageLimit = 1 << 20
+    /// How many signals are kept while a reply is awaited (the newest).
+    static let keptSignals = 4
+    /// How many signals and replies are kept now.
+    var keptSignalCount: Int { signals.count }
+    var keptReplyCount: Int { replies.count }
     /// Bytes received and not yet read.
     private var buffer: [UInt8] = []
     /// Whether the bus has accepted ``authenticate()``.
@@ -146,6 +158,7 @@ final class DBusConnection {
     func send(destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = []) throws -> UInt32 {
         let call = message(destination: destination, path: path, interface: interface, member: member, arguments)
         try send(try call.encoded())
+        awaited.insert(call.serial)
         return call.serial
     }
 
@@ -153,15 +166,17 @@ final class DBusConnection {
     func reply(to serial: UInt32, timeout: Duration = .seconds(25)) throws -> [DBusValue] {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let message: DBusMessage
+            var message: DBusMessage
             if let kept = replies.removeValue(forKey: serial) { message = kept } else { message = try receiveMessage(before: deadline) }
             switch message.kind {
-            case .methodReturn where message.replySerial == serial:
+            case .methodReturn where message.replySerial == serial, .error where message.replySerial == serial:
+                awaited.remove(serial)
+                try decodeBody(of: &message)
+                if message.kind == .error { throw Failure(message.body.first?.text ?? message.errorName ?? "an error", name: message.errorName) }
                 return message.body
-            case .error where message.replySerial == serial:
-                throw Failure(message.body.first?.text ?? message.errorName ?? "an error", name: message.errorName)
             case .signal:
                 signals.append(message)
+                if signals.count > Self.keptSignals { signals.removeFirst() }
             case .methodReturn, .error:
                 keepReply(message)
             case .methodCall:
@@ -171,31 +186,46 @@ final class DBusConnection {
     }
 
     /// The first signal, received or still to come, that `matches`.
+    /// `matches` sees the signal's header (path, interface, member); the body of the one it
+    /// takes is decoded then, and no other's is.
     func waitForSignal(timeout: Duration, where matches: (DBusMessage) -> Bool) throws -> DBusMessage {
-        if let index = signals.firstIndex(where: matches) { return signals.remove(at: index) }
+        if let index = signals.firstIndex(where: matches) {
+            var message = signals.remove(at: index)
+            try decodeBody(of: &message)
+            return message
+        }
         let deadline = ContinuousClock.now + timeout
         while true {
-            let message = try receiveMessage(before: deadline)
-            if message.kind == .signal && matches(message) { return message }
+            var message = try receiveMessage(before: deadline)
+            if message.kind == .signal && matches(message) {
+                try decodeBody(of: &message)
+                return message
+            }
             if message.kind == .methodReturn || message.kind == .error { keepReply(message) }
         }
     }
 
-    /// Keeps a reply to another pipelined call for its ``reply(to:timeout:)``; Hello's (the
-    /// connection's first call) is never asked for.
+    /// Keeps a reply to another pipelined call for its ``reply(to:timeout:)``; a reply to no
+    /// call awaited (Hello's, the connection's first, or a stray one) is dropped.
     private func keepReply(_ message: DBusMessage) {
-        if let serial = message.replySerial, serial != 1 { replies[serial] = message }
+        if let serial = message.replySerial, awaited.contains(serial) { replies[serial] = message }
+    }
+
+    private func decodeBody(of message: inout DBusMessage) throws {
+        do { try message.decodeBody() } catch let error as DBusFormatError { throw Failure("the bus sent \(error)") }
     }
 
     private func receiveMessage(before deadline: ContinuousClock.Instant) throws -> DBusMessage {
         try readAuthentication(before: deadline)
         do {
             while buffer.count < 16 { try fill(before: deadline) }
-            let length = try DBusMessage.length(ofMessageStartingWith: Array(buffer.prefix(16)))
+            // The size is checked before the message is read in; its body is decoded only when
+            // someone waits for it.
+            let length = try DBusMessage.length(ofMessageStartingWith: Array(buffer.prefix(16)), limit: Self.messageLimit)
             while buffer.count < length { try fill(before: deadline) }
             let bytes = Array(buffer.prefix(length))
             buffer.removeFirst(length)
-            return try DBusMessage(decoding: bytes)
+            return try DBusMessage(decoding: bytes, decodesBody: false)
         } catch let error as DBusFormatError {
             throw Failure("the bus sent \(error)")
         }

@@ -207,6 +207,12 @@ struct DBusReader {
     let bytes: [UInt8]
     let littleEndian: Bool
     private(set) var offset: Int
+    /// How many more values may be read: each is boxed in memory, so a message of many tiny
+    /// elements costs many times its size; past this, its bytes are refused, not expanded.
+    private var valuesLeft = DBusReader.valueLimit
+
+    /// The most values one message may hold (a Secret Service answer holds a few dozen).
+    static let valueLimit = 1 << 16
 
     init(_ bytes: [UInt8], littleEndian: Bool, offset: Int = 0) {
         self.bytes = bytes
@@ -249,6 +255,8 @@ struct DBusReader {
 
     mutating func read(_ type: DBusType, depth: Int = 0) throws -> DBusValue {
         guard depth < 64 else { throw DBusFormatError("values nested more than 64 deep") }
+        guard valuesLeft > 0 else { throw DBusFormatError("a message of more than \(Self.valueLimit) values") }
+        valuesLeft -= 1
         switch type {
         case .basic(let code):
             switch code {
@@ -318,6 +326,8 @@ struct DBusMessage: Sendable {
     var replySerial: UInt32?
     var destination: String?
     var body: [DBusValue] = []
+    /// The body's signature and bytes, while they are not decoded (``init(decoding:decodesBody:)``).
+    private var undecoded: (signature: String, bytes: [UInt8], littleEndian: Bool)?
 
     /// The message on the wire (little-endian).
     func encoded() throws -> [UInt8] {
@@ -345,8 +355,9 @@ struct DBusMessage: Sendable {
     }
 
     /// The length of the message whose first 16 bytes are `start`, or an error for a header
-    /// that is not D-Bus's or a message longer than the specification allows (128 MiB).
-    static func length(ofMessageStartingWith start: [UInt8]) throws -> Int {
+    /// that is not D-Bus's or a message longer than `limit` (by default what the specification
+    /// allows, 128 MiB).
+    static func length(ofMessageStartingWith start: [UInt8], limit: Int = 1 << 27) throws -> Int {
         guard start.count >= 16, start[0] == UInt8(ascii: "l") || start[0] == UInt8(ascii: "B"), start[3] == 1 else {
             throw DBusFormatError("bytes that do not start a D-Bus message")
         }
@@ -355,12 +366,13 @@ struct DBusMessage: Sendable {
         _ = try reader.uint32()
         let fields = Int(try reader.uint32())
         let length = 16 + (fields + 7) / 8 * 8 + body
-        guard length <= 1 << 27 else { throw DBusFormatError("a message longer than 128 MiB") }
+        guard length <= limit else { throw DBusFormatError("a message of \(length) bytes, more than \(limit >> 20) MiB") }
         return length
     }
 
-    /// Decodes one whole message.
-    init(decoding bytes: [UInt8]) throws {
+    /// Decodes one whole message; its body only if `decodesBody` (else ``decodeBody()`` does,
+    /// for a message someone waits for: one nobody wants is never expanded).
+    init(decoding bytes: [UInt8], decodesBody: Bool = true) throws {
         let total = try Self.length(ofMessageStartingWith: bytes)
         guard bytes.count == total else { throw DBusFormatError("a message of \(bytes.count) bytes where its header says \(total)") }
         let littleEndian = bytes[0] == UInt8(ascii: "l")
@@ -386,8 +398,16 @@ struct DBusMessage: Sendable {
             }
         }
         try reader.align(to: 8)
+        undecoded = (signature, Array(bytes[reader.offset...]), littleEndian)
+        if decodesBody { try decodeBody() }
+    }
+
+    /// Decodes the body left undecoded by ``init(decoding:decodesBody:)``.
+    mutating func decodeBody() throws {
+        guard let (signature, bytes, littleEndian) = undecoded else { return }
+        undecoded = nil
         // The body's offsets count from its own start, which is on an 8-byte boundary.
-        var bodyReader = DBusReader(Array(bytes[reader.offset...]), littleEndian: littleEndian)
+        var bodyReader = DBusReader(bytes, littleEndian: littleEndian)
         body = try DBusType.parse(signature).map { try bodyReader.read($0) }
         guard bodyReader.atEnd else { throw DBusFormatError("a body longer than its signature") }
     }
