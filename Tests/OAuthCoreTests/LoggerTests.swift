@@ -163,6 +163,20 @@ struct LoggerTests {
         #expect(entries.first?.message == "secret *****")
         #expect(entries.first?.tag == "HAAPI_TEST_SECOND")
     }
+
+    /// Review 4, finding 6, at the other sink: a server's text forwarded to swift-log has its
+    /// control characters written as `\u{…}`, so a backend's line cannot be forged or act.
+    @Test func theSwiftLogSinkForwardsAServersTextEscaped() async {
+        let recorder = RecordingLogHandler.Store()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(store: recorder) }
+        await withSink { _ in
+            HaapiLogger.appendLogSink(SwiftLogSink(logger: logger))
+            HaapiLogger.followUpTags = [TestTag.second]
+            HaapiLogger.warning(TestTag.second, "refused: bad\n[HAAPI_DRIVER_HTTP] [ERROR] forged\u{1B}[2J")
+        }
+        let message = recorder.entries.withLockedValue { $0 }.first?.message ?? ""
+        #expect(message == "refused: bad\\u{A}[HAAPI_DRIVER_HTTP] [ERROR] forged\\u{1B}[2J", "\(message.debugDescription)")
+    }
 }
 
 struct RecordingLogHandler: LogHandler {

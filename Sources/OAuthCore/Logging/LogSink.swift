@@ -23,7 +23,8 @@ public protocol LogSink: Sendable {
 }
 
 /// A ``LogSink`` that forwards to swift-log, so server-side users get HAAPI logs in their
-/// usual logging backend. The tag is attached as the `followUpTag` metadata.
+/// usual logging backend. The tag is attached as the `followUpTag` metadata; control
+/// characters in the message are written as `\u{…}`, as on the console.
 public struct SwiftLogSink: LogSink {
     /// The swift-log logger lines go to.
     public let logger: Logger
@@ -41,8 +42,10 @@ public struct SwiftLogSink: LogSink {
         case .warning: level = .warning
         case .error: level = .error
         }
+        // A backend may write to a terminal or a line-based file: the message, which carries what
+        // servers said, goes as PrintableText (no control character acts, no newline forges an entry).
         logger.log(
-            level: level, "\(message)", metadata: ["followUpTag": "\(followUpTag.tagName)"], source: "HAAPI",
+            level: level, "\(PrintableText(message))", metadata: ["followUpTag": "\(followUpTag.tagName)"], source: "HAAPI",
             file: file, function: "", line: UInt(line))
     }
 }
@@ -52,8 +55,11 @@ public struct SwiftLogSink: LogSink {
 /// error description), so it goes out as ``PrintableText``: an escape sequence in it cannot act
 /// on the terminal, and a newline in it cannot start a forged entry.
 struct ConsoleLogSink: LogSink {
+    /// Where a line goes: standard error (a test collects them).
+    var write: @Sendable (PrintableText) -> Void = { Stderr.line($0) }
+
     func writeLog(logType: LogType, followUpTag: any FollowUpTag, message: String, file: String, line: Int) {
         let fileName = (file as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "")
-        Stderr.line("[\(followUpTag.tagName)] [\(logType.rawValue)] \(fileName).\(line) : \(message)")
+        write("[\(followUpTag.tagName)] [\(logType.rawValue)] \(fileName).\(line) : \(message)")
     }
 }
