@@ -152,7 +152,9 @@ let package = Package(
         .target(
             name: "FuzzHarnesses",
             // HaapiCLI: the command line's readers of the files it keeps (config.json, tokens.json).
-            dependencies: ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "OIDCClient", "HaapiCLI", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "haapi-fuzz",

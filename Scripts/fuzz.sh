@@ -11,7 +11,7 @@
 #   harness stops after FUZZ_LONG_SECONDS (10800) even short of its inputs, when crashes keep
 #   cutting its jobs short.
 # Harnesses: haapi-response problem jose token-response json provider-numbers polling-countdown
-# profile-config stored-tokens (Sources/FuzzHarnesses).
+# profile-config stored-tokens dbus-message theme-plist asset-contents (Sources/FuzzHarnesses).
 # Seeds: the project's fixtures and RFC vectors, the captured Curity responses in ../shared when
 # present, ordinary and extreme values (the seed function below), and Fuzz/Regressions. A crash
 # or a broken property stops the run with the input saved in .build-fuzz/crashes/HARNESS/ (or
@@ -28,7 +28,8 @@ else
   shift || true
 fi
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers polling-countdown profile-config stored-tokens)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(haapi-response problem jose token-response json provider-numbers polling-countdown profile-config stored-tokens
+  dbus-message theme-plist asset-contents)
 # FUZZ_BUILD_PATH: CI gives the test build's folder, whose C libraries (BoringSSL) then serve
 # again; only the Swift modules are compiled anew, with the fuzzer.
 BUILD=${FUZZ_BUILD_PATH:-.build-fuzz}
@@ -135,6 +136,25 @@ PY
         printf '%s' '{"version":2,'"$session"',"tokenType":"Bearer","accessTokenExpiresAt":'"$x"'}' > "$dir/expiry-$n"
         printf '%s' '{"version":'"$x"','"$session"',"tokenType":"Bearer"}' > "$dir/version-$n"
       done ;;
+    dbus-message)
+      # The messages jeepney (a Python D-Bus implementation) wrote for the wire-format tests, as bytes.
+      python3 - "$dir" Tests/OAuthCoreTests/Vectors/dbus-jeepney.json <<'PY'
+import json, sys
+for name, hex in json.load(open(sys.argv[2])).items():
+    if isinstance(hex, str) and all(c in "0123456789abcdef" for c in hex):
+        open(f"{sys.argv[1]}/{name}", "wb").write(bytes.fromhex(hex))
+PY
+      ;;
+    theme-plist)
+      # The kit's own theme, and a few small ones (a section's
+      # name and a font that try to end the style element among them).
+      cp Sources/HaapiUI/Resources/Theme.plist "$dir/kit.plist"
+      printf '%s' '<?xml version="1.0"?><plist version="1.0"><dict><key>ActionableButton.Primary</key><dict><key>backgroundColorName</key><string>hui_error_immutable</string><key>cornerRadius</key><real>9</real></dict></dict></plist>' > "$dir/button.plist"
+      printf '%s' '<?xml version="1.0"?><plist version="1.0"><dict><key>huiTextField</key><string>x"]{}&lt;/style&gt;</string><key>fontName</key><string>&lt;/style&gt;</string></dict></plist>' > "$dir/hostile.plist" ;;
+    asset-contents)
+      printf '%s' '{"colors":[{"idiom":"universal","color":{"color-space":"srgb","components":{"red":"0xFF","green":"0.500","blue":"128","alpha":"1.000"}}},{"idiom":"universal","appearances":[{"appearance":"luminosity","value":"dark"}],"color":{"components":{"red":"0x00","green":"0x00","blue":"0x00"}}}],"info":{"author":"xcode","version":1}}' > "$dir/colorset"
+      printf '%s' '{"images":[{"idiom":"universal","filename":"logo.png","scale":"1x"},{"idiom":"universal","filename":"logo@2x.png","scale":"2x"},{"idiom":"universal","filename":"logo-dark.png","scale":"2x","appearances":[{"appearance":"luminosity","value":"dark"}]}],"info":{"author":"xcode","version":1}}' > "$dir/imageset"
+      printf '%s' '{"images":[{"idiom":"universal","filename":"../../secret.png"},{"filename":"icon.pdf"}]}' > "$dir/outside" ;;
   esac
 }
 

@@ -41,6 +41,12 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// A profile's `tokens.json`: the stored session as ``AuthState`` reads it, and what
     /// `haapi status` and `haapi token` make of it.
     case storedTokens = "stored-tokens"
+    /// A message from the D-Bus session bus, as the keyring client reads one.
+    case dbusMessage = "dbus-message"
+    /// An app's theme plist, laid over the kit's, and the pages drawn with it.
+    case themePlist = "theme-plist"
+    /// An asset catalog's `Contents.json`, as a colour set and as an image set.
+    case assetContents = "asset-contents"
 
     /// Runs the harness on one input.
     public func run(_ data: Data) -> [String] {
@@ -55,6 +61,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             case .pollingCountdown: return Self.pollingCountdown(data)
             case .profileConfig: return Self.profileConfig(data)
             case .storedTokens: return Self.storedTokens(data)
+            case .dbusMessage: return Self.dbusMessage(data)
+            case .themePlist: return MainActor.assumeIsolated { Self.themePlist(data) }
+            case .assetContents: return Self.assetContents(data)
             }
         }
     }

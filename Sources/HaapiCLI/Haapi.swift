@@ -120,7 +120,7 @@ struct ThumbprintCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        let data = try InputFiles.read(file, "the key", limit: InputFiles.Limit.small, standardInput: true)
         Stdout.line("\(try JWK(json: data).thumbprint())")
     }
 }
@@ -141,7 +141,7 @@ struct DPoPProofCommand: ParsableCommand {
 
     func run() throws {
         guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("--url must be an absolute URL") }
-        let dpop = try key.map { try Dpop(privateJWK: JWK(json: Data(contentsOf: URL(fileURLWithPath: $0)))) } ?? Dpop()
+        let dpop = try key.map { try Dpop(privateJWK: JWK(json: InputFiles.read($0, "the key", limit: InputFiles.Limit.small))) } ?? Dpop()
         Stdout.line("\(try dpop.proof(method: method, url: target, accessToken: accessToken, nonce: .some(nonce)))")
     }
 }

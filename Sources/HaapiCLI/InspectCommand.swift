@@ -61,12 +61,7 @@ struct InspectCommand: AsyncParsableCommand {
     var noBrowserFallback = false
 
     func run() async throws {
-        let data: Data
-        do {
-            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw CLIFailure("cannot read \(file): \(error.localizedDescription)")
-        }
+        let data = try InputFiles.read(file, "", limit: InputFiles.Limit.content, standardInput: true)
         // A JWT (`haapi token | haapi inspect -`): its header and claims, times as dates.
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if contentType == nil, !text.hasPrefix("{"), let readable = JWTText.readable(text) {

@@ -16,8 +16,7 @@ struct KitScreens {
         do {
             var theme = try Theme.kit
             if let themePath {
-                let data: Data
-                do { data = try Data(contentsOf: URL(fileURLWithPath: themePath)) } catch { throw CLIFailure("cannot read \(themePath): \(error.localizedDescription)") }
+                let data = try InputFiles.read(themePath, "the theme", limit: InputFiles.Limit.small)
                 theme = theme.merging(try Theme(plist: data, source: themePath))
             }
             self.theme = theme

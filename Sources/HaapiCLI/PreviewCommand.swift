@@ -70,21 +70,22 @@ struct PreviewCommand: AsyncParsableCommand {
         Stdout.line(PrintableText("wrote \(written) \(written == 1 ? "page" : "pages") and index.html to \(out)"))
     }
 
-    /// The files to preview: those named, then each `*.json` of `--captured`, by name.
-    func responses() throws -> [URL] {
-        var urls = files.map { URL(fileURLWithPath: $0) }
+    /// The files to preview: those named, then each `*.json` of `--captured`, by name (with
+    /// the folder it must be inside: a link out of it is refused).
+    func responses() throws -> [(url: URL, folder: URL?)] {
+        var urls: [(url: URL, folder: URL?)] = files.map { (URL(fileURLWithPath: $0), nil) }
         if let captured {
             let folder = URL(fileURLWithPath: captured, isDirectory: true)
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
                 throw CLIFailure("cannot read \(captured): \(error.localizedDescription)")
             }
-            urls += names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+            urls += names.filter { $0.hasSuffix(".json") }.sorted().map { (folder.appendingPathComponent($0), folder) }
         }
         return urls
     }
 
-    @MainActor func write(_ inputs: [URL], to out: String) async throws -> Int {
+    @MainActor func write(_ inputs: [(url: URL, folder: URL?)], to out: String) async throws -> Int {
         let (screens, page) = try Self.pages(lang: lang, theme: theme, assets: assets)
         Self.warnAboutContrast(of: page)
         let images = RemoteImages()
@@ -94,11 +95,11 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         Self.removePagesOfEarlierRuns(in: folder)
         var pages: [(title: String, link: PageLink, caption: String)] = []
-        for input in inputs {
+        for (input, captured) in inputs {
             let name = input.deletingPathExtension().lastPathComponent
             do {
-                let data: Data
-                do { data = try Data(contentsOf: input) } catch { throw CLIFailure("cannot read \(input.path): \(error.localizedDescription)") }
+                let data = try captured.map { try InputFiles.read(input.lastPathComponent, in: $0, "the response", limit: InputFiles.Limit.small) }
+                    ?? InputFiles.read(input.path, "the response", limit: InputFiles.Limit.small)
                 let response: HaapiDocument
                 do { response = try HaapiModel.response(from: data) } catch { throw CLIFailure("\(input.path) is not a HAAPI response: \(error)") }
                 let screen = screens.builder.screen(for: try screens.model(of: response))

@@ -75,11 +75,7 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     /// The certificate and key of --tls-cert and --tls-key, when given.
     private func tls() throws -> DevServerTLS? {
         guard let tlsCert, let tlsKey else { return nil }
-        func read(_ path: String, _ what: String) throws -> String {
-            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw CLIFailure("cannot read the \(what) \(path): \(error.localizedDescription)")
-            }
-        }
+        func read(_ path: String, _ what: String) throws -> String { try InputFiles.text(path, "the \(what)", limit: InputFiles.Limit.small) }
         do {
             return try DevServerTLS(certificateChainPEM: try read(tlsCert, "certificate"), privateKeyPEM: try read(tlsKey, "private key"))
         } catch let error as DevServerError {

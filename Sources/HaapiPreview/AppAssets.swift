@@ -53,7 +53,7 @@ public struct PreviewError: Error, CustomStringConvertible, Sendable {
 
 /// An Xcode asset catalog's colour sets (`Name.colorset/Contents.json`), read as Xcode writes
 /// them: components as `0xFF`, `255` or `1.000`, with an optional dark appearance.
-enum AssetCatalog {
+package enum AssetCatalog {
     static func colors(in folder: URL) throws -> [String: Colors.Value] {
         var colors: [String: Colors.Value] = [:]
         for set in try sets(in: folder, kind: "colorset") {
@@ -70,26 +70,36 @@ enum AssetCatalog {
     static func images(in folder: URL) throws -> [String: AssetImage] {
         var images: [String: AssetImage] = [:]
         for set in try sets(in: folder, kind: "imageset") {
-            guard let data = try contents(of: set, in: folder) else { continue }
-            let file = set.appendingPathComponent("Contents.json").path
-            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["images"] as? [[String: Any]] else {
-                throw PreviewError("\(file) is not an image set's Contents.json (no \"images\")")
-            }
-            func largest(dark: Bool) throws -> PageLink? {
-                let files = entries.filter { entry in
-                    let appearances = entry["appearances"] as? [[String: Any]] ?? []
-                    return appearances.contains { $0["value"] as? String == "dark" } == dark && (dark || appearances.isEmpty)
-                }.compactMap { entry -> (scale: Int, file: String)? in
-                    guard let file = entry["filename"] as? String, AssetImage.mediaType(of: file) != nil else { return nil }
-                    return (Int((entry["scale"] as? String ?? "1x").dropLast()) ?? 1, file)
-                }
-                guard let file = files.max(by: { $0.scale < $1.scale })?.file else { return nil }
-                return try AssetImage.link(set.appendingPathComponent(file), in: folder)
-            }
-            guard let light = try largest(dark: false) ?? largest(dark: true) else { continue }
-            images[set.deletingPathExtension().lastPathComponent] = AssetImage(light: light, dark: try largest(dark: true))
+            guard let data = try contents(of: set, in: folder),
+                let chosen = try chosenImages(data, file: set.appendingPathComponent("Contents.json").path)
+            else { continue }
+            images[set.deletingPathExtension().lastPathComponent] = AssetImage(
+                light: try AssetImage.link(set.appendingPathComponent(chosen.light), in: folder),
+                dark: try chosen.dark.map { try AssetImage.link(set.appendingPathComponent($0), in: folder) })
         }
         return images
+    }
+
+    /// The files an image set's `Contents.json` (`data`, read from `file`) names for light and
+    /// dark: the largest of a kind a browser shows (by extension), the dark one standing in for
+    /// light when there is no other; `nil` when it names none. Names only: the caller reads them
+    /// from inside the catalog.
+    /// - Throws: ``PreviewError`` when it is not an image set's `Contents.json`.
+    package static func chosenImages(_ data: Data, file: String) throws -> (light: String, dark: String?)? {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["images"] as? [[String: Any]] else {
+            throw PreviewError("\(file) is not an image set's Contents.json (no \"images\")")
+        }
+        func largest(dark: Bool) -> String? {
+            entries.filter { entry in
+                let appearances = entry["appearances"] as? [[String: Any]] ?? []
+                return appearances.contains { $0["value"] as? String == "dark" } == dark && (dark || appearances.isEmpty)
+            }.compactMap { entry -> (scale: Int, file: String)? in
+                guard let file = entry["filename"] as? String, AssetImage.mediaType(of: file) != nil else { return nil }
+                return (Int((entry["scale"] as? String ?? "1x").dropLast()) ?? 1, file)
+            }.max(by: { $0.scale < $1.scale })?.file
+        }
+        guard let light = largest(dark: false) ?? largest(dark: true) else { return nil }
+        return (light, largest(dark: true))
     }
 
     /// The sets of `kind` (`colorset`, `imageset`) under `folder`, by name.
@@ -109,7 +119,9 @@ enum AssetCatalog {
         }
     }
 
-    static func color(_ data: Data, file: String) throws -> Colors.Value {
+    /// A colour set's `Contents.json` (`data`, read from `file`): its light and dark colours.
+    /// - Throws: ``PreviewError`` naming what is wrong.
+    package static func color(_ data: Data, file: String) throws -> Colors.Value {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["colors"] as? [[String: Any]] else {
             throw PreviewError("\(file) is not a colour set's Contents.json (no \"colors\")")
         }
@@ -166,7 +178,7 @@ public struct AssetImage: Sendable, Hashable {
     static let sizeLimit = 1 << 20
 
     /// The media type of an image file a browser shows, by its extension.
-    static func mediaType(of file: String) -> String? {
+    package static func mediaType(of file: String) -> String? {
         switch (file as NSString).pathExtension.lowercased() {
         case "png": return "image/png"
         case "jpg", "jpeg": return "image/jpeg"
@@ -182,7 +194,7 @@ public struct AssetImage: Sendable, Hashable {
     static func link(_ url: URL, in folder: URL) throws -> PageLink {
         let data: Data
         do { data = try OutsideFile.read(url.path, in: folder, limit: sizeLimit) } catch let refusal as OutsideFile.Refusal {
-            throw PreviewError("the image \(url.lastPathComponent): \(refusal.description)")
+            throw PreviewError("cannot read the image \(refusal.path): \(refusal.reason)")
         }
         guard case .image(let bytes, let type) = RemoteImages.check(data) else {
             throw PreviewError("the image \(url.path) is not a PNG, JPEG, GIF or SVG image")

@@ -74,6 +74,18 @@ struct DBusMessageTests {
         #expect(throws: DBusFormatError.self) { try DBusMessage.length(ofMessageStartingWith: [0x6c, 2, 0, 1] + [0xff, 0xff, 0xff, 0xff] + [1, 0, 0, 0] + [0, 0, 0, 0]) }
     }
 
+    /// A signal of 66,000 values (Fuzz/Regressions/dbus-message): its header reads without its
+    /// body, and its body is refused past the value limit, not expanded into 66,000 boxed values.
+    @Test func aBodyOfMoreValuesThanTheLimitIsRefused() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/Regressions/dbus-message/review-4-finding-3-more-values-than-a-message-holds")
+        let bytes = [UInt8](try Data(contentsOf: file))
+        var message = try DBusMessage(decoding: bytes, decodesBody: false)
+        #expect(message.kind == .signal && message.member == "Huge")
+        #expect(throws: DBusFormatError("a message of more than \(DBusReader.valueLimit) values")) { try message.decodeBody() }
+        #expect(throws: DBusFormatError.self) { try DBusMessage(decoding: bytes) }
+    }
+
     private func expectFormatErrorOrMessage(_ bytes: [UInt8]) {
         do {
             _ = try DBusMessage(decoding: bytes)

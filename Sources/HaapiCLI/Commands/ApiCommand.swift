@@ -82,10 +82,7 @@ struct ApiCommand: AsyncParsableCommand {
     static func body(_ data: String) throws -> Data {
         guard data.hasPrefix("@") else { return Data(data.utf8) }
         let path = String(data.dropFirst())
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CLIFailure("cannot read the request body from \(path): \(error.localizedDescription)")
-        }
+        return try InputFiles.read(path, "the request body from", limit: InputFiles.Limit.content, standardInput: true)
     }
 
     /// `Name: value` split in two; `nil` when it is not a header line.

@@ -79,12 +79,8 @@ struct ConnectionOptions: ParsableArguments {
     /// HAAPI_CLIENT_SECRET, or --client-secret (with a warning: `ps` shows it).
     func secret() throws -> String? {
         if let clientSecretFile {
-            do {
-                let text = try String(contentsOfFile: clientSecretFile, encoding: .utf8)
-                return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            } catch {
-                throw CLIFailure("cannot read the client secret from \(clientSecretFile): \(error.localizedDescription)")
-            }
+            let text = try InputFiles.text(clientSecretFile, "the client secret from", limit: InputFiles.Limit.small)
+            return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         }
         if clientSecret == "-" {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw CLIFailure("no client secret on standard input") }

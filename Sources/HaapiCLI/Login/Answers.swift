@@ -1,4 +1,5 @@
 import Foundation
+import OAuthCore
 
 /// `--answers FILE`: `{"fields": {name: answer}, "choices": ["username-password", ...]}`.
 /// Choices are taken in order, one per selector or menu, matched by authenticatorType, kind or title.
@@ -26,10 +27,7 @@ struct Answers: Decodable, Sendable {
     }
 
     static func load(_ path: String) throws -> Answers {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CLIFailure("cannot read the answers file \(path): \(error.localizedDescription)")
-        }
+        let data = try InputFiles.read(path, "the answers file", limit: InputFiles.Limit.small)
         var answers: Answers
         do { answers = try JSONDecoder().decode(Answers.self, from: data) } catch {
             throw CLIFailure(
@@ -80,7 +78,7 @@ enum FieldAnswer: Decodable, Sendable, Equatable {
         switch self {
         case .value(let value): return value
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            guard let data = try? OutsideFile.read(path, limit: InputFiles.Limit.small) else { return nil }
             let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             return line.isEmpty ? nil : line

@@ -208,11 +208,7 @@ extension ProfileConfiguration {
     /// key, what it must be, the nearest known key for a misspelt one. `redirectUri` defaults
     /// to `haapi://callback`; `clientId` (`--client-id`) stands in for a file without one.
     static func read(configFile path: String, clientID: String? = nil) throws -> ProfileConfiguration {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CLIFailure("cannot read \(path): \(error.localizedDescription)")
-        }
-        return try read(configData: data, path: path, clientID: clientID)
+        try read(configData: InputFiles.read(path, "the configuration", limit: InputFiles.Limit.small), path: path, clientID: clientID)
     }
 
     /// The settings in `data`, the contents of the `--config` file `path`, as

@@ -106,10 +106,7 @@ struct AnnouncedTransport: HTTPTransport {
         ].compactMap { path, source in path.flatMap { $0.isEmpty ? nil : ($0, source) } }
         guard !named.isEmpty else { return nil }
         return try named.map { path, source in
-            let text: String
-            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw CLIFailure("cannot read the CA file \(PrintableText(path)) (\(source)): \(error.localizedDescription)")
-            }
+            let text = try InputFiles.text(path, "the CA file (\(source))", limit: InputFiles.Limit.certificates)
             guard text.contains("-----BEGIN CERTIFICATE-----") else {
                 throw CLIFailure("the CA file \(PrintableText(path)) (\(source)) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
             }

@@ -242,10 +242,9 @@ enum BundledFile {
     /// - Throws: ``CryptoImportError/invalidPath(_:)`` when neither can be read.
     static func data(_ name: String, in bundle: Bundle, what: String) throws -> Data {
         let url = bundle.url(forResource: name, withExtension: nil) ?? URL(fileURLWithPath: name)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CryptoImportError.invalidPath("cannot read the \(what) file \(name): neither a resource of \(bundle.bundlePath) nor a readable path")
+        do { return try OutsideFile.read(url.path, limit: 1 << 20) } catch let refusal as OutsideFile.Refusal {
+            throw CryptoImportError.invalidPath("cannot read the \(what) file \(name) (neither a resource of \(bundle.bundlePath) nor a readable path): \(refusal.reason)")
         }
-        return data
     }
 
     /// ``data(_:in:what:)`` as UTF-8 text.

@@ -18,9 +18,17 @@ import Darwin
 package enum OutsideFile {
     /// Why a file was not read, in words for the user.
     package struct Refusal: Error, CustomStringConvertible, Sendable, Equatable {
-        /// What was refused and why.
-        package let description: String
-        init(_ description: String) { self.description = description }
+        /// The file, as it was named.
+        package let path: String
+        /// Why it was not read (`it is larger than 1 MiB`, `No such file or directory`).
+        package let reason: String
+        /// `cannot read PATH: REASON`.
+        package var description: String { "cannot read \(path): \(reason)" }
+        init(_ path: String, _ reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+        init(_ path: String, errno number: Int32) { self.init(path, String(cString: strerror(number))) }
     }
 
     /// The file at `path`, at most `limit` bytes.
@@ -28,22 +36,33 @@ package enum OutsideFile {
     ///   holds more than `limit` bytes.
     package static func read(_ path: String, limit: Int) throws -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { throw Refusal("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Refusal(path, errno: errno) }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Refusal("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fstat(descriptor, &status) == 0 else { throw Refusal(path, errno: errno) }
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG || kind == S_IFIFO else {
-            throw Refusal("cannot read \(path): it is \(kind == S_IFDIR ? "a folder" : "not a file")")
+            throw Refusal(path, "it is \(kind == S_IFDIR ? "a folder" : "not a file")")
         }
         if kind == S_IFREG, status.st_size > limit { throw tooLarge(path, limit) }
+        return try readAll(descriptor, path, limit: limit)
+    }
+
+    /// Standard input (`-` for a file), at most `limit` bytes.
+    /// - Throws: ``Refusal`` when it cannot be read or holds more than `limit` bytes.
+    package static func readStandardInput(limit: Int) throws -> Data {
+        try readAll(STDIN_FILENO, "standard input", limit: limit)
+    }
+
+    /// Reads `descriptor` to its end, refusing more than `limit` bytes as they arrive.
+    private static func readAll(_ descriptor: Int32, _ path: String, limit: Int) throws -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Refusal("cannot read \(path): \(String(cString: strerror(errno)))")
+                throw Refusal(path, errno: errno)
             }
             if count == 0 { return data }
             guard data.count + count <= limit else { throw tooLarge(path, limit) }
@@ -62,11 +81,11 @@ package enum OutsideFile {
     /// The path of `name` inside `folder`, every link resolved.
     /// - Throws: ``Refusal`` when that path is not inside `folder` (resolved), or does not exist.
     package static func resolve(_ name: String, in folder: URL) throws -> String {
-        guard let root = realPath(folder.path) else { throw Refusal("cannot read \(folder.path): \(String(cString: strerror(errno)))") }
+        guard let root = realPath(folder.path) else { throw Refusal(folder.path, errno: errno) }
         let joined = name.hasPrefix("/") ? name : folder.path + "/" + name
-        guard let resolved = realPath(joined) else { throw Refusal("cannot read \(joined): \(String(cString: strerror(errno)))") }
+        guard let resolved = realPath(joined) else { throw Refusal(joined, errno: errno) }
         guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
-            throw Refusal("\(joined) leads out of \(folder.path) (to \(resolved)): only files inside it are read")
+            throw Refusal(joined, "it leads out of \(folder.path) (to \(resolved)); only files inside it are read")
         }
         return resolved
     }
@@ -84,6 +103,6 @@ package enum OutsideFile {
     }
 
     private static func tooLarge(_ path: String, _ limit: Int) -> Refusal {
-        Refusal("cannot read \(path): it is larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB")")
+        Refusal(path, "it is larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB")")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// A value of the D-Bus type system: the kinds the Secret Service sends and takes, and every
 /// other fixed-size kind as its bits, so that an answer of an unexpected shape still decodes.
-indirect enum DBusValue: Equatable, Sendable {
+package indirect enum DBusValue: Equatable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case uint32(UInt32)
@@ -68,8 +68,8 @@ indirect enum DBusValue: Equatable, Sendable {
 }
 
 /// Why bytes are not a D-Bus message, or a value cannot be written as one.
-struct DBusFormatError: Error, CustomStringConvertible {
-    let description: String
+package struct DBusFormatError: Error, CustomStringConvertible, Equatable {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 
@@ -311,26 +311,27 @@ struct DBusReader {
     }
 }
 
-/// One D-Bus message: a method call, its return or error, or a signal.
-struct DBusMessage: Sendable {
-    enum Kind: UInt8, Sendable {
+/// One D-Bus message: a method call, its return or error, or a signal. (Package access: the fuzz
+/// harness decodes messages too.)
+package struct DBusMessage: Sendable {
+    package enum Kind: UInt8, Sendable {
         case methodCall = 1, methodReturn, error, signal
     }
 
-    var kind: Kind
-    var serial: UInt32
-    var path: String?
-    var interface: String?
-    var member: String?
-    var errorName: String?
-    var replySerial: UInt32?
-    var destination: String?
-    var body: [DBusValue] = []
+    package var kind: Kind
+    package var serial: UInt32
+    package var path: String?
+    package var interface: String?
+    package var member: String?
+    package var errorName: String?
+    package var replySerial: UInt32?
+    package var destination: String?
+    package var body: [DBusValue] = []
     /// The body's signature and bytes, while they are not decoded (``init(decoding:decodesBody:)``).
     private var undecoded: (signature: String, bytes: [UInt8], littleEndian: Bool)?
 
     /// The message on the wire (little-endian).
-    func encoded() throws -> [UInt8] {
+    package func encoded() throws -> [UInt8] {
         var bodyWriter = DBusWriter()
         for value in body { try bodyWriter.write(value) }
         var fields: [DBusValue] = []
@@ -357,7 +358,7 @@ struct DBusMessage: Sendable {
     /// The length of the message whose first 16 bytes are `start`, or an error for a header
     /// that is not D-Bus's or a message longer than `limit` (by default what the specification
     /// allows, 128 MiB).
-    static func length(ofMessageStartingWith start: [UInt8], limit: Int = 1 << 27) throws -> Int {
+    package static func length(ofMessageStartingWith start: [UInt8], limit: Int = 1 << 27) throws -> Int {
         guard start.count >= 16, start[0] == UInt8(ascii: "l") || start[0] == UInt8(ascii: "B"), start[3] == 1 else {
             throw DBusFormatError("bytes that do not start a D-Bus message")
         }
@@ -372,7 +373,7 @@ struct DBusMessage: Sendable {
 
     /// Decodes one whole message; its body only if `decodesBody` (else ``decodeBody()`` does,
     /// for a message someone waits for: one nobody wants is never expanded).
-    init(decoding bytes: [UInt8], decodesBody: Bool = true) throws {
+    package init(decoding bytes: [UInt8], decodesBody: Bool = true) throws {
         let total = try Self.length(ofMessageStartingWith: bytes)
         guard bytes.count == total else { throw DBusFormatError("a message of \(bytes.count) bytes where its header says \(total)") }
         let littleEndian = bytes[0] == UInt8(ascii: "l")
@@ -403,7 +404,7 @@ struct DBusMessage: Sendable {
     }
 
     /// Decodes the body left undecoded by ``init(decoding:decodesBody:)``.
-    mutating func decodeBody() throws {
+    package mutating func decodeBody() throws {
         guard let (signature, bytes, littleEndian) = undecoded else { return }
         undecoded = nil
         // The body's offsets count from its own start, which is on an 8-byte boundary.
