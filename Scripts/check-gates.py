@@ -38,7 +38,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
-from swift_build import allow_list, swift_files  # noqa: E402
+from swift_build import allow_list, plant, swift_files  # noqa: E402
 
 ALLOW = os.path.join(ROOT, "Scripts", "check-gates.allow")
 TAGS = ("html|head|body|main|div|span|p|a|ul|ol|li|h[1-6]|form|input|button|label|section|nav|header|footer|img|picture|source"
@@ -120,15 +120,7 @@ def self_test():
     copy = tempfile.mkdtemp(prefix="check-gates-self-test-")
     try:
         shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(copy, "Sources"))
-        expected = []
-        for path, line in PLANTS:
-            full = os.path.join(copy, path)
-            if not os.path.exists(full):
-                sys.exit(f"check-gates: self-test FAILED: {path} is gone; choose another file to plant in")
-            lines = open(full, encoding="utf-8").read().split("\n")
-            lines.append(line)
-            open(full, "w", encoding="utf-8").write("\n".join(lines))
-            expected.append((path, len(lines)))
+        expected = [(path, plant(copy, path, line, "check-gates")) for path, line in PLANTS]
         failures, seen = check(copy, planted=frozenset(expected))
         for where in expected:
             if where not in seen:

@@ -49,7 +49,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
-from swift_build import BuildError, allow_list, apple_only_files, code_lines, modules, swift_files, typecheck_arguments  # noqa: E402
+from swift_build import BuildError, allow_list, apple_only_files, code_lines, modules, plant, swift_files, typecheck_arguments  # noqa: E402
 
 
 def option(name, default):
@@ -228,22 +228,13 @@ def self_test():
             plants += [(uikit[0], where, line) for _, where, line in PLANTS_APPLE]
         expected = []
         for path, where, line in plants:
-            full = os.path.join(copy, path)
-            if not os.path.exists(full):
-                sys.exit(f"check-numbers: self-test FAILED: {path} is gone; choose another file to plant in")
-            lines = open(full, encoding="utf-8").read().split("\n")
-            if where == "apple":
-                # Before the file's last `#endif`: inside the Apple-only region, after every real line.
-                at = max(i for i, l in enumerate(lines) if l.startswith("#endif"))
-                lines.insert(at, line)
-                expected.append((path, at + 1))
-            elif where == "inactive":
-                lines += ["#if NUMBER_CHECK_NEVER_COMPILED", f"func numberCheckPlant{len(expected)}() {{", line, "}", "#endif"]
-                expected.append((path, len(lines) - 2))
+            if where == "inactive":
+                # In a function of an `#if` never compiled: read only as text.
+                wrapped = "\n".join(["#if NUMBER_CHECK_NEVER_COMPILED", f"func numberCheckPlant{len(expected)}() {{", line, "}", "#endif"])
+                expected.append((path, plant(copy, path, wrapped, "check-numbers") + 2))
             else:
-                lines.append(line)
-                expected.append((path, len(lines)))
-            open(full, "w", encoding="utf-8").write("\n".join(lines))
+                # "apple": before the file's last `#endif`, inside the Apple-only region, after every real line.
+                expected.append((path, plant(copy, path, line, "check-numbers", apple=where == "apple")))
         failures, stale, summary, seen = check(copy, APPLE_BUILD, planted=frozenset(expected))
         for where in expected:
             if where not in seen:

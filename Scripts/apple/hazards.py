@@ -54,7 +54,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from swift_build import ROOT, allow_list, code_lines, swift_files  # noqa: E402
+from swift_build import ROOT, allow_list, code_lines, plant, swift_files  # noqa: E402
 
 ALLOW = os.path.join(ROOT, "Scripts", "apple", "hazards.allow")
 # (rule, what it finds, what on the same line makes it safe)
@@ -129,16 +129,8 @@ def self_test():
     copy = tempfile.mkdtemp(prefix="hazards-self-test-")
     try:
         shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(copy, "Sources"))
-        expected = []
-        for path, line in PLANTS:
-            full = os.path.join(copy, path)
-            if not os.path.exists(full):
-                sys.exit(f"hazards: self-test FAILED: {path} is gone; choose another file to plant in")
-            lines = open(full, encoding="utf-8").read().split("\n")
-            at = max(i for i, l in enumerate(lines) if l.startswith("#endif"))  # inside the file's Apple-only region
-            lines.insert(at, line)
-            open(full, "w", encoding="utf-8").write("\n".join(lines))
-            expected.append(f"{path}:{at + 1}:")
+        # Inside each file's Apple-only region.
+        expected = [f"{path}:{plant(copy, path, line, 'hazards', apple=True)}:" for path, line in PLANTS]
         failures, _, _ = check(copy)
         for where in expected:
             if not any(f.startswith(where) for f in failures):

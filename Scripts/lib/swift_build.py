@@ -1,7 +1,7 @@
 """What the package's source checks share: the Swift files of Sources/ and their code without
 comments and literals, each module's compile command from a SwiftPM build replayed as a
 type-check only, and the allow-lists of the checks. Used by Scripts/check-numbers.py,
-Scripts/apple/plant-check.py and Scripts/apple/hazards.py."""
+Scripts/check-gates.py, Scripts/apple/plant-check.py and Scripts/apple/hazards.py; and the planting of their self-tests."""
 import json
 import os
 import re
@@ -148,3 +148,22 @@ def allow_list(path, columns, tool):
                 sys.exit(f"{tool}: {path}:{number}: expected `{' | '.join(columns)}`")
             entries.append(parts)
     return entries
+
+
+def plant(copy, path, line, tool, apple=False):
+    """Writes `line` into the copy of `path` under `copy` (a self-test's copy of Sources/): at the
+    end, or with `apple` inside the file's Apple-only region (before its last `#endif`), so that no
+    real line moves; returns the planted line's number."""
+    full = os.path.join(copy, path)
+    if not os.path.exists(full):
+        sys.exit(f"{tool}: self-test FAILED: {path} is gone; choose another file to plant in")
+    lines = open(full, encoding="utf-8").read().split("\n")
+    if apple:
+        at = max(i for i, l in enumerate(lines) if l.startswith("#endif"))
+        lines.insert(at, line)
+        number = at + 1
+    else:
+        lines.append(line)
+        number = len(lines)
+    open(full, "w", encoding="utf-8").write("\n".join(lines))
+    return number

@@ -62,7 +62,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             case .profileConfig: return Self.profileConfig(data)
             case .storedTokens: return Self.storedTokens(data)
             case .dbusMessage: return Self.dbusMessage(data)
-            case .themePlist: return MainActor.assumeIsolated { Self.themePlist(data) }
+            case .themePlist: return Self.themePlist(data)
             case .assetContents: return Self.assetContents(data)
             }
         }

@@ -52,7 +52,7 @@ extension FuzzHarness {
 
     /// An app's theme plist, laid over the kit's as `haapi preview --theme` does: a theme or a
     /// typed error; a theme's pages keep one style element, which no value of the theme ends.
-    @MainActor static func themePlist(_ data: Data) -> [String] {
+    static func themePlist(_ data: Data) -> [String] {
         let theme: Theme
         do { theme = try Theme.kit.merging(try Theme(plist: data, source: "fuzz.plist")) } catch { return [] }
         guard let page = try? ScreenPage(theme: theme, assets: try AppAssets(), strings: LocalizableStrings(languages: ["en"])) else { return [] }

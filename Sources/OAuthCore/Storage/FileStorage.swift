@@ -160,18 +160,14 @@ public struct FileStorage: LockingStorage {
             }
         }
         defer { close(descriptor) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc_read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: Self.errnoText())
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
+        do { return try OutsideFile.readAll(descriptor, path, limit: Self.valueLimit) } catch let refusal as OutsideFile.Refusal {
+            throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: refusal.reason)
         }
     }
+
+    /// The largest value read back (a session with its tokens is a few kilobytes): a file grown
+    /// past it is refused, not read into memory.
+    static let valueLimit = 16 << 20
 
     /// Writes `data` to a new temporary file (`0600`), flushes it to disk, then renames it over the key's
     /// file: a crash leaves the old value or the new one.
@@ -248,14 +244,11 @@ public struct FileStorage: LockingStorage {
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
-// `read` and `write` are also methods of FileStorage; these names reach the C functions.
+// `write` is also a method of FileStorage; this name reaches the C function.
 #if canImport(Glibc)
-private let Glibc_read = Glibc.read
 private let Glibc_write = Glibc.write
 #elseif canImport(Musl)
-private let Glibc_read = Musl.read
 private let Glibc_write = Musl.write
 #elseif canImport(Darwin)
-private let Glibc_read = Darwin.read
 private let Glibc_write = Darwin.write
 #endif

@@ -54,8 +54,9 @@ package enum OutsideFile {
         try readAll(STDIN_FILENO, "standard input", limit: limit)
     }
 
-    /// Reads `descriptor` to its end, refusing more than `limit` bytes as they arrive.
-    private static func readAll(_ descriptor: Int32, _ path: String, limit: Int) throws -> Data {
+    /// Reads `descriptor` (named `path` in errors) to its end, refusing more than `limit` bytes
+    /// as they arrive.
+    package static func readAll(_ descriptor: Int32, _ path: String, limit: Int) throws -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
