@@ -227,7 +227,7 @@ struct CLIKeyringTests {
 
         // status says where; token, refresh (with the secret from the keyring) and api use them.
         let status = try haapi(["status"])
-        #expect(status.status == 0 && status.stderr.contains("secrets:  the keyring (Secret Service)"), "\(status.stderr)")
+        #expect(status.status == 0 && status.stdout.contains("secrets:  the keyring (Secret Service)"), "\(status.stdout)")
         let json = try haapi(["status", "--json"])
         #expect(json.stdout.contains("\"secretStore\" : \"keyring\""), "\(json.stdout)")
         let token = try haapi(["token"])
@@ -273,7 +273,7 @@ struct CLIKeyringTests {
         #expect(login.status == 0 && !login.stderr.contains("keyring"), "\(login.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tokens.json").path))
         let status = try haapi(["status"], noBus)
-        #expect(status.stderr.contains("secrets:  files in the profile's folder (0600)"), "\(status.stderr)")
+        #expect(status.stdout.contains("secrets:  files in the profile's folder (0600)"), "\(status.stdout)")
         let asked = try haapi(["login", "--secret-store", "keyring", "--answers", answers], noBus)
         #expect(asked.status == 1 && asked.stderr.contains("does not answer here"), "\(asked.stderr)")
 

@@ -215,7 +215,7 @@ struct CLITests {
         // An error and a profile's status, in Swedish.
         let swedishOnly = ["LANG": "sv_SE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""]
         let failed = try Self.haapi(["status", "--profile", "nope"], home: directory, environment: swedishOnly)
-        #expect(failed.status == 4 && failed.stderr.hasPrefix("Profil nope: ingen sådan profil"), "\(failed.stderr)")
+        #expect(failed.status == 4 && failed.stdout.hasPrefix("Profil nope: ingen sådan profil"), "\(failed.stdout)")
         let usage = try Self.haapi(["login", "--secret-store", "nowhere"], home: directory, environment: swedishOnly)
         #expect(usage.status == 2 && usage.stderr.hasPrefix("haapi: fel: "), "\(usage.stderr)")
     }

@@ -101,12 +101,12 @@ struct CLITokenTests {
         let first = try #require(try session.storedTokens()?["accessToken"] as? String)
         let firstRefresh = try #require(try session.storedTokens()?["refreshToken"] as? String)
 
-        // status: text on stderr, JSON on stdout, never a token.
+        // status: its report on stdout (as text, or JSON), never a token.
         let status = try session.haapi(["status"])
         #expect(status.status == 0, "\(status.stderr)")
-        #expect(status.stdout.isEmpty)
-        #expect(status.stderr.contains("logged in as demo"))
-        #expect(status.stderr.contains("binding:  DPoP, key thumbprint"))
+        #expect(status.stderr.isEmpty, "\(status.stderr)")
+        #expect(status.stdout.contains("logged in as demo"))
+        #expect(status.stdout.contains("binding:  DPoP, key thumbprint"))
         let json = try session.haapi(["status", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(report["subject"] as? String == "demo")
@@ -370,7 +370,9 @@ struct CLITokenTests {
         for command in [["token"], ["status"], ["userinfo"], ["api", "https://api.example/"], ["refresh"], ["logout"]] {
             let missing = try CLITests.haapi(command + ["--profile", "nobody"], home: directory)
             #expect(missing.status == 4, "\(command): \(missing.stderr)")
-            #expect(missing.stderr.contains("haapi login --profile nobody --issuer URL --client-id ID"), "\(command): \(missing.stderr)")
+            // status reports it (on standard output); the others fail with it.
+            let said = command == ["status"] ? missing.stdout : missing.stderr
+            #expect(said.contains("haapi login --profile nobody --issuer URL --client-id ID"), "\(command): \(said)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/nobody").path))
         // The hint for a profile with no settings is a command that says what to give.
@@ -397,13 +399,13 @@ struct CLITokenTests {
         try session.ageTokens(by: -60)
         let refreshable = try session.haapi(["status", "--profile", "work"])
         #expect(refreshable.status == 0)
-        #expect(refreshable.stderr.hasPrefix("Profile work: expired, refreshable as demo"), "\(refreshable.stderr)")
+        #expect(refreshable.stdout.hasPrefix("Profile work: expired, refreshable as demo"), "\(refreshable.stdout)")
         var tokens = try #require(try session.storedTokens())
         tokens["refreshToken"] = nil
         try JSONSerialization.data(withJSONObject: tokens).write(to: session.tokensFile)
         let expired = try session.haapi(["status", "--profile", "work"])
         #expect(expired.status == 4)
-        #expect(expired.stderr.hasPrefix("Profile work: login needed as demo"), "\(expired.stderr)")
+        #expect(expired.stdout.hasPrefix("Profile work: login needed as demo"), "\(expired.stdout)")
         let all = try session.haapi(["status", "--all", "--json"])
         #expect(all.status == 4)
         #expect(all.stdout.contains("\"profile\" : \"work\""), "\(all.stdout)")

@@ -33,8 +33,11 @@ struct StatusCommand: AsyncParsableCommand {
         if json {
             let value: JSONValue = all ? .array(reports.map(\.json)) : (reports.first?.json ?? .null)
             Stdout.json(value)
+        } else if all && names.isEmpty {
+            Stderr.line("No profiles yet: log in with `haapi login --issuer URL --client-id ID`")
         } else {
-            Stderr.line(all && names.isEmpty ? "No profiles yet: log in with `haapi login --issuer URL --client-id ID`" : PrintableText.joined(reports.map(\.text), separator: "\n"))
+            // The report is the command's output (`haapi status | grep expires` finds it).
+            Stdout.line(PrintableText.joined(reports.map(\.text), separator: "\n"))
         }
         if reports.contains(where: { $0.state == .broken }) { throw ExitCode(ExitCodes.failure) }
         if names.isEmpty || reports.contains(where: { !$0.state.isUsable }) { throw ExitCode(ExitCodes.loginNeeded) }
