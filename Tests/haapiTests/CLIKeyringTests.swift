@@ -287,4 +287,51 @@ struct CLIKeyringTests {
         #expect(try keyring.item(folder, "tokens.json") == nil && keyring.item(folder, "client-secret") == nil)
         #expect(try String(contentsOf: folder.appendingPathComponent("config.json"), encoding: .utf8).contains(secret))
     }
+
+    /// Issue 56, item 1: a keyring that is locked and cannot ask for its password (no desktop:
+    /// SSH, CI) does not lose a login the server completed: the tokens go to the profile's files,
+    /// and the login says why and how to choose. A profile already in the locked keyring says
+    /// how to get on, can be deleted with --force, and logs in again with its secrets in files.
+    @Test func aLockedKeyringDoesNotLoseACompletedLogin() throws {
+        let world = try World()
+        defer { world.stop() }
+        let (directory, keyring, server, secret, answers) = (world.directory, world.keyring, world.server, world.secret, world.answers)
+        func haapi(_ arguments: [String]) throws -> HaapiCommand.Run { try CLITests.haapi(arguments, home: directory, environment: keyring.environment()) }
+        let connection = ["--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret]
+
+        // A profile in the keyring while it is open; then the keyring is locked.
+        let first = try haapi(["login", "--profile", "before"] + connection + ["--answers", answers])
+        #expect(first.status == 0 && first.stderr.contains("secrets in the keyring"), "\(first.stderr)")
+        // Locked over D-Bus (the Secret Service's Lock; `secret-tool lock` crashes in this version).
+        let lock = try Subprocess.run(
+            "/usr/bin/dbus-send",
+            ["--session", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
+             "array:objpath:/org/freedesktop/secrets/collection/login"],
+            environment: keyring.environment().mapValues { $0 }, timeout: 10)
+        #expect(lock.status == 0 && lock.output.contains("/org/freedesktop/secrets/collection/login"), "dbus-send: \(lock.output) \(lock.errors)")
+
+        // A new login into the locked keyring: kept in files, said, and usable.
+        let login = try haapi(["login", "--profile", "after"] + connection + ["--answers", answers])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("refused the tokens") && login.stderr.contains("--secret-store file"), "\(login.stderr)")
+        let after = directory.appendingPathComponent("home/profiles/after")
+        #expect(FileManager.default.fileExists(atPath: after.appendingPathComponent("tokens.json").path), "the tokens are not in the profile's files")
+        #expect(try !String(contentsOf: after.appendingPathComponent("config.json"), encoding: .utf8).contains("keyring"))
+        let token = try haapi(["token", "--profile", "after"])
+        #expect(token.status == 0 && !token.stdout.isEmpty, "\(token.stderr)")
+
+        // The profile in the locked keyring: its error says what to do; it can be deleted
+        // (forced, the items left in the keyring), and made again with files.
+        let locked = try haapi(["token", "--profile", "before"])
+        #expect(locked.status != 0 && locked.stderr.contains("--secret-store file"), "\(locked.stderr)")
+        let refused = try haapi(["profiles", "delete", "before"])
+        if refused.status != 0 {
+            #expect(refused.stderr.contains("--force"), "\(refused.stderr)")
+            let forced = try haapi(["profiles", "delete", "before", "--force"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/before").path))
+        let again = try haapi(["login", "--profile", "before", "--secret-store", "file"] + connection + ["--answers", answers])
+        #expect(again.status == 0 && !again.stderr.contains("refused"), "\(again.stderr)")
+    }
 }

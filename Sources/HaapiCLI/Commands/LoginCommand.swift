@@ -78,7 +78,13 @@ struct LoginCommand: AsyncParsableCommand {
     private func login(profile: String, store: Profile) async throws {
         // Damaged settings block nothing when new ones are given: the login replaces them.
         let saved: ProfileConfiguration?
-        do { saved = try store.readConfiguration(withClientSecret: true) } catch where connection.isGiven { saved = nil }
+        do { saved = try store.readConfiguration(withClientSecret: true) } catch where connection.isGiven { saved = nil } catch let failure as CLIFailure
+            where secretStore == .file
+        {
+            // Moving off a keyring that cannot be read: the settings, without the secret it keeps.
+            saved = try store.readConfiguration()
+            Stderr.line("haapi: warning: \(failure.message); give the client secret again (--client-secret-file, HAAPI_CLIENT_SECRET) if the client needs one")
+        }
         // A profile saved by a browser or device login logs in the same way again when no
         // settings are given; a browser login over SSH, with no display, asks for a code instead.
         let again = saved.flatMap { !connection.isGiven && !self.browser && !self.device ? $0 : nil }
@@ -96,8 +102,9 @@ struct LoginCommand: AsyncParsableCommand {
         let secrets = try chooseSecretStore(saved: saved)
         settings.secretStore = secrets == .keyring ? .keyring : nil
         let tokens: AuthState
+        let kept = store.loginStorage(settings)
         do {
-            tokens = try await login(settings: settings, store: store, profile: profile, device: device, browser: browser, terminal: terminal, answers: answers)
+            tokens = try await login(settings: settings, store: store, storage: kept, profile: profile, device: device, browser: browser, terminal: terminal, answers: answers)
             if let record {
                 let kept = ((try? FileManager.default.contentsOfDirectory(atPath: record)) ?? []).filter { $0.hasSuffix(".json") }.count
                 Stderr.line(PrintableText("haapi: kept \(kept) HAAPI responses in \(record) (secrets masked): `haapi preview --captured \(record) --out DIR` draws them"))
@@ -106,6 +113,14 @@ struct LoginCommand: AsyncParsableCommand {
             // A first login into the keyring that fails leaves no item there.
             if secrets == .keyring && saved?.secrets != .keyring { try? store.removeSecrets(from: .keyring) }
             throw error
+        }
+        // The server completed the login: a keyring that refused the tokens does not lose it.
+        if let refusal = (kept as? LoginTokenStorage)?.refusal {
+            settings.secretStore = nil
+            Stderr.line(
+                "haapi: warning: \(Keyring.name) refused the tokens (\(PrintableText(refusal))), so they are kept in the profile's files (0600) instead. "
+                    + "To use the keyring, unlock it and log in again with --secret-store keyring; to choose files from the start, "
+                    + "--secret-store file or HAAPI_SECRET_STORE=file")
         }
         // The settings are saved with the tokens they got, never before.
         try store.writeConfiguration(settings, replacing: saved?.secrets)
@@ -122,20 +137,21 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     private func login(
-        settings: ProfileConfiguration, store: Profile, profile: String, device: Bool, browser: Bool, terminal: Terminal, answers: Answers?
+        settings: ProfileConfiguration, store: Profile, storage: any LockingStorage, profile: String, device: Bool, browser: Bool, terminal: Terminal,
+        answers: Answers?
     ) async throws -> AuthState {
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
         // the previous login's tokens cannot write over them.
         if device {
-            return try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: store)
+            return try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: storage)
         } else if browser {
             return try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
-                .run(keepingIn: store)
+                .run(keepingIn: storage)
         } else {
             let outcome = try await LoginSession(
                 configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile, record: record.map { URL(fileURLWithPath: $0, isDirectory: true) })
                 .run(terminal: terminal)
-            let session = try store.session(settings)
+            let session = try store.session(settings, storage: storage)
             return try await store.reportingFailures(of: "keeping the tokens") {
                 try await session.start(with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
             }

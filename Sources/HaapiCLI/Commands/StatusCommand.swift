@@ -258,6 +258,8 @@ struct ProfilesDeleteCommand: AsyncParsableCommand {
         abstract: "Delete a profile: its tokens are revoked when the server can be reached, then its settings, tokens and key are removed.")
 
     @Argument(help: "A saved profile.") var name: String
+    @Flag(help: "Delete the profile even when the keyring cannot remove its items (they stay in the keyring; the command says so).")
+    var force = false
     @OptionGroup var log: LogOptions
 
     func run() async throws {
@@ -273,8 +275,12 @@ struct ProfilesDeleteCommand: AsyncParsableCommand {
             }
         }
         if configuration?.secrets == .keyring {
-            do { try store.removeSecrets(from: .keyring) } catch {
-                throw CLIFailure("cannot remove the profile's items from \(Keyring.name): \(Profile.describe(error)); the profile is kept")
+            do { try store.removeSecrets(from: .keyring) } catch where force {
+                Stderr.line("haapi: warning: the profile's items stay in \(Keyring.name), which cannot remove them (\(PrintableText(Profile.describe(error)))); remove them there (attribute profile \(PrintableText(store.directory.path)))")
+            } catch {
+                throw CLIFailure(
+                    "cannot remove the profile's items from \(Keyring.name): \(Profile.describe(error)); the profile is kept "
+                        + "(`haapi profiles delete \(name) --force` deletes it, leaving the items in the keyring)")
             }
         }
         do { try FileManager.default.removeItem(at: store.directory) } catch {

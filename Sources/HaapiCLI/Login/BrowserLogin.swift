@@ -60,9 +60,9 @@ struct BrowserLogin {
         }
     }
 
-    /// Logs in, the new session kept in the profile (under its lock).
-    func run(keepingIn profile: Profile) async throws -> AuthState {
-        let client = try client(storage: profile.secretStorage(configuration), storageKey: Profile.tokensKey)
+    /// Logs in, the new session kept in `storage` (a profile's, under its lock).
+    func run(keepingIn storage: any LockingStorage) async throws -> AuthState {
+        let client = try client(storage: storage, storageKey: Profile.tokensKey)
         do {
             return try await client.login(using: userAgent)
         } catch let error as any IdsvrError {
@@ -73,8 +73,8 @@ struct BrowserLogin {
     /// Logs in with the device authorization grant: prints the address and the code to enter
     /// on another device, then waits (polling as the provider asks) until the user approves;
     /// the new session is kept in the profile.
-    func runOnAnotherDevice(keepingIn profile: Profile) async throws -> AuthState {
-        let client = try client(storage: profile.secretStorage(configuration), storageKey: Profile.tokensKey)
+    func runOnAnotherDevice(keepingIn storage: any LockingStorage) async throws -> AuthState {
+        let client = try client(storage: storage, storageKey: Profile.tokensKey)
         do {
             let authorization = try await client.startDeviceAuthorization()
             let minutes = max(1, OutsideNumber.wholeSeconds(authorization.expiresAt.timeIntervalSinceNow) / 60)

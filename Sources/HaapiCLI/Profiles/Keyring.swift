@@ -104,3 +104,35 @@ struct KeyringTokenStorage: LockingStorage {
     func delete(key: String) throws { try keyring.delete(key: key) }
     func lock(for key: String) throws -> any StorageLock { try files.lock(for: key) }
 }
+
+/// Where a login into the keyring keeps the tokens it got: the keyring, or, when the keyring
+/// refuses them (locked, and no desktop to ask for its password: SSH, CI), the profile's `0600`
+/// file, so that a login the server completed is never lost to the store. ``refusal`` says why
+/// the keyring was passed over; the login then says so and saves the profile with files.
+final class LoginTokenStorage: LockingStorage, @unchecked Sendable {
+    private let keyring: KeyringTokenStorage
+    private let refused = LockedValue<String?>(nil)
+
+    init(_ keyring: KeyringTokenStorage) { self.keyring = keyring }
+
+    /// Why the keyring did not take the tokens; `nil` while it did.
+    var refusal: String? { refused.withLock { $0 } }
+
+    func read(key: String) throws -> Data? { refusal == nil ? try keyring.read(key: key) : try keyring.files.read(key: key) }
+
+    func write(key: String, data: Data) throws {
+        if refusal == nil {
+            do { return try keyring.write(key: key, data: data) } catch {
+                refused.withLock { $0 = Profile.describe(error) }
+            }
+        }
+        try keyring.files.write(key: key, data: data)
+    }
+
+    func delete(key: String) throws {
+        try? keyring.delete(key: key)
+        try keyring.files.delete(key: key)
+    }
+
+    func lock(for key: String) throws -> any StorageLock { try keyring.lock(for: key) }
+}

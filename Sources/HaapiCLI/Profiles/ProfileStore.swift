@@ -418,9 +418,17 @@ struct Profile {
         }
     }
 
-    /// The profile's token session, for its saved settings.
-    func session(_ configuration: ProfileConfiguration) throws -> TokenSession {
-        try configuration.tokenSession(storage: secretStorage(configuration), storageKey: Self.tokensKey, storedSecret: storedSecretReader(configuration))
+    /// Where a login with `configuration` keeps the tokens it gets: for the keyring, a
+    /// ``LoginTokenStorage`` that falls back to the folder's files when the keyring refuses them.
+    func loginStorage(_ configuration: ProfileConfiguration) -> any LockingStorage {
+        configuration.secrets == .keyring ? LoginTokenStorage(KeyringTokenStorage(files: storage, keyring: Keyring.storage(for: directory))) : storage
+    }
+
+    /// The profile's token session, for its saved settings (kept in `storage`, else where the
+    /// settings say).
+    func session(_ configuration: ProfileConfiguration, storage: (any LockingStorage)? = nil) throws -> TokenSession {
+        try configuration.tokenSession(
+            storage: storage ?? secretStorage(configuration), storageKey: Self.tokensKey, storedSecret: storedSecretReader(configuration))
     }
 
     /// Opens the saved profile `name` with its settings and session; creates nothing.

@@ -21,7 +21,9 @@ extension Profile {
                 "the profile's \(Self.tokensKey) cannot be read (\(error.underlying ?? error.message)); "
                     + "run `haapi login --profile \(name)` to replace it")
         } catch let error as StorageError where error.code == .readFailed || error.code == .unavailable {
-            throw CLIFailure("reading the tokens failed: \(Self.describe(error))\(Hints.after(error))")
+            throw CLIFailure("reading the tokens failed: \(Self.describe(error))\(keyringHint(error))\(Hints.after(error))")
+        } catch let error as StorageError where error.message.hasPrefix("the keyring") {
+            throw CLIFailure("\(action) failed: \(Self.describe(error))\(keyringHint(error))")
         } catch {
             throw CLIFailure("\(action) failed: \(Self.describe(error))\(Hints.after(error))")
         }
@@ -37,6 +39,13 @@ extension Profile {
 
     private static func noTokens(_ name: String) -> CLIFailure {
         CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
+    }
+
+    /// For an error of the keyring: how to get on (unlock it, or keep the profile's secrets in files).
+    private func keyringHint(_ error: StorageError) -> String {
+        guard error.message.hasPrefix("the keyring") else { return "" }
+        return " (unlock the keyring, which needs a desktop session to ask for its password; or keep this profile's secrets in files: "
+            + "`haapi login --profile \(name) --secret-store file`)"
     }
 
     static func describe(_ error: any Error) -> String {
