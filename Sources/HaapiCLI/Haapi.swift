@@ -51,7 +51,7 @@ struct Haapi: AsyncParsableCommand {
         var commands: [any ParsableCommand.Type] = configuration.subcommands
         for word in arguments.dropFirst() where !word.hasPrefix("-") {
             guard let next = commands.first(where: { $0._commandName == word }) else {
-                let nearest = ExitCodes.nearest(word, among: commands.map { $0._commandName })
+                let nearest = NearestName.to(word, among: commands.map { $0._commandName })
                 let parents = arguments.dropFirst().prefix { $0 != word }.filter { !$0.hasPrefix("-") }
                 return "unknown command \"\(word)\"" + (nearest.map { "; did you mean `haapi help \((parents + [$0]).joined(separator: " "))`?" } ?? "")
             }

@@ -7,6 +7,8 @@ import HaapiUI
 struct KitScreens {
     let strings: LocalizableStrings
     let theme: Theme
+    /// The app's own theme (`--theme`), before it was laid over the kit's.
+    let appTheme: Theme?
     let mapper: KitDataMapper
 
     /// The screens in `lang` (default: the user's languages) and the theme at `themePath` (default: the kit's).
@@ -14,12 +16,9 @@ struct KitScreens {
     init(lang: String?, themePath: String?) throws {
         strings = LocalizableStrings(languages: lang.map { [$0] } ?? LocalizableStrings.preferredLanguages, appTable: { _ in nil })
         do {
-            var theme = try Theme.kit
-            if let themePath {
-                let data = try InputFiles.read(themePath, "the theme", limit: InputFiles.Limit.small)
-                theme = theme.merging(try Theme(plist: data, source: themePath))
-            }
-            self.theme = theme
+            let app = try themePath.map { try Theme(plist: try InputFiles.read($0, "the theme", limit: InputFiles.Limit.small), source: $0) }
+            appTheme = app
+            theme = try app.map { try Theme.kit.merging($0) } ?? Theme.kit
         } catch let error as CLIFailure {
             throw error
         } catch {

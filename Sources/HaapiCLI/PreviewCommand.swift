@@ -146,9 +146,21 @@ struct PreviewCommand: AsyncParsableCommand {
     /// The screens and their page maker for a language, theme and asset catalog.
     static func pages(lang: String?, theme: String?, assets: String?) throws -> (KitScreens, ScreenPage) {
         let screens = try KitScreens(lang: lang, themePath: theme)
+        let appAssets: AppAssets
+        do { appAssets = try AppAssets(catalog: assets.map { URL(fileURLWithPath: $0, isDirectory: true) }) } catch {
+            throw CLIFailure("cannot preview with this theme: \(error)")
+        }
+        // The theme as a whole: a misspelt key or section, or a colour found nowhere, would draw silently wrong.
+        if let app = screens.appTheme {
+            let lookedIn = assets.map { "the kit's colours and the colour sets of \($0)" } ?? "the kit's colours (and no asset catalog was given: --assets DIR)"
+            let problems = ThemeCheck.problems(of: app, over: try Theme.kit, colorExists: { appAssets.color(named: $0) != nil }, lookedIn: lookedIn)
+            if !problems.isEmpty {
+                let lines = problems.map { PrintableText($0.errorDescription ?? $0.reason) }
+                throw CLIFailure("the theme is not what the kit reads:\n  " + PrintableText.joined(lines, separator: "\n  "))
+            }
+        }
         do {
-            let assets = try AppAssets(catalog: assets.map { URL(fileURLWithPath: $0, isDirectory: true) })
-            return (screens, try ScreenPage(theme: screens.theme, assets: assets, strings: screens.strings, qrCode: QRCodeText.svg))
+            return (screens, try ScreenPage(theme: screens.theme, assets: appAssets, strings: screens.strings, qrCode: QRCodeText.svg))
         } catch {
             throw CLIFailure("cannot preview with this theme: \(error)")
         }
@@ -159,7 +171,9 @@ struct PreviewCommand: AsyncParsableCommand {
         var configuration = DevServerConfiguration(port: port, databasePath: nil)
         configuration.preview = Gallery(theme: theme, assets: assets)
         // The theme as it is now (the gallery reads it again at each request, and shows its errors there).
-        if let (_, page) = try? Self.pages(lang: nil, theme: theme, assets: assets) { Self.warnAboutContrast(of: page) }
+        do { Self.warnAboutContrast(of: try Self.pages(lang: nil, theme: theme, assets: assets).1) } catch let failure as CLIFailure {
+            Stderr.line("haapi: warning: \(failure.message) (the gallery's pages say so until the theme is mended)")
+        }
         do {
             try await DevServer.run(configuration: configuration) { issuer in
                 ServerCommand.writeLine("the gallery: \(issuer.appendingPathComponent("preview").absoluteString) (Swedish: ?lang=sv); the server: \(issuer.absoluteString)")

@@ -144,6 +144,39 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("huge.png: it is larger than 1 MiB"), "\(refused.stderr)")
     }
 
+    /// Issue 56, item 2: a theme is checked as a whole. The README's example without its asset
+    /// catalog, a misspelt key and a misspelt section each fail, naming the section, the key and
+    /// what to do; with the catalog, the example draws.
+    @Test func aThemeThatWouldDrawSilentlyWrongIsRefusedSayingWhy() throws {
+        let home = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        let example = root.appendingPathComponent("docs/examples/CompanyTheme.plist").path
+        let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
+        let out = home.appendingPathComponent("out").path
+        let noCatalog = try CLITests.haapi(["preview", "--theme", example, login, "--out", out], home: home)
+        #expect(noCatalog.status == 1, "\(noCatalog.stderr)")
+        #expect(noCatalog.stderr.contains(#"section "ActionableButton.Primary", key "backgroundColorName": names the colour "company_blue""#), "\(noCatalog.stderr)")
+        #expect(noCatalog.stderr.contains("--assets"), "\(noCatalog.stderr)")
+        let withCatalog = try CLITests.haapi(
+            ["preview", "--theme", example, "--assets", root.appendingPathComponent("docs/examples/Assets.xcassets").path, login, "--out", out], home: home)
+        #expect(withCatalog.status == 0, "\(withCatalog.stderr)")
+
+        let plist = home.appendingPathComponent("Misspelt.plist")
+        for (theme, said) in [
+            (["ActionableButton.Primary": ["backgroundColourName": "hui_error"]], #"key "backgroundColourName": the kit's "ActionableButton.Primary" has no such key; did you mean "backgroundColorName"?"#),
+            (["ActionableButton.Primery": ["backgroundColorName": "hui_error"]], #"section "ActionableButton.Primery": the kit has no such section; did you mean "ActionableButton.Primary"?"#),
+            (["fontNmae": "Avenir"], #"key "fontNmae": the kit's theme has no such value; did you mean "fontName"?"#),
+        ] as [([String: Any], String)] {
+            try PropertyListSerialization.data(fromPropertyList: theme, format: .xml, options: 0).write(to: plist)
+            let run = try CLITests.haapi(["preview", "--theme", plist.path, login, "--out", out], home: home)
+            #expect(run.status == 1 && run.stderr.contains(said), "\(run.stderr)")
+        }
+        // A section far from every one of the kit's is the app's own, for its custom screens.
+        try PropertyListSerialization.data(fromPropertyList: ["LoyaltyCardView": ["cornerRadius": 4]], format: .xml, options: 0).write(to: plist)
+        #expect(try CLITests.haapi(["preview", "--theme", plist.path, login, "--out", out], home: home).status == 0)
+    }
+
     /// Review 4, finding 1: the theme's `huiTextField` (a section's name) lands in the style
     /// sheet as a CSS string, so a name that tries to end the style element and add a script
     /// and markup stays a name.

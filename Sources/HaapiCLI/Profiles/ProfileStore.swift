@@ -227,7 +227,7 @@ extension ProfileConfiguration {
             guard !names.contains(key) else { continue }
             let suggestion = names.first { $0.caseInsensitiveCompare(key) == .orderedSame }
                 ?? names.first { $0.lowercased() == key.lowercased().replacingOccurrences(of: "_", with: "") }
-                ?? ExitCodes.nearest(key, among: names)
+                ?? NearestName.to(key, among: names)
             throw CLIFailure(
                 "\(path): unknown key \"\(PrintableText(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                     + " (the keys: \(names.joined(separator: ", ")))")

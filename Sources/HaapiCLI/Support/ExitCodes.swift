@@ -61,26 +61,10 @@ enum ExitCodes {
         let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
         if let command, !subcommands.contains(command) {
             reason = "unknown command \"\(command)\""
-            if let nearest = nearest(command, among: subcommands) { reason += "; did you mean `haapi \(nearest)`?" }
+            if let nearest = NearestName.to(command, among: subcommands) { reason += "; did you mean `haapi \(nearest)`?" }
             return reason + " (`haapi --help` lists the commands)"
         }
         let help = (command.map { subcommands.contains($0) } ?? false) ? "haapi \(command!) --help" : "haapi --help"
         return reason + " (see `\(help)`)"
-    }
-
-    /// The name closest to `word` by edit distance, when it is close enough to be a typo.
-    static func nearest(_ word: String, among names: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var previous = Array(0...b.count)
-            for (i, x) in a.enumerated() {
-                var current = [i + 1]
-                for (j, y) in b.enumerated() { current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))) }
-                previous = current
-            }
-            return previous[b.count]
-        }
-        let scored = names.map { ($0, distance(Array(word.lowercased()), Array($0))) }.min { $0.1 < $1.1 }
-        guard let (name, score) = scored, score <= max(1, name.count / 3) else { return nil }
-        return name
     }
 }
