@@ -121,6 +121,8 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
         let bound = publicUrl == nil ? "" : " (bound to \(host):\(port))"
         try await DevServer.run(configuration: configuration) { issuer in
             Self.writeLine("listening on \(issuer.absoluteString)\(bound)")
+            // Where its users, clients and keys are (--database, else under $XDG_DATA_HOME or $HOME).
+            Self.writeLine("database: \(path)")
         }
     }
 

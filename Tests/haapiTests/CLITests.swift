@@ -517,3 +517,34 @@ struct CLITests {
         #expect(ended.contains("haapi: login cancelled"))
     }
 }
+
+extension CLITests {
+    /// Issue 56, item 4: `$HOME` is where the server keeps its database and the command line its
+    /// profiles (without HAAPI_HOME or the XDG variables), as every Unix program takes it; the
+    /// server says where its database is.
+    @Test func theHomeVariableIsWhereTheServerAndProfilesLive() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let home = directory.appendingPathComponent("elsewhere").path
+        let environment = ["HOME": home, "HAAPI_HOME": "", "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": ""]
+        let printed = try Self.haapi(["server", "--print-config"], home: directory, environment: environment)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home + "/.local/share/swift-haapi/server.sqlite"), "the database is not under $HOME")
+        // Profiles live under $HOME too: a profile saved there is the one status reports.
+        let profile = URL(fileURLWithPath: home + "/.config/swift-haapi/profiles/there")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data(#"{"issuer": "https://idsvr.example", "clientID": "c", "redirectUri": "haapi://callback"}"#.utf8).write(to: profile.appendingPathComponent("config.json"))
+        let status = try Self.haapi(["status", "--profile", "there"], home: directory, environment: environment)
+        #expect(status.status == 4 && status.stdout.contains("Profile there") && !status.stdout.contains("no such profile"), "\(status.stdout)")
+        let server = try HaapiCommand.prepare(["server", "--port", "0"], home: directory, environment: environment)
+        try server.process.run()
+        defer { server.process.interrupt() }
+        var said = ""
+        let start = Date()
+        while !said.contains("database: ") && Date().timeIntervalSince(start) < 30 {
+            usleep(100_000)
+            said = (try? server.standardOutput()) ?? ""
+        }
+        #expect(said.contains("database: \(home)/.local/share/swift-haapi/server.sqlite"), "\(said)")
+    }
+}

@@ -3,6 +3,10 @@ import Foundation
 import OAuthCore
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The findings of the security review about the client (issue 17).
 @Suite("haapi trusts no server text", .ownThreads)
 struct CLIUntrustedServerTests {
@@ -100,6 +104,17 @@ extension CLIUntrustedServerTests {
         let fromEnvironment = try await login([], environment: ["HAAPI_CLIENT_SECRET": "from-the-environment"])
         #expect(fromEnvironment.run.status == 0 && !fromEnvironment.run.stderr.contains(warning), "\(fromEnvironment.run.stderr)")
         #expect(sentSecret(fromEnvironment.requests) == "from-the-environment")
+        // A pipe, as `--client-secret-file <(pass show app)` gives one (issue 56, item 5).
+        let fifo = directory.appendingPathComponent("secret-pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data("from-a-pipe\n".utf8))
+            try? handle?.close()
+        }.start()
+        let fromPipe = try await login(["--client-secret-file", fifo])
+        #expect(fromPipe.run.status == 0, "\(fromPipe.run.stderr)")
+        #expect(sentSecret(fromPipe.requests) == "from-a-pipe")
         let onArgv = try await login(["--client-secret", "on-the-command-line"])
         #expect(onArgv.run.status == 0 && onArgv.run.stderr.contains(warning), "\(onArgv.run.stderr)")
         #expect(sentSecret(onArgv.requests) == "on-the-command-line")

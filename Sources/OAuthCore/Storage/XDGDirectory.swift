@@ -16,7 +16,14 @@ package enum XDGDirectory {
     /// The variable's folder; the spec says an empty or relative value is to be ignored.
     private static func base(_ variable: String, else fallback: String, environment: [String: String]) -> URL {
         if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
-        // NSHomeDirectory: homeDirectoryForCurrentUser does not exist on iOS.
-        return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(fallback, isDirectory: true)
+        return home(environment: environment).appendingPathComponent(fallback, isDirectory: true)
+    }
+
+    /// The user's home: `$HOME` when it is an absolute path (as every Unix program takes it;
+    /// Foundation's `NSHomeDirectory()` on Linux reads the password database and ignores it), else
+    /// `NSHomeDirectory()` (`homeDirectoryForCurrentUser` does not exist on iOS).
+    package static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home, isDirectory: true) }
+        return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
     }
 }

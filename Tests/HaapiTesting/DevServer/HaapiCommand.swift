@@ -108,6 +108,8 @@ extension HaapiCommand {
         public var standardErrorFile: URL { err }
         /// What it has written to standard error so far.
         public func standardError() throws -> String { try String(contentsOf: err, encoding: .utf8) }
+        /// What it has written to standard output so far.
+        public func standardOutput() throws -> String { try String(contentsOf: out, encoding: .utf8) }
     }
 
     /// `haapi ARGUMENTS`, not yet started, its output going to files in `home`.
