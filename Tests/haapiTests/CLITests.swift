@@ -548,3 +548,19 @@ extension CLITests {
         #expect(said.contains("database: \(home)/.local/share/swift-haapi/server.sqlite"), "\(said)")
     }
 }
+
+extension CLITests {
+    /// Issue 56, item 12: the config file of the AppAuth example the project follows (seed 002:
+    /// `issuer`, `clientID`, `redirectUri`, `postLogoutRedirectUri`, `scope`) is read as it is,
+    /// silently: the login goes on to the issuer (unreachable here) without a word about the file.
+    @Test func theAppAuthExamplesConfigIsReadAsItIs() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = try Self.write(
+            #"{"issuer": "https://127.0.0.1:9/oauth/v2/login.porta.com", "clientID": "mobile-client", "redirectUri": "io.porta.client:/callback", "postLogoutRedirectUri": "io.porta.client:/logoutcallback", "scope": "openid profile"}"#,
+            to: directory, name: "config.json")
+        let run = try Self.haapi(["login", "--config", config, "--browser", "--no-browser"], home: directory, timeout: 30)
+        #expect(!run.stderr.contains("config.json") && !run.stderr.contains("clientID") && !run.stderr.contains("warning"), "\(run.stderr)")
+        #expect(run.stderr.contains("127.0.0.1:9"), "the login went on to the issuer: \(run.stderr)")
+    }
+}

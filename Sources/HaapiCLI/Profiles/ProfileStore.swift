@@ -146,14 +146,15 @@ extension ProfileConfiguration {
         ("dpop", .bool), ("login", words(LoginMethod.self)), ("apiOrigins", .strings), ("caFile", .string), ("secretStore", words(SecretStore.self)),
     ]
 
-    /// Keys as earlier versions wrote them (and seed 002's `config.json` writes `clientID`), with
-    /// today's spelling: still read, and written today's way at the next save.
-    static let formerSpellings = ["clientID": "clientId", "baseURL": "baseUrl"]
+    /// Other spellings of keys, each ours to read as it is, silently: the AppAuth example's
+    /// `config.json` (seed 002) writes `clientID`, earlier versions wrote `baseURL`. A profile's
+    /// file is written with today's spelling at the next save.
+    static let otherSpellings = ["clientID": "clientId", "baseURL": "baseUrl"]
 
-    /// `members` with each former spelling renamed to today's (today's wins when both are there).
+    /// `members` with each other spelling renamed to today's (today's wins when both are there).
     static func respelled(_ members: [String: JSONValue]) -> [String: JSONValue] {
         var members = members
-        for (former, current) in formerSpellings {
+        for (former, current) in otherSpellings {
             guard let value = members.removeValue(forKey: former) else { continue }
             if members[current, default: .null] == .null { members[current] = value }
         }
@@ -220,17 +221,13 @@ extension ProfileConfiguration {
         }
         let names = fileKeys.map(\.name)
         for key in members.keys.sorted() {
-            if let current = formerSpellings[key] {
-                Stderr.line("warning: \(path): \"\(key)\" is now written \"\(current)\", as `haapi status --json` prints it (read as \"\(current)\")")
-                continue
-            }
-            guard !names.contains(key) else { continue }
+            guard !names.contains(key), otherSpellings[key] == nil else { continue }
             let suggestion = names.first { $0.caseInsensitiveCompare(key) == .orderedSame }
                 ?? names.first { $0.lowercased() == key.lowercased().replacingOccurrences(of: "_", with: "") }
                 ?? NearestName.to(key, among: names)
             throw CLIFailure(
-                "\(path): unknown key \"\(PrintableText(key))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
-                    + " (the keys: \(names.joined(separator: ", ")))")
+                "\(path): unknown key \"\(PrintableText(key))\""
+                    + (suggestion.map { "; did you mean \"\($0)\"?" } ?? " (the keys: \(names.joined(separator: ", ")))"))
         }
         members = respelled(members)
         if members["clientId", default: .null] == .null, let clientID { members["clientId"] = .string(clientID) }
