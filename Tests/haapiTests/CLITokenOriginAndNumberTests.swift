@@ -23,6 +23,9 @@ struct CLITokenOriginAndNumberTests {
             #expect(refused.stderr.contains("is not the provider's origin") && refused.stderr.contains("--allow-origin \(origin)"), "\(refused.stderr)")
             #expect(foreign.requests.isEmpty, "\(foreign.requests.map(\.headers))")
             #expect(session.server.lines(prefix: refreshes).isEmpty)
+            // Issue 56, item 11: curl's -X names the method, and the hint names the origin as a person writes it.
+            let method = try session.haapi(["api", "-X", "POST", "https://api.example/items"])
+            #expect(method.status == 2 && method.stderr.contains("--allow-origin https://api.example for this call") && !method.stderr.contains(":443"), "\(method.stderr)")
             #expect(try session.storedTokens()?["accessToken"] as? String == tokens)
 
             // Allowed for one call: sent (and its 401 refreshes once, as the user trusts it).

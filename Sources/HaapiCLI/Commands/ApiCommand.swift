@@ -28,7 +28,7 @@ struct ApiCommand: AsyncParsableCommand {
                 "haapi api --allow-origin https://api.other.example https://api.other.example/v1/me"))
 
     @OptionGroup var profile: ProfileOption
-    @Option(help: "The HTTP method (default GET, or POST with --data).") var method: String?
+    @Option(name: [.customShort("X"), .long], help: "The HTTP method (default GET, or POST with --data).") var method: String?
     @Option(help: "The request body: text, @FILE for a file's content, or @- for standard input.") var data: String?
     @Option(name: [.customShort("H"), .long], help: "A header line `Name: value` to send (repeatable).") var header: [String] = []
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and the response's headers before its body.") var include = false

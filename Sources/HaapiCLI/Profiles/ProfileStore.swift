@@ -83,7 +83,11 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     /// - Throws: `ValidationError` naming the origin and the flags that allow it.
     func checkAPITarget(_ url: URL, extra: [String], allowInsecureHttp: Bool) throws {
         guard let origin = url.origin, apiOrigins(adding: extra).contains(origin) else {
-            let shown = url.origin ?? url.absoluteString
+            // As a person writes it: without the scheme's default port.
+            var shown = url.origin ?? url.absoluteString
+            for (scheme, port) in [("https://", ":443"), ("http://", ":80")] where shown.hasPrefix(scheme) && shown.hasSuffix(port) {
+                shown.removeLast(port.count)
+            }
             throw ValidationError(
                 "\(PrintableText(shown)) is not the provider's origin: the profile's token is sent only there "
                     + "(give --allow-origin \(PrintableText(shown)) for this call, or `haapi login --api-origin ORIGIN` to keep it in the profile)")
