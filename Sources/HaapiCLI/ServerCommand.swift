@@ -102,7 +102,10 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
 
                 """)
             if publicUrl == nil && ["0.0.0.0", "::", "[::]"].contains(host) {
-                Stderr.line("Its issuer names \(host), which no other machine can reach: give --public-url http://THIS-MACHINE'S-ADDRESS:\(port).")
+                Stderr.line(
+                    port == 0
+                        ? "Its issuer names \(host), which no other machine can reach: choose a port (--port 8080) and give --public-url http://THIS-MACHINE'S-ADDRESS:8080."
+                        : "Its issuer names \(host), which no other machine can reach: give --public-url http://THIS-MACHINE'S-ADDRESS:\(port).")
             }
         }
         if insecurePasswordHashingForBenchmarks {

@@ -68,9 +68,18 @@ import X509
         let userinfo = try CLITests.haapi(["userinfo"], home: directory)
         #expect(userinfo.status == 0 && userinfo.stdout.contains("\"sub\" : \"demo\""), "\(userinfo.stderr)")
 
-        // HAAPI_CA_FILE, for one command, in another profile.
-        let fromEnvironment = try CLITests.haapi(login + ["--profile", "env"], home: directory, environment: ["HAAPI_CA_FILE": files.ca.path])
+        // HAAPI_CA_FILE (or SSL_CERT_FILE) at login, in another profile: kept, so that the
+        // profile's later commands reach the server without it (issue 56, item 8).
+        let fromEnvironment = try CLITests.haapi(login + ["--profile", "env"], home: directory, environment: ["SSL_CERT_FILE": files.ca.path])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        let later = try CLITests.haapi(["userinfo", "--profile", "env"], home: directory)
+        #expect(later.status == 0, "\(later.stderr)")
+
+        // A CA file that is not the server's: the hint is about that file, not to give one.
+        let elsewhere = directory.appendingPathComponent("other-ca")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let otherCA = try CLITests.haapi(login + ["--profile", "other", "--cacert", try Self.privateCA(in: elsewhere).ca.path], home: directory)
+        #expect(otherCA.status != 0 && otherCA.stderr.contains("vouch for") && !otherCA.stderr.contains("give its PEM file with --cacert"), "\(otherCA.stderr)")
 
         // A CA file that is not one is said by name before anything is sent.
         let notPEM = directory.appendingPathComponent("not.pem")

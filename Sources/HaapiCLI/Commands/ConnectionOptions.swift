@@ -129,6 +129,14 @@ struct ConnectionOptions: ParsableArguments {
         // Kept as an absolute path: later commands run from other folders. The file is read (and
         // refused if it is not PEM) when the login's transport is made, before anything is sent.
         if let cacert { settings.caFile = URL(fileURLWithPath: cacert).standardizedFileURL.path }
+        // A CA the login trusted through the environment is kept too, so that the profile's later
+        // commands (a refresh, `logout --all` from another shell) reach the same server.
+        let environment = ProcessInfo.processInfo.environment
+        if settings.caFile == nil,
+            let named = [environment["HAAPI_CA_FILE"], environment["SSL_CERT_FILE"]].compactMap({ $0 }).first(where: { !$0.isEmpty && !AnnouncedTransport.isSystemBundle($0) })
+        {
+            settings.caFile = URL(fileURLWithPath: named).standardizedFileURL.path
+        }
         if browser {
             settings.login = device ? .device : .browser
             if let redirectPort {

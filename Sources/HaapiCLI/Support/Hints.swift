@@ -11,7 +11,12 @@ enum Hints {
         // A flow's error is the UI's wrapper, not an IdsvrError: its failure's causes count too.
         let chain = error.causeChain.flatMap { ($0 as? HaapiFlowError)?.underlyingError?.causeChain ?? [$0] }
         if chain.contains(where: { ($0 as? any IdsvrError)?.error == "invalid_client" }) { return refusedClient }
-        if chain.contains(where: { ($0 as? HTTPTransportError)?.code == .tlsFailure }) { return untrustedCertificate }
+        if chain.contains(where: { ($0 as? HTTPTransportError)?.code == .tlsFailure }) {
+            // With a CA file given already, the hint is about that file, not to give one.
+            let given = AnnouncedTransport.trustedCAFiles.withLock { $0 }
+            return given.isEmpty ? untrustedCertificate
+                : " (neither the system's roots nor \(given.joined(separator: ", ")) vouch for the server's certificate: check that the file holds the CA that issued it, and that the certificate names the host)"
+        }
         return ""
     }
 

@@ -97,13 +97,25 @@ struct AnnouncedTransport: HTTPTransport {
             }, indicator: .shared)
     }
 
+    /// The CA files this command trusts besides the system's roots (`PATH (HAAPI_CA_FILE)`), for
+    /// the hint of a certificate error.
+    static let trustedCAFiles = LockedValue<[String]>([])
+
+    /// Whether `path` is a system's own bundle of roots (which `SSL_CERT_FILE` often names):
+    /// no private CA of the user's, and nothing to keep in a profile.
+    static func isSystemBundle(_ path: String) -> Bool {
+        ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem", "/etc/ssl/ca-bundle.pem"]
+            .contains(URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
     /// The PEM certificates of the CA files named by `settings.caFile`, `HAAPI_CA_FILE` and
     /// `SSL_CERT_FILE`, together; `nil` when none is named.
     /// - Throws: ``CLIFailure`` naming a file that cannot be read or holds no PEM certificate.
     static func trustedCAs(for settings: ProfileConfiguration?, environment: [String: String]) throws -> String? {
         let named = [
-            (settings?.caFile, "--cacert"), (environment["HAAPI_CA_FILE"], "HAAPI_CA_FILE"), (environment["SSL_CERT_FILE"], "SSL_CERT_FILE"),
+            (settings?.caFile, "the profile's CA file"), (environment["HAAPI_CA_FILE"], "HAAPI_CA_FILE"), (environment["SSL_CERT_FILE"], "SSL_CERT_FILE"),
         ].compactMap { path, source in path.flatMap { $0.isEmpty ? nil : ($0, source) } }
+        trustedCAFiles.withLock { $0 = named.filter { !isSystemBundle($0.0) }.map { "\($0.0) (\($0.1))" } }
         guard !named.isEmpty else { return nil }
         return try named.map { path, source in
             let text = try InputFiles.text(path, "the CA file (\(source))", limit: InputFiles.Limit.certificates)

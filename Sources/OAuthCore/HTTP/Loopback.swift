@@ -12,11 +12,15 @@ package enum Loopback {
         return host == "127.0.0.1" || host == "::1" || host == "[::1]"
     }
 
-    /// Whether `host` names this machine: a loopback IP literal, or `localhost` (RFC 6761 §6.3).
-    /// RFC 8252 §8.3 advises against `localhost` in redirect URIs, since it may resolve elsewhere:
-    /// where the port is allowed to vary, use ``isIPLiteral(_:)``.
+    /// Whether `host` names this machine: any address of IPv4's loopback block (127.0.0.0/8, RFC
+    /// 1122 §3.2.1.3: `127.0.0.2` too), `::1`, or `localhost` (RFC 6761 §6.3). RFC 8252 §8.3
+    /// advises against `localhost` in redirect URIs, since it may resolve elsewhere: where the
+    /// port is allowed to vary, use ``isIPLiteral(_:)``.
     package static func isHost(_ host: String?) -> Bool {
-        isIPLiteral(host) || host?.lowercased() == "localhost"
+        guard let host = host?.lowercased() else { return false }
+        if isIPLiteral(host) || host == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in part.count <= 3 && !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } && (UInt16(part) ?? 256) <= 255 }
     }
 
     /// Whether `url` is plain `http` to this machine.
