@@ -186,8 +186,10 @@ public actor TokenSession {
                 ).subject
             } else {
                 // A session without the provider's keys (no issuer configured) keeps the ID token
-                // for the app, but trusts none of its claims.
-                HaapiLogger.info(OIDCFollowUpTag.session, "the ID token cannot be verified (the provider publishes no keys here): its claims are not used")
+                // for the app, but trusts none of its claims. Debug, not info: that is the usual
+                // state of a HAAPI client's session, whose caller verifies the ID token itself
+                // when it has the keys (the command line does, after the login).
+                HaapiLogger.debug(OIDCFollowUpTag.session, "the ID token is kept unverified (no provider keys are configured here): its claims are not used")
             }
         } else if requiresIDToken {
             throw OIDCError(.invalidIDToken, "the token response has no id_token, though the openid scope was requested")
