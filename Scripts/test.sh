@@ -3,6 +3,9 @@
 # integration tests use (installing it and the other tools the tests drive from Debian's packages on
 # a fresh machine), then runs the tests (`swift test`; its arguments are this script's). Stops the
 # provider afterwards.
+# As root on Debian it installs the missing tools system-wide with apt-get (glewlwyd, tmux,
+# qrencode, chromium-headless-shell, gnome-keyring, libsecret-tools) and says so first; as another
+# user it uses what is installed, and the tests that need the rest fail saying what is missing.
 # On macOS (no apt-get) it runs what needs no Debian package and says what it skips.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +27,7 @@ prepare() {
   # What needs Debian's packages (the real OpenID Provider, Chromium, GNOME Keyring) runs where
   # apt-get is; elsewhere (a Mac) those tests skip, and this says which and why.
   if command -v apt-get >/dev/null && [ "$(uname)" = Linux ]; then
+    [ "$(id -u)" -ne 0 ] || echo "test.sh: running as root: the tools the tests drive that are missing are installed system-wide with apt-get (Debian's packages)" >&2
     apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null ||
       { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; }; }
     # Two throw-away Glewlwyd instances: one plain, one that requires DPoP nonces.
