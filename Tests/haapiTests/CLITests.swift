@@ -216,6 +216,9 @@ struct CLITests {
         let swedishOnly = ["LANG": "sv_SE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""]
         let failed = try Self.haapi(["status", "--profile", "nope"], home: directory, environment: swedishOnly)
         #expect(failed.status == 4 && failed.stdout.hasPrefix("Profil nope: ingen sådan profil"), "\(failed.stdout)")
+        // Issue 56, item 7: an error after the Swedish prefix is Swedish too.
+        let noProfile = try Self.haapi(["token", "--profile", "nope"], home: directory, environment: swedishOnly)
+        #expect(noProfile.status == 4 && noProfile.stderr.hasPrefix("haapi: fel: det finns ingen profil \"nope\""), "\(noProfile.stderr)")
         let usage = try Self.haapi(["login", "--secret-store", "nowhere"], home: directory, environment: swedishOnly)
         #expect(usage.status == 2 && usage.stderr.hasPrefix("haapi: fel: "), "\(usage.stderr)")
     }

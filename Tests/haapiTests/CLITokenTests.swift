@@ -127,6 +127,11 @@ struct CLITokenTests {
         #expect(refresh.status == 0, "\(refresh.stderr)")
         #expect(refresh.stderr.contains("refresh token rotated"))
         #expect(refresh.stdout.isEmpty)
+        // In Swedish, all of it (issue 56, item 7), with the consent's word for a refresh token.
+        let swedish = try CLITests.haapi(
+            ["refresh"], home: session.directory, environment: ["LANG": "sv_SE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""])
+        #expect(swedish.status == 0 && swedish.stderr.hasPrefix("Förnyade token i profilen") && swedish.stderr.contains("ny förnyelsetoken"), "\(swedish.stderr)")
+        #expect(!swedish.stderr.contains("refresh") && !swedish.stderr.contains("Refreshed"), "\(swedish.stderr)")
         let second = try #require(try session.storedTokens()?["accessToken"] as? String)
         #expect(second != first)
         #expect(try session.storedTokens()?["refreshToken"] as? String != firstRefresh)

@@ -156,9 +156,9 @@ struct RefreshCommand: AsyncParsableCommand {
         let (store, _, session) = try Profile.openSession(profile.name)
         let before = try await store.loggedIn(session)
         let after = try await store.reportingFailures(of: "the refresh") { try await session.refresh() }
-        var parts: [PrintableText] = ["Refreshed the tokens of profile \(profile.name)", Self.tokenAndExpiry(after)]
+        var parts: [PrintableText] = [Texts.line(.refreshed, PrintableText(profile.name)), Self.tokenAndExpiry(after)]
         if let refreshToken = after.refreshToken {
-            parts.append(refreshToken == before.refreshToken ? "same refresh token" : "refresh token rotated")
+            parts.append(Texts.line(refreshToken == before.refreshToken ? .refreshSameToken : .refreshRotated))
         }
         Stderr.line(PrintableText.joined(parts, separator: "; "))
     }

@@ -332,10 +332,8 @@ struct Profile {
         try validate(name)
         guard exists(name) else {
             let known = names()
-            throw CLIFailure(
-                "there is no profile \"\(name)\"" + (known.isEmpty ? "" : " (the profiles: \(known.joined(separator: ", ")))")
-                    + "; log in with `haapi login --profile \(name) --issuer URL --client-id ID`",
-                exitCode: ExitCodes.loginNeeded)
+            let listed: PrintableText = known.isEmpty ? "" : " (\(PrintableText(known.joined(separator: ", "))))"
+            throw CLIFailure(Texts.line(.noSuchProfile, PrintableText(name), listed), exitCode: ExitCodes.loginNeeded)
         }
         return try open(name)
     }

@@ -210,7 +210,7 @@ enum ServerTexts {
         "Your email address and whether it is verified": "Din e-postadress och om den är verifierad",
         "Your phone number": "Ditt telefonnummer",
         "Your postal address": "Din postadress",
-        "Access while you are away (a refresh token)": "Åtkomst när du inte är här (en uppdateringstoken)",
+        "Access while you are away (a refresh token)": "Åtkomst när du inte är här (en förnyelsetoken)",
         "Consent comes after authentication": "Samtycke ges efter inloggningen",
         // Problems
         "Form Errors": "Fel i formuläret",

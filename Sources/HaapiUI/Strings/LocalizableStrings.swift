@@ -258,6 +258,14 @@ public struct LocalizableStrings: Sendable {
         case summaryKeptIn = "haapi_summary_kept_in"
         /// The login summary: the profile, and the store of its secrets.
         case summaryKeptInKeyring = "haapi_summary_kept_in_keyring"
+        /// `haapi refresh`: the profile whose tokens were refreshed.
+        case refreshed = "haapi_refreshed"
+        /// `haapi refresh`: the server sent the same refresh token again.
+        case refreshSameToken = "haapi_refresh_same_token"
+        /// `haapi refresh`: the server sent a new refresh token.
+        case refreshRotated = "haapi_refresh_rotated"
+        /// A command names a profile that does not exist: its name, and the profiles there are.
+        case noSuchProfile = "haapi_no_such_profile"
         /// The login summary: the tokens are not kept.
         case summaryNotKept = "haapi_summary_not_kept"
         /// The demo server's message carrying a one-time code: to whom, by what, the code.
