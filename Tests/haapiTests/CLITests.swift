@@ -572,3 +572,18 @@ extension CLITests {
         #expect(run.stderr.contains("127.0.0.1:9"), "the login went on to the issuer: \(run.stderr)")
     }
 }
+
+extension CLITests {
+    /// Issue 56, item 8: `logout --all` reports several profiles, so each failure names its profile.
+    @Test func logoutAllNamesTheProfileOfEachFailure() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let profile = directory.appendingPathComponent("home/profiles/broken")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data(#"{"issuer": "https://idsvr.invalid", "clientId": "c", "redirectUri": "haapi://callback"}"#.utf8).write(to: profile.appendingPathComponent("config.json"))
+        try Data("not the JSON haapi writes".utf8).write(to: profile.appendingPathComponent("tokens.json"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: profile.appendingPathComponent("tokens.json").path)
+        let run = try Self.haapi(["logout", "--all"], home: directory)
+        #expect(run.status == 1 && run.stderr.contains("haapi: error: profile broken: "), "\(run.stderr)")
+    }
+}

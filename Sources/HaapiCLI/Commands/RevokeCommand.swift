@@ -88,7 +88,8 @@ struct LogoutCommand: AsyncParsableCommand {
         var failed = false
         for name in names {
             do { try await logout(name) } catch let failure as CLIFailure {
-                Stderr.line("haapi: error: \(failure.message)")
+                // Each failure names its profile: --all reports several.
+                Stderr.line("haapi: error: profile \(PrintableText(name)): \(failure.message)")
                 failed = true
             }
         }

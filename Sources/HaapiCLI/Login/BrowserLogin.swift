@@ -28,9 +28,10 @@ struct BrowserLogin {
         return OIDCClient(configuration: oidc, transport: try AnnouncedTransport.make(for: configuration), storage: storage, storageKey: storageKey)
     }
 
-    var userAgent: LoopbackUserAgent {
+    /// The browser of a login (`signingIn`) or of a sign-out.
+    func userAgent(signingIn: Bool = true) -> LoopbackUserAgent {
         LoopbackUserAgent(
-            launcher: AnnouncingLauncher(browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil),
+            launcher: AnnouncingLauncher(browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil, signingIn: signingIn),
             listen: LoopbackRedirectListener.factory(page: ReturnPage.make(strings: LocalizableStrings())))
     }
 
@@ -38,6 +39,8 @@ struct BrowserLogin {
     /// starts) the URL to open in one.
     struct AnnouncingLauncher: BrowserLauncher {
         let browser: SystemBrowserLauncher?
+        /// A login (which a code on another device can do instead), not a sign-out.
+        var signingIn = true
 
         func open(_ url: URL) async throws {
             let shown = PrintableText(url.absoluteString)
@@ -54,7 +57,7 @@ struct BrowserLogin {
                     opening = reason.prefix(1).uppercased() + reason.dropFirst() + ". Open this URL in a browser on this machine"
                 }
             }
-            Stderr.line("\(opening) (or log in with `haapi login --device` from elsewhere):")
+            Stderr.line(signingIn ? "\(opening) (or log in with `haapi login --device` from elsewhere):" : "\(opening):")
             Stderr.line("  \(shown)")
             Stderr.line("Waiting for the browser to come back...")
         }
@@ -64,7 +67,7 @@ struct BrowserLogin {
     func run(keepingIn storage: any LockingStorage) async throws -> AuthState {
         let client = try client(storage: storage, storageKey: Profile.tokensKey)
         do {
-            return try await client.login(using: userAgent)
+            return try await client.login(using: userAgent())
         } catch let error as any IdsvrError {
             throw CLIFailure("the browser login failed: \(error.errorDescription ?? error.error)\(Hints.after(error))")
         }
@@ -101,7 +104,7 @@ struct BrowserLogin {
         do {
             try await client.setAuthState(tokens)
             Stderr.line("Ending the provider's session at its sign-out page; waiting up to \(timeout) s for it to come back...")
-            try await client.endSession(using: userAgent)
+            try await client.endSession(using: userAgent(signingIn: false))
         } catch let error as any IdsvrError {
             throw CLIFailure("the provider did not end the session: \(error.errorDescription ?? error.error)")
         }
