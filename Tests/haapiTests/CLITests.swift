@@ -367,6 +367,9 @@ struct CLITests {
         let typo = try Self.haapi(["tokn"], home: directory)
         #expect(typo.status == 2)
         #expect(typo.stderr == "haapi: error: unknown command \"tokn\"; did you mean `haapi token`? (`haapi --help` lists the commands)\n")
+        // Two neighbours swapped are one slip (issue 56, item 9).
+        let swapped = try Self.haapi(["loign"], home: directory)
+        #expect(swapped.stderr.hasPrefix("haapi: error: unknown command \"loign\"; did you mean `haapi login`?"), "\(swapped.stderr)")
         let unknown = try Self.haapi(["frobnicate", "--all"], home: directory)
         #expect(unknown.stderr == "haapi: error: unknown command \"frobnicate\" (`haapi --help` lists the commands)\n", "\(unknown.stderr)")
         let value = try Self.haapi(["token", "--min-ttl", "soon"], home: directory)
