@@ -350,9 +350,15 @@ struct CLITests {
             let script = "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
                 + "_haapi haapi \(words.last!) \(words[words.count - 2]); echo \"${COMPREPLY[*]}\""
             let path = Self.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            return try Subprocess.run("/bin/bash", ["-c", script, "bash", file], environment: ["PATH": path]).output
+            return try Subprocess.run(
+                "/bin/bash", ["-c", script, "bash", file], environment: ["PATH": path, "HAAPI_HOME": directory.appendingPathComponent("home").path]).output
         }
         #expect(try complete(["haapi", "to"]) == "token\n")
+        // Issue 56, item 9: a profile's name completes where a command takes one.
+        let work = directory.appendingPathComponent("home/profiles/work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data(#"{"issuer": "https://idsvr.example", "clientId": "c", "redirectUri": "haapi://callback"}"#.utf8).write(to: work.appendingPathComponent("config.json"))
+        #expect(try complete(["haapi", "profiles", "use", "w"]) == "work\n")
         // Issue 38, item 13: the shells, after `haapi completion`.
         #expect(try complete(["haapi", "completion", "z"]) == "zsh\n")
         for shell in ["zsh", "fish"] { #expect(try Self.haapi(["completion", shell], home: directory).stdout.contains("haapi")) }

@@ -242,7 +242,7 @@ struct ProfilesUseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "use", abstract: "Make NAME the profile commands use by default ($HAAPI_PROFILE and --profile still win).")
 
-    @Argument(help: "A saved profile.") var name: String
+    @Argument(help: "A saved profile.", completion: .custom { _, _, _ in Profile.names() }) var name: String
 
     func run() throws {
         _ = try Profile.openSaved(name)
@@ -257,7 +257,7 @@ struct ProfilesDeleteCommand: AsyncParsableCommand {
         commandName: "delete",
         abstract: "Delete a profile: its tokens are revoked when the server can be reached, then its settings, tokens and key are removed.")
 
-    @Argument(help: "A saved profile.") var name: String
+    @Argument(help: "A saved profile.", completion: .custom { _, _, _ in Profile.names() }) var name: String
     @Flag(help: "Delete the profile even when the keyring cannot remove its items (they stay in the keyring; the command says so).")
     var force = false
     @OptionGroup var log: LogOptions
