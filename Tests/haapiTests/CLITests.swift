@@ -334,6 +334,12 @@ struct CLITests {
         for name in names where name != "help" {
             let help = try Self.haapi([name, "--help"], home: directory)
             #expect(help.stdout.contains("Examples:\n  "), "haapi \(name) --help has no examples")
+            // No example is wrapped mid-command (issue 56, item 9): each line is indented, and
+            // a long one continues with ` \`.
+            let examples = (help.stdout.components(separatedBy: "Examples:\n").last ?? "").components(separatedBy: "\n\n").first ?? ""
+            for line in examples.split(separator: "\n") {
+                #expect(line.hasPrefix("  ") && line.count <= 80, "haapi \(name) --help: a wrapped example line: \"\(line)\"")
+            }
         }
     }
 
