@@ -109,7 +109,7 @@ struct PreviewCommand: AsyncParsableCommand {
                 pages.append((name, .file(name + ".html"), screens.strings.string(screen.kind.title)))
             } catch let failure as CLIFailure {
                 // One bad file does not stop the others: it is said, and left out of the index.
-                Stderr.line(PrintableText("haapi: warning: skipped \(name): \(failure.message)"))
+                Texts.warn(PrintableText("skipped \(name): \(failure.message)"))
             }
         }
         guard !pages.isEmpty else { throw CLIFailure("none of the responses could be previewed") }
@@ -139,7 +139,7 @@ struct PreviewCommand: AsyncParsableCommand {
     /// what it is drawn on, naming the theme's keys and colours (``ThemeContrast``).
     static func warnAboutContrast(of page: ScreenPage) {
         for pair in ThemeContrast.failures(of: page.theme, color: { page.assets.color(named: $0) }) {
-            Stderr.line(PrintableText("haapi: warning: low contrast: \(pair.description)"))
+            Texts.warn(PrintableText("low contrast: \(pair.description)"))
         }
     }
 
@@ -172,7 +172,7 @@ struct PreviewCommand: AsyncParsableCommand {
         configuration.preview = Gallery(theme: theme, assets: assets)
         // The theme as it is now (the gallery reads it again at each request, and shows its errors there).
         do { Self.warnAboutContrast(of: try Self.pages(lang: nil, theme: theme, assets: assets).1) } catch let failure as CLIFailure {
-            Stderr.line("haapi: warning: \(failure.message) (the gallery's pages say so until the theme is mended)")
+            Texts.warn("\(failure.message) (the gallery's pages say so until the theme is mended)")
         }
         do {
             try await DevServer.run(configuration: configuration) { issuer in

@@ -67,7 +67,7 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
             throw ValidationError("--public-url must be an http or https origin such as http://192.168.1.20:8080, not \(PrintableText(publicUrl))")
         }
         if (scheme == "https") != (tlsCert != nil) {
-            Stderr.line("warning: --public-url is \(scheme) but the server serves \(tlsCert == nil ? "http" : "https"): a proxy in between must translate")
+            Texts.warn("--public-url is \(scheme) but the server serves \(tlsCert == nil ? "http" : "https"): a proxy in between must translate")
         }
         return url
     }

@@ -71,7 +71,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             var headers = HeaderFields()
             for field in response.headers { headers.add(name: field.name, value: field.value) }
             return TransportResponse(
-                status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
+                status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url,
+                statusLine: HTTPStatusLine.text(version: response.version, status: response.status))
         } catch {
             // Whatever the layers below made of a cancellation (a closed channel, a finished body), it is one.
             if Task.isCancelled { throw HTTPTransportError.cancelled(target) }
@@ -133,5 +134,15 @@ extension HTTPTransportError {
             return HTTPTransportError(.connectionFailed, "\(target) could not connect", underlying: error)
         }
         return HTTPTransportError(.connectionClosed, "\(target) failed", underlying: error)
+    }
+}
+
+/// A response's status line as curl prints it: HTTP/1 with its reason phrase
+/// (`HTTP/1.1 404 Not Found`), HTTP/2 and later without one, which they do not send (`HTTP/2 404`).
+enum HTTPStatusLine {
+    static func text(version: HTTPVersion, status: HTTPResponseStatus) -> String {
+        guard version.major < 2 else { return "HTTP/\(version.major) \(status.code)" }
+        let line = "HTTP/\(version.major).\(version.minor) \(status.code)"
+        return status.reasonPhrase.isEmpty ? line : line + " " + status.reasonPhrase
     }
 }

@@ -163,7 +163,9 @@ private final class ResponseCollector: ChannelInboundHandler {
             guard let head else { return }
             var headers = HeaderFields()
             for field in head.headers { headers.add(name: field.name, value: field.value) }
-            outcome.succeed(TransportResponse(status: Int(head.status.code), headers: headers, body: body, url: url))
+            outcome.succeed(TransportResponse(
+                status: Int(head.status.code), headers: headers, body: body, url: url,
+                statusLine: HTTPStatusLine.text(version: head.version, status: head.status)))
             context.close(promise: nil)
         }
     }

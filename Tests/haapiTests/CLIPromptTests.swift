@@ -94,4 +94,27 @@ struct CLIPromptTests {
         #expect(ended.contains("EXIT=1"), "pane:\n\(ended)")
         #expect(ended.contains("haapi: error: login failed: Too many failed attempts: the account is locked for 15 minutes"), "pane:\n\(ended)")
     }
+
+    /// Issue 56, item 9: a menu takes an entry's title as well as its number, and no choice is
+    /// printed twice: BankID's two ways are menu entries only (not also the forms' headings),
+    /// and a passkey without a platform authenticator offers the browser once.
+    @Test func menusTakeTitlesAndNameEachChoiceOnce() throws {
+        let demo = try Demo()
+        try demo.waitFor("Choose 1-8")
+        try demo.type("bankid")
+        let bankID = try demo.waitFor("Choose 1-2")
+        for way in ["Login with BankID installed on this device", "Login with BankID installed on a different device"] {
+            #expect(bankID.components(separatedBy: way).count == 2, "\(way) once:\n\(bankID)")
+        }
+        let demo2 = try Demo()
+        try demo2.waitFor("Choose 1-8")
+        try demo2.type("Passkey")
+        try demo2.waitFor("Username:")
+        try demo2.type("demo")
+        try demo2.waitFor("Password:")
+        try demo2.type("Password1")
+        let fallback = try demo2.waitFor("Choose 1-2 [1]")
+        #expect(fallback.contains("  1) Continue in the browser\n  2) Cancel"), "pane:\n\(fallback)")
+        #expect(!fallback.contains("Use the browser instead"), "pane:\n\(fallback)")
+    }
 }

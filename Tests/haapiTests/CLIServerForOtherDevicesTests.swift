@@ -33,6 +33,9 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("give --port with --public-url"), "\(refused.stderr)")
         let path = try CLITests.haapi(["server", "--port", "8080", "--public-url", "http://phone.test:8080/app"], home: directory)
         #expect(path.status == 2 && path.stderr.contains("must be an http or https origin"), "\(path.stderr)")
+        // A warning is the command line's, prefixed as every other (issue 56, item 9).
+        let proxied = try CLITests.haapi(["server", "--port", "8080", "--public-url", "https://phone.test:8443", "--print-config", "--client", "haapi-secret"], home: directory)
+        #expect(proxied.status == 0 && proxied.stderr.hasPrefix("haapi: warning: --public-url is https but the server serves http"), "\(proxied.stderr)")
     }
 
     /// `--print-config --client ID` prints what `login --config` takes: the secret client's

@@ -216,7 +216,8 @@ struct CLITokenTests {
         #expect(get.stdout.contains("\"sub\":\"demo\"") || get.stdout.contains("\"sub\" : \"demo\""), "\(get.stdout)")
         let post = try session.haapi(["api", "--method", "POST", "--include", userinfo])
         #expect(post.status == 0, "\(post.stderr)")
-        #expect(post.stdout.hasPrefix("HTTP 200\n"), "\(post.stdout)")
+        // The status line as curl -i prints it (issue 56, item 11).
+        #expect(post.stdout.hasPrefix("HTTP/1.1 200 OK\n"), "\(post.stdout)")
 
         let revoked = try #require(try session.storedTokens()?["accessToken"] as? String)
         try await session.revokeAtServer(revoked, hint: "access_token")
@@ -228,6 +229,8 @@ struct CLITokenTests {
         let missing = try session.haapi(["api", session.server.issuer + "/no/such/api"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "haapi: error: the API answered HTTP 404 to GET \(session.server.issuer)/no/such/api\n", "\(missing.stderr)")
+        let missingHead = try session.haapi(["api", "-i", session.server.issuer + "/no/such/api"])
+        #expect(missingHead.stdout.hasPrefix("HTTP/1.1 404 Not Found\n"), "\(missingHead.stdout)")
         let usage = try session.haapi(["api", "/relative"])
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("the URL must be absolute"), "\(usage.stderr)")

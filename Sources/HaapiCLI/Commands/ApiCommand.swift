@@ -69,7 +69,7 @@ struct ApiCommand: AsyncParsableCommand {
             try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).send(request)
         }
         if include {
-            let head: [PrintableText] = ["HTTP \(response.status)"] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]
+            let head: [PrintableText] = [PrintableText(response.statusLine ?? "HTTP \(response.status)")] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]
             Stdout.write(PrintableText.joined(head, separator: "\n"))
         }
         Stdout.body(response.body)

@@ -72,7 +72,7 @@ struct ConnectionOptions: ParsableArguments {
         guard allowInsecureHttp else {
             throw ValidationError("\(option) \(url.absoluteString) is http:// to another machine: tokens and secrets would travel in clear (give --allow-insecure-http to do it anyway)")
         }
-        Stderr.line("haapi: warning: \(option) is http:// to another machine: tokens and secrets travel in clear")
+        Texts.warn("\(option) is http:// to another machine: tokens and secrets travel in clear")
     }
 
     /// The client secret from --client-secret-file, `--client-secret -` (standard input),
@@ -87,7 +87,7 @@ struct ConnectionOptions: ParsableArguments {
             return line
         }
         if let clientSecret {
-            Stderr.line("haapi: warning: a secret given on the command line is visible to other users (ps); use --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret -")
+            Texts.warn("a secret given on the command line is visible to other users (ps); use --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret -")
             return clientSecret
         }
         return ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }

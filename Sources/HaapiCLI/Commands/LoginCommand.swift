@@ -83,7 +83,7 @@ struct LoginCommand: AsyncParsableCommand {
         {
             // Moving off a keyring that cannot be read: the settings, without the secret it keeps.
             saved = try store.readConfiguration()
-            Stderr.line("haapi: warning: \(failure.message); give the client secret again (--client-secret-file, HAAPI_CLIENT_SECRET) if the client needs one")
+            Texts.warn("\(failure.message); give the client secret again (--client-secret-file, HAAPI_CLIENT_SECRET) if the client needs one")
         }
         // A profile saved by a browser or device login logs in the same way again when no
         // settings are given; a browser login over SSH, with no display, asks for a code instead.
@@ -117,8 +117,8 @@ struct LoginCommand: AsyncParsableCommand {
         // The server completed the login: a keyring that refused the tokens does not lose it.
         if let refusal = (kept as? LoginTokenStorage)?.refusal {
             settings.secretStore = nil
-            Stderr.line(
-                "haapi: warning: \(Keyring.name) refused the tokens (\(PrintableText(refusal))), so they are kept in the profile's files (0600) instead. "
+            Texts.warn(
+                "\(Keyring.name) refused the tokens (\(PrintableText(refusal))), so they are kept in the profile's files (0600) instead. "
                     + "To use the keyring, unlock it and log in again with --secret-store keyring; to choose files from the start, "
                     + "--secret-store file or HAAPI_SECRET_STORE=file")
         }

@@ -276,7 +276,7 @@ struct ProfilesDeleteCommand: AsyncParsableCommand {
         }
         if configuration?.secrets == .keyring {
             do { try store.removeSecrets(from: .keyring) } catch where force {
-                Stderr.line("haapi: warning: the profile's items stay in \(Keyring.name), which cannot remove them (\(PrintableText(Profile.describe(error)))); remove them there (attribute profile \(PrintableText(store.directory.path)))")
+                Texts.warn("the profile's items stay in \(Keyring.name), which cannot remove them (\(PrintableText(Profile.describe(error)))); remove them there (attribute profile \(PrintableText(store.directory.path)))")
             } catch {
                 throw CLIFailure(
                     "cannot remove the profile's items from \(Keyring.name): \(Profile.describe(error)); the profile is kept "

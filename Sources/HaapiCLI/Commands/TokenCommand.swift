@@ -101,8 +101,8 @@ struct TokenCommand: AsyncParsableCommand {
         // `Authorization: Bearer $(haapi token)` is what people type, and a DPoP-bound token sent so
         // is refused with a 401 that does not say why: said here, where the token is made.
         if token.isDPoPBound && isatty(STDOUT_FILENO) == 0 {
-            Stderr.line(
-                "haapi: warning: this token is DPoP-bound: sent as `Authorization: Bearer` it is refused; send requests with "
+            Texts.warn(
+                "this token is DPoP-bound: sent as `Authorization: Bearer` it is refused; send requests with "
                     + "`haapi api URL`, or with the headers of `haapi token --header --url URL` (`haapi login --no-dpop` asks for "
                     + "Bearer tokens where the server allows them)")
         }

@@ -50,7 +50,7 @@ struct ResponseRecorder: HTTPTransport {
             try Self.masking(json).serialized(pretty: true).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } catch {
-            Stderr.line(PrintableText("haapi: warning: --record could not write \(file.path): \(error.localizedDescription)"))
+            Texts.warn(PrintableText("--record could not write \(file.path): \(error.localizedDescription)"))
         }
         return response
     }

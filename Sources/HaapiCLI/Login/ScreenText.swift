@@ -15,9 +15,14 @@ struct ScreenText {
     var qrCode: (String) -> PrintableText? = QRCodeText.render
 
     /// The lines of `screen`'s messages and content. A button that opens a URL shows the URL
-    /// `opening` gives (the terminal's own redirect for an external browser).
-    func lines(_ screen: Screen, opening: (URL) -> URL = { $0 }) -> [PrintableText] {
-        (screen.messages + screen.content).flatMap { lines($0, on: screen.kind, opening: opening) }
+    /// `opening` gives (the terminal's own redirect for an external browser). A form's heading
+    /// that the menu shows as an entry (`menuTitles`: BankID's "on this device" and "on another
+    /// device") is left to the menu, so that no choice is printed twice.
+    func lines(_ screen: Screen, menuTitles: Set<String> = [], opening: (URL) -> URL = { $0 }) -> [PrintableText] {
+        (screen.messages + screen.content).flatMap { item -> [PrintableText] in
+            if case .section(let title) = item, menuTitles.contains(title) { return [] }
+            return lines(item, on: screen.kind, opening: opening)
+        }
     }
 
     /// The lines of one element of a screen of `kind` (a QR code on BankID's is for its app).

@@ -188,7 +188,7 @@ import OAuthTransportNIO
     /// Prints the screen's lines. A wait's screen comes again at every poll: it is printed when
     /// its lines change, and BankID's once per order (its QR code stays on screen).
     private func show(_ screen: Screen, of model: any UIModel, opening: (URL) -> URL = { $0 }) {
-        let lines = text.lines(screen, opening: opening)
+        let lines = text.lines(screen, menuTitles: Set(Self.menu(screen, of: model).map(\.title)), opening: opening)
         if let bankID = model as? KitBankIdModel {
             let order = bankID.autoStartURL?.absoluteString ?? bankID.qrData
             if order == shownBankIDOrder { return }

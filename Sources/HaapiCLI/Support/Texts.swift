@@ -13,4 +13,8 @@ enum Texts {
     static func line(_ key: LocalizableStrings.Key, _ arguments: PrintableText...) -> PrintableText {
         PrintableText(own: Placeholders.fill(strings.string(key), arguments.map(\.description)))
     }
+
+    /// Writes a warning to standard error, prefixed as every warning of the command line is
+    /// (`haapi: warning: `, in the user's language).
+    static func warn(_ text: PrintableText) { Stderr.line(line(.commandWarning, text)) }
 }

@@ -182,6 +182,8 @@ public struct LocalizableStrings: Sendable {
         // The command line's errors, demo lines and status.
         /// The command line's error line (`haapi: error: %@`).
         case commandError = "haapi_error"
+        /// The command line's warning line (`haapi: warning: %@`).
+        case commandWarning = "haapi_warning"
         /// The error when the server refused the answers given on the command line.
         case refusedAnswers = "haapi_refused_answers"
         /// The demo's line naming the development server's address.

@@ -106,13 +106,17 @@ public struct TransportResponse: Sendable, Hashable {
     public var body: Data
     /// The URL that was requested.
     public var url: URL
+    /// The status line as it came (`HTTP/1.1 404 Not Found`, `HTTP/2 404`), when the transport
+    /// sees it; `nil` where it does not (URLSession). Server-sent: escape it before showing it.
+    public var statusLine: String?
 
     /// Makes a response.
-    public init(status: Int, headers: HeaderFields = [:], body: Data = Data(), url: URL) {
+    public init(status: Int, headers: HeaderFields = [:], body: Data = Data(), url: URL, statusLine: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.url = url
+        self.statusLine = statusLine
     }
 
     /// The media type of `Content-Type`, lower case and without parameters (`application/json`).
