@@ -1,18 +1,20 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Layers, bottom to top (arrows point down only; see ../shared/DESIGN.md):
-//   haapi (CLI) -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
-//   haapi (CLI) -> OIDCClient -> OAuthCore
+// Layers, bottom to top (arrows point down only; docs/DESIGN.md draws them, and
+// Tests/PackageTests/PackageGraphTests.swift fails on any other arrow):
+//   haapi -> HaapiCLI -> HaapiPreview -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
+//   HaapiCLI -> OIDCClient -> OAuthCore
 // OAuthCore is the protocol core both logins share: JOSE, DPoP, the token endpoint, discovery,
 // ID-token validation and the one token lifecycle (TokenSession). HaapiSDK and OIDCClient are
 // siblings; neither imports the other.
-//   haapi (CLI) -> OAuthTransportNIO -> OAuthCore
-//   HaapiDevServer -> OAuthCore
-// The two HTTP transports are modules of their own: OAuthTransportURLSession (URLSession, the
-// default of HaapiSDK on Apple platforms) and OAuthTransportNIO (AsyncHTTPClient, its default
-// elsewhere). On Linux URLSession is FoundationNetworking, which loads libcurl and some thirty
-// libraries at start: the CLI, which talks through AsyncHTTPClient, does not link it.
+//   HaapiCLI -> OAuthTransportNIO, SecretService, HaapiDevServer -> OAuthCore
+// Beside the layers, each on OAuthCore alone: the two HTTP transports, OAuthTransportURLSession
+// (URLSession, the default of HaapiSDK on Apple platforms) and OAuthTransportNIO
+// (AsyncHTTPClient, its default elsewhere); SecretService (the Linux keyring); HaapiDevServer
+// (whose pages' style sheet the CLI hands it). On Linux URLSession is FoundationNetworking,
+// which loads libcurl and some thirty libraries at start: the CLI, which talks through
+// AsyncHTTPClient, does not link it.
 // What an iOS app adds (OAuthCore up to HaapiUI and OIDCClient) depends on Foundation and
 // swift-crypto alone: SwiftNIO, AsyncHTTPClient, NIOSSL and swift-certificates come only with
 // OAuthTransportNIO, for servers, terminals and desktop apps.
@@ -30,6 +32,7 @@ let package = Package(
         .library(name: "OAuthTransportNIO", targets: ["OAuthTransportNIO"]),
         .library(name: "OAuthTransportURLSession", targets: ["OAuthTransportURLSession"]),
         .library(name: "HaapiDevServer", targets: ["HaapiDevServer"]),
+        .library(name: "SecretService", targets: ["SecretService"]),
         // Curity's module names, for apps that move over from Curity's UI kit and SDK without
         // changing a line (qualified names such as `IdsvrHaapiSdk.Link` included).
         .library(name: "IdsvrHaapiUIKit", targets: ["IdsvrHaapiUIKit"]),
@@ -87,6 +90,9 @@ let package = Package(
             ]
         ),
         .target(name: "OAuthTransportURLSession", dependencies: ["OAuthCore"]),
+        // The desktop keyring on Linux (the freedesktop Secret Service over D-Bus), which the
+        // command line and Linux apps choose; an app on an Apple platform never links it.
+        .target(name: "SecretService", dependencies: ["OAuthCore"]),
         .target(
             name: "HaapiSDK",
             dependencies: [
@@ -121,8 +127,6 @@ let package = Package(
             name: "HaapiDevServer",
             dependencies: [
                 "OAuthCore",
-                // Its browser pages wear the kit's default theme, from the preview's style sheet.
-                "HaapiPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // https with a certificate of the developer's (`haapi server --tls-cert`).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -145,6 +149,7 @@ let package = Package(
             name: "HaapiCLI",
             dependencies: [
                 "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
+                "SecretService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -153,7 +158,7 @@ let package = Package(
             name: "FuzzHarnesses",
             // HaapiCLI: the command line's readers of the files it keeps (config.json, tokens.json).
             dependencies: [
-                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", .product(name: "Crypto", package: "swift-crypto"),
+                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", "SecretService", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -169,28 +174,41 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The one test kit every test target uses (in the manner of HummingbirdTesting):
-        // Threads/, what tests share in the one test process (HaapiLogger's settings, a trait
-        // that gives blocking tests threads of their own); DevServer/, `haapi server` in process
-        // and the built `haapi` command; Servers/, the misbehaving HTTP server and its table of
-        // faults, the recorded-flow playback server and a test OpenID Provider; Transports/, fake
+        // The test kits, in the manner of HummingbirdTesting. HaapiTesting, which every test
+        // target uses, needs only OAuthCore (and SwiftNIO for its servers): Threads/, what tests
+        // share in the one test process (HaapiLogger's settings, a trait that gives blocking
+        // tests threads of their own, waiting); Processes/, subprocesses and the built `haapi`
+        // command; Servers/, the misbehaving HTTP server and its table of faults, the
+        // recorded-flow playback server and the tests' ID-token signer; Transports/, fake
         // transports (scripted by order, routed like a small server) and wrappers around any
         // transport (recording, intercepting).
         .target(
             name: "HaapiTesting",
             dependencies: [
-                "OAuthTransportNIO", "HaapiDevServer", "OAuthCore", "OIDCClient",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
-                // The test OpenID Provider's RS256 key.
-                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/HaapiTesting"
+        ),
+        // Above it, the servers a test talks to as a client would: `haapi server` in process
+        // (DevServer/: RunningServer, and the person at the phone and the browser) and the
+        // tests' OpenID Provider (Servers/).
+        .target(
+            name: "HaapiServerTesting",
+            dependencies: [
+                "HaapiTesting", "HaapiDevServer", "OAuthTransportNIO", "OIDCClient", "OAuthCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // The test OpenID Provider's RS256 key.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/HaapiServerTesting"
         ),
         .testTarget(
             name: "OAuthCoreTests",
@@ -205,7 +223,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiDevServerTests",
-            dependencies: ["HaapiTesting",
+            dependencies: ["HaapiTesting", "HaapiServerTesting",
                 "OAuthTransportURLSession", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The request-deadline handler is tested in an embedded channel, with its own clock.
@@ -221,7 +239,7 @@ let package = Package(
             name: "haapiTests",
             // The `haapi` command, run as a person or a script runs it: the built binary against
             // `haapi server` or a recorded Curity flow, some under tmux.
-            dependencies: ["HaapiTesting",
+            dependencies: ["HaapiTesting", "HaapiServerTesting",
                 "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI", "HaapiPreview", "OAuthCore", "OIDCClient",
                 // A private CA for `haapi server --tls-cert` (CLIPrivateCATests).
                 .product(name: "X509", package: "swift-certificates"),
@@ -231,17 +249,17 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiUITests",
-            dependencies: ["HaapiTesting", "OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore"],
+            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore"],
             // Fixtures/ui-kit: HAAPI responses from Curity's curityio/ui-kit (see its README).
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HaapiTesting", "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer"]
+            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer"]
         ),
         .testTarget(
             name: "OIDCClientTests",
-            dependencies: ["HaapiTesting", "OAuthTransportNIO",
+            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO",
                 "OIDCClient", "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -259,21 +277,26 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiSDKTests",
-            dependencies: ["HaapiTesting", "HaapiSDK", "HaapiDriver", "OAuthCore", "FuzzHarnesses"],
+            dependencies: ["HaapiTesting", "HaapiSDK", "HaapiDriver", "OAuthCore"],
             resources: [.copy("Fixtures")]
         ),
         // Every snippet of seeds 000 and 001 as printed (see docs/PORTING.md). The snippets
         // are Swift 5 code, as the apps that have them are.
         .testTarget(
             name: "SeedSnippetTests",
-            dependencies: ["HaapiTesting", "OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "OAuthTransportNIO"],
+            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "OAuthTransportNIO"],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The package itself: its target graph against the design.
+        .testTarget(name: "PackageTests", dependencies: ["HaapiTesting"]),
+        // The fuzz harnesses replayed on their seeds and on every input a fuzzing run broke.
+        .testTarget(name: "FuzzHarnessesTests", dependencies: ["FuzzHarnesses"]),
         .testTarget(
             name: "FaultTests",
-            dependencies: ["HaapiTesting", "OAuthTransportNIO", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
+            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
         ),
+        .testTarget(name: "SecretServiceTests", dependencies: ["HaapiTesting", "SecretService", "OAuthCore"], resources: [.copy("Vectors")]),
         .testTarget(
             name: "OAuthTransportNIOTests",
             dependencies: ["HaapiTesting",

@@ -138,7 +138,7 @@ PY
       done ;;
     dbus-message)
       # The messages jeepney (a Python D-Bus implementation) wrote for the wire-format tests, as bytes.
-      python3 - "$dir" Tests/OAuthCoreTests/Vectors/dbus-jeepney.json <<'PY'
+      python3 - "$dir" Tests/SecretServiceTests/Vectors/dbus-jeepney.json <<'PY'
 import json, sys
 for name, hex in json.load(open(sys.argv[2])).items():
     if isinstance(hex, str) and all(c in "0123456789abcdef" for c in hex):

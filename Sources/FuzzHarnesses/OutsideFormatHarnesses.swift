@@ -2,6 +2,7 @@ import Foundation
 import HaapiPreview
 import HaapiUI
 import OAuthCore
+import SecretService
 
 // What another program or person hands the client as bytes: a D-Bus peer's messages, an app's
 // theme plist and an asset catalog's Contents.json. Each reader gives a value or a typed error,

@@ -170,6 +170,7 @@ struct PreviewCommand: AsyncParsableCommand {
     func serve() async throws {
         var configuration = DevServerConfiguration(port: port, databasePath: nil)
         configuration.preview = Gallery(theme: theme, assets: assets)
+        if let style = ScreenPage.kitStyleForServerPages { configuration.pageStyle = style }
         // The theme as it is now (the gallery reads it again at each request, and shows its errors there).
         do { Self.warnAboutContrast(of: try Self.pages(lang: nil, theme: theme, assets: assets).1) } catch let failure as CLIFailure {
             Texts.warn("\(failure.message) (the gallery's pages say so until the theme is mended)")

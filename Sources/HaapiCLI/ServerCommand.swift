@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OAuthCore
 import HaapiDevServer
+import HaapiPreview
 import HaapiDriver
 
 /// `haapi server`: the HAAPI-compatible development server.
@@ -134,6 +135,7 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
             host: host, port: port, databasePath: databasePath, requiresDPoPNonce: requireDpopNonce,
             requestLog: logRequests ? Self.writeLine : nil)
         configuration.passwordHashing = passwordHashing
+        if let style = ScreenPage.kitStyleForServerPages { configuration.pageStyle = style }
         configuration.publicURL = try? publicURL()
         return configuration
     }

@@ -15,7 +15,7 @@ public enum DevServer {
         let router = Router(context: DevServerRequestContext.self)
         router.add(middleware: HostCheckMiddleware(configuration: state.configuration))
         if let log = state.configuration.requestLog { router.add(middleware: RequestLogMiddleware(log: { log($0.description) })) }
-        router.add(middleware: LanguageMiddleware())
+        router.add(middleware: LanguageMiddleware(pageStyle: state.configuration.pageStyle))
         DiscoveryRoutes.add(to: router, state: state)
         OAuthRoutes.add(to: router, state: state)
         HaapiRoutes.add(to: router, state: state)

@@ -78,6 +78,10 @@ public struct DevServerConfiguration: Sendable {
     /// Draws the gallery at `/preview` (``StepGallery``): every step and problem the server can
     /// send, as an app's screens show them; `nil` (the default) serves no gallery.
     package var preview: (any PreviewRenderer)?
+    /// The style sheet of the server's browser pages (login, consent, `/device`, approvals).
+    /// The command line gives the UI kit's default look; the default is a plain one, so the
+    /// server needs nothing of the kit.
+    package var pageStyle: Markup = HTMLPages.plainStyle
     /// The certificate for https (the issuer is then `https://HOST:PORT`); `nil`: plain http.
     public var tls: DevServerTLS?
 

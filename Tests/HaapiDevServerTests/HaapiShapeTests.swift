@@ -1,3 +1,4 @@
+import HaapiServerTesting
 import HaapiTesting
 import Foundation
 import HaapiDevServer

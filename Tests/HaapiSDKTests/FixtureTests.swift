@@ -1,4 +1,5 @@
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -595,17 +596,6 @@ struct JSONParsingAgreementTests {
             var text = (0..<Int.random(in: 1...10, using: &rng)).map { _ in fragments.randomElement(using: &rng)! }.joined()
             if index % 2 == 0 { text = "{\"x\":[" + text + "]}" }
             expectAgreement(Data(text.utf8))
-        }
-    }
-
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

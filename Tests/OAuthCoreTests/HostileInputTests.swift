@@ -1,22 +1,11 @@
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 
 /// Random and mangled input must give typed errors, never a crash or an untyped error.
 @Suite("Hostile input")
 struct HostileInputTests {
-    /// A small deterministic generator, so a failure can be reproduced.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let fragments = [
         "{", "}", "[", "]", "\"", ":", ",", "alg", "\"alg\"", "\"ES256\"", "\"none\"", "\"HS256\"", "kty", "\"EC\"",
         "\"RSA\"", "crv", "\"P-256\"", "x", "y", "n", "e", "\"AQAB\"", "1e999", "-0", "null", "true", "\\u0000", "\u{FFFF}",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HaapiDevServer
+import HaapiPreview
 import HaapiUI
 import OAuthCore
 import OIDCClient
@@ -31,6 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
         let answers = try interaction.loadAnswers(terminal: terminal)
         let state: ServerState
         var configuration = DevServerConfiguration(host: "127.0.0.1", port: 0)
+        if let style = ScreenPage.kitStyleForServerPages { configuration.pageStyle = style }
         // What a real server would text or push to the user is shown as a message to them here.
         configuration.userMessages = { message in Stderr.line(terminal.styled(Self.describe(message), .bold, .yellow)) }
         do { state = try await ServerState.open(configuration: configuration) } catch {

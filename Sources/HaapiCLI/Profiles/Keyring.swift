@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OAuthCore
+import SecretService
 
 /// Where a profile keeps its secrets (the tokens with their DPoP key, and the client secret):
 /// the system's keyring (the macOS Keychain; the Secret Service of a Linux desktop, over D-Bus)

@@ -7,6 +7,13 @@ import OAuthCore
 /// login and the external-browser operation). Plain forms, no script; worded in the request's
 /// language (``ServerLanguage``), as the HAAPI steps are.
 enum HTMLPages {
+    /// The style of a server whose configuration gives none.
+    static let plainStyle: Markup = "body { font-family: system-ui, sans-serif; max-width: 28em; margin: 2em auto; padding: 0 16px; }"
+
+    /// The style sheet of the pages of the request being answered: the configuration's
+    /// ``DevServerConfiguration/pageStyle`` (set by ``LanguageMiddleware``, with the language).
+    @TaskLocal static var style: Markup = plainStyle
+
     /// `text` in the request's language, escaped.
     static func t(_ text: String) -> Markup { "\(text: ServerTexts.translate(text))" }
 
@@ -24,7 +31,7 @@ enum HTMLPages {
             <html lang="\(text: ServerLanguage.current)"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(markup: t(title))</title>
             <style>
-            \(markup: KitLook.styleSheet)
+            \(markup: style)
             </style>
             </head><body><main class="screen page"><h1>\(markup: t(title))</h1>
             \(markup: body)

@@ -29,8 +29,14 @@ enum ServerLanguage {
 
 /// Answers each request in the language it asks for (``ServerLanguage``).
 struct LanguageMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The style sheet of the server's pages (``HTMLPages/style``), which, like the language,
+    /// every page reads while it is answered.
+    let pageStyle: Markup
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await ServerLanguage.$current.withValue(ServerLanguage.of(request)) { try await next(request, context) }
+        try await ServerLanguage.$current.withValue(ServerLanguage.of(request)) {
+            try await HTMLPages.$style.withValue(pageStyle) { try await next(request, context) }
+        }
     }
 }
 

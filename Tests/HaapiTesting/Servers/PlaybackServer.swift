@@ -93,7 +93,7 @@ public final class PlaybackServer: Sendable {
 
     /// Runs `body` with a started server and stops it afterwards.
     public static func with<T>(_ scenes: [Scene], hosts: [String] = [], _ body: (PlaybackServer) async throws -> T) async throws -> T {
-        try await run(try await start(scenes, hosts: hosts), stop: { await $0.stop() }, body)
+        try await withStopping(try await start(scenes, hosts: hosts), stop: { await $0.stop() }, body)
     }
 
     /// `http://127.0.0.1:<port>`.

@@ -294,7 +294,7 @@ public final class FaultServer: Sendable {
 public func withFaultServer<T>(
     _ endpoints: [String: FaultEndpoint], _ body: (FaultServer) async throws -> T
 ) async throws -> T {
-    try await run(try await FaultServer.start(endpoints), stop: { await $0.stop() }, body)
+    try await withStopping(try await FaultServer.start(endpoints), stop: { await $0.stop() }, body)
 }
 
 /// The claims of a DPoP proof the server looks at (the signature is not checked: the

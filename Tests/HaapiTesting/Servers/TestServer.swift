@@ -158,11 +158,11 @@ public func withServer<T>(
     reply: @escaping @Sendable (ReceivedRequest) -> Reply = { _ in .text(200, "ok") },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    try await run(try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply), stop: { await $0.stop() }, body)
+    try await withStopping(try await TestServer.start(host: host, tls: tls, silent: silent, reply: reply), stop: { await $0.stop() }, body)
 }
 
 /// Runs `body` with `server`, then stops it, whether `body` returns or throws.
-func run<Server, T>(
+public func withStopping<Server, T>(
     _ server: Server, stop: (Server) async -> Void, _ body: (Server) async throws -> T
 ) async throws -> T {
     do {

@@ -1,3 +1,4 @@
+import HaapiServerTesting
 import HaapiTesting
 // The snippet files import HaapiUI alone; they wait for what the snippets do in the background with this.
 @_exported import func HaapiTesting.waitFor

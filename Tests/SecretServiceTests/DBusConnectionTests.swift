@@ -1,7 +1,8 @@
 #if os(Linux)
 import Foundation
 import Glibc
-@testable import OAuthCore
+import OAuthCore
+@testable import SecretService
 import Testing
 
 /// What a bus may make the keyring client hold: review 4, finding 3 (one 16 MiB message cost

@@ -12,7 +12,7 @@ import Darwin
 public enum HaapiCommand {
     /// `.build/debug/haapi` next to this package (`swift build --build-tests` builds it too).
     public static let binary: URL = {
-        // Tests/HaapiTesting/DevServer/HaapiCommand.swift: four levels under the package root.
+        // Tests/HaapiTesting/Processes/HaapiCommand.swift: four levels under the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/haapi")

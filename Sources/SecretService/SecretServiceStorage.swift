@@ -1,7 +1,8 @@
 #if os(Linux)
 import Foundation
+import OAuthCore
 
-/// A ``Storage`` in the desktop's keyring (the freedesktop Secret Service: GNOME Keyring,
+/// A `Storage` in the desktop's keyring (the freedesktop Secret Service: GNOME Keyring,
 /// KWallet, KeePassXC), one secret per key.
 ///
 /// It talks to the Secret Service over the D-Bus session bus itself (its own D-Bus client, `DBusConnection`), so it
@@ -14,8 +15,8 @@ import Foundation
 /// Secrets travel in the Secret Service's `plain` session: over the user's own session bus,
 /// unencrypted, as the specification allows for a local bus.
 ///
-/// The keyring has no locks: a ``LockingStorage`` that needs them pairs this storage with a
-/// ``FileStorage``'s lock, as the `haapi` command line does.
+/// The keyring has no locks: a `LockingStorage` that needs them pairs this storage with a
+/// `FileStorage`'s lock, as the `haapi` command line does.
 public final class SecretServiceStorage: Storage {
     /// The attributes every item of this storage carries (the `key` attribute is added per item).
     public let attributes: [String: String]
@@ -46,8 +47,8 @@ public final class SecretServiceStorage: Storage {
     }
 
     /// The secret of the key's item, or `nil` when the keyring has none.
-    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when no keyring answers;
-    ///   [`StorageError.Code.readFailed`](doc:ErrorCode/readFailed) when it refuses (a locked keyring the user did not open).
+    /// - Throws: `StorageError` `StorageError.Code.unavailable` when no keyring answers;
+    ///   `StorageError.Code.readFailed` when it refuses (a locked keyring the user did not open).
     public func read(key: String) throws -> Data? {
         try perform(.readFailed, "the keyring could not read \"\(key)\"") {
             let service = try SecretService.open()
@@ -57,8 +58,8 @@ public final class SecretServiceStorage: Storage {
     }
 
     /// Stores the secret in the default collection, replacing the key's item in one call.
-    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when no keyring answers;
-    ///   [`StorageError.Code.writeFailed`](doc:ErrorCode/writeFailed) otherwise (the old item kept).
+    /// - Throws: `StorageError` `StorageError.Code.unavailable` when no keyring answers;
+    ///   `StorageError.Code.writeFailed` otherwise (the old item kept).
     public func write(key: String, data: Data) throws {
         try perform(.writeFailed, "the keyring could not store \"\(key)\"") {
             let service = try SecretService.open()
@@ -68,8 +69,8 @@ public final class SecretServiceStorage: Storage {
     }
 
     /// Deletes the key's items; a key without any is not an error.
-    /// - Throws: ``StorageError`` [`StorageError.Code.unavailable`](doc:ErrorCode/unavailable) when no keyring answers;
-    ///   [`StorageError.Code.deleteFailed`](doc:ErrorCode/deleteFailed) otherwise.
+    /// - Throws: `StorageError` `StorageError.Code.unavailable` when no keyring answers;
+    ///   `StorageError.Code.deleteFailed` otherwise.
     public func delete(key: String) throws {
         try perform(.deleteFailed, "the keyring could not delete \"\(key)\"") {
             let service = try SecretService.open()
@@ -81,7 +82,7 @@ public final class SecretServiceStorage: Storage {
         attributes.merging(["key": key, "xdg:schema": Self.schema]) { _, new in new }
     }
 
-    /// `body`, its failures as a ``StorageError`` of `code` saying `message`.
+    /// `body`, its failures as a `StorageError` of `code` saying `message`.
     private func perform<T>(_ code: StorageError.Code, _ message: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()

@@ -1,6 +1,8 @@
 #if os(Linux)
 import Foundation
-@testable import OAuthCore
+import HaapiTesting
+import OAuthCore
+@testable import SecretService
 import Testing
 
 /// The D-Bus wire format of the Secret Service storage, against messages jeepney (a Python
@@ -58,7 +60,7 @@ struct DBusMessageTests {
     /// Every cut and every changed byte of the vectors, and random lengths, decode or fail with
     /// a DBusFormatError: never a trap, whatever the bus sends.
     @Test func mangledMessagesFailWithAFormatError() throws {
-        var generator = HostileInputTests.SplitMix(state: 0xDB05)
+        var generator = SplitMix(state: 0xDB05)
         for name in ["openSession", "createItem", "searchReply", "searchReplyBigEndian", "serviceUnknown"] {
             let original = try Self.bytes(name)
             for cut in 0..<original.count { expectFormatErrorOrMessage(Array(original.prefix(cut))) }

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OAuthCore
 import Glibc
 
 /// A connection to the user's D-Bus session bus, enough of the protocol for the Secret Service:

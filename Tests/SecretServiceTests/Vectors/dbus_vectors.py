@@ -3,7 +3,7 @@
 Python D-Bus implementation nobody here wrote), for DBusMessageTests.
 
     python3 -m venv /tmp/jv && /tmp/jv/bin/pip install jeepney==0.9.0
-    /tmp/jv/bin/python Tests/OAuthCoreTests/Vectors/dbus_vectors.py > Tests/OAuthCoreTests/Vectors/dbus-jeepney.json
+    /tmp/jv/bin/python Tests/SecretServiceTests/Vectors/dbus_vectors.py > Tests/SecretServiceTests/Vectors/dbus-jeepney.json
 """
 import json
 

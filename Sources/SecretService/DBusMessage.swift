@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OAuthCore
 
 /// A value of the D-Bus type system: the kinds the Secret Service sends and takes, and every
 /// other fixed-size kind as its bits, so that an answer of an unexpected shape still decodes.

@@ -2,39 +2,11 @@ import Crypto
 import CryptoExtras
 import Foundation
 import NIOHTTP1
+import HaapiTesting
 import OAuthCore
 import OIDCClient
 import Synchronization
 import OAuthTransportNIO
-
-/// The ID-token signing key of the tests' OpenID Providers (``TestOpenIDProvider`` and the
-/// ``PlaybackServer``), so that every ID token they issue verifies against the key set they publish.
-public enum TestIDTokenSigner {
-    /// The ES256 private key.
-    public static let key = P256.Signing.PrivateKey()
-    /// Its `kid`.
-    public static let keyID = "es-1"
-    /// Its public JWK, as published at `jwks_uri`.
-    public static let publicJWK = JWSSigningKey.es256(key, keyID: keyID).publicJWK!
-    /// A JWK Set holding only ``publicJWK``.
-    public static let keySetJSON = String(decoding: (try? JSONValue.encodeSorted(["keys": [publicJWK]])) ?? Data(), as: UTF8.self)
-
-    /// `claims` as a compact JWS signed with ``key``.
-    public static func sign(_ claims: [String: JSONValue]) -> String {
-        sign(JSONValue.object(claims).serialized(), with: .es256(key, keyID: keyID))
-    }
-
-    /// `payload` signed with `key` as an ES256 JWT (`alg` ES256, `typ` JWT).
-    public static func sign(_ payload: Data, with key: JWSSigningKey) -> String {
-        try! CompactJWS.sign(payload: payload, header: JOSEHeader(algorithm: .es256, typ: "JWT"), key: key)
-    }
-
-    /// The `at_hash` of an access token for an ES256 or RS256 ID token (OpenID Connect Core
-    /// §3.1.3.6), computed independently of the client's code.
-    public static func accessTokenHash(_ token: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Data(token.utf8))).prefix(16))
-    }
-}
 
 /// The tests' OpenID Provider: it behaves correctly unless a test tells it to misbehave in one
 /// way (``Behaviour``: the OpenID RP conformance cases), and records what it received.
@@ -259,7 +231,7 @@ public func withTestOpenIDProvider<T>(
     separateResourceServer: Bool = false, _ configure: (inout TestOpenIDProvider.Behaviour) -> Void = { _ in },
     _ body: (TestOpenIDProvider) async throws -> T
 ) async throws -> T {
-    try await run(try await TestOpenIDProvider.start(separateResourceServer: separateResourceServer, configure), stop: { await $0.stop() }, body)
+    try await withStopping(try await TestOpenIDProvider.start(separateResourceServer: separateResourceServer, configure), stop: { await $0.stop() }, body)
 }
 
 /// What a ``TestOpenIDProvider`` answers at each path, and what it keeps between requests.
