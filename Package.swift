@@ -158,7 +158,8 @@ let package = Package(
             name: "FuzzHarnesses",
             // HaapiCLI: the command line's readers of the files it keeps (config.json, tokens.json).
             dependencies: [
-                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", "SecretService", .product(name: "Crypto", package: "swift-crypto"),
+                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", "SecretService",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -191,6 +192,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The tests' PKI (TestPKI): a CA and the certificates it signs.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Tests/HaapiTesting"
         ),
@@ -212,7 +216,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OAuthCoreTests",
-            dependencies: ["HaapiTesting",
+            dependencies: [
+                "HaapiTesting",
                 "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -223,7 +228,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HaapiDevServerTests",
-            dependencies: ["HaapiTesting", "HaapiServerTesting",
+            dependencies: [
+                "HaapiTesting", "HaapiServerTesting",
                 "OAuthTransportURLSession", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The request-deadline handler is tested in an embedded channel, with its own clock.
@@ -239,27 +245,32 @@ let package = Package(
             name: "haapiTests",
             // The `haapi` command, run as a person or a script runs it: the built binary against
             // `haapi server` or a recorded Curity flow, some under tmux.
-            dependencies: ["HaapiTesting", "HaapiServerTesting",
-                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI", "HaapiPreview", "OAuthCore", "OIDCClient",
-                // A private CA for `haapi server --tls-cert` (CLIPrivateCATests).
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+            dependencies: [
+                "HaapiTesting", "HaapiServerTesting",
+                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI", "HaapiPreview", "OAuthCore",
+                "OIDCClient",
             ]
         ),
         .testTarget(
             name: "HaapiUITests",
-            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OAuthCore"],
+            dependencies: [
+                "HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO", "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiDevServer",
+                "OAuthCore",
+            ],
             // Fixtures/ui-kit: HAAPI responses from Curity's curityio/ui-kit (see its README).
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver", "HaapiSDK", "OIDCClient", "HaapiDevServer"]
+            dependencies: [
+                "HaapiTesting", "HaapiServerTesting", "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore", "HaapiDriver",
+                "HaapiSDK", "OIDCClient", "HaapiDevServer",
+            ]
         ),
         .testTarget(
             name: "OIDCClientTests",
-            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO",
+            dependencies: [
+                "HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO",
                 "OIDCClient", "OAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -284,7 +295,9 @@ let package = Package(
         // are Swift 5 code, as the apps that have them are.
         .testTarget(
             name: "SeedSnippetTests",
-            dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "OAuthTransportNIO"],
+            dependencies: [
+                "HaapiTesting", "HaapiServerTesting", "OAuthTransportURLSession", "HaapiUI", "HaapiDevServer", "OAuthTransportNIO",
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -296,14 +309,15 @@ let package = Package(
             name: "FaultTests",
             dependencies: ["HaapiTesting", "HaapiServerTesting", "OAuthTransportNIO", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient"]
         ),
-        .testTarget(name: "SecretServiceTests", dependencies: ["HaapiTesting", "SecretService", "OAuthCore"], resources: [.copy("Vectors")]),
         .testTarget(
-            name: "OAuthTransportNIOTests",
-            dependencies: ["HaapiTesting",
+            name: "SecretServiceTests", dependencies: ["HaapiTesting", "SecretService", "OAuthCore"], resources: [.copy("Vectors")]),
+        .testTarget(
+            // The HTTPTransport contract, kept by both transports (URLSessionTransport and
+            // AsyncHTTPClientTransport): plain HTTP, TLS, mTLS and pinning, timeouts and cancellation.
+            name: "TransportTests",
+            dependencies: [
+                "HaapiTesting",
                 "OAuthTransportURLSession", "OAuthTransportNIO", "OAuthCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

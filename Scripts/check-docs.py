@@ -15,6 +15,10 @@ Output: `file:line: undocumented public <kind> <name>` for each, then per module
 total (a module without public declarations, such as the `haapi` executable's, is left out).
 Exits 1 when any is undocumented.
 
+swift-format (Scripts/format.sh) has a rule for this, AllPublicDeclarationsHaveDocumentation, but it
+lets four kinds pass that this check finds: a public protocol's requirements, a public enum's
+cases, the members of a `public extension`, and `open` members; so this check is the one in CI.
+
 Usage: Scripts/check-docs.py [Module ...]   (default: every module under Sources/)
 """
 import bisect

@@ -3,7 +3,8 @@
 
 A number from outside the process (a provider's answer, a stored file, an argument) becomes a
 duration, a date or a count through `OutsideNumber` (Sources/OAuthCore/Encoding/OutsideNumber.swift),
-which clamps it. Three kinds of code skip that, and this check finds them in every module of Sources/:
+which clamps it. Two kinds of code skip that where only the compiler can see them, and this check
+finds them in every module of Sources/:
 
 1. A conversion of a floating value to an integer type (`Int(someDouble)`, `UInt64(x * 1e9)`):
    it traps on NaN, on infinities and past the type's range. The compiler finds them: each
@@ -13,20 +14,17 @@ which clamps it. Three kinds of code skip that, and this check finds them in eve
    standard library's, so every such conversion becomes a warning at its line.
 2. An integer parsed from text (`Int(someText)`, `UInt16(field, radix: 16)`), found the same way
    (deprecated initializers from `String` and any `StringProtocol`): arithmetic on it may overflow.
-3. A read of a decoded integer (`.integer(let n)`, `case let .integer(n)`, `.intValue`,
-   `optionalInt(`, `decode(Int.self`, `decodeIfPresent(UInt64.self`, `as? Int`) outside the
-   readers that clamp it: arithmetic on it may overflow. Read from the text of every file, the
-   Apple-only ones included.
 
-4. A range whose upper bound is counted from a list (`1...options.count`, `0...items.count - 1`,
-   `start..<end - 1`): a closed range traps when its bounds cross, which an empty list makes
-   them do (a menu of `1...0`). Read from the text of every file. Use `indices`, or check the
-   list is not empty on the same line.
+Kinds 3 and 4, plain text patterns (a read of a decoded integer such as `.intValue` or
+`decode(Int.self`; a range counted from a list such as `1...options.count`), are rules of
+Scripts/lint.py: `decoded-integer` and `counted-range`.
 
 A finding on a line whose code (not its comment) clamps with `OutsideNumber.seconds`, `.count`,
-`.date` or `.wholeSeconds` passes. Any other must be in Scripts/check-numbers.allow, a line
-`path | code | why`: `code` is a piece of the line's text (so that the entry survives edits
-elsewhere in the file). An entry that matches nothing any more fails too, so the list stays true.
+`.date` or `.wholeSeconds` passes. Any other must be allowed in Scripts/lint.allow by a line
+`integer-conversion | path | code | why`: `code` is a piece of the line's text (so that the entry
+survives edits elsewhere in the file), a path ending in `/` allows the whole folder. An entry of
+that rule that matches nothing any more fails too, so the list stays true (the other rules'
+entries are Scripts/lint.py's to judge).
 
 Apple-only code (`#if canImport(UIKit)` and the like) is not compiled on Linux: kinds 1 and 2
 are found there by type-checking the iOS build of Scripts/check-apple.sh (`.build/ios`), when
@@ -49,7 +47,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
-from swift_build import BuildError, allow_list, apple_only_files, code_lines, modules, plant, swift_files, typecheck_arguments  # noqa: E402
+from swift_build import BuildError, allow_list, allows, apple_only_files, code_lines, modules, plant, swift_files, typecheck_arguments  # noqa: E402
 
 
 def option(name, default):
@@ -58,7 +56,8 @@ def option(name, default):
 
 BUILD = option("--build-path", os.path.join(ROOT, ".build"))
 APPLE_BUILD = option("--apple-build-path", os.path.join(ROOT, ".build", "ios"))
-ALLOW = os.path.join(ROOT, "Scripts", "check-numbers.allow")
+ALLOW = os.path.join(ROOT, "Scripts", "lint.allow")
+RULE = "integer-conversion"  # this check's entries there
 
 INTEGERS = ["Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"]
 FLOATING_MARK = "number-check: an integer from a floating value"
@@ -75,18 +74,7 @@ for integer in INTEGERS:
     PROBE += f'    @available(*, deprecated, message: "{TEXT_MARK}") init?<S: StringProtocol>(_ text: S, radix: Int = 10) {{ fatalError() }}\n'
     PROBE += "}\n"
 
-DECODED = re.compile(
-    r"\.integer\(\s*(let|var)\b"                                   # .integer(let n), .integer(var n)
-    r"|\bcase\s+(let|var)\s+[^:=]*\.integer\("                     # case let .integer(n)
-    r"|\.intValue\b|\boptionalInt\("
-    r"|\bdecode(IfPresent)?\(\s*U?Int(8|16|32|64)?\.self"          # decode(Int.self, decodeIfPresent(UInt64.self
-    r"|\bas[?!]\s*\[?\s*U?Int(8|16|32|64)?\b(?!\.)")               # as? Int, as! [Int]
-COUNTED_RANGE = re.compile(
-    r"\.\.\.\s*\(?\s*[\w.]+\.count\b"                             # 1...options.count
-    r"|\.\.[.<]\s*\(?\s*[\w.]+\s*-\s*[\w.]+")                       # 0...n - 1, a..<b - k
 CLAMPED = re.compile(r"\bOutsideNumber\.(seconds|count|date|wholeSeconds)\b")
-# The places that clamp what they read, where a read is the point.
-READERS = {"Sources/OAuthCore/Encoding/JSONValue.swift", "Sources/OAuthCore/Encoding/OutsideNumber.swift"}
 
 
 def conversions(build, root, where, required):
@@ -123,28 +111,11 @@ def conversions(build, root, where, required):
     return found
 
 
-def text_findings(root):
-    """{(path, line): kind} of each read of a decoded integer outside the readers that clamp, and
-    each range counted from a list."""
-    found = {}
-    for path in swift_files(root):
-        for number, code in enumerate(code_lines(os.path.join(root, path)), 1):
-            if path not in READERS and DECODED.search(code):
-                found[(path, number)] = DECODED_KIND
-            elif COUNTED_RANGE.search(code):
-                found[(path, number)] = RANGE_KIND
-    return found
-
-
-DECODED_KIND = "a decoded integer read without OutsideNumber (clamp it: OutsideNumber.seconds or .count)"
-RANGE_KIND = "a range counted from a list, which traps when the list is empty (use indices, or check it is not empty)"
-
-
 def check(root, apple_build, planted=frozenset()):
     """The findings in `root`/Sources/ that neither clamp nor are allowed, the allow-list's stale
     entries, a summary, and which of the `planted` lines (path, number) were found: those are
     neither judged nor counted."""
-    entries = allow_list(ALLOW, ["path", "code", "why"], "check-numbers")
+    entries = [(path, piece) for rule, path, piece, _ in allow_list(ALLOW, ["rule", "path", "code", "why"], "check-numbers") if rule == RULE]
     used = [0] * len(entries)
     failures = []
     lines_of = {}
@@ -155,8 +126,8 @@ def check(root, apple_build, planted=frozenset()):
         text, code = lines_of[path][0][number - 1], lines_of[path][1][number - 1]
         if CLAMPED.search(code):
             return
-        for index, (entry_path, piece, _) in enumerate(entries):
-            if entry_path == path and piece in text:
+        for index, (entry_path, piece) in enumerate(entries):
+            if allows(entry_path, piece, path, text):
                 used[index] += 1
                 return
         failures.append(f"{path}:{number}: {kind}: {text.strip()}")
@@ -168,46 +139,29 @@ def check(root, apple_build, planted=frozenset()):
         apple_note = f"the {len(apple)} Apple-only files type-checked for iOS"
     else:
         apple_note = (f"NOT type-checked for iOS (no {os.path.relpath(apple_build, ROOT)}: Scripts/check-apple.sh makes it): "
-                      f"{len(apple)} Apple-only files, read only for decoded integers: {' '.join(apple)}")
+                      f"{len(apple)} Apple-only files: {' '.join(apple)}")
     kinds = {FLOATING_MARK: "an integer from a floating value (use OutsideNumber.wholeSeconds or .seconds)",
              TEXT_MARK: "an integer parsed from text, unclamped (clamp it: OutsideNumber.count or .seconds)"}
-    texts = text_findings(root)
-    seen = {where for where in list(found) + list(texts) if where in planted}
+    seen = {where for where in found if where in planted}
     found = {where: mark for where, mark in found.items() if where not in planted}
     for (path, number), mark in sorted(found.items()):
         judge(path, number, kinds[mark])
-    texts = {where: kind for where, kind in texts.items() if where not in planted}
-    for (path, number), kind in sorted(texts.items()):
-        judge(path, number, kind)
-    reads = [where for where, kind in texts.items() if kind == DECODED_KIND]
-    ranges = len(texts) - len(reads)
-    stale = [f"{ALLOW}: `{path} | {piece}` matches nothing any more: delete the entry"
-             for index, (path, piece, _) in enumerate(entries) if used[index] == 0]
-    summary = (f"{sum(m == FLOATING_MARK for m in found.values())} floating-to-integer conversions, "
-               f"{sum(m == TEXT_MARK for m in found.values())} integers parsed from text, {len(reads)} decoded-integer reads and {ranges} ranges counted from lists "
-               f"in Sources/, each clamped or allowed with a reason ({len(entries)} entries in Scripts/check-numbers.allow); {apple_note}")
+    stale = [f"{ALLOW}: `{RULE} | {path} | {piece}` matches nothing any more: delete the entry"
+             for index, (path, piece) in enumerate(entries) if used[index] == 0]
+    summary = (f"{sum(m == FLOATING_MARK for m in found.values())} floating-to-integer conversions and "
+               f"{sum(m == TEXT_MARK for m in found.values())} integers parsed from text in Sources/, each clamped or allowed "
+               f"with a reason ({len(entries)} {RULE} entries in Scripts/lint.allow); {apple_note}")
     return failures, stale, summary, seen
 
 
-# Each planted line: (file, where, line). `where` is "end" (appended), "apple" (inside the file's
-# Apple-only region: found only by the iOS type-check) or "inactive" (in a function in an `#if`
-# never compiled, parsed only: read only as text, as every decoded-integer read is).
-# The type-checked plants sit in several modules, HaapiUI among them: the module the check once
-# dropped without a word.
+# Each planted line: (file, where, line). `where` is "end" (appended) or "apple" (inside the
+# file's Apple-only region: found only by the iOS type-check). The plants sit in several modules,
+# HaapiUI among them: the module the check once dropped without a word.
 PLANTS = [
     ("Sources/HaapiUI/Theme/Theme.swift", "end", "func numberCheckPlantA(_ x: Double) -> Int { Int(x * 2) }"),
     ("Sources/OIDCClient/Login/DeviceLogin.swift", "end", "func numberCheckPlantB(_ x: Float) -> UInt64 { UInt64(x) }"),
     ("Sources/HaapiPreview/Glyphs.swift", "end", "func numberCheckPlantC(_ t: Substring) -> Int? { Int(t) }"),
     ("Sources/OAuthTransportURLSession/URLSessionTransport.swift", "end", "func numberCheckPlantD(_ t: String) -> Int32? { Int32(t, radix: 16) }"),
-    ("Sources/HaapiDriver/HaapiError.swift", "inactive", "if case let .integer(n) = value { total += n }"),
-    ("Sources/OIDCClient/Login/OIDCClient.swift", "inactive", "if case .integer(var n) = value { n += 1 }"),
-    ("Sources/HaapiDevServer/ServerState.swift", "inactive", "let n = try container.decodeIfPresent(Int.self, forKey: .count)"),
-    ("Sources/HaapiPreview/ScreenPage.swift", "inactive", "let n = try container.decode(UInt64.self)"),
-    ("Sources/OAuthCore/Encoding/Base64URL.swift", "inactive", "let n = json[\"expires_in\"] as? Int ?? 0"),
-    ("Sources/HaapiUI/Screens/ScreenBuilder.swift", "inactive", "let n = value.intValue! // clamped by OutsideNumber.count elsewhere"),
-    ("Sources/OAuthTransportNIO/AsyncHTTPClientTransport.swift", "inactive", "let seconds = value.intValue ?? 0; let hint = \"OutsideNumber.seconds\""),
-    ("Sources/HaapiCLI/Login/TerminalRenderer.swift", "inactive", "if (1...options.count).contains(n) { return n - 1 }"),
-    ("Sources/HaapiUI/Screens/ScreenBuilder.swift", "inactive", "for i in 0...items.count - 1 { _ = i }"),
 ]
 PLANTS_APPLE = [
     # The first file with UIKit code; the plant goes at the end of its region (any will do).
@@ -226,15 +180,8 @@ def self_test():
         if apple_build:
             uikit = [p for p in apple_only_files(copy) if any(re.match(r"^#if .*canImport\(UIKit\)", l) for l in open(os.path.join(copy, p)))]
             plants += [(uikit[0], where, line) for _, where, line in PLANTS_APPLE]
-        expected = []
-        for path, where, line in plants:
-            if where == "inactive":
-                # In a function of an `#if` never compiled: read only as text.
-                wrapped = "\n".join(["#if NUMBER_CHECK_NEVER_COMPILED", f"func numberCheckPlant{len(expected)}() {{", line, "}", "#endif"])
-                expected.append((path, plant(copy, path, wrapped, "check-numbers") + 2))
-            else:
-                # "apple": before the file's last `#endif`, inside the Apple-only region, after every real line.
-                expected.append((path, plant(copy, path, line, "check-numbers", apple=where == "apple")))
+        # "apple": before the file's last `#endif`, inside the Apple-only region, after every real line.
+        expected = [(path, plant(copy, path, line, "check-numbers", apple=where == "apple")) for path, where, line in plants]
         failures, stale, summary, seen = check(copy, APPLE_BUILD, planted=frozenset(expected))
         for where in expected:
             if where not in seen:

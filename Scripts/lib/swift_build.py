@@ -1,7 +1,7 @@
 """What the package's source checks share: the Swift files of Sources/ and their code without
 comments and literals, each module's compile command from a SwiftPM build replayed as a
-type-check only, and the allow-lists of the checks. Used by Scripts/check-numbers.py,
-Scripts/check-gates.py, Scripts/apple/plant-check.py and Scripts/apple/hazards.py; and the planting of their self-tests."""
+type-check only, and the allow-lists of the checks. Used by Scripts/lint.py, Scripts/check-numbers.py,
+Scripts/apple/plant-check.py and Scripts/apple/hazards.py; and the planting of their self-tests."""
 import json
 import os
 import re
@@ -150,15 +150,28 @@ def allow_list(path, columns, tool):
     return entries
 
 
-def plant(copy, path, line, tool, apple=False):
+def allows(entry_path, piece, path, text):
+    """Whether an allow-list entry (`entry_path`, a folder when it ends in `/`; `piece`, a piece of
+    the line's text) allows a finding at `path` on the line `text`."""
+    return (entry_path == path or (entry_path.endswith("/") and path.startswith(entry_path))) and piece in text
+
+
+def plant(copy, path, line, tool, apple=False, after=None):
     """Writes `line` into the copy of `path` under `copy` (a self-test's copy of Sources/): at the
     end, or with `apple` inside the file's Apple-only region (before its last `#endif`), so that no
-    real line moves; returns the planted line's number."""
+    real line moves, or with `after` (a pattern) right after the first line it matches (the lines
+    below move down); returns the planted line's number."""
     full = os.path.join(copy, path)
     if not os.path.exists(full):
         sys.exit(f"{tool}: self-test FAILED: {path} is gone; choose another file to plant in")
     lines = open(full, encoding="utf-8").read().split("\n")
-    if apple:
+    if after is not None:
+        at = next((i + 1 for i, l in enumerate(lines) if re.search(after, l)), None)
+        if at is None:
+            sys.exit(f"{tool}: self-test FAILED: {path} has no line matching {after}; choose another file to plant in")
+        lines.insert(at, line)
+        number = at + 1
+    elif apple:
         at = max(i for i, l in enumerate(lines) if l.startswith("#endif"))
         lines.insert(at, line)
         number = at + 1

@@ -1,7 +1,7 @@
 import Foundation
 import OAuthCore
-import OIDCClient
 import OAuthTransportNIO
+import OIDCClient
 
 /// OIDCClient against a real OpenID Provider (Glewlwyd, from `Scripts/op/up.sh`): browser
 /// logins with the headless browser of `Scripts/op/browser.sh`, the code exchange and refresh
@@ -45,7 +45,8 @@ enum BrowserLoginBenchmark {
         else { throw BenchmarkFailure("\(opEnv) lacks OP_ISSUER, OP_CONF_CLIENT_ID, OP_CONF_CLIENT_SECRET or OP_CLI_REDIRECT_URI") }
         let jar = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-bench-cookies-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: jar) }
-        let agent = LoopbackUserAgent(browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)", "bash", browserScript], listen: LoopbackRedirectListener.factory)
+        let agent = LoopbackUserAgent(
+            browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)", "bash", browserScript], listen: LoopbackRedirectListener.factory)
         let transport = TimingTransport(try AsyncHTTPClientTransport())
         let client = OIDCClient(
             configuration: OIDCConfiguration(

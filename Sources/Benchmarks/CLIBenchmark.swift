@@ -26,7 +26,8 @@ enum CLIBenchmark {
         try Data(Self.config(secretStore: nil).utf8).write(to: profile.appendingPathComponent("config.json"))
         let tokens = profile.appendingPathComponent("tokens.json")
         try Data(Self.tokens(expiring: later).utf8).write(to: tokens)
-        let token = try measure(runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path])
+        let token = try measure(
+            runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path])
         let floorFigures = try measure(runstat: runstat, runs: runs, [floor, tokens.path], environment: [:])
         return (token, floorFigures)
     }
@@ -62,11 +63,14 @@ enum CLIBenchmark {
         let input = Pipe()
         store.standardInput = input
         try store.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(tokens(expiring: Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())).utf8))
+        try input.fileHandleForWriting.write(
+            contentsOf: Data(tokens(expiring: Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())).utf8))
         try input.fileHandleForWriting.close()
         store.waitUntilExit()
         guard store.terminationStatus == 0 else { throw BenchmarkFailure("secret-tool store failed on \(bus)") }
-        return try measure(runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": bus])
+        return try measure(
+            runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"],
+            environment: ["HAAPI_HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": bus])
     }
 
     /// `runstat RUNS 3 COMMAND…`, parsed.
@@ -85,9 +89,14 @@ enum CLIBenchmark {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
         }
-        guard process.terminationStatus == 0, let wall = values["wall_p50_ms"], let wall90 = values["wall_p90_ms"], let cpu = values["cpu_p50_ms"],
+        guard process.terminationStatus == 0, let wall = values["wall_p50_ms"], let wall90 = values["wall_p90_ms"],
+            let cpu = values["cpu_p50_ms"],
             let peak = values["peak_rss_p50_kib"]
-        else { throw BenchmarkFailure("runstat \(command.joined(separator: " ")) failed: \(text)\(errorOutput(of: command, environment: process.environment ?? [:]))") }
+        else {
+            throw BenchmarkFailure(
+                "runstat \(command.joined(separator: " ")) failed: \(text)\(errorOutput(of: command, environment: process.environment ?? [:]))"
+            )
+        }
         return Figures(runs: runs, wallP50: wall, wallP90: wall90, cpuP50: cpu, peakMiB: peak / 1024)
     }
 }

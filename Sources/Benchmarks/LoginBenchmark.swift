@@ -5,8 +5,9 @@ import HaapiSDK
 import OAuthCore
 import OAuthTransportNIO
 import OAuthTransportURLSession
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Username/password HAAPI logins, then refreshes, against a `haapi server` process over
@@ -94,7 +95,8 @@ enum LoginBenchmark {
         let refreshCPUBefore = cpuMilliseconds()
         for _ in 0..<refreshes {
             let refreshStart = ContinuousClock.now
-            guard case .successfulToken(let refreshed) = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken, dpop: dpop) else {
+            guard case .successfulToken(let refreshed) = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken, dpop: dpop)
+            else {
                 throw HaapiError.illegalState(message: "a refresh failed")
             }
             refreshLatencies.append(milliseconds(since: refreshStart))
@@ -108,7 +110,9 @@ enum LoginBenchmark {
     }
 
     /// A whole login with a new accessor (a new HAAPI token, a new DPoP key).
-    private static func loginOnce(_ configuration: HaapiConfiguration, transport: any HTTPTransport, scopes: [String]) async throws -> (TokenSuccessResponse, Dpop?) {
+    private static func loginOnce(_ configuration: HaapiConfiguration, transport: any HTTPTransport, scopes: [String]) async throws -> (
+        TokenSuccessResponse, Dpop?
+    ) {
         let accessor: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: configuration)
             .setAccessStrategy(.clientCredentials).setTransport(transport).setStorage(InMemoryStorage()).build()
         do {
@@ -191,7 +195,9 @@ enum LoginBenchmark {
         for _ in 0..<8 {
             switch result {
             case .representation(let form as InteractiveFormStep):
-                guard let login = form.actions.first(where: { $0.kind == .login })?.model else { throw HaapiError.illegalState(message: "no login form") }
+                guard let login = form.actions.first(where: { $0.kind == .login })?.model else {
+                    throw HaapiError.illegalState(message: "no login form")
+                }
                 result = await manager.submitForm(login, parameters: ["userName": SeedData.username, "password": "Password1"])
             case .representation(let selector as AuthenticatorSelectorStep):
                 guard let password = selector.authenticators.first(where: { $0.type == "html-form" })?.action.model else {
@@ -199,7 +205,9 @@ enum LoginBenchmark {
                 }
                 result = await manager.submitForm(password, parameters: [:])
             case .representation(let consent as UserConsentStep):
-                guard let accept = consent.actions.first(where: { $0.kind == .userConsent })?.form else { throw HaapiError.illegalState(message: "no consent form") }
+                guard let accept = consent.actions.first(where: { $0.kind == .userConsent })?.form else {
+                    throw HaapiError.illegalState(message: "no consent form")
+                }
                 result = await manager.submitForm(accept, parameters: [:])
             case .representation(let done as OAuthAuthorizationResponseStep):
                 guard let code = done.oauthAuthorizationResponseProperties.code,

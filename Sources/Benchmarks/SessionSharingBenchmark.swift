@@ -51,7 +51,8 @@ enum SessionSharingBenchmark {
         ]
         try storage.write(key: "config.json", data: try JSONSerialization.data(withJSONObject: settings))
         let configuration = HaapiConfiguration(
-            name: "bench-session", clientId: "haapi-secret", baseURL: issuer, tokenEndpointURL: issuer.appendingPathComponent("oauth/token"),
+            name: "bench-session", clientId: "haapi-secret", baseURL: issuer,
+            tokenEndpointURL: issuer.appendingPathComponent("oauth/token"),
             authorizationEndpointURL: issuer.appendingPathComponent("oauth/authorize"), appRedirect: "haapi://callback",
             clientAuthenticationMethod: ClientAuthenticationMethodSecret(secret))
         let transport = try AsyncHTTPClientTransport()
@@ -88,7 +89,8 @@ enum SessionSharingBenchmark {
             }
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline {
-                let waiting = try launched.filter { try String(contentsOf: $0.err, encoding: .utf8).contains("waiting for the lock of") }.count
+                let waiting = try launched.filter { try String(contentsOf: $0.err, encoding: .utf8).contains("waiting for the lock of") }
+                    .count
                 if waiting == processes { break }
                 try await Task.sleep(for: .milliseconds(20))
             }

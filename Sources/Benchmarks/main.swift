@@ -89,7 +89,9 @@ for file in capturedFiles {
     let decodeTime = median(iterations: 500) { _ = try? HaapiModel.response(from: bytes, contentType: nil) }
     let parseTime = median(iterations: 500) { _ = try? JSONSerialization.jsonObject(with: bytes) }
     let name = file.deletingPathExtension().lastPathComponent.padding(toLength: 44, withPad: " ", startingAt: 0)
-    Stdout.line("| \(name) | \(String(format: "%9.2f", decodeTime)) | \(String(format: "%8.2f", parseTime)) | \(String(format: "%.2fx", decodeTime / parseTime))")
+    Stdout.line(
+        "| \(name) | \(String(format: "%9.2f", decodeTime)) | \(String(format: "%8.2f", parseTime)) | \(String(format: "%.2fx", decodeTime / parseTime))"
+    )
 }
 
 // Full logins against the development server over loopback.
@@ -101,21 +103,31 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.c
 // HTTP and the server's other work). Client CPU is this process's own.
 if let haapi = argument("--haapi") {
     Stdout.line("")
-    Stdout.line("HAAPI logins against haapi server over loopback (private_key_jwt client, username/password, DPoP-bound tokens; a new accessor,")
-    Stdout.line("HAAPI token and DPoP key per login), then refreshes with rotation. The server is a process of its own: client CPU is the client's")
-    Stdout.line("| server's password hash         | transport       | logins | login p50 ms | login p99 ms | logins/s | requests/login | client CPU ms/login | refresh p50 ms | refresh p99 ms | client CPU ms/refresh |")
-    Stdout.line("|--------------------------------|-----------------|--------|--------------|--------------|----------|----------------|---------------------|----------------|----------------|-----------------------|")
+    Stdout.line(
+        "HAAPI logins against haapi server over loopback (private_key_jwt client, username/password, DPoP-bound tokens; a new accessor,")
+    Stdout.line(
+        "HAAPI token and DPoP key per login), then refreshes with rotation. The server is a process of its own: client CPU is the client's")
+    Stdout.line(
+        "| server's password hash         | transport       | logins | login p50 ms | login p99 ms | logins/s | requests/login | client CPU ms/login | refresh p50 ms | refresh p99 ms | client CPU ms/refresh |"
+    )
+    Stdout.line(
+        "|--------------------------------|-----------------|--------|--------------|--------------|----------|----------------|---------------------|----------------|----------------|-----------------------|"
+    )
     for cheap in [false, true] {
         for transport in LoginBenchmark.Transport.allCases {
             let result = try await LoginBenchmark.run(
                 haapi: haapi, transport: transport, cheapPasswordHash: cheap, logins: cheap ? 200 : 20, refreshes: 100)
             let hash = cheap ? "PBKDF2-SHA512, 1 round (bench)" : "PBKDF2-SHA512, 210,000 rounds"
-            Stdout.line(PrintableText(String(
-                format: "| %@ | %@ | %6d | %12.2f | %12.2f | %8.1f | %14.1f | %19.2f | %14.2f | %14.2f | %21.2f |",
-                hash.padding(toLength: 30, withPad: " ", startingAt: 0), transport.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0),
-                result.logins, percentile(result.latencies, 0.5), percentile(result.latencies, 0.99), Double(result.logins) / result.seconds,
-                result.requestsPerLogin, result.clientCPUPerLogin, percentile(result.refreshLatencies, 0.5),
-                percentile(result.refreshLatencies, 0.99), result.clientCPUPerRefresh)))
+            Stdout.line(
+                PrintableText(
+                    String(
+                        format: "| %@ | %@ | %6d | %12.2f | %12.2f | %8.1f | %14.1f | %19.2f | %14.2f | %14.2f | %21.2f |",
+                        hash.padding(toLength: 30, withPad: " ", startingAt: 0),
+                        transport.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0),
+                        result.logins, percentile(result.latencies, 0.5), percentile(result.latencies, 0.99),
+                        Double(result.logins) / result.seconds,
+                        result.requestsPerLogin, result.clientCPUPerLogin, percentile(result.refreshLatencies, 0.5),
+                        percentile(result.refreshLatencies, 0.99), result.clientCPUPerRefresh)))
         }
     }
 } else {
@@ -132,7 +144,9 @@ Stdout.line("")
 if let opEnv = argument("--op-env") {
     let script = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Scripts/op/browser.sh").path
     let oidc = try await BrowserLoginBenchmark.run(opEnv: opEnv, browserScript: script)
-    let login = oidc.loginMilliseconds.sorted(), exchange = oidc.codeExchangeMilliseconds.sorted(), refresh = oidc.refreshMilliseconds.sorted()
+    let login = oidc.loginMilliseconds.sorted()
+    let exchange = oidc.codeExchangeMilliseconds.sorted()
+    let refresh = oidc.refreshMilliseconds.sorted()
     Stdout.line("Browser login (OIDCClient) against Glewlwyd over loopback (\(login.count) logins, \(refresh.count) refreshes)")
     Stdout.line("| measure                                      |     value | note")
     Stdout.line("|----------------------------------------------|-----------|-----")

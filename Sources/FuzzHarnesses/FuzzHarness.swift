@@ -70,7 +70,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
 
     /// Every tag at every level, no sink and no console: each line is built and dropped.
     private static let everyLogLine = HaapiLoggerScope(
-        followUpTags: DriverFollowUpTag.allCases + OIDCFollowUpTag.allCases + SdkFollowUpTag.allCases + UIKitFollowUpTag.allCases, sinks: [],
+        followUpTags: DriverFollowUpTag.allCases + OIDCFollowUpTag.allCases + SdkFollowUpTag.allCases + UIKitFollowUpTag.allCases,
+        sinks: [],
         isDebugEnabled: true, isConsoleEnabled: false)
 
     // MARK: Harnesses
@@ -89,7 +90,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             case .problem(let problem):
                 if problem.rawJSON != input { violations.append("the problem does not keep the JSON it came from") }
                 let again = try HaapiModel.problem(from: problem.rawJSON)
-                if type(of: again) != type(of: problem) { violations.append("re-decoding gave \(type(of: again)), not \(type(of: problem))") }
+                if type(of: again) != type(of: problem) {
+                    violations.append("re-decoding gave \(type(of: again)), not \(type(of: problem))")
+                }
             }
             return violations
         } catch is HaapiModelError {
@@ -139,7 +142,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         let statuses = [200, 400, 401, 500]
         let status = data.first.map { statuses[Int($0) % statuses.count] } ?? 200
         let response = TransportResponse(
-            status: status, headers: ["Content-Type": "application/json"], body: data.dropFirst(), url: URL(string: "https://as.example/token")!)
+            status: status, headers: ["Content-Type": "application/json"], body: data.dropFirst(),
+            url: URL(string: "https://as.example/token")!)
         do {
             switch try TokenEndpointResponse(response) {
             case .success(let tokens):
@@ -161,7 +165,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         let parsed = try? JSONValue(parsing: data)
         let decoded = try? JSONDecoder().decode(JSONValue.self, from: data)
         if parsed != decoded {
-            return ["JSONValue(parsing:) gave \(parsed.map { "\($0)" } ?? "an error"), JSONDecoder \(decoded.map { "\($0)" } ?? "an error")"]
+            return [
+                "JSONValue(parsing:) gave \(parsed.map { "\($0)" } ?? "an error"), JSONDecoder \(decoded.map { "\($0)" } ?? "an error")"
+            ]
         }
         if let parsed, (try? JSONValue(parsing: parsed.serialized())) != parsed {
             return ["serializing and parsing again changed the value"]
@@ -194,12 +200,15 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 violations.append("an untyped error: \(error)")
             }
         case 1:
-            let response = TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: body, url: URL(string: "https://as.example/token")!)
+            let response = TransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: body, url: URL(string: "https://as.example/token")!)
             guard case .success(let tokens)? = try? TokenEndpointResponse(response, receivedAt: now) else { break }
             if let expiresIn = tokens.expiresIn, expiresIn < 0 { violations.append("a negative expires_in: \(expiresIn)") }
             // A HAAPI client's own access token (HaapiTokenManager), and the app's tokens (HaapiSDK).
             let haapiToken = HaapiTokenManager.accessToken(tokens, receivedAt: now)
-            if !(haapiToken.remainingLifetime(at: now) >= 0) { violations.append("a HAAPI access token expired on arrival: \(haapiToken.remainingLifetime(at: now)) s") }
+            if !(haapiToken.remainingLifetime(at: now) >= 0) {
+                violations.append("a HAAPI access token expired on arrival: \(haapiToken.remainingLifetime(at: now)) s")
+            }
             _ = SuccessfulTokenResponse(tokens).expiresAt
             // The session the tokens start: stored in tokens.json, read back, reported by `haapi status`.
             let state = AuthState(
@@ -208,7 +217,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             violations += storedSession(state)
         case 2:
             let text = String(decoding: body, as: UTF8.self)
-            let response = TransportResponse(status: 503, headers: ["Retry-After": text], body: Data(), url: URL(string: "https://as.example/token")!)
+            let response = TransportResponse(
+                status: 503, headers: ["Retry-After": text], body: Data(), url: URL(string: "https://as.example/token")!)
             if let seconds = response.retryAfterSeconds {
                 if !(0...TransportResponse.longestRetryAfter).contains(seconds) { violations.append("Retry-After gave \(seconds) s") }
                 _ = WaitTime.nanoseconds(seconds)
@@ -216,7 +226,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             _ = UnexpectedResponseError(response).errorDescription
             // A busy token endpoint's OAuth error carries the delay too.
             let refusal = TransportResponse(
-                status: 503, headers: ["Content-Type": "application/json", "Retry-After": text], body: Data(#"{"error":"temporarily_unavailable"}"#.utf8),
+                status: 503, headers: ["Content-Type": "application/json", "Retry-After": text],
+                body: Data(#"{"error":"temporarily_unavailable"}"#.utf8),
                 url: URL(string: "https://as.example/token")!)
             if case .failure(let error)? = try? TokenEndpointResponse(refusal), let seconds = error.retryAfter,
                 !(0...TransportResponse.longestRetryAfter).contains(seconds)
@@ -224,8 +235,11 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 violations.append("an OAuth error's Retry-After gave \(seconds) s")
             }
         case 3:
-            guard case .representation(let step as PollingStep)? = try? HaapiModel.response(from: body, contentType: HaapiModel.authMediaType) else { break }
-            if let interval = KitPollingModel.interval(serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3),
+            guard
+                case .representation(let step as PollingStep)? = try? HaapiModel.response(from: body, contentType: HaapiModel.authMediaType)
+            else { break }
+            if let interval = KitPollingModel.interval(
+                serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3),
                 interval > KitPollingModel.longestServerInterval || interval <= 0
             {
                 violations.append("polls every \(interval)")
@@ -243,15 +257,20 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// token's, and shown as `haapi token --decode` shows them.
     private static func timeClaims(_ json: Data) -> [String] {
         var violations: [String] = []
-        let skew: TimeInterval = 120, maximumAge: TimeInterval = 600
+        let skew: TimeInterval = 120
+        let maximumAge: TimeInterval = 600
         do {
             let claims = try JWTClaims(json: json)
             do {
                 try claims.validate(
                     JWTValidationOptions(now: now, clockSkew: skew, requireExpiration: true, requireIssuedAt: true, maximumAge: maximumAge))
                 // Valid at `now`: each time within its window.
-                if let exp = claims.expiresAt, !(now.timeIntervalSince(exp) < skew) { violations.append("a token valid after its exp \(exp)") }
-                if let nbf = claims.notBefore, !(nbf.timeIntervalSince(now) <= skew) { violations.append("a token valid before its nbf \(nbf)") }
+                if let exp = claims.expiresAt, !(now.timeIntervalSince(exp) < skew) {
+                    violations.append("a token valid after its exp \(exp)")
+                }
+                if let nbf = claims.notBefore, !(nbf.timeIntervalSince(now) <= skew) {
+                    violations.append("a token valid before its nbf \(nbf)")
+                }
                 if let iat = claims.issuedAt, !(iat.timeIntervalSince(now) <= skew && now.timeIntervalSince(iat) <= maximumAge + skew) {
                     violations.append("a token valid though issued at \(iat)")
                 }
@@ -292,7 +311,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 failures.append("\(path): no such file")
                 continue
             }
-            let files = isDirectory.boolValue
+            let files =
+                isDirectory.boolValue
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 } : [path]
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file) else { continue }

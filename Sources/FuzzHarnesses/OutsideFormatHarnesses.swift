@@ -13,42 +13,42 @@ extension FuzzHarness {
     /// decoded; both ways agree, and a decoded message written again reads back the same.
     static func dbusMessage(_ data: Data) -> [String] {
         #if os(Linux)
-        var violations: [String] = []
-        let bytes = [UInt8](data)
-        let whole: DBusMessage?
-        do { whole = try DBusMessage(decoding: bytes) } catch is DBusFormatError { whole = nil } catch {
-            return ["an untyped error: \(error)"]
-        }
-        // The connection's way: the header first, the body only when someone waits for it.
-        do {
-            var later = try DBusMessage(decoding: bytes, decodesBody: false)
-            try later.decodeBody()
-            if let whole, !same(whole, later) { violations.append("decoding the body later gave another message") }
-            if whole == nil { violations.append("decoding the body later accepted what decoding it whole refused") }
-        } catch is DBusFormatError {
-            if whole != nil { violations.append("decoding the body later refused what decoding it whole accepted") }
-        } catch {
-            violations.append("an untyped error: \(error)")
-        }
-        if let whole {
-            do {
-                let again = try DBusMessage(decoding: try whole.encoded())
-                if !same(whole, again) { violations.append("written and read again, the message changed") }
-            } catch {
-                violations.append("a decoded message that cannot be written and read again: \(error)")
+            var violations: [String] = []
+            let bytes = [UInt8](data)
+            let whole: DBusMessage?
+            do { whole = try DBusMessage(decoding: bytes) } catch is DBusFormatError { whole = nil } catch {
+                return ["an untyped error: \(error)"]
             }
-        }
-        return violations
+            // The connection's way: the header first, the body only when someone waits for it.
+            do {
+                var later = try DBusMessage(decoding: bytes, decodesBody: false)
+                try later.decodeBody()
+                if let whole, !same(whole, later) { violations.append("decoding the body later gave another message") }
+                if whole == nil { violations.append("decoding the body later accepted what decoding it whole refused") }
+            } catch is DBusFormatError {
+                if whole != nil { violations.append("decoding the body later refused what decoding it whole accepted") }
+            } catch {
+                violations.append("an untyped error: \(error)")
+            }
+            if let whole {
+                do {
+                    let again = try DBusMessage(decoding: try whole.encoded())
+                    if !same(whole, again) { violations.append("written and read again, the message changed") }
+                } catch {
+                    violations.append("a decoded message that cannot be written and read again: \(error)")
+                }
+            }
+            return violations
         #else
-        return []
+            return []
         #endif
     }
 
     #if os(Linux)
-    private static func same(_ a: DBusMessage, _ b: DBusMessage) -> Bool {
-        a.kind == b.kind && a.serial == b.serial && a.path == b.path && a.interface == b.interface && a.member == b.member
-            && a.errorName == b.errorName && a.replySerial == b.replySerial && a.destination == b.destination && a.body == b.body
-    }
+        private static func same(_ a: DBusMessage, _ b: DBusMessage) -> Bool {
+            a.kind == b.kind && a.serial == b.serial && a.path == b.path && a.interface == b.interface && a.member == b.member
+                && a.errorName == b.errorName && a.replySerial == b.replySerial && a.destination == b.destination && a.body == b.body
+        }
     #endif
 
     /// An app's theme plist, laid over the kit's as `haapi preview --theme` does: a theme or a
@@ -57,12 +57,16 @@ extension FuzzHarness {
     static func themePlist(_ data: Data) -> [String] {
         let theme: Theme
         do { theme = try Theme.kit.merging(try Theme(plist: data, source: "fuzz.plist")) } catch { return [] }
-        guard let page = try? ScreenPage(theme: theme, assets: try AppAssets(), strings: LocalizableStrings(languages: ["en"])) else { return [] }
+        guard let page = try? ScreenPage(theme: theme, assets: try AppAssets(), strings: LocalizableStrings(languages: ["en"])) else {
+            return []
+        }
         var violations: [String] = []
         let css = page.styleSheet.description + page.plainPageRules.description
         if css.contains("<") { violations.append("a theme value put < in the style sheet, which could end the style element") }
         _ = ThemeContrast.failures(of: theme, color: { page.assets.color(named: $0) })
-        if let app = try? Theme(plist: data, source: "fuzz.plist") { _ = ThemeCheck.problems(of: app, over: theme, colorExists: { page.assets.color(named: $0) != nil }) }
+        if let app = try? Theme(plist: data, source: "fuzz.plist") {
+            _ = ThemeCheck.problems(of: app, over: theme, colorExists: { page.assets.color(named: $0) != nil })
+        }
         return violations
     }
 

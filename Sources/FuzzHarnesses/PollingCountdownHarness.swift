@@ -39,7 +39,9 @@ extension FuzzHarness {
         }
         var violations: [String] = []
         // Automatic polls wait a positive time, at most the longest a server may ask for.
-        if let interval = model.pollInterval, !(interval > 0 && interval <= max(KitPollingModel.longestServerInterval, mapper.autoPollingDuration)) {
+        if let interval = model.pollInterval,
+            !(interval > 0 && interval <= max(KitPollingModel.longestServerInterval, mapper.autoPollingDuration))
+        {
             violations.append("polls every \(interval) s")
         }
         // The kit's screens (its UIKit view controllers build them): one countdown when the
@@ -51,7 +53,8 @@ extension FuzzHarness {
             }
         }
         if countdowns.count != (model.maxWaitRemainingTime == nil ? 0 : 1) {
-            violations.append("\(countdowns.count) countdowns for maxWaitRemainingTime \(model.maxWaitRemainingTime.map { "\($0)" } ?? "absent")")
+            violations.append(
+                "\(countdowns.count) countdowns for maxWaitRemainingTime \(model.maxWaitRemainingTime.map { "\($0)" } ?? "absent")")
         }
         let strings = LocalizableStrings()
         for countdown in countdowns {

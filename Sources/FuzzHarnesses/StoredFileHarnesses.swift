@@ -12,7 +12,9 @@ extension FuzzHarness {
         let path = "/profiles/fuzz/config.json"
         func readable(_ failure: CLIFailure) {
             // The file's text reaches the message only made safe (PrintableText): it is printed to a terminal.
-            if PrintableText(failure.message.description) != failure.message { violations.append("a message with control characters: \(failure.message)") }
+            if PrintableText(failure.message.description) != failure.message {
+                violations.append("a message with control characters: \(failure.message)")
+            }
         }
         // Read as every command reads the saved settings...
         var stored: ProfileConfiguration?
@@ -64,7 +66,9 @@ extension FuzzHarness {
         do {
             let again = try AuthState(storedData: try state.storedData())
             if again != state {
-                violations.append("stored and read again, the session changed (expiry \(since1970(state.accessTokenExpiresAt)) became \(since1970(again.accessTokenExpiresAt)))")
+                violations.append(
+                    "stored and read again, the session changed (expiry \(since1970(state.accessTokenExpiresAt)) became \(since1970(again.accessTokenExpiresAt)))"
+                )
             }
         } catch {
             violations.append("a session that cannot be read back once stored: \(error)")
@@ -81,7 +85,9 @@ extension FuzzHarness {
                 }
                 let shown = report["expiresAt"]?.stringValue.flatMap { try? Date.ISO8601FormatStyle().parse($0) }
                 if shown != state.accessTokenExpiresAt {
-                    violations.append("haapi status shows the expiry \(since1970(state.accessTokenExpiresAt)) as \(report["expiresAt"].map { "\($0)" } ?? "nothing")")
+                    violations.append(
+                        "haapi status shows the expiry \(since1970(state.accessTokenExpiresAt)) as \(report["expiresAt"].map { "\($0)" } ?? "nothing")"
+                    )
                 }
             } else if state.accessTokenExpiresAt != nil {
                 violations.append("haapi status does not say when the token expires")
@@ -92,7 +98,9 @@ extension FuzzHarness {
             violations.append("an untyped error from haapi status: \(error)")
         }
         if let key = state.dpopKey {
-            do { _ = try Dpop(privateJWK: key) } catch is DPoPError {} catch { violations.append("an untyped error from the DPoP key: \(error)") }
+            do { _ = try Dpop(privateJWK: key) } catch is DPoPError {} catch {
+                violations.append("an untyped error from the DPoP key: \(error)")
+            }
         }
         _ = state.idTokenClaims
         return violations

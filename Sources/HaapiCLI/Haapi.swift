@@ -12,8 +12,11 @@ struct Haapi: AsyncParsableCommand {
         abstract: "Sign in to OAuth 2.0 / OpenID Connect servers from a terminal (HAAPI or browser login).",
         version: "0.1.0",
         subcommands: [
-            LoginCommand.self, TokenCommand.self, ApiCommand.self, StatusCommand.self, ProfilesCommand.self, RefreshCommand.self, RevokeCommand.self, LogoutCommand.self,
-            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self, PreviewCommand.self, ServerCommand.self, CompletionCommand.self])
+            LoginCommand.self, TokenCommand.self, ApiCommand.self, StatusCommand.self, ProfilesCommand.self, RefreshCommand.self,
+            RevokeCommand.self, LogoutCommand.self,
+            UserinfoCommand.self, DemoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self, InspectCommand.self,
+            PreviewCommand.self, ServerCommand.self, CompletionCommand.self,
+        ])
 
     /// Runs the command with `haapi`'s exit codes: 0 success, 1 a failure (one line on
     /// standard error), 2 a usage error, 4 a login is needed, 130 cancelled with Ctrl-C.
@@ -53,7 +56,8 @@ struct Haapi: AsyncParsableCommand {
             guard let next = commands.first(where: { $0._commandName == word }) else {
                 let nearest = NearestName.to(word, among: commands.map { $0._commandName })
                 let parents = arguments.dropFirst().prefix { $0 != word }.filter { !$0.hasPrefix("-") }
-                return "unknown command \"\(word)\"" + (nearest.map { "; did you mean `haapi help \((parents + [$0]).joined(separator: " "))`?" } ?? "")
+                return "unknown command \"\(word)\""
+                    + (nearest.map { "; did you mean `haapi help \((parents + [$0]).joined(separator: " "))`?" } ?? "")
             }
             commands = next.configuration.subcommands
         }
@@ -95,79 +99,6 @@ struct Haapi: AsyncParsableCommand {
 /// A command that stops on SIGINT and SIGTERM by itself (a server's graceful shutdown), so
 /// Ctrl-C does not cancel its task.
 protocol HandlesItsOwnSignals {}
-
-/// `haapi pkce`: prints a new PKCE pair.
-struct PKCECommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pkce", abstract: "Print a new PKCE code_verifier and its S256 code_challenge (RFC 7636).",
-        discussion: helpText(examples: "haapi pkce"))
-
-    func run() {
-        let pair = PKCE()
-        Stdout.line("code_verifier=\(pair.verifier)")
-        Stdout.line("code_challenge=\(pair.challenge)")
-        Stdout.line("code_challenge_method=\(pair.method)")
-    }
-}
-
-/// `haapi thumbprint FILE`: prints the RFC 7638 thumbprint of a JWK.
-struct ThumbprintCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "thumbprint", abstract: "Print the RFC 7638 SHA-256 thumbprint of a JWK (a file, or - for standard input).",
-        discussion: helpText(examples: "haapi thumbprint key.jwk", "cat key.jwk | haapi thumbprint -"))
-
-    @Argument(help: "A JSON file holding one JWK, or - to read standard input.")
-    var file: String
-
-    func run() throws {
-        let data = try InputFiles.read(file, "the key", limit: InputFiles.Limit.small, standardInput: true)
-        Stdout.line("\(try JWK(json: data).thumbprint())")
-    }
-}
-
-/// `haapi dpop-proof`: prints a DPoP proof for one request, with a new or given key.
-struct DPoPProofCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "dpop-proof", abstract: "Print a DPoP proof (RFC 9449) for one request, e.g. to try an API with curl.",
-        discussion: helpText(examples:
-                "haapi dpop-proof --method POST --url https://as.example/oauth/token",
-                "haapi dpop-proof --url https://api.example/items --key key.jwk"))
-
-    @Option(help: "The HTTP method of the request.") var method = "GET"
-    @Option(help: "The URL of the request (query and fragment are left out of htu).") var url: String
-    @Option(help: "The access token sent with the request, bound with ath.") var accessToken: String?
-    @Option(help: "A server nonce to include.") var nonce: String?
-    @Option(help: "A file with the private JWK to sign with; a new P-256 key otherwise.") var key: String?
-
-    func run() throws {
-        guard let target = URL(string: url), target.scheme != nil else { throw ValidationError("--url must be an absolute URL") }
-        let dpop = try key.map { try Dpop(privateJWK: JWK(json: InputFiles.read($0, "the key", limit: InputFiles.Limit.small))) } ?? Dpop()
-        Stdout.line("\(try dpop.proof(method: method, url: target, accessToken: accessToken, nonce: .some(nonce)))")
-    }
-}
-
-/// `haapi completion SHELL`: the shell completion script, generated from the command definitions.
-struct CompletionCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "completion",
-        abstract: "Print the completion script for bash, zsh or fish (generated from the command definitions).",
-        discussion: helpText(examples:
-                "source <(haapi completion bash)                                  # this bash session",
-                "haapi completion bash > ~/.local/share/bash-completion/completions/haapi",
-                #"haapi completion zsh > "${fpath[1]}/_haapi""#,
-                "haapi completion fish > ~/.config/fish/completions/haapi.fish"))
-
-    @Argument(help: "bash, zsh or fish.", completion: .list(["bash", "zsh", "fish"])) var shell: String
-
-    func validate() throws {
-        guard CompletionShell(rawValue: shell) != nil else { throw ValidationError("the shell must be bash, zsh or fish, not \"\(shell)\"") }
-    }
-
-    func run() {
-        guard let shell = CompletionShell(rawValue: shell) else { return }
-        Stdout.line(PrintableText(own: Haapi.completionScript(for: shell)))  // generated from our own command definitions
-    }
-}
 
 /// The `haapi` command line, for the `haapi` executable: runs the command that the process's
 /// arguments name and exits with its code.

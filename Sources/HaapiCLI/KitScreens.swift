@@ -16,7 +16,9 @@ struct KitScreens {
     init(lang: String?, themePath: String?) throws {
         strings = LocalizableStrings(languages: lang.map { [$0] } ?? LocalizableStrings.preferredLanguages, appTable: { _ in nil })
         do {
-            let app = try themePath.map { try Theme(plist: try InputFiles.read($0, "the theme", limit: InputFiles.Limit.small), source: $0) }
+            let app = try themePath.map {
+                try Theme(plist: try InputFiles.read($0, "the theme", limit: InputFiles.Limit.small), source: $0)
+            }
             appTheme = app
             theme = try app.map { try Theme.kit.merging($0) } ?? Theme.kit
         } catch let error as CLIFailure {

@@ -31,18 +31,20 @@ public enum DevServer {
         var logger = Logger(label: "haapi-server")
         logger.logLevel = .warning
         let configuration = state.configuration
-        let http = HTTPServerBuilder.http1(configuration: .init(
-            additionalChannelHandlers: [
-                RequestDeadlineHandler(
-                    headerTimeout: .nanoseconds(configuration.headerReadTimeout.nanoseconds),
-                    keepAliveTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
-                    bodyTimeout: .nanoseconds(configuration.bodyReadTimeout.nanoseconds))
-            ],
-            idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds)))
+        let http = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    RequestDeadlineHandler(
+                        headerTimeout: .nanoseconds(configuration.headerReadTimeout.nanoseconds),
+                        keepAliveTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds),
+                        bodyTimeout: .nanoseconds(configuration.bodyReadTimeout.nanoseconds))
+                ],
+                idleTimeout: .nanoseconds(configuration.idleTimeout.nanoseconds)))
         return Application(
             router: makeRouter(state: state),
             server: try configuration.tls.map { try .tls(http, tlsConfiguration: $0.configuration) } ?? http,
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "haapi-dev-server"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "haapi-dev-server"),
             services: [PurgeService(state: state)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -69,7 +71,8 @@ public enum DevServer {
     }
 
     /// The seeded users and clients and the issuer, as `haapi server --print-config` prints them.
-    public static func printableConfiguration(databasePath: String?, passwordHashing: PasswordHashing = .standard) async throws -> JSONValue {
+    public static func printableConfiguration(databasePath: String?, passwordHashing: PasswordHashing = .standard) async throws -> JSONValue
+    {
         var configuration = DevServerConfiguration(databasePath: databasePath)
         configuration.passwordHashing = passwordHashing
         let state = try await ServerState.open(configuration: configuration)
@@ -102,13 +105,17 @@ public enum DevServer {
         let result: JSONValue = [
             "issuer": .string(state.issuer.absoluteString),
             // Passwords are kept hashed: only the seeded demo user's, a published development credential, can be shown.
-            "users": .array(users.map { user in
-                var entry: [String: JSONValue] = ["username": .string(user.value.username)]
-                if user.value.username == SeedData.username, PasswordHash.verify(SeedData.password, against: user.value.passwordHash, hashing: state.configuration.passwordHashing) {
-                    entry["password"] = .string(SeedData.password)
-                }
-                return .object(entry)
-            }),
+            "users": .array(
+                users.map { user in
+                    var entry: [String: JSONValue] = ["username": .string(user.value.username)]
+                    if user.value.username == SeedData.username,
+                        PasswordHash.verify(
+                            SeedData.password, against: user.value.passwordHash, hashing: state.configuration.passwordHashing)
+                    {
+                        entry["password"] = .string(SeedData.password)
+                    }
+                    return .object(entry)
+                }),
             "clients": .array(clientValues),
         ]
         return result
@@ -196,7 +203,8 @@ public struct DevServerError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch code {
         case .addressInUse:
-            return "port \(port) on \(host) is in use (another program listens there); choose another with --port N, or --port 0 for a free one"
+            return
+                "port \(port) on \(host) is in use (another program listens there); choose another with --port N, or --port 0 for a free one"
         case .permissionDenied:
             return "port \(port) on \(host) needs privileges this user does not have; choose a port above 1023, or --port 0 for a free one"
         case .addressUnavailable:
@@ -230,7 +238,8 @@ public struct DevServerTLS: Sendable {
         do { key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem) } catch {
             throw DevServerError(.unreadableCertificate, detail: "the private key is not an unencrypted PEM key")
         }
-        configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         // A key that does not belong to the certificate fails every handshake: find out now.
         do { _ = try NIOSSLContext(configuration: configuration) } catch {
             throw DevServerError(.unreadableCertificate, detail: "the private key does not belong to the certificate")

@@ -150,7 +150,7 @@ public final class ServerState: Sendable {
 
     /// The issuer: `http://HOST:PORT`, with the real port once the server is listening.
     public var issuer: URL {
-        get { issuerBox.withLock { $0 } }
+        issuerBox.withLock { $0 }
     }
 
     func setIssuer(_ url: URL) { issuerBox.withLock { $0 = url } }
@@ -187,10 +187,12 @@ public final class ServerState: Sendable {
         for (id, stored) in try await store.all(JSONValue.self, kind: "user") where stored["passwordHash"] == nil {
             if let user = try await store.get(UserRecord.self, kind: "user", id: id) { try await store.put(user, kind: "user", id: id) }
         }
-        let issuer = try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
+        let issuer =
+            try await store.get(String.self, kind: "server", id: "issuer").flatMap(URL.init(string:))
             ?? URL(string: "http://\(configuration.host):\(configuration.port)")!
         do {
-            return try ServerState(store: store, configuration: configuration, signingKey: signingKey, issuer: issuer, storedRounds: storedRounds)
+            return try ServerState(
+                store: store, configuration: configuration, signingKey: signingKey, issuer: issuer, storedRounds: storedRounds)
         } catch {
             try? await store.close()
             throw error

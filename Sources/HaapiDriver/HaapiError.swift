@@ -52,6 +52,11 @@ public enum HaapiError: IdsvrError {
         .serverError(error, errorDescription: description ?? "The server answered \(error) (HTTP \(statusCode)).", statusCode: statusCode)
     }
 
+    /// The OAuth error `refusal` (from the HAAPI, token or CAT endpoint) as ``server(_:description:statusCode:)``.
+    package init(_ refusal: OAuthErrorResponse) {
+        self = .server(refusal.error, description: refusal.serverDescription, statusCode: refusal.statusCode)
+    }
+
     /// The HaapiError of an answer that is neither what was asked for nor an OAuth error:
     /// ``invalidURLResponse(_:reason:cause:)`` with the answer, and the error (which keeps its
     /// status, content type, body and `Retry-After`) as the cause.
@@ -69,7 +74,8 @@ public enum HaapiError: IdsvrError {
     /// made, else ``dpopProofFailure(message:cause:)`` (a proof that could not be signed, or a
     /// server that keeps asking for a new nonce).
     public init(_ error: DPoPError) {
-        self = error.code == .keyCreationFailed
+        self =
+            error.code == .keyCreationFailed
             ? .dpopKeyCreationFailure(cause: error) : .dpopProofFailure(message: error.message, cause: error)
     }
 
@@ -148,7 +154,8 @@ public enum HaapiError: IdsvrError {
             return .unrecoverable(action: .invalidPlatform)
         case .dpopProofCreationFailure, .dpopProofFailure: return .retryable(condition: .whenAppInForeground)
         case .haapiTokenManagerIsClosed, .haapiTokenManagerIsExpired, .illegalState: return .newHaapiFlow
-        case .haapiTokenManagerAlreadyExists, .invalidConfiguration: return .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error))
+        case .haapiTokenManagerAlreadyExists, .invalidConfiguration:
+            return .unrecoverable(action: .modifyConfiguration(reason: errorDescription ?? error))
         case .serverError(_, _, let status): return Self.recovery(status: status)
         default: return Self.recovery(status: statusCode ?? 0)
         }
@@ -156,7 +163,7 @@ public enum HaapiError: IdsvrError {
 
     /// A server's error: worth another try when it is busy or failing, else the cause needs a look.
     private static func recovery(status: Int) -> IdsvrErrorHandling {
-        .forServerAnswer(status: status, retryAfter: nil) ?? .unrecoverable(action: .introspectCause)
+        .forServerAnswer(status: status, retryAfter: nil)
     }
 
     /// The HTTP status of a ``serverError(_:errorDescription:statusCode:)``, of the deprecated
@@ -166,9 +173,9 @@ public enum HaapiError: IdsvrError {
         case .serverError(_, _, let status): return status
         case .invalidURLResponse(let response, _, _):
             #if canImport(Darwin)
-            return (response as? HTTPURLResponse)?.statusCode
+                return (response as? HTTPURLResponse)?.statusCode
             #else
-            return response?.status
+                return response?.status
             #endif
         case .communication, .attestationNotSupported, .attestationFailure, .attestationKeyGenFailure, .attestationRefusedByServer,
             .assertionFailure, .dpopKeyCreationFailure, .dpopProofCreationFailure, .dpopProofFailure, .haapiTokenManagerIsClosed,
@@ -221,15 +228,15 @@ extension HaapiError {
 }
 
 #if canImport(Darwin)
-/// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: Foundation's
-/// `URLResponse` (an `HTTPURLResponse`) on Apple platforms.
-public typealias PlatformURLResponse = URLResponse
+    /// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: Foundation's
+    /// `URLResponse` (an `HTTPURLResponse`) on Apple platforms.
+    public typealias PlatformURLResponse = URLResponse
 #else
-/// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: outside Apple
-/// platforms the transport's own ``/OAuthCore/TransportResponse``, which answers as `HTTPURLResponse` does
-/// (`url`, `statusCode`, `allHeaderFields`, `value(forHTTPHeaderField:)`): `URLResponse` is
-/// FoundationNetworking's there, and linking it loads libcurl into every process.
-public typealias PlatformURLResponse = TransportResponse
+    /// The HTTP response of an ``HaapiError/invalidURLResponse(_:reason:cause:)``: outside Apple
+    /// platforms the transport's own ``/OAuthCore/TransportResponse``, which answers as `HTTPURLResponse` does
+    /// (`url`, `statusCode`, `allHeaderFields`, `value(forHTTPHeaderField:)`): `URLResponse` is
+    /// FoundationNetworking's there, and linking it loads libcurl into every process.
+    public typealias PlatformURLResponse = TransportResponse
 #endif
 
 extension TransportResponse {
@@ -237,10 +244,10 @@ extension TransportResponse {
     /// platforms (header names in canonical case), the response itself elsewhere.
     public var platformURLResponse: PlatformURLResponse {
         #if canImport(Darwin)
-        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: canonicalHeaderFields)
-            ?? URLResponse(url: url, mimeType: mediaType, expectedContentLength: body.count, textEncodingName: nil)
+            return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: canonicalHeaderFields)
+                ?? URLResponse(url: url, mimeType: mediaType, expectedContentLength: body.count, textEncodingName: nil)
         #else
-        return self
+            return self
         #endif
     }
 
@@ -258,8 +265,10 @@ extension TransportResponse {
     public var canonicalHeaderFields: [String: String] {
         var fields: [String: String] = [:]
         for (name, value) in headers.fields {
-            let canonical = name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
-                .joined(separator: "-")
+            let canonical = name.split(separator: "-", omittingEmptySubsequences: false).map {
+                $0.prefix(1).uppercased() + $0.dropFirst().lowercased()
+            }
+            .joined(separator: "-")
             fields[canonical] = fields[canonical].map { "\($0), \(value)" } ?? value
         }
         return fields

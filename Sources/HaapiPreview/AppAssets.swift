@@ -39,7 +39,8 @@ public struct AppAssets: Sendable {
     /// `rgba` as a CSS colour.
     package static func css(_ rgba: UInt32) -> Markup {
         let alpha = Colors.Value.components(rgba).alpha
-        return "rgba(\(text: rgba >> 24 & 0xFF), \(text: rgba >> 16 & 0xFF), \(text: rgba >> 8 & 0xFF), \(text: String(format: "%.3f", alpha)))"
+        return
+            "rgba(\(text: rgba >> 24 & 0xFF), \(text: rgba >> 16 & 0xFF), \(text: rgba >> 8 & 0xFF), \(text: String(format: "%.3f", alpha)))"
     }
 }
 
@@ -86,7 +87,8 @@ package enum AssetCatalog {
     /// from inside the catalog.
     /// - Throws: ``PreviewError`` when it is not an image set's `Contents.json`.
     package static func chosenImages(_ data: Data, file: String) throws -> (light: String, dark: String?)? {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["images"] as? [[String: Any]] else {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["images"] as? [[String: Any]]
+        else {
             throw PreviewError("\(file) is not an image set's Contents.json (no \"images\")")
         }
         func largest(dark: Bool) -> String? {
@@ -122,7 +124,8 @@ package enum AssetCatalog {
     /// A colour set's `Contents.json` (`data`, read from `file`): its light and dark colours.
     /// - Throws: ``PreviewError`` naming what is wrong.
     package static func color(_ data: Data, file: String) throws -> Colors.Value {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["colors"] as? [[String: Any]] else {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let entries = root["colors"] as? [[String: Any]]
+        else {
             throw PreviewError("\(file) is not a colour set's Contents.json (no \"colors\")")
         }
         var light: UInt32?

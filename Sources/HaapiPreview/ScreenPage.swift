@@ -36,17 +36,24 @@ public struct ScreenPage: Sendable {
     /// alignment and padding. The server's images as `images` holds them by `href`
     /// (``Screen/serverImages``, loaded by ``RemoteImages``); `data:` images are decoded here.
     package func html(_ screen: Screen, title: String, images: [String: RemoteImages.Outcome] = [:]) -> Markup {
-        guard let layout = try? ScreenLayout(screen, theme: theme) else { return document(title: title, body: "<main class=\"screen\"></main>\n") }
+        guard let layout = try? ScreenLayout(screen, theme: theme) else {
+            return document(title: title, body: "<main class=\"screen\"></main>\n")
+        }
         var body: Markup = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n\(markup: navigationBarHTML(layout.navigationBar))"
         let padding = PaddingStyle(
             top: layout.flowPadding.top + layout.padding.top, right: layout.flowPadding.right + layout.padding.right,
             bottom: layout.flowPadding.bottom + layout.padding.bottom, left: layout.flowPadding.left + layout.padding.left)
         let background: Markup = color(layout.backgroundColorName).map { "background: \(markup: $0); " } ?? .empty
-        body += "<main class=\"screen\" data-kind=\"\(text: screen.kind.rawValue)\" data-style=\"\(text: screen.kind.themeSection)\" style=\"\(markup: background)padding: \(markup: cssPadding(padding))\">\n"
+        body +=
+            "<main class=\"screen\" data-kind=\"\(text: screen.kind.rawValue)\" data-style=\"\(text: screen.kind.themeSection)\" style=\"\(markup: background)padding: \(markup: cssPadding(padding))\">\n"
         if let header = headerHTML() { body += header }
-        for (name, items, stack) in [("messages", screen.messages, layout.messages), ("content", screen.content, layout.content), ("links", screen.links, layout.links)]
+        for (name, items, stack) in [
+            ("messages", screen.messages, layout.messages), ("content", screen.content, layout.content),
+            ("links", screen.links, layout.links),
+        ]
         where !items.isEmpty {
-            body += "<section class=\"\(text: name)\" style=\"\(markup: cssStack(stack))\">\n\(markup: Markup.joined(items.map { html($0, in: screen, images: images) }, separator: "\n"))\n</section>\n"
+            body +=
+                "<section class=\"\(text: name)\" style=\"\(markup: cssStack(stack))\">\n\(markup: Markup.joined(items.map { html($0, in: screen, images: images) }, separator: "\n"))\n</section>\n"
         }
         body += "</main>\n<div class=\"safe-area bottom\" aria-hidden=\"true\"></div>\n"
         return document(title: title, body: body)
@@ -60,12 +67,15 @@ public struct ScreenPage: Sendable {
         switch bar.leave {
         case .close:
             let glyph = assets.imageHTML(named: bar.closeImageName) ?? "&#x2715;"
-            leave = "<button class=\"leave\" type=\"button\" aria-label=\"\(text: builder.strings.string(.cancel))\" style=\"\(markup: tint)\(markup: size)\">\(markup: glyph)</button>"
+            leave =
+                "<button class=\"leave\" type=\"button\" aria-label=\"\(text: builder.strings.string(.cancel))\" style=\"\(markup: tint)\(markup: size)\">\(markup: glyph)</button>"
         case .back:
-            leave = "<button class=\"leave\" type=\"button\" style=\"\(markup: tint)\(markup: size)\">\(text: builder.strings.string(.back))</button>"
+            leave =
+                "<button class=\"leave\" type=\"button\" style=\"\(markup: tint)\(markup: size)\">\(text: builder.strings.string(.back))</button>"
         }
         let title: Markup = "<span class=\"title\">\(text: bar.title ?? "")</span>"
-        return "<nav class=\"navigation-bar\" data-style=\"HaapiFlowViewController\">\(markup: leave)\(markup: title)<span class=\"balance\" aria-hidden=\"true\" style=\"\(markup: size)\"></span></nav>\n"
+        return
+            "<nav class=\"navigation-bar\" data-style=\"HaapiFlowViewController\">\(markup: leave)\(markup: title)<span class=\"balance\" aria-hidden=\"true\" style=\"\(markup: size)\"></span></nav>\n"
     }
 
     /// A stack's CSS: a column, its spacing, alignment, padding and background.
@@ -79,7 +89,8 @@ public struct ScreenPage: Sendable {
         case .firstBaseline, .lastBaseline: align = "baseline"
         }
         let background: Markup = color(stack.backgroundColorName).map { "; background: \(markup: $0)" } ?? .empty
-        return "gap: \(markup: px(stack.spacing)); align-items: \(markup: align); padding: \(markup: cssPadding(stack.padding))\(markup: background)"
+        return
+            "gap: \(markup: px(stack.spacing)); align-items: \(markup: align); padding: \(markup: cssPadding(stack.padding))\(markup: background)"
     }
 
     /// An index of pages, in the kit's look: each `(title, link, caption)` a card with what it
@@ -89,7 +100,8 @@ public struct ScreenPage: Sendable {
         let rows = pages.map { page -> Markup in
             "<li><a class=\"card\" href=\"\(link: page.link)\"><span class=\"name\">\(text: page.title)</span><span class=\"caption\">\(text: page.caption)</span></a></li>"
         }
-        let body: Markup = "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n<nav class=\"navigation-bar\"><span class=\"title\">\(text: title)</span></nav>\n"
+        let body: Markup =
+            "<div class=\"safe-area top\" aria-hidden=\"true\"></div>\n<nav class=\"navigation-bar\"><span class=\"title\">\(text: title)</span></nav>\n"
             + "<main class=\"screen index\" data-kind=\"index\">\n<ul>\n\(markup: Markup.joined(rows, separator: "\n"))\n</ul>\n</main>\n"
         return document(title: title, body: body)
     }
@@ -127,13 +139,15 @@ public struct ScreenPage: Sendable {
         case .message(let text, _):
             // A heading is one to a screen reader, and an error is said as it appears, as on iOS.
             let role: Markup = said.isHeader ? " role=\"heading\" aria-level=\"2\"" : said.announcement != nil ? " role=\"alert\"" : .empty
-            return "<div class=\"item item-message\"\(markup: style)\(markup: role)>\(markup: icon(for: item))<span>\(text: text)</span></div>"
+            return
+                "<div class=\"item item-message\"\(markup: style)\(markup: role)>\(markup: icon(for: item))<span>\(text: text)</span></div>"
         case .text(let text):
             return "<p class=\"item item-text\">\(text: text)</p>"
         case .section(let title):
             return "<h2 class=\"item item-section\">\(text: title)</h2>"
         case .textField(let field):
-            var input: Markup = "<input type=\"\(text: field.isSecure ? "password" : Self.inputType(field.keyboard))\" name=\"\(text: field.name)\""
+            var input: Markup =
+                "<input type=\"\(text: field.isSecure ? "password" : Self.inputType(field.keyboard))\" name=\"\(text: field.name)\""
             input += " autocomplete=\"\(text: Self.autocomplete(field.contentType))\" enterkeyhint=\"\(text: field.returnKey.rawValue)\""
             input += " inputmode=\"\(text: Self.inputMode(field.keyboard))\" aria-label=\"\(text: said.label ?? field.label)\""
             if let placeholder = field.placeholder { input += " placeholder=\"\(text: placeholder)\"" }
@@ -146,14 +160,17 @@ public struct ScreenPage: Sendable {
             if field.showsSecureEntryToggle {
                 // The kit's eye (Images.revealPassword), or the app's image of that name.
                 let eye = assets.imageHTML(named: Images.revealPassword) ?? .empty
-                input += "<button type=\"button\" class=\"reveal\" aria-label=\"\(text: builder.strings.string(.showPassword))\" data-image=\"\(text: Images.revealPassword)\">\(markup: eye)</button>"
+                input +=
+                    "<button type=\"button\" class=\"reveal\" aria-label=\"\(text: builder.strings.string(.showPassword))\" data-image=\"\(text: Images.revealPassword)\">\(markup: eye)</button>"
             }
             let error: Markup = field.error.map { "<span class=\"error\" role=\"alert\">\(text: $0)</span>" } ?? .empty
-            return "<label class=\"item item-textField\"\(markup: style)><span class=\"title\">\(text: field.label)</span><span class=\"box\">\(markup: input)</span>\(markup: error)</label>"
+            return
+                "<label class=\"item item-textField\"\(markup: style)><span class=\"title\">\(text: field.label)</span><span class=\"box\">\(markup: input)</span>\(markup: error)</label>"
         case .checkbox(let box):
             let state: Markup = (box.isChecked ? " checked" : .empty) + (box.isReadonly ? " disabled" : .empty)
             let error: Markup = box.error.map { "<span class=\"error\" role=\"alert\">\(text: $0)</span>" } ?? .empty
-            return "<label class=\"item item-checkbox\"\(markup: style)><input type=\"checkbox\" name=\"\(text: box.name)\"\(markup: state)><span>\(text: box.label)</span>\(markup: error)</label>"
+            return
+                "<label class=\"item item-checkbox\"\(markup: style)><input type=\"checkbox\" name=\"\(text: box.name)\"\(markup: state)><span>\(text: box.label)</span>\(markup: error)</label>"
         case .picker(let picker):
             let options = picker.options.map { option -> Markup in
                 "<option value=\"\(text: option.value)\"\(markup: option.isSelected ? " selected" : .empty)>\(text: option.label)</option>"
@@ -163,19 +180,26 @@ public struct ScreenPage: Sendable {
             return "<label class=\"item item-picker\"\(markup: style)><span class=\"title\">\(text: picker.label)</span>"
                 + "<span class=\"box\"><select name=\"\(text: picker.name)\">\(markup: Markup.joined(options))</select><span class=\"chevron\" aria-hidden=\"true\">\(markup: chevron)</span></span></label>"
         case .button(let button):
-            let icon: Markup = button.icon.flatMap { name in
-                assets.imageHTML(named: name).map { image -> Markup in "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(text: name)\">\(markup: image)</span>" }
-            } ?? .empty
-            return "<button class=\"item item-button role-\(cssIdentifier: button.role.rawValue)\"\(markup: style) type=\"button\">\(markup: icon)<span>\(text: button.title)</span></button>"
+            let icon: Markup =
+                button.icon.flatMap { name in
+                    assets.imageHTML(named: name).map { image -> Markup in
+                        "<span class=\"icon\" aria-hidden=\"true\" data-image=\"\(text: name)\">\(markup: image)</span>"
+                    }
+                } ?? .empty
+            return
+                "<button class=\"item item-button role-\(cssIdentifier: button.role.rawValue)\"\(markup: style) type=\"button\">\(markup: icon)<span>\(text: button.title)</span></button>"
         case .tabs(let titles, let selected):
             let tabs = titles.enumerated().map { index, title -> Markup in
                 "<button type=\"button\" role=\"tab\" aria-selected=\"\(text: index == selected)\"\(markup: index == selected ? " class=\"selected\"" : .empty)>\(text: title)</button>"
             }
             return "<div class=\"item item-tabs\"\(markup: style) role=\"tablist\">\(markup: Markup.joined(tabs))</div>"
         case .loadingIndicator:
-            return "<div class=\"item item-loadingIndicator\"\(markup: style) role=\"progressbar\" aria-label=\"\(text: said.label ?? "")\"><span class=\"spinner\"></span></div>"
+            return
+                "<div class=\"item item-loadingIndicator\"\(markup: style) role=\"progressbar\" aria-label=\"\(text: said.label ?? "")\"><span class=\"spinner\"></span></div>"
         case .countdown(let countdown):
-            let bar: Markup = countdown.showsProgress ? countdown.fractionLeft.map { "<progress max=\"1\" value=\"\(number: $0)\"></progress>" } ?? .empty : .empty
+            let bar: Markup =
+                countdown.showsProgress
+                ? countdown.fractionLeft.map { "<progress max=\"1\" value=\"\(number: $0)\"></progress>" } ?? .empty : .empty
             return "<div class=\"item item-countdown\" aria-live=\"polite\">\(markup: bar)<span>\(text: countdown.text)</span></div>"
         case .qrCode(let data, let image):
             if data == nil, let image {
@@ -188,10 +212,12 @@ public struct ScreenPage: Sendable {
         case .image(let name, let label):
             // The app's image of that name, else its label (the kit has no logo of its own).
             let drawn = assets.imageHTML(named: name) ?? "<span>\(text: label)</span>"
-            return "<div class=\"item item-image\"\(markup: style) role=\"img\" aria-label=\"\(text: label)\" data-image=\"\(text: name)\">\(markup: drawn)</div>"
+            return
+                "<div class=\"item item-image\"\(markup: style) role=\"img\" aria-label=\"\(text: label)\" data-image=\"\(text: name)\">\(markup: drawn)</div>"
         case .expandable(let title, let body):
             let lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Markup in "\(text: line)" }
-            return "<details class=\"item item-expandable\"\(markup: style)><summary>\(text: title)</summary><p>\(markup: Markup.joined(lines, separator: "<br>"))</p></details>"
+            return
+                "<details class=\"item item-expandable\"\(markup: style)><summary>\(text: title)</summary><p>\(markup: Markup.joined(lines, separator: "<br>"))</p></details>"
         case .link(let title, _):
             return "<a class=\"item item-link\"\(markup: style) href=\"\(link: .none)\">\(text: title)</a>"
         }
@@ -200,12 +226,15 @@ public struct ScreenPage: Sendable {
     /// A server's image: a `data:` one decoded here, another as loaded (`outcome`); where there
     /// is none, a placeholder that says why.
     private func serverImage(_ image: KitLinkItem, outcome: RemoteImages.Outcome?, label: String, kind: String) -> Markup {
-        let loaded = image.href.lowercased().hasPrefix("data:") ? RemoteImages.decodeDataURL(image.href) : outcome ?? .unavailable(.notLoaded)
+        let loaded =
+            image.href.lowercased().hasPrefix("data:") ? RemoteImages.decodeDataURL(image.href) : outcome ?? .unavailable(.notLoaded)
         switch loaded {
         case .image(let data, let mediaType):
-            return "<div class=\"item item-\(cssIdentifier: kind)\"><img alt=\"\(text: label)\" src=\"\(link: .image(data, mediaType: mediaType))\"></div>"
+            return
+                "<div class=\"item item-\(cssIdentifier: kind)\"><img alt=\"\(text: label)\" src=\"\(link: .image(data, mediaType: mediaType))\"></div>"
         case .unavailable(let reason):
-            return "<div class=\"item item-\(cssIdentifier: kind)\" role=\"img\" aria-label=\"\(text: label)\">\(markup: placeholder(reason))</div>"
+            return
+                "<div class=\"item item-\(cssIdentifier: kind)\" role=\"img\" aria-label=\"\(text: label)\">\(markup: placeholder(reason))</div>"
         }
     }
 

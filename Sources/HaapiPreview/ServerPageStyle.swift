@@ -8,7 +8,9 @@ extension ScreenPage {
     /// the server (``DevServerConfiguration/pageStyle``), which knows nothing of the kit.
     /// Made once: the kit's theme never changes while a process runs.
     package static let kitStyleForServerPages: Markup? = {
-        guard let theme = try? Theme.kit, let page = try? ScreenPage(theme: theme, assets: try AppAssets(), strings: LocalizableStrings(languages: ["en"])) else {
+        guard let theme = try? Theme.kit,
+            let page = try? ScreenPage(theme: theme, assets: try AppAssets(), strings: LocalizableStrings(languages: ["en"]))
+        else {
             return nil
         }
         return page.styleSheet + page.plainPageRules

@@ -8,9 +8,12 @@ extension ScreenPage {
     /// `data-style` as each UIKit view reads its section.
     package var styleSheet: Markup {
         func variables(dark: Bool) -> Markup {
-            Markup.joined(assets.names.compactMap { name in
-                assets.color(named: name).map { value -> Markup in "  --\(markup: Self.variable(name)): \(markup: AppAssets.css(dark ? value.dark : value.light));" }
-            }, separator: "\n")
+            Markup.joined(
+                assets.names.compactMap { name in
+                    assets.color(named: name).map { value -> Markup in
+                        "  --\(markup: Self.variable(name)): \(markup: AppAssets.css(dark ? value.dark : value.light));"
+                    }
+                }, separator: "\n")
         }
         var css: Markup = ":root {\n\(markup: variables(dark: false))\n}\n"
         css += "@media (prefers-color-scheme: dark) {\n:root {\n\(markup: variables(dark: true))\n}\n}\n"
@@ -18,90 +21,133 @@ extension ScreenPage {
         // The screens' header text (their background, padding and stacks are the page's layout: ScreenLayout).
         for kind in ScreenKind.allCases {
             guard let screen = screenStyle(kind) else { continue }
-            css += rule("main[data-style=\(cssString: kind.themeSection)] .item-section", text(screen.headerTextAppearance, screen.headerTextColorName))
+            css += rule(
+                "main[data-style=\(cssString: kind.themeSection)] .item-section",
+                text(screen.headerTextAppearance, screen.headerTextColorName))
         }
         let flow = try? theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
         css += rule("body", ["background": color(flow?.backgroundColorName ?? "hui_background") ?? "white"])
         css += rule(".navigation-bar .title", ["color": color("hui_text_headings") ?? "inherit"])
         // The index's cards, as the kit's secondary buttons.
         let card = common.secondaryButton
-        css += rule("main.index .card", [
-            "background": color(card.backgroundColorName) ?? "transparent", "border": border(card.borderWidth, card.borderColorName),
-            "border-radius": px(card.cornerRadius), "color": color(card.textColorName) ?? "inherit",
-        ])
+        css += rule(
+            "main.index .card",
+            [
+                "background": color(card.backgroundColorName) ?? "transparent", "border": border(card.borderWidth, card.borderColorName),
+                "border-radius": px(card.cornerRadius), "color": color(card.textColorName) ?? "inherit",
+            ])
         css += rule("main.index .caption", ["color": color("hui_text_paragraphs") ?? "inherit"])
         // Messages, by class.
         for attribute in MessageStyleAttribute.allCases {
             let message = common.messageViewStyles.style(for: attribute)
-            css += rule("[data-style=\(cssString: attribute.themeSection)]", text(message.textAppearance, message.textColorName).merging([
-                "background": message.backgroundColorName.flatMap(color) ?? "transparent", "gap": px(message.iconTextPadding),
-                "padding": cssPadding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
-                "border": border(message.borderWidth, message.borderColorName),
-            ]) { $1 })
+            css += rule(
+                "[data-style=\(cssString: attribute.themeSection)]",
+                text(message.textAppearance, message.textColorName).merging([
+                    "background": message.backgroundColorName.flatMap(color) ?? "transparent", "gap": px(message.iconTextPadding),
+                    "padding": cssPadding(message.commonUIStyle.paddingStyle), "border-radius": px(message.cornerRadius),
+                    "border": border(message.borderWidth, message.borderColorName),
+                ]) { $1 })
             // The icon in its own tint, as UIKit tints the image.
-            if let tint = color(message.imageTintColorName) { css += rule("[data-style=\(cssString: attribute.themeSection)] .icon", ["color": tint]) }
+            if let tint = color(message.imageTintColorName) {
+                css += rule("[data-style=\(cssString: attribute.themeSection)] .icon", ["color": tint])
+            }
         }
         // Buttons, by role, and links.
         for (section, button) in [
-            ("ActionableButton.Primary", common.primaryButton), ("ActionableButton.Secondary", common.secondaryButton), ("ActionableButton.Text", common.textButton),
+            ("ActionableButton.Primary", common.primaryButton), ("ActionableButton.Secondary", common.secondaryButton),
+            ("ActionableButton.Text", common.textButton),
         ] {
-            css += rule("[data-style=\(cssString: section)]", text(button.textAppearance, button.textColorName).merging([
-                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
-                "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "gap": px(button.iconTextPadding),
-                "text-align": "center",
-            ]) { $1 })
+            css += rule(
+                "[data-style=\(cssString: section)]",
+                text(button.textAppearance, button.textColorName).merging([
+                    "background": button.backgroundColorName.flatMap(color) ?? "transparent",
+                    "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
+                    "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName),
+                    "gap": px(button.iconTextPadding),
+                    "text-align": "center",
+                ]) { $1 })
         }
         let link = common.linkView.actionableButtonStyle
-        css += rule("[data-style=\"LinkView\"]", text(link.textAppearance, link.textColorName).merging(["min-height": px(max(link.minHeight, ScreenAccessibility.minimumTarget))]) { $1 })
+        css += rule(
+            "[data-style=\"LinkView\"]",
+            text(link.textAppearance, link.textColorName).merging(["min-height": px(max(link.minHeight, ScreenAccessibility.minimumTarget))]
+            ) { $1 })
         // Text fields: the section the theme's `huiTextField` names.
         let field = common.inputTextField
         let fieldSelector: Markup = "[data-style=\(cssString: builder.textFieldStyle)]"
-        css += rule(fieldSelector + " .title", text(field.titleTextAppearance, field.titleColorName).merging([
-            "min-height": px(field.titleMinimumHeight), "padding": "0 \(markup: px(field.titlePaddingRight)) 0 \(markup: px(field.titlePaddingLeft))",
-        ]) { $1 })
-        css += rule(fieldSelector + " .box", [
-            "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
-            "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight),
-        ])
-        css += rule(fieldSelector + " input", text(field.textFieldTextAppearance, field.textFieldColorName).merging([
-            "padding": cssPadding(field.textFieldContentPadding), "caret-color": color(field.tintColorName) ?? "auto",
-        ]) { $1 })
+        css += rule(
+            fieldSelector + " .title",
+            text(field.titleTextAppearance, field.titleColorName).merging([
+                "min-height": px(field.titleMinimumHeight),
+                "padding": "0 \(markup: px(field.titlePaddingRight)) 0 \(markup: px(field.titlePaddingLeft))",
+            ]) { $1 })
+        css += rule(
+            fieldSelector + " .box",
+            [
+                "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
+                "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight),
+            ])
+        css += rule(
+            fieldSelector + " input",
+            text(field.textFieldTextAppearance, field.textFieldColorName).merging([
+                "padding": cssPadding(field.textFieldContentPadding), "caret-color": color(field.tintColorName) ?? "auto",
+            ]) { $1 })
         css += rule(fieldSelector + " input::placeholder", ["color": color(field.textFieldPlaceholderColorName) ?? "gray"])
-        css += rule(fieldSelector + " .reveal", ["color": color(field.textFieldPasswordImageTintColorName) ?? "inherit", "padding": "0 \(markup: px(field.iconPadding))"])
+        css += rule(
+            fieldSelector + " .reveal",
+            ["color": color(field.textFieldPasswordImageTintColorName) ?? "inherit", "padding": "0 \(markup: px(field.iconPadding))"])
         css += rule(fieldSelector + " .error", text(field.errorTextAppearance, field.errorColorName))
         css += rule(fieldSelector + " .box:has(input[aria-invalid])", ["border-color": color(field.errorColorName) ?? "red"])
         // Checkboxes, pickers, tabs, the help box.
         let checkbox = common.checkbox
-        css += rule("[data-style=\"CheckboxView\"]", text(checkbox.textAppearance, checkbox.textColorName).merging(["gap": px(checkbox.iconTextPadding)]) { $1 })
-        css += rule("[data-style=\"CheckboxView\"] input", [
-            "width": px(checkbox.checkboxWidth), "height": px(checkbox.checkboxHeight), "accent-color": color("hui_primary_immutable") ?? "auto",
-        ])
+        css += rule(
+            "[data-style=\"CheckboxView\"]",
+            text(checkbox.textAppearance, checkbox.textColorName).merging(["gap": px(checkbox.iconTextPadding)]) { $1 })
+        css += rule(
+            "[data-style=\"CheckboxView\"] input",
+            [
+                "width": px(checkbox.checkboxWidth), "height": px(checkbox.checkboxHeight),
+                "accent-color": color("hui_primary_immutable") ?? "auto",
+            ])
         // The picker looks like the theme's text field (its box), showing the chosen value.
         let picker = common.textPicker
         css += rule("[data-style=\"TextPickerView\"] .title", text(field.titleTextAppearance, field.titleColorName))
-        css += rule("[data-style=\"TextPickerView\"] .box", [
-            "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
-            "border-radius": px(field.cornerRadius), "min-height": px(max(field.textFieldMinimumHeight, ScreenAccessibility.minimumTarget)),
-        ])
-        css += rule("[data-style=\"TextPickerView\"] select", text(field.textFieldTextAppearance, picker.textColorName).merging([
-            "padding": cssPadding(field.textFieldContentPadding),
-        ]) { $1 })
+        css += rule(
+            "[data-style=\"TextPickerView\"] .box",
+            [
+                "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
+                "border-radius": px(field.cornerRadius),
+                "min-height": px(max(field.textFieldMinimumHeight, ScreenAccessibility.minimumTarget)),
+            ])
+        css += rule(
+            "[data-style=\"TextPickerView\"] select",
+            text(field.textFieldTextAppearance, picker.textColorName).merging([
+                "padding": cssPadding(field.textFieldContentPadding)
+            ]) { $1 })
         let tabs = common.tabView
         css += rule("[data-style=\"TabView\"] button", text(tabs.textAppearance, tabs.textColorName))
-        css += rule("[data-style=\"TabView\"] button.selected", [
-            "color": color(tabs.highlightTextColorName) ?? "inherit", "border-bottom": "3px solid \(markup: color(tabs.selectedTabIndicatorColorName) ?? "currentColor")",
-        ])
-        if let help = try? theme.style(ExpandableViewStyle.self, named: "ExpandableView") {
-            css += rule("[data-style=\"ExpandableView\"]", [
-                "border": border(help.borderWidth, help.borderColorName), "border-radius": px(help.cornerRadius), "padding": cssPadding(help.commonUIStyle.paddingStyle),
+        css += rule(
+            "[data-style=\"TabView\"] button.selected",
+            [
+                "color": color(tabs.highlightTextColorName) ?? "inherit",
+                "border-bottom": "3px solid \(markup: color(tabs.selectedTabIndicatorColorName) ?? "currentColor")",
             ])
+        if let help = try? theme.style(ExpandableViewStyle.self, named: "ExpandableView") {
+            css += rule(
+                "[data-style=\"ExpandableView\"]",
+                [
+                    "border": border(help.borderWidth, help.borderColorName), "border-radius": px(help.cornerRadius),
+                    "padding": cssPadding(help.commonUIStyle.paddingStyle),
+                ])
             css += rule("[data-style=\"ExpandableView\"] summary", text(help.titleTextAppearance, help.titleTextColorName))
             css += rule("[data-style=\"ExpandableView\"] p", text(help.contentTextAppearance, help.contentTextColorName))
         }
         let header = common.header
-        css += rule("[data-style=\"HeaderView\"]", text(header.textAppearance, header.textColorName).merging([
-            "background": color(header.backgroundColorName) ?? "transparent", "padding": cssPadding(header.commonUIStyle.paddingStyle),
-        ]) { $1 })
+        css += rule(
+            "[data-style=\"HeaderView\"]",
+            text(header.textAppearance, header.textColorName).merging([
+                "background": color(header.backgroundColorName) ?? "transparent", "padding": cssPadding(header.commonUIStyle.paddingStyle),
+            ]) { $1 })
         if let spinner = try? theme.style(LoadingIndicatorViewStyle.self, named: "LoadingIndicatorView") {
             css += rule(".spinner", ["border-top-color": color(spinner.strokeColorName) ?? "currentColor"])
         }
@@ -173,36 +219,61 @@ extension ScreenPage {
     package var plainPageRules: Markup {
         var css: Markup = .empty
         if let form = screenStyle(.form) {
-            css += rule("main.page", ["background": color(form.commonUIStyle.backgroundColorName) ?? "transparent", "padding": cssPadding(form.commonUIStyle.paddingStyle)])
+            css += rule(
+                "main.page",
+                [
+                    "background": color(form.commonUIStyle.backgroundColorName) ?? "transparent",
+                    "padding": cssPadding(form.commonUIStyle.paddingStyle),
+                ])
         }
-        let heading = common.messageViewStyles.heading, error = common.messageViewStyles.error, info = common.messageViewStyles.info
+        let heading = common.messageViewStyles.heading
+        let error = common.messageViewStyles.error
+        let info = common.messageViewStyles.info
         let content = common.messageViewStyles.content
         css += rule("main.page h1", text(heading.textAppearance, heading.textColorName))
         css += rule("main.page p, main.page li", text(content.textAppearance, content.textColorName))
         for (selector, message) in [("main.page .error", error), ("main.page .info", info)] as [(Markup, MessageViewStyle)] {
-            css += rule(selector, text(message.textAppearance, message.textColorName).merging([
-                "background": message.backgroundColorName.flatMap(color) ?? "transparent", "padding": cssPadding(message.commonUIStyle.paddingStyle),
-                "border-radius": px(message.cornerRadius),
-            ]) { $1 })
+            css += rule(
+                selector,
+                text(message.textAppearance, message.textColorName).merging([
+                    "background": message.backgroundColorName.flatMap(color) ?? "transparent",
+                    "padding": cssPadding(message.commonUIStyle.paddingStyle),
+                    "border-radius": px(message.cornerRadius),
+                ]) { $1 })
         }
         let field = common.inputTextField
-        css += rule("main.page label", text(field.titleTextAppearance, field.titleColorName).merging(["display": "flex", "flex-direction": "column", "gap": "4px"]) { $1 })
-        css += rule("main.page input:not([type=hidden]):not([type=checkbox])", text(field.textFieldTextAppearance, field.textFieldColorName).merging([
-            "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
-            "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight), "padding": cssPadding(field.textFieldContentPadding),
-            "width": "100%",
-        ]) { $1 })
-        for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)] as [(Markup, ActionableButtonStyle)] {
-            css += rule(selector, text(button.textAppearance, button.textColorName).merging([
-                "background": button.backgroundColorName.flatMap(color) ?? "transparent", "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
-                "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "width": "100%",
-                "margin-top": "12px", "cursor": "pointer",
+        css += rule(
+            "main.page label",
+            text(field.titleTextAppearance, field.titleColorName).merging(["display": "flex", "flex-direction": "column", "gap": "4px"]) {
+                $1
+            })
+        css += rule(
+            "main.page input:not([type=hidden]):not([type=checkbox])",
+            text(field.textFieldTextAppearance, field.textFieldColorName).merging([
+                "background": color(field.backgroundColorName) ?? "transparent", "border": border(field.borderWidth, field.borderColorName),
+                "border-radius": px(field.cornerRadius), "min-height": px(field.textFieldMinimumHeight),
+                "padding": cssPadding(field.textFieldContentPadding),
+                "width": "100%",
             ]) { $1 })
+        for (selector, button) in [("main.page button", common.primaryButton), ("main.page button ~ button", common.secondaryButton)]
+            as [(Markup, ActionableButtonStyle)]
+        {
+            css += rule(
+                selector,
+                text(button.textAppearance, button.textColorName).merging([
+                    "background": button.backgroundColorName.flatMap(color) ?? "transparent",
+                    "min-height": px(max(button.minHeight, ScreenAccessibility.minimumTarget)),
+                    "border-radius": px(button.cornerRadius), "border": border(button.borderWidth, button.borderColorName), "width": "100%",
+                    "margin-top": "12px", "cursor": "pointer",
+                ]) { $1 })
         }
         let link = common.linkView.actionableButtonStyle
-        css += rule("main.page a", text(link.textAppearance, link.textColorName).merging(["display": "inline-block", "padding": "8px 0"]) { $1 })
+        css += rule(
+            "main.page a", text(link.textAppearance, link.textColorName).merging(["display": "inline-block", "padding": "8px 0"]) { $1 })
         let checkbox = common.checkbox
-        css += rule("main.page label:has(input[type=checkbox])", text(checkbox.textAppearance, checkbox.textColorName).merging(["flex-direction": "row", "align-items": "center"]) { $1 })
+        css += rule(
+            "main.page label:has(input[type=checkbox])",
+            text(checkbox.textAppearance, checkbox.textColorName).merging(["flex-direction": "row", "align-items": "center"]) { $1 })
         css += "main.page form { display: flex; flex-direction: column; gap: 12px; }\n"
         return css
     }
@@ -237,7 +308,9 @@ extension ScreenPage {
         // The theme's font family first, when it names one (the system's stands in where the browser lacks it).
         if let family = appearance.fontName { declarations["font-family"] = "\(cssString: family), -apple-system, system-ui, sans-serif" }
         if let color = color(colorName) { declarations["color"] = color }
-        if appearance.lineHeightMultiple > 0 { declarations["line-height"] = "\(number: (appearance.lineHeightMultiple * 100).rounded() / 100)" }
+        if appearance.lineHeightMultiple > 0 {
+            declarations["line-height"] = "\(number: (appearance.lineHeightMultiple * 100).rounded() / 100)"
+        }
         switch appearance.symbolicTrait {
         case .bold?: declarations["font-weight"] = "700"
         case .italic?: declarations["font-style"] = "italic"
@@ -247,7 +320,9 @@ extension ScreenPage {
         }
         switch appearance.alignment {
         case .left: declarations["text-align"] = "left"
-        case .center: declarations["text-align"] = "center"; declarations["justify-content"] = "center"
+        case .center:
+            declarations["text-align"] = "center"
+            declarations["justify-content"] = "center"
         case .right: declarations["text-align"] = "right"
         case .justified: declarations["text-align"] = "justify"
         case .natural: break

@@ -6,8 +6,8 @@
 @_exported import OAuthCore
 
 #if canImport(Combine)
-@_exported import Combine
+    @_exported import Combine
 #else
-@_exported import OpenCombine
-@_exported import OpenCombineDispatch
+    @_exported import OpenCombine
+    @_exported import OpenCombineDispatch
 #endif

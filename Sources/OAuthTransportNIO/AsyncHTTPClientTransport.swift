@@ -82,7 +82,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 let problem = await CertificateDiagnosis.diagnose(
                     host: host, port: request.url.port ?? 443, validatesHostname: configuration.tls.validatesHostname, timeout: timeout)
             {
-                throw HTTPTransportError(.tlsFailure, "the TLS handshake for \(target) failed: \(problem)", underlying: error, detail: problem)
+                throw HTTPTransportError(
+                    .tlsFailure, "the TLS handshake for \(target) failed: \(problem)", underlying: error, detail: problem)
             }
             throw failure
         }

@@ -68,7 +68,8 @@ enum CertificateDiagnosis {
 
     /// The bytes of an IPv4 or IPv6 address written as text; `nil` for a name.
     private static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
@@ -78,7 +79,8 @@ enum CertificateDiagnosis {
     private static func address(_ bytes: [UInt8]) -> String? {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         guard bytes.count == 16 else { return nil }
-        return stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+        return stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(
+            separator: ":")
     }
 
     private static func day(_ date: Date) -> String {

@@ -78,7 +78,9 @@ public final class LoopbackRedirectListener: RedirectListener {
     /// Binds the listening socket. A fixed port still held by a login that is just ending (its
     /// listener's close under way, in this process or one that is exiting) is tried again for
     /// a second before giving up.
-    private static func bind(port: Int, path: String, page: @escaping ReturnPage, deliver: @escaping @Sendable (URL) -> Void) async throws -> any Channel {
+    private static func bind(port: Int, path: String, page: @escaping ReturnPage, deliver: @escaping @Sendable (URL) -> Void) async throws
+        -> any Channel
+    {
         var attempts = 0
         while true {
             do {
@@ -144,7 +146,8 @@ extension LoopbackRedirectListener {
         case .failed: (title, text) = ("Sign-in not completed", "The sign-in did not complete. Return to the app to see why.")
         case .signedOut: (title, text) = ("Signed out", "You are signed out. You can close this window and return to the app.")
         }
-        let page: Markup = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\"><title>\(text: title)</title><p>\(text: text)"
+        let page: Markup =
+            "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\"><title>\(text: title)</title><p>\(text: text)"
         return page.description
     }
 }
@@ -178,7 +181,9 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
             let requestPath = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
             let local = context.channel.localAddress?.port ?? 0
             let matches = head.method == .GET && requestPath == path
-            let page = matches ? self.page(FormURLEncoding.decode(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""))
+            let page =
+                matches
+                ? self.page(FormURLEncoding.decode(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""))
                 : Self.notFound.description
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
@@ -187,7 +192,9 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
             headers.add(name: "Cache-Control", value: "no-store")
             // No referrer may carry the code onward from this page.
             headers.add(name: "Referrer-Policy", value: "no-referrer")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: matches ? .ok : .notFound, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: matches ? .ok : .notFound, headers: headers))),
+                promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: page)))), promise: nil)
             // Closing only once the page is written; this side closing first is what leaves the
             // port's sockets in TIME_WAIT, which SO_REUSEADDR on the listener makes harmless.

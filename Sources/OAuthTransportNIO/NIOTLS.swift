@@ -25,7 +25,9 @@ extension TLSOptions {
         }
         if let additionalTrustedRootsPEM {
             do {
-                configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(additionalTrustedRootsPEM.utf8)))]
+                configuration.additionalTrustRoots = [
+                    .certificates(try NIOSSLCertificate.fromPEMBytes(Array(additionalTrustedRootsPEM.utf8)))
+                ]
             } catch {
                 throw HTTPTransportError(.invalidRequest, "the additional trusted roots PEM cannot be read", underlying: error)
             }
@@ -42,7 +44,9 @@ extension ClientIdentity {
         case .pem(let chain, let key):
             do {
                 let certificates = try NIOSSLCertificate.fromPEMBytes(Array(chain.utf8))
-                guard !certificates.isEmpty else { throw HTTPTransportError(.invalidRequest, "the client certificate PEM holds no certificate") }
+                guard !certificates.isEmpty else {
+                    throw HTTPTransportError(.invalidRequest, "the client certificate PEM holds no certificate")
+                }
                 return (certificates, try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
             } catch let error as HTTPTransportError {
                 throw error
@@ -74,7 +78,8 @@ extension ClientBootstrap {
             .connectTimeout(TimeAmount(seconds: timeout))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let tlsHandler = try NIOSSLClientHandler(context: context, serverHostname: serverName, customVerificationCallback: verify)
+                    let tlsHandler = try NIOSSLClientHandler(
+                        context: context, serverHostname: serverName, customVerificationCallback: verify)
                     try channel.pipeline.syncOperations.addHandler(tlsHandler)
                     try handlers(channel.pipeline.syncOperations)
                 }

@@ -94,7 +94,9 @@ struct PinnedConnection {
             } catch {
                 channel.close(promise: nil)
                 if outOfDate.withLock({ $0 }) {
-                    throw HTTPTransportError(.tlsFailure, "\(target): the server's certificate is expired or not yet valid (its key is pinned, its dates still count)")
+                    throw HTTPTransportError(
+                        .tlsFailure,
+                        "\(target): the server's certificate is expired or not yet valid (its key is pinned, its dates still count)")
                 }
                 if let presented = pinMismatch.withLock({ $0 }) {
                     throw HTTPTransportError(
@@ -163,9 +165,10 @@ private final class ResponseCollector: ChannelInboundHandler {
             guard let head else { return }
             var headers = HeaderFields()
             for field in head.headers { headers.add(name: field.name, value: field.value) }
-            outcome.succeed(TransportResponse(
-                status: Int(head.status.code), headers: headers, body: body, url: url,
-                statusLine: HTTPStatusLine.text(version: head.version, status: head.status)))
+            outcome.succeed(
+                TransportResponse(
+                    status: Int(head.status.code), headers: headers, body: body, url: url,
+                    statusLine: HTTPStatusLine.text(version: head.version, status: head.status)))
             context.close(promise: nil)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import OAuthCore
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The ``/OAuthCore/HTTPTransport`` of apps: URLSession, the platform's own HTTP stack (Apple's TLS,
@@ -58,7 +59,8 @@ public final class URLSessionTransport: HTTPTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let target = try request.checkedForSending().target
         let timeout = request.timeout ?? configuration.timeout
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: WaitTime.clamped(timeout))
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: WaitTime.clamped(timeout))
         urlRequest.httpMethod = request.method
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
@@ -190,7 +192,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, outcome) = exchanges.withLock { exchanges -> (CheckedContinuation<(Data, HTTPURLResponse), any Error>?, Result<(Data, HTTPURLResponse), any Error>) in
+        let (continuation, outcome) = exchanges.withLock {
+            exchanges -> (CheckedContinuation<(Data, HTTPURLResponse), any Error>?, Result<(Data, HTTPURLResponse), any Error>) in
             var exchange = exchanges[task.taskIdentifier, default: Exchange()]
             let target = exchange.target.isEmpty ? "the request" : exchange.target
             let outcome: Result<(Data, HTTPURLResponse), any Error>
@@ -227,15 +230,15 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 /// the protocols answer them themselves, so the transport hands the 401 over as it came.
 enum HTTPAuthentication {
     #if canImport(FoundationNetworking)
-    /// FoundationNetworking turns every 401 with a Basic or Digest challenge into a challenge
-    /// whose every answer but a credential either never completes the task or cancels it; so
-    /// the task is cancelled and the delegate delivers the 401 it keeps (``challengedResponse``).
-    static let refusal: (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) =
-        (.cancelAuthenticationChallenge, nil, nil)
+        /// FoundationNetworking turns every 401 with a Basic or Digest challenge into a challenge
+        /// whose every answer but a credential either never completes the task or cancels it; so
+        /// the task is cancelled and the delegate delivers the 401 it keeps (``challengedResponse``).
+        static let refusal: (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) =
+            (.cancelAuthenticationChallenge, nil, nil)
     #else
-    /// No credential (the session has no credential storage): the 401 is delivered as it came.
-    static let refusal: (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) =
-        (.performDefaultHandling, nil, nil)
+        /// No credential (the session has no credential storage): the 401 is delivered as it came.
+        static let refusal: (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) =
+            (.performDefaultHandling, nil, nil)
     #endif
 }
 
@@ -269,29 +272,32 @@ extension HTTPTransportError {
 }
 
 #if canImport(FoundationNetworking) || !canImport(Security)
-/// What the server must prove and the client presents: on this platform, only what URLSession
-/// does by default (the system's roots, host names checked, no client certificate).
-struct ServerTrust: Sendable {
-    /// Refuses every TLS setting but the defaults: FoundationNetworking has no way to apply them.
-    init(_ tls: TLSOptions) throws {
-        guard tls.isSystemDefault else {
-            var asked: [String] = []
-            if tls.clientIdentity != nil { asked.append("a client certificate") }
-            if tls.trustedRootsPEM != nil || tls.additionalTrustedRootsPEM != nil { asked.append("custom trust roots") }
-            if !tls.keyPinnings.isEmpty { asked.append("public-key pinning") }
-            if !tls.validatesHostname { asked.append("no host-name check") }
-            throw HTTPTransportError(
-                .unsupportedConfiguration,
-                "URLSession on this platform cannot apply \(asked.joined(separator: ", ")); use AsyncHTTPClientTransport (OAuthTransportNIO)")
+    /// What the server must prove and the client presents: on this platform, only what URLSession
+    /// does by default (the system's roots, host names checked, no client certificate).
+    struct ServerTrust: Sendable {
+        /// Refuses every TLS setting but the defaults: FoundationNetworking has no way to apply them.
+        init(_ tls: TLSOptions) throws {
+            guard tls.isSystemDefault else {
+                var asked: [String] = []
+                if tls.clientIdentity != nil { asked.append("a client certificate") }
+                if tls.trustedRootsPEM != nil || tls.additionalTrustedRootsPEM != nil { asked.append("custom trust roots") }
+                if !tls.keyPinnings.isEmpty { asked.append("public-key pinning") }
+                if !tls.validatesHostname { asked.append("no host-name check") }
+                throw HTTPTransportError(
+                    .unsupportedConfiguration,
+                    "URLSession on this platform cannot apply \(asked.joined(separator: ", ")); use AsyncHTTPClientTransport (OAuthTransportNIO)"
+                )
+            }
+        }
+
+        /// The answer to a challenge: FoundationNetworking has no certificate challenges, only HTTP
+        /// authentication, which gets no answer (``HTTPAuthentication/refusal``).
+        func answer(_ challenge: URLAuthenticationChallenge) -> (
+            disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?
+        ) {
+            HTTPAuthentication.refusal
         }
     }
-
-    /// The answer to a challenge: FoundationNetworking has no certificate challenges, only HTTP
-    /// authentication, which gets no answer (``HTTPAuthentication/refusal``).
-    func answer(_ challenge: URLAuthenticationChallenge) -> (disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?, failure: HTTPTransportError?) {
-        HTTPAuthentication.refusal
-    }
-}
 #endif
 
 extension URLSessionConfiguration {

@@ -1,7 +1,7 @@
-import HaapiTesting
 import Foundation
 import HaapiDriver
 import HaapiSDK
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -37,7 +37,10 @@ struct HaapiStack {
                     name: "fault", clientId: "haapi-client", baseURL: apiServer.url("/"), tokenEndpointURL: tokenServer.url("/token"),
                     authorizationEndpointURL: apiServer.url("/authorize"), appRedirect: "app:/callback", timeout: exchangeTimeout)
                 let manager = HaapiManager(haapiConfiguration: configuration, transport: transport)
-                try await body(HaapiStack(tokenServer: tokenServer, apiServer: apiServer, clock: clock, tokens: tokens, manager: manager, transport: transport))
+                try await body(
+                    HaapiStack(
+                        tokenServer: tokenServer, apiServer: apiServer, clock: clock, tokens: tokens, manager: manager, transport: transport
+                    ))
                 tokens.close()
             }
         }
@@ -48,30 +51,32 @@ struct HaapiStack {
 }
 
 /// What HaapiManager.start() ends in when the HAAPI API misbehaves (the token endpoint is healthy).
-let haapiAPIFaults: [ExpectedFailure] = networkFaults + [
-    serverErrorFault,
-    serverBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.bodyNotJSON, "haapi_not_json", .unrecoverable(action: .introspectCause)),
-    .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
-    // A HAAPI token refused again right after its renewal: the server's configuration is wrong.
-    .init(.expiredAccessToken, "invalid_token", .unrecoverable(action: .introspectCause)),
-]
+let haapiAPIFaults: [ExpectedFailure] =
+    networkFaults + [
+        serverErrorFault,
+        serverBusyFault,
+        .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.bodyNotJSON, "haapi_not_json", .unrecoverable(action: .introspectCause)),
+        .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+        .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
+        // A HAAPI token refused again right after its renewal: the server's configuration is wrong.
+        .init(.expiredAccessToken, "invalid_token", .unrecoverable(action: .introspectCause)),
+    ]
 
 /// What HaapiManager.start() ends in when the token endpoint misbehaves while the cached HAAPI
 /// token is being renewed (``ServerFault/expiredAccessToken`` and ``ServerFault/invalidGrant``
 /// do not apply to a client-credentials token endpoint).
-let haapiTokenEndpointFaults: [ExpectedFailure] = networkFaults + [
-    serverErrorFault,
-    serverBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.bodyNotJSON, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
-    .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
-]
+let haapiTokenEndpointFaults: [ExpectedFailure] =
+    networkFaults + [
+        serverErrorFault,
+        serverBusyFault,
+        .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.bodyNotJSON, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+        .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+        .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
+    ]
 
 extension FaultMatrix {
     @Suite struct HaapiManagerFaults {

@@ -1,7 +1,7 @@
-import HaapiTesting
 import Foundation
 import HaapiDriver
 import HaapiSDK
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -23,7 +23,8 @@ struct OAuthStack {
             let configuration = Self.configuration(of: server)
             let storage = InMemoryStorage()
             let dpop = try Dpop()
-            let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: try shortTimeoutTransport(), storage: storage)
+            let manager = OAuthTokenManager(
+                oauthTokenConfiguration: configuration, transport: try shortTimeoutTransport(), storage: storage)
             let login = await manager.fetchAccessToken(with: "code-1", dpop: dpop)
             try #require(login.failure == nil, "the login before the fault failed: \(String(describing: login.failure))")
             let storedKey = try #require(Self.keptKey(in: storage))
@@ -76,25 +77,27 @@ struct OAuthFaultRow: Sendable, CustomTestStringConvertible {
 /// with a DPoP proof): OAuth errors stay `OAuthErrorResponse`; other answers are
 /// `HaapiError.communication` with the `UnexpectedResponseError` as cause, as for the revocation
 /// and the HAAPI token requests (one rule for the SDK).
-private let tokenRequestFaults: [ExpectedFailure] = networkFaults + [
-    serverErrorFault,
-    serverBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.bodyNotJSON, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
-    .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
-    .init(.invalidGrant, "invalid_grant", .newHaapiFlow),
-]
+private let tokenRequestFaults: [ExpectedFailure] =
+    networkFaults + [
+        serverErrorFault,
+        serverBusyFault,
+        .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.bodyNotJSON, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+        .init(.wrongContentType, "invalid_url_response/unexpected_response", .unrecoverable(action: .introspectCause)),
+        .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.endlessDPoPNonce, "dpop_proof_failure", .retryable(condition: .whenAppInForeground)),
+        .init(.invalidGrant, "invalid_grant", .newHaapiFlow),
+    ]
 
 /// The revocation endpoint's (no DPoP, no grant: nonces and invalid_grant do not apply; a 200
 /// with any body is a success, see ``FaultMatrix/OAuthTokenManagerFaults/revocationIgnoresTheBodyOfA200(_:)``).
-private let revocationFaults: [ExpectedFailure] = networkFaults + [
-    serverErrorFault,
-    serverBusyFault,
-    .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-    .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
-]
+private let revocationFaults: [ExpectedFailure] =
+    networkFaults + [
+        serverErrorFault,
+        serverBusyFault,
+        .init(.tooManyRequests, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+        .init(.htmlErrorPage, "invalid_url_response/unexpected_response", .retryable(condition: .now)),
+    ]
 
 let oauthFaults: [OAuthFaultRow] =
     tokenRequestFaults.map { OAuthFaultRow(operation: .codeExchange, expected: $0) }
@@ -160,7 +163,8 @@ extension FaultMatrix {
                 await stack.server.inject(.connectionResetMidBody, at: "/token", times: 1)
                 #expect(await OAuthOperation.refresh.run(stack) != nil)
                 guard case .successfulToken(let tokens) = await stack.manager.refreshAccessToken(with: "rt-1") else {
-                    Issue.record("the refresh after the fault failed"); return
+                    Issue.record("the refresh after the fault failed")
+                    return
                 }
                 #expect(tokens.refreshToken == "rt-3")
                 // Its proof is signed by the key of the first login.
@@ -176,12 +180,14 @@ extension FaultMatrix {
                 await stack.server.inject(.clockFiveMinutesOff, at: "/token")
                 let before = stack.tokenRequests
                 let asked = Date()
-                let response = operation == .codeExchange
+                let response =
+                    operation == .codeExchange
                     ? await stack.manager.fetchAccessToken(with: "code-2", dpop: stack.dpop)
                     : await stack.manager.refreshAccessToken(with: "rt-1")
                 let answered = Date()
                 guard case .successfulToken(let tokens) = response else {
-                    Issue.record("\(operation) failed with a skewed server: \(String(describing: response.failure))"); return
+                    Issue.record("\(operation) failed with a skewed server: \(String(describing: response.failure))")
+                    return
                 }
                 // The server's exp (by its clock) is already now by ours; expires_in counted from receipt is not.
                 let lifetime = TimeInterval(OAuthStack.tokenLifetime)

@@ -1,10 +1,10 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import Testing
-import OAuthTransportNIO
 
 /// An OIDCClient with a DPoP-bound session set up front (the login needs a browser), against
 /// the test OpenID Provider with its resources (JWKS, UserInfo) on a host of their own, so the
@@ -129,7 +129,9 @@ enum OIDCOperation: String, Sendable, CaseIterable {
             switch self {
             case .discovery: try await stack.client.discover()
             case .keySetFetch, .refresh: try await stack.client.refresh()
-            case .codeExchange: try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+            case .codeExchange:
+                try await stack.client.login(
+                    using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
             case .userInfo, .refreshAfter401: _ = try await stack.client.userInfo()
             case .revocation: try await stack.client.revoke()
             }
@@ -155,7 +157,6 @@ private let transportFaults: [ExpectedFailure] = [
     .init(.noResponse, "timed_out", .retryable(condition: .now), as: HTTPTransportError.self),
 ]
 
-
 /// A failing or busy server's answers (500, 503 with `Retry-After`, 429, a proxy's HTML page)
 /// as the OIDCError `code`, retryable as the status says.
 private func failingServerFaults(_ code: String) -> [ExpectedFailure] {
@@ -174,7 +175,8 @@ private func unreadableBodyFault(_ code: String) -> ExpectedFailure {
 
 /// A nonce challenge after the one retry: two requests, then the typed error (and no refresh,
 /// since the challenge is about the proof, not the token).
-private let endlessNonceFault = ExpectedFailure(.endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .now), as: DPoPError.self)
+private let endlessNonceFault = ExpectedFailure(
+    .endlessDPoPNonce, "dpop_nonce_retry_exhausted", .retryable(condition: .now), as: DPoPError.self)
 
 /// A provider document (discovery, JWKS) that does not arrive: `code`, retryable as the cause
 /// says; one that arrives unreadable: `invalid_metadata`. (A JSON document labelled
@@ -186,39 +188,56 @@ private func documentFaults(_ code: String) -> [ExpectedFailure] {
 
 /// The token endpoint's answers to a refresh or a code exchange (with a DPoP proof); a token
 /// response must also be labelled JSON.
-private let tokenRequestFaults: [ExpectedFailure] = transportFaults + failingServerFaults("token_request_failed") + [
-    unreadableBodyFault("token_request_failed"),
-    .init(.wrongContentType, "token_request_failed", .unrecoverable(action: .introspectCause), as: OIDCError.self),
-    endlessNonceFault,
-]
+private let tokenRequestFaults: [ExpectedFailure] =
+    transportFaults + failingServerFaults("token_request_failed") + [
+        unreadableBodyFault("token_request_failed"),
+        .init(.wrongContentType, "token_request_failed", .unrecoverable(action: .introspectCause), as: OIDCError.self),
+        endlessNonceFault,
+    ]
 
 /// A refresh refused with `invalid_grant` ends the session.
-private let refreshFaults = tokenRequestFaults.map { OIDCFaultRow(operation: .refresh, expected: $0, session: .unchanged) } + [
-    OIDCFaultRow(operation: .refresh, expected: .init(.invalidGrant, "login_required", .newHaapiFlow, as: OIDCError.self), session: .removed)
-]
+private let refreshFaults =
+    tokenRequestFaults.map { OIDCFaultRow(operation: .refresh, expected: $0, session: .unchanged) } + [
+        OIDCFaultRow(
+            operation: .refresh, expected: .init(.invalidGrant, "login_required", .newHaapiFlow, as: OIDCError.self), session: .removed)
+    ]
 
 private let userInfoFaults: [ExpectedFailure] =
     transportFaults + failingServerFaults("userinfo_failed") + [unreadableBodyFault("userinfo_failed"), endlessNonceFault]
 
 /// The revocation endpoint's (no DPoP, no grant; a 200 with any body is a success): the
 /// session is removed first, whatever the provider answers, since the user asked to log out.
-private let revocationFaults: [ExpectedFailure] = transportFaults + [
-    serverErrorFault,
-    .init(.serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .now), retryAfter: busyDelay, as: UnexpectedResponseError.self),
-    .init(.tooManyRequests, "unexpected_response", .retryable(condition: .now), as: UnexpectedResponseError.self),
-    .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .now), as: UnexpectedResponseError.self),
-]
+private let revocationFaults: [ExpectedFailure] =
+    transportFaults + [
+        serverErrorFault,
+        .init(
+            .serviceUnavailableWithRetryAfter, "server_busy", .retryable(condition: .now), retryAfter: busyDelay,
+            as: UnexpectedResponseError.self),
+        .init(.tooManyRequests, "unexpected_response", .retryable(condition: .now), as: UnexpectedResponseError.self),
+        .init(.htmlErrorPage, "unexpected_response", .retryable(condition: .now), as: UnexpectedResponseError.self),
+    ]
 
 let oidcFaults: [OIDCFaultRow] =
     documentFaults("discovery_failed").map { OIDCFaultRow(operation: .discovery, expected: $0, session: .unchanged) }
     + refreshFaults
     // Refusing the provider would also refuse its authorization endpoint: the browser, not the exchange, would fail.
-    + tokenRequestFaults.filter { $0.fault != .connectionRefused }.map { OIDCFaultRow(operation: .codeExchange, expected: $0, session: .unchanged) }
+    + tokenRequestFaults.filter { $0.fault != .connectionRefused }.map {
+        OIDCFaultRow(operation: .codeExchange, expected: $0, session: .unchanged)
+    }
     // An expired code: a new login. The session before it stays.
-    + [OIDCFaultRow(operation: .codeExchange, expected: .init(.invalidGrant, "token_request_failed", .newHaapiFlow, as: OIDCError.self), session: .unchanged)]
+    + [
+        OIDCFaultRow(
+            operation: .codeExchange, expected: .init(.invalidGrant, "token_request_failed", .newHaapiFlow, as: OIDCError.self),
+            session: .unchanged)
+    ]
     + userInfoFaults.map { OIDCFaultRow(operation: .userInfo, expected: $0, session: .unchanged) }
     // Every 401, even right after the refresh it caused: the server refuses the tokens it just issued.
-    + [OIDCFaultRow(operation: .userInfo, expected: .init(.expiredAccessToken, "userinfo_failed", .unrecoverable(action: .introspectCause), as: OIDCError.self), session: .renewed)]
+    + [
+        OIDCFaultRow(
+            operation: .userInfo,
+            expected: .init(.expiredAccessToken, "userinfo_failed", .unrecoverable(action: .introspectCause), as: OIDCError.self),
+            session: .renewed)
+    ]
     + refreshFaults.map { OIDCFaultRow(operation: .refreshAfter401, expected: $0.expected, session: $0.session) }
     + revocationFaults.map { OIDCFaultRow(operation: .revocation, expected: $0, session: .removed) }
 
@@ -292,7 +311,8 @@ extension FaultMatrix {
 
         @Test func aLoginThroughTheBrowserReplacesTheSession() async throws {
             try await OIDCStack.with { stack in
-                let session = try await stack.client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+                let session = try await stack.client.login(
+                    using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
                 #expect(session.subject == TestOpenIDProvider.subject && session.isDPoPBound)
                 #expect(stack.provider.requests(to: "/authorize").count == 1 && stack.tokenRequests == 1)
                 stack.expectSession(.loggedInAgain)
@@ -310,7 +330,10 @@ extension FaultMatrix {
                 #expect(stack.tokenRequests == 2)
                 // The ID token expired 3 minutes ago by our clock.
                 if skew < 180 {
-                    expect(error, toBe: ExpectedFailure(.clockFiveMinutesOff, "invalid_id_token", .unrecoverable(action: .introspectCause), as: OIDCError.self))
+                    expect(
+                        error,
+                        toBe: ExpectedFailure(
+                            .clockFiveMinutesOff, "invalid_id_token", .unrecoverable(action: .introspectCause), as: OIDCError.self))
                     let message = (error as? OIDCError)?.message ?? ""
                     #expect(message.contains("claims are not valid"), "\(message)")
                     // A refresh keeps the tokens it got, not their ID token; a login keeps nothing.

@@ -1,11 +1,11 @@
-import HaapiTesting
 import Foundation
 import HaapiDriver
 import HaapiSDK
+import HaapiTesting
 import OAuthCore
+import OAuthTransportNIO
 import Synchronization
 import Testing
-import OAuthTransportNIO
 
 /// Issue 8's fault matrix: every fault of ``ServerFault`` that applies, through each component,
 /// against a real misbehaving server. One test at a time: several wait for a short timeout,
@@ -28,7 +28,10 @@ struct ExpectedFailure: Sendable, CustomTestStringConvertible {
         self.init(fault, code, recovery, retryAfter: retryAfter, domain: nil)
     }
 
-    init(_ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, retryAfter: TimeInterval? = nil, as domain: any IdsvrError.Type) {
+    init(
+        _ fault: ServerFault, _ code: String, _ recovery: IdsvrErrorHandling, retryAfter: TimeInterval? = nil,
+        as domain: any IdsvrError.Type
+    ) {
         self.init(fault, code, recovery, retryAfter: retryAfter, domain: String(describing: domain))
     }
 

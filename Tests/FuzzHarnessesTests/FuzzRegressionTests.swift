@@ -36,9 +36,17 @@ struct FuzzRegressionTests {
         #expect(FuzzHarness.haapiResponse.run(Data([0xff, 0xfe, 0x00])).isEmpty)
         #expect(FuzzHarness.tokenResponse.run(Data([0]) + Data("{\"access_token\":\"a\",\"token_type\":\"Bearer\"}".utf8)).isEmpty)
         #expect(FuzzHarness.jose.run(Data("e30.e30.".utf8)).isEmpty)
-        #expect(FuzzHarness.pollingCountdown.run(Data([7]) + Data(#"{"status":"pending","maxWaitRemainingTime":"143","interval":"2500"}"#.utf8)).isEmpty)
-        #expect(FuzzHarness.profileConfig.run(Data(#"{"issuer":"https://op.example","clientID":"app","redirectUri":"app:/cb"}"#.utf8)).isEmpty)
-        #expect(FuzzHarness.storedTokens.run(Data(#"{"issuer":"i","clientID":"c","accessToken":"a","tokenType":"Bearer","accessTokenExpiresAt":"2030-01-01T00:00:00Z"}"#.utf8)).isEmpty)
+        #expect(
+            FuzzHarness.pollingCountdown.run(Data([7]) + Data(#"{"status":"pending","maxWaitRemainingTime":"143","interval":"2500"}"#.utf8))
+                .isEmpty)
+        #expect(
+            FuzzHarness.profileConfig.run(Data(#"{"issuer":"https://op.example","clientID":"app","redirectUri":"app:/cb"}"#.utf8)).isEmpty)
+        #expect(
+            FuzzHarness.storedTokens.run(
+                Data(
+                    #"{"issuer":"i","clientID":"c","accessToken":"a","tokenType":"Bearer","accessTokenExpiresAt":"2030-01-01T00:00:00Z"}"#
+                        .utf8)
+            ).isEmpty)
         #expect(!FuzzHarness.haapiResponse.replay(["/nonexistent-\(UUID().uuidString)"]).isEmpty, "a missing file is a failure")
     }
 }

@@ -16,8 +16,13 @@ struct DPoPProofVerifierTests {
         func check(_ jkt: String, _ jti: String, _ until: Date) -> Bool { lock.withLock { ids.insert(jkt + jti).inserted } }
     }
 
-    func verify(_ proof: String, method: String = "POST", accessToken: String? = nil, nonce: String? = nil, bound: String? = nil, seen: Seen = Seen(), now: Date = Date()) async throws -> DPoPProofVerifier.Proof {
-        try await verifier.verify(proof, method: method, url: url, accessToken: accessToken, expectedNonce: nonce, boundThumbprint: bound, now: now, isNewJTI: { seen.check($0, $1, $2) })
+    func verify(
+        _ proof: String, method: String = "POST", accessToken: String? = nil, nonce: String? = nil, bound: String? = nil,
+        seen: Seen = Seen(), now: Date = Date()
+    ) async throws -> DPoPProofVerifier.Proof {
+        try await verifier.verify(
+            proof, method: method, url: url, accessToken: accessToken, expectedNonce: nonce, boundThumbprint: bound, now: now,
+            isNewJTI: { seen.check($0, $1, $2) })
     }
 
     func expectRefused(_ reason: String, nonce: Bool = false, _ body: () async throws -> Void) async {
@@ -44,15 +49,31 @@ struct DPoPProofVerifierTests {
     @Test func refusesEachBrokenRule() async throws {
         let dpop = try Dpop()
         await expectRefused("wrong method") { _ = try await verify(try dpop.proof(method: "GET", url: url)) }
-        await expectRefused("wrong htu") { _ = try await verify(try dpop.proof(method: "POST", url: URL(string: "https://as.example/other")!)) }
-        await expectRefused("wrong host") { _ = try await verify(try dpop.proof(method: "POST", url: URL(string: "https://evil.example/token")!)) }
-        await expectRefused("old iat") { _ = try await verify(try dpop.proof(method: "POST", url: url, issuedAt: Date().addingTimeInterval(-300))) }
-        await expectRefused("future iat") { _ = try await verify(try dpop.proof(method: "POST", url: url, issuedAt: Date().addingTimeInterval(300))) }
+        await expectRefused("wrong htu") {
+            _ = try await verify(try dpop.proof(method: "POST", url: URL(string: "https://as.example/other")!))
+        }
+        await expectRefused("wrong host") {
+            _ = try await verify(try dpop.proof(method: "POST", url: URL(string: "https://evil.example/token")!))
+        }
+        await expectRefused("old iat") {
+            _ = try await verify(try dpop.proof(method: "POST", url: url, issuedAt: Date().addingTimeInterval(-300)))
+        }
+        await expectRefused("future iat") {
+            _ = try await verify(try dpop.proof(method: "POST", url: url, issuedAt: Date().addingTimeInterval(300)))
+        }
         await expectRefused("missing ath") { _ = try await verify(try dpop.proof(method: "POST", url: url), accessToken: "at") }
-        await expectRefused("wrong ath") { _ = try await verify(try dpop.proof(method: "POST", url: url, accessToken: "other"), accessToken: "at") }
-        await expectRefused("another key than the token's") { _ = try await verify(try dpop.proof(method: "POST", url: url), bound: try Dpop().thumbprint) }
-        await expectRefused("missing nonce", nonce: true) { _ = try await verify(try dpop.proof(method: "POST", url: url, nonce: .some(nil)), nonce: "n") }
-        await expectRefused("stale nonce", nonce: true) { _ = try await verify(try dpop.proof(method: "POST", url: url, nonce: "old"), nonce: "n") }
+        await expectRefused("wrong ath") {
+            _ = try await verify(try dpop.proof(method: "POST", url: url, accessToken: "other"), accessToken: "at")
+        }
+        await expectRefused("another key than the token's") {
+            _ = try await verify(try dpop.proof(method: "POST", url: url), bound: try Dpop().thumbprint)
+        }
+        await expectRefused("missing nonce", nonce: true) {
+            _ = try await verify(try dpop.proof(method: "POST", url: url, nonce: .omitted), nonce: "n")
+        }
+        await expectRefused("stale nonce", nonce: true) {
+            _ = try await verify(try dpop.proof(method: "POST", url: url, nonce: "old"), nonce: "n")
+        }
         await expectRefused("not a JWS") { _ = try await verify("not.a.proof") }
         // A proof whose signature is not the embedded key's.
         let parts = try dpop.proof(method: "POST", url: url).split(separator: ".")

@@ -1,15 +1,17 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
 import OAuthTransportNIO
 import Testing
+
+@testable import HaapiDevServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The findings of the security review of the development server (issue 17), each kept closed
 /// by a test named after its item (the README's hardening table lists them).
@@ -22,31 +24,39 @@ struct DevServerMisuseTests {
 
     /// Item 1: a password reset proves control of the account with a code sent to its owner;
     /// without it nothing changes, and known and unknown names get the same answer.
-    @Test func item01PasswordResetNeedsTheCodeSentToTheOwner() async throws {
+    @Test func passwordResetNeedsTheCodeSentToTheOwner() async throws {
         try await RunningServer.with { server in
             let client = try HaapiTestClient(server)
             let login = try expectStep(await client.manager.start(), InteractiveFormStep.self)
-            let reset = try expectStep(await client.manager.followLink(try #require(login.link(rel: "forgot-password"))), InteractiveFormStep.self)
+            let reset = try expectStep(
+                await client.manager.followLink(try #require(login.link(rel: "forgot-password"))), InteractiveFormStep.self)
             let resetForm = try reset.form(kind: .passwordReset)
             // The first form takes only a name: no password can be set with it.
             #expect(resetForm.fields.map(\.name) == ["userName"])
-            let sent = try expectStep(await client.manager.submitForm(resetForm, parameters: ["userName": "demo", "password": "Hijacked-1"]), ContinueSameStep.self)
+            let sent = try expectStep(
+                await client.manager.submitForm(resetForm, parameters: ["userName": "demo", "password": "Hijacked-1"]),
+                ContinueSameStep.self)
             let confirm = try #require(sent.continueActions.first?.form)
             // Guessing the code changes nothing; after five wrong codes the code is spent.
             for guess in ["000000", "111111", "222222", "333333", "444444"] {
-                try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": guess, "password": "Hijacked-1"]), .incorrectCredentialsProblem)
+                try expectProblem(
+                    await client.manager.submitForm(confirm, parameters: ["code": guess, "password": "Hijacked-1"]),
+                    .incorrectCredentialsProblem)
             }
             let code = try await sentCode(server, client.manager)
-            try expectProblem(await client.manager.submitForm(confirm, parameters: ["code": code, "password": "Hijacked-1"]), .genericUserProblem)
+            try expectProblem(
+                await client.manager.submitForm(confirm, parameters: ["code": code, "password": "Hijacked-1"]), .genericUserProblem)
             let user = try #require(try await server.state.user(SeedData.username))
             #expect(PasswordHash.verify(SeedData.password, against: user.passwordHash))
 
             // An unknown name: the same step and message, and no code is sent.
             let other = try HaapiTestClient(server)
             let otherLogin = try expectStep(await other.manager.start(), InteractiveFormStep.self)
-            let otherReset = try expectStep(await other.manager.followLink(try #require(otherLogin.link(rel: "forgot-password"))), InteractiveFormStep.self)
+            let otherReset = try expectStep(
+                await other.manager.followLink(try #require(otherLogin.link(rel: "forgot-password"))), InteractiveFormStep.self)
             let unknown = try expectStep(
-                await other.manager.submitForm(try otherReset.form(kind: .passwordReset), parameters: ["userName": "nobody"]), ContinueSameStep.self)
+                await other.manager.submitForm(try otherReset.form(kind: .passwordReset), parameters: ["userName": "nobody"]),
+                ContinueSameStep.self)
             #expect(unknown.messages.map(\.text) == sent.messages.map(\.text))
             let otherSession = try #require(await other.manager.currentSessionID)
             #expect(try await server.state.store.get(String.self, kind: "otp-test-hook", id: otherSession) == nil)
@@ -56,13 +66,14 @@ struct DevServerMisuseTests {
     /// Item 2: a waiting authenticator signs nobody in on a bare name: only the user's Approve,
     /// on the page of the link the server sent, ends the wait; a denial or no answer ends it in
     /// authentication-failed, and continuing before the approval is refused.
-    @Test func item02AWaitingLoginEndsOnlyWithTheUsersApproval() async throws {
+    @Test func aWaitingLoginEndsOnlyWithTheUsersApproval() async throws {
         func waiting(_ server: RunningServer) async throws -> (HaapiTestClient, PollingStep) {
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
             let step = try expectStep(
-                await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+                await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self
+            )
             return (client, step)
         }
         try await RunningServer.with { server in
@@ -81,7 +92,9 @@ struct DevServerMisuseTests {
             let (early, pending) = try await waiting(server)
             let moveOn = try #require(done.mainAction.form)
             try expectProblem(await early.manager.submitForm(moveOn, parameters: [:]), .genericUserProblem)
-            #expect(try expectStep(await approved.manager.poll(done), OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
+            #expect(
+                try expectStep(await approved.manager.poll(done), OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties
+                    .code != nil)
 
             // Denied (as `curl -d decision=deny LINK` does): authentication-failed at the next poll.
             let denial = try #require(try await server.state.pendingApprovalLinks().first)
@@ -110,10 +123,11 @@ struct DevServerMisuseTests {
 
     /// Item 3: a public client's browser flow needs S256 PKCE, and a client registered for HAAPI
     /// cannot take the browser flow (it would skip attestation and the bound code).
-    @Test func item03PublicClientsNeedPKCEAndHaapiClientsStayInHaapi() async throws {
+    @Test func publicClientsNeedPKCEAndHaapiClientsStayInHaapi() async throws {
         try await RunningServer.with { server in
             func authorize(_ client: String, pkce: Bool) async throws -> [String: String] {
-                var url = server.issuer.absoluteString + "/oauth/authorize?client_id=\(client)&response_type=code&scope=openid&state=s1"
+                var url =
+                    server.issuer.absoluteString + "/oauth/authorize?client_id=\(client)&response_type=code&scope=openid&state=s1"
                     + "&redirect_uri=" + FormURLEncoding.escape(client == "browser-app" ? "http://127.0.0.1/callback" : "haapi://callback")
                 if pkce { url += "&code_challenge=\(PKCE().challenge)&code_challenge_method=S256" }
                 let answer = try await Browser.get(URL(string: url)!)
@@ -132,27 +146,35 @@ struct DevServerMisuseTests {
 
     /// Item 15: a refresh asking for a narrower scope narrows that access token only; the new
     /// refresh token keeps the grant's scope (RFC 6749 §6).
-    @Test func item15ANarrowedRefreshKeepsTheGrantsScope() async throws {
+    @Test func aNarrowedRefreshKeepsTheGrantsScope() async throws {
         try await RunningServer.with { server in
             let client = ClientAuthentication.none(clientID: "browser-app")
             let pkce = PKCE()
             let code = try await server.issueCode(scope: ["openid", "profile", "email", "offline_access"], pkce: pkce)
-            guard case .success(let first) = try await server.requestToken(.authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier), client),
-                case .success(let narrowed) = try await server.requestToken(.refreshToken(try #require(first.refreshToken), scope: "openid"), client),
+            guard
+                case .success(let first) = try await server.requestToken(
+                    .authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier), client),
+                case .success(let narrowed) = try await server.requestToken(
+                    .refreshToken(try #require(first.refreshToken), scope: "openid"), client),
                 case .success(let again) = try await server.requestToken(.refreshToken(try #require(narrowed.refreshToken)), client)
-            else { Issue.record("a token request failed"); return }
+            else {
+                Issue.record("a token request failed")
+                return
+            }
             #expect(narrowed.scope == "openid")
             #expect(Set((again.scope ?? "").split(separator: " ").map(String.init)) == ["openid", "profile", "email", "offline_access"])
         }
     }
 
     /// Item 12: a DCR initial access token registers one client, however many requests race with it.
-    @Test func item12AnInitialAccessTokenRegistersOneClient() async throws {
+    @Test func anInitialAccessTokenRegistersOneClient() async throws {
         try await RunningServer.with { server in
             let template = try #require(try await server.state.client("haapi-dcr-template"))
-            let authentication = ClientAuthentication.clientSecretBasic(clientID: template.clientId, secret: try #require(template.clientSecret))
+            let authentication = ClientAuthentication.clientSecretBasic(
+                clientID: template.clientId, secret: try #require(template.clientSecret))
             guard case .success(let initial) = try await server.requestToken(.clientCredentials(scope: "dcr"), authentication) else {
-                Issue.record("no initial access token"); return
+                Issue.record("no initial access token")
+                return
             }
             let http = try AsyncHTTPClientTransport()
             let register = TransportRequest(
@@ -168,16 +190,19 @@ struct DevServerMisuseTests {
             #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
             #expect(statuses.filter { $0 != 201 && $0 != 0 }.allSatisfy { $0 == 401 }, "\(statuses)")
             #expect(statuses.filter { $0 == 401 }.count >= 6, "\(statuses)")
-            let registered = try await server.state.store.all(ClientRecord.self, kind: "client").filter { $0.value.templateClientId == template.clientId }
+            let registered = try await server.state.store.all(ClientRecord.self, kind: "client").filter {
+                $0.value.templateClientId == template.clientId
+            }
             #expect(registered.count == 1)
         }
     }
 
     /// Item 14: pages cannot be framed or cached; an oversized body is a 413 and no answer
     /// carries an internal error's text.
-    @Test func item14PagesAreHardenedAndErrorsSayNothingInternal() async throws {
+    @Test func pagesAreHardenedAndErrorsSayNothingInternal() async throws {
         try await RunningServer.with { server in
-            let authorize = server.issuer.absoluteString
+            let authorize =
+                server.issuer.absoluteString
                 + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=openid"
                 + "&code_challenge=\(PKCE().challenge)&code_challenge_method=S256"
             let start = try await Browser.get(URL(string: authorize)!)
@@ -192,16 +217,18 @@ struct DevServerMisuseTests {
             let http = try AsyncHTTPClientTransport()
             let huge = Data(repeating: UInt8(ascii: "a"), count: 200 * 1024)
             for path in ["oauth/token", "oauth/revoke", "oauth/register"] {
-                let answer = try await http.send(TransportRequest(
-                    method: "POST", url: server.issuer.appendingPathComponent(path),
-                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: huge))
+                let answer = try await http.send(
+                    TransportRequest(
+                        method: "POST", url: server.issuer.appendingPathComponent(path),
+                        headers: ["Content-Type": "application/x-www-form-urlencoded"], body: huge))
                 #expect(answer.status == 413 || answer.status == 401, "\(path): \(answer.status)")
                 let text = String(decoding: answer.body, as: UTF8.self)
                 #expect(!text.contains("NIO") && !text.contains("Error("), "\(path): \(text)")
             }
-            let token = try await http.send(TransportRequest(
-                method: "POST", url: server.issuer.appendingPathComponent("oauth/token"),
-                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: huge))
+            let token = try await http.send(
+                TransportRequest(
+                    method: "POST", url: server.issuer.appendingPathComponent("oauth/token"),
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: huge))
             #expect(token.status == 413)
         }
     }
@@ -210,12 +237,14 @@ struct DevServerMisuseTests {
     /// except a loopback IP redirect's port (RFC 8252 §7.3); no tricks pass.
     @Test(arguments: [
         ("http://127.0.0.1/callback", true), ("http://127.0.0.1:5555/callback", true), ("haapi://callback", true),
-        ("http://user@127.0.0.1/callback", false), ("http://127.0.0.1:5555/callback#fragment", false), ("http://127.0.0.1:99999/callback", false),
+        ("http://user@127.0.0.1/callback", false), ("http://127.0.0.1:5555/callback#fragment", false),
+        ("http://127.0.0.1:99999/callback", false),
         ("http://127.0.0.1:0/callback", false), ("http://127.0.0.1/%63allback", false), ("http://127.0.0.1/callback/../callback", false),
-        ("http://127.0.0.1/callback?extra=1", false), ("http://localhost/callback", false), ("http://127.0.0.1\\@evil.example/callback", false),
+        ("http://127.0.0.1/callback?extra=1", false), ("http://localhost/callback", false),
+        ("http://127.0.0.1\\@evil.example/callback", false),
         ("haapi://callback/", false), ("HAAPI://callback", false), ("haapi://callback?x=1", false), ("haapi://callback#x", false),
     ])
-    func item11RedirectURIsMatchExactly(_ uri: String, _ accepted: Bool) {
+    func redirectURIsMatchExactly(_ uri: String, _ accepted: Bool) {
         let client = ClientRecord(
             clientId: "c", strategy: .browser, redirectUris: ["http://127.0.0.1/callback", "haapi://callback"], scope: [],
             issueTokenBoundAuthorizationCode: false, authenticators: [])
@@ -225,9 +254,10 @@ struct DevServerMisuseTests {
     /// Item 5: a connection whose request head, or body, does not arrive in time is closed.
     @Test(arguments: [
         "GET /oauth/jwks HTTP/1.1\r\nHost: 127.0.0.1\r\n",  // a head that never ends
-        "POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type",  // a body that never ends
+        // a body that never ends
+        "POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type",
     ])
-    func item05SlowRequestsAreCut(_ partial: String) async throws {
+    func slowRequestsAreCut(_ partial: String) async throws {
         var configuration = DevServerConfiguration()
         configuration.headerReadTimeout = .milliseconds(500)
         configuration.bodyReadTimeout = .milliseconds(500)
@@ -260,7 +290,7 @@ struct DevServerMisuseTests {
 
     /// Item 6: expired records are purged on a schedule, and what anyone may create without
     /// authentication is capped per client: unanswered attestation challenges and flows under way.
-    @Test func item06ExpiredRecordsArePurgedAndPendingOnesCapped() async throws {
+    @Test func expiredRecordsArePurgedAndPendingOnesCapped() async throws {
         var configuration = DevServerConfiguration()
         configuration.maxPendingChallengesPerClient = 3
         configuration.maxFlowSessionsPerClient = 2
@@ -270,13 +300,18 @@ struct DevServerMisuseTests {
             // The purge runs every 200 ms; 30 s is a ceiling for a loaded machine.
             let deadline = ContinuousClock.now + .seconds(30)
             while try await server.state.store.storedCount(kind: "dpop-jti") > 0 {
-                guard ContinuousClock.now < deadline else { Issue.record("the expired record was never purged"); return }
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the expired record was never purged")
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
 
             let http = try AsyncHTTPClientTransport()
             func challenge(_ client: String) async throws -> Int {
-                try await http.send(TransportRequest(url: URL(string: server.issuer.absoluteString + "/oauth/token/cat?client_id=\(client)")!)).status
+                try await http.send(
+                    TransportRequest(url: URL(string: server.issuer.absoluteString + "/oauth/token/cat?client_id=\(client)")!)
+                ).status
             }
             var statuses: [Int] = []
             for _ in 0..<4 { statuses.append(try await challenge("haapi-attested")) }
@@ -294,14 +329,17 @@ struct DevServerMisuseTests {
     /// Item 8: a one-time code, an approval to poll for and a passkey are answered the same way
     /// for a name nobody has as for a user's (the reset is item 1's test); nothing is sent for
     /// the unknown one, and its attempt ends in failure.
-    @Test func item08KnownAndUnknownNamesGetTheSameAnswers() async throws {
+    @Test func knownAndUnknownNamesGetTheSameAnswers() async throws {
         try await RunningServer.with { server in
             /// The shape of an answer: its type, its kinds of actions, its messages with digits masked.
             func shape(_ result: HaapiResult) -> String {
                 switch result {
                 case .representation(let step):
-                    let messages = step.messages.map { $0.text.literal.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression) }
-                    let recipient = (step as? PollingStep)?.pollingProperties.recipientOfCommunication?.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression)
+                    let messages = step.messages.map {
+                        $0.text.literal.replacingOccurrences(of: #"[0-9]"#, with: "9", options: .regularExpression)
+                    }
+                    let recipient = (step as? PollingStep)?.pollingProperties.recipientOfCommunication?.replacingOccurrences(
+                        of: #"[0-9]"#, with: "9", options: .regularExpression)
                     return "\(step.type.rawValue) \(step.allActions.map(\.kind.rawValue)) \(messages) \(recipient ?? "")"
                 case .problem(let problem): return "problem \(problem.type.rawValue)"
                 case .error(let error): return "error \(error)"
@@ -336,7 +374,7 @@ struct DevServerMisuseTests {
     /// Item 8, account creation: a taken name gets the answer a free one gets (a code "sent" to
     /// the phone given); no code confirms it and the account is untouched. Of two creations of
     /// one free name, the first confirmed wins.
-    @Test func item08CreatingATakenNameLooksLikeCreatingAFreeOne() async throws {
+    @Test func creatingATakenNameLooksLikeCreatingAFreeOne() async throws {
         try await RunningServer.with { server in
             func create(_ name: String) async throws -> (HaapiTestClient, ContinueSameStep, FormActionModel) {
                 let client = try HaapiTestClient(server)
@@ -345,7 +383,8 @@ struct DevServerMisuseTests {
                     await client.manager.followLink(try #require(login.link(rel: "register-create"))), InteractiveFormStep.self)
                 let sent = try expectStep(
                     await client.manager.submitForm(
-                        try registration.form(kind: .userRegister), parameters: ["userName": name, "password": "Hijacked-1", "phone": "+46 70 000 11 22"]),
+                        try registration.form(kind: .userRegister),
+                        parameters: ["userName": name, "password": "Hijacked-1", "phone": "+46 70 000 11 22"]),
                     ContinueSameStep.self)
                 return (client, sent, try #require(sent.continueActions.first?.form))
             }
@@ -364,7 +403,9 @@ struct DevServerMisuseTests {
             // The free name, asked for twice: the first code confirmed creates it; the second, right as it is, fails.
             let (twin, _, twinConfirm) = try await create("newcomer")
             let twinCode = try await sentCode(server, twin.manager)
-            _ = try expectStep(await free.manager.submitForm(freeConfirm, parameters: ["code": try await sentCode(server, free.manager)]), InteractiveFormStep.self)
+            _ = try expectStep(
+                await free.manager.submitForm(freeConfirm, parameters: ["code": try await sentCode(server, free.manager)]),
+                InteractiveFormStep.self)
             try expectProblem(await twin.manager.submitForm(twinConfirm, parameters: ["code": twinCode]), .incorrectCredentialsProblem)
             let created = try #require(try await server.state.user("newcomer"))
             #expect(created.phone == "+46 70 000 11 22")
@@ -373,7 +414,7 @@ struct DevServerMisuseTests {
 
     /// Item 9: a Session-Id is bound to the HAAPI token's key that started the flow: another
     /// instance of the same client presenting it gets mismatch-between-session-and-access-token.
-    @Test func item09TheSessionBelongsToTheTokensKey() async throws {
+    @Test func theSessionBelongsToTheTokensKey() async throws {
         try await RunningServer.with { server in
             let owner = try HaapiTestClient(server)
             let login = try expectStep(await owner.manager.start(), InteractiveFormStep.self).form(kind: .login)
@@ -381,9 +422,10 @@ struct DevServerMisuseTests {
             // Another instance of the client: its own HAAPI token and DPoP key, the owner's Session-Id.
             let thief = try HaapiTestClient(server)
             let url = try #require(URL(string: login.href, relativeTo: server.issuer)?.absoluteURL)
-            let answer = try await HaapiTestClient.transport(token: thief.token, dpop: thief.dpop).send(.form(
-                url, parameters: [("userName", "demo"), ("password", SeedData.password)],
-                headers: ["Accept": "application/vnd.auth+json", "Session-Id": sessionID]))
+            let answer = try await HaapiTestClient.transport(token: thief.token, dpop: thief.dpop).send(
+                .form(
+                    url, parameters: [("userName", "demo"), ("password", SeedData.password)],
+                    headers: ["Accept": "application/vnd.auth+json", "Session-Id": sessionID]))
             #expect(answer.status == 400)
             #expect(String(decoding: answer.body, as: UTF8.self).contains("mismatch-between-session-and-access-token"))
             // The owner goes on.
@@ -394,22 +436,30 @@ struct DevServerMisuseTests {
 
     /// Item 10: an expired ID token (or none) only identifies: nothing ends until the user
     /// confirms on the server's page, whose single-use form token a link cannot carry.
-    @Test func item10AnExpiredHintOnlyIdentifiesTheSignOutAsksTheUser() async throws {
+    @Test func anExpiredHintOnlyIdentifiesTheSignOutAsksTheUser() async throws {
         try await RunningServer.with { server in
             let pkce = PKCE()
             let code = try await server.issueCode(scope: ["openid", "offline_access"], pkce: pkce)
-            guard case .success(let issued) = try await server.requestToken(
-                .authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier), .none(clientID: "browser-app")),
+            guard
+                case .success(let issued) = try await server.requestToken(
+                    .authorizationCode(code: code, redirectURI: "http://127.0.0.1/callback", codeVerifier: pkce.verifier),
+                    .none(clientID: "browser-app")),
                 let idToken = issued.idToken
-            else { Issue.record("no tokens"); return }
+            else {
+                Issue.record("no tokens")
+                return
+            }
             // The same ID token, expired: re-signed by the server with exp in the past.
             var claims = try #require(try JSONValue(parsing: try CompactJWS(idToken).payload).objectValue)
             claims["exp"] = .integer(Int(Date().timeIntervalSince1970) - 60)
             let expired = try server.state.signJWT(.object(claims))
 
             let http = try AsyncHTTPClientTransport()
-            let query = FormURLEncoding.encode([("id_token_hint", expired), ("post_logout_redirect_uri", "http://127.0.0.1/callback"), ("state", "s1")])
-            let asked = try await http.send(TransportRequest(url: URL(string: server.issuer.absoluteString + "/oauth/end-session?" + query)!))
+            let query = FormURLEncoding.encode([
+                ("id_token_hint", expired), ("post_logout_redirect_uri", "http://127.0.0.1/callback"), ("state", "s1"),
+            ])
+            let asked = try await http.send(
+                TransportRequest(url: URL(string: server.issuer.absoluteString + "/oauth/end-session?" + query)!))
             #expect(asked.status == 200)
             #expect(try await server.state.verifyAccessToken(issued.accessToken) != nil, "nothing ended before the user confirmed")
             let form = try Browser.firstForm(String(decoding: asked.body, as: UTF8.self))
@@ -425,7 +475,7 @@ struct DevServerMisuseTests {
     }
 
     /// Item 7: sixty wrong passwords at once get at most the lockout's number of comparisons.
-    @Test func item07ParallelWrongPasswordsAreCountedAtomically() async throws {
+    @Test func parallelWrongPasswordsAreCountedAtomically() async throws {
         try await RunningServer.with(DevServerConfiguration(lockoutAfterFailures: 5)) { server in
             // Five requests per client: each client's connection pool opens a connection for each at
             // once, so none waits in the pool (on a loaded machine such a wait can time out, and
@@ -435,7 +485,8 @@ struct DevServerMisuseTests {
             for client in clients { forms.append(try await Self.loginForm(client)) }
             let results = await withTaskGroup(of: HaapiResult.self) { group in
                 for index in 0..<60 {
-                    let client = clients[index % clients.count], form = forms[index % clients.count]
+                    let client = clients[index % clients.count]
+                    let form = forms[index % clients.count]
                     group.addTask { await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "wrong-\(index)"]) }
                 }
                 return await group.reduce(into: [HaapiResult]()) { $0.append($1) }
@@ -452,7 +503,7 @@ struct DevServerMisuseTests {
 
     /// Item 13: the database (and SQLite's `-wal` and `-shm` beside it) is `0600`, and holds no
     /// password in clear: a salted PBKDF2 hash, also for users stored by earlier versions.
-    @Test func item13DatabaseIsPrivateAndKeepsOnlyPasswordHashes() async throws {
+    @Test func databaseIsPrivateAndKeepsOnlyPasswordHashes() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-db-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -472,7 +523,9 @@ struct DevServerMisuseTests {
             }
         }
         var bytes = Data()
-        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) { bytes += try Data(contentsOf: URL(fileURLWithPath: file)) }
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            bytes += try Data(contentsOf: URL(fileURLWithPath: file))
+        }
         for secret in ["Legacy-Secret-1", SeedData.password] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the database file")
         }

@@ -1,7 +1,7 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
 import Testing
 

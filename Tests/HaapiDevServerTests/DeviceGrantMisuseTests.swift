@@ -1,14 +1,16 @@
+import Foundation
+import HaapiSDK
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import HaapiDevServer
-import HaapiSDK
 import OAuthCore
 import OAuthTransportNIO
 import Testing
+
+@testable import HaapiDevServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The findings of the second security review about the development server (issue 28), each
 /// kept closed by a test named after its item (the README's hardening table lists them).
@@ -26,24 +28,27 @@ struct DeviceGrantMisuseTests {
     static func authorize(
         _ server: RunningServer, _ http: AsyncHTTPClientTransport, scope: String = "openid profile email offline_access"
     ) async throws -> (deviceCode: String, userCode: String) {
-        let answer = try await http.send(.form(
-            server.issuer.appendingPathComponent("oauth/device_authorization"), parameters: [("client_id", "browser-app"), ("scope", scope)]))
+        let answer = try await http.send(
+            .form(
+                server.issuer.appendingPathComponent("oauth/device_authorization"),
+                parameters: [("client_id", "browser-app"), ("scope", scope)]))
         let json = try JSONValue(parsing: answer.body)
         return (try #require(json["device_code"]?.stringValue), try #require(json["user_code"]?.stringValue))
     }
 
     /// One poll of the token endpoint with `deviceCode`: the tokens, or the OAuth error.
     static func poll(_ server: RunningServer, _ http: AsyncHTTPClientTransport, _ deviceCode: String) async throws -> JSONValue {
-        let answer = try await http.send(.form(
-            server.issuer.appendingPathComponent("oauth/token"),
-            parameters: [("grant_type", TokenGrant.deviceCodeGrantType), ("device_code", deviceCode), ("client_id", "browser-app")]))
+        let answer = try await http.send(
+            .form(
+                server.issuer.appendingPathComponent("oauth/token"),
+                parameters: [("grant_type", TokenGrant.deviceCodeGrantType), ("device_code", deviceCode), ("client_id", "browser-app")]))
         return try JSONValue(parsing: answer.body)
     }
 
     /// Item 1: `/device` shows which client asks for which scopes once the user signed in, and
     /// only the user's Approve on that page approves (with the scopes left checked); a Deny needs
     /// the same sign-in; the page is answered once.
-    @Test func round2Item01TheDeviceLoginShowsWhoAsksForWhatAndNeedsConfirmation() async throws {
+    @Test func theDeviceLoginShowsWhoAsksForWhatAndNeedsConfirmation() async throws {
         try await RunningServer.with(Self.configuration) { server in
             let http = try AsyncHTTPClientTransport()
             let device = server.issuer.appendingPathComponent("device")
@@ -57,7 +62,8 @@ struct DeviceGrantMisuseTests {
             // The one-step approval of before (code, credentials, approve) approves nothing: it
             // shows what is asked, by whom, and asks.
             let consent = try await Browser.post(
-                device, [("user_code", login.userCode), ("userName", SeedData.username), ("password", SeedData.password), ("decision", "approve")])
+                device,
+                [("user_code", login.userCode), ("userName", SeedData.username), ("password", SeedData.password), ("decision", "approve")])
             let page = String(decoding: consent.body, as: UTF8.self)
             #expect(consent.status == 200)
             #expect(page.contains("<strong>browser-app</strong>"), "\(page)")
@@ -78,7 +84,8 @@ struct DeviceGrantMisuseTests {
 
             // Deny, after signing in, refuses the device.
             let refused = try await Self.authorize(server, http)
-            let asked = try await Browser.signInForDevice(server.issuer, code: refused.userCode, username: SeedData.username, password: SeedData.password)
+            let asked = try await Browser.signInForDevice(
+                server.issuer, code: refused.userCode, username: SeedData.username, password: SeedData.password)
             #expect(try await Browser.answerDeviceConsent(asked, issuer: server.issuer, approve: false).status == 200)
             #expect(try await Self.poll(server, http, refused.deviceCode)["error"]?.stringValue == "access_denied")
         }
@@ -86,7 +93,7 @@ struct DeviceGrantMisuseTests {
 
     /// Item 2: tries are counted per source address in a fixed window, so a burst of junk codes
     /// from another address neither closes the page for the victim nor keeps it closed.
-    @Test func round2Item02AJunkBurstFromAnotherAddressLeavesTheVictimsCodeWorking() async throws {
+    @Test func aJunkBurstFromAnotherAddressLeavesTheVictimsCodeWorking() async throws {
         // A window longer than the burst however loaded the machine (a full test run on two cores
         // once took over a minute for these 30 posts, and the window reset half way).
         var configuration = Self.configuration
@@ -97,14 +104,17 @@ struct DeviceGrantMisuseTests {
             let port = try #require(server.issuer.port)
             var statuses: [Int] = []
             for guess in 0..<(server.state.configuration.deviceCodeTriesPerMinute + 10) {
-                let form = FormURLEncoding.encode([("user_code", String(format: "BCDF%04d", guess)), ("userName", "demo"), ("password", "x")])
+                let form = FormURLEncoding.encode([
+                    ("user_code", String(format: "BCDF%04d", guess)), ("userName", "demo"), ("password", "x"),
+                ])
                 statuses.append(try await onThread { try Self.post(form, to: "/device", port: port, from: "127.0.0.2") })
             }
             #expect(statuses.prefix(20).allSatisfy { $0 == 400 }, "\(statuses)")
             #expect(statuses.suffix(10).allSatisfy { $0 == 429 }, "\(statuses)")
 
             // The victim, from 127.0.0.1, gets to the consent page and approves.
-            let consent = try await Browser.signInForDevice(server.issuer, code: login.userCode, username: SeedData.username, password: SeedData.password)
+            let consent = try await Browser.signInForDevice(
+                server.issuer, code: login.userCode, username: SeedData.username, password: SeedData.password)
             #expect(consent.status == 200, "\(String(decoding: consent.body, as: UTF8.self))")
             #expect(try await Browser.answerDeviceConsent(consent, issuer: server.issuer).status == 200)
             #expect(try await Self.poll(server, http, login.deviceCode)["access_token"] != nil)
@@ -113,7 +123,7 @@ struct DeviceGrantMisuseTests {
 
     /// Item 2: a fixed window's counter expires when its first count said, however often it is
     /// counted since; the lockout's sliding one lasts from its last count.
-    @Test func round2Item02ARateLimitWindowIsFixed() async throws {
+    @Test func aRateLimitWindowIsFixed() async throws {
         let store = try await RecordStore.open(path: nil)
         // A window of 1 s, longer when a loaded machine let it pass before the second count:
         // the outcome counts only when both counts fell inside the first window.
@@ -121,12 +131,17 @@ struct DeviceGrantMisuseTests {
             let first = Date().addingTimeInterval(window)
             for kind in [RecordStore.CounterWindow.fixed, .sliding] {
                 #expect(try await store.increment(kind: "tries \(window)", id: "\(kind)", expiresAt: first, window: kind) == 1)
-                _ = try await store.increment(kind: "tries \(window)", id: "\(kind)", expiresAt: Date().addingTimeInterval(3600), window: kind)
+                _ = try await store.increment(
+                    kind: "tries \(window)", id: "\(kind)", expiresAt: Date().addingTimeInterval(3600), window: kind)
             }
             guard Date() < first else { continue }
             try await Task.sleep(until: .now + .seconds(first.timeIntervalSinceNow + 0.2))
-            #expect(try await store.increment(kind: "tries \(window)", id: "fixed", expiresAt: Date().addingTimeInterval(60), window: .fixed) == 1)
-            #expect(try await store.increment(kind: "tries \(window)", id: "sliding", expiresAt: Date().addingTimeInterval(60), window: .sliding) == 3)
+            #expect(
+                try await store.increment(kind: "tries \(window)", id: "fixed", expiresAt: Date().addingTimeInterval(60), window: .fixed)
+                    == 1)
+            #expect(
+                try await store.increment(
+                    kind: "tries \(window)", id: "sliding", expiresAt: Date().addingTimeInterval(60), window: .sliding) == 3)
             try await store.close()
             return
         }
@@ -135,7 +150,7 @@ struct DeviceGrantMisuseTests {
     }
 
     /// Item 3: a client's device logins are capped: the 1001st gets `temporarily_unavailable`.
-    @Test func round2Item03LiveDeviceCodesAreCappedPerClient() async throws {
+    @Test func liveDeviceCodesAreCappedPerClient() async throws {
         try await RunningServer.with(Self.configuration) { server in
             let http = try AsyncHTTPClientTransport()
             let url = server.issuer.appendingPathComponent("oauth/device_authorization")
@@ -165,7 +180,7 @@ struct DeviceGrantMisuseTests {
 
     /// Item 4: an approval and polls at the same moment: every approval survives (50 runs, five
     /// at a time: the test process's one HTTP client keeps eight connections to a host).
-    @Test func round2Item04APollNeverErasesAnApproval() async throws {
+    @Test func aPollNeverErasesAnApproval() async throws {
         var configuration = Self.configuration
         // 50 sign-ins from one address, of one user: neither a rate limit nor the lockout is tested here.
         configuration.deviceCodeTriesPerMinute = 1000
@@ -177,7 +192,9 @@ struct DeviceGrantMisuseTests {
                 let login = try await Self.authorize(server, http)
                 let consent = try await Browser.signInForDevice(
                     server.issuer, code: login.userCode, username: SeedData.username, password: SeedData.password)
-                guard String(decoding: consent.body, as: UTF8.self).contains("name=\"consent\"") else { return "no consent page: \(consent.status)" }
+                guard String(decoding: consent.body, as: UTF8.self).contains("name=\"consent\"") else {
+                    return "no consent page: \(consent.status)"
+                }
                 let answered = LockedValue<ContinuousClock.Instant?>(nil)
                 let approving = Task {
                     let status = try await Browser.answerDeviceConsent(consent, issuer: server.issuer).status
@@ -211,7 +228,7 @@ struct DeviceGrantMisuseTests {
 
     /// Also noticed: approval links are capped per user (push bombing), and their page says who
     /// asks, when and from where, and what to do when it is not the user.
-    @Test func round2AlsoApprovalLinksAreCappedPerUserAndShowWhoAsks() async throws {
+    @Test func approvalLinksAreCappedPerUserAndShowWhoAsks() async throws {
         try await RunningServer.with(Self.configuration) { server in
             var steps: [(HaapiTestClient, PollingStep)] = []
             for _ in 0..<(server.state.configuration.maxPendingApprovalsPerUser + 1) {
@@ -219,7 +236,8 @@ struct DeviceGrantMisuseTests {
                 let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
                 let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
                 let step = try expectStep(
-                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]),
+                    PollingStep.self)
                 steps.append((client, step))
             }
             // Three links; the fourth login waits as one for an unknown name does.
@@ -252,7 +270,8 @@ struct DeviceGrantMisuseTests {
         guard withLoopbackAddress(port: port, { connect(socket, $0, $1) }) == 0 else { throw SocketFailure(step: "connect") }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        let request =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
             + "Content-Length: \(form.utf8.count)\r\nConnection: close\r\n\r\n\(form)"
         _ = request.withCString { send(socket, $0, strlen($0), 0) }
         var received = [UInt8]()
@@ -263,7 +282,9 @@ struct DeviceGrantMisuseTests {
             received += buffer[0..<count]
         }
         let statusLine = String(decoding: received.prefix(while: { $0 != 13 }), as: UTF8.self)
-        guard let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { throw SocketFailure(step: "read: \(statusLine)") }
+        guard let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            throw SocketFailure(step: "read: \(statusLine)")
+        }
         return status
     }
 }

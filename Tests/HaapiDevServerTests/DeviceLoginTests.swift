@@ -1,11 +1,12 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
-@testable import HaapiDevServer
 import OAuthCore
 import OAuthTransportNIO
 import OIDCClient
 import Testing
+
+@testable import HaapiDevServer
 
 /// The device authorization grant (RFC 8628) end to end: OIDCClient against the development
 /// server, the user answering on the server's `/device` page.
@@ -23,7 +24,8 @@ struct DeviceLoginTests {
 
     /// The user's answer on the device pages (the forms a browser posts): sign in with the code,
     /// then Approve or Deny on the consent page; the first page's answer when it is not that page.
-    static func answer(_ server: RunningServer, code: String, password: String = SeedData.password, decision: String = "approve") async throws
+    static func answer(_ server: RunningServer, code: String, password: String = SeedData.password, decision: String = "approve")
+        async throws
         -> TransportResponse
     {
         let signedIn = try await Browser.signInForDevice(server.issuer, code: code, username: SeedData.username, password: password)
@@ -38,14 +40,21 @@ struct DeviceLoginTests {
         try await RunningServer.with(configuration) { server in
             let client = try Self.client(server)
             var authorization = try await client.startDeviceAuthorization()
-            #expect(authorization.userCode.wholeMatch(of: /[B-DF-HJ-NP-TV-XZ]{4}-[B-DF-HJ-NP-TV-XZ]{4}/) != nil, "\(authorization.userCode)")
+            #expect(
+                authorization.userCode.wholeMatch(of: /[B-DF-HJ-NP-TV-XZ]{4}-[B-DF-HJ-NP-TV-XZ]{4}/) != nil, "\(authorization.userCode)")
             #expect(authorization.verificationURI == server.issuer.appendingPathComponent("device"))
             #expect(authorization.verificationURIComplete?.query == "user_code=\(authorization.userCode)")
             #expect(authorization.interval == 30)
 
             // Not answered yet: pending; polled again at once: slow_down, and the interval grows.
-            guard case .pending = try await client.poll(&authorization) else { Issue.record("expected pending"); return }
-            guard case .slowDown = try await client.poll(&authorization) else { Issue.record("expected slow_down"); return }
+            guard case .pending = try await client.poll(&authorization) else {
+                Issue.record("expected pending")
+                return
+            }
+            guard case .slowDown = try await client.poll(&authorization) else {
+                Issue.record("expected slow_down")
+                return
+            }
             #expect(authorization.interval == 35)
 
             // A wrong password approves nothing; the page says so.
@@ -57,7 +66,10 @@ struct DeviceLoginTests {
             #expect(try await Self.answer(server, code: typed).status == 200)
             // Once approved, the next poll gets the tokens (completeDeviceAuthorization's waiting is
             // exercised by the CLI's test and against Glewlwyd).
-            guard case .approved(let state) = try await client.poll(&authorization) else { Issue.record("expected the tokens"); return }
+            guard case .approved(let state) = try await client.poll(&authorization) else {
+                Issue.record("expected the tokens")
+                return
+            }
             #expect(state.subject == SeedData.username)
             #expect(state.tokenType == "DPoP")
             #expect(state.refreshToken != nil)
@@ -83,7 +95,10 @@ struct DeviceLoginTests {
             #expect(right.status == 429)
             #expect(right.headers["Retry-After"] == "60")
             #expect(String(decoding: right.body, as: UTF8.self).contains("Too many tries in the last minute"))
-            guard case .pending = try await client.poll(&authorization) else { Issue.record("the refused try approved the login"); return }
+            guard case .pending = try await client.poll(&authorization) else {
+                Issue.record("the refused try approved the login")
+                return
+            }
         }
     }
 
@@ -103,13 +118,17 @@ struct DeviceLoginTests {
                 #expect(error.recoverySuggestion == .newHaapiFlow)
             }
             // The server says expired_token too, to a client that asks anyway.
-            let raw = try await AsyncHTTPClientTransport().send(.form(
-                server.issuer.appendingPathComponent("oauth/device_authorization"), parameters: [("client_id", "browser-app"), ("scope", "openid")]))
+            let raw = try await AsyncHTTPClientTransport().send(
+                .form(
+                    server.issuer.appendingPathComponent("oauth/device_authorization"),
+                    parameters: [("client_id", "browser-app"), ("scope", "openid")]))
             let deviceCode = try #require(try JSONValue(parsing: raw.body)["device_code"]?.stringValue)
             try await Task.sleep(for: .seconds(2.2))
-            let answer = try await AsyncHTTPClientTransport().send(.form(
-                server.issuer.appendingPathComponent("oauth/token"),
-                parameters: [("grant_type", TokenGrant.deviceCodeGrantType), ("device_code", deviceCode), ("client_id", "browser-app")]))
+            let answer = try await AsyncHTTPClientTransport().send(
+                .form(
+                    server.issuer.appendingPathComponent("oauth/token"),
+                    parameters: [("grant_type", TokenGrant.deviceCodeGrantType), ("device_code", deviceCode), ("client_id", "browser-app")])
+            )
             #expect(try JSONValue(parsing: answer.body)["error"]?.stringValue == "expired_token")
         }
     }
@@ -145,7 +164,8 @@ struct DeviceLoginTests {
                 // The server's answer is kept as the cause, and its OAuth error decides the recovery.
                 #expect((error.cause as? OAuthErrorResponse)?.error == "invalid_client")
                 guard case .unrecoverable(action: .modifyConfiguration) = error.recoverySuggestion else {
-                    Issue.record("a refused client is not a configuration problem: \(error.recoverySuggestion)"); return
+                    Issue.record("a refused client is not a configuration problem: \(error.recoverySuggestion)")
+                    return
                 }
             }
             let secret = try #require(try await server.state.client("haapi-secret")?.clientSecret)

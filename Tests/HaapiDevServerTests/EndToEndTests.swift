@@ -1,12 +1,12 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
-import OAuthTransportURLSession
 import OAuthTransportNIO
+import OAuthTransportURLSession
 import Testing
 
 /// The whole client stack (HaapiAccessorBuilder → driver → HaapiManager → OAuthTokenManager)
@@ -36,27 +36,39 @@ struct EndToEndTests {
         }
     }
 
-    func accessor(_ strategy: Strategy, _ server: RunningServer, storage: InMemoryStorage, transport: Transport) async throws -> any HaapiAccessor {
+    func accessor(_ strategy: Strategy, _ server: RunningServer, storage: InMemoryStorage, transport: Transport) async throws
+        -> any HaapiAccessor
+    {
         let store = server.state.store
         switch strategy {
         case .attestation:
-            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-attested", method: ClientAuthenticationMethodNone()))
-                .setAttestationProvider(InsecureSoftwareAttestationProvider()).setStorage(storage).setTransport(try transport.make()).build()
+            return try await HaapiAccessorBuilder(
+                haapiConfiguration: configuration(server, clientID: "haapi-attested", method: ClientAuthenticationMethodNone())
+            )
+            .setAttestationProvider(InsecureSoftwareAttestationProvider()).setStorage(storage).setTransport(try transport.make()).build()
         case .secret:
             let secret = try #require(try await store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret)
-            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-secret", method: ClientAuthenticationMethodSecret(secret)))
-                .setAccessStrategy(.clientCredentials).setStorage(storage).setTransport(try transport.make()).build()
+            return try await HaapiAccessorBuilder(
+                haapiConfiguration: configuration(server, clientID: "haapi-secret", method: ClientAuthenticationMethodSecret(secret))
+            )
+            .setAccessStrategy(.clientCredentials).setStorage(storage).setTransport(try transport.make()).build()
         case .jwt:
             let key = try JWSSigningKey(jwk: try #require(try await store.get(JWK.self, kind: "client-key", id: "haapi-jwt")))
-            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-jwt", method: try ClientAuthenticationMethodJWTAsymmetric(key: key)))
-                .setAccessStrategy(.clientCredentials).setStorage(storage).setTransport(try transport.make()).build()
+            return try await HaapiAccessorBuilder(
+                haapiConfiguration: configuration(
+                    server, clientID: "haapi-jwt", method: try ClientAuthenticationMethodJWTAsymmetric(key: key))
+            )
+            .setAccessStrategy(.clientCredentials).setStorage(storage).setTransport(try transport.make()).build()
         case .dcr:
             let secret = try #require(try await store.get(ClientRecord.self, kind: "client", id: "haapi-dcr-template")?.clientSecret)
             let dcr = DCRConfiguration(
-                templateClientId: "haapi-dcr-template", clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
+                templateClientId: "haapi-dcr-template",
+                clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
                 storage: storage)
-            return try await HaapiAccessorBuilder(haapiConfiguration: configuration(server, clientID: "haapi-dcr-template", method: ClientAuthenticationMethodSecret(secret)))
-                .setDCRConfiguration(configuration: dcr).setStorage(storage).setTransport(try transport.make()).build()
+            return try await HaapiAccessorBuilder(
+                haapiConfiguration: configuration(server, clientID: "haapi-dcr-template", method: ClientAuthenticationMethodSecret(secret))
+            )
+            .setDCRConfiguration(configuration: dcr).setStorage(storage).setTransport(try transport.make()).build()
         }
     }
 
@@ -93,8 +105,10 @@ struct EndToEndTests {
             #expect(done.oauthAuthorizationResponseProperties.iss == server.issuer.absoluteString)
             let code = try #require(done.oauthAuthorizationResponseProperties.code)
             // The code is exchanged with the flow's key: tokens bound to it.
-            guard case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop) else {
-                Issue.record("\(strategy): the code exchange failed"); return
+            guard case .successfulToken(let tokens) = await accessor.oAuthTokenManager.fetchAccessToken(with: code, dpop: manager.dpop)
+            else {
+                Issue.record("\(strategy): the code exchange failed")
+                return
             }
             #expect(tokens.isDPoPBound)
             let claims = try await server.state.verifyAccessToken(tokens.accessToken)
@@ -102,12 +116,17 @@ struct EndToEndTests {
             #expect(claims?.jkt == manager.dpop?.thumbprint)
             if strategy == .dcr { #expect(claims?.clientId.hasPrefix("haapi-dcr-template") == false) }
             // Refresh with the stored key, then revoke, then the refresh token is dead.
-            guard case .successfulToken(let refreshed) = await accessor.oAuthTokenManager.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
-                Issue.record("\(strategy): refresh failed"); return
+            guard
+                case .successfulToken(let refreshed) = await accessor.oAuthTokenManager.refreshAccessToken(
+                    with: try #require(tokens.refreshToken))
+            else {
+                Issue.record("\(strategy): refresh failed")
+                return
             }
             let refreshToken = try #require(refreshed.refreshToken)
             guard case .success = await accessor.oAuthTokenManager.revokeRefreshToken(with: refreshToken) else {
-                Issue.record("\(strategy): revocation failed"); return
+                Issue.record("\(strategy): revocation failed")
+                return
             }
             if case .successfulToken = await accessor.oAuthTokenManager.refreshAccessToken(with: refreshToken, dpop: manager.dpop) {
                 Issue.record("\(strategy): a revoked refresh token still works")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HaapiDevServer
 import Testing
+
+@testable import HaapiDevServer
 
 /// How far a flow got (``FlowSession/Stage``): who authenticated comes with when, and an
 /// authenticator's wait exists only while authenticating.

@@ -1,12 +1,12 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 // MARK: - Test support
 
@@ -55,7 +55,9 @@ struct HaapiTestClient {
     }
 
     /// A raw HAAPI request through this client's token and key.
-    func send(_ method: String = "GET", _ path: String, sessionID: String? = nil, form: [(String, String)]? = nil) async throws -> TransportResponse {
+    func send(_ method: String = "GET", _ path: String, sessionID: String? = nil, form: [(String, String)]? = nil) async throws
+        -> TransportResponse
+    {
         var headers: HeaderFields = ["Accept": "application/vnd.auth+json"]
         if let sessionID { headers["Session-Id"] = sessionID }
         var body: Data?
@@ -64,7 +66,8 @@ struct HaapiTestClient {
             body = Data(FormURLEncoding.encode(form).utf8)
         }
         let url = URL(string: server.issuer.absoluteString + path)!
-        return try await Self.transport(token: token, dpop: dpop).send(TransportRequest(method: method, url: url, headers: headers, body: body))
+        return try await Self.transport(token: token, dpop: dpop).send(
+            TransportRequest(method: method, url: url, headers: headers, body: body))
     }
 }
 
@@ -88,7 +91,9 @@ func expectStep<T>(_ result: HaapiResult, _ type: T.Type, sourceLocation: Source
 
 /// Expects a problem of `type`.
 @discardableResult
-func expectProblem(_ result: HaapiResult, _ type: ProblemType, sourceLocation: SourceLocation = #_sourceLocation) throws -> any ProblemRepresentation {
+func expectProblem(_ result: HaapiResult, _ type: ProblemType, sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> any ProblemRepresentation
+{
     let problem = try #require(result.problem, "expected a problem, got \(describe(result))", sourceLocation: sourceLocation)
     #expect(problem.type == type, sourceLocation: sourceLocation)
     return problem
@@ -141,7 +146,8 @@ struct HaapiFlowTests {
             #expect(Browser.query(link)["state"] == "st-123")
             #expect(Browser.query(link)["iss"] == server.issuer.absoluteString)
 
-            let record = try #require(try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
+            let record = try #require(
+                try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
             #expect(record.clientId == "haapi-attested")
             #expect(record.redirectUri == "haapi://callback")
             #expect(record.scope == ["openid"])
@@ -159,11 +165,16 @@ struct HaapiFlowTests {
         try await RunningServer.with { server in
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
-            #expect(Set(selector.authenticators.compactMap(\.type)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
+            #expect(
+                Set(selector.authenticators.compactMap(\.type)) == [
+                    "html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn",
+                ])
             let login = try expectStep(await client.manager.submit(try selector.option("html-form")), InteractiveFormStep.self)
-            let result = await client.manager.submitForm(try login.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
+            let result = await client.manager.submitForm(
+                try login.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
             let code = try #require(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code)
-            let record = try #require(try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
+            let record = try #require(
+                try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
             #expect(record.clientId == "haapi-secret")
             #expect(record.dpopJkt == nil)
         }
@@ -182,7 +193,9 @@ struct HaapiFlowTests {
             #expect(invalid.invalidField(named: "userName")?.detail.literal.isEmpty == false)
 
             for _ in 0..<2 {
-                try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "wrong"]), .incorrectCredentialsProblem)
+                try expectProblem(
+                    await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "wrong"]),
+                    .incorrectCredentialsProblem)
             }
             // Locked: even the right password is refused now.
             let locked = await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "Password1"])
@@ -220,7 +233,8 @@ struct HaapiFlowTests {
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
-            var step = try expectStep(await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
+            var step = try expectStep(
+                await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
             #expect(step.pollingProperties.status == .pending)
             #expect(step.pollingProperties.recipientOfCommunication == "+XX XXX XXX 000")
             #expect(step.pollingProperties.intervalMilliseconds == 2000)
@@ -245,7 +259,8 @@ struct HaapiFlowTests {
             let client = try HaapiTestClient(server, clientId: "haapi-secret")
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
-            let step = try expectStep(await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
+            let step = try expectStep(
+                await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
             let result = await client.manager.submit(try #require(step.cancelAction))
             let problem = try #require(try expectProblem(result, .errorAuthorizationResponseProblem) as? AuthorizationProblem)
             #expect(problem.error == "access_denied")
@@ -312,7 +327,8 @@ struct HaapiFlowTests {
             let emailField = try #require(form.fields.first { $0.value == "email" })
             let result = await client.manager.submitForm(form, parameters: [emailField.name: ""])
             let code = try #require(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code)
-            let record = try #require(try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
+            let record = try #require(
+                try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
             #expect(record.scope == ["openid", "profile"])
 
             // Consent is remembered for this user and client.
@@ -329,14 +345,17 @@ struct HaapiFlowTests {
                 await client.manager.followLink(try #require(step.link(rel: "register-create"))), InteractiveFormStep.self)
             #expect(registration.type == .registrationStep)
             let create = try registration.form(kind: .userRegister)
-            try expectProblem(await client.manager.submitForm(create, parameters: ["userName": "demo", "password": "x"]), .invalidInputProblem)
+            try expectProblem(
+                await client.manager.submitForm(create, parameters: ["userName": "demo", "password": "x"]), .invalidInputProblem)
             let sent = try expectStep(
-                await client.manager.submitForm(create, parameters: ["userName": "alice", "password": "Secret-1", "name": "Alice", "phone": "+46 70 123 45 67"]),
+                await client.manager.submitForm(
+                    create, parameters: ["userName": "alice", "password": "Secret-1", "name": "Alice", "phone": "+46 70 123 45 67"]),
                 ContinueSameStep.self)
             #expect(sent.messages.map(\.text) == ["A message was sent to +XX XXX XXX 567: enter the code it gives to create the account"])
             #expect(try await server.state.store.get(UserRecord.self, kind: "user", id: "alice") == nil, "no account before the code")
             let created = try expectStep(
-                await client.manager.submitForm(try #require(sent.continueActions.first?.form), parameters: ["code": try await sentCode(server, client.manager)]),
+                await client.manager.submitForm(
+                    try #require(sent.continueActions.first?.form), parameters: ["code": try await sentCode(server, client.manager)]),
                 InteractiveFormStep.self)
             #expect(!created.messages.isEmpty)
             #expect(try await server.state.store.get(UserRecord.self, kind: "user", id: "alice")?.name == "Alice")
@@ -344,16 +363,22 @@ struct HaapiFlowTests {
             let reset = try expectStep(
                 await client.manager.followLink(try #require(created.link(rel: "forgot-password"))), InteractiveFormStep.self)
             let resetSent = try expectStep(
-                await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "alice"]), ContinueSameStep.self)
+                await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "alice"]),
+                ContinueSameStep.self)
             let resetCode = try await sentCode(server, client.manager)
             let changed = try expectStep(
-                await client.manager.submitForm(try #require(resetSent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Secret-2"]),
+                await client.manager.submitForm(
+                    try #require(resetSent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Secret-2"]),
                 InteractiveFormStep.self)
             let loginForm = try changed.form(kind: .login)
-            try expectProblem(await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-1"]), .incorrectCredentialsProblem)
+            try expectProblem(
+                await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-1"]),
+                .incorrectCredentialsProblem)
             let result = await client.manager.submitForm(loginForm, parameters: ["userName": "alice", "password": "Secret-2"])
             let code = try #require(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code)
-            #expect(try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code)?.username == "alice")
+            #expect(
+                try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code)?.username
+                    == "alice")
         }
     }
 
@@ -371,7 +396,8 @@ struct HaapiFlowTests {
             for name in [forged, "demo\napprove: https://evil.example/again for demo"] {
                 _ = try expectStep(
                     await client.manager.submitForm(
-                        try registration.form(kind: .userRegister), parameters: ["userName": name, "password": "Secret-1", "phone": "+46 70 123 45 67"]),
+                        try registration.form(kind: .userRegister),
+                        parameters: ["userName": name, "password": "Secret-1", "phone": "+46 70 123 45 67"]),
                     ContinueSameStep.self)
             }
         }
@@ -379,8 +405,12 @@ struct HaapiFlowTests {
         #expect(lines.count == log.lines.count, "every log call is one line")
         #expect(!lines.contains { $0.hasPrefix("approve:") }, "\(lines)")
         #expect(!log.lines.contains { $0.unicodeScalars.contains { $0 == "\r" || $0 == "\u{1B}" } })
-        #expect(log.lines.contains { $0.hasPrefix("register: ") && $0.contains("mallory\\u{A}approve: https://evil.example/approve") }, "\(log.lines)")
-        #expect(log.lines.contains { $0.hasPrefix("register: ") && $0.contains(" for demo\\u{A}approve: https://evil.example/again") }, "\(log.lines)")
+        #expect(
+            log.lines.contains { $0.hasPrefix("register: ") && $0.contains("mallory\\u{A}approve: https://evil.example/approve") },
+            "\(log.lines)")
+        #expect(
+            log.lines.contains { $0.hasPrefix("register: ") && $0.contains(" for demo\\u{A}approve: https://evil.example/again") },
+            "\(log.lines)")
     }
 
     @Test func browserLoginWithHTMLPages() async throws {
@@ -412,7 +442,8 @@ struct HaapiFlowTests {
             #expect(query["state"] == "xyz")
             #expect(query["iss"] == server.issuer.absoluteString)
             let code = try #require(query["code"])
-            let record = try #require(try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
+            let record = try #require(
+                try await server.state.store.get(AuthorizationCodeRecord.self, kind: AuthorizationCodeRecord.kind, id: code))
             #expect(record.clientId == "browser-app")
             #expect(record.codeChallenge == String(repeating: "a", count: 43))
             #expect(record.codeChallengeMethod == "S256")
@@ -422,7 +453,8 @@ struct HaapiFlowTests {
 
     @Test func browserLoginWithConsentPage() async throws {
         try await RunningServer.with { server in
-            let authorize = server.issuer.absoluteString
+            let authorize =
+                server.issuer.absoluteString
                 + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=openid%20profile"
                 + "&code_challenge=\(PKCE().challenge)&code_challenge_method=S256"
             let start = try await Browser.get(URL(string: authorize)!)
@@ -436,7 +468,8 @@ struct HaapiFlowTests {
             #expect(consent.bodyText.contains("type=\"checkbox\" name=\"consent_profile\""))
             let form = try Browser.firstForm(consent.bodyText)
             let done = try await Browser.post(
-                try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL), form.hidden + [("consent_profile", "profile")])
+                try #require(URL(string: form.action, relativeTo: server.issuer)?.absoluteURL),
+                form.hidden + [("consent_profile", "profile")])
             #expect(done.status == 303)
             let doneLocation = try #require(done.headers["Location"])
             let code = try #require(Browser.query(doneLocation)["code"])
@@ -446,7 +479,8 @@ struct HaapiFlowTests {
             let client = try HaapiTestClient(server)
             _ = try expectStep(await client.manager.start(), InteractiveFormStep.self)
             let sessionID = try #require(await client.manager.currentSessionID)
-            let hijack = try await Browser.get(URL(string: server.issuer.absoluteString + "/authn/authenticate?session=" + FormURLEncoding.escape(sessionID))!)
+            let hijack = try await Browser.get(
+                URL(string: server.issuer.absoluteString + "/authn/authenticate?session=" + FormURLEncoding.escape(sessionID))!)
             #expect(hijack.status == 400)
         }
     }
@@ -478,9 +512,10 @@ struct HaapiFlowTests {
             #expect(try expectStep(result, OAuthAuthorizationResponseStep.self).oauthAuthorizationResponseProperties.code != nil)
             let nonce = try await server.state.currentNonce()
             let url = URL(string: server.issuer.absoluteString + HaapiRefusalTests.authorizePath())!
-            let stale = try client.dpop.proof(method: "GET", url: url, accessToken: client.token, nonce: .some("stale"))
-            let refused = try await AsyncHTTPClientTransport().send(TransportRequest(
-                url: url, headers: ["Accept": "application/vnd.auth+json", "Authorization": "DPoP \(client.token)", "DPoP": stale]))
+            let stale = try client.dpop.proof(method: "GET", url: url, accessToken: client.token, nonce: .given("stale"))
+            let refused = try await AsyncHTTPClientTransport().send(
+                TransportRequest(
+                    url: url, headers: ["Accept": "application/vnd.auth+json", "Authorization": "DPoP \(client.token)", "DPoP": stale]))
             #expect(refused.status == 401)
             #expect(refused.headers["WWW-Authenticate"]?.contains("use_dpop_nonce") == true)
             #expect(refused.headers["DPoP-Nonce"] == nonce)
@@ -493,7 +528,8 @@ struct HaapiFlowTests {
             let step = try expectStep(await client.manager.start(), InteractiveFormStep.self)
             // The flow's client disappears from under it: an internal fault.
             try await server.state.store.delete(kind: "client", id: "haapi-attested")
-            let result = await client.manager.submitForm(try step.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
+            let result = await client.manager.submitForm(
+                try step.form(kind: .login), parameters: ["userName": "demo", "password": "Password1"])
             try expectProblem(result, .unexpectedProblem)
         }
     }
@@ -524,7 +560,8 @@ struct HaapiRefusalTests {
             let url = URL(string: server.issuer.absoluteString + Self.authorizePath())!
             let expired = try server.state.issueAccessToken(
                 clientId: "haapi-attested", subject: nil, scope: [SeedData.haapiScope], jkt: dpop.thumbprint, lifetime: -30)
-            let unscoped = try server.state.issueAccessToken(clientId: "haapi-attested", subject: nil, scope: ["openid"], jkt: dpop.thumbprint, lifetime: 60)
+            let unscoped = try server.state.issueAccessToken(
+                clientId: "haapi-attested", subject: nil, scope: ["openid"], jkt: dpop.thumbprint, lifetime: 60)
             for token in [expired, "not-a-token"] {
                 let response = try await HaapiTestClient.transport(token: token, dpop: dpop).send(
                     TransportRequest(url: url, headers: ["Accept": "application/vnd.auth+json"]))
@@ -550,8 +587,9 @@ struct HaapiRefusalTests {
             #expect(response.headers["WWW-Authenticate"]?.contains("invalid_dpop_proof") == true)
             // A proof for another URL (wrong htu) is refused too.
             let wrongHTU = try bound.proof(method: "GET", url: server.issuer.appendingPathComponent("oauth/token"), accessToken: token)
-            let second = try await AsyncHTTPClientTransport().send(TransportRequest(
-                url: url, headers: ["Accept": "application/vnd.auth+json", "Authorization": "DPoP \(token)", "DPoP": wrongHTU]))
+            let second = try await AsyncHTTPClientTransport().send(
+                TransportRequest(
+                    url: url, headers: ["Accept": "application/vnd.auth+json", "Authorization": "DPoP \(token)", "DPoP": wrongHTU]))
             #expect(second.status == 401)
         }
     }
@@ -597,7 +635,8 @@ struct HaapiRefusalTests {
             let response = try await other.send("GET", "/authn/authenticate", sessionID: sessionID)
             #expect(response.status == 400)
             #expect(response.headers["Content-Type"] == "application/problem+json")
-            guard case .problem(let problem) = try HaapiModel.response(from: response.body, contentType: response.headers["Content-Type"]) else {
+            guard case .problem(let problem) = try HaapiModel.response(from: response.body, contentType: response.headers["Content-Type"])
+            else {
                 Issue.record("expected a problem")
                 return
             }
@@ -609,12 +648,15 @@ struct HaapiRefusalTests {
         try await RunningServer.with { server in
             let client = try HaapiTestClient(server)
             // An unregistered redirect URI: an OAuth error, no redirect.
-            let badRedirect = try await client.send("GET", "/oauth/authorize?client_id=haapi-attested&response_type=code&redirect_uri=https%3A%2F%2Fevil.example")
+            let badRedirect = try await client.send(
+                "GET", "/oauth/authorize?client_id=haapi-attested&response_type=code&redirect_uri=https%3A%2F%2Fevil.example")
             #expect(badRedirect.status == 400)
             #expect(try JSONValue(parsing: badRedirect.body)["error"] == "invalid_request")
             // A scope the client may not have: error-authorization-response.
             let badScope = try await client.send("GET", Self.authorizePath() + "%20dcr")
-            guard case .problem(let problem as AuthorizationProblem) = try HaapiModel.response(from: badScope.body, contentType: badScope.headers["Content-Type"])
+            guard
+                case .problem(let problem as AuthorizationProblem) = try HaapiModel.response(
+                    from: badScope.body, contentType: badScope.headers["Content-Type"])
             else {
                 Issue.record("expected an error-authorization-response, got \(badScope.bodyText)")
                 return

@@ -1,8 +1,8 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -74,10 +74,13 @@ struct ShapeComparison {
 struct HaapiShapeTests {
     /// Expects `mine` to have the shape of the capture `name`.
     func expectShape(
-        _ mine: JSONValue, like name: String, _ comparison: ShapeComparison = ShapeComparison(), sourceLocation: SourceLocation = #_sourceLocation
+        _ mine: JSONValue, like name: String, _ comparison: ShapeComparison = ShapeComparison(),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let differences = comparison.differences(mine, try Captured.load(name))
-        #expect(differences.isEmpty, "\(name): \(differences.joined(separator: "; "))\n\(String(decoding: mine.serialized(), as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(
+            differences.isEmpty, "\(name): \(differences.joined(separator: "; "))\n\(String(decoding: mine.serialized(), as: UTF8.self))",
+            sourceLocation: sourceLocation)
     }
 
     @Test func comparisonNoticesDifferences() throws {
@@ -104,14 +107,18 @@ struct HaapiShapeTests {
             let invalid = try expectProblem(await client.manager.submitForm(form), .invalidInputProblem)
             #expect(invalid is InvalidInputProblem)
             try expectShape(invalid.rawJSON, like: "usernamePasswordFormErrors.json")
-            let incorrect = try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .incorrectCredentialsProblem)
+            let incorrect = try expectProblem(
+                await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .incorrectCredentialsProblem)
             try expectShape(incorrect.rawJSON, like: "incorrectCredentialsProblem.json")
-            let locked = try expectProblem(await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .tooManyAttemptsProblem)
+            let locked = try expectProblem(
+                await client.manager.submitForm(form, parameters: ["userName": "ghost", "password": "x"]), .tooManyAttemptsProblem)
             try expectShape(locked.rawJSON, like: "incorrectCredentialsProblem.json")
 
             let response = try expectStep(
-                await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "Password1"]), OAuthAuthorizationResponseStep.self)
-            try expectShape(response.rawJSON, like: "oauthAuthorizationResponse.json", ShapeComparison(alternatives: ["$.properties.iss": "issuer"]))
+                await client.manager.submitForm(form, parameters: ["userName": "demo", "password": "Password1"]),
+                OAuthAuthorizationResponseStep.self)
+            try expectShape(
+                response.rawJSON, like: "oauthAuthorizationResponse.json", ShapeComparison(alternatives: ["$.properties.iss": "issuer"]))
         }
     }
 
@@ -136,8 +143,11 @@ struct HaapiShapeTests {
             let otp = try expectStep(await client.manager.submit(try selector.option("sms")), InteractiveFormStep.self)
             // The send form is shaped like BankID's forms; its continue action like them too.
             let forms = try Captured.load("bankIdSelectSameOrOtherDevice.json")["actions"]!
-            try expectShape(otp.rawJSON, like: "bankIdSelectSameOrOtherDevice.json", ShapeComparison(alternatives: ["$.actions[].model.continueActions": forms]))
-            let sent = try expectStep(await client.manager.submitForm(try otp.form(kind: .login), parameters: ["userName": "demo"]), ContinueSameStep.self)
+            try expectShape(
+                otp.rawJSON, like: "bankIdSelectSameOrOtherDevice.json",
+                ShapeComparison(alternatives: ["$.actions[].model.continueActions": forms]))
+            let sent = try expectStep(
+                await client.manager.submitForm(try otp.form(kind: .login), parameters: ["userName": "demo"]), ContinueSameStep.self)
             try expectShape(sent.rawJSON, like: "continueSameStep.json")
         }
     }
@@ -148,8 +158,11 @@ struct HaapiShapeTests {
             let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
             let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
             try expectShape(start.rawJSON, like: "bankIdSelectSameOrOtherDevice.json")
-            let pending = try expectStep(await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
-            let documented = ShapeComparison(alternatives: ["$.properties.recipientOfCommunication": "+46", "$.properties.interval": "2000"])
+            let pending = try expectStep(
+                await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": "demo"]), PollingStep.self)
+            let documented = ShapeComparison(alternatives: [
+                "$.properties.recipientOfCommunication": "+46", "$.properties.interval": "2000",
+            ])
             // Pending, it also says what to do (messages shaped as Curity's) and how long is left
             // (the string properties Curity's BankID polling step has).
             var pendingShape = documented
@@ -162,7 +175,8 @@ struct HaapiShapeTests {
             #expect(done.pollingProperties.status == .done)
             try expectShape(done.rawJSON, like: "pollingStepDone.json", documented)
 
-            let cancel = try expectProblem(await client.manager.submit(try #require(pending.cancelAction)), .errorAuthorizationResponseProblem)
+            let cancel = try expectProblem(
+                await client.manager.submit(try #require(pending.cancelAction)), .errorAuthorizationResponseProblem)
             #expect(cancel is AuthorizationProblem)
             let links = try Captured.load("oauthAuthorizationResponse.json")["links"]!
             try expectShape(
@@ -185,7 +199,8 @@ struct HaapiShapeTests {
                 ShapeComparison(
                     alternatives: ["$.actions[].model.continueActions": continueActions],
                     optional: [
-                        "$.actions[].model.errorActions", "$.actions[].model.arguments.autoStartToken", "$.actions[].model.arguments.redirect",
+                        "$.actions[].model.errorActions", "$.actions[].model.arguments.autoStartToken",
+                        "$.actions[].model.arguments.redirect",
                     ]))
         }
     }
@@ -198,19 +213,23 @@ struct HaapiShapeTests {
             // The registration and reset forms' continue actions (the code, and for a reset the new
             // password) have the shape of the capture's own form actions.
             let formActions = try Captured.load("messagesWithTextAndImageLinks.json")["actions"]!
-            let registration = try expectStep(await client.manager.followLink(try #require(login.link(rel: "register-create"))), InteractiveFormStep.self)
+            let registration = try expectStep(
+                await client.manager.followLink(try #require(login.link(rel: "register-create"))), InteractiveFormStep.self)
             try expectShape(
                 registration.rawJSON, like: "messagesWithTextAndImageLinks.json",
                 ShapeComparison(alternatives: ["$.actions[].model.continueActions": formActions], optional: ["$.links"]))
-            let reset = try expectStep(await client.manager.followLink(try #require(login.link(rel: "forgot-password"))), InteractiveFormStep.self)
+            let reset = try expectStep(
+                await client.manager.followLink(try #require(login.link(rel: "forgot-password"))), InteractiveFormStep.self)
             try expectShape(
                 reset.rawJSON, like: "messagesWithTextAndImageLinks.json",
                 ShapeComparison(alternatives: ["$.actions[].model.continueActions": formActions], optional: ["$.links"]))
             let sent = try expectStep(
-                await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "demo"]), ContinueSameStep.self)
+                await client.manager.submitForm(try reset.form(kind: .passwordReset), parameters: ["userName": "demo"]),
+                ContinueSameStep.self)
             let resetCode = try await sentCode(server, client.manager)
             let again = try expectStep(
-                await client.manager.submitForm(try #require(sent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Password2"]),
+                await client.manager.submitForm(
+                    try #require(sent.continueActions.first?.form), parameters: ["code": resetCode, "password": "Password2"]),
                 InteractiveFormStep.self)
             let messages = try Captured.load("messagesWithTextAndImageLinks.json")["messages"]!
             try expectShape(again.rawJSON, like: "usernamePassword.json", ShapeComparison(alternatives: ["$.messages": messages]))
@@ -224,14 +243,16 @@ struct HaapiShapeTests {
             fields.append(["name": "n", "type": "checkbox", "label": "l", "value": "v", "checked": true])
             try expectShape(
                 consent.rawJSON, like: "messagesWithTextAndImageLinks.json",
-                ShapeComparison(alternatives: ["$.actions[].model.fields": .array(fields)], optional: ["$.links", "$.actions[].model.fields"]))
+                ShapeComparison(
+                    alternatives: ["$.actions[].model.fields": .array(fields)], optional: ["$.links", "$.actions[].model.fields"]))
 
             // Session problems: another client's session, then a finished flow.
             let sessionID = try #require(await client.manager.currentSessionID)
             let other = try HaapiTestClient(server, clientId: "haapi-secret")
             let mismatch = try await other.send("GET", "/authn/authenticate", sessionID: sessionID)
             try expectShape(try JSONValue(parsing: mismatch.body), like: "incorrectCredentialsProblem.json")
-            _ = try expectStep(await client.manager.submitForm(try #require(consent.actions.first?.form)), OAuthAuthorizationResponseStep.self)
+            _ = try expectStep(
+                await client.manager.submitForm(try #require(consent.actions.first?.form)), OAuthAuthorizationResponseStep.self)
             let finished = try expectProblem(await client.manager.submitForm(try again.form(kind: .login)), .genericUserProblem)
             try expectShape(finished.rawJSON, like: "incorrectCredentialsProblem.json")
         }

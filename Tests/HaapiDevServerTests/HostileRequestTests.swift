@@ -1,11 +1,12 @@
+import Foundation
+import HaapiSDK
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
-@testable import HaapiDevServer
-import HaapiSDK
 import OAuthCore
 import OAuthTransportNIO
 import Testing
+
+@testable import HaapiDevServer
 
 /// The development server's findings of the third security review (issue 35), each kept closed
 /// by a test named after it.
@@ -99,7 +100,8 @@ struct HostileRequestTests {
             let fields = try #require(problem["invalidFields"]?.arrayValue)
             #expect(fields.map { $0["name"]?.stringValue } == ["userName"])
             #expect(fields.first?["detail"]?.stringValue == "Too long: at most 256 bytes")
-            #expect(try await server.state.store.get(Int.self, kind: Credentials.failuresKind, id: longName) == nil, "no attempt was counted")
+            #expect(
+                try await server.state.store.get(Int.self, kind: Credentials.failuresKind, id: longName) == nil, "no attempt was counted")
 
             let both = try await client.send(
                 "POST", path, sessionID: session, form: [("userName", longName), ("password", String(repeating: "p", count: 4097))])
@@ -109,7 +111,8 @@ struct HostileRequestTests {
             // At the bounds: an ordinary wrong password, counted.
             let atBound = String(repeating: "n", count: InputBounds.name)
             let wrong = try await client.send(
-                "POST", path, sessionID: session, form: [("userName", atBound), ("password", String(repeating: "p", count: InputBounds.other))])
+                "POST", path, sessionID: session,
+                form: [("userName", atBound), ("password", String(repeating: "p", count: InputBounds.other))])
             #expect(try JSONValue(parsing: wrong.body)["type"]?.stringValue == "https://curity.se/problems/incorrect-credentials")
             #expect(try await server.state.store.get(Int.self, kind: Credentials.failuresKind, id: atBound) == 1)
         }
@@ -133,10 +136,14 @@ struct HostileRequestTests {
             #expect(!unnamedHTML.contains(longField))
 
             let state = String(repeating: "s", count: InputBounds.other + 1)
-            let authorize = try await Browser.get(URL(string: server.issuer.absoluteString
-                + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http://127.0.0.1/callback&scope=openid&state=\(state)")!)
+            let authorize = try await Browser.get(
+                URL(
+                    string: server.issuer.absoluteString
+                        + "/oauth/authorize?client_id=browser-app&response_type=code&redirect_uri=http://127.0.0.1/callback&scope=openid&state=\(state)"
+                )!)
             let refusal = String(decoding: authorize.body, as: UTF8.self)
-            #expect(authorize.status == 400 && refusal.contains("invalid_request: state is longer than 4096 bytes"), "\(refusal.prefix(600))")
+            #expect(
+                authorize.status == 400 && refusal.contains("invalid_request: state is longer than 4096 bytes"), "\(refusal.prefix(600))")
         }
     }
 
@@ -161,7 +168,8 @@ struct HostileRequestTests {
         // A benchmark database: one round for everyone, until an account gets a real hash.
         try await RunningServer.with(Self.configuration) { server in
             #expect(PasswordHash.rounds(of: Credentials.decoy(server.state)) == 1)
-            let account = UserRecord(username: "new", password: "Password2", name: "New", email: "new@example.test", phone: "+46 70 000 00 01")
+            let account = UserRecord(
+                username: "new", password: "Password2", name: "New", email: "new@example.test", phone: "+46 70 000 00 01")
             server.state.raiseDecoyRounds(toThoseOf: account.passwordHash)
             #expect(PasswordHash.rounds(of: Credentials.decoy(server.state)) == PasswordHash.rounds(of: account.passwordHash))
             // An unknown name is refused as before, by the decoy.
@@ -188,7 +196,8 @@ struct HostileRequestTests {
                 let selector = try expectStep(await client.manager.start(), AuthenticatorSelectorStep.self)
                 let start = try expectStep(await client.manager.submit(try selector.option("polling")), InteractiveFormStep.self)
                 let step = try expectStep(
-                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]), PollingStep.self)
+                    await client.manager.submitForm(try start.form(kind: .login), parameters: ["userName": SeedData.username]),
+                    PollingStep.self)
                 let link = try #require(try await server.state.pendingApprovalLinks().first)
                 // Eight answers, approve and deny in turn (the test's HTTP client keeps eight connections to a host).
                 let pages = try await withThrowingTaskGroup(of: (approve: Bool, status: Int, body: String).self) { group in
@@ -227,7 +236,8 @@ struct HostileRequestTests {
             let port = try #require(server.issuer.port)
             func status(_ host: String, _ path: String) throws -> String {
                 let url = "http://127.0.0.1:\(port)\(path)"
-                return try Subprocess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", url]).output
+                return try Subprocess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", url])
+                    .output
             }
             for path in ["/.well-known/openid-configuration", "/preview"] {
                 #expect(try status("attacker.example:\(port)", path) == "421", "\(path)")

@@ -1,8 +1,9 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
-@testable import HaapiDevServer
 import Testing
+
+@testable import HaapiDevServer
 
 /// The benchmark-only password hashing of the dev server (issue 26): cheap when asked for, on
 /// loopback only, and never mistaken for a standard database.
@@ -20,7 +21,8 @@ struct PasswordHashingTests {
         try await RunningServer.with(configuration) { server in
             let demo = try #require(try await server.state.user(SeedData.username))
             #expect(demo.passwordHash.hasPrefix("pbkdf2-sha512$1$"))
-            guard case .success = try await Credentials.check(username: SeedData.username, password: SeedData.password, state: server.state) else {
+            guard case .success = try await Credentials.check(username: SeedData.username, password: SeedData.password, state: server.state)
+            else {
                 Issue.record("the demo password was refused")
                 return
             }

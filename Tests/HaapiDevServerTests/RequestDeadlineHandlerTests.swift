@@ -1,9 +1,10 @@
-@testable import HaapiDevServer
 import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
 import Testing
+
+@testable import HaapiDevServer
 
 /// The request deadlines on a clock the test moves: a request must arrive in time, and the
 /// server's own time to answer is limited by none of them.
@@ -11,7 +12,8 @@ import Testing
     let channel: EmbeddedChannel
 
     init() throws {
-        channel = EmbeddedChannel(handler: RequestDeadlineHandler(headerTimeout: .seconds(10), keepAliveTimeout: .seconds(60), bodyTimeout: .seconds(30)))
+        channel = EmbeddedChannel(
+            handler: RequestDeadlineHandler(headerTimeout: .seconds(10), keepAliveTimeout: .seconds(60), bodyTimeout: .seconds(30)))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     }
 

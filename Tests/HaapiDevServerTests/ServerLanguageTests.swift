@@ -1,8 +1,8 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
 import OAuthTransportNIO
 import Testing
@@ -46,7 +46,9 @@ import Testing
             #expect(confirm.contains(">Logga ut</button>"), "\(confirm)")
             let (failed, refused) = try await Self.get(server, "/oauth/end-session?id_token_hint=x.y.z", language: "sv")
             #expect(failed.status == 400)
-            #expect(refused.contains("Utloggningen misslyckades") && refused.contains("id_token_hint är inte en ID-token från den här servern."), "\(refused)")
+            #expect(
+                refused.contains("Utloggningen misslyckades")
+                    && refused.contains("id_token_hint är inte en ID-token från den här servern."), "\(refused)")
         }
     }
 
@@ -54,7 +56,8 @@ import Testing
     @Test func aHaapiStepSaysItsLanguage() async throws {
         try await RunningServer.with { server in
             let client = try HaapiTestClient(server)
-            let query = "?client_id=haapi-attested&response_type=code&redirect_uri=\(HaapiTestClient.appRedirect)&scope=openid&ui_locales=sv"
+            let query =
+                "?client_id=haapi-attested&response_type=code&redirect_uri=\(HaapiTestClient.appRedirect)&scope=openid&ui_locales=sv"
             let authorize = try await client.send("GET", "/oauth/authorize" + query)
             #expect(authorize.headers["Content-Language"] == "sv")
             let session = try #require(authorize.headers["Set-Session-Id"])
@@ -63,9 +66,12 @@ import Testing
             #expect(step.headers["Content-Language"] == "sv")
             let body = String(decoding: step.body, as: UTF8.self)
             #expect(body.contains(#""actionTitle":"Logga in""#) && body.contains(#""label":"Användarnamn""#), "\(body)")
-            let problem = try await client.send("POST", "/authn/authenticate/username-password", sessionID: session, form: [("userName", ""), ("password", "")])
+            let problem = try await client.send(
+                "POST", "/authn/authenticate/username-password", sessionID: session, form: [("userName", ""), ("password", "")])
             let text = String(decoding: problem.body, as: UTF8.self)
-            #expect(problem.status == 400 && text.contains(#""title":"Fel i formuläret""#) && text.contains("Du måste ange ditt användarnamn"), "\(text)")
+            #expect(
+                problem.status == 400 && text.contains(#""title":"Fel i formuläret""#) && text.contains("Du måste ange ditt användarnamn"),
+                "\(text)")
         }
     }
 }

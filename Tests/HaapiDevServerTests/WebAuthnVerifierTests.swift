@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
-@testable import HaapiDevServer
 import OAuthCore
 import Testing
+
+@testable import HaapiDevServer
 
 /// The server's WebAuthn checks against a passkey made by soft-webauthn (a third-party
 /// software authenticator; Fixtures/soft-webauthn-passkey.json), and against every damaged form
@@ -17,11 +18,13 @@ struct WebAuthnVerifierTests {
         let assertionChallenge: Data
 
         static func load() throws -> Fixture {
-            let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/soft-webauthn-passkey.json")
+            let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "Fixtures/soft-webauthn-passkey.json")
             let json = try JSONValue(parsing: Data(contentsOf: url))
             func text(_ value: JSONValue?) throws -> String { String(decoding: try #require(value).serialized(), as: UTF8.self) }
             return Fixture(
-                verifier: WebAuthnVerifier(relyingPartyID: try #require(json["relyingPartyID"]?.stringValue), origins: [try #require(json["origin"]?.stringValue)]),
+                verifier: WebAuthnVerifier(
+                    relyingPartyID: try #require(json["relyingPartyID"]?.stringValue), origins: [try #require(json["origin"]?.stringValue)]),
                 registration: try text(json["registration"]?["credential"]),
                 registrationChallenge: try #require(json["registration"]?["challenge"]?.stringValue.flatMap(Base64URL.decode)),
                 assertion: try text(json["assertion"]?["credential"]),
@@ -33,11 +36,13 @@ struct WebAuthnVerifierTests {
         let fixture = try Fixture.load()
         let registered = try fixture.verifier.register(fixture.registration, challenge: fixture.registrationChallenge)
         #expect(registered.credentialID.count == 32)
-        let count = try fixture.verifier.assert(fixture.assertion, challenge: fixture.assertionChallenge, publicKey: registered.publicKey, storedSignCount: 0)
+        let count = try fixture.verifier.assert(
+            fixture.assertion, challenge: fixture.assertionChallenge, publicKey: registered.publicKey, storedSignCount: 0)
         #expect(count == 1)
         // The same counter again is a cloned authenticator's.
         #expect(throws: WebAuthnRefusal.self) {
-            try fixture.verifier.assert(fixture.assertion, challenge: fixture.assertionChallenge, publicKey: registered.publicKey, storedSignCount: 1)
+            try fixture.verifier.assert(
+                fixture.assertion, challenge: fixture.assertionChallenge, publicKey: registered.publicKey, storedSignCount: 1)
         }
     }
 
@@ -54,7 +59,8 @@ struct WebAuthnVerifierTests {
             try fixture.verifier.assert(fixture.assertion, challenge: fixture.assertionChallenge, publicKey: stranger, storedSignCount: 0)
         }
         #expect(throws: WebAuthnRefusal.self) {
-            try fixture.verifier.assert(fixture.assertion, challenge: fixture.registrationChallenge, publicKey: registered.publicKey, storedSignCount: 0)
+            try fixture.verifier.assert(
+                fixture.assertion, challenge: fixture.registrationChallenge, publicKey: registered.publicKey, storedSignCount: 0)
         }
     }
 
@@ -80,7 +86,9 @@ struct WebAuthnVerifierTests {
             }
         }
         for variant in variants {
-            do { _ = try fixture.verifier.register(registration(variant), challenge: fixture.registrationChallenge) } catch is WebAuthnRefusal {
+            do {
+                _ = try fixture.verifier.register(registration(variant), challenge: fixture.registrationChallenge)
+            } catch is WebAuthnRefusal {
                 refused += 1
             }
         }

@@ -1,14 +1,15 @@
 import Foundation
-import HaapiDriver
 import HaapiDevServer
+import HaapiDriver
 import OAuthCore
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 
-// Foundation's URLRequest gets Curity's helpers on Apple platforms; here the tests give it the
-// same conformance, so the helpers are tested on the type apps call them on.
-extension URLRequest: HTTPHeaderSettable {}
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+
+    // Foundation's URLRequest gets Curity's helpers on Apple platforms; here the tests give it the
+    // same conformance, so the helpers are tested on the type apps call them on.
+    extension URLRequest: HTTPHeaderSettable {}
 #endif
 
 @Suite("HTTP header helpers")
@@ -60,14 +61,18 @@ struct HTTPHeadersTests {
     }
 
     #if canImport(FoundationNetworking)
-    @Test func helpersOnAURLRequest() async throws {
-        try await checkHelpers(URLRequest(url: url))
-    }
+        @Test func helpersOnAURLRequest() async throws {
+            try await checkHelpers(URLRequest(url: url))
+        }
     #endif
 
     @Test func namesAndMediaTypes() {
-        #expect([HttpHeaderNames.accept, HttpHeaderNames.contentType, HttpHeaderNames.dpopNonce, HttpHeaderNames.haapiSetSessionId, HttpHeaderNames.wwwAuthenticate]
-            == ["Accept", "Content-Type", "DPoP-Nonce", "Set-Session-Id", "WWW-Authenticate"])
+        #expect(
+            [
+                HttpHeaderNames.accept, HttpHeaderNames.contentType, HttpHeaderNames.dpopNonce, HttpHeaderNames.haapiSetSessionId,
+                HttpHeaderNames.wwwAuthenticate,
+            ]
+                == ["Accept", "Content-Type", "DPoP-Nonce", "Set-Session-Id", "WWW-Authenticate"])
         #expect(MimeTypes.happi.rawValue == "application/vnd.auth+json" && MimeTypes.json.rawValue == "application/json")
         #expect(MimeTypes.xWwwFormUrlEncoded.rawValue == "application/x-www-form-urlencoded")
         #expect(Haapi.isSupported)
@@ -86,7 +91,9 @@ struct HTTPHeadersTests {
         let dpop = try Dpop()
         // The nonce given, else none (this key has been sent none).
         let withNonce = try dpop.getHeaderValue(httpMethod: "POST", url: url, nonce: "n-3", accessToken: "at")
-        _ = try await DPoPProofVerifier().verify(withNonce, method: "POST", url: url, accessToken: "at", expectedNonce: "n-3") { _, _, _ in true }
+        _ = try await DPoPProofVerifier().verify(withNonce, method: "POST", url: url, accessToken: "at", expectedNonce: "n-3") { _, _, _ in
+            true
+        }
         let plain = try dpop.createProof(httpMethod: "GET", url: url)
         let payload = try JSONValue(parsing: try CompactJWS(plain).payload)
         #expect(payload["nonce"] == nil && payload["ath"] == nil && payload["htm"] == "GET")

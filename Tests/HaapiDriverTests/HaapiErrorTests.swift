@@ -53,7 +53,8 @@ struct HaapiErrorTests {
             status: 503, headers: ["Content-Type": "text/html", "Retry-After": "12"], body: Data("<p>busy</p>".utf8), url: url)
         let error = HaapiError(unexpected: busy)
         guard case .invalidURLResponse(let response, let reason, let cause as UnexpectedResponseError) = error else {
-            Issue.record("got \(error)"); return
+            Issue.record("got \(error)")
+            return
         }
         #expect(response?.url == url && error.statusCode == 503)
         #expect(reason == "The server answered HTTP 503 and asked to try again in 12 s.")
@@ -67,7 +68,10 @@ struct HaapiErrorTests {
 
     @Test func aServerErrorWithoutDescriptionGetsOne() {
         let error = HaapiError.server("invalid_token", description: nil, statusCode: 401)
-        guard case .serverError("invalid_token", let description, 401) = error else { Issue.record("got \(error)"); return }
+        guard case .serverError("invalid_token", let description, 401) = error else {
+            Issue.record("got \(error)")
+            return
+        }
         #expect(description == "The server answered invalid_token (HTTP 401).")
         #expect(error.statusCode == 401 && error.error == "invalid_token")
     }
@@ -80,18 +84,26 @@ struct ClientAuthenticationMethodTests {
         #expect(ClientAuthenticationMethodSecret("s").secret == "s")
         #expect(try ClientAuthenticationMethodNone().clientAuthentication(clientID: "c").methodName == "none")
         let notAKey = #expect(throws: CryptoImportError.self) {
-            try ClientAuthenticationMethodJWTAsymmetric(pem: "-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----", signatureAlgorithm: .es256)
+            try ClientAuthenticationMethodJWTAsymmetric(
+                pem: "-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----", signatureAlgorithm: .es256)
         }
-        guard case .invalidPEMString(_, let cause?)? = notAKey else { Issue.record("got \(String(describing: notAKey))"); return }
+        guard case .invalidPEMString(_, let cause?)? = notAKey else {
+            Issue.record("got \(String(describing: notAKey))")
+            return
+        }
         #expect(notAKey?.cause != nil && String(describing: cause) == notAKey?.failureReason)
         let missing = #expect(throws: CryptoImportError.self) {
             try ClientAuthenticationMethodJWTAsymmetric(pemFilename: "/nonexistent/key.pem", signatureAlgorithm: .es256, bundle: .main)
         }
-        guard case .invalidPath? = missing else { Issue.record("got \(String(describing: missing))"); return }
+        guard case .invalidPath? = missing else {
+            Issue.record("got \(String(describing: missing))")
+            return
+        }
         // Algorithms the package does not sign with are refused, not silently replaced.
         #expect(throws: HaapiError.self) { try ClientAuthenticationMethodJWTAsymmetric(pem: "", signatureAlgorithm: .rs512) }
         #expect(throws: HaapiError.self) {
-            try ClientAuthenticationMethodJWTSymmetric(signatureAlgorithm: .hs384, secretKey: String(repeating: "k", count: 48)).clientAuthentication(clientID: "c")
+            try ClientAuthenticationMethodJWTSymmetric(signatureAlgorithm: .hs384, secretKey: String(repeating: "k", count: 48))
+                .clientAuthentication(clientID: "c")
         }
         let key = JWSSigningKey.es256(.init())
         #expect(try ClientAuthenticationMethodJWTAsymmetric(key: key).signatureAlgorithm == .es256)

@@ -1,6 +1,6 @@
 import Foundation
-import HaapiTesting
 import HaapiDriver
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -44,7 +44,9 @@ struct HaapiTokenManagerBuilderTests {
         #expect(info.accessToken.tokenType == "DPoP" && info.accessToken.value.hasSuffix(info.dpop.jwkThumbprint))
         #expect(info.dpop === manager.dpop && info.dpopNonce == nil)
         #expect(info.authorizationHeaderValue() == "DPoP \(info.accessToken.value)")
-        #expect(info.accessToken.isValid(atTime: Date(), minTtl: 10) && !info.accessToken.isValid(atTime: Date().addingTimeInterval(600), minTtl: 0))
+        #expect(
+            info.accessToken.isValid(atTime: Date(), minTtl: 10)
+                && !info.accessToken.isValid(atTime: Date().addingTimeInterval(600), minTtl: 0))
         // Cached until forced.
         _ = try await manager.getHaapiTokenAsync()
         #expect(server.count(to: "/token") == 1)
@@ -99,7 +101,9 @@ struct HaapiTokenManagerBuilderTests {
         let server = authorizationServer()
         let name = UUID().uuidString
         let manager = try builder(server, name: name).setAttestationProvider(InsecureSoftwareAttestationProvider()).build()
-        #expect(throws: HaapiError.self) { try builder(server, name: name).setAttestationProvider(InsecureSoftwareAttestationProvider()).build() }
+        #expect(throws: HaapiError.self) {
+            try builder(server, name: name).setAttestationProvider(InsecureSoftwareAttestationProvider()).build()
+        }
         let first = try await manager.getHaapiTokenAsync()
         manager.clearState()
         let second = try await manager.getHaapiTokenAsync()

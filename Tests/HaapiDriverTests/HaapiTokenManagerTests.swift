@@ -1,6 +1,7 @@
+import Crypto
 import Foundation
-import HaapiTesting
 import HaapiDriver
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -22,96 +23,110 @@ struct AuthorizationServerState {
 /// a real server checks (grant, scope, credentials, DPoP proof signature and binding); the
 /// transport counts requests per endpoint.
 func authorizationServer(_ initial: AuthorizationServerState = AuthorizationServerState()) -> RoutedTransport<AuthorizationServerState> {
-    RoutedTransport(state: initial, [
-        .get("/token/cat") { request, state in
-            let challenge = UUID().uuidString
-            state.lastChallenge = challenge
-            return .json(["challenge": .string(challenge)], to: request)
-        },
-        .post("/token/cat") { request, state in
-            let form = request.form
-            guard !state.refuseAttestation, form["challenge"] == state.lastChallenge, let answer = form["challenge_response"],
-                let jws = try? CompactJWS(answer), let jwk = jws.header.jwk,
-                (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil,
-                (try? JSONValue(parsing: jws.payload))?["challenge"]?.stringValue == state.lastChallenge
-            else { return .json(["error": "invalid_attestation"], status: 400, to: request) }
-            return .json(["cat": .string("cat-\(UUID().uuidString)")], to: request)
-        },
-        .post("/token") { request, state in
-            let form = request.form
-            let scope = form["scope"]
-            if scope == "dcr" {
-                guard request.headers["Authorization"] == "Basic " + Data("main-client:main-secret".utf8).base64EncodedString() else {
+    RoutedTransport(
+        state: initial,
+        [
+            .get("/token/cat") { request, state in
+                let challenge = UUID().uuidString
+                state.lastChallenge = challenge
+                return .json(["challenge": .string(challenge)], to: request)
+            },
+            .post("/token/cat") { request, state in
+                let form = request.form
+                guard !state.refuseAttestation, form["challenge"] == state.lastChallenge, let answer = form["challenge_response"],
+                    let jws = try? CompactJWS(answer), let jwk = jws.header.jwk,
+                    (try? jws.verify(with: JWSVerificationKey(jwk: jwk))) != nil,
+                    (try? JSONValue(parsing: jws.payload))?["challenge"]?.stringValue == state.lastChallenge
+                else { return .json(["error": "invalid_attestation"], status: 400, to: request) }
+                return .json(["cat": .string("cat-\(UUID().uuidString)")], to: request)
+            },
+            .post("/token") { request, state in
+                let form = request.form
+                let scope = form["scope"]
+                if scope == "dcr" {
+                    guard request.headers["Authorization"] == "Basic " + Data("main-client:main-secret".utf8).base64EncodedString() else {
+                        return .json(["error": "invalid_client"], status: 401, to: request)
+                    }
+                    return .json(["access_token": "dcr-initial", "token_type": "Bearer", "expires_in": 60], to: request)
+                }
+                guard scope == HaapiTokenManager.haapiScope, form["grant_type"] == "client_credentials" else {
+                    return .json(["error": "invalid_scope"], status: 400, to: request)
+                }
+                if form["client_assertion_type"] == HaapiTokenManager.attestationAssertionType {
+                    guard form["client_assertion"]?.hasPrefix("cat-") == true else {
+                        return .json(["error": "invalid_client"], status: 401, to: request)
+                    }
+                } else if let basic = request.headers["Authorization"], basic.hasPrefix("Basic ") {
+                    let pair = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self).split(
+                        separator: ":", maxSplits: 1
+                    ).map(String.init)
+                    let known =
+                        pair.count == 2
+                        && (state.registeredSecrets[pair[0]] == pair[1] || (pair[0] == "main-client" && pair[1] == "main-secret"))
+                    guard known, !(state.forgetRegisteredClients && state.registeredSecrets[pair[0]] != nil) else {
+                        return .json(["error": "invalid_client"], status: 401, to: request)
+                    }
+                } else if let id = form["client_id"], let secret = form["client_secret"], state.registeredSecrets[id] == secret,
+                    state.registeredAuthMethod == "client_secret_post"
+                {
+                    // client_secret_post, accepted only from a client registered with it.
+                } else {
                     return .json(["error": "invalid_client"], status: 401, to: request)
                 }
-                return .json(["access_token": "dcr-initial", "token_type": "Bearer", "expires_in": 60], to: request)
-            }
-            guard scope == HaapiTokenManager.haapiScope, form["grant_type"] == "client_credentials" else {
-                return .json(["error": "invalid_scope"], status: 400, to: request)
-            }
-            if form["client_assertion_type"] == HaapiTokenManager.attestationAssertionType {
-                guard form["client_assertion"]?.hasPrefix("cat-") == true else { return .json(["error": "invalid_client"], status: 401, to: request) }
-            } else if let basic = request.headers["Authorization"], basic.hasPrefix("Basic ") {
-                let pair = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self).split(separator: ":", maxSplits: 1).map(String.init)
-                let known = pair.count == 2 && (state.registeredSecrets[pair[0]] == pair[1] || (pair[0] == "main-client" && pair[1] == "main-secret"))
-                guard known, !(state.forgetRegisteredClients && state.registeredSecrets[pair[0]] != nil) else {
-                    return .json(["error": "invalid_client"], status: 401, to: request)
-                }
-            } else if let id = form["client_id"], let secret = form["client_secret"], state.registeredSecrets[id] == secret,
-                state.registeredAuthMethod == "client_secret_post"
-            {
-                // client_secret_post, accepted only from a client registered with it.
-            } else {
-                return .json(["error": "invalid_client"], status: 401, to: request)
-            }
-            // The HAAPI token is DPoP-bound: a valid proof for this endpoint is required.
-            guard let dpop = request.verifiedDPoPProof, dpop.proof.header.typ == "dpop+jwt",
-                (try? JSONValue(parsing: dpop.proof.payload))?["htu"]?.stringValue == request.url.dpopHTU
-            else { return .json(["error": "invalid_dpop_proof"], status: 400, to: request) }
-            let token = "haapi-\(state.issued.count + 1)-\(dpop.thumbprint)"
-            state.issued.append(token)
-            return .json(["access_token": .string(token), "token_type": "DPoP", "expires_in": .integer(state.tokenLifetime)], to: request)
-        },
-        .post("/register") { request, state in
-            guard request.headers["Authorization"] == "Bearer dcr-initial",
-                (try? JSONValue(parsing: request.body ?? Data()))?["software_id"] == "haapi-template"
-            else { return .json(["error": "invalid_token"], status: 401, to: request) }
-            let id = "dcr-\(state.registeredSecrets.count + 1)"
-            state.registeredSecrets[id] = "secret-\(id)"
-            state.forgetRegisteredClients = false
-            switch state.registeredAuthMethod {
-            case "none": return .json(["client_id": .string(id), "token_endpoint_auth_method": "none"], status: 201, to: request)
-            case "client_secret_basic": return .json(["client_id": .string(id), "client_secret": .string("secret-\(id)")], status: 201, to: request)
-            default:
+                // The HAAPI token is DPoP-bound: a valid proof for this endpoint is required.
+                guard let dpop = request.verifiedDPoPProof, dpop.proof.header.typ == "dpop+jwt",
+                    (try? JSONValue(parsing: dpop.proof.payload))?["htu"]?.stringValue == request.url.dpopHTU
+                else { return .json(["error": "invalid_dpop_proof"], status: 400, to: request) }
+                let token = "haapi-\(state.issued.count + 1)-\(dpop.thumbprint)"
+                state.issued.append(token)
                 return .json(
-                    ["client_id": .string(id), "client_secret": .string("secret-\(id)"), "token_endpoint_auth_method": .string(state.registeredAuthMethod)],
-                    status: 201, to: request)
-            }
-        },
-        .get("/haapi/resource") { request, state in
-            guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP "),
-                let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof)
-            else { return .json([:], status: 401, headers: ["WWW-Authenticate": "DPoP"], to: request) }
-            let token = String(authorization.dropFirst(5))
-            let ath = (try? JSONValue(parsing: jws.payload))?["ath"]?.stringValue
-            guard state.issued.contains(token), !state.revoked.contains(token), ath == Base64URL.encode(SHA256Hash.of(token)) else {
-                return .json([:], status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], to: request)
-            }
-            return .json(["ok": true], to: request)
-        },
-    ]) { request, _ in .json(["error": "not_found"], status: 404, to: request) }
+                    ["access_token": .string(token), "token_type": "DPoP", "expires_in": .integer(state.tokenLifetime)], to: request)
+            },
+            .post("/register") { request, state in
+                guard request.headers["Authorization"] == "Bearer dcr-initial",
+                    (try? JSONValue(parsing: request.body ?? Data()))?["software_id"] == "haapi-template"
+                else { return .json(["error": "invalid_token"], status: 401, to: request) }
+                let id = "dcr-\(state.registeredSecrets.count + 1)"
+                state.registeredSecrets[id] = "secret-\(id)"
+                state.forgetRegisteredClients = false
+                switch state.registeredAuthMethod {
+                case "none": return .json(["client_id": .string(id), "token_endpoint_auth_method": "none"], status: 201, to: request)
+                case "client_secret_basic":
+                    return .json(["client_id": .string(id), "client_secret": .string("secret-\(id)")], status: 201, to: request)
+                default:
+                    return .json(
+                        [
+                            "client_id": .string(id), "client_secret": .string("secret-\(id)"),
+                            "token_endpoint_auth_method": .string(state.registeredAuthMethod),
+                        ],
+                        status: 201, to: request)
+                }
+            },
+            .get("/haapi/resource") { request, state in
+                guard let authorization = request.headers["Authorization"], authorization.hasPrefix("DPoP "),
+                    let proof = request.headers["DPoP"], let jws = try? CompactJWS(proof)
+                else { return .json([:], status: 401, headers: ["WWW-Authenticate": "DPoP"], to: request) }
+                let token = String(authorization.dropFirst(5))
+                let ath = (try? JSONValue(parsing: jws.payload))?["ath"]?.stringValue
+                guard state.issued.contains(token), !state.revoked.contains(token), ath == Base64URL.encode(SHA256Hash.of(token)) else {
+                    return .json([:], status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#], to: request)
+                }
+                return .json(["ok": true], to: request)
+            },
+        ]
+    ) { request, _ in .json(["error": "not_found"], status: 404, to: request) }
 }
 
 /// The server, except that every resource request is refused with `challenge`; the recording
 /// counts those refused requests.
 func refusingResource(_ server: some HTTPTransport, challenge: String = #"DPoP error="invalid_token""#) -> RecordingTransport {
-    RecordingTransport(InterceptingTransport(server) { request in
-        guard request.url.path == "/haapi/resource" else { return nil }
-        return TransportResponse(status: 401, headers: ["WWW-Authenticate": challenge], url: request.url)
-    })
+    RecordingTransport(
+        InterceptingTransport(server) { request in
+            guard request.url.path == "/haapi/resource" else { return nil }
+            return TransportResponse(status: 401, headers: ["WWW-Authenticate": challenge], url: request.url)
+        })
 }
 
-import Crypto
 enum SHA256Hash {
     static func of(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }
 }
@@ -128,7 +143,9 @@ final class TestClock: @unchecked Sendable {
 struct HaapiTokenManagerTests {
     let tokenURL = URL(string: "https://idsvr.example/token")!
     let dcr = { (storage: any Storage, clear: Bool) in
-        DCRConfiguration(templateClientId: "haapi-template", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage, shouldClearExistingDCRClient: clear)
+        DCRConfiguration(
+            templateClientId: "haapi-template", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!,
+            storage: storage, shouldClearExistingDCRClient: clear)
     }
 
     func manager(
@@ -142,7 +159,8 @@ struct HaapiTokenManagerTests {
 
     @Test func attestationGivesADPoPBoundHaapiToken() async throws {
         let server = authorizationServer()
-        let tokens = try manager(server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil), method: ClientAuthenticationMethodNone())
+        let tokens = try manager(
+            server, .attestation(InsecureSoftwareAttestationProvider(), dcrFallback: nil), method: ClientAuthenticationMethodNone())
         let token = try await tokens.accessToken()
         #expect(token.tokenType == "DPoP")
         #expect(token.value.hasSuffix(try #require(tokens.dpop).thumbprint))
@@ -316,9 +334,10 @@ struct HaapiTokenManagerTests {
 struct HostileNumberTests {
     /// A `Retry-After` past Int's range is cut to a day and described as a number, not
     /// converted (which trapped); a fraction is described as it came.
-    @Test func round2Item06AHugeRetryAfterIsDescribedWithoutTrapping() {
+    @Test func aHugeRetryAfterIsDescribedWithoutTrapping() {
         func busy(_ retryAfter: String) -> UnexpectedResponseError {
-            UnexpectedResponseError(TransportResponse(status: 503, headers: ["Retry-After": retryAfter], url: URL(string: "https://as.example/haapi")!))
+            UnexpectedResponseError(
+                TransportResponse(status: 503, headers: ["Retry-After": retryAfter], url: URL(string: "https://as.example/haapi")!))
         }
         #expect(busy("1e300").errorDescription == "The server answered HTTP 503 and asked to try again in 86400 s.")
         #expect(busy("2.5").errorDescription == "The server answered HTTP 503 and asked to try again in 2.5 s.")

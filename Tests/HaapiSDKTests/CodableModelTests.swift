@@ -30,7 +30,8 @@ struct CodableModelTests {
 
     func roundTrip(_ action: any Action) throws {
         try roundTrip(action, action.rawJSON)
-        let properties: (any ActionProperties)? = (action as? FormAction)?.properties ?? (action as? SelectorAction)?.properties
+        let properties: (any ActionProperties)? =
+            (action as? FormAction)?.properties ?? (action as? SelectorAction)?.properties
             ?? (action as? ClientOperationAction)?.properties
         if let properties = properties as? any ActionProperties & _RawJSONEncodable {
             try roundTrip(properties, properties.rawJSON)
@@ -95,7 +96,9 @@ struct CodableModelTests {
 /// `isEqual` and `hash`: in `==`, in a `Set`, and as an `NSObject`.
 @Suite struct NSObjectModelTests {
     @Test func equalTextsAreEqualEverywhere() throws {
-        let a = Message(key: "k", literal: "Sign in"), b = Message(key: "k", literal: "Sign in"), c = Message(literal: "Sign in")
+        let a = Message(key: "k", literal: "Sign in")
+        let b = Message(key: "k", literal: "Sign in")
+        let c = Message(literal: "Sign in")
         #expect(a == b && a !== b)
         #expect(a != c)
         #expect(Set([a, b, c]).count == 2)

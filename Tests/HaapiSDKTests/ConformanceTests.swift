@@ -208,7 +208,8 @@ func checkFacts(_ file: String, _ response: HaapiDocument) throws {
         #expect(step.authenticators.count == 2)
         #expect(step.authenticators.map(\.type) == ["google", "username"])
         #expect(step.authenticators.map(\.title) == ["google1", "username"])
-        #expect(step.authenticators.map { $0.action.model.href } == ["/dev/authn/authenticate/google1", "/dev/authn/authenticate/username"])
+        #expect(
+            step.authenticators.map { $0.action.model.href } == ["/dev/authn/authenticate/google1", "/dev/authn/authenticate/username"])
         #expect(step.authenticators.allSatisfy { $0.action.model.method == "GET" })
 
     case "bankIdSameDeviceClientOperation.json":
@@ -445,13 +446,17 @@ struct RawWalker {
     /// How many nodes were compared.
     var compared = 0
 
-    private mutating func same(_ typed: JSONValue?, _ original: JSONValue?, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private mutating func same(
+        _ typed: JSONValue?, _ original: JSONValue?, _ path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         compared += 1
         #expect(typed == original, "rawJSON differs from the original at \(path)", sourceLocation: sourceLocation)
     }
 
     /// Pairs typed elements with the original array's, expecting equal counts (absent = empty).
-    private mutating func each<T>(_ typed: [T], _ original: JSONValue?, _ path: String, _ body: (inout RawWalker, T, JSONValue, String) -> Void) {
+    private mutating func each<T>(
+        _ typed: [T], _ original: JSONValue?, _ path: String, _ body: (inout RawWalker, T, JSONValue, String) -> Void
+    ) {
         let elements = original?.arrayValue ?? []
         #expect(typed.count == elements.count, "\(path): \(typed.count) typed, \(elements.count) in the original")
         for (index, (element, json)) in zip(typed, elements).enumerated() {

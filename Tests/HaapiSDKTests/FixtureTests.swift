@@ -68,7 +68,10 @@ struct FixtureStepTests {
         #expect(step.type == .userConsentStep)
         #expect(step.metadata?.viewName == "views/consent/scopes")
         #expect(step.metadata?.templateArea == "consent-area")
-        #expect(step.messages.map(\.text) == ["Northwind Notes wants to use your account", "You can change this later in your account settings"])
+        #expect(
+            step.messages.map(\.text) == [
+                "Northwind Notes wants to use your account", "You can change this later in your account settings",
+            ])
         #expect(step.messages.first?.hasClass("heading") == true)
         let consent = try #require(step.action(kind: .userConsent))
         #expect(consent.title == "Share your details")
@@ -143,7 +146,9 @@ struct FixtureStepTests {
         #expect(options["user"]?["displayName"] == "Mira Holm")
         #expect(options["pubKeyCredParams"] == [["type": "public-key", "alg": -7], ["type": "public-key", "alg": -257]])
         #expect(options["timeout"] == JSONValue.integer(90000))
-        #expect(step.actionModel.argumentsJSON == (try Fixture.json("webauthn-registration"))["actions"]?.arrayValue?[0]["model"]?["arguments"]?.objectValue)
+        #expect(
+            step.actionModel.argumentsJSON
+                == (try Fixture.json("webauthn-registration"))["actions"]?.arrayValue?[0]["model"]?["arguments"]?.objectValue)
         let platform = try #require(step.actionModel.platformOptions)
         #expect(platform.relyingPartyId == "riverbank.example")
         #expect(platform.userName == "mira")
@@ -374,7 +379,9 @@ struct FixtureProblemTests {
     @Test(
         "Problems without extra members decode as Problem, known and unknown types alike",
         arguments: [
-            PlainCase(name: "problem-too-many-attempts", type: .tooManyAttemptsProblem, title: "Too many attempts, wait a minute", retryable: true),
+            PlainCase(
+                name: "problem-too-many-attempts", type: .tooManyAttemptsProblem, title: "Too many attempts, wait a minute", retryable: true
+            ),
             PlainCase(name: "problem-authentication-failed", type: .authenticationFailedProblem, title: "Sign-in failed", retryable: true),
             PlainCase(
                 name: "problem-generic-user-error", type: .genericUserProblem, title: "This account cannot sign in here", retryable: false),
@@ -465,9 +472,11 @@ struct ModelErrorTests {
         expectError(#"{"actions":[]}"#, .missingMember, at: "type")
         expectError(#"{"type":7}"#, .wrongType, at: "type")
         expectError(#"{"type":"authentication-step","actions":{"template":"form"}}"#, .wrongType, at: "actions")
-        expectError(#"{"type":"authentication-step","actions":[{"template":"form","kind":"login"}]}"#, .missingMember, at: "actions[0].model")
         expectError(
-            #"{"type":"authentication-step","actions":[{"template":"selector","kind":"x","model":[]}]}"#, .wrongType, at: "actions[0].model")
+            #"{"type":"authentication-step","actions":[{"template":"form","kind":"login"}]}"#, .missingMember, at: "actions[0].model")
+        expectError(
+            #"{"type":"authentication-step","actions":[{"template":"selector","kind":"x","model":[]}]}"#, .wrongType, at: "actions[0].model"
+        )
         expectError(
             #"{"type":"authentication-step","actions":[{"template":"form","model":{"href":"/a","fields":[{"name":"a"},{"type":"text"}]}}]}"#,
             .missingMember, at: "actions[0].model.fields[1].name")
@@ -488,7 +497,8 @@ struct ModelErrorTests {
             .missingMember, at: "actions[0].model.name")
         expectError(#"{"type":"authentication-step","links":[{"href":"/ok"},{"href":42,"rel":"help"}]}"#, .wrongType, at: "links[1].href")
         expectError(#"{"type":"authentication-step","messages":[1,2]}"#, .wrongType, at: "messages[0]")
-        expectError(#"{"type":"authentication-step","messages":[{"text":"a","classList":["info",3]}]}"#, .wrongType, at: "messages[0].classList[1]")
+        expectError(
+            #"{"type":"authentication-step","messages":[{"text":"a","classList":["info",3]}]}"#, .wrongType, at: "messages[0].classList[1]")
         expectError(#"{"type":"authentication-step","metadata":"html1"}"#, .wrongType, at: "metadata")
         expectError(#"{"type":"polling-step","properties":{"interval":"2500"}}"#, .missingMember, at: "properties.status")
         expectError(#"{"type":"polling-step"}"#, .missingMember, at: "properties.status")
@@ -533,7 +543,10 @@ struct FormParameterTests {
     @Test("A hidden field without a value takes the caller's")
     func hiddenWithoutValue() throws {
         let step = try HaapiModel.representation(
-            from: JSONValue(parsing: Data(#"{"type":"authentication-step","actions":[{"template":"form","kind":"continue","model":{"href":"/x","method":"POST","fields":[{"name":"h","type":"hidden"},{"name":"t"}]}}]}"#.utf8)))
+            from: JSONValue(
+                parsing: Data(
+                    #"{"type":"authentication-step","actions":[{"template":"form","kind":"continue","model":{"href":"/x","method":"POST","fields":[{"name":"h","type":"hidden"},{"name":"t"}]}}]}"#
+                        .utf8)))
         let form = try #require(step.allActions.first?.form)
         #expect(pairs(form.parameters(with: [:])).isEmpty)
         #expect(pairs(form.parameters(with: ["h": "1", "t": "2"])) == ["h=1", "t=2"])
@@ -554,7 +567,8 @@ struct JSONParsingAgreementTests {
         switch (a, b) {
         case (.number(let x), .number(let y)): return x.bitPattern == y.bitPattern
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(identical)
-        case (.object(let x), .object(let y)): return x.count == y.count && x.allSatisfy { key, value in y[key].map { identical(value, $0) } ?? false }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { key, value in y[key].map { identical(value, $0) } ?? false }
         case (.string(let x), .string(let y)): return Array(x.unicodeScalars) == Array(y.unicodeScalars)
         default: return a == b
         }
@@ -568,7 +582,9 @@ struct JSONParsingAgreementTests {
         case (let expected?, let parsed?):
             #expect(Self.identical(expected, parsed), "\(String(decoding: data, as: UTF8.self))", sourceLocation: sourceLocation)
         default:
-            Issue.record("JSONDecoder: \(String(describing: expected)), JSONValue: \(String(describing: parsed)) for \(String(decoding: data, as: UTF8.self))", sourceLocation: sourceLocation)
+            Issue.record(
+                "JSONDecoder: \(String(describing: expected)), JSONValue: \(String(describing: parsed)) for \(String(decoding: data, as: UTF8.self))",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -578,7 +594,8 @@ struct JSONParsingAgreementTests {
             "1234567890123456789", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
             "01", "+1", ".5", "1.", "-", "NaN", "true", "false", "null", "nul", "\"a\"", " [1 , 2]\n", "\u{FEFF}[1]", "\u{0C}1",
             #"{"a":1,"a":2}"#, "[1,]", #"{"a":1,}"#, #""\u0000""#, #""\ud83d\ude00""#, #""\ud800""#, #""\udc00""#, "\"a\tb\"",
-            #""\/\b\f\n\r\t\"\\""#, #""\u00e9 é e\u0301""#, "[1]x", "{}", "[]", "", "[" + String(repeating: "[", count: 300) + String(repeating: "]", count: 301),
+            #""\/\b\f\n\r\t\"\\""#, #""\u00e9 é e\u0301""#, "[1]x", "{}", "[]", "",
+            "[" + String(repeating: "[", count: 300) + String(repeating: "]", count: 301),
         ]
         for text in cases { expectAgreement(Data(text.utf8)) }
         expectAgreement(Data([0x22, 0x61, 0xFF, 0x22]))
@@ -589,7 +606,8 @@ struct JSONParsingAgreementTests {
     @Test func randomDocuments() {
         var rng = SplitMix(state: 7)
         let fragments = [
-            "{", "}", "[", "]", "\"", ":", ",", " ", "\n", "\"a\"", "\"é\"", #""\u20ac""#, #""\ud83d\ude00""#, #""\ud83d""#, "1", "-0", "01",
+            "{", "}", "[", "]", "\"", ":", ",", " ", "\n", "\"a\"", "\"é\"", #""\u20ac""#, #""\ud83d\ude00""#, #""\ud83d""#, "1", "-0",
+            "01",
             "1.5", "1.0", "1e2", "3e-5", "1e999", "98765432109876543210", "true", "null", "nul", #"{"k":[]}"#, #"{"a":1,"a":2}"#, "[1,]",
         ]
         for index in 0..<20_000 {

@@ -1,7 +1,7 @@
 import Foundation
-import HaapiTesting
 import HaapiDriver
 import HaapiSDK
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -15,8 +15,10 @@ func raw(_ status: Int, _ type: String?, _ body: String) -> TransportAnswer {
 }
 
 enum Documents {
-    static let redirect = #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/authenticate","method":"GET"}}]}"#
-    static let postRedirect = #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/done","method":"POST","fields":[{"name":"token","type":"hidden","value":"t-1"}]}}]}"#
+    static let redirect =
+        #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/authenticate","method":"GET"}}]}"#
+    static let postRedirect =
+        #"{"type":"redirection-step","actions":[{"template":"form","kind":"redirect","model":{"href":"/authn/done","method":"POST","fields":[{"name":"token","type":"hidden","value":"t-1"}]}}]}"#
     static let login = #"""
         {"type":"authentication-step","links":[{"href":"/authn/forgot","rel":"forgot-password","title":"Forgot?"}],
          "actions":[{"template":"form","kind":"login","model":{"href":"/authn/login?lang=en","method":"POST",
@@ -28,9 +30,12 @@ enum Documents {
           "continueActions":[{"template":"form","kind":"login","model":{"href":"/authn/otp","method":"POST","fields":[{"name":"otp","type":"text"}]}}]}}]}
         """#
     static let continueSame = #"{"type":"continue-same-step","messages":[{"text":"Code sent","classList":["info"]}]}"#
-    static let done = #"{"type":"oauth-authorization-response","properties":{"code":"c0de","state":"s-1","iss":"https://idsvr.example"},"links":[{"href":"app:/cb?code=c0de&state=s-1","rel":"authorization-response"}]}"#
-    static let polling = #"{"type":"polling-step","properties":{"status":"pending","recipientOfCommunication":"+46 70","interval":"2000"},"actions":[{"template":"form","kind":"poll","model":{"href":"/authn/poll","method":"GET"}},{"template":"form","kind":"cancel","model":{"href":"/authn/cancel","method":"GET"}}]}"#
-    static let jsonForm = #"{"type":"authentication-step","actions":[{"template":"form","kind":"continue","model":{"href":"/authn/webauthn","method":"POST","type":"application/json","fields":[{"name":"credential","type":"context"}]}}]}"#
+    static let done =
+        #"{"type":"oauth-authorization-response","properties":{"code":"c0de","state":"s-1","iss":"https://idsvr.example"},"links":[{"href":"app:/cb?code=c0de&state=s-1","rel":"authorization-response"}]}"#
+    static let polling =
+        #"{"type":"polling-step","properties":{"status":"pending","recipientOfCommunication":"+46 70","interval":"2000"},"actions":[{"template":"form","kind":"poll","model":{"href":"/authn/poll","method":"GET"}},{"template":"form","kind":"cancel","model":{"href":"/authn/cancel","method":"GET"}}]}"#
+    static let jsonForm =
+        #"{"type":"authentication-step","actions":[{"template":"form","kind":"continue","model":{"href":"/authn/webauthn","method":"POST","type":"application/json","fields":[{"name":"credential","type":"context"}]}}]}"#
     static let badCredentials = #"{"type":"https://curity.se/problems/incorrect-credentials","title":"Incorrect credentials"}"#
 }
 
@@ -44,7 +49,11 @@ struct HaapiManagerTests {
             tokenEndpointURL: URL(string: "/oauth/token", relativeTo: base)!.absoluteURL,
             authorizationEndpointURL: URL(string: "https://idsvr.example/oauth/authorize")!, appRedirect: "app:/cb",
             httpHeadersProvider: { ["X-App-Version": "1.2"] },
-            authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: ["openid", "read"], nonce: "n-1", acrValues: ["urn:acr:pwd"], extraRequestParameters: ["ui": "dark"], state: "s-1") },
+            authorizationParametersProvider: {
+                OAuthAuthorizationParameters(
+                    scopes: ["openid", "read"], nonce: "n-1", acrValues: ["urn:acr:pwd"], extraRequestParameters: ["ui": "dark"],
+                    state: "s-1")
+            },
             isAutoRedirect: autoRedirect, usesPKCE: pkce)
     }
 
@@ -96,7 +105,9 @@ struct HaapiManagerTests {
         configuration.authorizationParametersProvider = {
             OAuthAuthorizationParameters(
                 scopes: ["openid"],
-                extraRequestParameters: ["state": "forged", "redirect_uri": "https://evil.example/cb", "code_challenge": "x", "ui": "dark"], state: "s-1")
+                extraRequestParameters: [
+                    "state": "forged", "redirect_uri": "https://evil.example/cb", "code_challenge": "x", "ui": "dark",
+                ], state: "s-1")
         }
         let transport = ScriptedTransport([step(Documents.login)])
         _ = await HaapiManager(haapiConfiguration: configuration, transport: transport).start()
@@ -130,17 +141,23 @@ struct HaapiManagerTests {
         let transport = ScriptedTransport(Array(repeating: step(Documents.redirect), count: 40))
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let error = try #require(await manager.start().error as? HaapiError)
-        guard case .illegalState = error else { Issue.record("got \(error)"); return }
+        guard case .illegalState = error else {
+            Issue.record("got \(error)")
+            return
+        }
         #expect(transport.sent.count == HaapiManager.maximumRedirects + 1)
     }
 
     @Test func formsAreSubmittedByTheRules() async throws {
-        let transport = ScriptedTransport([step(Documents.login, headers: ["Set-Session-Id": "s"]), step(Documents.badCredentials, status: 400), step(Documents.done)])
+        let transport = ScriptedTransport([
+            step(Documents.login, headers: ["Set-Session-Id": "s"]), step(Documents.badCredentials, status: 400), step(Documents.done),
+        ])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
         let login = try #require(await manager.start().representation as? InteractiveFormStep)
         let formModel = try #require(login.actions.first?.form)
         // A problem is a result the user can correct.
-        let problem = try #require(await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "wrong", "csrf": "forged"]).problem)
+        let problem = try #require(
+            await manager.submitForm(formModel, parameters: ["userName": "alice", "password": "wrong", "csrf": "forged"]).problem)
         #expect(problem.type == .incorrectCredentialsProblem && problem.title == "Incorrect credentials")
         let request = transport.sent[1]
         #expect(request.method == "POST")
@@ -194,26 +211,36 @@ struct HaapiManagerTests {
         let transport = ScriptedTransport([
             raw(500, "text/html", "<html>Oops</html>"), raw(200, "application/json", "{}"),
             raw(400, "application/json", #"{"error":"invalid_request","error_description":"bad client"}"#),
-            raw(200, "application/vnd.auth+json", "not json"), raw(200, "application/vnd.auth+json", #"{"type":"authentication-step","actions":{}}"#),
+            raw(200, "application/vnd.auth+json", "not json"),
+            raw(200, "application/vnd.auth+json", #"{"type":"authentication-step","actions":{}}"#),
             { _ in throw HTTPTransportError(.connectionFailed, "refused") },
         ])
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: transport)
-        guard case .invalidURLResponse(let response, _, let cause as UnexpectedResponseError)? = await manager.start().error as? HaapiError else {
-            Issue.record("500 HTML was not an unexpected response"); return
+        guard case .invalidURLResponse(let response, _, let cause as UnexpectedResponseError)? = await manager.start().error as? HaapiError
+        else {
+            Issue.record("500 HTML was not an unexpected response")
+            return
         }
         #expect(cause.statusCode == 500 && cause.contentType == "text/html" && cause.body == Data("<html>Oops</html>".utf8))
         #expect(response?.statusCode == 500 && response?.url.host == configuration().authorizationEndpointURL.host)
-        guard case .invalidURLResponse(_, _, let plain as UnexpectedResponseError)? = await manager.start().error as? HaapiError, plain.statusCode == 200 else {
-            Issue.record("plain JSON accepted"); return
+        guard case .invalidURLResponse(_, _, let plain as UnexpectedResponseError)? = await manager.start().error as? HaapiError,
+            plain.statusCode == 200
+        else {
+            Issue.record("plain JSON accepted")
+            return
         }
         guard case .serverError("invalid_request", "bad client", 400)? = await manager.start().error as? HaapiError else {
-            Issue.record("OAuth error not a serverError"); return
+            Issue.record("OAuth error not a serverError")
+            return
         }
         #expect((await manager.start().error as? HaapiModelError)?.code == .notJSON)
         let shape = try #require(await manager.start().error as? HaapiModelError)
         #expect(shape.code == .wrongType && shape.path == "actions")
         let communication = try #require(await manager.start().error as? HaapiError)
-        guard case .communication(_, let cause) = communication else { Issue.record("got \(communication)"); return }
+        guard case .communication(_, let cause) = communication else {
+            Issue.record("got \(communication)")
+            return
+        }
         #expect((cause as? HTTPTransportError)?.code == .connectionFailed)
         #expect(communication.recoverySuggestion == .retryable(condition: .now))
     }
@@ -221,7 +248,10 @@ struct HaapiManagerTests {
     @Test func closedManagerRefusesWork() async throws {
         let manager = HaapiManager(haapiConfiguration: configuration(), transport: ScriptedTransport([]))
         manager.close()
-        guard case .haapiTokenManagerIsClosed? = await manager.start().error as? HaapiError else { Issue.record("not closed"); return }
+        guard case .haapiTokenManagerIsClosed? = await manager.start().error as? HaapiError else {
+            Issue.record("not closed")
+            return
+        }
     }
 
     @Test func completionHandlersDeliverTheSameResults() async throws {
@@ -253,7 +283,10 @@ struct ServerOriginTests {
         for same in ["https://idsvr.example/authn", "HTTPS://IDSVR.example:443/x?y#z", "https://user@idsvr.example/"] {
             #expect(configuration.isServerOrigin(URL(string: same)!), "\(same)")
         }
-        for other in ["http://idsvr.example/", "https://idsvr.example:8443/", "https://idsvr.example.evil/", "https://idsvr.example@evil.example/", "app:/cb"] {
+        for other in [
+            "http://idsvr.example/", "https://idsvr.example:8443/", "https://idsvr.example.evil/", "https://idsvr.example@evil.example/",
+            "app:/cb",
+        ] {
             #expect(!configuration.isServerOrigin(URL(string: other)!), "\(other)")
         }
     }

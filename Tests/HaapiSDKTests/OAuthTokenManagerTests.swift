@@ -1,7 +1,7 @@
 import Foundation
-import HaapiTesting
 import HaapiDriver
 import HaapiSDK
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -16,34 +16,47 @@ struct TokenEndpointState {
 /// DPoP tokens whose refresh token only a proof from the same key can use. `/revoke` refuses
 /// the token `refuse-me`; a code `html-please`, or no grant at all, gets a gateway's HTML page.
 func tokenEndpoint() -> RoutedTransport<TokenEndpointState> {
-    let badGateway: @Sendable (TransportRequest) -> TransportResponse = { .text("<html>bad gateway</html>", status: 502, type: "text/html", to: $0) }
-    return RoutedTransport(state: TokenEndpointState(), [
-        .any("/revoke") { request, _ in
-            guard request.form["token"] == "refuse-me" else { return TransportResponse(status: 200, url: request.url) }
-            return .json(["error": "unsupported_token_type", "error_description": "no"], status: 400, to: request)
-        },
-    ]) { request, state in
+    let badGateway: @Sendable (TransportRequest) -> TransportResponse = {
+        .text("<html>bad gateway</html>", status: 502, type: "text/html", to: $0)
+    }
+    return RoutedTransport(
+        state: TokenEndpointState(),
+        [
+            .any("/revoke") { request, _ in
+                guard request.form["token"] == "refuse-me" else { return TransportResponse(status: 200, url: request.url) }
+                return .json(["error": "unsupported_token_type", "error_description": "no"], status: 400, to: request)
+            }
+        ]
+    ) { request, state in
         let form = request.form
         let jkt = request.verifiedDPoPProof?.thumbprint
         switch form["grant_type"] {
         case "authorization_code" where form["code"] == "html-please":
             return badGateway(request)
         case "authorization_code":
-            guard let code = form["code"], state.codes.remove(code) != nil else { return .json(["error": "invalid_grant"], status: 400, to: request) }
+            guard let code = form["code"], state.codes.remove(code) != nil else {
+                return .json(["error": "invalid_grant"], status: 400, to: request)
+            }
             let refresh = "rt-\(UUID().uuidString)"
             state.refreshBindings[refresh] = .some(jkt)
             return .json(
-                ["access_token": "at-1", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(refresh), "expires_in": 300],
+                [
+                    "access_token": "at-1", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(refresh),
+                    "expires_in": 300,
+                ],
                 headers: ["DPoP-Nonce": "n-1"], to: request)
         case "refresh_token":
             guard let token = form["refresh_token"], let binding = state.refreshBindings[token] else {
                 return .json(["error": "invalid_grant"], status: 400, to: request)
             }
-            guard binding == jkt else { return .json(["error": "invalid_dpop_proof", "error_description": "wrong key"], status: 400, to: request) }
+            guard binding == jkt else {
+                return .json(["error": "invalid_dpop_proof", "error_description": "wrong key"], status: 400, to: request)
+            }
             state.refreshBindings[token] = nil
             let next = "rt-\(UUID().uuidString)"
             state.refreshBindings[next] = .some(jkt)
-            return .json(["access_token": "at-2", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(next)], to: request)
+            return .json(
+                ["access_token": "at-2", "token_type": jkt == nil ? "Bearer" : "DPoP", "refresh_token": .string(next)], to: request)
         default:
             return badGateway(request)
         }
@@ -67,7 +80,8 @@ func testConfiguration(
 ) -> HaapiConfiguration {
     HaapiConfiguration(
         name: name, clientId: "app", baseURL: URL(string: "https://idsvr.example")!,
-        tokenEndpointURL: URL(string: "https://idsvr.example/token")!, authorizationEndpointURL: URL(string: "https://idsvr.example/authorize")!,
+        tokenEndpointURL: URL(string: "https://idsvr.example/token")!,
+        authorizationEndpointURL: URL(string: "https://idsvr.example/authorize")!,
         appRedirect: "app:/cb", revocationEndpointURL: URL(string: "https://idsvr.example/revoke")!,
         tokenBoundConfiguration: bound ? BoundedTokenConfiguration() as any TokenBoundConfiguration : UnboundedTokenConfiguration(),
         tokenEndpointResponseListener: listener)
@@ -82,23 +96,30 @@ struct OAuthTokenManagerTests {
         let dpop = try Dpop()
         let first = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
         guard case .successfulToken(let tokens) = await first.fetchAccessToken(with: "good-code", dpop: dpop) else {
-            Issue.record("no tokens"); return
+            Issue.record("no tokens")
+            return
         }
         #expect(tokens.isDPoPBound)
         #expect(server.sent.last?.headers["DPoP"] != nil)
         // A new manager (a restarted app) refreshes with the stored key, without being given it.
         let restarted = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
         guard case .successfulToken(let refreshed) = await restarted.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
-            Issue.record("bound refresh failed"); return
+            Issue.record("bound refresh failed")
+            return
         }
         #expect(refreshed.isDPoPBound && refreshed.accessToken == "at-2")
         // A different key is refused by the server.
-        guard case .errorToken(let error) = await restarted.refreshAccessToken(with: try #require(refreshed.refreshToken), dpop: try Dpop()) else {
-            Issue.record("a foreign key was accepted"); return
+        guard case .errorToken(let error) = await restarted.refreshAccessToken(with: try #require(refreshed.refreshToken), dpop: try Dpop())
+        else {
+            Issue.record("a foreign key was accepted")
+            return
         }
         #expect(error.error == "invalid_dpop_proof")
         // Revoking the refresh token forgets the key.
-        guard case .success = await restarted.revokeRefreshToken(with: try #require(refreshed.refreshToken)) else { Issue.record("revocation failed"); return }
+        guard case .success = await restarted.revokeRefreshToken(with: try #require(refreshed.refreshToken)) else {
+            Issue.record("revocation failed")
+            return
+        }
         #expect(storage.keys.isEmpty)
     }
 
@@ -109,13 +130,18 @@ struct OAuthTokenManagerTests {
         let configuration = testConfiguration(bound: true)
         let dpop = try Dpop()
         let old = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: InMemoryStorage())
-        guard case .successfulToken(let tokens) = await old.fetchAccessToken(with: "good-code", dpop: dpop) else { Issue.record("no tokens"); return }
+        guard case .successfulToken(let tokens) = await old.fetchAccessToken(with: "good-code", dpop: dpop) else {
+            Issue.record("no tokens")
+            return
+        }
         // What an earlier version left in the storage: the key alone, as JSON.
         let storage = InMemoryStorage()
-        try storage.write(key: "haapi-oauth-dpop-key.\(configuration.name)", data: JSONValue.encodeSorted(try #require(dpop.signingKey.privateJWK)))
+        try storage.write(
+            key: "haapi-oauth-dpop-key.\(configuration.name)", data: JSONValue.encodeSorted(try #require(dpop.signingKey.privateJWK)))
         let updated = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: server, storage: storage)
         guard case .successfulToken(let refreshed) = await updated.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
-            Issue.record("the bound refresh failed with the key kept alone"); return
+            Issue.record("the bound refresh failed with the key kept alone")
+            return
         }
         #expect(refreshed.isDPoPBound)
         let proof = try #require(server.sent.last?.headers["DPoP"])
@@ -125,24 +151,39 @@ struct OAuthTokenManagerTests {
 
     @Test func unboundConfigurationRefusesAKeyAndSendsNoProof() async throws {
         let server = tokenEndpoint()
-        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
+        let manager = OAuthTokenManager(
+            oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
         guard case .error(HaapiError.invalidConfiguration) = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else {
-            Issue.record("a DPoP key was accepted with an unbounded configuration"); return
+            Issue.record("a DPoP key was accepted with an unbounded configuration")
+            return
         }
         #expect(server.sent.isEmpty)
-        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
+        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else {
+            Issue.record("no tokens")
+            return
+        }
         #expect(!tokens.isDPoPBound && server.sent.last?.headers["DPoP"] == nil)
-        guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else { Issue.record("refresh failed"); return }
+        guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
+            Issue.record("refresh failed")
+            return
+        }
         #expect(server.sent.last?.headers["DPoP"] == nil)
     }
 
     @Test func boundConfigurationWithoutAKeyLeavesTheTokensUnbound() async throws {
         // Server issuing unbound codes, client bounded but passing no key: the seeds' first row.
         let server = tokenEndpoint()
-        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: true), transport: server, storage: InMemoryStorage())
-        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else { Issue.record("no tokens"); return }
+        let manager = OAuthTokenManager(
+            oauthTokenConfiguration: testConfiguration(bound: true), transport: server, storage: InMemoryStorage())
+        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code") else {
+            Issue.record("no tokens")
+            return
+        }
         #expect(!tokens.isDPoPBound)
-        guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else { Issue.record("refresh failed"); return }
+        guard case .successfulToken = await manager.refreshAccessToken(with: try #require(tokens.refreshToken)) else {
+            Issue.record("refresh failed")
+            return
+        }
     }
 
     @Test func errorsAndTheListener() async throws {
@@ -150,14 +191,24 @@ struct OAuthTokenManagerTests {
         let listener = RecordingListener()
         let manager = OAuthTokenManager(
             oauthTokenConfiguration: testConfiguration(bound: true, listener: listener), transport: server, storage: InMemoryStorage())
-        guard case .successfulToken = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else { Issue.record("no tokens"); return }
-        guard case .errorToken(let error) = await manager.fetchAccessToken(with: "used-code") else { Issue.record("no token error"); return }
+        guard case .successfulToken = await manager.fetchAccessToken(with: "good-code", dpop: try Dpop()) else {
+            Issue.record("no tokens")
+            return
+        }
+        guard case .errorToken(let error) = await manager.fetchAccessToken(with: "used-code") else {
+            Issue.record("no token error")
+            return
+        }
         #expect(error.error == "invalid_grant" && error.response.recoverySuggestion == .newHaapiFlow)
-        guard case .error(let failure) = await manager.fetchAccessToken(with: "html-please") else { Issue.record("HTML accepted"); return }
+        guard case .error(let failure) = await manager.fetchAccessToken(with: "html-please") else {
+            Issue.record("HTML accepted")
+            return
+        }
         // One rule for the SDK's token requests (the HAAPI ones, revocations, code exchanges and
         // refreshes): an answer that is not OAuth is an invalid response caused by it, with the response.
         guard case HaapiError.invalidURLResponse(let response, _, let cause as UnexpectedResponseError)? = failure as? HaapiError else {
-            Issue.record("not an invalid response: \(failure)"); return
+            Issue.record("not an invalid response: \(failure)")
+            return
         }
         let typed = cause
         #expect(typed.statusCode == 502 && typed.body == Data("<html>bad gateway</html>".utf8))
@@ -172,7 +223,10 @@ struct OAuthTokenManagerTests {
         var configuration = testConfiguration(bound: false)
         configuration.revocationEndpointURL = nil
         let manager = OAuthTokenManager(oauthTokenConfiguration: configuration, transport: tokenEndpoint(), storage: InMemoryStorage())
-        guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken(with: "at") else { Issue.record("revoked without an endpoint"); return }
+        guard case .error(HaapiError.invalidConfiguration) = await manager.revokeAccessToken(with: "at") else {
+            Issue.record("revoked without an endpoint")
+            return
+        }
     }
 }
 
@@ -181,29 +235,46 @@ struct OAuthTokenManagerTests {
 struct CurityOAuthTokenManagerTests {
     @Test func additionalParametersReachTheTokenEndpoint() async throws {
         let server = tokenEndpoint()
-        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
-        guard case .successfulToken(let tokens) = await manager.fetchAccessToken(with: "good-code", additionalParameters: ["resource": "https://api.example"]) else {
-            Issue.record("no tokens"); return
+        let manager = OAuthTokenManager(
+            oauthTokenConfiguration: testConfiguration(bound: false), transport: server, storage: InMemoryStorage())
+        guard
+            case .successfulToken(let tokens) = await manager.fetchAccessToken(
+                with: "good-code", additionalParameters: ["resource": "https://api.example"])
+        else {
+            Issue.record("no tokens")
+            return
         }
         #expect(server.sent.last?.form["resource"] == "https://api.example")
         #expect(tokens.expiresIn == 300 && tokens.expiresAt != nil && tokens.tokenType == "Bearer" && tokens.scope == nil)
         // SDK 5.0's completion handler, for a refresh with its own parameter.
         let refreshed = await withCheckedContinuation { (done: CheckedContinuation<TokenResponse, Never>) in
-            manager.refreshAccessToken(with: tokens.refreshToken ?? "", additionalParameters: ["audience": "wallet"]) { done.resume(returning: $0) }
+            manager.refreshAccessToken(with: tokens.refreshToken ?? "", additionalParameters: ["audience": "wallet"]) {
+                done.resume(returning: $0)
+            }
         }
-        guard case .successfulToken(let next) = refreshed else { Issue.record("got \(refreshed)"); return }
+        guard case .successfulToken(let next) = refreshed else {
+            Issue.record("got \(refreshed)")
+            return
+        }
         #expect(server.sent.last?.form["audience"] == "wallet")
         // No expires_in: Curity's Int is 0, and there is no expiry.
         #expect(next.expiresIn == 0 && next.expiresAt == nil)
     }
 
     @Test func aRefusedRevocationIsTheServersError() async throws {
-        let manager = OAuthTokenManager(oauthTokenConfiguration: testConfiguration(bound: false), transport: tokenEndpoint(), storage: InMemoryStorage())
-        guard case .success = await manager.revokeAccessToken(with: "at") else { Issue.record("not revoked"); return }
+        let manager = OAuthTokenManager(
+            oauthTokenConfiguration: testConfiguration(bound: false), transport: tokenEndpoint(), storage: InMemoryStorage())
+        guard case .success = await manager.revokeAccessToken(with: "at") else {
+            Issue.record("not revoked")
+            return
+        }
         let refused = await withCheckedContinuation { (done: CheckedContinuation<TokenRevocationResponse, Never>) in
             manager.revokeRefreshToken(with: "refuse-me") { done.resume(returning: $0) }
         }
-        guard case .error(let error as OAuthErrorResponse) = refused else { Issue.record("got \(refused)"); return }
+        guard case .error(let error as OAuthErrorResponse) = refused else {
+            Issue.record("got \(refused)")
+            return
+        }
         #expect(error.error == "unsupported_token_type" && error.statusCode == 400 && error.errorDescription == "no")
     }
 
@@ -217,11 +288,14 @@ struct CurityOAuthTokenManagerTests {
             #expect("\(made)" == "SuccessfulTokenResponse(no type, access *****, refresh *****, id none, scope openid, expires in 60 s)")
         }
 
-        let decoded = try JSONDecoder().decode(SuccessfulTokenResponse.self, from: Data(#"{"access_token":"a","token_type":"DPoP","expires_in":"30","x":1}"#.utf8))
+        let decoded = try JSONDecoder().decode(
+            SuccessfulTokenResponse.self, from: Data(#"{"access_token":"a","token_type":"DPoP","expires_in":"30","x":1}"#.utf8))
         #expect(decoded.accessToken == "a" && decoded.isDPoPBound && decoded.expiresIn == 30 && decoded.raw["x"] == 1)
         let again = try JSONDecoder().decode(SuccessfulTokenResponse.self, from: try JSONEncoder().encode(decoded))
         #expect(again == decoded)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SuccessfulTokenResponse.self, from: Data(#"{"token_type":"DPoP"}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(SuccessfulTokenResponse.self, from: Data(#"{"token_type":"DPoP"}"#.utf8))
+        }
 
         let error = HaapiModel.TokenResponseFactory.error(error: "invalid_grant", errorDescription: nil, errorUri: "https://docs.example/e")
         #expect(error.error == "invalid_grant" && error.errorDescription == nil && error.errorUri == "https://docs.example/e")
@@ -256,26 +330,38 @@ struct HaapiAccessorBuilderTests {
 
     @Test func strategyFollowsTheDevicesCapabilities() async throws {
         let storage = InMemoryStorage()
-        let dcr = DCRConfiguration(templateClientId: "t", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage)
+        let dcr = DCRConfiguration(
+            templateClientId: "t", clientRegistrationEndpointUrl: URL(string: "https://idsvr.example/register")!, storage: storage)
         // This platform cannot attest: with DCR configured, the accessor uses it.
         let viaDCR: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setDCRConfiguration(configuration: dcr).setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
             .setTransport(tokenEndpoint()).setStorage(storage).build()
         #expect(viaDCR.haapiManager.dpop != nil)
-        guard case .dcr? = Self.strategy(of: viaDCR) else { Issue.record("not DCR: \(String(describing: Self.strategy(of: viaDCR)))"); return }
+        guard case .dcr? = Self.strategy(of: viaDCR) else {
+            Issue.record("not DCR: \(String(describing: Self.strategy(of: viaDCR)))")
+            return
+        }
         viaDCR.close()
         // Without attestation or DCR, a confidential client uses client credentials; a public one cannot get HAAPI tokens.
         let viaSecret: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s")).setTransport(tokenEndpoint()).build()
-        guard case .clientCredentials? = Self.strategy(of: viaSecret) else { Issue.record("not client credentials"); return }
+        guard case .clientCredentials? = Self.strategy(of: viaSecret) else {
+            Issue.record("not client credentials")
+            return
+        }
         viaSecret.close()
         // A device that can attest (here the development provider) uses attestation.
         let attested: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true))
             .setAttestationProvider(InsecureSoftwareAttestationProvider()).setTransport(tokenEndpoint()).build()
-        guard case .attestation? = Self.strategy(of: attested) else { Issue.record("not attestation"); return }
+        guard case .attestation? = Self.strategy(of: attested) else {
+            Issue.record("not attestation")
+            return
+        }
         attested.close()
         await #expect(throws: HaapiError.self) {
-            let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(tokenEndpoint()).build()
+            let _: any HaapiAccessor = try await HaapiAccessorBuilder(haapiConfiguration: testConfiguration(bound: true)).setTransport(
+                tokenEndpoint()
+            ).build()
         }
         // DCR with no client authentication is a configuration error.
         await #expect(throws: HaapiError.self) {

@@ -8,7 +8,8 @@ import Testing
     @Test func anAppThemeNamingInputTextFieldCurityBuilds() throws {
         let (bundle, directory) = try ApplicationThemeTests.bundle(["AppTheme.plist": ["huiTextField": "InputTextField.Curity"]])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let built = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: ApplicationThemeTests.configuration)
+        let built =
+            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: ApplicationThemeTests.configuration)
             .setThemingPlistFileName("AppTheme", and: bundle).buildOrThrow() as? KitApplication
         let application = try #require(built)
         let curity = try Theme.kit.style(InputTextFieldStyle.self, named: "InputTextField.Curity")

@@ -1,8 +1,8 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import Testing
 
@@ -29,33 +29,39 @@ import Testing
 
     @Test func aCustomizedStepKindIsMappedTheAppsWayAndTheOthersTheKits() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret) { _ in } application: { builder in
+            let flow = try await FlowHarness.make(server, client: .secret) { _ in
+            } application: { builder in
                 let mapper = DataMapperBuilder(
                     redirectTo: FlowHarness.appRedirect, autoPollingDuration: 3, authSelectionPresentation: .list, baseURL: server.issuer
                 ).customize(modelType: AuthenticatorSelectorStep.self) { response in
                     // The company offers only passwords: the selector keeps that one option.
                     let stock = KitDataMapper(appRedirect: FlowHarness.appRedirect, baseURL: server.issuer)
-                    let model = try stock.mapHaapiResultToUIModel(haapiResult: .representation(try #require(response as? AuthenticatorSelectorStep)))
+                    let model = try stock.mapHaapiResultToUIModel(
+                        haapiResult: .representation(try #require(response as? AuthenticatorSelectorStep)))
                     guard let selector = model as? KitSelectorModel,
-                        let password = selector.option(authenticatorType: "username-password") ?? selector.options.first(where: { $0.title.lowercased().contains("password") })
+                        let password = selector.option(authenticatorType: "username-password")
+                            ?? selector.options.first(where: { $0.title.lowercased().contains("password") })
                     else { return model }
                     return CompanySelector(
-                        title: selector.title, messageItems: [KitInfoMessage(text: "Log in with your company password", messageStyleAttribute: .heading)],
+                        title: selector.title,
+                        messageItems: [KitInfoMessage(text: "Log in with your company password", messageStyleAttribute: .heading)],
                         selectorItems: [password], linkItems: [])
                 }.build()
-                builder.setDataMapper(mapper).setOAuthDataMapper(OAuthDataMapperBuilder().customize(modelType: SuccessfulTokenResponse.self) { response in
-                    guard let tokens = response as? SuccessfulTokenResponse else { throw Refused() }
-                    return CompanySession(accessToken: tokens.accessToken)
-                }.build())
+                builder.setDataMapper(mapper).setOAuthDataMapper(
+                    OAuthDataMapperBuilder().customize(modelType: SuccessfulTokenResponse.self) { response in
+                        guard let tokens = response as? SuccessfulTokenResponse else { throw Refused() }
+                        return CompanySession(accessToken: tokens.accessToken)
+                    }.build())
             }
             await flow.viewModel.start()
             let selector = try await waitFor { flow.viewModel.uiModel }
             let shown = try #require(selector as? CompanySelector, "not the company's selector: \(selector)")
             #expect(shown.messageItems.first?.text == "Log in with your company password")
             // The kit's screen draws the app's model: its heading, its one option.
-            #expect(ScreenTests.describe(ScreenTests.english.screen(for: shown)) == [
-                "Heading: Log in with your company password", "secondary button: \(shown.selectorItems[0].title)",
-            ])
+            #expect(
+                ScreenTests.describe(ScreenTests.english.screen(for: shown)) == [
+                    "Heading: Log in with your company password", "secondary button: \(shown.selectorItems[0].title)",
+                ])
             await flow.viewModel.select(try #require(shown.selectorItems.first as? any SelectorItemInteractionActionModel))
             // The login form is the kit's.
             let form = try await waitFor { flow.viewModel.uiModel?.button(kind: .login) }
@@ -70,9 +76,11 @@ import Testing
 
     @Test func aMapperThatThrowsEndsTheStepWithItsError() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret) { _ in } application: { builder in
-                builder.setDataMapper(DataMapperBuilder(base: KitDataMapper(appRedirect: FlowHarness.appRedirect, baseURL: server.issuer))
-                    .customize(modelType: AuthenticatorSelectorStep.self) { _ in throw Refused() }.build())
+            let flow = try await FlowHarness.make(server, client: .secret) { _ in
+            } application: { builder in
+                builder.setDataMapper(
+                    DataMapperBuilder(base: KitDataMapper(appRedirect: FlowHarness.appRedirect, baseURL: server.issuer))
+                        .customize(modelType: AuthenticatorSelectorStep.self) { _ in throw Refused() }.build())
             }
             await flow.viewModel.start()
             let error = try await waitFor { flow.viewModel.error }

@@ -1,8 +1,8 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import OAuthCore
 import Testing
@@ -21,7 +21,9 @@ import Testing
         try await FlowHarness.make(server, client: .secret, scopes: scopes, bound: false, stripsPollingInterval: true) {
             $0.setAutoPollingDuration(duration: 0.05).setHttpHeadersProvider { ["Accept-Language": acceptLanguage] }
             if !uiLocales.isEmpty {
-                $0.setOauthAuthorizationParamsProvider { OAuthAuthorizationParameters(scopes: scopes, state: "ui-state", uiLocales: uiLocales) }
+                $0.setOauthAuthorizationParamsProvider {
+                    OAuthAuthorizationParameters(scopes: scopes, state: "ui-state", uiLocales: uiLocales)
+                }
             }
         }
     }
@@ -44,36 +46,44 @@ import Testing
             let flow = try await Self.harness(server, scopes: ["openid", "profile"])
             await flow.viewModel.start()
             #expect(try Self.screen(flow).kind == .selector)
-            #expect(try Self.described(flow) == [
-                "Heading: Välj inloggningsmetod", "secondary button: Användarnamn och lösenord", "secondary button: Engångskod",
-                "secondary button: Godkänn i telefonen", "secondary button: Logga in med webbläsaren",
-                "secondary button: Logga in med webbläsaren (äldre startsteg)", "secondary button: Duo", "secondary button: BankID",
-                "secondary button: Lösennyckel",
-            ])
+            #expect(
+                try Self.described(flow) == [
+                    "Heading: Välj inloggningsmetod", "secondary button: Användarnamn och lösenord", "secondary button: Engångskod",
+                    "secondary button: Godkänn i telefonen", "secondary button: Logga in med webbläsaren",
+                    "secondary button: Logga in med webbläsaren (äldre startsteg)", "secondary button: Duo", "secondary button: BankID",
+                    "secondary button: Lösennyckel",
+                ])
 
             try await flow.choose("html-form")
-            #expect(try Self.described(flow) == [
-                "field userName username", "field password password secure", "primary button: Logga in", "link: Glömt lösenordet?",
-                "link: Skapa konto",
-            ])
+            #expect(
+                try Self.described(flow) == [
+                    "field userName username", "field password password secure", "primary button: Logga in", "link: Glömt lösenordet?",
+                    "link: Skapa konto",
+                ])
             #expect(try Self.screen(flow).textFields.map(\.label) == ["Användarnamn", "Lösenord"])
 
             try await flow.login(password: "wrong")
             #expect(try Self.described(flow).first == "Error: Felaktiga inloggningsuppgifter")
             await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "", "password": ""])
-            #expect(try Self.described(flow).prefix(3) == [
-                "Error: Fel i formuläret", "field userName username error: Du måste ange ditt användarnamn",
-                "field password password secure error: Du måste ange ditt lösenord",
-            ])
+            #expect(
+                try Self.described(flow).prefix(3) == [
+                    "Error: Fel i formuläret", "field userName username error: Du måste ange ditt användarnamn",
+                    "field password password secure error: Du måste ange ditt lösenord",
+                ])
 
             try await flow.login()
-            #expect(try Self.described(flow) == [
-                "Heading: Demo App ber om tillgång till ditt konto", "checkbox consent_profile checked", "primary button: Godkänn",
-                "text button: Neka",
-            ])
+            #expect(
+                try Self.described(flow) == [
+                    "Heading: Demo App ber om tillgång till ditt konto", "checkbox consent_profile checked", "primary button: Godkänn",
+                    "text button: Neka",
+                ])
             let consent = try Self.screen(flow)
-            #expect(consent.items.compactMap { if case .checkbox(let box) = $0 { box.label } else { nil } } == ["Ditt namn, användarnamn och språk"])
-            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "user-consent"), parameters: ["consent_profile": "profile"])
+            #expect(
+                consent.items.compactMap { if case .checkbox(let box) = $0 { box.label } else { nil } } == [
+                    "Ditt namn, användarnamn och språk"
+                ])
+            await flow.viewModel.submit(
+                interactionActionModel: try Self.form(flow, "user-consent"), parameters: ["consent_profile": "profile"])
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -87,7 +97,10 @@ import Testing
             #expect(try Self.described(flow) == ["field userName username", "primary button: Skicka kod"])
             #expect(try Self.screen(flow).textFields.map(\.placeholder) == ["användarnamn"])
             await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "demo"])
-            #expect(try Self.described(flow) == ["Info: En kod skickades till +XX XXX XXX 000", "field otp oneTimeCode", "primary button: Verifiera"])
+            #expect(
+                try Self.described(flow) == [
+                    "Info: En kod skickades till +XX XXX XXX 000", "field otp oneTimeCode", "primary button: Verifiera",
+                ])
             #expect(try Self.screen(flow).textFields.map(\.label) == ["Engångskod"])
             await flow.close()
         }
@@ -101,10 +114,13 @@ import Testing
             // What to do, to whom it was sent, and how long is left (issue 38, item 6).
             let waiting = try Self.described(flow)
             #expect(waiting.count == 5, "\(waiting)")
-            #expect(Array(waiting.prefix(3)) == [
-                "Info: Öppna begäran som skickats till dig och godkänn inloggningen där.", "RecipientOfCommunication: +XX XXX XXX 000", "loading",
-            ], "\(waiting)")
-            #expect(waiting.dropFirst(3).first?.wholeMatch(of: /countdown: (2 minuter|1 minut och [0-9]+ sekunder?) kvar/) != nil, "\(waiting)")
+            #expect(
+                Array(waiting.prefix(3)) == [
+                    "Info: Öppna begäran som skickats till dig och godkänn inloggningen där.", "RecipientOfCommunication: +XX XXX XXX 000",
+                    "loading",
+                ], "\(waiting)")
+            #expect(
+                waiting.dropFirst(3).first?.wholeMatch(of: /countdown: (2 minuter|1 minut och [0-9]+ sekunder?) kvar/) != nil, "\(waiting)")
             #expect(waiting.last == "text button: Avbryt", "\(waiting)")
             await flow.close()
         }
@@ -113,7 +129,10 @@ import Testing
             await flow.viewModel.start()
             try await flow.choose("duo")
             await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "login"), parameters: ["userName": "demo"])
-            #expect(try Self.described(flow) == ["Heading: Välj enhet", "secondary button: Telefon (+XX XXX XXX 000)", "secondary button: Surfplatta"])
+            #expect(
+                try Self.described(flow) == [
+                    "Heading: Välj enhet", "secondary button: Telefon (+XX XXX XXX 000)", "secondary button: Surfplatta",
+                ])
             await flow.close()
         }
     }
@@ -124,21 +143,26 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("bankid")
-            #expect(try Self.described(flow) == [
-                "section: Logga in med BankID på den här enheten", "field personalnumber username", "primary button: Logga in",
-                "section: Logga in med BankID på en annan enhet", "field personalnumber username", "secondary button: Logga in",
-            ])
+            #expect(
+                try Self.described(flow) == [
+                    "section: Logga in med BankID på den här enheten", "field personalnumber username", "primary button: Logga in",
+                    "section: Logga in med BankID på en annan enhet", "field personalnumber username", "secondary button: Logga in",
+                ])
             #expect(try Self.screen(flow).textFields.map(\.placeholder) == ["ååååmmddnnnn", "ååååmmddnnnn"])
-            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "bankid-other-device"), parameters: ["personalnumber": "1990"])
+            await flow.viewModel.submit(
+                interactionActionModel: try Self.form(flow, "bankid-other-device"), parameters: ["personalnumber": "1990"])
             #expect(try Self.described(flow).contains("field personalnumber username error: Ett personnummer har 12 siffror: ååååmmddnnnn"))
-            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "bankid-other-device"), parameters: ["personalnumber": SeedData.personalNumber])
+            await flow.viewModel.submit(
+                interactionActionModel: try Self.form(flow, "bankid-other-device"), parameters: ["personalnumber": SeedData.personalNumber])
             #expect(try Self.screen(flow).kind == .bankID)
             // Another device: the QR code, its help and the time it is shown, never the app's button.
             let described = try Self.described(flow)
-            #expect(described.filter { !$0.hasPrefix("countdown") } == [
-                "Info: Skanna QR-koden med BankID-appen", "image hui_ic_bankid_login_symbol", "qr data", "expandable: Skanna QR-koden", "loading",
-                "text button: Avbryt",
-            ])
+            #expect(
+                described.filter { !$0.hasPrefix("countdown") } == [
+                    "Info: Skanna QR-koden med BankID-appen", "image hui_ic_bankid_login_symbol", "qr data", "expandable: Skanna QR-koden",
+                    "loading",
+                    "text button: Avbryt",
+                ])
             #expect(described.contains { $0.hasPrefix("countdown: ") && $0.hasSuffix("sekunder kvar") }, "\(described)")
             await flow.close()
         }
@@ -149,17 +173,27 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("html-form")
-            await flow.viewModel.followLink(try #require(ScreenBuilder.linkItems(of: try flow.requireModel()).first { $0.rel == "register-create" }).link)
-            #expect(try Self.described(flow) == [
-                "Heading: Skapa ett konto", "field userName username", "field password newPassword secure", "field name none",
-                "field email emailAddress", "field phone telephoneNumber", "primary button: Skapa konto",
-            ])
-            #expect(try Self.screen(flow).textFields.map(\.label) == ["Användarnamn", "Lösenord", "Fullständigt namn", "E-post", "Telefonnummer (en kod skickas dit)"])
-            await flow.viewModel.submit(interactionActionModel: try Self.form(flow, "user-register"), parameters: ["userName": "nils", "password": "Password1", "name": "Nils", "email": "nils@example.test", "phone": "+46701234567"])
-            #expect(try Self.described(flow) == [
-                "Info: Ett meddelande skickades till +XX XXX XXX 567: ange koden i det för att skapa kontot", "field code oneTimeCode",
-                "primary button: Bekräfta",
-            ])
+            await flow.viewModel.followLink(
+                try #require(ScreenBuilder.linkItems(of: try flow.requireModel()).first { $0.rel == "register-create" }).link)
+            #expect(
+                try Self.described(flow) == [
+                    "Heading: Skapa ett konto", "field userName username", "field password newPassword secure", "field name none",
+                    "field email emailAddress", "field phone telephoneNumber", "primary button: Skapa konto",
+                ])
+            #expect(
+                try Self.screen(flow).textFields.map(\.label) == [
+                    "Användarnamn", "Lösenord", "Fullständigt namn", "E-post", "Telefonnummer (en kod skickas dit)",
+                ])
+            await flow.viewModel.submit(
+                interactionActionModel: try Self.form(flow, "user-register"),
+                parameters: [
+                    "userName": "nils", "password": "Password1", "name": "Nils", "email": "nils@example.test", "phone": "+46701234567",
+                ])
+            #expect(
+                try Self.described(flow) == [
+                    "Info: Ett meddelande skickades till +XX XXX XXX 567: ange koden i det för att skapa kontot", "field code oneTimeCode",
+                    "primary button: Bekräfta",
+                ])
             await flow.close()
         }
     }
@@ -170,13 +204,15 @@ import Testing
         try await RunningServer.with { server in
             let flow = try await Self.harness(server, acceptLanguage: "de-DE, fr;q=0.8")
             await flow.viewModel.start()
-            #expect(try Self.described(flow).prefix(2) == ["Heading: Select Authentication Method", "secondary button: Username and password"])
+            #expect(
+                try Self.described(flow).prefix(2) == ["Heading: Select Authentication Method", "secondary button: Username and password"])
             await flow.close()
         }
         try await RunningServer.with { server in
             let flow = try await Self.harness(server, acceptLanguage: "en", uiLocales: ["sv-SE", "en"])
             await flow.viewModel.start()
-            #expect(try Self.described(flow).prefix(2) == ["Heading: Välj inloggningsmetod", "secondary button: Användarnamn och lösenord"])
+            #expect(
+                try Self.described(flow).prefix(2) == ["Heading: Välj inloggningsmetod", "secondary button: Användarnamn och lösenord"])
             await flow.close()
         }
     }

@@ -1,8 +1,8 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import OAuthCore
 import Testing
@@ -12,7 +12,9 @@ import Testing
 @Suite("HaapiFlowViewModel through the development server's Curity shapes")
 @MainActor struct DevServerShapesTests {
     static func harness(_ server: RunningServer) async throws -> FlowHarness {
-        try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(duration: 0.05) }
+        try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) {
+            $0.setAutoPollingDuration(duration: 0.05)
+        }
     }
 
     /// Picks the option titled `title` of the selector shown.
@@ -29,7 +31,8 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("duo")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             try await Self.pick(flow, "Phone (+XX XXX XXX 000)")
             try await Self.pick(flow, "Enter a passcode")
             let form = try #require(try flow.requireModel().button(kind: .login))
@@ -45,7 +48,8 @@ import Testing
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
             try await flow.choose("duo")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             try await Self.pick(flow, "Tablet")
             try await Self.pick(flow, "Send push notification")
             try await server.answerApproval()  // on the tablet
@@ -85,10 +89,15 @@ import Testing
             let same = try #require(try flow.requireModel().button(kind: ActionKind(rawValue: "bankid-same-device")))
             await flow.viewModel.submit(interactionActionModel: same, parameters: ["personalnumber": SeedData.personalNumber])
             let model = try flow.requireModel()
-            guard let bankID = model as? KitBankIdModel, bankID.polling == nil else { Issue.record("expected BankID, got \(model)"); return }
+            guard let bankID = model as? KitBankIdModel, bankID.polling == nil else {
+                Issue.record("expected BankID, got \(model)")
+                return
+            }
             let url = try #require(bankID.autoStartURL)
             // BankID comes back to the app: the app's redirect, encoded once.
-            #expect(url.absoluteString.hasPrefix("bankid:///?autostarttoken=") && url.absoluteString.hasSuffix("&redirect=haapi%3A%2F%2Fcallback"), "\(url)")
+            #expect(
+                url.absoluteString.hasPrefix("bankid:///?autostarttoken=")
+                    && url.absoluteString.hasSuffix("&redirect=haapi%3A%2F%2Fcallback"), "\(url)")
             #expect(bankID.kitButtons.map(\.kind.rawValue).contains("bankid-other-device"))
             #expect(bankID.button(kind: .cancel) != nil)
             let step = try #require(flow.viewModel.shownStep as? BankIdClientOperationStep)
@@ -122,11 +131,17 @@ import Testing
         try await RunningServer.with { server in
             let flow = try await Self.harness(server)
             await flow.viewModel.start()
-            guard let selector = try flow.requireModel() as? KitSelectorModel else { Issue.record("expected a selector"); return }
+            guard let selector = try flow.requireModel() as? KitSelectorModel else {
+                Issue.record("expected a selector")
+                return
+            }
             await flow.viewModel.select(try #require(selector.options.first { $0.title.contains("legacy launch") }))
             let model = try flow.requireModel()
             #expect(flow.viewModel.shownStep?.allActions.first?.template == .launch)
-            guard let operation = model as? KitExternalBrowserModel else { Issue.record("expected a launch, got \(model)"); return }
+            guard let operation = model as? KitExternalBrowserModel else {
+                Issue.record("expected a launch, got \(model)")
+                return
+            }
             await flow.viewModel.resumeExternalBrowser(url: try await FlowViewModelTests.browserReturn(operation, server: server))
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
@@ -146,20 +161,25 @@ struct SoftAuthenticator {
         let run = try Subprocess.run(try #require(Self.program), [command, state.path, origin], input: options.serialized())
         #expect(run.status == 0, "\(run.errors)")
         let json = try JSONValue(parsing: run.stdout)
-        func bytes(_ name: String) throws -> Data { try #require(json["response"]?[name]?.stringValue.flatMap(Base64URL.decode), "\(name)") }
+        func bytes(_ name: String) throws -> Data {
+            try #require(json["response"]?[name]?.stringValue.flatMap(Base64URL.decode), "\(name)")
+        }
         let id = try #require(json["id"]?.stringValue.flatMap(Base64URL.decode))
         if command == "create" {
             return .registration(id: id, clientDataJSON: try bytes("clientDataJSON"), attestationObject: try bytes("attestationObject"))
         }
         return .assertion(
-            id: id, clientDataJSON: try bytes("clientDataJSON"), authenticatorData: try bytes("authenticatorData"), signature: try bytes("signature"),
+            id: id, clientDataJSON: try bytes("clientDataJSON"), authenticatorData: try bytes("authenticatorData"),
+            signature: try bytes("signature"),
             userHandle: try bytes("userHandle"))
     }
 }
 
 @Suite(
     "Passkeys against the development server, with a software authenticator",
-    .enabled(if: SoftAuthenticator.program != nil, "needs Scripts/webauthn/install.sh and HAAPI_TEST_SOFT_AUTHENTICATOR (Scripts/test.sh sets it)"))
+    .enabled(
+        if: SoftAuthenticator.program != nil,
+        "needs Scripts/webauthn/install.sh and HAAPI_TEST_SOFT_AUTHENTICATOR (Scripts/test.sh sets it)"))
 @MainActor struct PasskeyFlowTests {
     /// Starts a flow of the `webauthn` authenticator as `demo`, up to its client operation
     /// (confirming the password first when `password` is given).
@@ -167,7 +187,8 @@ struct SoftAuthenticator {
         let flow = try await DevServerShapesTests.harness(server)
         await flow.viewModel.start()
         try await flow.choose("webauthn")
-        await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+        await flow.viewModel.submit(
+            interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
         if let password {
             let confirm = try #require(try flow.requireModel().button(kind: .login))
             #expect(confirm.fields.map(\.key) == ["password"])
@@ -183,7 +204,8 @@ struct SoftAuthenticator {
     static func authenticator(_ server: RunningServer) -> SoftAuthenticator {
         var origin = "\(server.issuer.scheme!)://\(server.issuer.host!)"
         if let port = server.issuer.port { origin += ":\(port)" }
-        return SoftAuthenticator(state: FileManager.default.temporaryDirectory.appendingPathComponent("passkey-\(UUID().uuidString).json"), origin: origin)
+        return SoftAuthenticator(
+            state: FileManager.default.temporaryDirectory.appendingPathComponent("passkey-\(UUID().uuidString).json"), origin: origin)
     }
 
     /// A first passkey after the password, then a login with it; the browser fallback is offered each time.
@@ -196,7 +218,8 @@ struct SoftAuthenticator {
             #expect(registration.isRegistration && registration.browserFallback != nil)
             let options = try #require((registration.actionModel as? WebAuthnRegistrationClientOperationActionModel)?.creationOptions[.any])
             #expect(options.relyingPartyID == server.issuer.host && options.userName == "demo" && options.algorithms == [-7])
-            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.operation?.argumentsJSON["credentialCreationOptions"])))
+            await registering.viewModel.completeWebAuthn(
+                try passkey.run("create", try #require(registration.operation?.argumentsJSON["credentialCreationOptions"])))
             #expect(try await registering.outcome().tokens != nil)
             await registering.close()
 
@@ -204,7 +227,8 @@ struct SoftAuthenticator {
             let (loggingIn, authentication) = try await Self.operation(server)
             let request = try #require((authentication.actionModel as? WebAuthnAuthenticationClientOperationActionModel)?.requestOptions)
             #expect(request.allowedCredentials.count == 1)
-            await loggingIn.viewModel.completeWebAuthn(try passkey.run("get", try #require(authentication.operation?.argumentsJSON["credentialRequestOptions"])))
+            await loggingIn.viewModel.completeWebAuthn(
+                try passkey.run("get", try #require(authentication.operation?.argumentsJSON["credentialRequestOptions"])))
             #expect(try await loggingIn.outcome().tokens != nil)
             await loggingIn.close()
         }
@@ -216,7 +240,8 @@ struct SoftAuthenticator {
             let passkey = Self.authenticator(server)
             defer { try? FileManager.default.removeItem(at: passkey.state) }
             let (registering, registration) = try await Self.operation(server, password: "Password1")
-            await registering.viewModel.completeWebAuthn(try passkey.run("create", try #require(registration.operation?.argumentsJSON["credentialCreationOptions"])))
+            await registering.viewModel.completeWebAuthn(
+                try passkey.run("create", try #require(registration.operation?.argumentsJSON["credentialCreationOptions"])))
             _ = try await registering.outcome()
             await registering.close()
 
@@ -225,7 +250,8 @@ struct SoftAuthenticator {
             var signature = try #require(genuine.signature)
             signature[signature.count - 1] ^= 0x01
             let forged = WebAuthnCredential.assertion(
-                id: genuine.id, clientDataJSON: genuine.clientDataJSON, authenticatorData: try #require(genuine.authenticatorData), signature: signature,
+                id: genuine.id, clientDataJSON: genuine.clientDataJSON, authenticatorData: try #require(genuine.authenticatorData),
+                signature: signature,
                 userHandle: genuine.userHandle)
             await flow.viewModel.completeWebAuthn(forged)
             let refused = try #require(flow.viewModel.error?.problem)

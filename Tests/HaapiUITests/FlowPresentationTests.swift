@@ -1,6 +1,7 @@
 import Foundation
-@testable import HaapiUI
 import Testing
+
+@testable import HaapiUI
 
 /// The order of the flow's presentations (``FlowPresentation``), through a presenter that records
 /// what UIKit would be asked and answers as UIKit does: an alert waits while the sheet comes up or
@@ -124,7 +125,9 @@ import Testing
         // Pushed on a navigation stack: the flow's own items.
         #expect(LeaveButtonPlacement<String>.owner(of: ["flow", "navigation"], isNavigation: isNavigation) == "flow")
         // Hosted by SwiftUI in a NavigationStack: the hosting controller's items show.
-        #expect(LeaveButtonPlacement<String>.owner(of: ["flow", "host", "hosting", "navigation", "tabs"], isNavigation: isNavigation) == "hosting")
+        #expect(
+            LeaveButtonPlacement<String>.owner(of: ["flow", "host", "hosting", "navigation", "tabs"], isNavigation: isNavigation)
+                == "hosting")
         // Not in any navigation controller: the outermost controller.
         #expect(LeaveButtonPlacement<String>.owner(of: ["flow", "host"], isNavigation: isNavigation) == "host")
         #expect(LeaveButtonPlacement<String>.owner(of: [String](), isNavigation: isNavigation) == nil)
@@ -149,31 +152,43 @@ import Testing
 /// Where an external-browser step opens (``BrowserLaunch``).
 @Suite struct BrowserLaunchTests {
     @Test func aCustomSchemeEndsAnInAppSession() {
-        #expect(BrowserLaunch.choose(appRedirect: "app://callback", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: false)
-            == .session(callbackScheme: "app"))
-        #expect(BrowserLaunch.choose(appRedirect: "App.Example://x", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
-            == .session(callbackScheme: "app.example"))
+        #expect(
+            BrowserLaunch.choose(appRedirect: "app://callback", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: false)
+                == .session(callbackScheme: "app"))
+        #expect(
+            BrowserLaunch.choose(appRedirect: "App.Example://x", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+                == .session(callbackScheme: "app.example"))
     }
 
     @Test func anHTTPSRedirectUsesTheSessionOnlyWhereItCanEndThere() {
         // iOS 17.4 and later: the session ends at the https redirect.
-        #expect(BrowserLaunch.choose(appRedirect: "https://app.example/haapi/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
-            == .sessionForHTTPS(host: "app.example", path: "/haapi/return"))
-        #expect(BrowserLaunch.choose(appRedirect: "https://app.example", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
-            == .sessionForHTTPS(host: "app.example", path: "/"))
+        #expect(
+            BrowserLaunch.choose(
+                appRedirect: "https://app.example/haapi/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+                == .sessionForHTTPS(host: "app.example", path: "/haapi/return"))
+        #expect(
+            BrowserLaunch.choose(appRedirect: "https://app.example", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+                == .sessionForHTTPS(host: "app.example", path: "/"))
         // iOS 15 to 17.3: a callback scheme "https" never matches, and the user would be stuck in
         // the sheet; the default browser opens, and the return comes as a universal link.
-        #expect(BrowserLaunch.choose(appRedirect: "https://app.example/haapi/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: false)
-            == .defaultBrowser)
+        #expect(
+            BrowserLaunch.choose(
+                appRedirect: "https://app.example/haapi/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: false)
+                == .defaultBrowser)
         // Plain http is never a universal link, and cannot end a session either.
-        #expect(BrowserLaunch.choose(appRedirect: "http://app.example/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
-            == .defaultBrowser)
+        #expect(
+            BrowserLaunch.choose(appRedirect: "http://app.example/return", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+                == .defaultBrowser)
     }
 
     @Test func theDefaultBrowserWhenAskedForOrWhenTheRedirectIsUnreadable() {
-        #expect(BrowserLaunch.choose(appRedirect: "app://callback", prefersDefaultBrowser: true, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
+        #expect(
+            BrowserLaunch.choose(appRedirect: "app://callback", prefersDefaultBrowser: true, sessionTakesHTTPSCallbacks: true)
+                == .defaultBrowser)
         #expect(BrowserLaunch.choose(appRedirect: "", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
-        #expect(BrowserLaunch.choose(appRedirect: "no scheme here", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true) == .defaultBrowser)
+        #expect(
+            BrowserLaunch.choose(appRedirect: "no scheme here", prefersDefaultBrowser: false, sessionTakesHTTPSCallbacks: true)
+                == .defaultBrowser)
     }
 }
 
@@ -202,7 +217,8 @@ import Testing
         // Nobody typing: the keyboard does not come up by itself.
         #expect(complained.focusAfterRedraw(typingIn: nil) == nil)
         // A wait has no focus of its own: the field typed in stays, if it is still there.
-        let wait = try KitBehaviourTests.screen(ScreenUpdateTests.bankIDPoll(message: "Scan", qr: "data:image/png;base64,AAAA", secondsLeft: 10))
+        let wait = try KitBehaviourTests.screen(
+            ScreenUpdateTests.bankIDPoll(message: "Scan", qr: "data:image/png;base64,AAAA", secondsLeft: 10))
         #expect(wait.focusAfterRedraw(typingIn: "userName") == nil)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import HaapiSDK
-@testable import HaapiUI
 import OAuthCore
 import Testing
+
+@testable import HaapiUI
 
 /// The flow's decisions as a value (``FlowState``): each transition is checked without a
 /// server, a screen or a view model.
@@ -82,15 +83,24 @@ import Testing
 
     @Test func cancellingAsksToConfirmOnceWhenTheConfigurationSaysSo() {
         var state = FlowState()
-        guard case .askToConfirm = state.cancel(confirmationRequired: true) else { Issue.record("asks first"); return }
+        guard case .askToConfirm = state.cancel(confirmationRequired: true) else {
+            Issue.record("asks first")
+            return
+        }
         #expect(state.isConfirmingInterruption)
-        guard case .interrupt = state.cancel(confirmationRequired: true) else { Issue.record("the second cancel confirms"); return }
+        guard case .interrupt = state.cancel(confirmationRequired: true) else {
+            Issue.record("the second cancel confirms")
+            return
+        }
         let interrupts = state.interrupt()
         #expect(interrupts)
         #expect(!state.isConfirmingInterruption)
 
         state.dismissCancel()
-        guard case .interrupt = state.cancel(confirmationRequired: false) else { Issue.record("no question asked"); return }
+        guard case .interrupt = state.cancel(confirmationRequired: false) else {
+            Issue.record("no question asked")
+            return
+        }
 
         var dismissed = FlowState()
         _ = dismissed.cancel(confirmationRequired: true)
@@ -114,7 +124,10 @@ import Testing
         // A retryable error is not the end: cancelling it abandons the flow as usual.
         var retryable = FlowState()
         _ = retryable.fail(Self.busy, retry: .start(nil), uiGivesFeedback: true)
-        guard case .interrupt = retryable.cancel(confirmationRequired: false) else { Issue.record("interrupts"); return }
+        guard case .interrupt = retryable.cancel(confirmationRequired: false) else {
+            Issue.record("interrupts")
+            return
+        }
     }
 
     @Test func anEndedFlowHasNothingToInterrupt() {

@@ -1,9 +1,9 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import OAuthCore
 import OAuthTransportNIO
@@ -17,7 +17,10 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .attested)
             await flow.viewModel.start()
             #expect(!flow.viewModel.isLoading)
-            guard let form = try flow.requireModel() as? KitFormModel else { Issue.record("expected a form"); return }
+            guard let form = try flow.requireModel() as? KitFormModel else {
+                Issue.record("expected a form")
+                return
+            }
             let login = try #require(form.button(kind: .login))
             #expect(login.fields.map(\.key) == ["userName", "password"])
             #expect((login.fields.last as? KitInputTextItem)?.inputConfiguration.isSecure == true)
@@ -28,10 +31,14 @@ import Testing
             let claims = try await server.state.verifyAccessToken(tokens.accessToken)
             #expect(claims?.subject == "demo")
             #expect(claims?.jkt == flow.dpop?.thumbprint)
-            guard let response = flow.model as? KitAuthorizationRequestModel else { Issue.record("expected the response"); return }
+            guard let response = flow.model as? KitAuthorizationRequestModel else {
+                Issue.record("expected the response")
+                return
+            }
             #expect(response.properties.state == "ui-state")
 
-            let refreshed = try await OAuthLifecycle.refreshToken(try #require(tokens.refreshToken), haapiUIKitApplication: flow.viewModel.haapiUIKitApplication)
+            let refreshed = try await OAuthLifecycle.refreshToken(
+                try #require(tokens.refreshToken), haapiUIKitApplication: flow.viewModel.haapiUIKitApplication)
             #expect(refreshed.kitTokens?.isBound == true)
             await flow.close()
         }
@@ -55,7 +62,8 @@ import Testing
             let renewed = try #require(narrowed.kitTokens)
             #expect(renewed.scope == "openid")
 
-            try await OAuthLifecycle.revokeRefreshToken(try #require(renewed.refreshToken), haapiUIKitConfiguration: application.haapiUIKitConfiguration)
+            try await OAuthLifecycle.revokeRefreshToken(
+                try #require(renewed.refreshToken), haapiUIKitConfiguration: application.haapiUIKitConfiguration)
             let refused = try await OAuthLifecycle.refreshToken(try #require(renewed.refreshToken), haapiUIKitApplication: application)
             #expect(refused.kitError?.error == "invalid_grant")
             try await OAuthLifecycle.revokeAccessToken(renewed.accessToken, haapiUIKitConfiguration: application.haapiUIKitConfiguration)
@@ -77,7 +85,8 @@ import Testing
             #expect(flow.viewModel.oAuthModel?.kitTokens?.accessToken == tokens.accessToken)
             #expect(flow.viewModel.error == nil)
 
-            await flow.viewModel.refreshAccessToken(refreshToken: try #require(tokens.refreshToken), additionalParameters: ["scope": "openid"])
+            await flow.viewModel.refreshAccessToken(
+                refreshToken: try #require(tokens.refreshToken), additionalParameters: ["scope": "openid"])
             let refreshed = try #require(flow.viewModel.oAuthModel?.kitTokens)
             #expect(refreshed.accessToken != tokens.accessToken)
             #expect(refreshed.isBound)
@@ -93,17 +102,23 @@ import Testing
     @Test func clearingTheExistingDCRClientRegistersAnew() async throws {
         try await RunningServer.with { server in
             let storage = InMemoryStorage()
-            let secret = try #require(try await server.state.store.get(ClientRecord.self, kind: "client", id: "haapi-dcr-template")?.clientSecret)
+            let secret = try #require(
+                try await server.state.store.get(ClientRecord.self, kind: "client", id: "haapi-dcr-template")?.clientSecret)
             func clientOfAnApplication(clearing: Bool) async throws -> String? {
                 let dcr = DCRConfiguration(
-                    templateClientId: "haapi-dcr-template", clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
+                    templateClientId: "haapi-dcr-template",
+                    clientRegistrationEndpointUrl: server.issuer.appendingPathComponent("oauth/register"),
                     storage: storage)
                 let configuration = HaapiUIKitConfigurationBuilder(
-                    clientId: "haapi-dcr-template", baseUrl: server.issuer, tokenEndpointUrl: server.issuer.appendingPathComponent("oauth/token"),
-                    authorizationEndpointUrl: server.issuer.appendingPathComponent("oauth/authorize"), appRedirect: FlowHarness.appRedirect)
-                    .setTransport(try AsyncHTTPClientTransport()).setStorage(storage).setAccessStrategy(.dcr(dcr)).setDCRConfiguration(configuration: dcr)
-                    .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret))
-                    .setShouldClearExistingDCRClient(value: clearing).build()
+                    clientId: "haapi-dcr-template", baseUrl: server.issuer,
+                    tokenEndpointUrl: server.issuer.appendingPathComponent("oauth/token"),
+                    authorizationEndpointUrl: server.issuer.appendingPathComponent("oauth/authorize"), appRedirect: FlowHarness.appRedirect
+                )
+                .setTransport(try AsyncHTTPClientTransport()).setStorage(storage).setAccessStrategy(.dcr(dcr)).setDCRConfiguration(
+                    configuration: dcr
+                )
+                .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret(secret))
+                .setShouldClearExistingDCRClient(value: clearing).build()
                 #expect(configuration.shouldClearExistingDCRClient == clearing)
                 let application = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: configuration).buildOrThrow()
                 let accessor = try await application.haapiAccessor()
@@ -115,7 +130,8 @@ import Testing
             #expect(try await clientOfAnApplication(clearing: false) == first)
             let cleared = try #require(try await clientOfAnApplication(clearing: true))
             #expect(cleared != first)
-            #expect(try await server.state.store.all(ClientRecord.self, kind: "client").filter { $0.value.strategy == .registered }.count == 2)
+            #expect(
+                try await server.state.store.all(ClientRecord.self, kind: "client").filter { $0.value.strategy == .registered }.count == 2)
         }
     }
 
@@ -174,7 +190,9 @@ import Testing
     /// can correct stays on its step either way.
     @Test(arguments: [true, false]) func anErrorThatStopsTheFlowReachesTheFlowResultAsDocumented(_ autoFeedback: Bool) async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .attested) { $0.setShouldAutoHandleFlowErrorFeedback(value: autoFeedback) }
+            let flow = try await FlowHarness.make(server, client: .attested) {
+                $0.setShouldAutoHandleFlowErrorFeedback(value: autoFeedback)
+            }
             let recorder = FlowResultRecorder()
             flow.viewModel.haapiFlowResult = recorder
             await flow.viewModel.start()
@@ -191,7 +209,8 @@ import Testing
             #expect(recorder.errors.count == 1)
             let reported = try #require(recorder.errors.first as? HaapiFlowError)
             guard case .invalidURLResponse(_, _, let cause as UnexpectedResponseError)? = reported.underlyingError as? HaapiError else {
-                Issue.record("got \(reported)"); return
+                Issue.record("got \(reported)")
+                return
             }
             #expect(cause.statusCode == 404)
             #expect(recorder.models.isEmpty)
@@ -202,11 +221,19 @@ import Testing
     @Test(arguments: [AuthenticatorSelectionPresentation.list, .tabs])
     func selectorPresentation(_ presentation: AuthenticatorSelectionPresentation) async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation: presentation) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) {
+                $0.setAuthenticationSelectionPresentation(presentation: presentation)
+            }
             await flow.viewModel.start()
-            guard let selector = try flow.requireModel() as? KitSelectorModel else { Issue.record("expected a selector"); return }
+            guard let selector = try flow.requireModel() as? KitSelectorModel else {
+                Issue.record("expected a selector")
+                return
+            }
             #expect(selector.presentation == presentation)
-            #expect(Set(selector.options.compactMap(\.type)) == ["html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn"])
+            #expect(
+                Set(selector.options.compactMap(\.type)) == [
+                    "html-form", "sms", "polling", "external-browser", "duo", "bankid", "webauthn",
+                ])
             #expect(selector.options.allSatisfy { !$0.title.isEmpty })
             try await flow.choose("html-form")
             try await flow.login()
@@ -220,14 +247,22 @@ import Testing
     /// option's elements under them; its own button then chooses it.
     @Test func aTabIsSelectedAndTheTabsStay() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAuthenticationSelectionPresentation(presentation: .tabs) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false) {
+                $0.setAuthenticationSelectionPresentation(presentation: .tabs)
+            }
             await flow.viewModel.start()
-            guard let selector = try flow.requireModel() as? KitSelectorModel else { Issue.record("expected a selector"); return }
+            guard let selector = try flow.requireModel() as? KitSelectorModel else {
+                Issue.record("expected a selector")
+                return
+            }
             let options = selector.options
             let index = try #require(options.firstIndex { $0.type == "sms" })
             #expect(index != selector.selectedIndex, "SMS is not the first tab")
             await flow.viewModel.select(options[index])
-            guard let tabbed = try flow.requireModel() as? KitSelectorModel else { Issue.record("the tabs went away"); return }
+            guard let tabbed = try flow.requireModel() as? KitSelectorModel else {
+                Issue.record("the tabs went away")
+                return
+            }
             #expect(tabbed.selectedIndex == index)
             let screen = ScreenTests.english.screen(for: tabbed)
             #expect(screen.content.first == .tabs(titles: options.map(\.title), selected: index))
@@ -266,15 +301,23 @@ import Testing
             let send = try #require(try flow.requireModel().button(kind: .login))
             await flow.viewModel.submit(interactionActionModel: send, parameters: ["userName": "demo"])
             let sent = try flow.requireModel()
-            guard let continued = sent as? KitContinueSameModel else { Issue.record("expected continue-same-step"); return }
+            guard let continued = sent as? KitContinueSameModel else {
+                Issue.record("expected continue-same-step")
+                return
+            }
             #expect(continued.messageItems.contains { $0.text?.contains("+XX XXX XXX 000") == true })
             let enter = try #require(continued.kitButtons.first { $0.fields.contains { $0.key == "otp" } })
             let code = try await flow.otpCode()
             await flow.viewModel.submit(interactionActionModel: enter, parameters: ["otp": code == "000000" ? "111111" : "000000"])
             let refused = try flow.requireModel()
             #expect(flow.viewModel.problemModel?.type == .incorrectCredentialsProblem)
-            guard let still = refused as? KitContinueSameModel else { Issue.record("expected to stay on the step"); return }
-            await flow.viewModel.submit(interactionActionModel: try #require(still.kitButtons.first { $0.fields.contains { $0.key == "otp" } }), parameters: ["otp": code])
+            guard let still = refused as? KitContinueSameModel else {
+                Issue.record("expected to stay on the step")
+                return
+            }
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(still.kitButtons.first { $0.fields.contains { $0.key == "otp" } }),
+                parameters: ["otp": code])
             #expect(try await flow.outcome().tokens != nil)
             await flow.close()
         }
@@ -291,8 +334,12 @@ import Testing
             }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
-            guard let polling = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            guard let polling = try flow.requireModel() as? KitPollingModel else {
+                Issue.record("expected polling")
+                return
+            }
             #expect(polling.recipient == "+XX XXX XXX 000")
             #expect(polling.pollInterval == 0.05)
             #expect(polling.cancelAction != nil)
@@ -311,8 +358,12 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setAutoPollingDuration(duration: 0.01) }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
-            guard let polling = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            guard let polling = try flow.requireModel() as? KitPollingModel else {
+                Issue.record("expected polling")
+                return
+            }
             #expect(polling.pollInterval == 2)
             try await server.answerApproval()  // the next poll would be done
             try await Task.sleep(for: .milliseconds(400))
@@ -323,17 +374,29 @@ import Testing
 
     @Test func zeroTurnsAutomaticPollingOffAndManualPollingWorks() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(duration: 0) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) {
+                $0.setAutoPollingDuration(duration: 0)
+            }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
-            guard let polling = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            guard let polling = try flow.requireModel() as? KitPollingModel else {
+                Issue.record("expected polling")
+                return
+            }
             #expect(!polling.isAutomatic)
             try await Task.sleep(for: .milliseconds(300))
-            guard let still = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
+            guard let still = try flow.requireModel() as? KitPollingModel else {
+                Issue.record("expected polling")
+                return
+            }
             #expect(still.status == .pending)
             await flow.viewModel.poll()
-            guard let polled = try flow.requireModel() as? KitPollingModel else { Issue.record("expected polling"); return }
+            guard let polled = try flow.requireModel() as? KitPollingModel else {
+                Issue.record("expected polling")
+                return
+            }
             #expect(polled.status == .pending)
             try await server.answerApproval()
             await flow.viewModel.poll()  // done: the view model moves on by itself
@@ -348,7 +411,8 @@ import Testing
             await flow.viewModel.start()
             try await flow.choose("external-browser")
             guard let operation = try flow.requireModel() as? KitExternalBrowserModel else {
-                Issue.record("expected an external browser operation"); return
+                Issue.record("expected an external browser operation")
+                return
             }
             #expect(operation.prefersDefaultBrowser)
             let url = try #require(operation.url)
@@ -378,7 +442,8 @@ import Testing
             try await expect(deepLinks, URL(string: "haapi://callback?_resume_nonce=early")!, toFailWith: .noPendingFlow)
             try await flow.choose("external-browser")
             guard let operation = try flow.requireModel() as? KitExternalBrowserModel else {
-                Issue.record("expected an external browser operation"); return
+                Issue.record("expected an external browser operation")
+                return
             }
             let returned = try await Self.browserReturn(operation, server: server)
             // Another app's link, or the right redirect without its nonce, is not the flow's.
@@ -406,7 +471,8 @@ import Testing
             await flow.viewModel.start()
             try await flow.choose("external-browser")
             guard let operation = try flow.requireModel() as? KitExternalBrowserModel else {
-                Issue.record("expected an external browser operation"); return
+                Issue.record("expected an external browser operation")
+                return
             }
             let returned = try await Self.browserReturn(operation, server: server)
             await flow.viewModel.cancel()
@@ -428,7 +494,8 @@ import Testing
     }
 
     func expect(
-        _ deepLinks: HaapiDeepLinkManager, _ url: URL, toFailWith code: HaapiDeepLinkError.Code, sourceLocation: SourceLocation = #_sourceLocation
+        _ deepLinks: HaapiDeepLinkManager, _ url: URL, toFailWith code: HaapiDeepLinkError.Code,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         #expect(!(await deepLinks.canHandleUrl(url)), sourceLocation: sourceLocation)
         do {
@@ -444,12 +511,16 @@ import Testing
             let flow = try await FlowHarness.make(server, client: .attested, scopes: ["openid", "profile", "email"])
             await flow.viewModel.start()
             try await flow.login()
-            guard let consent = try flow.requireModel() as? KitFormModel, consent.step is UserConsentStep else { Issue.record("expected consent"); return }
+            guard let consent = try flow.requireModel() as? KitFormModel, consent.step is UserConsentStep else {
+                Issue.record("expected consent")
+                return
+            }
             let boxes = consent.interactionItems.compactMap { $0 as? KitCheckboxItem }
             #expect(boxes.count == 2)
             #expect(consent.button(kind: .cancel) != nil)
             let email = try #require(boxes.first { $0.value == "email" })
-            await flow.viewModel.submit(interactionActionModel: try #require(consent.button(kind: .userConsent)), parameters: [email.key: ""])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(consent.button(kind: .userConsent)), parameters: [email.key: ""])
             let tokens = try #require(try await flow.outcome().kitTokens)
             #expect(Set(tokens.scope?.split(separator: " ").map(String.init) ?? []) == ["openid", "profile"])
             await flow.close()
@@ -462,7 +533,8 @@ import Testing
             #expect(flow.viewModel.configuration.shouldConfirmFlowInterruption)
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             await flow.viewModel.cancel()
             #expect(flow.viewModel.isConfirmingInterruption)
             #expect(flow.viewModel.oAuthModel == nil)
@@ -501,7 +573,10 @@ import Testing
             let error = try #require(flow.viewModel.error)
             #expect(error.isRetryable)
             #expect(!flow.viewModel.isLoading)
-            guard try #require(flow.model) is KitFormModel else { Issue.record("the step is still shown"); return }
+            guard try #require(flow.model) is KitFormModel else {
+                Issue.record("the step is still shown")
+                return
+            }
             await flow.viewModel.retry()
             #expect(flow.viewModel.error == nil)
             #expect(try await flow.outcome().tokens != nil)

@@ -1,8 +1,8 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import Testing
 
@@ -31,7 +31,9 @@ import Testing
 
     @Test func aRegistrationOrResetPasswordIsANewPasswordWithRules() throws {
         let fields = #"{"type": "username", "name": "userName"}, {"type": "password", "name": "password", "minLength": 8}"#
-        for (kind, expected) in [("user-register", ScreenItem.TextField.ContentType.newPassword), ("password-reset", .newPassword), ("login", .password)] {
+        for (kind, expected) in [
+            ("user-register", ScreenItem.TextField.ContentType.newPassword), ("password-reset", .newPassword), ("login", .password),
+        ] {
             let screen = try Self.screen(Self.form(kind: kind, fields: fields))
             let password = try #require(screen.textFields.last)
             #expect(password.contentType == expected, "\(kind)")
@@ -41,7 +43,8 @@ import Testing
     }
 
     @Test func oneTimeCodesTakeLettersAndNumbersTakeANumberPad() throws {
-        let screen = try Self.screen(Self.form(kind: "login", fields: #"{"type": "text", "name": "otp"}, {"type": "text", "name": "pin", "kind": "number"}"#))
+        let screen = try Self.screen(
+            Self.form(kind: "login", fields: #"{"type": "text", "name": "otp"}, {"type": "text", "name": "pin", "kind": "number"}"#))
         let (code, pin) = (screen.textFields[0], screen.textFields[1])
         #expect(code.contentType == .oneTimeCode && code.keyboard == .text)
         #expect(pin.keyboard == .number)
@@ -52,7 +55,10 @@ import Testing
         let (user, password) = (screen.textFields[0], screen.textFields[1])
         #expect(user.returnKey == .next && password.returnKey == .go)
         #expect(screen.afterReturn(in: user.name) == .field(password.name))
-        guard case .submit(let action)? = screen.afterReturn(in: password.name) else { Issue.record("the last field does not submit"); return }
+        guard case .submit(let action)? = screen.afterReturn(in: password.name) else {
+            Issue.record("the last field does not submit")
+            return
+        }
         #expect(screen.buttons.first { $0.role == .primary }?.action == action)
         #expect(screen.focus == user.name)
     }
@@ -65,7 +71,8 @@ import Testing
         #expect(screen.afterReturn(in: password.name, isLoading: true) == .waitForRequest)
         #expect(screen.afterReturn(in: user.name, isLoading: true) == .field(password.name))
         guard case .submit? = screen.afterReturn(in: password.name, isLoading: false) else {
-            Issue.record("the last field does not submit once the request is over"); return
+            Issue.record("the last field does not submit once the request is over")
+            return
         }
     }
 
@@ -83,7 +90,8 @@ import Testing
 
     @Test func aCheckboxSaysItsStateAndWaitsSayWhatTheyAre() throws {
         let english = Self.english
-        let screen = try Self.screen(Self.form(kind: "login", fields: #"{"type": "checkbox", "name": "terms", "label": "Accept", "checked": true}"#))
+        let screen = try Self.screen(
+            Self.form(kind: "login", fields: #"{"type": "checkbox", "name": "terms", "label": "Accept", "checked": true}"#))
         let checkbox = try #require(screen.content.first { $0.fieldName == "terms" })
         #expect(english.accessibility(of: checkbox).value == "Checked")
         #expect(Self.swedish.accessibility(of: checkbox).value == "Markerad")
@@ -124,12 +132,15 @@ import Testing
                 let count = strings.string(key).components(separatedBy: "%@").count - 1
                 #expect(count == (withArgument.contains(key) ? 1 : 0), "\(strings.language) \(key.rawValue)")
             }
-            #expect(!strings.string(.appSchemeNotInstalled, "bankid").contains("%@") && strings.string(.appSchemeNotInstalled, "bankid").contains("bankid"))
+            #expect(
+                !strings.string(.appSchemeNotInstalled, "bankid").contains("%@")
+                    && strings.string(.appSchemeNotInstalled, "bankid").contains("bankid"))
         }
         let unsupported = Self.english.alert(for: HaapiFlowError(failure: HaapiUIKitError.unsupported(cause: "the step kind X")))
         #expect(unsupported == ("This step cannot be shown", "This app cannot show the step kind X."))
         let runtime = Self.english.alert(for: HaapiFlowError(failure: HaapiUIKitError.illegalState("x")))
-        #expect(runtime.title == "Something went wrong" && runtime.message.hasPrefix("The login stopped: ") && !runtime.message.contains("%@"))
+        #expect(
+            runtime.title == "Something went wrong" && runtime.message.hasPrefix("The login stopped: ") && !runtime.message.contains("%@"))
     }
 
     /// Every `hui_*` key is shown somewhere: named by the code that shows it (outside the table
@@ -139,7 +150,9 @@ import Testing
         var code = ""
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
         #expect(files.count > 100, "the sources are where the test expects them")
-        for file in files where file.pathExtension == "swift" && !["LocalizableStrings.swift", "ViewControllerStyles.swift"].contains(file.lastPathComponent) {
+        for file in files
+        where file.pathExtension == "swift" && !["LocalizableStrings.swift", "ViewControllerStyles.swift"].contains(file.lastPathComponent)
+        {
             code += SwiftSourceText.code(try String(contentsOf: file, encoding: .utf8)) + "\n"
         }
         // Shown through the theme's key for it (an app's theme may point it elsewhere).
@@ -155,7 +168,10 @@ import Testing
     /// that name (`server.cancel()`), a case of another enum (`style: .cancel`,
     /// `[ActionKind] = [.cancel]`) and a word that only contains it (`look`, `for`) are not.
     static func names(_ code: String, _ key: LocalizableStrings.Key) -> Bool {
-        code.contains(try! Regex("(?:(?:^|[^A-Za-z0-9_])Key\\.|(?:^|[^A-Za-z0-9_])(?:string|line|webAuthnText)\\((?:[^()]*?,)?\\s*\\.)\(key)(?![A-Za-z0-9_])(?!\\s*\\()"))
+        code.contains(
+            try! Regex(
+                "(?:(?:^|[^A-Za-z0-9_])Key\\.|(?:^|[^A-Za-z0-9_])(?:string|line|webAuthnText)\\((?:[^()]*?,)?\\s*\\.)\(key)(?![A-Za-z0-9_])(?!\\s*\\()"
+            ))
     }
 
     /// Whether `code` reads the theme key `themeKey` (`keys.registrationSuccessMessageTextKey`).
@@ -165,7 +181,8 @@ import Testing
 
     /// The matcher of the test above, on code written here: look-alikes are not uses.
     @Test func aKeyIsNamedOnlyByCodeThatUsesIt() {
-        let lookAlikes = SwiftSourceText.code("""
+        let lookAlikes = SwiftSourceText.code(
+            """
             // Look for the OK button, or cancel.
             server.cancel()
             UIAlertAction(title: title, style: .cancel)
@@ -186,9 +203,12 @@ import Testing
     }
 
     @Test func aStepWithNoWayOnSaysSo() throws {
-        let screen = try Self.screen(#"{"type": "authentication-step", "actions": [], "messages": [{"text": "Nothing here", "classList": ["heading"]}]}"#)
+        let screen = try Self.screen(
+            #"{"type": "authentication-step", "actions": [], "messages": [{"text": "Nothing here", "classList": ["heading"]}]}"#)
         #expect(screen.items.contains(.message(text: "No way to go on", style: "MessageView.Heading")))
-        #expect(screen.items.contains(.message(text: "Nothing here offers no way to go on. Start the login again.", style: "MessageView.Error")))
+        #expect(
+            screen.items.contains(.message(text: "Nothing here offers no way to go on. Start the login again.", style: "MessageView.Error"))
+        )
     }
 
     @Test func aUserCodeCanBeCopied() throws {
@@ -228,7 +248,9 @@ import Testing
     @Test func imageNamesAreCuritys() {
         #expect(AuthenticatorIcons.imageName(for: "sign-in-with-apple") == "hui_ic_authenticator_sign_in_with_apple")
         #expect(AuthenticatorIcons.imageName(for: "freja-eid") == "hui_ic_authenticator_freja_eid")
-        #expect(AuthenticatorIcons.symbol(for: "hui_ic_authenticator_html_form") == "person.text.rectangle", "the kit's own symbol for a known type")
+        #expect(
+            AuthenticatorIcons.symbol(for: "hui_ic_authenticator_html_form") == "person.text.rectangle",
+            "the kit's own symbol for a known type")
         #expect(AuthenticatorIcons.symbol(for: "hui_ic_authenticator_some_new_type") == AuthenticatorIcons.fallbackSymbol)
         #expect(ScreenBuilder.bankIDLogo == "hui_ic_bankid_login_symbol" && Images.symbol(for: ScreenBuilder.bankIDLogo) != nil)
         #expect((Images.revealPassword, Images.hidePassword) == ("hui_ic_eye", "hui_ic_eye_crossed"))
@@ -241,27 +263,40 @@ import Testing
         let messages = codes.map { #"{"text": "\#($0)", "classList": ["info", "userCode"]}"# }.joined(separator: ", ")
         let screen = try Self.screen(
             #"{"type": "authentication-step", "messages": [{"text": "Your recovery codes", "classList": ["info", "heading"]}, "#
-                + messages + #"], "actions": [{"template": "form", "kind": "continue", "model": {"href": "/next", "method": "POST", "actionTitle": "I saved them"}}]}"#)
-        #expect(screen.messages.first == .message(text: "Your recovery codes", style: "MessageView.Heading"), "a heading that is also info is a heading")
+                + messages
+                + #"], "actions": [{"template": "form", "kind": "continue", "model": {"href": "/next", "method": "POST", "actionTitle": "I saved them"}}]}"#
+        )
+        #expect(
+            screen.messages.first == .message(text: "Your recovery codes", style: "MessageView.Heading"),
+            "a heading that is also info is a heading")
         let shown = screen.messages.compactMap { if case .message(let text, "MessageView.UserCode") = $0 { text } else { nil } }
         #expect(shown == codes)
-        #expect(screen.buttons.filter { if case .copy = $0.action { true } else { false } } == [
-            ScreenItem.Button(title: "Copy", role: .text, action: .copy(codes.joined(separator: "\n")))
-        ])
+        #expect(
+            screen.buttons.filter { if case .copy = $0.action { true } else { false } } == [
+                ScreenItem.Button(title: "Copy", role: .text, action: .copy(codes.joined(separator: "\n")))
+            ])
     }
 
     /// Untitled actions: the kit's word for a kind it knows, in the user's language; nothing for
     /// one it does not know that asks for nothing; a link without a title shows where it goes,
     /// not its relation; an authenticator without a title is not offered.
     @Test func anUntitledActionIsNamedByTheKitOrNotDrawn() throws {
-        let step = #"{"type": "authentication-step", "actions": ["#
+        let step =
+            #"{"type": "authentication-step", "actions": ["#
             + #"{"template": "form", "kind": "redirect", "model": {"href": "/a", "method": "GET"}},"#
             + #"{"template": "form", "kind": "some-new-kind", "model": {"href": "/b", "method": "POST"}},"#
             + #"{"template": "form", "kind": "cancel", "model": {"href": "/c", "method": "POST"}}],"#
             + #""links": [{"href": "https://help.example/guide", "rel": "help"}]}"#
-        #expect(ScreenTests.describe(try Self.screen(step)) == ["primary button: Continue", "text button: Cancel", "link: https://help.example/guide"])
-        #expect(ScreenTests.describe(try Self.screen(step, builder: Self.swedish)).prefix(2) == ["primary button: Fortsätt", "text button: Avbryt"])
-        let selector = #"{"type": "authentication-step", "actions": [{"template": "selector", "kind": "authenticator-selector", "title": "Choose", "model": {"options": ["#
+        #expect(
+            ScreenTests.describe(try Self.screen(step)) == [
+                "primary button: Continue", "text button: Cancel", "link: https://help.example/guide",
+            ])
+        #expect(
+            ScreenTests.describe(try Self.screen(step, builder: Self.swedish)).prefix(2) == [
+                "primary button: Fortsätt", "text button: Avbryt",
+            ])
+        let selector =
+            #"{"type": "authentication-step", "actions": [{"template": "selector", "kind": "authenticator-selector", "title": "Choose", "model": {"options": ["#
             + #"{"template": "form", "kind": "select-authenticator", "title": "Password", "properties": {"authenticatorType": "html-form"}, "model": {"href": "/p", "method": "GET"}},"#
             + #"{"template": "form", "kind": "select-authenticator", "properties": {"authenticatorType": "sms"}, "model": {"href": "/s", "method": "GET"}}]}}]}"#
         #expect(try Self.screen(selector).buttons.map(\.title) == ["Password"])
@@ -271,8 +306,10 @@ import Testing
 
     @Test func aPasskeyFailureLeadsToRetryMessageOrFallback() {
         let table: [(PasskeyFailure, Bool, PasskeyFailureOutcome)] = [
-            (.cancelled, true, .retry), (.cancelled, false, .retry), (.noCredentials, true, .noCredentials), (.appAssociation, false, .appAssociation),
-            (.notSupported, true, .fallback), (.notSupported, false, .unavailable), (.failed("x"), true, .fallback), (.failed("x"), false, .unavailable),
+            (.cancelled, true, .retry), (.cancelled, false, .retry), (.noCredentials, true, .noCredentials),
+            (.appAssociation, false, .appAssociation),
+            (.notSupported, true, .fallback), (.notSupported, false, .unavailable), (.failed("x"), true, .fallback),
+            (.failed("x"), false, .unavailable),
         ]
         for (failure, allowed, expected) in table {
             #expect(PasskeyFailureOutcome(failure, fallbackAllowed: allowed) == expected, "\(failure) allowed: \(allowed)")
@@ -287,8 +324,11 @@ import Testing
                 let flow = try await FlowHarness.make(server, client: .secret, bound: false) { $0.setUsePasskeysBrowserFallback(allowed) }
                 await flow.viewModel.start()
                 try await flow.choose("webauthn")
-                await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
-                await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["password": "Password1"])
+                await flow.viewModel.submit(
+                    interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+                await flow.viewModel.submit(
+                    interactionActionModel: try #require(try flow.requireModel().button(kind: .login)),
+                    parameters: ["password": "Password1"])
                 let operation = try #require(try flow.requireModel() as? KitWebAuthnModel)
                 #expect(operation.browserFallback != nil)
                 #expect((flow.viewModel.passkeysBrowserFallback(of: operation) != nil) == allowed, "allowed: \(allowed)")
@@ -304,7 +344,9 @@ import Testing
                 #expect(flow.model is KitWebAuthnModel, "nothing is sent before the user taps")
 
                 await flow.viewModel.takePasskeyFallback()
-                #expect((flow.model is KitWebAuthnModel) == !allowed, "the fallback is taken only when allowed: \(String(describing: flow.model))")
+                #expect(
+                    (flow.model is KitWebAuthnModel) == !allowed,
+                    "the fallback is taken only when allowed: \(String(describing: flow.model))")
                 #expect(flow.viewModel.passkeyDidFail(.cancelled, kind: .platform) == (allowed ? .nothing : .retry))
                 await flow.close()
             }
@@ -320,7 +362,9 @@ import Testing
                 await flow.viewModel.start()
                 try await flow.choose("bankid")
                 let kind = ActionKind(rawValue: sameDevice ? "bankid-same-device" : "bankid-other-device")
-                await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: kind)), parameters: ["personalnumber": SeedData.personalNumber])
+                await flow.viewModel.submit(
+                    interactionActionModel: try #require(try flow.requireModel().button(kind: kind)),
+                    parameters: ["personalnumber": SeedData.personalNumber])
                 let bankID = try await waitFor(timeout: .seconds(45)) { () -> KitBankIdModel? in
                     guard let bankID = flow.model as? KitBankIdModel, sameDevice || bankID.polling != nil else { return nil }
                     return bankID
@@ -348,10 +392,13 @@ import Testing
     /// Back from BankID or another app: the wait is polled at once, not at its next tick.
     @Test func comingBackToTheAppPollsAtOnce() async throws {
         try await RunningServer.with { server in
-            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) { $0.setAutoPollingDuration(duration: 600) }
+            let flow = try await FlowHarness.make(server, client: .secret, bound: false, stripsPollingInterval: true) {
+                $0.setAutoPollingDuration(duration: 600)
+            }
             await flow.viewModel.start()
             try await flow.choose("polling")
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.requireModel().button(kind: .login)), parameters: ["userName": "demo"])
             #expect(try flow.requireModel() is KitPollingModel)
             try await server.answerApproval()
             await flow.viewModel.pollAfterReturn()
@@ -377,7 +424,9 @@ import Testing
             let problem = try #require(flow.model as? any ProblemModel)
             let screen = Self.english.screen(for: problem)
             #expect(screen.kind == .problem)
-            #expect(screen.items.contains(.message(text: "The BankID order was not signed in time", style: "MessageView.Error")), "\(ScreenTests.describe(screen))")
+            #expect(
+                screen.items.contains(.message(text: "The BankID order was not signed in time", style: "MessageView.Error")),
+                "\(ScreenTests.describe(screen))")
             #expect(result.errors == 0)
             await flow.viewModel.cancel()
             #expect(!flow.viewModel.isConfirmingInterruption && result.errors == 1)

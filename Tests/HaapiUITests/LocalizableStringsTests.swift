@@ -56,7 +56,9 @@ import Testing
         let swedish = LocalizableStrings(languages: ["sv"], appTable: { _ in nil })
         #expect(english.string(.waitingFor, "+46 70") == "Waiting for +46 70")
         #expect(swedish.string(.waitingFor, "+46 70") == "Väntar på +46 70")
-        #expect(english.string(.browserOpened, "xdg-open", "http://127.0.0.1:1/cb") == "Opened with xdg-open; waiting for the browser to come back to http://127.0.0.1:1/cb.")
+        #expect(
+            english.string(.browserOpened, "xdg-open", "http://127.0.0.1:1/cb")
+                == "Opened with xdg-open; waiting for the browser to come back to http://127.0.0.1:1/cb.")
         // A translation may put the arguments in another order.
         let reordered = LocalizableStrings(languages: ["en"], appTable: { $0 == "haapi_browser_opened" ? "Back to %2$@ from %1$@" : nil })
         #expect(reordered.string(.browserOpened, "xdg-open", "URL") == "Back to URL from xdg-open")

@@ -1,15 +1,16 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDriver
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import OAuthCore
 import Testing
 
 /// Where the response documents are: the captured Curity responses and the SDK's own fixtures.
 enum Documents {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let captured = packageRoot.appendingPathComponent("Tests/Fixtures/curity-captured", isDirectory: true)
     static let fixtures = packageRoot.appendingPathComponent("Tests/HaapiSDKTests/Fixtures", isDirectory: true)
 
@@ -36,7 +37,9 @@ let factory = KitDataMapper(appRedirect: "app://cb", baseURL: URL(string: "https
 
 extension KitDataMapper {
     /// The model of `step` (a test's step always maps).
-    func model(_ step: any HaapiRepresentation) throws -> any UIInteractionModel { try mapHaapiRepresentationToInteraction(haapiRepresentation: step) }
+    func model(_ step: any HaapiRepresentation) throws -> any UIInteractionModel {
+        try mapHaapiRepresentationToInteraction(haapiRepresentation: step)
+    }
 }
 
 /// The elements of every form a model shows, the images of its step, and its selectors' options.
@@ -62,7 +65,9 @@ extension KitDataMapper {
 @Suite(
     "UI models of the captured Curity responses")
 @MainActor struct CapturedMappingTests {
-    @Test("Every captured step maps to a UI model, every captured problem to a problem model", arguments: Documents.files(in: Documents.captured))
+    @Test(
+        "Every captured step maps to a UI model, every captured problem to a problem model",
+        arguments: Documents.files(in: Documents.captured))
     func everyCapturedResponseMaps(_ name: String) throws {
         switch try Documents.load(Documents.captured, name) {
         case .representation(let step):
@@ -107,7 +112,8 @@ extension KitDataMapper {
     }
 
     @Test func qrCodeImageLinksAreImagesWithTheirBytes() throws {
-        let model = try #require(try factory.model(try Documents.step(Documents.captured, "messagesWithTextAndImageLinks.json")) as? KitFormModel)
+        let model = try #require(
+            try factory.model(try Documents.step(Documents.captured, "messagesWithTextAndImageLinks.json")) as? KitFormModel)
         let qr = try #require(model.context.images.first { $0.rel == "activation" })
         #expect(qr.isQRCode)
         let bytes = try #require(qr.link.imageData)
@@ -180,16 +186,20 @@ extension KitDataMapper {
         #expect(!operation.prefersDefaultBrowser)
         #expect(try operation.buildParameters(URL(string: "app://cb?_resume_nonce=n-1")!)["_resume_nonce"] as? String == "n-1")
 
-        let encap = try #require(try factory.model(try Documents.step(Documents.fixtures, "encap-auto-activation.json")) as? KitGenericOperationModel)
+        let encap = try #require(
+            try factory.model(try Documents.step(Documents.fixtures, "encap-auto-activation.json")) as? KitGenericOperationModel)
         #expect(encap.actionModel.argument("activationCode") != nil)
-        let registration = try #require(try factory.model(try Documents.step(Documents.fixtures, "webauthn-registration.json")) as? KitWebAuthnModel)
+        let registration = try #require(
+            try factory.model(try Documents.step(Documents.fixtures, "webauthn-registration.json")) as? KitWebAuthnModel)
         #expect(registration.isRegistration)
         // Options for any authenticator: both choices, each registering with those options.
         #expect(registration.kinds == [.platform, .crossPlatform])
         #expect(registration.optionsKind(for: .crossPlatform) == .any && registration.optionsKind(for: .platform) == .any)
-        let authentication = try #require(try factory.model(try Documents.step(Documents.fixtures, "webauthn-authentication.json")) as? KitWebAuthnModel)
+        let authentication = try #require(
+            try factory.model(try Documents.step(Documents.fixtures, "webauthn-authentication.json")) as? KitWebAuthnModel)
         #expect(!authentication.isRegistration)
-        let generic = try #require(try factory.model(try Documents.step(Documents.fixtures, "unknown-client-operation.json")) as? KitGenericOperationModel)
+        let generic = try #require(
+            try factory.model(try Documents.step(Documents.fixtures, "unknown-client-operation.json")) as? KitGenericOperationModel)
         #expect(!generic.actionModel.name.rawValue.isEmpty)
     }
 
@@ -234,7 +244,8 @@ struct SmallModelTests {
     @Test func messageClassesMapToStyles() {
         let cases: [([String], MessageStyleAttribute)] = [
             (["heading"], .heading), (["info"], .info), (["warning"], .warn), (["error"], .error), (["is-error"], .error),
-            (["userName"], .username), (["recipient"], .recipientofcommunication), (["userCode"], .usercode), (["activationCode", "warning"], .warn),
+            (["userName"], .username), (["recipient"], .recipientofcommunication), (["userCode"], .usercode),
+            (["activationCode", "warning"], .warn),
             ([], .content),
         ]
         for (classList, style) in cases { #expect(MessageStyleAttribute(classList: classList) == style, "\(classList)") }
@@ -247,7 +258,9 @@ struct SmallModelTests {
         #expect(KitPollingModel.interval(serverMilliseconds: 500, autoPollingDuration: 0) == nil)
         #expect(KitPollingModel.interval(serverMilliseconds: nil, autoPollingDuration: 0.25) == 0.25)
         // Issue 28, item 6: a server's absurd interval is cut to five minutes.
-        #expect(KitPollingModel.interval(serverMilliseconds: 9_000_000_000_000_000, autoPollingDuration: 3) == KitPollingModel.longestServerInterval)
+        #expect(
+            KitPollingModel.interval(serverMilliseconds: 9_000_000_000_000_000, autoPollingDuration: 3)
+                == KitPollingModel.longestServerInterval)
         #expect(KitPollingModel.longestServerInterval == 300)
     }
 
@@ -263,12 +276,15 @@ struct SmallModelTests {
         #expect(defaults.authenticationSelectionPresentation == .list)
         #expect(!defaults.useDefaultExternalBrowser)
         #expect(!defaults.isTokenBound)
-        let dcr = DCRConfiguration(templateClientId: "t", clientRegistrationEndpointUrl: base.appendingPathComponent("register"), storage: InMemoryStorage())
+        let dcr = DCRConfiguration(
+            templateClientId: "t", clientRegistrationEndpointUrl: base.appendingPathComponent("register"), storage: InMemoryStorage())
         let custom = HaapiUIKitConfigurationBuilder(
             clientId: "c", baseUrl: base, tokenEndpointUrl: base.appendingPathComponent("token"),
             authorizationEndpointUrl: base.appendingPathComponent("authorize"), appRedirect: "app://cb"
         )
-        .setAutoPollingDuration(duration: 0).setShouldAutoHandleFlowErrorFeedback(value: false).setShouldConfirmInterruptionFlow(value: false)
+        .setAutoPollingDuration(duration: 0).setShouldAutoHandleFlowErrorFeedback(value: false).setShouldConfirmInterruptionFlow(
+            value: false
+        )
         .setAuthenticationSelectionPresentation(presentation: .tabs).setUseDefaultExternalBrowser(value: true)
         .setTokenBoundConfiguration(configuration: BoundedTokenConfiguration())
         .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("s"))
@@ -286,14 +302,16 @@ struct SmallModelTests {
 
     /// Curity's other builder settings land where the SDK and the flow read them.
     @Test func curitysBuilderSettingsReachTheConfiguration() throws {
-        let risk = RiskAssessmentConfiguration(operatingSystemName: "iOS", operatingSystemVersion: "17.4", deviceModelName: "iPhone15,2", applicatonIdentifier: "se.bank")
+        let risk = RiskAssessmentConfiguration(
+            operatingSystemName: "iOS", operatingSystemVersion: "17.4", deviceModelName: "iPhone15,2", applicatonIdentifier: "se.bank")
         let configuration = HaapiUIKitConfigurationBuilder(
             clientId: "c", baseUrl: URL(string: "https://idsvr.example")!, tokenEndpointUrl: URL(string: "https://idsvr.example/token")!,
-            authorizationEndpointUrl: URL(string: "https://idsvr.example/authorize")!, appRedirect: "app:/cb")
-            .setUsePasskeysBrowserFallback(false).setKeyStoreAlias(alias: "se.bank.haapi").setIsAutoRedirect(value: false)
-            .setRiskAssessmentConfiguration(risk).setShouldClearExistingDCRClient(value: true)
-            .setAttestationConfiguration(configuration: AttestationConfiguration(useAttestation: false, attestationMaxRetries: 1))
-            .build()
+            authorizationEndpointUrl: URL(string: "https://idsvr.example/authorize")!, appRedirect: "app:/cb"
+        )
+        .setUsePasskeysBrowserFallback(false).setKeyStoreAlias(alias: "se.bank.haapi").setIsAutoRedirect(value: false)
+        .setRiskAssessmentConfiguration(risk).setShouldClearExistingDCRClient(value: true)
+        .setAttestationConfiguration(configuration: AttestationConfiguration(useAttestation: false, attestationMaxRetries: 1))
+        .build()
         #expect(!configuration.usePasskeysBrowserFallback && configuration.shouldClearExistingDCRClient)
         #expect(configuration.haapiConfiguration.name == "se.bank.haapi")
         #expect(!configuration.haapiConfiguration.isAutoRedirect)
@@ -359,7 +377,9 @@ struct SmallModelTests {
     /// Shapes beyond the basic ones: nested selectors, a selector of continue forms, polling's
     /// BankID operation, WebAuthn's options.
     @Test func shapes() throws {
-        func model(_ name: String) throws -> any UIInteractionModel { try factory.model(try Documents.step(Self.directory, name + ".json")) }
+        func model(_ name: String) throws -> any UIInteractionModel {
+            try factory.model(try Documents.step(Self.directory, name + ".json"))
+        }
         let duo = try #require(try model("duo-select-device-nested-selector") as? KitSelectorModel)
         #expect(duo.options.allSatisfy { $0.formActionModel == nil && $0.nestedOptions.count == 4 })
         let actions = try #require(try model("authentication-action-selector") as? KitSelectorModel)

@@ -1,7 +1,7 @@
-import HaapiTesting
 import Foundation
 import HaapiDriver
 import HaapiSDK
+import HaapiTesting
 import HaapiUI
 import OAuthCore
 import OAuthTransportNIO
@@ -35,12 +35,15 @@ enum Recorded {
         let base = URL(string: playback.url)!
         let configuration = HaapiConfiguration(
             name: "playback-\(UUID().uuidString)", clientId: "playback-client", baseURL: base,
-            tokenEndpointURL: base.appendingPathComponent("oauth/token"), authorizationEndpointURL: base.appendingPathComponent("oauth/authorize"),
+            tokenEndpointURL: base.appendingPathComponent("oauth/token"),
+            authorizationEndpointURL: base.appendingPathComponent("oauth/authorize"),
             appRedirect: appRedirect, authorizationParametersProvider: { OAuthAuthorizationParameters(scopes: ["openid"]) })
         let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: configuration)
             .setTransport(try AsyncHTTPClientTransport()).setStorage(InMemoryStorage())
             .setTokenBoundConfiguration(configuration: UnboundedTokenConfiguration())
-            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("playback-secret")).setAccessStrategy(.clientCredentials)
+            .setClientAuthenticationMethod(method: ClientAuthenticationMethodSecret("playback-secret")).setAccessStrategy(
+                .clientCredentials
+            )
             .setAutoPollingDuration(duration: 0.05)
         configure(builder)
         return PlaybackHarness(playback: playback, viewModel: try HaapiFlowViewModel(haapiUIKitConfiguration: builder.build()))
@@ -70,7 +73,9 @@ enum Recorded {
     }
 
     func model(sourceLocation: SourceLocation = #_sourceLocation) throws -> any UIModel {
-        if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
+        if let error = viewModel.error {
+            Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation)
+        }
         return try #require(viewModel.uiModel, sourceLocation: sourceLocation)
     }
 
@@ -91,9 +96,12 @@ enum Recorded {
     func tokens(sourceLocation: SourceLocation = #_sourceLocation) async throws -> any OAuthTokenModel {
         // A ceiling for a loaded CI machine (every suite runs at once on 2 cores), not a timing claim.
         let outcome = try await waitFor(timeout: .seconds(45)) { () -> (any OAuthModel)? in
-            viewModel.oAuthModel ?? (viewModel.error != nil ? KitOAuthErrorModel(error: "flow_error", errorDescription: viewModel.error?.title, source: .client) : nil)
+            viewModel.oAuthModel
+                ?? (viewModel.error != nil
+                    ? KitOAuthErrorModel(error: "flow_error", errorDescription: viewModel.error?.title, source: .client) : nil)
         }
-        return try #require(outcome.tokens, "the flow ended with \(outcome) \(viewModel.error.map(\.title) ?? "")", sourceLocation: sourceLocation)
+        return try #require(
+            outcome.tokens, "the flow ended with \(outcome) \(viewModel.error.map(\.title) ?? "")", sourceLocation: sourceLocation)
     }
 
     func close() async {
@@ -150,7 +158,8 @@ typealias Scene = PlaybackServer.Scene
 
     /// Going into an option and back shows the step as sent.
     @Test func returnToStepLeavesANestedChoice() async throws {
-        try await PlaybackHarness.with([Scene(try Recorded.uiKit("duo-select-device-nested-selector"))], hosts: Recorded.uiKitHosts) { flow in
+        try await PlaybackHarness.with([Scene(try Recorded.uiKit("duo-select-device-nested-selector"))], hosts: Recorded.uiKitHosts) {
+            flow in
             await flow.viewModel.start()
             await flow.viewModel.select(try flow.option("Phone 1 (+XX XXX XXX 204)"))
             #expect(try flow.selector().options.count == 4)
@@ -177,7 +186,10 @@ typealias Scene = PlaybackServer.Scene
             // BankID comes back to the app: its redirect, not the server's.
             #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=test-token&redirect=haapi%3A%2F%2Fcallback")
             #expect(bankID.qrCode?.rel == "qr-code")
-            #expect((flow.viewModel.shownStep as? PollingStep)?.allActions.compactMap { ($0 as? ClientOperationAction)?.model.continueActions.count } == [1])
+            #expect(
+                (flow.viewModel.shownStep as? PollingStep)?.allActions.compactMap {
+                    ($0 as? ClientOperationAction)?.model.continueActions.count
+                } == [1])
             #expect(polling.cancelAction != nil)
             _ = try await flow.tokens()
         }
@@ -240,7 +252,9 @@ typealias Scene = PlaybackServer.Scene
 
     /// "Any device": one set of options for this device and one for another, each with its field.
     @Test func webAuthnAnyDeviceOffersBothKinds() async throws {
-        try await PlaybackHarness.with([Scene(try Recorded.uiKit("webauthn-registration-any-device-client-operation"))], hosts: Recorded.uiKitHosts) { flow in
+        try await PlaybackHarness.with(
+            [Scene(try Recorded.uiKit("webauthn-registration-any-device-client-operation"))], hosts: Recorded.uiKitHosts
+        ) { flow in
             await flow.viewModel.start()
             guard let webAuthn = try flow.model() as? KitWebAuthnModel else {
                 Issue.record("expected a WebAuthn operation")
@@ -280,7 +294,8 @@ typealias Scene = PlaybackServer.Scene
                 let shown = try flow.model()
                 #expect(flow.viewModel.problemModel?.handling == .correctOnSameStep)
                 #expect(flow.viewModel.error == nil)
-                await flow.viewModel.submit(interactionActionModel: try #require(shown.button(kind: .login)), parameters: ["username": "someone"])
+                await flow.viewModel.submit(
+                    interactionActionModel: try #require(shown.button(kind: .login)), parameters: ["username": "someone"])
                 _ = try await flow.tokens()
             default:
                 // The flow stops with the server's title and messages; nothing more is sent.
@@ -303,7 +318,8 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             let outcome = try await waitFor { flow.viewModel.oAuthModel }
             let error = try #require(outcome as? KitOAuthErrorModel)
             #expect(!error.error.isEmpty && error.source != .client)
@@ -313,11 +329,13 @@ typealias Scene = PlaybackServer.Scene
     /// A problem type nobody here knows: the flow stops, showing its title and messages, and
     /// the problem keeps its raw JSON (members this layer does not model included).
     @Test func anUnknownProblemTypeStopsTheFlowWithItsTitleAndMessages() async throws {
-        let unknown = #"{"type":"https://example.com/problems/quota-exceeded","title":"Quota exceeded","retryAfter":60,"messages":[{"text":"Try tomorrow","classList":["warning"]}]}"#
+        let unknown =
+            #"{"type":"https://example.com/problems/quota-exceeded","title":"Quota exceeded","retryAfter":60,"messages":[{"text":"Try tomorrow","classList":["warning"]}]}"#
         let scenes = [Scene(try Recorded.uiKit("username-authentication-step")), Scene(unknown, expecting: ("POST", "/auth/login"))]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             let problem = try #require(flow.viewModel.error?.problem)
             #expect(problem.handling == .stop && problem.title == "Quota exceeded")
             #expect(problem.messageItems.map(\.messageStyleAttribute) == [.warn])
@@ -336,11 +354,13 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             // Restarted: the login form again, no error.
             #expect(flow.viewModel.error == nil)
             #expect(flow.playback.played == 3)
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["username": "someone"])
             // A second mismatch in the same flow is an error.
             #expect(flow.viewModel.error?.problem?.handling == .restartFlow)
             #expect(flow.playback.played == 4)
@@ -349,7 +369,8 @@ typealias Scene = PlaybackServer.Scene
 
     /// A step that offers nothing ends with a typed error naming the step and its templates.
     @Test func aStepThatOffersNothingEndsWithATypedError() async throws {
-        let deadEnd = #"{"type":"authentication-step","metadata":{"viewName":"custom/view"},"actions":[{"template":"hologram","kind":"login","model":{}}]}"#
+        let deadEnd =
+            #"{"type":"authentication-step","metadata":{"viewName":"custom/view"},"actions":[{"template":"hologram","kind":"login","model":{}}]}"#
         try await PlaybackHarness.with([Scene(deadEnd)]) { flow in
             await flow.viewModel.start()
             let error = try #require(flow.viewModel.error?.underlyingError as? UnsupportedStepError)
@@ -410,10 +431,14 @@ typealias Scene = PlaybackServer.Scene
     @Test func duoPushPollsToDone() async throws {
         let scenes = [
             Scene(try Recorded.captured("duo")),
-            Scene(try Recorded.captured("pollingStep"), expecting: ("POST", "/dev/authn/authenticate/duo1/select-device"), requiring: ["factor": "push"]),
+            Scene(
+                try Recorded.captured("pollingStep"), expecting: ("POST", "/dev/authn/authenticate/duo1/select-device"),
+                requiring: ["factor": "push"]),
             Scene(try Recorded.captured("pollingStep"), expecting: ("GET", "/dev/authn/authenticate/duo1/device-poller")),
             Scene(try Recorded.captured("pollingStepDone"), expecting: ("GET", "/dev/authn/authenticate/duo1/device-poller")),
-            Scene(try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller"), requiring: ["moveOn": "true"]),
+            Scene(
+                try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller"),
+                requiring: ["moveOn": "true"]),
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
@@ -428,13 +453,17 @@ typealias Scene = PlaybackServer.Scene
     @Test func bankIDSameDeviceContinuesToPolling() async throws {
         let scenes = [
             Scene(try Recorded.captured("bankIdSelectSameOrOtherDevice")),
-            Scene(try Recorded.captured("bankIdSameDeviceClientOperation"), expecting: ("POST", "/dev/authn/authenticate/bankid1/index"), requiring: ["usesamedevice": "true"]),
+            Scene(
+                try Recorded.captured("bankIdSameDeviceClientOperation"), expecting: ("POST", "/dev/authn/authenticate/bankid1/index"),
+                requiring: ["usesamedevice": "true"]),
             Scene(try Recorded.captured("pollingStepDone"), expecting: ("GET", "/dev/authn/authenticate/bankid1/poller")),
             Scene(try Recorded.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller")),
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: ActionKind(rawValue: "bankid-same-device"))), parameters: [:])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: ActionKind(rawValue: "bankid-same-device"))),
+                parameters: [:])
             let model = try flow.model()
             guard let bankID = model as? KitBankIdModel else {
                 Issue.record("expected BankID, got \(model)")
@@ -442,7 +471,9 @@ typealias Scene = PlaybackServer.Scene
             }
             let step = try #require(flow.viewModel.shownStep as? BankIdClientOperationStep)
             // The server sent `redirect=null`: BankID comes back to the app instead.
-            #expect(bankID.autoStartURL?.absoluteString == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=haapi%3A%2F%2Fcallback")
+            #expect(
+                bankID.autoStartURL?.absoluteString
+                    == "bankid:///?autostarttoken=04b7c1bd-6d7b-46c0-b8ed-00f5cf39688c&redirect=haapi%3A%2F%2Fcallback")
             #expect(step.errorActions.map(\.kind.rawValue) == ["bankid-other-device"])
             #expect(bankID.button(kind: .cancel) != nil)
             await flow.viewModel.submit(form: try #require(step.continueActions.first?.form), parameters: [:])
@@ -462,9 +493,14 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes, hosts: ["https://785e77548e1e.ngrok.io"]) { flow in
             await flow.viewModel.start()
-            guard let selector = try flow.model() as? KitSelectorModel else { Issue.record("expected the selector"); return }
+            guard let selector = try flow.model() as? KitSelectorModel else {
+                Issue.record("expected the selector")
+                return
+            }
             await flow.viewModel.select(try #require(selector.options.first { $0.type == "username" } ?? selector.options.last))
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: .login)), parameters: ["userName": "demo", "password": "Password1"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: .login)),
+                parameters: ["userName": "demo", "password": "Password1"])
             // The redirection step is followed by HaapiManager (isAutoRedirect): the UI never sees it.
             _ = try await flow.tokens()
         }
@@ -482,9 +518,16 @@ typealias Scene = PlaybackServer.Scene
         ]
         try await PlaybackHarness.with(scenes) { flow in
             await flow.viewModel.start()
-            await flow.viewModel.submit(interactionActionModel: try #require(try flow.model().button(kind: ActionKind(rawValue: "bankid-same-device"))), parameters: [:])
-            guard let bankID = try flow.model() as? KitBankIdModel else { Issue.record("expected BankID"); return }
-            await flow.viewModel.submit(interactionActionModel: try #require(bankID.button(kind: .bankIdOtherDevice)), parameters: ["personalnumber": "199001011234"])
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(try flow.model().button(kind: ActionKind(rawValue: "bankid-same-device"))),
+                parameters: [:])
+            guard let bankID = try flow.model() as? KitBankIdModel else {
+                Issue.record("expected BankID")
+                return
+            }
+            await flow.viewModel.submit(
+                interactionActionModel: try #require(bankID.button(kind: .bankIdOtherDevice)),
+                parameters: ["personalnumber": "199001011234"])
             _ = try await flow.tokens()
         }
     }

@@ -10,28 +10,35 @@ import Testing
         let cases: [([String], MessageStyleAttribute, String)] = [
             (["heading"], .heading, "MessageView.Heading"), (["info"], .info, "MessageView.Info"),
             (["error"], .error, "MessageView.Error"), (["is-error"], .error, "MessageView.Error"),
-            (["warning"], .warn, "MessageView.Warn"), (["recipientOfCommunication"], .recipientofcommunication, "MessageView.RecipientOfCommunication"),
+            (["warning"], .warn, "MessageView.Warn"),
+            (["recipientOfCommunication"], .recipientofcommunication, "MessageView.RecipientOfCommunication"),
             (["username"], .username, "MessageView.Username"), (["userCode"], .usercode, "MessageView.UserCode"),
-            (["custom", "error"], .error, "MessageView.Error"), (["custom"], .content, "MessageView.Content"), ([], .content, "MessageView.Content"),
+            (["custom", "error"], .error, "MessageView.Error"), (["custom"], .content, "MessageView.Content"),
+            ([], .content, "MessageView.Content"),
             // Several known classes: a user code, then a heading, win whatever their order.
             (["info", "userCode"], .usercode, "MessageView.UserCode"), (["info", "heading"], .heading, "MessageView.Heading"),
             (["heading", "userCode"], .usercode, "MessageView.UserCode"), (["info", "error"], .error, "MessageView.Error"),
         ]
         for (classes, attribute, section) in cases {
-            let message: any InfoMessageModel = KitInfoMessage(text: "t", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes)
+            let message: any InfoMessageModel = KitInfoMessage(
+                text: "t", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes)
             #expect(message.messageStyleAttribute == attribute, "\(classes)")
             #expect(message.messageStyleAttribute.themeSection == section, "\(classes)")
         }
         // Curity's raw values, as an app may have stored them: `MessageStyleAttribute: String` in
         // IdsvrHaapiUIKit's .swiftinterface (curityio/ios-idsvr-haapi-ui-kit-dist, 4033a92) has these
         // cases, in this order, with no raw values of their own, so each is its name.
-        #expect(MessageStyleAttribute.allCases.map(\.rawValue) == ["heading", "info", "error", "warn", "recipientofcommunication", "content", "username", "usercode"])
+        #expect(
+            MessageStyleAttribute.allCases.map(\.rawValue) == [
+                "heading", "info", "error", "warn", "recipientofcommunication", "content", "username", "usercode",
+            ])
     }
 
     @Test func aProblemsHandleableTypeIsCuritysName() throws {
         let kinds: [(String, HandleableProblemType)] = [
             ("authentication-failed", .authenticationFailedProblem), ("invalid-input", .invalidInputProblem),
-            ("incorrect-credentials", .incorrectCredentialsProblem), ("mismatch-between-session-and-access-token", .sessionAndAccessTokenMismatchProblem),
+            ("incorrect-credentials", .incorrectCredentialsProblem),
+            ("mismatch-between-session-and-access-token", .sessionAndAccessTokenMismatchProblem),
             ("too-many-attempts", .tooManyAttemptsProblem), ("unexpected", .unhandleable), ("generic-user-error", .unhandleable),
             ("error-authorization-response", .unhandleable),
         ]
@@ -48,7 +55,8 @@ import Testing
     /// A captured selector step (Curity's own answer) maps to a ``SelectorModel`` whose options
     /// and links are the kit's models under Curity's names, in the server's order.
     @Test func theKitsModelsAnswerToCuritysNames() throws {
-        let selector = try #require(try factory.model(try Documents.step(Documents.captured, "selectAuthenticationWithLinks.json")) as? any SelectorModel)
+        let selector = try #require(
+            try factory.model(try Documents.step(Documents.captured, "selectAuthenticationWithLinks.json")) as? any SelectorModel)
         let options: [any SelectorItemModel] = selector.selectorItems
         let links: [any LinkItemModel] = selector.linkItems
         #expect(links.map(\.text) == ["Forgot your password?", "Forgot your username?", "Create account"])
@@ -90,6 +98,7 @@ import Testing
         let refused = try JSONDecoder().decode(ErrorTokenResponse.self, from: Data(#"{"error":"invalid_grant"}"#.utf8))
         #expect((try mapper.mapTokenResponseToOAuthModel(tokenResponse: .errorToken(refused)) as? AppError)?.code == "invalid_grant")
         let tokens = try SuccessfulTokenResponse(members: ["access_token": .string("at"), "token_type": .string("Bearer")])
-        #expect((try mapper.mapTokenResponseToOAuthModel(tokenResponse: .successfulToken(tokens)) as? KitOAuthTokenModel)?.accessToken == "at")
+        #expect(
+            (try mapper.mapTokenResponseToOAuthModel(tokenResponse: .successfulToken(tokens)) as? KitOAuthTokenModel)?.accessToken == "at")
     }
 }

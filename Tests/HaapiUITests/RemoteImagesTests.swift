@@ -20,7 +20,9 @@ import Testing
         async let second = images.load("https://idsvr.example/qr.png")
         let outcomes = await [first, second]
         #expect(outcomes == [.image(Self.png, mediaType: "image/png"), .image(Self.png, mediaType: "image/png")])
-        #expect(await images.load("/qr.png", relativeTo: URL(string: "https://idsvr.example/authn/")) == .image(Self.png, mediaType: "image/png"))
+        #expect(
+            await images.load("/qr.png", relativeTo: URL(string: "https://idsvr.example/authn/"))
+                == .image(Self.png, mediaType: "image/png"))
         #expect(transport.sent.count == 1, "one request for one image, however often it is asked for")
         #expect(transport.sent.first?.timeout == RemoteImages.timeout && transport.sent.first?.headers["Accept"] == "image/*")
     }
@@ -48,13 +50,19 @@ import Testing
     @Test func dataURLsAreDecodedAndCheckedTheSameWay() async {
         let images = RemoteImages(transport: nil)
         #expect(await images.load("data:image/png;base64," + Self.png.base64EncodedString()) == .image(Self.png, mediaType: "image/png"))
-        #expect(await images.load("data:image/png;base64," + Data("GIF89a....".utf8).base64EncodedString()) == .image(Data("GIF89a....".utf8), mediaType: "image/gif"))
+        #expect(
+            await images.load("data:image/png;base64," + Data("GIF89a....".utf8).base64EncodedString())
+                == .image(Data("GIF89a....".utf8), mediaType: "image/gif"))
         #expect(await images.load("data:image/png;base64," + Data("not an image".utf8).base64EncodedString()) == .unavailable(.notAnImage))
         #expect(await images.load("data:image/svg+xml,<svg/>") == .unavailable(.notAnImage), "only base64 data URLs")
         let svg = Data(#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)
         #expect(await images.load("data:image/svg+xml;base64," + svg.base64EncodedString()) == .image(svg, mediaType: "image/svg+xml"))
-        #expect(await images.load("data:image/png;base64," + String(repeating: "A", count: RemoteImages.byteLimit * 2)) == .unavailable(.tooLarge))
-        #expect(RemoteImages.Outcome.image(Self.png, mediaType: "image/png").dataURL == "data:image/png;base64," + Self.png.base64EncodedString())
+        #expect(
+            await images.load("data:image/png;base64," + String(repeating: "A", count: RemoteImages.byteLimit * 2))
+                == .unavailable(.tooLarge))
+        #expect(
+            RemoteImages.Outcome.image(Self.png, mediaType: "image/png").dataURL == "data:image/png;base64,"
+                + Self.png.base64EncodedString())
     }
 
     /// Each reason has the kit's text in place of the image, in each language.
@@ -62,7 +70,9 @@ import Testing
         for language in ["en", "sv"] {
             let strings = LocalizableStrings(languages: [language], appTable: { _ in nil })
             let texts = RemoteImages.Reason.allCases.map { strings.string($0.text) }
-            #expect(Set(texts).count == RemoteImages.Reason.allCases.count && texts.allSatisfy { !$0.hasPrefix("haapi_") }, "\(language): \(texts)")
+            #expect(
+                Set(texts).count == RemoteImages.Reason.allCases.count && texts.allSatisfy { !$0.hasPrefix("haapi_") },
+                "\(language): \(texts)")
         }
     }
 }

@@ -10,7 +10,9 @@ import Testing
     static let english = ScreenBuilder(strings: LocalizableStrings(languages: ["en"], appTable: { _ in nil }))
     static let swedish = ScreenBuilder(strings: LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
 
-    static func screen(_ directory: URL, _ name: String, builder: ScreenBuilder = english, factory: KitDataMapper = factory) throws -> Screen {
+    static func screen(_ directory: URL, _ name: String, builder: ScreenBuilder = english, factory: KitDataMapper = factory) throws
+        -> Screen
+    {
         switch try Documents.load(directory, name) {
         case .representation(let step): return builder.screen(for: try factory.model(step))
         case .problem(let problem): return builder.screen(for: KitProblemModel(problem))
@@ -24,7 +26,8 @@ import Testing
         case .text(let text): return "text: \(text)"
         case .section(let title): return "section: \(title)"
         case .textField(let field):
-            return "field \(field.name) \(field.contentType.rawValue)\(field.isSecure ? " secure" : "")\(field.error.map { " error: \($0)" } ?? "")"
+            return
+                "field \(field.name) \(field.contentType.rawValue)\(field.isSecure ? " secure" : "")\(field.error.map { " error: \($0)" } ?? "")"
         case .checkbox(let box): return "checkbox \(box.name)\(box.isChecked ? " checked" : "")\(box.isReadonly ? " readonly" : "")"
         case .picker(let picker): return "picker \(picker.name) (\(picker.options.count))"
         case .button(let button): return "\(button.role.rawValue) button: \(button.title)"
@@ -75,25 +78,37 @@ import Testing
                         #expect(shown.contains(text), "\(name): the message \"\(text)\" is not on the screen: \(described)")
                     }
                     // An image link (a QR code, an activation code) is drawn as an image, any other as a link.
-                    #expect(screen.links.count == document.links.count, "\(name): \(document.links) links sent, \(screen.links.count) on the screen")
+                    #expect(
+                        screen.links.count == document.links.count,
+                        "\(name): \(document.links) links sent, \(screen.links.count) on the screen")
                     for image in document.images {
-                        #expect(screen.items.contains { Self.draws(image, $0) }, "\(name): the image \(image.prefix(60)) is not on the screen: \(described)")
+                        #expect(
+                            screen.items.contains { Self.draws(image, $0) },
+                            "\(name): the image \(image.prefix(60)) is not on the screen: \(described)")
                     }
                     if let form = model as? KitFormModel {
                         for button in form.buttons {
-                            for field in button.fields { #expect(screen.items.contains { Self.names(field.key, $0) }, "\(name): field \(field.key)") }
-                            #expect(screen.buttons.contains { $0.action == .submit(button) }, "\(name): the button of \(button.label) in \(described)")
+                            for field in button.fields {
+                                #expect(screen.items.contains { Self.names(field.key, $0) }, "\(name): field \(field.key)")
+                            }
+                            #expect(
+                                screen.buttons.contains { $0.action == .submit(button) },
+                                "\(name): the button of \(button.label) in \(described)")
                         }
                     }
                     if let selector = model as? KitSelectorModel, selector.presentation == .list {
-                        #expect(screen.buttons.filter { if case .select = $0.action { true } else { false } }.count == selector.selectorItems.count, "\(name)")
+                        #expect(
+                            screen.buttons.filter { if case .select = $0.action { true } else { false } }.count
+                                == selector.selectorItems.count, "\(name)")
                     }
                     // At most one primary button: the step's main way on.
                     #expect(screen.buttons.filter { $0.role == .primary }.count <= 1, "\(name): \(described)")
                 case .problem(let problem):
                     let screen = Self.english.screen(for: KitProblemModel(problem))
                     #expect(screen.kind == .problem)
-                    #expect(screen.messages.first == .message(text: problem.title?.literal ?? "Something went wrong", style: "MessageView.Error"), "\(name)")
+                    #expect(
+                        screen.messages.first
+                            == .message(text: problem.title?.literal ?? "Something went wrong", style: "MessageView.Error"), "\(name)")
                     #expect(screen.links.count == problem.links.count)
                 }
             }
@@ -106,9 +121,11 @@ import Testing
     /// top-level `messages` and `links`, where every step type keeps them. A link is an image
     /// when its media type is an image's (HAAPI's `type`) or its target is a `data:image/` URL.
     static func messagesAndLinks(_ file: URL) throws -> (messages: [String], links: [String], images: [String]) {
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any], "\(file.lastPathComponent) is not an object")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any], "\(file.lastPathComponent) is not an object")
         let messages = (json["messages"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
-        var links: [String] = [], images: [String] = []
+        var links: [String] = []
+        var images: [String] = []
         for link in json["links"] as? [[String: Any]] ?? [] {
             let href = link["href"] as? String ?? ""
             let isImage = (link["type"] as? String)?.lowercased().hasPrefix("image/") == true || href.lowercased().hasPrefix("data:image/")
@@ -151,13 +168,16 @@ import Testing
     /// The raw values of a response (kinds, templates, types, relations, view names,
     /// authenticator types) and its texts (titles, labels, messages, placeholders).
     static func rawValuesAndTexts(_ json: Any) -> (raw: Set<String>, texts: Set<String>) {
-        var raw: Set<String> = [], texts: Set<String> = []
+        var raw: Set<String> = []
+        var texts: Set<String> = []
         func walk(_ value: Any) {
             if let object = value as? [String: Any] {
                 for (key, member) in object {
                     if let text = member as? String {
                         if ["kind", "template", "type", "rel", "viewName", "authenticatorType", "name"].contains(key) { raw.insert(text) }
-                        if ["title", "actionTitle", "text", "label", "placeholder", "detail", "description"].contains(key) { texts.insert(text) }
+                        if ["title", "actionTitle", "text", "label", "placeholder", "detail", "description"].contains(key) {
+                            texts.insert(text)
+                        }
                     }
                     walk(member)
                 }
@@ -199,73 +219,100 @@ import Testing
     @Test func aLoginFormHasItsFieldsWithAutoFillTypesThenItsButtonThenItsLinks() throws {
         let screen = try Self.screen(Self.uiKit, "html-form-login.json")
         #expect(screen.kind == .form && screen.kind.themeSection == "FormViewController")
-        #expect(Self.describe(screen) == [
-            "field userName username", "field password password secure", "primary button: Login",
-            "link: Forgot your password?", "link: Forgot your username?", "link: Create account",
-        ])
+        #expect(
+            Self.describe(screen) == [
+                "field userName username", "field password password secure", "primary button: Login",
+                "link: Forgot your password?", "link: Forgot your username?", "link: Create account",
+            ])
         #expect(screen.textFields.allSatisfy { $0.style == "InputTextField" && $0.value == nil })
         #expect(screen.buttons.first?.style == "ActionableButton.Primary")
         // A theme that names another text field section styles every field with it.
         let outlined = try Theme.kit.merging(ThemeTests.plist(["huiTextField": "InputTextField.Outlined"]))
-        let themed = try Self.screen(Self.uiKit, "html-form-login.json", builder: ScreenBuilder(strings: Self.english.strings, theme: outlined))
+        let themed = try Self.screen(
+            Self.uiKit, "html-form-login.json", builder: ScreenBuilder(strings: Self.english.strings, theme: outlined))
         #expect(themed.textFields.allSatisfy { $0.style == "InputTextField.Outlined" })
         _ = try HaapiUIViewControllerStyle(theme: outlined)
     }
 
     @Test func everyKindOfFieldHasItsElement() throws {
-        #expect(Self.describe(try Self.screen(Self.uiKit, "form-different-inputs.json")) == [
-            "picker character (2)", "field something none", "checkbox accept", "checkbox always-checked checked readonly", "primary button: Submit",
-        ])
+        #expect(
+            Self.describe(try Self.screen(Self.uiKit, "form-different-inputs.json")) == [
+                "picker character (2)", "field something none", "checkbox accept", "checkbox always-checked checked readonly",
+                "primary button: Submit",
+            ])
         // A one-time code, its recipient above it; the form's second action is a secondary button.
-        #expect(Self.describe(try Self.screen(Self.uiKit, "html-form-account-activation-otp.json")) == [
-            "Heading: Activate Account", "Info: An email with a one time password has been sent to you.",
-            "Info: If you did not receive an email, check your spam folder.", "field otp oneTimeCode", "primary button: Activate",
-            "secondary button: Send a new activation email",
-        ])
+        #expect(
+            Self.describe(try Self.screen(Self.uiKit, "html-form-account-activation-otp.json")) == [
+                "Heading: Activate Account", "Info: An email with a one time password has been sent to you.",
+                "Info: If you did not receive an email, check your spam folder.", "field otp oneTimeCode", "primary button: Activate",
+                "secondary button: Send a new activation email",
+            ])
     }
 
     @Test func consentShowsWhoAsksAndEachScopeThenAcceptAndCancel() throws {
-        #expect(Self.describe(try Self.screen(Self.uiKit, "user-consent.json")) == [
-            "Heading: Haapi Public Client", "Content: wants to access your account:", "Username: testuser",
-            "Content: The following permissions are requested by the above app. Please review these and consent if it is OK.",
-            "checkbox consent.claim.sub checked readonly", "checkbox consent.scope.read checked readonly", "primary button: Submit Consent",
-            "text button: Cancel",
-        ])
+        #expect(
+            Self.describe(try Self.screen(Self.uiKit, "user-consent.json")) == [
+                "Heading: Haapi Public Client", "Content: wants to access your account:", "Username: testuser",
+                "Content: The following permissions are requested by the above app. Please review these and consent if it is OK.",
+                "checkbox consent.claim.sub checked readonly", "checkbox consent.scope.read checked readonly",
+                "primary button: Submit Consent",
+                "text button: Cancel",
+            ])
     }
 
     @Test func aSelectorIsAListOfButtonsOrTabsWithTheFirstOptionShown() throws {
         let list = try Self.screen(Self.uiKit, "authentication-select-authenticator.json")
         #expect(list.kind == .selector)
         // The selector's title heads it (the step has no heading of its own).
-        #expect(Self.describe(list) == [
-            "Heading: Login", "secondary button: Google", "secondary button: TOTP", "secondary button: Username/password", "secondary button: Email",
-            "secondary button: SMS",
-        ])
+        #expect(
+            Self.describe(list) == [
+                "Heading: Login", "secondary button: Google", "secondary button: TOTP", "secondary button: Username/password",
+                "secondary button: Email",
+                "secondary button: SMS",
+            ])
         let tabs = KitDataMapper(presentation: .tabs, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
         let tabbed = try Self.screen(Self.uiKit, "authentication-select-authenticator.json", factory: tabs)
-        #expect(Self.describe(tabbed) == ["Heading: Login", #"tabs ["Google", "TOTP", "Username/password", "Email", "SMS"] at 0"#, "primary button: Google"])
+        #expect(
+            Self.describe(tabbed) == [
+                "Heading: Login", #"tabs ["Google", "TOTP", "Username/password", "Email", "SMS"] at 0"#, "primary button: Google",
+            ])
         // Duo's nested selector: one button per device.
-        #expect(Self.describe(try Self.screen(Self.uiKit, "duo-select-device-nested-selector.json")) == [
-            "Heading: Device selection", "secondary button: Phone 1 (+XX XXX XXX 204)", "secondary button: Phone 2 (+XX XXX XXX 305)", "link: Register new device",
-        ])
+        #expect(
+            Self.describe(try Self.screen(Self.uiKit, "duo-select-device-nested-selector.json")) == [
+                "Heading: Device selection", "secondary button: Phone 1 (+XX XXX XXX 204)", "secondary button: Phone 2 (+XX XXX XXX 305)",
+                "link: Register new device",
+            ])
     }
 
     @Test func pollingWaitsWithASpinnerTheTimeLeftAndCancel() throws {
-        #expect(Self.describe(try Self.screen(Self.uiKit, "sms-polling-pending.json")) == [
-            "Content: Please authenticate using the SMS sent to: xxxxxx7890", "loading", "text button: Restart",
-            "link: Register or change phone number",
-        ])
+        #expect(
+            Self.describe(try Self.screen(Self.uiKit, "sms-polling-pending.json")) == [
+                "Content: Please authenticate using the SMS sent to: xxxxxx7890", "loading", "text button: Restart",
+                "link: Register or change phone number",
+            ])
         // The SDK's fixture says how long is left: in minutes and seconds from a minute up.
         let timed = try Self.screen(Documents.fixtures, "polling-pending.json")
         #expect(timed.kind == .polling)
-        #expect(timed.items.contains { if case .countdown(let countdown) = $0 { countdown.text == "2 minutes and 23 seconds left" && countdown.seconds == 143 } else { false } }, "\(Self.describe(timed))")
+        #expect(
+            timed.items.contains {
+                if case .countdown(let countdown) = $0 {
+                    countdown.text == "2 minutes and 23 seconds left" && countdown.seconds == 143
+                } else {
+                    false
+                }
+            }, "\(Self.describe(timed))")
         let swedish = try Self.screen(Documents.fixtures, "polling-pending.json", builder: Self.swedish)
-        #expect(swedish.items.contains { if case .countdown(let countdown) = $0 { countdown.text == "2 minuter och 23 sekunder kvar" } else { false } }, "\(Self.describe(swedish))")
+        #expect(
+            swedish.items.contains {
+                if case .countdown(let countdown) = $0 { countdown.text == "2 minuter och 23 sekunder kvar" } else { false }
+            }, "\(Self.describe(swedish))")
         // Without automatic polling the user checks.
         let manual = KitDataMapper(autoPollingDuration: 0, appRedirect: "app://cb", baseURL: URL(string: "https://idsvr.example")!)
         let checked = try Self.screen(Self.uiKit, "sms-polling-pending.json", factory: manual)
         #expect(checked.buttons.first == ScreenItem.Button(title: "Check now", role: .primary, action: .poll))
-        #expect(try Self.screen(Self.uiKit, "sms-polling-pending.json", builder: Self.swedish, factory: manual).buttons.first?.title == "Kontrollera nu")
+        #expect(
+            try Self.screen(Self.uiKit, "sms-polling-pending.json", builder: Self.swedish, factory: manual).buttons.first?.title
+                == "Kontrollera nu")
     }
 
     /// A QR code means BankID on another device: the code and its help, never a button for an
@@ -273,10 +320,12 @@ import Testing
     @Test func bankIDOnAnotherDeviceShowsTheQRCodeWithHelpThenWaits() throws {
         let screen = try Self.screen(Self.uiKit, "bankid-polling-pending.json")
         #expect(screen.kind == .bankID && screen.kind.themeSection == "BankIdViewController")
-        #expect(Self.describe(screen) == [
-            "Content: Scan the QR code with your BankID app", "image hui_ic_bankid_login_symbol", "qr image", "expandable: Scan the QR code", "loading",
-            "text button: Cancel",
-        ])
+        #expect(
+            Self.describe(screen) == [
+                "Content: Scan the QR code with your BankID app", "image hui_ic_bankid_login_symbol", "qr image",
+                "expandable: Scan the QR code", "loading",
+                "text button: Cancel",
+            ])
         #expect(screen.openOnAppear == nil)
         let swedish = Self.describe(try Self.screen(Self.uiKit, "bankid-polling-pending.json", builder: Self.swedish))
         #expect(swedish.contains("expandable: Skanna QR-koden") && !swedish.contains { $0.contains("Öppna BankID") }, "\(swedish)")
@@ -288,11 +337,12 @@ import Testing
         // not there: it comes after a failure, when allowed.
         let passkey = try Self.screen(Self.uiKit, "webauthn-registration-passkey-client-operation.json")
         #expect(passkey.kind == .webAuthn)
-        #expect(Self.describe(passkey) == [
-            "Content: Use a passkey saved on this device or in your password manager.", "primary button: Use a passkey",
-            "Content: Use a security key that you plug in or hold near this device.", "secondary button: Use a security key",
-            "link: Return to login",
-        ])
+        #expect(
+            Self.describe(passkey) == [
+                "Content: Use a passkey saved on this device or in your password manager.", "primary button: Use a passkey",
+                "Content: Use a security key that you plug in or hold near this device.", "secondary button: Use a security key",
+                "link: Return to login",
+            ])
         #expect(passkey.buttons.map(\.action) == [.passkey(.platform), .passkey(.crossPlatform)])
         // This device's or a security key: both, the device's first.
         let both = try Self.screen(Self.uiKit, "webauthn-registration-any-device-client-operation.json", builder: Self.swedish)
@@ -304,7 +354,10 @@ import Testing
     /// reads its action's own title, so that the user can tell them apart.
     @Test func theBankIDChoiceHasTwoDistinctTitles() throws {
         let screen = try Self.screen(Documents.captured, "bankIdSelectSameOrOtherDevice.json")
-        #expect(screen.buttons.map(\.title) == ["Login with BankID installed on this device", "Login with BankID installed on a different device"])
+        #expect(
+            screen.buttons.map(\.title) == [
+                "Login with BankID installed on this device", "Login with BankID installed on a different device",
+            ])
     }
 
     @Test func anInvalidInputProblemPutsItsComplaintsUnderTheFields() throws {
@@ -314,19 +367,21 @@ import Testing
         let described = Self.describe(screen)
         // The complaint about the password goes under it; those about fields the form does not
         // have stay in the messages.
-        #expect(described == [
-            "Error: Invalid Input", "Error: Some of the provided information is invalid. Please check and try again.",
-            "Error: Username is required and cannot be empty", "Error: Please enter a valid email address", "field userName username",
-            "field password password secure error: Password must be at least 8 characters long and contain at least one number",
-            "primary button: Login", "link: Forgot your password?", "link: Forgot your username?", "link: Create account",
-        ])
+        #expect(
+            described == [
+                "Error: Invalid Input", "Error: Some of the provided information is invalid. Please check and try again.",
+                "Error: Username is required and cannot be empty", "Error: Please enter a valid email address", "field userName username",
+                "field password password secure error: Password must be at least 8 characters long and contain at least one number",
+                "primary button: Login", "link: Forgot your password?", "link: Forgot your username?", "link: Create account",
+            ])
         // On its own, the same problem lists every complaint.
         let alone = try Self.screen(Self.uiKit, "problem-invalid-input.json")
-        #expect(Self.describe(alone) == [
-            "Error: Invalid Input", "Error: Some of the provided information is invalid. Please check and try again.",
-            "Error: Username is required and cannot be empty", "Error: Please enter a valid email address",
-            "Error: Password must be at least 8 characters long and contain at least one number",
-        ])
+        #expect(
+            Self.describe(alone) == [
+                "Error: Invalid Input", "Error: Some of the provided information is invalid. Please check and try again.",
+                "Error: Username is required and cannot be empty", "Error: Please enter a valid email address",
+                "Error: Password must be at least 8 characters long and contain at least one number",
+            ])
         #expect(alone.kind.themeSection == "ProblemViewController")
     }
 
@@ -336,13 +391,15 @@ import Testing
         let bankID = try Self.screen(Documents.captured, "bankIdSameDeviceClientOperation.json")
         #expect(bankID.kind == .bankID)
         // BankID's app on this device, then the way on when the app does not bring the user back.
-        #expect(Array(Self.describe(bankID).dropFirst().prefix(3)) == [
-            "primary button: Open BankID on this device", "text: or",
-            "secondary button: If you are not redirected automatically, click here to continue authenticating",
-        ], "\(Self.describe(bankID))")
+        #expect(
+            Array(Self.describe(bankID).dropFirst().prefix(3)) == [
+                "primary button: Open BankID on this device", "text: or",
+                "secondary button: If you are not redirected automatically, click here to continue authenticating",
+            ], "\(Self.describe(bankID))")
         let selector = try Self.screen(Documents.captured, "selectAuthenticationWithLinks.json")
         #expect(selector.kind == .selector && selector.buttons.count == 2)
-        #expect(Self.describe(selector).suffix(3) == ["link: Forgot your password?", "link: Forgot your username?", "link: Create account"])
+        #expect(
+            Self.describe(selector).suffix(3) == ["link: Forgot your password?", "link: Forgot your username?", "link: Create account"])
         #expect(Self.describe(try Self.screen(Documents.captured, "pollingStep.json")) == ["loading", "text button: Cancel"])
         let form = try Documents.step(Documents.captured, "usernamePassword.json")
         let errors = try Documents.problem(Documents.captured, "usernamePasswordFormErrors.json")
@@ -354,7 +411,8 @@ import Testing
 
     @Test func autoFillTypesFollowTheFieldsTypeKindAndName() throws {
         func type(_ field: String) throws -> ScreenItem.TextField.ContentType {
-            let step = #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "fields": ["#
+            let step =
+                #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "fields": ["#
                 + field + "]}}]}"
             guard case .representation(let representation) = try HaapiModel.response(from: Data(step.utf8)),
                 let field = representation.formActions.first?.model.fields.first

@@ -1,7 +1,8 @@
 import Foundation
 import HaapiSDK
-@testable import HaapiUI
 import Testing
+
+@testable import HaapiUI
 
 /// A wait's next answer patches the screen on show (``ScreenUpdate``): only what changed is
 /// replaced, the rest of the views stay (BankID's help open, the Cancel button under the finger).
@@ -20,8 +21,10 @@ import Testing
     }
 
     @Test func theNextPollReplacesOnlyWhatChanged() throws {
-        let first = try KitBehaviourTests.screen(Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
-        let next = try KitBehaviourTests.screen(Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,BBBB", secondsLeft: 168))
+        let first = try KitBehaviourTests.screen(
+            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
+        let next = try KitBehaviourTests.screen(
+            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,BBBB", secondsLeft: 168))
         #expect(next.content.contains { if case .countdown = $0 { true } else { false } }, "the time left is on the screen")
         #expect(next.content.contains { if case .qrCode = $0 { true } else { false } }, "the QR code is on the screen")
         let update = ScreenUpdate(from: first, to: next)
@@ -40,8 +43,10 @@ import Testing
     }
 
     @Test func aNewMessageReplacesThatMessageOnly() throws {
-        let first = try KitBehaviourTests.screen(Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
-        let next = try KitBehaviourTests.screen(Self.bankIDPoll(message: "Enter your security code in the BankID app", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
+        let first = try KitBehaviourTests.screen(
+            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
+        let next = try KitBehaviourTests.screen(
+            Self.bankIDPoll(message: "Enter your security code in the BankID app", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
         let update = ScreenUpdate(from: first, to: next)
         #expect(update.messages?.contains(.replace) == true)
         #expect(update.content?.allSatisfy { $0 == .keep } == true)
@@ -50,15 +55,18 @@ import Testing
 
     @Test func aChangedButtonDrawsItsStackAgain() throws {
         // A button's view holds its action: a new title or action is a new view, with its stack.
-        let first = try KitBehaviourTests.screen(Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
+        let first = try KitBehaviourTests.screen(
+            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
         let renamed = try KitBehaviourTests.screen(
-            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170).replacingOccurrences(of: #""actionTitle": "Cancel""#, with: #""actionTitle": "Stop""#))
+            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170).replacingOccurrences(
+                of: #""actionTitle": "Cancel""#, with: #""actionTitle": "Stop""#))
         #expect(first.buttons.map(\.title) != renamed.buttons.map(\.title), "the button's title changed")
         #expect(ScreenUpdate(from: first, to: renamed).content == nil)
     }
 
     @Test func anotherShapeIsDrawnAgain() throws {
-        let wait = try KitBehaviourTests.screen(Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
+        let wait = try KitBehaviourTests.screen(
+            Self.bankIDPoll(message: "Scan the QR code", qr: "data:image/png;base64,AAAA", secondsLeft: 170))
         let form = try KitBehaviourTests.screen(KitBehaviourTests.form(kind: "login", fields: #"{"type": "text", "name": "otp"}"#))
         let update = ScreenUpdate(from: wait, to: form)
         #expect(update.content == nil)

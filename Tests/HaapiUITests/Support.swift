@@ -1,13 +1,13 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
 import HaapiDriver
 import HaapiSDK
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 /// Takes the `interval` out of polling steps, so that `autoPollingDuration` applies.
 func stripPollingInterval(_ request: TransportRequest, _ response: inout TransportResponse) throws {
@@ -55,7 +55,8 @@ enum TestClient {
         let base = try AsyncHTTPClientTransport()
         let intercepting = stripsPollingInterval ? InterceptingTransport(base, response: stripPollingInterval) : InterceptingTransport(base)
         let recorded = RecordingTransport(intercepting)
-        let binding: any TokenBoundConfiguration = (bound ?? (client == .attested)) ? BoundedTokenConfiguration() : UnboundedTokenConfiguration()
+        let binding: any TokenBoundConfiguration =
+            (bound ?? (client == .attested)) ? BoundedTokenConfiguration() : UnboundedTokenConfiguration()
         let builder = HaapiUIKitConfigurationBuilder(haapiConfiguration: configuration)
             .setTransport(recorded).setStorage(InMemoryStorage())
             .setTokenBoundConfiguration(configuration: binding)
@@ -69,7 +70,8 @@ enum TestClient {
         configure(builder)
         let applicationBuilder = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: builder.build())
         application(applicationBuilder)
-        return FlowHarness(server: server, viewModel: HaapiFlowViewModel(haapiUIKitApplication: try applicationBuilder.buildOrThrow()),
+        return FlowHarness(
+            server: server, viewModel: HaapiFlowViewModel(haapiUIKitApplication: try applicationBuilder.buildOrThrow()),
             recorded: recorded, intercepting: intercepting)
     }
 
@@ -93,7 +95,9 @@ enum TestClient {
     var refreshCount: Int { recorded.count { $0.url.path.hasPrefix("/oauth/token") && $0.isRefreshTokenGrant } }
 
     func requireModel(sourceLocation: SourceLocation = #_sourceLocation) throws -> any UIModel {
-        if let error = viewModel.error { Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation) }
+        if let error = viewModel.error {
+            Issue.record("flow error: \(error.title) \(String(describing: error.underlyingError))", sourceLocation: sourceLocation)
+        }
         return try #require(viewModel.uiModel, sourceLocation: sourceLocation)
     }
 
@@ -126,7 +130,8 @@ enum TestClient {
             return try await waitFor(timeout: timeout) { viewModel.oAuthModel }
         } catch {
             // What the flow shows instead, so that a failure says where it stopped.
-            Issue.record("no outcome in \(timeout); error: \(String(describing: viewModel.error)); shown: \(String(describing: viewModel.uiModel))")
+            Issue.record(
+                "no outcome in \(timeout); error: \(String(describing: viewModel.error)); shown: \(String(describing: viewModel.uiModel))")
             throw error
         }
     }
@@ -139,7 +144,6 @@ enum TestClient {
         await viewModel.haapiUIKitApplication.close()
     }
 }
-
 
 /// A ``HaapiFlowResult`` that records what it receives.
 @MainActor final class FlowResultRecorder: HaapiFlowResult {

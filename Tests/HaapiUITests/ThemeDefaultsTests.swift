@@ -33,7 +33,8 @@ import Testing
     static func curity() throws -> (theme: Theme, colours: [String: Colors.Value]) {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any])
         let theme = try Theme(
-            plist: PropertyListSerialization.data(fromPropertyList: try #require(json["theme"]), format: .xml, options: 0), source: "Curity's Theme.plist")
+            plist: PropertyListSerialization.data(fromPropertyList: try #require(json["theme"]), format: .xml, options: 0),
+            source: "Curity's Theme.plist")
         let colours = try #require(json["colours"] as? [String: [String]]).mapValues { Colors.Value(light: rgba($0[0]), dark: rgba($0[1])) }
         return (theme, colours)
     }
@@ -59,9 +60,13 @@ import Testing
         var differences: [String] = []
         for (key, value) in curity.sorted(by: { $0.key < $1.key }) where kit[key] != value {
             differences.append(key)
-            #expect(Self.themeDifferences[key] != nil, "\(key): Curity's \(value), the kit's \(String(describing: kit[key])), and the difference is not listed")
+            #expect(
+                Self.themeDifferences[key] != nil,
+                "\(key): Curity's \(value), the kit's \(String(describing: kit[key])), and the difference is not listed")
         }
-        #expect(Set(differences) == Set(Self.themeDifferences.keys), "listed but not different: \(Set(Self.themeDifferences.keys).subtracting(differences))")
+        #expect(
+            Set(differences) == Set(Self.themeDifferences.keys),
+            "listed but not different: \(Set(Self.themeDifferences.keys).subtracting(differences))")
         let porting = try String(contentsOf: Self.porting, encoding: .utf8)
         for key in Self.themeDifferences.keys { #expect(porting.contains("`\(key)`"), "docs/PORTING.md does not say why \(key) differs") }
     }
@@ -96,9 +101,11 @@ import Testing
         let failures = ThemeContrast.failures(of: curity.theme) { curity.colours[$0] }
         let found = Set(failures.map { "\($0.section).\($0.textKey) \($0.appearance.rawValue) \(String(format: "%.1f", $0.ratio))" })
         for expected in [
-            "ActionableButton.LinkView.textColorName light 3.6", "MessageView.Info.textColorName light 2.0", "MessageView.Warn.textColorName light 1.7",
+            "ActionableButton.LinkView.textColorName light 3.6", "MessageView.Info.textColorName light 2.0",
+            "MessageView.Warn.textColorName light 1.7",
             "InputTextField.Curity.textFieldPlaceholderColorName light 2.1", "NotificationBannerView.Success.textColorName light 2.9",
-            "ExpandableView.titleTextColorName dark 1.6", "TabView.textColorName light 2.1", "InputTextField.Curity.borderColorName light 1.7",
+            "ExpandableView.titleTextColorName dark 1.6", "TabView.textColorName light 2.1",
+            "InputTextField.Curity.borderColorName light 1.7",
         ] {
             #expect(found.contains(expected), "\(expected) not among \(found.sorted())")
         }

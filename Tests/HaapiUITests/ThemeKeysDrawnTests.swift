@@ -45,16 +45,24 @@ import Testing
         for file in try swiftFiles(in: sources.appendingPathComponent("Theme")) {
             var types: [(name: String, depth: Int, isStyle: Bool)] = []
             var depth = 0
-            for line in SwiftSourceText.code(try String(contentsOf: file, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false) {
+            for line in SwiftSourceText.code(try String(contentsOf: file, encoding: .utf8)).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            {
                 let code = String(line)
                 if let declaration = code.firstMatch(of: #/^\s*public (?:final class|struct|enum) (\w+)\s*:?([^{]*)\{/#) {
-                    let name = String(declaration.1), conformances = String(declaration.2)
-                    let isStyle = conformances.contains("UIStyle") || conformances.contains("UIViewControllerStyle")
+                    let name = String(declaration.1)
+                    let conformances = String(declaration.2)
+                    let isStyle =
+                        conformances.contains("UIStyle") || conformances.contains("UIViewControllerStyle")
                         || ["CommonViewControllerStyle", "PaddingStyle"].contains(name)
                     types.append((name, depth + 1, isStyle))
-                } else if let property = code.firstMatch(of: #/^\s*public let (\w+)\s*:/#), let type = types.last, type.isStyle, type.depth == depth {
+                } else if let property = code.firstMatch(of: #/^\s*public let (\w+)\s*:/#), let type = types.last, type.isStyle,
+                    type.depth == depth
+                {
                     let key = String(property.1)
-                    if !["commonUIStyle", "commonVCStyle", "textualKeys"].contains(key) && !key.hasSuffix("Key") { keys.append((type.name, key)) }
+                    if !["commonUIStyle", "commonVCStyle", "textualKeys"].contains(key) && !key.hasSuffix("Key") {
+                        keys.append((type.name, key))
+                    }
                 }
                 depth += code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count
                 while let type = types.last, depth < type.depth { types.removeLast() }
@@ -108,9 +116,15 @@ import Testing
         for key in ["spacing", "alignment", "textAlignment", "top", "left", "bottom", "right"] {
             #expect(!Self.uses(SwiftSourceText.code(lookAlikes), key), "\(key) counted in UIKit's own members")
         }
-        #expect(!Self.uses(SwiftSourceText.code("// reads style.spacing\nlet text = \"style.spacing\""), "spacing"), "a comment or a literal counted")
-        for read in ["stack.spacing = self.spacing", "row.alignment = style.alignment.uiAlignment", "Insets(top: padding.top)", "x = style?.top ?? 0", "f(values[0].left)"] {
-            let key = read.contains("spacing") ? "spacing" : read.contains("alignment") ? "alignment" : read.contains("top") ? "top" : "left"
+        #expect(
+            !Self.uses(SwiftSourceText.code("// reads style.spacing\nlet text = \"style.spacing\""), "spacing"),
+            "a comment or a literal counted")
+        for read in [
+            "stack.spacing = self.spacing", "row.alignment = style.alignment.uiAlignment", "Insets(top: padding.top)",
+            "x = style?.top ?? 0", "f(values[0].left)",
+        ] {
+            let key =
+                read.contains("spacing") ? "spacing" : read.contains("alignment") ? "alignment" : read.contains("top") ? "top" : "left"
             #expect(Self.uses(SwiftSourceText.code(read), key), "\(read) is a read of \(key)")
         }
     }
@@ -123,7 +137,8 @@ import Testing
         #expect(read.contains { $0 == ("PaddingStyle", "top") })
         #expect(!read.contains { $0.key == "textMinutesKey" })
         // The UIKit screens draw the screen's layout (stacks, bar) as ScreenLayout resolves it: its reads are theirs.
-        let layout = SwiftSourceText.code(try String(contentsOf: Self.sources.appendingPathComponent("Screens/ScreenLayout.swift"), encoding: .utf8))
+        let layout = SwiftSourceText.code(
+            try String(contentsOf: Self.sources.appendingPathComponent("Screens/ScreenLayout.swift"), encoding: .utf8))
         let everywhere = try Self.appleCode() + "\n" + layout
         var notDrawn: [String] = []
         for (type, key) in read where !Self.notDrawable.contains("\(type).\(key)") {

@@ -53,7 +53,10 @@ import Testing
 
     @Test func messagesTakeTheStyleOfTheirFirstKnownClass() throws {
         let styles = try HaapiUIViewControllerStyle(theme: .kit).messageViewStyles
-        func style(_ classes: [String]) -> MessageViewStyle { styles.style(for: KitInfoMessage(text: "x", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes)) }
+        func style(_ classes: [String]) -> MessageViewStyle {
+            styles.style(
+                for: KitInfoMessage(text: "x", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes))
+        }
         #expect(style(["error"]) == styles.error)
         #expect(style(["heading", "error"]) == styles.heading)
         #expect(style(["recipientOfCommunication"]) == styles.recipientOfCommunication)
@@ -77,7 +80,8 @@ import Testing
             case ("alignment", .string(let raw)): return other(StackViewStyle.Alignment.self, than: raw)
             case ("textAlignment", .string(let raw)): return other(TextAppearance.Alignment.self, than: raw)
             case ("fontSymbolicTrait", .string(let raw)): return other(TextAppearance.SymbolicTrait.self, than: raw)
-            case ("fontStyleName", .string(let raw)): return .string(theme.keys.sorted().first { $0.hasPrefix("UICTFontTextStyle") && $0 != raw } ?? raw)
+            case ("fontStyleName", .string(let raw)):
+                return .string(theme.keys.sorted().first { $0.hasPrefix("UICTFontTextStyle") && $0 != raw } ?? raw)
             case (_, .string(let name)):
                 guard case .dictionary(var section)? = theme[name] else { return .string(name + "_changed") }
                 section["paddingTop"] = .number(1_000)
@@ -142,7 +146,8 @@ import Testing
 
     @Test func everyColourAndImageTheKitThemeNamesIsInTheKitsPalette() throws {
         let theme = try Theme.kit
-        var colours: Set<String> = [], images: Set<String> = []
+        var colours: Set<String> = []
+        var images: Set<String> = []
         for case .dictionary(let section) in theme.values.values {
             for (key, value) in section {
                 guard case .string(let name) = value, !name.isEmpty else { continue }
@@ -152,7 +157,9 @@ import Testing
         }
         #expect(colours.count > 20 && !images.isEmpty)
         #expect(colours.subtracting(Colors.kit.keys).isEmpty, "colours with no value: \(colours.subtracting(Colors.kit.keys).sorted())")
-        #expect(images.subtracting(Images.kitSymbols.keys).isEmpty, "images with no symbol: \(images.subtracting(Images.kitSymbols.keys).sorted())")
+        #expect(
+            images.subtracting(Images.kitSymbols.keys).isEmpty,
+            "images with no symbol: \(images.subtracting(Images.kitSymbols.keys).sorted())")
         #expect(Colors.Value.components(0x3366_99FF) == (0.2, 0.4, 0.6, 1.0))
     }
 
@@ -208,7 +215,12 @@ import Testing
         failure = try error(["TextAppearance.Content": ["fontStyleName": "UICTFontTextStyleHuge"]], style: form)
         #expect(failure.key == "fontStyleName" && failure.reason.contains("no point size for \"UICTFontTextStyleHuge\""))
 
-        failure = try error(["StackView.Interactions": ["alignment": "fill", "spacing": 8, "backgroundColorName": "StackView.Interactions", "paddingTop": "x"]], style: form)
+        failure = try error(
+            [
+                "StackView.Interactions": [
+                    "alignment": "fill", "spacing": 8, "backgroundColorName": "StackView.Interactions", "paddingTop": "x",
+                ]
+            ], style: form)
         #expect(failure.section == "StackView.Interactions" && failure.key == "paddingTop" && failure.reason == "is not a number")
 
         // A merge cannot remove a key: a theme edited by hand can.
@@ -217,7 +229,8 @@ import Testing
         #expect {
             try Theme(values: values, source: "Edited.plist").style(PollingViewControllerStyle.self)
         } throws: {
-            ($0 as? ThemeError) == ThemeError(source: "Edited.plist", section: "LoadingIndicatorView", key: "strokeColorName", reason: "missing")
+            ($0 as? ThemeError)
+                == ThemeError(source: "Edited.plist", section: "LoadingIndicatorView", key: "strokeColorName", reason: "missing")
         }
 
         failure = try error(["A": ["textAppearance": "B", "textColorName": "x", "loadingIndicatorViewStyle": "A"]]) {
@@ -233,7 +246,9 @@ import Testing
         #expect(failure.errorDescription == "the kit's Theme.plist + App.plist, section \"MyScreen\": no such section")
 
         #expect(throws: ThemeError.self) { try Theme(plist: Data("not a plist".utf8), source: "Broken.plist") }
-        #expect(throws: ThemeError.self) { try Theme(plist: PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0), source: "Array.plist") }
+        #expect(throws: ThemeError.self) {
+            try Theme(plist: PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0), source: "Array.plist")
+        }
     }
 }
 
@@ -253,15 +268,19 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("theme-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (name, values) in files {
-            try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: directory.appendingPathComponent(name))
+            try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(
+                to: directory.appendingPathComponent(name))
         }
         return (try #require(Bundle(path: directory.path)), directory)
     }
 
     @Test func theAppsPlistIsLaidOverTheKitsAndEveryStyleIsReadAtBuild() throws {
-        let (bundle, directory) = try Self.bundle(["CompanyTheme.plist": ["ActionableButton.Primary": ["backgroundColorName": "company_blue"]]])
+        let (bundle, directory) = try Self.bundle([
+            "CompanyTheme.plist": ["ActionableButton.Primary": ["backgroundColorName": "company_blue"]]
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let built = try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)
+        let built =
+            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration)
             .setThemingPlistFileName("CompanyTheme", and: bundle)
             .setLocalizableStrings(LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
             .buildOrThrow() as? KitApplication
@@ -279,18 +298,24 @@ import Testing
         let (bundle, directory) = try Self.bundle(["Wrong.plist": ["FormViewController": ["contentStyle": 12]]])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect {
-            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Wrong", and: bundle).buildOrThrow()
+            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Wrong", and: bundle)
+                .buildOrThrow()
         } throws: {
-            ($0 as? ThemeError) == ThemeError(
-                source: "the kit's Theme.plist + Wrong.plist", section: "FormViewController", key: "contentStyle", reason: "is not a string")
+            ($0 as? ThemeError)
+                == ThemeError(
+                    source: "the kit's Theme.plist + Wrong.plist", section: "FormViewController", key: "contentStyle",
+                    reason: "is not a string")
         }
         #expect {
-            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Absent", and: bundle).buildOrThrow()
+            try HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Absent", and: bundle)
+                .buildOrThrow()
         } throws: {
             ($0 as? ThemeError)?.source == "Absent.plist" && ($0 as? ThemeError)?.reason.hasPrefix("no such file") == true
         }
         // build() shows the flow in the kit's theme rather than fail.
-        let fallback = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName("Wrong", and: bundle).build()
+        let fallback = HaapiUIKitApplicationBuilder(haapiUIKitConfiguration: Self.configuration).setThemingPlistFileName(
+            "Wrong", and: bundle
+        ).build()
         #expect(fallback.theme.source == "the kit's Theme.plist")
     }
 }

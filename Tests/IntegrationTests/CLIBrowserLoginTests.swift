@@ -1,9 +1,9 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import Testing
-import OAuthTransportNIO
 
 /// `haapi login --browser` and the token commands against Glewlwyd, with Scripts/op/browser.sh
 /// as the browser (it logs alice in on the provider's pages and follows the redirect to the
@@ -18,7 +18,8 @@ struct CLIBrowserLoginTests {
 
     /// Runs `haapi` with the test's home and cookie jar.
     func haapi(_ arguments: [String], home: URL) throws -> HaapiCommand.Run {
-        let run = try HaapiCommand.run(arguments, home: home, timeout: 60, environment: ["OP_BROWSER_JAR": home.appendingPathComponent("cookies").path])
+        let run = try HaapiCommand.run(
+            arguments, home: home, timeout: 60, environment: ["OP_BROWSER_JAR": home.appendingPathComponent("cookies").path])
         #expect(!run.timedOut, "haapi \(arguments.first ?? "") did not finish")
         return run
     }
@@ -32,10 +33,13 @@ struct CLIBrowserLoginTests {
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let launched = try HaapiCommand.prepare(
-            ["login", "--device", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_PUBLIC_CLIENT_ID"],
-             "--scope", "openid profile offline_access"], home: home)
+            [
+                "login", "--device", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_PUBLIC_CLIENT_ID"],
+                "--scope", "openid profile offline_access",
+            ], home: home)
         try launched.process.run()
-        let user = try settings["OP_CLI_DEVICE_USER"], password = try settings["OP_CLI_DEVICE_PASSWORD"]
+        let user = try settings["OP_CLI_DEVICE_USER"]
+        let password = try settings["OP_CLI_DEVICE_PASSWORD"]
         let errors = launched.standardErrorFile
         // The other device: the link with the code in it, opened once it is printed.
         Thread {
@@ -61,10 +65,12 @@ struct CLIBrowserLoginTests {
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let login = try haapi(
-            ["login", "--browser", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_CONF_CLIENT_ID"],
-             "--client-secret", try settings["OP_CONF_CLIENT_SECRET"], "--redirect-uri", try settings["OP_CLI_REDIRECT_URI"],
-             "--post-logout-redirect-uri", try settings["OP_CLI_POST_LOGOUT_REDIRECT_URI"], "--scope", "openid profile offline_access",
-             "--no-dpop", "--browser-command", Self.browser], home: home)
+            [
+                "login", "--browser", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_CONF_CLIENT_ID"],
+                "--client-secret", try settings["OP_CONF_CLIENT_SECRET"], "--redirect-uri", try settings["OP_CLI_REDIRECT_URI"],
+                "--post-logout-redirect-uri", try settings["OP_CLI_POST_LOGOUT_REDIRECT_URI"], "--scope", "openid profile offline_access",
+                "--no-dpop", "--browser-command", Self.browser,
+            ], home: home)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.isEmpty)
         #expect(login.stderr.contains("Logged in as"))
@@ -78,7 +84,8 @@ struct CLIBrowserLoginTests {
         let token = try haapi(["token"], home: home)
         #expect(token.status == 0, "\(token.stderr)")
         let keys = try await providerKeys()
-        let verified = try VerifiedJWT(token.stdout.trimmingCharacters(in: .newlines), keys: keys, options: JWTValidationOptions(issuer: try settings["OP_ISSUER"]))
+        let verified = try VerifiedJWT(
+            token.stdout.trimmingCharacters(in: .newlines), keys: keys, options: JWTValidationOptions(issuer: try settings["OP_ISSUER"]))
         #expect(verified.claims.subject == subject)
 
         let userinfo = try haapi(["userinfo"], home: home)
@@ -98,8 +105,13 @@ struct CLIBrowserLoginTests {
         #expect(logout.stderr.contains("the provider ended its session"))
         #expect(try haapi(["status"], home: home).status == 4)
         // The provider's login session is over: the next authorization request meets the login page.
-        let authorize = try await AsyncHTTPClientTransport().send(TransportRequest(
-            url: try #require(URL(string: try settings["OP_AUTHORIZATION_ENDPOINT"] + "?response_type=code&client_id=\(try settings["OP_CONF_CLIENT_ID"])&redirect_uri=\(try settings["OP_CLI_REDIRECT_URI"])&scope=openid&nonce=n&state=s"))))
+        let authorize = try await AsyncHTTPClientTransport().send(
+            TransportRequest(
+                url: try #require(
+                    URL(
+                        string: try settings["OP_AUTHORIZATION_ENDPOINT"]
+                            + "?response_type=code&client_id=\(try settings["OP_CONF_CLIENT_ID"])&redirect_uri=\(try settings["OP_CLI_REDIRECT_URI"])&scope=openid&nonce=n&state=s"
+                    ))))
         #expect(authorize.headers["Location"]?.contains("login.html") == true, "\(authorize.status) \(authorize.headers["Location"] ?? "")")
     }
 
@@ -107,9 +119,12 @@ struct CLIBrowserLoginTests {
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let login = try haapi(
-            ["login", "--browser", "--profile", "native", "--issuer", try settings["OP_ISSUER"], "--client-id", try settings["OP_PUBLIC_CLIENT_ID"],
-             "--redirect-port", try port(try settings["OP_CLI_REDIRECT_URI"]), "--scope", "openid profile offline_access",
-             "--browser-command", Self.browser], home: home)
+            [
+                "login", "--browser", "--profile", "native", "--issuer", try settings["OP_ISSUER"], "--client-id",
+                try settings["OP_PUBLIC_CLIENT_ID"],
+                "--redirect-port", try port(try settings["OP_CLI_REDIRECT_URI"]), "--scope", "openid profile offline_access",
+                "--browser-command", Self.browser,
+            ], home: home)
         #expect(login.status == 0, "\(login.stderr)")
         let status = try haapi(["status", "--json", "--profile", "native"], home: home)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
@@ -136,9 +151,11 @@ struct CLIBrowserLoginTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let clientID = try settings["OP_PUBLIC_CLIENT_ID"]
         let login = try haapi(
-            ["login", "--browser", "--profile", "shared", "--issuer", try settings["OP_ISSUER"], "--client-id", clientID,
-             "--redirect-port", try port(try settings["OP_CLI_REDIRECT_URI"]), "--scope", "openid profile offline_access",
-             "--browser-command", Self.browser], home: home)
+            [
+                "login", "--browser", "--profile", "shared", "--issuer", try settings["OP_ISSUER"], "--client-id", clientID,
+                "--redirect-port", try port(try settings["OP_CLI_REDIRECT_URI"]), "--scope", "openid profile offline_access",
+                "--browser-command", Self.browser,
+            ], home: home)
         #expect(login.status == 0, "\(login.stderr)")
         let storage = try FileStorage(directory: home.appendingPathComponent("home/profiles/shared"))
         let counted = RecordingTransport(try AsyncHTTPClientTransport())
@@ -148,7 +165,8 @@ struct CLIBrowserLoginTests {
         let before = try #require(try await session.authState)
 
         let outcome = try await HaapiCommand.atOnce(
-            holding: try storage.lock(for: "tokens.json"), processes: 6, ["token", "--profile", "shared", "--min-ttl", "100000"], home: home,
+            holding: try storage.lock(for: "tokens.json"), processes: 6, ["token", "--profile", "shared", "--min-ttl", "100000"],
+            home: home,
             tasks: 100, joined: { _ = try await session.authState }
         ) { try await session.validAccessToken(minimumLifetime: 100_000).value }
         for run in outcome.processes { #expect(run.status == 0, "\(run.stderr)") }
@@ -158,7 +176,9 @@ struct CLIBrowserLoginTests {
         #expect(printed.first != before.accessToken)
         let sentByProcesses = outcome.processes.filter { $0.stderr.contains("refresh: sending the refresh token") }.count
         let sentFromHere = counted.count(where: \.isRefreshTokenGrant)
-        #expect(sentByProcesses + sentFromHere == 1, "one refresh request in all (\(sentByProcesses) from processes, \(sentFromHere) from here)")
+        #expect(
+            sentByProcesses + sentFromHere == 1, "one refresh request in all (\(sentByProcesses) from processes, \(sentFromHere) from here)"
+        )
 
         // The chain was never reused, so it goes on: from a process, then from here.
         let refresh = try haapi(["refresh", "--profile", "shared"], home: home)

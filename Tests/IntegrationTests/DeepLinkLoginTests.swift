@@ -1,10 +1,10 @@
-import HaapiServerTesting
-import HaapiTesting
 import Foundation
 import HaapiDevServer
+import HaapiServerTesting
+import HaapiTesting
 import OAuthCore
-import OAuthTransportURLSession
 import OAuthTransportNIO
+import OAuthTransportURLSession
 import OIDCClient
 import Testing
 
@@ -31,9 +31,12 @@ struct DeepLinkLoginTests {
         DeepLinkUserAgent { url in
             Task.detached {
                 let browser = try? Subprocess.run(
-                    "/usr/bin/env", ["OP_BROWSER_PRINT=1", "OP_BROWSER_JAR=\(jar.path)", "bash", ProviderBrowser.browserScript, url.absoluteString],
+                    "/usr/bin/env",
+                    ["OP_BROWSER_PRINT=1", "OP_BROWSER_JAR=\(jar.path)", "bash", ProviderBrowser.browserScript, url.absoluteString],
                     timeout: 120)
-                guard let line = browser?.output.trimmingCharacters(in: .whitespacesAndNewlines), let returned = URL(string: line) else { return }
+                guard let line = browser?.output.trimmingCharacters(in: .whitespacesAndNewlines), let returned = URL(string: line) else {
+                    return
+                }
                 openApp(with: returned, client: client)
             }
         }

@@ -2,8 +2,8 @@ import Foundation
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 /// The driver's and the SDK's token paths against the real OpenID Provider.
 @Suite(
@@ -34,14 +34,19 @@ struct HaapiSDKProviderTests {
         let keyPEM = try String(contentsOfFile: try settings["OP_JWT_CLIENT_KEY"], encoding: .utf8)
         let clients: [(String, any ClientAuthenticationMethod)] = [
             (try settings["OP_CONF_CLIENT_ID"], ClientAuthenticationMethodSecret(try settings["OP_CONF_CLIENT_SECRET"])),
-            (try settings["OP_JWT_CLIENT_ID"], try ClientAuthenticationMethodJWTAsymmetric(pem: keyPEM, signatureAlgorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"])),
+            (
+                try settings["OP_JWT_CLIENT_ID"],
+                try ClientAuthenticationMethodJWTAsymmetric(
+                    pem: keyPEM, signatureAlgorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"])
+            ),
         ]
         let keys = try await providerKeys()
         for (clientID, method) in clients {
             let configuration = try configuration(clientID: clientID, method: method)
             let manager = try HaapiTokenManager(
                 name: configuration.name, clientID: clientID, tokenEndpointURL: configuration.tokenEndpointURL,
-                strategy: .clientCredentials, clientAuthenticationMethod: method, dpop: try Dpop(), transport: try AsyncHTTPClientTransport())
+                strategy: .clientCredentials, clientAuthenticationMethod: method, dpop: try Dpop(),
+                transport: try AsyncHTTPClientTransport())
             let token = try await manager.accessToken()
             #expect(token.tokenType == "DPoP", "\(clientID)")
             let jwt = try VerifiedJWT(token.value, keys: keys, options: JWTValidationOptions(issuer: try settings["OP_ISSUER"]))
@@ -61,7 +66,8 @@ struct HaapiSDKProviderTests {
             .init(name: "redirect_uri", value: try settings["OP_REDIRECT_URI"]), .init(name: "scope", value: "openid"),
             .init(name: "state", value: state), .init(name: "nonce", value: UUID().uuidString), .init(name: "dpop_jkt", value: dpopJKT),
         ]
-        let redirect = try ProviderBrowser.authorize(components.url!, user: try settings["OP_USER"], password: try settings["OP_PASSWORD"]).finalURL
+        let redirect = try ProviderBrowser.authorize(components.url!, user: try settings["OP_USER"], password: try settings["OP_PASSWORD"])
+            .finalURL
         let items = URLComponents(string: redirect)?.queryItems ?? []
         #expect(items.first { $0.name == "state" }?.value == state)
         return try #require(items.first { $0.name == "code" }?.value, "no code in \(redirect)")
@@ -77,7 +83,8 @@ struct HaapiSDKProviderTests {
         let code = try authorizationCode(clientID: clientID, dpopJKT: dpop.thumbprint, state: "st-\(UUID().uuidString)")
         let first = try OAuthTokenManager(oauthTokenConfiguration: configuration, storage: storage)
         guard case .successfulToken(let tokens) = await first.fetchAccessToken(with: code, dpop: dpop) else {
-            Issue.record("the bound code exchange failed"); return
+            Issue.record("the bound code exchange failed")
+            return
         }
         #expect(tokens.isDPoPBound)
         let keys = try await providerKeys()
@@ -86,7 +93,8 @@ struct HaapiSDKProviderTests {
         let restarted = try OAuthTokenManager(oauthTokenConfiguration: configuration, storage: storage)
         let refreshToken = try #require(tokens.refreshToken)
         guard case .successfulToken(let refreshed) = await restarted.refreshAccessToken(with: refreshToken) else {
-            Issue.record("the bound refresh failed"); return
+            Issue.record("the bound refresh failed")
+            return
         }
         #expect(refreshed.isDPoPBound)
         #expect(try VerifiedJWT(refreshed.accessToken, keys: keys).claims.all["cnf"]?["jkt"]?.stringValue == dpop.thumbprint)
@@ -97,7 +105,10 @@ struct HaapiSDKProviderTests {
         }
         // Revocation (the rotated refresh token), then it no longer refreshes.
         let current = try #require(refreshed.refreshToken)
-        guard case .success = await restarted.revokeRefreshToken(with: current) else { Issue.record("revocation failed"); return }
+        guard case .success = await restarted.revokeRefreshToken(with: current) else {
+            Issue.record("revocation failed")
+            return
+        }
         #expect(storage.keys.isEmpty)
         if case .successfulToken = await restarted.refreshAccessToken(with: current, dpop: dpop) {
             Issue.record("a revoked refresh token was refreshed")

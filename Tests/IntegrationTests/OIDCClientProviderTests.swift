@@ -1,10 +1,10 @@
 import Foundation
 import HaapiTesting
 import OAuthCore
+import OAuthTransportNIO
 import OAuthTransportURLSession
 import OIDCClient
 import Testing
-import OAuthTransportNIO
 
 /// A headless browser for Glewlwyd (Scripts/op/browser.sh), run by ``SystemBrowserLauncher`` with the
 /// URL as their last argument, sharing one cookie jar (the browser's session) per test.
@@ -48,7 +48,8 @@ struct ProviderBrowser: Sendable {
     var agent: LoopbackUserAgent {
         let login = user.map { ["OP_USER=\($0.name)", "OP_PASSWORD=\($0.password)"] } ?? []
         return LoopbackUserAgent(
-            browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)"] + login + ["bash", Self.browserScript], listen: LoopbackRedirectListener.factory)
+            browserCommand: ["env", "OP_BROWSER_JAR=\(jar.path)"] + login + ["bash", Self.browserScript],
+            listen: LoopbackRedirectListener.factory)
     }
 
     var login: LoopbackUserAgent { agent }
@@ -114,7 +115,8 @@ struct OIDCClientProviderTests {
         let browser = try ProviderBrowser.make()
         defer { browser.remove() }
         let storage = InMemoryStorage()
-        let client = OIDCClient(configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport(), storage: storage)
+        let client = OIDCClient(
+            configuration: try configuration(try publicClient), transport: try AsyncHTTPClientTransport(), storage: storage)
         let first = try await client.login(using: browser.login)
         let second = try await client.refresh()
         #expect(second.refreshToken != nil && second.refreshToken != first.refreshToken)
@@ -147,7 +149,8 @@ struct OIDCClientProviderTests {
     @Test func revocationMakesTheRefreshTokenInactive() async throws {
         let browser = try ProviderBrowser.make()
         defer { browser.remove() }
-        let id = try settings["OP_CONF_CLIENT_ID"], secret = try settings["OP_CONF_CLIENT_SECRET"]
+        let id = try settings["OP_CONF_CLIENT_ID"]
+        let secret = try settings["OP_CONF_CLIENT_SECRET"]
         let transport = try AsyncHTTPClientTransport()
         let client = OIDCClient(
             configuration: try configuration(.clientSecretBasic(clientID: id, secret: secret), scopes: ["openid", "offline_access"]),
@@ -172,11 +175,14 @@ struct OIDCClientProviderTests {
         try await client.endSession(using: browser.logout)
         #expect(try await client.authState == nil)
         // With the provider's session gone, the same browser is sent to the login page again.
-        let authorize = try settings["OP_AUTHORIZATION_ENDPOINT"]
+        let authorize =
+            try settings["OP_AUTHORIZATION_ENDPOINT"]
             + "?response_type=code&client_id=\(try settings["OP_PUBLIC_CLIENT_ID"])&scope=openid&nonce=n&state=s"
             + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
             + "&redirect_uri=" + FormURLEncoding.escape(try settings["OP_REDIRECT_URI"])
-        let location = try Subprocess.run("/usr/bin/env", ["curl", "-s", "-o", "/dev/null", "-w", "%{redirect_url}", "-b", browser.jar.path, authorize]).output
+        let location = try Subprocess.run(
+            "/usr/bin/env", ["curl", "-s", "-o", "/dev/null", "-w", "%{redirect_url}", "-b", browser.jar.path, authorize]
+        ).output
         #expect(location.contains("login.html"), "still logged in: \(location)")
     }
 
@@ -210,9 +216,13 @@ struct OIDCClientProviderTests {
         configuration.useDPoP = true
         let client = OIDCClient(configuration: configuration, transport: try AsyncHTTPClientTransport())
         var authorization = try await client.startDeviceAuthorization()
-        guard case .pending = try await client.poll(&authorization) else { Issue.record("expected authorization_pending"); return }
+        guard case .pending = try await client.poll(&authorization) else {
+            Issue.record("expected authorization_pending")
+            return
+        }
         let page = try #require(authorization.verificationURIComplete)
-        let approval = try ProviderBrowser.authorize(page, user: try settings["OP_DEVICE_USER"], password: try settings["OP_DEVICE_PASSWORD"])
+        let approval = try ProviderBrowser.authorize(
+            page, user: try settings["OP_DEVICE_USER"], password: try settings["OP_DEVICE_PASSWORD"])
         #expect(approval.status == 0 && approval.finalURL.contains("prompt=deviceComplete"), "\(approval.finalURL)")
         let state = try await client.completeDeviceAuthorization(authorization)
         #expect(state.subject != nil)
@@ -225,12 +235,14 @@ struct OIDCClientProviderTests {
         defer { browser.remove() }
         let pem = try String(contentsOfFile: try settings["OP_JWT_CLIENT_KEY"], encoding: .utf8)
         var authentication = try ClientAuthentication.privateKeyJWT(
-            clientID: try settings["OP_JWT_CLIENT_ID"], key: JWSSigningKey(pem: pem, algorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"]))
+            clientID: try settings["OP_JWT_CLIENT_ID"],
+            key: JWSSigningKey(pem: pem, algorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"]))
         // Glewlwyd accepts only its token endpoint as an assertion's audience (it answers 403
         // to the issuer, the default); this is the setting for such servers.
         authentication.assertionAudience = .tokenEndpoint
         let client = OIDCClient(
-            configuration: try configuration(authentication, scopes: ["openid", "offline_access"]), transport: try AsyncHTTPClientTransport())
+            configuration: try configuration(authentication, scopes: ["openid", "offline_access"]),
+            transport: try AsyncHTTPClientTransport())
         let state = try await client.login(using: browser.login)
         #expect(state.subject != nil)
         let refreshed = try await client.refresh()
@@ -317,4 +329,3 @@ extension OIDCClientProviderTests {
         }
     }
 }
-

@@ -1,8 +1,8 @@
 import Foundation
 import HaapiTesting
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 /// The settings of a running third-party OpenID Provider (Glewlwyd), as `Scripts/op/up.sh` writes them.
 struct ProviderSettings: Sendable {
@@ -54,7 +54,10 @@ struct RealProviderTests {
         let client = TokenEndpointClient(
             endpoint: try settings.tokenEndpoint, clientAuthentication: try settings.confidentialClient, transport: transport, dpop: dpop)
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "openid"))
-        guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
+        guard case .success(let tokens) = result else {
+            Issue.record("no tokens: \(result)")
+            return
+        }
         #expect(tokens.tokenType == "DPoP")
         // The access token is a JWT signed by the provider: verify it with the provider's published keys.
         let accessToken = try VerifiedJWT(
@@ -66,10 +69,14 @@ struct RealProviderTests {
     @Test func withoutAProofTheTokenIsABearerToken() async throws {
         let client = TokenEndpointClient(
             endpoint: try settings.tokenEndpoint,
-            clientAuthentication: .clientSecretPost(clientID: try settings["OP_CONF_CLIENT_ID"], secret: try settings["OP_CONF_CLIENT_SECRET"]),
+            clientAuthentication: .clientSecretPost(
+                clientID: try settings["OP_CONF_CLIENT_ID"], secret: try settings["OP_CONF_CLIENT_SECRET"]),
             transport: try AsyncHTTPClientTransport())
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "openid"))
-        guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
+        guard case .success(let tokens) = result else {
+            Issue.record("no tokens: \(result)")
+            return
+        }
         #expect(tokens.tokenType.lowercased() == "bearer")
         #expect(!tokens.isDPoPBound)
     }
@@ -83,10 +90,12 @@ struct RealProviderTests {
                 key: JWSSigningKey(pem: pem, algorithm: .es256, keyID: try settings["OP_JWT_CLIENT_KID"])),
         ]
         for method in methods {
-            let client = TokenEndpointClient(endpoint: try settings.tokenEndpoint, clientAuthentication: method, transport: try AsyncHTTPClientTransport())
+            let client = TokenEndpointClient(
+                endpoint: try settings.tokenEndpoint, clientAuthentication: method, transport: try AsyncHTTPClientTransport())
             let (result, response) = try await client.requestToken(.clientCredentials(scope: "openid"))
             guard case .success = result else {
-                Issue.record("\(method.methodName) refused: HTTP \(response.status) \(response.bodyText)"); continue
+                Issue.record("\(method.methodName) refused: HTTP \(response.status) \(response.bodyText)")
+                continue
             }
         }
     }
@@ -98,7 +107,10 @@ struct RealProviderTests {
             transport: try AsyncHTTPClientTransport())
         do {
             let (result, response) = try await client.requestToken(.clientCredentials(scope: "openid"))
-            guard case .failure(let error) = result else { Issue.record("a wrong secret got tokens"); return }
+            guard case .failure(let error) = result else {
+                Issue.record("a wrong secret got tokens")
+                return
+            }
             #expect(!error.error.isEmpty && response.status >= 400)
         } catch let error as UnexpectedResponseError {
             // Glewlwyd answers some refusals with an empty body: still a typed error with the status.
@@ -119,7 +131,10 @@ struct RealProviderNonceTests {
         let client = TokenEndpointClient(
             endpoint: try settings.tokenEndpoint, clientAuthentication: try settings.confidentialClient, transport: transport, dpop: dpop)
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "openid"))
-        guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
+        guard case .success(let tokens) = result else {
+            Issue.record("no tokens: \(result)")
+            return
+        }
         #expect(tokens.isDPoPBound)
         #expect(transport.statuses == [400, 200])
         // The nonce is now known: the next request needs no retry.

@@ -11,7 +11,8 @@ import Testing
     }
 
     @Test func parametersQuotedOrNotAndOnlyWholeNames() throws {
-        let quoted = try #require(AccessTokenChallenge(answer(401, [#"Bearer realm="api", error="invalid_token", error_description="the token expired""#])))
+        let quoted = try #require(
+            AccessTokenChallenge(answer(401, [#"Bearer realm="api", error="invalid_token", error_description="the token expired""#])))
         #expect(quoted.error == "invalid_token" && quoted.errorDescription == "the token expired")
         let bare = try #require(AccessTokenChallenge(answer(401, ["DPoP algs=\"ES256\",error=use_dpop_nonce"])))
         #expect(bare.error == "use_dpop_nonce" && bare.errorDescription == nil)
@@ -27,7 +28,8 @@ import Testing
 
     @Test(arguments: [
         ([#"Bearer error="invalid_token""#], true), (["DPoP"], true), ([], true),
-        ([#"DPoP error="use_dpop_nonce""#], false), ([#"DPoP error="invalid_dpop_proof""#], false), ([#"Bearer error="insufficient_scope""#], false),
+        ([#"DPoP error="use_dpop_nonce""#], false), ([#"DPoP error="invalid_dpop_proof""#], false),
+        ([#"Bearer error="insufficient_scope""#], false),
     ])
     func aNewTokenHelpsOnlyWhenTheTokenWasRefused(challenges: [String], helps: Bool) throws {
         #expect(try #require(AccessTokenChallenge(answer(401, challenges))).asksForNewToken == helps)

@@ -140,7 +140,8 @@ struct DPoPNonceRetryTests {
         let transport = ScriptedTransport([
             { request in
                 TransportResponse(
-                    status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="fresh""#, "DPoP-Nonce": "r-1"],
+                    status: 401,
+                    headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="fresh""#, "DPoP-Nonce": "r-1"],
                     url: request.url)
             },
             json(200, "{}"),
@@ -197,7 +198,10 @@ struct DPoPNonceRetryTests {
             clientAuthentication: try .privateKeyJWT(clientID: "c", key: .es256(P256.Signing.PrivateKey())),
             transport: transport, dpop: try Dpop())
         let (result, _) = try await client.requestToken(.clientCredentials(scope: "read"))
-        guard case .success(let tokens) = result else { Issue.record("no tokens: \(result)"); return }
+        guard case .success(let tokens) = result else {
+            Issue.record("no tokens: \(result)")
+            return
+        }
         #expect(tokens.isDPoPBound)
         let assertions = transport.sent.map { formParameters($0)["client_assertion"] }
         #expect(assertions.count == 2 && assertions[0] != nil && assertions[0] != assertions[1])
@@ -306,10 +310,18 @@ struct ExternalSignerTests {
 /// own reading of that form.
 @Suite struct X963KeyFormTests {
     @Test func eachNISTCurveKeyReadsBackAsItself() throws {
-        let p256 = P256.Signing.PrivateKey(), p384 = P384.Signing.PrivateKey(), p521 = P521.Signing.PrivateKey()
-        #expect(try P256.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es256(p256).x963PrivateRepresentation)).rawRepresentation == p256.rawRepresentation)
-        #expect(try P384.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es384(p384).x963PrivateRepresentation)).rawRepresentation == p384.rawRepresentation)
-        #expect(try P521.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es512(p521).x963PrivateRepresentation)).rawRepresentation == p521.rawRepresentation)
+        let p256 = P256.Signing.PrivateKey()
+        let p384 = P384.Signing.PrivateKey()
+        let p521 = P521.Signing.PrivateKey()
+        #expect(
+            try P256.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es256(p256).x963PrivateRepresentation)).rawRepresentation
+                == p256.rawRepresentation)
+        #expect(
+            try P384.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es384(p384).x963PrivateRepresentation)).rawRepresentation
+                == p384.rawRepresentation)
+        #expect(
+            try P521.Signing.PrivateKey(x963Representation: #require(JWSSigningKey.es512(p521).x963PrivateRepresentation)).rawRepresentation
+                == p521.rawRepresentation)
         #expect(JWSSigningKey.es256(p256).x963PrivateRepresentation == p256.x963Representation)
     }
 

@@ -26,7 +26,8 @@ struct ErrorMappingTests {
         #expect(DPoPError(.nonceRetryExhausted, "again").recoverySuggestion == .retryable(condition: .now))
         #expect(JOSEError(.expired, "old").recoverySuggestion == .newHaapiFlow)
         #expect(JOSEError(.signingFailed, "locked").recoverySuggestion == .retryable(condition: .whenAppInForeground))
-        #expect(JOSEError(.unsupportedAlgorithm, "HS512").recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: "HS512")))
+        #expect(
+            JOSEError(.unsupportedAlgorithm, "HS512").recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: "HS512")))
         #expect(JOSEError(.invalidSignature, "forged").recoverySuggestion == .unrecoverable(action: .introspectCause))
     }
 
@@ -42,7 +43,9 @@ struct ErrorMappingTests {
         #expect(busy.recoverySuggestion == .retryable(condition: .now) && busy.retryAfter == 30)
         #expect(try refusal("server_error").retryAfter == nil)
         #expect(try refusal("invalid_grant").recoverySuggestion == .newHaapiFlow)
-        #expect(try refusal("unauthorized_client").recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: "the server answered unauthorized_client")))
+        #expect(
+            try refusal("unauthorized_client").recoverySuggestion
+                == .unrecoverable(action: .modifyConfiguration(reason: "the server answered unauthorized_client")))
         // An error whose cause had a delay says so.
         let wrapped = OIDCError(.tokenRequestFailed, "busy", serverError: "temporarily_unavailable", cause: busy)
         #expect(wrapped.retryAfter == 30 && wrapped.recoverySuggestion == .retryable(condition: .now))
@@ -53,19 +56,32 @@ struct ErrorMappingTests {
     @Test func storageErrors() {
         struct Locked: Error {}
         let read = StorageError.readError(cause: Locked())
-        #expect(read.error == "storage_read_error" && read.code == nil && read.recoverySuggestion == .retryable(condition: .whenAppInForeground))
+        #expect(
+            read.error == "storage_read_error" && read.code == nil && read.recoverySuggestion == .retryable(condition: .whenAppInForeground)
+        )
         #expect((read as any Error).localizedDescription.hasPrefix("reading from the storage failed"))
         #expect(StorageError.deleteError(cause: Locked()).error == "storage_delete_error")
 
         let timeout = StorageError(.lockTimeout, "the lock stayed taken", lockHolder: nil)
-        guard case .writeError(let cause as StorageError.Failure) = timeout else { Issue.record("not a write error: \(timeout)"); return }
+        guard case .writeError(let cause as StorageError.Failure) = timeout else {
+            Issue.record("not a write error: \(timeout)")
+            return
+        }
         #expect(cause.code == .lockTimeout && timeout.code == .lockTimeout && timeout.message == "the lock stayed taken")
         #expect(timeout.recoverySuggestion == .retryable(condition: .whenAppInForeground))
-        guard case .readError = StorageError(.invalidFormat, "damaged", underlying: "not JSON") else { Issue.record("not a read error"); return }
+        guard case .readError = StorageError(.invalidFormat, "damaged", underlying: "not JSON") else {
+            Issue.record("not a read error")
+            return
+        }
         #expect(StorageError(.invalidFormat, "damaged").recoverySuggestion == .newHaapiFlow)
         #expect(StorageError(.invalidFormat, "damaged", underlying: "not JSON").underlying == "not JSON")
-        guard case .deleteError = StorageError(.deleteFailed, "busy") else { Issue.record("not a delete error"); return }
-        #expect(StorageError(.unavailable, "no directory").recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: "no directory")))
+        guard case .deleteError = StorageError(.deleteFailed, "busy") else {
+            Issue.record("not a delete error")
+            return
+        }
+        #expect(
+            StorageError(.unavailable, "no directory").recoverySuggestion
+                == .unrecoverable(action: .modifyConfiguration(reason: "no directory")))
     }
 
     @Test func aDescriptionSaysWhatAndWhy() {
@@ -74,6 +90,9 @@ struct ErrorMappingTests {
         #expect(error.description.hasPrefix("unexpected_response: The token endpoint answered HTTP 502 with content of type text/html"))
         #expect(error.description.contains("Body begins: <html>"))
         let tokens = TokenEndpointError(detail: "the token response has no string \"access_token\"", response: page)
-        #expect(tokens.description == "invalid_token_response: the token response has no string \"access_token\" (the token response has no string \"access_token\"; body begins: <html>)")
+        #expect(
+            tokens.description
+                == "invalid_token_response: the token response has no string \"access_token\" (the token response has no string \"access_token\"; body begins: <html>)"
+        )
     }
 }

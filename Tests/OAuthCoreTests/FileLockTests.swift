@@ -20,7 +20,11 @@ struct FileLockTests {
             for _ in 0..<16 {
                 group.addTask {
                     try await FileLock(url: url).withLock {
-                        counters.withLockedValue { $0.0 += 1; $0.1 = max($0.1, $0.0); $0.2 += 1 }
+                        counters.withLockedValue {
+                            $0.0 += 1
+                            $0.1 = max($0.1, $0.0)
+                            $0.2 += 1
+                        }
                         try await Task.sleep(for: .milliseconds(5))
                         counters.withLockedValue { $0.0 -= 1 }
                     }
@@ -64,7 +68,9 @@ struct FileLockTests {
             #expect(holder.processName == ProcessInfo.processInfo.processName)
             #expect(abs(holder.since.timeIntervalSinceNow) < 5)
             do {
-                try await FileLock(url: url).withLock(timeout: 0.1, whileWaiting: { holder in announced.withLockedValue { $0.append(holder) } }) {
+                try await FileLock(url: url).withLock(
+                    timeout: 0.1, whileWaiting: { holder in announced.withLockedValue { $0.append(holder) } }
+                ) {
                     Issue.record("entered a held lock")
                 }
                 Issue.record("no timeout")

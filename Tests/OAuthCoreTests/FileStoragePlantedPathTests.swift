@@ -3,9 +3,9 @@ import OAuthCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Item 7 of the second security review (issue 28): the lock file and the storage directory.
@@ -17,7 +17,7 @@ struct FileStoragePlantedPathTests {
 
     /// Item 7: a symbolic link (or a hard link) planted as `.lock-tokens.json` is refused with a
     /// typed error naming it, and the file it points to is left as it was (it was truncated).
-    @Test func round2Item07APlantedLockFileLinkIsRefusedAndItsTargetLeftUntouched() async throws {
+    @Test func aPlantedLockFileLinkIsRefusedAndItsTargetLeftUntouched() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try FileStorage(directory: directory)
@@ -62,7 +62,8 @@ struct FileStoragePlantedPathTests {
             _ = try storage.read(key: "tokens.json")
         } throws: { error in
             let error = error as? StorageError
-            return error?.code == .readFailed && error?.message.contains("symbolic link") == true && error?.message.contains(value.path) == true
+            return error?.code == .readFailed && error?.message.contains("symbolic link") == true
+                && error?.message.contains(value.path) == true
         }
         try FileManager.default.removeItem(at: value)
         #expect(mkfifo(value.path, 0o600) == 0)
@@ -136,7 +137,7 @@ struct FileStoragePlantedPathTests {
         _ = try FileStorage(directory: storage)
     }
 
-    @Test func round2Item07AStorageDirectoryOthersControlIsRefused() throws {
+    @Test func aStorageDirectoryOthersControlIsRefused() throws {
         for mode in [0o770, 0o707] {
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -148,7 +149,9 @@ struct FileStoragePlantedPathTests {
                 Issue.record("a directory of mode \(String(mode, radix: 8)) was used")
             } catch let error as StorageError {
                 #expect(error.code == .unavailable)
-                #expect(error.message.contains("writable by other users") && error.message.contains("chmod 700 \(directory.path)"), "\(error.message)")
+                #expect(
+                    error.message.contains("writable by other users") && error.message.contains("chmod 700 \(directory.path)"),
+                    "\(error.message)")
             }
         }
 
@@ -166,12 +169,12 @@ struct FileStoragePlantedPathTests {
 
         // This process's own /proc directory is ours and readable by all, and chmod fails there.
         #if os(Linux)
-        do {
-            _ = try FileStorage(directory: URL(fileURLWithPath: "/proc/self"))
-            Issue.record("a directory that could not be made private was used")
-        } catch let error as StorageError {
-            #expect(error.message.contains("cannot make the storage directory /proc/self private"), "\(error.message)")
-        }
+            do {
+                _ = try FileStorage(directory: URL(fileURLWithPath: "/proc/self"))
+                Issue.record("a directory that could not be made private was used")
+            } catch let error as StorageError {
+                #expect(error.message.contains("cannot make the storage directory /proc/self private"), "\(error.message)")
+            }
         #endif
     }
 }

@@ -80,9 +80,10 @@ struct JSONNumberTests {
 
     /// Issue 28, item 6: a `Retry-After` far in the future (in seconds or as a date) becomes at
     /// most a day, so no caller converts or waits an absurd number; a negative or non-finite one is ignored.
-    @Test func round2Item06RetryAfterIsBounded() {
+    @Test func retryAfterIsBounded() {
         func retryAfter(_ value: String) -> Double? {
-            TransportResponse(status: 503, headers: ["Retry-After": value], body: Data(), url: URL(string: "https://as.example/")!).retryAfterSeconds
+            TransportResponse(status: 503, headers: ["Retry-After": value], body: Data(), url: URL(string: "https://as.example/")!)
+                .retryAfterSeconds
         }
         #expect(retryAfter("1e300") == TransportResponse.longestRetryAfter)
         #expect(retryAfter("Fri, 31 Dec 9999 23:59:59 GMT") == TransportResponse.longestRetryAfter)

@@ -231,7 +231,9 @@ struct JWSRoundTripTests {
         let token = try CompactJWS.sign(payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: key)
         #expect(try CompactJWS(token).header.kid == "k1")
         try CompactJWS(token).verify(with: JWSVerificationKey(ec.publicKey))
-        expectJOSE(.invalidKey) { _ = try JWSSigningKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", algorithm: .es256) }
+        expectJOSE(.invalidKey) {
+            _ = try JWSSigningKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", algorithm: .es256)
+        }
         expectJOSE(.algorithmKeyMismatch) { _ = try JWSSigningKey(pem: ec.pemRepresentation, algorithm: .hs256) }
         // Ed25519 PEM is read by our own DER reader (CryptoKit has no PEM for it): swift-crypto's encoding.
         let ed = Curve25519.Signing.PrivateKey()
@@ -247,15 +249,18 @@ struct JWSRoundTripTests {
         firstJWK.kid = "one"
         var secondJWK = try #require(JWSSigningKey.es256(second).publicJWK)
         secondJWK.kid = "two"
-        let document = Data(#"{"keys":[{"kty":"unknown-type"},"#.utf8)
+        let document =
+            Data(#"{"keys":[{"kty":"unknown-type"},"#.utf8)
             + (try JSONValue.encodeSorted(firstJWK)) + Data(",".utf8) + (try JSONValue.encodeSorted(secondJWK)) + Data("]}".utf8)
         let set = try JWKSet(json: document)
         #expect(set.keys.count == 2)
         let token = try CompactJWS.sign(payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second, keyID: "two"))
         try CompactJWS(token).verify(with: set)
-        let mislabelled = try CompactJWS.sign(payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second, keyID: "one"))
+        let mislabelled = try CompactJWS.sign(
+            payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second, keyID: "one"))
         expectJOSE(.invalidSignature) { try CompactJWS(mislabelled).verify(with: set) }
-        let unknown = try CompactJWS.sign(payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second, keyID: "three"))
+        let unknown = try CompactJWS.sign(
+            payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second, keyID: "three"))
         expectJOSE(.unknownKey) { try CompactJWS(unknown).verify(with: set) }
         // Without kid, any fitting key may verify.
         let anonymous = try CompactJWS.sign(payload: Data("{}".utf8), header: JOSEHeader(algorithm: .es256), key: .es256(second))
@@ -302,7 +307,6 @@ struct JWSRoundTripTests {
         expectJOSE(.invalidSignature) { _ = try VerifiedJWT(token, key: JWSVerificationKey(P256.Signing.PrivateKey().publicKey)) }
     }
 }
-
 
 @Suite("base64url")
 struct Base64URLTests {

@@ -1,8 +1,8 @@
 import Foundation
+import HaapiTesting
 import Logging
 import NIOConcurrencyHelpers
 import OAuthCore
-import HaapiTesting
 import Testing
 
 /// A follow-up tag only these tests use, so lines of other suites never mix in.
@@ -87,7 +87,12 @@ struct LoggerTests {
             HaapiLogger.warning(TestTag.first, "yes")
             HaapiLogger.isDebugEnabled = false
             var built = false
-            HaapiLogger.debug(TestTag.first, { built = true; return "expensive" }())
+            HaapiLogger.debug(
+                TestTag.first,
+                {
+                    built = true
+                    return "expensive"
+                }())
             #expect(!built, "a message of a disabled level must not be built")
             #expect(sink.lines == ["[HAAPI_TEST_FIRST] [WARNING] yes"])
         }
@@ -98,11 +103,15 @@ struct LoggerTests {
             HaapiLogger.followUpTags = [TestTag.first]
             let headers: HeaderFields = ["Authorization": "DPoP at-123", "DPoP": "proof.jwt.sig", "Content-Type": "text/plain"]
             HaapiLogger.info(TestTag.first, "token \(sensitive: "at-123") \(headers: headers)")
-            HaapiLogger.info(TestTag.first, "\(parameters: [("grant_type", "refresh_token"), ("refresh_token", "rt-9"), ("client_assertion", "a.b.c"), ("password", "pw")])")
-            #expect(sink.lines == [
-                "[HAAPI_TEST_FIRST] [INFO] token ***** [Authorization: *****, DPoP: *****, Content-Type: text/plain]",
-                "[HAAPI_TEST_FIRST] [INFO] grant_type=refresh_token&refresh_token=*****&client_assertion=*****&password=*****",
-            ])
+            HaapiLogger.info(
+                TestTag.first,
+                "\(parameters: [("grant_type", "refresh_token"), ("refresh_token", "rt-9"), ("client_assertion", "a.b.c"), ("password", "pw")])"
+            )
+            #expect(
+                sink.lines == [
+                    "[HAAPI_TEST_FIRST] [INFO] token ***** [Authorization: *****, DPoP: *****, Content-Type: text/plain]",
+                    "[HAAPI_TEST_FIRST] [INFO] grant_type=refresh_token&refresh_token=*****&client_assertion=*****&password=*****",
+                ])
             #expect(HaapiLogger.mask("x") == "*****")
         }
     }
@@ -116,11 +125,12 @@ struct LoggerTests {
             HaapiLogger.followUpTags = [TestTag.first]
             HaapiLogger.info(TestTag.first, "plain")
             HaapiLogger.info(TestTag.first, "token \(sensitive: "at-123")")
-            #expect(Array(sink.lines.dropFirst(2)) == [
-                "[HAAPI_TEST_FIRST] [INFO] plain",
-                "[UNSECURED] [WARNING] ********** SENSITIVE VALUE IS UNMASKED **********",
-                "[HAAPI_TEST_FIRST] [INFO] token at-123",
-            ])
+            #expect(
+                Array(sink.lines.dropFirst(2)) == [
+                    "[HAAPI_TEST_FIRST] [INFO] plain",
+                    "[UNSECURED] [WARNING] ********** SENSITIVE VALUE IS UNMASKED **********",
+                    "[HAAPI_TEST_FIRST] [INFO] token at-123",
+                ])
         }
     }
 

@@ -30,7 +30,10 @@ struct MaskingTests {
             #expect(Data("hi".utf8).masked == "***** (2 bytes)")
             #expect(["state": "s-1", "code": "c0de"].masked == "[code: *****, state: *****]")
             #expect(["nested": ["a": "b"]].masked == "[nested: [a: *****]]")
-            #expect(request.masked == "POST *****/token [Authorization: *****, Content-Type: application/x-www-form-urlencoded, DPoP: *****] body: ***** (9 bytes)")
+            #expect(
+                request.masked
+                    == "POST *****/token [Authorization: *****, Content-Type: application/x-www-form-urlencoded, DPoP: *****] body: ***** (9 bytes)"
+            )
             #expect(NSObject().masked == "<NSObject: *****>")
             let access = AccessToken(value: token, tokenType: "DPoP", expiresAt: nil)
             #expect("\(access)" == "AccessToken(DPoP eyJh*****, expires unknown)")
@@ -44,7 +47,10 @@ struct MaskingTests {
             #expect(Data("hi".utf8).masked == "hi")
             #expect(Data([0xff, 0xfe]).masked == "//4=")
             #expect(["state": "s-1", "code": "c0de"].masked == "[code: c0de, state: s-1]")
-            #expect(request.masked == "POST https://idsvr.example/oauth/token [Authorization: Basic c2VjcmV0, Content-Type: application/x-www-form-urlencoded, DPoP: proof] body: code=c0de")
+            #expect(
+                request.masked
+                    == "POST https://idsvr.example/oauth/token [Authorization: Basic c2VjcmV0, Content-Type: application/x-www-form-urlencoded, DPoP: proof] body: code=c0de"
+            )
             #expect(!NSObject().masked.contains("*****"))
         }
     }

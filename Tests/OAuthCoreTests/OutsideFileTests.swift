@@ -1,9 +1,10 @@
 import Foundation
-@testable import OAuthCore
 import Testing
 
+@testable import OAuthCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one reader of files others name (review 4: asset catalogs embedded files from outside

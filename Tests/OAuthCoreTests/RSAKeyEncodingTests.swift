@@ -1,8 +1,9 @@
 import Crypto
 import CryptoExtras
 import Foundation
-@testable import OAuthCore
 import Testing
+
+@testable import OAuthCore
 
 /// The DER that RSA keys are made from on every platform (the Security framework reads it on
 /// Apple platforms), checked against what nobody here wrote: BoringSSL's encoding of the same
@@ -25,7 +26,9 @@ struct RSAKeyEncodingTests {
 
     @Test func rfc7515KeyGetsThePublishedCRTMembersAndBoringSSLsEncoding() throws {
         let jwk = try #require(try vectors("rfc7515")["A.2"]).jwk()
-        let (n, e, d, p, q) = (try bytes(jwk, jwk.n), try bytes(jwk, jwk.e), try bytes(jwk, jwk.d), try bytes(jwk, jwk.p), try bytes(jwk, jwk.q))
+        let (n, e, d, p, q) = (
+            try bytes(jwk, jwk.n), try bytes(jwk, jwk.e), try bytes(jwk, jwk.d), try bytes(jwk, jwk.p), try bytes(jwk, jwk.q)
+        )
         let der = try RSAKeyEncoding.privateKeyDER(n: n, e: e, d: d, p: p, q: q)
         let ours = try members(der)
         #expect(ours.count == 9)
@@ -74,7 +77,8 @@ struct RSAKeyEncodingTests {
         #expect(error?.message.contains("1024 bits is too small") == true)
         let smallPublic = try small.publicKey.getKeyPrimitives()
         expectJOSE(.invalidKey) {
-            _ = try JWSVerificationKey(jwk: JWK(kty: "RSA", n: Base64URL.encode(smallPublic.modulus), e: Base64URL.encode(smallPublic.publicExponent)))
+            _ = try JWSVerificationKey(
+                jwk: JWK(kty: "RSA", n: Base64URL.encode(smallPublic.modulus), e: Base64URL.encode(smallPublic.publicExponent)))
         }
 
         let ec = P256.Signing.PrivateKey()
@@ -83,7 +87,9 @@ struct RSAKeyEncodingTests {
         let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END ENCRYPTED PRIVATE KEY-----"
         let refused = expectJOSE(.invalidKey) { _ = try RSAKeyEncoding.privateKeyDER(pem: encrypted) }
         #expect(refused?.message.contains("encrypted") == true)
-        expectJOSE(.invalidKey) { _ = try RSAKeyEncoding.privateKeyDER(pem: "-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----") }
+        expectJOSE(.invalidKey) {
+            _ = try RSAKeyEncoding.privateKeyDER(pem: "-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----")
+        }
         expectJOSE(.invalidKey) { _ = try RSAKeyEncoding.privateKeyDER(pem: "-----BEGIN PRIVATE KEY-----\nMAA=\n") }
     }
 
@@ -102,7 +108,9 @@ struct RSAKeyEncodingTests {
             _ = try? RSAKeyEncoding.publicComponents(fromPublicKeyDER: damaged)
         }
         // Lengths DER forbids: indefinite, non-minimal, longer than the input.
-        for bad in [Data([0x30, 0x80, 0x02, 0x01, 0x00, 0x00, 0x00]), Data([0x30, 0x81, 0x03, 0x02, 0x01, 0x00]), Data([0x30, 0x05, 0x02, 0x01])] {
+        for bad in [
+            Data([0x30, 0x80, 0x02, 0x01, 0x00, 0x00, 0x00]), Data([0x30, 0x81, 0x03, 0x02, 0x01, 0x00]), Data([0x30, 0x05, 0x02, 0x01]),
+        ] {
             #expect(throws: JOSEError.self) { _ = try RSAKeyEncoding.publicComponents(fromPublicKeyDER: bad) }
         }
     }

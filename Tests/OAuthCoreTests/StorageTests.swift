@@ -49,7 +49,9 @@ struct StorageTests {
         let directory = parent.appendingPathComponent("store")
         defer { try? FileManager.default.removeItem(at: parent) }
         let storage = try FileStorage(directory: directory)
-        let keys = ["../escape", "a/b", "/etc/passwd", ".hidden", "~tilde", "ünïcode", "with space", "..", ".", String(repeating: "x", count: 300)]
+        let keys = [
+            "../escape", "a/b", "/etc/passwd", ".hidden", "~tilde", "ünïcode", "with space", "..", ".", String(repeating: "x", count: 300),
+        ]
         for (index, key) in keys.enumerated() { try storage.write(key: key, data: Data([UInt8(index)])) }
         for (index, key) in keys.enumerated() { #expect(try storage.read(key: key) == Data([UInt8(index)]), "\(key)") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["store"])

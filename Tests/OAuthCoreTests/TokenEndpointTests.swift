@@ -9,7 +9,8 @@ struct TokenEndpointTests {
     let endpoint = URL(string: "https://as.example/oauth/token")!
     let ok = json(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt","scope":"a b","extra":{"k":1}}"#)
 
-    func send(_ authentication: ClientAuthentication, _ grant: TokenGrant = .clientCredentials(scope: "s")) async throws -> TransportRequest {
+    func send(_ authentication: ClientAuthentication, _ grant: TokenGrant = .clientCredentials(scope: "s")) async throws -> TransportRequest
+    {
         let transport = ScriptedTransport([ok])
         _ = try await TokenEndpointClient(endpoint: endpoint, clientAuthentication: authentication, transport: transport)
             .requestToken(grant, additionalParameters: [("resource", "https://api")])
@@ -49,7 +50,8 @@ struct TokenEndpointTests {
             #expect(authentication.methodName == name)
             let parameters = formParameters(try await send(authentication))
             #expect(parameters["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-            let jwt = try VerifiedJWT(try #require(parameters["client_assertion"]), key: key, options: JWTValidationOptions(audience: endpoint.absoluteString))
+            let jwt = try VerifiedJWT(
+                try #require(parameters["client_assertion"]), key: key, options: JWTValidationOptions(audience: endpoint.absoluteString))
             #expect(jwt.claims.issuer == "c" && jwt.claims.subject == "c" && jwt.claims.jwtID != nil)
             let lifetime = try #require(jwt.claims.expiresAt).timeIntervalSince(try #require(jwt.claims.issuedAt))
             #expect(lifetime == 60)
@@ -61,7 +63,7 @@ struct TokenEndpointTests {
     /// Review item 21 (the OpenID Foundation's 2025 advisory on audience injection): an
     /// assertion names the issuer, one string, whatever endpoint it goes to; without a known
     /// issuer, the token endpoint; the other choices for servers that need them.
-    @Test func item21AssertionsNameTheIssuerAtEveryEndpoint() async throws {
+    @Test func assertionsNameTheIssuerAtEveryEndpoint() async throws {
         let ec = P256.Signing.PrivateKey()
         var authentication = try ClientAuthentication.privateKeyJWT(clientID: "c", key: .es256(ec))
         #expect(authentication.assertionAudience == .issuer)
@@ -84,7 +86,8 @@ struct TokenEndpointTests {
         #expect(try transport.sent.map(audience) == [.string(issuer), .string(endpoint.absoluteString), .string(issuer)])
 
         // The other choices, for a PAR request.
-        let par = ClientAuthentication.Recipient(endpoint: URL(string: "https://as.example/oauth/par")!, tokenEndpoint: endpoint, issuer: issuer)
+        let par = ClientAuthentication.Recipient(
+            endpoint: URL(string: "https://as.example/oauth/par")!, tokenEndpoint: endpoint, issuer: issuer)
         #expect(par.audience(.issuer) == issuer)
         #expect(par.audience(.tokenEndpoint) == endpoint.absoluteString)
         #expect(par.audience(.endpoint) == "https://as.example/oauth/par")
@@ -97,40 +100,55 @@ struct TokenEndpointTests {
     }
 
     @Test func grantParameters() async throws {
-        let code = formParameters(try await send(.none(clientID: "c"), .authorizationCode(code: "abc", redirectURI: "app:/cb", codeVerifier: "v")))
-        #expect(code["grant_type"] == "authorization_code" && code["code"] == "abc" && code["redirect_uri"] == "app:/cb" && code["code_verifier"] == "v")
+        let code = formParameters(
+            try await send(.none(clientID: "c"), .authorizationCode(code: "abc", redirectURI: "app:/cb", codeVerifier: "v")))
+        #expect(
+            code["grant_type"] == "authorization_code" && code["code"] == "abc" && code["redirect_uri"] == "app:/cb"
+                && code["code_verifier"] == "v")
         let refresh = formParameters(try await send(.none(clientID: "c"), .refreshToken("r t", scope: "x")))
         #expect(refresh["grant_type"] == "refresh_token" && refresh["refresh_token"] == "r t" && refresh["scope"] == "x")
         let other = formParameters(try await send(.none(clientID: "c"), .other(grantType: "urn:x", parameters: ["a": "1"])))
         #expect(other["grant_type"] == "urn:x" && other["a"] == "1")
     }
 
-    func classify(_ status: Int, _ body: String, type: String? = "application/json", headers: HeaderFields = [:]) throws -> TokenEndpointResponse {
+    func classify(_ status: Int, _ body: String, type: String? = "application/json", headers: HeaderFields = [:]) throws
+        -> TokenEndpointResponse
+    {
         var headers = headers
         headers["Content-Type"] = type
         return try TokenEndpointResponse(TransportResponse(status: status, headers: headers, body: Data(body.utf8), url: endpoint))
     }
 
     @Test func successResponsesKeepEveryMember() throws {
-        guard case .success(let tokens) = try classify(200, #"{"access_token":"at","token_type":"DPoP","expires_in":"120","id_token":"x.y.z","custom":[1,2]}"#, type: "application/json; charset=utf-8") else {
-            Issue.record("not a success"); return
+        guard
+            case .success(let tokens) = try classify(
+                200, #"{"access_token":"at","token_type":"DPoP","expires_in":"120","id_token":"x.y.z","custom":[1,2]}"#,
+                type: "application/json; charset=utf-8")
+        else {
+            Issue.record("not a success")
+            return
         }
         #expect(tokens.expiresIn == 120 && tokens.isDPoPBound && tokens.idToken == "x.y.z" && tokens.refreshToken == nil)
         #expect(tokens.raw["custom"] == [1, 2])
         #expect(abs(try #require(tokens.expiresAt).timeIntervalSince(tokens.receivedAt) - 120) < 0.001)
         guard case .success(let numeric) = try classify(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600}"#) else {
-            Issue.record("not a success"); return
+            Issue.record("not a success")
+            return
         }
         #expect(numeric.expiresIn == 3600 && !numeric.isDPoPBound)
     }
 
     @Test func oauthErrorsAreResults() throws {
         guard case .failure(let error) = try classify(400, #"{"error":"invalid_grant","error_description":"expired"}"#) else {
-            Issue.record("not an error response"); return
+            Issue.record("not an error response")
+            return
         }
         #expect(error.error == "invalid_grant" && error.errorDescription == "expired" && error.statusCode == 400)
         #expect(error.recoverySuggestion == .newHaapiFlow)
-        guard case .failure(let client) = try classify(401, #"{"error":"invalid_client"}"#) else { Issue.record("not an error"); return }
+        guard case .failure(let client) = try classify(401, #"{"error":"invalid_client"}"#) else {
+            Issue.record("not an error")
+            return
+        }
         #expect(client.recoverySuggestion == .unrecoverable(action: .modifyConfiguration(reason: "the server answered invalid_client")))
     }
 
@@ -168,7 +186,9 @@ struct TokenEndpointTests {
 
     @Test func recoveryFollowsStatusAndRetryAfter() throws {
         func error(_ status: Int, headers: HeaderFields = [:]) throws -> UnexpectedResponseError {
-            do { _ = try classify(status, "busy", type: "text/plain", headers: headers) } catch let error as UnexpectedResponseError { return error }
+            do { _ = try classify(status, "busy", type: "text/plain", headers: headers) } catch let error as UnexpectedResponseError {
+                return error
+            }
             throw HTTPTransportError(.invalidRequest, "no error")
         }
         let busy = try error(503, headers: ["Retry-After": "7"])
@@ -206,17 +226,26 @@ struct RetryAfterTests {
 
     @Test func aBusyServersOAuthErrorKeepsItsDelay() throws {
         let busy = try TokenEndpointResponse(response(503, retryAfter: "30", body: #"{"error":"temporarily_unavailable"}"#))
-        guard case .failure(let error) = busy else { Issue.record("not an OAuth error: \(busy)"); return }
+        guard case .failure(let error) = busy else {
+            Issue.record("not an OAuth error: \(busy)")
+            return
+        }
         #expect(error.retryAfter == 30)
         #expect(error.recoverySuggestion == .retryable(condition: .now))
 
         let plain = try TokenEndpointResponse(response(503, retryAfter: nil, body: #"{"error":"temporarily_unavailable"}"#))
-        guard case .failure(let later) = plain else { Issue.record("not an OAuth error: \(plain)"); return }
+        guard case .failure(let later) = plain else {
+            Issue.record("not an OAuth error: \(plain)")
+            return
+        }
         #expect(later.recoverySuggestion == .retryable(condition: .now) && later.retryAfter == nil)
 
         // A delay does not make a refusal retryable.
         let refused = try TokenEndpointResponse(response(400, retryAfter: "30", body: #"{"error":"invalid_grant"}"#))
-        guard case .failure(let grant) = refused else { Issue.record("not an OAuth error: \(refused)"); return }
+        guard case .failure(let grant) = refused else {
+            Issue.record("not an OAuth error: \(refused)")
+            return
+        }
         #expect(grant.recoverySuggestion == .newHaapiFlow)
     }
 }

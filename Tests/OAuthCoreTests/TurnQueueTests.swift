@@ -1,6 +1,7 @@
 import Foundation
-@testable import OAuthCore
 import Testing
+
+@testable import OAuthCore
 
 /// The turn-taking a TokenSession's changes go through.
 @Suite struct TurnQueueTests {
@@ -27,7 +28,8 @@ import Testing
         #expect(events.count == 40)
         // Every start is followed by its own end.
         for pair in stride(from: 0, to: events.count, by: 2) {
-            #expect(events[pair].replacingOccurrences(of: " starts", with: "") == events[pair + 1].replacingOccurrences(of: " ends", with: ""))
+            #expect(
+                events[pair].replacingOccurrences(of: " starts", with: "") == events[pair + 1].replacingOccurrences(of: " ends", with: ""))
         }
     }
 

@@ -84,7 +84,8 @@ import Testing
     private static func race<V: Sendable>(
         _ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> V
     ) async throws -> V {
-        try await withDeadline(Deadline(secondsFromNow: seconds), timedOut: { TimedOut() }, cancelled: { Cancelled() }, operation: operation)
+        try await withDeadline(
+            Deadline(secondsFromNow: seconds), timedOut: { TimedOut() }, cancelled: { Cancelled() }, operation: operation)
     }
 
     @Test func theWorkThatEndsFirstGivesItsValueOrItsError() async throws {
@@ -111,7 +112,10 @@ import Testing
         let started = LockedValue(false)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await Self.race(30) { started.withLock { $0 = true }; return 1 }
+            return try await Self.race(30) {
+                started.withLock { $0 = true }
+                return 1
+            }
         }
         await #expect(throws: Cancelled.self) { try await task.value }
         #expect(started.withLock { $0 } == false)

@@ -1,10 +1,10 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import Testing
-import OAuthTransportNIO
 
 /// One misbehaviour of the provider and what the client must make of it.
 struct Misbehaviour: Sendable, CustomTestStringConvertible {
@@ -15,7 +15,9 @@ struct Misbehaviour: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-private func claims(_ change: @escaping @Sendable (inout [String: JSONValue]) -> Void) -> @Sendable (inout TestOpenIDProvider.Behaviour) -> Void {
+private func claims(_ change: @escaping @Sendable (inout [String: JSONValue]) -> Void)
+    -> @Sendable (inout TestOpenIDProvider.Behaviour) -> Void
+{
     { $0.idTokenClaims = change }
 }
 
@@ -43,11 +45,15 @@ struct ConformanceTests {
                 $0["aud"] = [.string(TestOpenIDProvider.clientID), "api"]
                 $0["azp"] = .string(TestOpenIDProvider.clientID)
             }, expected: nil),
-        Misbehaviour(name: "ID token: azp naming another client", configure: claims { $0["azp"] = "another-client" }, expected: .invalidIDToken),
+        Misbehaviour(
+            name: "ID token: azp naming another client", configure: claims { $0["azp"] = "another-client" }, expected: .invalidIDToken),
         Misbehaviour(name: "ID token: nonce mismatch", configure: claims { $0["nonce"] = "not-the-nonce" }, expected: .nonceMismatch),
         Misbehaviour(name: "ID token: nonce missing", configure: claims { _ = $0.removeValue(forKey: "nonce") }, expected: .nonceMismatch),
-        Misbehaviour(name: "ID token: at_hash mismatch", configure: claims { $0["at_hash"] = "AAAAAAAAAAAAAAAAAAAAAA" }, expected: .atHashMismatch),
-        Misbehaviour(name: "ID token: no at_hash (optional in the code flow)", configure: claims { _ = $0.removeValue(forKey: "at_hash") }, expected: nil),
+        Misbehaviour(
+            name: "ID token: at_hash mismatch", configure: claims { $0["at_hash"] = "AAAAAAAAAAAAAAAAAAAAAA" }, expected: .atHashMismatch),
+        Misbehaviour(
+            name: "ID token: no at_hash (optional in the code flow)", configure: claims { _ = $0.removeValue(forKey: "at_hash") },
+            expected: nil),
         Misbehaviour(
             name: "bad signature, RS256",
             configure: {
@@ -57,7 +63,9 @@ struct ConformanceTests {
         Misbehaviour(name: "bad signature, ES256", configure: { $0.corruptSignature = true }, expected: .invalidIDToken),
         Misbehaviour(name: "RS256 signature (good)", configure: { $0.signing = .rs256 }, expected: nil),
         Misbehaviour(name: "alg none", configure: { $0.signing = .none }, expected: .invalidIDToken),
-        Misbehaviour(name: "HS256 with the provider's public key as secret", configure: { $0.signing = .hs256WithPublicKey }, expected: .invalidIDToken),
+        Misbehaviour(
+            name: "HS256 with the provider's public key as secret", configure: { $0.signing = .hs256WithPublicKey },
+            expected: .invalidIDToken),
         Misbehaviour(
             name: "kid absent, one key in the JWKS (accept)",
             configure: {
@@ -81,7 +89,9 @@ struct ConformanceTests {
         Misbehaviour(
             name: "kid unknown even after refetching the JWKS",
             configure: { $0.signing = .unpublishedKey }, expected: .invalidIDToken),
-        Misbehaviour(name: "authorization response: wrong iss", configure: { $0.authorizationIssuer = .wrong }, expected: .authorizationIssuerMismatch),
+        Misbehaviour(
+            name: "authorization response: wrong iss", configure: { $0.authorizationIssuer = .wrong },
+            expected: .authorizationIssuerMismatch),
         Misbehaviour(
             name: "authorization response: iss missing though the metadata promises it",
             configure: {
@@ -91,13 +101,15 @@ struct ConformanceTests {
         Misbehaviour(
             name: "authorization response: iss missing, not promised (accept)",
             configure: { $0.authorizationIssuer = .missing }, expected: nil),
-        Misbehaviour(name: "authorization response: state mismatch", configure: { $0.authorizationState = "forged" }, expected: .stateMismatch),
+        Misbehaviour(
+            name: "authorization response: state mismatch", configure: { $0.authorizationState = "forged" }, expected: .stateMismatch),
         Misbehaviour(
             name: "authorization response: error=access_denied", configure: { $0.authorizationError = "access_denied" },
             expected: .authorizationError),
         Misbehaviour(
             name: "discovery: issuer mismatch", configure: { $0.discoveryIssuer = "https://other.example" }, expected: .issuerMismatch),
-        Misbehaviour(name: "userinfo: sub mismatch", configure: { $0.userInfoSubject = "someone-else" }, expected: .userInfoSubjectMismatch),
+        Misbehaviour(
+            name: "userinfo: sub mismatch", configure: { $0.userInfoSubject = "someone-else" }, expected: .userInfoSubjectMismatch),
     ]
 
     @Test(arguments: idTokenCases)
@@ -107,7 +119,7 @@ struct ConformanceTests {
         let storage = InMemoryStorage()
         let client = try provider.client(storage: storage)
         do {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+            try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
             _ = try await client.userInfo()
             #expect(misbehaviour.expected == nil, "accepted, but \(misbehaviour.expected?.rawValue ?? "") was expected")
             #expect(try await client.authState?.subject == TestOpenIDProvider.subject)
@@ -124,11 +136,13 @@ struct ConformanceTests {
         let provider = try await TestOpenIDProvider.start {
             $0.signing = .es256Rotated
             // The first fetch still has the old set; the provider has rotated by the second.
-            $0.jwks = { fetch in fetch == 1 ? [TestOpenIDProvider.es1Public] : [TestOpenIDProvider.es1Public, TestOpenIDProvider.es2Public] }
+            $0.jwks = { fetch in fetch == 1 ? [TestOpenIDProvider.es1Public] : [TestOpenIDProvider.es1Public, TestOpenIDProvider.es2Public]
+            }
         }
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let state = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         #expect(state.subject == TestOpenIDProvider.subject)
         #expect(provider.jwksFetches == 2)
     }
@@ -138,7 +152,9 @@ struct ConformanceTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         let error = await #expect(throws: OIDCError.self) {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory), options: AuthorizationOptions(prompt: "none"))
+            try await client.login(
+                using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory),
+                options: AuthorizationOptions(prompt: "none"))
         }
         #expect(error?.serverError == "login_required")
         #expect(error?.recoverySuggestion == .newHaapiFlow)
@@ -148,7 +164,9 @@ struct ConformanceTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.userAgentTimeout = 0.5 }
-        let error = await #expect(throws: OIDCError.self) { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
+        let error = await #expect(throws: OIDCError.self) {
+            try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory))
+        }
         #expect(error?.code == .timedOut)
         #expect(error?.recoverySuggestion == .newHaapiFlow)
     }
@@ -157,7 +175,9 @@ struct ConformanceTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.userAgentTimeout = 60 }
-        let login = Task { try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory)) }
+        let login = Task {
+            try await client.login(using: LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory))
+        }
         try await Task.sleep(for: .milliseconds(300))
         login.cancel()
         let error = await #expect(throws: OIDCError.self) { try await login.value }
@@ -174,7 +194,9 @@ struct ConformanceTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         let error = await #expect(throws: OIDCError.self, "\(`case`)") {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory), options: AuthorizationOptions(maxAge: 60))
+            try await client.login(
+                using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory),
+                options: AuthorizationOptions(maxAge: 60))
         }
         #expect(error?.code == .invalidIDToken)
         #expect(provider.authorizeRequests.first?["max_age"] == "60")

@@ -1,6 +1,6 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
 import OAuthTransportNIO
 import OIDCClient
@@ -59,9 +59,9 @@ struct DeepLinkTests {
     }
 
     /// A browser that hands the returned URL to `client` as the app would: `isOAuthResponse` first.
-    func browser(for client: OIDCClient, seen: LockedList<URL> = LockedList()) -> AppLinkBrowser {
+    func browser(for client: OIDCClient, seen: LockedValue<[URL]> = LockedValue([])) -> AppLinkBrowser {
         AppLinkBrowser { url in
-            seen.append(url)
+            seen.withLock { $0.append(url) }
             if client.isOAuthResponse(url) { try? client.resumeExternalUserAgentFlow(with: url) }
         }
     }
@@ -71,10 +71,10 @@ struct DeepLinkTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: redirectURI)
-        let seen = LockedList<URL>()
+        let seen = LockedValue<[URL]>([])
         let state = try await client.login(using: browser(for: client, seen: seen).agent)
         #expect(state.subject != nil)
-        let returned = try #require(seen.all.first)
+        let returned = try #require(seen.withLock { $0.first })
         #expect(returned.scheme == redirectURI.scheme && returned.path == redirectURI.path)
         // The same link again (a double tap, a reload): its login has had its redirect.
         #expect(!client.isOAuthResponse(returned))
@@ -98,11 +98,11 @@ struct DeepLinkTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
-        let held = LockedList<URL>()
+        let held = LockedValue<[URL]>([])
         // A browser that keeps the redirect: the test delivers forged ones first.
-        let agent = AppLinkBrowser { held.append($0) }.agent
+        let agent = AppLinkBrowser { url in held.withLock { $0.append(url) } }.agent
         let login = Task { try await client.login(using: agent) }
-        let real = try await eventually { held.all.first }
+        let real = try await eventually { held.withLock { $0.first } }
         var forged = URLComponents(url: real, resolvingAgainstBaseURL: false)!
         forged.queryItems = forged.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
         #expect(!client.isOAuthResponse(forged.url!))
@@ -134,9 +134,9 @@ struct DeepLinkTests {
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         let first = try await client.login(using: browser(for: client).agent)
-        let held = LockedList<URL>()
-        let login = Task { try await client.login(using: AppLinkBrowser { held.append($0) }.agent) }
-        let late = try await eventually { held.all.first }
+        let held = LockedValue<[URL]>([])
+        let login = Task { try await client.login(using: AppLinkBrowser { url in held.withLock { $0.append(url) } }.agent) }
+        let late = try await eventually { held.withLock { $0.first } }
         #expect(client.cancelExternalUserAgentFlow())
         let error = await #expect(throws: OIDCError.self) { try await login.value }
         #expect(error?.code == .cancelled)
@@ -152,9 +152,9 @@ struct DeepLinkTests {
         defer { Task { await provider.stop() } }
         let client = try client(provider, redirectURI: Self.customScheme)
         try await client.login(using: browser(for: client).agent)
-        let seen = LockedList<URL>()
+        let seen = LockedValue<[URL]>([])
         try await client.endSession(using: browser(for: client, seen: seen).agent)
-        #expect(seen.all.first?.path == "/oauth/logged-out")
+        #expect(seen.withLock { $0.first }?.path == "/oauth/logged-out")
         #expect(try await client.authState == nil)
     }
 

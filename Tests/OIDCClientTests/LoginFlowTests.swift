@@ -1,10 +1,10 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import Testing
-import OAuthTransportNIO
 
 @Suite("OIDCClient against the test provider: the flow that should work")
 struct LoginFlowTests {
@@ -13,7 +13,7 @@ struct LoginFlowTests {
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let client = try provider.client(storage: storage)
-        let browser = HeadlessBrowser()
+        let browser = RedirectFollowingBrowser()
         let state = try await client.login(
             using: LoopbackUserAgent(launcher: browser, listen: LoopbackRedirectListener.factory),
             options: AuthorizationOptions(
@@ -46,7 +46,7 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let info = try await client.userInfo()
         #expect(info.subject == TestOpenIDProvider.subject)
         #expect(info[string: "email"] == "user@example.test")
@@ -56,7 +56,8 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let first = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let first = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let second = try await client.refresh()
         #expect(second.accessToken != first.accessToken)
         #expect(second.refreshToken != first.refreshToken && second.refreshToken != nil)
@@ -74,7 +75,7 @@ struct LoginFlowTests {
         // that started late would otherwise find the refresh over and rightly refresh again.
         let gate = LockedValue(true)
         let client = try provider.client(transport: try slowTokenRequests(heldBy: gate))
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         gate.withLock { $0 = false }
         let asked = LockedValue(0)
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
@@ -97,7 +98,8 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start { $0.accessTokenLifetime = 10 }
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let state = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         // 10 s left is less than the 30 s asked for: refreshed.
         let token = try await client.validAccessToken(minimumLifetime: 30)
         #expect(token.value != state.accessToken)
@@ -112,7 +114,7 @@ struct LoginFlowTests {
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let client = try provider.client(storage: storage)
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         provider.change { $0.refreshError = "invalid_grant" }
         let error = await #expect(throws: OIDCError.self) { try await client.refresh() }
         #expect(error?.code == .loginRequired)
@@ -127,7 +129,7 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         provider.change { $0.refreshError = "temporarily_unavailable" }
         let error = await #expect(throws: OIDCError.self) { try await client.refresh() }
         #expect(error?.code == .tokenRequestFailed && error?.serverError == "temporarily_unavailable")
@@ -139,7 +141,7 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client(transport: try slowTokenRequests())
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let api = AuthorizedHTTPClient(client: client, transport: try AsyncHTTPClientTransport())
         let resource = provider.url("/api/resource")
         #expect(try await api.send(TransportRequest(url: resource)).status == 200)
@@ -157,9 +159,11 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         // An API that refuses every token: one refresh, one retry, then its 401 is the answer.
-        let api = ScriptedTransport(repeating: { TransportResponse(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""], url: $0.url) })
+        let api = ScriptedTransport(repeating: {
+            TransportResponse(status: 401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""], url: $0.url)
+        })
         let response = try await AuthorizedHTTPClient(client: client, transport: api)
             .send(TransportRequest(url: provider.url("/api/resource")))
         #expect(response.status == 401)
@@ -173,7 +177,8 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let state = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         try await client.revoke()
         #expect(provider.revoked == [state.refreshToken!, state.accessToken])
         #expect(try await client.authState == nil)
@@ -183,8 +188,10 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
-        try await client.endSession(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let state = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.endSession(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let request = try #require(provider.endSessionRequests.first)
         #expect(request["id_token_hint"] == state.idToken)
         #expect(request["client_id"] == TestOpenIDProvider.clientID)
@@ -197,7 +204,8 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.useDPoP = true }
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let state = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let holder = try #require(try await client.dpopHolder())
         #expect(state.isDPoPBound)
         #expect(provider.authorizeRequests.first?["dpop_jkt"] == holder.thumbprint)
@@ -213,9 +221,9 @@ struct LoginFlowTests {
         let provider = try await TestOpenIDProvider.start { $0.parSupported = true }
         defer { Task { await provider.stop() } }
         let client = try provider.client { $0.usePushedAuthorizationRequests = true }
-        let browser = HeadlessBrowser()
+        let browser = RedirectFollowingBrowser()
         try await client.login(using: LoopbackUserAgent(launcher: browser, listen: LoopbackRedirectListener.factory))
-        let opened = try #require(browser.opened.all.first)
+        let opened = try #require(browser.opened.withLock { $0.first })
         let query = try #require(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(Set(query.map(\.name)) == ["client_id", "request_uri"])
         #expect(provider.authorizeRequests.first?["code_challenge_method"] == "S256")
@@ -230,7 +238,8 @@ struct LoginFlowTests {
         func refusal(_ answer: Reply) async -> OIDCError? {
             provider.change { $0.parRefusal = answer }
             return await #expect(throws: OIDCError.self) {
-                try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+                try await client.login(
+                    using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
             }
         }
         let refused = await refusal(.json(400, #"{"error":"consent_required","error_description":"ask first"}"#))
@@ -256,9 +265,13 @@ struct LoginFlowTests {
         #expect(registered.raw["token_endpoint_auth_method"] == "none")
         #expect(registered.raw["application_type"] == "native")
         let client = try provider.client { $0.clientAuthentication = registered.clientAuthentication }
-        #expect(try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory)).subject == TestOpenIDProvider.subject)
+        #expect(
+            try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
+                .subject
+                == TestOpenIDProvider.subject)
         let refused = await #expect(throws: OIDCError.self) {
-            try await DynamicClientRegistration.register(ClientRegistrationRequest(redirectURIs: []), metadata: metadata, transport: transport)
+            try await DynamicClientRegistration.register(
+                ClientRegistrationRequest(redirectURIs: []), metadata: metadata, transport: transport)
         }
         #expect(refused?.code == .registrationFailed && refused?.serverError == "invalid_redirect_uri")
     }

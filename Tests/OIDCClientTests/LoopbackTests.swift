@@ -1,10 +1,10 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import Testing
-import OAuthTransportNIO
 
 @Suite("Loopback user agent and browser launcher")
 struct LoopbackTests {
@@ -29,7 +29,7 @@ struct LoopbackTests {
         // The listener closes each connection first, so the port's sockets linger in TIME_WAIT
         // on this side; the next login must bind it again at once.
         for _ in 0..<3 {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+            try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         }
         let redirects = provider.authorizeRequests.map { $0["redirect_uri"] }
         #expect(redirects == Array(repeating: "http://127.0.0.1:\(port)/callback", count: 3))
@@ -39,7 +39,7 @@ struct LoopbackTests {
         let provider = try await TestOpenIDProvider.start()
         defer { Task { await provider.stop() } }
         let client = try provider.client()
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let redirect = try #require(provider.authorizeRequests.first?["redirect_uri"].flatMap(URL.init(string:)))
         let error = await #expect(throws: HTTPTransportError.self) {
             try await AsyncHTTPClientTransport().send(TransportRequest(url: redirect))
@@ -65,7 +65,8 @@ struct LoopbackTests {
         defer { Task { await provider.stop() } }
         let client = try provider.client()
         // A headless "browser": curl follows the provider's redirect to the loopback listener.
-        let agent = LoopbackUserAgent(browserCommand: ["sh", "-c", "curl -s -L -o /dev/null \"$0\""], listen: LoopbackRedirectListener.factory)
+        let agent = LoopbackUserAgent(
+            browserCommand: ["sh", "-c", "curl -s -L -o /dev/null \"$0\""], listen: LoopbackRedirectListener.factory)
         let state = try await client.login(using: agent)
         #expect(state.subject == TestOpenIDProvider.subject)
     }
@@ -85,7 +86,8 @@ struct LoopbackTests {
 
     @Test func aRedirectURIThatIsNotLoopbackIsRefused() async throws {
         let error = await #expect(throws: OIDCError.self) {
-            _ = try await LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory).startSession(redirectURI: URL(string: "https://example.com/cb")!)
+            _ = try await LoopbackUserAgent(launcher: AbandonedBrowser(), listen: LoopbackRedirectListener.factory).startSession(
+                redirectURI: URL(string: "https://example.com/cb")!)
         }
         #expect(error?.code == .invalidConfiguration)
     }

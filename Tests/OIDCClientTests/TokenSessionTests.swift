@@ -1,6 +1,6 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import NIOConcurrencyHelpers
 import OAuthCore
 import OAuthTransportNIO
@@ -17,7 +17,8 @@ struct TokenSessionTests {
     /// A provider with a user logged in through `storage`; the client whose session that is.
     static func loggedIn(_ provider: TestOpenIDProvider, storage: any Storage) async throws -> (client: OIDCClient, state: AuthState) {
         let client = try provider.client(storage: storage)
-        let state = try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let state = try await client.login(
+            using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         return (client, state)
     }
 
@@ -59,7 +60,9 @@ struct TokenSessionTests {
         let storage = try Self.temporaryStorage()
         let (client, before) = try await Self.loggedIn(provider, storage: storage)
         // The provider's tokens live 300 s; every caller wants 100 000.
-        let results = try await Self.gated(storage, callers: 1000, joined: { _ = try await client.authState }) { try await client.validAccessToken(minimumLifetime: 100_000).value }
+        let results = try await Self.gated(storage, callers: 1000, joined: { _ = try await client.authState }) {
+            try await client.validAccessToken(minimumLifetime: 100_000).value
+        }
         let tokens = Set(try results.map { try $0.get() })
         #expect(tokens.count == 1, "every caller gets the one refresh's token")
         #expect(tokens.first != before.accessToken)
@@ -77,7 +80,9 @@ struct TokenSessionTests {
         let storage = try Self.temporaryStorage()
         let (client, _) = try await Self.loggedIn(provider, storage: storage)
         provider.change { $0.refreshError = "invalid_grant" }
-        let results = try await Self.gated(storage, callers: 100, joined: { _ = try await client.authState }) { try await client.validAccessToken(minimumLifetime: 100_000) }
+        let results = try await Self.gated(storage, callers: 100, joined: { _ = try await client.authState }) {
+            try await client.validAccessToken(minimumLifetime: 100_000)
+        }
         for result in results {
             guard case .failure(let error) = result, let error = error as? OIDCError else {
                 Issue.record("expected loginRequired, got \(result)")
@@ -144,7 +149,7 @@ struct TokenSessionTests {
         storage.failing.withLockedValue { $0 = true }
         let kept = try #require(try storage.read(key: Self.key))
         await #expect(throws: StorageError.self) {
-            try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+            try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         }
         #expect(try storage.read(key: Self.key) == kept)
     }
@@ -186,7 +191,8 @@ struct TokenSessionTests {
         let storage = try Self.temporaryStorage()
         try storage.write(key: "tokens.json", data: try Self.fixture("cli-profile-tokens.json"))
         let session = TokenSession(
-            clientID: "haapi-attested", provider: OpenIDProvider(issuer: URL(string: cli.issuer)!, transport: try AsyncHTTPClientTransport()),
+            clientID: "haapi-attested",
+            provider: OpenIDProvider(issuer: URL(string: cli.issuer)!, transport: try AsyncHTTPClientTransport()),
             storage: storage, storageKey: "tokens.json")
         #expect(try await session.authState == cli)
         try await session.setAuthState(cli)
@@ -237,7 +243,8 @@ struct TokenSessionTests {
         defer { Task { await provider.stop() } }
         let storage = InMemoryStorage()
         let session = TokenSession(
-            clientID: TestOpenIDProvider.clientID, provider: OpenIDProvider(issuer: URL(string: provider.issuer)!, transport: try AsyncHTTPClientTransport()),
+            clientID: TestOpenIDProvider.clientID,
+            provider: OpenIDProvider(issuer: URL(string: provider.issuer)!, transport: try AsyncHTTPClientTransport()),
             storage: storage)
         let bound = try TokenSuccessResponse(members: ["access_token": "at", "token_type": "DPoP", "expires_in": 60])
         do {
@@ -309,10 +316,12 @@ struct TokenSessionTests {
         let configuration = OIDCConfiguration(
             issuer: URL(string: provider.issuer)!, clientAuthentication: .none(clientID: TestOpenIDProvider.clientID),
             redirectURI: URL(string: "http://127.0.0.1:0/callback")!, scopes: ["openid", "profile"])
-        let client = OIDCClient(configuration: configuration, transport: try AsyncHTTPClientTransport(), storage: profile, storageKey: "tokens.json")
-        try await client.login(using: LoopbackUserAgent(launcher: HeadlessBrowser(), listen: LoopbackRedirectListener.factory))
+        let client = OIDCClient(
+            configuration: configuration, transport: try AsyncHTTPClientTransport(), storage: profile, storageKey: "tokens.json")
+        try await client.login(using: LoopbackUserAgent(launcher: RedirectFollowingBrowser(), listen: LoopbackRedirectListener.factory))
         let settings: [String: String] = [
-            "issuer": provider.issuer, "clientID": TestOpenIDProvider.clientID, "redirectUri": "http://127.0.0.1:0/callback", "scope": "openid profile",
+            "issuer": provider.issuer, "clientID": TestOpenIDProvider.clientID, "redirectUri": "http://127.0.0.1:0/callback",
+            "scope": "openid profile",
             "login": "browser",
         ]
         try profile.write(key: "config.json", data: try JSONSerialization.data(withJSONObject: settings))

@@ -25,13 +25,16 @@ struct PackageGraphTests {
         "IdsvrHaapiSdk": ["HaapiSDK"],
         "IdsvrHaapiUIKit": ["HaapiUI"],
         "HaapiCLI": [
-            "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer", "SecretService",
+            "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
+            "SecretService",
         ],
         "haapi": ["HaapiCLI"],
         // The harnesses fuzz the readers of every layer, the command line's files among them.
         "FuzzHarnesses": ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", "SecretService"],
         "haapi-fuzz": ["FuzzHarnesses"],
-        "Benchmarks": ["OAuthTransportURLSession", "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient", "OAuthTransportNIO"],
+        "Benchmarks": [
+            "OAuthTransportURLSession", "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient", "OAuthTransportNIO",
+        ],
         // The test kits: the core one needs only OAuthCore; the servers' kit sits above it.
         "HaapiTesting": ["OAuthCore"],
         "HaapiServerTesting": ["HaapiTesting", "HaapiDevServer", "OAuthTransportNIO", "OIDCClient", "OAuthCore"],
@@ -44,7 +47,8 @@ struct PackageGraphTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let run = try Subprocess.run(
-            "/usr/bin/env", ["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"], directory: root, timeout: 120)
+            "/usr/bin/env", ["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"], directory: root,
+            timeout: 120)
         #expect(run.status == 0, "\(run.errors)")
         let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         let targets = try #require(json["targets"] as? [[String: Any]])
@@ -58,7 +62,8 @@ struct PackageGraphTests {
 
     /// `name` and every module it reaches.
     static func closure(_ name: String, in graph: [String: (type: String, dependencies: [String])]) -> Set<String> {
-        var seen: Set<String> = [], stack = [name]
+        var seen: Set<String> = []
+        var stack = [name]
         while let next = stack.popLast() {
             if seen.insert(next).inserted { stack += graph[next]?.dependencies ?? [] }
         }

@@ -32,7 +32,9 @@ import Testing
 
     @Test func aSignUpFormAsksForANewPasswordAndAProblemGetsItsScreenInSwedish() throws {
         let signUp = try Self.screen("sign-up-form")
-        #expect(Self.items(signUp, type: "textField").contains { $0["contentType"]?.stringValue == "newPassword" && $0["passwordRules"] != nil })
+        #expect(
+            Self.items(signUp, type: "textField").contains { $0["contentType"]?.stringValue == "newPassword" && $0["passwordRules"] != nil }
+        )
         let problem = try Self.screen("problem-authentication-failed", ["--lang", "sv"])
         #expect(problem["kind"]?.stringValue == "problem" && problem["language"]?.stringValue == "sv")
     }
@@ -42,10 +44,12 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let plist = directory.appendingPathComponent("App.plist")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>huiTextField</key><string>InputTextField.Outlined</string></dict></plist>
-            """.utf8).write(to: plist)
+            """.utf8
+        ).write(to: plist)
         let screen = try Self.screen("html-form-login", ["--theme", plist.path])
         #expect(Self.items(screen, type: "textField").allSatisfy { $0["style"]?.stringValue == "InputTextField.Outlined" })
     }
@@ -59,7 +63,10 @@ import Testing
         #expect(Self.items(retry, type: "button").first?["text"]?.stringValue == "Try again")
         let fallback = try Self.screen(name, ["--passkey-failure", "failed"])
         #expect(fallback["passkeyFailureOutcome"]?.stringValue == "fallback")
-        #expect(Self.items(fallback, type: "button").contains { $0["action"]?.stringValue == "passkeyFallback" && $0["text"]?.stringValue == "Continue in the browser" })
+        #expect(
+            Self.items(fallback, type: "button").contains {
+                $0["action"]?.stringValue == "passkeyFallback" && $0["text"]?.stringValue == "Continue in the browser"
+            })
         let off = try Self.screen(name, ["--passkey-failure", "failed", "--no-browser-fallback"])
         #expect(off["passkeyFailureOutcome"]?.stringValue == "unavailable")
         #expect(!Self.items(off, type: "button").contains { $0["action"]?.stringValue == "passkeyFallback" })

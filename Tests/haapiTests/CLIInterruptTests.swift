@@ -1,11 +1,11 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Issue 18, item 4: Ctrl-C cancels a request under way at once, says "cancelled", exits with
@@ -38,14 +38,15 @@ import Darwin
     }
 
     @Test(arguments: Waiting.allCases)
-    func item04CtrlCCancelsTheRequestAtOnce(_ waiting: Waiting) async throws {
+    func ctrlCCancelsTheRequestAtOnce(_ waiting: Waiting) async throws {
         try HaapiCommand.requireBinary()
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let answers = home.appendingPathComponent("answers.json")
         try Data(#"{"fields": {}}"#.utf8).write(to: answers)
         try await withServer(reply: { _ in .hang }) { server in
-            let launched = try HaapiCommand.prepare(waiting.arguments(server, answers: answers.path), home: home, environment: ["HAAPI_CLIENT_SECRET": "s"])
+            let launched = try HaapiCommand.prepare(
+                waiting.arguments(server, answers: answers.path), home: home, environment: ["HAAPI_CLIENT_SECRET": "s"])
             try launched.process.run()
             try await server.waitForRequests(1, limit: .seconds(30))
             try await Task.sleep(for: .milliseconds(300))
@@ -72,13 +73,14 @@ import Darwin
     /// Items 1 and 4 as a person sees them in a terminal: the wait names what it waits for and
     /// counts the seconds, and Ctrl-C ends it at once with "haapi: cancelled" and status 130.
     @Test(.enabled(if: CLITests.tmux != nil, "tmux is not installed"))
-    func item01And04AHangingServerShowsTheWaitAndCtrlCEndsIt() async throws {
+    func aHangingServerShowsTheWaitAndCtrlCEndsIt() async throws {
         try HaapiCommand.requireBinary()
         let home = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         try await withServer(reply: { _ in .hang }) { server in
             let session = "haapi-wait-\(UUID().uuidString.prefix(8))"
-            let command = "HAAPI_HOME='\(home.path)' '\(HaapiCommand.binary.path)' login --issuer \(server.url) --client-id app; echo \"EXIT=$?\"; sleep 60"
+            let command =
+                "HAAPI_HOME='\(home.path)' '\(HaapiCommand.binary.path)' login --issuer \(server.url) --client-id app; echo \"EXIT=$?\"; sleep 60"
             try CLITests.tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "30", command])
             defer { _ = try? CLITests.tmux(["kill-session", "-t", session]) }
             let port = server.url.split(separator: ":").last!

@@ -1,16 +1,18 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The programs of a keyring session.
 enum KeyringTools {
     /// dbus-daemon, gnome-keyring-daemon and secret-tool, when all are installed.
     static let found: (dbus: String, keyring: String, secretTool: String)? = {
-        func find(_ name: String) -> String? { ["/usr/bin/", "/usr/local/bin/"].map { $0 + name }.first(where: FileManager.default.isExecutableFile) }
+        func find(_ name: String) -> String? {
+            ["/usr/bin/", "/usr/local/bin/"].map { $0 + name }.first(where: FileManager.default.isExecutableFile)
+        }
         guard let dbus = find("dbus-daemon"), let keyring = find("gnome-keyring-daemon"), let tool = find("secret-tool") else { return nil }
         return (dbus, keyring, tool)
     }()
@@ -19,7 +21,8 @@ enum KeyringTools {
 /// Issue 38, item 12: a profile's secrets in the keyring, against a real GNOME Keyring in a D-Bus
 /// session of the test's own, checked with libsecret's `secret-tool` (nobody here wrote either).
 /// `Scripts/test.sh` installs them and sets `HAAPI_TEST_KEYRING`, so in CI the test runs or fails.
-@Suite(.serialized, .ownThreads, .enabled(if: KeyringTools.found != nil || ProcessInfo.processInfo.environment["HAAPI_TEST_KEYRING"] != nil))
+@Suite(
+    .serialized, .ownThreads, .enabled(if: KeyringTools.found != nil || ProcessInfo.processInfo.environment["HAAPI_TEST_KEYRING"] != nil))
 struct CLIKeyringTests {
     static var tools: (dbus: String, keyring: String, secretTool: String)? { KeyringTools.found }
 
@@ -48,7 +51,8 @@ struct CLIKeyringTests {
         let directory: URL
 
         init(directory: URL) throws {
-            let tools = try #require(CLIKeyringTests.tools, "HAAPI_TEST_KEYRING is set: dbus-daemon, gnome-keyring-daemon and secret-tool must be installed")
+            let tools = try #require(
+                CLIKeyringTests.tools, "HAAPI_TEST_KEYRING is set: dbus-daemon, gnome-keyring-daemon and secret-tool must be installed")
             self.directory = directory
             let runtime = directory.appendingPathComponent("run")
             try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -91,7 +95,8 @@ struct CLIKeyringTests {
             }
             stop()
             Issue.record(
-                "gnome-keyring-daemon (status \(keyring)) did not answer on \(address) in \(Int(Self.readinessWait)) s; last probe: \(lastProbe)")
+                "gnome-keyring-daemon (status \(keyring)) did not answer on \(address) in \(Int(Self.readinessWait)) s; last probe: \(lastProbe)"
+            )
             throw CancellationError()
         }
 
@@ -110,7 +115,7 @@ struct CLIKeyringTests {
             guard let closeFrom = CLITests.addCloseFrom, closeFrom(&actions, 3) == 0 else { throw CocoaError(.executableLoad) }
             let argv = ([path] + arguments).map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
+            defer { for pointer in argv + envp { free(pointer) } }
             var pid = pid_t()
             guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { throw CocoaError(.executableLoad) }
             var status: Int32 = 0
@@ -132,7 +137,8 @@ struct CLIKeyringTests {
         func secretTool(_ arguments: [String], input: String? = nil) throws -> Subprocess.Outcome {
             // A keyring that wants to ask for a password would wait for ever: 10 s at most.
             try Subprocess.run(
-                try #require(CLIKeyringTests.tools).secretTool, arguments, environment: environment().mapValues { $0 }.merging(["HAAPI_SECRET_STORE": nil]) { $1 }, input: input.map { Data($0.utf8) },
+                try #require(CLIKeyringTests.tools).secretTool, arguments,
+                environment: environment().mapValues { $0 }.merging(["HAAPI_SECRET_STORE": nil]) { $1 }, input: input.map { Data($0.utf8) },
                 timeout: 10)
         }
 
@@ -141,7 +147,9 @@ struct CLIKeyringTests {
         struct Unanswered: Error, CustomStringConvertible {
             let arguments: [String]
             let run: Subprocess.Outcome
-            var description: String { "secret-tool \(arguments.joined(separator: " ")): status \(run.status)\(run.timedOut ? " (timed out)" : ""): \(run.errors)" }
+            var description: String {
+                "secret-tool \(arguments.joined(separator: " ")): status \(run.status)\(run.timedOut ? " (timed out)" : ""): \(run.errors)"
+            }
         }
 
         /// The keyring's secret of the profile folder `folder`'s item `key`, or `nil` when the
@@ -216,14 +224,17 @@ struct CLIKeyringTests {
 
         // The first login chooses the keyring by itself: the tokens and the client secret are
         // there, and the profile's folder holds neither.
-        let login = try haapi(["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers])
+        let login = try haapi([
+            "login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers,
+        ])
         #expect(login.status == 0 && login.stderr.contains("secrets in the keyring (Secret Service)"), "\(login.stderr)")
         let tokens = try #require(try keyring.item(folder, "tokens.json"), "no tokens in the keyring")
         #expect(tokens.contains("\"accessToken\"") && tokens.contains("\"dpopKey\""))
         #expect(try keyring.item(folder, "client-secret") == secret)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("tokens.json").path))
         let config = try String(contentsOf: folder.appendingPathComponent("config.json"), encoding: .utf8)
-        #expect(!config.contains(secret) && !config.contains("clientSecret") && config.contains("\"secretStore\" : \"keyring\""), "\(config)")
+        #expect(
+            !config.contains(secret) && !config.contains("clientSecret") && config.contains("\"secretStore\" : \"keyring\""), "\(config)")
 
         // status says where; token, refresh (with the secret from the keyring) and api use them.
         let status = try haapi(["status"])
@@ -269,7 +280,8 @@ struct CLIKeyringTests {
             try CLITests.haapi(arguments, home: directory, environment: environment)
         }
 
-        let login = try haapi(["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers], noBus)
+        let login = try haapi(
+            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers], noBus)
         #expect(login.status == 0 && !login.stderr.contains("keyring"), "\(login.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tokens.json").path))
         let status = try haapi(["status"], noBus)
@@ -283,7 +295,8 @@ struct CLIKeyringTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("tokens.json").path))
         #expect(try keyring.item(folder, "client-secret") == secret)
         let back = try haapi(["login", "--secret-store", "file", "--answers", answers], keyring.environment())
-        #expect(back.status == 0 && FileManager.default.fileExists(atPath: folder.appendingPathComponent("tokens.json").path), "\(back.stderr)")
+        #expect(
+            back.status == 0 && FileManager.default.fileExists(atPath: folder.appendingPathComponent("tokens.json").path), "\(back.stderr)")
         #expect(try keyring.item(folder, "tokens.json") == nil && keyring.item(folder, "client-secret") == nil)
         #expect(try String(contentsOf: folder.appendingPathComponent("config.json"), encoding: .utf8).contains(secret))
     }
@@ -296,7 +309,9 @@ struct CLIKeyringTests {
         let world = try World()
         defer { world.stop() }
         let (directory, keyring, server, secret, answers) = (world.directory, world.keyring, world.server, world.secret, world.answers)
-        func haapi(_ arguments: [String]) throws -> HaapiCommand.Run { try CLITests.haapi(arguments, home: directory, environment: keyring.environment()) }
+        func haapi(_ arguments: [String]) throws -> HaapiCommand.Run {
+            try CLITests.haapi(arguments, home: directory, environment: keyring.environment())
+        }
         let connection = ["--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret]
 
         // A profile in the keyring while it is open; then the keyring is locked.
@@ -305,17 +320,24 @@ struct CLIKeyringTests {
         // Locked over D-Bus (the Secret Service's Lock; `secret-tool lock` crashes in this version).
         let lock = try Subprocess.run(
             "/usr/bin/dbus-send",
-            ["--session", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
-             "array:objpath:/org/freedesktop/secrets/collection/login"],
+            [
+                "--session", "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
+                "org.freedesktop.Secret.Service.Lock",
+                "array:objpath:/org/freedesktop/secrets/collection/login",
+            ],
             environment: keyring.environment().mapValues { $0 }, timeout: 10)
-        #expect(lock.status == 0 && lock.output.contains("/org/freedesktop/secrets/collection/login"), "dbus-send: \(lock.output) \(lock.errors)")
+        #expect(
+            lock.status == 0 && lock.output.contains("/org/freedesktop/secrets/collection/login"),
+            "dbus-send: \(lock.output) \(lock.errors)")
 
         // A new login into the locked keyring: kept in files, said, and usable.
         let login = try haapi(["login", "--profile", "after"] + connection + ["--answers", answers])
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stderr.contains("refused the tokens") && login.stderr.contains("--secret-store file"), "\(login.stderr)")
         let after = directory.appendingPathComponent("home/profiles/after")
-        #expect(FileManager.default.fileExists(atPath: after.appendingPathComponent("tokens.json").path), "the tokens are not in the profile's files")
+        #expect(
+            FileManager.default.fileExists(atPath: after.appendingPathComponent("tokens.json").path),
+            "the tokens are not in the profile's files")
         #expect(try !String(contentsOf: after.appendingPathComponent("config.json"), encoding: .utf8).contains("keyring"))
         let token = try haapi(["token", "--profile", "after"])
         #expect(token.status == 0 && !token.stdout.isEmpty, "\(token.stderr)")

@@ -1,14 +1,16 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OAuthCore
-@testable import HaapiCLI
 import Testing
+
+@testable import HaapiCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `haapi login --answers` run as a CI job runs it, against `haapi server --log-requests`, through
 /// each kind of step the server has: selector, one-time code, polling, consent and external browser.
@@ -41,8 +43,10 @@ struct CLILoginTests {
         func run(answers json: String, scope: String = "openid", extra: [String] = []) throws -> CLITests.Run {
             let answers = try CLITests.write(json, to: directory, name: "answers-\(UUID().uuidString).json")
             return try CLITests.haapi(
-                ["login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
-                 "--scope", scope, "--answers", answers] + extra,
+                [
+                    "login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
+                    "--scope", scope, "--answers", answers,
+                ] + extra,
                 home: directory)
         }
 
@@ -75,11 +79,12 @@ struct CLILoginTests {
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() == "request: POST /oauth/token grant_type=authorization_code 200")
         // A HAAPI token for each login, and one code exchange.
-        #expect(login.server.lines(prefix: "request: POST /oauth/token ") == [
-            "request: POST /oauth/token grant_type=client_credentials 200",
-            "request: POST /oauth/token grant_type=client_credentials 200",
-            "request: POST /oauth/token grant_type=authorization_code 200",
-        ])
+        #expect(
+            login.server.lines(prefix: "request: POST /oauth/token ") == [
+                "request: POST /oauth/token grant_type=client_credentials 200",
+                "request: POST /oauth/token grant_type=client_credentials 200",
+                "request: POST /oauth/token grant_type=authorization_code 200",
+            ])
     }
 
     // MARK: Recording
@@ -91,11 +96,14 @@ struct CLILoginTests {
         let login = try Login()
         let folder = login.directory.appendingPathComponent("recorded")
         let run = try login.run(
-            answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, extra: ["--record", folder.path])
+            answers: #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#,
+            extra: ["--record", folder.path])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("kept") && run.stderr.contains("haapi preview --captured"), "\(run.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(files.first?.hasPrefix("01-") == true && files.contains { $0.hasSuffix("-authentication-step.json") } && files.last?.hasSuffix("-oauth-authorization-response.json") == true, "\(files)")
+        #expect(
+            files.first?.hasPrefix("01-") == true && files.contains { $0.hasSuffix("-authentication-step.json") }
+                && files.last?.hasSuffix("-oauth-authorization-response.json") == true, "\(files)")
         #expect((try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int) == 0o700)
         for file in files {
             let url = folder.appendingPathComponent(file)
@@ -114,7 +122,8 @@ struct CLILoginTests {
             walk(json)
         }
         let last = try #require(files.last)
-        let response = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(last))) as? [String: Any])
+        let response = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(last))) as? [String: Any])
         #expect((response["properties"] as? [String: Any])?["code"] as? String == "masked", "\(response)")
         let out = login.directory.appendingPathComponent("preview")
         let preview = try CLITests.haapi(["preview", "--captured", folder.path, "--out", out.path], home: login.directory)
@@ -124,19 +133,26 @@ struct CLILoginTests {
     /// What `--record` masks, on a response with each kind of secret: the values are gone, the
     /// shape (and so the screen) stays.
     @Test func recordingMasksEverySecretOfTheLogin() throws {
-        let response = try JSONValue(parsing: Data(#"""
-            {"type": "authentication-step", "properties": {"code": "c0de", "state": "st4te", "autoStartToken": "t0ken", "qrCodeData": "bankid.1.2"},
-             "links": [{"href": "data:image/png;base64,iVBORw0K", "rel": "qr-code"}, {"href": "https://idsvr.example/help?topic=login", "rel": "help"}],
-             "actions": [{"template": "form", "kind": "login", "model": {"href": "/authn?_resume_nonce=n0nce&lang=sv", "method": "POST",
-               "fields": [{"name": "csrf", "type": "hidden", "value": "s3cret"}, {"name": "userName", "type": "username", "value": "demo"}]}}]}
-            """#.utf8))
+        let response = try JSONValue(
+            parsing: Data(
+                #"""
+                {"type": "authentication-step", "properties": {"code": "c0de", "state": "st4te", "autoStartToken": "t0ken", "qrCodeData": "bankid.1.2"},
+                 "links": [{"href": "data:image/png;base64,iVBORw0K", "rel": "qr-code"}, {"href": "https://idsvr.example/help?topic=login", "rel": "help"}],
+                 "actions": [{"template": "form", "kind": "login", "model": {"href": "/authn?_resume_nonce=n0nce&lang=sv", "method": "POST",
+                   "fields": [{"name": "csrf", "type": "hidden", "value": "s3cret"}, {"name": "userName", "type": "username", "value": "demo"}]}}]}
+                """#.utf8))
         let masked = String(decoding: ResponseRecorder.masking(response).serialized(), as: UTF8.self)
         for secret in ["c0de", "st4te", "t0ken", "bankid.1.2", "iVBORw0K", "n0nce", "s3cret"] {
             #expect(!masked.contains(secret), "\(secret) is in \(masked)")
         }
         // What is no secret stays: the user name the user typed, a help link's query, the language.
-        for kept in ["\"demo\"", "topic=login", "lang=sv", "\"userName\""] { #expect(masked.contains(kept), "\(kept) is gone from \(masked)") }
-        #expect(ResponseRecorder.fileName(of: try JSONValue(parsing: Data(#"{"type": "https://curity.se/problems/incorrect-credentials"}"#.utf8))) == "incorrect-credentials")
+        for kept in ["\"demo\"", "topic=login", "lang=sv", "\"userName\""] {
+            #expect(masked.contains(kept), "\(kept) is gone from \(masked)")
+        }
+        #expect(
+            ResponseRecorder.fileName(
+                of: try JSONValue(parsing: Data(#"{"type": "https://curity.se/problems/incorrect-credentials"}"#.utf8)))
+                == "incorrect-credentials")
         #expect(ResponseRecorder.fileName(of: try JSONValue(parsing: Data(#"{"type": "../../etc/passwd"}"#.utf8))) == "passwd")
         #expect(ResponseRecorder.fileName(of: try JSONValue(parsing: Data(#"{"type": "a b\u0000c"}"#.utf8))) == "a-b-c")
     }
@@ -153,12 +169,16 @@ struct CLILoginTests {
             try? Data("\(line.split(separator: " ")[1])\n".utf8).write(to: codeFile, options: .atomic)
         }
         courier.start()
-        let run = try login.run(answers: #"{"fields": {"userName": "demo", "passcode": {"file": "duo.txt"}}, "choices": ["duo", "Phone (+XX XXX XXX 000)", "Enter a passcode"]}"#)
+        let run = try login.run(
+            answers:
+                #"{"fields": {"userName": "demo", "passcode": {"file": "duo.txt"}}, "choices": ["duo", "Phone (+XX XXX XXX 000)", "Enter a passcode"]}"#
+        )
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
-        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/duo/").map { $0.split(separator: " ")[2] } == [
-            "/authn/authenticate/duo/devices", "/authn/authenticate/duo/select-device",
-        ])
+        #expect(
+            login.server.lines(prefix: "request: POST /authn/authenticate/duo/").map { $0.split(separator: " ")[2] } == [
+                "/authn/authenticate/duo/devices", "/authn/authenticate/duo/select-device",
+            ])
     }
 
     /// BankID on another device: the terminal prints the start link and draws the QR code, and
@@ -170,7 +190,9 @@ struct CLILoginTests {
         let run = try login.run(answers: #"{"fields": {"personalnumber": "199001011234"}, "choices": ["bankid", "bankid-other-device"]}"#)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         // Another device: its QR code, never a link to an app this device may not have.
-        #expect(!run.stderr.contains("bankid:///?autostarttoken=") && !run.stderr.contains("Open BankID on this device"), "stderr: \(run.stderr)")
+        #expect(
+            !run.stderr.contains("bankid:///?autostarttoken=") && !run.stderr.contains("Open BankID on this device"),
+            "stderr: \(run.stderr)")
         #expect(run.stderr.contains("scan this QR code with BankID on another device"), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("▀"), "stderr: \(run.stderr)")
     }
@@ -225,9 +247,10 @@ struct CLILoginTests {
         #expect(sent.count == 1)
         #expect(sent.first?.wholeMatch(of: /otp: [0-9]{6} for demo/) != nil, "\(sent)")
         // The code was sent before it was verified.
-        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/otp/").map { $0.split(separator: " ")[2] } == [
-            "/authn/authenticate/otp/send", "/authn/authenticate/otp/verify",
-        ])
+        #expect(
+            login.server.lines(prefix: "request: POST /authn/authenticate/otp/").map { $0.split(separator: " ")[2] } == [
+                "/authn/authenticate/otp/send", "/authn/authenticate/otp/verify",
+            ])
     }
 
     @Test func aWrongCodeInTheFileFailsNamingTheServersRefusal() throws {
@@ -257,15 +280,17 @@ struct CLILoginTests {
         #expect(run.stderr.contains("Waiting for +XX XXX XXX 000"), "stderr: \(run.stderr)")
         // Issue 38, item 6: what to do, and how long is left (the server's maxWaitRemainingTime).
         #expect(run.stderr.contains("Open the request sent to you and approve the login there."), "stderr: \(run.stderr)")
-        #expect(run.stderr.contains(/Waiting for \+XX XXX XXX 000 \((1 minute and [0-9]+ seconds?|2 minutes) left\)/), "stderr: \(run.stderr)")
+        #expect(
+            run.stderr.contains(/Waiting for \+XX XXX XXX 000 \((1 minute and [0-9]+ seconds?|2 minutes) left\)/), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() != nil)
         // Polls until the approval, the last one done, then the POST that moves on.
         #expect(login.server.lines(prefix: "request: GET /authn/authenticate/polling/poll ").count >= 1)
         #expect(login.server.lines(prefix: "request: POST /authn/approve ") == ["request: POST /authn/approve 200"])
-        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/polling/poll ") == [
-            "request: POST /authn/authenticate/polling/poll 200"
-        ])
+        #expect(
+            login.server.lines(prefix: "request: POST /authn/authenticate/polling/poll ") == [
+                "request: POST /authn/authenticate/polling/poll 200"
+            ])
     }
 
     // MARK: Consent
@@ -286,7 +311,8 @@ struct CLILoginTests {
     /// secrets, and the login saves nothing.
     @Test func aWrongSecretSaysWhatToCheckAndSavesNothing() throws {
         let login = try Login()
-        let answers = try CLITests.write(#"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: login.directory, name: "answers.json")
+        let answers = try CLITests.write(
+            #"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: login.directory, name: "answers.json")
         let run = try CLITests.haapi(
             ["login", "--issuer", login.server.issuer, "--client-id", "haapi-secret", "--answers", answers],
             home: login.directory, environment: ["HAAPI_CLIENT_SECRET": "not-" + login.secret])
@@ -318,7 +344,8 @@ struct CLILoginTests {
         let server = try CLITests.ServerProcess(directory: directory)
         defer { server.stop() }
         for issuer in [server.issuer.replacingOccurrences(of: "127.0.0.1", with: "localhost"), server.issuer + "/"] {
-            let run = try CLITests.haapi(["login", "--issuer", issuer, "--client-id", "haapi-public", "--browser", "--no-browser"], home: directory)
+            let run = try CLITests.haapi(
+                ["login", "--issuer", issuer, "--client-id", "haapi-public", "--browser", "--no-browser"], home: directory)
             #expect(run.status == 1, "\(run.stderr)")
             #expect(run.stderr.contains("the discovery document names the issuer \"\(server.issuer)\""), "\(run.stderr)")
             #expect(run.stderr.contains("give --issuer exactly as the server names itself"), "\(run.stderr)")
@@ -349,7 +376,8 @@ struct CLILoginTests {
     ) async throws -> CLITests.Run {
         let opened = login.directory.appendingPathComponent("opened-url")
         let script = login.directory.appendingPathComponent("record-url")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(
+            to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
 
         let running = Task { [login] in
@@ -361,7 +389,8 @@ struct CLILoginTests {
         while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
             try await Task.sleep(for: .milliseconds(100))
         }
-        let launch = try #require(URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let launch = try #require(
+            URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let redirectURI = try #require(Browser.query(launch.absoluteString)["redirect_uri"])
         #expect(redirectURI.wholeMatch(of: /http:\/\/127\.0\.0\.1:[0-9]+\/callback/) != nil, "\(redirectURI)")
         let page = try await Browser.get(launch)
@@ -376,7 +405,9 @@ struct CLILoginTests {
         let landing = try await Browser.get(back)
         #expect(landing.status == 200)
         // The return page, in the kit's look: the login goes on in the terminal (a `_resume_nonce` return is no sign-out).
-        #expect(landing.bodyText.contains("The login goes on in the terminal. You can close this window.") && landing.bodyText.contains("data-style=\"MessageView.Heading\""), "\(landing.bodyText.suffix(600))")
+        #expect(
+            landing.bodyText.contains("The login goes on in the terminal. You can close this window.")
+                && landing.bodyText.contains("data-style=\"MessageView.Heading\""), "\(landing.bodyText.suffix(600))")
 
         let run = try await running.value
         #expect(run.stderr.contains("Opened with \(script.path)"), "stderr: \(run.stderr)")
@@ -389,9 +420,10 @@ struct CLILoginTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"))
         #expect(login.codeExchangeLine() != nil)
-        #expect(login.server.lines(prefix: "request: POST /authn/authenticate/external-browser/resume ") == [
-            "request: POST /authn/authenticate/external-browser/resume 200"
-        ])
+        #expect(
+            login.server.lines(prefix: "request: POST /authn/authenticate/external-browser/resume ") == [
+                "request: POST /authn/authenticate/external-browser/resume 200"
+            ])
     }
 
     @Test func anIdleConnectionDoesNotHoldUpTheBrowsersReturn() async throws {
@@ -416,9 +448,9 @@ struct CLILoginTests {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                 #if canImport(Glibc)
-                Glibc.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                    Glibc.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
                 #else
-                Darwin.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                    Darwin.connect(descriptor, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
                 #endif
             }
         }

@@ -1,5 +1,5 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import Testing
 
 /// `haapi login --answers` through recorded Curity flows played by a ``PlaybackServer``: the
@@ -7,12 +7,17 @@ import Testing
 /// (optional, outside it).
 @Suite("haapi login through recorded Curity flows", .ownThreads)
 struct CLIPlaybackTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let uiKit = packageRoot.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit", isDirectory: true)
     static let captured = packageRoot.appendingPathComponent("Tests/Fixtures/curity-captured", isDirectory: true)
 
-    static func uiKit(_ name: String) throws -> String { try String(contentsOf: uiKit.appendingPathComponent(name + ".json"), encoding: .utf8) }
-    static func captured(_ name: String) throws -> String { try String(contentsOf: captured.appendingPathComponent(name + ".json"), encoding: .utf8) }
+    static func uiKit(_ name: String) throws -> String {
+        try String(contentsOf: uiKit.appendingPathComponent(name + ".json"), encoding: .utf8)
+    }
+    static func captured(_ name: String) throws -> String {
+        try String(contentsOf: captured.appendingPathComponent(name + ".json"), encoding: .utf8)
+    }
 
     typealias Scene = PlaybackServer.Scene
 
@@ -40,14 +45,19 @@ struct CLIPlaybackTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let record = directory.appendingPathComponent("opened")
         let browser = directory.appendingPathComponent("browser")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\nexec curl -s -o /dev/null -L --max-time 20 \"$1\"\n".utf8).write(to: browser)
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\nexec curl -s -o /dev/null -L --max-time 20 \"$1\"\n".utf8).write(
+            to: browser)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
         // No answers file: the questions are asked in a terminal, where `typed` is typed.
         let answers = try json.map { ["--answers", try CLITests.write($0, to: directory)] } ?? []
         let playback = try await PlaybackServer.start(scenes, hosts: hosts, identity: identity)
         let url = playback.url
-        let connection = identity == nil
-            ? ["--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath, "--authorization-endpoint", url + PlaybackServer.authorizePath]
+        let connection =
+            identity == nil
+            ? [
+                "--base-url", url, "--token-endpoint", url + PlaybackServer.tokenPath, "--authorization-endpoint",
+                url + PlaybackServer.authorizePath,
+            ]
             : ["--issuer", url]
         let run: CLITests.Run
         do {
@@ -69,7 +79,9 @@ struct CLIPlaybackTests {
     }
 
     /// ``playbackLogin(_:hosts:identity:answers:secret:environment:typed:)``'s run and refusals.
-    static func login(_ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], answers json: String) async throws -> (CLITests.Run, [String]) {
+    static func login(_ scenes: [Scene], hosts: [String] = ["https://localhost:8443"], answers json: String) async throws -> (
+        CLITests.Run, [String]
+    ) {
         let login = try await playbackLogin(scenes, hosts: hosts, answers: json)
         return (login.run, login.refusals)
     }
@@ -126,7 +138,8 @@ struct CLIPlaybackTests {
         var operation = actions[2]
         var model = operation["model"] as! [String: Any]
         var arguments = model["arguments"] as! [String: Any]
-        arguments["qrCodeData"] = "bankid.67df3917-fa0d-44e5-b327-edcc928297f8.0.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8"
+        arguments["qrCodeData"] =
+            "bankid.67df3917-fa0d-44e5-b327-edcc928297f8.0.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8"
         model["arguments"] = arguments
         operation["model"] = model
         actions[2] = operation
@@ -142,7 +155,9 @@ struct CLIPlaybackTests {
         Self.expectLoggedIn(run, refusals)
         #expect(run.stderr.contains("scan this QR code with BankID on another device"), "\(run.stderr)")
         // qrencode's UTF8 output: rows of full and half blocks.
-        #expect(run.stderr.split(separator: "\n").filter { $0.contains("█") && $0.contains("▀") || $0.contains("▄") }.count >= 10, "\(run.stderr)")
+        #expect(
+            run.stderr.split(separator: "\n").filter { $0.contains("█") && $0.contains("▀") || $0.contains("▄") }.count >= 10,
+            "\(run.stderr)")
     }
 
     /// WebAuthn in a terminal: the browser fallback is taken.
@@ -160,7 +175,10 @@ struct CLIPlaybackTests {
     }
 
     /// Each problem: the script stops with the server's title; an info message is not an error.
-    @Test(arguments: ["problem-invalid-input", "problem-incorrect-credentials", "problem-too-many-attempts", "problem-authentication-failed", "problem-unexpected", "problem-generic-user-error"])
+    @Test(arguments: [
+        "problem-invalid-input", "problem-incorrect-credentials", "problem-too-many-attempts", "problem-authentication-failed",
+        "problem-unexpected", "problem-generic-user-error",
+    ])
     func aProblemStopsTheScriptWithTheServersTitle(_ name: String) async throws {
         let problem = try JSONSerialization.jsonObject(with: Data(try Self.uiKit(name).utf8)) as! [String: Any]
         let title = try #require(problem["title"] as? String)
@@ -183,7 +201,9 @@ struct CLIPlaybackTests {
         let (run, _) = try await Self.login(
             [
                 Scene(try Self.uiKit("username-authentication-step")),
-                Scene(String(decoding: try JSONSerialization.data(withJSONObject: problem), as: UTF8.self), expecting: ("POST", "/auth/login")),
+                Scene(
+                    String(decoding: try JSONSerialization.data(withJSONObject: problem), as: UTF8.self), expecting: ("POST", "/auth/login")
+                ),
             ],
             answers: #"{"fields": {"username": "someone"}}"#)
         #expect(run.status != 0)
@@ -225,9 +245,13 @@ struct CLICapturedPlaybackTests {
         let (run, refusals) = try await CLIPlaybackTests.login(
             [
                 Scene(try Self.captured("duo")),
-                Scene(try Self.captured("pollingStep"), expecting: ("POST", "/dev/authn/authenticate/duo1/select-device"), requiring: ["factor": "push"]),
+                Scene(
+                    try Self.captured("pollingStep"), expecting: ("POST", "/dev/authn/authenticate/duo1/select-device"),
+                    requiring: ["factor": "push"]),
                 Scene(try Self.captured("pollingStepDone"), expecting: ("GET", "/dev/authn/authenticate/duo1/device-poller")),
-                Scene(try Self.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller"), requiring: ["moveOn": "true"]),
+                Scene(
+                    try Self.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller"),
+                    requiring: ["moveOn": "true"]),
             ],
             answers: #"{"choices": ["Galaxy (+XXX XXX XXX 815)", "push"]}"#)
         CLIPlaybackTests.expectLoggedIn(run, refusals)
@@ -250,7 +274,9 @@ struct CLICapturedPlaybackTests {
         let (run, refusals) = try await CLIPlaybackTests.login(
             [
                 Scene(try Self.captured("bankIdSelectSameOrOtherDevice")),
-                Scene(try Self.captured("bankIdSameDeviceClientOperation"), expecting: ("POST", "/dev/authn/authenticate/bankid1/index"), requiring: ["usesamedevice": "true"]),
+                Scene(
+                    try Self.captured("bankIdSameDeviceClientOperation"), expecting: ("POST", "/dev/authn/authenticate/bankid1/index"),
+                    requiring: ["usesamedevice": "true"]),
                 Scene(try Self.captured("pollingStep"), expecting: ("GET", "/dev/authn/authenticate/bankid1/poller")),
                 Scene(try Self.captured("pollingStepDone"), expecting: ("GET", "/dev/authn/authenticate/duo1/device-poller")),
                 Scene(try Self.captured("oauthAuthorizationResponse"), expecting: ("POST", "/dev/authn/authenticate/duo1/device-poller")),

@@ -1,7 +1,8 @@
 import Foundation
 import HaapiDevServer
-@testable import HaapiCLI
 import Testing
+
+@testable import HaapiCLI
 
 /// `haapi preview` from the binary: a page per response and an index, themed by an app's plist
 /// and asset catalog, every text escaped. (What a browser draws of them: `PreviewBrowserTests`.)
@@ -36,7 +37,10 @@ import Testing
         let home = try Self.folder()
         defer { try? FileManager.default.removeItem(at: home) }
         let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
-        for (name, expected) in [("Avenir Next", "font-family: \"Avenir Next\", -apple-system"), ("x\"</style><script>alert(1)</script>", "font-family: \"x\\22 \\3c /style\\3e \\3c script\\3e alert(1)\\3c /script\\3e \"")] {
+        for (name, expected) in [
+            ("Avenir Next", "font-family: \"Avenir Next\", -apple-system"),
+            ("x\"</style><script>alert(1)</script>", "font-family: \"x\\22 \\3c /style\\3e \\3c script\\3e alert(1)\\3c /script\\3e \""),
+        ] {
             let plist = home.appendingPathComponent("Font.plist")
             try PropertyListSerialization.data(fromPropertyList: ["fontName": name], format: .xml, options: 0).write(to: plist)
             let out = home.appendingPathComponent("out")
@@ -61,7 +65,8 @@ import Testing
         #expect(pages.allSatisfy { index.contains("href=\"./\($0)\"") })
         let login = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
         #expect(login.contains("<main class=\"screen\" data-kind=\"form\" data-style=\"FormViewController\" style=\""))
-        #expect(login.contains("autocomplete=\"current-password\"") && login.contains("enterkeyhint=\"next\"") && login.contains("autofocus"))
+        #expect(
+            login.contains("autocomplete=\"current-password\"") && login.contains("enterkeyhint=\"next\"") && login.contains("autofocus"))
         #expect(login.contains("<html lang=\"sv\">") && login.contains("name=\"viewport\""))
         let bankID = try String(contentsOf: out.appendingPathComponent("bankid-polling-pending.html"), encoding: .utf8)
         #expect(bankID.contains("Skanna QR-koden"), "the kit's own texts in Swedish")
@@ -73,25 +78,35 @@ import Testing
         defer { try? FileManager.default.removeItem(at: home) }
         let colourSet = home.appendingPathComponent("Assets.xcassets/company_magenta.colorset", isDirectory: true)
         try FileManager.default.createDirectory(at: colourSet, withIntermediateDirectories: true)
-        try Data(#"{"colors": [{"idiom": "universal", "color": {"color-space": "srgb", "components": {"red": "0xFF", "green": "0x00", "blue": "255", "alpha": "1.000"}}}, {"idiom": "universal", "appearances": [{"appearance": "luminosity", "value": "dark"}], "color": {"components": {"red": "0.5", "green": "0", "blue": "0.5", "alpha": "1"}}}]}"#.utf8)
-            .write(to: colourSet.appendingPathComponent("Contents.json"))
+        try Data(
+            #"{"colors": [{"idiom": "universal", "color": {"color-space": "srgb", "components": {"red": "0xFF", "green": "0x00", "blue": "255", "alpha": "1.000"}}}, {"idiom": "universal", "appearances": [{"appearance": "luminosity", "value": "dark"}], "color": {"components": {"red": "0.5", "green": "0", "blue": "0.5", "alpha": "1"}}}]}"#
+                .utf8
+        )
+        .write(to: colourSet.appendingPathComponent("Contents.json"))
         let plist = home.appendingPathComponent("App.plist")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>ActionableButton.Primary</key><dict><key>backgroundColorName</key><string>company_magenta</string></dict></dict></plist>
-            """.utf8).write(to: plist)
+            """.utf8
+        ).write(to: plist)
         let out = home.appendingPathComponent("out")
         let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
         let run = try CLITests.haapi(
-            ["preview", "--theme", plist.path, "--assets", home.appendingPathComponent("Assets.xcassets").path, login, "--out", out.path], home: home)
+            ["preview", "--theme", plist.path, "--assets", home.appendingPathComponent("Assets.xcassets").path, login, "--out", out.path],
+            home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let page = try String(contentsOf: out.appendingPathComponent("html-form-login.html"), encoding: .utf8)
-        #expect(page.contains("--c-company_magenta: rgba(255, 0, 255, 1.000);") && page.contains("--c-company_magenta: rgba(128, 0, 128, 1.000);"))
+        #expect(
+            page.contains("--c-company_magenta: rgba(255, 0, 255, 1.000);")
+                && page.contains("--c-company_magenta: rgba(128, 0, 128, 1.000);"))
         #expect(page.contains("[data-style=\"ActionableButton.Primary\"] { background: var(--c-company_magenta);"))
         // White on #FF00FF is 3.136:1 (shown rounded down, so that 4.499 never reads 4.50), below the 4.5:1 WCAG AA asks of the button's text; on the
         // dark variant (#800080) it is 9.4:1.
-        #expect(run.stderr.contains(
-            "haapi: warning: low contrast: ActionableButton.Primary.textColorName (hui_button_text) on ActionableButton.Primary.backgroundColorName (company_magenta), light: 3.13:1, AA asks 4.5:1"),
+        #expect(
+            run.stderr.contains(
+                "haapi: warning: low contrast: ActionableButton.Primary.textColorName (hui_button_text) on ActionableButton.Primary.backgroundColorName (company_magenta), light: 3.13:1, AA asks 4.5:1"
+            ),
             "\(run.stderr)")
         #expect(!run.stderr.contains("company_magenta), dark"), "\(run.stderr)")
     }
@@ -117,26 +132,40 @@ import Testing
                 .write(to: folder.appendingPathComponent("Contents.json"))
         }
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        let small = png + Data("small-logo".utf8), large = png + Data("large-logo".utf8), dark = png + Data("dark-logo".utf8), sms = Data("<svg/>".utf8)
-        try imageSet("CompanyLogo", [("logo.png", small, "1x", false), ("logo@2x.png", large, "2x", false), ("logo-dark.png", dark, "2x", true)])
+        let small = png + Data("small-logo".utf8)
+        let large = png + Data("large-logo".utf8)
+        let dark = png + Data("dark-logo".utf8)
+        let sms = Data("<svg/>".utf8)
+        try imageSet(
+            "CompanyLogo", [("logo.png", small, "1x", false), ("logo@2x.png", large, "2x", false), ("logo-dark.png", dark, "2x", true)])
         try imageSet("hui_ic_authenticator_sms", [("sms.svg", sms, "1x", false)])
         try imageSet("hui_ic_authenticator_totp", [("totp.pdf", Data("%PDF".utf8), "1x", false)])
         let plist = home.appendingPathComponent("App.plist")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>HeaderView</key><dict><key>imageName</key><string>CompanyLogo</string></dict></dict></plist>
-            """.utf8).write(to: plist)
+            """.utf8
+        ).write(to: plist)
         let out = home.appendingPathComponent("out")
         let selector = CLIPlaybackTests.uiKit.appendingPathComponent("authentication-select-authenticator.json").path
         let run = try CLITests.haapi(["preview", "--theme", plist.path, "--assets", catalog.path, selector, "--out", out.path], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let page = try String(contentsOf: out.appendingPathComponent("authentication-select-authenticator.html"), encoding: .utf8)
         // The logo: the 2x file in light mode, the dark file in dark mode.
-        #expect(page.contains(#"<source media="(prefers-color-scheme: dark)" srcset="data:image/png;base64,\#(dark.base64EncodedString())">"#), "\(page)")
-        #expect(page.contains(#"src="data:image/png;base64,\#(large.base64EncodedString())""#) && !page.contains(small.base64EncodedString()))
+        #expect(
+            page.contains(#"<source media="(prefers-color-scheme: dark)" srcset="data:image/png;base64,\#(dark.base64EncodedString())">"#),
+            "\(page)")
+        #expect(
+            page.contains(#"src="data:image/png;base64,\#(large.base64EncodedString())""#) && !page.contains(small.base64EncodedString()))
         // SMS: the app's image; TOTP (PDF only) and the others: the kit's outlines of their symbols.
-        #expect(page.contains(#"data-image="hui_ic_authenticator_sms"><img class="asset" alt="" src="data:image/svg+xml;base64,\#(sms.base64EncodedString())">"#), "\(page)")
-        #expect(page.contains(#"data-image="hui_ic_authenticator_totp"><svg class="glyph""#) && page.contains(#"data-symbol="clock.arrow.circlepath""#), "\(page)")
+        #expect(
+            page.contains(
+                #"data-image="hui_ic_authenticator_sms"><img class="asset" alt="" src="data:image/svg+xml;base64,\#(sms.base64EncodedString())">"#
+            ), "\(page)")
+        #expect(
+            page.contains(#"data-image="hui_ic_authenticator_totp"><svg class="glyph""#)
+                && page.contains(#"data-symbol="clock.arrow.circlepath""#), "\(page)")
 
         // An image too large to embed is refused, naming it.
         try imageSet("Huge", [("huge.png", Data(count: 2 << 20), "1x", false)])
@@ -156,16 +185,27 @@ import Testing
         let out = home.appendingPathComponent("out").path
         let noCatalog = try CLITests.haapi(["preview", "--theme", example, login, "--out", out], home: home)
         #expect(noCatalog.status == 1, "\(noCatalog.stderr)")
-        #expect(noCatalog.stderr.contains(#"section "ActionableButton.Primary", key "backgroundColorName": names the colour "company_blue""#), "\(noCatalog.stderr)")
+        #expect(
+            noCatalog.stderr.contains(#"section "ActionableButton.Primary", key "backgroundColorName": names the colour "company_blue""#),
+            "\(noCatalog.stderr)")
         #expect(noCatalog.stderr.contains("--assets"), "\(noCatalog.stderr)")
         let withCatalog = try CLITests.haapi(
-            ["preview", "--theme", example, "--assets", root.appendingPathComponent("docs/examples/Assets.xcassets").path, login, "--out", out], home: home)
+            [
+                "preview", "--theme", example, "--assets", root.appendingPathComponent("docs/examples/Assets.xcassets").path, login,
+                "--out", out,
+            ], home: home)
         #expect(withCatalog.status == 0, "\(withCatalog.stderr)")
 
         let plist = home.appendingPathComponent("Misspelt.plist")
         for (theme, said) in [
-            (["ActionableButton.Primary": ["backgroundColourName": "hui_error"]], #"key "backgroundColourName": the kit's "ActionableButton.Primary" has no such key; did you mean "backgroundColorName"?"#),
-            (["ActionableButton.Primery": ["backgroundColorName": "hui_error"]], #"section "ActionableButton.Primery": the kit has no such section; did you mean "ActionableButton.Primary"?"#),
+            (
+                ["ActionableButton.Primary": ["backgroundColourName": "hui_error"]],
+                #"key "backgroundColourName": the kit's "ActionableButton.Primary" has no such key; did you mean "backgroundColorName"?"#
+            ),
+            (
+                ["ActionableButton.Primery": ["backgroundColorName": "hui_error"]],
+                #"section "ActionableButton.Primery": the kit has no such section; did you mean "ActionableButton.Primary"?"#
+            ),
             (["fontNmae": "Avenir"], #"key "fontNmae": the kit's theme has no such value; did you mean "fontName"?"#),
         ] as [([String: Any], String)] {
             try PropertyListSerialization.data(fromPropertyList: theme, format: .xml, options: 0).write(to: plist)
@@ -173,7 +213,8 @@ import Testing
             #expect(run.status == 1 && run.stderr.contains(said), "\(run.stderr)")
         }
         // A section far from every one of the kit's is the app's own, for its custom screens.
-        try PropertyListSerialization.data(fromPropertyList: ["LoyaltyCardView": ["cornerRadius": 4]], format: .xml, options: 0).write(to: plist)
+        try PropertyListSerialization.data(fromPropertyList: ["LoyaltyCardView": ["cornerRadius": 4]], format: .xml, options: 0).write(
+            to: plist)
         #expect(try CLITests.haapi(["preview", "--theme", plist.path, login, "--out", out], home: home).status == 0)
     }
 
@@ -186,10 +227,12 @@ import Testing
         let section = "x\"] {}</style><script>alert(1)</script><h1>owned</h1><style>"
         let plist = home.appendingPathComponent("Field.plist")
         // The kit's own text field section, under the hostile name.
-        let kit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/HaapiUI/Resources/Theme.plist")
+        let kit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Sources/HaapiUI/Resources/Theme.plist")
         let sections = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: kit), format: nil) as? [String: Any])
         let field = try #require(sections["InputTextField"])
-        try PropertyListSerialization.data(fromPropertyList: ["huiTextField": section, section: field], format: .xml, options: 0).write(to: plist)
+        try PropertyListSerialization.data(fromPropertyList: ["huiTextField": section, section: field], format: .xml, options: 0).write(
+            to: plist)
         let out = home.appendingPathComponent("out")
         let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
         let run = try CLITests.haapi(["preview", "--theme", plist.path, login, "--out", out.path], home: home)
@@ -223,9 +266,11 @@ import Testing
             file = "logo.png"
             try Data(secretText.utf8).write(to: set.appendingPathComponent(file))
         }
-        try Data(#"{"images": [{"idiom": "universal", "filename": "\#(file)"}]}"#.utf8).write(to: set.appendingPathComponent("Contents.json"))
+        try Data(#"{"images": [{"idiom": "universal", "filename": "\#(file)"}]}"#.utf8).write(
+            to: set.appendingPathComponent("Contents.json"))
         let plist = home.appendingPathComponent("App.plist")
-        try PropertyListSerialization.data(fromPropertyList: ["HeaderView": ["imageName": "CompanyLogo"]], format: .xml, options: 0).write(to: plist)
+        try PropertyListSerialization.data(fromPropertyList: ["HeaderView": ["imageName": "CompanyLogo"]], format: .xml, options: 0).write(
+            to: plist)
         let out = home.appendingPathComponent("out")
         let login = CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json").path
         let run = try CLITests.haapi(["preview", "--theme", plist.path, "--assets", catalog.path, login, "--out", out.path], home: home)
@@ -247,7 +292,8 @@ import Testing
         let captured = home.appendingPathComponent("captured", isDirectory: true)
         try FileManager.default.createDirectory(at: captured, withIntermediateDirectories: true)
         let name = "javascript:alert(document.domain)"
-        try Data(contentsOf: CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json")).write(to: captured.appendingPathComponent(name + ".json"))
+        try Data(contentsOf: CLIPlaybackTests.uiKit.appendingPathComponent("html-form-login.json")).write(
+            to: captured.appendingPathComponent(name + ".json"))
         let out = home.appendingPathComponent("out")
         let run = try CLITests.haapi(["preview", "--captured", captured.path, "--out", out.path], home: home)
         #expect(run.status == 0, "\(run.stderr)")
@@ -255,7 +301,8 @@ import Testing
         #expect(!index.contains("href=\"javascript:"), "\(index)")
         #expect(index.contains(#"href="./javascript%3Aalert%28document.domain%29.html""#), "\(index)")
         #expect(index.contains(">javascript:alert(document.domain)<"), "the title is the name, as text")
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name + ".html").path), "the link's page is the one written")
+        #expect(
+            FileManager.default.fileExists(atPath: out.appendingPathComponent(name + ".html").path), "the link's page is the one written")
     }
 
     /// A server's words are text, never markup, wherever they land (content or attribute).
@@ -263,11 +310,13 @@ import Testing
         let home = try Self.folder()
         defer { try? FileManager.default.removeItem(at: home) }
         let step = home.appendingPathComponent("evil.json")
-        try Data(#"""
+        try Data(
+            #"""
             {"type": "authentication-step", "messages": [{"text": "<script>alert(1)</script>", "classList": ["heading"]}],
              "actions": [{"template": "form", "kind": "login", "model": {"href": "/a", "method": "POST", "actionTitle": "Go\" onclick=\"x",
                "fields": [{"type": "text", "name": "n\"><img src=x>", "label": "<b>Name</b>", "placeholder": "'&'"}]}}]}
-            """#.utf8).write(to: step)
+            """#.utf8
+        ).write(to: step)
         let out = home.appendingPathComponent("out")
         let run = try CLITests.haapi(["preview", step.path, "--out", out.path], home: home)
         #expect(run.status == 0, "\(run.stderr)")
@@ -300,15 +349,21 @@ import Testing
             #expect(documents.count >= 15)
             let index = try #require(try await gallery.draw(nil, documents: documents, language: language)).description
             for document in documents {
-                #expect(index.contains("href=\"/preview/\(document.name)?lang=\(language)\""), "\(language) \(document.name) is not in the index")
+                #expect(
+                    index.contains("href=\"/preview/\(document.name)?lang=\(language)\""),
+                    "\(language) \(document.name) is not in the index")
                 let page = try #require(try await gallery.draw(document.name, documents: documents, language: language)).description
                 #expect(page.contains("<main class=\"screen\""), "\(language) \(document.name)")
             }
             #expect(try await gallery.draw("no-such-page", documents: documents, language: language) == nil)
         }
-        let swedish = try #require(try await gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv")).description
+        let swedish = try #require(
+            try await gallery.draw("bankid-other-device", documents: StepGallery.documents(language: "sv"), language: "sv")
+        ).description
         #expect(swedish.contains("Skanna QR-koden") && swedish.contains("<html lang=\"sv\">"))
-        let problem = try #require(try await gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en")).description
+        let problem = try #require(
+            try await gallery.draw("too-many-attempts", documents: StepGallery.documents(language: "en"), language: "en")
+        ).description
         #expect(problem.contains("data-kind=\"problem\""))
     }
 
@@ -318,17 +373,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let plist = folder.appendingPathComponent("App.plist")
         func theme(_ colour: String) throws {
-            try Data("""
+            try Data(
+                """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict><key>ActionableButton.Primary</key><dict><key>backgroundColorName</key><string>\(colour)</string></dict></dict></plist>
-                """.utf8).write(to: plist)
+                """.utf8
+            ).write(to: plist)
         }
         let gallery = Gallery(theme: plist.path, assets: nil)
         let documents = StepGallery.documents(language: "en")
         try theme("hui_error_immutable")
-        #expect(try await gallery.draw("login", documents: documents, language: "en")?.description.contains("ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
+        #expect(
+            try await gallery.draw("login", documents: documents, language: "en")?.description.contains(
+                "ActionableButton.Primary\"] { background: var(--c-hui_error_immutable)") == true)
         try theme("hui_success_immutable")
-        #expect(try await gallery.draw("login", documents: documents, language: "en")?.description.contains("ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
+        #expect(
+            try await gallery.draw("login", documents: documents, language: "en")?.description.contains(
+                "ActionableButton.Primary\"] { background: var(--c-hui_success_immutable)") == true)
         try Data("not a plist".utf8).write(to: plist)
         let broken = try #require(try await gallery.draw("login", documents: documents, language: "en")).description
         #expect(broken.contains("<pre>") && broken.contains("theme"), "\(broken)")

@@ -7,13 +7,15 @@ import Testing
 @Suite("haapi status JSON", .serialized, .ownThreads)
 struct CLIProfileStatesTests {
     static let keys: Set<String> = [
-        "profile", "isDefault", "state", "issuer", "clientId", "subject", "scope", "tokenType", "binding", "expiresAt", "expiresIn", "expired",
+        "profile", "isDefault", "state", "issuer", "clientId", "subject", "scope", "tokenType", "binding", "expiresAt", "expiresIn",
+        "expired",
         "refreshToken", "secretStore", "problem",
     ]
 
     private func status(_ session: CLITokenTests.LoggedIn, _ profile: String) throws -> (object: [String: Any], status: Int32) {
         let run = try session.haapi(["status", "--profile", profile, "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout) \(run.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout) \(run.stderr)")
         #expect(Set(object.keys) == Self.keys, "\(profile): \(object.keys.sorted())")
         return (object, run.status)
     }
@@ -38,7 +40,9 @@ struct CLIProfileStatesTests {
         let logout = try session.haapi(["logout", "--profile", "work"])
         #expect(logout.status == 0, "\(logout.stderr)")
         (report, code) = try status(session, "work")
-        #expect(report["state"] as? String == "loggedOut" && code == 4 && report["subject"] is NSNull && report["clientId"] as? String == "haapi-secret")
+        #expect(
+            report["state"] as? String == "loggedOut" && code == 4 && report["subject"] is NSNull
+                && report["clientId"] as? String == "haapi-secret")
 
         (report, code) = try status(session, "nobody")
         #expect(report["state"] as? String == "missing" && code == 4 && report["issuer"] is NSNull)
@@ -53,7 +57,8 @@ struct CLIProfileStatesTests {
         let array = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]], "\(all.stdout)")
         #expect(all.status == 1 && array.count == 1 && Set(array[0].keys) == Self.keys)
         let listed = try session.haapi(["profiles", "--json"])
-        let profiles = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
+        let profiles = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
         #expect(listed.status == 0 && profiles.map { $0["state"] as? String } == ["broken"])
     }
 }

@@ -1,5 +1,5 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import Testing
 
 /// Issue 18, item 8, as a person sees it in a terminal (tmux): consent lists the scopes with
@@ -24,11 +24,16 @@ struct CLIPromptTests {
             try? FileManager.default.removeItem(at: home)
         }
 
-        func type(_ text: String) throws { try CLITests.tmux(["send-keys", "-t", session, "-l", text]); try CLITests.tmux(["send-keys", "-t", session, "Enter"]) }
-        @discardableResult func waitFor(_ text: String, count: Int = 1) throws -> String { try CLITests.waitForPane(session, text, count: count) }
+        func type(_ text: String) throws {
+            try CLITests.tmux(["send-keys", "-t", session, "-l", text])
+            try CLITests.tmux(["send-keys", "-t", session, "Enter"])
+        }
+        @discardableResult func waitFor(_ text: String, count: Int = 1) throws -> String {
+            try CLITests.waitForPane(session, text, count: count)
+        }
     }
 
-    @Test func item08InvalidInputAtItsFieldsAndConsentWithDescriptions() throws {
+    @Test func invalidInputAtItsFieldsAndConsentWithDescriptions() throws {
         let demo = try Demo()
         try demo.waitFor("Choose 1-8")
         try demo.type("1")
@@ -41,22 +46,27 @@ struct CLIPromptTests {
         // The problem names its fields, and the refused form is asked again at once (issue 38,
         // item 9: not the menu), each prompt with its complaint.
         let refused = try demo.waitFor("Username (You have to enter your username):")
-        #expect(refused.contains("error: Form Errors\nerror: Username: You have to enter your username\nerror: Password: You have to enter your password"), "pane:\n\(refused)")
+        #expect(
+            refused.contains(
+                "error: Form Errors\nerror: Username: You have to enter your username\nerror: Password: You have to enter your password"),
+            "pane:\n\(refused)")
         #expect(refused.components(separatedBy: "Choose 1-3 [1]").count == 2, "one menu, before the first try:\n\(refused)")
         try demo.type("demo")
         try demo.waitFor("Password (You have to enter your password):")
         try demo.type("Password1")
         let consent = try demo.waitFor("Choose 1-3 [1]", count: 2)
-        #expect(consent.contains("""
-            Demo App asks for access to your account
-              [x] Your name, username and locale
-              [x] Your email address and whether it is verified
-              [x] Access while you are away (a refresh token)
-            Choose what to do
-              1) Accept
-              2) Choose what to allow
-              3) Deny
-            """), "pane:\n\(consent)")
+        #expect(
+            consent.contains(
+                """
+                Demo App asks for access to your account
+                  [x] Your name, username and locale
+                  [x] Your email address and whether it is verified
+                  [x] Access while you are away (a refresh token)
+                Choose what to do
+                  1) Accept
+                  2) Choose what to allow
+                  3) Deny
+                """), "pane:\n\(consent)")
         // Accept grants what is listed without asking again; choosing asks scope by scope.
         try demo.type("2")
         try demo.waitFor("Your name, username and locale [Y/n]")
@@ -71,7 +81,7 @@ struct CLIPromptTests {
         #expect(ended.contains("scope openid profile offline_access"), "pane:\n\(ended)")
     }
 
-    @Test func item08ARefusedCodeIsNeverTheDefaultAndTheLockoutSaysHowLong() throws {
+    @Test func aRefusedCodeIsNeverTheDefaultAndTheLockoutSaysHowLong() throws {
         let demo = try Demo()
         try demo.waitFor("Choose 1-8")
         try demo.type("2")
@@ -92,7 +102,8 @@ struct CLIPromptTests {
         }
         let ended = try demo.waitFor("EXIT=")
         #expect(ended.contains("EXIT=1"), "pane:\n\(ended)")
-        #expect(ended.contains("haapi: error: login failed: Too many failed attempts: the account is locked for 15 minutes"), "pane:\n\(ended)")
+        #expect(
+            ended.contains("haapi: error: login failed: Too many failed attempts: the account is locked for 15 minutes"), "pane:\n\(ended)")
     }
 
     /// Issue 56, item 9: a menu takes an entry's title as well as its number, and no choice is

@@ -1,6 +1,6 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
 import Testing
 
@@ -17,7 +17,8 @@ import Testing
         var port = 0
         for _ in 0..<20 where server == nil {
             port = Int.random(in: 20_000..<32_000)
-            server = try? CLITests.ServerProcess(directory: directory, arguments: ["--port", "\(port)", "--public-url", "http://phone-reachable.test:\(port)/"])
+            server = try? CLITests.ServerProcess(
+                directory: directory, arguments: ["--port", "\(port)", "--public-url", "http://phone-reachable.test:\(port)/"])
         }
         let running = try #require(server)
         defer { running.stop() }
@@ -27,7 +28,9 @@ import Testing
         let document = try JSONValue(parsing: discovery.body)
         #expect(document["issuer"]?.stringValue == "http://phone-reachable.test:\(port)")
         for endpoint in ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri"] {
-            #expect(document[endpoint]?.stringValue?.hasPrefix("http://phone-reachable.test:\(port)/") == true, "\(endpoint): \(String(describing: document[endpoint]))")
+            #expect(
+                document[endpoint]?.stringValue?.hasPrefix("http://phone-reachable.test:\(port)/") == true,
+                "\(endpoint): \(String(describing: document[endpoint]))")
         }
 
         let refused = try CLITests.haapi(["server", "--port", "0", "--public-url", "http://phone.test:8080"], home: directory)
@@ -35,8 +38,12 @@ import Testing
         let path = try CLITests.haapi(["server", "--port", "8080", "--public-url", "http://phone.test:8080/app"], home: directory)
         #expect(path.status == 2 && path.stderr.contains("must be an http or https origin"), "\(path.stderr)")
         // A warning is the command line's, prefixed as every other (issue 56, item 9).
-        let proxied = try CLITests.haapi(["server", "--port", "8080", "--public-url", "https://phone.test:8443", "--print-config", "--client", "haapi-secret"], home: directory)
-        #expect(proxied.status == 0 && proxied.stderr.hasPrefix("haapi: warning: --public-url is https but the server serves http"), "\(proxied.stderr)")
+        let proxied = try CLITests.haapi(
+            ["server", "--port", "8080", "--public-url", "https://phone.test:8443", "--print-config", "--client", "haapi-secret"],
+            home: directory)
+        #expect(
+            proxied.status == 0 && proxied.stderr.hasPrefix("haapi: warning: --public-url is https but the server serves http"),
+            "\(proxied.stderr)")
     }
 
     /// `--print-config --client ID` prints what `login --config` takes: the secret client's
@@ -63,7 +70,9 @@ import Testing
         let (jwt, _) = try settings("haapi-jwt")
         #expect(jwt.status == 1 && jwt.stderr.contains("cannot log in as") && jwt.stdout.isEmpty, "\(jwt.stderr)")
         let (unknown, _) = try settings("nobody")
-        #expect(unknown.status == 1 && unknown.stderr.contains("no client nobody") && unknown.stderr.contains("haapi-secret"), "\(unknown.stderr)")
+        #expect(
+            unknown.status == 1 && unknown.stderr.contains("no client nobody") && unknown.stderr.contains("haapi-secret"),
+            "\(unknown.stderr)")
         let alone = try CLITests.haapi(["server", "--client", "haapi-secret"], home: directory)
         #expect(alone.status == 2 && alone.stderr.contains("--client goes with --print-config"), "\(alone.stderr)")
     }

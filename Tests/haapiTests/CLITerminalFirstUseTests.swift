@@ -1,6 +1,6 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import Testing
 
 /// Issue 27 walked as a new user meets it: a bash in a tmux pane against `haapi server`, each
@@ -23,17 +23,21 @@ struct CLITerminalFirstUseTests {
 
         // 1: one error per cause, each naming the fix; --attestation is in the help.
         var screen = try pane.type("haapi login --issuer \(issuer) --client-id haapi-secret")
-        #expect(screen.contains("the client \"haapi-secret\" must authenticate") && screen.contains("--client-secret-file FILE"), "\(screen)")
+        #expect(
+            screen.contains("the client \"haapi-secret\" must authenticate") && screen.contains("--client-secret-file FILE"), "\(screen)")
         #expect(!screen.contains("Invalid configuration") && screen.contains("EXIT=1"), "\(screen)")
         screen = try pane.type("haapi login --issuer \(issuer) --client-id no-such-client")
-        #expect(screen.contains("the server does not know the client id \"no-such-client\"") && screen.contains("check --client-id"), "\(screen)")
+        #expect(
+            screen.contains("the server does not know the client id \"no-such-client\"") && screen.contains("check --client-id"),
+            "\(screen)")
         screen = try pane.type("haapi login --issuer \(issuer) --client-id browser-app")
         #expect(screen.contains("is not a HAAPI client") && screen.contains("haapi login --browser"), "\(screen)")
         screen = try pane.type("haapi login --issuer \(issuer) --client-id haapi-attested")
         #expect(screen.contains("authenticates with client attestation") && screen.contains("--attestation software"), "\(screen)")
         screen = try pane.type("haapi login --help | grep -c -- --attestation")
         #expect(!screen.contains("\n0\n"), "\(screen)")
-        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("profiles/default").path), "a failed login saves nothing")
+        #expect(
+            !FileManager.default.fileExists(atPath: home.appendingPathComponent("profiles/default").path), "a failed login saves nothing")
 
         // 2: no browser on the machine: one line saying so, the URL, no launcher noise, and a truthful end-session.
         let bin = directory.appendingPathComponent("bin").path
@@ -55,23 +59,33 @@ struct CLITerminalFirstUseTests {
 
         // 3: a DPoP-bound token printed into a pipe warns on standard error and names the way out; on the terminal it does not.
         screen = try pane.type(
-            "haapi login --profile work --issuer \(issuer) --client-id haapi-secret --client-secret-file \(secretFile) --scope 'openid profile' --answers \(try answers(directory))")
+            "haapi login --profile work --issuer \(issuer) --client-id haapi-secret --client-secret-file \(secretFile) --scope 'openid profile' --answers \(try answers(directory))"
+        )
         #expect(screen.contains("Logged in as demo"), "\(screen)")
         screen = try pane.type("haapi profiles use work")
         #expect(screen.contains("Commands now use profile work by default"), "\(screen)")
-        screen = try pane.type("curl -s -o /dev/null -w 'HTTP %{http_code}\\n' -H \"Authorization: Bearer $(haapi token)\" \(issuer)/oauth/userinfo")
-        #expect(screen.contains("haapi: warning: this token is DPoP-bound") && screen.contains("haapi api URL") && screen.contains("HTTP 401"), "\(screen)")
+        screen = try pane.type(
+            "curl -s -o /dev/null -w 'HTTP %{http_code}\\n' -H \"Authorization: Bearer $(haapi token)\" \(issuer)/oauth/userinfo")
+        #expect(
+            screen.contains("haapi: warning: this token is DPoP-bound") && screen.contains("haapi api URL") && screen.contains("HTTP 401"),
+            "\(screen)")
         screen = try pane.type("haapi token")
         #expect(!screen.contains("warning") && screen.contains("EXIT=0"), "\(screen)")
 
         // 4: profiles: a damaged one is reported as broken beside the others; use, delete, logout --all.
-        screen = try pane.type("haapi login --profile spare --issuer \(issuer) --client-id haapi-secret --client-secret-file \(secretFile) --answers \(try answers(directory))")
+        screen = try pane.type(
+            "haapi login --profile spare --issuer \(issuer) --client-id haapi-secret --client-secret-file \(secretFile) --answers \(try answers(directory))"
+        )
         #expect(screen.contains("EXIT=0"), "\(screen)")
         try Data("not json".utf8).write(to: home.appendingPathComponent("profiles/spare/config.json"))
         screen = try pane.type("haapi status --all")
-        #expect(screen.contains("Profile spare: broken") && screen.contains("Profile work: logged in as demo") && screen.contains("EXIT=1"), "\(screen)")
+        #expect(
+            screen.contains("Profile spare: broken") && screen.contains("Profile work: logged in as demo") && screen.contains("EXIT=1"),
+            "\(screen)")
         screen = try pane.type("haapi profiles")
-        #expect(screen.contains("  spare\tbroken") || screen.contains("  spare   broken") || screen.contains("spare") && screen.contains("broken"), "\(screen)")
+        #expect(
+            screen.contains("  spare\tbroken") || screen.contains("  spare   broken")
+                || screen.contains("spare") && screen.contains("broken"), "\(screen)")
         #expect(screen.contains("* work"), "\(screen)")
         screen = try pane.type("haapi profiles delete spare")
         #expect(screen.contains("Deleted profile spare") && screen.contains("EXIT=0"), "\(screen)")
@@ -87,15 +101,22 @@ struct CLITerminalFirstUseTests {
         screen = try pane.type("haapi login --config \(directory.path)/cfg.json")
         #expect(screen.contains("unknown key \"clientid\"; did you mean \"clientId\"?") && screen.contains("EXIT=1"), "\(screen)")
         try Data(#"{"issuer": "\#(issuer)", "clientID": "haapi-secret"}"#.utf8).write(to: directory.appendingPathComponent("cfg.json"))
-        screen = try pane.type("haapi login --config \(directory.path)/cfg.json --client-secret-file \(secretFile) --answers \(try answers(directory)) --json")
+        screen = try pane.type(
+            "haapi login --config \(directory.path)/cfg.json --client-secret-file \(secretFile) --answers \(try answers(directory)) --json")
         #expect(screen.contains("\"state\" : \"loggedIn\"") && screen.contains("EXIT=0"), "\(screen)")
-        #expect(try String(contentsOf: home.appendingPathComponent("profiles/work/config.json"), encoding: .utf8).contains("\"clientId\" : \"haapi-secret\""))
+        #expect(
+            try String(contentsOf: home.appendingPathComponent("profiles/work/config.json"), encoding: .utf8).contains(
+                "\"clientId\" : \"haapi-secret\""))
         screen = try pane.type("haapi token --json")
-        #expect(screen.contains("\"tokenType\" : \"DPoP\"") && screen.contains("\"scopes\" : [") && screen.contains("\"expiresAt\""), "\(screen)")
+        #expect(
+            screen.contains("\"tokenType\" : \"DPoP\"") && screen.contains("\"scopes\" : [") && screen.contains("\"expiresAt\""),
+            "\(screen)")
         screen = try pane.type("haapi profiles --json")
         #expect(screen.contains("\"profile\" : \"work\"") && screen.contains("\"isDefault\" : true"), "\(screen)")
         screen = try pane.type("haapi token --decode")
-        #expect(screen.firstMatch(of: /"exp" : "20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"/) != nil && screen.contains("\"sub\" : \"demo\""), "\(screen)")
+        #expect(
+            screen.firstMatch(of: /"exp" : "20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"/) != nil && screen.contains("\"sub\" : \"demo\""), "\(screen)"
+        )
         screen = try pane.type("haapi token | haapi inspect -")
         #expect(screen.contains("\"claims\"") && screen.contains("\"typ\" : \"at+jwt\"") && screen.contains("EXIT=0"), "\(screen)")
         screen = try pane.type("haapi help nosuch")
@@ -118,7 +139,9 @@ struct CLITerminalFirstUseTests {
             try type(pane, "n")
         }
         screen = try pane.waitFor("EXIT=")
-        #expect(screen.contains("Logged in as demo") && screen.contains("scope openid;") && !screen.contains("with a refresh token"), "\(screen)")
+        #expect(
+            screen.contains("Logged in as demo") && screen.contains("scope openid;") && !screen.contains("with a refresh token"),
+            "\(screen)")
         try pane.send("haapi demo")
         try pane.waitFor("Choose 1-3 [1]:")
         try type(pane, "")

@@ -1,6 +1,6 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import Testing
 
 /// Issue 18 walked as a user sees it: a bash in a tmux pane, commands typed one after another
@@ -88,7 +88,9 @@ struct CLITerminalSessionTests {
         try CLITests.tmux(["send-keys", "-t", pane.session, "y", "Enter"])
         screen = try pane.waitFor("EXIT=")
         #expect(screen.contains("haapi: login cancelled\nEXIT=130"), "\(screen)")
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/default").path), "a failed login saves nothing")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.appendingPathComponent("home/profiles/default").path),
+            "a failed login saves nothing")
 
         // 1 and 4: the device grant shows the address, the code and what it waits for; Ctrl-C ends the wait at once.
         try pane.send("haapi login --device --issuer http://127.0.0.1:8080 --client-id browser-app")
@@ -103,7 +105,8 @@ struct CLITerminalSessionTests {
         try pane.waitFor("Waiting for the approval...")
         let session = pane.session
         Phone.approveDeviceLoginWhenShown(
-            in: { (try? CLITests.tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", session])) ?? "" }, username: "demo", password: "Password1")
+            in: { (try? CLITests.tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", session])) ?? "" }, username: "demo",
+            password: "Password1")
         screen = try pane.waitFor("EXIT=")
         #expect(screen.contains("Logged in as demo") && screen.contains("EXIT=0"), "\(screen)")
 

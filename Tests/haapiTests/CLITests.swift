@@ -1,12 +1,12 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// End-to-end tests of the built `haapi` binary: `haapi demo` and `haapi login` run as a
@@ -26,7 +26,9 @@ struct CLITests {
     }
 
     /// Runs `haapi ARGUMENTS` (see ``HaapiCommand/run(_:home:timeout:environment:)``); a run stopped at its time limit is an issue.
-    static func haapi(_ arguments: [String], home: URL, timeout: Double = 60, environment: [String: String] = [:], typed: String? = nil) throws -> Run {
+    static func haapi(_ arguments: [String], home: URL, timeout: Double = 60, environment: [String: String] = [:], typed: String? = nil)
+        throws -> Run
+    {
         try requireBinary()
         let run = try HaapiCommand.run(arguments, home: home, timeout: timeout, environment: environment, typed: typed)
         if run.timedOut { Issue.record("haapi \(arguments.joined(separator: " ")) did not finish in \(timeout) s") }
@@ -193,7 +195,8 @@ struct CLITests {
             #expect(!run.timedOut && run.status == 0, "\(language): \(run.stderr)")
             runs[language] = run
         }
-        let swedish = try #require(runs["sv_SE.UTF-8"]).stderr, english = try #require(runs["en_GB.UTF-8"]).stderr
+        let swedish = try #require(runs["sv_SE.UTF-8"]).stderr
+        let english = try #require(runs["en_GB.UTF-8"]).stderr
         #expect(swedish.contains("Väntar på +XX XXX XXX 000"), "\(swedish)")
         #expect(!swedish.contains("Waiting for +XX"), "\(swedish)")
         #expect(english.contains("Waiting for +XX XXX XXX 000"), "\(english)")
@@ -236,7 +239,9 @@ struct CLITests {
         // keys); the command line verifies it after the login, so the log at info says nothing of it.
         #expect(!run.stderr.contains("ID token"), "\(run.stderr)")
         let debug = try Self.haapi(["demo", "--client", "secret", "--answers", answers, "--log-level", "debug"], home: directory)
-        #expect(debug.stderr.contains("[DEBUG]") && debug.stderr.contains("the ID token is kept unverified"), "the inner session's line is there, at debug")
+        #expect(
+            debug.stderr.contains("[DEBUG]") && debug.stderr.contains("the ID token is kept unverified"),
+            "the inner session's line is there, at debug")
     }
 
     // MARK: haapi login against haapi server
@@ -250,14 +255,17 @@ struct CLITests {
         let answers = try Self.write(
             #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: directory)
         let run = try Self.haapi(
-            ["login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
-             "--scope", "openid profile offline_access", "--answers", answers], home: directory)
+            [
+                "login", "--profile", "ci", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret,
+                "--scope", "openid profile offline_access", "--answers", answers,
+            ], home: directory)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.isEmpty, "nothing, tokens least of all, goes to standard output")
         #expect(run.stderr.contains("Logged in as demo"))
         // The server, read past its `listening on` line, logged the code exchange.
-        #expect(server.waitForLine(prefix: "request: POST /oauth/token grant_type=authorization_code", timeout: 10)
-            == "request: POST /oauth/token grant_type=authorization_code 200")
+        #expect(
+            server.waitForLine(prefix: "request: POST /oauth/token grant_type=authorization_code", timeout: 10)
+                == "request: POST /oauth/token grant_type=authorization_code 200")
 
         let profile = directory.appendingPathComponent("home/profiles/ci")
         for name in ["config.json", "tokens.json"] {
@@ -267,11 +275,13 @@ struct CLITests {
         }
         let directoryAttributes = try FileManager.default.attributesOfItem(atPath: profile.path)
         #expect((directoryAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-        let tokens = try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("tokens.json"))) as? [String: Any]
+        let tokens =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("tokens.json"))) as? [String: Any]
         #expect((tokens?["accessToken"] as? String)?.isEmpty == false)
         #expect(tokens?["refreshToken"] != nil)
         #expect(tokens?["tokenType"] as? String == "DPoP")
-        let config = try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("config.json"))) as? [String: Any]
+        let config =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: profile.appendingPathComponent("config.json"))) as? [String: Any]
         #expect(config?["issuer"] as? String == server.issuer)
         #expect(config?["clientId"] as? String == "haapi-secret")
         #expect((config?["tokenEndpoint"] as? String)?.hasSuffix("/oauth/token") == true)
@@ -289,13 +299,15 @@ struct CLITests {
         let secret = try #require(server.secret(of: "haapi-secret"))
         let answers = try Self.write(#"{"fields": {"userName": "demo"}, "choices": ["username-password"]}"#, to: directory)
         let run = try Self.haapi(
-            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers], home: directory)
+            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", answers],
+            home: directory)
         #expect(run.status == 1)
         #expect(run.stderr.contains("\"password\""), "stderr: \(run.stderr)")
 
         let noChoice = try Self.write(#"{"fields": {"userName": "demo", "password": "Password1"}}"#, to: directory, name: "b.json")
         let second = try Self.haapi(
-            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", noChoice], home: directory)
+            ["login", "--issuer", server.issuer, "--client-id", "haapi-secret", "--client-secret", secret, "--answers", noChoice],
+            home: directory)
         #expect(second.status == 1)
         #expect(second.stderr.contains("Select Authentication Method"), "stderr: \(second.stderr)")
     }
@@ -354,17 +366,21 @@ struct CLITests {
         /// What bash completes for the command line `words` (the last one being typed).
         func complete(_ words: [String]) throws -> String {
             let line = words.joined(separator: " ")
-            let script = "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
+            let script =
+                "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.count); "
                 + "_haapi haapi \(words.last!) \(words[words.count - 2]); echo \"${COMPREPLY[*]}\""
             let path = Self.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             return try Subprocess.run(
-                "/bin/bash", ["-c", script, "bash", file], environment: ["PATH": path, "HAAPI_HOME": directory.appendingPathComponent("home").path]).output
+                "/bin/bash", ["-c", script, "bash", file],
+                environment: ["PATH": path, "HAAPI_HOME": directory.appendingPathComponent("home").path]
+            ).output
         }
         #expect(try complete(["haapi", "to"]) == "token\n")
         // Issue 56, item 9: a profile's name completes where a command takes one.
         let work = directory.appendingPathComponent("home/profiles/work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(#"{"issuer": "https://idsvr.example", "clientId": "c", "redirectUri": "haapi://callback"}"#.utf8).write(to: work.appendingPathComponent("config.json"))
+        try Data(#"{"issuer": "https://idsvr.example", "clientId": "c", "redirectUri": "haapi://callback"}"#.utf8).write(
+            to: work.appendingPathComponent("config.json"))
         #expect(try complete(["haapi", "profiles", "use", "w"]) == "work\n")
         // Issue 38, item 13: the shells, after `haapi completion`.
         #expect(try complete(["haapi", "completion", "z"]) == "zsh\n")
@@ -387,24 +403,34 @@ struct CLITests {
         #expect(unknown.stderr == "haapi: error: unknown command \"frobnicate\" (`haapi --help` lists the commands)\n", "\(unknown.stderr)")
         let value = try Self.haapi(["token", "--min-ttl", "soon"], home: directory)
         #expect(value.status == 2)
-        #expect(value.stderr == "haapi: error: The value 'soon' is invalid for '--min-ttl <min-ttl>' (see `haapi token --help`)\n", "\(value.stderr)")
+        #expect(
+            value.stderr == "haapi: error: The value 'soon' is invalid for '--min-ttl <min-ttl>' (see `haapi token --help`)\n",
+            "\(value.stderr)")
         let port = try Self.haapi(["server", "--port", "99999"], home: directory)
         #expect(port.status == 2)
-        #expect(port.stderr == "haapi: error: --port must be 1 to 65535 (or 0 for a free one), not 99999 (see `haapi server --help`)\n", "\(port.stderr)")
+        #expect(
+            port.stderr == "haapi: error: --port must be 1 to 65535 (or 0 for a free one), not 99999 (see `haapi server --help`)\n",
+            "\(port.stderr)")
 
         let server = try ServerProcess(directory: directory)
         defer { server.stop() }
         let busyPort = try #require(URL(string: server.issuer)?.port)
-        let busy = try Self.haapi(["server", "--port", String(busyPort), "--database", directory.appendingPathComponent("other.sqlite").path], home: directory)
+        let busy = try Self.haapi(
+            ["server", "--port", String(busyPort), "--database", directory.appendingPathComponent("other.sqlite").path], home: directory)
         #expect(busy.status == 1)
-        #expect(busy.stderr == "haapi: error: port \(busyPort) on 127.0.0.1 is in use (another program listens there); choose another with --port N, or --port 0 for a free one\n", "\(busy.stderr)")
+        #expect(
+            busy.stderr
+                == "haapi: error: port \(busyPort) on 127.0.0.1 is in use (another program listens there); choose another with --port N, or --port 0 for a free one\n",
+            "\(busy.stderr)")
         let inspect = try Self.haapi(["inspect", "/nonexistent/file.json"], home: directory)
         #expect(inspect.stderr.hasPrefix("haapi: error: cannot read /nonexistent/file.json"), "\(inspect.stderr)")
     }
 
     // MARK: As a person types it
 
-    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// Runs tmux with posix_spawn and waitpid (a tmux server started by the call inherits and
     /// keeps the descriptors, which Foundation's Process does not cope with); returns its output.
@@ -416,7 +442,8 @@ struct CLITests {
     static func tmux(_ arguments: [String]) throws -> String {
         let path = try #require(tmux)
         let named = arguments.indices.first { ["-s", "-t"].contains(arguments[$0]) && $0 + 1 < arguments.count }
-        let arguments = try ["-L", "haapi-test-" + #require(named.map { arguments[$0 + 1] }, "tmux \(arguments) names no session")] + arguments
+        let arguments =
+            try ["-L", "haapi-test-" + #require(named.map { arguments[$0 + 1] }, "tmux \(arguments) names no session")] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-tmux-\(UUID().uuidString)").path
         defer { unlink(output) }
         var actions = posix_spawn_file_actions_t()
@@ -429,7 +456,7 @@ struct CLITests {
         // sockets are not close-on-exec (a listening loopback port stayed taken by a tmux server).
         guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, 3) == 0 else { throw CocoaError(.executableLoad) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
@@ -442,7 +469,9 @@ struct CLITests {
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
     /// module does not declare.
     static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt)? = {
-        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self) }
+        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self)
+        }
     }()
 
     /// A tmux session that could not be started.
@@ -557,9 +586,11 @@ extension CLITests {
         // Profiles live under $HOME too: a profile saved there is the one status reports.
         let profile = URL(fileURLWithPath: home + "/.config/swift-haapi/profiles/there")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(#"{"issuer": "https://idsvr.example", "clientID": "c", "redirectUri": "haapi://callback"}"#.utf8).write(to: profile.appendingPathComponent("config.json"))
+        try Data(#"{"issuer": "https://idsvr.example", "clientID": "c", "redirectUri": "haapi://callback"}"#.utf8).write(
+            to: profile.appendingPathComponent("config.json"))
         let status = try Self.haapi(["status", "--profile", "there"], home: directory, environment: environment)
-        #expect(status.status == 4 && status.stdout.contains("Profile there") && !status.stdout.contains("no such profile"), "\(status.stdout)")
+        #expect(
+            status.status == 4 && status.stdout.contains("Profile there") && !status.stdout.contains("no such profile"), "\(status.stdout)")
         let server = try HaapiCommand.prepare(["server", "--port", "0"], home: directory, environment: environment)
         try server.process.run()
         defer { server.process.interrupt() }
@@ -596,7 +627,8 @@ extension CLITests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let profile = directory.appendingPathComponent("home/profiles/broken")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(#"{"issuer": "https://idsvr.invalid", "clientId": "c", "redirectUri": "haapi://callback"}"#.utf8).write(to: profile.appendingPathComponent("config.json"))
+        try Data(#"{"issuer": "https://idsvr.invalid", "clientId": "c", "redirectUri": "haapi://callback"}"#.utf8).write(
+            to: profile.appendingPathComponent("config.json"))
         try Data("not the JSON haapi writes".utf8).write(to: profile.appendingPathComponent("tokens.json"))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: profile.appendingPathComponent("tokens.json").path)
         let run = try Self.haapi(["logout", "--all"], home: directory)

@@ -1,5 +1,5 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -11,7 +11,7 @@ struct CLITokenOriginAndNumberTests {
     /// call (`--allow-origin`) or the profile (`haapi login --api-origin`) names another; a
     /// foreign URL is refused before anything is sent, so its 401 cannot start a refresh; plain
     /// http to another machine needs `--allow-insecure-http`, as for login.
-    @Test func round2Item05ApiSendsTheTokenToTheProvidersOriginOnly() async throws {
+    @Test func apiSendsTheTokenToTheProvidersOriginOnly() async throws {
         let session = try CLITokenTests.LoggedIn()
         let refreshes = "request: POST /oauth/token grant_type=refresh_token"
         try await withServer(reply: { _ in .text(401, "", headers: [("WWW-Authenticate", #"DPoP error="invalid_token""#)]) }) { foreign in
@@ -20,12 +20,16 @@ struct CLITokenOriginAndNumberTests {
 
             let refused = try session.haapi(["api", origin + "/collect"])
             #expect(refused.status == 2, "\(refused.stderr)")
-            #expect(refused.stderr.contains("is not the provider's origin") && refused.stderr.contains("--allow-origin \(origin)"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("is not the provider's origin") && refused.stderr.contains("--allow-origin \(origin)"),
+                "\(refused.stderr)")
             #expect(foreign.requests.isEmpty, "\(foreign.requests.map(\.headers))")
             #expect(session.server.lines(prefix: refreshes).isEmpty)
             // Issue 56, item 11: curl's -X names the method, and the hint names the origin as a person writes it.
             let method = try session.haapi(["api", "-X", "POST", "https://api.example/items"])
-            #expect(method.status == 2 && method.stderr.contains("--allow-origin https://api.example for this call") && !method.stderr.contains(":443"), "\(method.stderr)")
+            #expect(
+                method.status == 2 && method.stderr.contains("--allow-origin https://api.example for this call")
+                    && !method.stderr.contains(":443"), "\(method.stderr)")
             #expect(try session.storedTokens()?["accessToken"] as? String == tokens)
 
             // Allowed for one call: sent (and its 401 refreshes once, as the user trusts it).
@@ -62,13 +66,14 @@ struct CLITokenOriginAndNumberTests {
     /// trapped converting to Int, and in Task.sleep) ends `haapi login --device` with a typed
     /// error naming the member, exit 1.
     @Test(arguments: [(#""expires_in": 1e300, "interval": 5"#, "expires_in"), (#""expires_in": 600, "interval": 1e300"#, "interval")])
-    func round2Item06AProvidersExtremeNumbersAreTypedErrors(_ numbers: String, _ member: String) async throws {
+    func aProvidersExtremeNumbersAreTypedErrors(_ numbers: String, _ member: String) async throws {
         try await withServer(reply: { request in
             let issuer = "http://" + (request.headers["Host"].first ?? "")
             switch request.path {
             case "/.well-known/openid-configuration":
                 return .text(
-                    200, #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","device_authorization_endpoint":"\#(issuer)/device","jwks_uri":"\#(issuer)/jwks"}"#,
+                    200,
+                    #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","device_authorization_endpoint":"\#(issuer)/device","jwks_uri":"\#(issuer)/jwks"}"#,
                     headers: [("Content-Type", "application/json")])
             case "/device":
                 return .text(
@@ -80,7 +85,8 @@ struct CLITokenOriginAndNumberTests {
         }) { provider in
             let directory = try CLITests.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let run = try CLITests.haapi(["login", "--device", "--issuer", "http://127.0.0.1:\(provider.port)", "--client-id", "c"], home: directory)
+            let run = try CLITests.haapi(
+                ["login", "--device", "--issuer", "http://127.0.0.1:\(provider.port)", "--client-id", "c"], home: directory)
             #expect(run.status == 1, "\(run.status): \(run.stderr)")
             #expect(run.stderr.contains("the device login failed") && run.stderr.contains("\(member) ("), "\(run.stderr)")
         }

@@ -1,14 +1,14 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// End-to-end tests of `haapi token`, `status`, `refresh`, `revoke`, `logout` and `userinfo`:
@@ -29,7 +29,10 @@ struct CLITokenTests {
             secret = try #require(server.secret(of: "haapi-secret"))
             let answers = try CLITests.write(
                 #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: directory)
-            var arguments = ["login", "--profile", profile, "--issuer", server.issuer, "--client-id", client, "--scope", "openid profile offline_access", "--answers", answers]
+            var arguments = [
+                "login", "--profile", profile, "--issuer", server.issuer, "--client-id", client, "--scope", "openid profile offline_access",
+                "--answers", answers,
+            ]
             arguments += client == "haapi-secret" ? ["--client-secret", secret] : ["--attestation", "software"]
             let run = try haapi(arguments)
             #expect(run.status == 0, "login: \(run.stderr)")
@@ -63,13 +66,15 @@ struct CLITokenTests {
         func revokeAtServer(_ token: String, hint: String) async throws {
             let client = TokenRevocationClient(
                 endpoint: try #require(URL(string: server.issuer + "/oauth/revoke")),
-                clientAuthentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret), transport: try AsyncHTTPClientTransport())
+                clientAuthentication: .clientSecretBasic(clientID: "haapi-secret", secret: secret),
+                transport: try AsyncHTTPClientTransport())
             try await client.revoke(token, hint: hint == "refresh_token" ? .refreshToken : .accessToken)
         }
 
         /// Checks that `token` is an access token the server signed, for the demo user, not expired.
         func expectValidAccessToken(_ token: String) async throws {
-            let jwks = try await AsyncHTTPClientTransport().send(TransportRequest(url: try #require(URL(string: server.issuer + "/oauth/jwks"))))
+            let jwks = try await AsyncHTTPClientTransport().send(
+                TransportRequest(url: try #require(URL(string: server.issuer + "/oauth/jwks"))))
             let jws = try CompactJWS(token)
             try jws.verify(with: try JWKSet(json: jwks.body))
             let claims = try JSONValue(parsing: jws.payload)
@@ -92,9 +97,9 @@ struct CLITokenTests {
     }
 
     #if os(Linux)
-    static let isLinux = true
+        static let isLinux = true
     #else
-    static let isLinux = false
+        static let isLinux = false
     #endif
 
     @Test func tokenStatusRefreshUserinfoRevokeAndLogout() async throws {
@@ -131,7 +136,9 @@ struct CLITokenTests {
         // In Swedish, all of it (issue 56, item 7), with the consent's word for a refresh token.
         let swedish = try CLITests.haapi(
             ["refresh"], home: session.directory, environment: ["LANG": "sv_SE.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""])
-        #expect(swedish.status == 0 && swedish.stderr.hasPrefix("Förnyade token i profilen") && swedish.stderr.contains("ny förnyelsetoken"), "\(swedish.stderr)")
+        #expect(
+            swedish.status == 0 && swedish.stderr.hasPrefix("Förnyade token i profilen") && swedish.stderr.contains("ny förnyelsetoken"),
+            "\(swedish.stderr)")
         #expect(!swedish.stderr.contains("refresh") && !swedish.stderr.contains("Refreshed"), "\(swedish.stderr)")
         let second = try #require(try session.storedTokens()?["accessToken"] as? String)
         #expect(second != first)
@@ -229,7 +236,8 @@ struct CLITokenTests {
 
         let missing = try session.haapi(["api", session.server.issuer + "/no/such/api"])
         #expect(missing.status == 1)
-        #expect(missing.stderr == "haapi: error: the API answered HTTP 404 to GET \(session.server.issuer)/no/such/api\n", "\(missing.stderr)")
+        #expect(
+            missing.stderr == "haapi: error: the API answered HTTP 404 to GET \(session.server.issuer)/no/such/api\n", "\(missing.stderr)")
         let missingHead = try session.haapi(["api", "-i", session.server.issuer + "/no/such/api"])
         #expect(missingHead.stdout.hasPrefix("HTTP/1.1 404 Not Found\n"), "\(missingHead.stdout)")
         let usage = try session.haapi(["api", "/relative"])
@@ -247,17 +255,21 @@ struct CLITokenTests {
         defer { server.stop() }
         let opened = directory.appendingPathComponent("opened-url")
         let script = directory.appendingPathComponent("record-url")
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: script)
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(
+            to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
         /// Runs `arguments` while playing the person at the browser it opens.
         func withBrowser(_ arguments: [String]) async throws -> CLITests.Run {
             try? FileManager.default.removeItem(at: opened)
-            let running = Task { try await onThread { try CLITests.haapi(arguments + ["--browser-command", script.path], home: directory) } }
+            let running = Task {
+                try await onThread { try CLITests.haapi(arguments + ["--browser-command", script.path], home: directory) }
+            }
             let start = Date()
             while !FileManager.default.fileExists(atPath: opened.path) && Date().timeIntervalSince(start) < 60 {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let url = try #require(URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let url = try #require(
+                URL(string: try String(contentsOf: opened, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
             _ = try await Browser.walk(from: url, username: "demo", password: "Password1")
             return try await running.value
         }
@@ -279,7 +291,8 @@ struct CLITokenTests {
         let server = try CLITests.ServerProcess(directory: directory)
         defer { server.stop() }
         try HaapiCommand.requireBinary()
-        let launched = try HaapiCommand.prepare(["login", "--browser", "--issuer", server.issuer, "--client-id", "browser-app"] + how, home: directory)
+        let launched = try HaapiCommand.prepare(
+            ["login", "--browser", "--issuer", server.issuer, "--client-id", "browser-app"] + how, home: directory)
         try launched.process.run()
         let start = Date()
         var printed = ""
@@ -293,7 +306,9 @@ struct CLITokenTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("Open this URL in a browser on this machine"), "\(run.stderr)")
         #expect(run.stderr.contains("Waiting for the browser to come back..."), "\(run.stderr)")
-        #expect(run.stderr.contains("No browser could be started (no-such-browser-here: not found). Open this URL") == (how != ["--no-browser"]), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("No browser could be started (no-such-browser-here: not found). Open this URL")
+                == (how != ["--no-browser"]), "\(run.stderr)")
         #expect(run.stderr.contains("Logged in as demo"), "\(run.stderr)")
     }
 
@@ -309,7 +324,9 @@ struct CLITokenTests {
         let missingQuick = try session.haapi(["token", "--profile", "nobody"])
         let missingParsed = try session.haapi(["token", "--profile=nobody"])
         #expect(missingQuick.status == 4 && missingParsed.status == 4)
-        #expect(missingQuick.stderr == missingParsed.stderr && missingQuick.stderr.contains("there is no profile \"nobody\""), "\(missingQuick.stderr)")
+        #expect(
+            missingQuick.stderr == missingParsed.stderr && missingQuick.stderr.contains("there is no profile \"nobody\""),
+            "\(missingQuick.stderr)")
         // What the quick reader does not take is the parser's to refuse.
         for arguments in [["token", "--min-ttl", "-5"], ["token", "--profile"], ["token", "--nosuch", "x"]] {
             #expect(try session.haapi(arguments).status == 2, "\(arguments)")
@@ -323,8 +340,11 @@ struct CLITokenTests {
         let userinfo = session.server.issuer + "/oauth/userinfo"
         // Header lines for another origin carry the token there: refused, as `haapi api` refuses it, unless allowed.
         let foreign = try session.haapi(["token", "--header", "--url", "https://elsewhere.example/items"])
-        #expect(foreign.status == 2 && foreign.stdout.isEmpty && foreign.stderr.contains("is not the provider's origin"), "\(foreign.stderr)")
-        let allowed = try session.haapi(["token", "--header", "--url", "https://elsewhere.example/items", "--allow-origin", "https://elsewhere.example"])
+        #expect(
+            foreign.status == 2 && foreign.stdout.isEmpty && foreign.stderr.contains("is not the provider's origin"), "\(foreign.stderr)")
+        let allowed = try session.haapi([
+            "token", "--header", "--url", "https://elsewhere.example/items", "--allow-origin", "https://elsewhere.example",
+        ])
         #expect(allowed.status == 0 && allowed.stdout.hasPrefix("Authorization: DPoP "), "\(allowed.stderr)")
         let header = try session.haapi(["token", "--header", "--url", userinfo])
         #expect(header.status == 0, "\(header.stderr)")
@@ -402,7 +422,8 @@ struct CLITokenTests {
         let chosen = try CLITests.haapi(["status", "--json"], home: session.directory, environment: ["HAAPI_PROFILE": "work"])
         #expect(chosen.status == 0, "\(chosen.stderr)")
         #expect(chosen.stdout.contains("\"state\" : \"loggedIn\""), "\(chosen.stdout)")
-        #expect(try CLITests.haapi(["profiles"], home: session.directory, environment: ["HAAPI_PROFILE": "work"]).stdout.hasPrefix("* work"))
+        #expect(
+            try CLITests.haapi(["profiles"], home: session.directory, environment: ["HAAPI_PROFILE": "work"]).stdout.hasPrefix("* work"))
 
         // Expired with a refresh token: usable (exit 0); without one: login needed (exit 4).
         try session.ageTokens(by: -60)
@@ -421,9 +442,12 @@ struct CLITokenTests {
 
         // A failed login (the server refuses the password) saves no profile.
         let answers = try CLITests.write(
-            #"{"fields": {"userName": "demo", "password": "wrong"}, "choices": ["username-password"]}"#, to: session.directory, name: "wrong.json")
-        let failed = try session.haapi(["login", "--profile", "other", "--issuer", session.server.issuer, "--client-id", "haapi-secret",
-                                        "--client-secret-file", try CLITests.write(session.secret, to: session.directory, name: "secret.txt"), "--answers", answers])
+            #"{"fields": {"userName": "demo", "password": "wrong"}, "choices": ["username-password"]}"#, to: session.directory,
+            name: "wrong.json")
+        let failed = try session.haapi([
+            "login", "--profile", "other", "--issuer", session.server.issuer, "--client-id", "haapi-secret",
+            "--client-secret-file", try CLITests.write(session.secret, to: session.directory, name: "secret.txt"), "--answers", answers,
+        ])
         #expect(failed.status != 0)
         #expect(!FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("home/profiles/other").path))
 
@@ -434,9 +458,12 @@ struct CLITokenTests {
         #expect(damaged.status == 1)
         #expect(damaged.stderr.contains(config.path) && damaged.stderr.contains("replaces it"), "\(damaged.stderr)")
         let good = try CLITests.write(
-            #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: session.directory, name: "good.json")
-        let relogin = try session.haapi(["login", "--profile", "work", "--issuer", session.server.issuer, "--client-id", "haapi-secret",
-                                         "--client-secret-file", try CLITests.write(session.secret, to: session.directory, name: "secret.txt"), "--answers", good])
+            #"{"fields": {"userName": "demo", "password": "Password1"}, "choices": ["username-password"]}"#, to: session.directory,
+            name: "good.json")
+        let relogin = try session.haapi([
+            "login", "--profile", "work", "--issuer", session.server.issuer, "--client-id", "haapi-secret",
+            "--client-secret-file", try CLITests.write(session.secret, to: session.directory, name: "secret.txt"), "--answers", good,
+        ])
         #expect(relogin.status == 0, "\(relogin.stderr)")
         #expect(try session.haapi(["token", "--profile", "work"]).status == 0)
     }

@@ -1,10 +1,10 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The findings of the security review about the client (issue 17).
@@ -14,7 +14,7 @@ struct CLIUntrustedServerTests {
     /// validator): signature by the provider's key, issuer, audience, lifetime and nonce. A
     /// forged one fails the login and nothing is kept.
     @Test(arguments: PlaybackServer.Identity.Forgery.allCases)
-    func item17TheHaapiLoginChecksTheIDToken(_ forgery: PlaybackServer.Identity.Forgery) async throws {
+    func theHaapiLoginChecksTheIDToken(_ forgery: PlaybackServer.Identity.Forgery) async throws {
         let scenes = [
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
@@ -40,10 +40,12 @@ struct CLIUntrustedServerTests {
 extension CLIUntrustedServerTests {
     /// Item 16: an href to another origin gets no HAAPI request (no HAAPI token, Session-Id or
     /// DPoP proof leaves for it); the login stops with the reason.
-    @Test func item16HaapiRequestsGoToTheConfiguredServerOnly() async throws {
+    @Test func haapiRequestsGoToTheConfiguredServerOnly() async throws {
         try await withServer(reply: { _ in .text(200, "{}") }) { collector in
-            let step = #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"\#(collector.url)/collect","method":"POST","fields":[{"name":"username","type":"username"}]}}]}"#
-            let run = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: #"{"fields": {"username": "demo"}}"#).run
+            let step =
+                #"{"type":"authentication-step","actions":[{"template":"form","kind":"login","model":{"href":"\#(collector.url)/collect","method":"POST","fields":[{"name":"username","type":"username"}]}}]}"#
+            let run = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: #"{"fields": {"username": "demo"}}"#)
+                .run
             #expect(run.status == 1)
             #expect(run.stderr.contains("configured server only"), "\(run.stderr)")
             #expect(collector.requests.isEmpty, "\(collector.requests.map(\.headers))")
@@ -51,23 +53,28 @@ extension CLIUntrustedServerTests {
     }
 
     /// Item 18: escape sequences in server text never reach the terminal.
-    @Test func item18ServerTextReachesTheTerminalEscaped() async throws {
+    @Test func serverTextReachesTheTerminalEscaped() async throws {
         let evil = "\u{1B}]0;pwned\u{07}\u{1B}[2JDone\u{202E}txt.exe"
-        let problem = JSONValue.object(["type": "https://curity.se/problems/unexpected", "title": .string(evil), "messages": [["text": .string(evil), "classList": ["error"]]]])
+        let problem = JSONValue.object([
+            "type": "https://curity.se/problems/unexpected", "title": .string(evil),
+            "messages": [["text": .string(evil), "classList": ["error"]]],
+        ])
         let scenes = [
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("username-authentication-step")),
             PlaybackServer.Scene(String(decoding: problem.serialized(), as: UTF8.self), expecting: ("POST", "/auth/login")),
         ]
         let run = try await CLIPlaybackTests.playbackLogin(scenes, answers: #"{"fields": {"username": "demo"}}"#).run
         #expect(run.status == 1)
-        #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(run.stderr.debugDescription)")
+        #expect(
+            !run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(run.stderr.debugDescription)")
         #expect(run.stderr.contains("\\u{1B}]0;pwned"), "\(run.stderr)")
     }
 
     /// Item 19: only https, and http to loopback, are handed to the browser command.
     @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "http://evil.example/login", "ssh://evil.example"])
-    func item19OnlyWebURLsAreOpened(_ href: String) async throws {
-        let step = #"{"type":"authentication-step","actions":[{"template":"client-operation","kind":"login","model":{"name":"external-browser-flow","arguments":{"href":"\#(href)"},"continueActions":[{"template":"form","kind":"continue","model":{"href":"/resume","method":"POST","fields":[{"name":"_resume_nonce","type":"context"}]}}]}}]}"#
+    func onlyWebURLsAreOpened(_ href: String) async throws {
+        let step =
+            #"{"type":"authentication-step","actions":[{"template":"client-operation","kind":"login","model":{"name":"external-browser-flow","arguments":{"href":"\#(href)"},"continueActions":[{"template":"form","kind":"continue","model":{"href":"/resume","method":"POST","fields":[{"name":"_resume_nonce","type":"context"}]}}]}}]}"#
         let login = try await CLIPlaybackTests.playbackLogin([PlaybackServer.Scene(step)], answers: "{}")
         let (run, opened) = (login.run, login.opened)
         #expect(run.status == 1)
@@ -79,7 +86,7 @@ extension CLIUntrustedServerTests {
 extension CLIUntrustedServerTests {
     /// Item 20: the client secret comes from a file or the environment without a warning; on the
     /// command line it still works, with a warning that `ps` shows it.
-    @Test func item20SecretsNeedNotBeOnTheCommandLine() async throws {
+    @Test func secretsNeedNotBeOnTheCommandLine() async throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("secret")
@@ -96,7 +103,8 @@ extension CLIUntrustedServerTests {
             PlaybackServer.Scene(try CLIPlaybackTests.uiKit("oauth-authorization-response"), expecting: ("POST", "/auth/login")),
         ]
         func login(_ secret: [String], environment: [String: String] = [:]) async throws -> CLIPlaybackTests.PlaybackLogin {
-            try await CLIPlaybackTests.playbackLogin(scenes, answers: #"{"fields": {"username": "demo"}}"#, secret: secret, environment: environment)
+            try await CLIPlaybackTests.playbackLogin(
+                scenes, answers: #"{"fields": {"username": "demo"}}"#, secret: secret, environment: environment)
         }
         let fromFile = try await login(["--client-secret-file", file.path])
         #expect(fromFile.run.status == 0 && !fromFile.run.stderr.contains(warning), "\(fromFile.run.stderr)")
@@ -121,26 +129,32 @@ extension CLIUntrustedServerTests {
     }
 
     /// Item 22: plain http to another machine is refused unless allowed, and then warned about.
-    @Test func item22PlainHttpToAnotherMachineIsRefused() throws {
+    @Test func plainHttpToAnotherMachineIsRefused() throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let refused = try CLITests.haapi(["login", "--issuer", "http://idsvr.example/oauth", "--client-id", "c", "--answers", "/dev/null"], home: directory)
+        let refused = try CLITests.haapi(
+            ["login", "--issuer", "http://idsvr.example/oauth", "--client-id", "c", "--answers", "/dev/null"], home: directory)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--allow-insecure-http"), "\(refused.stderr)")
         // Allowed: warned about (discovery then fails at once: no name under .invalid resolves).
         let allowed = try CLITests.haapi(
-            ["login", "--issuer", "http://idsvr.invalid/oauth", "--client-id", "c", "--answers", "/dev/null", "--allow-insecure-http"], home: directory)
+            ["login", "--issuer", "http://idsvr.invalid/oauth", "--client-id", "c", "--answers", "/dev/null", "--allow-insecure-http"],
+            home: directory)
         #expect(allowed.stderr.contains("travel in clear"), "\(allowed.stderr)")
         // 127.0.0.2 is this machine (the loopback block is 127.0.0.0/8): no flag, no warning (issue 56, item 8).
-        let loopback = try CLITests.haapi(["login", "--issuer", "http://127.0.0.2:9/oauth", "--client-id", "c", "--answers", "/dev/null"], home: directory)
-        #expect(loopback.status != 2 && !loopback.stderr.contains("travel in clear") && !loopback.stderr.contains("--allow-insecure-http"), "\(loopback.stderr)")
+        let loopback = try CLITests.haapi(
+            ["login", "--issuer", "http://127.0.0.2:9/oauth", "--client-id", "c", "--answers", "/dev/null"], home: directory)
+        #expect(
+            loopback.status != 2 && !loopback.stderr.contains("travel in clear") && !loopback.stderr.contains("--allow-insecure-http"),
+            "\(loopback.stderr)")
     }
 
     /// A select field the server sends without options is a message, not a menu of `1-0` that
     /// traps on any answer (review 4, finding 4); with options, a number typed still chooses.
     @Test(arguments: [#"[]"#, #"[{"label": "Only", "value": "only"}]"#])
     func aSelectWithoutOptionsOrWithADefaultOutsideThemNeverTraps(options: String) async throws {
-        let step = #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "title": "Pick", "model": {"#
+        let step =
+            #"{"type": "authentication-step", "actions": [{"template": "form", "kind": "login", "title": "Pick", "model": {"#
             + #""href": "/auth/pick", "method": "POST", "actionTitle": "Next", "fields": [{"type": "select", "name": "pick", "label": "Pick one", "options": "#
             + options + "}]}}]}"
         let scenes = [

@@ -1,11 +1,11 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `haapi token` killed (SIGKILL) at random moments of a refresh with rotation: after every

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Chromium's headless shell, one process per page: screenshots and the DOM after the page's
@@ -38,7 +38,9 @@ struct HeadlessBrowser: Sendable {
             candidates += path.map { "\($0)/\(name)" }
         }
         candidates.append("/usr/bin/chromium-headless-shell")
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map { HeadlessBrowser(executable: URL(fileURLWithPath: $0)) }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map {
+            HeadlessBrowser(executable: URL(fileURLWithPath: $0))
+        }
     }
 
     /// The installed browser, or ``Failure/missing`` saying where it was looked for.
@@ -287,7 +289,8 @@ struct HeadlessBrowser: Sendable {
         var pageDOM = dom
         pageDOM.removeSubrange(open.lowerBound..<close.upperBound)
         return PageReport(
-            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden, small: found.small, stacks: found.stacks,
+            viewport: found.viewport, scrollWidth: found.scrollWidth, tooWide: found.tooWide, hidden: found.hidden, small: found.small,
+            stacks: found.stacks,
             navigationTitle: found.navigationTitle, leaveSize: found.leaveSize,
             errors: found.errors + (found.errors.isEmpty ? uncaught : []), console: console, dom: pageDOM)
     }
@@ -324,7 +327,8 @@ struct HeadlessBrowser: Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
 
@@ -345,9 +349,12 @@ struct HeadlessBrowser: Sendable {
             kill(getpgid(pid) == pid ? -pid : pid, SIGKILL)
         }
         process.waitUntilExit()
-        let stdout = try String(contentsOf: out, encoding: .utf8), stderr = try String(contentsOf: err, encoding: .utf8)
+        let stdout = try String(contentsOf: out, encoding: .utf8)
+        let stderr = try String(contentsOf: err, encoding: .utf8)
         if timedOut { throw Failure.timedOut(arguments: arguments, seconds: timeout, stderr: stderr) }
-        guard process.terminationStatus == 0 else { throw Failure.exited(status: process.terminationStatus, arguments: arguments, stderr: stderr) }
+        guard process.terminationStatus == 0 else {
+            throw Failure.exited(status: process.terminationStatus, arguments: arguments, stderr: stderr)
+        }
         return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }
@@ -379,7 +386,8 @@ struct PNGColours: Decodable, Sendable {
         var description: String { "Scripts/png-colours.py \(png.path) failed (status \(status)): \(output)" }
     }
 
-    static let script: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Scripts/png-colours.py")
 
     /// Counts the colours of `png`, and the pixels near `colour` (RRGGBB) if given.
@@ -387,7 +395,8 @@ struct PNGColours: Decodable, Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, png.path] + (colour.map { ["--colour", $0, "--tolerance", String(tolerance)] } ?? [])
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HaapiCLI
 import HaapiSDK
 import HaapiUI
 import OAuthCore
 import Testing
+
+@testable import HaapiCLI
 
 /// Numbers from outside the process (a provider's, a HAAPI server's, an argument) on their way to
 /// what `haapi` shows: clamped by `OutsideNumber`, never a trap (security review, round 3).
@@ -26,7 +27,8 @@ struct NumbersFromOutsideTests {
         #expect(OutsideNumber.count(Int.max, atMost: 10) == 10 && OutsideNumber.count(-3, atMost: 10) == 0)
         #expect(OutsideNumber.date(Date(timeIntervalSince1970: 1e300)) == OutsideNumber.latestDate)
         #expect(OutsideNumber.date(Date(timeIntervalSince1970: -1e300)) == OutsideNumber.earliestDate)
-        #expect(OutsideNumber.date(seconds: Int.max, after: Date(timeIntervalSince1970: 0)).timeIntervalSince1970 == TimeInterval(Self.longest))
+        #expect(
+            OutsideNumber.date(seconds: Int.max, after: Date(timeIntervalSince1970: 0)).timeIntervalSince1970 == TimeInterval(Self.longest))
         // Arithmetic on clamped values cannot overflow: milliseconds and nanoseconds of the longest fit.
         #expect(Self.longest.multipliedReportingOverflow(by: 1_000_000_000).overflow == false)
     }
@@ -35,15 +37,20 @@ struct NumbersFromOutsideTests {
     /// `token --json` (`Int(Double)`), and `status` showed the year 506713.
     @Test func aProvidersExpiresInOfIntMaxIsAHundredYearsAndShowsWithoutTrapping() throws {
         let now = Date()
-        for body in [#"{"access_token":"a","token_type":"Bearer","expires_in":9223372036854775807}"#,
-                     #"{"access_token":"a","token_type":"Bearer","expires_in":"9223372036854775807"}"#] {
-            let response = TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8), url: URL(string: "https://op.example/token")!)
+        for body in [
+            #"{"access_token":"a","token_type":"Bearer","expires_in":9223372036854775807}"#,
+            #"{"access_token":"a","token_type":"Bearer","expires_in":"9223372036854775807"}"#,
+        ] {
+            let response = TransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8),
+                url: URL(string: "https://op.example/token")!)
             guard case .success(let tokens) = try TokenEndpointResponse(response, receivedAt: now) else {
                 Issue.record("not a success: \(body)")
                 continue
             }
             #expect(tokens.expiresIn == Self.longest)
-            let state = AuthState(issuer: "https://op.example", clientID: "c", accessToken: "a", tokenType: "Bearer", accessTokenExpiresAt: tokens.expiresAt)
+            let state = AuthState(
+                issuer: "https://op.example", clientID: "c", accessToken: "a", tokenType: "Bearer", accessTokenExpiresAt: tokens.expiresAt)
             let expiry = try #require(state.accessTokenExpiresAt)
             #expect(expiry <= OutsideNumber.latestDate)
             #expect(Calendar(identifier: .gregorian).component(.year, from: expiry) < 2200)
@@ -52,7 +59,8 @@ struct NumbersFromOutsideTests {
             #expect(RefreshCommand.tokenAndExpiry(state).description.contains("expires in"))
         }
         // A stored expiry far beyond (a tampered tokens.json) is clamped when read.
-        let far = AuthState(issuer: "i", clientID: "c", accessToken: "a", tokenType: "Bearer", accessTokenExpiresAt: Date(timeIntervalSince1970: 1e18))
+        let far = AuthState(
+            issuer: "i", clientID: "c", accessToken: "a", tokenType: "Bearer", accessTokenExpiresAt: Date(timeIntervalSince1970: 1e18))
         #expect(far.accessTokenExpiresAt == OutsideNumber.latestDate)
         #expect(try ProfileReport.tokenMembers(far, profile: "p", now: now)["expiresIn"]?.intValue != nil)
     }
@@ -61,9 +69,13 @@ struct NumbersFromOutsideTests {
     /// (arithmetic overflow in the countdown).
     @Test func aPollingStepsMaxWaitRemainingTimeOfIntMinCountsDownFromZero() throws {
         for (sent, kept) in [("-9223372036854775808", 0), ("9223372036854775807", Self.longest), ("-1", 0)] {
-            let json = #"{"type":"polling-step","properties":{"status":"pending","maxWaitTime":"\#(sent)","maxWaitRemainingTime":\#(sent),"interval":"\#(sent)"},"#
+            let json =
+                #"{"type":"polling-step","properties":{"status":"pending","maxWaitTime":"\#(sent)","maxWaitRemainingTime":\#(sent),"interval":"\#(sent)"},"#
                 + #""actions":[{"template":"form","kind":"poll","model":{"href":"/poll","method":"GET"}}]}"#
-            guard case .representation(let step as PollingStep)? = try? HaapiModel.response(from: Data(json.utf8), contentType: HaapiModel.authMediaType) else {
+            guard
+                case .representation(let step as PollingStep)? = try? HaapiModel.response(
+                    from: Data(json.utf8), contentType: HaapiModel.authMediaType)
+            else {
                 Issue.record("not a polling step: \(json)")
                 continue
             }
@@ -73,7 +85,9 @@ struct NumbersFromOutsideTests {
             // What the terminal computes every 150 ms, a minute into the wait.
             let left = ScreenBuilder.wholeSeconds(remaining - 60)
             #expect(left >= 0 && left <= Self.longest)
-            if let interval = KitPollingModel.interval(serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3) {
+            if let interval = KitPollingModel.interval(
+                serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: 3)
+            {
                 #expect(interval > 0 && interval <= KitPollingModel.longestServerInterval)
             }
         }
@@ -86,6 +100,7 @@ struct NumbersFromOutsideTests {
         let quick = try #require(TokenCommand.quickArguments(["token", "--min-ttl", "9223372036854775807"]))
         // The quick path clamps as it parses (OutsideNumber.seconds(parsing:)); both say a hundred years.
         #expect(quick.minimumLifetime == Self.longest)
-        #expect(TokenCommand.quickArguments(["token", "--min-ttl", "-5"]) == nil, "a negative value is left to the parser, which refuses it")
+        #expect(
+            TokenCommand.quickArguments(["token", "--min-ttl", "-5"]) == nil, "a negative value is left to the parser, which refuses it")
     }
 }

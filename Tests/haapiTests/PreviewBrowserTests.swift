@@ -1,11 +1,13 @@
-import HaapiTesting
 import Foundation
-@testable import HaapiCLI
+import HaapiTesting
 import HaapiUI
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+@testable import HaapiCLI
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `haapi preview`'s pages in a real browser (Chromium's headless shell, which Scripts/test.sh
 /// installs): each page, in a 390×844 phone viewport, draws something, logs no error and has
@@ -14,7 +16,9 @@ import Testing
 /// The development server's own browser pages wear the same style sheet and are checked the same way.
 @Suite(
     "haapi preview in a real browser",
-    .enabled(if: HeadlessBrowser.installed != nil || HeadlessBrowser.required != nil, "no headless Chromium: apt-get install chromium-headless-shell"))
+    .enabled(
+        if: HeadlessBrowser.installed != nil || HeadlessBrowser.required != nil,
+        "no headless Chromium: apt-get install chromium-headless-shell"))
 struct PreviewBrowserTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = root.appendingPathComponent("Tests/HaapiUITests/Fixtures/ui-kit")
@@ -26,7 +30,9 @@ struct PreviewBrowserTests {
     }()
 
     /// The steps the README shows, written to docs/screens/ under `HAAPI_UPDATE_SCREENSHOTS=1`.
-    static let readmeScreens: Set = ["html-form-login", "bankid-polling-pending", "sms-polling-pending", "problem-invalid-input", "dev-server-device"]
+    static let readmeScreens: Set = [
+        "html-form-login", "bankid-polling-pending", "sms-polling-pending", "problem-invalid-input", "dev-server-device",
+    ]
 
     /// The kind some pages must have (the others: any of the contract's kinds).
     static let expectedKinds = [
@@ -75,8 +81,10 @@ struct PreviewBrowserTests {
     /// kept afterwards to look at).
     static func screens(for name: String) throws -> URL {
         let forReadme = ProcessInfo.processInfo.environment["HAAPI_UPDATE_SCREENSHOTS"] == "1" && readmeScreens.contains(name)
-        let directory = forReadme
-            ? root.appendingPathComponent("docs/screens") : FileManager.default.temporaryDirectory.appendingPathComponent("haapi-preview-screens")
+        let directory =
+            forReadme
+            ? root.appendingPathComponent("docs/screens")
+            : FileManager.default.temporaryDirectory.appendingPathComponent("haapi-preview-screens")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -97,7 +105,9 @@ struct PreviewBrowserTests {
     /// screens lay out, measured on the page: the bar's title and way out (44 points at least),
     /// the space between the elements of each stack, and their alignment (a centred stack's
     /// elements as far from either side, a filled one's flush with both).
-    @Test("the page lays out the kit's ScreenLayout", arguments: ["html-form-login", "authentication-select-authenticator", "bankid-polling-pending", "problem-invalid-input"])
+    @Test(
+        "the page lays out the kit's ScreenLayout",
+        arguments: ["html-form-login", "authentication-select-authenticator", "bankid-polling-pending", "problem-invalid-input"])
     @MainActor func thePageIsTheScreensLayout(_ name: String) throws {
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -109,11 +119,16 @@ struct PreviewBrowserTests {
         let layout = try ScreenLayout(screen, theme: screens.theme)
         #expect(report.navigationTitle == (layout.navigationBar.title ?? ""), "the bar's title")
         #expect(report.leaveSize.count == 2 && report.leaveSize.allSatisfy { $0 >= 44 }, "the way out: \(report.leaveSize)")
-        let expected = [("messages", screen.messages, layout.messages), ("content", screen.content, layout.content), ("links", screen.links, layout.links)]
-            .filter { !$0.1.isEmpty }
+        let expected = [
+            ("messages", screen.messages, layout.messages), ("content", screen.content, layout.content),
+            ("links", screen.links, layout.links),
+        ]
+        .filter { !$0.1.isEmpty }
         #expect(report.stacks.map(\.name) == expected.map(\.0))
         for (stack, (_, _, shape)) in zip(report.stacks, expected) {
-            #expect(stack.gaps.allSatisfy { $0 == Int(shape.spacing) }, "\(name) \(stack.name): gaps \(stack.gaps), the layout's \(shape.spacing)")
+            #expect(
+                stack.gaps.allSatisfy { $0 == Int(shape.spacing) },
+                "\(name) \(stack.name): gaps \(stack.gaps), the layout's \(shape.spacing)")
             for side in stack.sides {
                 switch shape.alignment {
                 case .fill: #expect(side == [0, 0], "\(name) \(stack.name): filled, yet \(side) from the sides")
@@ -159,7 +174,9 @@ struct PreviewBrowserTests {
             let rendered = try Self.load(page, screens: directory)
             let problems = PageChecks.blankness(rendered.colours) + PageChecks.layout(rendered.report) + PageChecks.errors(rendered.report)
             #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
-            #expect(rendered.report.dom.contains("<title>\(title)</title>") && rendered.report.dom.contains("data-style=\"MessageView.Heading\""), "\(name)")
+            #expect(
+                rendered.report.dom.contains("<title>\(title)</title>")
+                    && rendered.report.dom.contains("data-style=\"MessageView.Heading\""), "\(name)")
         }
     }
 
@@ -197,7 +214,8 @@ struct PreviewBrowserTests {
             """.utf8
         ).write(to: colorset.appendingPathComponent("Contents.json"))
         let kitTheme = Self.root.appendingPathComponent("Sources/HaapiUI/Resources/Theme.plist")
-        var theme = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: kitTheme), format: nil) as? [String: Any])
+        var theme = try #require(
+            try PropertyListSerialization.propertyList(from: Data(contentsOf: kitTheme), format: nil) as? [String: Any])
         var primary = try #require(theme["ActionableButton.Primary"] as? [String: Any])
         primary["backgroundColorName"] = "hui_test_magenta"
         theme["ActionableButton.Primary"] = primary
@@ -205,7 +223,8 @@ struct PreviewBrowserTests {
         try PropertyListSerialization.data(fromPropertyList: theme, format: .xml, options: 0).write(to: themeFile)
 
         let login = Self.fixtures.appendingPathComponent("html-form-login.json")
-        let themed = directory.appendingPathComponent("themed"), plain = directory.appendingPathComponent("plain")
+        let themed = directory.appendingPathComponent("themed")
+        let plain = directory.appendingPathComponent("plain")
         try Self.renderPreview(files: [login], theme: themeFile, assets: directory.appendingPathComponent("Assets.xcassets"), out: themed)
         try Self.renderPreview(files: [login], out: plain)
         let withTheme = try Self.load(themed.appendingPathComponent("html-form-login.html"), screens: themed, colour: "FF00FF")
@@ -221,7 +240,8 @@ struct PreviewBrowserTests {
         let curity = try #require(try PNGColours.of(withoutTheme.png, near: "646E85").match).pixels
         #expect(curity > 10_000, "only \(curity) pixels of Curity's primary colour on the default login page (\(withoutTheme.png.path))")
         #expect(
-            withTheme.report.dom.contains(#"<button class="item item-button role-primary" data-style="ActionableButton.Primary" type="button">"#),
+            withTheme.report.dom.contains(
+                #"<button class="item item-button role-primary" data-style="ActionableButton.Primary" type="button">"#),
             "no primary button as the contract writes it")
     }
 
@@ -232,18 +252,25 @@ struct PreviewBrowserTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let imageSet = directory.appendingPathComponent("Assets.xcassets/CompanyLogo.imageset")
         try FileManager.default.createDirectory(at: imageSet, withIntermediateDirectories: true)
-        try Data(##"<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48"><rect width="160" height="48" fill="#00FFFF"/></svg>"##.utf8)
-            .write(to: imageSet.appendingPathComponent("logo.svg"))
+        try Data(
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48"><rect width="160" height="48" fill="#00FFFF"/></svg>"##.utf8
+        )
+        .write(to: imageSet.appendingPathComponent("logo.svg"))
         try Data(#"{"images": [{"idiom": "universal", "filename": "logo.svg"}], "info": {"author": "xcode", "version": 1}}"#.utf8)
             .write(to: imageSet.appendingPathComponent("Contents.json"))
         let themeFile = directory.appendingPathComponent("App.plist")
-        try PropertyListSerialization.data(fromPropertyList: ["HeaderView": ["imageName": "CompanyLogo"]], format: .xml, options: 0).write(to: themeFile)
+        try PropertyListSerialization.data(fromPropertyList: ["HeaderView": ["imageName": "CompanyLogo"]], format: .xml, options: 0).write(
+            to: themeFile)
         let selector = Self.fixtures.appendingPathComponent("authentication-select-authenticator.json")
-        let branded = directory.appendingPathComponent("branded"), plain = directory.appendingPathComponent("plain")
-        try Self.renderPreview(files: [selector], theme: themeFile, assets: directory.appendingPathComponent("Assets.xcassets"), out: branded)
+        let branded = directory.appendingPathComponent("branded")
+        let plain = directory.appendingPathComponent("plain")
+        try Self.renderPreview(
+            files: [selector], theme: themeFile, assets: directory.appendingPathComponent("Assets.xcassets"), out: branded)
         try Self.renderPreview(files: [selector], out: plain)
-        let withLogo = try Self.load(branded.appendingPathComponent("authentication-select-authenticator.html"), screens: branded, colour: "00FFFF")
-        let withoutLogo = try Self.load(plain.appendingPathComponent("authentication-select-authenticator.html"), screens: plain, colour: "00FFFF")
+        let withLogo = try Self.load(
+            branded.appendingPathComponent("authentication-select-authenticator.html"), screens: branded, colour: "00FFFF")
+        let withoutLogo = try Self.load(
+            plain.appendingPathComponent("authentication-select-authenticator.html"), screens: plain, colour: "00FFFF")
         // A 48-pixel-high logo, at most 60% of the width: thousands of cyan pixels.
         #expect(try #require(withLogo.colours.match).pixels > 3000, "the logo is not drawn (\(withLogo.png.path))")
         #expect(try #require(withoutLogo.colours.match).pixels == 0, "cyan without the app's logo (\(withoutLogo.png.path))")
@@ -259,7 +286,8 @@ struct PreviewBrowserTests {
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bankID = Self.fixtures.appendingPathComponent("bankid-polling-pending.json")
-        let swedish = directory.appendingPathComponent("sv"), english = directory.appendingPathComponent("en")
+        let swedish = directory.appendingPathComponent("sv")
+        let english = directory.appendingPathComponent("en")
         try Self.renderPreview(files: [bankID], lang: "sv", out: swedish)
         try Self.renderPreview(files: [bankID], out: english)
         let browser = try HeadlessBrowser.require()
@@ -338,7 +366,9 @@ enum PageChecks {
 /// The checks above fail on pages that break them: otherwise a passing page proves nothing.
 @Suite(
     "the browser checks catch broken pages",
-    .enabled(if: HeadlessBrowser.installed != nil || HeadlessBrowser.required != nil, "no headless Chromium: apt-get install chromium-headless-shell"))
+    .enabled(
+        if: HeadlessBrowser.installed != nil || HeadlessBrowser.required != nil,
+        "no headless Chromium: apt-get install chromium-headless-shell"))
 struct PreviewBrowserCheckTests {
     /// A contract page with `items` inside its `<main>`.
     static func page(_ items: String, head: String = #"<meta name="viewport" content="width=device-width, initial-scale=1">"#) -> String {
@@ -358,7 +388,8 @@ struct PreviewBrowserCheckTests {
     @Test func aWellFormedPagePasses() throws {
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rendered = try Self.load(Self.page(#"<div class="item item-message" data-style="MessageView.Info"><p>Hello</p></div>"#), in: directory)
+        let rendered = try Self.load(
+            Self.page(#"<div class="item item-message" data-style="MessageView.Info"><p>Hello</p></div>"#), in: directory)
         #expect(PageChecks.layout(rendered.report).isEmpty && PageChecks.errors(rendered.report).isEmpty, "\(rendered.report)")
         #expect(PageChecks.contract(rendered.report.dom, kind: "generic").isEmpty)
     }
@@ -366,7 +397,8 @@ struct PreviewBrowserCheckTests {
     @Test func anElementWiderThanThePhoneIsReported() throws {
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rendered = try Self.load(Self.page(#"<div class="item item-wide" style="width: 600px; height: 40px; background: #CCC"></div>"#), in: directory)
+        let rendered = try Self.load(
+            Self.page(#"<div class="item item-wide" style="width: 600px; height: 40px; background: #CCC"></div>"#), in: directory)
         let problems = PageChecks.layout(rendered.report)
         // 16 px of padding, then 600 px.
         #expect(problems.contains { $0.contains("div.item.item-wide 16..616") }, "\(problems)")
@@ -390,7 +422,10 @@ struct PreviewBrowserCheckTests {
                 """), in: directory)
         #expect(PageChecks.blankness(rendered.colours).isEmpty && PageChecks.contract(rendered.report.dom, kind: "generic").isEmpty)
         let problems = PageChecks.layout(rendered.report)
-        for expected in ["div.item.item-textField: not rendered", "input: not rendered", "input: visibility hidden", "div.item.item-button: opacity 0", "button: opacity 0", "a: no size"] {
+        for expected in [
+            "div.item.item-textField: not rendered", "input: not rendered", "input: visibility hidden", "div.item.item-button: opacity 0",
+            "button: opacity 0", "a: no size",
+        ] {
             #expect(problems.contains { $0.contains(expected) }, "\(expected) not in \(problems)")
         }
         // Those six, and nothing seen (the title, the summary) or hidden by design (a closed details' body).
@@ -433,7 +468,10 @@ struct PreviewBrowserCheckTests {
                 <script>setTimeout(function () { throw new Error('thrown later on purpose'); }, 500);</script>
                 """), in: directory)
         let problems = PageChecks.errors(rendered.report)
-        for expected in ["console.error: logged on purpose", "rejected on purpose", "Uncaught Error: thrown on purpose", "thrown later on purpose", "failed to load <img>"] {
+        for expected in [
+            "console.error: logged on purpose", "rejected on purpose", "Uncaught Error: thrown on purpose", "thrown later on purpose",
+            "failed to load <img>",
+        ] {
             #expect(problems.contains { $0.contains(expected) }, "\(expected) not in \(problems)")
         }
         // The browser's log sees the uncaught exceptions and the rejection too, and says so for each.
@@ -443,7 +481,9 @@ struct PreviewBrowserCheckTests {
     @Test func aBlankPageIsReported() throws {
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let blank = try Self.load(#"<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body></body></html>"#, in: directory)
+        let blank = try Self.load(
+            #"<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body></body></html>"#,
+            in: directory)
         let problems = PageChecks.blankness(blank.colours)
         #expect(problems.contains { $0.hasPrefix("blank: 1 distinct colours") }, "\(problems)")
         #expect(problems.contains { $0.contains("100.0% of the pixels are #FFFFFF") }, "\(problems)")

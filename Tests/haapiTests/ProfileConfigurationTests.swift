@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaapiCLI
 import OAuthCore
 import Testing
+
+@testable import HaapiCLI
 
 /// A profile's settings (`config.json`, a `--config` file) are typed: a strategy, an
 /// attestation, a login and a secret store are one of their words, or the file is refused
@@ -12,7 +13,8 @@ import Testing
     }
 
     @Test func theWordsOfTheFileBecomeTheirCases() throws {
-        let settings = try Self.read(#"""
+        let settings = try Self.read(
+            #"""
             {"clientId": "app", "strategy": "attestation", "attestation": "software", "login": "device", "secretStore": "keyring"}
             """#)
         #expect(settings.strategy == .attestation)
@@ -42,7 +44,8 @@ import Testing
     }
 
     @Test func aSavedProfileReadsBackTheSame() throws {
-        let settings = try Self.read(#"""
+        let settings = try Self.read(
+            #"""
             {"clientId": "app", "strategy": "secret", "clientSecret": "s", "login": "browser", "secretStore": "file", "dpop": false}
             """#)
         let stored = try settings.storedData()

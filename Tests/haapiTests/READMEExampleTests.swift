@@ -1,12 +1,12 @@
+import Foundation
 import HaapiServerTesting
 import HaapiTesting
-import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Issue 18: the README's every command-line example, run as printed, in order, by bash,
@@ -69,7 +69,8 @@ struct READMEExampleTests {
             try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("haapi"), withDestinationURL: HaapiCommand.binary)
             opened = directory.appendingPathComponent("opened-url")
             let browser = bin.appendingPathComponent("record-url")
-            try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(to: browser)
+            try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8).write(
+                to: browser)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
@@ -104,10 +105,13 @@ struct READMEExampleTests {
             let launched = try prepare(line)
             try launched.process.run()
             let start = Date()
-            while !FileManager.default.fileExists(atPath: opened.path) && launched.process.isRunning && Date().timeIntervalSince(start) < 60 {
+            while !FileManager.default.fileExists(atPath: opened.path) && launched.process.isRunning && Date().timeIntervalSince(start) < 60
+            {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            if let text = try? String(contentsOf: opened, encoding: .utf8), let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if let text = try? String(contentsOf: opened, encoding: .utf8),
+                let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 _ = try await Browser.walk(from: url, username: "demo", password: "Password1")
             }
             return try #require(try HaapiCommand.collect([launched], timeout: 60).first)
@@ -205,7 +209,9 @@ struct READMEExampleTests {
             case #"install -m 755 "$(Scripts/build-cli.sh)" ~/.local/bin/"#:
                 // The release build takes minutes: the test's shell has the debug build on its PATH
                 // instead, and the script is there to run as printed.
-                #expect(FileManager.default.isExecutableFile(atPath: Self.readme.deletingLastPathComponent().appendingPathComponent("Scripts/build-cli.sh").path))
+                #expect(
+                    FileManager.default.isExecutableFile(
+                        atPath: Self.readme.deletingLastPathComponent().appendingPathComponent("Scripts/build-cli.sh").path))
                 #expect(try shell.run("command -v haapi").status == 0)
             case "haapi server --port 8080 &":
                 // Played by the test's server, started above.
@@ -270,7 +276,10 @@ struct READMEExampleTests {
                 var printed = ""
                 while !printed.contains("listening on http://127.0.0.1:") && Date().timeIntervalSince(start) < 60 {
                     try await Task.sleep(for: .milliseconds(100))
-                    printed = (try? String(contentsOf: launched.standardErrorFile.deletingPathExtension().appendingPathExtension("out"), encoding: .utf8)) ?? ""
+                    printed =
+                        (try? String(
+                            contentsOf: launched.standardErrorFile.deletingPathExtension().appendingPathExtension("out"), encoding: .utf8))
+                        ?? ""
                 }
                 #expect(printed.contains("listening on http://127.0.0.1:"), "\(printed)")
                 // Its default database, under XDG_DATA_HOME.
@@ -286,7 +295,10 @@ struct READMEExampleTests {
                 var printed = ""
                 while !printed.contains("the gallery: http://127.0.0.1:") && Date().timeIntervalSince(start) < 60 {
                     try await Task.sleep(for: .milliseconds(100))
-                    printed = (try? String(contentsOf: launched.standardErrorFile.deletingPathExtension().appendingPathExtension("out"), encoding: .utf8)) ?? ""
+                    printed =
+                        (try? String(
+                            contentsOf: launched.standardErrorFile.deletingPathExtension().appendingPathExtension("out"), encoding: .utf8))
+                        ?? ""
                 }
                 #expect(printed.contains("/preview (Swedish: ?lang=sv)"), "\(printed)")
                 kill(launched.process.processIdentifier, SIGINT)
@@ -295,7 +307,9 @@ struct READMEExampleTests {
             case let line where line.hasPrefix("haapi preview "):
                 // As printed, on the repository's files; the pages go to a folder of the test's.
                 let out = directory.appendingPathComponent("preview-\(played)")
-                let run = try shell.run("cd '\(Self.readme.deletingLastPathComponent().path)' && " + line.replacingOccurrences(of: "--out preview", with: "--out '\(out.path)'"))
+                let run = try shell.run(
+                    "cd '\(Self.readme.deletingLastPathComponent().path)' && "
+                        + line.replacingOccurrences(of: "--out preview", with: "--out '\(out.path)'"))
                 #expect(run.status == 0 && run.stdout.hasPrefix("wrote "), "\(run.stdout) \(run.stderr)")
                 #expect(!run.stderr.contains("contrast"), "the example theme reaches WCAG AA: \(run.stderr)")
                 #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("index.html").path))

@@ -1,5 +1,5 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import OAuthCore
 import Testing
 
@@ -10,7 +10,9 @@ import Testing
     /// `haapi api` on a terminal pretty-prints JSON as `gh api` does, ends the last line, and
     /// still neutralises what the server sent.
     @Test func jsonIsPrettyAndEveryBodyEndsItsLastLine() {
-        #expect(Stdout.onTerminal(Data(#"{"sub":"demo","n":[1,2]}"#.utf8)).description == "{\n  \"n\" : [\n    1,\n    2\n  ],\n  \"sub\" : \"demo\"\n}\n")
+        #expect(
+            Stdout.onTerminal(Data(#"{"sub":"demo","n":[1,2]}"#.utf8)).description
+                == "{\n  \"n\" : [\n    1,\n    2\n  ],\n  \"sub\" : \"demo\"\n}\n")
         #expect(Stdout.onTerminal(Data("plain".utf8)).description == "plain\n")
         #expect(Stdout.onTerminal(Data("two\nlines\n".utf8)).description == "two\nlines\n")
         #expect(Stdout.onTerminal(Data()).description == "")
@@ -27,7 +29,8 @@ import Testing
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(#"{"clientID": "x", "redirectUri": "haapi://callback"}"#.utf8).write(to: folder.appendingPathComponent("config.json"))
         }
-        let run = try CLITests.haapi(["---completion", "token", "--", "--profile", "3", "0", "haapi", "token", "--profile", ""], home: directory)
+        let run = try CLITests.haapi(
+            ["---completion", "token", "--", "--profile", "3", "0", "haapi", "token", "--profile", ""], home: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n") == ["default", "work"], "\(run.stdout)")
     }

@@ -44,14 +44,19 @@ import Testing
             // The terminal: each text, after the one before it.
             var cursor = joined.startIndex
             for text in Self.printedTexts(screen) {
-                let found = try #require(joined.range(of: text, range: cursor..<joined.endIndex), "\(name) [\(language)]: \(text) missing or out of order in\n\(joined)")
+                let found = try #require(
+                    joined.range(of: text, range: cursor..<joined.endIndex),
+                    "\(name) [\(language)]: \(text) missing or out of order in\n\(joined)")
                 cursor = found.upperBound
             }
             // The browser preview of the same value: the same texts, in the same order.
-            let page = try ScreenPage(theme: screens.theme, assets: try AppAssets(), strings: screens.strings).html(screen, title: name).description
+            let page = try ScreenPage(theme: screens.theme, assets: try AppAssets(), strings: screens.strings).html(screen, title: name)
+                .description
             var pageCursor = page.startIndex
             for text in Self.printedTexts(screen) {
-                let found = try #require(page.range(of: Markup.escapedText(text), range: pageCursor..<page.endIndex), "\(name) [\(language)]: \(text) missing or out of order in the page")
+                let found = try #require(
+                    page.range(of: Markup.escapedText(text), range: pageCursor..<page.endIndex),
+                    "\(name) [\(language)]: \(text) missing or out of order in the page")
                 pageCursor = found.upperBound
             }
         }
@@ -59,12 +64,13 @@ import Testing
 
     @Test func consentListsItsScopesAsCheckedBoxesUnderTheServersHeading() throws {
         let (_, lines, _) = try Self.drawn("consent", language: "en")
-        #expect(lines == [
-            "haapi-public asks for access to your account",
-            "  [x] Your name, username and locale",
-            "  [x] Your email address and whether it is verified",
-            "  [x] Access while you are away (a refresh token)",
-        ])
+        #expect(
+            lines == [
+                "haapi-public asks for access to your account",
+                "  [x] Your name, username and locale",
+                "  [x] Your email address and whether it is verified",
+                "  [x] Access while you are away (a refresh token)",
+            ])
     }
 
     @Test func bankIDOnAnotherDeviceShowsTheQRCodesDataWithoutQrencodeAndItsHelp() throws {
@@ -89,7 +95,10 @@ import Testing
         let login = try #require(StepGallery.documents(language: "en").first { $0.name == "login" })
         let invalid = try #require(StepGallery.documents(language: "en").first { $0.name == "invalid-input" })
         let model = try screens.model(of: try HaapiModel.response(from: login.body.serialized()))
-        guard case .problem(let problem) = try HaapiModel.response(from: invalid.body.serialized()) else { Issue.record("not a problem"); return }
+        guard case .problem(let problem) = try HaapiModel.response(from: invalid.body.serialized()) else {
+            Issue.record("not a problem")
+            return
+        }
         let screen = screens.builder.screen(for: model, problem: KitProblemModel(problem, strings: screens.strings))
         let lines = ScreenText(strings: screens.strings, colour: false).lines(screen).map(\.description)
         #expect(lines.first == "error: Form Errors", "\(lines)")
@@ -100,8 +109,13 @@ import Testing
         let screens = try KitScreens(lang: "en", themePath: nil)
         let text = ScreenText(strings: screens.strings, colour: false)
         let hostile = "\u{1B}]0;owned\u{07}Hello\u{1B}[2J"
-        for item: ScreenItem in [.message(text: hostile, style: MessageStyleAttribute.heading.themeSection), .text(hostile), .expandable(title: hostile, body: hostile)] {
-            for line in text.lines(item) { #expect(!line.description.contains("\u{1B}") && !line.description.contains("\u{07}"), "\(line)") }
+        for item: ScreenItem in [
+            .message(text: hostile, style: MessageStyleAttribute.heading.themeSection), .text(hostile),
+            .expandable(title: hostile, body: hostile),
+        ] {
+            for line in text.lines(item) {
+                #expect(!line.description.contains("\u{1B}") && !line.description.contains("\u{07}"), "\(line)")
+            }
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HaapiCLI
 import HaapiPreview
 import OAuthCore
 import OIDCClient
 import Testing
+
+@testable import HaapiCLI
 
 /// Text from outside (a provider's `scope`, `sub` or `error_description`, a user name) on its way
 /// to the terminal: `PrintableText` neutralises its control characters once (security review, round 3).
@@ -57,7 +58,9 @@ struct TextFromOutsideTests {
         try JSONSerialization.data(withJSONObject: tokens).write(to: session.tokensFile)
         for arguments in [["status"], ["status", "--json"], ["status", "--all"], ["profiles"], ["profiles", "--json"]] {
             let run = try session.haapi(arguments)
-            #expect(!Self.hasControl(run.stdout) && !Self.hasControl(run.stderr), "\(arguments): \(run.stdout.debugDescription) \(run.stderr.debugDescription)")
+            #expect(
+                !Self.hasControl(run.stdout) && !Self.hasControl(run.stderr),
+                "\(arguments): \(run.stdout.debugDescription) \(run.stderr.debugDescription)")
             #expect((run.stdout + run.stderr).contains("pwned"), "\(arguments): the text is shown, neutralised")
         }
         let json = try session.haapi(["status", "--json"])

@@ -1,13 +1,13 @@
-import HaapiTesting
 import Foundation
 import HaapiSDK
+import HaapiTesting
 import OAuthTransportNIO
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One session shared by processes: `haapi` processes and tasks of this process, all on one
@@ -22,7 +22,8 @@ struct TokenSessionAcrossProcessesTests {
         let storage = try FileStorage(directory: loggedIn.tokensFile.deletingLastPathComponent())
         let authentication = ClientAuthentication.clientSecretBasic(clientID: "haapi-secret", secret: loggedIn.secret)
         let session = TokenSession(
-            clientID: "haapi-secret", provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
+            clientID: "haapi-secret",
+            provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
             storage: storage, storageKey: "tokens.json", clientAuthentication: { authentication })
         return (storage, session)
     }
@@ -45,7 +46,9 @@ struct TokenSessionAcrossProcessesTests {
         let (storage, session) = try Self.session(loggedIn)
         let old = try #require(try loggedIn.storedTokens()?["accessToken"] as? String)
         // The server's tokens live 900 s; every caller wants 100 000.
-        let outcome = try await Self.atOnce(loggedIn, storage: storage, session: session, processes: 8, ["token", "--min-ttl", "100000"], tasks: 200) {
+        let outcome = try await Self.atOnce(
+            loggedIn, storage: storage, session: session, processes: 8, ["token", "--min-ttl", "100000"], tasks: 200
+        ) {
             try await session.validAccessToken(minimumLifetime: 100_000).value
         }
         for run in outcome.processes {
@@ -75,7 +78,9 @@ struct TokenSessionAcrossProcessesTests {
         let loggedIn = try CLITokenTests.LoggedIn()
         let (storage, session) = try Self.session(loggedIn)
         try await loggedIn.revokeAtServer(try #require(try loggedIn.storedTokens()?["refreshToken"] as? String), hint: "refresh_token")
-        let outcome = try await Self.atOnce(loggedIn, storage: storage, session: session, processes: 6, ["token", "--min-ttl", "100000"], tasks: 100) {
+        let outcome = try await Self.atOnce(
+            loggedIn, storage: storage, session: session, processes: 6, ["token", "--min-ttl", "100000"], tasks: 100
+        ) {
             try await session.validAccessToken(minimumLifetime: 100_000).value
         }
         for run in outcome.processes {
@@ -89,7 +94,8 @@ struct TokenSessionAcrossProcessesTests {
                 continue
             }
         }
-        #expect(loggedIn.server.lines(prefix: Self.refreshLine) == [Self.refreshLine + " 400"], "one refused refresh, then nobody asked again")
+        #expect(
+            loggedIn.server.lines(prefix: Self.refreshLine) == [Self.refreshLine + " 400"], "one refused refresh, then nobody asked again")
         #expect(try loggedIn.storedTokens() == nil)
     }
 
@@ -97,7 +103,8 @@ struct TokenSessionAcrossProcessesTests {
         let loggedIn = try CLITokenTests.LoggedIn()
         let storage = try FileStorage(directory: loggedIn.tokensFile.deletingLastPathComponent())
         let session = TokenSession(
-            clientID: "haapi-secret", provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
+            clientID: "haapi-secret",
+            provider: OpenIDProvider(issuer: URL(string: loggedIn.server.issuer)!, transport: try AsyncHTTPClientTransport()),
             storage: storage, storageKey: "tokens.json", options: TokenSession.Options(lockTimeout: 0.3))
         try await storage.lock(for: "tokens.json").withLock(timeout: 5, whileWaiting: nil) {
             do {

@@ -22,19 +22,20 @@ struct ApiCommand: AsyncParsableCommand {
             """,
             examples:
                 "haapi api https://api.example/items",
-                "haapi api --method DELETE https://api.example/items/7",
-                #"haapi api --data '{"name":"x"}' --header 'Content-Type: application/json' https://api.example/items"#,
-                "haapi api --data @item.json --include https://api.example/items",
-                "haapi api --allow-origin https://api.other.example https://api.other.example/v1/me"))
+            "haapi api --method DELETE https://api.example/items/7",
+            #"haapi api --data '{"name":"x"}' --header 'Content-Type: application/json' https://api.example/items"#,
+            "haapi api --data @item.json --include https://api.example/items",
+            "haapi api --allow-origin https://api.other.example https://api.other.example/v1/me"))
 
     @OptionGroup var profile: ProfileOption
     @Option(name: [.customShort("X"), .long], help: "The HTTP method (default GET, or POST with --data).") var method: String?
     @Option(help: "The request body: text, @FILE for a file's content, or @- for standard input.") var data: String?
     @Option(name: [.customShort("H"), .long], help: "A header line `Name: value` to send (repeatable).") var header: [String] = []
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and the response's headers before its body.") var include = false
-    @Option(help: ArgumentHelp(
-        "Also send the token to this origin, for this call (repeatable; `haapi login --api-origin` keeps one in the profile).",
-        valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "Also send the token to this origin, for this call (repeatable; `haapi login --api-origin` keeps one in the profile).",
+            valueName: "origin"))
     var allowOrigin: [String] = []
     @Flag(help: "Allow http:// (not TLS) to an API that is not on this machine (the token travels in clear).")
     var allowInsecureHttp = false
@@ -49,7 +50,9 @@ struct ApiCommand: AsyncParsableCommand {
         for line in header where Self.headerField(line) == nil {
             throw ValidationError("--header takes `Name: value`, not \"\(line)\"")
         }
-        for origin in allowOrigin { try ConnectionOptions.checkOrigin(origin, option: "--allow-origin", allowInsecureHttp: allowInsecureHttp) }
+        for origin in allowOrigin {
+            try ConnectionOptions.checkOrigin(origin, option: "--allow-origin", allowInsecureHttp: allowInsecureHttp)
+        }
     }
 
     func run() async throws {
@@ -69,7 +72,10 @@ struct ApiCommand: AsyncParsableCommand {
             try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).send(request)
         }
         if include {
-            let head: [PrintableText] = [PrintableText(response.statusLine ?? "HTTP \(response.status)")] + response.headers.map { "\($0.name): \($0.value)" } + ["", ""]
+            let head: [PrintableText] =
+                [PrintableText(response.statusLine ?? "HTTP \(response.status)")] + response.headers.map { "\($0.name): \($0.value)" } + [
+                    "", "",
+                ]
             Stdout.write(PrintableText.joined(head, separator: "\n"))
         }
         Stdout.body(response.body)

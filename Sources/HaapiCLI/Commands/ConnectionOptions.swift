@@ -11,9 +11,10 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The token endpoint.") var tokenEndpoint: String?
     @Option(help: "The authorization endpoint.") var authorizationEndpoint: String?
     @Option(help: "The client id.") var clientId: String?
-    @Option(help: ArgumentHelp(
-        "The client secret (client-credentials access to the HAAPI API): `-` reads it from standard input. Prefer --client-secret-file or HAAPI_CLIENT_SECRET: a value here is visible to other users in `ps`.",
-        valueName: "secret|-"))
+    @Option(
+        help: ArgumentHelp(
+            "The client secret (client-credentials access to the HAAPI API): `-` reads it from standard input. Prefer --client-secret-file or HAAPI_CLIENT_SECRET: a value here is visible to other users in `ps`.",
+            valueName: "secret|-"))
     var clientSecret: String?
     @Option(help: "A file holding the client secret (its first line).") var clientSecretFile: String?
     @Flag(help: "Allow http:// (not TLS) to a server that is not on this machine (tokens and secrets travel in clear).")
@@ -23,35 +24,51 @@ struct ConnectionOptions: ParsableArguments {
     var redirectUri: String?
     @Option(help: "With --browser: the loopback port of the redirect URI, for servers that match it exactly (default: any free port).")
     var redirectPort: Int?
-    @Option(help: "With --browser: where the provider sends the browser after `haapi logout --end-session` (default: http://127.0.0.1/logged-out on any port).")
+    @Option(
+        help:
+            "With --browser: where the provider sends the browser after `haapi logout --end-session` (default: http://127.0.0.1/logged-out on any port)."
+    )
     var postLogoutRedirectUri: String?
     @Option(help: "`software`: the insecure software attestation (development server only).") var attestation: AttestationKind?
     @Flag(help: "Do not bind the tokens to a DPoP key.") var noDpop = false
-    @Option(help: "A JSON config file: issuer, clientId, redirectUri, scope (+ clientSecret, strategy, endpoints), as `haapi server --print-config --client ID` prints one.") var config: String?
-    @Option(help: ArgumentHelp(
-        "An origin besides the provider's that `haapi api` may send the profile's tokens to (repeatable; kept in the profile).",
-        valueName: "origin"))
+    @Option(
+        help:
+            "A JSON config file: issuer, clientId, redirectUri, scope (+ clientSecret, strategy, endpoints), as `haapi server --print-config --client ID` prints one."
+    ) var config: String?
+    @Option(
+        help: ArgumentHelp(
+            "An origin besides the provider's that `haapi api` may send the profile's tokens to (repeatable; kept in the profile).",
+            valueName: "origin"))
     var apiOrigin: [String] = []
-    @Option(help: ArgumentHelp(
-        "A PEM file of CA certificates to trust besides the system's: a private CA, or the server's self-signed certificate (kept in the profile; HAAPI_CA_FILE and SSL_CERT_FILE are read too).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file of CA certificates to trust besides the system's: a private CA, or the server's self-signed certificate (kept in the profile; HAAPI_CA_FILE and SSL_CERT_FILE are read too).",
+            valueName: "file"))
     var cacert: String?
 
     var isGiven: Bool {
-        [issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, config, postLogoutRedirectUri]
-            .contains { $0 != nil } || attestation != nil || cacert != nil || noDpop || redirectPort != nil || !apiOrigin.isEmpty
+        [
+            issuer, baseUrl, tokenEndpoint, authorizationEndpoint, clientId, clientSecret, clientSecretFile, scope, redirectUri, config,
+            postLogoutRedirectUri,
+        ]
+        .contains { $0 != nil } || attestation != nil || cacert != nil || noDpop || redirectPort != nil || !apiOrigin.isEmpty
             || ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"] != nil
     }
 
     func validate() throws {
         if let redirectPort, !(0...65535).contains(redirectPort) { throw ValidationError("--redirect-port must be 0 to 65535") }
         if redirectPort != nil && redirectUri != nil { throw ValidationError("give --redirect-uri or --redirect-port, not both") }
-        for (name, value) in [("--issuer", issuer), ("--base-url", baseUrl), ("--token-endpoint", tokenEndpoint), ("--authorization-endpoint", authorizationEndpoint)] {
+        for (name, value) in [
+            ("--issuer", issuer), ("--base-url", baseUrl), ("--token-endpoint", tokenEndpoint),
+            ("--authorization-endpoint", authorizationEndpoint),
+        ] {
             guard let value else { continue }
             guard let url = URL(string: value), url.scheme != nil else { throw ValidationError("\(name) must be an absolute URL") }
             try Self.checkTransportSecurity(url, option: name, allowInsecureHttp: allowInsecureHttp)
         }
-        if clientSecret != nil && clientSecretFile != nil { throw ValidationError("give --client-secret or --client-secret-file, not both") }
+        if clientSecret != nil && clientSecretFile != nil {
+            throw ValidationError("give --client-secret or --client-secret-file, not both")
+        }
         for origin in apiOrigin { try Self.checkOrigin(origin, option: "--api-origin", allowInsecureHttp: allowInsecureHttp) }
     }
 
@@ -61,7 +78,8 @@ struct ConnectionOptions: ParsableArguments {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false,
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil
         else {
-            throw ValidationError("\(option) takes an origin such as https://api.example or http://127.0.0.1:8080, not \"\(PrintableText(text))\"")
+            throw ValidationError(
+                "\(option) takes an origin such as https://api.example or http://127.0.0.1:8080, not \"\(PrintableText(text))\"")
         }
         try checkTransportSecurity(url, option: option, allowInsecureHttp: allowInsecureHttp)
     }
@@ -70,7 +88,9 @@ struct ConnectionOptions: ParsableArguments {
     static func checkTransportSecurity(_ url: URL, option: String, allowInsecureHttp: Bool) throws {
         guard url.scheme?.lowercased() == "http", !Loopback.isHost(url.host) else { return }
         guard allowInsecureHttp else {
-            throw ValidationError("\(option) \(url.absoluteString) is http:// to another machine: tokens and secrets would travel in clear (give --allow-insecure-http to do it anyway)")
+            throw ValidationError(
+                "\(option) \(url.absoluteString) is http:// to another machine: tokens and secrets would travel in clear (give --allow-insecure-http to do it anyway)"
+            )
         }
         Texts.warn("\(option) is http:// to another machine: tokens and secrets travel in clear")
     }
@@ -87,7 +107,9 @@ struct ConnectionOptions: ParsableArguments {
             return line
         }
         if let clientSecret {
-            Texts.warn("a secret given on the command line is visible to other users (ps); use --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret -")
+            Texts.warn(
+                "a secret given on the command line is visible to other users (ps); use --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret -"
+            )
             return clientSecret
         }
         return ProcessInfo.processInfo.environment["HAAPI_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -101,7 +123,9 @@ struct ConnectionOptions: ParsableArguments {
     /// The settings from the flags (over `fromFile`, the ``configFile()``, over `saved`),
     /// endpoints discovered when missing; `browser` makes a browser login's settings (a loopback
     /// redirect URI).
-    func resolve(saved: ProfileConfiguration?, fromFile: ProfileConfiguration?, browser: Bool = false, device: Bool = false) async throws -> ProfileConfiguration {
+    func resolve(saved: ProfileConfiguration?, fromFile: ProfileConfiguration?, browser: Bool = false, device: Bool = false) async throws
+        -> ProfileConfiguration
+    {
         var settings: ProfileConfiguration
         if let fromFile {
             settings = fromFile
@@ -121,7 +145,10 @@ struct ConnectionOptions: ParsableArguments {
         if let baseUrl { settings.baseURL = baseUrl }
         if let tokenEndpoint { settings.tokenEndpoint = tokenEndpoint }
         if let authorizationEndpoint { settings.authorizationEndpoint = authorizationEndpoint }
-        if let secret = try secret() { settings.clientSecret = secret; settings.strategy = .secret }
+        if let secret = try secret() {
+            settings.clientSecret = secret
+            settings.strategy = .secret
+        }
         if let scope { settings.scope = scope }
         if let redirectUri { settings.redirectUri = redirectUri }
         if let postLogoutRedirectUri { settings.postLogoutRedirectUri = postLogoutRedirectUri }
@@ -133,7 +160,9 @@ struct ConnectionOptions: ParsableArguments {
         // commands (a refresh, `logout --all` from another shell) reach the same server.
         let environment = ProcessInfo.processInfo.environment
         if settings.caFile == nil,
-            let named = [environment["HAAPI_CA_FILE"], environment["SSL_CERT_FILE"]].compactMap({ $0 }).first(where: { !$0.isEmpty && !AnnouncedTransport.isSystemBundle($0) })
+            let named = [environment["HAAPI_CA_FILE"], environment["SSL_CERT_FILE"]].compactMap({ $0 }).first(where: {
+                !$0.isEmpty && !AnnouncedTransport.isSystemBundle($0)
+            })
         {
             settings.caFile = URL(fileURLWithPath: named).standardizedFileURL.path
         }
@@ -150,7 +179,10 @@ struct ConnectionOptions: ParsableArguments {
         } else {
             settings.login = nil
         }
-        if let attestation { settings.attestation = attestation; settings.strategy = .attestation }
+        if let attestation {
+            settings.attestation = attestation
+            settings.strategy = .attestation
+        }
         if noDpop { settings.dpop = false }
         if settings.tokenEndpoint == nil || settings.authorizationEndpoint == nil {
             guard let issuer = settings.issuer else {
@@ -158,13 +190,17 @@ struct ConnectionOptions: ParsableArguments {
             }
             try await Self.discover(issuer: issuer, into: &settings)
         }
-        if settings.baseURL == nil { settings.baseURL = settings.issuer.flatMap(Self.origin) ?? settings.tokenEndpoint.flatMap(Self.origin) }
+        if settings.baseURL == nil {
+            settings.baseURL = settings.issuer.flatMap(Self.origin) ?? settings.tokenEndpoint.flatMap(Self.origin)
+        }
         // Whatever the settings came from (flags, a config file, the profile, discovery).
         for (name, value) in [
             ("the issuer", settings.issuer), ("the base URL", settings.baseURL), ("the token endpoint", settings.tokenEndpoint),
             ("the authorization endpoint", settings.authorizationEndpoint),
         ] {
-            if let url = value.flatMap(URL.init(string:)) { try Self.checkTransportSecurity(url, option: name, allowInsecureHttp: allowInsecureHttp) }
+            if let url = value.flatMap(URL.init(string:)) {
+                try Self.checkTransportSecurity(url, option: name, allowInsecureHttp: allowInsecureHttp)
+            }
         }
         return settings
     }
@@ -191,9 +227,13 @@ struct ConnectionOptions: ParsableArguments {
             metadata = try await ProviderMetadata.discover(issuer: url, transport: try AnnouncedTransport.make(for: settings))
         } catch {
             // An issuer must be written exactly as the server names itself (Discovery §4.3).
-            let exactly = (error as? OIDCError)?.code == .issuerMismatch
-                ? "; give --issuer exactly as the server names itself (the first URL: the same host name, 127.0.0.1 or localhost, and no trailing slash)" : ""
-            throw CLIFailure("discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))\(exactly)\(Hints.after(error))")
+            let exactly =
+                (error as? OIDCError)?.code == .issuerMismatch
+                ? "; give --issuer exactly as the server names itself (the first URL: the same host name, 127.0.0.1 or localhost, and no trailing slash)"
+                : ""
+            throw CLIFailure(
+                "discovery failed: \((error as? any IdsvrError)?.errorDescription ?? String(describing: error))\(exactly)\(Hints.after(error))"
+            )
         }
         if settings.tokenEndpoint == nil { settings.tokenEndpoint = metadata.tokenEndpoint.absoluteString }
         if settings.authorizationEndpoint == nil { settings.authorizationEndpoint = metadata.authorizationEndpoint.absoluteString }
@@ -204,10 +244,11 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `--answers FILE` and `--browser-command CMD`.
 struct InteractionOptions: ParsableArguments {
-    @Option(help: """
-        A JSON file scripting the login: {"fields": {name: value}, "choices": [authenticatorType, kind or title, ...]}. \
-        A field's value may be {"file": PATH}, read when the field is asked (waiting up to 120 s for a line), e.g. for a one-time code.
-        """)
+    @Option(
+        help: """
+            A JSON file scripting the login: {"fields": {name: value}, "choices": [authenticatorType, kind or title, ...]}. \
+            A field's value may be {"file": PATH}, read when the field is asked (waiting up to 120 s for a line), e.g. for a one-time code.
+            """)
     var answers: String?
     @Option(help: "The program that opens a URL (run with the URL as its last argument); default $BROWSER, xdg-open, open.")
     var browserCommand: String?

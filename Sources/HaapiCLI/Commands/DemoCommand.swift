@@ -4,24 +4,27 @@ import HaapiDevServer
 import HaapiPreview
 import HaapiUI
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import ServiceLifecycle
-import OAuthTransportNIO
 
 /// `haapi demo`: the development server in-process, a terminal login against it, the token's claims and userinfo.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Start the development server in this process, log in against it in the terminal, print the token's claims and userinfo.",
-        discussion: helpText(examples:
+        discussion: helpText(
+            examples:
                 "haapi demo",
-                "haapi demo --client secret   # a selector of every simulated authenticator"))
+            "haapi demo --client secret   # a selector of every simulated authenticator"))
 
     enum Client: String, ExpressibleByArgument, CaseIterable {
         case attested, secret
     }
 
-    @Option(help: "The demo client: attested (software attestation, username/password) or secret (client secret, a selector of authenticators).")
+    @Option(
+        help: "The demo client: attested (software attestation, username/password) or secret (client secret, a selector of authenticators)."
+    )
     var client: Client = .attested
     @OptionGroup var interaction: InteractionOptions
     @OptionGroup var log: LogOptions
@@ -39,7 +42,10 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIFailure("cannot start the development server: \(error)")
         }
         let (listening, continuation) = AsyncStream<URL>.makeStream()
-        let app = try DevServer.makeApplication(state: state) { continuation.yield($0); continuation.finish() }
+        let app = try DevServer.makeApplication(state: state) {
+            continuation.yield($0)
+            continuation.finish()
+        }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: .init(label: "haapi-demo")))
         let result: Result<Void, any Error> = await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try? await group.run() }
@@ -92,14 +98,17 @@ struct DemoCommand: AsyncParsableCommand {
         if client == .secret {
             Stderr.line(terminal.styled(Self.strings.string(.demoMessagesHint, SeedData.personalNumber), .green))
         }
-        let outcome = try await LoginSession(configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo")
-            .run(terminal: terminal)
+        let outcome = try await LoginSession(
+            configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo"
+        )
+        .run(terminal: terminal)
         // The tokens in a session in memory: the demo keeps nothing.
         let session = try settings.tokenSession(storage: InMemoryStorage(), storageKey: "demo")
         let tokens: AuthState
         let info: UserInfo?
         do {
-            tokens = try await session.start(with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
+            tokens = try await session.start(
+                with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
             info = settings.userinfoEndpoint == nil ? nil : try await session.userInfo()
         } catch {
             throw CLIFailure("the tokens the login ended with are unusable: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
@@ -107,7 +116,11 @@ struct DemoCommand: AsyncParsableCommand {
         Stderr.line(LoginCommand.summary(tokens, issuer: issuer.absoluteString, keptIn: nil))
         Stdout.line(Texts.line(.demoClaims))
         // Time claims as dates, as `haapi token --decode` shows them.
-        if let claims = JWTText.readable(tokens.accessToken)?["claims"] { Stdout.json(claims) } else { Stdout.line(Texts.line(.demoNotJwt)) }
+        if let claims = JWTText.readable(tokens.accessToken)?["claims"] {
+            Stdout.json(claims)
+        } else {
+            Stdout.line(Texts.line(.demoNotJwt))
+        }
         if let info, let userinfo = settings.userinfoEndpoint {
             Stdout.line(Texts.line(.demoUserinfo, "\(userinfo)"))
             Stdout.json(.object(info.claims))

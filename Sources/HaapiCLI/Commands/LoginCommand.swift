@@ -17,31 +17,38 @@ struct LoginCommand: AsyncParsableCommand {
             """,
             examples:
                 "HAAPI_CLIENT_SECRET=S haapi login --issuer http://127.0.0.1:8080 --client-id haapi-secret",
-                "haapi login --browser --issuer https://op.example --client-id native-app",
-                "haapi login --device --issuer https://op.example --client-id native-app   # over SSH: a code to enter elsewhere",
-                "haapi login --profile ci --answers answers.json   # a scripted login with the saved settings",
-                "haapi login                                        # again, with the settings the profile saved"))
+            "haapi login --browser --issuer https://op.example --client-id native-app",
+            "haapi login --device --issuer https://op.example --client-id native-app   # over SSH: a code to enter elsewhere",
+            "haapi login --profile ci --answers answers.json   # a scripted login with the saved settings",
+            "haapi login                                        # again, with the settings the profile saved"))
 
     @OptionGroup var profileOption: ProfileOption
     @Flag(help: "Log in through the browser (authorization code + PKCE, the redirect on a loopback listener) instead of HAAPI.")
     var browser = false
-    @Flag(help: "Log in with a code entered on another device (RFC 8628 device authorization grant): for SSH sessions and machines with no browser.")
+    @Flag(
+        help:
+            "Log in with a code entered on another device (RFC 8628 device authorization grant): for SSH sessions and machines with no browser."
+    )
     var device = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var interaction: InteractionOptions
-    @Option(help: ArgumentHelp(
-        "Where the tokens and the client secret are kept: keyring (the macOS Keychain, or the desktop's Secret Service) or file (0600 files in the profile). Default: the profile's store, else $HAAPI_SECRET_STORE, else the keyring when one answers.",
-        valueName: "store"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the tokens and the client secret are kept: keyring (the macOS Keychain, or the desktop's Secret Service) or file (0600 files in the profile). Default: the profile's store, else $HAAPI_SECRET_STORE, else the keyring when one answers.",
+            valueName: "store"))
     var secretStore: SecretStore?
     @Flag(help: "Print the profile's state as `haapi status --json` does (standard output) once logged in.") var json = false
-    @Option(help: ArgumentHelp(
-        "Keep each HAAPI response of the login in this folder (secrets masked), for `haapi preview --captured DIR`.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep each HAAPI response of the login in this folder (secrets masked), for `haapi preview --captured DIR`.", valueName: "dir"))
     var record: String?
     @OptionGroup var log: LogOptions
 
     func validate() throws {
         if browser && device { throw ValidationError("give --browser or --device, not both") }
-        if record != nil && (browser || device) { throw ValidationError("--record keeps a HAAPI login's responses: it does not go with --browser or --device") }
+        if record != nil && (browser || device) {
+            throw ValidationError("--record keeps a HAAPI login's responses: it does not go with --browser or --device")
+        }
     }
 
     func run() async throws {
@@ -78,12 +85,14 @@ struct LoginCommand: AsyncParsableCommand {
     private func login(profile: String, store: Profile) async throws {
         // Damaged settings block nothing when new ones are given: the login replaces them.
         let saved: ProfileConfiguration?
-        do { saved = try store.readConfiguration(withClientSecret: true) } catch where connection.isGiven { saved = nil } catch let failure as CLIFailure
+        do { saved = try store.readConfiguration(withClientSecret: true) } catch  where connection.isGiven { saved = nil } catch let failure
+            as CLIFailure
             where secretStore == .file
         {
             // Moving off a keyring that cannot be read: the settings, without the secret it keeps.
             saved = try store.readConfiguration()
-            Texts.warn("\(failure.message); give the client secret again (--client-secret-file, HAAPI_CLIENT_SECRET) if the client needs one")
+            Texts.warn(
+                "\(failure.message); give the client secret again (--client-secret-file, HAAPI_CLIENT_SECRET) if the client needs one")
         }
         // A profile saved by a browser or device login logs in the same way again when no
         // settings are given; a browser login over SSH, with no display, asks for a code instead.
@@ -104,10 +113,15 @@ struct LoginCommand: AsyncParsableCommand {
         let tokens: AuthState
         let kept = store.loginStorage(settings)
         do {
-            tokens = try await login(settings: settings, store: store, storage: kept, profile: profile, device: device, browser: browser, terminal: terminal, answers: answers)
+            tokens = try await login(
+                settings: settings, store: store, storage: kept, profile: profile, device: device, browser: browser, terminal: terminal,
+                answers: answers)
             if let record {
                 let kept = ((try? FileManager.default.contentsOfDirectory(atPath: record)) ?? []).filter { $0.hasSuffix(".json") }.count
-                Stderr.line(PrintableText("haapi: kept \(kept) HAAPI responses in \(record) (secrets masked): `haapi preview --captured \(record) --out DIR` draws them"))
+                Stderr.line(
+                    PrintableText(
+                        "haapi: kept \(kept) HAAPI responses in \(record) (secrets masked): `haapi preview --captured \(record) --out DIR` draws them"
+                    ))
             }
         } catch {
             // A first login into the keyring that fails leaves no item there.
@@ -137,7 +151,8 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     private func login(
-        settings: ProfileConfiguration, store: Profile, storage: any LockingStorage, profile: String, device: Bool, browser: Bool, terminal: Terminal,
+        settings: ProfileConfiguration, store: Profile, storage: any LockingStorage, profile: String, device: Bool, browser: Bool,
+        terminal: Terminal,
         answers: Answers?
     ) async throws -> AuthState {
         // The new tokens replace the old under the profile's lock, so a `haapi token` refreshing
@@ -145,12 +160,16 @@ struct LoginCommand: AsyncParsableCommand {
         if device {
             return try await BrowserLogin(configuration: settings, browserCommand: nil).runOnAnotherDevice(keepingIn: storage)
         } else if browser {
-            return try await BrowserLogin(configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser)
-                .run(keepingIn: storage)
+            return try await BrowserLogin(
+                configuration: settings, browserCommand: interaction.browserCommand, startsBrowser: !interaction.noBrowser
+            )
+            .run(keepingIn: storage)
         } else {
             let outcome = try await LoginSession(
-                configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile, record: record.map { URL(fileURLWithPath: $0, isDirectory: true) })
-                .run(terminal: terminal)
+                configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: profile,
+                record: record.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            )
+            .run(terminal: terminal)
             let session = try store.session(settings, storage: storage)
             return try await store.reportingFailures(of: "keeping the tokens") {
                 try await session.start(with: try outcome.tokens.response.tokenSuccessResponse(), dpop: outcome.dpop, nonce: outcome.nonce)
@@ -172,9 +191,12 @@ struct LoginCommand: AsyncParsableCommand {
         parts.append(RefreshCommand.tokenAndExpiry(tokens))
         if let scope = tokens.scope { parts.append(Texts.line(.summaryScope, PrintableText(scope))) }
         if tokens.refreshToken != nil { parts.append(Texts.line(.summaryRefreshToken)) }
-        parts.append(profile.map {
-            secrets == .keyring ? Texts.line(.summaryKeptInKeyring, PrintableText($0), SecretStore.keyring.described) : Texts.line(.summaryKeptIn, PrintableText($0))
-        } ?? Texts.line(.summaryNotKept))
+        parts.append(
+            profile.map {
+                secrets == .keyring
+                    ? Texts.line(.summaryKeptInKeyring, PrintableText($0), SecretStore.keyring.described)
+                    : Texts.line(.summaryKeptIn, PrintableText($0))
+            } ?? Texts.line(.summaryNotKept))
         return PrintableText.joined(parts, separator: "; ")
     }
 }

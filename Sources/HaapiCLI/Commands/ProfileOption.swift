@@ -5,7 +5,8 @@ import Foundation
 struct ProfileOption: ParsableArguments {
     @Option(
         name: .customLong("profile"),
-        help: "The profile that keeps the settings and tokens (default: $HAAPI_PROFILE, else the one `haapi profiles use` chose, else `default`).",
+        help:
+            "The profile that keeps the settings and tokens (default: $HAAPI_PROFILE, else the one `haapi profiles use` chose, else `default`).",
         // Shell completion offers the saved profiles.
         completion: .custom { _, _, _ in Profile.names() })
     var given: String?

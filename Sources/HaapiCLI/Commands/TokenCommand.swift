@@ -22,8 +22,8 @@ struct TokenCommand: AsyncParsableCommand {
             """,
             examples:
                 "curl -H @<(haapi token --header --url https://api.example/items) https://api.example/items",
-                "haapi token --header --method POST --url https://api.example/items | curl -H @- -d name=x https://api.example/items",
-                #"curl -H "Authorization: Bearer $(haapi token --min-ttl 60)" https://api.example/   # a Bearer-token profile only"#))
+            "haapi token --header --method POST --url https://api.example/items | curl -H @- -d name=x https://api.example/items",
+            #"curl -H "Authorization: Bearer $(haapi token --min-ttl 60)" https://api.example/   # a Bearer-token profile only"#))
 
     @OptionGroup var profile: ProfileOption
     @OptionGroup var minimumLifetime: MinimumLifetimeOption
@@ -31,8 +31,9 @@ struct TokenCommand: AsyncParsableCommand {
     var header = false
     @Option(help: "With --header: the request's HTTP method.") var method = "GET"
     @Option(help: "With --header: the request's URL (the DPoP proof is made for it).") var url: String?
-    @Option(help: ArgumentHelp(
-        "With --header: also authorize requests to this origin (repeatable), as `haapi api --allow-origin` does.", valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "With --header: also authorize requests to this origin (repeatable), as `haapi api --allow-origin` does.", valueName: "origin"))
     var allowOrigin: [String] = []
     @Flag(help: "With --header: allow an http:// URL on another machine (the token travels in clear).") var allowInsecureHttp = false
     @Flag(help: "Print JSON: the token, its type, expiry and scopes.") var json = false
@@ -47,7 +48,9 @@ struct TokenCommand: AsyncParsableCommand {
             guard absoluteURL(url) != nil else {
                 throw ValidationError("--header needs --url with the request's absolute URL")
             }
-            for origin in allowOrigin { try ConnectionOptions.checkOrigin(origin, option: "--allow-origin", allowInsecureHttp: allowInsecureHttp) }
+            for origin in allowOrigin {
+                try ConnectionOptions.checkOrigin(origin, option: "--allow-origin", allowInsecureHttp: allowInsecureHttp)
+            }
         } else if url != nil || method != "GET" || !allowOrigin.isEmpty || allowInsecureHttp {
             throw ValidationError("--method, --url, --allow-origin and --allow-insecure-http go with --header")
         }
@@ -67,7 +70,8 @@ struct TokenCommand: AsyncParsableCommand {
         _ = try await store.loggedIn(session)
         if header, let url = absoluteURL(url) {
             let headers = try await store.reportingFailures(of: "authorizing the request") {
-                try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).authorizationHeaders(method: method, url: url)
+                try await AuthorizedHTTPClient(session: session, minimumLifetime: minimumLifetime.interval).authorizationHeaders(
+                    method: method, url: url)
             }
             for field in headers { Stdout.line("\(field.name): \(field.value)") }
             return
@@ -77,16 +81,22 @@ struct TokenCommand: AsyncParsableCommand {
         }
         if decode {
             let tokens = try await store.loggedIn(session)
-            guard let chosen = idToken ? tokens.idToken : token.value else { throw CLIFailure("the login of profile \(profile.name) gave no ID token") }
+            guard let chosen = idToken ? tokens.idToken : token.value else {
+                throw CLIFailure("the login of profile \(profile.name) gave no ID token")
+            }
             guard let readable = JWTText.readable(chosen) else {
-                throw CLIFailure("the \(idToken ? "ID" : "access") token of profile \(profile.name) is not a JWT (an opaque token: ask the server, e.g. `haapi userinfo`)")
+                throw CLIFailure(
+                    "the \(idToken ? "ID" : "access") token of profile \(profile.name) is not a JWT (an opaque token: ask the server, e.g. `haapi userinfo`)"
+                )
             }
             Stdout.json(readable)
             return
         }
         // --json
         let tokens = try await store.loggedIn(session)
-        var object: [String: JSONValue] = ["token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null]
+        var object: [String: JSONValue] = [
+            "token": .string(token.value), "tokenType": .string(token.tokenType), "expiresAt": .null, "expiresIn": .null,
+        ]
         if let expiry = token.expiresAt {
             object["expiresAt"] = .string(expiry.formatted(Date.ISO8601FormatStyle()))
             object["expiresIn"] = .integer(OutsideNumber.wholeSeconds(expiry.timeIntervalSinceNow.rounded(.down)))
@@ -114,7 +124,8 @@ struct TokenCommand: AsyncParsableCommand {
         let (store, _, session) = try Profile.openSession(name)
         // One read of the stored tokens (from a keyring, a round trip over D-Bus): the session's,
         // which also says when there are none.
-        printAccessToken(try await store.reportingFailures(of: "the refresh") { try await session.validAccessToken(minimumLifetime: minimumLifetime) })
+        printAccessToken(
+            try await store.reportingFailures(of: "the refresh") { try await session.validAccessToken(minimumLifetime: minimumLifetime) })
     }
 
     /// The arguments of `haapi token` as scripts give them, read without ArgumentParser: nothing
@@ -139,34 +150,5 @@ struct TokenCommand: AsyncParsableCommand {
             }
         }
         return (profile, minimumLifetime ?? MinimumLifetimeOption.defaultSeconds)
-    }
-}
-
-/// `haapi refresh`: renews the profile's tokens now.
-struct RefreshCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "refresh", abstract: "Refresh the profile's tokens now (the new ones are kept; nothing is printed on standard output).",
-        discussion: helpText(examples: "haapi refresh", "haapi refresh --profile ci"))
-
-    @OptionGroup var profile: ProfileOption
-    @OptionGroup var log: LogOptions
-
-    func run() async throws {
-        log.apply()
-        let (store, _, session) = try Profile.openSession(profile.name)
-        let before = try await store.loggedIn(session)
-        let after = try await store.reportingFailures(of: "the refresh") { try await session.refresh() }
-        var parts: [PrintableText] = [Texts.line(.refreshed, PrintableText(profile.name)), Self.tokenAndExpiry(after)]
-        if let refreshToken = after.refreshToken {
-            parts.append(Texts.line(refreshToken == before.refreshToken ? .refreshSameToken : .refreshRotated))
-        }
-        Stderr.line(PrintableText.joined(parts, separator: "; "))
-    }
-
-    /// `DPoP token, expires in 899 s`, in the user's language.
-    static func tokenAndExpiry(_ tokens: AuthState) -> PrintableText {
-        let token = Texts.line(.summaryToken, PrintableText(tokens.tokenType))
-        guard let expiry = tokens.accessTokenExpiresAt else { return token }
-        return Texts.line(.summaryExpiresIn, token, PrintableText(String(OutsideNumber.wholeSeconds(expiry.timeIntervalSinceNow.rounded()))))
     }
 }

@@ -61,7 +61,8 @@ enum FieldAnswer: Decodable, Sendable, Equatable {
             self = .value(value)
             return
         }
-        guard let container = try? decoder.container(keyedBy: CodingKeys.self), let path = try? container.decode(String.self, forKey: .file) else {
+        guard let container = try? decoder.container(keyedBy: CodingKeys.self), let path = try? container.decode(String.self, forKey: .file)
+        else {
             throw Malformed()
         }
         self = .file(path)
@@ -79,7 +80,8 @@ enum FieldAnswer: Decodable, Sendable, Equatable {
         case .value(let value): return value
         case .file(let path):
             guard let data = try? OutsideFile.read(path, limit: InputFiles.Limit.small) else { return nil }
-            let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
+            let line =
+                String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             return line.isEmpty ? nil : line
         }
@@ -100,8 +102,11 @@ struct ChoiceOption {
     /// that also choose it (`"One-time code" (sms, otp)`), leaving out a name every option has,
     /// which chooses nothing.
     static func describe(_ options: [ChoiceOption]) -> String {
-        let shared = options.count > 1
-            ? options.dropFirst().reduce(Set(options[0].names.map { $0.lowercased() })) { $0.intersection($1.names.map { $0.lowercased() }) }
+        let shared =
+            options.count > 1
+            ? options.dropFirst().reduce(Set(options[0].names.map { $0.lowercased() })) {
+                $0.intersection($1.names.map { $0.lowercased() })
+            }
             : []
         return options.map { option in
             var seen: Set<String> = [option.title.lowercased()]

@@ -1,8 +1,8 @@
 import Foundation
-import OAuthCore
-import OIDCClient
 import HaapiUI
+import OAuthCore
 import OAuthTransportNIO
+import OIDCClient
 
 /// `haapi login --browser`: the authorization-code flow in the system browser through
 /// OIDCClient (PKCE, state, nonce, ID-token validation), the redirect received on a loopback
@@ -20,18 +20,22 @@ struct BrowserLogin {
         guard let issuer = configuration.issuer.flatMap(URL.init(string:)) else {
             throw CLIFailure("a browser login needs --issuer (its endpoints come from discovery)")
         }
-        guard let redirect = URL(string: configuration.redirectUri) else { throw CLIFailure("the redirect URI \(configuration.redirectUri) is not a URL") }
+        guard let redirect = URL(string: configuration.redirectUri) else {
+            throw CLIFailure("the redirect URI \(configuration.redirectUri) is not a URL")
+        }
         let oidc = OIDCConfiguration(
             issuer: issuer, clientAuthentication: try configuration.clientAuthentication(), redirectURI: redirect,
             postLogoutRedirectURI: configuration.postLogoutRedirectUri.flatMap(URL.init(string:)),
             scopes: configuration.scopes, userAgentTimeout: browserTimeout, useDPoP: configuration.dpop != false)
-        return OIDCClient(configuration: oidc, transport: try AnnouncedTransport.make(for: configuration), storage: storage, storageKey: storageKey)
+        return OIDCClient(
+            configuration: oidc, transport: try AnnouncedTransport.make(for: configuration), storage: storage, storageKey: storageKey)
     }
 
     /// The browser of a login (`signingIn`) or of a sign-out.
     func userAgent(signingIn: Bool = true) -> LoopbackUserAgent {
         LoopbackUserAgent(
-            launcher: AnnouncingLauncher(browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil, signingIn: signingIn),
+            launcher: AnnouncingLauncher(
+                browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil, signingIn: signingIn),
             listen: LoopbackRedirectListener.factory(page: ReturnPage.make(strings: LocalizableStrings())))
     }
 

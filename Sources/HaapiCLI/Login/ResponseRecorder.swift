@@ -60,7 +60,8 @@ struct ResponseRecorder: HTTPTransport {
     static func fileName(of json: JSONValue) -> String {
         let type = json.objectValue?["type"]?.stringValue ?? "response"
         let last = type.split(separator: "/").last.map(String.init) ?? type
-        let safe = String(last.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" ? Character($0) : "-" })
+        let safe = String(
+            last.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" ? Character($0) : "-" })
         return safe.isEmpty ? "response" : String(safe.prefix(64))
     }
 
@@ -69,7 +70,8 @@ struct ResponseRecorder: HTTPTransport {
         switch json {
         case .object(var members):
             let isField = members["type"]?.stringValue.map { ["hidden", "context", "password"].contains($0) } ?? false
-            let isQRImage = members["rel"]?.stringValue == "qr-code" || (members["href"]?.stringValue?.lowercased().hasPrefix("data:image/") ?? false)
+            let isQRImage =
+                members["rel"]?.stringValue == "qr-code" || (members["href"]?.stringValue?.lowercased().hasPrefix("data:image/") ?? false)
             for (key, value) in members {
                 if secretMembers.contains(key.lowercased()), value.stringValue != nil {
                     members[key] = .string(masked)

@@ -48,14 +48,19 @@ struct ScreenText {
             if url.scheme?.lowercased() == "bankid" { url = BankIdClientOperationActionModel.url(url, returningTo: nil) ?? url }
             return ["\(button.title):", "  " + styled(PrintableText(opening(url).absoluteString), .bold)]
         case .qrCode(let data, let image):
-            let heading: PrintableText = kind == .bankID ? "\(strings.string(.bankIDScanOnOtherDevice)):" : "\(strings.string(.qrCodeShown)):"
+            let heading: PrintableText =
+                kind == .bankID ? "\(strings.string(.bankIDScanOnOtherDevice)):" : "\(strings.string(.qrCodeShown)):"
             if let data {
                 if let code = qrCode(data) { return [heading, code] }
-                return [heading, "  " + styled(PrintableText(data), .bold), styled(PrintableText(strings.string(.qrCodeNeedsQrencode)), .dim)]
+                return [
+                    heading, "  " + styled(PrintableText(data), .bold), styled(PrintableText(strings.string(.qrCodeNeedsQrencode)), .dim),
+                ]
             }
             // An image: a link can be opened in a browser; a data: image is named by its text.
             guard let image else { return [] }
-            return [heading, "  " + styled(PrintableText(image.href.lowercased().hasPrefix("data:") ? image.text ?? "" : image.href), .bold)]
+            return [
+                heading, "  " + styled(PrintableText(image.href.lowercased().hasPrefix("data:") ? image.text ?? "" : image.href), .bold),
+            ]
         case .serverImage(let image):
             // A picture: its address, to open in a browser (a data: image is named by its text).
             let shown = image.href.lowercased().hasPrefix("data:") ? image.text : image.href
@@ -81,7 +86,11 @@ struct ScreenText {
         }
     }
 
-    private func complaint(_ label: String, _ error: String) -> String { "\(label): \(error.isEmpty ? strings.string(.fieldInvalid) : error)" }
+    private func complaint(_ label: String, _ error: String) -> String {
+        "\(label): \(error.isEmpty ? strings.string(.fieldInvalid) : error)"
+    }
 
-    private func styled(_ text: PrintableText, _ styles: Terminal.Style...) -> PrintableText { Terminal.styled(text, styles, colour: colour) }
+    private func styled(_ text: PrintableText, _ styles: Terminal.Style...) -> PrintableText {
+        Terminal.styled(text, styles, colour: colour)
+    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import OAuthCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Raised when the user presses Ctrl-C while a question is asked.

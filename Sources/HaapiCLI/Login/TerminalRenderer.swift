@@ -2,8 +2,8 @@ import Foundation
 import HaapiSDK
 import HaapiUI
 import OAuthCore
-import OIDCClient
 import OAuthTransportNIO
+import OIDCClient
 
 /// Runs a HAAPI flow in the terminal: renders each UI model of a ``HaapiFlowViewModel`` and
 /// answers it from the keyboard or from ``Answers``.
@@ -39,7 +39,9 @@ import OAuthTransportNIO
         while true {
             if let outcome = viewModel.oAuthModel {
                 if let tokens = outcome as? KitOAuthTokenModel { return tokens }
-                guard let error = outcome as? KitOAuthErrorModel else { throw CLIFailure("login failed: the flow ended with \(type(of: outcome))") }
+                guard let error = outcome as? KitOAuthErrorModel else {
+                    throw CLIFailure("login failed: the flow ended with \(type(of: outcome))")
+                }
                 if error.error == "access_denied" && declinedConsent {
                     throw CLIFailure("access denied: the consent was declined, so the server issued no tokens (access_denied)")
                 }
@@ -99,7 +101,8 @@ import OAuthTransportNIO
     private func interrupt() async throws {
         if viewModel.configuration.shouldConfirmFlowInterruption && terminal.isInteractive && !isScripted {
             await viewModel.cancel()
-            Stderr.write("\n" + terminal.styled("\(strings.string(.interruptingTitle)) \(strings.string(.yesNoDefaultNo)) ", .yellow, .bold))
+            Stderr.write(
+                "\n" + terminal.styled("\(strings.string(.interruptingTitle)) \(strings.string(.yesNoDefaultNo)) ", .yellow, .bold))
             let reply: String
             do { reply = try await terminal.readLine() } catch is Interrupted { reply = "y" }
             if strings.isYes(reply) {
@@ -156,7 +159,8 @@ import OAuthTransportNIO
         case let operation as KitGenericOperationModel:
             let name = operation.actionModel.name.rawValue
             guard !Self.menu(screen, of: model).isEmpty else {
-                throw CLIFailure("login failed: the client operation \(name) cannot be performed in a terminal, and the step offers nothing else")
+                throw CLIFailure(
+                    "login failed: the client operation \(name) cannot be performed in a terminal, and the step offers nothing else")
             }
             Stderr.line(text.message(strings.string(.operationNotInTerminal, name), .warn))
             try await offer(screen, of: model, defaultIndex: operation.actionModel.continueActions.isEmpty ? nil : 0)
@@ -240,7 +244,9 @@ import OAuthTransportNIO
         // Two buttons of one title ("Login" under each way to use BankID) are told apart by their forms' titles.
         let titles = entries.map(\.title)
         return entries.map { entry in
-            guard case .form(let form) = entry.entry, let title = form.title, titles.filter({ $0 == entry.title }).count > 1 else { return entry }
+            guard case .form(let form) = entry.entry, let title = form.title, titles.filter({ $0 == entry.title }).count > 1 else {
+                return entry
+            }
             return (entry.entry, title)
         }
     }
@@ -251,7 +257,9 @@ import OAuthTransportNIO
         case .form(let form): return [form.kind.rawValue, form.label, form.title].compactMap { $0 }
         case .select(let option):
             // The last path segment of the option's href is the server's authenticator id (`username-password`).
-            let id = option.formActionModel.flatMap { URL(string: $0.href)?.lastPathComponent }.flatMap { $0.isEmpty || $0 == "/" ? nil : $0 }
+            let id = option.formActionModel.flatMap { URL(string: $0.href)?.lastPathComponent }.flatMap {
+                $0.isEmpty || $0 == "/" ? nil : $0
+            }
             return [option.type, id, option.option.kind.rawValue].compactMap { $0 }
         case .link(let link): return [link.rel, link.href].filter { !$0.isEmpty }
         case .passkeyFallback: return ["browser", "fallback"]
@@ -284,9 +292,12 @@ import OAuthTransportNIO
             throw CLIFailure("login failed: \(step)")
         }
         let chosen: Entry
-        let refused = viewModel.problemModel == nil ? nil : entries.first {
-            if case .form(let form) = $0.entry { form.key == lastSubmittedForm && !form.isCancel } else { false }
-        }
+        let refused =
+            viewModel.problemModel == nil
+            ? nil
+            : entries.first {
+                if case .form(let form) = $0.entry { form.key == lastSubmittedForm && !form.isCancel } else { false }
+            }
         if let refused {
             // The server refused what was typed: the same form again, as a person expects.
             chosen = refused.entry
@@ -295,9 +306,12 @@ import OAuthTransportNIO
         } else {
             let options = entries.map { ChoiceOption(title: $0.title, names: Self.names($0.entry)) }
             // A selector asks its own question (its title, which its screen shows as a heading).
-            let question = (model as? any SelectorModel).map { $0.title ?? strings.string(.chooseAuthenticator) } ?? strings.string(.chooseAction)
+            let question =
+                (model as? any SelectorModel).map { $0.title ?? strings.string(.chooseAuthenticator) } ?? strings.string(.chooseAction)
             let asked = screen.messages.contains { if case .message(question, _) = $0 { true } else { false } }
-            chosen = entries[try await choose(question, options, defaultIndex: defaultIndex ?? (primary.count == 1 ? 0 : nil), asked: asked)].entry
+            chosen =
+                entries[try await choose(question, options, defaultIndex: defaultIndex ?? (primary.count == 1 ? 0 : nil), asked: asked)]
+                .entry
         }
         switch chosen {
         case .link(let link): await viewModel.followLink(link.link)
@@ -325,7 +339,9 @@ import OAuthTransportNIO
         let typed = value != field.initialValue
         guard typed, let problem else { return value }
         if field.error != nil { return nil }
-        if problem.invalidFields.isEmpty && field.inputConfiguration.contentType != .username { return field.initialValue.isEmpty ? nil : field.initialValue }
+        if problem.invalidFields.isEmpty && field.inputConfiguration.contentType != .username {
+            return field.initialValue.isEmpty ? nil : field.initialValue
+        }
         return value
     }
 
@@ -355,7 +371,9 @@ import OAuthTransportNIO
     }
 
     /// Asks for every input field of a form; `problemShown` is the server's complaint about the last answers.
-    private func fill(_ form: KitButtonItem, problem problemShown: KitProblemModel?, asksCheckboxes: Bool = true) async throws -> [String: String] {
+    private func fill(_ form: KitButtonItem, problem problemShown: KitProblemModel?, asksCheckboxes: Bool = true) async throws -> [String:
+        String]
+    {
         var values: [String: String] = [:]
         let formName = form.title ?? form.kind.rawValue
         for field in form.fields {
@@ -393,11 +411,13 @@ import OAuthTransportNIO
                     if !text.value.isEmpty {
                         values[text.key] = text.value
                     } else {
-                        throw CLIFailure("the answers have no value for the field \"\(text.key)\" (\(text.label)) of the form \"\(formName)\"")
+                        throw CLIFailure(
+                            "the answers have no value for the field \"\(text.key)\" (\(text.label)) of the form \"\(formName)\"")
                     }
                 } else {
                     let current = Self.promptDefault(text, problem: problemShown)
-                    let prompt = terminal.styled(PrintableText(text.label), .bold) + complaint
+                    let prompt =
+                        terminal.styled(PrintableText(text.label), .bold) + complaint
                         + terminal.styled(PrintableText(current.map { " [\($0)]" } ?? "") + ": ", .bold)
                     Stderr.write(prompt)
                     let line = try await terminal.readLine(secret: text.inputConfiguration.isSecure)
@@ -434,7 +454,9 @@ import OAuthTransportNIO
             }
             if terminal.takeInterrupt() { throw Interrupted() }
             if Date() > deadline {
-                throw CLIFailure("the answer to the field \"\(name)\" did not appear in \(path) within \(OutsideNumber.wholeSeconds(FieldAnswer.fileWaitLimit)) s")
+                throw CLIFailure(
+                    "the answer to the field \"\(name)\" did not appear in \(path) within \(OutsideNumber.wholeSeconds(FieldAnswer.fileWaitLimit)) s"
+                )
             }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -442,7 +464,9 @@ import OAuthTransportNIO
 
     /// A numbered menu; from the answers, the next choice (matched by name or title).
     /// `asked`: the screen above shows the question already.
-    private func choose(_ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true, asked: Bool = false) async throws -> Int {
+    private func choose(
+        _ question: String, _ options: [ChoiceOption], defaultIndex: Int?, consumesChoices: Bool = true, asked: Bool = false
+    ) async throws -> Int {
         // The options come from the server: none is a message, not a menu of `1-0`, and a
         // default it names must be one of them.
         guard !options.isEmpty else { throw CLIFailure("login failed: the server asks \"\(question)\" but offers nothing to choose") }
@@ -469,7 +493,8 @@ import OAuthTransportNIO
             Stderr.line("  \(index + 1)) \(PrintableText(option.title))")
         }
         while true {
-            Stderr.write(terminal.styled("\(strings.string(.choose)) 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
+            Stderr.write(
+                terminal.styled("\(strings.string(.choose)) 1-\(options.count)\(defaultIndex.map { " [\($0 + 1)]" } ?? ""): ", .bold))
             let line = try await terminal.readLine().trimmingCharacters(in: .whitespaces)
             if line.isEmpty, let defaultIndex { return defaultIndex }
             if let number = Int(line), number >= 1, number <= options.count { return number - 1 }
@@ -503,7 +528,11 @@ import OAuthTransportNIO
                 if viewModel.oAuthModel != nil || viewModel.error != nil || changed { return false }
                 let text = polling.recipient.map { strings.string(.waitingFor, $0) } ?? strings.string(.waiting)
                 // The time left is drawn with the spinner; without colour the line is printed only when its text changes.
-                let timeLeft = countdown.map { " (" + builder.timeLeft(seconds: max(0, $0.seconds - ScreenBuilder.wholeSeconds(Date().timeIntervalSince(start)))) + ")" } ?? ""
+                let timeLeft =
+                    countdown.map {
+                        " (" + builder.timeLeft(seconds: max(0, $0.seconds - ScreenBuilder.wholeSeconds(Date().timeIntervalSince(start))))
+                            + ")"
+                    } ?? ""
                 if terminal.usesColour {
                     terminal.status(terminal.styled(frames[frame % frames.count], .cyan) + " \(text)\(timeLeft)")
                     frame += 1
@@ -523,8 +552,11 @@ import OAuthTransportNIO
     private func openBrowser(_ model: KitExternalBrowserModel, _ screen: Screen) async throws {
         // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
         let listener: LoopbackRedirectListener
-        do { listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback", page: ReturnPage.make(strings: strings)) } catch {
-            throw CLIFailure("login failed: cannot listen for the browser's return: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
+        do {
+            listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback", page: ReturnPage.make(strings: strings))
+        } catch {
+            throw CLIFailure(
+                "login failed: cannot listen for the browser's return: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
         }
         let redirectURI = "http://127.0.0.1:\(listener.port)/callback"
         let returned = LockedValue<URL?>(nil)
@@ -544,12 +576,16 @@ import OAuthTransportNIO
     }
 
     /// Opens the browser on the operation's URL and waits until it comes back to `redirectURI`.
-    private func waitForBrowser(_ model: KitExternalBrowserModel, _ screen: Screen, redirectURI: String, returned: LockedValue<URL?>) async throws {
+    private func waitForBrowser(_ model: KitExternalBrowserModel, _ screen: Screen, redirectURI: String, returned: LockedValue<URL?>)
+        async throws
+    {
         guard let url = model.url(redirectingTo: redirectURI) else {
             throw CLIFailure("login failed: the external-browser href \(PrintableText(model.href)) is not a URL")
         }
         guard SystemBrowserLauncher.isOpenable(url) else {
-            throw CLIFailure("login failed: the server asked to open a \(PrintableText(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened")
+            throw CLIFailure(
+                "login failed: the server asked to open a \(PrintableText(url.scheme ?? "")) URL; only https, and http to a loopback address, are opened"
+            )
         }
         // The screen's button opens the URL that comes back here.
         show(screen, of: model, opening: { _ in url })
@@ -570,7 +606,9 @@ import OAuthTransportNIO
         }
     }
 
-    private func waitForReturn(launched: LaunchedBrowser?, redirectURI: String, returned: LockedValue<URL?>, until deadline: Date) async throws {
+    private func waitForReturn(launched: LaunchedBrowser?, redirectURI: String, returned: LockedValue<URL?>, until deadline: Date)
+        async throws
+    {
         var launched = launched
         while returned.withLock({ $0 }) == nil {
             if terminal.takeInterrupt() { throw Interrupted() }

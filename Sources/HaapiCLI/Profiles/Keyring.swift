@@ -15,9 +15,9 @@ enum SecretStore: String, Sendable, Encodable, CaseIterable, ExpressibleByArgume
         switch self {
         case .keyring:
             #if canImport(Security)
-            return Texts.line(.secretsKeychain)
+                return Texts.line(.secretsKeychain)
             #else
-            return Texts.line(.secretsKeyring)
+                return Texts.line(.secretsKeyring)
             #endif
         case .file: return Texts.line(.secretsFiles)
         }
@@ -48,9 +48,9 @@ enum Keyring {
     /// The keyring's name, as messages say it.
     static var name: String {
         #if canImport(Security)
-        return "the macOS Keychain"
+            return "the macOS Keychain"
         #else
-        return "the keyring (Secret Service)"
+            return "the keyring (Secret Service)"
         #endif
     }
 
@@ -58,22 +58,25 @@ enum Keyring {
     /// that two HAAPI_HOMEs never share items).
     static func storage(for directory: URL) -> any Storage {
         #if canImport(Security)
-        return PrefixedKeys(base: KeychainStorage(service: "swift-haapi", usesDataProtectionKeychain: false), prefix: directory.path + "/")
+            return PrefixedKeys(
+                base: KeychainStorage(service: "swift-haapi", usesDataProtectionKeychain: false), prefix: directory.path + "/")
         #elseif os(Linux)
-        return SecretServiceStorage(attributes: ["application": "swift-haapi", "profile": directory.path], labelPrefix: "swift-haapi \(directory.lastPathComponent)")
+            return SecretServiceStorage(
+                attributes: ["application": "swift-haapi", "profile": directory.path],
+                labelPrefix: "swift-haapi \(directory.lastPathComponent)")
         #else
-        return Unavailable()
+            return Unavailable()
         #endif
     }
 
     /// `nil` when the keyring answers here, else why not.
     static func problem() -> String? {
         #if os(Linux)
-        return SecretServiceStorage(attributes: ["application": "swift-haapi"], labelPrefix: "swift-haapi").availability()
+            return SecretServiceStorage(attributes: ["application": "swift-haapi"], labelPrefix: "swift-haapi").availability()
         #elseif canImport(Security)
-        return nil
+            return nil
         #else
-        return "this system has no keyring haapi can use"
+            return "this system has no keyring haapi can use"
         #endif
     }
 

@@ -5,8 +5,9 @@ import OAuthCore
 import OAuthTransportNIO
 import OIDCClient
 
-/// The connection settings of a profile: seed 002's config.json (issuer, clientId,
-/// redirectUri, scope) plus what this tool needs (secret, strategy, endpoints).
+/// The connection settings of a profile: seed 002's config.json (issuer, clientID, which our
+/// own files spell clientId, redirectUri, scope) plus what this tool needs (secret, strategy,
+/// endpoints).
 ///
 /// Package access: the fuzz harnesses read `config.json` files with it.
 package struct ProfileConfiguration: Encodable, Sendable, Equatable {
@@ -43,7 +44,9 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     /// The file's keys: the same spelling as `haapi status --json` and `haapi server --print-config`.
     enum CodingKeys: String, CodingKey {
         case issuer, clientID = "clientId", redirectUri, postLogoutRedirectUri, scope, clientSecret, strategy, attestation
-        case baseURL = "baseUrl", authorizationEndpoint, tokenEndpoint, userinfoEndpoint, revocationEndpoint, dpop, login, apiOrigins, caFile
+        case baseURL = "baseUrl"
+        case authorizationEndpoint, tokenEndpoint, userinfoEndpoint, revocationEndpoint, dpop, login, apiOrigins,
+            caFile
         case secretStore
     }
 
@@ -56,7 +59,9 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
 
     /// `strategy`, or what the other settings imply: `secret` with a secret, `attestation`
     /// with an attestation, else `none`.
-    package var effectiveStrategy: ClientStrategy { strategy ?? (clientSecret != nil ? .secret : attestation != nil ? .attestation : .dynamicRegistration) }
+    package var effectiveStrategy: ClientStrategy {
+        strategy ?? (clientSecret != nil ? .secret : attestation != nil ? .attestation : .dynamicRegistration)
+    }
 
     /// How the client authenticates at the token and revocation endpoints: with its secret,
     /// or by `client_id` only (attested and public clients; their tokens are DPoP-bound).
@@ -90,7 +95,8 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
             }
             throw ValidationError(
                 "\(PrintableText(shown)) is not the provider's origin: the profile's token is sent only there "
-                    + "(give --allow-origin \(PrintableText(shown)) for this call, or `haapi login --api-origin ORIGIN` to keep it in the profile)")
+                    + "(give --allow-origin \(PrintableText(shown)) for this call, or `haapi login --api-origin ORIGIN` to keep it in the profile)"
+            )
         }
         try ConnectionOptions.checkTransportSecurity(url, option: "the URL", allowInsecureHttp: allowInsecureHttp)
     }
@@ -99,7 +105,8 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     package func provider(transport: any HTTPTransport) throws -> OpenIDProvider {
         func url(_ text: String?) -> URL? { text.flatMap(URL.init(string:)) }
         let endpoints = ProviderEndpoints(
-            authorization: url(authorizationEndpoint), token: url(tokenEndpoint), userInfo: url(userinfoEndpoint), revocation: url(revocationEndpoint))
+            authorization: url(authorizationEndpoint), token: url(tokenEndpoint), userInfo: url(userinfoEndpoint),
+            revocation: url(revocationEndpoint))
         do {
             return try OpenIDProvider(issuer: url(issuer), endpoints: endpoints, standInIssuer: baseURL, transport: transport)
         } catch is OIDCError {
@@ -114,8 +121,10 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     ) throws -> TokenSession {
         let settings = self
         return TokenSession(
-            clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make(for: self)), storage: storage, storageKey: storageKey,
-            options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: { try settings.clientAuthentication(storedSecret: storedSecret) })
+            clientID: clientID, provider: try provider(transport: try AnnouncedTransport.make(for: self)), storage: storage,
+            storageKey: storageKey,
+            options: TokenSession.Options(lockTimeout: lockTimeout),
+            clientAuthentication: { try settings.clientAuthentication(storedSecret: storedSecret) })
     }
 }
 
@@ -145,9 +154,11 @@ extension ProfileConfiguration {
     /// The keys a `config.json` (or `--config` file) may hold, and what each holds.
     static let fileKeys: [(name: String, value: FileValue)] = [
         ("issuer", .string), ("clientId", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
-        ("clientSecret", .string), ("strategy", words(ClientStrategy.self)), ("attestation", words(AttestationKind.self)), ("baseUrl", .string),
+        ("clientSecret", .string), ("strategy", words(ClientStrategy.self)), ("attestation", words(AttestationKind.self)),
+        ("baseUrl", .string),
         ("authorizationEndpoint", .string), ("tokenEndpoint", .string), ("userinfoEndpoint", .string), ("revocationEndpoint", .string),
-        ("dpop", .bool), ("login", words(LoginMethod.self)), ("apiOrigins", .strings), ("caFile", .string), ("secretStore", words(SecretStore.self)),
+        ("dpop", .bool), ("login", words(LoginMethod.self)), ("apiOrigins", .strings), ("caFile", .string),
+        ("secretStore", words(SecretStore.self)),
     ]
 
     /// Other spellings of keys, each ours to read as it is, silently: the AppAuth example's
@@ -188,7 +199,8 @@ extension ProfileConfiguration {
             case (.string(let text), .string): strings[name] = text
             case (.string(let text), .oneOf(let words)) where words.contains(text): strings[name] = text
             case (.bool(let flag), .bool): flags[name] = flag
-            case (.array(let items), .strings) where items.allSatisfy({ $0.stringValue != nil }): lists[name] = items.compactMap(\.stringValue)
+            case (.array(let items), .strings) where items.allSatisfy({ $0.stringValue != nil }):
+                lists[name] = items.compactMap(\.stringValue)
             default:
                 throw MemberError(name: name, wanted: kind.described)
             }
@@ -196,8 +208,10 @@ extension ProfileConfiguration {
         guard let clientID = strings["clientId"] else { throw MemberError(name: "clientId", wanted: nil) }
         guard let redirectUri = strings["redirectUri"] else { throw MemberError(name: "redirectUri", wanted: nil) }
         self.init(
-            issuer: strings["issuer"], clientID: clientID, redirectUri: redirectUri, postLogoutRedirectUri: strings["postLogoutRedirectUri"],
-            scope: strings["scope"], clientSecret: strings["clientSecret"], strategy: strings["strategy"].flatMap(ClientStrategy.init(rawValue:)),
+            issuer: strings["issuer"], clientID: clientID, redirectUri: redirectUri,
+            postLogoutRedirectUri: strings["postLogoutRedirectUri"],
+            scope: strings["scope"], clientSecret: strings["clientSecret"],
+            strategy: strings["strategy"].flatMap(ClientStrategy.init(rawValue:)),
             attestation: strings["attestation"].flatMap(AttestationKind.init(rawValue:)),
             baseURL: strings["baseUrl"], authorizationEndpoint: strings["authorizationEndpoint"], tokenEndpoint: strings["tokenEndpoint"],
             userinfoEndpoint: strings["userinfoEndpoint"], revocationEndpoint: strings["revocationEndpoint"], dpop: flags["dpop"],
@@ -226,7 +240,8 @@ extension ProfileConfiguration {
         let names = fileKeys.map(\.name)
         for key in members.keys.sorted() {
             guard !names.contains(key), otherSpellings[key] == nil else { continue }
-            let suggestion = names.first { $0.caseInsensitiveCompare(key) == .orderedSame }
+            let suggestion =
+                names.first { $0.caseInsensitiveCompare(key) == .orderedSame }
                 ?? names.first { $0.lowercased() == key.lowercased().replacingOccurrences(of: "_", with: "") }
                 ?? NearestName.to(key, among: names)
             throw CLIFailure(
@@ -291,9 +306,11 @@ struct Profile {
 
     /// Checks that `name` can name a profile directory.
     static func validate(_ name: String) throws {
-        guard !name.isEmpty, !name.hasPrefix("."), name.unicodeScalars.allSatisfy({
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
-        }) else {
+        guard !name.isEmpty, !name.hasPrefix("."),
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            })
+        else {
             throw CLIFailure("invalid profile name \"\(name)\" (use letters, digits, '.', '_' and '-')")
         }
     }
@@ -420,7 +437,8 @@ struct Profile {
     /// Where a login with `configuration` keeps the tokens it gets: for the keyring, a
     /// ``LoginTokenStorage`` that falls back to the folder's files when the keyring refuses them.
     func loginStorage(_ configuration: ProfileConfiguration) -> any LockingStorage {
-        configuration.secrets == .keyring ? LoginTokenStorage(KeyringTokenStorage(files: storage, keyring: Keyring.storage(for: directory))) : storage
+        configuration.secrets == .keyring
+            ? LoginTokenStorage(KeyringTokenStorage(files: storage, keyring: Keyring.storage(for: directory))) : storage
     }
 
     /// The profile's token session, for its saved settings (kept in `storage`, else where the

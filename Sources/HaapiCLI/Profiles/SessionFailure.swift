@@ -13,7 +13,9 @@ extension Profile {
         } catch let error as OIDCError where error.cause is TokenSession.NoSessionError {
             throw Self.noTokens(name)
         } catch let error as OIDCError where error.code == .loginRequired {
-            throw CLIFailure("login required: \(error.errorDescription ?? error.error); run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
+            throw CLIFailure(
+                "login required: \(error.errorDescription ?? error.error); run `haapi login --profile \(name)`",
+                exitCode: ExitCodes.loginNeeded)
         } catch let error as StorageError where error.code == .lockTimeout {
             throw CLIFailure("another process has been renewing the tokens of profile \"\(name)\" for too long: \(error.message)")
         } catch let error as StorageError where error.code == .invalidFormat {
@@ -38,7 +40,8 @@ extension Profile {
     }
 
     private static func noTokens(_ name: String) -> CLIFailure {
-        CLIFailure("not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
+        CLIFailure(
+            "not logged in: the profile \"\(name)\" has no tokens; run `haapi login --profile \(name)`", exitCode: ExitCodes.loginNeeded)
     }
 
     /// For an error of the keyring: how to get on (unlock it, or keep the profile's secrets in files).

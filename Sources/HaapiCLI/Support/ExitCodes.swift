@@ -29,9 +29,12 @@ enum ExitCodes {
     static let interrupted: Int32 = 130
 
     /// Writes `error` the way `haapi` reports it and returns the exit code.
-    static func report(_ error: any Error, command: (any ParsableCommand.Type), arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+    static func report(
+        _ error: any Error, command: (any ParsableCommand.Type), arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) -> Int32 {
         if let failure = error as? CLIFailure {
-            Stderr.line(failure.exitCode == ExitCodes.interrupted ? "haapi: " + failure.message : Texts.line(.commandError, failure.message))
+            Stderr.line(
+                failure.exitCode == ExitCodes.interrupted ? "haapi: " + failure.message : Texts.line(.commandError, failure.message))
             return failure.exitCode
         }
         let code = command.exitCode(for: error)

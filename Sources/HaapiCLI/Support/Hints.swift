@@ -14,7 +14,8 @@ enum Hints {
         if chain.contains(where: { ($0 as? HTTPTransportError)?.code == .tlsFailure }) {
             // With a CA file given already, the hint is about that file, not to give one.
             let given = AnnouncedTransport.trustedCAFiles.withLock { $0 }
-            return given.isEmpty ? untrustedCertificate
+            return given.isEmpty
+                ? untrustedCertificate
                 : " (neither the system's roots nor \(given.joined(separator: ", ")) vouch for the server's certificate: check that the file holds the CA that issued it, and that the certificate names the host)"
         }
         return ""

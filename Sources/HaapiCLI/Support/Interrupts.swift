@@ -1,9 +1,10 @@
 import Foundation
 import OAuthCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Ctrl-C (SIGINT) for the whole process.

@@ -11,7 +11,8 @@ enum QRCodeText {
         // UTF8: two rows per line with half blocks, a quiet zone of 2 modules (phones read it on dark and light themes).
         guard let text = encode(data, as: ["-t", "UTF8", "-m", "2"]) else { return nil }
         // Block characters and newlines; each line still goes through PrintableText.
-        return PrintableText.joined(text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText($0) }, separator: "\n")
+        return PrintableText.joined(
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText($0) }, separator: "\n")
     }
 
     /// The code for `data` as an image (for `haapi preview`'s pages), or `nil` without `qrencode`.
@@ -28,7 +29,8 @@ enum QRCodeText {
         let process = Process()
         process.executableURL = program
         process.arguments = options + ["-o", "-"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -39,7 +39,8 @@ final class WaitIndicator: Sendable {
             try await Task.sleep(for: Self.moment)
             for frame in 0... {
                 let seconds = Int((ContinuousClock.now - start).components.seconds)
-                let drawn: PrintableText = Terminal.eraseLine + Terminal.styled(PrintableText(frames[frame % frames.count]), [.cyan]) + " \(text)… "
+                let drawn: PrintableText =
+                    Terminal.eraseLine + Terminal.styled(PrintableText(frames[frame % frames.count]), [.cyan]) + " \(text)… "
                     + Terminal.styled("\(seconds) s", [.dim])
                 guard !Task.isCancelled else { return }
                 // A question or a poll's own status line is on the screen: a background
@@ -89,7 +90,9 @@ struct AnnouncedTransport: HTTPTransport {
     /// The transport for `settings`: their `--cacert` file, `HAAPI_CA_FILE` and `SSL_CERT_FILE`
     /// trusted besides the system's roots. The files are read now (a missing one is said at
     /// once); the transport is made at the first request (a cached `haapi token` makes none).
-    static func make(for settings: ProfileConfiguration?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AnnouncedTransport {
+    static func make(for settings: ProfileConfiguration?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> AnnouncedTransport
+    {
         let roots = try trustedCAs(for: settings, environment: environment)
         return AnnouncedTransport(
             base: LazyTransport {
@@ -113,7 +116,8 @@ struct AnnouncedTransport: HTTPTransport {
     /// - Throws: ``CLIFailure`` naming a file that cannot be read or holds no PEM certificate.
     static func trustedCAs(for settings: ProfileConfiguration?, environment: [String: String]) throws -> String? {
         let named = [
-            (settings?.caFile, "the profile's CA file"), (environment["HAAPI_CA_FILE"], "HAAPI_CA_FILE"), (environment["SSL_CERT_FILE"], "SSL_CERT_FILE"),
+            (settings?.caFile, "the profile's CA file"), (environment["HAAPI_CA_FILE"], "HAAPI_CA_FILE"),
+            (environment["SSL_CERT_FILE"], "SSL_CERT_FILE"),
         ].compactMap { path, source in path.flatMap { $0.isEmpty ? nil : ($0, source) } }
         trustedCAFiles.withLock { $0 = named.filter { !isSystemBundle($0.0) }.map { "\($0.0) (\($0.1))" } }
         guard !named.isEmpty else { return nil }

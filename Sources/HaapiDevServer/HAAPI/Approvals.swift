@@ -1,7 +1,7 @@
 import Foundation
-import OAuthCore
 import Hummingbird
 import Logging
+import OAuthCore
 
 /// The approvals the waiting authenticators (polling, Duo push, BankID) wait for, as a phone
 /// app would give them: the server "sends" the user a link (to the server log, and to the
@@ -94,7 +94,10 @@ enum Approvals {
     /// How long `approval` waits in all and has left at `now`, in whole seconds (the polling step's
     /// `maxWaitTime` and `maxWaitRemainingTime`).
     static func wait(_ approval: Pending.Approval, state: ServerState, now: Date = Date()) -> (total: Int, left: Int) {
-        (OutsideNumber.wholeSeconds(state.configuration.approvalTimeout.timeInterval), OutsideNumber.wholeSeconds(approval.expires.timeIntervalSince(now)))
+        (
+            OutsideNumber.wholeSeconds(state.configuration.approvalTimeout.timeInterval),
+            OutsideNumber.wholeSeconds(approval.expires.timeIntervalSince(now))
+        )
     }
 
     /// The approved user of the flow's wait, which it ends; `nil` when it is not approved.
@@ -141,7 +144,8 @@ enum Approvals {
         }
         guard answered != nil else { return HTMLPages.error(unknown, status: .notFound) }
         return HTMLPages.page(
-            approve ? "Approved" : "Denied", "<p>\(markup: HTMLPages.t(approve ? "You can go back to the app." : "The login was refused."))</p>")
+            approve ? "Approved" : "Denied",
+            "<p>\(markup: HTMLPages.t(approve ? "You can go back to the app." : "The login was refused."))</p>")
     }
 
     static let unknown = "This approval request is unknown, already answered, or expired."
@@ -151,6 +155,8 @@ extension ServerState {
     /// The approval links the server has "sent" and nobody has answered yet: what the users'
     /// phones would show (for tools and tests that play the user).
     public func pendingApprovalLinks() async throws -> [URL] {
-        try await store.all(Approvals.Record.self, kind: Approvals.kind).filter { $0.value.approved == nil }.map { Approvals.link($0.id, state: self) }
+        try await store.all(Approvals.Record.self, kind: Approvals.kind).filter { $0.value.approved == nil }.map {
+            Approvals.link($0.id, state: self)
+        }
     }
 }

@@ -28,7 +28,8 @@ enum AuthorizeEndpoint {
         // From here on, errors go back to the client through its redirect URI.
         let stateParameter = query["state"]
         func redirectError(_ error: String, _ description: String) -> Response {
-            FlowCompletion.oauthError(error, description, redirectUri: redirectUri, stateParameter: stateParameter, isHaapi: isHaapi, state: state)
+            FlowCompletion.oauthError(
+                error, description, redirectUri: redirectUri, stateParameter: stateParameter, isHaapi: isHaapi, state: state)
         }
         guard query["response_type"] == "code" else { return redirectError("unsupported_response_type", "response_type must be code") }
         if !isHaapi && !client.mayUseBrowserFlow {
@@ -37,7 +38,8 @@ enum AuthorizeEndpoint {
         }
         let scope = (query["scope"] ?? "").split(separator: " ").map(String.init)
         guard Set(scope).isSubset(of: Set(client.scope)) else {
-            return redirectError("invalid_scope", "the client may not ask for \(Set(scope).subtracting(client.scope).sorted().joined(separator: " "))")
+            return redirectError(
+                "invalid_scope", "the client may not ask for \(Set(scope).subtracting(client.scope).sorted().joined(separator: " "))")
         }
         let challenge = query["code_challenge"]
         let method = query["code_challenge_method"]
@@ -59,7 +61,9 @@ enum AuthorizeEndpoint {
             acrValues: query["acr_values"], codeChallenge: challenge, codeChallengeMethod: challenge == nil ? nil : "S256",
             requestedDPoPJkt: requestedJkt, isHaapi: isHaapi, sessionJkt: caller?.thumbprint,
             language: ServerLanguage.requested(uiLocales: query["ui_locales"]))
-        guard try await state.store.count(kind: FlowSession.kind, where: "$.clientId", equals: clientId) < state.configuration.maxFlowSessionsPerClient
+        guard
+            try await state.store.count(kind: FlowSession.kind, where: "$.clientId", equals: clientId)
+                < state.configuration.maxFlowSessionsPerClient
         else { return redirectError("temporarily_unavailable", "too many flows of this client are under way") }
         let sessionID = SeedData.randomToken(24)
         try await state.saveFlow(flow, id: sessionID)

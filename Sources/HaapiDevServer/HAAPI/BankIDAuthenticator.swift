@@ -33,9 +33,11 @@ enum BankIDAuthenticator {
             approval: try await Approvals.ask(request, user: user, purpose: "a BankID order", state: state))
         request.flow.wait(for: .bankID(order))
         try await state.saveFlow(request.flow, id: request.sessionID)
-        return Wire.reply(otherDevice
-            ? Steps.bankIDPolling(done: false, autoStartToken: order.autoStartToken, qrData: qrData(order), wait: wait(order, state: state))
-            : Steps.bankIDSameDevice(autoStartToken: order.autoStartToken))
+        return Wire.reply(
+            otherDevice
+                ? Steps.bankIDPolling(
+                    done: false, autoStartToken: order.autoStartToken, qrData: qrData(order), wait: wait(order, state: state))
+                : Steps.bankIDSameDevice(autoStartToken: order.autoStartToken))
     }
 
     /// `GET poll`: pending, then done (continued by the polling authenticator's `moveOn`), or
@@ -46,9 +48,10 @@ enum BankIDAuthenticator {
         }
         switch try await Approvals.progress(&request, state: state, unapproved: "The BankID order was not signed") {
         case .waiting(let done):
-            return Wire.reply(Steps.bankIDPolling(
-                done: done, autoStartToken: order.autoStartToken, qrData: order.otherDevice ? qrData(order) : nil,
-                wait: order.otherDevice ? wait(order, state: state) : nil))
+            return Wire.reply(
+                Steps.bankIDPolling(
+                    done: done, autoStartToken: order.autoStartToken, qrData: order.otherDevice ? qrData(order) : nil,
+                    wait: order.otherDevice ? wait(order, state: state) : nil))
         case .failed(let problem):
             return problem
         }

@@ -12,7 +12,9 @@ enum DuoAuthenticator {
     static let name = "duo"
 
     static func show(_ request: FlowRequest) -> Response {
-        Wire.reply(Steps.username("Log in with Duo", href: HaapiPaths.duoDevices, viewName: "authenticator/duo/authenticate/get", actionTitle: "Continue"))
+        Wire.reply(
+            Steps.username(
+                "Log in with Duo", href: HaapiPaths.duoDevices, viewName: "authenticator/duo/authenticate/get", actionTitle: "Continue"))
     }
 
     /// The user's devices: a phone and a tablet, with ids as stable as the name (a name nobody
@@ -31,7 +33,9 @@ enum DuoAuthenticator {
 
     /// `POST devices`: the device selection, and a new passcode on the user's devices.
     static func devices(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
-        switch try await OTPAuthenticator.sendCode(&request, state: state, channel: "duo", pending: { .duo(username: $0, passcode: $1, push: nil) }) {
+        switch try await OTPAuthenticator.sendCode(
+            &request, state: state, channel: "duo", pending: { .duo(username: $0, passcode: $1, push: nil) })
+        {
         case .refused(let problem): return problem
         case .sent(let username, _, let user): return Wire.reply(Steps.duoDevices(devices(of: username, user).map { ($0.id, $0.title) }))
         }
@@ -50,7 +54,8 @@ enum DuoAuthenticator {
         switch request.value("factor") {
         case "push":
             let approval = try await Approvals.ask(request, user: user, purpose: device.purpose, state: state)
-            request.flow.wait(for: .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval)))
+            request.flow.wait(
+                for: .duo(username: username, passcode: passcode, push: Pending.Wait(recipient: device.title, approval: approval)))
             try await state.saveFlow(request.flow, id: request.sessionID)
             return Wire.reply(Steps.polling(done: false, recipient: device.title, wait: Approvals.wait(approval, state: state)))
         case "passcode":
@@ -58,7 +63,9 @@ enum DuoAuthenticator {
                 return Problems.invalidInput([.missing("passcode", "You have to enter the passcode")])
             }
             guard try await Credentials.reserveAttempt(username, state: state) else { return Problems.tooManyAttempts() }
-            guard user != nil, let passcode, Credentials.constantTimeEqual(entered, passcode) else { return Problems.incorrectCredentials() }
+            guard user != nil, let passcode, Credentials.constantTimeEqual(entered, passcode) else {
+                return Problems.incorrectCredentials()
+            }
             try await Credentials.reset(username, state: state)
             try await state.store.delete(kind: FlowSession.otpTestHookKind, id: request.sessionID)
             return try await FlowCompletion.authenticated(&request, username: username, state: state)

@@ -56,13 +56,17 @@ enum ExternalBrowserAuthenticator {
         let username = parameters["userName"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let password = parameters["password"] ?? ""
         guard !username.isEmpty, !password.isEmpty else {
-            return HTMLPages.login(action: HaapiPaths.externalLaunch, hiddenFields: hidden, error: "Enter your username and password", status: .badRequest)
+            return HTMLPages.login(
+                action: HaapiPaths.externalLaunch, hiddenFields: hidden, error: "Enter your username and password", status: .badRequest)
         }
         switch try await Credentials.check(username: username, password: password, state: state) {
         case .locked:
-            return HTMLPages.login(action: HaapiPaths.externalLaunch, hiddenFields: hidden, error: "Too many failed attempts: the account is locked", status: .badRequest)
+            return HTMLPages.login(
+                action: HaapiPaths.externalLaunch, hiddenFields: hidden, error: "Too many failed attempts: the account is locked",
+                status: .badRequest)
         case .incorrect:
-            return HTMLPages.login(action: HaapiPaths.externalLaunch, hiddenFields: hidden, error: "Incorrect username or password", status: .badRequest)
+            return HTMLPages.login(
+                action: HaapiPaths.externalLaunch, hiddenFields: hidden, error: "Incorrect username or password", status: .badRequest)
         case .success(let user):
             var flow = flow
             let resumeNonce = SeedData.randomToken(24)

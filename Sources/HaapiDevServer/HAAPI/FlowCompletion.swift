@@ -54,7 +54,9 @@ enum FlowCompletion {
     static func consentID(_ username: String, _ clientId: String) -> String { "\(username)|\(clientId)" }
 
     /// Stores the code (``AuthorizationCodeRecord``), ends the flow, and answers the authorization response.
-    static func issueCode(_ request: FlowRequest, scope: [String], refreshTokenDeclined: Bool = false, state: ServerState) async throws -> Response {
+    static func issueCode(_ request: FlowRequest, scope: [String], refreshTokenDeclined: Bool = false, state: ServerState) async throws
+        -> Response
+    {
         let flow = request.flow
         guard let username = flow.username else { throw FlowError("no authenticated user") }
         let code = SeedData.randomToken(24)
@@ -63,7 +65,8 @@ enum FlowCompletion {
             clientId: flow.clientId, redirectUri: flow.redirectUri, scope: scope, username: username, nonce: flow.nonce,
             codeChallenge: flow.codeChallenge, codeChallengeMethod: flow.codeChallengeMethod, dpopJkt: bound ?? flow.requestedDPoPJkt,
             authTime: flow.authTime ?? Date(), refreshTokenDeclined: refreshTokenDeclined ? true : nil)
-        try await state.store.put(record, kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(AuthorizationCodeRecord.lifetime))
+        try await state.store.put(
+            record, kind: AuthorizationCodeRecord.kind, id: code, expiresAt: Date().addingTimeInterval(AuthorizationCodeRecord.lifetime))
         try await state.endFlow(request.sessionID)
         let iss = state.issuer.absoluteString
         let redirect = Wire.appendingQuery(flow.redirectUri, [("code", code), ("state", flow.state), ("iss", iss)])
@@ -110,7 +113,8 @@ enum Credentials {
 
     /// Counts an attempt for `username`; `false` when the account is locked (nothing may be compared).
     static func reserveAttempt(_ username: String, state: ServerState) async throws -> Bool {
-        let attempts = try await state.store.increment(kind: failuresKind, id: username, expiresAt: Date().addingTimeInterval(lockoutDuration))
+        let attempts = try await state.store.increment(
+            kind: failuresKind, id: username, expiresAt: Date().addingTimeInterval(lockoutDuration))
         return attempts <= state.configuration.lockoutAfterFailures
     }
 

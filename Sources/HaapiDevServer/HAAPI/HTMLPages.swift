@@ -40,7 +40,9 @@ enum HTMLPages {
     }
 
     static func hidden(_ fields: [(String, String)]) -> Markup {
-        Markup.joined(fields.map { name, value -> Markup in "<input type=\"hidden\" name=\"\(text: name)\" value=\"\(text: value)\">" }, separator: "\n")
+        Markup.joined(
+            fields.map { name, value -> Markup in "<input type=\"hidden\" name=\"\(text: name)\" value=\"\(text: value)\">" },
+            separator: "\n")
     }
 
     static func notices(error: String?, notice: String?) -> Markup {
@@ -90,7 +92,9 @@ enum HTMLPages {
 
     /// The second page of an account creation: the code sent to the phone given.
     static func registrationConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
-        formPage("Create account", action: HaapiPaths.registerConfirm, sessionID: sessionID, notice: notice, error: error, fields: [codeField], button: "Confirm")
+        formPage(
+            "Create account", action: HaapiPaths.registerConfirm, sessionID: sessionID, notice: notice, error: error, fields: [codeField],
+            button: "Confirm")
     }
 
     static func passwordReset(sessionID: String, error: String? = nil) -> Response {
@@ -103,7 +107,8 @@ enum HTMLPages {
     static func passwordResetConfirm(sessionID: String, notice: String? = nil, error: String? = nil) -> Response {
         formPage(
             "Reset password", action: HaapiPaths.forgotPasswordConfirm, sessionID: sessionID, notice: notice, error: error,
-            fields: [codeField, #"<label>\#(markup: t("New password")) <input type="password" name="password"></label>"#], button: "Set new password")
+            fields: [codeField, #"<label>\#(markup: t("New password")) <input type="password" name="password"></label>"#],
+            button: "Set new password")
     }
 
     /// The field for the code a message gave.
@@ -127,10 +132,12 @@ enum HTMLPages {
     /// One checked box per scope (`consent_SCOPE`), with what the scope gives: the scopes a
     /// consent form asks for (the user may uncheck some).
     static func scopeBoxes(_ scopes: [String]) -> Markup {
-        Markup.joined(scopes.map { scope -> Markup in
-            let description: Markup = FlowCompletion.scopeDescriptions[scope].map { ": \(markup: t($0))" } ?? .empty
-            return "<label><input type=\"checkbox\" name=\"consent_\(text: scope)\" value=\"\(text: scope)\" checked> \(text: scope)\(markup: description)</label>"
-        }, separator: "\n")
+        Markup.joined(
+            scopes.map { scope -> Markup in
+                let description: Markup = FlowCompletion.scopeDescriptions[scope].map { ": \(markup: t($0))" } ?? .empty
+                return
+                    "<label><input type=\"checkbox\" name=\"consent_\(text: scope)\" value=\"\(text: scope)\" checked> \(text: scope)\(markup: description)</label>"
+            }, separator: "\n")
     }
 
     static func consent(sessionID: String, clientName: String, scopes: [String]) -> Response {
@@ -196,11 +203,15 @@ enum HTMLPages {
     static func deviceConsent(token: String, userCode: String, clientId: String, scopes: [String], requestedAt: Date?) -> Response {
         let free = scopes.filter { FlowCompletion.consentFree.contains($0) }
         let asked = scopes.filter { !FlowCompletion.consentFree.contains($0) }
-        let when: Markup = requestedAt.map {
-            let minutes = max(0, OutsideNumber.wholeSeconds(Date().timeIntervalSince($0)) / 60)
-            return "<p>\(markup: sentence("Requested at %1$@ (%2$@ minutes ago).", ["\(text: $0.ISO8601Format())", "\(text: minutes)"]))</p>\n"
-        } ?? .empty
-        let given: Markup = free.isEmpty ? .empty : "<p>\(markup: sentence("Always given: %@", [Markup.joined(free.map { "\(text: $0)" }, separator: ", ")]))</p>"
+        let when: Markup =
+            requestedAt.map {
+                let minutes = max(0, OutsideNumber.wholeSeconds(Date().timeIntervalSince($0)) / 60)
+                return
+                    "<p>\(markup: sentence("Requested at %1$@ (%2$@ minutes ago).", ["\(text: $0.ISO8601Format())", "\(text: minutes)"]))</p>\n"
+            } ?? .empty
+        let given: Markup =
+            free.isEmpty
+            ? .empty : "<p>\(markup: sentence("Always given: %@", [Markup.joined(free.map { "\(text: $0)" }, separator: ", ")]))</p>"
         return page(
             "Approve the device?",
             """
@@ -222,7 +233,8 @@ enum HTMLPages {
     static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
         let lines = fields.map { field -> Markup in
             let bound: Markup = "\(text: field.bound)"
-            let line = field.name.map { sentence("The field %1$@ is too long: at most %2$@ bytes", ["\(text: $0)", bound]) }
+            let line =
+                field.name.map { sentence("The field %1$@ is too long: at most %2$@ bytes", ["\(text: $0)", bound]) }
                 ?? sentence("A field's name is too long: at most %@ bytes", [bound])
             return "<p class=\"error\">\(markup: line)</p>"
         }

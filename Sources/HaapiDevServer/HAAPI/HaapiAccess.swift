@@ -30,7 +30,9 @@ enum HaapiAccess {
     /// - Throws: ``HaapiRefusal``: 401 `invalid_token` (the SDK renews its token once on that),
     ///   401 `invalid_dpop_proof` or `use_dpop_nonce` (with `DPoP-Nonce`), 403 `insufficient_scope`.
     static func authenticate(_ request: Request, state: ServerState) async throws -> HaapiCaller {
-        func refuse(_ error: String, _ description: String, status: HTTPResponse.Status = .unauthorized, nonce: String? = nil) -> HaapiRefusal {
+        func refuse(_ error: String, _ description: String, status: HTTPResponse.Status = .unauthorized, nonce: String? = nil)
+            -> HaapiRefusal
+        {
             var headers: HTTPFields = [.wwwAuthenticate: "DPoP error=\"\(error)\", error_description=\"\(description)\""]
             if let nonce { headers[.dpopNonce] = nonce }
             return HaapiRefusal(reply: Reply.oauthError(error, description, status: status, headers: headers))
@@ -85,14 +87,16 @@ struct FlowRequest: Sendable {
         let parameters = try await allParameters(request)
         let sessionID = isHaapi ? request.headers[.sessionID] : parameters["session"]
         guard let sessionID, !sessionID.isEmpty, let flow = try await state.loadFlow(sessionID) else {
-            throw HaapiRefusal(reply: isHaapi
-                ? Problems.genericUserError("The authentication session is unknown or has expired; start again.")
-                : HTMLPages.error("The authentication session is unknown or has expired; start again.", status: .badRequest))
+            throw HaapiRefusal(
+                reply: isHaapi
+                    ? Problems.genericUserError("The authentication session is unknown or has expired; start again.")
+                    : HTMLPages.error("The authentication session is unknown or has expired; start again.", status: .badRequest))
         }
         if flow.isHaapi != isHaapi {
-            throw HaapiRefusal(reply: isHaapi
-                ? Problems.mismatchBetweenSessionAndAccessToken()
-                : HTMLPages.error("This authentication session belongs to an app, not to a browser.", status: .badRequest))
+            throw HaapiRefusal(
+                reply: isHaapi
+                    ? Problems.mismatchBetweenSessionAndAccessToken()
+                    : HTMLPages.error("This authentication session belongs to an app, not to a browser.", status: .badRequest))
         }
         // The session belongs to the HAAPI token's key that started it, not merely to its client:
         // another app instance of the same client, holding a stolen Session-Id, cannot continue it.
@@ -102,7 +106,8 @@ struct FlowRequest: Sendable {
         guard let client = try await state.client(flow.clientId) else {
             throw FlowError("the flow's client \(flow.clientId) no longer exists")
         }
-        return FlowRequest(isHaapi: isHaapi, sessionID: sessionID, flow: flow, client: client, parameters: parameters, caller: caller, source: source)
+        return FlowRequest(
+            isHaapi: isHaapi, sessionID: sessionID, flow: flow, client: client, parameters: parameters, caller: caller, source: source)
     }
 
     /// Query parameters, with a POST or PUT form body's on top.

@@ -25,7 +25,9 @@ enum HaapiRoutes {
             return try await UsernamePasswordAuthenticator.login(&request, state: state)
         }
         flow(router, .get, HaapiPaths.register, state) { request in UsernamePasswordAuthenticator.registrationForm(request) }
-        flow(router, .post, HaapiPaths.register, state) { request in try await UsernamePasswordAuthenticator.register(&request, state: state) }
+        flow(router, .post, HaapiPaths.register, state) { request in
+            try await UsernamePasswordAuthenticator.register(&request, state: state)
+        }
         flow(router, .post, HaapiPaths.registerConfirm, state) { request in
             try await UsernamePasswordAuthenticator.confirmRegistration(&request, state: state)
         }
@@ -77,7 +79,9 @@ enum HaapiRoutes {
             await guarded(request) { try await ExternalBrowserAuthenticator.login(request, state: state) }
         }
         flow(router, .post, HaapiPaths.externalResume, state, haapiOnly: true) { request in
-            try offered(request.flow.authenticator == ExternalBrowserAuthenticator.legacyName ? ExternalBrowserAuthenticator.legacyName : ExternalBrowserAuthenticator.name, request)
+            try offered(
+                request.flow.authenticator == ExternalBrowserAuthenticator.legacyName
+                    ? ExternalBrowserAuthenticator.legacyName : ExternalBrowserAuthenticator.name, request)
             return try await ExternalBrowserAuthenticator.resume(&request, state: state)
         }
 
@@ -97,7 +101,8 @@ enum HaapiRoutes {
     /// A route of the authentication service: loads the flow (checking the HAAPI token, the
     /// DPoP proof and the session), runs `handler`, and answers faults with `unexpected`.
     static func flow(
-        _ router: Router<DevServerRequestContext>, _ method: HTTPRequest.Method, _ path: String, _ state: ServerState, haapiOnly: Bool = false,
+        _ router: Router<DevServerRequestContext>, _ method: HTTPRequest.Method, _ path: String, _ state: ServerState,
+        haapiOnly: Bool = false,
         _ handler: @escaping @Sendable (inout FlowRequest) async throws -> Response
     ) {
         router.on(RouterPath(path), method: method) { request, context in
@@ -120,8 +125,9 @@ enum HaapiRoutes {
             return try await body()
         } catch let refusal as HaapiRefusal {
             return refusal.reply
-        } catch where Reply.isTooLarge(error) {
-            return HaapiAccess.isHaapi(request) ? Reply.payloadTooLarge() : HTMLPages.error("The request is too large.", status: .contentTooLarge)
+        } catch  where Reply.isTooLarge(error) {
+            return HaapiAccess.isHaapi(request)
+                ? Reply.payloadTooLarge() : HTMLPages.error("The request is too large.", status: .contentTooLarge)
         } catch {
             logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return HaapiAccess.isHaapi(request)
@@ -132,9 +138,10 @@ enum HaapiRoutes {
     /// Refuses an authenticator the flow's client does not offer.
     static func offered(_ name: String, _ request: FlowRequest) throws {
         guard request.client.authenticators.contains(name) else {
-            throw HaapiRefusal(reply: request.isHaapi
-                ? Problems.genericUserError("This authenticator is not offered to the client")
-                : HTMLPages.error("This authenticator is not offered to the client", status: .badRequest))
+            throw HaapiRefusal(
+                reply: request.isHaapi
+                    ? Problems.genericUserError("This authenticator is not offered to the client")
+                    : HTMLPages.error("This authenticator is not offered to the client", status: .badRequest))
         }
     }
 
@@ -155,7 +162,8 @@ enum HaapiRoutes {
         }
         request.flow.choose(name)
         if name == ExternalBrowserAuthenticator.name || name == ExternalBrowserAuthenticator.legacyName {
-            return try await ExternalBrowserAuthenticator.show(&request, state: state, legacy: name == ExternalBrowserAuthenticator.legacyName)
+            return try await ExternalBrowserAuthenticator.show(
+                &request, state: state, legacy: name == ExternalBrowserAuthenticator.legacyName)
         }
         try await state.saveFlow(request.flow, id: request.sessionID)
         switch name {

@@ -18,7 +18,9 @@ enum OTPAuthenticator {
         switch try await sendCode(&request, state: state, channel: "otp") {
         case .refused(let problem): return problem
         case .sent(_, let recipient, _):
-            return Wire.reply(Steps.continueSameStep(ServerTexts.sentence("A code was sent to %@", [recipient]), viewName: "authenticator/otp/authenticate/code-sent"))
+            return Wire.reply(
+                Steps.continueSameStep(
+                    ServerTexts.sentence("A code was sent to %@", [recipient]), viewName: "authenticator/otp/authenticate/code-sent"))
         }
     }
 
@@ -60,7 +62,8 @@ enum OTPAuthenticator {
     static func deliver(
         _ code: String, channel: String, for username: String, to phone: String, request: FlowRequest, state: ServerState
     ) async throws {
-        try await state.store.put(code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
+        try await state.store.put(
+            code, kind: FlowSession.otpTestHookKind, id: request.sessionID, expiresAt: Date().addingTimeInterval(FlowSession.lifetime))
         if let userMessages = state.configuration.userMessages {
             userMessages(.oneTimeCode(channel: channel, username: username, recipient: masked(phone), code: code))
         } else {
@@ -72,7 +75,9 @@ enum OTPAuthenticator {
     /// A phone number as the server shows it: its last three digits (for a name nobody has,
     /// three digits the name always gets, so the answer looks the same).
     static func maskedPhone(of username: String, _ user: UserRecord?) -> String {
-        masked(user?.phone ?? String(format: "%03d", Int(SHA256.hash(data: Data(username.utf8)).prefix(2).reduce(0) { $0 << 8 | Int($1) }) % 1000))
+        masked(
+            user?.phone
+                ?? String(format: "%03d", Int(SHA256.hash(data: Data(username.utf8)).prefix(2).reduce(0) { $0 << 8 | Int($1) }) % 1000))
     }
 
     /// A phone number as the server shows it: its last three digits.

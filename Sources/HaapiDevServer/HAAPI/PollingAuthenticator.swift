@@ -31,7 +31,8 @@ enum PollingAuthenticator {
             return Problems.genericUserError("Nothing is being waited for: start again")
         }
         switch try await Approvals.progress(&request, state: state, unapproved: "The request was not approved") {
-        case .waiting(let done): return Wire.reply(Steps.polling(done: done, recipient: recipient, wait: Approvals.wait(approval, state: state)))
+        case .waiting(let done):
+            return Wire.reply(Steps.polling(done: done, recipient: recipient, wait: Approvals.wait(approval, state: state)))
         case .failed(let problem): return problem
         }
     }

@@ -114,7 +114,9 @@ enum Wire {
 enum Steps {
     /// A redirection step: one form of kind `redirect`.
     static func redirection(to href: String) -> JSONValue {
-        Wire.step("redirection-step", viewName: "/templates/redirect", actions: [Wire.form(kind: "redirect", href: href, method: "GET", type: false)])
+        Wire.step(
+            "redirection-step", viewName: "/templates/redirect",
+            actions: [Wire.form(kind: "redirect", href: href, method: "GET", type: false)])
     }
 
     /// The username/password step, with links to create an account and to reset a password.
@@ -124,7 +126,10 @@ enum Steps {
             actions: [
                 Wire.form(
                     kind: "login", title: "Login", href: HaapiPaths.usernamePassword, actionTitle: "Login",
-                    fields: [Wire.field("userName", type: "username", label: "Username"), Wire.field("password", type: "password", label: "Password")])
+                    fields: [
+                        Wire.field("userName", type: "username", label: "Username"),
+                        Wire.field("password", type: "password", label: "Password"),
+                    ])
             ],
             messages: messages,
             links: [
@@ -156,7 +161,10 @@ enum Steps {
         return Wire.step(
             "authentication-step", viewName: "views/select-authenticator/index",
             actions: [
-                ["template": "selector", "kind": "authenticator-selector", "title": "Select Authentication Method", "model": ["options": .array(options)]]
+                [
+                    "template": "selector", "kind": "authenticator-selector", "title": "Select Authentication Method",
+                    "model": ["options": .array(options)],
+                ]
             ])
     }
 
@@ -187,7 +195,8 @@ enum Steps {
     /// takes the code and the new password.
     static func passwordReset() -> JSONValue {
         let confirm = Wire.form(
-            kind: "password-reset", title: "Enter the code and a new password", href: HaapiPaths.forgotPasswordConfirm, actionTitle: "Set new password",
+            kind: "password-reset", title: "Enter the code and a new password", href: HaapiPaths.forgotPasswordConfirm,
+            actionTitle: "Set new password",
             fields: [
                 Wire.field("code", type: "text", label: "Code"),
                 Wire.field("password", type: "password", label: "New password"),
@@ -219,20 +228,24 @@ enum Steps {
 
     /// The first polling step: who is asked.
     static func pollingStart() -> JSONValue {
-        username("Approve on your phone", href: HaapiPaths.pollingStart, viewName: "authenticator/polling/authenticate/get", actionTitle: "Send request")
+        username(
+            "Approve on your phone", href: HaapiPaths.pollingStart, viewName: "authenticator/polling/authenticate/get",
+            actionTitle: "Send request")
     }
 
     /// A polling step, pending (poll and cancel actions, what to do, and with `wait` how long the
     /// request waits and has left, in seconds) or done (a redirect form, POST, hidden field).
     static func polling(done: Bool, recipient: String, interval: Int = 2000, wait: (total: Int, left: Int)? = nil) -> JSONValue {
-        let actions: [JSONValue] = done
+        let actions: [JSONValue] =
+            done
             ? [Wire.form(kind: "redirect", href: HaapiPaths.pollingPoll, fields: [Wire.field("moveOn", type: "hidden", value: "true")])]
             : [
                 Wire.form(kind: "poll", href: HaapiPaths.pollingPoll, method: "GET", type: false),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Cancel"),
             ]
         var properties: [String: JSONValue] = [
-            "status": .string(done ? "done" : "pending"), "recipientOfCommunication": .string(recipient), "interval": .string(String(interval)),
+            "status": .string(done ? "done" : "pending"), "recipientOfCommunication": .string(recipient),
+            "interval": .string(String(interval)),
         ]
         if let wait, !done {
             properties["maxWaitTime"] = .string(String(wait.total))
@@ -277,13 +290,16 @@ enum Steps {
 
     /// A username form posting to `href` (the first step of the simulated second factors), with
     /// `continueActions` for what the answer asks next.
-    static func username(_ title: String, href: String, viewName: String, actionTitle: String, continueActions: [JSONValue] = []) -> JSONValue {
+    static func username(_ title: String, href: String, viewName: String, actionTitle: String, continueActions: [JSONValue] = [])
+        -> JSONValue
+    {
         Wire.step(
             "authentication-step", viewName: viewName,
             actions: [
                 Wire.form(
                     kind: "login", title: title, href: href, actionTitle: actionTitle,
-                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")], continueActions: continueActions)
+                    fields: [Wire.field("userName", type: "username", label: "Username", placeholder: "username")],
+                    continueActions: continueActions)
             ])
     }
 
@@ -298,12 +314,19 @@ enum Steps {
         let options: [JSONValue] = devices.map { device in
             [
                 "template": "selector", "kind": "device-option", "title": .string(device.title),
-                "model": ["options": [factor(device.id, "push", "Send push notification"), factor(device.id, "passcode", "Enter a passcode", passcode: true)]],
+                "model": [
+                    "options": [
+                        factor(device.id, "push", "Send push notification"),
+                        factor(device.id, "passcode", "Enter a passcode", passcode: true),
+                    ]
+                ],
             ]
         }
         return Wire.step(
             "authentication-step", viewName: "authenticator/duo/authenticate/select-device",
-            actions: [["template": "selector", "kind": "device-selector", "title": "Device selection", "model": ["options": .array(options)]]])
+            actions: [
+                ["template": "selector", "kind": "device-selector", "title": "Device selection", "model": ["options": .array(options)]]
+            ])
     }
 
     /// BankID's choice of this device or another, as Curity sends it.
@@ -362,8 +385,11 @@ enum Steps {
     /// BankID waiting for the user: pending (poll, cancel, the operation with the current QR
     /// data for another device) or done (the redirect form that continues).
     /// `wait` is the order's whole time and the time left, in seconds, for the QR code's countdown.
-    static func bankIDPolling(done: Bool, autoStartToken: String, qrData: String?, interval: Int = 1000, wait: (total: Int, left: Int)? = nil) -> JSONValue {
-        let actions: [JSONValue] = done
+    static func bankIDPolling(
+        done: Bool, autoStartToken: String, qrData: String?, interval: Int = 1000, wait: (total: Int, left: Int)? = nil
+    ) -> JSONValue {
+        let actions: [JSONValue] =
+            done
             ? [Wire.form(kind: "redirect", href: HaapiPaths.pollingPoll, fields: [Wire.field("moveOn", type: "hidden", value: "true")])]
             : [
                 Wire.form(kind: "poll", href: HaapiPaths.bankIDPoll, method: "GET", type: false),
@@ -374,7 +400,8 @@ enum Steps {
             "polling-step", viewName: "authenticator/bankid/wait/index", actions: actions,
             messages: done ? [] : [Wire.message(qrData == nil ? "Start your BankID app" : "Scan the QR code with your BankID app")],
             properties: ["status": .string(done ? "done" : "pending"), "interval": .string(String(interval))].merging(
-                wait.map { ["maxWaitTime": .string(String($0.total)), "maxWaitRemainingTime": .string(String(max(0, $0.left)))] } ?? [:]) { $1 })
+                wait.map { ["maxWaitTime": .string(String($0.total)), "maxWaitRemainingTime": .string(String(max(0, $0.left)))] } ?? [:]
+            ) { $1 })
     }
 
     /// A WebAuthn client operation (`webauthn-registration` with creation options, or
@@ -387,11 +414,14 @@ enum Steps {
             fields: [Wire.field("credential", type: "context")])
         let fallback = Wire.form(
             kind: "redirect", title: "Use the browser instead",
-            href: HaapiPaths.authenticator(ExternalBrowserAuthenticator.name) + "?_force_external_browser_flow=true", method: "GET", type: false)
+            href: HaapiPaths.authenticator(ExternalBrowserAuthenticator.name) + "?_force_external_browser_flow=true", method: "GET",
+            type: false)
         let name = registration ? "webauthn-registration" : "webauthn-authentication"
-        let arguments: JSONValue = registration ? ["credentialCreationOptions": ["publicKey": options]] : ["credentialRequestOptions": ["publicKey": options]]
+        let arguments: JSONValue =
+            registration ? ["credentialCreationOptions": ["publicKey": options]] : ["credentialRequestOptions": ["publicKey": options]]
         return Wire.step(
-            registration ? "registration-step" : "authentication-step", viewName: "authenticator/webauthn/\(registration ? "register" : "authenticate")/get",
+            registration ? "registration-step" : "authentication-step",
+            viewName: "authenticator/webauthn/\(registration ? "register" : "authenticate")/get",
             actions: [
                 [
                     "template": "client-operation", "kind": registration ? "device-register" : "login",
@@ -408,7 +438,8 @@ enum Steps {
             "authentication-step", viewName: "authenticator/webauthn/confirm/get",
             actions: [
                 Wire.form(
-                    kind: "login", title: "Confirm your password to register a passkey", href: HaapiPaths.webAuthnConfirm, actionTitle: "Continue",
+                    kind: "login", title: "Confirm your password to register a passkey", href: HaapiPaths.webAuthnConfirm,
+                    actionTitle: "Continue",
                     fields: [Wire.field("password", type: "password", label: "Password")])
             ],
             messages: [Wire.message(ServerTexts.sentence("%@ has no passkey yet", [username]), ["heading"])])
@@ -422,7 +453,8 @@ enum Steps {
                 Wire.form(
                     kind: "user-consent", title: "Consent", href: HaapiPaths.consent, actionTitle: "Accept",
                     fields: scopes.map {
-                        Wire.field("consent_\($0)", type: "checkbox", label: FlowCompletion.scopeDescriptions[$0] ?? $0, value: $0, checked: true)
+                        Wire.field(
+                            "consent_\($0)", type: "checkbox", label: FlowCompletion.scopeDescriptions[$0] ?? $0, value: $0, checked: true)
                     }),
                 Wire.form(kind: "cancel", title: "Cancel", href: HaapiPaths.cancel, actionTitle: "Deny"),
             ],
@@ -443,7 +475,9 @@ enum Steps {
 enum Problems {
     static let base = "https://curity.se/problems/"
 
-    static func reply(_ type: String, title: String, status: HTTPResponse.Status = .badRequest, extra: [String: JSONValue] = [:]) -> Response {
+    static func reply(_ type: String, title: String, status: HTTPResponse.Status = .badRequest, extra: [String: JSONValue] = [:])
+        -> Response
+    {
         Reply.json(document(type, title: title, extra: extra), status: status, type: Reply.problemMediaType)
     }
 
@@ -464,21 +498,25 @@ enum Problems {
     }
 
     static func invalidInput(_ fields: [InvalidField]) -> Response {
-        reply("invalid-input", title: "Form Errors", extra: [
-            "invalidFields": .array(fields.map { ["name": .string($0.name), "reason": .string($0.reason), "detail": .string($0.detail)] })
-        ])
+        reply(
+            "invalid-input", title: "Form Errors",
+            extra: [
+                "invalidFields": .array(
+                    fields.map { ["name": .string($0.name), "reason": .string($0.reason), "detail": .string($0.detail)] })
+            ])
     }
 
     /// Fields past their bounds (``InputBounds``): invalid input, each saying its bound (a field
     /// whose name is too long is not named back).
     static func tooLong(_ fields: [InputBounds.TooLong]) -> Response {
-        invalidInput(fields.map { field in
-            let bound = String(field.bound)
-            guard let name = field.name else {
-                return .invalid("", ServerTexts.sentence("A field's name is too long: at most %@ bytes", [bound]))
-            }
-            return .invalid(name, ServerTexts.sentence("Too long: at most %@ bytes", [bound]))
-        })
+        invalidInput(
+            fields.map { field in
+                let bound = String(field.bound)
+                guard let name = field.name else {
+                    return .invalid("", ServerTexts.sentence("A field's name is too long: at most %@ bytes", [bound]))
+                }
+                return .invalid(name, ServerTexts.sentence("Too long: at most %@ bytes", [bound]))
+            })
     }
 
     static func incorrectCredentials() -> Response { reply("incorrect-credentials", title: "Incorrect credentials") }
@@ -501,9 +539,11 @@ enum Problems {
 
     /// An OAuth error outcome of the flow, with the `authorization-response` link to the redirect URI.
     static func errorAuthorizationResponse(error: String, description: String, iss: String, redirect: String) -> Response {
-        reply("error-authorization-response", title: "Authorization failed", extra: [
-            "error": .string(error), "error_description": .string(description), "iss": .string(iss),
-            "links": [Wire.link(redirect, rel: "authorization-response")],
-        ])
+        reply(
+            "error-authorization-response", title: "Authorization failed",
+            extra: [
+                "error": .string(error), "error_description": .string(description), "iss": .string(iss),
+                "links": [Wire.link(redirect, rel: "authorization-response")],
+            ])
     }
 }

@@ -42,17 +42,30 @@ public enum StepGallery {
             ("duo-devices", Steps.duoDevices([(id: "phone", title: "iPhone"), (id: "tablet", title: "iPad")])),
             ("bankid-choice", Steps.bankIDChoice()),
             ("bankid-this-device", Steps.bankIDSameDevice(autoStartToken: token)),
-            ("bankid-other-device", Steps.bankIDPolling(done: false, autoStartToken: token, qrData: "bankid.\(token).0.0000", wait: (total: 120, left: 83))),
+            (
+                "bankid-other-device",
+                Steps.bankIDPolling(done: false, autoStartToken: token, qrData: "bankid.\(token).0.0000", wait: (total: 120, left: 83))
+            ),
             ("passkey", Steps.webAuthn(registration: false, options: options)),
             ("consent", Steps.consent(scopes: ["profile", "email", "offline_access"], clientName: "haapi-public")),
-            ("invalid-input", Problems.document("invalid-input", title: "Form Errors", extra: [
-                "invalidFields": [["name": "userName", "reason": "missing", "detail": "You have to enter your username"]],
-            ])),
+            (
+                "invalid-input",
+                Problems.document(
+                    "invalid-input", title: "Form Errors",
+                    extra: [
+                        "invalidFields": [["name": "userName", "reason": "missing", "detail": "You have to enter your username"]]
+                    ])
+            ),
             ("incorrect-credentials", Problems.document("incorrect-credentials", title: "Incorrect credentials")),
             ("too-many-attempts", Problems.document("too-many-attempts", title: Credentials.lockedMessage)),
-            ("authentication-failed", Problems.document("authentication-failed", title: "The BankID order was not signed in time", extra: [
-                "messages": [Wire.message("The BankID order was not signed in time", ["error"])],
-            ])),
+            (
+                "authentication-failed",
+                Problems.document(
+                    "authentication-failed", title: "The BankID order was not signed in time",
+                    extra: [
+                        "messages": [Wire.message("The BankID order was not signed in time", ["error"])]
+                    ])
+            ),
         ]
         return steps.map { Document(name: $0.0, body: ServerTexts.localized($0.1, to: language)) }
     }
@@ -60,9 +73,12 @@ public enum StepGallery {
     /// `GET /preview` (the index) and `GET /preview/{name}`, in `?lang=` or the request's language.
     static func add(to router: Router<DevServerRequestContext>, renderer: any PreviewRenderer) {
         @Sendable func page(_ name: String?, _ request: Request) async throws -> Response {
-            let language = ServerLanguage.requested(uiLocales: request.uri.queryParameters["lang"].map(String.init)) ?? ServerLanguage.current
+            let language =
+                ServerLanguage.requested(uiLocales: request.uri.queryParameters["lang"].map(String.init)) ?? ServerLanguage.current
             guard let html = try await renderer.page(name, documents: documents(language: language), language: language) else {
-                return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "no such page\n")))
+                return Response(
+                    status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "no such page\n")))
             }
             // The page is drawn from this server's own documents; it runs no script of anyone's.
             return Reply.html(html, showingImages: true)

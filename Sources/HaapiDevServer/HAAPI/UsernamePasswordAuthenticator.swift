@@ -17,7 +17,8 @@ enum UsernamePasswordAuthenticator {
     }
 
     /// Missing `userName` / `password`, as invalid-input fields.
-    static func missingFields(_ request: FlowRequest, passwordDetail: String = "You have to enter your password") -> [Problems.InvalidField] {
+    static func missingFields(_ request: FlowRequest, passwordDetail: String = "You have to enter your password") -> [Problems.InvalidField]
+    {
         var fields: [Problems.InvalidField] = []
         if request.value("userName") == nil { fields.append(.missing("userName", "You have to enter your username")) }
         if (request.parameters["password"] ?? "").isEmpty { fields.append(.missing("password", passwordDetail)) }
@@ -66,16 +67,19 @@ enum UsernamePasswordAuthenticator {
         }
         // Hashed either way, so the answer takes as long for a taken name.
         let account = UserRecord(
-            username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "", phone: phone)
+            username: username, password: password, name: request.value("name") ?? username, email: request.value("email") ?? "",
+            phone: phone)
         let taken = try await state.user(username) != nil
         if taken {
             OTPAuthenticator.logger.notice("account creation: told \(phone) that the name \(username) is taken")
             state.configuration.log("register: taken for \(username)")
         }
-        let sent = ServerTexts.sentence("A message was sent to %@: enter the code it gives to create the account", [OTPAuthenticator.masked(phone)])
+        let sent = ServerTexts.sentence(
+            "A message was sent to %@: enter the code it gives to create the account", [OTPAuthenticator.masked(phone)])
         return try await sendCode(
             &request, channel: "register", for: username, to: taken ? nil : phone, state: state,
-            pending: { .accountCreation(account: taken ? nil : account, $0) }, notice: sent, viewName: "authenticator/html-form/register/code-sent",
+            pending: { .accountCreation(account: taken ? nil : account, $0) }, notice: sent,
+            viewName: "authenticator/html-form/register/code-sent",
             confirmPage: HTMLPages.registrationConfirm)
     }
 
@@ -102,7 +106,8 @@ enum UsernamePasswordAuthenticator {
     static func confirmRegistration(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.registrationConfirm(sessionID: sessionID, error: text) }
         guard case .accountCreation(let account, let check) = request.flow.pending, let expected = check.code else {
-            return refuse(request, Problems.genericUserError("No code was sent: create the account first"), "Create the account first", page: page)
+            return refuse(
+                request, Problems.genericUserError("No code was sent: create the account first"), "Create the account first", page: page)
         }
         guard let code = request.value("code") else {
             return refuse(request, Problems.invalidInput([.missing("code", "You have to enter the code")]), "Enter the code", page: page)
@@ -157,7 +162,9 @@ enum UsernamePasswordAuthenticator {
     static func resetPassword(_ request: inout FlowRequest, state: ServerState) async throws -> Response {
         let page = { [sessionID = request.sessionID] (text: String) in HTMLPages.passwordReset(sessionID: sessionID, error: text) }
         guard let username = request.value("userName") else {
-            return refuse(request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page)
+            return refuse(
+                request, Problems.invalidInput([.missing("userName", "You have to enter your username")]), "Enter your username", page: page
+            )
         }
         return try await sendCode(
             &request, channel: "reset", for: username, to: try await state.user(username)?.phone, state: state,

@@ -22,7 +22,9 @@ enum WebAuthnAuthenticator {
     static let credentialKind = "webauthn-credential"
 
     static func show(_ request: FlowRequest) -> Response {
-        Wire.reply(Steps.username("Log in with a passkey", href: HaapiPaths.webAuthnStart, viewName: "authenticator/webauthn/get", actionTitle: "Continue"))
+        Wire.reply(
+            Steps.username(
+                "Log in with a passkey", href: HaapiPaths.webAuthnStart, viewName: "authenticator/webauthn/get", actionTitle: "Continue"))
     }
 
     static func verifier(_ state: ServerState) -> WebAuthnVerifier {
@@ -54,7 +56,8 @@ enum WebAuthnAuthenticator {
         request.flow.wait(for: .webAuthn(username: username, challenge: challenge, confirmed: false))
         try await state.saveFlow(request.flow, id: request.sessionID)
         let options: JSONValue = [
-            "challenge": .string(challenge), "rpId": .string(verifier(state).relyingPartyID), "timeout": 120_000, "userVerification": "preferred",
+            "challenge": .string(challenge), "rpId": .string(verifier(state).relyingPartyID), "timeout": 120_000,
+            "userVerification": "preferred",
             "allowCredentials": .array(registered.map { ["type": "public-key", "id": .string($0.id)] }),
         ]
         return Wire.reply(Steps.webAuthn(registration: false, options: options))
@@ -76,7 +79,8 @@ enum WebAuthnAuthenticator {
             let options: JSONValue = [
                 "rp": ["id": .string(relyingParty), "name": "haapi server"],
                 "user": [
-                    "id": .string(Base64URL.encode(Data(SHA256.hash(data: Data(user.username.utf8))).prefix(16))), "name": .string(user.username),
+                    "id": .string(Base64URL.encode(Data(SHA256.hash(data: Data(user.username.utf8))).prefix(16))),
+                    "name": .string(user.username),
                     "displayName": .string(user.name),
                 ],
                 "challenge": .string(challenge), "pubKeyCredParams": [["type": "public-key", "alg": -7]], "timeout": 120_000,
@@ -118,11 +122,13 @@ enum WebAuthnAuthenticator {
         guard let credential = request.value("credential"),
             let id = (try? JSONValue(parsing: Data(credential.utf8)))?["id"]?.stringValue
         else { return Problems.invalidInput([.missing("credential", "The passkey's credential is missing")]) }
-        guard var record = try await state.store.get(WebAuthnCredentialRecord.self, kind: credentialKind, id: id), record.username == username,
+        guard var record = try await state.store.get(WebAuthnCredentialRecord.self, kind: credentialKind, id: id),
+            record.username == username,
             let key = Base64URL.decode(record.publicKey).flatMap({ try? P256.Signing.PublicKey(x963Representation: $0) })
         else { return Problems.authenticationFailed("The passkey was not accepted: it is not one of this user's") }
         do {
-            record.signCount = try verifier(state).assert(credential, challenge: challenge, publicKey: key, storedSignCount: record.signCount)
+            record.signCount = try verifier(state).assert(
+                credential, challenge: challenge, publicKey: key, storedSignCount: record.signCount)
         } catch let refusal as WebAuthnRefusal {
             return Problems.authenticationFailed(ServerTexts.sentence("The passkey was not accepted: %@", [refusal.description]))
         }

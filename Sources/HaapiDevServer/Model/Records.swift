@@ -18,7 +18,9 @@ public struct UserRecord: Codable, Sendable, Hashable {
 
     /// A user whose password is `password` (kept as a salted hash).
     public init(username: String, password: String, name: String, email: String, phone: String, personalNumber: String? = nil) {
-        self.init(username: username, passwordHash: PasswordHash.make(password), name: name, email: email, phone: phone, personalNumber: personalNumber)
+        self.init(
+            username: username, passwordHash: PasswordHash.make(password), name: name, email: email, phone: phone,
+            personalNumber: personalNumber)
     }
 
     /// A user whose password hash is already made.
@@ -152,8 +154,9 @@ extension ClientRecord {
         if redirectUris.contains(redirectUri) { return true }
         // The one exception, RFC 8252 §7.3: a loopback IP redirect on any port. The rest must match
         // as sent: no user info, no fragment, a port in range, the path and query byte for byte.
-        guard let candidate = URLComponents(string: redirectUri), Self.isLoopback(candidate), candidate.user == nil, candidate.password == nil,
-            candidate.fragment == nil, (candidate.port.map { (1...65535).contains($0) } ?? true), !redirectUri.contains("\\")
+        guard let candidate = URLComponents(string: redirectUri), Self.isLoopback(candidate), candidate.user == nil,
+            candidate.password == nil,
+            candidate.fragment == nil, candidate.port.map { (1...65535).contains($0) } ?? true, !redirectUri.contains("\\")
         else { return false }
         return redirectUris.contains { registered in
             guard let known = URLComponents(string: registered), Self.isLoopback(known) else { return false }

@@ -21,7 +21,8 @@ public enum SeedData {
         guard try await store.get(Bool.self, kind: "server", id: "seeded") == nil else { return }
         try await store.put(
             UserRecord(
-                username: username, passwordHash: hashing == .standard ? demoPasswordHash : PasswordHash.make(password, hashing: hashing), name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
+                username: username, passwordHash: hashing == .standard ? demoPasswordHash : PasswordHash.make(password, hashing: hashing),
+                name: "Demo User", email: "demo@example.test", phone: "+46 70 000 00 00",
                 personalNumber: personalNumber),
             kind: "user", id: username)
         let appRedirect = "haapi://callback"
@@ -29,23 +30,31 @@ public enum SeedData {
         let loopbackRedirect = "http://127.0.0.1/callback"
         let scopes = ["openid", "profile", "email", "offline_access", haapiScope]
         let clients = [
-            ClientRecord(clientId: "haapi-attested", strategy: .attestation, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
-                         issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
-            ClientRecord(clientId: "haapi-secret", clientSecret: "haapi-secret-\(randomToken(12))", strategy: .secret,
-                         redirectUris: [appRedirect, loopbackRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
-                         authenticators: ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid", "webauthn"]),
-            ClientRecord(clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
-                         issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
-            ClientRecord(clientId: "haapi-dcr-template", clientSecret: "dcr-secret-\(randomToken(12))", strategy: .dcr,
-                         redirectUris: [appRedirect, loopbackRedirect], scope: scopes + ["dcr"], issueTokenBoundAuthorizationCode: false,
-                         authenticators: ["username-password"]),
-            ClientRecord(clientId: "browser-app", strategy: .browser, redirectUris: ["http://127.0.0.1/callback"],
-                         scope: ["openid", "profile", "email", "offline_access"], issueTokenBoundAuthorizationCode: false,
-                         authenticators: ["username-password"]),
+            ClientRecord(
+                clientId: "haapi-attested", strategy: .attestation, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
+                issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
+            ClientRecord(
+                clientId: "haapi-secret", clientSecret: "haapi-secret-\(randomToken(12))", strategy: .secret,
+                redirectUris: [appRedirect, loopbackRedirect], scope: scopes, issueTokenBoundAuthorizationCode: false,
+                authenticators: ["username-password", "otp", "polling", "external-browser", "legacy-launch", "duo", "bankid", "webauthn"]),
+            ClientRecord(
+                clientId: "haapi-jwt", strategy: .jwt, redirectUris: [appRedirect, loopbackRedirect], scope: scopes,
+                issueTokenBoundAuthorizationCode: true, authenticators: ["username-password"]),
+            ClientRecord(
+                clientId: "haapi-dcr-template", clientSecret: "dcr-secret-\(randomToken(12))", strategy: .dcr,
+                redirectUris: [appRedirect, loopbackRedirect], scope: scopes + ["dcr"], issueTokenBoundAuthorizationCode: false,
+                authenticators: ["username-password"]),
+            ClientRecord(
+                clientId: "browser-app", strategy: .browser, redirectUris: ["http://127.0.0.1/callback"],
+                scope: ["openid", "profile", "email", "offline_access"], issueTokenBoundAuthorizationCode: false,
+                authenticators: ["username-password"]),
         ]
         var stored = clients
         // What a user reads at consent, as a Curity client's name.
-        let names = ["haapi-attested": "Demo App", "haapi-secret": "Demo App", "haapi-jwt": "Demo App", "haapi-dcr-template": "Demo App", "browser-app": "Demo Browser App"]
+        let names = [
+            "haapi-attested": "Demo App", "haapi-secret": "Demo App", "haapi-jwt": "Demo App", "haapi-dcr-template": "Demo App",
+            "browser-app": "Demo Browser App",
+        ]
         for index in stored.indices { stored[index].name = names[stored[index].clientId] }
         // Command-line apps come back from a sign-out on a loopback listener too (`haapi logout --end-session`).
         for index in stored.indices where stored[index].redirectUris.contains(loopbackRedirect) || stored[index].strategy == .browser {

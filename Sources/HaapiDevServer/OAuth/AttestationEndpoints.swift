@@ -23,10 +23,12 @@ enum AttestationEndpoints {
                 _ = try await attestationClient(clientID, state: state)
                 let pending = try await state.store.count(kind: challengeKind, where: "$", equals: clientID)
                 guard pending < state.configuration.maxPendingChallengesPerClient else {
-                    return Reply.oauthError("slow_down", "too many unanswered challenges for this client: answer one or wait", status: .tooManyRequests)
+                    return Reply.oauthError(
+                        "slow_down", "too many unanswered challenges for this client: answer one or wait", status: .tooManyRequests)
                 }
                 let challenge = SeedData.randomToken()
-                try await state.store.put(clientID, kind: challengeKind, id: challenge, expiresAt: Date().addingTimeInterval(challengeLifetime))
+                try await state.store.put(
+                    clientID, kind: challengeKind, id: challenge, expiresAt: Date().addingTimeInterval(challengeLifetime))
                 return Reply.json(["challenge": .string(challenge)])
             } catch let failure as OAuthFailure {
                 return failure.response()
@@ -50,7 +52,9 @@ enum AttestationEndpoints {
                 try await state.store.put(
                     ClientAttestationTokenRecord(clientId: clientID), kind: ClientAttestationTokenRecord.kind, id: cat,
                     expiresAt: Date().addingTimeInterval(ClientAttestationTokenRecord.lifetime))
-                return Reply.json(["cat": .string(cat), "expires_in": .integer(OutsideNumber.wholeSeconds(ClientAttestationTokenRecord.lifetime))])
+                return Reply.json([
+                    "cat": .string(cat), "expires_in": .integer(OutsideNumber.wholeSeconds(ClientAttestationTokenRecord.lifetime)),
+                ])
             } catch let failure as OAuthFailure {
                 return failure.response()
             }
@@ -72,7 +76,9 @@ enum AttestationEndpoints {
     /// payload names this challenge and client, `platform: software`, and a recent `iat`.
     static func verifySoftwareAttestation(_ answer: String, challenge: String, clientID: String, now: Date = Date()) throws {
         func refuse(_ reason: String) -> OAuthFailure { OAuthFailure("invalid_attestation", reason) }
-        guard let jws = try? CompactJWS(answer, maximumLength: 16 * 1024) else { throw refuse("the challenge_response is not a compact JWS") }
+        guard let jws = try? CompactJWS(answer, maximumLength: 16 * 1024) else {
+            throw refuse("the challenge_response is not a compact JWS")
+        }
         guard jws.header.typ == answerType else { throw refuse("the challenge_response's typ is not \(answerType)") }
         guard jws.header.alg == "ES256" else { throw refuse("the challenge_response must be signed with ES256") }
         guard let jwk = jws.header.jwk, !jwk.isPrivate, let key = try? JWSVerificationKey(jwk: jwk) else {

@@ -119,7 +119,9 @@ enum ClientAuthenticator {
 
     /// `private_key_jwt` (RFC 7523 §3): signed with a key of the client's JWKS, iss = sub = client_id,
     /// aud naming this endpoint, the token endpoint or the issuer, not expired, jti never seen.
-    private static func privateKeyJWT(_ assertion: String, clientID: String?, state: ServerState, path: String) async throws -> AuthenticatedClient {
+    private static func privateKeyJWT(_ assertion: String, clientID: String?, state: ServerState, path: String) async throws
+        -> AuthenticatedClient
+    {
         guard let unverified = JWTClaims.unverified(assertion) else {
             throw OAuthFailure.invalidClient("the client assertion is not a JWT")
         }
@@ -152,7 +154,10 @@ enum ClientAuthenticator {
         guard let jti = claims.jwtID, !jti.isEmpty, jti.count <= 256 else {
             throw OAuthFailure.invalidClient("the client assertion has no jti")
         }
-        guard try await state.store.insertIfAbsent(kind: "client-assertion-jti", id: "\(id).\(jti)", expiresAt: expiresAt.addingTimeInterval(60)) else {
+        guard
+            try await state.store.insertIfAbsent(
+                kind: "client-assertion-jti", id: "\(id).\(jti)", expiresAt: expiresAt.addingTimeInterval(60))
+        else {
             throw OAuthFailure.invalidClient("the client assertion was already used (jti replay)")
         }
         return AuthenticatedClient(client: client, method: .privateKeyJWT)
@@ -160,7 +165,8 @@ enum ClientAuthenticator {
 
     /// The attestation assertion: a CAT from `/oauth/token/cat`, single use, for the client it was issued to.
     private static func attestation(_ cat: String, clientID: String?, state: ServerState) async throws -> AuthenticatedClient {
-        guard let record = try await state.store.take(ClientAttestationTokenRecord.self, kind: ClientAttestationTokenRecord.kind, id: cat) else {
+        guard let record = try await state.store.take(ClientAttestationTokenRecord.self, kind: ClientAttestationTokenRecord.kind, id: cat)
+        else {
             throw OAuthFailure.invalidClient("the client attestation token is unknown, expired or already used")
         }
         guard clientID == nil || clientID == record.clientId else {

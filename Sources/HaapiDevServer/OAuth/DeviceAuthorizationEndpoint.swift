@@ -47,7 +47,8 @@ enum DeviceAuthorizationEndpoint {
         do {
             let parameters = try await OAuthSupport.form(request)
             let client = try await ClientAuthenticator.authenticate(
-                request: request, parameters: parameters, state: state, path: path, allowsPublicAttestationClient: false).client
+                request: request, parameters: parameters, state: state, path: path, allowsPublicAttestationClient: false
+            ).client
             // A device login is a browser login on another device: attested HAAPI clients keep to HAAPI.
             guard client.mayUseBrowserFlow else {
                 throw OAuthFailure.unauthorizedClient("the client \(client.clientId) may not use the device authorization grant")
@@ -57,10 +58,13 @@ enum DeviceAuthorizationEndpoint {
                 throw OAuthFailure.invalidScope("the client may not ask for the scope \"\(unknown)\"")
             }
             // Device logins are started without a user: each costs rows until it expires, so a client's are capped.
-            guard try await state.store.count(kind: kind, where: "$.clientId", equals: client.clientId) < state.configuration.maxDeviceCodesPerClient
+            guard
+                try await state.store.count(kind: kind, where: "$.clientId", equals: client.clientId)
+                    < state.configuration.maxDeviceCodesPerClient
             else {
                 throw OAuthFailure(
-                    "temporarily_unavailable", "too many device logins of the client \(client.clientId) are under way: finish or abandon some, then try again",
+                    "temporarily_unavailable",
+                    "too many device logins of the client \(client.clientId) are under way: finish or abandon some, then try again",
                     status: .tooManyRequests)
             }
             let deviceCode = SeedData.randomToken()
@@ -68,7 +72,8 @@ enum DeviceAuthorizationEndpoint {
             let lifetime = state.configuration.deviceCodeLifetime
             let expiresAt = Date().addingTimeInterval(TimeInterval(lifetime))
             let record = Record(
-                clientId: client.clientId, scope: scope, userCode: userCode, expiresAt: expiresAt, interval: state.configuration.deviceCodeInterval,
+                clientId: client.clientId, scope: scope, userCode: userCode, expiresAt: expiresAt,
+                interval: state.configuration.deviceCodeInterval,
                 requestedAt: Date())
             try await save(record, id: OAuthSupport.tokenID(deviceCode), state: state)
             try await state.store.put(OAuthSupport.tokenID(deviceCode), kind: userCodeKind, id: userCode, expiresAt: expiresAt)
@@ -136,7 +141,8 @@ enum DeviceAuthorizationEndpoint {
             let record = try await state.store.get(Record.self, kind: kind, id: hash),
             record.approvedUsername == nil, !record.denied, Date() < record.expiresAt
         else {
-            return HTMLPages.device(userCode: typed, error: "This code is unknown, already used or expired: check it, or start again on the device.")
+            return HTMLPages.device(
+                userCode: typed, error: "This code is unknown, already used or expired: check it, or start again on the device.")
         }
         let byCode = try await state.store.increment(kind: triesKind, id: "code " + hash, expiresAt: window, window: .fixed)
         guard byCode <= state.configuration.deviceCodeTriesPerCode else { return tooManyTries(typed) }
@@ -159,7 +165,8 @@ enum DeviceAuthorizationEndpoint {
     /// The 429 page of a source or a code past its tries.
     static func tooManyTries(_ typed: String) -> Response {
         var page = HTMLPages.device(
-            userCode: typed, error: "Too many tries in the last minute: wait a minute, then enter your code again.", status: .tooManyRequests)
+            userCode: typed, error: "Too many tries in the last minute: wait a minute, then enter your code again.",
+            status: .tooManyRequests)
         page.headers[.retryAfter] = "60"
         return page
     }
@@ -188,7 +195,8 @@ enum DeviceAuthorizationEndpoint {
         }
         try await state.store.delete(kind: userCodeKind, id: consent.userCode)
         guard answered != nil else {
-            return HTMLPages.device(userCode: "", error: "This code is unknown, already used or expired: check it, or start again on the device.")
+            return HTMLPages.device(
+                userCode: "", error: "This code is unknown, already used or expired: check it, or start again on the device.")
         }
         return HTMLPages.page(
             approve ? "Approved" : "Denied",

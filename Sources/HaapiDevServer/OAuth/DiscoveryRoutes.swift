@@ -18,7 +18,9 @@ enum DiscoveryRoutes {
                 "device_authorization_endpoint": .string(issuer + DeviceAuthorizationEndpoint.path),
                 "jwks_uri": .string(issuer + "/oauth/jwks"),
                 "response_types_supported": ["code"],
-                "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials", .string(TokenGrant.deviceCodeGrantType)],
+                "grant_types_supported": [
+                    "authorization_code", "refresh_token", "client_credentials", .string(TokenGrant.deviceCodeGrantType),
+                ],
                 "code_challenge_methods_supported": ["S256"],
                 "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
                 "dpop_signing_alg_values_supported": ["ES256", "ES384", "ES512", "EdDSA", "RS256", "PS256"],

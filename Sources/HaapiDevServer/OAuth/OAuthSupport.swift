@@ -57,7 +57,7 @@ enum OAuthSupport {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
-        } catch where Reply.isTooLarge(error) {
+        } catch  where Reply.isTooLarge(error) {
             throw OAuthFailure.payloadTooLarge
         } catch {
             throw OAuthFailure.invalidRequest("the request body is unreadable")
@@ -172,16 +172,20 @@ extension ServerState {
         for (jti, expiresAt) in record.accessTokens { try await revokeAccessToken(jti: jti, expiresAt: expiresAt) }
         record.revoked = true
         record.accessTokens = [:]
-        try await store.put(record, kind: GrantFamilyRecord.kind, id: family, expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
+        try await store.put(
+            record, kind: GrantFamilyRecord.kind, id: family, expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
     }
 
     /// Notes an access token issued in a grant, so that revoking the grant revokes it.
     func addToGrantFamily(_ family: String, accessToken: String) async throws {
         guard let (jti, expiresAt) = OAuthSupport.idAndExpiry(ofAccessToken: accessToken) else { return }
-        var record = try await store.get(GrantFamilyRecord.self, kind: GrantFamilyRecord.kind, id: family) ?? GrantFamilyRecord(clientId: "", revoked: false, accessTokens: [:])
+        var record =
+            try await store.get(GrantFamilyRecord.self, kind: GrantFamilyRecord.kind, id: family)
+            ?? GrantFamilyRecord(clientId: "", revoked: false, accessTokens: [:])
         let now = Date()
         record.accessTokens = record.accessTokens.filter { $0.value > now }
         record.accessTokens[jti] = expiresAt
-        try await store.put(record, kind: GrantFamilyRecord.kind, id: family, expiresAt: now.addingTimeInterval(OAuthSupport.refreshTokenLifetime))
+        try await store.put(
+            record, kind: GrantFamilyRecord.kind, id: family, expiresAt: now.addingTimeInterval(OAuthSupport.refreshTokenLifetime))
     }
 }

@@ -54,7 +54,9 @@ struct TokenEndpoint: Sendable {
 
     // MARK: client_credentials
 
-    private func clientCredentials(_ parameters: [String: String], client authenticated: AuthenticatedClient, proofKey: String?) async throws -> JSONValue {
+    private func clientCredentials(_ parameters: [String: String], client authenticated: AuthenticatedClient, proofKey: String?)
+        async throws -> JSONValue
+    {
         let client = authenticated.client
         let scope = OAuthSupport.scopes(parameters["scope"])
         switch client.strategy {
@@ -102,7 +104,9 @@ struct TokenEndpoint: Sendable {
             }
             throw OAuthFailure.invalidGrant("the authorization code is unknown or expired")
         }
-        guard record.clientId == client.clientId else { throw OAuthFailure.invalidGrant("the authorization code was issued to another client") }
+        guard record.clientId == client.clientId else {
+            throw OAuthFailure.invalidGrant("the authorization code was issued to another client")
+        }
         guard parameters["redirect_uri"] == record.redirectUri else {
             throw OAuthFailure.invalidGrant("redirect_uri does not match the authorization request")
         }
@@ -125,11 +129,13 @@ struct TokenEndpoint: Sendable {
             GrantFamilyRecord(clientId: client.clientId, revoked: false, accessTokens: [:]), kind: GrantFamilyRecord.kind, id: family,
             expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
         try await state.store.put(
-            family, kind: "used-code", id: OAuthSupport.tokenID(code), expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
+            family, kind: "used-code", id: OAuthSupport.tokenID(code),
+            expiresAt: Date().addingTimeInterval(OAuthSupport.refreshTokenLifetime))
         let refresh = RefreshTokenRecord(
             clientId: client.clientId, username: record.username, scope: record.scope, jkt: proofKey, family: family,
             nonce: record.nonce, authTime: record.authTime, used: false, usedAt: nil, successor: nil, expiresAt: Date())
-        return try await issueUserTokens(refresh, proofKey: proofKey, scope: record.scope, withRefreshToken: record.refreshTokenDeclined != true)
+        return try await issueUserTokens(
+            refresh, proofKey: proofKey, scope: record.scope, withRefreshToken: record.refreshTokenDeclined != true)
     }
 
     // MARK: device_code
@@ -176,7 +182,9 @@ struct TokenEndpoint: Sendable {
             try await putBack(used: false)
             throw OAuthFailure.invalidGrant("the refresh token was issued to another client")
         }
-        guard let family = try await state.store.get(GrantFamilyRecord.self, kind: GrantFamilyRecord.kind, id: record.family), !family.revoked else {
+        guard let family = try await state.store.get(GrantFamilyRecord.self, kind: GrantFamilyRecord.kind, id: record.family),
+            !family.revoked
+        else {
             throw OAuthFailure.invalidGrant("the refresh token is revoked")
         }
         if record.used {
@@ -228,10 +236,12 @@ struct TokenEndpoint: Sendable {
     /// `refresh` (keeping its binding) unless `withRefreshToken` is false (the user declined
     /// `offline_access`), and an ID token when the scope has openid.
     private func issueUserTokens(
-        _ refresh: RefreshTokenRecord, refreshToken: String = SeedData.randomToken(), proofKey: String?, scope: [String], withRefreshToken: Bool = true
+        _ refresh: RefreshTokenRecord, refreshToken: String = SeedData.randomToken(), proofKey: String?, scope: [String],
+        withRefreshToken: Bool = true
     ) async throws -> JSONValue {
         let accessToken = try state.issueAccessToken(
-            clientId: refresh.clientId, subject: refresh.username, scope: scope, jkt: proofKey, lifetime: OAuthSupport.userAccessTokenLifetime)
+            clientId: refresh.clientId, subject: refresh.username, scope: scope, jkt: proofKey,
+            lifetime: OAuthSupport.userAccessTokenLifetime)
         try await state.addToGrantFamily(refresh.family, accessToken: accessToken)
         var stored = refresh
         stored.used = false
@@ -244,7 +254,8 @@ struct TokenEndpoint: Sendable {
             "expires_in": .integer(OAuthSupport.userAccessTokenLifetime), "scope": .string(scope.joined(separator: " ")),
         ]
         if withRefreshToken {
-            try await state.store.put(stored, kind: RefreshTokenRecord.kind, id: OAuthSupport.tokenID(refreshToken), expiresAt: stored.expiresAt)
+            try await state.store.put(
+                stored, kind: RefreshTokenRecord.kind, id: OAuthSupport.tokenID(refreshToken), expiresAt: stored.expiresAt)
             body["refresh_token"] = .string(refreshToken)
         }
         if scope.contains("openid") {
@@ -258,7 +269,8 @@ struct TokenEndpoint: Sendable {
 /// token that was rotated, which the server does not keep (it stores only the token's hash).
 enum RetryAnswer {
     private static func key(_ token: String) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(token.utf8)), info: Data("haapi-server refresh retry".utf8), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(token.utf8)), info: Data("haapi-server refresh retry".utf8), outputByteCount: 32)
     }
 
     static func seal(_ answer: JSONValue, with token: String) -> String? {

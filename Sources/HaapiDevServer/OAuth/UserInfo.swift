@@ -25,7 +25,9 @@ enum UserInfoEndpoint {
 
     static func handle(_ request: Request, state: ServerState) async -> Response {
         let nonceHeaders = await OAuthSupport.nonceHeaders(state)
-        func challenge(_ error: String, _ description: String, status: HTTPResponse.Status = .unauthorized, scheme: String = "DPoP") -> Response {
+        func challenge(_ error: String, _ description: String, status: HTTPResponse.Status = .unauthorized, scheme: String = "DPoP")
+            -> Response
+        {
             var headers = nonceHeaders
             var value = "\(scheme) error=\"\(error)\", error_description=\"\(description.replacingOccurrences(of: "\"", with: "'"))\""
             if scheme == "DPoP" { value += ", algs=\"ES256 ES384 ES512 EdDSA RS256 PS256\"" }
@@ -36,7 +38,8 @@ enum UserInfoEndpoint {
             var headers = nonceHeaders
             headers[.wwwAuthenticate] = "DPoP algs=\"ES256 ES384 ES512 EdDSA RS256 PS256\""
             headers.append(HTTPField(name: .wwwAuthenticate, value: "Bearer realm=\"haapi-dev-server\""))
-            return Reply.json(["error": "invalid_request", "error_description": "no access token"], status: .unauthorized, headers: headers)
+            return Reply.json(
+                ["error": "invalid_request", "error_description": "no access token"], status: .unauthorized, headers: headers)
         }
         let challengeScheme = scheme == "bearer" ? "Bearer" : "DPoP"
         do {
@@ -44,11 +47,14 @@ enum UserInfoEndpoint {
                 return challenge("invalid_token", "the access token is invalid, expired or revoked", scheme: challengeScheme)
             }
             if let jkt = claims.jkt {
-                guard scheme == "dpop" else { return challenge("invalid_token", "a DPoP-bound access token must be sent with the DPoP scheme") }
+                guard scheme == "dpop" else {
+                    return challenge("invalid_token", "a DPoP-bound access token must be sent with the DPoP scheme")
+                }
                 let proofs = request.headers[values: .dpop]
                 guard proofs.count == 1 else { return challenge("invalid_dpop_proof", "exactly one DPoP proof is required") }
                 do {
-                    _ = try await state.checkDPoP(proofs[0], method: request.method.rawValue, path: path, accessToken: token, boundThumbprint: jkt)
+                    _ = try await state.checkDPoP(
+                        proofs[0], method: request.method.rawValue, path: path, accessToken: token, boundThumbprint: jkt)
                 } catch let failure as DPoPProofVerifier.Failure {
                     return challenge(failure.error, failure.reason)
                 }

@@ -33,9 +33,10 @@ extension ServerState {
 
     /// Checks an access token's signature, issuer, expiry and revocation; `nil` when it is not valid.
     public func verifyAccessToken(_ token: String) async throws -> AccessTokenClaims? {
-        guard let verified = try? VerifiedJWT(
-            token, key: verificationKey, allowedAlgorithms: [.es256],
-            options: JWTValidationOptions(clockSkew: 5, issuer: issuer.absoluteString))
+        guard
+            let verified = try? VerifiedJWT(
+                token, key: verificationKey, allowedAlgorithms: [.es256],
+                options: JWTValidationOptions(clockSkew: 5, issuer: issuer.absoluteString))
         else { return nil }
         let claims = verified.claims
         guard verified.jws.header.typ == "at+jwt", let clientId = claims[string: "client_id"], let jti = claims.jwtID,

@@ -68,7 +68,9 @@ package struct DPoPProofVerifier: Sendable {
         } catch {
             throw refuse("the DPoP proof's signature does not verify")
         }
-        guard let claims = try? JSONValue(parsing: jws.payload).objectValue else { throw refuse("the DPoP proof's payload is not an object") }
+        guard let claims = try? JSONValue(parsing: jws.payload).objectValue else {
+            throw refuse("the DPoP proof's payload is not an object")
+        }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.count <= 256 else { throw refuse("the DPoP proof has no jti") }
         guard claims["htm"]?.stringValue == method.uppercased() else { throw refuse("the DPoP proof's htm does not match the request") }
         guard let htu = claims["htu"]?.stringValue, let htuURL = URL(string: htu), htuURL.dpopHTU == url.dpopHTU else {
@@ -76,7 +78,9 @@ package struct DPoPProofVerifier: Sendable {
         }
         guard let iat = claims["iat"]?.doubleValue else { throw refuse("the DPoP proof has no iat") }
         let issuedAt = Date(timeIntervalSince1970: iat)
-        guard abs(issuedAt.timeIntervalSince(now)) <= maximumAge else { throw refuse("the DPoP proof's iat is outside the accepted window") }
+        guard abs(issuedAt.timeIntervalSince(now)) <= maximumAge else {
+            throw refuse("the DPoP proof's iat is outside the accepted window")
+        }
         if let accessToken {
             let expected = Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8)))
             guard claims["ath"]?.stringValue == expected else { throw refuse("the DPoP proof's ath does not match the access token") }

@@ -40,7 +40,8 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private static func isAddress(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }

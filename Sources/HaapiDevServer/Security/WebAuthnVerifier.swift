@@ -32,9 +32,13 @@ struct WebAuthnVerifier {
         guard let attestation = response["attestationObject"]?.stringValue.flatMap(Base64URL.decode) else {
             throw WebAuthnRefusal("the registration has no attestationObject")
         }
-        guard case .map(let object) = try CBORReader.decode(attestation) else { throw WebAuthnRefusal("the attestation object is not a CBOR map") }
+        guard case .map(let object) = try CBORReader.decode(attestation) else {
+            throw WebAuthnRefusal("the attestation object is not a CBOR map")
+        }
         guard case .text("none")? = object.value(for: "fmt") else { throw WebAuthnRefusal("only attestation \"none\" is accepted") }
-        guard case .bytes(let authenticatorData)? = object.value(for: "authData") else { throw WebAuthnRefusal("the attestation object has no authData") }
+        guard case .bytes(let authenticatorData)? = object.value(for: "authData") else {
+            throw WebAuthnRefusal("the attestation object has no authData")
+        }
         let data = try AuthenticatorData(authenticatorData, relyingPartyID: relyingPartyID)
         guard let attested = data.attestedCredential else { throw WebAuthnRefusal("the authenticator data has no attested credential") }
         guard let id = json["id"]?.stringValue.flatMap(Base64URL.decode), id == attested.id else {
@@ -69,7 +73,9 @@ struct WebAuthnVerifier {
     // MARK: Pieces
 
     private static func parse(_ credential: String) throws -> ([String: JSONValue], [String: JSONValue]) {
-        guard let json = (try? JSONValue(parsing: Data(credential.utf8)))?.objectValue else { throw WebAuthnRefusal("the credential is not a JSON object") }
+        guard let json = (try? JSONValue(parsing: Data(credential.utf8)))?.objectValue else {
+            throw WebAuthnRefusal("the credential is not a JSON object")
+        }
         guard json["type"]?.stringValue == "public-key", let response = json["response"]?.objectValue else {
             throw WebAuthnRefusal("the credential is not a public-key credential with a response")
         }
@@ -93,7 +99,8 @@ struct WebAuthnVerifier {
 
     /// A COSE EC2 P-256 ES256 key (kty 2, alg -7, crv 1, x, y).
     private static func es256Key(_ cose: CBORValue) throws -> P256.Signing.PublicKey {
-        guard case .map(let key) = cose, key.value(for: 1) == .unsigned(2), key.value(for: 3) == .negative(-7), key.value(for: -1) == .unsigned(1),
+        guard case .map(let key) = cose, key.value(for: 1) == .unsigned(2), key.value(for: 3) == .negative(-7),
+            key.value(for: -1) == .unsigned(1),
             case .bytes(let x)? = key.value(for: -2), case .bytes(let y)? = key.value(for: -3), x.count == 32, y.count == 32
         else { throw WebAuthnRefusal("only ES256 (COSE EC2, P-256) keys are accepted") }
         do { return try P256.Signing.PublicKey(x963Representation: Data([0x04]) + x + y) } catch {

@@ -29,7 +29,8 @@ public actor RecordStore {
         _ = try await connection.query("PRAGMA journal_mode=WAL")
         _ = try await connection.query("PRAGMA synchronous=NORMAL")
         _ = try await connection.query(
-            "CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL, expires REAL, PRIMARY KEY (kind, id))")
+            "CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, id TEXT NOT NULL, data BLOB NOT NULL, expires REAL, PRIMARY KEY (kind, id))"
+        )
         return RecordStore(connection: connection)
     }
 
@@ -173,7 +174,8 @@ public actor RecordStore {
 
     /// Deletes expired records.
     public func purgeExpired() async throws {
-        _ = try await connection.query("DELETE FROM records WHERE expires IS NOT NULL AND expires <= ?", [.float(Date().timeIntervalSince1970)])
+        _ = try await connection.query(
+            "DELETE FROM records WHERE expires IS NOT NULL AND expires <= ?", [.float(Date().timeIntervalSince1970)])
     }
 
     private static let encoder: JSONEncoder = {

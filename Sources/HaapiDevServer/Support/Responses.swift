@@ -13,7 +13,9 @@ enum Reply {
 
     /// A JSON response. A HAAPI step or problem is worded in the request's language
     /// (``ServerLanguage``), which `Content-Language` names.
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, type: String = "application/json", headers: HTTPFields = [:]) -> Response {
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, type: String = "application/json", headers: HTTPFields = [:])
+        -> Response
+    {
         var headers = headers
         var value = value
         headers[.contentType] = type
@@ -26,7 +28,9 @@ enum Reply {
     }
 
     /// An OAuth error response (RFC 6749 §5.2).
-    static func oauthError(_ error: String, _ description: String, status: HTTPResponse.Status = .badRequest, headers: HTTPFields = [:]) -> Response {
+    static func oauthError(_ error: String, _ description: String, status: HTTPResponse.Status = .badRequest, headers: HTTPFields = [:])
+        -> Response
+    {
         json(["error": .string(error), "error_description": .string(description)], status: status, headers: headers)
     }
 
@@ -35,8 +39,12 @@ enum Reply {
     /// carry a session), no referrer to the next site, no content sniffing, and no script or
     /// resource loads at all (the pages are plain forms with inline style).
     static func html(_ body: Markup, status: HTTPResponse.Status = .ok, showingImages: Bool = false) -> Response {
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentLanguage: ServerLanguage.current]
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'" + (showingImages ? "; img-src data:" : "")
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentLanguage: ServerLanguage.current,
+        ]
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'"
+            + (showingImages ? "; img-src data:" : "")
         headers[.xFrameOptions] = "DENY"
         headers[.referrerPolicy] = "no-referrer"
         headers[.xContentTypeOptions] = "nosniff"

@@ -3,7 +3,7 @@ import OAuthCore
 
 /// The server's log: swift-log's `Logger`, taking only ``PrintableText``, so a user name or a
 /// path from a request cannot write a line of its own or act on the terminal that shows the log
-/// (`Scripts/check-output.sh` keeps this the only logger of the server).
+/// (`Scripts/lint.py` keeps this the only logger of the server).
 struct ServerLog: Sendable {
     private let logger: Logger
 

@@ -134,7 +134,8 @@ enum ServerTexts {
         "Choose a new password": "Välj ett nytt lösenord",
         "A code is sent to this number to confirm the account": "En kod skickas till det här numret för att bekräfta kontot",
         "Enter a username, a password and a phone number": "Ange ett användarnamn, ett lösenord och ett telefonnummer",
-        "A message was sent to %@: enter the code it gives to create the account": "Ett meddelande skickades till %@: ange koden i det för att skapa kontot",
+        "A message was sent to %@: enter the code it gives to create the account":
+            "Ett meddelande skickades till %@: ange koden i det för att skapa kontot",
         "No code was sent: create the account first": "Ingen kod har skickats: skapa kontot först",
         "Create the account first": "Skapa kontot först",
         "Account created: you can log in now": "Kontot är skapat: du kan logga in nu",
@@ -234,7 +235,8 @@ enum ServerTexts {
         "An unexpected error happened": "Ett oväntat fel inträffade",
         "An unexpected error happened.": "Ett oväntat fel inträffade.",
         "Authorization failed": "Auktoriseringen misslyckades",
-        "This authentication session belongs to an app, not to a browser.": "Inloggningssessionen hör till en app, inte till en webbläsare.",
+        "This authentication session belongs to an app, not to a browser.":
+            "Inloggningssessionen hör till en app, inte till en webbläsare.",
         "This login link is unknown, expired, or has a redirect_uri the app did not register.":
             "Inloggningslänken är okänd, har gått ut eller har en redirect_uri som appen inte har registrerat.",
         "Error": "Fel",
@@ -255,7 +257,8 @@ enum ServerTexts {
         "You can go back to the app.": "Du kan gå tillbaka till appen.",
         "The login was refused.": "Inloggningen nekades.",
         "Choose approve or deny.": "Välj godkänn eller neka.",
-        "This approval request is unknown, already answered, or expired.": "Förfrågan om godkännande är okänd, redan besvarad eller har gått ut.",
+        "This approval request is unknown, already answered, or expired.":
+            "Förfrågan om godkännande är okänd, redan besvarad eller har gått ut.",
         "Sign in a device": "Logga in en enhet",
         "Enter the code your device shows, then sign in: the next page shows what the device asks for.":
             "Ange koden som din enhet visar och logga sedan in: nästa sida visar vad enheten ber om.",

@@ -28,7 +28,9 @@ public struct RiskAssessmentConfiguration: Sendable, Hashable {
     /// ``init(operatingSystemName:operatingSystemVersion:deviceModelName:applicatonIdentifier:)``
     /// with the last label spelled right.
     public init(operatingSystemName: String, operatingSystemVersion: String, deviceModelName: String, applicationIdentifier: String) {
-        self.init(operatingSystemName: operatingSystemName, operatingSystemVersion: operatingSystemVersion, deviceModelName: deviceModelName, applicatonIdentifier: applicationIdentifier)
+        self.init(
+            operatingSystemName: operatingSystemName, operatingSystemVersion: operatingSystemVersion, deviceModelName: deviceModelName,
+            applicatonIdentifier: applicationIdentifier)
     }
 
     /// Collects the context of this device and of the app in `bundle`.
@@ -38,13 +40,13 @@ public struct RiskAssessmentConfiguration: Sendable, Hashable {
         uname(&system)
         let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         #if os(iOS)
-        let name = "iOS"
+            let name = "iOS"
         #elseif os(macOS)
-        let name = "macOS"
+            let name = "macOS"
         #elseif os(Linux)
-        let name = "Linux"
+            let name = "Linux"
         #else
-        let name = "unknown"
+            let name = "unknown"
         #endif
         self.init(
             operatingSystemName: name,

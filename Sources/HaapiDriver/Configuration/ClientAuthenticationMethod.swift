@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Security)
-import Security
-#endif
 import OAuthCore
+
+#if canImport(Security)
+    import Security
+#endif
 
 /// How the app's client authenticates at the token endpoint when it does not use attestation
 /// (the seeds' `ClientAuthenticationMethod`): confidential clients and the DCR fallback.
@@ -99,9 +100,9 @@ public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuth
     /// The algorithm the assertions are signed with.
     public let signatureAlgorithm: JWTAsymmetricAlgorithm
     #if canImport(Security)
-    /// The private key as a Security framework key (Curity's `privateKey`); the same key as ``key``.
-    /// `nonisolated(unsafe)`: a `SecKey` is immutable, and Security uses it from any thread.
-    public nonisolated(unsafe) let privateKey: SecKey
+        /// The private key as a Security framework key (Curity's `privateKey`); the same key as ``key``.
+        /// `nonisolated(unsafe)`: a `SecKey` is immutable, and Security uses it from any thread.
+        public nonisolated(unsafe) let privateKey: SecKey
     #endif
 
     /// A private key from PEM text.
@@ -109,7 +110,8 @@ public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuth
     ///   algorithm; ``HaapiError/invalidConfiguration(reason:)`` when the package does not sign with it.
     public init(pem: String, signatureAlgorithm: JWTAsymmetricAlgorithm, keyID: String? = nil) throws {
         guard let algorithm = signatureAlgorithm.jws else {
-            throw HaapiError.invalidConfiguration(reason: "\(signatureAlgorithm.name) client assertions are not supported; use ES256, ES384, ES512, RS256 or PS256")
+            throw HaapiError.invalidConfiguration(
+                reason: "\(signatureAlgorithm.name) client assertions are not supported; use ES256, ES384, ES512, RS256 or PS256")
         }
         do {
             key = try JWSSigningKey(pem: pem, algorithm: algorithm, keyID: keyID)
@@ -118,30 +120,34 @@ public final class ClientAuthenticationMethodJWTAsymmetric: NSObject, ClientAuth
         }
         self.signatureAlgorithm = signatureAlgorithm
         #if canImport(Security)
-        privateKey = try Self.securityKey(of: key)
+            privateKey = try Self.securityKey(of: key)
         #endif
     }
 
     /// A signing key already loaded (from a private JWK, for example).
     /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for an HMAC or EdDSA key.
     public init(key: JWSSigningKey) throws {
-        guard !key.algorithm.isSymmetric, let algorithm = JWTAsymmetricAlgorithm.allCases.first(where: { $0.name == key.algorithm.rawValue }) else {
+        guard !key.algorithm.isSymmetric,
+            let algorithm = JWTAsymmetricAlgorithm.allCases.first(where: { $0.name == key.algorithm.rawValue })
+        else {
             throw HaapiError.invalidConfiguration(reason: "private_key_jwt needs an RSA or EC key, not \(key.algorithm.rawValue)")
         }
         self.key = key
         signatureAlgorithm = algorithm
         #if canImport(Security)
-        privateKey = try Self.securityKey(of: key)
+            privateKey = try Self.securityKey(of: key)
         #endif
     }
 
     #if canImport(Security)
-    /// The Security framework's form of `key`.
-    /// - Throws: ``CryptoImportError/invalidType(_:)`` when Security does not take it.
-    private static func securityKey(of key: JWSSigningKey) throws -> SecKey {
-        guard let secKey = key.secKey else { throw CryptoImportError.invalidType("the Security framework does not take this \(key.algorithm.rawValue) key") }
-        return secKey
-    }
+        /// The Security framework's form of `key`.
+        /// - Throws: ``CryptoImportError/invalidType(_:)`` when Security does not take it.
+        private static func securityKey(of key: JWSSigningKey) throws -> SecKey {
+            guard let secKey = key.secKey else {
+                throw CryptoImportError.invalidType("the Security framework does not take this \(key.algorithm.rawValue) key")
+            }
+            return secKey
+        }
     #endif
 
     /// A private key from a PEM file, as Curity's SDK loads it: a resource of `bundle` of that
@@ -227,7 +233,9 @@ public final class ClientAuthenticationMethodMTLS: NSObject, ClientAuthenticatio
 
     /// As the seeds write it: the client's PKCS#12 file (a resource of `bundle` or a path), the
     /// server trusted by its public key hash.
-    public convenience init(pkcs12Filename: String, pkcs12Passphrase: String, serverKeyPinnings: [KeyPinning], bundle: Bundle = .main) throws {
+    public convenience init(pkcs12Filename: String, pkcs12Passphrase: String, serverKeyPinnings: [KeyPinning], bundle: Bundle = .main)
+        throws
+    {
         let pkcs12 = try BundledFile.data(pkcs12Filename, in: bundle, what: "PKCS#12")
         try self.init(pkcs12: pkcs12, pkcs12Passphrase: pkcs12Passphrase, serverKeyPinnings: serverKeyPinnings)
     }
@@ -243,7 +251,8 @@ enum BundledFile {
     static func data(_ name: String, in bundle: Bundle, what: String) throws -> Data {
         let url = bundle.url(forResource: name, withExtension: nil) ?? URL(fileURLWithPath: name)
         do { return try OutsideFile.read(url.path, limit: 1 << 20) } catch let refusal as OutsideFile.Refusal {
-            throw CryptoImportError.invalidPath("cannot read the \(what) file \(name) (neither a resource of \(bundle.bundlePath) nor a readable path): \(refusal.reason)")
+            throw CryptoImportError.invalidPath(
+                "cannot read the \(what) file \(name) (neither a resource of \(bundle.bundlePath) nor a readable path): \(refusal.reason)")
         }
     }
 

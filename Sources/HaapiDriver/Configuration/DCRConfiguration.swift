@@ -36,9 +36,9 @@ public enum DefaultStorage {
     /// Makes the default storage.
     public static func make() -> any Storage {
         #if canImport(Security) && canImport(Darwin)
-        return KeychainStorage(service: "swift-haapi")
+            return KeychainStorage(service: "swift-haapi")
         #else
-        return (try? FileStorage(directory: dataDirectory)) ?? InMemoryStorage()
+            return (try? FileStorage(directory: dataDirectory)) ?? InMemoryStorage()
         #endif
     }
 }

@@ -64,7 +64,8 @@ extension HTTPHeaderSettable {
     /// key for `httpMethod` and `url` (with the token's hash and ``DpopAccessTokenInfo/dpopNonce``).
     /// - Throws: ``/OAuthCore/DPoPError`` when the proof cannot be signed; the request is then unchanged.
     public mutating func addDpopAccessTokenHeaders(from dpopAccessTokenInfo: DpopAccessTokenInfo, httpMethod: String, url: URL) throws {
-        let proof = dpopAccessTokenInfo.accessToken.isDPoPBound ? try dpopAccessTokenInfo.dpopHeaderValue(httpMethod: httpMethod, url: url) : nil
+        let proof =
+            dpopAccessTokenInfo.accessToken.isDPoPBound ? try dpopAccessTokenInfo.dpopHeaderValue(httpMethod: httpMethod, url: url) : nil
         addAuthorizationHeader(headerValue: dpopAccessTokenInfo.authorizationHeaderValue())
         if let proof { addDpopHeader(headerValue: proof) }
     }
@@ -97,19 +98,19 @@ extension TransportResponse {
 }
 
 #if canImport(Darwin)
-extension URLRequest: HTTPHeaderSettable {}
+    extension URLRequest: HTTPHeaderSettable {}
 
-extension URLResponse {
-    /// The flow's session the server set (`Set-Session-Id`), if this is an HTTP response that sets one.
-    public func haapiSessionId() -> String? {
-        (self as? HTTPURLResponse)?.value(forHTTPHeaderField: HttpHeaderNames.haapiSetSessionId)
-    }
+    extension URLResponse {
+        /// The flow's session the server set (`Set-Session-Id`), if this is an HTTP response that sets one.
+        public func haapiSessionId() -> String? {
+            (self as? HTTPURLResponse)?.value(forHTTPHeaderField: HttpHeaderNames.haapiSetSessionId)
+        }
 
-    /// The nonce the server wants in the next DPoP proofs (`DPoP-Nonce`), if this is an HTTP response with one.
-    public func dpopNonce() -> String? {
-        (self as? HTTPURLResponse)?.value(forHTTPHeaderField: HttpHeaderNames.dpopNonce)
+        /// The nonce the server wants in the next DPoP proofs (`DPoP-Nonce`), if this is an HTTP response with one.
+        public func dpopNonce() -> String? {
+            (self as? HTTPURLResponse)?.value(forHTTPHeaderField: HttpHeaderNames.dpopNonce)
+        }
     }
-}
 #endif
 
 /// Whether this platform runs HAAPI flows (Curity's `Haapi`).

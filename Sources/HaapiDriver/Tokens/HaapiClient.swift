@@ -50,49 +50,53 @@ public final class HaapiClient: NSObject, HTTPTransport {
 }
 
 #if canImport(Darwin)
-/// A response and its body (Curity's `ResponseAndData`), as ``HaapiClient/performDataTask(for:)`` returns them.
-public struct ResponseAndData: Sendable {
-    /// The response: an `HTTPURLResponse`.
-    public let response: URLResponse
-    /// The body.
-    public let data: Data?
-}
-
-extension HaapiClient {
-    /// Sends a `URLRequest` as ``send(_:)`` does (Curity's `performDataTask(for:)`): with the
-    /// HAAPI access token and a DPoP proof. Redirects are not followed.
-    /// - Throws: ``HaapiError/illegalState(message:)`` for a request without a URL;
-    ///   ``HaapiError/communication(message:cause:)`` when the server cannot be reached;
-    ///   the token manager's ``HaapiError``s.
-    public func performDataTask(for urlRequest: URLRequest) async throws -> ResponseAndData {
-        guard let url = urlRequest.url else { throw HaapiError.illegalState(message: "the request has no URL") }
-        var headers = HeaderFields()
-        for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
-        let request = TransportRequest(
-            method: urlRequest.httpMethod ?? "GET", url: url, headers: headers, body: urlRequest.httpBody,
-            timeout: urlRequest.timeoutInterval)
-        let response: TransportResponse
-        do {
-            response = try await send(request)
-        } catch {
-            throw HaapiError.wrapping(error, "request", url: url)
-        }
-        return ResponseAndData(response: response.platformURLResponse, data: response.body)
+    /// A response and its body (Curity's `ResponseAndData`), as ``HaapiClient/performDataTask(for:)`` returns them.
+    public struct ResponseAndData: Sendable {
+        /// The response: an `HTTPURLResponse`.
+        public let response: URLResponse
+        /// The body.
+        public let data: Data?
     }
 
-    /// ``performDataTask(for:)`` with a completion handler, as Curity's SDK 4 wrote it; called
-    /// on a task of its own.
-    @available(*, deprecated, message: "Use the async performDataTask(for:)")
-    public func performDataTask(for urlRequest: URLRequest, completionHandler: @escaping @Sendable (Result<ResponseAndData, any Error>) -> Void) {
-        Task {
+    extension HaapiClient {
+        /// Sends a `URLRequest` as ``send(_:)`` does (Curity's `performDataTask(for:)`): with the
+        /// HAAPI access token and a DPoP proof. Redirects are not followed.
+        /// - Throws: ``HaapiError/illegalState(message:)`` for a request without a URL;
+        ///   ``HaapiError/communication(message:cause:)`` when the server cannot be reached;
+        ///   the token manager's ``HaapiError``s.
+        public func performDataTask(for urlRequest: URLRequest) async throws -> ResponseAndData {
+            guard let url = urlRequest.url else { throw HaapiError.illegalState(message: "the request has no URL") }
+            var headers = HeaderFields()
+            for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+                headers.add(name: name, value: value)
+            }
+            let request = TransportRequest(
+                method: urlRequest.httpMethod ?? "GET", url: url, headers: headers, body: urlRequest.httpBody,
+                timeout: urlRequest.timeoutInterval)
+            let response: TransportResponse
             do {
-                completionHandler(.success(try await performDataTask(for: urlRequest)))
+                response = try await send(request)
             } catch {
-                completionHandler(.failure(error))
+                throw HaapiError.wrapping(error, "request", url: url)
+            }
+            return ResponseAndData(response: response.platformURLResponse, data: response.body)
+        }
+
+        /// ``performDataTask(for:)`` with a completion handler, as Curity's SDK 4 wrote it; called
+        /// on a task of its own.
+        @available(*, deprecated, message: "Use the async performDataTask(for:)")
+        public func performDataTask(
+            for urlRequest: URLRequest, completionHandler: @escaping @Sendable (Result<ResponseAndData, any Error>) -> Void
+        ) {
+            Task {
+                do {
+                    completionHandler(.success(try await performDataTask(for: urlRequest)))
+                } catch {
+                    completionHandler(.failure(error))
+                }
             }
         }
     }
-}
 #endif
 
 /// A HAAPI access token with the DPoP key it is bound to (Curity's `DpopAccessTokenInfo`), from

@@ -36,7 +36,8 @@ package enum HaapiClientDiagnosis: Sendable, Hashable {
         let description = refusal.serverDescription?.lowercased() ?? ""
         switch refusal.error {
         case "unauthorized_client", "unsupported_grant_type": self = .notAHaapiClient(refusal)
-        case "invalid_client" where ["unknown", "not found", "no such"].contains(where: description.contains): self = .unknownClient(refusal)
+        case "invalid_client" where ["unknown", "not found", "no such"].contains(where: description.contains):
+            self = .unknownClient(refusal)
         case "invalid_client" where description.contains("attest"): self = .needsAttestation(refusal)
         case "invalid_client": self = .needsCredentials(refusal)
         default: self = .refused(refusal)

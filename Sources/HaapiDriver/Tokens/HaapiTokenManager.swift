@@ -89,7 +89,8 @@ public final class HaapiTokenManager: NSObject, Sendable {
         case .clientCredentials: usesDCR = false
         }
         if usesDCR && clientAuthenticationMethod is ClientAuthenticationMethodNone {
-            throw HaapiError.invalidConfiguration(reason: "DCR needs a client authentication method other than ClientAuthenticationMethodNone")
+            throw HaapiError.invalidConfiguration(
+                reason: "DCR needs a client authentication method other than ClientAuthenticationMethodNone")
         }
         if claimsName {
             let inserted = Self.openNames.withLock { $0.insert(name).inserted }
@@ -172,7 +173,10 @@ public final class HaapiTokenManager: NSObject, Sendable {
 
     /// A HAAPI access token with at least `minTokenTtl` seconds left.
     public func accessToken() async throws -> HaapiAccessToken {
-        enum Next { case token(HaapiAccessToken), wait(SharedWork<HaapiAccessToken>) }
+        enum Next {
+            case token(HaapiAccessToken)
+            case wait(SharedWork<HaapiAccessToken>)
+        }
         let next = try state.withLock { state -> Next in
             guard !state.isClosed else { throw HaapiError.haapiTokenManagerIsClosed }
             if let cached = state.cached, cached.remainingLifetime(at: now()) > minTokenTtl { return .token(cached) }
@@ -286,7 +290,9 @@ public final class HaapiTokenManager: NSObject, Sendable {
             } catch HaapiError.attestationFailure(let cause) where attempt < retries {
                 HaapiLogger.info(DriverFollowUpTag.attestation, "attestation failed (\(cause.map { "\($0)" } ?? "no cause")); trying again")
             } catch HaapiError.attestationRefusedByServer(let cause) where attempt < retries {
-                HaapiLogger.info(DriverFollowUpTag.attestation, "the server refused the attestation (\(cause.map { "\($0)" } ?? "no cause")); trying again")
+                HaapiLogger.info(
+                    DriverFollowUpTag.attestation,
+                    "the server refused the attestation (\(cause.map { "\($0)" } ?? "no cause")); trying again")
             }
             attempt += 1
         }
@@ -309,9 +315,11 @@ public final class HaapiTokenManager: NSObject, Sendable {
             throw HaapiError.attestationFailure(cause: error)
         }
         let catResponse = try await exchange(
-            .form(catEndpoint, parameters: [("client_id", clientID), ("challenge", challenge), ("challenge_response", answer)], headers: ["Accept": "application/json"]))
+            .form(
+                catEndpoint, parameters: [("client_id", clientID), ("challenge", challenge), ("challenge_response", answer)],
+                headers: ["Accept": "application/json"]))
         guard catResponse.isSuccess, let cat = try? JSONValue(parsing: catResponse.body)["cat"]?.stringValue else {
-            let refusal = OAuthErrorResponse(catResponse).map { HaapiError.server($0.error, description: $0.serverDescription, statusCode: $0.statusCode) }
+            let refusal = OAuthErrorResponse(catResponse).map(HaapiError.init)
             throw HaapiError.attestationRefusedByServer(cause: refusal ?? HaapiError(unexpected: catResponse))
         }
         return try await requestToken(
@@ -374,7 +382,8 @@ public final class HaapiTokenManager: NSObject, Sendable {
                 initialAccessToken: initialToken.accessToken, transport: transport)
         } catch let error as OIDCError {
             let status = error.firstCause(OAuthErrorResponse.self)?.statusCode ?? error.firstCause(UnexpectedResponseError.self)?.statusCode
-            throw HaapiError.serverError(error.serverError ?? "registration_failed", errorDescription: "dynamic client registration failed", statusCode: status ?? 0)
+            throw HaapiError.serverError(
+                error.serverError ?? "registration_failed", errorDescription: "dynamic client registration failed", statusCode: status ?? 0)
         } catch {
             throw HaapiError.wrapping(error, "request", url: registrationEndpoint)
         }
@@ -419,8 +428,7 @@ public final class HaapiTokenManager: NSObject, Sendable {
     private static func tokens(_ result: TokenEndpointResponse) throws -> TokenSuccessResponse {
         switch result {
         case .success(let tokens): return tokens
-        case .failure(let error):
-            throw HaapiError.server(error.error, description: error.serverDescription, statusCode: error.statusCode)
+        case .failure(let refusal): throw HaapiError(refusal)
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import OAuthCore
+
 #if canImport(Darwin)
-import OAuthTransportURLSession
+    import OAuthTransportURLSession
 #else
-import OAuthTransportNIO
+    import OAuthTransportNIO
 #endif
 
 /// Makes a ``HaapiTokenManager`` as Curity's SDK does (Curity's `HaapiTokenManagerBuilder`):
@@ -33,7 +34,7 @@ public final class HaapiTokenManagerBuilder: NSObject, Sendable {
         var attestationProvider: (any AttestationProvider)?
         var transport: (any HTTPTransport)?
         #if canImport(Darwin)
-        var sessionConfiguration: URLSessionConfiguration?
+            var sessionConfiguration: URLSessionConfiguration?
         #endif
     }
 
@@ -54,11 +55,11 @@ public final class HaapiTokenManagerBuilder: NSObject, Sendable {
     @discardableResult public func setName(_ name: String) -> Self { set { $0.name = name } }
 
     #if canImport(Darwin)
-    /// The session whose configuration the token requests are made with (a copy, made
-    /// `URLSessionConfiguration.haapi`-safe, behind the package's own session delegate).
-    @discardableResult public func setInternalUrlSession(_ urlSession: URLSession) -> Self {
-        set { $0.sessionConfiguration = urlSession.configuration }
-    }
+        /// The session whose configuration the token requests are made with (a copy, made
+        /// `URLSessionConfiguration.haapi`-safe, behind the package's own session delegate).
+        @discardableResult public func setInternalUrlSession(_ urlSession: URLSession) -> Self {
+            set { $0.sessionConfiguration = urlSession.configuration }
+        }
     #endif
 
     /// The shortest lifetime a cached token may have left to be reused, in seconds (default 120).
@@ -116,9 +117,9 @@ public final class HaapiTokenManagerBuilder: NSObject, Sendable {
         } else {
             let configuration = TransportConfiguration(tls: settings.clientAuthenticationMethod.tlsOptions ?? TLSOptions())
             #if canImport(Darwin)
-            transport = try Self.platformTransport(configuration, sessionConfiguration: settings.sessionConfiguration ?? .haapi)
+                transport = try Self.platformTransport(configuration, sessionConfiguration: settings.sessionConfiguration ?? .haapi)
             #else
-            transport = try Self.platformTransport(configuration)
+                transport = try Self.platformTransport(configuration)
             #endif
         }
         return try HaapiTokenManager(
@@ -129,28 +130,28 @@ public final class HaapiTokenManagerBuilder: NSObject, Sendable {
     }
 
     #if canImport(Darwin)
-    /// The platform's transport: URLSession, with `sessionConfiguration`'s settings.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for unusable TLS settings.
-    package static func platformTransport(
-        _ configuration: TransportConfiguration, sessionConfiguration: URLSessionConfiguration
-    ) throws -> any HTTPTransport {
-        do {
-            return try URLSessionTransport(configuration: configuration, sessionConfiguration: sessionConfiguration)
-        } catch {
-            throw HaapiError.invalidConfiguration(reason: "the TLS settings are unusable: \(error)")
+        /// The platform's transport: URLSession, with `sessionConfiguration`'s settings.
+        /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for unusable TLS settings.
+        package static func platformTransport(
+            _ configuration: TransportConfiguration, sessionConfiguration: URLSessionConfiguration
+        ) throws -> any HTTPTransport {
+            do {
+                return try URLSessionTransport(configuration: configuration, sessionConfiguration: sessionConfiguration)
+            } catch {
+                throw HaapiError.invalidConfiguration(reason: "the TLS settings are unusable: \(error)")
+            }
         }
-    }
     #else
-    /// The platform's transport: AsyncHTTPClient, which applies every TLS setting
-    /// (FoundationNetworking's URLSession applies none) and does not load libcurl.
-    /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for unusable TLS settings.
-    package static func platformTransport(_ configuration: TransportConfiguration) throws -> any HTTPTransport {
-        do {
-            return try AsyncHTTPClientTransport(configuration: configuration)
-        } catch {
-            throw HaapiError.invalidConfiguration(reason: "the TLS settings are unusable: \(error)")
+        /// The platform's transport: AsyncHTTPClient, which applies every TLS setting
+        /// (FoundationNetworking's URLSession applies none) and does not load libcurl.
+        /// - Throws: ``HaapiError/invalidConfiguration(reason:)`` for unusable TLS settings.
+        package static func platformTransport(_ configuration: TransportConfiguration) throws -> any HTTPTransport {
+            do {
+                return try AsyncHTTPClientTransport(configuration: configuration)
+            } catch {
+                throw HaapiError.invalidConfiguration(reason: "the TLS settings are unusable: \(error)")
+            }
         }
-    }
     #endif
 
     /// The attestation provider of builders that are not given one: App Attest on Apple
@@ -174,9 +175,9 @@ public final class HaapiTokenManagerBuilder: NSObject, Sendable {
 
     private static let platformProvider: LockedValue<any AttestationProvider> = {
         #if canImport(DeviceCheck) && canImport(CryptoKit)
-        return LockedValue(AppAttestProvider())
+            return LockedValue(AppAttestProvider())
         #else
-        return LockedValue(UnsupportedAttestationProvider())
+            return LockedValue(UnsupportedAttestationProvider())
         #endif
     }()
 }
@@ -195,7 +196,8 @@ extension HaapiAccessStrategy {
     ) throws -> HaapiAccessStrategy {
         if let provider {
             if provider is InsecureSoftwareAttestationProvider {
-                HaapiLogger.warning(DriverFollowUpTag.attestation, "attesting with InsecureSoftwareAttestationProvider: for development servers only")
+                HaapiLogger.warning(
+                    DriverFollowUpTag.attestation, "attesting with InsecureSoftwareAttestationProvider: for development servers only")
             }
             if provider.isSupported { return .attestation(provider, dcrFallback: dcrFallback) }
         }

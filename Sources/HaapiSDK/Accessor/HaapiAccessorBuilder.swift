@@ -210,7 +210,8 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
 
     private static func strategy(configuration: HaapiConfiguration, options: HaapiAccessorOptions) throws -> HaapiAccessStrategy {
         if let strategy = options.accessStrategy { return strategy }
-        let provider = configuration.attestationConfiguration.useAttestation ? options.attestationProvider ?? Self.platformAttestationProvider : nil
+        let provider =
+            configuration.attestationConfiguration.useAttestation ? options.attestationProvider ?? Self.platformAttestationProvider : nil
         return try HaapiAccessStrategy.resolve(
             provider: provider, dcrFallback: options.dcrConfiguration, clientAuthenticationMethod: configuration.clientAuthenticationMethod)
     }
@@ -225,7 +226,8 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
         let accessor = try assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
         guard let haapi = accessor as? any HaapiAccessor else {
             accessor.haapiTokenManager.close()
-            throw HaapiError.invalidConfiguration(reason: "an HaapiAccessor was asked of a builder set to .oauth, which makes an OAuthAccessor")
+            throw HaapiError.invalidConfiguration(
+                reason: "an HaapiAccessor was asked of a builder set to .oauth, which makes an OAuthAccessor")
         }
         return haapi
     }
@@ -277,7 +279,11 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
     public func build<T: HaapiManagerAccessor>(
         shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<T, HaapiError>) -> Void
     ) {
-        Task { completionHandler(await Self.result { () async throws -> T in try await self.build(shouldClearExistingDCRClient: shouldClearExistingDCRClient) }) }
+        Task {
+            completionHandler(
+                await Self.result { () async throws -> T in try await self.build(shouldClearExistingDCRClient: shouldClearExistingDCRClient)
+                })
+        }
     }
 
     /// ``build(shouldClearExistingDCRClient:)->HaapiAccessor`` of an ``HaapiAccessor`` with a completion handler,
@@ -287,7 +293,10 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
     public func build(
         shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<any HaapiAccessor, HaapiError>) -> Void
     ) {
-        Task { completionHandler(await Self.result { try await self.buildForHaapi(shouldClearExistingDCRClient: shouldClearExistingDCRClient) }) }
+        Task {
+            completionHandler(
+                await Self.result { try await self.buildForHaapi(shouldClearExistingDCRClient: shouldClearExistingDCRClient) })
+        }
     }
 
     /// ``build(shouldClearExistingDCRClient:)->OAuthAccessor`` of an ``OAuthAccessor`` with a completion handler.
@@ -295,7 +304,10 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
     public func build(
         shouldClearExistingDCRClient: Bool = false, completionHandler: @escaping @Sendable (Result<any OAuthAccessor, HaapiError>) -> Void
     ) {
-        Task { completionHandler(await Self.result { try self.assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient) as any OAuthAccessor }) }
+        Task {
+            completionHandler(
+                await Self.result { try self.assemble(shouldClearExistingDCRClient: shouldClearExistingDCRClient) as any OAuthAccessor })
+        }
     }
 
     private static func result<T>(_ body: () async throws -> T) async -> Result<T, HaapiError> {
@@ -310,7 +322,9 @@ public final class HaapiAccessorBuilder: NSObject, _HaapiAccessorSettingsBuilder
 
     /// Makes the managers, from a copy of the settings.
     /// - Parameter option: what to build, if not the option set.
-    func assemble(option: HaapiAccessorOption? = nil, shouldClearExistingDCRClient: Bool = false) throws -> any OAuthAccessor & HaapiTokenManaging {
+    func assemble(option: HaapiAccessorOption? = nil, shouldClearExistingDCRClient: Bool = false) throws -> any OAuthAccessor
+        & HaapiTokenManaging
+    {
         var (configuration, options) = settings.withLock { $0 }
         if shouldClearExistingDCRClient { options.dcrConfiguration?.shouldClearExistingDCRClient = true }
         let option = option ?? options.option
@@ -366,7 +380,9 @@ struct AccessParts: Sendable {
         tokenManager = try HaapiTokenManager(
             name: configuration.name, clientID: configuration.clientId, tokenEndpointURL: configuration.tokenEndpointURL,
             strategy: strategy, clientAuthenticationMethod: configuration.clientAuthenticationMethod,
-            dpop: try Dpop.makeBound(configuration.tokenBoundConfiguration), transport: self.transport, minTokenTtl: configuration.minTokenTtl,
-            attestationMaxRetries: attestationMaxRetries ?? configuration.attestationConfiguration.attestationMaxRetries, claimsName: claimsName)
+            dpop: try Dpop.makeBound(configuration.tokenBoundConfiguration), transport: self.transport,
+            minTokenTtl: configuration.minTokenTtl,
+            attestationMaxRetries: attestationMaxRetries ?? configuration.attestationConfiguration.attestationMaxRetries,
+            claimsName: claimsName)
     }
 }

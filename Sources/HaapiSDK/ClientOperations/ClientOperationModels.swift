@@ -425,7 +425,8 @@ public struct GenericClientOperationActionModel: ClientOperationActionModelRepre
 }
 
 /// The seven members both kinds of creation options have, read once from the server's options.
-extension WebAuthnRegistrationClientOperationActionModel.CredentialRequestOptions where Self: _PartsHolder, _Parts == WebAuthnCreationOptions {
+extension WebAuthnRegistrationClientOperationActionModel.CredentialRequestOptions
+where Self: _PartsHolder, _Parts == WebAuthnCreationOptions {
     /// The relying party's ID (`rp.id`), usually the server's domain.
     public var relyingPartyId: String? { _parts.relyingPartyID }
     /// The challenge to sign, decoded from base64url.

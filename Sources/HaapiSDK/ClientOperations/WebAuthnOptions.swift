@@ -70,7 +70,8 @@ public struct WebAuthnCreationOptions: Sendable, Hashable {
         excludedCredentials = WebAuthnCredentialDescriptor.list(options["excludeCredentials"])
         let selection = options["authenticatorSelection"]
         authenticatorAttachment = selection?["authenticatorAttachment"]?.stringValue
-        residentKey = selection?["residentKey"]?.stringValue
+        residentKey =
+            selection?["residentKey"]?.stringValue
             ?? (selection?["requireResidentKey"]?.boolValue == true ? "required" : nil)
         userVerification = selection?["userVerification"]?.stringValue
         attestation = options["attestation"]?.stringValue
@@ -153,14 +154,18 @@ public struct WebAuthnCredential: Sendable, Hashable {
 
     /// A registration's credential.
     public static func registration(id: Data, clientDataJSON: Data, attestationObject: Data, attachment: String? = nil) -> Self {
-        Self(id: id, clientDataJSON: clientDataJSON, attestationObject: attestationObject, authenticatorData: nil, signature: nil, userHandle: nil, authenticatorAttachment: attachment)
+        Self(
+            id: id, clientDataJSON: clientDataJSON, attestationObject: attestationObject, authenticatorData: nil, signature: nil,
+            userHandle: nil, authenticatorAttachment: attachment)
     }
 
     /// An authentication's credential.
     public static func assertion(
         id: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?, attachment: String? = nil
     ) -> Self {
-        Self(id: id, clientDataJSON: clientDataJSON, attestationObject: nil, authenticatorData: authenticatorData, signature: signature, userHandle: userHandle, authenticatorAttachment: attachment)
+        Self(
+            id: id, clientDataJSON: clientDataJSON, attestationObject: nil, authenticatorData: authenticatorData, signature: signature,
+            userHandle: userHandle, authenticatorAttachment: attachment)
     }
 
     /// The JSON the server reads (WebAuthn Level 3's `PublicKeyCredential.toJSON()` shape).

@@ -1,10 +1,11 @@
 import Foundation
 import HaapiDriver
 import OAuthCore
+
 #if canImport(Darwin)
-import OAuthTransportURLSession
+    import OAuthTransportURLSession
 #else
-import OAuthTransportNIO
+    import OAuthTransportNIO
 #endif
 
 /// Extra header fields to send with every HAAPI request (the seeds' `HttpHeadersProvider`).
@@ -42,7 +43,9 @@ public final class OAuthAuthorizationParameters: NSObject, Sendable {
     /// The same parameters.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? OAuthAuthorizationParameters else { return false }
-        return (scopes, state, nonce, acrValues, prompt, uiLocales) == (other.scopes, other.state, other.nonce, other.acrValues, other.prompt, other.uiLocales)
+        return (scopes, state, nonce, acrValues, prompt, uiLocales) == (
+            other.scopes, other.state, other.nonce, other.acrValues, other.prompt, other.uiLocales
+        )
             && extraRequestParameters == other.extraRequestParameters
     }
 
@@ -76,8 +79,8 @@ public protocol HaapiConfigurable: Sendable {
     /// The app's redirect URI (sent as `redirect_uri`).
     var appRedirect: String { get }
     #if canImport(Darwin)
-    /// The session whose configuration HAAPI and token requests are made with (Apple platforms).
-    var urlSession: URLSession { get }
+        /// The session whose configuration HAAPI and token requests are made with (Apple platforms).
+        var urlSession: URLSession { get }
     #endif
     /// Whether redirection steps are followed without asking the app.
     var isAutoRedirect: Bool { get }
@@ -107,8 +110,8 @@ public protocol OAuthTokenConfigurable: Sendable {
     /// The app's redirect URI, sent again with the code exchange.
     var appRedirect: String { get }
     #if canImport(Darwin)
-    /// The session whose configuration token requests are made with (Apple platforms).
-    var urlSession: URLSession { get }
+        /// The session whose configuration token requests are made with (Apple platforms).
+        var urlSession: URLSession { get }
     #endif
     /// The revocation endpoint (RFC 7009), if any.
     var revocationEndpointURL: URL? { get }
@@ -144,18 +147,18 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// Whether redirection steps are followed without asking the app (default `true`).
     public var isAutoRedirect: Bool
     #if canImport(Darwin)
-    /// The session whose configuration (timeouts, proxies, extra headers, protocol classes)
-    /// HAAPI and token requests are made with. The requests go through a session of the SDK's
-    /// own made from a copy of it, whose delegate refuses redirects and applies the client
-    /// authentication method's TLS settings, and which keeps no cache, cookies or credentials.
-    public var urlSession: URLSession {
-        get { chosenURLSession ?? Self.defaultURLSession }
-        set { chosenURLSession = newValue }
-    }
-    /// The session given, if any: a configuration made without one reads a shared default
-    /// rather than making a session that Curity's initializer would replace at once.
-    private var chosenURLSession: URLSession?
-    private static let defaultURLSession = URLSession(configuration: .haapi)
+        /// The session whose configuration (timeouts, proxies, extra headers, protocol classes)
+        /// HAAPI and token requests are made with. The requests go through a session of the SDK's
+        /// own made from a copy of it, whose delegate refuses redirects and applies the client
+        /// authentication method's TLS settings, and which keeps no cache, cookies or credentials.
+        public var urlSession: URLSession {
+            get { chosenURLSession ?? Self.defaultURLSession }
+            set { chosenURLSession = newValue }
+        }
+        /// The session given, if any: a configuration made without one reads a shared default
+        /// rather than making a session that Curity's initializer would replace at once.
+        private var chosenURLSession: URLSession?
+        private static let defaultURLSession = URLSession(configuration: .haapi)
     #endif
     /// The revocation endpoint (RFC 7009), if any.
     public var revocationEndpointURL: URL? { didSet { revocationEndpointURL = revocationEndpointURL?.absoluteURL } }
@@ -178,53 +181,53 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     public var timeout: TimeInterval
 
     #if canImport(Darwin)
-    /// Makes a configuration, with Curity's parameters in Curity's order and the package's after them.
-    ///
-    /// - Parameters:
-    ///   - name: a name for this configuration (one HAAPI token manager per name).
-    ///   - clientId: the client id.
-    ///   - baseURL: the server's base URL: relative `href`s resolve against it.
-    ///   - tokenEndpointURL: the token endpoint (a URL relative to `baseURL` is made absolute).
-    ///   - authorizationEndpointURL: the authorization endpoint.
-    ///   - appRedirect: the app's redirect URI (sent as `redirect_uri`).
-    ///   - httpHeadersProvider: extra header fields for every HAAPI request.
-    ///   - authorizationParametersProvider: the authorization request's parameters.
-    ///   - isAutoRedirect: whether redirection steps are followed without asking the app.
-    ///   - urlSession: the session whose configuration requests are made with (see ``urlSession``).
-    ///   - revocationEndpointURL: the revocation endpoint (RFC 7009), if any.
-    ///   - minTokenTtl: the shortest lifetime a cached HAAPI access token may have left to be
-    ///     reused, in seconds.
-    ///   - attestationConfiguration: whether the client attests, and how often it retries.
-    ///   - tokenBoundConfiguration: whether tokens are bound to the flow's DPoP key.
-    ///   - tokenEndpointResponseListener: receives every token-endpoint response raw.
-    ///   - clientAuthenticationMethod: how the client authenticates when it does not attest.
-    ///   - riskAssessmentConfiguration: the device context for risk-assessment services.
-    ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
-    ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
-    ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
-    ///   - timeout: the longest one HTTP exchange may take, in seconds.
-    public init(
-        name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
-        appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
-        authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil, isAutoRedirect: Bool = true,
-        urlSession: URLSession = URLSession(configuration: .haapi), revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
-        attestationConfiguration: AttestationConfiguration = AttestationConfiguration(),
-        tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
-        tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
-        clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
-        riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
-        applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: TimeInterval = 30
-    ) {
-        self.init(
-            name: name, clientId: clientId, baseURL: baseURL, tokenEndpointURL: tokenEndpointURL,
-            authorizationEndpointURL: authorizationEndpointURL, appRedirect: appRedirect, httpHeadersProvider: httpHeadersProvider,
-            authorizationParametersProvider: authorizationParametersProvider, isAutoRedirect: isAutoRedirect,
-            revocationEndpointURL: revocationEndpointURL, minTokenTtl: minTokenTtl, attestationConfiguration: attestationConfiguration,
-            tokenBoundConfiguration: tokenBoundConfiguration, tokenEndpointResponseListener: tokenEndpointResponseListener,
-            clientAuthenticationMethod: clientAuthenticationMethod, riskAssessmentConfiguration: riskAssessmentConfiguration,
-            applicationBundle: applicationBundle, usesPKCE: usesPKCE, timeout: timeout)
-        self.urlSession = urlSession
-    }
+        /// Makes a configuration, with Curity's parameters in Curity's order and the package's after them.
+        ///
+        /// - Parameters:
+        ///   - name: a name for this configuration (one HAAPI token manager per name).
+        ///   - clientId: the client id.
+        ///   - baseURL: the server's base URL: relative `href`s resolve against it.
+        ///   - tokenEndpointURL: the token endpoint (a URL relative to `baseURL` is made absolute).
+        ///   - authorizationEndpointURL: the authorization endpoint.
+        ///   - appRedirect: the app's redirect URI (sent as `redirect_uri`).
+        ///   - httpHeadersProvider: extra header fields for every HAAPI request.
+        ///   - authorizationParametersProvider: the authorization request's parameters.
+        ///   - isAutoRedirect: whether redirection steps are followed without asking the app.
+        ///   - urlSession: the session whose configuration requests are made with (see ``urlSession``).
+        ///   - revocationEndpointURL: the revocation endpoint (RFC 7009), if any.
+        ///   - minTokenTtl: the shortest lifetime a cached HAAPI access token may have left to be
+        ///     reused, in seconds.
+        ///   - attestationConfiguration: whether the client attests, and how often it retries.
+        ///   - tokenBoundConfiguration: whether tokens are bound to the flow's DPoP key.
+        ///   - tokenEndpointResponseListener: receives every token-endpoint response raw.
+        ///   - clientAuthenticationMethod: how the client authenticates when it does not attest.
+        ///   - riskAssessmentConfiguration: the device context for risk-assessment services.
+        ///   - applicationBundle: the app's bundle: when given (and no `riskAssessmentConfiguration`
+        ///     is), the device's context is collected from it into ``riskAssessmentConfiguration``.
+        ///   - usesPKCE: whether the authorization request carries a PKCE challenge.
+        ///   - timeout: the longest one HTTP exchange may take, in seconds.
+        public init(
+            name: String, clientId: String, baseURL: URL, tokenEndpointURL: URL, authorizationEndpointURL: URL,
+            appRedirect: String, httpHeadersProvider: HttpHeadersProvider? = nil,
+            authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil, isAutoRedirect: Bool = true,
+            urlSession: URLSession = URLSession(configuration: .haapi), revocationEndpointURL: URL? = nil, minTokenTtl: TimeInterval = 120,
+            attestationConfiguration: AttestationConfiguration = AttestationConfiguration(),
+            tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration(),
+            tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil,
+            clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone(),
+            riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil,
+            applicationBundle: Bundle? = nil, usesPKCE: Bool = false, timeout: TimeInterval = 30
+        ) {
+            self.init(
+                name: name, clientId: clientId, baseURL: baseURL, tokenEndpointURL: tokenEndpointURL,
+                authorizationEndpointURL: authorizationEndpointURL, appRedirect: appRedirect, httpHeadersProvider: httpHeadersProvider,
+                authorizationParametersProvider: authorizationParametersProvider, isAutoRedirect: isAutoRedirect,
+                revocationEndpointURL: revocationEndpointURL, minTokenTtl: minTokenTtl, attestationConfiguration: attestationConfiguration,
+                tokenBoundConfiguration: tokenBoundConfiguration, tokenEndpointResponseListener: tokenEndpointResponseListener,
+                clientAuthenticationMethod: clientAuthenticationMethod, riskAssessmentConfiguration: riskAssessmentConfiguration,
+                applicationBundle: applicationBundle, usesPKCE: usesPKCE, timeout: timeout)
+            self.urlSession = urlSession
+        }
     #endif
 
     /// Makes a configuration, with Curity's parameters in Curity's order and the package's after
@@ -269,7 +272,9 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
         (self.name, self.clientId, self.appRedirect) = (name, clientId, appRedirect)
         // `URL(string: "/oauth/token", relativeTo: baseURL)`, as the seeds write it, is kept absolute.
         (self.baseURL, self.tokenEndpointURL) = (baseURL.absoluteURL, tokenEndpointURL.absoluteURL)
-        (self.authorizationEndpointURL, self.revocationEndpointURL) = (authorizationEndpointURL.absoluteURL, revocationEndpointURL?.absoluteURL)
+        (self.authorizationEndpointURL, self.revocationEndpointURL) = (
+            authorizationEndpointURL.absoluteURL, revocationEndpointURL?.absoluteURL
+        )
         (self.httpHeadersProvider, self.authorizationParametersProvider) = (httpHeadersProvider, authorizationParametersProvider)
         (self.isAutoRedirect, self.minTokenTtl, self.attestationConfiguration) = (isAutoRedirect, minTokenTtl, attestationConfiguration)
         (self.tokenBoundConfiguration, self.tokenEndpointResponseListener) = (tokenBoundConfiguration, tokenEndpointResponseListener)
@@ -291,10 +296,11 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
             appRedirect: configurable.appRedirect, httpHeadersProvider: configurable.httpHeadersProvider,
             authorizationParametersProvider: configurable.authorizationParametersProvider, isAutoRedirect: configurable.isAutoRedirect,
             minTokenTtl: configurable.minTokenTtl, attestationConfiguration: configurable.attestationConfiguration,
-            tokenBoundConfiguration: configurable.tokenBoundConfiguration, clientAuthenticationMethod: configurable.clientAuthenticationMethod,
+            tokenBoundConfiguration: configurable.tokenBoundConfiguration,
+            clientAuthenticationMethod: configurable.clientAuthenticationMethod,
             riskAssessmentConfiguration: configurable.riskAssessmentConfiguration)
         #if canImport(Darwin)
-        urlSession = configurable.urlSession
+            urlSession = configurable.urlSession
         #endif
     }
 
@@ -314,7 +320,7 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
             tokenEndpointResponseListener: configurable.tokenEndpointResponseListener,
             clientAuthenticationMethod: configurable.clientAuthenticationMethod)
         #if canImport(Darwin)
-        urlSession = configurable.urlSession
+            urlSession = configurable.urlSession
         #endif
     }
 
@@ -341,9 +347,9 @@ extension HaapiConfiguration {
     func defaultTransport() throws -> any HTTPTransport {
         let settings = TransportConfiguration(timeout: timeout, tls: clientAuthenticationMethod.tlsOptions ?? TLSOptions())
         #if canImport(Darwin)
-        return try HaapiTokenManagerBuilder.platformTransport(settings, sessionConfiguration: urlSession.configuration)
+            return try HaapiTokenManagerBuilder.platformTransport(settings, sessionConfiguration: urlSession.configuration)
         #else
-        return try HaapiTokenManagerBuilder.platformTransport(settings)
+            return try HaapiTokenManagerBuilder.platformTransport(settings)
         #endif
     }
 }

@@ -127,7 +127,8 @@ public actor HaapiManager {
         (query.scopes, query.state, query.nonce, query.pkce) = (parameters.scopes, parameters.state, nonce, pkce)
         (query.acrValues, query.prompt, query.uiLocales) = (parameters.acrValues, parameters.prompt, parameters.uiLocales)
         query.additionalParameters = parameters.extraRequestParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return await send(method: "GET", url: configuration.authorizationEndpointURL, query: query.parameters, body: nil, continueActions: [])
+        return await send(
+            method: "GET", url: configuration.authorizationEndpointURL, query: query.parameters, body: nil, continueActions: [])
     }
 
     /// Submits a form, as the seeds write it: `parameters` fill the fields by name; a value
@@ -193,8 +194,11 @@ public actor HaapiManager {
         for _ in 0...Self.maximumRedirects {
             guard configuration.isServerOrigin(url) else {
                 // An href to elsewhere would carry the HAAPI token, the Session-Id and a DPoP proof there.
-                return .error(HaapiError.illegalState(
-                    message: "the server named \(url.origin ?? url.absoluteString) as the next request's target; HAAPI requests go to the configured server only"))
+                return .error(
+                    HaapiError.illegalState(
+                        message:
+                            "the server named \(url.origin ?? url.absoluteString) as the next request's target; HAAPI requests go to the configured server only"
+                    ))
             }
             let result = await exchange(method: method, url: url, query: query, body: body)
             switch result {
@@ -240,7 +244,8 @@ public actor HaapiManager {
         let request = TransportRequest(
             method: method, url: url.appendingQuery(query), headers: headers, body: body?.0,
             timeout: configuration.timeout)
-        HaapiLogger.debug(SdkFollowUpTag.http, "\(method) \(request.url.absoluteString.split(separator: "?").first ?? "") headers \(headers: headers)")
+        HaapiLogger.debug(
+            SdkFollowUpTag.http, "\(method) \(request.url.absoluteString.split(separator: "?").first ?? "") headers \(headers: headers)")
         let response: TransportResponse
         do {
             response = try await transport.send(request)
@@ -269,7 +274,7 @@ public actor HaapiManager {
                     return .error(HaapiError.server("invalid_token", description: challenge.errorDescription, statusCode: 401))
                 }
                 if response.mediaType == "application/json", let refusal = OAuthErrorResponse(response) {
-                    return .error(HaapiError.server(refusal.error, description: refusal.serverDescription, statusCode: refusal.statusCode))
+                    return .error(HaapiError(refusal))
                 }
                 return .error(HaapiError(unexpected: response))
             }

@@ -59,7 +59,8 @@ func decodeAction(_ reader: JSONReader) throws -> any Action {
         return FormAction(parts, model: try FormActionModel(required("form")), properties: try properties.map(FormAction.Properties.init))
     case .selector:
         return SelectorAction(
-            parts, model: try SelectorActionModel(required("selector")), properties: properties.map { SelectorAction.Properties(rawJSON: $0.raw) })
+            parts, model: try SelectorActionModel(required("selector")),
+            properties: properties.map { SelectorAction.Properties(rawJSON: $0.raw) })
     case .clientOperation:
         return ClientOperationAction(
             parts, model: try decodeClientOperationModel(required("client-operation")),
@@ -76,7 +77,9 @@ extension JSONReader {
 
 /// Decodes an action of the type `T` (its template must say so).
 func decodeTypedAction<T: Action>(_ decoder: any Decoder, as _: T.Type) throws -> T {
-    try decodeModel(decoder, by: { try decodeAction(JSONReader($0, path: "$")) }, at: "template") { "an action of template \($0.template.rawValue)" }
+    try decodeModel(decoder, by: { try decodeAction(JSONReader($0, path: "$")) }, at: "template") {
+        "an action of template \($0.template.rawValue)"
+    }
 }
 
 extension Array where Element == any Action {
@@ -223,7 +226,9 @@ public struct GenericAction: Action, _PartsHolder, Hashable, RawJsonRepresentabl
     /// Such an action is an external-browser operation in all but name: open `href`, come back
     /// with `_resume_nonce`, submit the continue action.
     public var launch: LaunchActionModel? {
-        guard kind == .externalBrowser || template == .launch, let model, let reader = try? JSONReader(model, path: "model") else { return nil }
+        guard kind == .externalBrowser || template == .launch, let model, let reader = try? JSONReader(model, path: "model") else {
+            return nil
+        }
         return try? LaunchActionModel(reader)
     }
 }
@@ -279,7 +284,8 @@ public struct FormActionModel: RepresentationActionModel, Hashable, RawJsonRepre
     public let rawJSON: JSONValue
 
     init(
-        actionTitle: Message?, continueActions: [any Action], errorActions: [any Action], fields: [any FormField], type: String?, method: String,
+        actionTitle: Message?, continueActions: [any Action], errorActions: [any Action], fields: [any FormField], type: String?,
+        method: String,
         href: String
     ) {
         (self.actionTitle, self.continueActions, self.errorActions, self.fields) = (actionTitle, continueActions, errorActions, fields)

@@ -86,7 +86,8 @@ public struct _FieldParts: Sendable, Hashable {
 
     /// The parts of a field made from values; `extra` are the type's own wire members.
     init(
-        type: FormFieldType, name: String, label: Message? = nil, placeholder: Message? = nil, isRequired: Bool = true, value: String? = nil,
+        type: FormFieldType, name: String, label: Message? = nil, placeholder: Message? = nil, isRequired: Bool = true,
+        value: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, extra: [String: JSONValue] = [:]
     ) {
         (self.name, self.label, self.placeholder, self.isRequired, self.value) = (name, label, placeholder, isRequired, value)
@@ -151,7 +152,8 @@ func decodeFormField(_ reader: JSONReader) throws -> any FormField {
     case .password: return PasswordFormField(parts)
     case .select: return SelectFormField(parts, options: try reader.objects("options", SelectFormField.Option.init))
     case .checkbox:
-        return CheckboxFormField(parts, checked: try reader.optionalBool("checked") ?? false, readonly: try reader.optionalBool("readonly") ?? false)
+        return CheckboxFormField(
+            parts, checked: try reader.optionalBool("checked") ?? false, readonly: try reader.optionalBool("readonly") ?? false)
     case .hidden: return HiddenFormField(parts)
     case .context: return ContextFormField(parts)
     default: return GenericFormField(parts)

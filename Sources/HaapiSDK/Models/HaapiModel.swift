@@ -35,7 +35,7 @@ public enum HaapiModel {
         } catch {
             throw HaapiModelError(.notJSON, path: "$", "the body is not JSON")
         }
-        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let mediaType = TransportResponse.mediaType(of: contentType)
         let isProblem: Bool
         switch mediaType {
         case problemMediaType?: isProblem = true
@@ -93,7 +93,9 @@ public enum HaapiModel {
                 break
             }
             // A known operation without what its typed step needs is handled as any other.
-            guard let reader = try? JSONReader(operation.model.rawJSON, path: "model"), let generic = try? _OperationParts(reader) else { return nil }
+            guard let reader = try? JSONReader(operation.model.rawJSON, path: "model"), let generic = try? _OperationParts(reader) else {
+                return nil
+            }
             return GenericClientOperationStep(parts, model: GenericClientOperationActionModel(generic))
         }
         if let selector = actions.lazy.compactMap({ $0 as? SelectorAction }).first(where: { selector in

@@ -23,24 +23,31 @@ extension HaapiModel {
     /// Actions.
     public enum ActionFactory {
         /// A form action.
-        public static func form(properties: FormAction.Properties?, model: FormActionModel, kind: ActionKind, title: Message?) -> FormAction {
+        public static func form(properties: FormAction.Properties?, model: FormActionModel, kind: ActionKind, title: Message?) -> FormAction
+        {
             FormAction(parts("form", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
         }
 
         /// A selector action.
-        public static func selector(properties: SelectorAction.Properties?, model: SelectorActionModel, kind: ActionKind, title: Message?) -> SelectorAction {
+        public static func selector(properties: SelectorAction.Properties?, model: SelectorActionModel, kind: ActionKind, title: Message?)
+            -> SelectorAction
+        {
             SelectorAction(parts("selector", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
         }
 
         /// A client-operation action.
         public static func clientOperation(
-            properties: ClientOperationAction.Properties?, model: any ClientOperationActionModelRepresentation, kind: ActionKind, title: Message?
+            properties: ClientOperationAction.Properties?, model: any ClientOperationActionModelRepresentation, kind: ActionKind,
+            title: Message?
         ) -> ClientOperationAction {
-            ClientOperationAction(parts("client-operation", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
+            ClientOperationAction(
+                parts("client-operation", kind, title, model.rawJSON, properties?.rawJSON), model: model, properties: properties)
         }
 
         /// The parts of an action made from values: its JSON is composed from theirs.
-        private static func parts(_ template: String, _ kind: ActionKind, _ title: Message?, _ model: JSONValue, _ properties: JSONValue?) -> _ActionParts {
+        private static func parts(_ template: String, _ kind: ActionKind, _ title: Message?, _ model: JSONValue, _ properties: JSONValue?)
+            -> _ActionParts
+        {
             var members: [String: JSONValue] = ["template": .string(template), "kind": .string(kind.rawValue), "model": model]
             members["title"] = title?.json
             members["properties"] = properties
@@ -52,11 +59,13 @@ extension HaapiModel {
     public enum ActionModelFactory {
         /// A form.
         public static func form(
-            actionTitle: Message?, continueActions: [any Action], errorActions: [any Action], fields: [any FormField], type: String?, method: String,
+            actionTitle: Message?, continueActions: [any Action], errorActions: [any Action], fields: [any FormField], type: String?,
+            method: String,
             href: String
         ) -> FormActionModel {
             FormActionModel(
-                actionTitle: actionTitle, continueActions: continueActions, errorActions: errorActions, fields: fields, type: type, method: method, href: href)
+                actionTitle: actionTitle, continueActions: continueActions, errorActions: errorActions, fields: fields, type: type,
+                method: method, href: href)
         }
 
         /// A selector of `options`.
@@ -90,7 +99,8 @@ extension HaapiModel {
         public static func encapClientOperation(
             arguments: [String: String], name: ClientOperationName, continueActions: [any Action], errorActions: [any Action]
         ) throws -> EncapAutoActivationClientOperationActionModel {
-            try typed(EncapAutoActivationClientOperationActionModel(parts(arguments, name, continueActions, errorActions)), "activationCode")
+            try typed(
+                EncapAutoActivationClientOperationActionModel(parts(arguments, name, continueActions, errorActions)), "activationCode")
         }
 
         /// `webauthn-registration`.
@@ -123,7 +133,8 @@ extension HaapiModel {
             _ arguments: [String: any Sendable], _ name: ClientOperationName, _ continueActions: [any Action], _ errorActions: [any Action]
         ) -> _OperationParts {
             _OperationParts(
-                name: name, arguments: arguments.mapValues(JSONValue.init(sendable:)), continueActions: continueActions, errorActions: errorActions)
+                name: name, arguments: arguments.mapValues(JSONValue.init(sendable:)), continueActions: continueActions,
+                errorActions: errorActions)
         }
 
         private static func typed<T>(_ model: T?, _ required: String) throws -> T {
@@ -139,14 +150,19 @@ extension HaapiModel {
         }
 
         /// A select field.
-        public static func select(options: [SelectFormField.Option], name: String, label: Message?, required: Bool = true) -> SelectFormField {
+        public static func select(options: [SelectFormField.Option], name: String, label: Message?, required: Bool = true)
+            -> SelectFormField
+        {
             SelectFormField(
-                _FieldParts(type: .select, name: name, label: label, isRequired: required, extra: ["options": .array(options.map(\.rawJSON))]),
+                _FieldParts(
+                    type: .select, name: name, label: label, isRequired: required, extra: ["options": .array(options.map(\.rawJSON))]),
                 options: options)
         }
 
         /// A checkbox.
-        public static func checkbox(checked: Bool, readonly: Bool, name: String, value: String?, label: Message?, isRequired: Bool = true) -> CheckboxFormField {
+        public static func checkbox(checked: Bool, readonly: Bool, name: String, value: String?, label: Message?, isRequired: Bool = true)
+            -> CheckboxFormField
+        {
             CheckboxFormField(
                 _FieldParts(
                     type: .checkbox, name: name, label: label, isRequired: isRequired, value: value,
@@ -156,21 +172,25 @@ extension HaapiModel {
 
         /// A password field.
         public static func password(
-            name: String, value: String?, label: Message?, placeholder: Message?, maxLength: Int? = nil, minLength: Int? = nil, isRequired: Bool = true
+            name: String, value: String?, label: Message?, placeholder: Message?, maxLength: Int? = nil, minLength: Int? = nil,
+            isRequired: Bool = true
         ) -> PasswordFormField {
             PasswordFormField(
                 _FieldParts(
-                    type: .password, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value, minLength: minLength,
+                    type: .password, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value,
+                    minLength: minLength,
                     maxLength: maxLength))
         }
 
         /// A username field.
         public static func username(
-            name: String, value: String?, label: Message?, placeholder: Message?, maxLength: Int? = nil, minLength: Int? = nil, isRequired: Bool = true
+            name: String, value: String?, label: Message?, placeholder: Message?, maxLength: Int? = nil, minLength: Int? = nil,
+            isRequired: Bool = true
         ) -> UsernameFormField {
             UsernameFormField(
                 _FieldParts(
-                    type: .username, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value, minLength: minLength,
+                    type: .username, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value,
+                    minLength: minLength,
                     maxLength: maxLength))
         }
 
@@ -181,7 +201,8 @@ extension HaapiModel {
         ) -> TextFormField {
             TextFormField(
                 _FieldParts(
-                    type: .text, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value, minLength: minLength,
+                    type: .text, name: name, label: label, placeholder: placeholder, isRequired: isRequired, value: value,
+                    minLength: minLength,
                     maxLength: maxLength, extra: kind.map { ["kind": .string($0.rawValue)] } ?? [:]),
                 kind: kind)
         }
@@ -203,7 +224,8 @@ extension HaapiModel {
         public static func problem(
             type: ProblemType, metadata: Metadata?, title: Message?, messages: [UserMessage], links: [Link], rawJsonString: String? = nil
         ) -> Problem {
-            Problem(_ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString))
+            Problem(
+                _ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString))
         }
 
         /// A wrong field of an invalid-input problem.
@@ -213,23 +235,27 @@ extension HaapiModel {
 
         /// An invalid-input problem.
         public static func invalidInput(
-            invalidFields: [InvalidInputProblem.InvalidField], errorDescription: String?, type: ProblemType, metadata: Metadata?, title: Message?,
+            invalidFields: [InvalidInputProblem.InvalidField], errorDescription: String?, type: ProblemType, metadata: Metadata?,
+            title: Message?,
             messages: [UserMessage], links: [Link], rawJsonString: String? = nil
         ) -> InvalidInputProblem {
             var extra: [String: JSONValue] = ["invalidFields": .array(invalidFields.map(\.json))]
             extra["error_description"] = errorDescription.map(JSONValue.string)
-            let parts = _ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
+            let parts = _ProblemParts(
+                type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
             return InvalidInputProblem(parts, invalidFields: invalidFields, errorDescription: errorDescription)
         }
 
         /// An authorization-response problem.
         public static func authorization(
-            error: String, errorDescription: String?, type: ProblemType, metadata: Metadata?, title: Message?, messages: [UserMessage], links: [Link],
+            error: String, errorDescription: String?, type: ProblemType, metadata: Metadata?, title: Message?, messages: [UserMessage],
+            links: [Link],
             rawJsonString: String? = nil
         ) -> AuthorizationProblem {
             var extra: [String: JSONValue] = ["error": .string(error)]
             extra["error_description"] = errorDescription.map(JSONValue.string)
-            let parts = _ProblemParts(type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
+            let parts = _ProblemParts(
+                type: type, metadata: metadata, title: title, messages: messages, links: links, rawJsonString: rawJsonString, extra: extra)
             return AuthorizationProblem(parts, error: error, errorDescription: errorDescription)
         }
     }
@@ -272,7 +298,9 @@ extension HaapiModel {
         }
 
         /// A selector action's properties.
-        public static func selectorAction(rawJsonString: String) -> SelectorAction.Properties { SelectorAction.Properties(rawJSON: object(rawJsonString)) }
+        public static func selectorAction(rawJsonString: String) -> SelectorAction.Properties {
+            SelectorAction.Properties(rawJSON: object(rawJsonString))
+        }
 
         /// A client-operation action's properties.
         public static func clientOperation(rawJsonString: String) -> ClientOperationAction.Properties {
@@ -289,7 +317,9 @@ extension HaapiModel {
     /// Steps.
     public enum StepFactory {
         /// An option of an authenticator selector.
-        public static func authenticatorOption(title: Message, type: String?, action: FormAction) -> AuthenticatorSelectorStep.AuthenticatorOption {
+        public static func authenticatorOption(title: Message, type: String?, action: FormAction)
+            -> AuthenticatorSelectorStep.AuthenticatorOption
+        {
             AuthenticatorSelectorStep.AuthenticatorOption(title: title, type: type, action: action)
         }
 
@@ -299,17 +329,20 @@ extension HaapiModel {
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) -> AuthenticatorSelectorStep {
             let selector = ActionFactory.selector(
-                properties: nil, model: SelectorActionModel(options: authenticators.map(\.action)), kind: .authenticatorSelector, title: title)
+                properties: nil, model: SelectorActionModel(options: authenticators.map(\.action)), kind: .authenticatorSelector,
+                title: title)
             let all = actions.contains { $0 is SelectorAction } ? actions : [selector] + actions
             let parts = _RepresentationParts(
-                type: .authenticationStep, metadata: metadata, messages: messages, links: links, actions: all, properties: properties?.members,
+                type: .authenticationStep, metadata: metadata, messages: messages, links: links, actions: all,
+                properties: properties?.members,
                 rawJsonString: rawJsonString)
             return AuthenticatorSelectorStep(parts, selector: selector, title: title, authenticators: authenticators)
         }
 
         /// A step of forms.
         public static func interactiveForm(
-            actions: [FormAction], type: RepresentationType, metadata: Metadata?, messages: [UserMessage], links: [Link], properties: GenericProperties?,
+            actions: [FormAction], type: RepresentationType, metadata: Metadata?, messages: [UserMessage], links: [Link],
+            properties: GenericProperties?,
             rawJsonString: String? = nil
         ) -> InteractiveFormStep {
             InteractiveFormStep(parts(type, metadata, actions, messages, links, properties?.members, rawJsonString), actions: actions)
@@ -317,15 +350,18 @@ extension HaapiModel {
 
         /// A redirection step.
         public static func redirection(
-            redirectAction: FormAction, metadata: Metadata?, actions: [any Action], properties: GenericProperties?, rawJsonString: String? = nil
+            redirectAction: FormAction, metadata: Metadata?, actions: [any Action], properties: GenericProperties?,
+            rawJsonString: String? = nil
         ) -> RedirectionStep {
             let all = actions.isEmpty ? [redirectAction] : actions
-            return RedirectionStep(parts(.redirectionStep, metadata, all, [], [], properties?.members, rawJsonString), redirectAction: redirectAction)
+            return RedirectionStep(
+                parts(.redirectionStep, metadata, all, [], [], properties?.members, rawJsonString), redirectAction: redirectAction)
         }
 
         /// A polling step.
         public static func polling(
-            mainAction: FormAction, cancelAction: FormAction?, metadata: Metadata?, actions: [any Action], messages: [UserMessage], links: [Link],
+            mainAction: FormAction, cancelAction: FormAction?, metadata: Metadata?, actions: [any Action], messages: [UserMessage],
+            links: [Link],
             properties: PollingProperties, rawJsonString: String? = nil
         ) -> PollingStep {
             let all = actions.isEmpty ? [mainAction] + (cancelAction.map { [$0] } ?? []) : actions
@@ -335,10 +371,12 @@ extension HaapiModel {
 
         /// An authorization response.
         public static func oAuthAuthorization(
-            metadata: Metadata?, messages: [UserMessage], links: [Link], properties: OAuthAuthorizationResponseProperties, rawJsonString: String? = nil
+            metadata: Metadata?, messages: [UserMessage], links: [Link], properties: OAuthAuthorizationResponseProperties,
+            rawJsonString: String? = nil
         ) -> OAuthAuthorizationResponseStep {
             OAuthAuthorizationResponseStep(
-                parts(.oauthAuthorizationResponse, metadata, [], messages, links, properties.rawJSON.objectValue, rawJsonString), properties: properties)
+                parts(.oauthAuthorizationResponse, metadata, [], messages, links, properties.rawJSON.objectValue, rawJsonString),
+                properties: properties)
         }
 
         /// A continue-same-step (its actions are the submitted form's continue actions).
@@ -350,7 +388,8 @@ extension HaapiModel {
 
         /// A consent step.
         public static func userConsent(
-            metadata: Metadata?, actions: [any Action], messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
+            metadata: Metadata?, actions: [any Action], messages: [UserMessage], links: [Link], properties: GenericProperties?,
+            rawJsonString: String? = nil
         ) -> UserConsentStep {
             UserConsentStep(parts(.userConsentStep, metadata, actions, messages, links, properties?.members, rawJsonString))
         }
@@ -361,64 +400,79 @@ extension HaapiModel {
             properties: GenericProperties?, rawJsonString: String? = nil
         ) -> ExternalBrowserClientOperationStep {
             let parts = parts(type, metadata, withOperation(actions, actionModel), [], [], properties?.members, rawJsonString)
-            let resume = actionModel.continueActions.lazy.compactMap { $0 as? FormAction }.first?.model
-                ?? FormActionModel(actionTitle: nil, continueActions: [], errorActions: [], fields: [], type: nil, method: "POST", href: actionModel.href)
+            let resume =
+                actionModel.continueActions.lazy.compactMap { $0 as? FormAction }.first?.model
+                ?? FormActionModel(
+                    actionTitle: nil, continueActions: [], errorActions: [], fields: [], type: nil, method: "POST", href: actionModel.href)
             return ExternalBrowserClientOperationStep(parts, model: actionModel, continueForm: resume)
         }
 
         /// A BankID step.
         public static func bankIdClientOperation(
-            activationLink: Link?, actionModel: BankIdClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
+            activationLink: Link?, actionModel: BankIdClientOperationActionModel, metadata: Metadata?, type: RepresentationType,
+            actions: [any Action],
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) -> BankIdClientOperationStep {
             let all = activationLink.map { link in links.contains { $0 == link } ? links : links + [link] } ?? links
             return BankIdClientOperationStep(
-                parts(type, metadata, withOperation(actions, actionModel), messages, all, properties?.members, rawJsonString), model: actionModel)
+                parts(type, metadata, withOperation(actions, actionModel), messages, all, properties?.members, rawJsonString),
+                model: actionModel)
         }
 
         /// An Encap step.
         public static func encapClientOperation(
-            actionModel: EncapAutoActivationClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
+            actionModel: EncapAutoActivationClientOperationActionModel, metadata: Metadata?, type: RepresentationType,
+            actions: [any Action],
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) -> EncapClientOperationStep {
             EncapClientOperationStep(
-                parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel)
+                parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString),
+                model: actionModel)
         }
 
         /// A WebAuthn registration step.
         /// - Throws: ``HaapiModelError`` when the operation has no continue form.
         public static func webauthnRegistrationClientOperation(
-            actionModel: WebAuthnRegistrationClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
+            actionModel: WebAuthnRegistrationClientOperationActionModel, metadata: Metadata?, type: RepresentationType,
+            actions: [any Action],
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) throws -> WebAuthnRegistrationClientOperationStep {
             try present(
-                WebAuthnRegistrationClientOperationStep(parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel),
+                WebAuthnRegistrationClientOperationStep(
+                    parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString),
+                    model: actionModel),
                 at: "continueActions", "the registration has no continue form")
         }
 
         /// A WebAuthn authentication step.
         /// - Throws: ``HaapiModelError`` when the operation has no continue form.
         public static func webAuthnAuthenticationClientOperation(
-            actionModel: WebAuthnAuthenticationClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
+            actionModel: WebAuthnAuthenticationClientOperationActionModel, metadata: Metadata?, type: RepresentationType,
+            actions: [any Action],
             messages: [UserMessage], links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) throws -> WebAuthnAuthenticationClientOperationStep {
             try present(
-                WebAuthnAuthenticationClientOperationStep(parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel),
+                WebAuthnAuthenticationClientOperationStep(
+                    parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString),
+                    model: actionModel),
                 at: "continueActions", "the authentication has no continue form")
         }
 
         /// A step of any other client operation.
         public static func genericClientOperation(
-            actionModel: GenericClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action], messages: [UserMessage],
+            actionModel: GenericClientOperationActionModel, metadata: Metadata?, type: RepresentationType, actions: [any Action],
+            messages: [UserMessage],
             links: [Link], properties: GenericProperties?, rawJsonString: String? = nil
         ) -> GenericClientOperationStep {
             GenericClientOperationStep(
-                parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString), model: actionModel)
+                parts(type, metadata, withOperation(actions, actionModel), messages, links, properties?.members, rawJsonString),
+                model: actionModel)
         }
 
         /// A step no typed step fits.
         public static func genericRepresentation(
-            type: RepresentationType, metadata: Metadata?, actions: [any Action], messages: [UserMessage], links: [Link], properties: (any Properties)?,
+            type: RepresentationType, metadata: Metadata?, actions: [any Action], messages: [UserMessage], links: [Link],
+            properties: (any Properties)?,
             rawJsonString: String? = nil
         ) -> GenericRepresentationStep {
             let members = properties.flatMap { JSONValue(text: $0.rawJsonString)?.objectValue }
@@ -430,7 +484,8 @@ extension HaapiModel {
             _ properties: [String: JSONValue]?, _ rawJsonString: String?
         ) -> _RepresentationParts {
             _RepresentationParts(
-                type: type, metadata: metadata, messages: messages, links: links, actions: actions, properties: properties, rawJsonString: rawJsonString)
+                type: type, metadata: metadata, messages: messages, links: links, actions: actions, properties: properties,
+                rawJsonString: rawJsonString)
         }
 
         /// `actions`, with a client-operation action of `model` first unless one is there.

@@ -116,7 +116,10 @@ public struct ActionTemplate: OpenName {
 }
 
 extension ActionKind: WireNames {
-    static let knownCases: [ActionKind] = [.cancel, .deviceOption, .login, .continue, .continueAutoLogin, .deviceSelector, .redirect, .authenticatorSelector, .selectAuthenticator, .poll, .form, .bankIdSameDevice, .bankIdOtherDevice, .passwordReset, .accountIdRecovery, .userRegister]
+    static let knownCases: [ActionKind] = [
+        .cancel, .deviceOption, .login, .continue, .continueAutoLogin, .deviceSelector, .redirect, .authenticatorSelector,
+        .selectAuthenticator, .poll, .form, .bankIdSameDevice, .bankIdOtherDevice, .passwordReset, .accountIdRecovery, .userRegister,
+    ]
     var knownName: String? {
         switch self {
         case .cancel: return "cancel"
@@ -164,7 +167,8 @@ public struct FormFieldType: OpenName {
 }
 
 /// A client operation's `name`. Unknown names are ``unknown(value:)``.
-@frozen public enum ClientOperationName: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible, ExpressibleByStringLiteral {
+@frozen public enum ClientOperationName: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible, ExpressibleByStringLiteral
+{
     /// `external-browser-flow`: log in in a browser, then resume with its `_resume_nonce`.
     case externalBrowser
     /// `bankid`: start BankID on this device or show its QR code.
@@ -194,7 +198,9 @@ public struct FormFieldType: OpenName {
 }
 
 extension ClientOperationName: WireNames {
-    static let knownCases: [ClientOperationName] = [.externalBrowser, .bankId, .encapAutoActivation, .webAuthnRegistration, .webAuthnAuthentication]
+    static let knownCases: [ClientOperationName] = [
+        .externalBrowser, .bankId, .encapAutoActivation, .webAuthnRegistration, .webAuthnAuthentication,
+    ]
     var knownName: String? {
         switch self {
         case .externalBrowser: return "external-browser-flow"
@@ -252,6 +258,8 @@ extension ClientOperationName: WireNames {
     /// Decodes a status from its wire name.
     /// - Throws: ``HaapiModelError`` for a name that is not `pending`, `done` or `failed`.
     public init(from decoder: any Decoder) throws {
-        self = try Self(decoding: decoder) { HaapiModelError(.wrongType, path: "$", "\"\($0)\" is not a polling status (pending, done or failed)") }
+        self = try Self(decoding: decoder) {
+            HaapiModelError(.wrongType, path: "$", "\"\($0)\" is not a polling status (pending, done or failed)")
+        }
     }
 }

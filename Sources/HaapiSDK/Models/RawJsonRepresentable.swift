@@ -100,7 +100,9 @@ extension JSONValue {
 /// Reads the document a `Decoder` holds with `read`, the one reading of a kind of model, as the
 /// type `T` whose `init(from:)` asks; a document of another type is a `wrongType` error at
 /// `path`, saying what it is (`found`).
-func decodeModel<Model, T>(_ decoder: any Decoder, by read: (JSONValue) throws -> Model, at path: String, _ found: (Model) -> String) throws -> T {
+func decodeModel<Model, T>(_ decoder: any Decoder, by read: (JSONValue) throws -> Model, at path: String, _ found: (Model) -> String) throws
+    -> T
+{
     let model = try read(JSONValue(from: decoder))
     guard let typed = model as? T else { throw HaapiModelError(.wrongType, path: path, "the document is \(found(model)), not a \(T.self)") }
     return typed

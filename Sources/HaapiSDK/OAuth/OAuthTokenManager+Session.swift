@@ -35,7 +35,8 @@ extension OAuthTokenManager {
         let transport = try transport.get()
         let configuration = self.configuration
         return TokenSession(
-            clientID: configuration.clientId, provider: try configuration.provider(issuer: issuer, transport: transport), storage: storage ?? self.storage,
+            clientID: configuration.clientId, provider: try configuration.provider(issuer: issuer, transport: transport),
+            storage: storage ?? self.storage,
             storageKey: storageKey ?? configuration.tokenSessionStorageKey, lock: lock,
             options: TokenSession.Options(lockTimeout: lockTimeout), clientAuthentication: clientAuthentication)
     }
@@ -70,7 +71,8 @@ extension HaapiConfiguration {
     func provider(issuer: URL?, transport: any HTTPTransport) throws -> OpenIDProvider {
         try OpenIDProvider(
             issuer: issuer,
-            endpoints: ProviderEndpoints(authorization: authorizationEndpointURL, token: tokenEndpointURL, revocation: revocationEndpointURL),
+            endpoints: ProviderEndpoints(
+                authorization: authorizationEndpointURL, token: tokenEndpointURL, revocation: revocationEndpointURL),
             standInIssuer: baseURL.absoluteString, transport: transport)
     }
 }

@@ -58,7 +58,8 @@ public final class OAuthTokenManager: NSObject, Sendable {
             } catch let error as HaapiError {
                 self.transport = .failure(error)
             } catch {
-                self.transport = .failure(.invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)"))
+                self.transport = .failure(
+                    .invalidConfiguration(reason: "the TLS settings of the client authentication method are unusable: \(error)"))
             }
         }
         let method = configuration.clientAuthenticationMethod
@@ -66,7 +67,8 @@ public final class OAuthTokenManager: NSObject, Sendable {
         let clientAuthentication = clientAuthentication ?? { try method.clientAuthentication(clientID: clientID) }
         self.clientAuthentication = clientAuthentication
         var options = TokenSession.Options()
-        options.tokenEndpointObserver = Self.observer(tokenEndpointResponseListener ?? configuration.tokenEndpointResponseListener, endpoint: configuration.tokenEndpointURL)
+        options.tokenEndpointObserver = Self.observer(
+            tokenEndpointResponseListener ?? configuration.tokenEndpointResponseListener, endpoint: configuration.tokenEndpointURL)
         self.session = self.transport.flatMap { transport in
             Result {
                 TokenSession(
@@ -91,18 +93,21 @@ public final class OAuthTokenManager: NSObject, Sendable {
         with code: String, dpop: Dpop? = nil, additionalParameters: [String: String]? = nil, codeVerifier: String? = nil
     ) async -> TokenResponse {
         if dpop != nil && !configuration.tokenBoundConfiguration.bindsTokens {
-            return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to fetchAccessToken with UnboundedTokenConfiguration"))
+            return .error(
+                HaapiError.invalidConfiguration(reason: "a DPoP key was passed to fetchAccessToken with UnboundedTokenConfiguration"))
         }
         let extra = Self.parameters(additionalParameters)
         return await outcome {
             let session = try self.session.get()
             let grant = TokenGrant.authorizationCode(code: code, redirectURI: self.configuration.appRedirect, codeVerifier: codeVerifier)
-            let tokens = try await session.requestTokens(grant, metadata: try await session.provider.metadata(), dpop: dpop, additionalParameters: extra)
+            let tokens = try await session.requestTokens(
+                grant, metadata: try await session.provider.metadata(), dpop: dpop, additionalParameters: extra)
             do {
                 try await session.start(with: tokens, dpop: dpop)
             } catch {
                 // The tokens are the app's all the same; only their refresh after a restart is lost.
-                HaapiLogger.warning(SdkFollowUpTag.oAuth, "the tokens cannot be kept (\(error)); a bound refresh token will not survive a restart")
+                HaapiLogger.warning(
+                    SdkFollowUpTag.oAuth, "the tokens cannot be kept (\(error)); a bound refresh token will not survive a restart")
             }
             return tokens
         }
@@ -121,7 +126,8 @@ public final class OAuthTokenManager: NSObject, Sendable {
     ) async -> TokenResponse {
         let bound = configuration.tokenBoundConfiguration.bindsTokens
         if dpop != nil && !bound {
-            return .error(HaapiError.invalidConfiguration(reason: "a DPoP key was passed to refreshAccessToken with UnboundedTokenConfiguration"))
+            return .error(
+                HaapiError.invalidConfiguration(reason: "a DPoP key was passed to refreshAccessToken with UnboundedTokenConfiguration"))
         }
         var key = dpop
         if key == nil, bound {
@@ -195,7 +201,8 @@ public final class OAuthTokenManager: NSObject, Sendable {
             HaapiLogger.debug(SdkFollowUpTag.oAuth, "token response: \(tokens.tokenType), access token \(sensitive: tokens.accessToken)")
             return .successfulToken(SuccessfulTokenResponse(tokens))
         } catch {
-            return error.firstCause(OAuthErrorResponse.self).map { .errorToken(ErrorTokenResponse($0)) } ?? .error(HaapiError.wrapping(error, "token request", url: configuration.tokenEndpointURL))
+            return error.firstCause(OAuthErrorResponse.self).map { .errorToken(ErrorTokenResponse($0)) }
+                ?? .error(HaapiError.wrapping(error, "token request", url: configuration.tokenEndpointURL))
         }
     }
 
@@ -209,8 +216,10 @@ public final class OAuthTokenManager: NSObject, Sendable {
             case .success((.failure(let refusal), let response)):
                 listener.onTokenError(ErrorTokenHTTPURLResponseContent(response: response, error: ErrorTokenResponse(refusal)))
             case .failure(let error):
-                let response = error.firstCause(UnexpectedResponseError.self)?.response ?? error.firstCause(TokenEndpointError.self)?.response
-                listener.onError(ErrorHTTPURLResponseContent(response: response, error: HaapiError.wrapping(error, "token request", url: endpoint)))
+                let response =
+                    error.firstCause(UnexpectedResponseError.self)?.response ?? error.firstCause(TokenEndpointError.self)?.response
+                listener.onError(
+                    ErrorHTTPURLResponseContent(response: response, error: HaapiError.wrapping(error, "token request", url: endpoint)))
             }
         }
     }
@@ -249,4 +258,3 @@ public typealias OAuthCompletion = @Sendable (_ tokenResponse: TokenResponse) ->
 
 /// Receives the outcome of a revocation (the seeds' `OAuthRevocationCompletion`).
 public typealias OAuthRevocationCompletion = @Sendable (_ response: TokenRevocationResponse) -> Void
-

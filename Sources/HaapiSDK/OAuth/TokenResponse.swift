@@ -111,7 +111,8 @@ public final class ErrorTokenResponse: NSObject, OAuthResponse {
     public convenience init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         guard let members = value.objectValue, let error = members["error"]?.stringValue else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an OAuth error response is a JSON object with an error"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "an OAuth error response is a JSON object with an error"))
         }
         self.init(OAuthErrorResponse(error: error, members: members))
     }
@@ -161,15 +162,15 @@ public class HTTPURLResponseContent: NSObject, @unchecked Sendable {
     /// The body.
     public let data: Data?
     #if canImport(Darwin)
-    /// The HTTP response, when one arrived; its `allHeaderFields` keys are in canonical case
-    /// (`Content-Type`, `Dpop-Nonce`).
-    public let httpURLResponse: HTTPURLResponse?
+        /// The HTTP response, when one arrived; its `allHeaderFields` keys are in canonical case
+        /// (`Content-Type`, `Dpop-Nonce`).
+        public let httpURLResponse: HTTPURLResponse?
     #else
-    /// The HTTP response, when one arrived. Outside Apple platforms it is the transport's own
-    /// ``/OAuthCore/TransportResponse``, which answers as `HTTPURLResponse` does (`statusCode`,
-    /// `allHeaderFields` in canonical case, `value(forHTTPHeaderField:)`): `HTTPURLResponse` is
-    /// FoundationNetworking's there, and linking it loads libcurl into every process.
-    public let httpURLResponse: TransportResponse?
+        /// The HTTP response, when one arrived. Outside Apple platforms it is the transport's own
+        /// ``/OAuthCore/TransportResponse``, which answers as `HTTPURLResponse` does (`statusCode`,
+        /// `allHeaderFields` in canonical case, `value(forHTTPHeaderField:)`): `HTTPURLResponse` is
+        /// FoundationNetworking's there, and linking it loads libcurl into every process.
+        public let httpURLResponse: TransportResponse?
     #endif
 
     /// The error, for failures: the SDK's in an ``ErrorHTTPURLResponseContent``, the server's
@@ -180,11 +181,11 @@ public class HTTPURLResponseContent: NSObject, @unchecked Sendable {
     init(response: TransportResponse?) {
         data = response?.body
         #if canImport(Darwin)
-        httpURLResponse = response.flatMap {
-            HTTPURLResponse(url: $0.url, statusCode: $0.status, httpVersion: "HTTP/1.1", headerFields: $0.canonicalHeaderFields)
-        }
+            httpURLResponse = response.flatMap {
+                HTTPURLResponse(url: $0.url, statusCode: $0.status, httpVersion: "HTTP/1.1", headerFields: $0.canonicalHeaderFields)
+            }
         #else
-        httpURLResponse = response
+            httpURLResponse = response
         #endif
     }
 
@@ -258,7 +259,8 @@ extension HaapiModel {
             accessToken: String, tokenType: String?, scope: String?, expiresIn: Int, refreshToken: String?, idToken: String?
         ) -> SuccessfulTokenResponse {
             SuccessfulTokenResponse(
-                accessToken: accessToken, tokenType: tokenType, scope: scope, expiresIn: expiresIn, refreshToken: refreshToken, idToken: idToken)
+                accessToken: accessToken, tokenType: tokenType, scope: scope, expiresIn: expiresIn, refreshToken: refreshToken,
+                idToken: idToken)
         }
 
         /// An OAuth error, as a 400 answer.

@@ -44,7 +44,10 @@ import OAuthCore
 }
 
 extension ProblemType: WireNames {
-    static let knownCases: [ProblemType] = [.authenticationFailedProblem, .invalidInputProblem, .incorrectCredentialsProblem, .errorAuthorizationResponseProblem, .unexpectedProblem, .tooManyAttemptsProblem, .genericUserProblem, .sessionAndAccessTokenMismatchProblem]
+    static let knownCases: [ProblemType] = [
+        .authenticationFailedProblem, .invalidInputProblem, .incorrectCredentialsProblem, .errorAuthorizationResponseProblem,
+        .unexpectedProblem, .tooManyAttemptsProblem, .genericUserProblem, .sessionAndAccessTokenMismatchProblem,
+    ]
     var knownName: String? {
         switch self {
         case .authenticationFailedProblem: return "https://curity.se/problems/authentication-failed"

@@ -142,8 +142,11 @@ public struct WebAuthnRegistrationClientOperationStep: ClientOperationStep, _Par
     ) -> [String: Any] {
         let kind: WebAuthnAuthenticatorKind =
             actionModel.creationOptions[.platform] == nil && actionModel.creationOptions[.crossPlatform] == nil
-            ? .any : (credentialOptions is WebAuthnRegistrationClientOperationActionModel.PlatformCredentialRequestOptions ? .platform : .crossPlatform)
-        let credential = WebAuthnCredential.registration(id: credentialID, clientDataJSON: rawClientDataJSON, attestationObject: attestationObject)
+            ? .any
+            : (credentialOptions is WebAuthnRegistrationClientOperationActionModel.PlatformCredentialRequestOptions
+                ? .platform : .crossPlatform)
+        let credential = WebAuthnCredential.registration(
+            id: credentialID, clientDataJSON: rawClientDataJSON, attestationObject: attestationObject)
         let name = continueAction.model.field(kind.credentialField)?.name ?? kind.credentialField
         return [name: credentialParameters(credential.members(type: credentialParamType))]
     }
@@ -172,12 +175,15 @@ public struct WebAuthnAuthenticationClientOperationStep: ClientOperationStep, _P
     /// The parameters of ``continueAction`` for an assertion: the credential's JSON under the
     /// form's credential field.
     public func formattedParametersForAssertion(
-        rawAuthenticatorData: Data, rawClientDataJSON: Data, signature: Data, credentialID: Data, credentialParamType: String = "public-key",
+        rawAuthenticatorData: Data, rawClientDataJSON: Data, signature: Data, credentialID: Data,
+        credentialParamType: String = "public-key",
         userId: Data? = nil
     ) -> [String: Any] {
         let credential = WebAuthnCredential.assertion(
-            id: credentialID, clientDataJSON: rawClientDataJSON, authenticatorData: rawAuthenticatorData, signature: signature, userHandle: userId)
-        let name = continueAction.model.field(WebAuthnAuthenticatorKind.any.credentialField)?.name
+            id: credentialID, clientDataJSON: rawClientDataJSON, authenticatorData: rawAuthenticatorData, signature: signature,
+            userHandle: userId)
+        let name =
+            continueAction.model.field(WebAuthnAuthenticatorKind.any.credentialField)?.name
             ?? continueAction.model.fields.first { $0 is ContextFormField }?.name ?? WebAuthnAuthenticatorKind.any.credentialField
         return [name: credentialParameters(credential.members(type: credentialParamType))]
     }

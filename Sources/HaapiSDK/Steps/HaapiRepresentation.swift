@@ -65,7 +65,9 @@ public struct _RepresentationParts: Sendable, Hashable {
         type: RepresentationType, metadata: Metadata?, messages: [UserMessage], links: [Link], actions: [any Action],
         properties: [String: JSONValue]?, rawJsonString: String?
     ) {
-        (self.type, self.metadata, self.messages, self.links, self.actions, self.properties) = (type, metadata, messages, links, actions, properties)
+        (self.type, self.metadata, self.messages, self.links, self.actions, self.properties) = (
+            type, metadata, messages, links, actions, properties
+        )
         var members: [String: JSONValue] = ["type": .string(type.rawValue)]
         members["metadata"] = metadata?.rawJSON
         members.setList("messages", messages.map(\.rawJSON))

@@ -69,7 +69,8 @@ public struct PollingProperties: Properties, Hashable, _RawJSONEncodable {
     init(_ reader: JSONReader) throws {
         let status = try reader.string("status")
         guard let known = PollingStatus(rawValue: status) else {
-            throw HaapiModelError(.wrongType, path: reader.child("status"), "\"\(status)\" is not a polling status (pending, done or failed)")
+            throw HaapiModelError(
+                .wrongType, path: reader.child("status"), "\"\(status)\" is not a polling status (pending, done or failed)")
         }
         self.status = known
         recipientOfCommunication = try reader.optionalString("recipientOfCommunication")
@@ -128,7 +129,9 @@ public struct OAuthAuthorizationResponseProperties: Properties, Hashable, _RawJS
     /// Properties made from the response's values, as text.
     init(values: [String: String]) {
         (code, state, iss, scope) = (values["code"], values["state"], values["iss"], values["scope"])
-        (accessToken, tokenType, idToken, sessionState) = (values["access_token"], values["token_type"], values["id_token"], values["session_state"])
+        (accessToken, tokenType, idToken, sessionState) = (
+            values["access_token"], values["token_type"], values["id_token"], values["session_state"]
+        )
         expiresIn = values["expires_in"].flatMap { Int($0) }.map(OutsideNumber.seconds)
         rawJson = values
         rawJSON = .object(values.mapValues(JSONValue.string))

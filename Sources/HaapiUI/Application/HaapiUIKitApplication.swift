@@ -16,8 +16,8 @@ public protocol HaapiUIKitApplication: AnyObject, Sendable {
     /// Maps the token endpoint's answer to what the app receives.
     var oAuthDataMapper: any OAuthDataMapper { get }
     #if canImport(UIKit) && canImport(CoreImage) && !os(watchOS) && !os(tvOS)
-    /// Handles the client operations the kit does not know.
-    var genericClientOperationHandler: any GenericClientOperationHandler { get }
+        /// Handles the client operations the kit does not know.
+        var genericClientOperationHandler: any GenericClientOperationHandler { get }
     #endif
     /// The look of the flow's screens (by default the kit's).
     var theme: Theme { get }
@@ -190,7 +190,8 @@ public final class HaapiUIKitApplicationBuilder {
         _ = try theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
         for kind in ScreenKind.allCases { try kind.checkStyle(in: theme) }
         return KitApplication(
-            haapiUIKitConfiguration: configuration, theme: theme, commonStyle: commonStyle, localizableStrings: strings ?? LocalizableStrings(),
+            haapiUIKitConfiguration: configuration, theme: theme, commonStyle: commonStyle,
+            localizableStrings: strings ?? LocalizableStrings(),
             dataMapper: dataMapper, oAuthDataMapper: oAuthDataMapper, viewControllerFactories: viewControllerFactories,
             genericClientOperations: genericClientOperationHandler)
     }

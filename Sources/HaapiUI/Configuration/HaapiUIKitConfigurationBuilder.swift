@@ -42,10 +42,11 @@ public final class HaapiUIKitConfigurationBuilder: _HaapiAccessorSettingsBuilder
     /// ``setTokenBoundConfiguration(configuration:)`` says so (seed 000: "don't set any
     /// configuration as it is the default behaviour").
     public convenience init(clientId: String, baseUrl: URL, tokenEndpointUrl: URL, authorizationEndpointUrl: URL, appRedirect: String) {
-        self.init(haapiConfiguration: HaapiConfiguration(
-            name: clientId, clientId: clientId, baseURL: baseUrl, tokenEndpointURL: tokenEndpointUrl,
-            authorizationEndpointURL: authorizationEndpointUrl, appRedirect: appRedirect,
-            tokenBoundConfiguration: UnboundedTokenConfiguration()))
+        self.init(
+            haapiConfiguration: HaapiConfiguration(
+                name: clientId, clientId: clientId, baseURL: baseUrl, tokenEndpointURL: tokenEndpointUrl,
+                authorizationEndpointURL: authorizationEndpointUrl, appRedirect: appRedirect,
+                tokenBoundConfiguration: UnboundedTokenConfiguration()))
     }
 
     /// Seconds between automatic polls (default 3; `0` turns automatic polling off).
@@ -128,10 +129,10 @@ public final class HaapiUIKitConfigurationBuilder: _HaapiAccessorSettingsBuilder
     }
 
     #if canImport(Darwin)
-    /// Sets the session whose configuration requests are made with (see ``/HaapiSDK/HaapiConfiguration/urlSession``).
-    @discardableResult public func setURLSession(session: URLSession) -> Self {
-        set { $0.haapiConfiguration.urlSession = session }
-    }
+        /// Sets the session whose configuration requests are made with (see ``/HaapiSDK/HaapiConfiguration/urlSession``).
+        @discardableResult public func setURLSession(session: URLSession) -> Self {
+            set { $0.haapiConfiguration.urlSession = session }
+        }
     #endif
 
     /// Sets the device context risk-assessment services (BankID's) ask for.

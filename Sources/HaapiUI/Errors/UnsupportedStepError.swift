@@ -23,7 +23,8 @@ public struct UnsupportedStepError: IdsvrError, Hashable {
     public var error: String { "unsupported_step" }
     /// The step's type and view, and the templates of its actions (or that it has none).
     public var errorDescription: String? {
-        let actions = templates.isEmpty ? "no actions" : "actions of template " + templates.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        let actions =
+            templates.isEmpty ? "no actions" : "actions of template " + templates.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         return "the step \(stepType.rawValue)\(viewName.map { " (\($0))" } ?? "") offers nothing to do: \(actions)"
     }
     /// The same for every step: the server sent nothing this client can act on.

@@ -19,7 +19,8 @@ public protocol DataMapper: Sendable {
     ///   (``HaapiUIKitError/unsupportedMap(objName:expectedObjName:)`` says a step cannot be shown).
     func mapHaapiResultToUIModel(haapiResult: HaapiResult) throws -> any UIModel
     /// The model of an action's model shown on its own (an option's form or options).
-    func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws -> any UIInteractionModel
+    func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws
+        -> any UIInteractionModel
     /// The model of a step.
     func mapHaapiRepresentationToInteraction(haapiRepresentation: any HaapiRepresentation) throws -> any UIInteractionModel
     /// The model shown once `item` of a selector on `step` is chosen (its form to fill in, or its
@@ -31,7 +32,9 @@ extension DataMapper {
     /// The model of the item's action
     /// (``DataMapper/mapRepresentationActionModelToUIInteractionModel(representationActionModel:)``),
     /// whatever the step.
-    public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel {
+    public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws
+        -> any UIInteractionModel
+    {
         try mapRepresentationActionModelToUIInteractionModel(representationActionModel: item.action)
     }
 }
@@ -54,16 +57,21 @@ public final class DataMapperBuilder {
 
     /// A builder over the kit's mapping with these settings (relative `href`s of external
     /// browsers are resolved only with a `baseURL`: see ``init(redirectTo:autoPollingDuration:authSelectionPresentation:baseURL:)``).
-    public convenience init(redirectTo: String, autoPollingDuration: TimeInterval, authSelectionPresentation: AuthenticatorSelectionPresentation) {
-        self.init(base: KitDataMapper(presentation: authSelectionPresentation, autoPollingDuration: autoPollingDuration, appRedirect: redirectTo))
+    public convenience init(
+        redirectTo: String, autoPollingDuration: TimeInterval, authSelectionPresentation: AuthenticatorSelectionPresentation
+    ) {
+        self.init(
+            base: KitDataMapper(presentation: authSelectionPresentation, autoPollingDuration: autoPollingDuration, appRedirect: redirectTo))
     }
 
     /// A builder over the kit's mapping with these settings and the server's base URL.
     public convenience init(
         redirectTo: String, autoPollingDuration: TimeInterval, authSelectionPresentation: AuthenticatorSelectionPresentation, baseURL: URL
     ) {
-        self.init(base: KitDataMapper(
-            presentation: authSelectionPresentation, autoPollingDuration: autoPollingDuration, appRedirect: redirectTo, baseURL: baseURL))
+        self.init(
+            base: KitDataMapper(
+                presentation: authSelectionPresentation, autoPollingDuration: autoPollingDuration, appRedirect: redirectTo, baseURL: baseURL
+            ))
     }
 
     /// A builder over the kit's mapping for `configuration`.
@@ -86,9 +94,11 @@ public final class DataMapperBuilder {
 
     /// The mapper.
     public func build() -> any DataMapper {
-        CustomizedDataMapper(base: base, handlers: handlers.map { entry in
-            { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
-        })
+        CustomizedDataMapper(
+            base: base,
+            handlers: handlers.map { entry in
+                { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
+            })
     }
 }
 
@@ -112,12 +122,16 @@ private struct CustomizedDataMapper: DataMapper {
         }
     }
 
-    func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws -> any UIInteractionModel {
+    func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws
+        -> any UIInteractionModel
+    {
         try base.mapRepresentationActionModelToUIInteractionModel(representationActionModel: representationActionModel)
     }
 
     func mapHaapiRepresentationToInteraction(haapiRepresentation: any HaapiRepresentation) throws -> any UIInteractionModel {
-        guard let mapped = try custom(haapiRepresentation) else { return try base.mapHaapiRepresentationToInteraction(haapiRepresentation: haapiRepresentation) }
+        guard let mapped = try custom(haapiRepresentation) else {
+            return try base.mapHaapiRepresentationToInteraction(haapiRepresentation: haapiRepresentation)
+        }
         guard let interaction = mapped as? any UIInteractionModel else {
             throw HaapiUIKitError.unsupportedMap(objName: "\(type(of: mapped))", expectedObjName: "a UIInteractionModel")
         }
@@ -155,9 +169,10 @@ public final class OAuthDataMapperBuilder {
 
     /// The mapper.
     public func build() -> any OAuthDataMapper {
-        KitOAuthDataMapper(handlers: handlers.map { entry in
-            { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
-        })
+        KitOAuthDataMapper(
+            handlers: handlers.map { entry in
+                { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
+            })
     }
 }
 

@@ -20,10 +20,13 @@ public struct KitDataMapper: DataMapper {
 
     /// A mapper with explicit settings.
     public init(
-        presentation: AuthenticatorSelectionPresentation = .list, autoPollingDuration: TimeInterval = 3, appRedirect: String, baseURL: URL? = nil,
+        presentation: AuthenticatorSelectionPresentation = .list, autoPollingDuration: TimeInterval = 3, appRedirect: String,
+        baseURL: URL? = nil,
         useDefaultExternalBrowser: Bool = false, strings: LocalizableStrings = LocalizableStrings()
     ) {
-        (self.presentation, self.autoPollingDuration, self.appRedirect, self.baseURL) = (presentation, autoPollingDuration, appRedirect, baseURL)
+        (self.presentation, self.autoPollingDuration, self.appRedirect, self.baseURL) = (
+            presentation, autoPollingDuration, appRedirect, baseURL
+        )
         (self.useDefaultExternalBrowser, self.strings) = (useDefaultExternalBrowser, strings)
     }
 
@@ -49,7 +52,9 @@ public struct KitDataMapper: DataMapper {
 
     /// Not used by the kit, which maps an option through ``mapSelection(_:on:)`` (that knows the option's step).
     /// - Throws: ``HaapiUIKitError/unsupportedMap(objName:expectedObjName:)`` always.
-    public func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws -> any UIInteractionModel {
+    public func mapRepresentationActionModelToUIInteractionModel(representationActionModel: any RepresentationActionModel) throws
+        -> any UIInteractionModel
+    {
         throw HaapiUIKitError.unsupportedMap(
             objName: "\(type(of: representationActionModel))", expectedObjName: "an option of a step (see mapSelection(_:on:))")
     }
@@ -86,7 +91,8 @@ public struct KitDataMapper: DataMapper {
                 // Curity's legacy `launch` template: an external-browser operation in all but name.
                 let others = besides(launch.continueActions + launch.errorActions, in: forms, errorActions: launch.errorActions)
                 return KitExternalBrowserModel(
-                    context: context, href: launch.href, redirectTo: appRedirect, baseURL: baseURL, formActionModel: resume, interactionModel: formModel(others, context: context, primary: false),
+                    context: context, href: launch.href, redirectTo: appRedirect, baseURL: baseURL, formActionModel: resume,
+                    interactionModel: formModel(others, context: context, primary: false),
                     prefersDefaultBrowser: useDefaultExternalBrowser, problem: browserProblem)
             }
             if let only = selectors.first, selectors.count == 1, forms.allSatisfy({ $0.kind == .cancel }) {
@@ -105,7 +111,9 @@ public struct KitDataMapper: DataMapper {
     /// step's cancel forms offered beside it).
     /// - Throws: ``HaapiUIKitError/unsupportedMap(objName:expectedObjName:)`` when choosing it is just
     ///   submitting its form (nothing to show).
-    public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws -> any UIInteractionModel {
+    public func mapSelection(_ item: any SelectorItemInteractionActionModel, on step: any HaapiRepresentation) throws
+        -> any UIInteractionModel
+    {
         let context = StepContext(step, messages: messages(of: step))
         let cancels = step.allActions.compactMap { $0 as? FormAction }.filter { $0.kind == .cancel }
         let option = (item as? KitSelectorItem)?.option
@@ -115,7 +123,8 @@ public struct KitDataMapper: DataMapper {
         if let nested = option as? SelectorAction, !nested.model.options.isEmpty {
             return selectorModel(nested, context: context, cancels: cancels)
         }
-        throw HaapiUIKitError.unsupportedMap(objName: "the option \"\(item.title)\"", expectedObjName: "an option holding a form to fill in or options")
+        throw HaapiUIKitError.unsupportedMap(
+            objName: "the option \"\(item.title)\"", expectedObjName: "an option holding a form to fill in or options")
     }
 
     // MARK: Models
@@ -139,7 +148,9 @@ public struct KitDataMapper: DataMapper {
         KitSelectorModel(
             context: context, title: selector.title?.literal,
             // An option the server left untitled is not drawn: its kind or type is no title.
-            selectorItems: selector.model.options.filter { $0.title?.literal.isEmpty == false }.map { KitSelectorItem($0, shouldKeepFocus: presentation == .tabs) },
+            selectorItems: selector.model.options.filter { $0.title?.literal.isEmpty == false }.map {
+                KitSelectorItem($0, shouldKeepFocus: presentation == .tabs)
+            },
             presentation: presentation, cancelItems: formItems(cancels).compactMap { $0 as? KitButtonItem })
     }
 
@@ -149,7 +160,9 @@ public struct KitDataMapper: DataMapper {
             cancelAction: step.cancelAction.map { button($0, type: .text) }, autoPollingDuration: autoPollingDuration)
     }
 
-    private func bankIDModel(_ bankID: BankIdClientOperationActionModel, step: any HaapiRepresentation, context: StepContext, polling: KitPollingModel?) -> KitBankIdModel {
+    private func bankIDModel(
+        _ bankID: BankIdClientOperationActionModel, step: any HaapiRepresentation, context: StepContext, polling: KitPollingModel?
+    ) -> KitBankIdModel {
         let qrData = ["qrCodeData", "qrData"].lazy.compactMap { bankID.argument($0) ?? step.propertiesJSON[$0]?.stringValue }.first
         let qrCode = context.images.first { $0.rel == "qr-code" } ?? context.images.first(where: \.isQRCode)
         // BankID brings the user back to the app (BankID's guidelines: the app's own URL as `redirect`).
@@ -159,7 +172,8 @@ public struct KitDataMapper: DataMapper {
         // the user back by itself.
         let cancel = (step as? PollingStep)?.cancelAction
         let continues = polling == nil ? bankID.continueActions.compactMap { $0 as? FormAction } : []
-        let others = (continues + besides(bankID.continueActions + bankID.errorActions, in: step.formActions, errorActions: bankID.errorActions))
+        let others =
+            (continues + besides(bankID.continueActions + bankID.errorActions, in: step.formActions, errorActions: bankID.errorActions))
             .filter { $0.kind != .poll && $0 != cancel }
         return KitBankIdModel(
             context: context, polling: polling, autoStartURL: autoStart, qrData: qrData, qrCode: qrCode,
@@ -174,7 +188,8 @@ public struct KitDataMapper: DataMapper {
         case let step as ExternalBrowserClientOperationStep:
             let others = besides(own, in: step.formActions, errorActions: errors)
             return KitExternalBrowserModel(
-                context: context, href: step.actionModel.href, redirectTo: appRedirect, baseURL: baseURL, formActionModel: step.continueFormActionModel, interactionModel: formModel(others, context: context, primary: false),
+                context: context, href: step.actionModel.href, redirectTo: appRedirect, baseURL: baseURL,
+                formActionModel: step.continueFormActionModel, interactionModel: formModel(others, context: context, primary: false),
                 prefersDefaultBrowser: useDefaultExternalBrowser, problem: browserProblem)
         case let step as BankIdClientOperationStep:
             return bankIDModel(step.actionModel, step: step, context: context, polling: nil)
@@ -185,16 +200,21 @@ public struct KitDataMapper: DataMapper {
         default:
             let others = besides(own, in: step.formActions, errorActions: errors)
             let generic = HaapiModel.ActionModelFactory.genericClientOperation(
-                arguments: operation?.arguments ?? [:], name: operation?.name ?? .unknown(value: ""), continueActions: operation?.continueActions ?? [],
+                arguments: operation?.arguments ?? [:], name: operation?.name ?? .unknown(value: ""),
+                continueActions: operation?.continueActions ?? [],
                 errorActions: errors)
             return KitGenericOperationModel(
                 context: context, actionModel: generic, url: operation?.argument("href").flatMap { URL(string: $0) },
                 interactionModel: formModel(others, context: context),
-                problem: KitOperationProblem(title: strings.string(.developerRuntimeTitle), message: "the client operation \(operation?.name.rawValue ?? "") is not supported"))
+                problem: KitOperationProblem(
+                    title: strings.string(.developerRuntimeTitle),
+                    message: "the client operation \(operation?.name.rawValue ?? "") is not supported"))
         }
     }
 
-    private func webAuthnModel(_ operation: any ClientOperationActionModelRepresentation, step: any HaapiRepresentation, context: StepContext) -> KitWebAuthnModel {
+    private func webAuthnModel(
+        _ operation: any ClientOperationActionModelRepresentation, step: any HaapiRepresentation, context: StepContext
+    ) -> KitWebAuthnModel {
         // The error actions are the browser fallback, offered only after a ceremony failed and
         // only when the configuration allows it (``KitWebAuthnModel/browserFallback``): not from the start.
         let continues = operation.continueActions.compactMap(\.form)
@@ -244,7 +264,9 @@ public struct KitDataMapper: DataMapper {
         let sectioned = ordered.filter { $0.0.kind != .cancel && asks($0.0) }.count > 1
         // A form's title heads it when more than one form asks for something.
         let sections: [String?] = ordered.map { form, label in
-            guard sectioned, form.kind != .cancel, asks(form), let title = form.title?.literal, !title.isEmpty, title != label else { return nil }
+            guard sectioned, form.kind != .cancel, asks(form), let title = form.title?.literal, !title.isEmpty, title != label else {
+                return nil
+            }
             return title
         }
         let labels = Self.distinctLabels(ordered, sections: sections)
@@ -283,9 +305,12 @@ public struct KitDataMapper: DataMapper {
     }
 
     /// The button of a form, titled `label` (its ``buttonTitle(_:)`` when not given).
-    private func button(_ form: FormAction, label: String? = nil, type: InteractionItemButtonType, fields: [any InteractionItemModel] = []) -> KitButtonItem {
+    private func button(_ form: FormAction, label: String? = nil, type: InteractionItemButtonType, fields: [any InteractionItemModel] = [])
+        -> KitButtonItem
+    {
         KitButtonItem(
-            key: "\(form.kind.rawValue) \(form.model.method) \(form.model.href)", label: label ?? buttonTitle(form) ?? strings.string(.continueLogin), type: type,
+            key: "\(form.kind.rawValue) \(form.model.method) \(form.model.href)",
+            label: label ?? buttonTitle(form) ?? strings.string(.continueLogin), type: type,
             action: form.model, kind: form.kind, title: form.title?.literal, fields: fields)
     }
 
@@ -306,22 +331,29 @@ public struct KitDataMapper: DataMapper {
 
     /// The element of a field the user fills in, in a form of `kind`; `nil` for hidden and context fields.
     func item(for field: any FormField, in kind: ActionKind? = nil) -> (any InteractionItemModel)? {
-        let label = [field.label?.literal, field.placeholder?.literal].compactMap { $0 }.first { !$0.isEmpty } ?? fieldTitle(field, in: kind)
+        let label =
+            [field.label?.literal, field.placeholder?.literal].compactMap { $0 }.first { !$0.isEmpty } ?? fieldTitle(field, in: kind)
         switch field {
         case is HiddenFormField, is ContextFormField:
             return nil
         case let box as CheckboxFormField:
-            return KitCheckboxItem(key: box.name, label: label, value: box.value ?? "on", isChecked: box.checked, isReadOnly: box.readonly, isRequired: box.isRequired)
+            return KitCheckboxItem(
+                key: box.name, label: label, value: box.value ?? "on", isChecked: box.checked, isReadOnly: box.readonly,
+                isRequired: box.isRequired)
         case let select as SelectFormField:
             let selected = select.options.firstIndex { $0.value == select.value } ?? select.options.firstIndex(where: \.selected)
-            return KitSelectItem(key: select.name, label: label, options: select.options.map { ($0.label.literal, $0.value) }, selected: selected, isRequired: select.isRequired)
+            return KitSelectItem(
+                key: select.name, label: label, options: select.options.map { ($0.label.literal, $0.value) }, selected: selected,
+                isRequired: select.isRequired)
         default:
             let secure = field is PasswordFormField
             let lengths = field as? any TextLengthRestriction
             let configuration = InputTextConfiguration(
-                contentType: Self.contentType(field, in: kind), keyboard: Self.keyboard(field), isSecure: secure, minLength: lengths?.minLength, maxLength: lengths?.maxLength)
+                contentType: Self.contentType(field, in: kind), keyboard: Self.keyboard(field), isSecure: secure,
+                minLength: lengths?.minLength, maxLength: lengths?.maxLength)
             return KitInputTextItem(
-                key: field.name, label: label, placeholder: field.placeholder?.literal, value: secure ? "" : field.value ?? "", inputConfiguration: configuration,
+                key: field.name, label: label, placeholder: field.placeholder?.literal, value: secure ? "" : field.value ?? "",
+                inputConfiguration: configuration,
                 isRequired: field.isRequired)
         }
     }

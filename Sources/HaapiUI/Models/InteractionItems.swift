@@ -19,8 +19,12 @@ public struct KitInfoMessage: InfoMessageModel, Hashable {
     public let classList: [String]
 
     /// A message with its style.
-    public init(text: String?, messageStyleAttribute: MessageStyleAttribute, key: String? = nil, reason: String? = nil, classList: [String] = []) {
-        (self.text, self.messageStyleAttribute, self.key, self.reason, self.classList) = (text, messageStyleAttribute, key, reason, classList)
+    public init(
+        text: String?, messageStyleAttribute: MessageStyleAttribute, key: String? = nil, reason: String? = nil, classList: [String] = []
+    ) {
+        (self.text, self.messageStyleAttribute, self.key, self.reason, self.classList) = (
+            text, messageStyleAttribute, key, reason, classList
+        )
     }
 
     /// The message a server's message is shown as: styled by its classes.
@@ -78,8 +82,12 @@ public final class KitInputTextItem: InteractionItemInputTextModel, Sendable {
     @MainActor public var error: String?
 
     /// A field named `key`.
-    public init(key: String, label: String, placeholder: String?, value: String, inputConfiguration: InputTextConfiguration, isRequired: Bool) {
-        (self.key, self.label, self.placeholder, self.inputConfiguration, self.isRequired) = (key, label, placeholder, inputConfiguration, isRequired)
+    public init(
+        key: String, label: String, placeholder: String?, value: String, inputConfiguration: InputTextConfiguration, isRequired: Bool
+    ) {
+        (self.key, self.label, self.placeholder, self.inputConfiguration, self.isRequired) = (
+            key, label, placeholder, inputConfiguration, isRequired
+        )
         initialValue = value
         self.value = value
         error = nil
@@ -163,7 +171,8 @@ public struct KitButtonItem: InteractionItemButtonModel {
 
     /// A button that submits `action`'s form with the values of `fields`.
     public init(
-        key: String, label: String, type: InteractionItemButtonType, action: any RepresentationActionModel, kind: ActionKind, title: String? = nil,
+        key: String, label: String, type: InteractionItemButtonType, action: any RepresentationActionModel, kind: ActionKind,
+        title: String? = nil,
         fields: [any InteractionItemModel] = [], imageResourceName: String? = nil
     ) {
         (self.key, self.label, self.type, self.action, self.kind, self.title, self.fields) = (key, label, type, action, kind, title, fields)
@@ -232,7 +241,9 @@ public struct KitSelectorItem: SelectorItemInteractionActionModel {
         self.option = option
         type = option.authenticatorType
         title = option.title?.literal ?? ""
-        action = option.form.map { $0 as any RepresentationActionModel } ?? option.selector ?? HaapiModel.ActionModelFactory.selector(options: [])
+        action =
+            option.form.map { $0 as any RepresentationActionModel } ?? option.selector
+            ?? HaapiModel.ActionModelFactory.selector(options: [])
         icon = type.map(AuthenticatorIcons.imageName(for:))
         self.shouldKeepFocus = shouldKeepFocus
     }

@@ -122,12 +122,16 @@ public struct KitSelectorModel: SelectorModel, KitStepModel {
         context: StepContext, title: String?, selectorItems: [any SelectorItemModel], presentation: AuthenticatorSelectionPresentation,
         cancelItems: [KitButtonItem] = []
     ) {
-        (self.context, self.title, self.selectorItems, self.presentation, self.cancelItems) = (context, title, selectorItems, presentation, cancelItems)
+        (self.context, self.title, self.selectorItems, self.presentation, self.cancelItems) = (
+            context, title, selectorItems, presentation, cancelItems
+        )
         selectedIndex = 0
     }
 
     private init(_ model: KitSelectorModel, selectedIndex: Int) {
-        (context, title, selectorItems, presentation, cancelItems) = (model.context, model.title, model.selectorItems, model.presentation, model.cancelItems)
+        (context, title, selectorItems, presentation, cancelItems) = (
+            model.context, model.title, model.selectorItems, model.presentation, model.cancelItems
+        )
         self.selectedIndex = selectedIndex
     }
 
@@ -168,9 +172,12 @@ public struct KitPollingModel: PollingModel, KitStepModel {
 
     /// A polling model of `step`.
     public init(
-        context: StepContext, properties: PollingProperties, mainAction: KitButtonItem, cancelAction: KitButtonItem?, autoPollingDuration: TimeInterval
+        context: StepContext, properties: PollingProperties, mainAction: KitButtonItem, cancelAction: KitButtonItem?,
+        autoPollingDuration: TimeInterval
     ) {
-        (self.context, self.mainAction, self.cancelAction, self.autoPollingDuration) = (context, mainAction, cancelAction, autoPollingDuration)
+        (self.context, self.mainAction, self.cancelAction, self.autoPollingDuration) = (
+            context, mainAction, cancelAction, autoPollingDuration
+        )
         status = properties.status
         recipient = properties.recipientOfCommunication
         maxWaitTime = properties.maxWaitTimeSeconds.map(TimeInterval.init)
@@ -224,7 +231,8 @@ public struct KitBankIdModel: BankIdModel, KitStepModel {
 
     /// A BankID model.
     public init(
-        context: StepContext, polling: KitPollingModel?, autoStartURL: URL?, qrData: String?, qrCode: KitLinkItem?, otherItems: [any InteractionItemModel]
+        context: StepContext, polling: KitPollingModel?, autoStartURL: URL?, qrData: String?, qrCode: KitLinkItem?,
+        otherItems: [any InteractionItemModel]
     ) {
         (self.context, self.polling, self.autoStartURL, self.qrData, self.qrCode, self.otherItems) = (
             context, polling, autoStartURL, qrData, qrCode, otherItems
@@ -352,7 +360,8 @@ public struct KitExternalBrowserModel: FormOperationModel, GenericModel, KitStep
 
     /// An external-browser model: the browser opens `href` (relative to `baseURL`) with `redirectTo` added.
     public init(
-        context: StepContext, href: String, redirectTo: String, baseURL: URL?, formActionModel: FormActionModel, interactionModel: KitFormModel?,
+        context: StepContext, href: String, redirectTo: String, baseURL: URL?, formActionModel: FormActionModel,
+        interactionModel: KitFormModel?,
         prefersDefaultBrowser: Bool, problem: any UIProblemModel
     ) {
         (self.href, self.baseURL) = (href, baseURL)
@@ -390,8 +399,13 @@ public struct KitGenericOperationModel: GenericOperationModel, GenericModel, Kit
     public var selectorModel: (any SelectorModel)? { nil }
 
     /// A generic operation model.
-    public init(context: StepContext, actionModel: GenericClientOperationActionModel, url: URL?, interactionModel: KitFormModel?, problem: any UIProblemModel) {
-        (self.context, self.actionModel, self.url, self.interactionModel, self.problem) = (context, actionModel, url, interactionModel, problem)
+    public init(
+        context: StepContext, actionModel: GenericClientOperationActionModel, url: URL?, interactionModel: KitFormModel?,
+        problem: any UIProblemModel
+    ) {
+        (self.context, self.actionModel, self.url, self.interactionModel, self.problem) = (
+            context, actionModel, url, interactionModel, problem
+        )
     }
 }
 
@@ -439,7 +453,10 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
     }
 
     /// A WebAuthn model.
-    public init(context: StepContext, actionModel: any ClientOperationActionModelRepresentation, interactionModel: KitFormModel?, problem: any UIProblemModel) {
+    public init(
+        context: StepContext, actionModel: any ClientOperationActionModelRepresentation, interactionModel: KitFormModel?,
+        problem: any UIProblemModel
+    ) {
         (self.context, self.actionModel, self.interactionModel, self.problem) = (context, actionModel, interactionModel, problem)
         kinds = Self.kinds(of: actionModel)
         let continueForms = actionModel.continueActions.compactMap(\.form)
@@ -447,7 +464,8 @@ public struct KitWebAuthnModel: WebAuthnOperationModel, KitStepModel {
             guard let made = parameters as? WebAuthnCeremonyResult else { return [:] }
             let (credential, kind) = (made.credential, made.kind)
             let form = continueForms.first { $0.field(kind.credentialField) != nil } ?? continueForms.first
-            let name = form?.field(kind.credentialField)?.name ?? form?.fields.first { $0 is ContextFormField }?.name ?? kind.credentialField
+            let name =
+                form?.field(kind.credentialField)?.name ?? form?.fields.first { $0 is ContextFormField }?.name ?? kind.credentialField
             return [name: credential.json]
         }
     }
@@ -623,7 +641,8 @@ public struct KitOAuthErrorModel: OAuthErrorModel, Error, Hashable {
 
     /// A model of an `error-authorization-response` problem.
     public init(_ problem: AuthorizationProblem) {
-        self.init(error: problem.error, errorDescription: problem.errorDescription ?? problem.title?.literal, source: .authorizationResponse)
+        self.init(
+            error: problem.error, errorDescription: problem.errorDescription ?? problem.title?.literal, source: .authorizationResponse)
     }
 
     /// A model of a token endpoint error.

@@ -48,7 +48,8 @@ extension MessageStyleAttribute {
         let named = Set(classList.map { $0.lowercased() })
         let precedence: [(Set<String>, MessageStyleAttribute)] = [
             (["usercode", "user-code"], .usercode), (["heading"], .heading), (["error", "is-error"], .error), (["warning"], .warn),
-            (["info"], .info), (["username", "user-name"], .username), (["recipient", "recipientofcommunication"], .recipientofcommunication),
+            (["info"], .info), (["username", "user-name"], .username),
+            (["recipient", "recipientofcommunication"], .recipientofcommunication),
         ]
         guard let found = precedence.first(where: { !$0.0.isDisjoint(with: named) }) else { return nil }
         self = found.1

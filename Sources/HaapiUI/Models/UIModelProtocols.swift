@@ -336,8 +336,12 @@ public struct InputTextConfiguration: Equatable, Hashable, Sendable {
     public let maxLength: Int?
 
     /// A configuration.
-    public init(contentType: ContentType = .none, keyboard: Keyboard = .text, isSecure: Bool = false, minLength: Int? = nil, maxLength: Int? = nil) {
-        (self.contentType, self.keyboard, self.isSecure, self.minLength, self.maxLength) = (contentType, keyboard, isSecure, minLength, maxLength)
+    public init(
+        contentType: ContentType = .none, keyboard: Keyboard = .text, isSecure: Bool = false, minLength: Int? = nil, maxLength: Int? = nil
+    ) {
+        (self.contentType, self.keyboard, self.isSecure, self.minLength, self.maxLength) = (
+            contentType, keyboard, isSecure, minLength, maxLength
+        )
     }
 }
 

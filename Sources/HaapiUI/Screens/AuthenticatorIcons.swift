@@ -13,28 +13,29 @@ public enum AuthenticatorIcons {
 
     /// The SF Symbol the kit draws for each image name (``imageName(for:)``); an unknown type
     /// gets ``fallbackSymbol``. Symbols that iOS 15 has.
-    public static let symbols: [String: String] = Dictionary(uniqueKeysWithValues: [
-        ("html-form", "person.text.rectangle"),
-        ("username", "person.text.rectangle"),
-        ("sms", "message"),
-        ("email", "envelope"),
-        ("totp", "clock.arrow.circlepath"),
-        ("otp", "number.square"),
-        ("polling", "iphone.radiowaves.left.and.right"),
-        ("external-browser", "safari"),
-        ("duo", "checkmark.shield"),
-        ("bankid", "person.crop.rectangle"),
-        ("webauthn", "person.crop.circle.badge.checkmark"),
-        ("passkeys", "person.crop.circle.badge.checkmark"),
-        ("freja-eid", "person.crop.rectangle"),
-        ("github", "chevron.left.forwardslash.chevron.right"),
-        ("google", "globe"),
-        ("facebook", "globe"),
-        ("oidc", "globe"),
-        ("saml", "building.columns"),
-        ("encap", "lock.shield"),
-        ("authenticator", "key"),
-    ].map { (imageName(for: $0.0), $0.1) })
+    public static let symbols: [String: String] = Dictionary(
+        uniqueKeysWithValues: [
+            ("html-form", "person.text.rectangle"),
+            ("username", "person.text.rectangle"),
+            ("sms", "message"),
+            ("email", "envelope"),
+            ("totp", "clock.arrow.circlepath"),
+            ("otp", "number.square"),
+            ("polling", "iphone.radiowaves.left.and.right"),
+            ("external-browser", "safari"),
+            ("duo", "checkmark.shield"),
+            ("bankid", "person.crop.rectangle"),
+            ("webauthn", "person.crop.circle.badge.checkmark"),
+            ("passkeys", "person.crop.circle.badge.checkmark"),
+            ("freja-eid", "person.crop.rectangle"),
+            ("github", "chevron.left.forwardslash.chevron.right"),
+            ("google", "globe"),
+            ("facebook", "globe"),
+            ("oidc", "globe"),
+            ("saml", "building.columns"),
+            ("encap", "lock.shield"),
+            ("authenticator", "key"),
+        ].map { (imageName(for: $0.0), $0.1) })
 
     /// The symbol of an authenticator type the kit has no symbol for.
     public static let fallbackSymbol = "key"

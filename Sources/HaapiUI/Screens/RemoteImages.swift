@@ -74,9 +74,9 @@ public actor RemoteImages {
         self.base = base
         let settings = TransportConfiguration(timeout: Self.timeout, tls: tls, maximumResponseBytes: Self.byteLimit)
         #if canImport(Darwin)
-        makeTransport = { try? HaapiTokenManagerBuilder.platformTransport(settings, sessionConfiguration: .ephemeral) }
+            makeTransport = { try? HaapiTokenManagerBuilder.platformTransport(settings, sessionConfiguration: .ephemeral) }
         #else
-        makeTransport = { try? HaapiTokenManagerBuilder.platformTransport(settings) }
+            makeTransport = { try? HaapiTokenManagerBuilder.platformTransport(settings) }
         #endif
     }
 
@@ -93,7 +93,8 @@ public actor RemoteImages {
     /// after the first time; concurrent calls for one URL make one request.
     public func load(_ href: String, relativeTo base: URL? = nil) async -> Outcome {
         if href.lowercased().hasPrefix("data:") { return Self.decodeDataURL(href) }
-        guard let url = URL(string: href, relativeTo: base ?? self.base)?.absoluteURL, url.scheme?.lowercased() == "https", url.host != nil else {
+        guard let url = URL(string: href, relativeTo: base ?? self.base)?.absoluteURL, url.scheme?.lowercased() == "https", url.host != nil
+        else {
             return .unavailable(.notHTTPS)
         }
         if let task = loaded[url] { return await task.value }
@@ -120,7 +121,8 @@ public actor RemoteImages {
     /// A `data:` URL's image, through the same checks as a fetched one.
     public static func decodeDataURL(_ href: String) -> Outcome {
         guard let comma = href.firstIndex(of: ","), href[..<comma].lowercased().hasSuffix(";base64"),
-            href.utf8.count <= byteLimit * 4 / 3 + 128, let data = Data(base64Encoded: String(href[href.index(after: comma)...]), options: .ignoreUnknownCharacters)
+            href.utf8.count <= byteLimit * 4 / 3 + 128,
+            let data = Data(base64Encoded: String(href[href.index(after: comma)...]), options: .ignoreUnknownCharacters)
         else { return .unavailable(href.utf8.count > byteLimit * 4 / 3 + 128 ? .tooLarge : .notAnImage) }
         return check(data)
     }

@@ -145,8 +145,11 @@ public struct ScreenAccessibility: Sendable, Hashable {
     public static let minimumTarget: Double = 44
 
     /// A description.
-    public init(label: String?, value: String? = nil, announcement: String? = nil, updatesFrequently: Bool = false, isHeader: Bool = false) {
-        (self.label, self.value, self.announcement, self.updatesFrequently, self.isHeader) = (label, value, announcement, updatesFrequently, isHeader)
+    public init(label: String?, value: String? = nil, announcement: String? = nil, updatesFrequently: Bool = false, isHeader: Bool = false)
+    {
+        (self.label, self.value, self.announcement, self.updatesFrequently, self.isHeader) = (
+            label, value, announcement, updatesFrequently, isHeader
+        )
     }
 }
 
@@ -241,8 +244,11 @@ public enum ScreenItem: Sendable, Hashable {
         /// (`UITextInputPasswordRules` syntax); `nil` for other fields.
         public var passwordRules: String? {
             guard contentType == .newPassword else { return nil }
-            return ["required: lower; required: upper; required: digit", minLength.map { "minlength: \($0)" }, maxLength.map { "maxlength: \($0)" }]
-                .compactMap { $0 }.joined(separator: "; ") + ";"
+            return [
+                "required: lower; required: upper; required: digit", minLength.map { "minlength: \($0)" },
+                maxLength.map { "maxlength: \($0)" },
+            ]
+            .compactMap { $0 }.joined(separator: "; ") + ";"
         }
         /// Whether the form cannot be submitted with the field empty.
         public let isRequired: Bool
@@ -257,8 +263,11 @@ public enum ScreenItem: Sendable, Hashable {
 
         /// Whether two fields show the same; the model element (``item``) is not compared.
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            (lhs.name, lhs.label, lhs.placeholder, lhs.value, lhs.contentType, lhs.keyboard) == (rhs.name, rhs.label, rhs.placeholder, rhs.value, rhs.contentType, rhs.keyboard)
-                && lhs.returnKey == rhs.returnKey && (lhs.isSecure, lhs.isRequired, lhs.minLength, lhs.maxLength, lhs.error, lhs.style)
+            (lhs.name, lhs.label, lhs.placeholder, lhs.value, lhs.contentType, lhs.keyboard) == (
+                rhs.name, rhs.label, rhs.placeholder, rhs.value, rhs.contentType, rhs.keyboard
+            )
+                && lhs.returnKey == rhs.returnKey
+                && (lhs.isSecure, lhs.isRequired, lhs.minLength, lhs.maxLength, lhs.error, lhs.style)
                     == (rhs.isSecure, rhs.isRequired, rhs.minLength, rhs.maxLength, rhs.error, rhs.style)
         }
         /// Hashes the field's name (equal fields have equal names).
@@ -284,7 +293,9 @@ public enum ScreenItem: Sendable, Hashable {
 
         /// Whether two checkboxes show the same; the model element (``item``) is not compared.
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            (lhs.name, lhs.label, lhs.isChecked, lhs.isReadonly, lhs.error, lhs.style) == (rhs.name, rhs.label, rhs.isChecked, rhs.isReadonly, rhs.error, rhs.style)
+            (lhs.name, lhs.label, lhs.isChecked, lhs.isReadonly, lhs.error, lhs.style) == (
+                rhs.name, rhs.label, rhs.isChecked, rhs.isReadonly, rhs.error, rhs.style
+            )
         }
         /// Hashes the box's name (equal checkboxes have equal names).
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }

@@ -28,7 +28,10 @@ public struct ScreenBuilder: Sendable {
             webAuthnKeys: (try? theme.style(WebAuthnViewControllerStyle.self))?.textualKeys)
     }
 
-    private init(strings: LocalizableStrings, textFieldStyle: String, bankIDKeys: BankIDTextKeys, webAuthnKeys: WebAuthnViewControllerStyle.TextualKeys?) {
+    private init(
+        strings: LocalizableStrings, textFieldStyle: String, bankIDKeys: BankIDTextKeys,
+        webAuthnKeys: WebAuthnViewControllerStyle.TextualKeys?
+    ) {
         (self.strings, self.textFieldStyle, self.bankIDKeys, self.webAuthnKeys) = (strings, textFieldStyle, bankIDKeys, webAuthnKeys)
     }
 
@@ -61,7 +64,9 @@ public struct ScreenBuilder: Sendable {
     }
 
     /// The text of a passkey screen's key (`keyPath` of the theme's keys, else `fallback`).
-    private func webAuthnText(_ keyPath: KeyPath<WebAuthnViewControllerStyle.TextualKeys, String>, _ fallback: LocalizableStrings.Key) -> String {
+    private func webAuthnText(_ keyPath: KeyPath<WebAuthnViewControllerStyle.TextualKeys, String>, _ fallback: LocalizableStrings.Key)
+        -> String
+    {
         strings.string(forKey: webAuthnKeys?[keyPath: keyPath] ?? fallback.rawValue)
     }
 
@@ -71,7 +76,8 @@ public struct ScreenBuilder: Sendable {
     /// shown above the content, its complaints about fields under those fields.
     @MainActor public func screen(for model: any UIModel, problem: (any ProblemModel)? = nil) -> Screen {
         if let problem = model as? any ProblemModel { return screen(for: problem) }
-        let invalid = Dictionary((problem as? KitProblemModel)?.invalidFields.map { ($0.name, $0) } ?? [], uniquingKeysWith: { first, _ in first })
+        let invalid = Dictionary(
+            (problem as? KitProblemModel)?.invalidFields.map { ($0.name, $0) } ?? [], uniquingKeysWith: { first, _ in first })
         let (messageItems, linkItems) = Self.decorations(of: model)
         var messages: [ScreenItem] = []
         var codes: [String] = []
@@ -104,11 +110,14 @@ public struct ScreenBuilder: Sendable {
             messages.insert(contentsOf: problemMessages(problem, fieldsShown: shown), at: 0)
         }
         // A step with nothing to do, no wait and no link is a dead end: say so rather than show a blank screen.
-        if content.isEmpty && links.isEmpty && openOnAppear == nil && !(model is any GenericOperationModel), let step = model as? any KitStepModel {
+        if content.isEmpty && links.isEmpty && openOnAppear == nil && !(model is any GenericOperationModel),
+            let step = model as? any KitStepModel
+        {
             let heading = messageItems.first { $0.messageStyleAttribute == .heading }?.text
             let subject = heading ?? step.representationType ?? ""
             messages.append(.message(text: strings.string(.problemNoRoutes), style: MessageStyleAttribute.heading.themeSection))
-            messages.append(.message(text: strings.string(.problemNoRoutesMessage, subject), style: MessageStyleAttribute.error.themeSection))
+            messages.append(
+                .message(text: strings.string(.problemNoRoutesMessage, subject), style: MessageStyleAttribute.error.themeSection))
         }
         return Screen(kind: kind, messages: messages, content: content, links: links, openOnAppear: openOnAppear)
     }
@@ -121,7 +130,9 @@ public struct ScreenBuilder: Sendable {
         codes = []
     }
 
-    @MainActor private func kindAndContent(_ model: any UIModel, invalid: [String: InvalidInputProblem.InvalidField]) -> (ScreenKind, [ScreenItem]) {
+    @MainActor private func kindAndContent(_ model: any UIModel, invalid: [String: InvalidInputProblem.InvalidField]) -> (
+        ScreenKind, [ScreenItem]
+    ) {
         switch model {
         case let bankID as KitBankIdModel:
             return (.bankID, bankIDItems(bankID, invalid: invalid))
@@ -207,9 +218,13 @@ public struct ScreenBuilder: Sendable {
     public func alert(for error: HaapiFlowError) -> (title: String, message: String) {
         switch error.kind {
         case .problem(let problem):
-            if problem.handling == .restartFlow { return (problem.title ?? strings.string(.developerRuntimeTitle), strings.string(.restartRequiredMessage)) }
+            if problem.handling == .restartFlow {
+                return (problem.title ?? strings.string(.developerRuntimeTitle), strings.string(.restartRequiredMessage))
+            }
             let texts = problem.messageItems.compactMap(\.text).filter { $0 != problem.title }
-            return (problem.title ?? strings.string(.developerRuntimeTitle), texts.isEmpty ? problem.message : texts.joined(separator: "\n"))
+            return (
+                problem.title ?? strings.string(.developerRuntimeTitle), texts.isEmpty ? problem.message : texts.joined(separator: "\n")
+            )
         case .failure(let failure):
             if case .unsupported(let cause)? = failure as? HaapiUIKitError {
                 return (strings.string(.developerUnsupportedTitle), strings.string(.developerUnsupportedMessage, cause))
@@ -272,26 +287,33 @@ public struct ScreenBuilder: Sendable {
         _ items: [any InteractionItemModel], invalid: [String: InvalidInputProblem.InvalidField] = [:], demoted: Bool = false
     ) -> [ScreenItem] {
         var elements = items.compactMap { item -> ScreenItem? in
-            let complaint = invalid[item.key].map { $0.detail.literal.isEmpty ? $0.reason ?? strings.string(.fieldInvalid) : $0.detail.literal }
+            let complaint = invalid[item.key].map {
+                $0.detail.literal.isEmpty ? $0.reason ?? strings.string(.fieldInvalid) : $0.detail.literal
+            }
             switch item {
             case let field as any InteractionItemInputTextModel:
                 let configuration = field.inputConfiguration
-                return .textField(.init(
-                    item: field, name: field.key, label: field.label, placeholder: field.placeholder,
-                    value: configuration.isSecure || field.value.isEmpty ? nil : field.value, contentType: configuration.contentType,
-                    keyboard: configuration.keyboard, returnKey: .go, isSecure: configuration.isSecure, isRequired: field.isRequired, minLength: configuration.minLength,
-                    maxLength: configuration.maxLength, error: field.error ?? complaint, style: textFieldStyle))
+                return .textField(
+                    .init(
+                        item: field, name: field.key, label: field.label, placeholder: field.placeholder,
+                        value: configuration.isSecure || field.value.isEmpty ? nil : field.value, contentType: configuration.contentType,
+                        keyboard: configuration.keyboard, returnKey: .go, isSecure: configuration.isSecure, isRequired: field.isRequired,
+                        minLength: configuration.minLength,
+                        maxLength: configuration.maxLength, error: field.error ?? complaint, style: textFieldStyle))
             case let box as any InteractionItemCheckboxModel:
-                return .checkbox(.init(
-                    item: box, name: box.key, label: box.label, isChecked: box.isChecked, isReadonly: box.isReadOnly,
-                    error: (box as? KitCheckboxItem)?.error ?? complaint, style: "CheckboxView"))
+                return .checkbox(
+                    .init(
+                        item: box, name: box.key, label: box.label, isChecked: box.isChecked, isReadonly: box.isReadOnly,
+                        error: (box as? KitCheckboxItem)?.error ?? complaint, style: "CheckboxView"))
             case let select as any InteractionItemSelectModel:
                 let options = select.options.enumerated().map { index, option in
                     ScreenItem.Picker.Option(label: option.0, value: option.1, isSelected: index == select.selectedPosition)
                 }
-                return .picker(.init(
-                    item: select, name: select.key, label: select.label, options: options, error: (select as? KitSelectItem)?.error ?? complaint,
-                    style: "TextPickerView"))
+                return .picker(
+                    .init(
+                        item: select, name: select.key, label: select.label, options: options,
+                        error: (select as? KitSelectItem)?.error ?? complaint,
+                        style: "TextPickerView"))
             case let button as any InteractionItemButtonModel:
                 let role = ScreenItem.Button.Role(button.type)
                 return .button(.init(title: button.label, role: demoted && role == .primary ? .secondary : role, action: .submit(button)))
@@ -306,7 +328,9 @@ public struct ScreenBuilder: Sendable {
         // A field's return key goes to the next field of its form, the last one's submits it.
         for index in elements.indices {
             guard case .textField(var field) = elements[index] else { continue }
-            let next = elements[(index + 1)...].first { if case .textField = $0 { return true } else if case .button = $0 { return true } else { return false } }
+            let next = elements[(index + 1)...].first {
+                if case .textField = $0 { return true } else if case .button = $0 { return true } else { return false }
+            }
             if case .textField? = next { field.returnKey = .next } else { field.returnKey = .go }
             elements[index] = .textField(field)
         }
@@ -315,7 +339,9 @@ public struct ScreenBuilder: Sendable {
 
     // MARK: Selectors
 
-    @MainActor private func selectorItems(_ selector: any SelectorModel, invalid: [String: InvalidInputProblem.InvalidField]) -> [ScreenItem] {
+    @MainActor private func selectorItems(_ selector: any SelectorModel, invalid: [String: InvalidInputProblem.InvalidField])
+        -> [ScreenItem]
+    {
         let options = selector.selectorItems.compactMap { $0 as? any SelectorItemInteractionActionModel }
         guard !options.isEmpty else { return [] }
         switch (selector as? KitSelectorModel)?.presentation {
@@ -349,7 +375,8 @@ public struct ScreenBuilder: Sendable {
     /// Whether the view model polls by itself: the kit's polling model says; another's polls
     /// when its ``PollingModel/autoPollingDuration`` is positive.
     static func isAutomatic(_ polling: any PollingModel) -> Bool {
-        (polling as? KitPollingModel)?.isAutomatic ?? (polling as? KitBankIdModel)?.polling?.isAutomatic ?? (polling.autoPollingDuration > 0)
+        (polling as? KitPollingModel)?.isAutomatic ?? (polling as? KitBankIdModel)?.polling?.isAutomatic
+            ?? (polling.autoPollingDuration > 0)
     }
 
     /// The time left, in minutes and seconds (``timeLeft(seconds:)``), with the whole wait
@@ -368,7 +395,9 @@ public struct ScreenBuilder: Sendable {
 
     /// A length of time as text: whole minutes from two minutes up, else seconds ("3 minutes").
     public func duration(seconds: Int) -> String {
-        seconds >= 120 ? strings.string(forPluralKey: bankIDKeys.minutes, count: seconds / 60) : strings.string(forPluralKey: bankIDKeys.seconds, count: max(0, seconds))
+        seconds >= 120
+            ? strings.string(forPluralKey: bankIDKeys.minutes, count: seconds / 60)
+            : strings.string(forPluralKey: bankIDKeys.seconds, count: max(0, seconds))
     }
 
     /// A server's count of seconds as a whole number (rounded): never negative, and never a
@@ -389,10 +418,13 @@ public struct ScreenBuilder: Sendable {
             items.append(.button(.init(title: strings.string(.bankIDOpenOnThisDevice), role: .primary, action: .open(autoStart))))
         } else if !bankID.isOnThisDevice {
             items.append(.qrCode(data: bankID.qrData, image: bankID.qrCode))
-            let shown = (bankID.polling?.maxWaitTime).map { duration(seconds: Self.wholeSeconds($0)) } ?? duration(seconds: Self.bankIDQRCodeLifetime)
-            items.append(.expandable(
-                title: strings.string(forKey: bankIDKeys.instructionTitle),
-                body: Placeholders.fill(strings.string(forKey: bankIDKeys.instructionBody), [shown])))
+            let shown =
+                (bankID.polling?.maxWaitTime).map { duration(seconds: Self.wholeSeconds($0)) }
+                ?? duration(seconds: Self.bankIDQRCodeLifetime)
+            items.append(
+                .expandable(
+                    title: strings.string(forKey: bankIDKeys.instructionTitle),
+                    body: Placeholders.fill(strings.string(forKey: bankIDKeys.instructionBody), [shown])))
         }
         if let polling = bankID.polling {
             items.append(.loadingIndicator)
@@ -418,23 +450,32 @@ public struct ScreenBuilder: Sendable {
     /// A button per kind of authenticator the step can use, each with its explanation; then
     /// the step's other ways on (the browser fallback, cancel).
     /// After a failed ceremony, what its ``PasskeyFailureOutcome`` shows first.
-    @MainActor private func webAuthnItems(_ webAuthn: any WebAuthnOperationModel, invalid: [String: InvalidInputProblem.InvalidField]) -> [ScreenItem] {
+    @MainActor private func webAuthnItems(_ webAuthn: any WebAuthnOperationModel, invalid: [String: InvalidInputProblem.InvalidField])
+        -> [ScreenItem]
+    {
         var items: [ScreenItem] = []
         let kit = webAuthn as? KitWebAuthnModel
         let kinds = kit?.kinds ?? []
         let error = MessageStyleAttribute.error.themeSection
         switch kit?.failure {
         case .retry?:
-            items.append(.message(text: webAuthnText(\.retryMessageTextKey, .webAuthnRetryMessage), style: MessageStyleAttribute.warn.themeSection))
-            items.append(.button(.init(title: webAuthnText(\.retryButtonTextKey, .webAuthnRetryButton), role: .primary, action: .passkey(kit?.lastKind ?? kinds.first ?? .any))))
+            items.append(
+                .message(text: webAuthnText(\.retryMessageTextKey, .webAuthnRetryMessage), style: MessageStyleAttribute.warn.themeSection))
+            items.append(
+                .button(
+                    .init(
+                        title: webAuthnText(\.retryButtonTextKey, .webAuthnRetryButton), role: .primary,
+                        action: .passkey(kit?.lastKind ?? kinds.first ?? .any))))
             return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid, demoted: true)
         case .noCredentials?:
             items.append(.message(text: webAuthnText(\.noCredentialsMessageTextKey, .webAuthnNoCredentialsMessage), style: error))
         case .appAssociation?:
-            items.append(.message(text: webAuthnText(\.appAssociationErrorMessageTextKey, .webAuthnAppAssociationErrorMessage), style: error))
+            items.append(
+                .message(text: webAuthnText(\.appAssociationErrorMessageTextKey, .webAuthnAppAssociationErrorMessage), style: error))
         case .fallback?:
             items.append(.message(text: webAuthnText(\.errorMessageTextKey, .webAuthnErrorMessage), style: error))
-            items.append(.button(.init(title: webAuthnText(\.errorButtonTextKey, .webAuthnErrorButton), role: .primary, action: .passkeyFallback)))
+            items.append(
+                .button(.init(title: webAuthnText(\.errorButtonTextKey, .webAuthnErrorButton), role: .primary, action: .passkeyFallback)))
             return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid, demoted: true)
         case .unavailable?:
             items.append(.message(text: webAuthnText(\.passkeysNotSupportedMessageTextKey, .passkeysNotSupported), style: error))
@@ -444,15 +485,25 @@ public struct ScreenBuilder: Sendable {
         }
         for (index, kind) in kinds.enumerated() {
             let crossPlatform = kind == .crossPlatform
-            items.append(.message(
-                text: crossPlatform ? webAuthnText(\.crossPlatformMessageTextKey, .webAuthnCrossPlatformMessage) : webAuthnText(\.platformMessageTextKey, .webAuthnPlatformMessage),
-                style: MessageStyleAttribute.content.themeSection))
-            items.append(.button(.init(
-                title: crossPlatform ? webAuthnText(\.crossPlatformButtonTextKey, .webAuthnCrossPlatformButton) : webAuthnText(\.platformButtonTextKey, .webAuthnPlatformButton),
-                role: index == 0 ? .primary : .secondary, action: .passkey(kind))))
+            items.append(
+                .message(
+                    text: crossPlatform
+                        ? webAuthnText(\.crossPlatformMessageTextKey, .webAuthnCrossPlatformMessage)
+                        : webAuthnText(\.platformMessageTextKey, .webAuthnPlatformMessage),
+                    style: MessageStyleAttribute.content.themeSection))
+            items.append(
+                .button(
+                    .init(
+                        title: crossPlatform
+                            ? webAuthnText(\.crossPlatformButtonTextKey, .webAuthnCrossPlatformButton)
+                            : webAuthnText(\.platformButtonTextKey, .webAuthnPlatformButton),
+                        role: index == 0 ? .primary : .secondary, action: .passkey(kind))))
         }
         if kinds.isEmpty {
-            items.append(.message(text: webAuthnText(\.passkeysNotSupportedMessageTextKey, .passkeysNotSupported), style: MessageStyleAttribute.warn.themeSection))
+            items.append(
+                .message(
+                    text: webAuthnText(\.passkeysNotSupportedMessageTextKey, .passkeysNotSupported),
+                    style: MessageStyleAttribute.warn.themeSection))
         }
         return items + elements(webAuthn.interactionModel?.interactionItems ?? [], invalid: invalid)
     }

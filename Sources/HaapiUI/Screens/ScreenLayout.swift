@@ -70,8 +70,10 @@ public struct ScreenLayout: Sendable, Hashable {
     /// The three stacks of a screen of `style`: its messages, its content (its own, else
     /// ``Stack/defaultContent``) and its links. What the UIKit screens lay their stacks out with.
     public static func stacks(of style: any UIViewControllerStyle) -> (messages: Stack, content: Stack, links: Stack) {
-        (Stack(style.commonVCStyle.messagesStyle), ((style as? any ContentStackStyled)?.contentStyle).map(Stack.init) ?? .defaultContent,
-         Stack(style.commonVCStyle.linksStyle))
+        (
+            Stack(style.commonVCStyle.messagesStyle), ((style as? any ContentStackStyled)?.contentStyle).map(Stack.init) ?? .defaultContent,
+            Stack(style.commonVCStyle.linksStyle)
+        )
     }
 
     /// The screen laid out.
@@ -101,7 +103,8 @@ public struct ScreenLayout: Sendable, Hashable {
         self.screen = screen
         let flow = try theme.style(HaapiFlowViewControllerStyle.self, named: HaapiFlowViewControllerStyle.themeSection)
         navigationBar = NavigationBar(
-            title: screen.navigationTitle, leave: leave, closeImageName: flow.closeButtonImageName, tintColorName: flow.closeButtonTintColorName,
+            title: screen.navigationTitle, leave: leave, closeImageName: flow.closeButtonImageName,
+            tintColorName: flow.closeButtonTintColorName,
             targetWidth: max(flow.closeButtonMinWidth, ScreenAccessibility.minimumTarget),
             targetHeight: max(flow.closeButtonMinHeight, ScreenAccessibility.minimumTarget))
         (flowBackgroundColorName, flowPadding) = (flow.backgroundColorName, flow.commonUIStyle.paddingStyle)
@@ -109,7 +112,9 @@ public struct ScreenLayout: Sendable, Hashable {
         (backgroundColorName, padding) = (style.commonUIStyle.backgroundColorName, style.commonUIStyle.paddingStyle)
         (messages, content, links) = Self.stacks(of: style)
         let headerStyle = try theme.style(HeaderViewStyle.self, named: "HeaderView")
-        header = headerStyle.imageName == nil && headerStyle.titleText == nil ? nil : Header(imageName: headerStyle.imageName, title: headerStyle.titleText)
+        header =
+            headerStyle.imageName == nil && headerStyle.titleText == nil
+            ? nil : Header(imageName: headerStyle.imageName, title: headerStyle.titleText)
     }
 }
 

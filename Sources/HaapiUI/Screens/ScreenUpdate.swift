@@ -37,7 +37,9 @@ public struct ScreenUpdate: Sendable, Hashable {
     }
 
     private static func changes(_ shown: [ScreenItem], _ next: [ScreenItem]) -> [Change]? {
-        guard shown.count == next.count, zip(shown, next).allSatisfy({ $0.slot == $1.slot && ($0 == $1 || $1.isDisplay) }) else { return nil }
+        guard shown.count == next.count, zip(shown, next).allSatisfy({ $0.slot == $1.slot && ($0 == $1 || $1.isDisplay) }) else {
+            return nil
+        }
         return zip(shown, next).map { $0 == $1 ? .keep : .replace }
     }
 }

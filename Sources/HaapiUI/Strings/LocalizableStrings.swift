@@ -10,8 +10,16 @@ import Foundation
 public struct LocalizableStrings: Sendable {
     /// The keys of single texts.
     public enum Key: String, CaseIterable, Sendable {
-        /// The common buttons (Back, Cancel, Done, OK) and the "or" between two choices.
-        case back = "hui_back", cancel = "hui_cancel", done = "hui_done", ok = "hui_ok", or = "hui_or"
+        /// The common button Back.
+        case back = "hui_back"
+        /// The common button Cancel.
+        case cancel = "hui_cancel"
+        /// The common button Done.
+        case done = "hui_done"
+        /// The common button OK.
+        case ok = "hui_ok"
+        /// The "or" between two choices.
+        case or = "hui_or"
         /// The title of the question asked before leaving a login half way.
         case interruptingTitle = "hui_haapi_flow_interrupting_title"
         /// The message of that question: the login will have to start again.
@@ -278,10 +286,14 @@ public struct LocalizableStrings: Sendable {
 
     /// The keys of texts with a count in them (`.stringsdict` plurals).
     public enum PluralKey: String, CaseIterable, Sendable {
-        /// The time to wait, in minutes or in seconds.
-        case pollingMinutes = "hui_polling_minutes", pollingSeconds = "hui_polling_seconds"
-        /// The time left to wait, in minutes and seconds or in seconds.
-        case pollingMinutesRemaining = "hui_polling_minutes_remaining", pollingSecondsRemaining = "hui_polling_seconds_remaining"
+        /// The time to wait, in minutes.
+        case pollingMinutes = "hui_polling_minutes"
+        /// The time to wait, in seconds.
+        case pollingSeconds = "hui_polling_seconds"
+        /// The time left to wait, in minutes and seconds.
+        case pollingMinutesRemaining = "hui_polling_minutes_remaining"
+        /// The time left to wait, in seconds.
+        case pollingSecondsRemaining = "hui_polling_seconds_remaining"
     }
 
     /// The languages the kit has tables for.
@@ -336,18 +348,24 @@ public struct LocalizableStrings: Sendable {
     }
 
     private func string(forPluralKey key: String, count: Int, _ more: [Int]) -> String {
-        if let format = appTable(key) { return String(format: format, locale: Locale(identifier: language), arguments: ([count] + more).map { $0 as CVarArg }) }
-        guard let plural = plurals[key] ?? Self.kitTables["en"]?.plurals[key] else { return ([key, String(count)] + more.map(String.init)).joined(separator: " ") }
+        if let format = appTable(key) {
+            return String(format: format, locale: Locale(identifier: language), arguments: ([count] + more).map { $0 as CVarArg })
+        }
+        guard let plural = plurals[key] ?? Self.kitTables["en"]?.plurals[key] else {
+            return ([key, String(count)] + more.map(String.init)).joined(separator: " ")
+        }
         return plural.text(for: count, more)
     }
 
     /// The time left to wait, `seconds` of it: minutes and seconds from a minute up, else
     /// seconds ("2 minutes and 3 seconds left", "45 seconds left"), by the keys given (a theme's).
     public func timeLeft(
-        seconds: Int, minutesKey: String = PluralKey.pollingMinutesRemaining.rawValue, secondsKey: String = PluralKey.pollingSecondsRemaining.rawValue
+        seconds: Int, minutesKey: String = PluralKey.pollingMinutesRemaining.rawValue,
+        secondsKey: String = PluralKey.pollingSecondsRemaining.rawValue
     ) -> String {
         let seconds = max(0, seconds)
-        return seconds >= 60 ? string(forPluralKey: minutesKey, count: seconds / 60, [seconds % 60]) : string(forPluralKey: secondsKey, count: seconds, [])
+        return seconds >= 60
+            ? string(forPluralKey: minutesKey, count: seconds / 60, [seconds % 60]) : string(forPluralKey: secondsKey, count: seconds, [])
     }
 
     /// The user's languages, most preferred first (``/OAuthCore/UserLanguages/preferred``).
@@ -387,7 +405,9 @@ public struct LocalizableStrings: Sendable {
         if let entries = (try? PropertyListSerialization.propertyList(from: Data(stringsdict), format: nil)) as? [String: [String: Any]] {
             for (key, entry) in entries {
                 // One variable per entry, named by its NSStringLocalizedFormatKey (`%#@value@`).
-                guard let variable = entry.first(where: { $0.key != "NSStringLocalizedFormatKey" })?.value as? [String: Any] else { continue }
+                guard let variable = entry.first(where: { $0.key != "NSStringLocalizedFormatKey" })?.value as? [String: Any] else {
+                    continue
+                }
                 table.plurals[key] = Plural(formats: variable.compactMapValues { $0 as? String }.filter { !$0.key.hasPrefix("NSString") })
             }
         }
@@ -397,11 +417,11 @@ public struct LocalizableStrings: Sendable {
     /// The main bundle's `Localizable` table, where an app translates or rewords any key.
     private static let mainBundleTable: @Sendable (String) -> String? = { key in
         #if canImport(Darwin)
-        let missing = "\u{0}missing"
-        let text = Bundle.main.localizedString(forKey: key, value: missing, table: nil)
-        return text == missing ? nil : text
+            let missing = "\u{0}missing"
+            let text = Bundle.main.localizedString(forKey: key, value: missing, table: nil)
+            return text == missing ? nil : text
         #else
-        return nil
+            return nil
         #endif
     }
 }

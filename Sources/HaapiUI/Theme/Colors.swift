@@ -54,11 +54,14 @@ public enum Colors {
         "hui_message_view_error_background": Value(light: 0xCA2E_2B14, dark: 0xCA2E_2BFF),
         "hui_message_view_error_text": Value(light: 0xCA2E_2BFF, dark: 0xFFFF_FFFF),
         "hui_message_view_heading_text": Value(light: 0x6666_66FF, dark: 0xFFFF_FFFF),
-        "hui_message_view_info_background": Value(light: 0x70BB_E114, dark: 0x247E_ACFF),  // Curity: 70BBE114 / 70BBE1FF; WCAG AA (ThemeContrast)
+        // Curity: 70BBE114 / 70BBE1FF; WCAG AA (ThemeContrast)
+        "hui_message_view_info_background": Value(light: 0x70BB_E114, dark: 0x247E_ACFF),
         "hui_message_view_info_text": Value(light: 0x237A_A6FF, dark: 0xFFFF_FFFF),  // Curity: 70BBE1FF / FFFFFFFF; WCAG AA (ThemeContrast)
         "hui_message_view_roc_text": Value(light: 0x1111_11FF, dark: 0xC6C6_C6FF),
-        "hui_message_view_warning_background": Value(light: 0xE0C0_1C14, dark: 0x8976_11FF),  // Curity: E0C01C14 / E0C01CFF; WCAG AA (ThemeContrast)
-        "hui_message_view_warning_text": Value(light: 0x8572_11FF, dark: 0xFFFF_FFFF),  // Curity: E0C01CFF / FFFFFFFF; WCAG AA (ThemeContrast)
+        // Curity: E0C01C14 / E0C01CFF; WCAG AA (ThemeContrast)
+        "hui_message_view_warning_background": Value(light: 0xE0C0_1C14, dark: 0x8976_11FF),
+        // Curity: E0C01CFF / FFFFFFFF; WCAG AA (ThemeContrast)
+        "hui_message_view_warning_text": Value(light: 0x8572_11FF, dark: 0xFFFF_FFFF),
         "hui_notification_banner_text": Value(light: 0xFFFF_FFFF, dark: 0x1517_1DFF),  // Curity: FFFFFFFF; WCAG AA (ThemeContrast)
         "hui_placeholder_immutable": Value(0x7676_76FF),  // Curity: B3B3B3FF; WCAG AA (ThemeContrast)
         "hui_primary_immutable": Value(0x646E_85FF),

@@ -190,7 +190,8 @@ struct ThemeResolution: Sendable {
     func style<S: UIStyle>(_ type: S.Type, named name: String) throws(ThemeError) -> S {
         let referrer = chain.last
         guard !chain.contains(name) else {
-            throw ThemeError(source: theme.source, section: referrer, reason: "sections name each other: \((chain + [name]).joined(separator: " -> "))")
+            throw ThemeError(
+                source: theme.source, section: referrer, reason: "sections name each other: \((chain + [name]).joined(separator: " -> "))")
         }
         guard let value = theme.values[name] else {
             throw ThemeError(
@@ -210,11 +211,16 @@ struct ThemeResolution: Sendable {
         } catch let DecodingError.keyNotFound(key, _) {
             throw ThemeError(source: theme.source, section: name, key: key.stringValue, reason: "missing")
         } catch let DecodingError.typeMismatch(expected, context) {
-            throw ThemeError(source: theme.source, section: name, key: context.codingPath.last?.stringValue, reason: "is not a \(Self.kind(of: expected))")
+            throw ThemeError(
+                source: theme.source, section: name, key: context.codingPath.last?.stringValue,
+                reason: "is not a \(Self.kind(of: expected))")
         } catch let DecodingError.valueNotFound(expected, context) {
-            throw ThemeError(source: theme.source, section: name, key: context.codingPath.last?.stringValue, reason: "is not a \(Self.kind(of: expected))")
+            throw ThemeError(
+                source: theme.source, section: name, key: context.codingPath.last?.stringValue,
+                reason: "is not a \(Self.kind(of: expected))")
         } catch let DecodingError.dataCorrupted(context) {
-            throw ThemeError(source: theme.source, section: name, key: context.codingPath.last?.stringValue, reason: context.debugDescription)
+            throw ThemeError(
+                source: theme.source, section: name, key: context.codingPath.last?.stringValue, reason: context.debugDescription)
         } catch {
             throw ThemeError(source: theme.source, section: name, reason: String(describing: error))
         }
@@ -231,7 +237,8 @@ struct ThemeResolution: Sendable {
     /// The resolution a style's decoder was made by.
     static func of(_ decoder: any Decoder) throws -> ThemeResolution {
         guard let resolution = decoder.userInfo[.haapiTheme] as? ThemeResolution else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "styles are read through Theme.style(_:named:)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "styles are read through Theme.style(_:named:)"))
         }
         return resolution
     }

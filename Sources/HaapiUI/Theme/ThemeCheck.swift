@@ -23,11 +23,13 @@ public enum ThemeCheck {
             case (.dictionary(let keys), .dictionary(let known)?):
                 for key in keys.keys.sorted() where known[key] == nil {
                     let nearest = NearestName.to(key, among: known.keys.sorted()).map { "; did you mean \"\($0)\"?" } ?? ""
-                    problems.append(ThemeError(source: app.source, section: name, key: key, reason: "the kit's \"\(name)\" has no such key\(nearest)"))
+                    problems.append(
+                        ThemeError(source: app.source, section: name, key: key, reason: "the kit's \"\(name)\" has no such key\(nearest)"))
                 }
             case (.dictionary, nil):
                 if let nearest = NearestName.to(name, among: kitSections.sorted()) {
-                    problems.append(ThemeError(source: app.source, section: name, reason: "the kit has no such section; did you mean \"\(nearest)\"?"))
+                    problems.append(
+                        ThemeError(source: app.source, section: name, reason: "the kit has no such section; did you mean \"\(nearest)\"?"))
                 }
             case (_, nil):
                 let known = kit.values.keys.filter { !kitSections.contains($0) }.sorted()
@@ -42,8 +44,10 @@ public enum ThemeCheck {
             guard case .dictionary(let keys) = value else { continue }
             for (key, value) in keys.sorted(by: { $0.key < $1.key }) where key.hasSuffix("ColorName") {
                 guard case .string(let color) = value, !color.isEmpty, !colorExists(color) else { continue }
-                problems.append(ThemeError(
-                    source: app.source, section: name, key: key, reason: "names the colour \"\(color)\", which is not among \(lookedIn)"))
+                problems.append(
+                    ThemeError(
+                        source: app.source, section: name, key: key, reason: "names the colour \"\(color)\", which is not among \(lookedIn)"
+                    ))
             }
         }
         return problems

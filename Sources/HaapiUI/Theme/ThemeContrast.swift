@@ -55,21 +55,27 @@ public struct ThemeContrast: Sendable, Hashable {
 
     /// The text colour keys the kit's views draw, each with the key of its text appearance.
     static let textKeys: [(color: String, appearance: String)] = [
-        ("textColorName", "textAppearance"), ("headerTextColorName", "headerTextAppearance"), ("contentTextColorName", "contentTextAppearance"),
-        ("titleTextColorName", "titleTextAppearance"), ("titleColorName", "titleTextAppearance"), ("textFieldColorName", "textFieldTextAppearance"),
+        ("textColorName", "textAppearance"), ("headerTextColorName", "headerTextAppearance"),
+        ("contentTextColorName", "contentTextAppearance"),
+        ("titleTextColorName", "titleTextAppearance"), ("titleColorName", "titleTextAppearance"),
+        ("textFieldColorName", "textFieldTextAppearance"),
         ("textFieldPlaceholderColorName", "textFieldTextAppearance"), ("errorColorName", "errorTextAppearance"),
-        ("highlightTextColorName", "textAppearance"), ("actionTextColorName", "actionTextAppearance"), ("toolbarTextTintColorName", "textAppearance"),
+        ("highlightTextColorName", "textAppearance"), ("actionTextColorName", "actionTextAppearance"),
+        ("toolbarTextTintColorName", "textAppearance"),
     ]
     /// Text colour keys drawn beside their section's box, on the screen: a text field's title and error.
     static let drawnOnScreen: Set = ["titleColorName", "errorColorName"]
     /// The icon colour keys the kit's views draw, on their section's background (3:1).
-    static let iconKeys = ["imageTintColorName", "tintColorName", "iconTintColorName", "textFieldPasswordImageTintColorName", "closeButtonTintColorName",
-        "selectedTabIndicatorColorName"]
+    static let iconKeys = [
+        "imageTintColorName", "tintColorName", "iconTintColorName", "textFieldPasswordImageTintColorName", "closeButtonTintColorName",
+        "selectedTabIndicatorColorName",
+    ]
 
     /// Every text pair of `theme`, with colours resolved by `color` (the kit's palette with an
     /// app's colour sets over it); a pair whose colours do not resolve is left out.
     public static func pairs(of theme: Theme, color: (String) -> Colors.Value?) -> [ThemeContrast] {
-        guard case .dictionary(let flow)? = theme.values["HaapiFlowViewController"], case .string(let screenName)? = flow["backgroundColorName"],
+        guard case .dictionary(let flow)? = theme.values["HaapiFlowViewController"],
+            case .string(let screenName)? = flow["backgroundColorName"],
             let screen = color(screenName)
         else { return [] }
         var found: [ThemeContrast] = []
@@ -82,20 +88,27 @@ public struct ThemeContrast: Sendable, Hashable {
                 guard let value = color(backgroundName) else { continue }
                 box = ("\(name).backgroundColorName", backgroundName, value)
             }
-            func measure(_ key: String, _ colourName: String, _ colour: Colors.Value, on behind: (key: String, name: String, value: Colors.Value?), required: Double) {
+            func measure(
+                _ key: String, _ colourName: String, _ colour: Colors.Value, on behind: (key: String, name: String, value: Colors.Value?),
+                required: Double
+            ) {
                 for appearance in Appearance.allCases {
                     let screenColor = appearance == .light ? screen.light : screen.dark
                     let background = behind.value.map { over($0[appearance], screenColor) } ?? opaque(screenColor)
-                    found.append(ThemeContrast(
-                        section: name, textKey: key, textColor: colourName, backgroundKey: behind.key, backgroundColor: behind.name, appearance: appearance,
-                        ratio: ratio(over(colour[appearance], background), background), required: required))
+                    found.append(
+                        ThemeContrast(
+                            section: name, textKey: key, textColor: colourName, backgroundKey: behind.key, backgroundColor: behind.name,
+                            appearance: appearance,
+                            ratio: ratio(over(colour[appearance], background), background), required: required))
                 }
             }
             for (key, appearanceKey) in textKeys {
                 guard case .string(let textName)? = section[key], !textName.isEmpty, let text = color(textName) else { continue }
                 var behind = box
                 if key == "toolbarTextTintColorName" {
-                    guard case .string(let toolbarName)? = section["toolbarBackgroundColorName"], let toolbar = color(toolbarName) else { continue }
+                    guard case .string(let toolbarName)? = section["toolbarBackgroundColorName"], let toolbar = color(toolbarName) else {
+                        continue
+                    }
                     behind = ("\(name).toolbarBackgroundColorName", toolbarName, toolbar)
                 } else if drawnOnScreen.contains(key) {
                     behind = ("HaapiFlowViewController.backgroundColorName", screenName, nil)
@@ -104,7 +117,8 @@ public struct ThemeContrast: Sendable, Hashable {
             }
             for key in iconKeys {
                 // A clear tint draws no icon.
-                guard case .string(let iconName)? = section[key], !iconName.isEmpty, let icon = color(iconName), icon.light & 0xFF != 0 || icon.dark & 0xFF != 0
+                guard case .string(let iconName)? = section[key], !iconName.isEmpty, let icon = color(iconName),
+                    icon.light & 0xFF != 0 || icon.dark & 0xFF != 0
                 else { continue }
                 measure(key, iconName, icon, on: box, required: 3)
             }
@@ -113,9 +127,12 @@ public struct ThemeContrast: Sendable, Hashable {
             if name.hasPrefix("InputTextField") || name == "CheckboxView",
                 case .string(let borderName)? = section["borderColorName"], !borderName.isEmpty, let border = color(borderName),
                 { if case .number(let width)? = section["borderWidth"] { width > 0 } else { true } }(),
-                box.value.map({ fill in Appearance.allCases.contains { ratio(over(fill[$0], screen[$0]), opaque(screen[$0])) < 3 } }) ?? true
+                box.value.map({ fill in Appearance.allCases.contains { ratio(over(fill[$0], screen[$0]), opaque(screen[$0])) < 3 } })
+                    ?? true
             {
-                measure("borderColorName", borderName, border, on: ("HaapiFlowViewController.backgroundColorName", screenName, nil), required: 3)
+                measure(
+                    "borderColorName", borderName, border, on: ("HaapiFlowViewController.backgroundColorName", screenName, nil), required: 3
+                )
             }
         }
         return found

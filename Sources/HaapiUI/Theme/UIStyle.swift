@@ -131,8 +131,14 @@ public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
 public final class TextAppearance: UIStyle {
     /// A font trait.
     public enum SymbolicTrait: String, Sendable, CaseIterable {
-        /// UIKit's bold, italic, monospace and condensed traits (`traitBold`, ... in a theme).
-        case bold = "traitBold", italic = "traitItalic", monoSpace = "traitMonoSpace", condensed = "traitCondensed"
+        /// UIKit's bold trait (`traitBold` in a theme).
+        case bold = "traitBold"
+        /// UIKit's italic trait (`traitItalic`).
+        case italic = "traitItalic"
+        /// UIKit's monospace trait (`traitMonoSpace`).
+        case monoSpace = "traitMonoSpace"
+        /// UIKit's condensed trait (`traitCondensed`).
+        case condensed = "traitCondensed"
     }
 
     /// A text alignment.
@@ -161,7 +167,12 @@ public final class TextAppearance: UIStyle {
     /// Extra space between letters, in points.
     public let kern: Double
 
-    private enum CodingKeys: String, CodingKey { case fontStyleName, symbolicTrait = "fontSymbolicTrait", alignment = "textAlignment", lineHeightMultiple, kern }
+    private enum CodingKeys: String, CodingKey {
+        case fontStyleName
+        case symbolicTrait = "fontSymbolicTrait"
+        case alignment = "textAlignment"
+        case lineHeightMultiple, kern
+    }
 
     /// Reads the section; the point size is the theme's top-level number named by `fontStyleName`, the font
     /// family the theme's `fontName`.
@@ -172,8 +183,10 @@ public final class TextAppearance: UIStyle {
         commonUIStyle = try CommonUIStyle(from: decoder)
         textStyleName = try values.decode(String.self, forKey: .fontStyleName)
         guard let size = theme.pointSize(of: textStyleName) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: [CodingKeys.fontStyleName], debugDescription: "the theme gives no point size for \"\(textStyleName)\" (a number at the top level)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [CodingKeys.fontStyleName],
+                    debugDescription: "the theme gives no point size for \"\(textStyleName)\" (a number at the top level)"))
         }
         pointSize = size
         fontName = theme.fontName
@@ -206,9 +219,10 @@ extension KeyedDecodingContainer {
     func enumeration<E: RawRepresentable & CaseIterable>(_ key: Key) throws -> E? where E.RawValue == String {
         guard let raw = try name(key) else { return nil }
         guard let value = E(rawValue: raw) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [key],
-                debugDescription: "\"\(raw)\" is not one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "\"\(raw)\" is not one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
         }
         return value
     }

@@ -17,7 +17,9 @@ public final class HaapiFlowViewControllerStyle: UIStyle {
     /// The section.
     public static let themeSection = "HaapiFlowViewController"
 
-    private enum CodingKeys: String, CodingKey { case closeButtonMinHeight, closeButtonMinWidth, closeButtonImageName, closeButtonTintColorName }
+    private enum CodingKeys: String, CodingKey {
+        case closeButtonMinHeight, closeButtonMinWidth, closeButtonImageName, closeButtonTintColorName
+    }
 
     /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
@@ -149,7 +151,8 @@ public final class BankIdViewControllerStyle: UIViewControllerStyle {
     public let textSecondsRemainingKey: String
 
     private enum CodingKeys: String, CodingKey {
-        case contentStyle, contentTextAppearance, contentTextColorName, expandableViewStyle, textInstructionTitle, textInstructionBody, textOr
+        case contentStyle, contentTextAppearance, contentTextColorName, expandableViewStyle, textInstructionTitle, textInstructionBody,
+            textOr
         case textMinutes, textSeconds, textMinutesRemaining, textSecondsRemaining
     }
 
@@ -209,7 +212,8 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
 
         /// The keys (written out: a class gets no memberwise initialiser).
         init(
-            platformButtonTextKey: String, platformMessageTextKey: String, crossPlatformButtonTextKey: String, crossPlatformMessageTextKey: String,
+            platformButtonTextKey: String, platformMessageTextKey: String, crossPlatformButtonTextKey: String,
+            crossPlatformMessageTextKey: String,
             errorButtonTextKey: String, errorMessageTextKey: String, registrationSuccessMessageTextKey: String, retryButtonTextKey: String,
             retryMessageTextKey: String, appAssociationErrorMessageTextKey: String, noCredentialsMessageTextKey: String,
             passkeysNotSupportedMessageTextKey: String
@@ -259,7 +263,8 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         public static func == (lhs: TextualKeys, rhs: TextualKeys) -> Bool {
             equalProperties(
                 lhs, rhs, \.platformButtonTextKey, \.platformMessageTextKey, \.crossPlatformButtonTextKey, \.crossPlatformMessageTextKey,
-                \.errorButtonTextKey, \.errorMessageTextKey, \.registrationSuccessMessageTextKey, \.retryButtonTextKey, \.retryMessageTextKey,
+                \.errorButtonTextKey, \.errorMessageTextKey, \.registrationSuccessMessageTextKey, \.retryButtonTextKey,
+                \.retryMessageTextKey,
                 \.appAssociationErrorMessageTextKey, \.noCredentialsMessageTextKey, \.passkeysNotSupportedMessageTextKey)
         }
     }
@@ -299,8 +304,11 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
         (loadingIndicatorSideDimension, loadingIndicatorViewStyle) = try values.spinner(
             .loadingIndicatorSideDimension, or: 40, .loadingIndicatorViewStyle, in: decoder)
-        successNotificationBannerViewStyle = try values.style(NotificationBannerViewStyle.self, forKey: .successNotificationBannerViewStyle, in: decoder)
-        func key(_ codingKey: CodingKeys, _ fallback: LocalizableStrings.Key) throws -> String { try values.name(codingKey) ?? fallback.rawValue }
+        successNotificationBannerViewStyle = try values.style(
+            NotificationBannerViewStyle.self, forKey: .successNotificationBannerViewStyle, in: decoder)
+        func key(_ codingKey: CodingKeys, _ fallback: LocalizableStrings.Key) throws -> String {
+            try values.name(codingKey) ?? fallback.rawValue
+        }
         textualKeys = try TextualKeys(
             platformButtonTextKey: key(.platformButtonText, .webAuthnPlatformButton),
             platformMessageTextKey: key(.platformMessageText, .webAuthnPlatformMessage),
@@ -451,7 +459,8 @@ public struct HaapiUIViewControllerStyle: Sendable, Equatable {
             try theme.style(MessageViewStyle.self, named: attribute.themeSection)
         }
         messageViewStyles = try MessageViewStyles(
-            error: message(.error), warn: message(.warn), info: message(.info), recipientOfCommunication: message(.recipientofcommunication),
+            error: message(.error), warn: message(.warn), info: message(.info),
+            recipientOfCommunication: message(.recipientofcommunication),
             content: message(.content), heading: message(.heading), username: message(.username), userCode: message(.usercode))
         primaryButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Primary")
         secondaryButton = try theme.style(ActionableButtonStyle.self, named: "ActionableButton.Secondary")

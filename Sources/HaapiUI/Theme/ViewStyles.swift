@@ -16,7 +16,10 @@ public final class StackViewStyle: UIStyle {
     /// Apple platforms `alignment` is it as a `UIStackView.Alignment`).
     public let stackAlignment: Alignment
 
-    private enum CodingKeys: String, CodingKey { case spacing, stackAlignment = "alignment" }
+    private enum CodingKeys: String, CodingKey {
+        case spacing
+        case stackAlignment = "alignment"
+    }
 
     /// Reads the style from its theme section (a missing number is 0).
     public init(from decoder: any Decoder) throws {
@@ -58,7 +61,10 @@ public final class MessageViewStyle: UIStyle {
     public let cornerRadius: Double
 
     private enum CodingKeys: String, CodingKey {
-        case iconTextPadding, stackAlignment = "alignment", textAppearance, textColorName, imageName, imageTintColorName, borderColorName, borderWidth, cornerRadius
+        case iconTextPadding
+        case stackAlignment = "alignment"
+        case textAppearance, textColorName, imageName, imageTintColorName, borderColorName,
+            borderWidth, cornerRadius
     }
 
     /// Reads the style from its theme section; a text appearance is named and read from its own section.
@@ -76,7 +82,8 @@ public final class MessageViewStyle: UIStyle {
     /// Whether two message styles are equal in every property.
     public static func == (lhs: MessageViewStyle, rhs: MessageViewStyle) -> Bool {
         equalProperties(
-            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.stackAlignment, \.textAppearance, \.textColorName, \.imageName, \.imageTintColorName,
+            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.stackAlignment, \.textAppearance, \.textColorName, \.imageName,
+            \.imageTintColorName,
             \.borderColorName, \.borderWidth, \.cornerRadius)
     }
 }
@@ -105,7 +112,8 @@ public final class ActionableButtonStyle: UIStyle {
     public let loadingIndicatorViewStyle: LoadingIndicatorViewStyle
 
     private enum CodingKeys: String, CodingKey {
-        case borderColorName, borderWidth, cornerRadius, iconTextPadding, imageName, minHeight, textAppearance, textColorName, loadingIndicatorViewStyle
+        case borderColorName, borderWidth, cornerRadius, iconTextPadding, imageName, minHeight, textAppearance, textColorName,
+            loadingIndicatorViewStyle
     }
 
     /// Reads the style from its theme section, with its text appearance and spinner sections.
@@ -223,9 +231,11 @@ public final class InputTextFieldStyle: UIStyle {
     public let titleTextAppearance: TextAppearance
 
     private enum CodingKeys: String, CodingKey {
-        case borderColorName, borderWidth, cornerRadius, errorColorName, errorImageName, errorTextAppearance, iconPadding, textFieldColorName
+        case borderColorName, borderWidth, cornerRadius, errorColorName, errorImageName, errorTextAppearance, iconPadding,
+            textFieldColorName
         case textFieldContentPaddingTop, textFieldContentPaddingRight, textFieldContentPaddingBottom, textFieldContentPaddingLeft
-        case textFieldMinimumHeight, textFieldPasswordImageTintColorName, textFieldPlaceholderColorName, textFieldTextAppearance, tintColorName
+        case textFieldMinimumHeight, textFieldPasswordImageTintColorName, textFieldPlaceholderColorName, textFieldTextAppearance,
+            tintColorName
         case titleColorName, titleMinimumHeight, titlePaddingLeft, titlePaddingRight, titleTextAppearance
     }
 
@@ -257,7 +267,8 @@ public final class InputTextFieldStyle: UIStyle {
     /// Whether two text field styles are equal in every property.
     public static func == (lhs: InputTextFieldStyle, rhs: InputTextFieldStyle) -> Bool {
         equalProperties(
-            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.errorColorName, \.errorImageName, \.errorTextAppearance,
+            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.errorColorName, \.errorImageName,
+            \.errorTextAppearance,
             \.iconPadding, \.textFieldColorName, \.textFieldContentPadding, \.textFieldMinimumHeight, \.textFieldPasswordImageTintColorName,
             \.textFieldPlaceholderColorName, \.textFieldTextAppearance, \.tintColorName, \.titleColorName, \.titleMinimumHeight,
             \.titlePaddingLeft, \.titlePaddingRight, \.titleTextAppearance)
@@ -290,7 +301,8 @@ public final class CheckboxViewStyle: UIStyle {
     public let textColorName: String
 
     private enum CodingKeys: String, CodingKey {
-        case borderColorName, borderWidth, checkboxHeight, checkboxWidth, cornerRadius, iconTextPadding, imageNameChecked, imageNameUnchecked
+        case borderColorName, borderWidth, checkboxHeight, checkboxWidth, cornerRadius, iconTextPadding, imageNameChecked,
+            imageNameUnchecked
         case textAppearance, textColorName
     }
 
@@ -310,7 +322,8 @@ public final class CheckboxViewStyle: UIStyle {
     /// Whether two checkbox styles are equal in every property.
     public static func == (lhs: CheckboxViewStyle, rhs: CheckboxViewStyle) -> Bool {
         equalProperties(
-            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.checkboxHeight, \.checkboxWidth, \.cornerRadius, \.iconTextPadding,
+            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.checkboxHeight, \.checkboxWidth, \.cornerRadius,
+            \.iconTextPadding,
             \.imageNameChecked, \.imageNameUnchecked, \.textAppearance, \.textColorName)
     }
 }
@@ -482,7 +495,9 @@ public final class HeaderViewStyle: UIStyle {
     /// A fixed title (a `hui_*` key or a text); `nil` for none.
     public let titleText: String?
 
-    private enum CodingKeys: String, CodingKey { case iconTextPadding, imageName, imageTintColorName, textAppearance, textColorName, titleText }
+    private enum CodingKeys: String, CodingKey {
+        case iconTextPadding, imageName, imageTintColorName, textAppearance, textColorName, titleText
+    }
 
     /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {

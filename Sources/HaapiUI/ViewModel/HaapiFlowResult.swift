@@ -22,7 +22,9 @@ extension HaapiFlowResult {
         case let tokens as any OAuthTokenModel: didReceiveOAuthTokenModel(tokens)
         case let error as KitOAuthErrorModel: didReceiveError(error)
         case let error as any OAuthErrorModel:
-            didReceiveError(KitOAuthErrorModel(error: error.error, errorDescription: error.errorDescription, errorUri: error.errorUri, source: .tokenEndpoint))
+            didReceiveError(
+                KitOAuthErrorModel(
+                    error: error.error, errorDescription: error.errorDescription, errorUri: error.errorUri, source: .tokenEndpoint))
         default: didReceiveError(HaapiUIKitError.unsupportedMap(objName: "\(type(of: oAuthModel))", expectedObjName: "OAuthTokenModel"))
         }
     }

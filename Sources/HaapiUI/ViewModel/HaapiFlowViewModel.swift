@@ -2,10 +2,11 @@ import Foundation
 import HaapiDriver
 import HaapiSDK
 import OAuthCore
+
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// Drives a HAAPI flow for any UI (the seeds' `HaapiFlowViewModel`): Curity's prebuilt screens
@@ -158,7 +159,9 @@ import OpenCombine
                 await submit(form: form, parameters: parameters)
             case let link as Link: await followLink(link)
             default:
-                publish(HaapiFlowError(failure: HaapiUIKitError.unsupported(cause: "\(type(of: interactionActionModel.action)) cannot be submitted")))
+                publish(
+                    HaapiFlowError(
+                        failure: HaapiUIKitError.unsupported(cause: "\(type(of: interactionActionModel.action)) cannot be submitted")))
             }
         }
     }
@@ -609,8 +612,9 @@ import OpenCombine
 
     private func schedulePoll(_ step: PollingStep, as request: FlowState.Request) {
         stopPolling()
-        guard let interval = KitPollingModel.interval(
-            serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: configuration.autoPollingDuration)
+        guard
+            let interval = KitPollingModel.interval(
+                serverMilliseconds: step.pollingProperties.intervalMilliseconds, autoPollingDuration: configuration.autoPollingDuration)
         else { return }
         pollingTask = Task { [weak self] in
             do { try await Task.sleep(seconds: interval) } catch { return }  // an app's endless autoPollingDuration clamps
@@ -669,7 +673,9 @@ import OpenCombine
         let properties = step.oauthAuthorizationResponseProperties
         guard let code = properties.code else {
             if let accessToken = properties.accessToken {
-                var members: [String: JSONValue] = ["access_token": .string(accessToken), "token_type": .string(properties.tokenType ?? "Bearer")]
+                var members: [String: JSONValue] = [
+                    "access_token": .string(accessToken), "token_type": .string(properties.tokenType ?? "Bearer"),
+                ]
                 if let expiresIn = properties.expiresIn { members["expires_in"] = .number(Double(expiresIn)) }
                 if let idToken = properties.idToken { members["id_token"] = .string(idToken) }
                 if let scope = properties.scope { members["scope"] = .string(scope) }

@@ -36,7 +36,8 @@ public final class OAuthLifecycle {
     ) {
         Task { @MainActor in
             do {
-                let model = try await self.refreshToken(refreshToken, haapiUIKitApplication: haapiUIKitApplication, additionalParameters: additionalParameters)
+                let model = try await self.refreshToken(
+                    refreshToken, haapiUIKitApplication: haapiUIKitApplication, additionalParameters: additionalParameters)
                 lifecycleResultListener.didReceiveOAuthModel(model)
             } catch {
                 lifecycleResultListener.didReceiveError(error)

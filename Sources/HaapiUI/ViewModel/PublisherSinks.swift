@@ -1,10 +1,10 @@
 import Foundation
 
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
-import OpenCombineDispatch
+    import OpenCombine
+    import OpenCombineDispatch
 #endif
 
 extension Publisher where Failure == Never {

@@ -9,9 +9,9 @@ extension MainActor {
     /// costs a hop, not a crash.
     package static func onMainThread<T: Sendable>(_ operation: @MainActor () -> T) -> T {
         #if canImport(Darwin)
-        if !Thread.isMainThread {
-            return DispatchQueue.main.sync { runIsolated(operation) }
-        }
+            if !Thread.isMainThread {
+                return DispatchQueue.main.sync { runIsolated(operation) }
+            }
         #endif
         return runIsolated(operation)
     }

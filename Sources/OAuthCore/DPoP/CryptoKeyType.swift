@@ -44,7 +44,8 @@ public enum CryptoKeyType: Int, Sendable, Hashable, CaseIterable, Codable {
         } else if let number = try? container.decode(Int.self), let type = CryptoKeyType(rawValue: number) {
             self = type
         } else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a key type: one of \(Self.allCases.map(\.name))"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a key type: one of \(Self.allCases.map(\.name))"))
         }
     }
 

@@ -67,7 +67,9 @@ struct TargetParts {
     init?(_ url: URL) {
         // Works on UTF-8 bytes: Character iteration (grapheme breaking) costs more than the rest of a proof.
         let bytes = Array(url.absoluteString.utf8)
-        let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?"), hash = UInt8(ascii: "#")
+        let slash = UInt8(ascii: "/")
+        let question = UInt8(ascii: "?")
+        let hash = UInt8(ascii: "#")
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 2 < bytes.count,
             bytes[colon + 1] == slash, bytes[colon + 2] == slash
         else { return nil }

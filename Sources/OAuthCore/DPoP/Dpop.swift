@@ -75,15 +75,20 @@ public final class Dpop: NSObject, Sendable {
     ///   - method: the request's method (`htm`).
     ///   - url: the request's URL; `htu` keeps only scheme, host, port and path.
     ///   - accessToken: the access token sent with the request, if any (`ath`).
-    ///   - nonce: the server nonce to include; by default the last one the URL's origin sent.
+    ///   - nonce: the server nonce to include (``ProofNonce``); by default the last one the URL's origin sent.
     ///   - issuedAt: `iat`, now by default.
     /// - Throws: ``DPoPError`` with [`DPoPError.Code.proofCreationFailed`](doc:ErrorCode/proofCreationFailed) when signing fails.
     public func proof(
-        method: String, url: URL, accessToken: String? = nil, nonce: String?? = .none, issuedAt: Date = Date()
+        method: String, url: URL, accessToken: String? = nil, nonce: ProofNonce = .lastSent, issuedAt: Date = Date()
     ) throws -> String {
         // One parse of the URL serves both the nonce lookup and htu.
         let target = TargetParts(url)
-        let nonce = nonce ?? target.flatMap { nonces.nonce(forOrigin: $0.origin) }
+        let nonce: String? =
+            switch nonce {
+            case .lastSent: target.flatMap { nonces.nonce(forOrigin: $0.origin) }
+            case .given(let value): value
+            case .omitted: nil
+            }
         let htu = target?.htu ?? url.absoluteString
         var payload = "{\"jti\":\"\(Self.newJTI())\",\"htm\":\(JSONText.quoted(method.uppercased()))"
         payload += ",\"htu\":\(JSONText.quoted(htu)),\"iat\":\(OutsideNumber.wholeSeconds(issuedAt.timeIntervalSince1970))"
@@ -107,7 +112,7 @@ public final class Dpop: NSObject, Sendable {
     /// with `nonce`, or, when it is `nil`, the one the URL's origin last sent this key.
     /// - Throws: ``DPoPError`` with [`DPoPError.Code.proofCreationFailed`](doc:ErrorCode/proofCreationFailed) when signing fails.
     public func createProof(httpMethod: String, url: URL, nonce: String? = nil, accessToken: String? = nil) throws -> String {
-        try proof(method: httpMethod, url: url, accessToken: accessToken, nonce: nonce.map { Optional($0) })
+        try proof(method: httpMethod, url: url, accessToken: accessToken, nonce: nonce.map(ProofNonce.given) ?? .lastSent)
     }
 
     /// The value of a request's `DPoP` header (Curity's `getHeaderValue`): the proof ``createProof(httpMethod:url:nonce:accessToken:)`` makes.
@@ -132,7 +137,7 @@ public final class Dpop: NSObject, Sendable {
             var request = try makeRequest()
             let sentNonce = nonces.nonce(for: request.url)
             request.headers["DPoP"] = try proof(
-                method: request.method, url: request.url, accessToken: accessToken, nonce: .some(sentNonce))
+                method: request.method, url: request.url, accessToken: accessToken, nonce: ProofNonce(sentNonce))
             let response = try await transport.send(request)
             let newNonce = nonces.learn(from: response)
             guard Self.isNonceChallenge(response) else { return response }
@@ -213,7 +218,11 @@ extension Dpop: Codable {
         } else if let wrapped = signingKey.secureEnclaveDataRepresentation {
             try container.encode(Base64URL.encode(wrapped), forKey: .secureEnclaveKey)
         } else {
-            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a \(signingKey.algorithm.rawValue) key of this kind cannot be written down"))
+            throw EncodingError.invalidValue(
+                self,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "a \(signingKey.algorithm.rawValue) key of this kind cannot be written down"))
         }
     }
 
@@ -229,14 +238,34 @@ extension Dpop: Codable {
                 key = try JWSSigningKey(jwk: jwk)
             } else {
                 let wrapped = try container.decode(String.self, forKey: .secureEnclaveKey)
-                guard let data = Base64URL.decode(wrapped) else { throw DPoPError(.keyCreationFailed, "the Secure Enclave key is not base64url") }
+                guard let data = Base64URL.decode(wrapped) else {
+                    throw DPoPError(.keyCreationFailed, "the Secure Enclave key is not base64url")
+                }
                 key = try JWSSigningKey.secureEnclave(dataRepresentation: data)
             }
             try self.init(signingKey: key, keyType: keyType)
         } catch let error as DecodingError {
             throw error
         } catch {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "the DPoP key cannot be read: \(error)", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "the DPoP key cannot be read: \(error)", underlyingError: error))
         }
     }
+}
+
+/// The nonce a DPoP proof carries (``Dpop/proof(method:url:accessToken:nonce:issuedAt:)``).
+public enum ProofNonce: Sendable, Hashable, ExpressibleByStringLiteral {
+    /// The nonce the request URL's origin last sent this key; none when it sent none.
+    case lastSent
+    /// This nonce.
+    case given(String)
+    /// None.
+    case omitted
+
+    /// `nonce` when there is one, else none (``omitted``).
+    public init(_ nonce: String?) { self = nonce.map(ProofNonce.given) ?? .omitted }
+
+    /// The nonce written as a literal (`nonce: "n"`): ``given(_:)``.
+    public init(stringLiteral value: String) { self = .given(value) }
 }

@@ -49,7 +49,9 @@ package struct Markup: Sendable, Hashable, CustomStringConvertible, ExpressibleB
         package mutating func appendLiteral(_ literal: String) { text += literal }
 
         /// Element text or a double-quoted attribute value.
-        package mutating func appendInterpolation(text value: some CustomStringConvertible) { text += Markup.escapedText(value.description) }
+        package mutating func appendInterpolation(text value: some CustomStringConvertible) {
+            text += Markup.escapedText(value.description)
+        }
 
         /// A quoted CSS string.
         package mutating func appendInterpolation(cssString value: some StringProtocol) { text += Markup.cssString(value) }
@@ -109,10 +111,12 @@ package struct Markup: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     /// `text` as a CSS string literal: quoted, every character that could end it or the style
     /// element (`"`, `'`, `\`, `<`, `>`, `&`, control characters) written as a CSS escape.
     package static func cssString(_ text: some StringProtocol) -> String {
-        "\"" + text.escaped { scalar in
-            scalar == "\"" || scalar == "'" || scalar == "\\" || scalar == "<" || scalar == ">" || scalar == "&" || scalar.value < 0x20 || scalar.value == 0x7F
-                ? "\\" + String(scalar.value, radix: 16) + " " : nil
-        } + "\""
+        "\""
+            + text.escaped { scalar in
+                scalar == "\"" || scalar == "'" || scalar == "\\" || scalar == "<" || scalar == ">" || scalar == "&" || scalar.value < 0x20
+                    || scalar.value == 0x7F
+                    ? "\\" + String(scalar.value, radix: 16) + " " : nil
+            } + "\""
     }
 
     /// A CSS name from `text`: letters, digits, `_` and `-` kept, any other character `-`.
@@ -150,7 +154,9 @@ package struct PageLink: Sendable, Hashable {
     /// An image this program read and checked to be of `mediaType` (an `image/…` type), as a
     /// `data:` URL.
     package static func image(_ data: Data, mediaType: String) -> PageLink {
-        let type = mediaType.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/+.-".unicodeScalars.contains($0) } ? mediaType : "application/octet-stream"
+        let type =
+            mediaType.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/+.-".unicodeScalars.contains($0) }
+            ? mediaType : "application/octet-stream"
         return PageLink(target: "data:" + type + ";base64," + data.base64EncodedString())
     }
 

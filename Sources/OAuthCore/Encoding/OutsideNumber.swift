@@ -11,8 +11,8 @@ import Foundation
 /// so later arithmetic on the result cannot overflow; a floating value that is no number at
 /// all (NaN, an infinity) is refused with an ``OutsideNumberError``.
 ///
-/// `Scripts/check-numbers.sh` (in CI) keeps it the one way: it fails on a new conversion of a
-/// floating value to an integer type, or a new read of a decoded integer, outside this type.
+/// CI keeps it the one way: `Scripts/check-numbers.py` fails on a new conversion of a floating
+/// value to an integer type, and `Scripts/lint.py` on a new read of a decoded integer, outside it.
 public enum OutsideNumber {
     /// The longest duration kept: 100 years, in seconds. Far beyond any token's or step's life,
     /// and small enough that milliseconds or nanoseconds of it still fit in `Int64`.

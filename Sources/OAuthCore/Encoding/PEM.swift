@@ -19,7 +19,8 @@ public enum PEM {
     /// The label and DER bytes of the first block of `text`, whatever its label.
     /// - Throws: ``DER/Error`` when there is no complete block, or its body is not base64.
     static func firstBlock(in text: String) throws -> (label: String, der: Data) {
-        guard let begin = text.range(of: "-----BEGIN "), let labelEnd = text.range(of: "-----", range: begin.upperBound..<text.endIndex) else {
+        guard let begin = text.range(of: "-----BEGIN "), let labelEnd = text.range(of: "-----", range: begin.upperBound..<text.endIndex)
+        else {
             throw DER.Error(reason: "no PEM block (-----BEGIN ...-----) was found")
         }
         let label = String(text[begin.upperBound..<labelEnd.lowerBound])

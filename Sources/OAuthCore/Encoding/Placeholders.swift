@@ -7,7 +7,9 @@ package enum Placeholders {
     /// position, as a translation may reorder them); `%%` is `%`. A marker with no argument
     /// stays as written.
     package static func fill(_ format: String, _ arguments: [String]) -> String {
-        var output = "", rest = Substring(format), next = 0
+        var output = ""
+        var rest = Substring(format)
+        var next = 0
         // One pass over the format, so an argument that holds a marker is never formatted again.
         while let percent = rest.firstIndex(of: "%") {
             output += rest[..<percent]
@@ -33,7 +35,9 @@ package enum Placeholders {
     /// The position `N` of a `N$@` that `text` starts with (`N` one or two ASCII digits, not
     /// starting with 0), and where the marker ends. Parsed by hand: `Regex` is iOS 16.
     private static func positional(_ text: Substring) -> (position: Int, end: Substring.Index)? {
-        var index = text.startIndex, position = 0, digits = 0
+        var index = text.startIndex
+        var position = 0
+        var digits = 0
         while digits < 2, index < text.endIndex, let digit = asciiDigit(text[index]), digits > 0 || digit > 0 {
             position = position * 10 + digit
             digits += 1

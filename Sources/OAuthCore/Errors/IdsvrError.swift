@@ -75,10 +75,11 @@ public enum UnrecoverableAction: Sendable, Hashable {
 
 extension IdsvrErrorHandling {
     /// The recovery a server's status and `Retry-After` decide: retryable now when it asked to
-    /// wait, is failing (5xx) or is busy (429); `nil` when the status alone says nothing.
-    package static func forServerAnswer(status: Int?, retryAfter: Double?) -> IdsvrErrorHandling? {
+    /// wait, is failing (5xx) or is busy (429); otherwise the answer says nothing a retry can
+    /// mend, and the error's cause says what went wrong.
+    package static func forServerAnswer(status: Int?, retryAfter: Double?) -> IdsvrErrorHandling {
         if retryAfter != nil { return .retryable(condition: .now) }
-        guard let status, status >= 500 || status == 429 else { return nil }
+        guard let status, status >= 500 || status == 429 else { return .unrecoverable(action: .introspectCause) }
         return .retryable(condition: .now)
     }
 

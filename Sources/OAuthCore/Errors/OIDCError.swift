@@ -1,4 +1,5 @@
 import Foundation
+
 /// Why a browser-based OpenID Connect operation failed.
 ///
 /// A struct around an extensible ``Code`` (like the other errors of this package), so new

@@ -120,9 +120,12 @@ public struct TransportResponse: Sendable, Hashable {
     }
 
     /// The media type of `Content-Type`, lower case and without parameters (`application/json`).
-    public var mediaType: String? {
-        guard let value = headers["Content-Type"] else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+    public var mediaType: String? { Self.mediaType(of: headers["Content-Type"]) }
+
+    /// The media type of a `Content-Type` value, lower case and without parameters.
+    package static func mediaType(of contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
         return type.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
@@ -169,7 +172,8 @@ extension URL {
     package func appendingQuery(_ parameters: [(String, String)]) -> URL {
         guard !parameters.isEmpty, var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return self }
         let added = FormURLEncoding.encode(parameters).replacingOccurrences(of: "+", with: "%20")
-        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        components.percentEncodedQuery = [components.percentEncodedQuery, added].compactMap { $0 }.filter { !$0.isEmpty }.joined(
+            separator: "&")
         return components.url ?? self
     }
 
@@ -184,8 +188,9 @@ extension URL {
 
 /// `application/x-www-form-urlencoded` encoding, as HTML and OAuth define it.
 package enum FormURLEncoding {
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn:
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// Encodes one name or value: unreserved characters stay, space becomes `+`, the rest is percent-encoded.
     package static func escape(_ text: String) -> String {

@@ -29,7 +29,8 @@ public struct HTTPTransportError: CodedError, Hashable {
         case .connectionClosed: return "the connection broke before the answer was complete"
         case .timedOut: return "no answer came in time"
         case .cancelled: return "it was cancelled"
-        case .tlsFailure: return detail.map { "the TLS handshake failed: \($0)" } ?? "the TLS handshake failed (an untrusted or wrong certificate)"
+        case .tlsFailure:
+            return detail.map { "the TLS handshake failed: \($0)" } ?? "the TLS handshake failed (an untrusted or wrong certificate)"
         case .publicKeyPinMismatch: return "the server's key is none of the pinned keys"
         case .responseTooLarge: return "the answer is too large"
         default: return message

@@ -20,7 +20,10 @@ package enum Loopback {
         guard let host = host?.lowercased() else { return false }
         if isIPLiteral(host) || host == "localhost" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in part.count <= 3 && !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } && (UInt16(part) ?? 256) <= 255 }
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in
+                part.count <= 3 && !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } && (UInt16(part) ?? 256) <= 255
+            }
     }
 
     /// Whether `url` is plain `http` to this machine.

@@ -74,7 +74,8 @@ public struct TLSOptions: Sendable, Hashable {
 
     /// Makes TLS options; the defaults trust the system roots and check host names.
     public init(
-        clientIdentity: ClientIdentity? = nil, trustedRootsPEM: String? = nil, additionalTrustedRootsPEM: String? = nil, keyPinnings: [KeyPinning] = [],
+        clientIdentity: ClientIdentity? = nil, trustedRootsPEM: String? = nil, additionalTrustedRootsPEM: String? = nil,
+        keyPinnings: [KeyPinning] = [],
         validatesHostname: Bool = true
     ) {
         self.clientIdentity = clientIdentity

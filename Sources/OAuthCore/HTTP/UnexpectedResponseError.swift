@@ -63,7 +63,7 @@ public struct UnexpectedResponseError: IdsvrError, Hashable {
 
     /// By the status and `Retry-After` (a 503 says when to retry); a look at the cause otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
-        .forServerAnswer(status: statusCode, retryAfter: retryAfter) ?? .unrecoverable(action: .introspectCause)
+        .forServerAnswer(status: statusCode, retryAfter: retryAfter)
     }
 }
 

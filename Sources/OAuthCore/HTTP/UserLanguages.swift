@@ -13,16 +13,17 @@ public enum UserLanguages {
     /// as the system gives them (`sv_SE.UTF-8`, `en-US`); ``languageTag(_:)`` makes tags of them.
     public static var preferred: [String] {
         #if canImport(Darwin)
-        return Locale.preferredLanguages
+            return Locale.preferredLanguages
         #else
-        let environment = ProcessInfo.processInfo.environment
-        var named: [String] = []
-        for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
-            for value in (environment[variable] ?? "").split(separator: ":") where value != "C" && value != "POSIX" && !value.hasPrefix("C.") {
-                named.append(String(value))
+            let environment = ProcessInfo.processInfo.environment
+            var named: [String] = []
+            for variable in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
+                for value in (environment[variable] ?? "").split(separator: ":")
+                where value != "C" && value != "POSIX" && !value.hasPrefix("C.") {
+                    named.append(String(value))
+                }
             }
-        }
-        return named + Locale.preferredLanguages
+            return named + Locale.preferredLanguages
         #endif
     }
 
@@ -59,7 +60,10 @@ public enum UserLanguages {
             guard let range = parts.first?.lowercased(), range == "*" || languageTag(range) != nil else { continue }
             var weight = 1.0
             for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
-                guard let value = Double(parameter.dropFirst(2)), (0...1).contains(value) else { weight = -1; break }
+                guard let value = Double(parameter.dropFirst(2)), (0...1).contains(value) else {
+                    weight = -1
+                    break
+                }
                 weight = value
             }
             if weight > 0 { weighted.append((range, weight, order)) }

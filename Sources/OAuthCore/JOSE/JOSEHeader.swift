@@ -68,4 +68,3 @@ public struct JOSEHeader: Sendable, Hashable {
         return Data(("{" + members.joined(separator: ",") + "}").utf8)
     }
 }
-

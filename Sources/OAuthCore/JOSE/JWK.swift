@@ -79,8 +79,9 @@ public struct JWK: Sendable, Hashable, Codable {
             }
         }
         guard let kty = try member("kty") else { throw JOSEError(.malformed, "not a JWK: \"kty\" is missing") }
-        self.init(kty: kty, crv: try member("crv"), x: try member("x"), y: try member("y"), n: try member("n"), e: try member("e"),
-                  d: try member("d"), k: try member("k"), kid: try member("kid"), use: try member("use"), alg: try member("alg"))
+        self.init(
+            kty: kty, crv: try member("crv"), x: try member("x"), y: try member("y"), n: try member("n"), e: try member("e"),
+            d: try member("d"), k: try member("k"), kid: try member("kid"), use: try member("use"), alg: try member("alg"))
         (p, q, dp, dq, qi) = (try member("p"), try member("q"), try member("dp"), try member("dq"), try member("qi"))
     }
 

@@ -84,7 +84,8 @@ public struct JWTClaims: Sendable, Hashable {
                 throw JOSEError(.invalidIssuedAt, "the token was issued in the future, at \(issuedAt) (now \(now))")
             }
             if let maxAge = options.maximumAge, now.timeIntervalSince(issuedAt) > maxAge + skew {
-                throw JOSEError(.invalidIssuedAt, "the token was issued at \(issuedAt), more than \(OutsideNumber.wholeSeconds(maxAge)) s ago")
+                throw JOSEError(
+                    .invalidIssuedAt, "the token was issued at \(issuedAt), more than \(OutsideNumber.wholeSeconds(maxAge)) s ago")
             }
         } else if options.requireIssuedAt {
             throw JOSEError(.missingClaim, "the token has no \"iat\"")

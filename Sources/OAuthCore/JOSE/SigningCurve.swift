@@ -19,13 +19,17 @@ struct SigningCurve: Sendable {
     let privateKeyType: any (CurvePrivateKey & Sendable).Type
 
     static let p256 = SigningCurve(
-        keyType: "EC", name: "P-256", algorithm: .es256, coordinateSize: 32, publicKeyType: P256.Signing.PublicKey.self, privateKeyType: P256.Signing.PrivateKey.self)
+        keyType: "EC", name: "P-256", algorithm: .es256, coordinateSize: 32, publicKeyType: P256.Signing.PublicKey.self,
+        privateKeyType: P256.Signing.PrivateKey.self)
     static let p384 = SigningCurve(
-        keyType: "EC", name: "P-384", algorithm: .es384, coordinateSize: 48, publicKeyType: P384.Signing.PublicKey.self, privateKeyType: P384.Signing.PrivateKey.self)
+        keyType: "EC", name: "P-384", algorithm: .es384, coordinateSize: 48, publicKeyType: P384.Signing.PublicKey.self,
+        privateKeyType: P384.Signing.PrivateKey.self)
     static let p521 = SigningCurve(
-        keyType: "EC", name: "P-521", algorithm: .es512, coordinateSize: 66, publicKeyType: P521.Signing.PublicKey.self, privateKeyType: P521.Signing.PrivateKey.self)
+        keyType: "EC", name: "P-521", algorithm: .es512, coordinateSize: 66, publicKeyType: P521.Signing.PublicKey.self,
+        privateKeyType: P521.Signing.PrivateKey.self)
     static let ed25519 = SigningCurve(
-        keyType: "OKP", name: "Ed25519", algorithm: .edDSA, coordinateSize: 32, publicKeyType: Curve25519.Signing.PublicKey.self, privateKeyType: Curve25519.Signing.PrivateKey.self)
+        keyType: "OKP", name: "Ed25519", algorithm: .edDSA, coordinateSize: 32, publicKeyType: Curve25519.Signing.PublicKey.self,
+        privateKeyType: Curve25519.Signing.PrivateKey.self)
 
     /// The four.
     static let all = [p256, p384, p521, ed25519]

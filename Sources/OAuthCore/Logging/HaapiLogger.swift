@@ -162,7 +162,8 @@ public final class HaapiLogger: NSObject, Sendable {
     }
 
     /// Logs a warning line.
-    public static func warning(_ tag: some FollowUpTag, _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: Int = #line) {
+    public static func warning(_ tag: some FollowUpTag, _ message: @autoclosure () -> LogMessage, file: String = #fileID, line: Int = #line)
+    {
         log(.warning, tag, message, file: file, line: line)
     }
 

@@ -98,14 +98,14 @@ extension TransportRequest: Masking {
 }
 
 #if canImport(Darwin)
-extension URLRequest: Masking {
-    /// As ``TransportRequest/masked``: the method, the masked URL, the header fields with
-    /// credential-carrying values masked, and the masked body.
-    public var masked: String {
-        TransportRequest.masked(
-            method: httpMethod ?? "GET", url: url, headers: (allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: httpBody)
+    extension URLRequest: Masking {
+        /// As ``TransportRequest/masked``: the method, the masked URL, the header fields with
+        /// credential-carrying values masked, and the masked body.
+        public var masked: String {
+            TransportRequest.masked(
+                method: httpMethod ?? "GET", url: url, headers: (allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }, body: httpBody)
+        }
     }
-}
 #endif
 
 extension StringProtocol {

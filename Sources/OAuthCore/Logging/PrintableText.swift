@@ -16,7 +16,7 @@ import Foundation
 /// interpolated value is neutralised, once (a `PrintableText` interpolated into another is kept).
 /// Text built elsewhere comes in through ``init(_:)``, which neutralises it all. The command
 /// line's output and the development server's log take only this type, so no path to them
-/// skips it (`Scripts/check-output.sh` in CI keeps it so). Package access: it serves the
+/// skips it (`Scripts/lint.py` in CI keeps it so). Package access: it serves the
 /// package's command line and server, and is no part of what an app links against.
 package struct PrintableText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The text, safe to write.

@@ -1,15 +1,15 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Standard error, unbuffered. It takes only ``PrintableText``: what a server, a provider or a
-/// stored file says cannot act on the terminal (`Scripts/check-output.sh` keeps
+/// stored file says cannot act on the terminal (`Scripts/lint.py` keeps
 /// this the only way out, for the command line and for ``HaapiLogger``'s console sink).
 package enum Stderr {
     package static func write(_ text: PrintableText) { FileHandle.standardError.write(Data(text.description.utf8)) }
@@ -31,7 +31,9 @@ package enum Stdout {
     /// A response body as a terminal shows it: JSON pretty-printed, other text line by line;
     /// every line made safe, and the last one ended (the prompt comes back on its own line).
     package static func onTerminal(_ data: Data) -> PrintableText {
-        if let json = try? JSONValue(parsing: data), json.objectValue != nil || json.arrayValue != nil { return PrintableText(json: json) + "\n" }
+        if let json = try? JSONValue(parsing: data), json.objectValue != nil || json.arrayValue != nil {
+            return PrintableText(json: json) + "\n"
+        }
         var text = String(decoding: data, as: UTF8.self)
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -69,7 +69,8 @@ public struct RegisteredClient: Sendable, Hashable, Codable {
     /// - Throws: ``OIDCError`` [`OIDCError.Code.registrationFailed`](doc:ErrorCode/registrationFailed) when it is not a JSON object
     ///   with a `client_id`.
     public init(registrationResponse data: Data) throws {
-        guard let members = (try? JSONValue(parsing: data))?.objectValue, let clientID = members["client_id"]?.stringValue, !clientID.isEmpty
+        guard let members = (try? JSONValue(parsing: data))?.objectValue, let clientID = members["client_id"]?.stringValue,
+            !clientID.isEmpty
         else { throw OIDCError(.registrationFailed, "the registration response has no client_id") }
         self.init(clientID: clientID, clientSecret: members["client_secret"]?.stringValue, raw: members)
     }
@@ -119,7 +120,8 @@ public enum DynamicClientRegistration {
     ) async throws -> RegisteredClient {
         var headers: HeaderFields = ["Content-Type": "application/json", "Accept": "application/json"]
         if let initialAccessToken { headers["Authorization"] = "Bearer " + initialAccessToken }
-        let response = try await transport.send(TransportRequest(method: "POST", url: endpoint, headers: headers, body: document.serialized()))
+        let response = try await transport.send(
+            TransportRequest(method: "POST", url: endpoint, headers: headers, body: document.serialized()))
         if response.isSuccess, let client = try? RegisteredClient(registrationResponse: response.body) { return client }
         let refusal = OAuthErrorResponse(response)
         throw OIDCError(

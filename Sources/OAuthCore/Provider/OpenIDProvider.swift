@@ -43,7 +43,8 @@ public actor OpenIDProvider {
         if let metadata { return metadata }
         guard let issuer else { preconditionFailure("a provider made from metadata always has it") }
         if let discovery { return try await discovery.value }
-        let transport = self.transport, adjustment = self.adjustment
+        let transport = self.transport
+        let adjustment = self.adjustment
         let task = Task { () throws -> ProviderMetadata in
             var discovered = try await ProviderMetadata.discover(issuer: issuer, transport: transport)
             adjustment?(&discovered)

@@ -21,7 +21,9 @@ enum ProviderDocument {
             throw OIDCError(failure, "\(name) \(url.absoluteString) could not be fetched: \(reason)", cause: error)
         }
         guard response.status == 200 else {
-            throw OIDCError(failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)", cause: UnexpectedResponseError(response, from: name, expected: "HTTP 200"))
+            throw OIDCError(
+                failure, "\(name) \(url.absoluteString) answered HTTP \(response.status)",
+                cause: UnexpectedResponseError(response, from: name, expected: "HTTP 200"))
         }
         return response.body
     }

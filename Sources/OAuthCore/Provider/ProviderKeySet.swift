@@ -27,7 +27,8 @@ public actor ProviderKeySet {
     ///   (retryable as its cause says), [`OIDCError.Code.invalidMetadata`](doc:ErrorCode/invalidMetadata) when it cannot be read.
     public func refetch() async throws -> JWKSet {
         if let inFlight { return try await inFlight.value }
-        let uri = self.uri, transport = self.transport
+        let uri = self.uri
+        let transport = self.transport
         let task = Task { () throws -> JWKSet in
             let body = try await ProviderDocument.fetch(uri, name: "the provider's keys", failure: .keySetUnavailable, transport: transport)
             do {

@@ -155,7 +155,9 @@ extension AuthState {
         }
         guard version <= Self.storedFormatVersion else {
             throw StoredFormError(
-                description: "version: the session was stored by a newer version (format \(version); this one reads up to \(Self.storedFormatVersion))")
+                description:
+                    "version: the session was stored by a newer version (format \(version); this one reads up to \(Self.storedFormatVersion))"
+            )
         }
         issuer = try required(.issuer)
         clientID = try required(.clientID)
@@ -177,7 +179,9 @@ extension AuthState {
         subject = try string(.subject)
         scope = try string(.scope)
         if let key = members[CodingKeys.dpopKey.rawValue], key != .null {
-            do { dpopKey = try JWK(members: key) } catch { throw StoredFormError(description: "dpopKey: \((error as? JOSEError)?.message ?? "\(error)")") }
+            do { dpopKey = try JWK(members: key) } catch {
+                throw StoredFormError(description: "dpopKey: \((error as? JOSEError)?.message ?? "\(error)")")
+            }
         } else {
             dpopKey = nil
         }

@@ -80,29 +80,20 @@ public actor TokenSession {
     /// The settings.
     public nonisolated let options: Options
 
-    private let clientAuthentication: @Sendable () async throws -> ClientAuthentication
+    /// The client's credentials at the token and revocation endpoints, asked for at each request.
+    let clientAuthentication: @Sendable () async throws -> ClientAuthentication
     /// What this process knows of the stored session.
-    private var known = Known.nothing
+    /// What this process knows of the stored session, and the decisions made from it: changed
+    /// only through its transitions (TokenSession+Storage.swift does the storage's part).
+    var state = TokenSessionState()
+    /// The refresh under way in this process, which every caller that needs one joins.
     private var refreshTask: SharedWork<AuthState>?
-    /// The refreshes of refresh tokens callers present (``refresh(presenting:dpop:)``), by token.
+    /// The refreshes of refresh tokens callers present (``refresh(presenting:dpop:additionalParameters:)``), by token.
     private var presentedRefreshes: [String: SharedWork<TokenSuccessResponse>] = [:]
-    /// The last refresh that rotated a presented refresh token: the token it spent, and what it gave.
-    private var lastRotation: (spent: String, tokens: TokenSuccessResponse)?
-    private var holder: (key: JWK, dpop: Dpop)?
+    /// The DPoP key holder of the stored key, made once per key.
+    var holder: (key: JWK, dpop: Dpop)?
     /// The turns of this process's changes (``lock`` serialises processes, this the tasks of one).
-    private let changes = TurnQueue()
-
-    /// What this process knows of the stored session. The storage functions below (``readStored()``,
-    /// ``write(_:)``, ``keep(_:replacing:)``, ``delete()``, ``storedWhileChanging()``) are its transitions.
-    private enum Known {
-        /// Nothing read yet, or nothing stored.
-        case nothing
-        /// The value last read or written, so that an unchanged value is not decoded again.
-        case stored(data: Data, state: AuthState)
-        /// Tokens the storage refused after a refresh, in use until it takes them at a later call,
-        /// and the stored state they replace (the refresh token in it may be spent already).
-        case unsaved(AuthState, replacing: AuthState?)
-    }
+    let changes = TurnQueue()
 
     /// A session for the tokens of `clientID`.
     ///
@@ -152,7 +143,7 @@ public actor TokenSession {
         }
         try await whileChanging {
             // Tokens the storage refused earlier are replaced too, whether or not this write succeeds.
-            known = .nothing
+            state.replacing()
             if let newState { try write(newState) } else { try delete() }
         }
     }
@@ -189,7 +180,9 @@ public actor TokenSession {
                 // for the app, but trusts none of its claims. Debug, not info: that is the usual
                 // state of a HAAPI client's session, whose caller verifies the ID token itself
                 // when it has the keys (the command line does, after the login).
-                HaapiLogger.debug(OIDCFollowUpTag.session, "the ID token is kept unverified (no provider keys are configured here): its claims are not used")
+                HaapiLogger.debug(
+                    OIDCFollowUpTag.session,
+                    "the ID token is kept unverified (no provider keys are configured here): its claims are not used")
             }
         } else if requiresIDToken {
             throw OIDCError(.invalidIDToken, "the token response has no id_token, though the openid scope was requested")
@@ -247,7 +240,8 @@ public actor TokenSession {
         let minimumLifetime = try OutsideNumber.seconds(minimumLifetime, of: "minimumLifetime")
         guard let current = try await current() else { throw Self.noSession }
         if current.isAccessTokenValid(for: minimumLifetime) { return AccessToken(current) }
-        return AccessToken(try await refreshed(from: current, reason: "has less than \(OutsideNumber.wholeSeconds(minimumLifetime)) s left"))
+        return AccessToken(
+            try await refreshed(from: current, reason: "has less than \(OutsideNumber.wholeSeconds(minimumLifetime)) s left"))
     }
 
     /// Refreshes the tokens now (RFC 6749 §6), keeping the rotated refresh token the provider
@@ -291,17 +285,20 @@ public actor TokenSession {
 
     private func refreshUnderLock(from seen: AuthState, reason: String) async throws -> AuthState {
         try await whileChanging {
-            guard let stored = try storedWhileChanging() else {
+            let stored = try storedWhileChanging()
+            switch TokenSessionState.refresh(from: seen, stored: stored) {
+            case .ended:
                 throw OIDCError(.loginRequired, "the session ended while this caller waited (logged out, or its refresh token was refused)")
-            }
-            if stored.accessToken != seen.accessToken || stored.refreshToken != seen.refreshToken {
+            case .take(let replaced):
                 HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: another caller replaced the tokens meanwhile; taking them")
-                return stored
-            }
-            guard let refreshToken = stored.refreshToken else {
+                return replaced
+            case .noRefreshToken:
                 throw OIDCError(.loginRequired, "the access token \(reason) and the session has no refresh token; log in again")
+            case .renew(let refreshToken):
+                // `.renew` comes only with a stored session.
+                guard let stored else { throw Self.noSession }
+                return try await renew(stored, with: refreshToken).state
             }
-            return try await renew(stored, with: refreshToken).state
         }
     }
 
@@ -330,12 +327,14 @@ public actor TokenSession {
         presenting refreshToken: String, dpop: Dpop?, additionalParameters: [(String, String)] = []
     ) async throws -> TokenSuccessResponse {
         if let running = presentedRefreshes[refreshToken] { return try await running.value }
-        if let last = lastRotation, last.spent == refreshToken, (last.tokens.expiresAt ?? .distantFuture) > Date() { return last.tokens }
-        let work = SharedWork { try await self.refreshUnderLock(presenting: refreshToken, dpop: dpop, additionalParameters: additionalParameters) }
+        if let answer = state.answerForLatePresenter(of: refreshToken, now: Date()) { return answer }
+        let work = SharedWork {
+            try await self.refreshUnderLock(presenting: refreshToken, dpop: dpop, additionalParameters: additionalParameters)
+        }
         presentedRefreshes[refreshToken] = work
         defer { presentedRefreshes[refreshToken] = nil }
         let tokens = try await work.value
-        if let next = tokens.refreshToken, next != refreshToken { lastRotation = (refreshToken, tokens) }
+        state.refreshed(presenting: refreshToken, answer: tokens)
         return tokens
     }
 
@@ -347,7 +346,8 @@ public actor TokenSession {
                 return try await renew(stored, with: refreshToken, dpop: dpop, additionalParameters: additionalParameters).tokens
             }
             return try await requestTokens(
-                .refreshToken(refreshToken), metadata: try await provider.metadata(), dpop: dpop, additionalParameters: additionalParameters)
+                .refreshToken(refreshToken), metadata: try await provider.metadata(), dpop: dpop, additionalParameters: additionalParameters
+            )
         }
     }
 
@@ -360,7 +360,8 @@ public actor TokenSession {
         let tokens: TokenSuccessResponse
         do {
             tokens = try await requestTokens(
-                .refreshToken(refreshToken), metadata: metadata, dpop: try dpop ?? self.dpop(for: stored), additionalParameters: additionalParameters)
+                .refreshToken(refreshToken), metadata: metadata, dpop: try dpop ?? self.dpop(for: stored),
+                additionalParameters: additionalParameters)
         } catch let error as OIDCError where error.code == .tokenRequestFailed && Self.endsSession(error) {
             HaapiLogger.info(OIDCFollowUpTag.session, "refresh: the refresh token was refused; removing the session")
             try delete()
@@ -384,303 +385,32 @@ public actor TokenSession {
             do {
                 validated = try await validate(raw, metadata: metadata, nonce: nil, accessToken: tokens.accessToken)
             } catch let error as OIDCError where Self.isAboutTheIDToken(error) {
-                HaapiLogger.warning(OIDCFollowUpTag.session, "refresh: the new ID token is not valid (\(error.errorDescription ?? error.error)); keeping the previous one")
+                HaapiLogger.warning(
+                    OIDCFollowUpTag.session,
+                    "refresh: the new ID token is not valid (\(error.errorDescription ?? error.error)); keeping the previous one")
                 throw OIDCError(
                     error.code, "\(error.message) (the refreshed access and refresh tokens are kept, with the previous ID token)",
                     serverError: error.serverError, cause: error.cause)
             } catch {
-                HaapiLogger.warning(OIDCFollowUpTag.session, "refresh: the new ID token cannot be verified now (\(error)); keeping the previous one")
+                HaapiLogger.warning(
+                    OIDCFollowUpTag.session, "refresh: the new ID token cannot be verified now (\(error)); keeping the previous one")
                 validated = nil
             }
             if let validated {
-                guard stored.subject == nil || validated.subject == stored.subject else {
+                switch TokenSessionState.refreshedIDToken(about: validated.subject, stored: stored) {
+                case .anotherUser:
                     HaapiLogger.error(OIDCFollowUpTag.session, "refresh: the new ID token names another user; removing the session")
                     try? delete()
                     throw OIDCError(.invalidIDToken, "the refreshed ID token is about another user than the session's; log in again")
+                case .adopt(let subject):
+                    next.idToken = raw
+                    next.subject = subject
+                    keep(next, replacing: stored)
                 }
-                next.idToken = raw
-                next.subject = stored.subject ?? validated.subject
-                keep(next, replacing: stored)
             }
         }
         HaapiLogger.debug(OIDCFollowUpTag.session, "refresh: new access token \(sensitive: next.accessToken)")
         return (next, tokens)
-    }
-
-    // MARK: UserInfo
-
-    /// The user's claims from the UserInfo endpoint, sent with the access token (refreshed
-    /// once on a 401). Its `sub` must be the session's user (OpenID Connect Core §5.3.2).
-    /// - Throws: ``OIDCError`` [`OIDCError.Code.userInfoSubjectMismatch`](doc:ErrorCode/userInfoSubjectMismatch), [`OIDCError.Code.userInfoFailed`](doc:ErrorCode/userInfoFailed)
-    ///   (any answer but 200, with the status's recovery; or a body that is not a JSON object),
-    ///   [`OIDCError.Code.notSupported`](doc:ErrorCode/notSupported), [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired); the errors of ``refresh()``;
-    ///   ``HTTPTransportError`` and ``DPoPError`` from the request.
-    public func userInfo() async throws -> UserInfo {
-        guard let endpoint = try await provider.metadata().userInfoEndpoint else {
-            throw OIDCError(.notSupported, "the provider publishes no userinfo_endpoint")
-        }
-        let response = try await AuthorizedHTTPClient(session: self)
-            .send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
-        guard response.status == 200 else {
-            throw OIDCError(
-                .userInfoFailed, "the UserInfo endpoint answered HTTP \(response.status)",
-                cause: UnexpectedResponseError(response, from: "the UserInfo endpoint", expected: "claims"))
-        }
-        guard let claims = (try? JSONValue(parsing: response.body))?.objectValue else {
-            throw OIDCError(.userInfoFailed, "the UserInfo response is not a JSON object (signed or encrypted UserInfo is not supported)")
-        }
-        guard let subject = claims["sub"]?.stringValue else {
-            throw OIDCError(.userInfoSubjectMismatch, "the UserInfo response has no sub")
-        }
-        guard let expected = try await current()?.subject, subject == expected else {
-            throw OIDCError(.userInfoSubjectMismatch, "the UserInfo response is about \"\(subject)\", not the logged-in user")
-        }
-        return UserInfo(subject: subject, claims: claims)
-    }
-
-    // MARK: Revocation
-
-    /// Revokes tokens at the provider (RFC 7009) and forgets what was revoked.
-    ///
-    /// ``Revocation/all`` removes the session first, so the user is logged out here even when
-    /// the provider cannot be reached or refuses; the failure is still thrown. The narrower
-    /// revocations change the session only after the provider accepted.
-    /// - Returns: what was revoked, in order.
-    /// - Throws: ``OIDCError`` [`OIDCError.Code.notSupported`](doc:ErrorCode/notSupported) (no revocation endpoint),
-    ///   [`OIDCError.Code.loginRequired`](doc:ErrorCode/loginRequired) (nothing to revoke, for the narrower revocations);
-    ///   ``OAuthErrorResponse``, ``UnexpectedResponseError`` or ``TokenEndpointError`` when the provider refuses; ``HTTPTransportError``.
-    @discardableResult
-    public func revoke(_ which: Revocation = .all) async throws -> [TokenRevocationClient.TokenTypeHint] {
-        lastRotation = nil
-        if which == .all {
-            let removed = try await whileChanging { () throws -> AuthState? in
-                let stored = try storedWhileChanging()
-                try delete()
-                return stored
-            }
-            guard let removed else { return [] }
-            let client = try await revocationClient()
-            var revoked: [TokenRevocationClient.TokenTypeHint] = []
-            // The refresh token first: revoking it usually revokes the access tokens issued with it (RFC 7009 §2.1).
-            if let refreshToken = removed.refreshToken {
-                try await client.revoke(refreshToken, hint: .refreshToken)
-                revoked.append(.refreshToken)
-            }
-            try await client.revoke(removed.accessToken, hint: .accessToken)
-            return revoked + [.accessToken]
-        }
-        return try await whileChanging {
-            guard let stored = try storedWhileChanging() else { throw Self.noSession }
-            let client = try await revocationClient()
-            let hint: TokenRevocationClient.TokenTypeHint = which == .refreshToken ? .refreshToken : .accessToken
-            guard let token = hint == .refreshToken ? stored.refreshToken : stored.accessToken else { return [] }
-            try await client.revoke(token, hint: hint)
-            try forget(token, from: stored)
-            return [hint]
-        }
-    }
-
-    /// Revokes a token the caller holds (RFC 7009), which may or may not be the session's
-    /// (HaapiSDK's `OAuthTokenManager` revokes with it), and forgets it when it is the
-    /// session's: its refresh token ends the session, with the key (the provider should revoke
-    /// the access tokens of its grant too, RFC 7009 §2.1); its access token counts as expired.
-    /// The answer kept for late presenters of a rotated refresh token is forgotten too.
-    /// - Throws: the errors of ``revoke(_:)``.
-    public func revoke(presenting token: String, hint: TokenRevocationClient.TokenTypeHint) async throws {
-        lastRotation = nil
-        try await revocationClient().revoke(token, hint: hint)
-        try await whileChanging {
-            guard let stored = try storedWhileChanging() else { return }
-            if stored.refreshToken == token { try delete() } else { try forget(token, from: stored) }
-        }
-    }
-
-    /// Forgets a revoked token of the session: a refresh token is dropped, an access token
-    /// counts as expired; a session left with neither usable is removed. Called while changing.
-    private func forget(_ revoked: String, from stored: AuthState) throws {
-        var next = stored
-        if next.refreshToken == revoked { next.refreshToken = nil }
-        if next.accessToken == revoked { next.accessTokenExpiresAt = Date() }
-        guard next != stored else { return }
-        if next.usability() == .loginNeeded { try delete() } else { try write(next) }
-    }
-
-    private func revocationClient() async throws -> TokenRevocationClient {
-        let metadata = try await provider.metadata()
-        guard let endpoint = metadata.revocationEndpoint else {
-            throw OIDCError(.notSupported, "the provider publishes no revocation_endpoint")
-        }
-        return TokenRevocationClient(
-            endpoint: endpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
-            tokenEndpoint: metadata.tokenEndpoint, issuer: assertionIssuer(metadata))
-    }
-
-    // MARK: Token requests (shared with OIDCClient's code exchange)
-
-    /// The issuer a client assertion names: only one that discovery confirmed (a provider made
-    /// from endpoints alone has a stand-in, and its assertions name the token endpoint).
-    private func assertionIssuer(_ metadata: ProviderMetadata) -> String? {
-        provider.issuer == nil ? nil : metadata.issuer
-    }
-
-    /// Sends a token request (with the options' and `additionalParameters`) and returns the
-    /// tokens, or throws the typed refusal.
-    package func requestTokens(
-        _ grant: TokenGrant, metadata: ProviderMetadata, dpop: Dpop?, additionalParameters: [(String, String)] = []
-    ) async throws -> TokenSuccessResponse {
-        let client = TokenEndpointClient(
-            endpoint: metadata.tokenEndpoint, clientAuthentication: try await clientAuthentication(), transport: provider.transport,
-            dpop: dpop, issuer: assertionIssuer(metadata))
-        let result: TokenEndpointResponse
-        do {
-            let exchange = try await client.requestToken(grant, additionalParameters: options.additionalTokenParameters + additionalParameters)
-            options.tokenEndpointObserver?(.success(exchange))
-            result = exchange.result
-        } catch {
-            options.tokenEndpointObserver?(.failure(error))
-            switch error {
-            case let error as UnexpectedResponseError:
-                throw OIDCError(.tokenRequestFailed, "the token endpoint answered HTTP \(error.statusCode) with no tokens and no OAuth error", cause: error)
-            case let error as TokenEndpointError:
-                throw OIDCError(.tokenRequestFailed, error.detail, cause: error)
-            default:
-                throw error
-            }
-        }
-        switch result {
-        case .success(let tokens):
-            return tokens
-        case .failure(let refusal):
-            throw OIDCError(
-                .tokenRequestFailed, "the token endpoint refused the request: \(refusal.errorDescription ?? refusal.error)", serverError: refusal.error,
-                cause: refusal)
-        }
-    }
-
-    /// Validates an ID token from this session's provider for this client.
-    private func validate(
-        _ raw: String, metadata: ProviderMetadata, nonce: String?, accessToken: String?, maxAge: Int? = nil,
-        maximumAge: TimeInterval = 600
-    ) async throws -> IDToken {
-        let validator = IDTokenValidator(
-            issuer: metadata.issuer, clientID: clientID, allowedAlgorithms: options.allowedSigningAlgorithms,
-            clockSkew: options.clockSkew, maximumAge: maximumAge)
-        return try await validator.validate(raw, keys: try await provider.keys(), nonce: nonce, accessToken: accessToken, maxAge: maxAge)
-    }
-
-    /// Whether a refused refresh means the session is over: `invalid_grant` (RFC 6749 §5.2), or
-    /// a bare HTTP 400 without an OAuth error body, which is how some providers (Glewlwyd)
-    /// refuse a reused, expired or revoked refresh token. Other refusals (`invalid_client`,
-    /// server errors) are configuration or transient problems and keep the session.
-    private static func endsSession(_ error: OIDCError) -> Bool {
-        if error.serverError == "invalid_grant" { return true }
-        if let plain = error.firstCause(UnexpectedResponseError.self), plain.statusCode == 400, plain.body.isEmpty { return true }
-        return false
-    }
-
-    /// Whether an ID token failed its checks (signature, claims, hashes), as opposed to not
-    /// being checkable now (no keys published or reachable, discovery failing, cancellation).
-    private static func isAboutTheIDToken(_ error: OIDCError) -> Bool {
-        [.invalidIDToken, .nonceMismatch, .atHashMismatch].contains(error.code)
-    }
-
-    private static func exportedKey(of dpop: Dpop?, for tokens: TokenSuccessResponse) throws -> JWK? {
-        guard tokens.isDPoPBound else { return nil }
-        guard let key = dpop?.signingKey.privateJWK else {
-            throw OIDCError(
-                .invalidConfiguration,
-                dpop == nil
-                    ? "the tokens are DPoP-bound, but no key was given to keep with them"
-                    : "the tokens are bound to a key that cannot be exported (a Secure Enclave key), so the session cannot keep it")
-        }
-        return key
-    }
-
-    // MARK: Storage
-
-    /// The session as stored, first writing tokens the storage refused earlier.
-    private func current() async throws -> AuthState? {
-        if case .unsaved = known { _ = try? await whileChanging { try storedWhileChanging() } }
-        if case .unsaved(let pending, _) = known { return pending }
-        return try readStored()
-    }
-
-    /// The stored session, read while changing; tokens the storage refused earlier are
-    /// written first (unless the storage moved on meanwhile) and win when it refuses again.
-    private func storedWhileChanging() throws -> AuthState? {
-        let stored = try readStored()
-        guard case .unsaved(let pending, let replacing) = known else { return stored }
-        guard stored == replacing else {
-            HaapiLogger.warning(OIDCFollowUpTag.session, "the session changed in storage; the tokens it could not take earlier are dropped")
-            known = .nothing
-            return stored
-        }
-        do {
-            try write(pending)
-        } catch {
-            HaapiLogger.error(OIDCFollowUpTag.session, "the storage still refuses the refreshed tokens: \(error)")
-        }
-        return pending
-    }
-
-    /// The stored session, decoded unless it is the value last read or written. Tokens the
-    /// storage refused earlier stay known.
-    private func readStored() throws -> AuthState? {
-        let data = try storage.read(key: storageKey)
-        if case .stored(let last, let state) = known, last == data { return state }
-        let state = try data.map(AuthState.init(storedData:))
-        if case .unsaved = known { return state }
-        known = data.flatMap { data in state.map { .stored(data: data, state: $0) } } ?? .nothing
-        return state
-    }
-
-    private func write(_ state: AuthState) throws {
-        let data = try state.storedData()
-        try storage.write(key: storageKey, data: data)
-        known = .stored(data: data, state: state)
-    }
-
-    /// Writes refreshed tokens; when the storage refuses, keeps them in memory to use and to
-    /// write at the next call, since the refresh token they replace may be spent already.
-    private func keep(_ state: AuthState, replacing previous: AuthState) {
-        do {
-            try write(state)
-        } catch {
-            HaapiLogger.error(OIDCFollowUpTag.session, "the refreshed tokens could not be stored (\(error)); kept in memory, stored at the next call")
-            if case .unsaved(_, let replacing) = known {
-                known = .unsaved(state, replacing: replacing)
-            } else {
-                known = .unsaved(state, replacing: previous)
-            }
-        }
-    }
-
-    private func delete() throws {
-        try storage.delete(key: storageKey)
-        known = .nothing
-        lastRotation = nil
-    }
-
-    private func dpop(for state: AuthState?) throws -> Dpop? {
-        guard let key = state?.dpopKey else { return nil }
-        if let holder, holder.key == key { return holder.dpop }
-        let dpop = try Dpop(privateJWK: key)
-        holder = (key, dpop)
-        return dpop
-    }
-
-    /// Runs `body` as the only change of the session in this process and, with a ``lock``,
-    /// among all the processes sharing the storage.
-    private func whileChanging<T>(_ body: () async throws -> T) async throws -> T {
-        try await changes.run {
-            guard let lock else { return try await body() }
-            let key = storageKey
-            return try await lock.withLock(
-                timeout: options.lockTimeout,
-                whileWaiting: { holder in
-                    HaapiLogger.debug(OIDCFollowUpTag.session, "waiting for the lock of \"\(key)\", held by \(holder.map { "\($0)" } ?? "another process")")
-                }, body)
-        }
     }
 }
 

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An exclusive lock on a file (`flock`), held while a body runs: one holder at a time among
@@ -70,7 +70,9 @@ public struct FileLock: StorageLock {
         return try? decoder.decode(LockHolder.self, from: data)
     }
 
-    private nonisolated(nonsending) func acquire(timeout: TimeInterval, pollInterval: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?) async throws -> Int32 {
+    private nonisolated(nonsending) func acquire(
+        timeout: TimeInterval, pollInterval: TimeInterval, whileWaiting: (@Sendable (LockHolder?) -> Void)?
+    ) async throws -> Int32 {
         let path = url.path
         // A link planted as the lock file would make the holder's writes (and the truncation at
         // release) land on the file it points to: a symbolic link is never followed, and a hard
@@ -85,8 +87,10 @@ public struct FileLock: StorageLock {
                     .unavailable, "the lock file \(path) is a symbolic link, which is never followed: remove it (rm \(path))",
                     underlying: String(cString: strerror(ELOOP)))
             case .notPlain:
-                throw StorageError(.unavailable, "the lock file \(path) is not a plain file of its own (a link or a device): remove it (rm \(path))")
-            case .missing: throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(ENOENT)))
+                throw StorageError(
+                    .unavailable, "the lock file \(path) is not a plain file of its own (a link or a device): remove it (rm \(path))")
+            case .missing:
+                throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: String(cString: strerror(ENOENT)))
             case .failed(let reason): throw StorageError(.unavailable, "cannot open the lock file \(path)", underlying: reason)
             }
         }

@@ -2,11 +2,11 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A ``Storage`` in a directory: one file per key, the directory `0700`, files `0600`.
@@ -61,7 +61,8 @@ public struct FileStorage: LockingStorage {
             ancestor.deleteLastPathComponent()
             var info = stat()
             guard stat(ancestor.path, &info) == 0 else {
-                throw StorageError(.unavailable, "cannot check \(ancestor.path), above the storage directory \(path)", underlying: errnoText())
+                throw StorageError(
+                    .unavailable, "cannot check \(ancestor.path), above the storage directory \(path)", underlying: errnoText())
             }
             if info.st_uid != geteuid() && info.st_uid != 0 {
                 throw StorageError(
@@ -80,7 +81,8 @@ public struct FileStorage: LockingStorage {
                 throw StorageError(
                     .unavailable,
                     "\(ancestor.path), above the storage directory \(path), is writable by its group (gid \(info.st_gid)) without the sticky bit, "
-                        + "so the group's members could put another directory in its place: `chmod g-w \(ancestor.path)` or use another directory")
+                        + "so the group's members could put another directory in its place: `chmod g-w \(ancestor.path)` or use another directory"
+                )
             }
         }
     }
@@ -154,7 +156,8 @@ public struct FileStorage: LockingStorage {
             switch error {
             case .missing: return nil
             case .symbolicLink:
-                throw StorageError(.readFailed, "the value of \"\(key)\" is a symbolic link, which this storage never writes: remove it (\(path))")
+                throw StorageError(
+                    .readFailed, "the value of \"\(key)\" is a symbolic link, which this storage never writes: remove it (\(path))")
             case .notPlain: throw StorageError(.readFailed, "the value of \"\(key)\" is not a plain file: remove it (\(path))")
             case .failed(let reason): throw StorageError(.readFailed, "cannot read the value of \"\(key)\"", underlying: reason)
             }
@@ -184,7 +187,7 @@ public struct FileStorage: LockingStorage {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc_write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = cWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = Self.errnoText()
@@ -227,7 +230,8 @@ public struct FileStorage: LockingStorage {
         guard !key.isEmpty, key.utf8.count <= 1024 else {
             throw StorageError(.invalidKey, "a storage key must have 1 to 1024 bytes")
         }
-        let plain = key.utf8.count <= 200 && key.first != "." && key.first != "~"
+        let plain =
+            key.utf8.count <= 200 && key.first != "." && key.first != "~"
             && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0) }
         let name = plain ? key : "~" + Base64URL.encode(SHA256.hash(data: Data(key.utf8)))
         return directory.appendingPathComponent(name).path
@@ -246,9 +250,9 @@ public struct FileStorage: LockingStorage {
 
 // `write` is also a method of FileStorage; this name reaches the C function.
 #if canImport(Glibc)
-private let Glibc_write = Glibc.write
+    private let cWrite = Glibc.write
 #elseif canImport(Musl)
-private let Glibc_write = Musl.write
+    private let cWrite = Musl.write
 #elseif canImport(Darwin)
-private let Glibc_write = Darwin.write
+    private let cWrite = Darwin.write
 #endif

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one way to read a file someone else named: an argument (`--theme`, `--cacert`,
@@ -92,9 +92,9 @@ package enum OutsideFile {
     }
 
     #if canImport(Glibc)
-    private static let systemRead = Glibc.read
+        private static let systemRead = Glibc.read
     #else
-    private static let systemRead = Darwin.read
+        private static let systemRead = Darwin.read
     #endif
 
     private static func realPath(_ path: String) -> String? {

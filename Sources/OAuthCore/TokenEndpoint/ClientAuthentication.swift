@@ -142,7 +142,8 @@ public struct ClientAuthentication: Sendable {
         let issued = OutsideNumber.wholeSeconds(now.timeIntervalSince1970)
         let claims: JSONValue = [
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
-            "jti": .string(UUID().uuidString), "iat": .integer(issued), "exp": .integer(issued + OutsideNumber.wholeSeconds(assertionLifetime)),
+            "jti": .string(UUID().uuidString), "iat": .integer(issued),
+            "exp": .integer(issued + OutsideNumber.wholeSeconds(assertionLifetime)),
         ]
         return try CompactJWS.sign(payload: claims.serialized(), header: JOSEHeader(algorithm: key.algorithm, typ: "JWT"), key: key)
     }

@@ -15,7 +15,9 @@ public struct TokenEndpointClient: Sendable {
     public let issuer: String?
 
     /// Makes a client.
-    public init(endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, dpop: Dpop? = nil, issuer: String? = nil) {
+    public init(
+        endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, dpop: Dpop? = nil, issuer: String? = nil
+    ) {
         self.endpoint = endpoint
         self.issuer = issuer
         self.clientAuthentication = clientAuthentication
@@ -56,7 +58,8 @@ public struct TokenEndpointClient: Sendable {
         } else {
             response = try await transport.send(try makeRequest())
         }
-        HaapiLogger.debug(DriverFollowUpTag.http, "token endpoint answered HTTP \(response.status) (\(response.mediaType ?? "no content type"))")
+        HaapiLogger.debug(
+            DriverFollowUpTag.http, "token endpoint answered HTTP \(response.status) (\(response.mediaType ?? "no content type"))")
         return (try TokenEndpointResponse(response), response)
     }
 }

@@ -41,7 +41,7 @@ public struct TokenEndpointError: IdsvrError, Hashable {
 
     /// By the HTTP status (a 5xx or 429 may be retried now); a look at the cause otherwise.
     public var recoverySuggestion: IdsvrErrorHandling {
-        .forServerAnswer(status: statusCode, retryAfter: nil) ?? .unrecoverable(action: .introspectCause)
+        .forServerAnswer(status: statusCode, retryAfter: nil)
     }
 }
 

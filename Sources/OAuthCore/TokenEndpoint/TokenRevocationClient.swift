@@ -25,7 +25,8 @@ public struct TokenRevocationClient: Sendable {
 
     /// Makes a client.
     public init(
-        endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, tokenEndpoint: URL? = nil, issuer: String? = nil
+        endpoint: URL, clientAuthentication: ClientAuthentication, transport: any HTTPTransport, tokenEndpoint: URL? = nil,
+        issuer: String? = nil
     ) {
         self.endpoint = endpoint
         self.tokenEndpoint = tokenEndpoint

@@ -1,4 +1,5 @@
 import OAuthCore
+
 /// Per-login choices of the authorization request (OpenID Connect Core §3.1.2.1): how the
 /// provider should treat this login, beyond what ``OIDCConfiguration`` fixes for every login.
 public struct AuthorizationOptions: Sendable {

@@ -37,7 +37,9 @@ public struct AuthorizationRequest: Sendable {
         var query = AuthorizationQuery(clientID: configuration.clientID, redirectURI: redirectURI.absoluteString)
         query.scopes = configuration.requestedScopes(options)
         (query.state, query.nonce, query.pkce) = (state, nonce, pkce)
-        (query.prompt, query.maxAge, query.acrValues, query.loginHint) = (options.prompt, options.maxAge, options.acrValues, options.loginHint)
+        (query.prompt, query.maxAge, query.acrValues, query.loginHint) = (
+            options.prompt, options.maxAge, options.acrValues, options.loginHint
+        )
         query.dpopThumbprint = dpopThumbprint
         query.additionalParameters = options.additionalParameters
         parameters = query.parameters
@@ -79,7 +81,9 @@ extension ClientAuthentication {
     func form(_ endpoint: URL, parameters: [(String, String)], metadata: ProviderMetadata) throws -> TransportRequest {
         var form = parameters
         var headers: HeaderFields = ["Accept": "application/json"]
-        try apply(to: &form, headers: &headers, recipient: .init(endpoint: endpoint, tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer))
+        try apply(
+            to: &form, headers: &headers,
+            recipient: .init(endpoint: endpoint, tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer))
         if !form.contains(where: { $0.0 == "client_id" }) { form.append(("client_id", clientID)) }
         return .form(endpoint, parameters: form, headers: headers)
     }

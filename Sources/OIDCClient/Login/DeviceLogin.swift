@@ -33,13 +33,15 @@ public struct DeviceAuthorization: Sendable {
             verification.scheme != nil, let expiresIn = document["expires_in"]?.doubleValue, expiresIn > 0
         else {
             throw OIDCError(
-                .deviceAuthorizationFailed, "the device authorization response lacks device_code, user_code, verification_uri or expires_in")
+                .deviceAuthorizationFailed, "the device authorization response lacks device_code, user_code, verification_uri or expires_in"
+            )
         }
         // A provider's numbers become a date, minutes on a screen and waits: out of range they would trap.
         guard expiresIn <= Self.longestLifetime else {
             throw OIDCError(
                 .deviceAuthorizationFailed,
-                "the device authorization response's expires_in (\(expiresIn) s) is longer than a device code lives (at most \(OutsideNumber.wholeSeconds(Self.longestLifetime)) s)")
+                "the device authorization response's expires_in (\(expiresIn) s) is longer than a device code lives (at most \(OutsideNumber.wholeSeconds(Self.longestLifetime)) s)"
+            )
         }
         let interval = document["interval"]?.doubleValue
         if let interval, interval > expiresIn {
@@ -84,7 +86,8 @@ extension OIDCClient {
             throw OIDCError(.notSupported, "the provider publishes no device_authorization_endpoint (RFC 8628)")
         }
         let parameters = [("scope", configuration.requestedScopes(options).joined(separator: " "))] + options.additionalParameters
-        let response = try await transport.send(try configuration.clientAuthentication.form(endpoint, parameters: parameters, metadata: metadata))
+        let response = try await transport.send(
+            try configuration.clientAuthentication.form(endpoint, parameters: parameters, metadata: metadata))
         guard response.isSuccess else {
             let refusal = OAuthErrorResponse(response)
             throw OIDCError(
@@ -114,14 +117,18 @@ extension OIDCClient {
             case "slow_down":
                 authorization.interval += 5
                 return .slowDown
-            case "access_denied": throw OIDCError(.accessDenied, "the user refused the device login", serverError: "access_denied", cause: error)
-            case "expired_token": throw OIDCError(.deviceCodeExpired, "the device code expired before the login was approved", serverError: "expired_token", cause: error)
+            case "access_denied":
+                throw OIDCError(.accessDenied, "the user refused the device login", serverError: "access_denied", cause: error)
+            case "expired_token":
+                throw OIDCError(
+                    .deviceCodeExpired, "the device code expired before the login was approved", serverError: "expired_token", cause: error)
             default: throw error
             }
         }
         // Validated as a browser login's ID token is (a device login has no nonce).
         return .approved(
-            try await session.start(with: tokens, dpop: authorization.dpop, maximumIDTokenAge: configuration.maximumIDTokenAge, requiresIDToken: true))
+            try await session.start(
+                with: tokens, dpop: authorization.dpop, maximumIDTokenAge: configuration.maximumIDTokenAge, requiresIDToken: true))
     }
 
     /// Polls until the user approves the device login, waiting the authorization's interval

@@ -190,7 +190,9 @@ public actor OIDCClient {
         try await session.forget()
         let browser = try await userAgent.startSession(redirectURI: postLogout)
         let state = RandomToken.make()
-        var parameters = [("client_id", configuration.clientID), ("post_logout_redirect_uri", browser.redirectURI.absoluteString), ("state", state)]
+        var parameters = [
+            ("client_id", configuration.clientID), ("post_logout_redirect_uri", browser.redirectURI.absoluteString), ("state", state),
+        ]
         if let idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
         let returned: URL
         do {
@@ -261,10 +263,12 @@ public actor OIDCClient {
     /// left): it fails with `OIDCError.Code.cancelled`, and the session stays as it was.
     /// - Returns: whether a request was waiting.
     @discardableResult public nonisolated func cancelExternalUserAgentFlow() -> Bool {
-        guard let pending = pendingRedirect.withLock({ record -> PendingRedirect? in
-            defer { record.pending = nil }
-            return record.pending
-        }) else { return false }
+        guard
+            let pending = pendingRedirect.withLock({ record -> PendingRedirect? in
+                defer { record.pending = nil }
+                return record.pending
+            })
+        else { return false }
         pending.inbox.deliver(.failure(OIDCError(.cancelled, "the user cancelled the login in the browser")))
         return true
     }

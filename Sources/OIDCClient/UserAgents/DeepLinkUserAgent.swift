@@ -83,7 +83,9 @@ final class RedirectInbox: Sendable {
         let cancelled = { @Sendable in OIDCError(.cancelled, "the login was cancelled before the app was opened with its redirect") }
         return try await withDeadline(
             Deadline(secondsFromNow: timeout),
-            timedOut: { OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(WaitTime.text(timeout))") },
+            timedOut: {
+                OIDCError(.timedOut, "the app was not opened with \(redirectURI.absoluteString) within \(WaitTime.text(timeout))")
+            },
             cancelled: cancelled
         ) {
             try await withTaskCancellationHandler {

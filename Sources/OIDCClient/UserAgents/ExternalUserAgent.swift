@@ -1,5 +1,5 @@
-import OAuthCore
 import Foundation
+import OAuthCore
 
 /// The browser a login or logout runs in (RFC 8252 §3): it opens the provider's page and
 /// hands back the URL the provider redirected to.

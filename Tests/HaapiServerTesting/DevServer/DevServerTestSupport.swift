@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HaapiDevServer
 import HaapiTesting
 import Hummingbird
 import OAuthCore
-import ServiceLifecycle
 import OAuthTransportNIO
+import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A development server running in this process on a free loopback port for the body's
 /// duration, then stopped (shared by the test targets that need one).
@@ -96,7 +97,8 @@ public enum Phone {
             let start = Date()
             while Date().timeIntervalSince(start) < timeout {
                 let text = output()
-                if let page = text.firstMatch(of: /open (https?:\/\/\S+\/device)\b/), let code = text.firstMatch(of: /enter the code ([A-Z]{4}-[A-Z]{4})/),
+                if let page = text.firstMatch(of: /open (https?:\/\/\S+\/device)\b/),
+                    let code = text.firstMatch(of: /enter the code ([A-Z]{4}-[A-Z]{4})/),
                     let url = URL(string: String(page.1))
                 {
                     // Signs in with the code, then approves what the consent page shows.
@@ -202,7 +204,9 @@ public enum Browser {
 
     /// The name and value of each checked box of a page, as a browser posts them.
     public static func checkedBoxes(_ html: String) -> [(String, String)] {
-        html.matches(of: /<input type="checkbox" name="([^"]*)" value="([^"]*)" checked>/).map { (unescape(String($0.1)), unescape(String($0.2))) }
+        html.matches(of: /<input type="checkbox" name="([^"]*)" value="([^"]*)" checked>/).map {
+            (unescape(String($0.1)), unescape(String($0.2)))
+        }
     }
 
     /// Signs in on a device login's page (`/device` of `issuer`) with `code` and the credentials.
@@ -246,7 +250,8 @@ public enum Browser {
     /// Undoes the HTML escaping of attribute values.
     public static func unescape(_ text: String) -> String {
         text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
+                of: "&amp;", with: "&")
     }
 
     /// The query parameters of a URL.

@@ -1,12 +1,12 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import NIOHTTP1
 import HaapiTesting
+import NIOHTTP1
 import OAuthCore
+import OAuthTransportNIO
 import OIDCClient
 import Synchronization
-import OAuthTransportNIO
 
 /// The tests' OpenID Provider: it behaves correctly unless a test tells it to misbehave in one
 /// way (``Behaviour``: the OpenID RP conformance cases), and records what it received.
@@ -221,7 +221,8 @@ public final class TestOpenIDProvider: Sendable {
             postLogoutRedirectURI: URL(string: "http://127.0.0.1:0/logged-out")!, scopes: ["openid", "profile"],
             userAgentTimeout: 15)
         configure(&configuration)
-        return OIDCClient(configuration: configuration, transport: try transport ?? AsyncHTTPClientTransport(), storage: storage, storageKey: storageKey)
+        return OIDCClient(
+            configuration: configuration, transport: try transport ?? AsyncHTTPClientTransport(), storage: storage, storageKey: storageKey)
     }
 }
 
@@ -231,7 +232,8 @@ public func withTestOpenIDProvider<T>(
     separateResourceServer: Bool = false, _ configure: (inout TestOpenIDProvider.Behaviour) -> Void = { _ in },
     _ body: (TestOpenIDProvider) async throws -> T
 ) async throws -> T {
-    try await withStopping(try await TestOpenIDProvider.start(separateResourceServer: separateResourceServer, configure), stop: { await $0.stop() }, body)
+    try await withStopping(
+        try await TestOpenIDProvider.start(separateResourceServer: separateResourceServer, configure), stop: { await $0.stop() }, body)
 }
 
 /// What a ``TestOpenIDProvider`` answers at each path, and what it keeps between requests.
@@ -271,7 +273,8 @@ private final class ProviderEndpoints: Sendable {
     /// Every path, as a fault server's endpoint.
     func faultEndpoints() -> [String: FaultEndpoint] {
         func endpoint(
-            _ nonceChallenge: FaultEndpoint.NonceChallenge, mediaType: String = "application/json", _ answer: @escaping @Sendable (Context) -> Reply
+            _ nonceChallenge: FaultEndpoint.NonceChallenge, mediaType: String = "application/json",
+            _ answer: @escaping @Sendable (Context) -> Reply
         ) -> FaultEndpoint {
             FaultEndpoint(mediaType: mediaType, nonceChallenge: nonceChallenge, healthy: answer)
         }
@@ -346,7 +349,9 @@ private final class ProviderEndpoints: Sendable {
     private func authorize(_ query: [String: String]) -> Reply {
         var parameters = query
         if let uri = query["request_uri"] {
-            guard let pushed = record.withLock({ $0.pushed.removeValue(forKey: uri) }) else { return .json(400, #"{"error":"invalid_request_uri"}"#) }
+            guard let pushed = record.withLock({ $0.pushed.removeValue(forKey: uri) }) else {
+                return .json(400, #"{"error":"invalid_request_uri"}"#)
+            }
             parameters = pushed
         }
         guard parameters["client_id"] == TestOpenIDProvider.clientID, let redirectURI = parameters["redirect_uri"] else {
@@ -465,11 +470,13 @@ private final class ProviderEndpoints: Sendable {
         case .unpublishedKey: token = TestIDTokenSigner.sign(payload, with: key(.es256(P256.Signing.PrivateKey(), keyID: "es-unknown")))
         case .rs256:
             token = try! CompactJWS.sign(
-                payload: payload, header: JOSEHeader(algorithm: .rs256, typ: "JWT"), key: key(try! .rsa(TestOpenIDProvider.rs, keyID: "rs-1")))
+                payload: payload, header: JOSEHeader(algorithm: .rs256, typ: "JWT"),
+                key: key(try! .rsa(TestOpenIDProvider.rs, keyID: "rs-1")))
         case .hs256WithPublicKey:
             // The classic algorithm-confusion forgery: the provider's public key used as an HMAC secret.
             let secret = Data(TestOpenIDProvider.rs.publicKey.pemRepresentation.utf8)
-            token = try! CompactJWS.sign(payload: payload, header: JOSEHeader(algorithm: .hs256, typ: "JWT"), key: key(try! .hs256(secret: secret, keyID: "rs-1")))
+            token = try! CompactJWS.sign(
+                payload: payload, header: JOSEHeader(algorithm: .hs256, typ: "JWT"), key: key(try! .hs256(secret: secret, keyID: "rs-1")))
         case .none:
             token = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + Base64URL.encode(payload) + "."
         }
@@ -501,7 +508,8 @@ private final class ProviderEndpoints: Sendable {
         let parts = value.split(separator: " ", maxSplits: 1)
         return record.withLock { record in
             record.apiAuthorizations.append(value)
-            return parts.count == 2 && ["bearer", "dpop"].contains(parts[0].lowercased()) && record.validAccessTokens.contains(String(parts[1]))
+            return parts.count == 2 && ["bearer", "dpop"].contains(parts[0].lowercased())
+                && record.validAccessTokens.contains(String(parts[1]))
         }
     }
 
@@ -520,15 +528,15 @@ private final class ProviderEndpoints: Sendable {
 
 /// A browser for tests: follows the provider's redirects (without running any page) until it
 /// reaches a page that does not redirect, such as the loopback listener's.
-public struct HeadlessBrowser: BrowserLauncher {
+public struct RedirectFollowingBrowser: BrowserLauncher {
     /// Every URL it opened, for assertions.
-    public let opened = LockedList<URL>()
+    package let opened = LockedValue<[URL]>([])
 
     /// A browser that has opened nothing yet.
     public init() {}
 
     public func open(_ url: URL) async throws {
-        opened.append(url)
+        opened.withLock { $0.append(url) }
         // A real browser runs on its own; the login waits for the redirect, not for this.
         Task {
             var next: URL? = url
@@ -536,7 +544,9 @@ public struct HeadlessBrowser: BrowserLauncher {
             while let current = next, hops < 10 {
                 hops += 1
                 let response = try await AsyncHTTPClientTransport().send(TransportRequest(url: current))
-                next = (300..<400).contains(response.status) ? response.headers["Location"].flatMap { URL(string: $0, relativeTo: current) } : nil
+                next =
+                    (300..<400).contains(response.status)
+                    ? response.headers["Location"].flatMap { URL(string: $0, relativeTo: current) } : nil
             }
         }
     }
@@ -548,17 +558,4 @@ public struct AbandonedBrowser: BrowserLauncher {
     public init() {}
 
     public func open(_ url: URL) async throws {}
-}
-
-/// A thread-safe list.
-public final class LockedList<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
-
-    /// An empty list.
-    public init() {}
-
-    /// Appends `item`.
-    public func append(_ item: Element) { items.withLock { $0.append(item) } }
-    /// Every item, in order.
-    public var all: [Element] { items.withLock { $0 } }
 }

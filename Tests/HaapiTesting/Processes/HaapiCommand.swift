@@ -2,9 +2,9 @@ import Foundation
 import OAuthCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The built `haapi` binary, run as a person or a CI job runs it (shared by the test targets
@@ -43,7 +43,9 @@ public enum HaapiCommand {
 
     /// Why a run could not happen.
     public struct Missing: Error, CustomStringConvertible {
-        public var description: String { "the haapi binary is missing at \(HaapiCommand.binary.path): run `swift build --build-tests` first" }
+        public var description: String {
+            "the haapi binary is missing at \(HaapiCommand.binary.path): run `swift build --build-tests` first"
+        }
     }
 
     /// A temporary directory, removed by the caller.
@@ -81,19 +83,26 @@ public enum HaapiCommand {
     /// time limit. With `typed`, it runs in a terminal of its own (util-linux `script`), as a
     /// person runs it, and `typed` is what they type: both outputs are then the terminal's, in
     /// ``Run/stderr``.
-    public static func run(_ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:], typed: String? = nil) throws -> Run {
+    public static func run(
+        _ arguments: [String], home: URL, timeout: Double = 60, environment extra: [String: String] = [:], typed: String? = nil
+    ) throws -> Run {
         try requireBinary()
         var environment: [String: String?] = ["HAAPI_HOME": home.appendingPathComponent("home").path, "BROWSER": "true"]
         for (name, value) in extra { environment[name] = value }
         guard let typed else {
             let outcome = try Subprocess.run(binary, arguments, environment: environment, timeout: timeout)
-            return Run(status: outcome.status, stdout: outcome.output, stderr: outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut)
+            return Run(
+                status: outcome.status, stdout: outcome.output, stderr: outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut
+            )
         }
         let command = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let outcome = try Subprocess.run(
-            "/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"], environment: environment, input: Data(typed.utf8),
+            "/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"], environment: environment,
+            input: Data(typed.utf8),
             timeout: timeout)
-        return Run(status: outcome.status, stdout: "", stderr: outcome.output + outcome.errors, seconds: outcome.seconds, timedOut: outcome.timedOut)
+        return Run(
+            status: outcome.status, stdout: "", stderr: outcome.output + outcome.errors, seconds: outcome.seconds,
+            timedOut: outcome.timedOut)
     }
 }
 
@@ -120,7 +129,8 @@ extension HaapiCommand {
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = process(
-            arguments, home: home, environment: environment, stdout: try FileHandle(forWritingTo: out), stderr: try FileHandle(forWritingTo: err))
+            arguments, home: home, environment: environment, stdout: try FileHandle(forWritingTo: out),
+            stderr: try FileHandle(forWritingTo: err))
         return Launched(process: process, out: out, err: err)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Another program run to its end: the one way the tests run a program (openssl, secret-tool,
@@ -42,9 +42,12 @@ public enum Subprocess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outFile = folder.appendingPathComponent("out"), errFile = folder.appendingPathComponent("err"), inFile = folder.appendingPathComponent("in")
+        let outFile = folder.appendingPathComponent("out")
+        let errFile = folder.appendingPathComponent("err")
+        let inFile = folder.appendingPathComponent("in")
         for file in [outFile, errFile] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let stdout = try FileHandle(forWritingTo: outFile), stderr = try FileHandle(forWritingTo: errFile)
+        let stdout = try FileHandle(forWritingTo: outFile)
+        let stderr = try FileHandle(forWritingTo: errFile)
         var stdin = FileHandle.nullDevice
         if let input {
             try input.write(to: inFile)

@@ -55,11 +55,17 @@ public enum SwiftSourceText {
                         // would read), but for the literals inside it.
                         index += interpolation.unicodeScalars.count
                         result.append(contentsOf: "\"(".unicodeScalars)
-                        var depth = 1, inner = false
+                        var depth = 1
+                        var inner = false
                         while index < scalars.count && depth > 0 {
                             let scalar = scalars[index]
                             if inner {
-                                if scalar == "\\" { index += 1 } else if scalar == "\"" { inner = false; result.append(scalar) }
+                                if scalar == "\\" {
+                                    index += 1
+                                } else if scalar == "\"" {
+                                    inner = false
+                                    result.append(scalar)
+                                }
                             } else {
                                 if scalar == "\"" { inner = true } else if scalar == "(" { depth += 1 } else if scalar == ")" { depth -= 1 }
                                 result.append(scalar)

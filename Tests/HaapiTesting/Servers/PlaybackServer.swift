@@ -33,7 +33,8 @@ public final class PlaybackServer: Sendable {
             self.body = body
             self.expecting = expecting
             self.requiring = requiring
-            let isProblem = (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["type"]
+            let isProblem =
+                (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["type"]
                 .flatMap { $0 as? String }.map { $0.hasPrefix("https://") || $0.hasPrefix("http://") } ?? false
             contentType = isProblem ? "application/problem+json" : "application/vnd.auth+json"
             status = isProblem ? 400 : 200
@@ -121,11 +122,15 @@ public final class PlaybackServer: Sendable {
         if request.path == Self.tokenPath { return token(request) }
         if identity != nil, request.path == "/.well-known/openid-configuration" {
             return json([
-                "issuer": url, "authorization_endpoint": url + Self.authorizePath, "token_endpoint": url + Self.tokenPath, "jwks_uri": url + "/jwks",
-                "response_types_supported": ["code"], "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["ES256"],
+                "issuer": url, "authorization_endpoint": url + Self.authorizePath, "token_endpoint": url + Self.tokenPath,
+                "jwks_uri": url + "/jwks",
+                "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["ES256"],
             ])
         }
-        if identity != nil, request.path == "/jwks" { return .text(200, TestIDTokenSigner.keySetJSON, headers: [("Content-Type", "application/json")]) }
+        if identity != nil, request.path == "/jwks" {
+            return .text(200, TestIDTokenSigner.keySetJSON, headers: [("Content-Type", "application/json")])
+        }
         if request.path == Self.authorizePath { state.withLock { $0.nonce = Self.query(request.uri)["nonce"] } }
         if let launch = launchRedirect(request) { return launch }
         let index = state.withLock { state -> Int in
@@ -172,13 +177,17 @@ public final class PlaybackServer: Sendable {
         let tokenType = request.headers["DPoP"].isEmpty ? "Bearer" : "DPoP"
         switch fields["grant_type"] {
         case "client_credentials":
-            return json(["access_token": "playback-haapi-token-\(UUID().uuidString)", "token_type": tokenType, "expires_in": 600, "scope": "urn:se:curity:scopes:haapi"])
+            return json([
+                "access_token": "playback-haapi-token-\(UUID().uuidString)", "token_type": tokenType, "expires_in": 600,
+                "scope": "urn:se:curity:scopes:haapi",
+            ])
         case "authorization_code":
             guard let code = fields["code"], scenes.contains(where: { $0.body.contains(code) }) else {
                 return .text(400, #"{"error":"invalid_grant"}"#, headers: [("Content-Type", "application/json")])
             }
             var tokens: [String: Any] = [
-                "access_token": "playback-access-token", "token_type": tokenType, "expires_in": 300, "refresh_token": "playback-refresh-token",
+                "access_token": "playback-access-token", "token_type": tokenType, "expires_in": 300,
+                "refresh_token": "playback-refresh-token",
                 "scope": "openid",
             ]
             if let identity { tokens["id_token"] = idToken(identity, clientID: fields["client_id"] ?? Self.basicClientID(request) ?? "") }
@@ -192,12 +201,15 @@ public final class PlaybackServer: Sendable {
     private func idToken(_ identity: Identity, clientID: String) -> String {
         let now = Int(Date().timeIntervalSince1970)
         var claims: [String: JSONValue] = [
-            "iss": .string(url), "sub": .string(identity.subject), "aud": .string(clientID), "iat": .integer(now), "exp": .integer(now + 300),
+            "iss": .string(url), "sub": .string(identity.subject), "aud": .string(clientID), "iat": .integer(now),
+            "exp": .integer(now + 300),
         ]
         if let nonce = state.withLock({ $0.nonce }) { claims["nonce"] = .string(nonce) }
         switch identity.forgery {
         case .none: break
-        case .expired: claims["iat"] = .integer(now - 7200); claims["exp"] = .integer(now - 3600)
+        case .expired:
+            claims["iat"] = .integer(now - 7200)
+            claims["exp"] = .integer(now - 3600)
         case .wrongAudience: claims["aud"] = "someone-else"
         case .wrongIssuer: claims["iss"] = "https://evil.example"
         case .wrongNonce: claims["nonce"] = "not-the-nonce-sent"
@@ -206,7 +218,8 @@ public final class PlaybackServer: Sendable {
             let header = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
             return header + "." + Base64URL.encode(JSONValue.object(claims).serialized()) + "."
         case .otherKey:
-            return TestIDTokenSigner.sign(JSONValue.object(claims).serialized(), with: .es256(P256.Signing.PrivateKey(), keyID: TestIDTokenSigner.keyID))
+            return TestIDTokenSigner.sign(
+                JSONValue.object(claims).serialized(), with: .es256(P256.Signing.PrivateKey(), keyID: TestIDTokenSigner.keyID))
         }
         return TestIDTokenSigner.sign(claims)
     }

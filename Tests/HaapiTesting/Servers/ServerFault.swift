@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOHTTP1
 import OAuthCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One way a server can misbehave: the rows of issue 8's fault matrix.
 ///
@@ -102,7 +103,8 @@ public struct FaultEndpoint: Sendable {
             let iat = Int(context.serverNow.timeIntervalSince1970)
             let claims = #"{"jti":"at-\#(context.number)","iat":\#(iat),"exp":\#(iat + lifetime)}"#
             let accessToken = "eyJhbGciOiJub25lIn0." + Base64URL.encode(Data(claims.utf8)) + ".sig"
-            let body = #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"}"#
+            let body =
+                #"{"access_token":"\#(accessToken)","token_type":"DPoP","expires_in":\#(lifetime),"refresh_token":"rt-\#(context.number)","scope":"openid"}"#
             return .text(200, body, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")])
         }
     }
@@ -127,7 +129,8 @@ public struct FaultEndpoint: Sendable {
         case .connectionResetMidBody:
             return .closeMidBody(declaredLength: 512, sent: Array(#"{"access_token":"eyJhbGciOi"#.utf8))
         case .internalServerError:
-            return .text(500, #"{"error":"server_error","error_description":"the server failed"}"#, headers: [("Content-Type", "application/json")])
+            return .text(
+                500, #"{"error":"server_error","error_description":"the server failed"}"#, headers: [("Content-Type", "application/json")])
         case .serviceUnavailableWithRetryAfter:
             return .respond(status: 503, headers: [("Retry-After", String(ServerFault.retryAfterSeconds))])
         case .tooManyRequests:
@@ -176,7 +179,10 @@ public struct FaultEndpoint: Sendable {
         case .resourceServer:
             return .respond(
                 status: 401,
-                headers: [("WWW-Authenticate", #"DPoP error="use_dpop_nonce", error_description="a DPoP nonce is required""#), ("DPoP-Nonce", nonce)])
+                headers: [
+                    ("WWW-Authenticate", #"DPoP error="use_dpop_nonce", error_description="a DPoP nonce is required""#),
+                    ("DPoP-Nonce", nonce),
+                ])
         }
     }
 }

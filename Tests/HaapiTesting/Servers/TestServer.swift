@@ -1,9 +1,9 @@
 import Foundation
-import OAuthCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import OAuthCore
 import Synchronization
 
 /// What the test server does with a request.

@@ -10,7 +10,10 @@ public enum SharedState: Sendable {
     public func exclusively<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
-        let turns = switch self { case .haapiLogger: Self.haapiLoggerTurns }
+        let turns =
+            switch self {
+            case .haapiLogger: Self.haapiLoggerTurns
+            }
         await turns.begin()
         do {
             let result = try await body()

@@ -27,7 +27,9 @@ public final class InterceptingTransport: HTTPTransport, Sendable {
     public let base: any HTTPTransport
     private let onRequest: RequestHook
     private let onResponse: ResponseHook
-    private let pending = Mutex<[(matches: @Sendable (TransportRequest) -> Bool, answer: @Sendable (TransportRequest) throws -> TransportResponse)]>([])
+    private let pending = Mutex<
+        [(matches: @Sendable (TransportRequest) -> Bool, answer: @Sendable (TransportRequest) throws -> TransportResponse)]
+    >([])
 
     /// A transport over `base` with hooks for every request (by default, none).
     public init(_ base: any HTTPTransport, request: @escaping RequestHook = { _ in nil }, response: @escaping ResponseHook = { _, _ in }) {

@@ -47,7 +47,9 @@ public final class RoutedTransport<State: Sendable>: HTTPTransport, RecordsReque
     private let otherwise: Answer
 
     /// A server with `routes` (the first match answers), starting from `state`.
-    public init(state: State, _ routes: [Route], otherwise: @escaping Answer = { request, _ in .text("not found", status: 404, to: request) }) {
+    public init(
+        state: State, _ routes: [Route], otherwise: @escaping Answer = { request, _ in .text("not found", status: 404, to: request) }
+    ) {
         current = state
         self.routes = routes
         self.otherwise = otherwise
@@ -76,7 +78,8 @@ public final class RoutedTransport<State: Sendable>: HTTPTransport, RecordsReque
 
 extension RoutedTransport where State == Void {
     /// A server with `routes` and no state: what it answers depends on the request alone.
-    public convenience init(_ routes: [Route], otherwise: @escaping Answer = { request, _ in .text("not found", status: 404, to: request) }) {
+    public convenience init(_ routes: [Route], otherwise: @escaping Answer = { request, _ in .text("not found", status: 404, to: request) })
+    {
         self.init(state: (), routes, otherwise: otherwise)
     }
 }

@@ -1,11 +1,12 @@
-import HaapiServerTesting
-import HaapiTesting
-// The snippet files import HaapiUI alone; they wait for what the snippets do in the background with this.
-@_exported import func HaapiTesting.waitFor
 import Foundation
 import HaapiDevServer
+import HaapiServerTesting
+import HaapiTesting
 import HaapiUI
 import Testing
+
+// The snippet files import HaapiUI alone; they wait for what the snippets do in the background with this.
+@_exported import func HaapiTesting.waitFor
 
 // What the seeds' snippets stand on that is not theirs: the app's `Constants`, a server
 // configured as their text says ("In your Curity Identity Server, create and configure a
@@ -33,22 +34,22 @@ enum Constants {
 // tested is our API's part of them. On Apple platforms UIKit's own types take their place.
 
 #if canImport(UIKit)
-@_exported import UIKit
+    @_exported import UIKit
 #else
-/// Stand-in for UIKit's `UIResponder`.
-class UIResponder: NSObject {}
+    /// Stand-in for UIKit's `UIResponder`.
+    class UIResponder: NSObject {}
 
-/// Stand-in for UIKit's `UIApplicationDelegate`.
-protocol UIApplicationDelegate: AnyObject {}
+    /// Stand-in for UIKit's `UIApplicationDelegate`.
+    protocol UIApplicationDelegate: AnyObject {}
 
-/// Stand-in for UIKit's `UIApplication`: the shared application and its delegate.
-final class UIApplication {
-    /// Stand-in for `UIApplication.LaunchOptionsKey`.
-    struct LaunchOptionsKey: Hashable {}
+    /// Stand-in for UIKit's `UIApplication`: the shared application and its delegate.
+    final class UIApplication {
+        /// Stand-in for `UIApplication.LaunchOptionsKey`.
+        struct LaunchOptionsKey: Hashable {}
 
-    static let shared = UIApplication()
-    var delegate: (any UIApplicationDelegate)?
-}
+        static let shared = UIApplication()
+        var delegate: (any UIApplicationDelegate)?
+    }
 #endif
 
 // MARK: The development server, configured as the snippets' text asks
@@ -93,7 +94,8 @@ struct SnippetServer {
     ) async throws {
         let record = ClientRecord(
             clientId: clientID, clientSecret: secret, strategy: strategy,
-            redirectUris: ["haapi://callback", "foo-app-redirect"], scope: scope + [SeedData.haapiScope] + (strategy == .dcr ? ["dcr"] : []),
+            redirectUris: ["haapi://callback", "foo-app-redirect"],
+            scope: scope + [SeedData.haapiScope] + (strategy == .dcr ? ["dcr"] : []),
             issueTokenBoundAuthorizationCode: tokenBound, authenticators: ["username-password"])
         try await server.state.store.put(record, kind: "client", id: clientID)
     }
@@ -158,7 +160,6 @@ func runToAuthorizationResponse(_ manager: HaapiManager, from first: HaapiResult
     }
     throw CancellationError()
 }
-
 
 /// A thread-safe box for what a completion handler delivers.
 final class Delivered<Value>: @unchecked Sendable {

@@ -1,151 +1,167 @@
 #if canImport(UIKit) && canImport(CoreImage) && !os(watchOS) && !os(tvOS)
-import Foundation
-import UIKit
+    import Foundation
+    import UIKit
 
-/// The app's own screens (Curity's `ViewControllerFactoryRegistry`): a model with a factory is
-/// shown on the app's view controller, any other on the kit's. Set it with
-/// ``HaapiUIKitApplicationBuilder/setViewControllerFactoryRegistry(registry:)``.
-///
-/// ```swift
-/// let registry = ViewControllerFactoryRegistry()
-///     .registerViewControllerFactoryFormModel { model, style, commonStyle in
-///         MyFormViewController(model, style: style, commonStyle: commonStyle)
-///     }
-/// ```
-///
-/// A factory for a model type (``registerViewControllerFactory(modelType:factory:)``) comes
-/// first, the last registered for a type winning; then the factory for the model's kind (a
-/// BankID model is a polling model); then the kit's screen. Register before the application is
-/// built: the registry is read, never changed, while flows run.
-public class ViewControllerFactoryRegistry: @unchecked Sendable {
-    /// Makes a screen for a model, if the model is one the factory takes.
-    typealias Factory = @MainActor (any UIModel, Theme, HaapiUIViewControllerStyle) throws -> (any HaapiUIViewController)?
-    private enum Kind { case form, selector, problem, polling, webAuthn, generic }
-    private let lock = NSLock()
-    private var byType: [Factory] = []
-    private var byKind: [Kind: Factory] = [:]
+    /// The app's own screens (Curity's `ViewControllerFactoryRegistry`): a model with a factory is
+    /// shown on the app's view controller, any other on the kit's. Set it with
+    /// ``HaapiUIKitApplicationBuilder/setViewControllerFactoryRegistry(registry:)``.
+    ///
+    /// ```swift
+    /// let registry = ViewControllerFactoryRegistry()
+    ///     .registerViewControllerFactoryFormModel { model, style, commonStyle in
+    ///         MyFormViewController(model, style: style, commonStyle: commonStyle)
+    ///     }
+    /// ```
+    ///
+    /// A factory for a model type (``registerViewControllerFactory(modelType:factory:)``) comes
+    /// first, the last registered for a type winning; then the factory for the model's kind (a
+    /// BankID model is a polling model); then the kit's screen. Register before the application is
+    /// built: the registry is read, never changed, while flows run.
+    public class ViewControllerFactoryRegistry: @unchecked Sendable {
+        /// Makes a screen for a model, if the model is one the factory takes.
+        typealias Factory = @MainActor (any UIModel, Theme, HaapiUIViewControllerStyle) throws -> (any HaapiUIViewController)?
+        private enum Kind { case form, selector, problem, polling, webAuthn, generic }
+        private let lock = NSLock()
+        private var byType: [Factory] = []
+        private var byKind: [Kind: Factory] = [:]
 
-    /// An empty registry: every screen is the kit's.
-    public init() {}
+        /// An empty registry: every screen is the kit's.
+        public init() {}
 
-    /// Shows models of type `T` on the screens `factory` makes, styled by the theme's section
-    /// for `S` (a screen style's ``UIViewControllerStyle/themeSection``, else the style type's
-    /// name without `Style`).
-    @discardableResult
-    public func registerViewControllerFactory<T, S, H>(modelType: T.Type, factory: @escaping HaapiUIViewControllerFactory<T, S, H>)
-        -> ViewControllerFactoryRegistry
-    where T: UIModel, T == H.AssociatedModel, S: UIStyle, S == H.AssociatedStyle, H: HaapiUIViewController {
-        locked {
-            byType.append { model, theme, common in
-                guard let model = model as? T else { return nil }
-                return try factory(model, try theme.style(S.self, named: Self.themeSection(of: S.self)), common)
+        /// Shows models of type `T` on the screens `factory` makes, styled by the theme's section
+        /// for `S` (a screen style's ``UIViewControllerStyle/themeSection``, else the style type's
+        /// name without `Style`).
+        @discardableResult
+        public func registerViewControllerFactory<T, S, H>(modelType: T.Type, factory: @escaping HaapiUIViewControllerFactory<T, S, H>)
+            -> ViewControllerFactoryRegistry
+        where T: UIModel, T == H.AssociatedModel, S: UIStyle, S == H.AssociatedStyle, H: HaapiUIViewController {
+            locked {
+                byType.append { model, theme, common in
+                    guard let model = model as? T else { return nil }
+                    return try factory(model, try theme.style(S.self, named: Self.themeSection(of: S.self)), common)
+                }
+            }
+            return self
+        }
+
+        /// Forms: login, registration, consent.
+        @discardableResult
+        public func registerViewControllerFactoryFormModel(
+            factory: @escaping (any FormModel, FormViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry { register(.form, as: (any FormModel).self, factory) }
+
+        /// Choices of authenticator.
+        @discardableResult
+        public func registerViewControllerFactorySelectorModel(
+            factory:
+                @escaping (any SelectorModel, SelectorViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry { register(.selector, as: (any SelectorModel).self, factory) }
+
+        /// Problems that end a step.
+        @discardableResult
+        public func registerViewControllerFactoryProblemModel(
+            factory:
+                @escaping (any ProblemModel, ProblemViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry { register(.problem, as: (any ProblemModel).self, factory) }
+
+        /// Waits, BankID's included (a ``BankIdModel`` is a ``PollingModel``).
+        @discardableResult
+        public func registerViewControllerFactoryPollingModel(
+            factory:
+                @escaping (any PollingModel, PollingViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry { register(.polling, as: (any PollingModel).self, factory) }
+
+        /// Passkeys and security keys.
+        @discardableResult
+        public func registerViewControllerFactoryWebAuthnOperationModel(
+            factory:
+                @escaping (any WebAuthnOperationModel, WebAuthnViewControllerStyle, HaapiUIViewControllerStyle) throws ->
+                any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry { register(.webAuthn, as: (any WebAuthnOperationModel).self, factory) }
+
+        /// Any other step.
+        @discardableResult
+        public func registerViewControllerFactoryGenericModel(
+            factory:
+                @escaping (any GenericModel, GenericViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry { register(.generic, as: (any GenericModel).self, factory) }
+
+        /// The screen of `model`: the app's when it registered one, else the kit's.
+        /// - Throws: the factory's error, a ``ThemeError`` when the theme lacks the screen's style,
+        ///   or ``HaapiUIKitError/unsupported(cause:)`` for a model no screen shows.
+        @MainActor func screen(for model: any UIModel, theme: Theme, common: HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        {
+            let (typed, kinds) = locked { (byType, byKind) }
+            for factory in typed.reversed() {
+                if let screen = try factory(model, theme, common) { return screen }
+            }
+            func kind(_ kind: Kind) throws -> (any HaapiUIViewController)? { try kinds[kind]?(model, theme, common) }
+            switch model {
+            case let problem as any ProblemModel:
+                return try kind(.problem)
+                    ?? ProblemViewController(problem, style: try theme.style(ProblemViewControllerStyle.self), commonStyle: common)
+            case let bankID as any BankIdModel:
+                return try kind(.polling)
+                    ?? BankIdViewController(bankID, style: try theme.style(BankIdViewControllerStyle.self), commonStyle: common)
+            case let polling as any PollingModel:
+                return try kind(.polling)
+                    ?? PollingViewController(polling, style: try theme.style(PollingViewControllerStyle.self), commonStyle: common)
+            case let selector as any SelectorModel:
+                return try kind(.selector)
+                    ?? SelectorViewController(selector, style: try theme.style(SelectorViewControllerStyle.self), commonStyle: common)
+            case let webAuthn as any WebAuthnOperationModel:
+                return try kind(.webAuthn)
+                    ?? WebAuthnViewController(webAuthn, style: try theme.style(WebAuthnViewControllerStyle.self), commonStyle: common)
+            case let form as any FormModel:
+                return try kind(.form)
+                    ?? FormViewController(form, style: try theme.style(FormViewControllerStyle.self), commonStyle: common)
+            case let generic as any GenericModel:
+                return try kind(.generic)
+                    ?? GenericViewController(generic, style: try theme.style(GenericViewControllerStyle.self), commonStyle: common)
+            default:
+                throw HaapiUIKitError.unsupported(
+                    cause: "no screen shows a \(type(of: model)): register a factory for it in the ViewControllerFactoryRegistry")
             }
         }
-        return self
-    }
 
-    /// Forms: login, registration, consent.
-    @discardableResult
-    public func registerViewControllerFactoryFormModel(
-        factory: @escaping (any FormModel, FormViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry { register(.form, as: (any FormModel).self, factory) }
-
-    /// Choices of authenticator.
-    @discardableResult
-    public func registerViewControllerFactorySelectorModel(
-        factory: @escaping (any SelectorModel, SelectorViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry { register(.selector, as: (any SelectorModel).self, factory) }
-
-    /// Problems that end a step.
-    @discardableResult
-    public func registerViewControllerFactoryProblemModel(
-        factory: @escaping (any ProblemModel, ProblemViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry { register(.problem, as: (any ProblemModel).self, factory) }
-
-    /// Waits, BankID's included (a ``BankIdModel`` is a ``PollingModel``).
-    @discardableResult
-    public func registerViewControllerFactoryPollingModel(
-        factory: @escaping (any PollingModel, PollingViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry { register(.polling, as: (any PollingModel).self, factory) }
-
-    /// Passkeys and security keys.
-    @discardableResult
-    public func registerViewControllerFactoryWebAuthnOperationModel(
-        factory: @escaping (any WebAuthnOperationModel, WebAuthnViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry { register(.webAuthn, as: (any WebAuthnOperationModel).self, factory) }
-
-    /// Any other step.
-    @discardableResult
-    public func registerViewControllerFactoryGenericModel(
-        factory: @escaping (any GenericModel, GenericViewControllerStyle, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry { register(.generic, as: (any GenericModel).self, factory) }
-
-    /// The screen of `model`: the app's when it registered one, else the kit's.
-    /// - Throws: the factory's error, a ``ThemeError`` when the theme lacks the screen's style,
-    ///   or ``HaapiUIKitError/unsupported(cause:)`` for a model no screen shows.
-    @MainActor func screen(for model: any UIModel, theme: Theme, common: HaapiUIViewControllerStyle) throws -> any HaapiUIViewController {
-        let (typed, kinds) = locked { (byType, byKind) }
-        for factory in typed.reversed() {
-            if let screen = try factory(model, theme, common) { return screen }
-        }
-        func kind(_ kind: Kind) throws -> (any HaapiUIViewController)? { try kinds[kind]?(model, theme, common) }
-        switch model {
-        case let problem as any ProblemModel:
-            return try kind(.problem) ?? ProblemViewController(problem, style: try theme.style(ProblemViewControllerStyle.self), commonStyle: common)
-        case let bankID as any BankIdModel:
-            return try kind(.polling) ?? BankIdViewController(bankID, style: try theme.style(BankIdViewControllerStyle.self), commonStyle: common)
-        case let polling as any PollingModel:
-            return try kind(.polling) ?? PollingViewController(polling, style: try theme.style(PollingViewControllerStyle.self), commonStyle: common)
-        case let selector as any SelectorModel:
-            return try kind(.selector) ?? SelectorViewController(selector, style: try theme.style(SelectorViewControllerStyle.self), commonStyle: common)
-        case let webAuthn as any WebAuthnOperationModel:
-            return try kind(.webAuthn) ?? WebAuthnViewController(webAuthn, style: try theme.style(WebAuthnViewControllerStyle.self), commonStyle: common)
-        case let form as any FormModel:
-            return try kind(.form) ?? FormViewController(form, style: try theme.style(FormViewControllerStyle.self), commonStyle: common)
-        case let generic as any GenericModel:
-            return try kind(.generic) ?? GenericViewController(generic, style: try theme.style(GenericViewControllerStyle.self), commonStyle: common)
-        default:
-            throw HaapiUIKitError.unsupported(cause: "no screen shows a \(type(of: model)): register a factory for it in the ViewControllerFactoryRegistry")
-        }
-    }
-
-    private func register<Model, Style: UIViewControllerStyle>(
-        _ kind: Kind, as type: Model.Type, _ factory: @escaping (Model, Style, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
-    ) -> ViewControllerFactoryRegistry {
-        locked {
-            byKind[kind] = { model, theme, common in
-                guard let model = model as? Model else { return nil }
-                return try factory(model, try theme.style(Style.self), common)
+        private func register<Model, Style: UIViewControllerStyle>(
+            _ kind: Kind, as type: Model.Type,
+            _ factory: @escaping (Model, Style, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController
+        ) -> ViewControllerFactoryRegistry {
+            locked {
+                byKind[kind] = { model, theme, common in
+                    guard let model = model as? Model else { return nil }
+                    return try factory(model, try theme.style(Style.self), common)
+                }
             }
+            return self
         }
-        return self
+
+        private func locked<T>(_ body: () throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
+        }
+
+        /// The theme section of a style type: a screen's own, else the type's name without `Style`.
+        static func themeSection<S: UIStyle>(of type: S.Type) -> String {
+            if let screen = type as? any UIViewControllerStyle.Type { return screen.themeSection }
+            let name = String(describing: type)
+            return name.hasSuffix("Style") ? String(name.dropLast(5)) : name
+        }
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    extension HaapiUIKitApplicationBuilder {
+        /// Shows the app's screens where `registry` has them.
+        @discardableResult
+        public func setViewControllerFactoryRegistry(registry: ViewControllerFactoryRegistry) -> HaapiUIKitApplicationBuilder {
+            viewControllerFactories = registry
+            return self
+        }
     }
 
-    /// The theme section of a style type: a screen's own, else the type's name without `Style`.
-    static func themeSection<S: UIStyle>(of type: S.Type) -> String {
-        if let screen = type as? any UIViewControllerStyle.Type { return screen.themeSection }
-        let name = String(describing: type)
-        return name.hasSuffix("Style") ? String(name.dropLast(5)) : name
+    extension KitApplication {
+        /// The app's screens, as the builder was given them.
+        var viewControllerFactoryRegistry: ViewControllerFactoryRegistry? { viewControllerFactories as? ViewControllerFactoryRegistry }
     }
-}
-
-extension HaapiUIKitApplicationBuilder {
-    /// Shows the app's screens where `registry` has them.
-    @discardableResult
-    public func setViewControllerFactoryRegistry(registry: ViewControllerFactoryRegistry) -> HaapiUIKitApplicationBuilder {
-        viewControllerFactories = registry
-        return self
-    }
-}
-
-extension KitApplication {
-    /// The app's screens, as the builder was given them.
-    var viewControllerFactoryRegistry: ViewControllerFactoryRegistry? { viewControllerFactories as? ViewControllerFactoryRegistry }
-}
 #endif

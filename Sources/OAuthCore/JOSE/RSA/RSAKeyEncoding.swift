@@ -62,7 +62,9 @@ enum RSAKeyEncoding {
         let components = try reading("RSA private key") {
             var outer = DER.Reader(der)
             var sequence = DER.Reader(try outer.read(.sequence))
-            guard try sequence.readInteger() == Data([0]) else { throw invalid("only two-prime RSA private keys (version 0) are supported") }
+            guard try sequence.readInteger() == Data([0]) else {
+                throw invalid("only two-prime RSA private keys (version 0) are supported")
+            }
             let components = PublicComponents(modulus: try sequence.readInteger(), exponent: try sequence.readInteger())
             for _ in 0..<6 { _ = try sequence.readInteger() }
             guard outer.isAtEnd, sequence.isAtEnd else { throw DER.Error(reason: "it has trailing bytes") }

@@ -77,7 +77,8 @@ struct UnsignedBigInteger: Equatable, Comparable, Sendable {
         var result = [UInt32](repeating: 0, count: max(lhs.limbs.count, rhs.limbs.count) + 1)
         var carry: UInt64 = 0
         for index in 0..<(result.count - 1) {
-            let sum = UInt64(index < lhs.limbs.count ? lhs.limbs[index] : 0)
+            let sum =
+                UInt64(index < lhs.limbs.count ? lhs.limbs[index] : 0)
                 + UInt64(index < rhs.limbs.count ? rhs.limbs[index] : 0) + carry
             result[index] = UInt32(truncatingIfNeeded: sum)
             carry = sum >> 32
@@ -103,7 +104,8 @@ struct UnsignedBigInteger: Equatable, Comparable, Sendable {
 
     private func shiftedLeft(by bits: Int) -> Self {
         guard !isZero, bits > 0 else { return self }
-        let limbShift = bits / 32, bitShift = UInt32(bits % 32)
+        let limbShift = bits / 32
+        let bitShift = UInt32(bits % 32)
         var result = [UInt32](repeating: 0, count: limbs.count + limbShift + 1)
         for (index, limb) in limbs.enumerated() {
             result[index + limbShift] |= limb << bitShift
@@ -151,7 +153,8 @@ struct UnsignedBigInteger: Equatable, Comparable, Sendable {
             let (quotient, next) = previousRemainder.quotientAndRemainder(dividingBy: remainder)
             (previousRemainder, remainder) = (remainder, next)
             let product = (quotient * coefficient) % modulus
-            let nextCoefficient = previousCoefficient >= product
+            let nextCoefficient =
+                previousCoefficient >= product
                 ? previousCoefficient - product : previousCoefficient + modulus - product
             (previousCoefficient, coefficient) = (coefficient, nextCoefficient)
         }

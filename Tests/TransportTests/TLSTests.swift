@@ -1,9 +1,9 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import NIOSSL
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 extension TransportTests {
     /// Server trust on the AsyncHTTPClient path (no pins).
@@ -236,7 +236,9 @@ extension TransportTests {
                 try AsyncHTTPClientTransport(configuration: .init(tls: TLSOptions(clientIdentity: identity)))
             }
             #expect(error?.code == .invalidRequest)
-            let notDER = #expect(throws: HTTPTransportError.self) { try ClientIdentity(pkcs12: Data("not a bundle".utf8), passphrase: "s3cret") }
+            let notDER = #expect(throws: HTTPTransportError.self) {
+                try ClientIdentity(pkcs12: Data("not a bundle".utf8), passphrase: "s3cret")
+            }
             #expect(notDER?.code == .invalidRequest)
         }
 
@@ -247,7 +249,8 @@ extension TransportTests {
             #expect(badKey?.code == .invalidRequest)
             // A key block that is not a key: found when the transport reads it.
             let spoiled = try ClientIdentity(
-                certificateChainPEM: try pki.client.certificatePEM, privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
+                certificateChainPEM: try pki.client.certificatePEM,
+                privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
             let unreadable = #expect(throws: HTTPTransportError.self) {
                 try AsyncHTTPClientTransport(configuration: .init(tls: TLSOptions(clientIdentity: spoiled)))
             }
@@ -304,9 +307,13 @@ extension TransportTests {
 
         @Test func eachProblemIsNamed() async throws {
             let selfSigned = try await refusal(pki.selfSignedServer)
-            #expect(selfSigned.hasSuffix("failed: the server's certificate (CN=self-signed dev server) is self-signed, and not trusted here"), "\(selfSigned)")
+            #expect(
+                selfSigned.hasSuffix("failed: the server's certificate (CN=self-signed dev server) is self-signed, and not trusted here"),
+                "\(selfSigned)")
             let unknownCA = try await refusal(pki.otherServer, trusting: pki.ca)
-            #expect(unknownCA.hasSuffix("failed: the server's certificate is issued by CN=Unrelated CA, which is not trusted here"), "\(unknownCA)")
+            #expect(
+                unknownCA.hasSuffix("failed: the server's certificate is issued by CN=Unrelated CA, which is not trusted here"),
+                "\(unknownCA)")
             let wrongName = try await refusal(pki.wrongNameServer, trusting: pki.ca)
             #expect(wrongName.hasSuffix("failed: the server's certificate is for wrong.example, not 127.0.0.1"), "\(wrongName)")
             let expired = try await refusal(pki.expiredServer, trusting: pki.ca)

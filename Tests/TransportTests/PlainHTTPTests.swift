@@ -1,9 +1,9 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import NIOHTTP1
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 extension TransportTests {
     /// Plain `http://` exchanges, through each transport.

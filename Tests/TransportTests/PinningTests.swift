@@ -1,9 +1,9 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import NIOSSL
 import OAuthCore
-import Testing
 import OAuthTransportNIO
+import Testing
 
 extension TransportTests {
     /// Key pinning: https hosts with pins go through `PinnedConnection`.
@@ -72,7 +72,7 @@ extension TransportTests {
 
         /// Security review item 22: a pinned key does not make an expired certificate, or one for
         /// another name, good.
-        @Test func item22APinnedKeyInAnExpiredOrMisnamedCertificateIsRefused() async throws {
+        @Test func aPinnedKeyInAnExpiredOrMisnamedCertificateIsRefused() async throws {
             try await withServer(tls: try pki.serverTLS(pki.expiredServer)) { server in
                 let transport = try pinnedTransport([try serverPin])
                 let (error, _) = await transportFailure { try await transport.send(try .get("\(server.httpsURL)/p")) }
@@ -81,7 +81,9 @@ extension TransportTests {
                 #expect(server.requests.isEmpty)
             }
             try await withServer(tls: try pki.serverTLS(pki.wrongNameServer)) { server in
-                let transport = try pinnedTransport([KeyPinning(hostname: "localhost", publicKeyHash: try pki.wrongNameServer.publicKeyHash)])
+                let transport = try pinnedTransport([
+                    KeyPinning(hostname: "localhost", publicKeyHash: try pki.wrongNameServer.publicKeyHash)
+                ])
                 let (error, _) = await transportFailure { try await transport.send(try .get("https://localhost:\(server.port)/p")) }
                 #expect(error != nil)
                 #expect(server.requests.isEmpty)
@@ -414,8 +416,7 @@ extension TransportTests {
         }
 
         @Test func responseLargerThanLimitIsRefused() async throws {
-            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 4096)) })
-            { server in
+            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 4096)) }) { server in
                 let (error, _) = await transportFailure {
                     try await transport(maximumResponseBytes: 1024).send(try .get(server.httpsURL))
                 }
@@ -424,8 +425,7 @@ extension TransportTests {
         }
 
         @Test func responseOfExactlyTheLimitIsAccepted() async throws {
-            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 1024)) })
-            { server in
+            try await withPinnedServer(reply: { _ in .respond(status: 200, body: Array(repeating: 0x61, count: 1024)) }) { server in
                 let response = try await transport(maximumResponseBytes: 1024).send(try .get(server.httpsURL))
                 #expect(response.body.count == 1024)
             }

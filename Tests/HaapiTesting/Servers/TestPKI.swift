@@ -5,15 +5,19 @@ import SwiftASN1
 import X509
 
 /// A certificate and its key, with their PEM forms.
-struct TestIdentity: Sendable {
-    let certificate: Certificate
-    let key: P256.Signing.PrivateKey
+public struct TestIdentity: Sendable {
+    /// The certificate.
+    public let certificate: Certificate
+    /// Its private key.
+    public let key: P256.Signing.PrivateKey
 
-    var certificatePEM: String { get throws { try certificate.serializeAsPEM().pemString } }
-    var keyPEM: String { key.pemRepresentation }
+    /// The certificate in PEM.
+    public var certificatePEM: String { get throws { try certificate.serializeAsPEM().pemString } }
+    /// The key in PEM.
+    public var keyPEM: String { key.pemRepresentation }
 
     /// base64(SHA-256(DER SubjectPublicKeyInfo)), computed with swift-certificates.
-    var publicKeyHash: String {
+    public var publicKeyHash: String {
         get throws {
             var serializer = DER.Serializer()
             try serializer.serialize(certificate.publicKey)
@@ -22,7 +26,7 @@ struct TestIdentity: Sendable {
     }
 
     /// The same hash, computed with NIOSSL from the PEM certificate.
-    var publicKeyHashViaNIOSSL: String {
+    public var publicKeyHashViaNIOSSL: String {
         get throws {
             let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)
             let spki = try certificate.extractPublicKey().toSPKIBytes()
@@ -30,32 +34,36 @@ struct TestIdentity: Sendable {
         }
     }
 
-    var nioCertificate: NIOSSLCertificate {
+    /// The certificate for NIOSSL.
+    public var nioCertificate: NIOSSLCertificate {
         get throws { try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem) }
     }
-    var nioKey: NIOSSLPrivateKey { get throws { try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem) } }
+    /// The key for NIOSSL.
+    public var nioKey: NIOSSLPrivateKey { get throws { try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem) } }
 }
 
-/// An in-memory PKI: a CA, server and client certificates it signs, and an unrelated CA and server.
-struct TestPKI: Sendable {
+/// An in-memory PKI: a CA, server and client certificates it signs, and an unrelated CA and server
+/// (the one certificate maker of the tests).
+public struct TestPKI: Sendable {
     /// The test CA (self-signed).
-    let ca: TestIdentity
+    public let ca: TestIdentity
     /// Server certificate for 127.0.0.1 and ::1 (IP SANs) and localhost (DNS SAN), signed by `ca`.
-    let server: TestIdentity
+    public let server: TestIdentity
     /// Server certificate for `wrong.example` only, signed by `ca`.
-    let wrongNameServer: TestIdentity
+    public let wrongNameServer: TestIdentity
     /// Client certificate (clientAuth), signed by `ca`.
-    let client: TestIdentity
+    public let client: TestIdentity
     /// An unrelated CA.
-    let otherCA: TestIdentity
+    public let otherCA: TestIdentity
     /// Server certificate for 127.0.0.1 and localhost, with its own key, signed by `otherCA`.
-    let otherServer: TestIdentity
+    public let otherServer: TestIdentity
     /// ``server``'s key in a certificate that expired yesterday (a pinned key, an expired certificate).
-    let expiredServer: TestIdentity
+    public let expiredServer: TestIdentity
     /// A server certificate for 127.0.0.1 and localhost that signs itself (no CA).
-    let selfSignedServer: TestIdentity
+    public let selfSignedServer: TestIdentity
 
-    static let shared: TestPKI = {
+    /// The one PKI of a test process.
+    public static let shared: TestPKI = {
         do { return try TestPKI() } catch { fatalError("cannot make the test PKI: \(error)") }
     }()
 
@@ -88,7 +96,8 @@ struct TestPKI: Sendable {
                     notValidBefore: Date() - 3600, notValidAfter: Date() + 86400, issuer: selfSignedName, subject: selfSignedName,
                     extensions: Certificate.Extensions(), issuerPrivateKey: Certificate.PrivateKey(selfSignedKey)),
                 key: selfSignedKey),
-            commonName: "self-signed dev server", names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
+            commonName: "self-signed dev server",
+            names: [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])), .dnsName("localhost")],
             usage: .serverAuth, key: selfSignedKey)
     }
 
@@ -127,7 +136,7 @@ struct TestPKI: Sendable {
 
     /// A TLS server configuration presenting `identity`; with `clientCA`, client certificates
     /// signed by it are required.
-    func serverTLS(_ identity: TestIdentity, requiringClientCertificateFrom clientCA: TestIdentity? = nil) throws
+    public func serverTLS(_ identity: TestIdentity, requiringClientCertificateFrom clientCA: TestIdentity? = nil) throws
         -> TLSConfiguration
     {
         var configuration = TLSConfiguration.makeServerConfiguration(

@@ -1,5 +1,5 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import OAuthCore
 import OAuthTransportURLSession
 import Testing
@@ -26,7 +26,10 @@ extension TransportTests {
             let settings: [(String, TLSOptions)] = [
                 ("a client certificate", TLSOptions(clientIdentity: identity)),
                 ("custom trust roots", TLSOptions(trustedRootsPEM: try pki.ca.certificatePEM)),
-                ("public-key pinning", TLSOptions(keyPinnings: [KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.server.publicKeyHash)])),
+                (
+                    "public-key pinning",
+                    TLSOptions(keyPinnings: [KeyPinning(hostname: "127.0.0.1", publicKeyHash: try pki.server.publicKeyHash)])
+                ),
                 ("no host-name check", TLSOptions(validatesHostname: false)),
             ]
             for (what, tls) in settings {

@@ -27,9 +27,9 @@ struct InspectCommand: AsyncParsableCommand {
             """,
             examples:
                 "haapi inspect step.json",
-                "haapi inspect --screen --lang sv step.json",
-                #"curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -"#,
-                "haapi token | haapi inspect -"))
+            "haapi inspect --screen --lang sv step.json",
+            #"curl -s -H "Accept: application/vnd.auth+json" URL | haapi inspect --json -"#,
+            "haapi token | haapi inspect -"))
 
     /// The exit status for a body that is not a usable HAAPI document.
     static let unusableInput: Int32 = 2
@@ -40,7 +40,9 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON (stable, sorted keys) instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Decode as this media type (application/vnd.auth+json or application/problem+json) instead of by content.", valueName: "type"))
+    @Option(
+        help: ArgumentHelp(
+            "Decode as this media type (application/vnd.auth+json or application/problem+json) instead of by content.", valueName: "type"))
     var contentType: String?
 
     @Flag(help: "Print the screen the UI kit shows for the response (JSON), instead of the response.")
@@ -52,9 +54,10 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --screen: an app's theme plist, laid over the kit's theme.", valueName: "plist"))
     var theme: String?
 
-    @Option(help: ArgumentHelp(
-        "With --screen, on a passkey step: the screen after the ceremony failed so (cancelled, no-credentials, app-association, not-supported, failed).",
-        valueName: "failure"))
+    @Option(
+        help: ArgumentHelp(
+            "With --screen, on a passkey step: the screen after the ceremony failed so (cancelled, no-credentials, app-association, not-supported, failed).",
+            valueName: "failure"))
     var passkeyFailure: String?
 
     @Flag(help: "With --passkey-failure: as an app that turned the passkeys' browser fallback off (setUsePasskeysBrowserFallback(false)).")
@@ -73,7 +76,9 @@ struct InspectCommand: AsyncParsableCommand {
             response = try HaapiModel.response(from: data, contentType: contentType)
         } catch let error as HaapiModelError {
             if json {
-                let report: JSONValue = ["error": ["code": .string(error.code.rawValue), "path": .string(error.path), "message": .string(error.message)]]
+                let report: JSONValue = [
+                    "error": ["code": .string(error.code.rawValue), "path": .string(error.path), "message": .string(error.message)]
+                ]
                 Stderr.line(PrintableText(json: report))
             } else {
                 Stderr.line("haapi: error: not a usable HAAPI document: \(error.message) (code \(error.code.rawValue), at \(error.path))")
@@ -99,7 +104,9 @@ extension InspectCommand {
         var model = try screens.model(of: response)
         var outcome: PasskeyFailureOutcome?
         if let name = passkeyFailure {
-            guard let failure = PasskeyFailure(name: name) else { throw CLIFailure("--passkey-failure takes cancelled, no-credentials, app-association, not-supported or failed") }
+            guard let failure = PasskeyFailure(name: name) else {
+                throw CLIFailure("--passkey-failure takes cancelled, no-credentials, app-association, not-supported or failed")
+            }
             guard let operation = model as? KitWebAuthnModel else { throw CLIFailure("--passkey-failure needs a passkey step") }
             let shown = operation.failed(failure, kind: operation.kinds.first ?? .any, usesBrowserFallback: !noBrowserFallback)
             outcome = shown.failure
@@ -121,9 +128,12 @@ struct ScreenJSON {
 
     func json(_ screen: Screen) -> JSONValue {
         var object: [String: JSONValue] = [
-            "kind": .string(screen.kind.rawValue), "style": .string(screen.kind.themeSection), "language": .string(builder.strings.language),
-            "items": .array(screen.messages.map { json($0, area: "messages", in: screen) } + screen.content.map { json($0, area: "content", in: screen) }
-                + screen.links.map { json($0, area: "links", in: screen) }),
+            "kind": .string(screen.kind.rawValue), "style": .string(screen.kind.themeSection),
+            "language": .string(builder.strings.language),
+            "items": .array(
+                screen.messages.map { json($0, area: "messages", in: screen) }
+                    + screen.content.map { json($0, area: "content", in: screen) }
+                    + screen.links.map { json($0, area: "links", in: screen) }),
         ]
         if let focus = screen.focus { object["focus"] = .string(focus) }
         if let url = screen.openOnAppear { object["openOnAppear"] = .string(url.absoluteString) }
@@ -174,7 +184,8 @@ struct ScreenJSON {
             object["type"] = "picker"
             object["name"] = .string(picker.name)
             object["text"] = .string(picker.label)
-            object["options"] = .array(picker.options.map { ["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.isSelected)] })
+            object["options"] = .array(
+                picker.options.map { ["label": .string($0.label), "value": .string($0.value), "selected": .bool($0.isSelected)] })
             if let error = picker.error { object["error"] = .string(error) }
         case .button(let button):
             object["type"] = "button"

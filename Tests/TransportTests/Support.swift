@@ -1,8 +1,8 @@
-import HaapiTesting
 import Foundation
+import HaapiTesting
 import OAuthCore
-import OAuthTransportURLSession
 import OAuthTransportNIO
+import OAuthTransportURLSession
 import Testing
 
 /// All transport tests, one at a time: several measure how long a failure takes, which

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import OAuthCore
 import HaapiDevServer
-import HaapiPreview
 import HaapiDriver
+import HaapiPreview
+import OAuthCore
 
 /// `haapi server`: the HAAPI-compatible development server.
 struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
@@ -20,33 +20,39 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
             """,
             examples:
                 "haapi server",
-                "haapi server --port 0 --log-requests   # a free port; the line `listening on URL` says which",
-                "haapi server --print-config",
-                "haapi server --print-config --client haapi-secret > haapi-secret.json   # then: haapi login --config haapi-secret.json",
-                "haapi server --host 0.0.0.0 --public-url http://192.168.1.20:8080   # for a phone on the same network",
-                "haapi server --port 8443 --tls-cert server.pem --tls-key server-key.pem"))
+            "haapi server --port 0 --log-requests   # a free port; the line `listening on URL` says which",
+            "haapi server --print-config",
+            "haapi server --print-config --client haapi-secret > haapi-secret.json   # then: haapi login --config haapi-secret.json",
+            "haapi server --host 0.0.0.0 --public-url http://192.168.1.20:8080   # for a phone on the same network",
+            "haapi server --port 8443 --tls-cert server.pem --tls-key server-key.pem"))
 
     @Option(help: "The address to bind. Anything but loopback exposes development credentials.") var host = "127.0.0.1"
     @Option(help: "The port; 0 picks a free one.") var port = 8080
     @Option(help: "The SQLite database (default: $XDG_DATA_HOME/swift-haapi/server.sqlite).") var database: String?
     @Flag(help: "Require DPoP nonces.") var requireDpopNonce = false
-    @Flag(help: "Print a line on standard output for each request answered, one-time code sent and approval asked for.") var logRequests = false
+    @Flag(help: "Print a line on standard output for each request answered, one-time code sent and approval asked for.") var logRequests =
+        false
     @Flag(help: "Print the issuer, users and clients of the database as JSON and exit.") var printConfig = false
-    @Option(help: ArgumentHelp(
-        "With --print-config: print only this client's settings, as `haapi login --config FILE` reads them (its secret among them).",
-        valueName: "client-id"))
+    @Option(
+        help: ArgumentHelp(
+            "With --print-config: print only this client's settings, as `haapi login --config FILE` reads them (its secret among them).",
+            valueName: "client-id"))
     var client: String?
-    @Option(help: ArgumentHelp(
-        "The URL clients reach the server by, when not the address it binds (a phone on your network: --host 0.0.0.0 --public-url http://192.168.1.20:8080). The issuer and every URL the server hands out use it.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The URL clients reach the server by, when not the address it binds (a phone on your network: --host 0.0.0.0 --public-url http://192.168.1.20:8080). The issuer and every URL the server hands out use it.",
+            valueName: "url"))
     var publicUrl: String?
-    @Option(help: ArgumentHelp(
-        "A PEM certificate (chain) to serve https with: a private CA's, or a self-signed one (clients then trust it with `haapi login --cacert`).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A PEM certificate (chain) to serve https with: a private CA's, or a self-signed one (clients then trust it with `haapi login --cacert`).",
+            valueName: "file"))
     var tlsCert: String?
     @Option(help: ArgumentHelp("The certificate's private key, in PEM (unencrypted).", valueName: "file")) var tlsKey: String?
-    @Flag(help: ArgumentHelp(
-        "Hash passwords with one PBKDF2 round, not 210,000, so that a benchmark measures the client, not the server's key derivation. Makes passwords cheap to guess: loopback only, never for real users."))
+    @Flag(
+        help: ArgumentHelp(
+            "Hash passwords with one PBKDF2 round, not 210,000, so that a benchmark measures the client, not the server's key derivation. Makes passwords cheap to guess: loopback only, never for real users."
+        ))
     var insecurePasswordHashingForBenchmarks = false
 
     private var passwordHashing: PasswordHashing { insecurePasswordHashingForBenchmarks ? .insecureForBenchmarks : .standard }
@@ -65,10 +71,12 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             url.host?.isEmpty == false, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
         else {
-            throw ValidationError("--public-url must be an http or https origin such as http://192.168.1.20:8080, not \(PrintableText(publicUrl))")
+            throw ValidationError(
+                "--public-url must be an http or https origin such as http://192.168.1.20:8080, not \(PrintableText(publicUrl))")
         }
         if (scheme == "https") != (tlsCert != nil) {
-            Texts.warn("--public-url is \(scheme) but the server serves \(tlsCert == nil ? "http" : "https"): a proxy in between must translate")
+            Texts.warn(
+                "--public-url is \(scheme) but the server serves \(tlsCert == nil ? "http" : "https"): a proxy in between must translate")
         }
         return url
     }
@@ -76,7 +84,9 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     /// The certificate and key of --tls-cert and --tls-key, when given.
     private func tls() throws -> DevServerTLS? {
         guard let tlsCert, let tlsKey else { return nil }
-        func read(_ path: String, _ what: String) throws -> String { try InputFiles.text(path, "the \(what)", limit: InputFiles.Limit.small) }
+        func read(_ path: String, _ what: String) throws -> String {
+            try InputFiles.text(path, "the \(what)", limit: InputFiles.Limit.small)
+        }
         do {
             return try DevServerTLS(certificateChainPEM: try read(tlsCert, "certificate"), privateKeyPEM: try read(tlsKey, "private key"))
         } catch let error as DevServerError {
@@ -97,7 +107,8 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
         }
         let tls = try tls()
         if !Loopback.isHost(host) {
-            Stderr.write("""
+            Stderr.write(
+                """
                 ********** WARNING: binding \(host), not loopback. **********
                 ********** This development server has well-known demo credentials\(tls == nil ? " and no TLS" : ""); do not expose it. **********
 
@@ -106,7 +117,8 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
                 Stderr.line(
                     port == 0
                         ? "Its issuer names \(host), which no other machine can reach: choose a port (--port 8080) and give --public-url http://THIS-MACHINE'S-ADDRESS:8080."
-                        : "Its issuer names \(host), which no other machine can reach: give --public-url http://THIS-MACHINE'S-ADDRESS:\(port).")
+                        : "Its issuer names \(host), which no other machine can reach: give --public-url http://THIS-MACHINE'S-ADDRESS:\(port)."
+                )
             }
         }
         if insecurePasswordHashingForBenchmarks {
@@ -147,10 +159,13 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
     static func loginSettings(of clientID: String, in configuration: JSONValue) throws -> JSONValue {
         let clients = configuration["clients"]?.arrayValue ?? []
         let ids = clients.compactMap { $0["clientId"]?.stringValue }
-        guard let client = clients.first(where: { $0["clientId"]?.stringValue == clientID }), let strategy = client["strategy"]?.stringValue else {
+        guard let client = clients.first(where: { $0["clientId"]?.stringValue == clientID }), let strategy = client["strategy"]?.stringValue
+        else {
             throw CLIFailure("no client \(PrintableText(clientID)) in this server (its clients: \(ids.joined(separator: ", ")))")
         }
-        var settings: [String: JSONValue] = ["issuer": configuration["issuer"] ?? .null, "clientId": .string(clientID), "scope": client["scope"] ?? .null]
+        var settings: [String: JSONValue] = [
+            "issuer": configuration["issuer"] ?? .null, "clientId": .string(clientID), "scope": client["scope"] ?? .null,
+        ]
         switch strategy {
         case "secret":
             settings["strategy"] = .string("secret")
@@ -164,7 +179,8 @@ struct ServerCommand: AsyncParsableCommand, HandlesItsOwnSignals {
             settings["login"] = .string("browser")
         default:
             throw CLIFailure(
-                "\(PrintableText(clientID)) is an app's client (\(PrintableText(strategy))), which the terminal cannot log in as: use haapi-secret, haapi-attested or browser-app")
+                "\(PrintableText(clientID)) is an app's client (\(PrintableText(strategy))), which the terminal cannot log in as: use haapi-secret, haapi-attested or browser-app"
+            )
         }
         return .object(settings)
     }

@@ -26,8 +26,8 @@ struct PreviewCommand: AsyncParsableCommand {
             """,
             examples:
                 "haapi preview --captured responses --out preview",
-                "haapi preview --server --theme App.plist",
-                "haapi preview --theme App.plist --assets App/Assets.xcassets --lang sv login.json --out preview"))
+            "haapi preview --server --theme App.plist",
+            "haapi preview --theme App.plist --assets App/Assets.xcassets --lang sv login.json --out preview"))
 
     @Argument(help: "HAAPI response bodies (JSON files).")
     var files: [String] = []
@@ -38,7 +38,10 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The app's theme plist, laid over the kit's theme.", valueName: "plist"))
     var theme: String?
 
-    @Option(help: ArgumentHelp("The app's asset catalog (Assets.xcassets): its colour and image sets win over the kit's colours and symbols.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The app's asset catalog (Assets.xcassets): its colour and image sets win over the kit's colours and symbols.", valueName: "dir"
+        ))
     var assets: String?
 
     @Option(help: ArgumentHelp("The language of the kit's texts (en, sv).", valueName: "code"))
@@ -54,7 +57,9 @@ struct PreviewCommand: AsyncParsableCommand {
     var port = 8091
 
     func validate() throws {
-        guard server || out != nil else { throw ValidationError("say where to write the pages with --out DIR, or serve them with --server") }
+        guard server || out != nil else {
+            throw ValidationError("say where to write the pages with --out DIR, or serve them with --server")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535 (or 0 for a free one), not \(port)") }
     }
 
@@ -98,13 +103,17 @@ struct PreviewCommand: AsyncParsableCommand {
         for (input, captured) in inputs {
             let name = input.deletingPathExtension().lastPathComponent
             do {
-                let data = try captured.map { try InputFiles.read(input.lastPathComponent, in: $0, "the response", limit: InputFiles.Limit.small) }
+                let data =
+                    try captured.map { try InputFiles.read(input.lastPathComponent, in: $0, "the response", limit: InputFiles.Limit.small) }
                     ?? InputFiles.read(input.path, "the response", limit: InputFiles.Limit.small)
                 let response: HaapiDocument
-                do { response = try HaapiModel.response(from: data) } catch { throw CLIFailure("\(input.path) is not a HAAPI response: \(error)") }
+                do { response = try HaapiModel.response(from: data) } catch {
+                    throw CLIFailure("\(input.path) is not a HAAPI response: \(error)")
+                }
                 let screen = screens.builder.screen(for: try screens.model(of: response))
                 let loaded = await images.load(screen)
-                try page.html(screen, title: name, images: loaded).data.write(to: folder.appendingPathComponent(name + ".html"), options: .atomic)
+                try page.html(screen, title: name, images: loaded).data.write(
+                    to: folder.appendingPathComponent(name + ".html"), options: .atomic)
                 // The index links the page written, by its file's name: never a name read as a URL.
                 pages.append((name, .file(name + ".html"), screens.strings.string(screen.kind.title)))
             } catch let failure as CLIFailure {
@@ -152,8 +161,11 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         // The theme as a whole: a misspelt key or section, or a colour found nowhere, would draw silently wrong.
         if let app = screens.appTheme {
-            let lookedIn = assets.map { "the kit's colours and the colour sets of \($0)" } ?? "the kit's colours (and no asset catalog was given: --assets DIR)"
-            let problems = ThemeCheck.problems(of: app, over: try Theme.kit, colorExists: { appAssets.color(named: $0) != nil }, lookedIn: lookedIn)
+            let lookedIn =
+                assets.map { "the kit's colours and the colour sets of \($0)" }
+                ?? "the kit's colours (and no asset catalog was given: --assets DIR)"
+            let problems = ThemeCheck.problems(
+                of: app, over: try Theme.kit, colorExists: { appAssets.color(named: $0) != nil }, lookedIn: lookedIn)
             if !problems.isEmpty {
                 let lines = problems.map { PrintableText($0.errorDescription ?? $0.reason) }
                 throw CLIFailure("the theme is not what the kit reads:\n  " + PrintableText.joined(lines, separator: "\n  "))
@@ -177,7 +189,9 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         do {
             try await DevServer.run(configuration: configuration) { issuer in
-                ServerCommand.writeLine("the gallery: \(issuer.appendingPathComponent("preview").absoluteString) (Swedish: ?lang=sv); the server: \(issuer.absoluteString)")
+                ServerCommand.writeLine(
+                    "the gallery: \(issuer.appendingPathComponent("preview").absoluteString) (Swedish: ?lang=sv); the server: \(issuer.absoluteString)"
+                )
             }
         } catch let error as DevServerError {
             throw CLIFailure(PrintableText(error.description))
@@ -210,11 +224,16 @@ struct Gallery: PreviewRenderer {
         guard let name else {
             let rows = documents.compactMap { document -> (title: String, link: PageLink, caption: String)? in
                 guard let screen = try? screen(document, screens) else { return nil }
-                return (document.name, .path(["preview", document.name], query: [("lang", language)]), screens.strings.string(screen.kind.title))
+                return (
+                    document.name, .path(["preview", document.name], query: [("lang", language)]), screens.strings.string(screen.kind.title)
+                )
             }
             // The other languages, each named in its own words.
             let languages = others.map { other -> (title: String, link: PageLink, caption: String) in
-                (Locale(identifier: other).localizedString(forLanguageCode: other) ?? other, .path(["preview"], query: [("lang", other)]), "")
+                (
+                    Locale(identifier: other).localizedString(forLanguageCode: other) ?? other,
+                    .path(["preview"], query: [("lang", other)]), ""
+                )
             }
             return page.index(rows + languages, title: "haapi preview (\(language))")
         }
