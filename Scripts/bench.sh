@@ -56,6 +56,13 @@ HAAPI=$(Scripts/build-cli.sh)
 mkdir -p .build/bench
 clang -O2 -Wall -o .build/bench/runstat Scripts/bench/runstat.c
 swiftc -O -o .build/bench/floor Scripts/bench/floor.swift
+# The same program linked as haapi is (Scripts/build-cli.sh): the floor haapi token is held to.
+if [ "$(uname -s)" = Linux ]; then
+  swiftc -O -static-stdlib -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -o .build/bench/floor-static Scripts/bench/floor.swift
+  STATIC_FLOOR=(--static-floor .build/bench/floor-static)
+else
+  STATIC_FLOOR=()
+fi
 OP_ENV=$(Scripts/op/up.sh) || { echo "bench: Glewlwyd did not start; its rows are skipped" >&2; OP_ENV=; }
 # The keyring rows: a D-Bus session of their own with an unlocked GNOME Keyring, stopped at the end.
 KEYRING=()
@@ -67,4 +74,4 @@ if command -v dbus-daemon >/dev/null && command -v gnome-keyring-daemon >/dev/nu
   printf 'bench' | DBUS_SESSION_BUS_ADDRESS=$BUS_ADDRESS HOME=$PWD/.build/bench/keyring gnome-keyring-daemon --unlock --components=secrets >/dev/null
   KEYRING=(--keyring-bus "$BUS_ADDRESS" --secret-tool "$(command -v secret-tool)")
 fi
-"$BIN/Benchmarks" --haapi "$HAAPI" --runstat .build/bench/runstat --floor .build/bench/floor ${OP_ENV:+--op-env "$OP_ENV"} "${KEYRING[@]}" "$@"
+"$BIN/Benchmarks" --haapi "$HAAPI" --runstat .build/bench/runstat --floor .build/bench/floor "${STATIC_FLOOR[@]}" ${OP_ENV:+--op-env "$OP_ENV"} "${KEYRING[@]}" "$@"

@@ -15,9 +15,19 @@ enum CLIBenchmark {
         let peakMiB: Double
     }
 
-    /// Runs `haapi token` on a profile whose token is valid for an hour, then the floor program
-    /// on the same `tokens.json`.
-    static func run(haapi: String, floor: String, runstat: String, runs: Int = 40) throws -> (token: Figures, floor: Figures) {
+    /// What ``run(haapi:floors:runstat:rounds:runs:)`` measured: `haapi token`, and each floor program by name.
+    struct Outcome {
+        let token: Figures
+        let floors: [(name: String, figures: Figures)]
+    }
+
+    /// Runs `haapi token` on a profile whose token is valid for an hour, and each floor program
+    /// on the same `tokens.json`, in `rounds` interleaved rounds of `runs` runs each (so a
+    /// machine that slows down half way slows every row alike); each figure is the median of
+    /// the rounds' figures.
+    static func run(haapi: String, floors: [(name: String, path: String)], runstat: String, rounds: Int = 3, runs: Int = 30) throws
+        -> Outcome
+    {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("haapi-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let profile = home.appendingPathComponent("profiles/bench")
@@ -26,10 +36,24 @@ enum CLIBenchmark {
         try Data(Self.config(secretStore: nil).utf8).write(to: profile.appendingPathComponent("config.json"))
         let tokens = profile.appendingPathComponent("tokens.json")
         try Data(Self.tokens(expiring: later).utf8).write(to: tokens)
-        let token = try measure(
-            runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path])
-        let floorFigures = try measure(runstat: runstat, runs: runs, [floor, tokens.path], environment: [:])
-        return (token, floorFigures)
+        var token: [Figures] = []
+        var floorRounds = Array(repeating: [Figures](), count: floors.count)
+        for _ in 0..<rounds {
+            token.append(
+                try measure(runstat: runstat, runs: runs, [haapi, "token", "--profile", "bench"], environment: ["HAAPI_HOME": home.path]))
+            for (index, floor) in floors.enumerated() {
+                floorRounds[index].append(try measure(runstat: runstat, runs: runs, [floor.path, tokens.path], environment: [:]))
+            }
+        }
+        return Outcome(token: median(token), floors: zip(floors, floorRounds).map { ($0.name, median($1)) })
+    }
+
+    /// Each figure's median over `rounds`.
+    static func median(_ rounds: [Figures]) -> Figures {
+        func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return Figures(
+            runs: rounds.map(\.runs).reduce(0, +), wallP50: middle(rounds.map(\.wallP50)), wallP90: middle(rounds.map(\.wallP90)),
+            cpuP50: middle(rounds.map(\.cpuP50)), peakMiB: middle(rounds.map(\.peakMiB)))
     }
 
     /// The profile's settings, its secrets in `secretStore` (`nil`: files).

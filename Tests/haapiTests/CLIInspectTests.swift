@@ -150,9 +150,11 @@ struct InspectTests {
             fields.first
                 == [
                     "type": "checkbox", "name": "scope_openid", "label": "Sign you in", "required": true, "value": "openid",
-                    "checked": true, "readonly": true,
+                    "checked": true, "readonly": true, "userInput": true,
                 ])
-        #expect(fields.last == ["type": "hidden", "name": "consent_ticket", "required": true, "value": "ticket-8c1e77"])
+        // A hidden field is sent without the user: the text says neither required nor optional.
+        #expect(
+            fields.last == ["type": "hidden", "name": "consent_ticket", "required": true, "value": "ticket-8c1e77", "userInput": false])
         // Stable: sorted keys, the same bytes every time.
         let again = try Inspect.run(["inspect", "--json", try Inspect.fixture("user-consent-step").path])
         #expect(again.stdout == result.stdout)

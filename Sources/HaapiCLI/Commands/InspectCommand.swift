@@ -342,6 +342,7 @@ enum Inspection {
     static func json(_ field: any FormField) -> JSONValue {
         var object: [String: JSONValue] = [
             "type": .string(field.type.rawValue), "name": .string(field.name), "required": .bool(field.isRequired),
+            "userInput": .bool(field.isUserInput),
         ]
         if let label = field.label { object["label"] = .string(label.literal) }
         if let placeholder = field.placeholder { object["placeholder"] = .string(placeholder.literal) }
@@ -362,45 +363,40 @@ enum Inspection {
 
     // MARK: Text
 
-    /// The response for a person, each line made safe (a server's title cannot act on the terminal).
+    /// The response for a person, each line made safe (a server's title cannot act on the
+    /// terminal): the JSON of ``json(_:)-swift.type.method``, written as indented lines, so the
+    /// model is walked once and the two forms say the same.
     static func text(_ response: HaapiDocument) -> PrintableText {
+        let document = json(response)
         var out = Output()
-        switch response {
-        case .representation(let step):
-            out.line("class: \(className(step))")
-            out.line("type: \(step.type.rawValue)")
-            metadata(step.metadata, &out)
-            if !step.propertiesJSON.isEmpty {
-                out.line("properties:")
-                for (key, value) in step.propertiesJSON.sorted(by: { $0.key < $1.key }) {
-                    out.line("  \(key): \(plain(value))")
-                }
-            }
-            messages(step.messages, &out)
-            links(step.links, &out)
-            if !step.allActions.isEmpty {
-                out.line("actions:")
-                for action in step.allActions { self.action(action, &out, indent: 1) }
-            }
-        case .problem(let problem):
-            out.line("class: \(className(problem))")
-            out.line("type: \(problem.type.rawValue)")
-            if let title = problem.title { out.line("title: \(title)") }
-            if let code = problem.code { out.line("code: \(code)") }
-            metadata(problem.metadata, &out)
-            if let invalid = problem as? InvalidInputProblem {
+        out.line("class: \(document["class"]?.stringValue ?? "")")
+        out.line("type: \(document["type"]?.stringValue ?? "")")
+        if document["result"]?.stringValue == "problem" {
+            if let title = document["title"]?.stringValue { out.line("title: \(title)") }
+            if let code = document["code"]?.stringValue { out.line("code: \(code)") }
+            metadata(document["metadata"], &out)
+            if let invalid = document["invalidFields"]?.arrayValue {
                 out.line("invalid fields:")
-                for field in invalid.invalidFields {
-                    out.line("  \(field.name): \(field.reason ?? "-")" + (field.detail.literal.isEmpty ? "" : " (\(field.detail))"))
+                for field in invalid {
+                    let detail = field["detail"]?.stringValue.map { " (\($0))" } ?? ""
+                    out.line("  \(string(field["name"])): \(field["reason"]?.stringValue ?? "-")" + detail)
                 }
             }
-            if let authorization = problem as? AuthorizationProblem {
-                if authorization.rawJSON["error"] != nil { out.line("error: \(authorization.error)") }
-                if let description = authorization.errorDescription { out.line("error_description: \(description)") }
-                if let iss = authorization.iss { out.line("iss: \(iss)") }
+            if let error = document["error"]?.stringValue { out.line("error: \(error)") }
+            if let description = document["errorDescription"]?.stringValue { out.line("error_description: \(description)") }
+            if let iss = document["iss"]?.stringValue { out.line("iss: \(iss)") }
+        } else {
+            metadata(document["metadata"], &out)
+            if let properties = document["properties"]?.objectValue {
+                out.line("properties:")
+                for (key, value) in properties.sorted(by: { $0.key < $1.key }) { out.line("  \(key): \(plain(value))") }
             }
-            messages(problem.messages, &out)
-            links(problem.links, &out)
+        }
+        messages(document["messages"]?.arrayValue ?? [], &out)
+        links(document["links"]?.arrayValue ?? [], &out)
+        if let actions = document["actions"]?.arrayValue, !actions.isEmpty {
+            out.line("actions:")
+            for action in actions { self.action(action, &out, indent: 1) }
         }
         return PrintableText(own: out.text)
     }
@@ -412,87 +408,90 @@ enum Inspection {
         }
     }
 
-    static func metadata(_ metadata: Metadata?, _ out: inout Output) {
-        guard let metadata, metadata.viewName != nil || metadata.templateArea != nil else { return }
+    static func string(_ value: JSONValue?) -> String { value?.stringValue ?? "" }
+
+    static func metadata(_ metadata: JSONValue?, _ out: inout Output) {
         var parts: [String] = []
-        if let viewName = metadata.viewName { parts.append("viewName=\(viewName)") }
-        if let templateArea = metadata.templateArea { parts.append("templateArea=\(templateArea)") }
-        out.line("metadata: " + parts.joined(separator: ", "))
+        if let viewName = metadata?["viewName"]?.stringValue { parts.append("viewName=\(viewName)") }
+        if let templateArea = metadata?["templateArea"]?.stringValue { parts.append("templateArea=\(templateArea)") }
+        if !parts.isEmpty { out.line("metadata: " + parts.joined(separator: ", ")) }
     }
 
-    static func messages(_ messages: [UserMessage], _ out: inout Output) {
+    static func messages(_ messages: [JSONValue], _ out: inout Output) {
         guard !messages.isEmpty else { return }
         out.line("messages:")
         for message in messages {
-            out.line("[\(message.classList.joined(separator: " "))] \(message.text)", indent: 1)
+            let classes = (message["classList"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
+            out.line("[\(classes)] \(string(message["text"]))", indent: 1)
         }
     }
 
-    static func links(_ links: [Link], _ out: inout Output) {
+    static func links(_ links: [JSONValue], _ out: inout Output) {
         guard !links.isEmpty else { return }
         out.line("links:")
         for link in links {
-            var line = link.rel.isEmpty ? "(no rel)" : link.rel
-            if link.isImage { line += " [image\(link.type.map { " \($0)" } ?? "")]" } else if let type = link.type { line += " [\(type)]" }
-            if let title = link.title { line += " \"\(title)\"" }
-            out.line(line + ": " + shortened(link.href), indent: 1)
+            var line = link["rel"]?.stringValue ?? "(no rel)"
+            let type = link["type"]?.stringValue
+            if link["image"]?.boolValue == true {
+                line += " [image\(type.map { " \($0)" } ?? "")]"
+            } else if let type {
+                line += " [\(type)]"
+            }
+            if let title = link["title"]?.stringValue { line += " \"\(title)\"" }
+            out.line(line + ": " + string(link["href"]), indent: 1)
         }
     }
 
-    static func action(_ action: any Action, _ out: inout Output, indent: Int) {
-        var head = "\(action.template.rawValue) \(action.kind.rawValue)"
-        if let title = action.title { head += " \"\(title)\"" }
-        if let properties = action.rawJSON["properties"]?.objectValue, !properties.isEmpty {
+    static func action(_ action: JSONValue, _ out: inout Output, indent: Int) {
+        var head = "\(string(action["template"])) \(string(action["kind"]))"
+        if let title = action["title"]?.stringValue { head += " \"\(title)\"" }
+        if let properties = action["properties"]?.objectValue {
             head += " {" + properties.sorted { $0.key < $1.key }.map { "\($0.key)=\(plain($0.value))" }.joined(separator: ", ") + "}"
         }
-        switch action {
-        case let action as FormAction:
-            let form = action.model
-            var line = head + ": \(form.method) \(form.href)"
-            if form.type != "application/x-www-form-urlencoded" { line += " (\(form.type))" }
-            if let actionTitle = form.actionTitle { line += " [\(actionTitle)]" }
+        if let method = action["method"]?.stringValue {
+            var line = head + ": \(method) \(string(action["href"]))"
+            if let type = action["type"]?.stringValue, type != "application/x-www-form-urlencoded" { line += " (\(type))" }
+            if let actionTitle = action["actionTitle"]?.stringValue { line += " [\(actionTitle)]" }
             out.line("- " + line, indent: indent)
-            for field in form.fields { self.field(field, &out, indent: indent + 1) }
-            nested("continue actions", form.continueActions, &out, indent: indent + 1)
-            nested("error actions", form.errorActions, &out, indent: indent + 1)
-        case let action as SelectorAction:
-            out.line("- " + head + ": \(action.model.options.count) options", indent: indent)
-            for option in action.model.options { self.action(option, &out, indent: indent + 1) }
-        case let action as ClientOperationAction:
-            let operation = action.model
-            out.line("- " + head + ": operation \(operation.name.rawValue)", indent: indent)
-            for (key, value) in operation.argumentsJSON.sorted(by: { $0.key < $1.key }) {
+            for field in action["fields"]?.arrayValue ?? [] { self.field(field, &out, indent: indent + 1) }
+        } else if let options = action["options"]?.arrayValue {
+            out.line("- " + head + ": \(options.count) options", indent: indent)
+            for option in options { self.action(option, &out, indent: indent + 1) }
+        } else if let name = action["name"]?.stringValue {
+            out.line("- " + head + ": operation \(name)", indent: indent)
+            for (key, value) in (action["arguments"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
                 out.line("argument \(key): \(plain(value))", indent: indent + 1)
             }
-            nested("continue actions", operation.continueActions, &out, indent: indent + 1)
-            nested("error actions", operation.errorActions, &out, indent: indent + 1)
-        default:
-            out.line("- " + head + ": unknown template" + (action.rawJSON["model"].map { ", model \(plain($0))" } ?? ""), indent: indent)
+        } else {
+            out.line("- " + head + ": unknown template" + (action["model"].map { ", model \(plain($0))" } ?? ""), indent: indent)
         }
+        nested("continue actions", action["continueActions"]?.arrayValue ?? [], &out, indent: indent + 1)
+        nested("error actions", action["errorActions"]?.arrayValue ?? [], &out, indent: indent + 1)
     }
 
-    static func nested(_ title: String, _ actions: [any Action], _ out: inout Output, indent: Int) {
+    static func nested(_ title: String, _ actions: [JSONValue], _ out: inout Output, indent: Int) {
         guard !actions.isEmpty else { return }
         out.line(title + ":", indent: indent)
         for action in actions { self.action(action, &out, indent: indent + 1) }
     }
 
-    static func field(_ field: any FormField, _ out: inout Output, indent: Int) {
-        var line = "field \(field.type.rawValue) \(field.name)"
-        if let label = field.label { line += " \"\(label)\"" }
-        if field.isUserInput { line += field.isRequired ? " required" : " optional" }
-        if let value = shownValue(field) { line += " value=\"\(value)\"" }
-        if let placeholder = field.placeholder { line += " placeholder=\"\(placeholder)\"" }
-        if let kind = (field as? TextFormField)?.kind { line += " kind=\(kind.rawValue)" }
-        if let minLength = (field as? any TextLengthRestriction)?.minLength { line += " minLength=\(minLength)" }
-        if let maxLength = (field as? any TextLengthRestriction)?.maxLength { line += " maxLength=\(maxLength)" }
-        if let checkbox = field as? CheckboxFormField {
-            line += checkbox.checked ? " checked" : " unchecked"
-            if checkbox.readonly { line += " readonly" }
+    static func field(_ field: JSONValue, _ out: inout Output, indent: Int) {
+        var line = "field \(string(field["type"])) \(string(field["name"]))"
+        if let label = field["label"]?.stringValue { line += " \"\(label)\"" }
+        if field["userInput"]?.boolValue == true { line += field["required"]?.boolValue == true ? " required" : " optional" }
+        if let value = field["value"]?.stringValue { line += " value=\"\(value)\"" }
+        if let placeholder = field["placeholder"]?.stringValue { line += " placeholder=\"\(placeholder)\"" }
+        if let kind = field["kind"]?.stringValue { line += " kind=\(kind)" }
+        if let minLength = field["minLength"] { line += " minLength=\(plain(minLength))" }
+        if let maxLength = field["maxLength"] { line += " maxLength=\(plain(maxLength))" }
+        if let checked = field["checked"]?.boolValue {
+            line += checked ? " checked" : " unchecked"
+            if field["readonly"]?.boolValue == true { line += " readonly" }
         }
         out.line(line, indent: indent)
-        for option in (field as? SelectFormField)?.options ?? [] {
-            out.line("option \(option.value) \"\(option.label)\"" + (option.selected ? " (selected)" : ""), indent: indent + 1)
+        for option in field["options"]?.arrayValue ?? [] {
+            let selected = option["selected"]?.boolValue == true ? " (selected)" : ""
+            out.line("option \(string(option["value"])) \"\(string(option["label"]))\"" + selected, indent: indent + 1)
         }
     }
 
