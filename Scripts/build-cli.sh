@@ -1,6 +1,6 @@
 #!/bin/bash
 # Builds the haapi binary to install, and prints its path. Release mode; on Linux the Swift
-# runtime and Foundation are linked into it (--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs): at each start the dynamic
+# runtime and Foundation are linked into it (--static-swift-stdlib, with lld): at each start the dynamic
 # loader binds no symbols across twenty shared libraries, which was a third of a cached
 # `haapi token`, and scripts call `haapi token` in loops. lld packs its 144,000 relative
 # relocations (-z pack-relative-relocs: 3 MiB of records become 30 KiB; 13% of the start-up).
@@ -13,6 +13,10 @@ cd "$(dirname "$0")/.."
 flags=(-c release --product haapi)
 if [ "$(uname -s)" = Linux ]; then
   flags+=(--scratch-path .build/cli --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+  # Not position-independent: the Swift metadata's 1.4 MB of pointers are written by the linker,
+  # not relocated at every start (350 pages copied and written before main, 2 ms of a cached
+  # haapi token); and main the only exported symbol (Scripts/lib/haapi.exports).
+  flags+=(-Xlinker --no-pie -Xlinker "--version-script=$PWD/Scripts/lib/haapi.exports")
 fi
 swift build "${flags[@]}" >&2
 echo "$(swift build "${flags[@]}" --show-bin-path)/haapi"

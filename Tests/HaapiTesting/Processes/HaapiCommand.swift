@@ -10,8 +10,11 @@ import OAuthCore
 /// The built `haapi` binary, run as a person or a CI job runs it (shared by the test targets
 /// that test the command line end to end).
 public enum HaapiCommand {
-    /// `.build/debug/haapi` next to this package (`swift build --build-tests` builds it too).
+    /// `.build/debug/haapi` next to this package (`swift build --build-tests` builds it too), or
+    /// the binary `HAAPI_TEST_BINARY` names (the installed one of `Scripts/build-cli.sh`, linked
+    /// as it is released).
     public static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["HAAPI_TEST_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
         // Tests/HaapiTesting/Processes/HaapiCommand.swift: four levels under the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
