@@ -201,7 +201,7 @@ if let haapi = argument("--haapi"), let runstat = argument("--runstat"), let flo
         row("\(name): start-up to exit p50 (ms)", figures.wallP50, "\(how): read tokens.json, print a field")
         row("\(name): start-up to exit p90 (ms)", figures.wallP90)
         row("\(name): CPU time p50 (ms)", figures.cpuP50)
-        row("\(name): peak resident memory p50 (MiB)", figures.peakMiB)
+        row("\(name): peak memory p50 (MiB)", figures.peakMiB)
     }
     if let staticFloor { row("haapi token / static floor, p50", cli.token.wallP50 / staticFloor.wallP50, "target <= 1.5") }
     if let bus = argument("--keyring-bus"), let secretTool = argument("--secret-tool") {
