@@ -14,7 +14,7 @@ import Testing
         let application = try #require(built)
         let curity = try Theme.kit.style(InputTextFieldStyle.self, named: "InputTextField.Curity")
         #expect(application.theme.textFieldSection == "InputTextField.Curity")
-        #expect(application.commonStyle.inputTextField == curity)
-        #expect(curity != (try Theme.kit.style(InputTextFieldStyle.self, named: "InputTextField")))
+        #expect(sameValues(application.commonStyle.inputTextField, curity))
+        #expect(!sameValues(curity, try Theme.kit.style(InputTextFieldStyle.self, named: "InputTextField")))
     }
 }

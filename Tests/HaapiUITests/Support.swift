@@ -160,3 +160,17 @@ extension OAuthModel {
     /// The kit's OAuth error, if the flow ended with one.
     var kitError: KitOAuthErrorModel? { self as? KitOAuthErrorModel }
 }
+
+/// Whether `lhs` and `rhs` hold the same values, property by property, down to values that are
+/// `Equatable`: the kit's screen and view styles are classes that, as Curity's, are not
+/// `Equatable`, yet a test asks whether two reads of a theme made the same style.
+func sameValues(_ lhs: Any, _ rhs: Any) -> Bool {
+    if let lhs = lhs as? any Equatable { return lhs.isEqual(to: rhs) }
+    let (left, right) = (Mirror(reflecting: lhs), Mirror(reflecting: rhs))
+    guard left.subjectType == right.subjectType, left.children.count == right.children.count else { return false }
+    return zip(left.children, right.children).allSatisfy { $0.label == $1.label && sameValues($0.value, $1.value) }
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self) == self }
+}

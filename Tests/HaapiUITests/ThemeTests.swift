@@ -57,16 +57,16 @@ import Testing
             styles.style(
                 for: KitInfoMessage(text: "x", messageStyleAttribute: MessageStyleAttribute(classList: classes), classList: classes))
         }
-        #expect(style(["error"]) == styles.error)
-        #expect(style(["heading", "error"]) == styles.heading)
-        #expect(style(["recipientOfCommunication"]) == styles.recipientOfCommunication)
-        #expect(style(["userCode"]) == styles.userCode)
-        #expect(style([]) == styles.content)
-        #expect(style(["p"]) == styles.content)
+        #expect(style(["error"]) === styles.error)
+        #expect(style(["heading", "error"]) === styles.heading)
+        #expect(style(["recipientOfCommunication"]) === styles.recipientOfCommunication)
+        #expect(style(["userCode"]) === styles.userCode)
+        #expect(style([]) === styles.content)
+        #expect(style(["p"]) === styles.content)
     }
 
-    /// The styles are classes whose `==` is written by hand: a section read twice is two equal
-    /// instances, and changing any key a style reads (or a section it names) makes it unequal.
+    /// A section read twice makes two styles of the same values, and changing any key a style reads
+    /// (or a section it names) makes another: each style reads every key of its section.
     @Test func aStyleEqualsOnlyAStyleOfTheSameValues() throws {
         let kit = try Theme.kit
         /// `value` at `key` changed: a number plus one, another case, another text style, a copy of
@@ -94,7 +94,7 @@ import Testing
         func unreadKeys<S: UIStyle & AnyObject>(_ type: S.Type, _ section: String) throws -> [String] {
             let style = try kit.style(type, named: section)
             let again = try kit.style(type, named: section)
-            #expect(again == style && again !== style, "\(section)")
+            #expect(sameValues(again, style) && again !== style, "\(section)")
             guard case .dictionary(var keys)? = kit.values[section] else {
                 Issue.record("no section \(section)")
                 return []
@@ -108,7 +108,8 @@ import Testing
                 var changedKeys = keys
                 changedKeys[key] = changed(key, value, in: &values)
                 values[section] = .dictionary(changedKeys)
-                if try Theme(values: values, source: "Changed.plist").style(type, named: section) == style { unread.append(key) }
+                let changedStyle = try Theme(values: values, source: "Changed.plist").style(type, named: section)
+                if sameValues(changedStyle, style) { unread.append(key) }
             }
             return unread.sorted()
         }
@@ -141,7 +142,7 @@ import Testing
         values = kit.values
         values[content.textStyleName] = .number(content.pointSize + 1)
         #expect(try Theme(values: values, source: "Size.plist").style(TextAppearance.self, named: "TextAppearance.Content") != content)
-        #expect(try HaapiUIViewControllerStyle(theme: kit) == HaapiUIViewControllerStyle(theme: kit))
+        #expect(sameValues(try HaapiUIViewControllerStyle(theme: kit), try HaapiUIViewControllerStyle(theme: kit)))
     }
 
     @Test func everyColourAndImageTheKitThemeNamesIsInTheKitsPalette() throws {

@@ -7,8 +7,11 @@ import Foundation
 /// The kit's styles are final classes where Curity's are (``TextAppearance``, the view and screen
 /// styles), so an app's code written against Curity's kit sees the same kinds of types; the parts
 /// Curity keeps as structs (``CommonUIStyle``, ``PaddingStyle``, ``CommonViewControllerStyle``,
-/// ``HaapiUIViewControllerStyle``) are structs here too. Equality compares values either way.
-public protocol UIStyle: Decodable, Sendable, Equatable {
+/// ``HaapiUIViewControllerStyle``) are structs here too. The styles Curity makes `Equatable`
+/// (``CommonUIStyle``, ``PaddingStyle``, ``TextAppearance``, ``StackViewStyle``, ``LoadingIndicatorViewStyle``,
+/// ``NotificationBannerViewStyle``) compare their values; the others, as Curity's, are not `Equatable`,
+/// so an app's own style need not be either.
+public protocol UIStyle: Decodable, Sendable {
     /// The padding and background every style has.
     var commonUIStyle: CommonUIStyle { get }
 }
@@ -28,7 +31,7 @@ extension UIStyle {
 
 /// The padding and background of a style (keys `paddingTop`, `paddingRight`, `paddingBottom`,
 /// `paddingLeft`, `backgroundColorName`; each may be left out).
-public struct CommonUIStyle: UIStyle {
+public struct CommonUIStyle: UIStyle, Equatable {
     /// The padding.
     public let paddingStyle: PaddingStyle
     /// The background colour's name; `nil` when none (`""` in the plist).
@@ -101,7 +104,7 @@ public typealias BaseViewControllerStyle = CommonViewControllerStyle
 
 /// What every screen's style has (keys `headerTextAppearance`, `headerTextColorName`,
 /// `messagesStyle`, `linksStyle`, and the common ones).
-public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
+public struct CommonViewControllerStyle: Decodable, Sendable {
     /// The screen's padding and background.
     public let commonUIStyle: CommonUIStyle
     /// How the header's text looks.
@@ -128,7 +131,7 @@ public struct CommonViewControllerStyle: Decodable, Sendable, Equatable {
 /// How a text looks (sections `TextAppearance.*`): the text style, its point size from the
 /// theme's `UICTFontTextStyle*` values, the theme's font family, a trait, alignment, letter
 /// spacing and line height.
-public final class TextAppearance: UIStyle {
+public final class TextAppearance: UIStyle, Equatable {
     /// A font trait.
     public enum SymbolicTrait: String, Sendable, CaseIterable {
         /// UIKit's bold trait (`traitBold` in a theme).

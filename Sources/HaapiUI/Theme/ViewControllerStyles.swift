@@ -30,12 +30,6 @@ public final class HaapiFlowViewControllerStyle: UIStyle {
         closeButtonImageName = try values.name(.closeButtonImageName) ?? "xmark"
         closeButtonTintColorName = try values.name(.closeButtonTintColorName)
     }
-
-    /// Whether two flow container styles are equal in every property.
-    public static func == (lhs: HaapiFlowViewControllerStyle, rhs: HaapiFlowViewControllerStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.closeButtonMinHeight, \.closeButtonMinWidth, \.closeButtonImageName, \.closeButtonTintColorName)
-    }
 }
 
 /// The form screen's style (section `FormViewController`).
@@ -60,11 +54,6 @@ public final class FormViewControllerStyle: UIViewControllerStyle {
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
         (contentTextAppearance, contentTextColorName) = try values.text(.contentTextAppearance, .contentTextColorName, in: decoder)
     }
-
-    /// Whether two form screen styles are equal in every property.
-    public static func == (lhs: FormViewControllerStyle, rhs: FormViewControllerStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonVCStyle, \.contentStyle, \.contentTextAppearance, \.contentTextColorName)
-    }
 }
 
 /// The selector screen's style (section `SelectorViewController`).
@@ -83,11 +72,6 @@ public final class SelectorViewControllerStyle: UIViewControllerStyle {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
-    }
-
-    /// Whether two selector screen styles are equal in every property.
-    public static func == (lhs: SelectorViewControllerStyle, rhs: SelectorViewControllerStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonVCStyle, \.contentStyle)
     }
 }
 
@@ -113,11 +97,6 @@ public final class PollingViewControllerStyle: UIViewControllerStyle {
         contentStyle = try values.style(StackViewStyle.self, forKey: .contentStyle, in: decoder)
         (loadingIndicatorSideDimension, loadingIndicatorViewStyle) = try values.spinner(
             .loadingIndicatorSideDimension, or: 40, .loadingIndicatorViewStyle, in: decoder)
-    }
-
-    /// Whether two polling screen styles are equal in every property.
-    public static func == (lhs: PollingViewControllerStyle, rhs: PollingViewControllerStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonVCStyle, \.contentStyle, \.loadingIndicatorSideDimension, \.loadingIndicatorViewStyle)
     }
 }
 
@@ -171,20 +150,12 @@ public final class BankIdViewControllerStyle: UIViewControllerStyle {
         textMinutesRemainingKey = try values.name(.textMinutesRemaining) ?? LocalizableStrings.PluralKey.pollingMinutesRemaining.rawValue
         textSecondsRemainingKey = try values.name(.textSecondsRemaining) ?? LocalizableStrings.PluralKey.pollingSecondsRemaining.rawValue
     }
-
-    /// Whether two BankID screen styles are equal in every property.
-    public static func == (lhs: BankIdViewControllerStyle, rhs: BankIdViewControllerStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonVCStyle, \.contentStyle, \.contentTextAppearance, \.contentTextColorName, \.expandableViewStyle,
-            \.textInstructionTitleKey, \.textInstructionBodyKey, \.textOrKey, \.textMinutesKey, \.textSecondsKey, \.textMinutesRemainingKey,
-            \.textSecondsRemainingKey)
-    }
 }
 
 /// The WebAuthn screen's style (section `WebAuthnViewController`), with the `hui_*` keys of its texts.
 public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
     /// The `hui_*` keys of the screen's texts; a theme points any of them at a key of the app's.
-    public final class TextualKeys: Sendable, Equatable {
+    public final class TextualKeys: Sendable {
         /// The key of the passkey button's title.
         public let platformButtonTextKey: String
         /// The key of the message over the passkey button.
@@ -258,15 +229,6 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
         public var noCredentialsMessageText: String { LocalizableStrings().string(forKey: noCredentialsMessageTextKey) }
         /// The text of ``passkeysNotSupportedMessageTextKey``.
         public var passkeysNotSupportedMessageText: String { LocalizableStrings().string(forKey: passkeysNotSupportedMessageTextKey) }
-
-        /// Whether two sets of keys are equal key by key.
-        public static func == (lhs: TextualKeys, rhs: TextualKeys) -> Bool {
-            equalProperties(
-                lhs, rhs, \.platformButtonTextKey, \.platformMessageTextKey, \.crossPlatformButtonTextKey, \.crossPlatformMessageTextKey,
-                \.errorButtonTextKey, \.errorMessageTextKey, \.registrationSuccessMessageTextKey, \.retryButtonTextKey,
-                \.retryMessageTextKey,
-                \.appAssociationErrorMessageTextKey, \.noCredentialsMessageTextKey, \.passkeysNotSupportedMessageTextKey)
-        }
     }
 
     /// The section.
@@ -323,13 +285,6 @@ public final class WebAuthnViewControllerStyle: UIViewControllerStyle {
             noCredentialsMessageTextKey: key(.noCredentialsMessageText, .webAuthnNoCredentialsMessage),
             passkeysNotSupportedMessageTextKey: key(.passkeysNotSupportedMessageText, .passkeysNotSupported))
     }
-
-    /// Whether two WebAuthn screen styles are equal in every property.
-    public static func == (lhs: WebAuthnViewControllerStyle, rhs: WebAuthnViewControllerStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonVCStyle, \.contentStyle, \.contentTextAppearance, \.contentTextColorName, \.loadingIndicatorSideDimension,
-            \.loadingIndicatorViewStyle, \.successNotificationBannerViewStyle, \.textualKeys)
-    }
 }
 
 /// The problem screen's style (section `ProblemViewController`).
@@ -342,11 +297,6 @@ public final class ProblemViewControllerStyle: UIViewControllerStyle {
     /// Reads the style from its theme section.
     public init(from decoder: any Decoder) throws {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
-    }
-
-    /// Whether two problem screen styles are equal in every property.
-    public static func == (lhs: ProblemViewControllerStyle, rhs: ProblemViewControllerStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonVCStyle)
     }
 }
 
@@ -361,18 +311,13 @@ public final class GenericViewControllerStyle: UIViewControllerStyle {
     public init(from decoder: any Decoder) throws {
         commonVCStyle = try CommonViewControllerStyle(from: decoder)
     }
-
-    /// Whether two generic screen styles are equal in every property.
-    public static func == (lhs: GenericViewControllerStyle, rhs: GenericViewControllerStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonVCStyle)
-    }
 }
 
 /// The styles every screen shares (the seeds' `HaapiUIViewControllerStyle`): messages by kind,
 /// buttons, links, text fields, checkboxes, pickers, tabs, the banner and the header.
-public struct HaapiUIViewControllerStyle: Sendable, Equatable {
+public struct HaapiUIViewControllerStyle: Sendable {
     /// The message styles, one per kind of message (sections `MessageView.*`).
-    public struct MessageViewStyles: Sendable, Equatable {
+    public struct MessageViewStyles: Sendable {
         /// Error messages (`MessageView.Error`).
         public let error: MessageViewStyle
         /// Warnings (`MessageView.Warn`).

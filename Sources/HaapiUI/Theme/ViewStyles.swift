@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stack of views (sections `StackView.*`): spacing and alignment.
-public final class StackViewStyle: UIStyle {
+public final class StackViewStyle: UIStyle, Equatable {
     /// How the stack lines its views up across its axis.
     public enum Alignment: String, Sendable, CaseIterable {
         /// UIKit's `UIStackView.Alignment` cases, by the same names.
@@ -78,14 +78,6 @@ public final class MessageViewStyle: UIStyle {
         imageTintColorName = try values.name(.imageTintColorName)
         (borderColorName, borderWidth, cornerRadius) = try values.border(.borderColorName, .borderWidth, .cornerRadius)
     }
-
-    /// Whether two message styles are equal in every property.
-    public static func == (lhs: MessageViewStyle, rhs: MessageViewStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.stackAlignment, \.textAppearance, \.textColorName, \.imageName,
-            \.imageTintColorName,
-            \.borderColorName, \.borderWidth, \.cornerRadius)
-    }
 }
 
 /// A button (sections `ActionableButton.Primary`, `.Secondary`, `.Text`, `.LinkView`).
@@ -127,17 +119,10 @@ public final class ActionableButtonStyle: UIStyle {
         (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         loadingIndicatorViewStyle = try values.style(LoadingIndicatorViewStyle.self, forKey: .loadingIndicatorViewStyle, in: decoder)
     }
-
-    /// Whether two button styles are equal in every property.
-    public static func == (lhs: ActionableButtonStyle, rhs: ActionableButtonStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.iconTextPadding, \.imageName, \.minHeight,
-            \.textAppearance, \.textColorName, \.loadingIndicatorViewStyle)
-    }
 }
 
 /// A spinner (sections `LoadingIndicatorView*`).
-public final class LoadingIndicatorViewStyle: UIStyle {
+public final class LoadingIndicatorViewStyle: UIStyle, Equatable {
     /// The spinner's own padding and background.
     public let commonUIStyle: CommonUIStyle
     /// The colour name of the spinner's stroke.
@@ -178,11 +163,6 @@ public final class LinkViewStyle: UIStyle {
         actionableButtonStyle = try values.style(ActionableButtonStyle.self, forKey: .actionableButtonStyle, in: decoder)
         (loadingIndicatorSideDimension, loadingIndicatorViewStyle) = try values.spinner(
             .loadingIndicatorSideDimension, or: 32, .loadingIndicatorViewStyle, in: decoder)
-    }
-
-    /// Whether two link styles are equal in every property.
-    public static func == (lhs: LinkViewStyle, rhs: LinkViewStyle) -> Bool {
-        equalProperties(lhs, rhs, \.commonUIStyle, \.actionableButtonStyle, \.loadingIndicatorSideDimension, \.loadingIndicatorViewStyle)
     }
 }
 
@@ -263,16 +243,6 @@ public final class InputTextFieldStyle: UIStyle {
         titlePaddingRight = try values.number(.titlePaddingRight)
         titleTextAppearance = try values.style(TextAppearance.self, forKey: .titleTextAppearance, in: decoder)
     }
-
-    /// Whether two text field styles are equal in every property.
-    public static func == (lhs: InputTextFieldStyle, rhs: InputTextFieldStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.errorColorName, \.errorImageName,
-            \.errorTextAppearance,
-            \.iconPadding, \.textFieldColorName, \.textFieldContentPadding, \.textFieldMinimumHeight, \.textFieldPasswordImageTintColorName,
-            \.textFieldPlaceholderColorName, \.textFieldTextAppearance, \.tintColorName, \.titleColorName, \.titleMinimumHeight,
-            \.titlePaddingLeft, \.titlePaddingRight, \.titleTextAppearance)
-    }
 }
 
 /// A checkbox with its label (section `CheckboxView`).
@@ -318,14 +288,6 @@ public final class CheckboxViewStyle: UIStyle {
         imageNameUnchecked = try values.decode(String.self, forKey: .imageNameUnchecked)
         (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
     }
-
-    /// Whether two checkbox styles are equal in every property.
-    public static func == (lhs: CheckboxViewStyle, rhs: CheckboxViewStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.checkboxHeight, \.checkboxWidth, \.cornerRadius,
-            \.iconTextPadding,
-            \.imageNameChecked, \.imageNameUnchecked, \.textAppearance, \.textColorName)
-    }
 }
 
 /// The picker of a select field (section `TextPickerView`).
@@ -356,17 +318,10 @@ public final class TextPickerViewStyle: UIStyle {
         toolbarBackgroundColorName = try values.name(.toolbarBackgroundColorName)
         toolbarTextTintColorName = try values.name(.toolbarTextTintColorName)
     }
-
-    /// Whether two picker styles are equal in every property.
-    public static func == (lhs: TextPickerViewStyle, rhs: TextPickerViewStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.itemBackgroundColorName, \.textAppearance, \.textColorName, \.toolbarBackgroundColorName,
-            \.toolbarTextTintColorName)
-    }
 }
 
 /// The banner that shows a message over the screen (sections `NotificationBannerView*`).
-public final class NotificationBannerViewStyle: UIStyle {
+public final class NotificationBannerViewStyle: UIStyle, Equatable {
     /// The banner's own padding and background.
     public let commonUIStyle: CommonUIStyle
     /// How the banner's action button looks.
@@ -422,13 +377,6 @@ public final class TabViewStyle: UIStyle {
         selectedTabIndicatorColorName = try values.decode(String.self, forKey: .selectedTabIndicatorColorName)
         (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
     }
-
-    /// Whether two tab styles are equal in every property.
-    public static func == (lhs: TabViewStyle, rhs: TabViewStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.highlightTextColorName, \.iconTextPadding, \.selectedTabIndicatorColorName, \.textAppearance,
-            \.textColorName)
-    }
 }
 
 /// A title that opens to show more (section `ExpandableView`; BankID's help text).
@@ -469,13 +417,6 @@ public final class ExpandableViewStyle: UIStyle {
         iconTintColorName = try values.name(.iconTintColorName)
         (titleTextAppearance, titleTextColorName) = try values.text(.titleTextAppearance, .titleTextColorName, in: decoder)
     }
-
-    /// Whether two expandable view styles are equal in every property.
-    public static func == (lhs: ExpandableViewStyle, rhs: ExpandableViewStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.borderColorName, \.borderWidth, \.cornerRadius, \.contentTextAppearance, \.contentTextColorName,
-            \.iconImageName, \.iconTintColorName, \.titleTextAppearance, \.titleTextColorName)
-    }
 }
 
 /// The header above every screen (section `HeaderView`): an optional logo and title.
@@ -508,11 +449,5 @@ public final class HeaderViewStyle: UIStyle {
         imageTintColorName = try values.name(.imageTintColorName)
         (textAppearance, textColorName) = try values.text(.textAppearance, .textColorName, in: decoder)
         titleText = try values.name(.titleText)
-    }
-
-    /// Whether two header styles are equal in every property.
-    public static func == (lhs: HeaderViewStyle, rhs: HeaderViewStyle) -> Bool {
-        equalProperties(
-            lhs, rhs, \.commonUIStyle, \.iconTextPadding, \.imageName, \.imageTintColorName, \.textAppearance, \.textColorName, \.titleText)
     }
 }
