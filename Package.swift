@@ -3,12 +3,16 @@ import PackageDescription
 
 // Layers, bottom to top (arrows point down only; docs/DESIGN.md draws them, and
 // Tests/PackageTests/PackageGraphTests.swift fails on any other arrow):
-//   haapi -> HaapiCLI -> HaapiPreview -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
-//   HaapiCLI -> OIDCClient -> OAuthCore
+//   haapi-full -> HaapiCLI -> HaapiPreview -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
+//   haapi -> HaapiCLICore -> OIDCClient -> OAuthCore;  HaapiCLI -> HaapiCLICore
+// The command line is two executables: `haapi` holds the commands that use a profile's tokens
+// (token, api, status, refresh, ...), on HaapiCLICore alone, so that a script's `haapi token`
+// maps only what it needs; it hands every other command (login, demo, server, preview, inspect,
+// help) to `haapi-full` beside it, which has the kit, the SDK and the development server.
 // OAuthCore is the protocol core both logins share: JOSE, DPoP, the token endpoint, discovery,
 // ID-token validation and the one token lifecycle (TokenSession). HaapiSDK and OIDCClient are
 // siblings; neither imports the other.
-//   HaapiCLI -> OAuthTransportNIO, SecretService, HaapiDevServer -> OAuthCore
+//   HaapiCLICore -> OAuthTransportNIO, SecretService -> OAuthCore;  HaapiCLI -> HaapiDevServer -> OAuthCore
 // Beside the layers, each on OAuthCore alone: the two HTTP transports, OAuthTransportURLSession
 // (URLSession, the default of HaapiSDK on Apple platforms) and OAuthTransportNIO
 // (AsyncHTTPClient, its default elsewhere); SecretService (the Linux keyring); HaapiDevServer
@@ -38,6 +42,7 @@ let package = Package(
         .library(name: "IdsvrHaapiUIKit", targets: ["IdsvrHaapiUIKit"]),
         .library(name: "IdsvrHaapiSdk", targets: ["IdsvrHaapiSdk"]),
         .executable(name: "haapi", targets: ["haapi"]),
+        .executable(name: "haapi-full", targets: ["haapi-full"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
@@ -144,21 +149,32 @@ let package = Package(
         .target(name: "HaapiPreview", dependencies: ["HaapiUI"]),
         // The command line as a library, so that tests and fuzz harnesses reach its readers and
         // decisions; the `haapi` executable only runs it.
-        .executableTarget(name: "haapi", dependencies: ["HaapiCLI"]),
+        .executableTarget(name: "haapi", dependencies: ["HaapiCLICore"]),
+        .executableTarget(name: "haapi-full", dependencies: ["HaapiCLI"]),
+        // The commands on a profile's tokens, their texts (Resources/Commands-*.strings) and the
+        // profile store: what `haapi` links.
+        .target(
+            name: "HaapiCLICore",
+            dependencies: [
+                "OAuthCore", "OIDCClient", "OAuthTransportNIO", "SecretService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.embedInCode("Resources/Commands-en.strings"), .embedInCode("Resources/Commands-sv.strings")]
+        ),
         .target(
             name: "HaapiCLI",
             dependencies: [
-                "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
-                "SecretService",
+                "HaapiCLICore", "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO",
+                "HaapiDevServer", "SecretService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
             name: "FuzzHarnesses",
-            // HaapiCLI: the command line's readers of the files it keeps (config.json, tokens.json).
+            // HaapiCLICore: the command line's readers of the files it keeps (config.json, tokens.json).
             dependencies: [
-                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", "SecretService",
+                "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLICore", "SecretService",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -247,7 +263,8 @@ let package = Package(
             // `haapi server` or a recorded Curity flow, some under tmux.
             dependencies: [
                 "HaapiTesting", "HaapiServerTesting",
-                "haapi", "HaapiCLI", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI", "HaapiPreview", "OAuthCore",
+                "haapi", "haapi-full", "HaapiCLI", "HaapiCLICore", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI",
+                "HaapiPreview", "OAuthCore",
                 "OIDCClient",
             ]
         ),

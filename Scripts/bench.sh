@@ -52,7 +52,7 @@ swift build -c release --product Benchmarks >&2
 BIN=$(swift build -c release --show-bin-path)
 # The haapi binary people install (Scripts/build-cli.sh), and the programs the start-up rows use:
 # runstat, which starts a command and reads what it cost, and the floor program beside haapi token.
-HAAPI=$(Scripts/build-cli.sh)
+HAAPI=$(Scripts/build-cli.sh | head -1)
 mkdir -p .build/bench
 clang -O2 -Wall -o .build/bench/runstat Scripts/bench/runstat.c
 swiftc -O -o .build/bench/floor Scripts/bench/floor.swift

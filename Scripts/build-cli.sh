@@ -1,5 +1,6 @@
 #!/bin/bash
-# Builds the haapi binary to install, and prints its path. Release mode; on Linux the Swift
+# Builds the two binaries to install side by side, haapi and haapi-full, and prints their paths
+# (haapi runs the commands on a profile's tokens and hands every other to haapi-full beside it). Release mode; on Linux the Swift
 # runtime and Foundation are linked into it (--static-swift-stdlib, with lld): at each start the dynamic
 # loader binds no symbols across twenty shared libraries, which was a third of a cached
 # `haapi token`, and scripts call `haapi token` in loops. lld packs its 144,000 relative
@@ -7,10 +8,10 @@
 # The binary needs only the C and C++ runtimes (libc 2.36 or later, libstdc++, libm, libz), so
 # it also runs where no Swift toolchain is installed.
 # The build has a folder of its own (.build/cli): its flags differ from every other build's.
-#   install -m 755 "$(Scripts/build-cli.sh)" ~/.local/bin/
+#   install -m 755 $(Scripts/build-cli.sh) ~/.local/bin/
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --product haapi)
+flags=(-c release)
 if [ "$(uname -s)" = Linux ]; then
   flags+=(--scratch-path .build/cli --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
   # Not position-independent: the Swift metadata's 1.4 MB of pointers are written by the linker,
@@ -18,5 +19,8 @@ if [ "$(uname -s)" = Linux ]; then
   # haapi token); and main the only exported symbol (Scripts/lib/haapi.exports).
   flags+=(-Xlinker --no-pie -Xlinker "--version-script=$PWD/Scripts/lib/haapi.exports")
 fi
-swift build "${flags[@]}" >&2
-echo "$(swift build "${flags[@]}" --show-bin-path)/haapi"
+swift build "${flags[@]}" --product haapi-full >&2
+swift build "${flags[@]}" --product haapi >&2
+bin=$(swift build "${flags[@]}" --show-bin-path)
+echo "$bin/haapi"
+echo "$bin/haapi-full"

@@ -83,7 +83,7 @@ RULES = [
             ("Sources/HaapiDriver/HaapiError.swift", "func plantD(_ s: String) { _ = s.withCString { write(2, $0, strlen($0)) } }"),
             ("Sources/HaapiUI/", 'func plantE(_ s: String) { NSLog("%@", s) }', UIKIT),
             ("Sources/OIDCClient/Login/OIDCClient.swift", "func plantF(_ s: String) { print(s) }"),
-            ("Sources/HaapiCLI/Support/ExitCodes.swift", "func plantG(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }"),
+            ("Sources/HaapiCLICore/Support/ExitCodes.swift", "func plantG(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }"),
             ("Sources/HaapiPreview/ScreenPage.swift", "func plantH(_ s: String) { _ = write(STDOUT_FILENO, s, s.utf8.count) }"),
             ("Sources/HaapiUI/Screens/ScreenBuilder.swift", 'func plantI(_ s: String) { os_log("%{public}@", s) }'),
             ("Sources/Benchmarks/main.swift", "func plantK(_ s: String) { dump(s) }"),
@@ -109,7 +109,7 @@ RULES = [
         finds=[re.compile(r"PrintableText\(own:")],
         gates=set(),
         message="PrintableText(own:) keeps text as it is, control characters too: use PrintableText(_:) for anything not the program's own",
-        plants=[("Sources/HaapiCLI/Commands/TokenCommand.swift", "func plantL(_ s: String) -> PrintableText { PrintableText(own: s) }")],
+        plants=[("Sources/HaapiCLICore/Commands/TokenCommand.swift", "func plantL(_ s: String) -> PrintableText { PrintableText(own: s) }")],
     ),
     # Every page is Markup (OAuthCore), each value interpolated with the label that escapes it for
     # where it lands, and sent from the two places that send pages.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import HaapiCLI
+import HaapiCLICore
 import HaapiDriver
 import HaapiSDK
 import HaapiUI

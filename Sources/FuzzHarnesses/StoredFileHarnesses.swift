@@ -1,5 +1,5 @@
 import Foundation
-import HaapiCLI
+import HaapiCLICore
 import OAuthCore
 
 // The files `haapi` keeps in a profile's folder, which a user, a script or a damaged disk may

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import HaapiSDK
 import HaapiUI
 

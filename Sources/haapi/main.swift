@@ -1,4 +1,4 @@
-import HaapiCLI
+import HaapiCLICore
 
-// The whole command line is the HaapiCLI library; this executable only starts it.
+// The commands on a profile's tokens; every other command goes on in `haapi-full`.
 await HaapiCommandLine.main()

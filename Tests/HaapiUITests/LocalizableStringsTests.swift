@@ -54,16 +54,15 @@ import Testing
     @Test func argumentsTakeThePlaceOfTheirMarkersInOrderOrByPosition() {
         let english = LocalizableStrings(languages: ["en"], appTable: { _ in nil })
         let swedish = LocalizableStrings(languages: ["sv"], appTable: { _ in nil })
-        #expect(english.string(.waitingFor, "+46 70") == "Waiting for +46 70")
-        #expect(swedish.string(.waitingFor, "+46 70") == "Väntar på +46 70")
-        #expect(
-            english.string(.browserOpened, "xdg-open", "http://127.0.0.1:1/cb")
-                == "Opened with xdg-open; waiting for the browser to come back to http://127.0.0.1:1/cb.")
+        #expect(english.string(.problemNoRoutesMessage, "The step") == "The step offers no way to go on. Start the login again.")
+        #expect(swedish.string(.problemNoRoutesMessage, "Steget") == "Steget erbjuder inget sätt att fortsätta. Börja om inloggningen.")
+        #expect(english.string(.fieldError, "Username", "Required") == "Username. Error: Required")
+        #expect(swedish.string(.fieldError, "Användarnamn", "Krävs") == "Användarnamn. Fel: Krävs")
         // A translation may put the arguments in another order.
-        let reordered = LocalizableStrings(languages: ["en"], appTable: { $0 == "haapi_browser_opened" ? "Back to %2$@ from %1$@" : nil })
-        #expect(reordered.string(.browserOpened, "xdg-open", "URL") == "Back to URL from xdg-open")
+        let reordered = LocalizableStrings(languages: ["en"], appTable: { $0 == "haapi_field_error" ? "%2$@ (%1$@)" : nil })
+        #expect(reordered.string(.fieldError, "Username", "Required") == "Required (Username)")
         // An argument holding a marker is not formatted again.
-        #expect(english.string(.browserOpened, "%@", "x") == "Opened with %@; waiting for the browser to come back to x.")
+        #expect(english.string(.fieldError, "%@", "x") == "%@. Error: x")
     }
 
     @Test func yesIsTheLanguagesLetterOrY() {

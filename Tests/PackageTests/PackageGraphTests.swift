@@ -24,13 +24,18 @@ struct PackageGraphTests {
         "HaapiPreview": ["HaapiUI"],
         "IdsvrHaapiSdk": ["HaapiSDK"],
         "IdsvrHaapiUIKit": ["HaapiUI"],
+        // The commands on a profile's tokens: what `haapi` links, and nothing of the kit or the server.
+        "HaapiCLICore": ["OAuthCore", "OIDCClient", "OAuthTransportNIO", "SecretService"],
         "HaapiCLI": [
-            "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO", "HaapiDevServer",
-            "SecretService",
+            "HaapiCLICore", "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO",
+            "HaapiDevServer", "SecretService",
         ],
-        "haapi": ["HaapiCLI"],
+        "haapi": ["HaapiCLICore"],
+        "haapi-full": ["HaapiCLI"],
         // The harnesses fuzz the readers of every layer, the command line's files among them.
-        "FuzzHarnesses": ["OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLI", "SecretService"],
+        "FuzzHarnesses": [
+            "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLICore", "SecretService",
+        ],
         "haapi-fuzz": ["FuzzHarnesses"],
         "Benchmarks": [
             "OAuthTransportURLSession", "OAuthCore", "HaapiSDK", "HaapiDriver", "HaapiDevServer", "OIDCClient", "OAuthTransportNIO",
@@ -94,10 +99,13 @@ struct PackageGraphTests {
             guard graph[tested] != nil, graph[tested]?.type != "test" else { continue }
             let above = Set(modules.filter { $0 != tested && Self.closure($0, in: graph).contains(tested) })
             // What the tests reach besides the module itself and its own executable.
-            let reached = Self.closure(name, in: graph).subtracting([name, tested]).subtracting(tested == "HaapiCLI" ? ["haapi"] : [])
+            let reached = Self.closure(name, in: graph).subtracting([name, tested]).subtracting(["haapi", "haapi-full"])
             let wrong = reached.intersection(above)
             #expect(wrong.isEmpty, "\(name) links \(wrong.sorted().joined(separator: ", ")), built on \(tested)")
         }
+        // `haapi` links the token commands alone: not the kit, the SDK or the development server.
+        #expect(
+            Self.closure("haapi", in: graph).isDisjoint(with: ["HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiPreview", "HaapiDevServer"]))
         // The tests of the core reach only the core and the core test kit.
         #expect(Self.closure("OAuthCoreTests", in: graph) == ["OAuthCoreTests", "HaapiTesting", "OAuthCore"])
     }

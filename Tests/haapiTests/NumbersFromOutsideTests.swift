@@ -4,7 +4,7 @@ import HaapiUI
 import OAuthCore
 import Testing
 
-@testable import HaapiCLI
+@testable import HaapiCLICore
 
 /// Numbers from outside the process (a provider's, a HAAPI server's, an argument) on their way to
 /// what `haapi` shows: clamped by `OutsideNumber`, never a trap (security review, round 3).

@@ -164,7 +164,7 @@ struct PreviewBrowserTests {
     @Test func theReturnPageFitsAPhone() throws {
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let make = ReturnPage.make(strings: LocalizableStrings(languages: ["sv"], appTable: { _ in nil }))
+        let make = ReturnPage.make(language: "sv")
         for (name, parameters, title) in [
             ("signed-in", [("_resume_nonce", "n")], "Inloggad"), ("failed", [("error", "access_denied")], "Inloggningen slutfördes inte"),
             ("signed-out", [("state", "s")], "Utloggad"),

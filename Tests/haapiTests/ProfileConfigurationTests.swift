@@ -2,7 +2,7 @@ import Foundation
 import OAuthCore
 import Testing
 
-@testable import HaapiCLI
+@testable import HaapiCLICore
 
 /// A profile's settings (`config.json`, a `--config` file) are typed: a strategy, an
 /// attestation, a login and a secret store are one of their words, or the file is refused

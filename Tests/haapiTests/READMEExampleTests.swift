@@ -206,7 +206,7 @@ struct READMEExampleTests {
             case "swift run haapi demo":
                 let pane = try shell.runAtTerminal(example)
                 #expect(pane.contains("EXIT=0") && pane.contains("\"sub\" : \"demo\""), "pane:\n\(pane)")
-            case #"install -m 755 "$(Scripts/build-cli.sh)" ~/.local/bin/"#:
+            case "install -m 755 $(Scripts/build-cli.sh) ~/.local/bin/":
                 // The release build takes minutes: the test's shell has the debug build on its PATH
                 // instead, and the script is there to run as printed.
                 #expect(

@@ -3,7 +3,7 @@ import HaapiTesting
 import OAuthCore
 import Testing
 
-@testable import HaapiCLI
+@testable import HaapiCLICore
 
 /// Issue 38, item 13: what the commands print for a person reads as peers print it.
 @Suite struct ReadableOutputTests {

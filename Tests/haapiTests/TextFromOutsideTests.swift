@@ -4,7 +4,7 @@ import OAuthCore
 import OIDCClient
 import Testing
 
-@testable import HaapiCLI
+@testable import HaapiCLICore
 
 /// Text from outside (a provider's `scope`, `sub` or `error_description`, a user name) on its way
 /// to the terminal: `PrintableText` neutralises its control characters once (security review, round 3).

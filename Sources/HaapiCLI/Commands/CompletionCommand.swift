@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HaapiCLICore
 import OAuthCore
 
 /// `haapi completion SHELL`: the shell completion script, generated from the command definitions.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HaapiCLICore
 import HaapiDevServer
 import HaapiPreview
 import HaapiUI
@@ -30,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var log: LogOptions
 
     func run() async throws {
-        log.apply()
+        log.apply(moreTags: SdkFollowUpTag.allCases)
         let terminal = Terminal()
         let answers = try interaction.loadAnswers(terminal: terminal)
         let state: ServerState
@@ -66,16 +67,13 @@ struct DemoCommand: AsyncParsableCommand {
         try result.get()
     }
 
-    /// The demo's texts, in the user's language.
-    static var strings: LocalizableStrings { Texts.strings }
-
     /// A message the server "sends" the user, as the demo shows it.
     static func describe(_ message: OutOfBandMessage) -> String {
         switch message {
         case .oneTimeCode(let channel, let username, let recipient, let code):
-            return strings.string(.messageOneTimeCode, username, channel, recipient, code)
+            return Texts.string(.messageOneTimeCode, username, channel, recipient, code)
         case .approvalLink(let username, let purpose, let link):
-            return strings.string(.messageApprovalLink, username, purpose, link.absoluteString)
+            return Texts.string(.messageApprovalLink, username, purpose, link.absoluteString)
         }
     }
 
@@ -94,9 +92,9 @@ struct DemoCommand: AsyncParsableCommand {
             settings.strategy = .secret
             settings.clientSecret = try await state.store.get(ClientRecord.self, kind: "client", id: "haapi-secret")?.clientSecret
         }
-        Stderr.line(terminal.styled(Self.strings.string(.demoLogInAs, SeedData.username, SeedData.password), .bold, .green))
+        Stderr.line(terminal.styled(Texts.string(.demoLogInAs, SeedData.username, SeedData.password), .bold, .green))
         if client == .secret {
-            Stderr.line(terminal.styled(Self.strings.string(.demoMessagesHint, SeedData.personalNumber), .green))
+            Stderr.line(terminal.styled(Texts.string(.demoMessagesHint, SeedData.personalNumber), .green))
         }
         let outcome = try await LoginSession(
             configuration: settings, answers: answers, browserCommand: interaction.browserCommand, name: "demo"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HaapiCLICore
 import HaapiUI
 import OAuthCore
 import OIDCClient
@@ -52,7 +53,7 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        log.apply()
+        log.apply(moreTags: SdkFollowUpTag.allCases)
         let profile = profileOption.name
         try Profile.validate(profile)
         let existed = Profile.exists(profile)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HaapiCLICore
 import OAuthCore
 import OIDCClient
 

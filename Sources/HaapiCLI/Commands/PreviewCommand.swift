@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HaapiCLICore
 import HaapiDevServer
 import HaapiPreview
 import HaapiSDK

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import OAuthCore
 
 /// `--answers FILE`: `{"fields": {name: answer}, "choices": ["username-password", ...]}`.

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import HaapiUI
 import OAuthCore
 import OAuthTransportNIO
@@ -36,7 +37,7 @@ struct BrowserLogin {
         LoopbackUserAgent(
             launcher: AnnouncingLauncher(
                 browser: startsBrowser ? SystemBrowserLauncher(commandLine: browserCommand) : nil, signingIn: signingIn),
-            listen: LoopbackRedirectListener.factory(page: ReturnPage.make(strings: LocalizableStrings())))
+            listen: LoopbackRedirectListener.factory(page: ReturnPage.make()))
     }
 
     /// Says what the command waits for: the browser it started, or (with none, or none that

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import HaapiDriver
 import OAuthCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import OAuthCore
 
 /// `haapi login --record DIR`: a transport that keeps each HAAPI response of the login (steps

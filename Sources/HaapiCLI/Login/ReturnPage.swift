@@ -1,3 +1,4 @@
+import HaapiCLICore
 import HaapiPreview
 import HaapiUI
 import OAuthTransportNIO
@@ -5,11 +6,14 @@ import OAuthTransportNIO
 /// The page a browser shows when it comes back to `haapi`: in the kit's look (the preview's
 /// style sheet) and the user's language, saying that the login goes on in the terminal.
 enum ReturnPage {
-    /// The page maker for the loopback listener, in the language of `strings`.
-    static func make(strings: LocalizableStrings) -> LoopbackRedirectListener.ReturnPage {
+    /// The page maker for the loopback listener, in `language` (default: the user's).
+    static func make(language: String = Texts.language) -> LoopbackRedirectListener.ReturnPage {
+        let strings = LocalizableStrings(languages: [language], appTable: { _ in nil })
+        let texts = Texts.table(strings.language)
+        @Sendable func said(_ key: Texts.Key) -> String { texts.texts[key.rawValue] ?? Texts.string(key) }
         let drawn = (try? Theme.kit).flatMap { theme in try? ScreenPage(theme: theme, assets: AppAssets(), strings: strings) }
         return { parameters in
-            let (title, text): (LocalizableStrings.Key, LocalizableStrings.Key)
+            let (title, text): (Texts.Key, Texts.Key)
             switch LoopbackRedirectListener.Return(parameters) {
             case .signedIn: (title, text) = (.returnSignedInTitle, .returnSignedIn)
             case .failed: (title, text) = (.returnFailedTitle, .returnFailed)
@@ -19,10 +23,10 @@ enum ReturnPage {
             let screen = Screen(
                 kind: .generic,
                 messages: [
-                    .message(text: strings.string(title), style: MessageStyleAttribute.heading.themeSection),
-                    .message(text: strings.string(text), style: MessageStyleAttribute.content.themeSection),
+                    .message(text: said(title), style: MessageStyleAttribute.heading.themeSection),
+                    .message(text: said(text), style: MessageStyleAttribute.content.themeSection),
                 ], content: [], links: [])
-            return drawn.html(screen, title: strings.string(title)).description
+            return drawn.html(screen, title: said(title)).description
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import HaapiUI
 import OAuthCore
 
@@ -49,11 +50,11 @@ struct ScreenText {
             return ["\(button.title):", "  " + styled(PrintableText(opening(url).absoluteString), .bold)]
         case .qrCode(let data, let image):
             let heading: PrintableText =
-                kind == .bankID ? "\(strings.string(.bankIDScanOnOtherDevice)):" : "\(strings.string(.qrCodeShown)):"
+                kind == .bankID ? "\(Texts.string(.bankIDScanOnOtherDevice)):" : "\(Texts.string(.qrCodeShown)):"
             if let data {
                 if let code = qrCode(data) { return [heading, code] }
                 return [
-                    heading, "  " + styled(PrintableText(data), .bold), styled(PrintableText(strings.string(.qrCodeNeedsQrencode)), .dim),
+                    heading, "  " + styled(PrintableText(data), .bold), styled(PrintableText(Texts.string(.qrCodeNeedsQrencode)), .dim),
                 ]
             }
             // An image: a link can be opened in a browser; a data: image is named by its text.
@@ -79,8 +80,8 @@ struct ScreenText {
         switch style {
         case .heading: return styled(text, .bold, .blue)
         case .info: return styled(text, .cyan)
-        case .warn: return styled(PrintableText(strings.string(.warningLabel) + " "), .yellow, .bold) + styled(text, .yellow)
-        case .error: return styled(PrintableText(strings.string(.errorLabel) + " "), .red, .bold) + styled(text, .red)
+        case .warn: return styled(PrintableText(Texts.string(.warningLabel) + " "), .yellow, .bold) + styled(text, .yellow)
+        case .error: return styled(PrintableText(Texts.string(.errorLabel) + " "), .red, .bold) + styled(text, .red)
         case .username, .recipientofcommunication: return styled(text, .bold)
         case .content, .usercode: return text
         }

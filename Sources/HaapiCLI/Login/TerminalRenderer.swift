@@ -1,4 +1,5 @@
 import Foundation
+import HaapiCLICore
 import HaapiSDK
 import HaapiUI
 import OAuthCore
@@ -53,7 +54,7 @@ import OIDCClient
             if let error = viewModel.error {
                 if error.isRetryable && retries < 2 && !Task.isCancelled {
                     retries += 1
-                    message(strings.string(.retrying, error.title), .warn)
+                    message(Texts.string(.retrying, error.title), .warn)
                     try await Task.sleep(for: .milliseconds(500))
                     await viewModel.retry()
                     continue
@@ -66,7 +67,8 @@ import OIDCClient
                     }
                     throw CLIFailure("login failed: \(title)\(Self.lockoutNote(problem))")
                 }
-                throw CLIFailure("login failed: \(Self.describe(error))\(Hints.after(error))")
+                throw CLIFailure(
+                    "login failed: \(Self.describe(error))\(Hints.after(error, unwrapping: { ($0 as? HaapiFlowError)?.underlyingError }))")
             }
             guard let model = viewModel.uiModel else { throw CLIFailure("login failed: the flow did not start") }
             do {
@@ -102,7 +104,7 @@ import OIDCClient
         if viewModel.configuration.shouldConfirmFlowInterruption && terminal.isInteractive && !isScripted {
             await viewModel.cancel()
             Stderr.write(
-                "\n" + terminal.styled("\(strings.string(.interruptingTitle)) \(strings.string(.yesNoDefaultNo)) ", .yellow, .bold))
+                "\n" + terminal.styled("\(strings.string(.interruptingTitle)) \(Texts.string(.yesNoDefaultNo)) ", .yellow, .bold))
             let reply: String
             do { reply = try await terminal.readLine() } catch is Interrupted { reply = "y" }
             if strings.isYes(reply) {
@@ -162,7 +164,7 @@ import OIDCClient
                 throw CLIFailure(
                     "login failed: the client operation \(name) cannot be performed in a terminal, and the step offers nothing else")
             }
-            Stderr.line(text.message(strings.string(.operationNotInTerminal, name), .warn))
+            Stderr.line(text.message(Texts.string(.operationNotInTerminal, name), .warn))
             try await offer(screen, of: model, defaultIndex: operation.actionModel.continueActions.isEmpty ? nil : 0)
         case let form as KitFormModel where form.step is UserConsentStep:
             try await offer(screen, of: model, isConsent: true)
@@ -285,7 +287,7 @@ import OIDCClient
         if isConsent, !isScripted, case .form(let accept)? = primary.first?.entry,
             accept.fields.contains(where: { ($0 as? KitCheckboxItem)?.isReadOnly == false })
         {
-            entries.insert((.choosingBoxes(accept), strings.string(.consentChooseScopes)), at: 1)
+            entries.insert((.choosingBoxes(accept), Texts.string(.consentChooseScopes)), at: 1)
         }
         guard !entries.isEmpty else {
             let step = viewModel.shownStep.flatMap { UnsupportedStepError($0).errorDescription } ?? "the step offers nothing to do"
@@ -307,7 +309,7 @@ import OIDCClient
             let options = entries.map { ChoiceOption(title: $0.title, names: Self.names($0.entry)) }
             // A selector asks its own question (its title, which its screen shows as a heading).
             let question =
-                (model as? any SelectorModel).map { $0.title ?? strings.string(.chooseAuthenticator) } ?? strings.string(.chooseAction)
+                (model as? any SelectorModel).map { $0.title ?? Texts.string(.chooseAuthenticator) } ?? Texts.string(.chooseAction)
             let asked = screen.messages.contains { if case .message(question, _) = $0 { true } else { false } }
             chosen =
                 entries[try await choose(question, options, defaultIndex: defaultIndex ?? (primary.count == 1 ? 0 : nil), asked: asked)]
@@ -398,7 +400,7 @@ import OIDCClient
                     // Not asked: the box as the server checked it.
                     values[box.key] = box.isChecked ? box.value : ""
                 } else {
-                    let hint = strings.string(box.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
+                    let hint = Texts.string(box.isChecked ? .yesNoDefaultYes : .yesNoDefaultNo)
                     Stderr.write(terminal.styled(PrintableText(box.label), .bold) + complaint + terminal.styled(" \(hint) ", .bold))
                     let reply = try await terminal.readLine().trimmingCharacters(in: .whitespaces).lowercased()
                     let checked = reply.isEmpty ? box.isChecked : strings.isYes(reply)
@@ -449,7 +451,7 @@ import OIDCClient
         while true {
             if let value = answer.currentValue() { return value }
             if !announced {
-                Stderr.line(terminal.styled(strings.string(.waitingForAnswerFile, name, path), .dim))
+                Stderr.line(terminal.styled(Texts.string(.waitingForAnswerFile, name, path), .dim))
                 announced = true
             }
             if terminal.takeInterrupt() { throw Interrupted() }
@@ -499,7 +501,7 @@ import OIDCClient
             if line.isEmpty, let defaultIndex { return defaultIndex }
             if let number = Int(line), number >= 1, number <= options.count { return number - 1 }
             if let index = options.firstIndex(where: { $0.matches(line) }) { return index }
-            message(strings.string(.chooseNumber, String(options.count)), .warn)
+            message(Texts.string(.chooseNumber, String(options.count)), .warn)
         }
     }
 
@@ -526,7 +528,7 @@ import OIDCClient
             while true {
                 if terminal.takeInterrupt() { throw Interrupted() }
                 if viewModel.oAuthModel != nil || viewModel.error != nil || changed { return false }
-                let text = polling.recipient.map { strings.string(.waitingFor, $0) } ?? strings.string(.waiting)
+                let text = polling.recipient.map { Texts.string(.waitingFor, $0) } ?? strings.string(.waiting)
                 // The time left is drawn with the spinner; without colour the line is printed only when its text changes.
                 let timeLeft =
                     countdown.map {
@@ -553,7 +555,8 @@ import OIDCClient
         // The browser comes back to a listener that lives for this one return (OIDCClient's, as for --browser logins).
         let listener: LoopbackRedirectListener
         do {
-            listener = try await LoopbackRedirectListener.start(port: 0, path: "/callback", page: ReturnPage.make(strings: strings))
+            listener = try await LoopbackRedirectListener.start(
+                port: 0, path: "/callback", page: ReturnPage.make(language: strings.language))
         } catch {
             throw CLIFailure(
                 "login failed: cannot listen for the browser's return: \((error as? any IdsvrError)?.errorDescription ?? "\(error)")")
@@ -596,9 +599,9 @@ import OIDCClient
             launched = nil
         }
         if let launched {
-            Stderr.line(terminal.styled(strings.string(.browserOpened, launched.command, redirectURI), .dim))
+            Stderr.line(terminal.styled(Texts.string(.browserOpened, launched.command, redirectURI), .dim))
         } else {
-            Stderr.line(terminal.styled(strings.string(.browserNotStarted), .dim))
+            Stderr.line(terminal.styled(Texts.string(.browserNotStarted), .dim))
         }
         let deadline = Date().addingTimeInterval(isScripted ? 60 : 600)
         try await Interrupts.whileWaitingForTheUser {

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import OAuthCore
+
+/// The commands `haapi` runs itself: those on a profile's tokens, and the small tools. Every
+/// other command line (`login`, `demo`, `server`, `preview`, `inspect`, `completion`, `help`,
+/// `--help`, `--version`) is handed, as it was typed, to `haapi-full`, the executable beside it
+/// that has the kit, the SDK and the development server, so that a script's `haapi token` maps
+/// and starts only what it needs.
+package struct TokenCommands: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "haapi",
+        subcommands: [
+            TokenCommand.self, ApiCommand.self, StatusCommand.self, ProfilesCommand.self, RefreshCommand.self, RevokeCommand.self,
+            UserinfoCommand.self, PKCECommand.self, ThumbprintCommand.self, DPoPProofCommand.self,
+        ])
+
+    package init() {}
+
+    /// The executable that runs the other commands, beside this one.
+    package static let fullExecutableName = "haapi-full"
+
+    /// Runs `haapi` with `CommandLine.arguments`: the command itself when it is one of
+    /// ``configuration``'s, else `haapi-full` in this process's place.
+    @MainActor package static func main() async -> Never {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let quick = TokenCommand.quickArguments(arguments) {
+            LogOptions.applyDefault()
+            let profile = quick.profile ?? ProfileOption.defaultName()
+            await CommandRunner.finish(
+                Task { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }, cancelledByCtrlC: true)
+        }
+        guard let name = arguments.first, configuration.subcommands.contains(where: { $0._commandName == name }) else {
+            handOff()
+        }
+        await CommandRunner.run(Self.self, arguments: arguments)
+    }
+
+    /// `haapi token` from ``TokenCommand/quickArguments(_:)``.
+    private static func printToken(profile: String, minimumLifetime: Int) async -> Int32 {
+        do {
+            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(OutsideNumber.seconds(minimumLifetime)))
+            return ExitCodes.success
+        } catch {
+            return CommandRunner.exitCode(after: error, root: Self.self)
+        }
+    }
+
+    /// Replaces this process with `haapi-full`, with the same arguments and environment; when it
+    /// cannot, says why and exits 1.
+    private static func handOff() -> Never {
+        let path = fullExecutablePath()
+        execv(path, CommandLine.unsafeArgv)
+        let reason = String(cString: strerror(errno))
+        Stderr.line(
+            Texts.line(
+                .commandError,
+                PrintableText(
+                    "this command is run by \(path), which could not be started (\(reason)): install it beside haapi "
+                        + "(Scripts/build-cli.sh installs both)")))
+        Foundation.exit(ExitCodes.failure)
+    }
+
+    /// `haapi-full` in the folder of this executable (links resolved).
+    static func fullExecutablePath() -> String {
+        #if os(Linux)
+            var buffer = [CChar](repeating: 0, count: 4097)
+            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            let own = count > 0 ? String(cString: buffer) : CommandLine.arguments[0]
+        #else
+            let own = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        #endif
+        return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(fullExecutableName).path
+    }
+}
+
+/// The `haapi` executable's entry.
+public enum HaapiCommandLine {
+    /// Runs `haapi` with `CommandLine.arguments` (see ``TokenCommands``).
+    @MainActor public static func main() async { await TokenCommands.main() }
+}
