@@ -10,21 +10,21 @@ import OIDCClient
 ///
 /// Package access: the fuzz harnesses read `config.json` files with it.
 package struct ProfileConfiguration: Encodable, Sendable, Equatable {
+    /// The provider, the client and where it is sent back (after a login, after a logout).
     package var issuer: String?
     package var clientID: String
     package var redirectUri: String
     package var postLogoutRedirectUri: String?
-    package var scope: String?
-    package var clientSecret: String?
+    /// The scopes asked for, space-separated, and the client's secret (`nil` in the file when
+    /// the keyring holds it).
+    package var scope, clientSecret: String?
     /// How the client proves itself; `nil`: what the other settings imply (``effectiveStrategy``).
     package var strategy: ClientStrategy?
     /// The attestation made for the ``ClientStrategy/attestation`` strategy.
     package var attestation: AttestationKind?
+    /// Where HAAPI resolves relative links, and the endpoints (from discovery or given).
     package var baseURL: String?
-    package var authorizationEndpoint: String?
-    package var tokenEndpoint: String?
-    package var userinfoEndpoint: String?
-    package var revocationEndpoint: String?
+    package var authorizationEndpoint, tokenEndpoint, userinfoEndpoint, revocationEndpoint: String?
     /// Whether tokens are bound to a DPoP key (default true).
     package var dpop: Bool?
     /// How tokens are got besides a HAAPI flow (`nil`: a HAAPI login).

@@ -53,7 +53,7 @@ extension DataMapper {
 /// ```
 public final class DataMapperBuilder {
     private let base: KitDataMapper
-    private var handlers: [(type: Any.Type, factory: UIModelFactory)] = []
+    private var handlers = HandlersByType<any HaapiResponse, any UIModel>()
 
     /// A builder over the kit's mapping with these settings (relative `href`s of external
     /// browsers are resolved only with a `baseURL`: see ``init(redirectTo:autoPollingDuration:authSelectionPresentation:baseURL:)``).
@@ -88,31 +88,20 @@ public final class DataMapperBuilder {
     /// of the same type wins.
     @discardableResult
     public func customize<T: HaapiResponse>(modelType: T.Type, handler: @escaping UIModelFactory) -> DataMapperBuilder {
-        handlers.insert((T.self, handler), at: 0)
+        handlers.add(for: T.self, handler)
         return self
     }
 
     /// The mapper.
-    public func build() -> any DataMapper {
-        CustomizedDataMapper(
-            base: base,
-            handlers: handlers.map { entry in
-                { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
-            })
-    }
+    public func build() -> any DataMapper { CustomizedDataMapper(base: base, handlers: handlers) }
 }
 
 /// The kit's mapping, unless a handler for the response's type maps it.
 private struct CustomizedDataMapper: DataMapper {
     let base: KitDataMapper
-    let handlers: [@Sendable (any HaapiResponse) throws -> (any UIModel)?]
+    let handlers: HandlersByType<any HaapiResponse, any UIModel>
 
-    private func custom(_ response: any HaapiResponse) throws -> (any UIModel)? {
-        for handler in handlers {
-            if let mapped = try handler(response) { return mapped }
-        }
-        return nil
-    }
+    private func custom(_ response: any HaapiResponse) throws -> (any UIModel)? { try handlers.map(response) }
 
     func mapHaapiResultToUIModel(haapiResult: HaapiResult) throws -> any UIModel {
         switch haapiResult {
@@ -154,7 +143,7 @@ public protocol OAuthDataMapper: Sendable {
 /// Makes an ``OAuthDataMapper`` (the seeds' `OAuthDataMapperBuilder`): tokens become a
 /// ``KitOAuthTokenModel`` and errors a ``KitOAuthErrorModel`` unless a handler says otherwise.
 public final class OAuthDataMapperBuilder {
-    private var handlers: [(type: Any.Type, factory: OAuthModelFactory)] = []
+    private var handlers = HandlersByType<any OAuthResponse, any OAuthModel>()
 
     /// A builder of the kit's mapping.
     public init() {}
@@ -163,21 +152,16 @@ public final class OAuthDataMapperBuilder {
     /// with `handler`; a later customisation of the same type wins.
     @discardableResult
     public func customize<T: OAuthResponse>(modelType: T.Type, handler: @escaping OAuthModelFactory) -> OAuthDataMapperBuilder {
-        handlers.insert((T.self, handler), at: 0)
+        handlers.add(for: T.self, handler)
         return self
     }
 
     /// The mapper.
-    public func build() -> any OAuthDataMapper {
-        KitOAuthDataMapper(
-            handlers: handlers.map { entry in
-                { response in type(of: response) == entry.type ? try entry.factory(response) : nil }
-            })
-    }
+    public func build() -> any OAuthDataMapper { KitOAuthDataMapper(handlers: handlers) }
 }
 
 struct KitOAuthDataMapper: OAuthDataMapper {
-    var handlers: [@Sendable (any OAuthResponse) throws -> (any OAuthModel)?] = []
+    var handlers = HandlersByType<any OAuthResponse, any OAuthModel>()
 
     func mapTokenResponseToOAuthModel(tokenResponse: TokenResponse) throws -> any OAuthModel {
         switch tokenResponse {
@@ -187,10 +171,22 @@ struct KitOAuthDataMapper: OAuthDataMapper {
         }
     }
 
-    private func custom(_ response: any OAuthResponse) throws -> (any OAuthModel)? {
-        for handler in handlers {
-            if let mapped = try handler(response) { return mapped }
-        }
-        return nil
+    private func custom(_ response: any OAuthResponse) throws -> (any OAuthModel)? { try handlers.map(response) }
+}
+
+/// The app's handlers of a builder, by the type of response each maps: the one for a response's
+/// own type maps it, and a handler added later for a type replaces the earlier one.
+struct HandlersByType<Response, Model>: Sendable {
+    private var handlers: [ObjectIdentifier: @Sendable (Response) throws -> Model] = [:]
+
+    /// Maps responses of `type` with `handler`.
+    mutating func add(for type: Any.Type, _ handler: @escaping @Sendable (Response) throws -> Model) {
+        handlers[ObjectIdentifier(type)] = handler
+    }
+
+    /// What the handler for the type of `response` makes of it; `nil` when none is for that type.
+    func map(_ response: Response) throws -> Model? {
+        // `as Any` unwraps an existential, so the lookup is by the response's own type.
+        try handlers[ObjectIdentifier(type(of: response as Any))].map { try $0(response) }
     }
 }

@@ -18,18 +18,19 @@ struct SigningCurve: Sendable {
     /// swift-crypto's private key type for the curve.
     let privateKeyType: any (CurvePrivateKey & Sendable).Type
 
-    static let p256 = SigningCurve(
-        keyType: "EC", name: "P-256", algorithm: .es256, coordinateSize: 32, publicKeyType: P256.Signing.PublicKey.self,
-        privateKeyType: P256.Signing.PrivateKey.self)
-    static let p384 = SigningCurve(
-        keyType: "EC", name: "P-384", algorithm: .es384, coordinateSize: 48, publicKeyType: P384.Signing.PublicKey.self,
-        privateKeyType: P384.Signing.PrivateKey.self)
-    static let p521 = SigningCurve(
-        keyType: "EC", name: "P-521", algorithm: .es512, coordinateSize: 66, publicKeyType: P521.Signing.PublicKey.self,
-        privateKeyType: P521.Signing.PrivateKey.self)
-    static let ed25519 = SigningCurve(
-        keyType: "OKP", name: "Ed25519", algorithm: .edDSA, coordinateSize: 32, publicKeyType: Curve25519.Signing.PublicKey.self,
-        privateKeyType: Curve25519.Signing.PrivateKey.self)
+    // kty, crv, alg, coordinate bytes, swift-crypto's public and private key types: a row a curve.
+    static let p256 = Self("EC", "P-256", .es256, 32, P256.Signing.PublicKey.self, P256.Signing.PrivateKey.self)
+    static let p384 = Self("EC", "P-384", .es384, 48, P384.Signing.PublicKey.self, P384.Signing.PrivateKey.self)
+    static let p521 = Self("EC", "P-521", .es512, 66, P521.Signing.PublicKey.self, P521.Signing.PrivateKey.self)
+    static let ed25519 = Self("OKP", "Ed25519", .edDSA, 32, Curve25519.Signing.PublicKey.self, Curve25519.Signing.PrivateKey.self)
+
+    private init(
+        _ keyType: String, _ name: String, _ algorithm: JWSAlgorithm, _ coordinateSize: Int,
+        _ publicKeyType: any (CurvePublicKey & Sendable).Type, _ privateKeyType: any (CurvePrivateKey & Sendable).Type
+    ) {
+        (self.keyType, self.name, self.algorithm, self.coordinateSize) = (keyType, name, algorithm, coordinateSize)
+        (self.publicKeyType, self.privateKeyType) = (publicKeyType, privateKeyType)
+    }
 
     /// The four.
     static let all = [p256, p384, p521, ed25519]
