@@ -18,6 +18,9 @@ if [ "$(uname -s)" = Linux ]; then
   # not relocated at every start (350 pages copied and written before main, 2 ms of a cached
   # haapi token); and main the only exported symbol (Scripts/lib/haapi.exports).
   flags+=(-Xlinker --no-pie -Xlinker "--version-script=$PWD/Scripts/lib/haapi.exports")
+  # No $ORIGIN run path: the binary loads no library of its own, and with one the loader looks
+  # for each system library in a dozen folders beside the binary first (34 failed calls a start).
+  flags+=(--disable-local-rpath)
 fi
 swift build "${flags[@]}" --product haapi-full >&2
 swift build "${flags[@]}" --product haapi >&2

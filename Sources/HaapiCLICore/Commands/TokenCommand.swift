@@ -122,6 +122,18 @@ package struct TokenCommand: AsyncParsableCommand {
     }
 
     /// `haapi token` as scripts call it in loops: the profile's valid access token, printed.
+    /// The stored access token of the profile `name` when it has `minimumLifetime` left, read on
+    /// this thread with no session, transport or task: a script's cached `haapi token`, at the
+    /// cost of a file read. `nil` when there is none, it must be refreshed or anything fails:
+    /// the session (``printToken(profile:minimumLifetime:)``) then does it, and says why.
+    package static func storedAccessToken(profile name: String, minimumLifetime: TimeInterval) -> AccessToken? {
+        guard let profile = try? Profile.openSaved(name), let configuration = try? profile.readConfiguration(),
+            let data = try? profile.secretStorage(configuration).read(key: Profile.tokensKey),
+            let state = try? AuthState(storedData: data), state.isAccessTokenValid(for: minimumLifetime)
+        else { return nil }
+        return AccessToken(state)
+    }
+
     package static func printToken(profile name: String, minimumLifetime: TimeInterval) async throws {
         let (store, _, session) = try Profile.openSession(name)
         // One read of the stored tokens (from a keyring, a round trip over D-Bus): the session's,

@@ -22,18 +22,31 @@ package struct TokenCommands: AsyncParsableCommand {
 
     /// Runs `haapi` with `CommandLine.arguments`: the command itself when it is one of
     /// ``configuration``'s, else `haapi-full` in this process's place.
-    @MainActor package static func main() async -> Never {
+    ///
+    /// Synchronous on purpose: an `async` main ends by `dispatch_main`, whose exit of the main
+    /// thread unwinds its stack (loading libgcc_s and reading the binary's unwind tables, a tenth
+    /// of a cached `haapi token`'s page faults). A script's `haapi token` runs on a task while
+    /// the main thread waits, and the task ends the process; the other commands run on the main
+    /// actor as before.
+    package static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let quick = TokenCommand.quickArguments(arguments) {
             LogOptions.applyDefault()
             let profile = quick.profile ?? ProfileOption.defaultName()
-            await CommandRunner.finish(
-                Task { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }, cancelledByCtrlC: true)
+            let minimumLifetime = TimeInterval(OutsideNumber.seconds(quick.minimumLifetime))
+            if let token = TokenCommand.storedAccessToken(profile: profile, minimumLifetime: minimumLifetime) {
+                TokenCommand.printAccessToken(token)
+                Foundation.exit(ExitCodes.success)
+            }
+            let work = Task.detached { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }
+            Task.detached { await CommandRunner.finish(work, cancelledByCtrlC: true) }
+            DispatchSemaphore(value: 0).wait()
         }
         guard let name = arguments.first, configuration.subcommands.contains(where: { $0._commandName == name }) else {
             handOff()
         }
-        await CommandRunner.run(Self.self, arguments: arguments)
+        Task { @MainActor in await CommandRunner.run(Self.self, arguments: arguments) }
+        dispatchMain()
     }
 
     /// `haapi token` from ``TokenCommand/quickArguments(_:)``.
@@ -66,7 +79,8 @@ package struct TokenCommands: AsyncParsableCommand {
         #if os(Linux)
             var buffer = [CChar](repeating: 0, count: 4097)
             let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            let own = count > 0 ? String(cString: buffer) : CommandLine.arguments[0]
+            let own =
+                count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
         #else
             let own = Bundle.main.executablePath ?? CommandLine.arguments[0]
         #endif
@@ -76,6 +90,6 @@ package struct TokenCommands: AsyncParsableCommand {
 
 /// The `haapi` executable's entry.
 public enum HaapiCommandLine {
-    /// Runs `haapi` with `CommandLine.arguments` (see ``TokenCommands``).
-    @MainActor public static func main() async { await TokenCommands.main() }
+    /// Runs `haapi` with `CommandLine.arguments` (see ``TokenCommands``), and exits.
+    public static func main() -> Never { TokenCommands.main() }
 }

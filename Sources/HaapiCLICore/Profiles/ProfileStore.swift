@@ -314,8 +314,10 @@ package struct Profile {
     /// Checks that `name` can name a profile directory.
     package static func validate(_ name: String) throws {
         guard !name.isEmpty, !name.hasPrefix("."),
-            name.unicodeScalars.allSatisfy({
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            // ASCII letters and digits by range: CharacterSet's tables are a megabyte of memory.
+            name.utf8.allSatisfy({ byte in
+                [UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9")]
+                    .contains { $0.contains(byte) } || "._-".utf8.contains(byte)
             })
         else {
             throw CLIFailure("invalid profile name \"\(name)\" (use letters, digits, '.', '_' and '-')")
@@ -342,6 +344,11 @@ package struct Profile {
         let profiles = folder
         try makeDirectory(home())
         try makeDirectory(profiles)
+        return try storage(of: name, in: profiles)
+    }
+
+    /// The profile `name` in the folder `profiles`, its own folder made if missing.
+    private static func storage(of name: String, in profiles: URL) throws -> Profile {
         let directory = profiles.appendingPathComponent(name)
         do {
             return Profile(name: name, directory: directory, storage: try FileStorage(directory: directory))
@@ -359,7 +366,8 @@ package struct Profile {
             let listed: PrintableText = known.isEmpty ? "" : " (\(PrintableText(known.joined(separator: ", "))))"
             throw CLIFailure(Texts.line(.noSuchProfile, PrintableText(name), listed), exitCode: ExitCodes.loginNeeded)
         }
-        return try open(name)
+        // Its folders exist: nothing to make (a cached `haapi token` is a few file reads).
+        return try storage(of: name, in: folder)
     }
 
     private static func makeDirectory(_ url: URL) throws {

@@ -235,9 +235,6 @@ private struct StoredDate: Encodable {
         try container.encode(date.formatted(Date.ISO8601FormatStyle()))
     }
 
-    /// RFC 3339, with or without fractional seconds. FoundationEssentials' parser, not
-    /// ISO8601DateFormatter: that one starts ICU (calendar and time-zone data) on every read.
-    static func parse(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
-    }
+    /// RFC 3339, with or without fractional seconds.
+    static func parse(_ text: String) -> Date? { RFC3339.date(text) }
 }

@@ -420,7 +420,7 @@ public typealias TokenEndpointObserver = @Sendable (Result<(result: TokenEndpoin
 
 extension AccessToken {
     /// The access token of a session.
-    init(_ state: AuthState) {
+    package init(_ state: AuthState) {
         self.init(value: state.accessToken, tokenType: state.tokenType, expiresAt: state.accessTokenExpiresAt)
     }
 }
