@@ -19,11 +19,11 @@ package enum Interrupts {
     package static let stopLimit: Double = 2
 
     private struct State {
-        package var command: Task<Int32, Never>?
-        package var waitsForTheUser = 0
-        package var pending = 0
-        package var cancelled = false
-        package var exiting = false
+        var command: Task<Int32, Never>?
+        var waitsForTheUser = 0
+        var pending = 0
+        var cancelled = false
+        var exiting = false
     }
 
     private static let state = LockedValue(State())

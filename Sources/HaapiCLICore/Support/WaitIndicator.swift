@@ -15,8 +15,8 @@ package final class WaitIndicator: Sendable {
 
     private struct Line {
         /// The wait whose line is on the screen, if any.
-        package var shown: Int?
-        package var next = 0
+        var shown: Int?
+        var next = 0
     }
 
     package let isEnabled: Bool
