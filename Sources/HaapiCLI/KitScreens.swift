@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HaapiCLICore
 import HaapiSDK
@@ -44,4 +45,14 @@ struct KitScreens {
         case .problem(let problem): return KitProblemModel(problem, strings: strings)
         }
     }
+}
+
+/// `--theme` and `--lang`: the look and the language of the kit's screens, for the commands that
+/// draw them (`preview`, and `inspect --screen`).
+struct KitLookOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("An app's theme plist, laid over the kit's theme.", valueName: "plist"))
+    var theme: String?
+
+    @Option(help: ArgumentHelp("The language of the kit's texts (en, sv).", valueName: "code"))
+    var lang: String?
 }

@@ -49,11 +49,8 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Print the screen the UI kit shows for the response (JSON), instead of the response.")
     var screen = false
 
-    @Option(help: ArgumentHelp("With --screen: the language of the kit's texts (en, sv).", valueName: "code"))
-    var lang: String?
-
-    @Option(help: ArgumentHelp("With --screen: an app's theme plist, laid over the kit's theme.", valueName: "plist"))
-    var theme: String?
+    /// With --screen.
+    @OptionGroup var look: KitLookOptions
 
     @Option(
         help: ArgumentHelp(
@@ -100,7 +97,7 @@ struct InspectCommand: AsyncParsableCommand {
 extension InspectCommand {
     /// The screen of `response`, as the kit decides it in the language and theme asked.
     @MainActor func screenJSON(_ response: HaapiDocument) throws -> JSONValue {
-        let screens = try KitScreens(lang: lang, themePath: theme)
+        let screens = try KitScreens(lang: look.lang, themePath: look.theme)
         let builder = screens.builder
         var model = try screens.model(of: response)
         var outcome: PasskeyFailureOutcome?

@@ -36,17 +36,13 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A folder of HAAPI responses: each *.json in it gets a page.", valueName: "dir"))
     var captured: String?
 
-    @Option(help: ArgumentHelp("The app's theme plist, laid over the kit's theme.", valueName: "plist"))
-    var theme: String?
+    @OptionGroup var look: KitLookOptions
 
     @Option(
         help: ArgumentHelp(
             "The app's asset catalog (Assets.xcassets): its colour and image sets win over the kit's colours and symbols.", valueName: "dir"
         ))
     var assets: String?
-
-    @Option(help: ArgumentHelp("The language of the kit's texts (en, sv).", valueName: "code"))
-    var lang: String?
 
     @Option(help: ArgumentHelp("Where to write the pages (made if missing).", valueName: "dir"))
     var out: String?
@@ -92,7 +88,7 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 
     @MainActor func write(_ inputs: [(url: URL, folder: URL?)], to out: String) async throws -> Int {
-        let (screens, page) = try Self.pages(lang: lang, theme: theme, assets: assets)
+        let (screens, page) = try Self.pages(lang: look.lang, theme: look.theme, assets: assets)
         Self.warnAboutContrast(of: page)
         let images = RemoteImages()
         let folder = URL(fileURLWithPath: out, isDirectory: true)
@@ -182,10 +178,10 @@ struct PreviewCommand: AsyncParsableCommand {
     /// The development server, with the gallery.
     func serve() async throws {
         var configuration = DevServerConfiguration(port: port, databasePath: nil)
-        configuration.preview = Gallery(theme: theme, assets: assets)
+        configuration.preview = Gallery(theme: look.theme, assets: assets)
         if let style = ScreenPage.kitStyleForServerPages { configuration.pageStyle = style }
         // The theme as it is now (the gallery reads it again at each request, and shows its errors there).
-        do { Self.warnAboutContrast(of: try Self.pages(lang: nil, theme: theme, assets: assets).1) } catch let failure as CLIFailure {
+        do { Self.warnAboutContrast(of: try Self.pages(lang: nil, theme: look.theme, assets: assets).1) } catch let failure as CLIFailure {
             Texts.warn("\(failure.message) (the gallery's pages say so until the theme is mended)")
         }
         do {

@@ -14,38 +14,35 @@ enum ClientDiagnosis {
         return explain(await .probe(tokenEndpoint: endpoint, clientID: settings.clientID, transport: transport), client: settings.clientID)
     }
 
-    /// The failure for a diagnosis of the client `client`.
+    /// The failure for a diagnosis of the client `client`: what is wrong, what the server said,
+    /// and what to do.
     static func explain(_ diagnosis: HaapiClientDiagnosis, client: String) -> CLIFailure {
         let quoted = PrintableText(client)
-        func said(_ refusal: OAuthErrorResponse) -> String { "server: " + (refusal.serverDescription ?? refusal.error) }
+        let (problem, refusal, fix): (PrintableText, OAuthErrorResponse?, PrintableText)
         switch diagnosis {
-        case .notAHaapiClient(let refusal):
-            return CLIFailure(
-                "the client \"\(quoted)\" is not a HAAPI client (\(said(refusal))): it looks like a browser client; "
-                    + "log in with `haapi login --browser` (or `--device` from a machine with no browser)")
-        case .unknownClient(let refusal):
-            return CLIFailure(
-                "the server does not know the client id \"\(quoted)\" (\(said(refusal))): check --client-id "
-                    + "(`haapi server --print-config` lists the development server's clients)")
-        case .needsAttestation(let refusal):
-            return CLIFailure(
-                "the client \"\(quoted)\" authenticates with client attestation (\(said(refusal))), which only an iOS device makes; "
-                    + "against a development server give --attestation software")
-        case .needsCredentials(let refusal):
-            return CLIFailure(
-                "the client \"\(quoted)\" must authenticate (\(said(refusal))): give its secret with --client-secret-file FILE, "
-                    + "HAAPI_CLIENT_SECRET or --client-secret - (standard input)")
-        case .refused(let refusal):
-            return generic(quoted, detail: said(refusal))
+        case .notAHaapiClient(let said):
+            (problem, refusal) = ("the client \"\(quoted)\" is not a HAAPI client", said)
+            fix = "it looks like a browser client; log in with `haapi login --browser` (or `--device` from a machine with no browser)"
+        case .unknownClient(let said):
+            (problem, refusal) = ("the server does not know the client id \"\(quoted)\"", said)
+            fix = "check --client-id (`haapi server --print-config` lists the development server's clients)"
+        case .needsAttestation(let said):
+            (problem, refusal) = ("the client \"\(quoted)\" authenticates with client attestation", said)
+            fix = "only an iOS device makes one; against a development server give --attestation software"
+        case .needsCredentials(let said):
+            (problem, refusal) = ("the client \"\(quoted)\" must authenticate", said)
+            fix = "give its secret with --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret - (standard input)"
+        case .refused(let said):
+            (problem, refusal, fix) = ("the client \"\(quoted)\" has no way to log in with HAAPI from this machine", said, generalFix)
         case .noRefusal:
-            return generic(quoted, detail: nil)
+            (problem, refusal, fix) = ("the client \"\(quoted)\" has no way to log in with HAAPI from this machine", nil, generalFix)
         }
+        // The server's words are escaped as they are interpolated; ours are kept.
+        let said: PrintableText = refusal.map { " (server: \($0.serverDescription ?? $0.error))" } ?? ""
+        return CLIFailure(problem + said + ": " + fix)
     }
 
-    private static func generic(_ client: PrintableText, detail: String?) -> CLIFailure {
-        CLIFailure(
-            "the client \"\(client)\" has no way to log in with HAAPI from this machine\(detail.map { " (\($0))" } ?? ""): "
-                + "give its secret (--client-secret-file FILE or HAAPI_CLIENT_SECRET), --attestation software (development servers), "
-                + "or log in with --browser")
-    }
+    private static let generalFix: PrintableText =
+        "give its secret (--client-secret-file FILE or HAAPI_CLIENT_SECRET), --attestation software (development servers), "
+        + "or log in with --browser"
 }

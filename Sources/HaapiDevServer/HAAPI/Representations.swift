@@ -125,11 +125,7 @@ enum Steps {
             "authentication-step", viewName: "authenticator/html-form/authenticate/get", templateArea: "html1",
             actions: [
                 Wire.form(
-                    kind: "login", title: "Login", href: HaapiPaths.usernamePassword, actionTitle: "Login",
-                    fields: [
-                        Wire.field("userName", type: "username", label: "Username"),
-                        Wire.field("password", type: "password", label: "Password"),
-                    ])
+                    kind: "login", title: "Login", href: HaapiPaths.usernamePassword, actionTitle: "Login", fields: credentialFields())
             ],
             messages: messages,
             links: [
@@ -168,6 +164,11 @@ enum Steps {
             ])
     }
 
+    /// The fields a user gives a name and a password in: a login's, and the first of a registration's.
+    static func credentialFields() -> [JSONValue] {
+        [Wire.field("userName", type: "username", label: "Username"), Wire.field("password", type: "password", label: "Password")]
+    }
+
     /// Registration: a form that creates a user.
     static func registration() -> JSONValue {
         Wire.step(
@@ -175,9 +176,7 @@ enum Steps {
             actions: [
                 Wire.form(
                     kind: "user-register", title: "Create account", href: HaapiPaths.register, actionTitle: "Create account",
-                    fields: [
-                        Wire.field("userName", type: "username", label: "Username"),
-                        Wire.field("password", type: "password", label: "Password"),
+                    fields: credentialFields() + [
                         Wire.field("name", type: "text", label: "Full name"),
                         Wire.field("email", type: "text", label: "E-mail"),
                         Wire.field("phone", type: "text", label: "Phone number (a code is sent to it)"),

@@ -1,5 +1,5 @@
-/// A name the server chooses from an open set (an action's template, a field's type): known
-/// values are constants, unknown ones are kept as they are.
+/// A name the server chooses from an open set (an action's template and kind, a field's type, a
+/// client operation's name): known values are constants or cases, unknown ones are kept as they are.
 public protocol OpenName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible
 where RawValue == String {
     /// The name `rawValue`, known or not (it never fails).
@@ -11,6 +11,13 @@ extension OpenName {
     public init(stringLiteral value: String) { self.init(rawValue: value) }
     /// The name as on the wire.
     public var description: String { rawValue }
+}
+
+extension OpenName where Self: Codable {
+    /// Decodes the name from its wire form (any string).
+    public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
+    /// Encodes the name as on the wire.
+    public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 }
 
 /// A closed set of wire names with a case for each known one: `init(rawValue:)` and
@@ -57,7 +64,7 @@ public struct ActionTemplate: OpenName {
 }
 
 /// An action's `kind`: what the action does. Unknown kinds are normal: ``other(value:)``.
-@frozen public enum ActionKind: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible, ExpressibleByStringLiteral {
+@frozen public enum ActionKind: OpenName, Codable {
     /// `cancel`: abandons the flow or the step.
     case cancel
     /// `device-option`: chooses one of the user's devices.
@@ -95,17 +102,8 @@ public struct ActionTemplate: OpenName {
 
     /// The kind named `rawValue`; ``other(value:)`` for a name this SDK has no case for.
     public init(rawValue: String) { self = Self.named(rawValue) ?? .other(value: rawValue) }
-    /// The kind written as a literal.
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
     /// The name as on the wire (an unknown kind's as received).
     public var rawValue: String { knownName ?? { if case .other(let value) = self { return value } else { return "" } }() }
-    /// The name as on the wire.
-    public var description: String { rawValue }
-
-    /// Decodes the kind from its wire name (any string).
-    public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
-    /// Encodes the wire name.
-    public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 
     /// `user-consent`: the form that grants consent.
     public static let userConsent = ActionKind.other(value: "user-consent")
@@ -167,8 +165,7 @@ public struct FormFieldType: OpenName {
 }
 
 /// A client operation's `name`. Unknown names are ``unknown(value:)``.
-@frozen public enum ClientOperationName: Codable, Hashable, Sendable, RawRepresentable, CustomStringConvertible, ExpressibleByStringLiteral
-{
+@frozen public enum ClientOperationName: OpenName, Codable {
     /// `external-browser-flow`: log in in a browser, then resume with its `_resume_nonce`.
     case externalBrowser
     /// `bankid`: start BankID on this device or show its QR code.
@@ -184,17 +181,8 @@ public struct FormFieldType: OpenName {
 
     /// The operation named `rawValue`; ``unknown(value:)`` for a name this SDK has no case for.
     public init(rawValue: String) { self = Self.named(rawValue) ?? .unknown(value: rawValue) }
-    /// The operation written as a literal.
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
     /// The name as on the wire (an unknown operation's as received).
     public var rawValue: String { knownName ?? { if case .unknown(let value) = self { return value } else { return "" } }() }
-    /// The name as on the wire.
-    public var description: String { rawValue }
-
-    /// Decodes the operation from its wire name (any string).
-    public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
-    /// Encodes the wire name.
-    public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
 }
 
 extension ClientOperationName: WireNames {
