@@ -3,15 +3,12 @@ import PackageDescription
 
 // Layers, bottom to top (arrows point down only; docs/DESIGN.md draws them, and
 // Tests/PackageTests/PackageGraphTests.swift fails on any other arrow):
-//   haapi-full -> HaapiCLI -> HaapiPreview -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
-//   haapi -> HaapiCLICore -> OIDCClient -> OAuthCore;  HaapiCLI -> HaapiCLICore
-// The command line is two executables: `haapi` holds the commands that use a profile's tokens
-// (token, api, status, refresh, ...), on HaapiCLICore alone, so that a script's `haapi token`
-// maps only what it needs; it hands every other command (login, demo, server, preview, inspect,
-// help) to `haapi-full` beside it, which has the kit, the SDK and the development server.
-// OAuthCore is the protocol core both logins share: JOSE, DPoP, the token endpoint, discovery,
-// ID-token validation and the one token lifecycle (TokenSession). HaapiSDK and OIDCClient are
-// siblings; neither imports the other.
+//   haapi -> HaapiCLI -> HaapiPreview -> HaapiUI -> HaapiSDK -> HaapiDriver -> OAuthCore
+//   haapi-tokens -> HaapiCLICore -> OIDCClient -> OAuthCore;  HaapiCLI -> HaapiCLICore
+// `haapi` is the whole command line (`swift run haapi`). `haapi-tokens` holds the commands that
+// use a profile's tokens (token, api, status, refresh, ...), on HaapiCLICore alone, so that a
+// script's `haapi token` maps only what it needs: Scripts/build-cli.sh installs it as `haapi`,
+// and `haapi` as `haapi-full` beside it, to which it hands every other command.
 //   HaapiCLICore -> OAuthTransportNIO, SecretService -> OAuthCore;  HaapiCLI -> HaapiDevServer -> OAuthCore
 // Beside the layers, each on OAuthCore alone: the two HTTP transports, OAuthTransportURLSession
 // (URLSession, the default of HaapiSDK on Apple platforms) and OAuthTransportNIO
@@ -42,7 +39,7 @@ let package = Package(
         .library(name: "IdsvrHaapiUIKit", targets: ["IdsvrHaapiUIKit"]),
         .library(name: "IdsvrHaapiSdk", targets: ["IdsvrHaapiSdk"]),
         .executable(name: "haapi", targets: ["haapi"]),
-        .executable(name: "haapi-full", targets: ["haapi-full"]),
+        .executable(name: "haapi-tokens", targets: ["haapi-tokens"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
@@ -149,8 +146,8 @@ let package = Package(
         .target(name: "HaapiPreview", dependencies: ["HaapiUI"]),
         // The command line as a library, so that tests and fuzz harnesses reach its readers and
         // decisions; the `haapi` executable only runs it.
-        .executableTarget(name: "haapi", dependencies: ["HaapiCLICore"]),
-        .executableTarget(name: "haapi-full", dependencies: ["HaapiCLI"]),
+        .executableTarget(name: "haapi", dependencies: ["HaapiCLI"]),
+        .executableTarget(name: "haapi-tokens", dependencies: ["HaapiCLICore"]),
         // The commands on a profile's tokens, their texts (Resources/Commands-*.strings) and the
         // profile store: what `haapi` links.
         .target(
@@ -263,7 +260,7 @@ let package = Package(
             // `haapi server` or a recorded Curity flow, some under tmux.
             dependencies: [
                 "HaapiTesting", "HaapiServerTesting",
-                "haapi", "haapi-full", "HaapiCLI", "HaapiCLICore", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI",
+                "haapi", "haapi-tokens", "HaapiCLI", "HaapiCLICore", "OAuthTransportNIO", "HaapiDevServer", "HaapiSDK", "HaapiUI",
                 "HaapiPreview", "OAuthCore",
                 "OIDCClient",
             ]

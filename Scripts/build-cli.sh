@@ -1,6 +1,8 @@
 #!/bin/bash
-# Builds the two binaries to install side by side, haapi and haapi-full, and prints their paths
-# (haapi runs the commands on a profile's tokens and hands every other to haapi-full beside it). Release mode; on Linux the Swift
+# Builds the two binaries to install side by side and prints their paths, in .build/cli/install:
+# haapi (the haapi-tokens product: the commands on a profile's tokens, which hands every other
+# command to the binary beside it) and haapi-full (the haapi product: the whole command line, what
+# `swift run haapi` runs). Release mode; on Linux the Swift
 # runtime and Foundation are linked into it (--static-swift-stdlib, with lld): at each start the dynamic
 # loader binds no symbols across twenty shared libraries, which was a third of a cached
 # `haapi token`, and scripts call `haapi token` in loops. lld packs its 144,000 relative
@@ -22,8 +24,13 @@ if [ "$(uname -s)" = Linux ]; then
   # for each system library in a dozen folders beside the binary first (34 failed calls a start).
   flags+=(--disable-local-rpath)
 fi
-swift build "${flags[@]}" --product haapi-full >&2
 swift build "${flags[@]}" --product haapi >&2
+swift build "${flags[@]}" --product haapi-tokens >&2
 bin=$(swift build "${flags[@]}" --show-bin-path)
-echo "$bin/haapi"
-echo "$bin/haapi-full"
+install=$PWD/.build/cli/install
+mkdir -p "$install"
+# Hard links to what the linker wrote (copies where links cannot be made).
+ln -f "$bin/haapi-tokens" "$install/haapi" 2>/dev/null || cp -f "$bin/haapi-tokens" "$install/haapi"
+ln -f "$bin/haapi" "$install/haapi-full" 2>/dev/null || cp -f "$bin/haapi" "$install/haapi-full"
+echo "$install/haapi"
+echo "$install/haapi-full"

@@ -19,9 +19,11 @@ struct Haapi: AsyncParsableCommand {
             PreviewCommand.self, ServerCommand.self, CompletionCommand.self,
         ])
 
-    /// Runs `haapi-full` with `CommandLine.arguments`, as ``CommandRunner`` does.
+    /// Runs the command line with `CommandLine.arguments`, as ``CommandRunner`` does (a script's
+    /// `haapi token` as the installed `haapi` runs it).
     @MainActor static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let work = TokenCommands.quickToken(arguments) { await CommandRunner.finish(work, cancelledByCtrlC: true) }
         if let unknown = unknownHelpTopic(arguments) {
             Stderr.line("haapi: error: \(unknown) (`haapi --help` lists the commands)")
             Foundation.exit(ExitCodes.usage)
@@ -47,9 +49,10 @@ struct Haapi: AsyncParsableCommand {
     }
 }
 
-/// The whole `haapi` command line, for the `haapi-full` executable, which `haapi` hands every
-/// command but those on a profile's tokens.
-public enum HaapiFullCommandLine {
-    /// Runs `haapi-full` with `CommandLine.arguments`.
+/// The whole `haapi` command line, for the `haapi` executable: what `swift run haapi` runs, and
+/// what an installed `haapi` hands every command but those on a profile's tokens (installed as
+/// `haapi-full`).
+public enum HaapiCommandLine {
+    /// Runs the command line with `CommandLine.arguments`.
     @MainActor public static func main() async { await Haapi.main() }
 }

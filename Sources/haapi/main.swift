@@ -1,5 +1,5 @@
-import HaapiCLICore
+import HaapiCLI
 
-// The commands on a profile's tokens; every other command goes on in `haapi-full`. Not `await`:
-// a synchronous main lets a cached `haapi token` end without dispatch_main (see TokenCommands.main).
-HaapiCommandLine.main()
+// The whole command line: what `swift run haapi` runs, and what Scripts/build-cli.sh installs as
+// `haapi-full`, beside the `haapi` that runs the commands on a profile's tokens by itself.
+await HaapiCommandLine.main()

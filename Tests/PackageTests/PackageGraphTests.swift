@@ -24,14 +24,15 @@ struct PackageGraphTests {
         "HaapiPreview": ["HaapiUI"],
         "IdsvrHaapiSdk": ["HaapiSDK"],
         "IdsvrHaapiUIKit": ["HaapiUI"],
-        // The commands on a profile's tokens: what `haapi` links, and nothing of the kit or the server.
+        // The commands on a profile's tokens: what the installed `haapi` links, and nothing of the
+        // kit or the server.
         "HaapiCLICore": ["OAuthCore", "OIDCClient", "OAuthTransportNIO", "SecretService"],
         "HaapiCLI": [
             "HaapiCLICore", "HaapiUI", "HaapiPreview", "HaapiSDK", "HaapiDriver", "OAuthCore", "OIDCClient", "OAuthTransportNIO",
             "HaapiDevServer", "SecretService",
         ],
-        "haapi": ["HaapiCLICore"],
-        "haapi-full": ["HaapiCLI"],
+        "haapi": ["HaapiCLI"],
+        "haapi-tokens": ["HaapiCLICore"],
         // The harnesses fuzz the readers of every layer, the command line's files among them.
         "FuzzHarnesses": [
             "OAuthCore", "HaapiDriver", "HaapiSDK", "HaapiUI", "HaapiPreview", "OIDCClient", "HaapiCLICore", "SecretService",
@@ -99,13 +100,16 @@ struct PackageGraphTests {
             guard graph[tested] != nil, graph[tested]?.type != "test" else { continue }
             let above = Set(modules.filter { $0 != tested && Self.closure($0, in: graph).contains(tested) })
             // What the tests reach besides the module itself and its own executable.
-            let reached = Self.closure(name, in: graph).subtracting([name, tested]).subtracting(["haapi", "haapi-full"])
+            let reached = Self.closure(name, in: graph).subtracting([name, tested]).subtracting(["haapi", "haapi-tokens"])
             let wrong = reached.intersection(above)
             #expect(wrong.isEmpty, "\(name) links \(wrong.sorted().joined(separator: ", ")), built on \(tested)")
         }
-        // `haapi` links the token commands alone: not the kit, the SDK or the development server.
+        // `haapi-tokens` (installed as `haapi`) links the token commands alone: not the kit, the
+        // SDK or the development server.
         #expect(
-            Self.closure("haapi", in: graph).isDisjoint(with: ["HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiPreview", "HaapiDevServer"]))
+            Self.closure("haapi-tokens", in: graph).isDisjoint(with: [
+                "HaapiUI", "HaapiSDK", "HaapiDriver", "HaapiPreview", "HaapiDevServer",
+            ]))
         // The tests of the core reach only the core and the core test kit.
         #expect(Self.closure("OAuthCoreTests", in: graph) == ["OAuthCoreTests", "HaapiTesting", "OAuthCore"])
     }

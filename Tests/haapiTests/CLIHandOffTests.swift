@@ -2,31 +2,41 @@ import Foundation
 import HaapiTesting
 import Testing
 
-/// `haapi` runs the commands on a profile's tokens itself and hands every other one, as typed,
-/// to `haapi-full` beside it (links resolved).
+/// The installed `haapi` (the `haapi-tokens` product) runs the commands on a profile's tokens
+/// itself and hands every other one, as typed, to `haapi-full` beside it (links resolved), which
+/// is the whole command line (the `haapi` product).
 @Suite struct CLIHandOffTests {
-    /// `haapi` in a folder of its own (a hard link, else a copy), with no `haapi-full` beside it.
-    static func lone(in directory: URL) throws -> URL {
-        let lone = directory.appendingPathComponent("haapi")
-        do { try FileManager.default.linkItem(at: HaapiCommand.binary, to: lone) } catch {
-            try FileManager.default.copyItem(at: HaapiCommand.binary, to: lone)
+    /// The two binaries to install: the built products, or the installed pair `HAAPI_TEST_BINARY` names.
+    static var products: (tokens: URL, full: URL) {
+        let folder = HaapiCommand.binary.deletingLastPathComponent()
+        if ProcessInfo.processInfo.environment["HAAPI_TEST_BINARY"]?.isEmpty == false {
+            return (HaapiCommand.binary, folder.appendingPathComponent("haapi-full"))
         }
-        return lone
+        return (folder.appendingPathComponent("haapi-tokens"), HaapiCommand.binary)
+    }
+
+    /// `binary` as `name` in `folder`: a hard link, else a copy (a symbolic link would resolve to
+    /// the folder of its target).
+    static func place(_ binary: URL, as name: String, in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let placed = folder.appendingPathComponent(name)
+        do { try FileManager.default.linkItem(at: binary, to: placed) } catch { try FileManager.default.copyItem(at: binary, to: placed) }
+        return placed
     }
 
     @Test func theTokenCommandsRunWithoutHaapiFullAndTheOthersSayWhatIsMissing() throws {
         try HaapiCommand.requireBinary()
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let lone = try Self.lone(in: directory)
+        let lone = try Self.place(Self.products.tokens, as: "haapi", in: directory.appendingPathComponent("bin"))
         let environment: [String: String?] = ["HAAPI_HOME": directory.appendingPathComponent("home").path]
         let pkce = try Subprocess.run(lone, ["pkce"], environment: environment)
-        #expect(pkce.status == 0 && pkce.output.contains("code_verifier"), "\(pkce.errors)")
+        #expect(pkce.status == 0 && pkce.output.contains("code_verifier="), "\(pkce.errors)")
         let token = try Subprocess.run(lone, ["token", "--profile", "none"], environment: environment)
         #expect(token.status == 4 && token.errors.contains("there is no profile \"none\""), "\(token.errors)")
+        let expected = "haapi: error: this command is run by \(directory.path)/bin/haapi-full, which could not be started"
         for arguments in [["login", "--issuer", "https://as.example"], ["--help"], ["demo"]] {
             let run = try Subprocess.run(lone, arguments, environment: environment)
-            let expected = "haapi: error: this command is run by \(directory.appendingPathComponent("haapi-full").path), which could not be started"
             #expect(run.status == 1 && run.errors.hasPrefix(expected), "\(arguments): \(run.errors)")
         }
     }
@@ -35,9 +45,12 @@ import Testing
         try HaapiCommand.requireBinary()
         let directory = try HaapiCommand.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // A link elsewhere on the PATH, as an install with `ln -s` makes: haapi-full is found beside its target.
+        let installed = directory.appendingPathComponent("install")
+        let haapi = try Self.place(Self.products.tokens, as: "haapi", in: installed)
+        _ = try Self.place(Self.products.full, as: "haapi-full", in: installed)
+        // A link elsewhere on the PATH, as `ln -s` makes: haapi-full is found beside its target.
         let link = directory.appendingPathComponent("haapi")
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: HaapiCommand.binary)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: haapi)
         let version = try Subprocess.run(link, ["--version"])
         #expect(version.status == 0 && version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0", "\(version.errors)")
         let help = try Subprocess.run(link, ["--help"])

@@ -25,20 +25,12 @@ package struct TokenCommands: AsyncParsableCommand {
     ///
     /// Synchronous on purpose: an `async` main ends by `dispatch_main`, whose exit of the main
     /// thread unwinds its stack (loading libgcc_s and reading the binary's unwind tables, a tenth
-    /// of a cached `haapi token`'s page faults). A script's `haapi token` runs on a task while
-    /// the main thread waits, and the task ends the process; the other commands run on the main
-    /// actor as before.
+    /// of a cached `haapi token`'s page faults). A script's `haapi token` that needs the session
+    /// runs on a task while the main thread waits, and the task ends the process; the other
+    /// commands run on the main actor as before.
     package static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let quick = TokenCommand.quickArguments(arguments) {
-            LogOptions.applyDefault()
-            let profile = quick.profile ?? ProfileOption.defaultName()
-            let minimumLifetime = TimeInterval(OutsideNumber.seconds(quick.minimumLifetime))
-            if let token = TokenCommand.storedAccessToken(profile: profile, minimumLifetime: minimumLifetime) {
-                TokenCommand.printAccessToken(token)
-                Foundation.exit(ExitCodes.success)
-            }
-            let work = Task.detached { await printToken(profile: profile, minimumLifetime: quick.minimumLifetime) }
+        if let work = quickToken(arguments) {
             Task.detached { await CommandRunner.finish(work, cancelledByCtrlC: true) }
             DispatchSemaphore(value: 0).wait()
         }
@@ -49,13 +41,26 @@ package struct TokenCommands: AsyncParsableCommand {
         dispatchMain()
     }
 
-    /// `haapi token` from ``TokenCommand/quickArguments(_:)``.
-    private static func printToken(profile: String, minimumLifetime: Int) async -> Int32 {
-        do {
-            try await TokenCommand.printToken(profile: profile, minimumLifetime: TimeInterval(OutsideNumber.seconds(minimumLifetime)))
-            return ExitCodes.success
-        } catch {
-            return CommandRunner.exitCode(after: error, root: Self.self)
+    /// A script's `haapi token` (``TokenCommand/quickArguments(_:)``), as both executables run it:
+    /// a stored token with the time asked left is printed at once, on this thread, and the
+    /// process ends; else the work that asks the token session, to finish. `nil` for other
+    /// arguments, which the parser reads.
+    package static func quickToken(_ arguments: [String]) -> Task<Int32, Never>? {
+        guard let quick = TokenCommand.quickArguments(arguments) else { return nil }
+        LogOptions.applyDefault()
+        let profile = quick.profile ?? ProfileOption.defaultName()
+        let minimumLifetime = TimeInterval(OutsideNumber.seconds(quick.minimumLifetime))
+        if let token = TokenCommand.storedAccessToken(profile: profile, minimumLifetime: minimumLifetime) {
+            TokenCommand.printAccessToken(token)
+            Foundation.exit(ExitCodes.success)
+        }
+        return Task.detached {
+            do {
+                try await TokenCommand.printToken(profile: profile, minimumLifetime: minimumLifetime)
+                return ExitCodes.success
+            } catch {
+                return CommandRunner.exitCode(after: error, root: Self.self)
+            }
         }
     }
 
@@ -88,8 +93,8 @@ package struct TokenCommands: AsyncParsableCommand {
     }
 }
 
-/// The `haapi` executable's entry.
-public enum HaapiCommandLine {
+/// The entry of the `haapi-tokens` executable, which Scripts/build-cli.sh installs as `haapi`.
+public enum TokenCommandLine {
     /// Runs `haapi` with `CommandLine.arguments` (see ``TokenCommands``), and exits.
     public static func main() -> Never { TokenCommands.main() }
 }
