@@ -37,7 +37,7 @@ struct TokenSessionStateTests {
     @Test func aRefreshRenewsOnlyWhatTheCallerSaw() {
         let seen = Self.session()
         #expect(TokenSessionState.refresh(from: seen, stored: nil) == .ended)
-        #expect(TokenSessionState.refresh(from: seen, stored: seen) == .renew(refreshToken: "r1"))
+        #expect(TokenSessionState.refresh(from: seen, stored: seen) == .renew(seen, refreshToken: "r1"))
         // Another caller or process refreshed meanwhile: its tokens, not a second refresh.
         let replaced = Self.session(access: "a2", refresh: "r2")
         #expect(TokenSessionState.refresh(from: seen, stored: replaced) == .take(replaced))

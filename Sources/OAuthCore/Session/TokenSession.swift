@@ -294,9 +294,7 @@ public actor TokenSession {
                 return replaced
             case .noRefreshToken:
                 throw OIDCError(.loginRequired, "the access token \(reason) and the session has no refresh token; log in again")
-            case .renew(let refreshToken):
-                // `.renew` comes only with a stored session.
-                guard let stored else { throw Self.noSession }
+            case .renew(let stored, let refreshToken):
                 return try await renew(stored, with: refreshToken).state
             }
         }

@@ -96,8 +96,8 @@ struct TokenSessionState {
         case take(AuthState)
         /// The session has no refresh token: only a new login helps.
         case noRefreshToken
-        /// Send this refresh token.
-        case renew(refreshToken: String)
+        /// Renew the stored session with its refresh token.
+        case renew(AuthState, refreshToken: String)
     }
 
     /// The refresh of a caller who saw `seen`, now that the storage holds `stored`.
@@ -105,7 +105,7 @@ struct TokenSessionState {
         guard let stored else { return .ended }
         if stored.accessToken != seen.accessToken || stored.refreshToken != seen.refreshToken { return .take(stored) }
         guard let refreshToken = stored.refreshToken else { return .noRefreshToken }
-        return .renew(refreshToken: refreshToken)
+        return .renew(stored, refreshToken: refreshToken)
     }
 
     /// The answer for a caller who presents `refreshToken` after the refresh that rotated it:
