@@ -320,3 +320,26 @@ import Testing
         #expect(fallback.theme.source == "the kit's Theme.plist")
     }
 }
+
+/// An app's own style, declared as Curity's kit lets an app declare one: `Decodable` and
+/// `Sendable`, with no `==` (the kit's `UIStyle` asks no more than Curity's).
+final class CompanyBannerStyle: UIStyle {
+    let commonUIStyle: CommonUIStyle
+    let titleColorName: String
+
+    private enum CodingKeys: String, CodingKey { case titleColorName }
+
+    init(from decoder: any Decoder) throws {
+        commonUIStyle = try CommonUIStyle(from: decoder)
+        titleColorName = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .titleColorName)
+    }
+}
+
+@Suite struct AppStyleTests {
+    @Test func anAppsOwnStyleIsReadFromItsSectionWithoutBeingEquatable() throws {
+        var values = try Theme.kit.values
+        values["CompanyBanner"] = .dictionary(["titleColorName": .string("company_red"), "paddingTop": .number(12)])
+        let style = try Theme(values: values, source: "App.plist").style(CompanyBannerStyle.self, named: "CompanyBanner")
+        #expect(style.titleColorName == "company_red" && style.paddingTop == 12 && style.backgroundColorName == nil)
+    }
+}
