@@ -313,13 +313,8 @@ package struct Profile {
 
     /// Checks that `name` can name a profile directory.
     package static func validate(_ name: String) throws {
-        guard !name.isEmpty, !name.hasPrefix("."),
-            // ASCII letters and digits by range: CharacterSet's tables are a megabyte of memory.
-            name.utf8.allSatisfy({ byte in
-                [UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9")]
-                    .contains { $0.contains(byte) } || "._-".utf8.contains(byte)
-            })
-        else {
+        // The characters a storage key keeps as its file's name, as the profile's folder's name.
+        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.allSatisfy(FileStorage.isPlainNameByte) else {
             throw CLIFailure("invalid profile name \"\(name)\" (use letters, digits, '.', '_' and '-')")
         }
     }

@@ -232,9 +232,21 @@ public struct FileStorage: LockingStorage {
         }
         let plain =
             key.utf8.count <= 200 && key.first != "." && key.first != "~"
-            && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0) }
+            && key.utf8.allSatisfy(Self.isPlainNameByte)
         let name = plain ? key : "~" + Base64URL.encode(SHA256.hash(data: Data(key.utf8)))
         return directory.appendingPathComponent(name).path
+    }
+
+    /// Whether `byte` may stand in a plain file name as is: an ASCII letter or digit, `.`, `_` or
+    /// `-`. By ranges: CharacterSet's tables are a megabyte of memory for a few bytes checked.
+    package static func isPlainNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Makes a rename durable: fsync of the directory that holds the entry.
