@@ -9,8 +9,7 @@ enum ReturnPage {
     /// The page maker for the loopback listener, in `language` (default: the user's).
     static func make(language: String = Texts.language) -> LoopbackRedirectListener.ReturnPage {
         let strings = LocalizableStrings(languages: [language], appTable: { _ in nil })
-        let texts = Texts.table(strings.language)
-        @Sendable func said(_ key: Texts.Key) -> String { texts.texts[key.rawValue] ?? Texts.string(key) }
+        @Sendable func said(_ key: Texts.Key) -> String { Texts.string(key, in: strings.language) }
         let drawn = (try? Theme.kit).flatMap { theme in try? ScreenPage(theme: theme, assets: AppAssets(), strings: strings) }
         return { parameters in
             let (title, text): (Texts.Key, Texts.Key)

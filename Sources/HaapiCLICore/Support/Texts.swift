@@ -46,10 +46,12 @@ package enum Texts {
         return (language == "en" ? english : table(language), english)
     }()
 
-    /// The text of `key` with `arguments` in place of its `%@` (in order) or `%1$@`, `%2$@`, ...;
-    /// a key neither table has is shown as itself.
-    package static func string(_ key: Key, _ arguments: String...) -> String {
-        Placeholders.fill(tables.chosen.texts[key.rawValue] ?? tables.english.texts[key.rawValue] ?? key.rawValue, arguments)
+    /// The text of `key` in `language` (default ``language``), with `arguments` in place of its
+    /// `%@` (in order) or `%1$@`, `%2$@`, ...; English for a key the language lacks, and the key
+    /// itself for one neither table has.
+    package static func string(_ key: Key, in language: String = Texts.language, _ arguments: String...) -> String {
+        let chosen = language == Texts.language ? tables.chosen : table(language)
+        return Placeholders.fill(chosen.texts[key.rawValue] ?? tables.english.texts[key.rawValue] ?? key.rawValue, arguments)
     }
 
     /// The text of `key` with `arguments` in place of its placeholders: our own words, with
