@@ -36,6 +36,9 @@ struct HaapiClientDiagnosisTests {
             return
         }
         #expect(refusal.error == "invalid_scope")
+        // Each diagnosis keeps the refusal it was read from.
+        for error in ["unauthorized_client", "invalid_client", "invalid_scope"] { #expect(diagnosis(error).refusal?.error == error) }
+        #expect(HaapiClientDiagnosis.noRefusal.refusal == nil)
     }
 
     /// A server that cannot be reached, or that issues a token to a bare client id, refuses nothing.

@@ -18,27 +18,25 @@ enum ClientDiagnosis {
     /// and what to do.
     static func explain(_ diagnosis: HaapiClientDiagnosis, client: String) -> CLIFailure {
         let quoted = PrintableText(client)
-        let (problem, refusal, fix): (PrintableText, OAuthErrorResponse?, PrintableText)
+        let (problem, fix): (PrintableText, PrintableText)
         switch diagnosis {
-        case .notAHaapiClient(let said):
-            (problem, refusal) = ("the client \"\(quoted)\" is not a HAAPI client", said)
+        case .notAHaapiClient:
+            problem = "the client \"\(quoted)\" is not a HAAPI client"
             fix = "it looks like a browser client; log in with `haapi login --browser` (or `--device` from a machine with no browser)"
-        case .unknownClient(let said):
-            (problem, refusal) = ("the server does not know the client id \"\(quoted)\"", said)
+        case .unknownClient:
+            problem = "the server does not know the client id \"\(quoted)\""
             fix = "check --client-id (`haapi server --print-config` lists the development server's clients)"
-        case .needsAttestation(let said):
-            (problem, refusal) = ("the client \"\(quoted)\" authenticates with client attestation", said)
+        case .needsAttestation:
+            problem = "the client \"\(quoted)\" authenticates with client attestation"
             fix = "only an iOS device makes one; against a development server give --attestation software"
-        case .needsCredentials(let said):
-            (problem, refusal) = ("the client \"\(quoted)\" must authenticate", said)
+        case .needsCredentials:
+            problem = "the client \"\(quoted)\" must authenticate"
             fix = "give its secret with --client-secret-file FILE, HAAPI_CLIENT_SECRET or --client-secret - (standard input)"
-        case .refused(let said):
-            (problem, refusal, fix) = ("the client \"\(quoted)\" has no way to log in with HAAPI from this machine", said, generalFix)
-        case .noRefusal:
-            (problem, refusal, fix) = ("the client \"\(quoted)\" has no way to log in with HAAPI from this machine", nil, generalFix)
+        case .refused, .noRefusal:
+            (problem, fix) = ("the client \"\(quoted)\" has no way to log in with HAAPI from this machine", generalFix)
         }
         // The server's words are escaped as they are interpolated; ours are kept.
-        let said: PrintableText = refusal.map { " (server: \($0.serverDescription ?? $0.error))" } ?? ""
+        let said: PrintableText = diagnosis.refusal.map { " (server: \($0.serverDescription ?? $0.error))" } ?? ""
         return CLIFailure(problem + said + ": " + fix)
     }
 

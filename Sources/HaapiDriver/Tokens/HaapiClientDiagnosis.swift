@@ -23,6 +23,17 @@ package enum HaapiClientDiagnosis: Sendable, Hashable {
     /// or (wrongly) issued a token to a bare client id.
     case noRefusal
 
+    /// The server's refusal the diagnosis was read from; `nil` for ``noRefusal``.
+    package var refusal: OAuthErrorResponse? {
+        switch self {
+        case .notAHaapiClient(let refusal), .unknownClient(let refusal), .needsAttestation(let refusal), .needsCredentials(let refusal),
+            .refused(let refusal):
+            return refusal
+        case .noRefusal:
+            return nil
+        }
+    }
+
     /// Asks `tokenEndpoint` for a HAAPI token as `clientID` with no credential, and reads its refusal.
     package static func probe(tokenEndpoint: URL, clientID: String, transport: any HTTPTransport) async -> HaapiClientDiagnosis {
         let probe = TokenEndpointClient(endpoint: tokenEndpoint, clientAuthentication: .none(clientID: clientID), transport: transport)
