@@ -121,7 +121,6 @@ package struct TokenCommand: AsyncParsableCommand {
         Stdout.line("\(token.value)")
     }
 
-    /// `haapi token` as scripts call it in loops: the profile's valid access token, printed.
     /// The stored access token of the profile `name` when it has `minimumLifetime` left, read on
     /// this thread with no session, transport or task: a script's cached `haapi token`, at the
     /// cost of a file read. `nil` when there is none, it must be refreshed or anything fails:
@@ -134,6 +133,8 @@ package struct TokenCommand: AsyncParsableCommand {
         return AccessToken(state)
     }
 
+    /// `haapi token` as scripts call it in loops: the profile's valid access token, from the
+    /// session (refreshed when it has less than `minimumLifetime` left), printed.
     package static func printToken(profile name: String, minimumLifetime: TimeInterval) async throws {
         let (store, _, session) = try Profile.openSession(name)
         // One read of the stored tokens (from a keyring, a round trip over D-Bus): the session's,

@@ -18,7 +18,7 @@ package struct TokenCommands: AsyncParsableCommand {
     package init() {}
 
     /// The executable that runs the other commands, beside this one.
-    package static let fullExecutableName = "haapi-full"
+    private static let fullExecutableName = "haapi-full"
 
     /// Runs `haapi` with `CommandLine.arguments`: the command itself when it is one of
     /// ``configuration``'s, else `haapi-full` in this process's place.
