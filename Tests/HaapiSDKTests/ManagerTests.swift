@@ -291,3 +291,61 @@ struct ServerOriginTests {
         }
     }
 }
+
+/// An app's own configuration types (Curity's `HaapiConfigurable` and `OAuthTokenConfigurable`),
+/// as the managers take them.
+@Suite("An app's own configurations")
+struct ConfigurableTests {
+    struct AppHaapiConfiguration: HaapiConfigurable {
+        let name = "app-flow"
+        let clientId = "app-client"
+        let baseURL = URL(string: "https://idsvr.example/")!
+        let tokenEndpointURL = URL(string: "https://idsvr.example/oauth/token")!
+        let authorizationEndpointURL = URL(string: "https://idsvr.example/oauth/authorize")!
+        let appRedirect = "app:/cb"
+        let isAutoRedirect = false
+        let httpHeadersProvider: HttpHeadersProvider? = { ["X-App": "1"] }
+        let authorizationParametersProvider: OAuthAuthorizationParametersProvider? = nil
+        let minTokenTtl: TimeInterval = 45
+        let attestationConfiguration = AttestationConfiguration()
+        let tokenBoundConfiguration: any TokenBoundConfiguration = UnboundedTokenConfiguration()
+        let clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone()
+        let riskAssessmentConfiguration: RiskAssessmentConfiguration? = nil
+    }
+
+    struct AppTokenConfiguration: OAuthTokenConfigurable {
+        let clientId = "token-client"
+        let tokenEndpointURL = URL(string: "https://idsvr.example/oauth/token")!
+        let appRedirect = "app:/cb"
+        let revocationEndpointURL: URL? = URL(string: "https://idsvr.example/oauth/revoke")
+        let tokenBoundConfiguration: any TokenBoundConfiguration = UnboundedTokenConfiguration()
+        let tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)? = nil
+        let clientAuthenticationMethod: any ClientAuthenticationMethod = ClientAuthenticationMethodNone()
+    }
+
+    @Test func aHaapiConfigurableIsCopiedMemberByMemberWithTheDefaultsForTheRest() {
+        let made = HaapiConfiguration(haapiConfigurable: AppHaapiConfiguration())
+        #expect(made.name == "app-flow" && made.clientId == "app-client" && made.appRedirect == "app:/cb")
+        #expect(made.authorizationEndpointURL.absoluteString == "https://idsvr.example/oauth/authorize")
+        #expect(!made.isAutoRedirect && made.minTokenTtl == 45 && made.httpHeadersProvider?() == ["X-App": "1"])
+        #expect(made.tokenBoundConfiguration is UnboundedTokenConfiguration)
+        #expect(made.revocationEndpointURL == nil && made.timeout == 30)
+    }
+
+    @Test func anOAuthTokenConfigurableIsNamedAfterItsClientAndStartsAtItsTokenEndpoint() {
+        let made = HaapiConfiguration(oauthTokenConfigurable: AppTokenConfiguration())
+        #expect(made.name == "token-client" && made.clientId == "token-client")
+        #expect(made.baseURL == made.tokenEndpointURL && made.authorizationEndpointURL == made.tokenEndpointURL)
+        #expect(made.revocationEndpointURL?.absoluteString == "https://idsvr.example/oauth/revoke")
+    }
+
+    @Test func aHaapiConfigurationIsKeptWholeEvenWhatNeitherProtocolHas() {
+        var configuration = HaapiManagerTests().configuration()
+        configuration.timeout = 7
+        configuration.isAutoRedirect = false
+        #expect(HaapiConfiguration(haapiConfigurable: configuration).timeout == 7)
+        #expect(HaapiConfiguration(oauthTokenConfigurable: configuration).timeout == 7)
+        #expect(HaapiConfiguration(oauthTokenConfigurable: configuration).name == configuration.name)
+        #expect(!HaapiConfiguration(oauthTokenConfigurable: configuration).isAutoRedirect)
+    }
+}

@@ -73,6 +73,9 @@ struct LoggerTests {
             HaapiLogger.setLogType(.info)
             #expect(DriverFollowUpTag.http.tagName == "HAAPI_DRIVER_HTTP" && DriverFollowUpTag.http.subsystem == "HAAPI_DRIVER")
             #expect(OIDCFollowUpTag.session.subsystem == "OIDC_CLIENT" && UnsecuredTag().tagName == "UNSECURED")
+            #expect(OIDCFollowUpTag.allCases.map(\.tagName) == ["OIDC_CLIENT_FLOW", "OIDC_CLIENT_SESSION"])
+            // An app's own tags are named by their raw values.
+            #expect(TestTag.first.tagName == "HAAPI_TEST_FIRST")
         }
     }
 

@@ -286,19 +286,17 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// The configuration an app's own ``HaapiConfigurable`` describes: the value itself when it
     /// is a `HaapiConfiguration`, else one with its members and the package's defaults.
     public init(haapiConfigurable configurable: any HaapiConfigurable) {
-        if let configuration = configurable as? HaapiConfiguration {
-            self = configuration
-            return
-        }
-        self.init(
-            name: configurable.name, clientId: configurable.clientId, baseURL: configurable.baseURL,
-            tokenEndpointURL: configurable.tokenEndpointURL, authorizationEndpointURL: configurable.authorizationEndpointURL,
-            appRedirect: configurable.appRedirect, httpHeadersProvider: configurable.httpHeadersProvider,
-            authorizationParametersProvider: configurable.authorizationParametersProvider, isAutoRedirect: configurable.isAutoRedirect,
-            minTokenTtl: configurable.minTokenTtl, attestationConfiguration: configurable.attestationConfiguration,
-            tokenBoundConfiguration: configurable.tokenBoundConfiguration,
-            clientAuthenticationMethod: configurable.clientAuthenticationMethod,
-            riskAssessmentConfiguration: configurable.riskAssessmentConfiguration)
+        self =
+            configurable as? HaapiConfiguration
+            ?? HaapiConfiguration(
+                name: configurable.name, clientId: configurable.clientId, baseURL: configurable.baseURL,
+                tokenEndpointURL: configurable.tokenEndpointURL, authorizationEndpointURL: configurable.authorizationEndpointURL,
+                appRedirect: configurable.appRedirect, httpHeadersProvider: configurable.httpHeadersProvider,
+                authorizationParametersProvider: configurable.authorizationParametersProvider, isAutoRedirect: configurable.isAutoRedirect,
+                minTokenTtl: configurable.minTokenTtl, attestationConfiguration: configurable.attestationConfiguration,
+                tokenBoundConfiguration: configurable.tokenBoundConfiguration,
+                clientAuthenticationMethod: configurable.clientAuthenticationMethod,
+                riskAssessmentConfiguration: configurable.riskAssessmentConfiguration)
         #if canImport(Darwin)
             urlSession = configurable.urlSession
         #endif
@@ -308,17 +306,15 @@ public struct HaapiConfiguration: HaapiConfigurable, OAuthTokenConfigurable {
     /// it is a `HaapiConfiguration`, else one with its members, named after its client id, whose
     /// base and authorization URLs are the token endpoint (an OAuth-only configuration starts no flow).
     public init(oauthTokenConfigurable configurable: any OAuthTokenConfigurable) {
-        if let configuration = configurable as? HaapiConfiguration {
-            self = configuration
-            return
-        }
-        self.init(
-            name: configurable.clientId, clientId: configurable.clientId, baseURL: configurable.tokenEndpointURL,
-            tokenEndpointURL: configurable.tokenEndpointURL, authorizationEndpointURL: configurable.tokenEndpointURL,
-            appRedirect: configurable.appRedirect, revocationEndpointURL: configurable.revocationEndpointURL,
-            tokenBoundConfiguration: configurable.tokenBoundConfiguration,
-            tokenEndpointResponseListener: configurable.tokenEndpointResponseListener,
-            clientAuthenticationMethod: configurable.clientAuthenticationMethod)
+        self =
+            configurable as? HaapiConfiguration
+            ?? HaapiConfiguration(
+                name: configurable.clientId, clientId: configurable.clientId, baseURL: configurable.tokenEndpointURL,
+                tokenEndpointURL: configurable.tokenEndpointURL, authorizationEndpointURL: configurable.tokenEndpointURL,
+                appRedirect: configurable.appRedirect, revocationEndpointURL: configurable.revocationEndpointURL,
+                tokenBoundConfiguration: configurable.tokenBoundConfiguration,
+                tokenEndpointResponseListener: configurable.tokenEndpointResponseListener,
+                clientAuthenticationMethod: configurable.clientAuthenticationMethod)
         #if canImport(Darwin)
             urlSession = configurable.urlSession
         #endif

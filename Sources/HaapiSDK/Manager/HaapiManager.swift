@@ -316,18 +316,3 @@ public actor HaapiManager {
 
 /// Receives the outcome of a ``HaapiManager`` operation (the seeds' `HaapiCompletionHandler`).
 public typealias HaapiCompletionHandler = @Sendable (_ haapiResult: HaapiResult) -> Void
-
-/// The SDK's log tags.
-public enum SdkFollowUpTag: String, FollowUpTag, CaseIterable {
-    /// The flow: steps, submissions.
-    case flow = "HAAPI_SDK_FLOW"
-    /// HTTP exchanges.
-    case http = "HAAPI_SDK_HTTP"
-    /// Mapping responses to models.
-    case mapping = "HAAPI_SDK_MAPPING"
-    /// OAuth token requests.
-    case oAuth = "HAAPI_SDK_OAUTH"
-
-    /// `HAAPI_SDK`.
-    public var subsystem: String { "HAAPI_SDK" }
-}

@@ -59,27 +59,6 @@ public enum HaapiUIKitError: IdsvrError {
     }
 }
 
-/// The UI layer's log tags (the seeds' `UIKitFollowUpTag`).
-public enum UIKitFollowUpTag: String, FollowUpTag, CaseIterable {
-    /// Data the UI holds.
-    case data = "HAAPI_UI_DATA"
-    /// Components.
-    case component = "HAAPI_UI_COMPONENT"
-    /// Theming.
-    case theming = "HAAPI_UI_THEMING"
-    /// The flow: steps shown, actions taken, the end.
-    case flow = "HAAPI_UI_FLOW"
-    /// SwiftUI.
-    case swiftUI = "HAAPI_UI_SWIFTUI"
-    /// Mapping steps to UI models.
-    case mapping = "HAAPI_UI_MAPPING"
-    /// Layout.
-    case layout = "HAAPI_UI_LAYOUT"
-
-    /// `HAAPI_UI`.
-    public var subsystem: String { "HAAPI_UI" }
-}
-
 extension HaapiUIKitError: LocalizedError, Equatable {
     /// Whether two errors are the same case with the same values; two wrapped errors are equal
     /// when they print the same in full (`String(reflecting:)`: their type and their values).

@@ -11,20 +11,30 @@ public protocol FollowUpTag: Sendable {
 }
 
 extension FollowUpTag where Self: RawRepresentable, RawValue == String {
-    /// The raw value, which is the name for the package's tags.
+    /// The raw value: an app's own tags are named by it.
     public var tagName: String { rawValue }
 }
 
+/// Not API: a tag of one of the package's layers, named by the package's one rule for them:
+/// the subsystem, an underscore and the case's name in capitals (`HAAPI_DRIVER` and `http`
+/// make `HAAPI_DRIVER_HTTP`).
+public protocol _LayerFollowUpTag: FollowUpTag, RawRepresentable<String> {}
+
+extension _LayerFollowUpTag {
+    /// The subsystem, an underscore and the case's name in capitals: `HAAPI_DRIVER_HTTP`.
+    public var tagName: String { "\(subsystem)_\(rawValue.uppercased())" }
+}
+
 /// The tags of the driver: HTTP exchanges, storage, attestation and the token flow.
-public enum DriverFollowUpTag: String, FollowUpTag, CaseIterable {
+public enum DriverFollowUpTag: String, _LayerFollowUpTag, CaseIterable {
     /// The driver's flow: HAAPI access tokens, DPoP, client authentication.
-    case flow = "HAAPI_DRIVER_FLOW"
+    case flow
     /// Storage reads and writes.
-    case storage = "HAAPI_DRIVER_STORAGE"
+    case storage
     /// HTTP requests and responses.
-    case http = "HAAPI_DRIVER_HTTP"
+    case http
     /// Client attestation.
-    case attestation = "HAAPI_DRIVER_ATTESTATION"
+    case attestation
 
     /// `HAAPI_DRIVER`.
     public var subsystem: String { "HAAPI_DRIVER" }

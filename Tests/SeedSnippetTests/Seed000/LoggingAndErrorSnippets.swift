@@ -120,6 +120,11 @@ extension SeedSnippets {
                 #expect(LoggingSnippet.AppDelegate().application(UIApplication.shared, didFinishLaunchingWithOptions: nil))
                 let tokens = try await Self.logIn()
                 let lines = LogRecord.shared.lines
+                #expect((DriverFollowUpTag.allCases + SdkFollowUpTag.allCases + UIKitFollowUpTag.allCases).map(\.tagName) == [
+                    "HAAPI_DRIVER_FLOW", "HAAPI_DRIVER_STORAGE", "HAAPI_DRIVER_HTTP", "HAAPI_DRIVER_ATTESTATION",
+                    "HAAPI_SDK_FLOW", "HAAPI_SDK_HTTP", "HAAPI_SDK_MAPPING", "HAAPI_SDK_OAUTH", "HAAPI_UI_DATA", "HAAPI_UI_COMPONENT",
+                    "HAAPI_UI_THEMING", "HAAPI_UI_FLOW", "HAAPI_UI_SWIFTUI", "HAAPI_UI_MAPPING", "HAAPI_UI_LAYOUT",
+                ])
                 for prefix in ["[HAAPI_DRIVER_", "[HAAPI_SDK_", "[HAAPI_UI_"] {
                     #expect(lines.contains { $0.hasPrefix(prefix) }, "no \(prefix) line")
                 }
