@@ -454,7 +454,6 @@ import Testing
             #expect(try await flow.outcome().tokens != nil)
             // The same link again: handed over already.
             try await expect(deepLinks, returned, toFailWith: .alreadyDelivered)
-            #expect(!(await deepLinks.handleUrl(returned)))
             await flow.close()
         }
     }
@@ -626,6 +625,49 @@ import Testing
             // Each request showed loading, then not.
             #expect(states == [false, true, false, true, false])
             watcher.cancel()
+        }
+    }
+}
+
+/// The deep-link manager with an app's own flow, written as Curity's protocol declares it (an
+/// `async` `canHandleUrl`, no `checkUrl`), and as a flow itself.
+@Suite("Deep links to an app's own flow")
+@MainActor struct AppDeepLinkableTests {
+    @MainActor final class AppFlow: HaapiFlowDeepLinkable {
+        var handled: [URL] = []
+        func canHandleUrl(_ url: URL) async -> Bool { url.scheme == "app" }
+        func handleUrl(_ url: URL) async { handled.append(url) }
+    }
+
+    @Test func theManagerHandsAnAppsFlowOnlyItsReturnsAndEachOnce() async throws {
+        let flow = AppFlow()
+        let manager = HaapiDeepLinkManager()
+        manager.registerHaapiFlowDeeplinkable(flow)
+        let returned = try #require(URL(string: "app:/cb?_resume_nonce=n-1"))
+        #expect(await Self.refusal(manager, "other:/cb") == .notTheAppRedirect)
+        #expect(await manager.canHandleUrl(returned))
+        await manager.handleUrl(returned)
+        await manager.handleUrl(returned)
+        #expect(flow.handled == [returned])
+        #expect(!(await manager.canHandleUrl(returned)))
+        // The manager is a flow to hand URLs to, as Curity declares it.
+        let outer = HaapiDeepLinkManager()
+        outer.registerHaapiFlowDeeplinkable(manager)
+        let next = try #require(URL(string: "app:/cb?_resume_nonce=n-2"))
+        try await outer.resumeFlow(with: next)
+        #expect(flow.handled == [returned, next])
+        manager.unregisterHaapiFlowDeeplinkable()
+        #expect(await Self.refusal(outer, "app:/cb?_resume_nonce=n-3") == .noPendingFlow)
+        #expect(await Self.refusal(outer, "app:/cb?_resume_nonce=n-2") == .alreadyDelivered)
+    }
+
+    /// Why `manager` does not resume its flow with `url`; `nil` when it does.
+    static func refusal(_ manager: HaapiDeepLinkManager, _ url: String) async -> HaapiDeepLinkError.Code? {
+        do {
+            try await manager.resumeFlow(with: URL(string: url)!)
+            return nil
+        } catch {
+            return (error as? HaapiDeepLinkError)?.code
         }
     }
 }

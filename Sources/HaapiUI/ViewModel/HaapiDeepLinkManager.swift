@@ -5,19 +5,19 @@ import OAuthCore
 /// a ``HaapiFlowViewModel`` waiting for an external browser or app to come back.
 @MainActor public protocol HaapiFlowDeepLinkable: AnyObject, Sendable {
     /// Whether `url` is the return the flow waits for.
-    func canHandleUrl(_ url: URL) -> Bool
+    func canHandleUrl(_ url: URL) async -> Bool
     /// Takes `url` back into the flow.
     func handleUrl(_ url: URL) async
     /// Says why `url` is not the return the flow waits for, if it is not.
     /// - Throws: ``HaapiDeepLinkError``.
-    func checkUrl(_ url: URL) throws
+    func checkUrl(_ url: URL) async throws
 }
 
 extension HaapiFlowDeepLinkable {
     /// Throws unless ``canHandleUrl(_:)`` says yes.
     /// - Throws: ``HaapiDeepLinkError`` (`not_the_app_redirect`).
-    public func checkUrl(_ url: URL) throws {
-        guard canHandleUrl(url) else { throw HaapiDeepLinkError(.notTheAppRedirect, "the flow does not wait for \(url.redacted)") }
+    public func checkUrl(_ url: URL) async throws {
+        guard await canHandleUrl(url) else { throw HaapiDeepLinkError(.notTheAppRedirect, "the flow does not wait for \(url.redacted)") }
     }
 }
 
@@ -36,7 +36,7 @@ public protocol HaapiDeepLinkManageable: AnyObject, Sendable {
 /// link's `NSUserActivity`) to ``handleUrl(_:)``; when it is the return of the running flow's
 /// external browser or app, the flow goes on from it. The flow registers itself while it
 /// waits (``HaapiFlowViewModel/deepLinkManager``).
-@MainActor public final class HaapiDeepLinkManager: HaapiDeepLinkManageable {
+@MainActor public final class HaapiDeepLinkManager: HaapiDeepLinkManageable, HaapiFlowDeepLinkable {
     /// The app's manager.
     public static let shared = HaapiDeepLinkManager()
 
@@ -60,20 +60,21 @@ public protocol HaapiDeepLinkManageable: AnyObject, Sendable {
         registration.withLock { registered = nil }
     }
 
-    /// Whether `url` is what the running flow waits for.
+    /// Whether `url` is what the running flow waits for, and not a return handed over before.
     public func canHandleUrl(_ url: URL) async -> Bool {
-        current?.canHandleUrl(url) ?? false
+        (try? await checkUrl(url)) != nil
     }
 
-    /// Hands `url` to the running flow when it waits for it.
-    /// - Returns: whether the flow took it (``resumeFlow(with:)`` says why not).
-    @discardableResult public func handleUrl(_ url: URL) async -> Bool {
-        do {
-            try await resumeFlow(with: url)
-            return true
-        } catch {
-            return false
-        }
+    /// Hands `url` to the running flow when it waits for it; any other URL is left alone
+    /// (``resumeFlow(with:)`` says why).
+    public func handleUrl(_ url: URL) async {
+        try? await resumeFlow(with: url)
+    }
+
+    /// Says why `url` would not resume the running flow, if it would not.
+    /// - Throws: ``HaapiDeepLinkError``, as ``resumeFlow(with:)``.
+    public func checkUrl(_ url: URL) async throws {
+        _ = try await flow(taking: url)
     }
 
     /// Hands `url` to the running flow, or says why it does not take it.
@@ -83,13 +84,25 @@ public protocol HaapiDeepLinkManageable: AnyObject, Sendable {
     ///   [`HaapiDeepLinkError.Code.notTheAppRedirect`](doc:OAuthCore/ErrorCode/notTheAppRedirect) for another URL than the app's redirect,
     ///   [`HaapiDeepLinkError.Code.missingResumeNonce`](doc:OAuthCore/ErrorCode/missingResumeNonce) for the redirect without its nonce.
     public func resumeFlow(with url: URL) async throws {
-        let nonce = ResumeNonce.of(url)
-        if let nonce, resumedNonces.contains(nonce) {
+        let flow = try await flow(taking: url)
+        // Checked again with nothing awaited before the nonce is kept: another call may have
+        // handed the same return over while the flow was asked.
+        try refuseIfHandedOver(url)
+        if let nonce = ResumeNonce.of(url) { resumedNonces = Array((resumedNonces + [nonce]).suffix(8)) }
+        await flow.handleUrl(url)
+    }
+
+    /// The registered flow when it takes `url`.
+    private func flow(taking url: URL) async throws -> any HaapiFlowDeepLinkable {
+        try refuseIfHandedOver(url)
+        guard let current else { throw HaapiDeepLinkError(.noPendingFlow, "no flow waits for an external browser or app to come back") }
+        try await current.checkUrl(url)
+        return current
+    }
+
+    private func refuseIfHandedOver(_ url: URL) throws {
+        if let nonce = ResumeNonce.of(url), resumedNonces.contains(nonce) {
             throw HaapiDeepLinkError(.alreadyDelivered, "the flow has been resumed with this return already")
         }
-        guard let current else { throw HaapiDeepLinkError(.noPendingFlow, "no flow waits for an external browser or app to come back") }
-        try current.checkUrl(url)
-        if let nonce { resumedNonces = Array((resumedNonces + [nonce]).suffix(8)) }
-        await current.handleUrl(url)
     }
 }

@@ -95,32 +95,40 @@
             for factory in typed.reversed() {
                 if let screen = try factory(model, theme, common) { return screen }
             }
-            func kind(_ kind: Kind) throws -> (any HaapiUIViewController)? { try kinds[kind]?(model, theme, common) }
-            switch model {
-            case let problem as any ProblemModel:
-                return try kind(.problem)
-                    ?? ProblemViewController(problem, style: try theme.style(ProblemViewControllerStyle.self), commonStyle: common)
-            case let bankID as any BankIdModel:
-                return try kind(.polling)
-                    ?? BankIdViewController(bankID, style: try theme.style(BankIdViewControllerStyle.self), commonStyle: common)
-            case let polling as any PollingModel:
-                return try kind(.polling)
-                    ?? PollingViewController(polling, style: try theme.style(PollingViewControllerStyle.self), commonStyle: common)
-            case let selector as any SelectorModel:
-                return try kind(.selector)
-                    ?? SelectorViewController(selector, style: try theme.style(SelectorViewControllerStyle.self), commonStyle: common)
-            case let webAuthn as any WebAuthnOperationModel:
-                return try kind(.webAuthn)
-                    ?? WebAuthnViewController(webAuthn, style: try theme.style(WebAuthnViewControllerStyle.self), commonStyle: common)
-            case let form as any FormModel:
-                return try kind(.form)
-                    ?? FormViewController(form, style: try theme.style(FormViewControllerStyle.self), commonStyle: common)
-            case let generic as any GenericModel:
-                return try kind(.generic)
-                    ?? GenericViewController(generic, style: try theme.style(GenericViewControllerStyle.self), commonStyle: common)
-            default:
-                throw HaapiUIKitError.unsupported(
-                    cause: "no screen shows a \(type(of: model)): register a factory for it in the ViewControllerFactoryRegistry")
+            for kitScreen in Self.kitScreens {
+                guard let make = kitScreen.maker(model) else { continue }
+                return try kinds[kitScreen.kind]?(model, theme, common) ?? make(theme, common)
+            }
+            throw HaapiUIKitError.unsupported(
+                cause: "no screen shows a \(type(of: model)): register a factory for it in the ViewControllerFactoryRegistry")
+        }
+
+        /// The kit's screen for each kind of model, in the order models are told apart: a BankID
+        /// model is a polling model, so its screen comes first.
+        @MainActor private static let kitScreens = [
+            KitScreen(.problem, ProblemViewController.init(_:style:commonStyle:)),
+            KitScreen(.polling, BankIdViewController.init(_:style:commonStyle:)),
+            KitScreen(.polling, PollingViewController.init(_:style:commonStyle:)),
+            KitScreen(.selector, SelectorViewController.init(_:style:commonStyle:)),
+            KitScreen(.webAuthn, WebAuthnViewController.init(_:style:commonStyle:)),
+            KitScreen(.form, FormViewController.init(_:style:commonStyle:)),
+            KitScreen(.generic, GenericViewController.init(_:style:commonStyle:)),
+        ]
+
+        /// One of the kit's screens: the kind an app's factory replaces it by, and the maker of
+        /// the screen for a model it shows (`nil` for any other), styled from the theme.
+        private struct KitScreen {
+            let kind: Kind
+            let maker: (any UIModel) -> (@MainActor (Theme, HaapiUIViewControllerStyle) throws -> any HaapiUIViewController)?
+
+            init<Model, Style: UIViewControllerStyle>(
+                _ kind: Kind, _ screen: @escaping @MainActor (Model, Style, HaapiUIViewControllerStyle) -> some HaapiUIViewController
+            ) {
+                self.kind = kind
+                maker = { model in
+                    guard let model = model as? Model else { return nil }
+                    return { theme, common in screen(model, try theme.style(Style.self), common) }
+                }
             }
         }
 
