@@ -38,9 +38,9 @@ package struct ApiCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Also send the token to this origin, for this call (repeatable; `haapi login --api-origin` keeps one in the profile).",
             valueName: "origin"))
-    package var allowOrigin: [String] = []
+    var allowOrigin: [String] = []
     @Flag(help: "Allow http:// (not TLS) to an API that is not on this machine (the token travels in clear).")
-    package var allowInsecureHttp = false
+    var allowInsecureHttp = false
     @OptionGroup package var minimumLifetime: MinimumLifetimeOption
     @Argument(help: "The absolute URL to request.") package var url: String
     @OptionGroup package var log: LogOptions
@@ -94,7 +94,7 @@ package struct ApiCommand: AsyncParsableCommand {
     }
 
     /// `Name: value` split in two; `nil` when it is not a header line.
-    package static func headerField(_ line: String) -> (String, String)? {
+    static func headerField(_ line: String) -> (String, String)? {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else { return nil }

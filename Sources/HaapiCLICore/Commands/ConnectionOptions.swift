@@ -20,12 +20,12 @@ package struct ConnectionOptions: ParsableArguments {
     package var clientSecret: String?
     @Option(help: "A file holding the client secret (its first line).") var clientSecretFile: String?
     @Flag(help: "Allow http:// (not TLS) to a server that is not on this machine (tokens and secrets travel in clear).")
-    package var allowInsecureHttp = false
+    var allowInsecureHttp = false
     @Option(help: "The scopes, space-separated (default: openid).") var scope: String?
     @Option(help: "The redirect URI registered for the client (default: haapi://callback; with --browser http://127.0.0.1:PORT/callback).")
     package var redirectUri: String?
     @Option(help: "With --browser: the loopback port of the redirect URI, for servers that match it exactly (default: any free port).")
-    package var redirectPort: Int?
+    var redirectPort: Int?
     @Option(
         help:
             "With --browser: where the provider sends the browser after `haapi logout --end-session` (default: http://127.0.0.1/logged-out on any port)."
@@ -41,7 +41,7 @@ package struct ConnectionOptions: ParsableArguments {
         help: ArgumentHelp(
             "An origin besides the provider's that `haapi api` may send the profile's tokens to (repeatable; kept in the profile).",
             valueName: "origin"))
-    package var apiOrigin: [String] = []
+    var apiOrigin: [String] = []
     @Option(
         help: ArgumentHelp(
             "A PEM file of CA certificates to trust besides the system's: a private CA, or the server's self-signed certificate (kept in the profile; HAAPI_CA_FILE and SSL_CERT_FILE are read too).",
@@ -76,7 +76,7 @@ package struct ConnectionOptions: ParsableArguments {
 
     /// Checks an origin given on the command line: an `http` or `https` URL with a host and no
     /// path, and plain `http` to another machine only when allowed.
-    package static func checkOrigin(_ text: String, option: String, allowInsecureHttp: Bool) throws {
+    static func checkOrigin(_ text: String, option: String, allowInsecureHttp: Bool) throws {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false,
             url.path.isEmpty || url.path == "/", url.query == nil, url.user == nil
         else {
@@ -87,7 +87,7 @@ package struct ConnectionOptions: ParsableArguments {
     }
 
     /// `https`, or `http` to this machine; plain `http` to another host only when allowed, and then with a warning.
-    package static func checkTransportSecurity(_ url: URL, option: String, allowInsecureHttp: Bool) throws {
+    static func checkTransportSecurity(_ url: URL, option: String, allowInsecureHttp: Bool) throws {
         guard url.scheme?.lowercased() == "http", !Loopback.isHost(url.host) else { return }
         guard allowInsecureHttp else {
             throw ValidationError(

@@ -18,25 +18,25 @@ package struct ProfileOption: ParsableArguments {
 
     /// The profile commands use when `--profile` names none: `HAAPI_PROFILE`, else the one
     /// `haapi profiles use` saved, else `default`.
-    package static func defaultName() -> String { environmentName() ?? savedDefault() ?? "default" }
+    static func defaultName() -> String { environmentName() ?? savedDefault() ?? "default" }
 
     /// `HAAPI_PROFILE`, when set.
-    package static func environmentName(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func environmentName(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         environment["HAAPI_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The file `haapi profiles use` writes: the name alone.
-    package static var defaultFile: URL { Profile.home().appendingPathComponent("default-profile") }
+    static var defaultFile: URL { Profile.home().appendingPathComponent("default-profile") }
 
     /// The profile `haapi profiles use` chose, when it names a valid profile name.
-    package static func savedDefault() -> String? {
+    static func savedDefault() -> String? {
         guard let data = FileManager.default.contents(atPath: defaultFile.path) else { return nil }
         let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return (try? Profile.validate(name)) == nil ? nil : name
     }
 
     /// Saves `name` as the default profile (`nil`: back to `default`), replacing the file atomically.
-    package static func setDefault(_ name: String?) throws {
+    static func setDefault(_ name: String?) throws {
         do {
             guard let name else {
                 if FileManager.default.fileExists(atPath: defaultFile.path) { try FileManager.default.removeItem(at: defaultFile) }

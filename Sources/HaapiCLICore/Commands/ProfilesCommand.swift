@@ -25,7 +25,7 @@ package struct ProfilesCommand: AsyncParsableCommand {
 }
 
 /// `haapi profiles [list]`: one line per profile, or a JSON array.
-package struct ProfilesListCommand: AsyncParsableCommand {
+struct ProfilesListCommand: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
@@ -61,7 +61,7 @@ package struct ProfilesListCommand: AsyncParsableCommand {
 }
 
 /// `haapi profiles use NAME`: the profile commands use when neither --profile nor $HAAPI_PROFILE names one.
-package struct ProfilesUseCommand: ParsableCommand {
+struct ProfilesUseCommand: ParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(
@@ -79,7 +79,7 @@ package struct ProfilesUseCommand: ParsableCommand {
 }
 
 /// `haapi profiles delete NAME`: logs out (best effort) and removes the profile's folder.
-package struct ProfilesDeleteCommand: AsyncParsableCommand {
+struct ProfilesDeleteCommand: AsyncParsableCommand {
     package init() {}
 
     package static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ package struct MinimumLifetimeOption: ParsableArguments {
     package var seconds: Int = MinimumLifetimeOption.defaultSeconds
 
     /// `--min-ttl`'s default.
-    package static let defaultSeconds = 30
+    static let defaultSeconds = 30
 
     /// `--min-ttl` in seconds, at most ``OutsideNumber/longestSeconds`` (any more is that long).
     package var interval: TimeInterval { TimeInterval(OutsideNumber.seconds(seconds)) }

@@ -36,7 +36,7 @@ package struct TokenCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "With --header: also authorize requests to this origin (repeatable), as `haapi api --allow-origin` does.", valueName: "origin"))
-    package var allowOrigin: [String] = []
+    var allowOrigin: [String] = []
     @Flag(help: "With --header: allow an http:// URL on another machine (the token travels in clear).") var allowInsecureHttp = false
     @Flag(help: "Print JSON: the token, its type, expiry and scopes.") package var json = false
     @Flag(help: "Print the header and claims of the access token (not verified; times as dates) instead of the token.") var decode = false
@@ -109,7 +109,7 @@ package struct TokenCommand: AsyncParsableCommand {
     }
 
     /// Prints `token`; a DPoP-bound one printed into a pipe comes with a warning.
-    package static func printAccessToken(_ token: AccessToken) {
+    static func printAccessToken(_ token: AccessToken) {
         // `Authorization: Bearer $(haapi token)` is what people type, and a DPoP-bound token sent so
         // is refused with a 401 that does not say why: said here, where the token is made.
         if token.isDPoPBound && isatty(STDOUT_FILENO) == 0 {
@@ -125,7 +125,7 @@ package struct TokenCommand: AsyncParsableCommand {
     /// this thread with no session, transport or task: a script's cached `haapi token`, at the
     /// cost of a file read. `nil` when there is none, it must be refreshed or anything fails:
     /// the session (``printToken(profile:minimumLifetime:)``) then does it, and says why.
-    package static func storedAccessToken(profile name: String, minimumLifetime: TimeInterval) -> AccessToken? {
+    static func storedAccessToken(profile name: String, minimumLifetime: TimeInterval) -> AccessToken? {
         guard let profile = try? Profile.openSaved(name), let configuration = try? profile.readConfiguration(),
             let data = try? profile.secretStorage(configuration).read(key: Profile.tokensKey),
             let state = try? AuthState(storedData: data), state.isAccessTokenValid(for: minimumLifetime)
@@ -135,7 +135,7 @@ package struct TokenCommand: AsyncParsableCommand {
 
     /// `haapi token` as scripts call it in loops: the profile's valid access token, from the
     /// session (refreshed when it has less than `minimumLifetime` left), printed.
-    package static func printToken(profile name: String, minimumLifetime: TimeInterval) async throws {
+    static func printToken(profile name: String, minimumLifetime: TimeInterval) async throws {
         let (store, _, session) = try Profile.openSession(name)
         // One read of the stored tokens (from a keyring, a round trip over D-Bus): the session's,
         // which also says when there are none.

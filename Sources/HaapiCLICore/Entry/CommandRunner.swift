@@ -40,7 +40,7 @@ package enum CommandRunner {
     }
 
     /// Reports a command's failure as `haapi` does; its exit code.
-    package static func exitCode(after error: any Error, root: any ParsableCommand.Type) -> Int32 {
+    static func exitCode(after error: any Error, root: any ParsableCommand.Type) -> Int32 {
         // A cancelled command's error is the cancellation itself: the runner says "cancelled".
         if Interrupts.cancelledCommand { return ExitCodes.interrupted }
         return ExitCodes.report(error, command: root)

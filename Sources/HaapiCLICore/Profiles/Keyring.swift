@@ -81,7 +81,7 @@ package enum Keyring {
     }
 
     /// Keys under a prefix in another storage (the Keychain's account names).
-    package struct PrefixedKeys: Storage {
+    struct PrefixedKeys: Storage {
         package let base: any Storage
         package let prefix: String
         package func read(key: String) throws -> Data? { try base.read(key: prefix + key) }
@@ -99,7 +99,7 @@ package enum Keyring {
 
 /// A profile's storage when its secrets are in the keyring: the tokens there, and the lock
 /// that serialises their refresh across processes in the profile's folder (a keyring has none).
-package struct KeyringTokenStorage: LockingStorage {
+struct KeyringTokenStorage: LockingStorage {
     package let files: FileStorage
     package let keyring: any Storage
 
@@ -117,7 +117,7 @@ package final class LoginTokenStorage: LockingStorage, @unchecked Sendable {
     private let keyring: KeyringTokenStorage
     private let refused = LockedValue<String?>(nil)
 
-    package init(_ keyring: KeyringTokenStorage) { self.keyring = keyring }
+    init(_ keyring: KeyringTokenStorage) { self.keyring = keyring }
 
     /// Why the keyring did not take the tokens; `nil` while it did.
     package var refusal: String? { refused.withLock { $0 } }

@@ -23,7 +23,7 @@ package struct ProfileReport {
         }
 
         /// Whether a command can use the profile without a new login.
-        package var isUsable: Bool { self == .loggedIn || self == .refreshable }
+        var isUsable: Bool { self == .loggedIn || self == .refreshable }
     }
 
     /// The keys of ``json``, in every state.

@@ -28,11 +28,11 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     /// Whether tokens are bound to a DPoP key (default true).
     package var dpop: Bool?
     /// How tokens are got besides a HAAPI flow (`nil`: a HAAPI login).
-    package var login: LoginMethod?
+    var login: LoginMethod?
     /// Origins besides the provider's that `haapi api` may send the tokens to (`haapi login --api-origin`).
     package var apiOrigins: [String]?
     /// A PEM file of CA certificates trusted besides the system's (`haapi login --cacert`).
-    package var caFile: String?
+    var caFile: String?
     /// ``SecretStore/keyring`` when the tokens and the client secret are in the system's keyring
     /// (the file then holds no secret); files otherwise.
     package var secretStore: SecretStore?
@@ -85,7 +85,7 @@ package struct ProfileConfiguration: Encodable, Sendable, Equatable {
     /// Refuses, before anything is sent, a request to `url` whose origin is not one of
     /// ``apiOrigins(adding:)``, and plain `http` to another machine unless `allowInsecureHttp`.
     /// - Throws: `ValidationError` naming the origin and the flags that allow it.
-    package func checkAPITarget(_ url: URL, extra: [String], allowInsecureHttp: Bool) throws {
+    func checkAPITarget(_ url: URL, extra: [String], allowInsecureHttp: Bool) throws {
         guard let origin = url.origin, apiOrigins(adding: extra).contains(origin) else {
             // As a person writes it: without the scheme's default port.
             var shown = url.origin ?? url.absoluteString
@@ -137,7 +137,7 @@ extension ProfileConfiguration {
 
 extension ProfileConfiguration {
     /// What a member of `config.json` holds.
-    package enum FileValue {
+    enum FileValue {
         case string, bool, strings
         /// One of these words.
         case oneOf([String])
@@ -159,7 +159,7 @@ extension ProfileConfiguration {
     }
 
     /// The keys a `config.json` (or `--config` file) may hold, and what each holds.
-    package static let fileKeys: [(name: String, value: FileValue)] = [
+    static let fileKeys: [(name: String, value: FileValue)] = [
         ("issuer", .string), ("clientId", .string), ("redirectUri", .string), ("postLogoutRedirectUri", .string), ("scope", .string),
         ("clientSecret", .string), ("strategy", words(ClientStrategy.self)), ("attestation", words(AttestationKind.self)),
         ("baseUrl", .string),
@@ -171,10 +171,10 @@ extension ProfileConfiguration {
     /// Other spellings of keys, each ours to read as it is, silently: the AppAuth example's
     /// `config.json` (seed 002) writes `clientID`, earlier versions wrote `baseURL`. A profile's
     /// file is written with today's spelling at the next save.
-    package static let otherSpellings = ["clientID": "clientId", "baseURL": "baseUrl"]
+    static let otherSpellings = ["clientID": "clientId", "baseURL": "baseUrl"]
 
     /// `members` with each other spelling renamed to today's (today's wins when both are there).
-    package static func respelled(_ members: [String: JSONValue]) -> [String: JSONValue] {
+    static func respelled(_ members: [String: JSONValue]) -> [String: JSONValue] {
         var members = members
         for (former, current) in otherSpellings {
             guard let value = members.removeValue(forKey: former) else { continue }
@@ -184,7 +184,7 @@ extension ProfileConfiguration {
     }
 
     /// A member of a `config.json` that is missing or is not what it must be.
-    package struct MemberError: Error {
+    struct MemberError: Error {
         package let name: String
         /// What the member must be (`a string`...); `nil`: it is missing.
         package let wanted: String?
@@ -194,7 +194,7 @@ extension ProfileConfiguration {
     /// hand, as ``AuthState`` is: `JSONDecoder` cost each start of `haapi token` more than the
     /// rest of reading the profile.
     /// - Throws: ``MemberError`` for the first member missing (`clientId`, `redirectUri`) or of the wrong type.
-    package init(json: JSONValue) throws(MemberError) {
+    init(json: JSONValue) throws(MemberError) {
         guard case .object(let written) = json else { throw MemberError(name: "", wanted: "a JSON object") }
         let members = Self.respelled(written)
         var strings: [String: String] = [:]
@@ -227,7 +227,7 @@ extension ProfileConfiguration {
     }
 
     /// The redirect URI of a HAAPI login when none is given.
-    package static let defaultRedirectURI = "haapi://callback"
+    static let defaultRedirectURI = "haapi://callback"
 
     /// Reads a `--config` file (seed 002's config.json: issuer, clientId, redirectUri, scope,
     /// and the other settings a profile keeps). What is wrong is said in the file's terms: the
@@ -285,7 +285,7 @@ package enum AttestationKind: String, Sendable, Encodable, CaseIterable, Express
 }
 
 /// How a profile gets its tokens besides a HAAPI flow (`login` in `config.json`).
-package enum LoginMethod: String, Sendable, Encodable, CaseIterable {
+enum LoginMethod: String, Sendable, Encodable, CaseIterable {
     /// A browser login (`haapi login --browser`).
     case browser
     /// A code entered on another device (`haapi login --device`).
@@ -296,10 +296,10 @@ package enum LoginMethod: String, Sendable, Encodable, CaseIterable {
 /// ``TokenSession`` (tokens and DPoP key in one atomic write, refreshed under the lock file
 /// `.lock-tokens.json` next to them), written by OAuthCore's FileStorage (directory 0700, files 0600).
 package struct Profile {
-    package static let configKey = "config.json"
+    static let configKey = "config.json"
     package static let tokensKey = "tokens.json"
     /// The keyring item of the client secret, when the profile's secrets are in the keyring.
-    package static let clientSecretKey = "client-secret"
+    static let clientSecretKey = "client-secret"
 
     package let name: String
     package let directory: URL
@@ -354,7 +354,7 @@ package struct Profile {
 
     /// Opens a saved profile without creating anything.
     /// - Throws: a ``CLIFailure`` with exit code 4 (login needed) when there is no such profile.
-    package static func openSaved(_ name: String) throws -> Profile {
+    static func openSaved(_ name: String) throws -> Profile {
         try validate(name)
         guard exists(name) else {
             let known = names()
@@ -427,7 +427,7 @@ package struct Profile {
 
     /// Where the session of `configuration` keeps its tokens: the keyring (with the folder's
     /// lock) or the folder's files.
-    package func secretStorage(_ configuration: ProfileConfiguration) -> any LockingStorage {
+    func secretStorage(_ configuration: ProfileConfiguration) -> any LockingStorage {
         configuration.secrets == .keyring ? KeyringTokenStorage(files: storage, keyring: Keyring.storage(for: directory)) : storage
     }
 

@@ -8,7 +8,7 @@ import OAuthCore
 package struct CLIFailure: Error, CustomStringConvertible {
     /// What went wrong, and what to do, as the command prints it.
     package let message: PrintableText
-    package let exitCode: Int32
+    let exitCode: Int32
     package init(_ message: PrintableText, exitCode: Int32 = ExitCodes.failure) {
         self.message = message
         self.exitCode = exitCode
@@ -57,7 +57,7 @@ package enum ExitCodes {
 
     /// A usage error as one line: the parser's reason, a "did you mean" for a mistyped command,
     /// and where the help is.
-    package static func usageLine(_ message: String, arguments: [String], root: any ParsableCommand.Type) -> String {
+    static func usageLine(_ message: String, arguments: [String], root: any ParsableCommand.Type) -> String {
         let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         var reason = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? "invalid arguments"
         let subcommands = root.configuration.subcommands.map { $0._commandName } + ["help"]

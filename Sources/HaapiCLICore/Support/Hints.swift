@@ -21,10 +21,10 @@ package enum Hints {
         return ""
     }
 
-    package static let untrustedCertificate =
+    static let untrustedCertificate =
         " (for a private CA or a self-signed certificate, give its PEM file with --cacert FILE, or set HAAPI_CA_FILE)"
 
-    package static let refusedClient =
+    static let refusedClient =
         " (the server refused the client: check --client-id and the secret, from HAAPI_CLIENT_SECRET, --client-secret-file or "
         + "--client-secret -; `haapi server --print-config` shows the development server's)"
 }

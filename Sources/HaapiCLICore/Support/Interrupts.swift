@@ -16,7 +16,7 @@ import OAuthCore
 /// can ask "Stop logging in?". A second Ctrl-C after a cancellation ends the process.
 package enum Interrupts {
     /// How long a cancelled command may take to stop before the process ends without it.
-    package static let stopLimit: Double = 2
+    static let stopLimit: Double = 2
 
     private struct State {
         var command: Task<Int32, Never>?
@@ -40,7 +40,7 @@ package enum Interrupts {
     }
 
     /// Whether an interrupt cancelled the command.
-    package static var cancelledCommand: Bool { state.withLock { $0.cancelled } }
+    static var cancelledCommand: Bool { state.withLock { $0.cancelled } }
 
     /// Runs `body` with Ctrl-C handed to the command: each one is kept for ``take()``.
     package static func whileWaitingForTheUser<T>(
@@ -52,7 +52,7 @@ package enum Interrupts {
     }
 
     /// Whether the command is waiting for the user now (then it shows its own status line).
-    package static var isWaitingForTheUser: Bool { state.withLock { $0.waitsForTheUser > 0 } }
+    static var isWaitingForTheUser: Bool { state.withLock { $0.waitsForTheUser > 0 } }
 
     /// Takes a Ctrl-C kept while the command waited for the user, if there is one.
     package static func take() -> Bool {
@@ -64,7 +64,7 @@ package enum Interrupts {
     }
 
     /// Says "cancelled" (once, whoever calls) and ends the process with 130.
-    package static func exitCancelled(_ detail: String = "") -> Never {
+    static func exitCancelled(_ detail: String = "") -> Never {
         let first = state.withLock { state in
             defer { state.exiting = true }
             return !state.exiting

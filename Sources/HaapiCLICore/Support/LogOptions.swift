@@ -4,7 +4,7 @@ import OAuthCore
 import OIDCClient
 
 /// The level of `--log-level`.
-package enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+enum LogLevel: String, ExpressibleByArgument, CaseIterable {
     case debug, info, warning, error
 }
 
@@ -13,10 +13,10 @@ package struct LogOptions: ParsableArguments {
     package init() {}
 
     @Option(help: "Log every layer (HAAPI and browser login) to standard error from this level on (debug, info, warning, error).")
-    package var logLevel: LogLevel?
+    var logLevel: LogLevel?
 
     @Flag(help: "Do not mask tokens, secrets and passwords in the log (debugging only).")
-    package var unmask = false
+    var unmask = false
 
     /// Configures HaapiLogger for the driver's and the browser login's tags, and `moreTags` (a
     /// HAAPI login's SDK tags).
@@ -35,5 +35,5 @@ package struct LogOptions: ParsableArguments {
     }
 
     /// No `--log-level`: nothing is logged.
-    package static func applyDefault() { HaapiLogger.followUpTags = [] }
+    static func applyDefault() { HaapiLogger.followUpTags = [] }
 }

@@ -18,7 +18,7 @@ package final class Terminal: @unchecked Sendable {
     package struct State {
         package var lines: [String] = []
         package var isAtEnd = false
-        package var isReading = false
+        var isReading = false
     }
 
     package let isInteractive: Bool
@@ -26,9 +26,9 @@ package final class Terminal: @unchecked Sendable {
     private let state = LockedValue(State())
 
     /// Whether standard error is a terminal that can rewrite a line (`\r`, erase).
-    package static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     /// Whether what goes to standard error may be coloured (a terminal, and no `NO_COLOR`).
-    package static let standardErrorUsesColour = standardErrorIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    static let standardErrorUsesColour = standardErrorIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
 
     package init() {
         isInteractive = isatty(STDIN_FILENO) == 1
@@ -103,7 +103,7 @@ package final class Terminal: @unchecked Sendable {
     }
 
     /// Back to the start of the line, and the line erased.
-    package static let eraseLine = PrintableText(own: "\r\u{1B}[2K")
+    static let eraseLine = PrintableText(own: "\r\u{1B}[2K")
 
     /// Rewrites the current line (the spinner); plain output writes new lines only when the text changes.
     package func status(_ text: PrintableText) {

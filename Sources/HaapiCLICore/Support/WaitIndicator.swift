@@ -6,7 +6,7 @@ import OAuthTransportNIO
 /// error naming the wait and its seconds, erased when the wait ends. Only on a terminal: on a
 /// pipe or a file it writes nothing; and not while the command waits for the user (a question
 /// or a poll, which show their own line).
-package final class WaitIndicator: Sendable {
+final class WaitIndicator: Sendable {
     /// The process's indicator, on when standard error is a terminal that understands `\r` (coloured unless `NO_COLOR`).
     package static let shared = WaitIndicator(isEnabled: Terminal.standardErrorIsTerminal)
 
@@ -84,8 +84,8 @@ package final class WaitIndicator: Sendable {
 /// by the ``WaitIndicator`` ("Waiting for op.example: POST /oauth/token"), trusting the CA
 /// files a profile and the environment name besides the system's roots.
 package struct AnnouncedTransport: HTTPTransport {
-    package let base: LazyTransport
-    package let indicator: WaitIndicator
+    let base: LazyTransport
+    let indicator: WaitIndicator
 
     /// The transport for `settings`: their `--cacert` file, `HAAPI_CA_FILE` and `SSL_CERT_FILE`
     /// trusted besides the system's roots. The files are read now (a missing one is said at
@@ -103,11 +103,11 @@ package struct AnnouncedTransport: HTTPTransport {
 
     /// The CA files this command trusts besides the system's roots (`PATH (HAAPI_CA_FILE)`), for
     /// the hint of a certificate error.
-    package static let trustedCAFiles = LockedValue<[String]>([])
+    static let trustedCAFiles = LockedValue<[String]>([])
 
     /// Whether `path` is a system's own bundle of roots (which `SSL_CERT_FILE` often names):
     /// no private CA of the user's, and nothing to keep in a profile.
-    package static func isSystemBundle(_ path: String) -> Bool {
+    static func isSystemBundle(_ path: String) -> Bool {
         ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem", "/etc/ssl/ca-bundle.pem"]
             .contains(URL(fileURLWithPath: path).standardizedFileURL.path)
     }
@@ -116,7 +116,7 @@ package struct AnnouncedTransport: HTTPTransport {
     /// `SSL_CERT_FILE`, together, but a system's own bundle (``isSystemBundle(_:)``); `nil` when
     /// none is left.
     /// - Throws: ``CLIFailure`` naming a file that cannot be read or holds no PEM certificate.
-    package static func trustedCAs(for settings: ProfileConfiguration?, environment: [String: String]) throws -> String? {
+    static func trustedCAs(for settings: ProfileConfiguration?, environment: [String: String]) throws -> String? {
         let named = [
             (settings?.caFile, "the profile's CA file"), (environment["HAAPI_CA_FILE"], "HAAPI_CA_FILE"),
             (environment["SSL_CERT_FILE"], "SSL_CERT_FILE"),
@@ -149,7 +149,7 @@ package struct AnnouncedTransport: HTTPTransport {
 
 /// A transport made at its first request, once: making one can cost more than a command that
 /// sends nothing (a cached token) should pay.
-package final class LazyTransport: HTTPTransport, Sendable {
+final class LazyTransport: HTTPTransport, Sendable {
     private let make: @Sendable () throws -> any HTTPTransport
     private let made = LockedValue<(any HTTPTransport)?>(nil)
 
