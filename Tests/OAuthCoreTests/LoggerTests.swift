@@ -74,6 +74,9 @@ struct LoggerTests {
             #expect(DriverFollowUpTag.http.tagName == "HAAPI_DRIVER_HTTP" && DriverFollowUpTag.http.subsystem == "HAAPI_DRIVER")
             #expect(OIDCFollowUpTag.session.subsystem == "OIDC_CLIENT" && UnsecuredTag().tagName == "UNSECURED")
             #expect(OIDCFollowUpTag.allCases.map(\.tagName) == ["OIDC_CLIENT_FLOW", "OIDC_CLIENT_SESSION"])
+            // The tags are kept in order, one per name.
+            HaapiLogger.followUpTags = [TestTag.second, TestTag.first, TestTag.second]
+            #expect(HaapiLogger.followUpTags.map(\.tagName) == ["HAAPI_TEST_SECOND", "HAAPI_TEST_FIRST"])
             // An app's own tags are named by their raw values.
             #expect(TestTag.first.tagName == "HAAPI_TEST_FIRST")
         }

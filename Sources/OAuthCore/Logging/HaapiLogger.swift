@@ -14,54 +14,32 @@ import Foundation
 public final class HaapiLogger: NSObject, Sendable {
     private override init() {}
 
-    struct State {
-        var followUpTags: [String: any FollowUpTag] = [:]
-        var isDebugEnabled = _isDebugAssertConfiguration()
-        var isInfoEnabled = true
-        var isWarningEnabled = true
-        var isErrorEnabled = true
-        var isSensitiveValueMasked = true
-        var isConsoleEnabled = true
-        var sinks: [any LogSink] = []
-
-        init() {}
-
-        /// The settings of a scope.
-        init(_ scope: HaapiLoggerScope) {
-            followUpTags = Dictionary(scope.followUpTags.map { ($0.tagName, $0) }, uniquingKeysWith: { first, _ in first })
-            isDebugEnabled = scope.isDebugEnabled
-            isInfoEnabled = scope.isInfoEnabled
-            isWarningEnabled = scope.isWarningEnabled
-            isErrorEnabled = scope.isErrorEnabled
-            isSensitiveValueMasked = scope.isSensitiveValueMasked
-            isConsoleEnabled = scope.isConsoleEnabled
-            sinks = scope.sinks
-        }
-    }
-
-    private static let state = LockedValue(State())
+    /// The global settings: lines go to standard error too, unlike a scope's by default.
+    private static let state = LockedValue(HaapiLoggerScope(followUpTags: [], sinks: [], isConsoleEnabled: true))
 
     /// One of the logger's on/off switches.
-    private static func switchState(_ which: WritableKeyPath<State, Bool>) -> Bool { state.withLock { $0[keyPath: which] } }
+    private static func switchState(_ which: WritableKeyPath<HaapiLoggerScope, Bool>) -> Bool { state.withLock { $0[keyPath: which] } }
 
     /// Turns one of the logger's switches on or off.
-    private static func setSwitch(_ which: WritableKeyPath<State, Bool>, _ on: Bool) { state.withLock { $0[keyPath: which] = on } }
+    private static func setSwitch(_ which: WritableKeyPath<HaapiLoggerScope, Bool>, _ on: Bool) {
+        state.withLock { $0[keyPath: which] = on }
+    }
 
     /// Settings that replace the global ones for one task and the tasks it starts.
-    @TaskLocal static var scoped: State?
+    @TaskLocal static var scoped: HaapiLoggerScope?
 
     /// Runs `body` with logger settings of its own: every line logged by `body`, by the actors
     /// it calls and by the tasks it starts follows `scope` instead of the global settings.
     /// Useful to capture the logs of one operation (a test, a support report) while other
     /// work logs as usual.
     public static func withScope<T>(_ scope: HaapiLoggerScope, _ body: () async throws -> T) async rethrows -> T {
-        try await $scoped.withValue(State(scope)) { try await body() }
+        try await $scoped.withValue(scope) { try await body() }
     }
 
     /// ``withScope(_:_:)`` for synchronous work: the fuzz harnesses run with every line built
     /// (building a line can fail as any code can) and, without sinks, none written.
     package static func withSynchronousScope<T>(_ scope: HaapiLoggerScope, _ body: () throws -> T) rethrows -> T {
-        try $scoped.withValue(State(scope)) { try body() }
+        try $scoped.withValue(scope) { try body() }
     }
 
     /// What a masked value is printed as.
@@ -69,8 +47,8 @@ public final class HaapiLogger: NSObject, Sendable {
 
     /// The tags whose lines are logged; empty (the default) logs nothing.
     public static var followUpTags: [any FollowUpTag] {
-        get { state.withLock { Array($0.followUpTags.values) } }
-        set { state.withLock { $0.followUpTags = Dictionary(newValue.map { ($0.tagName, $0) }, uniquingKeysWith: { a, _ in a }) } }
+        get { state.withLock { $0.followUpTags } }
+        set { state.withLock { $0.followUpTags = newValue } }
     }
 
     /// Whether debug lines are logged; on in debug builds, off in release builds.
@@ -177,7 +155,7 @@ public final class HaapiLogger: NSObject, Sendable {
         _ type: LogType, _ tag: some FollowUpTag, _ message: () -> LogMessage, file: String = #fileID, line: Int = #line
     ) {
         let snapshot = scoped ?? state.withLock { $0 }
-        guard snapshot.followUpTags[tag.tagName] != nil else { return }
+        guard snapshot.tagNames.contains(tag.tagName) else { return }
         switch type {
         case .debug: guard snapshot.isDebugEnabled else { return }
         case .info: guard snapshot.isInfoEnabled else { return }
@@ -197,7 +175,7 @@ public final class HaapiLogger: NSObject, Sendable {
         }
     }
 
-    private static func emitUnsecuredWarning(_ text: String, snapshot: State? = nil) {
+    private static func emitUnsecuredWarning(_ text: String, snapshot: HaapiLoggerScope? = nil) {
         let snapshot = snapshot ?? state.withLock { $0 }
         let tag = UnsecuredTag()
         if snapshot.isConsoleEnabled {
@@ -219,10 +197,14 @@ package struct UnsecuredTag: FollowUpTag {
     package init() {}
 }
 
-/// Logger settings for ``HaapiLogger/withScope(_:_:)``; the defaults are the global defaults.
+/// Logger settings: the global ones, and those of a ``HaapiLogger/withScope(_:_:)``, whose
+/// defaults are the global defaults but for the console.
 public struct HaapiLoggerScope: Sendable {
-    /// The tags whose lines are logged.
-    public var followUpTags: [any FollowUpTag]
+    /// The tags whose lines are logged; of two tags of one name, the first is kept.
+    public var followUpTags: [any FollowUpTag] {
+        get { tags }
+        set { (tags, tagNames) = Self.unique(newValue) }
+    }
     /// Whether debug lines are logged.
     public var isDebugEnabled: Bool
     /// Whether info lines are logged.
@@ -238,13 +220,17 @@ public struct HaapiLoggerScope: Sendable {
     /// The destinations of the lines.
     public var sinks: [any LogSink]
 
+    private var tags: [any FollowUpTag]
+    /// The names of ``followUpTags``: a line is logged when its tag's name is one of them.
+    private(set) var tagNames: Set<String>
+
     /// Makes settings.
     public init(
         followUpTags: [any FollowUpTag], sinks: [any LogSink], isDebugEnabled: Bool = _isDebugAssertConfiguration(),
         isInfoEnabled: Bool = true, isWarningEnabled: Bool = true, isErrorEnabled: Bool = true,
         isSensitiveValueMasked: Bool = true, isConsoleEnabled: Bool = false
     ) {
-        self.followUpTags = followUpTags
+        (tags, tagNames) = Self.unique(followUpTags)
         self.sinks = sinks
         self.isDebugEnabled = isDebugEnabled
         self.isInfoEnabled = isInfoEnabled
@@ -252,5 +238,10 @@ public struct HaapiLoggerScope: Sendable {
         self.isErrorEnabled = isErrorEnabled
         self.isSensitiveValueMasked = isSensitiveValueMasked
         self.isConsoleEnabled = isConsoleEnabled
+    }
+
+    private static func unique(_ tags: [any FollowUpTag]) -> ([any FollowUpTag], Set<String>) {
+        var names = Set<String>()
+        return (tags.filter { names.insert($0.tagName).inserted }, names)
     }
 }
