@@ -44,9 +44,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ALLOW = os.path.join(ROOT, "Scripts", "apple", "interface-diff.allow")
 MODULES = ["IdsvrHaapiUIKit", "IdsvrHaapiSdk"]
 # The share of each module's declarations that must be usable as declared (percent), raised as
-# the diff closes. Each declaration that is not is printed with the compiler's reason, unless the
-# allow-list gives the reason we do not provide it.
-MINIMUM = {"IdsvrHaapiUIKit": 98.3, "IdsvrHaapiSdk": 98.2}
+# the diff closes. Each declaration that is not is printed with the compiler's reason and fails
+# the check, unless the allow-list gives the reason we do not provide it.
+MINIMUM = {"IdsvrHaapiUIKit": 98.2, "IdsvrHaapiSdk": 98.2}
 MODIFIERS = {"public", "open", "final", "static", "class", "mutating", "nonmutating", "convenience", "required",
              "override", "indirect", "dynamic", "nonisolated", "optional", "lazy", "weak", "unowned", "prefix",
              "postfix", "infix", "__consuming", "consuming", "borrowing"}
@@ -768,7 +768,8 @@ def main():
         summary.append(f"{module}: {usable} of {len(declarations)} declarations usable as declared ({share:.1f}%;"
                        f" at least {MINIMUM[module]}% must be); of the {len(broken)} not, {len(broken) - shown} are"
                        f" allowed with a reason (Scripts/apple/interface-diff.allow) and {shown} printed above")
-        if share < MINIMUM[module]:
+        # Every declaration is usable or allowed with a reason: one that is neither fails the check.
+        if share < MINIMUM[module] or shown:
             status = 1
     for index, (module, declaration, _) in enumerate(allowed):
         if index not in used:

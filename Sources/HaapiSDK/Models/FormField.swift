@@ -163,9 +163,7 @@ func decodeFormField(_ reader: JSONReader) throws -> any FormField {
 /// A text field; ``kind`` says what text (`number`, `email`, `tel`, `url`, `color`, ...).
 public struct TextFormField: FormField, TextLengthRestriction, _PartsHolder, _RawJSONEncodable, Hashable {
     /// The kind of text.
-    @frozen public enum Kind: RawRepresentable, Codable, Hashable, Sendable {
-        /// The wire name.
-        public typealias RawValue = String
+    @frozen public enum Kind: OpenName, Codable {
         /// A number (`number`).
         case number
         /// An e-mail address (`email`).
@@ -183,10 +181,6 @@ public struct TextFormField: FormField, TextLengthRestriction, _PartsHolder, _Ra
         public init(rawValue: String) { self = Self.named(rawValue) ?? .unknown(value: rawValue) }
         /// The wire name (an unknown kind's as received).
         public var rawValue: String { knownName ?? { if case .unknown(let value) = self { return value } else { return "" } }() }
-        /// Decodes the kind from its wire name (any string).
-        public init(from decoder: any Decoder) throws { self.init(rawValue: try String(from: decoder)) }
-        /// Encodes the wire name.
-        public func encode(to encoder: any Encoder) throws { try rawValue.encode(to: encoder) }
     }
 
     /// Not API: what every field has, read once (see `_PartsHolder`).
