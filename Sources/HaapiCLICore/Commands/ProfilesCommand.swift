@@ -26,15 +26,15 @@ package struct ProfilesCommand: AsyncParsableCommand {
 
 /// `haapi profiles [list]`: one line per profile, or a JSON array.
 struct ProfilesListCommand: AsyncParsableCommand {
-    package init() {}
+    init() {}
 
-    package static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the saved profiles (standard output: name, state, subject, issuer); `*` marks the one used by default.")
 
     @Flag(help: "Print a JSON array of `haapi status --json` objects on standard output.") package var json = false
 
-    package func run() async throws {
+    func run() async throws {
         let current = ProfileOption.defaultName()
         let names = Profile.names()
         var reports: [ProfileReport] = []
@@ -62,14 +62,14 @@ struct ProfilesListCommand: AsyncParsableCommand {
 
 /// `haapi profiles use NAME`: the profile commands use when neither --profile nor $HAAPI_PROFILE names one.
 struct ProfilesUseCommand: ParsableCommand {
-    package init() {}
+    init() {}
 
-    package static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "use", abstract: "Make NAME the profile commands use by default ($HAAPI_PROFILE and --profile still win).")
 
     @Argument(help: "A saved profile.", completion: .custom { _, _, _ in Profile.names() }) var name: String
 
-    package func run() throws {
+    func run() throws {
         _ = try Profile.openSaved(name)
         try ProfileOption.setDefault(name)
         Stderr.line(
@@ -80,18 +80,18 @@ struct ProfilesUseCommand: ParsableCommand {
 
 /// `haapi profiles delete NAME`: logs out (best effort) and removes the profile's folder.
 struct ProfilesDeleteCommand: AsyncParsableCommand {
-    package init() {}
+    init() {}
 
-    package static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a profile: its tokens are revoked when the server can be reached, then its settings, tokens and key are removed.")
 
     @Argument(help: "A saved profile.", completion: .custom { _, _, _ in Profile.names() }) var name: String
     @Flag(help: "Delete the profile even when the keyring cannot remove its items (they stay in the keyring; the command says so).")
-    package var force = false
+    var force = false
     @OptionGroup package var log: LogOptions
 
-    package func run() async throws {
+    func run() async throws {
         log.apply()
         let store = try Profile.openSaved(name)
         var note = ""

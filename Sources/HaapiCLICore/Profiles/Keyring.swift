@@ -82,11 +82,11 @@ package enum Keyring {
 
     /// Keys under a prefix in another storage (the Keychain's account names).
     struct PrefixedKeys: Storage {
-        package let base: any Storage
-        package let prefix: String
-        package func read(key: String) throws -> Data? { try base.read(key: prefix + key) }
-        package func write(key: String, data: Data) throws { try base.write(key: prefix + key, data: data) }
-        package func delete(key: String) throws { try base.delete(key: prefix + key) }
+        let base: any Storage
+        let prefix: String
+        func read(key: String) throws -> Data? { try base.read(key: prefix + key) }
+        func write(key: String, data: Data) throws { try base.write(key: prefix + key, data: data) }
+        func delete(key: String) throws { try base.delete(key: prefix + key) }
     }
 
     /// A system without a keyring.
@@ -100,13 +100,13 @@ package enum Keyring {
 /// A profile's storage when its secrets are in the keyring: the tokens there, and the lock
 /// that serialises their refresh across processes in the profile's folder (a keyring has none).
 struct KeyringTokenStorage: LockingStorage {
-    package let files: FileStorage
-    package let keyring: any Storage
+    let files: FileStorage
+    let keyring: any Storage
 
-    package func read(key: String) throws -> Data? { try keyring.read(key: key) }
-    package func write(key: String, data: Data) throws { try keyring.write(key: key, data: data) }
-    package func delete(key: String) throws { try keyring.delete(key: key) }
-    package func lock(for key: String) throws -> any StorageLock { try files.lock(for: key) }
+    func read(key: String) throws -> Data? { try keyring.read(key: key) }
+    func write(key: String, data: Data) throws { try keyring.write(key: key, data: data) }
+    func delete(key: String) throws { try keyring.delete(key: key) }
+    func lock(for key: String) throws -> any StorageLock { try files.lock(for: key) }
 }
 
 /// Where a login into the keyring keeps the tokens it got: the keyring, or, when the keyring

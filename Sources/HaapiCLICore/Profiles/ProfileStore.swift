@@ -143,7 +143,7 @@ extension ProfileConfiguration {
         case oneOf([String])
 
         /// As an error says it: `"scope" must be a string`.
-        package var described: String {
+        var described: String {
             switch self {
             case .string: return "a string"
             case .bool: return "true or false"
@@ -185,9 +185,9 @@ extension ProfileConfiguration {
 
     /// A member of a `config.json` that is missing or is not what it must be.
     struct MemberError: Error {
-        package let name: String
+        let name: String
         /// What the member must be (`a string`...); `nil`: it is missing.
-        package let wanted: String?
+        let wanted: String?
     }
 
     /// The settings of a parsed `config.json` (members that are `null` count as absent). Read by

@@ -8,10 +8,10 @@ import OAuthTransportNIO
 /// or a poll, which show their own line).
 final class WaitIndicator: Sendable {
     /// The process's indicator, on when standard error is a terminal that understands `\r` (coloured unless `NO_COLOR`).
-    package static let shared = WaitIndicator(isEnabled: Terminal.standardErrorIsTerminal)
+    static let shared = WaitIndicator(isEnabled: Terminal.standardErrorIsTerminal)
 
     /// How long a wait is "a moment": shorter ones show nothing.
-    package static let moment: Duration = .milliseconds(400)
+    static let moment: Duration = .milliseconds(400)
 
     private struct Line {
         /// The wait whose line is on the screen, if any.
@@ -19,13 +19,13 @@ final class WaitIndicator: Sendable {
         var next = 0
     }
 
-    package let isEnabled: Bool
+    let isEnabled: Bool
     private let line = LockedValue(Line())
 
-    package init(isEnabled: Bool) { self.isEnabled = isEnabled }
+    init(isEnabled: Bool) { self.isEnabled = isEnabled }
 
     /// Runs `body`, showing `text` while it takes longer than a moment.
-    package func during<T>(
+    func during<T>(
         _ text: PrintableText, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
         guard isEnabled else { return try await body() }
@@ -69,7 +69,7 @@ final class WaitIndicator: Sendable {
 
     /// Erases the line on the screen, if any (before the process ends); whether there was one.
     @discardableResult
-    package func clear() -> Bool {
+    func clear() -> Bool {
         guard isEnabled else { return false }
         return line.withLock { line in
             guard line.shown != nil else { return false }
@@ -153,9 +153,9 @@ final class LazyTransport: HTTPTransport, Sendable {
     private let make: @Sendable () throws -> any HTTPTransport
     private let made = LockedValue<(any HTTPTransport)?>(nil)
 
-    package init(_ make: @escaping @Sendable () throws -> any HTTPTransport) { self.make = make }
+    init(_ make: @escaping @Sendable () throws -> any HTTPTransport) { self.make = make }
 
-    package func send(_ request: TransportRequest) async throws -> TransportResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let transport = try made.withLock { made in
             if let made { return made }
             let transport = try make()
